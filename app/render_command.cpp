@@ -1,0 +1,90 @@
+#include "render_command.hpp"
+
+#include <cstdio>
+#include <memory>
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include "cli_options.hpp"
+#include "pcv/core/camera.hpp"
+#include "pcv/core/image.hpp"
+#include "pcv/io/png_writer.hpp"
+#include "pcv/raster/backend.hpp"
+#include "pcv/scene/cylinders.hpp"
+
+namespace pcv::app {
+namespace {
+
+struct RenderOptions {
+  uint64_t pointCount = kSeedPointCount;
+  uint64_t seed = 1;
+  std::string size = "1280x720";
+  std::string eye = "-3,0,0";
+  float yawDegrees = 0.0f;
+  float pitchDegrees = 0.0f;
+  std::string backend = "auto";
+  std::string method;
+  std::string out = "pcv.png";
+};
+
+void runRender(const RenderOptions& options) {
+  const ImageSize size = parseImageSize(options.size);
+  Camera camera;
+  camera.eye = parseVector3(options.eye);
+  camera.yawRadians = glm::radians(options.yawDegrees);
+  camera.pitchRadians = glm::radians(glm::clamp(options.pitchDegrees, -90.0f, 90.0f));
+
+  std::unique_ptr<Backend> backend = createBackend(options.backend);
+  std::string whyNotCuda;
+  if (options.backend == "auto" && backend->name() == "cpu" && !cudaAvailable(&whyNotCuda)) {
+    std::fprintf(stderr, "pcv: using the cpu backend (%s)\n", whyNotCuda.c_str());
+  } else {
+    std::fprintf(stderr, "pcv: using the %s backend (%s)\n", backend->name().c_str(),
+                 backend->deviceDescription().c_str());
+  }
+  RenderSettings settings;
+  settings.method = resolveMethod(*backend, options.method);
+
+  backend->generateCylinders(makeCylinderScene(options.seed), options.pointCount);
+
+  ViewTransform view{};
+  const glm::mat4 viewProjection =
+      camera.viewProjection(glm::dvec3(0.0), float(size.width) / float(size.height));
+  std::copy_n(glm::value_ptr(viewProjection), 16, view.viewProjection);
+  view.width = size.width;
+  view.height = size.height;
+
+  Image image(size.width, size.height);
+  backend->render(view, settings, RenderTarget{image.pixels.data(), size.width, size.height,
+                                               MemorySpace::Host});
+  writePng(options.out, image);
+  std::fprintf(stderr, "pcv: %llu points, method %s, %.3f ms; wrote %s\n",
+               static_cast<unsigned long long>(options.pointCount), settings.method.c_str(),
+               totalMilliseconds(backend->lastTimings()), options.out.c_str());
+}
+
+}  // namespace
+
+void addRenderCommand(CLI::App& cli) {
+  auto options = std::make_shared<RenderOptions>();
+  CLI::App* render = cli.add_subcommand("render", "Render a scene to a PNG without a window");
+  render->add_option("--points", options->pointCount, "Number of cylinder points")
+      ->capture_default_str();
+  render->add_option("--seed", options->seed, "Random seed of the cylinder scene")
+      ->capture_default_str();
+  render->add_option("--size", options->size, "Image size WIDTHxHEIGHT")->capture_default_str();
+  render->add_option("--eye", options->eye, "Camera position x,y,z")->capture_default_str();
+  render->add_option("--yaw", options->yawDegrees, "Camera yaw in degrees (0 looks along +x)")
+      ->capture_default_str();
+  render->add_option("--pitch", options->pitchDegrees, "Camera pitch in degrees (-90..90)")
+      ->capture_default_str();
+  render->add_option("--backend", options->backend, "auto, cuda or cpu")
+      ->check(CLI::IsMember(backendNames()))
+      ->capture_default_str();
+  render->add_option("--method", options->method,
+                     "Rasterization method (cuda: packed, seed; cpu: packed, seed)");
+  render->add_option("--out", options->out, "Output PNG path")->capture_default_str();
+  render->callback([options] { runRender(*options); });
+}
+
+}  // namespace pcv::app

@@ -1,0 +1,28 @@
+/// @brief The camera with the seed's conventions: z up, yaw about z, pitch above the horizon,
+/// perspective with a vertical field of view. World positions are double so the camera can sit
+/// among georeferenced data; the matrices the renderers get are float and relative to a cloud's
+/// origin.
+#pragma once
+
+#include <glm/glm.hpp>
+
+namespace pcv {
+
+struct Camera {
+  glm::dvec3 eye{-3.0, 0.0, 0.0};  ///< world position
+  float yawRadians = 0.0f;         ///< 0 looks along +x, positive turns towards +y
+  float pitchRadians = 0.0f;       ///< 0 is level, positive looks up; limited to +-pi/2
+  float fovYRadians = glm::radians(60.0f);
+  float nearPlane = 0.01f;   ///< world units
+  float farPlane = 100.0f;   ///< world units
+
+  glm::dvec3 forward() const;
+  glm::dvec3 up() const;     ///< perpendicular to forward, towards +z
+  glm::dvec3 right() const;  ///< forward x up
+
+  /// Projection * view for points given as offsets from `origin`, computed in double and then
+  /// rounded, so large world coordinates cost no precision.
+  glm::mat4 viewProjection(const glm::dvec3& origin, float aspect) const;
+};
+
+}  // namespace pcv

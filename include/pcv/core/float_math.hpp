@@ -1,0 +1,60 @@
+/// @brief Float helpers that give the same bits on the CPU and on the GPU (no libm calls).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "pcv/core/host_device.hpp"
+
+namespace pcv {
+
+PCV_HOST_DEVICE PCV_FORCE_INLINE uint32_t floatBits(float value) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(value);
+#else
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+#endif
+}
+
+PCV_HOST_DEVICE PCV_FORCE_INLINE float bitsToFloat(uint32_t bits) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(bits);
+#else
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+#endif
+}
+
+PCV_HOST_DEVICE PCV_FORCE_INLINE float clampf(float x, float lo, float hi) {
+  return x < lo ? lo : (x > hi ? hi : x);
+}
+
+/// sin and cos of a full turn fraction t in [0, 1) (angle = 2*pi*t), from Taylor polynomials on
+/// a quarter turn. Accurate to ~1e-7, and bit-identical on host and device because it uses
+/// only IEEE +, * and an exact quadrant split.
+PCV_HOST_DEVICE inline void sinCosTurns(float t, float& sinOut, float& cosOut) {
+  const float quarters = t * 4.0f;
+  const int quadrant = static_cast<int>(quarters) & 3;  // t >= 0, so truncation is floor
+  const float x = (quarters - static_cast<float>(static_cast<int>(quarters))) * 1.57079632679f;
+  const float x2 = x * x;
+  const float s =
+      x * (1.0f + x2 * (-1.0f / 6.0f +
+                        x2 * (1.0f / 120.0f +
+                              x2 * (-1.0f / 5040.0f + x2 * (1.0f / 362880.0f +
+                                                            x2 * (-1.0f / 39916800.0f))))));
+  const float c =
+      1.0f + x2 * (-0.5f + x2 * (1.0f / 24.0f +
+                                 x2 * (-1.0f / 720.0f +
+                                       x2 * (1.0f / 40320.0f + x2 * (-1.0f / 3628800.0f)))));
+  switch (quadrant) {
+    case 0: sinOut = s; cosOut = c; break;
+    case 1: sinOut = c; cosOut = -s; break;
+    case 2: sinOut = -s; cosOut = -c; break;
+    default: sinOut = -c; cosOut = s; break;
+  }
+}
+
+}  // namespace pcv

@@ -1,0 +1,37 @@
+/// @brief A point cloud in host memory: a double-precision origin and float offsets from it, so
+/// georeferenced coordinates (UTM: 500000, 5000000) keep their centimetres.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "pcv/core/bounds.hpp"
+#include "pcv/core/point.hpp"
+
+namespace pcv {
+
+/// Per-point scalar values a file carried besides position and colour (intensity,
+/// classification, return number, GPS time ...), one value per point, kept for colouring.
+struct ScalarAttribute {
+  std::string name;
+  std::vector<float> values;
+};
+
+struct PointCloud {
+  glm::dvec3 origin{0.0};        ///< world position that point offsets are relative to
+  std::vector<Point> points;     ///< offsets from origin, and RGBA colour
+  bool hasColor = false;         ///< true when colours came from the data, not a colour map
+  std::vector<ScalarAttribute> attributes;
+
+  uint64_t size() const { return points.size(); }
+  /// Bounds of the offsets (computed, not trusted from a file header); NaN/inf points skipped.
+  Box3f localBounds() const;
+  /// Bounds in world coordinates.
+  Box3d worldBounds() const;
+  const ScalarAttribute* findAttribute(const std::string& name) const;
+};
+
+}  // namespace pcv

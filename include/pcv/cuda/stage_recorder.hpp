@@ -1,0 +1,64 @@
+/// @brief Launches a frame's kernels by stage name and times each stage with CUDA events, so the
+/// benchmark and the GUI read the same per-stage numbers. Skips empty launches; in debug builds
+/// synchronizes after each launch so an asynchronous fault is blamed on the right kernel.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pcv/cuda/cuda_check.hpp"
+#include "pcv/raster/stage_timings.hpp"
+
+namespace pcv {
+
+/// Move-only cudaEvent_t.
+class CudaEvent {
+ public:
+  CudaEvent() { CUDA_CHECK(cudaEventCreate(&event_)); }
+  ~CudaEvent() {
+    if (event_) CUDA_CHECK_PRINT(cudaEventDestroy(event_));
+  }
+  CudaEvent(CudaEvent&& other) noexcept : event_(other.event_) { other.event_ = nullptr; }
+  CudaEvent& operator=(CudaEvent&&) = delete;
+  CudaEvent(const CudaEvent&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+class StageRecorder {
+ public:
+  /// Starts a frame on `stream`: forgets the last frame's stages.
+  void beginFrame(cudaStream_t stream);
+  /// Ends the stage that began at the previous mark; call after its launches.
+  void endStage(const char* stage);
+#if defined(__CUDACC__)
+  /// Launches kernel<<<ceil(threads / blockSize), blockSize>>>(params) as stage `stage`.
+  template <typename Params>
+  void launch(const char* stage, uint64_t threads, void (*kernel)(Params), const Params& params,
+              int blockSize = 256) {
+    if (threads > 0) {
+      const uint64_t blocks = (threads + blockSize - 1) / blockSize;
+      kernel<<<unsigned(blocks), blockSize, 0, stream_>>>(params);
+      checkLaunch(stage);
+    }
+    endStage(stage);
+  }
+#endif
+  /// Per-stage GPU times of the frame; waits for the frame's last event.
+  StageTimings timings();
+  cudaStream_t stream() const { return stream_; }
+
+ private:
+  void checkLaunch(const char* stage);
+
+  cudaStream_t stream_ = nullptr;
+  std::vector<CudaEvent> events_;   // events_[0] marks the frame's start
+  std::vector<std::string> stages_; // stages_[i] ends at events_[i + 1]
+};
+
+}  // namespace pcv

@@ -1,0 +1,55 @@
+/// @brief Per-point projection, written once and compiled by g++ and nvcc: the CPU backend is the
+/// exact oracle for the CUDA one.
+#pragma once
+
+#include <cstdint>
+
+#include "pcv/core/host_device.hpp"
+
+namespace pcv {
+
+/// A view as the kernels need it, passed by value.
+struct ViewTransform {
+  float viewProjection[16];  ///< column-major (glm) projection * view, for points as offsets
+                             ///< from the cloud's origin
+  int width;                 ///< target width in pixels
+  int height;                ///< target height in pixels
+};
+
+/// Where a point lands. Row 0 is the bottom row (OpenGL's convention).
+struct PixelHit {
+  int x;             ///< column, 0 .. width-1
+  int y;             ///< row, 0 .. height-1
+  float viewDepth;   ///< clip w: distance along the view direction, > 0
+  float ndcDepth01;  ///< clip z / w mapped to [0, 1] (what the seed's depth buffer stores)
+};
+
+/// Projects one point. Returns false for points outside the frustum (near and far planes
+/// included), NaN or infinite coordinates, and points whose pixel rounds outside the image.
+PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectPoint(const ViewTransform& view, float x, float y,
+                                                   float z, PixelHit& hit) {
+  const float* m = view.viewProjection;
+  const float clipX = m[0] * x + m[4] * y + m[8] * z + m[12];
+  const float clipY = m[1] * x + m[5] * y + m[9] * z + m[13];
+  const float clipZ = m[2] * x + m[6] * y + m[10] * z + m[14];
+  const float clipW = m[3] * x + m[7] * y + m[11] * z + m[15];
+  // Written as "not inside" so NaN, which fails every comparison, is rejected too.
+  if (!(clipX < clipW && -clipX < clipW && clipY < clipW && -clipY < clipW && clipZ < clipW &&
+        -clipZ < clipW)) {
+    return false;
+  }
+  const float invW = 1.0f / clipW;
+  const float screenX = (clipX * invW + 1.0f) * 0.5f * static_cast<float>(view.width);
+  const float screenY = (clipY * invW + 1.0f) * 0.5f * static_cast<float>(view.height);
+  // Truncation is floor here: both are > -1 after the frustum test; x*invW may round to 1.0.
+  const int px = static_cast<int>(screenX);
+  const int py = static_cast<int>(screenY);
+  if (screenX < 0.0f || screenY < 0.0f || px >= view.width || py >= view.height) return false;
+  hit.x = px;
+  hit.y = py;
+  hit.viewDepth = clipW;
+  hit.ndcDepth01 = (clipZ * invW + 1.0f) * 0.5f;
+  return true;
+}
+
+}  // namespace pcv

@@ -1,0 +1,17 @@
+/// @brief The cylinder scene generated straight into GPU memory (the CUDA twin of
+/// generateCylinderPoints; same bits).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "pcv/scene/cylinders.hpp"
+
+namespace pcv {
+
+/// Writes `pointCount` points to `devicePoints` (device memory owned by the caller) on `stream`.
+void generateCylinderPointsOnDevice(const CylinderScene& scene, Point* devicePoints,
+                                    uint64_t pointCount, cudaStream_t stream);
+
+}  // namespace pcv

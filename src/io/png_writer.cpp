@@ -1,0 +1,72 @@
+#include "pcv/io/png_writer.hpp"
+
+#include <png.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "pcv/core/error.hpp"
+
+namespace pcv {
+namespace {
+
+struct FileCloser {
+  void operator()(std::FILE* file) const { std::fclose(file); }
+};
+using FileHandle = std::unique_ptr<std::FILE, FileCloser>;
+
+// libpng reports errors through longjmp by default; a throwing handler unwinds instead.
+[[noreturn]] void throwPngError(png_structp, png_const_charp message) {
+  throw Error(std::string("libpng: ") + message);
+}
+
+}  // namespace
+
+void writePng(const std::filesystem::path& path, const Image& image) {
+  FileHandle file(std::fopen(path.c_str(), "wb"));
+  if (!file) {
+    throw Error("cannot write '" + path.string() + "': " + std::strerror(errno));
+  }
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, throwPngError, nullptr);
+  png_infop info = png_create_info_struct(png);
+  struct Cleanup {
+    png_structp* png;
+    png_infop* info;
+    ~Cleanup() { png_destroy_write_struct(png, info); }
+  } cleanup{&png, &info};
+  png_init_io(png, file.get());
+  png_set_IHDR(png, info, png_uint_32(image.width), png_uint_32(image.height), 8,
+               PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  for (int row = image.height - 1; row >= 0; --row) {
+    png_write_row(png, reinterpret_cast<png_const_bytep>(&image.pixels[size_t(row) * image.width]));
+  }
+  png_write_end(png, nullptr);
+  if (std::fflush(file.get()) != 0) {
+    throw Error("cannot write '" + path.string() + "': " + std::strerror(errno));
+  }
+}
+
+Image readPng(const std::filesystem::path& path) {
+  png_image reader{};
+  reader.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file(&reader, path.c_str())) {
+    throw InputError("cannot read PNG '" + path.string() + "': " + reader.message);
+  }
+  reader.format = PNG_FORMAT_RGBA;
+  Image image(int(reader.width), int(reader.height));
+  // A negative row stride stores the top row last, which makes rows bottom-up.
+  if (!png_image_finish_read(&reader, nullptr,
+                             reinterpret_cast<png_bytep>(image.pixels.data()) +
+                                 size_t(image.height - 1) * image.width * 4,
+                             -png_int_32(image.width * 4), nullptr)) {
+    throw InputError("cannot read PNG '" + path.string() + "': " + reader.message);
+  }
+  return image;
+}
+
+}  // namespace pcv

@@ -1,0 +1,56 @@
+#include <algorithm>
+
+#include "cpu/cpu_backend.hpp"
+#include "pcv/core/error.hpp"
+#include "pcv/raster/backend.hpp"
+#if PCV_WITH_CUDA
+#include "cuda/cuda_backend.hpp"
+#endif
+
+namespace pcv {
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string> backendNames() { return {"auto", "cuda", "cpu"}; }
+
+bool cudaAvailable(std::string* reason) {
+#if PCV_WITH_CUDA
+  return cudaDeviceUsable(reason);
+#else
+  if (reason) *reason = "pcv was built without CUDA";
+  return false;
+#endif
+}
+
+std::unique_ptr<Backend> createBackend(std::string_view name) {
+  if (name == "cpu") return createCpuBackend();
+  if (name == "cuda" || name == "auto") {
+    std::string reason;
+    if (cudaAvailable(&reason)) {
+#if PCV_WITH_CUDA
+      return createCudaBackend();
+#endif
+    }
+    if (name == "auto") return createCpuBackend();
+    throw UnavailableError("cannot use the cuda backend: " + reason);
+  }
+  throw InputError("unknown backend '" + std::string(name) + "'; known backends: " +
+                   joined(backendNames()));
+}
+
+std::string resolveMethod(const Backend& backend, const std::string& requested) {
+  const std::vector<std::string> known = backend.methods();
+  if (requested.empty()) return known.front();
+  if (std::find(known.begin(), known.end(), requested) != known.end()) return requested;
+  throw InputError("unknown method '" + requested + "' for the " + backend.name() +
+                   " backend; known methods: " + joined(known));
+}
+
+}  // namespace pcv

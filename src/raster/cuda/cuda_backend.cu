@@ -1,0 +1,126 @@
+#include "cuda_backend.hpp"
+
+#include <string>
+
+#include "cuda_method.hpp"
+#include "pcv/scene/cylinders_cuda.hpp"
+
+namespace pcv {
+
+bool cudaDeviceUsable(std::string* reason) {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess || count == 0) {
+    if (reason) {
+      *reason = status != cudaSuccess ? std::string("no CUDA device: ") + cudaGetErrorString(status)
+                                      : "no CUDA device found";
+    }
+    cudaGetLastError();  // clear the sticky status so a later check starts clean
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+class CudaBackend final : public Backend {
+ public:
+  CudaBackend() {
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    methods_.push_back(cuda::createPackedMethod());
+    methods_.push_back(cuda::createSeedMethod());
+  }
+  ~CudaBackend() override {
+    if (stream_) CUDA_CHECK_PRINT(cudaStreamDestroy(stream_));
+  }
+
+  std::string name() const override { return "cuda"; }
+  std::vector<std::string> methods() const override {
+    std::vector<std::string> names;
+    for (const auto& method : methods_) names.emplace_back(method->name());
+    return names;
+  }
+  std::string deviceDescription() const override {
+    int device = 0;
+    cudaDeviceProp properties{};
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
+    return std::string(properties.name) + ", " + std::to_string(properties.multiProcessorCount) +
+           " SMs, " + formatBytes(double(properties.totalGlobalMem));
+  }
+
+  void setPoints(std::span<const Point> points) override {
+    allocatePoints(points.size());
+    CUDA_CHECK(cudaMemcpyAsync(points_.data(), points.data(), points.size_bytes(),
+                               cudaMemcpyHostToDevice, stream_));
+    pointsChanged();
+  }
+
+  void generateCylinders(const CylinderScene& scene, uint64_t pointCount) override {
+    allocatePoints(pointCount);
+    generateCylinderPointsOnDevice(scene, points_.data(), pointCount, stream_);
+    pointsChanged();
+  }
+
+  uint64_t pointCount() const override { return points_.size(); }
+
+  std::vector<Point> downloadPoints() const override {
+    std::vector<Point> host(points_.size());
+    CUDA_CHECK(cudaMemcpyAsync(host.data(), points_.data(), points_.bytes(),
+                               cudaMemcpyDeviceToHost, stream_));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return host;
+  }
+
+  void render(const ViewTransform& view, const RenderSettings& settings,
+              const RenderTarget& target) override {
+    cuda::CudaMethod& method = findMethod(resolveMethod(*this, settings.method));
+    const uint64_t pixels = uint64_t(view.width) * view.height;
+    framebuffer_.reserve(pixels);
+    uint32_t* rgba = target.rgba;
+    if (target.memory == MemorySpace::Host) {
+      hostStaging_.reserve(pixels);
+      rgba = hostStaging_.data();
+    }
+    recorder_.beginFrame(stream_);
+    method.render(cuda::FrameContext{points_.data(), points_.size(), view, &settings, rgba,
+                                     &framebuffer_, &recorder_});
+    if (target.memory == MemorySpace::Host) {
+      CUDA_CHECK(cudaMemcpyAsync(target.rgba, rgba, pixels * sizeof(uint32_t),
+                                 cudaMemcpyDeviceToHost, stream_));
+      CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+  }
+
+  StageTimings lastTimings() override { return recorder_.timings(); }
+
+ private:
+  void allocatePoints(uint64_t count) {
+    points_ = DeviceBuffer<Point>();  // free the old points before asking for new memory
+    requireDeviceMemory("the points", count, sizeof(Point));
+    points_.resize(count);
+  }
+  void pointsChanged() {
+    for (auto& method : methods_) method->pointsChanged(points_.data(), points_.size(), stream_);
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+  cuda::CudaMethod& findMethod(const std::string& name) {
+    for (auto& method : methods_) {
+      if (name == method->name()) return *method;
+    }
+    throw InputError("unknown cuda method '" + name + "'");
+  }
+
+  cudaStream_t stream_ = nullptr;
+  DeviceBuffer<Point> points_;
+  DeviceBuffer<uint64_t> framebuffer_;
+  DeviceBuffer<uint32_t> hostStaging_;  // device image when the caller wants it on the host
+  StageRecorder recorder_;
+  std::vector<std::unique_ptr<cuda::CudaMethod>> methods_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> createCudaBackend() { return std::make_unique<CudaBackend>(); }
+
+}  // namespace pcv

@@ -1,0 +1,50 @@
+// Method "packed": one pass of 64-bit atomicMin of depth|index per point, then a resolve that
+// fetches each visible point's colour once.
+#include "cuda_method.hpp"
+#include "resolve.cuh"
+
+namespace pcv::cuda {
+namespace {
+
+struct PackedRasterParams {
+  const Point* points;  ///< device memory
+  uint64_t pointCount;  ///< count of points
+  ViewTransform view;
+  unsigned long long* words;  ///< framebuffer, one word per pixel
+};
+
+__device__ void rasterPacked(const PackedRasterParams& p) {
+  const uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
+  if (i >= p.pointCount) return;
+  const Point point = p.points[i];
+  PixelHit hit;
+  if (!projectPoint(p.view, point.x, point.y, point.z, hit)) return;
+  atomicMin(&p.words[uint64_t(hit.y) * p.view.width + hit.x],
+            (unsigned long long)packDepthWord(hit.viewDepth, uint32_t(i)));
+}
+
+__global__ void rasterPackedKernel(PackedRasterParams p) { rasterPacked(p); }
+
+class PackedMethod final : public CudaMethod {
+ public:
+  const char* name() const override { return "packed"; }
+  void render(const FrameContext& f) override {
+    const uint64_t pixels = uint64_t(f.view.width) * f.view.height;
+    uint64_t* words = f.framebuffer->data();
+    // Clear every pixel to kEmptyPixel.
+    f.recorder->launch("clear", pixels, clearWordsKernel, ClearWordsParams{words, pixels});
+    // Closest point per pixel through 64-bit atomicMin of depth|index.
+    f.recorder->launch("raster", f.pointCount, rasterPackedKernel,
+                       PackedRasterParams{f.points, f.pointCount, f.view,
+                                          reinterpret_cast<unsigned long long*>(words)});
+    // Colour of the winning point, or the background.
+    f.recorder->launch("resolve", pixels, resolveIndexWordsKernel,
+                       ResolveParams{words, f.points, f.rgba, pixels, f.settings->background});
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<CudaMethod> createPackedMethod() { return std::make_unique<PackedMethod>(); }
+
+}  // namespace pcv::cuda

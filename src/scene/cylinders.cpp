@@ -1,0 +1,82 @@
+#include "pcv/scene/cylinders.hpp"
+
+#include <glm/glm.hpp>
+
+#include "pcv/core/parallel.hpp"
+#include "pcv/core/random.hpp"
+#include "pcv/scene/cylinder_point.hpp"
+
+namespace pcv {
+namespace {
+
+// Parameters draw from their own key so they do not correlate with the points' numbers.
+constexpr uint64_t kParameterKey = 0x6379'6c69'6e64'6572ull;  // "cylinder"
+
+class ParameterDraws {
+ public:
+  explicit ParameterDraws(uint64_t seed) : seed_(seed ^ kParameterKey) {}
+  float uniform(float lo, float hi) {
+    const float u = uniform01(seed_, counter_ >> 4, uint32_t(counter_ & 15));
+    ++counter_;
+    return lo + (hi - lo) * u;
+  }
+  glm::vec3 inCube() { return {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)}; }
+
+ private:
+  uint64_t seed_;
+  uint64_t counter_ = 0;
+};
+
+void store(float out[3], const glm::vec3& v) {
+  out[0] = v.x;
+  out[1] = v.y;
+  out[2] = v.z;
+}
+
+}  // namespace
+
+CylinderScene makeCylinderScene(uint64_t seed, int cylinderCount) {
+  CylinderScene scene;
+  scene.seed = seed;
+  ParameterDraws draw(seed);
+  for (int c = 0; c < cylinderCount; ++c) {
+    Cylinder cylinder{};
+    store(cylinder.center, draw.inCube());
+    // A random orthonormal frame: draw in the cube, reject vectors too short to normalize well,
+    // and require axisY to keep a fair part of itself after removing its axisX component.
+    glm::vec3 axisX, axisY;
+    for (;;) {
+      axisX = draw.inCube();
+      if (glm::length(axisX) < 0.5f || glm::length(axisX) > 1.0f) continue;
+      axisX = glm::normalize(axisX);
+      axisY = draw.inCube();
+      if (glm::length(axisY) < 0.5f || glm::length(axisY) > 1.0f) continue;
+      axisY -= glm::dot(axisX, axisY) * axisX;
+      if (glm::length(axisY) < 0.3f) continue;
+      axisY = glm::normalize(axisY);
+      break;
+    }
+    store(cylinder.axisX, axisX);
+    store(cylinder.axisY, axisY);
+    store(cylinder.axisZ, glm::cross(axisX, axisY));
+    cylinder.radius = draw.uniform(0.1f, 0.2f);
+    cylinder.halfHeight = draw.uniform(0.5f, 1.0f);
+    store(cylinder.color, {draw.uniform(0.3f, 1.0f), draw.uniform(0.3f, 1.0f),
+                           draw.uniform(0.3f, 1.0f)});
+    scene.cylinders.push_back(cylinder);
+  }
+  return scene;
+}
+
+void generateCylinderPoints(const CylinderScene& scene, std::span<Point> points) {
+  const uint64_t count = points.size();
+  const Cylinder* cylinders = scene.cylinders.data();
+  const auto cylinderCount = uint32_t(scene.cylinders.size());
+  parallelFor(count, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+      points[i] = cylinderPoint(cylinders, cylinderCount, scene.seed, i, count);
+    }
+  });
+}
+
+}  // namespace pcv
