@@ -59,11 +59,9 @@ Image readPng(const std::filesystem::path& path) {
   }
   reader.format = PNG_FORMAT_RGBA;
   Image image(int(reader.width), int(reader.height));
-  // A negative row stride stores the top row last, which makes rows bottom-up.
-  if (!png_image_finish_read(&reader, nullptr,
-                             reinterpret_cast<png_bytep>(image.pixels.data()) +
-                                 size_t(image.height - 1) * image.width * 4,
-                             -png_int_32(image.width * 4), nullptr)) {
+  // A negative row stride makes libpng store the bottom row first, as Image wants.
+  if (!png_image_finish_read(&reader, nullptr, image.pixels.data(), -png_int_32(image.width * 4),
+                             nullptr)) {
     throw InputError("cannot read PNG '" + path.string() + "': " + reader.message);
   }
   return image;

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Builds pcv and runs its tests on a fresh Debian 12 machine (no GPU or display needed: GPU tests
+# are skipped with a reason, GUI tests run under Xvfb).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh
+ctest --test-dir build --output-on-failure -j"$(nproc)"

@@ -1,0 +1,80 @@
+// `pcv render` end to end: the executable, its exit codes and its messages.
+#include <filesystem>
+
+#include "pcv/io/png_writer.hpp"
+#include "test_support.hpp"
+
+namespace pcv {
+namespace {
+
+class RenderCli : public ::testing::Test {
+ protected:
+  std::filesystem::path output(const std::string& name) {
+    return std::filesystem::temp_directory_path() /
+           ("pcv_cli_" + std::to_string(::getpid()) + "_" + name);
+  }
+  int run(const std::string& arguments, std::string* text) {
+    return test::runCommand(test::pcvExecutable().string() + " " + arguments, text);
+  }
+};
+
+TEST_F(RenderCli, WritesThePngOfTheCylinders) {
+  const auto png = output("cylinders.png");
+  std::string text;
+  ASSERT_EQ(run("render --backend cpu --points 200000 --size 320x180 --out " + png.string(), &text), 0)
+      << text;
+  const Image image = readPng(png);
+  EXPECT_EQ(image.width, 320);
+  EXPECT_EQ(image.height, 180);
+  EXPECT_GT(test::countLitPixels(image, kOpaqueBlack), 2000u);
+  EXPECT_NE(text.find("cpu backend"), std::string::npos) << text;
+  std::filesystem::remove(png);
+}
+
+TEST_F(RenderCli, ZeroPointsGiveABlackImage) {
+  const auto png = output("zero.png");
+  std::string text;
+  ASSERT_EQ(run("render --backend cpu --points 0 --size 64x32 --out " + png.string(), &text), 0) << text;
+  const Image image = readPng(png);
+  EXPECT_EQ(test::countLitPixels(image, kOpaqueBlack), 0u);
+  std::filesystem::remove(png);
+}
+
+TEST_F(RenderCli, BadSizeIsRejectedWithAMessage) {
+  std::string text;
+  EXPECT_NE(run("render --backend cpu --size 12by7", &text), 0);
+  EXPECT_NE(text.find("WIDTHxHEIGHT"), std::string::npos) << text;
+}
+
+TEST_F(RenderCli, UnknownBackendIsRejectedByTheParser) {
+  std::string text;
+  EXPECT_NE(run("render --backend vulkan", &text), 0);
+  EXPECT_NE(text.find("vulkan"), std::string::npos) << text;
+}
+
+TEST_F(RenderCli, CudaWithoutADeviceIsOneClearLine) {
+  std::string reason;
+  if (cudaAvailable(&reason)) GTEST_SKIP() << "a CUDA device is present";
+  std::string text;
+  EXPECT_EQ(run("render --backend cuda --points 10 --out " + output("none.png").string(), &text), 1);
+  EXPECT_NE(text.find("cannot use the cuda backend"), std::string::npos) << text;
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
+}
+
+TEST_F(RenderCli, ImpossiblePointCountNamesTheSizes) {
+  std::string text;
+  EXPECT_EQ(run("render --backend cpu --points 100000000000000 --out " + output("huge.png").string(),
+                &text),
+            1);
+  EXPECT_NE(text.find("not enough host memory"), std::string::npos) << text;
+  EXPECT_FALSE(std::filesystem::exists(output("huge.png")));
+}
+
+TEST_F(RenderCli, UnwritableOutputIsAClearError) {
+  std::string text;
+  EXPECT_EQ(run("render --backend cpu --points 10 --out /nonexistent/dir/x.png", &text), 1);
+  EXPECT_NE(text.find("/nonexistent/dir/x.png"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace pcv

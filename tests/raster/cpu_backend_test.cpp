@@ -1,0 +1,119 @@
+#include <cstdlib>
+
+#include "pcv/core/error.hpp"
+#include "test_support.hpp"
+
+namespace pcv {
+namespace {
+
+TEST(CpuBackend, EqualDepthKeepsTheLowestIndex) {
+  auto backend = createBackend("cpu");
+  // Five points at the same place, different colours: index 0 must win whatever the order.
+  std::vector<Point> points;
+  for (uint32_t i = 0; i < 5; ++i) points.push_back({-2.0f, 0.0f, 0.0f, packRgba(10 * i + 1, 0, 0)});
+  std::reverse(points.begin(), points.end());  // now index 0 holds colour 41
+  backend->setPoints(points);
+  Camera camera;
+  const Image image = test::renderToImage(*backend, test::makeView(camera, 31, 31), {});
+  EXPECT_EQ(image.at(15, 15), packRgba(41, 0, 0));
+  EXPECT_EQ(test::countLitPixels(image, kOpaqueBlack), 1u);
+}
+
+TEST(CpuBackend, CloserPointWinsRegardlessOfOrder) {
+  auto backend = createBackend("cpu");
+  const std::vector<Point> points = {{-1.0f, 0.0f, 0.0f, packRgba(0, 0, 200)},
+                                     {-2.0f, 0.0f, 0.0f, packRgba(200, 0, 0)},
+                                     {0.0f, 0.0f, 0.0f, packRgba(0, 200, 0)}};
+  backend->setPoints(points);
+  const Image image = test::renderToImage(*backend, test::makeView(Camera{}, 31, 31), {});
+  EXPECT_EQ(image.at(15, 15), packRgba(200, 0, 0));
+}
+
+TEST(CpuBackend, NoPointsGiveTheBackgroundEverywhere) {
+  auto backend = createBackend("cpu");
+  backend->setPoints({});
+  RenderSettings settings;
+  settings.background = packRgba(1, 2, 3);
+  const Image image = test::renderToImage(*backend, test::makeView(Camera{}, 40, 30), settings);
+  EXPECT_EQ(test::countLitPixels(image, settings.background), 0u);
+}
+
+TEST(CpuBackend, SeedSceneCoverageIsPlausible) {
+  auto backend = createBackend("cpu");
+  backend->generateCylinders(makeCylinderScene(1), 1'000'000);
+  const Image image = test::renderToImage(*backend, test::makeView(Camera{}, 640, 360), {});
+  const uint64_t lit = test::countLitPixels(image, kOpaqueBlack);
+  EXPECT_EQ(test::countLitPixels(image, test::kPoisonPixel), image.pixels.size());
+  // Ten cylinders seen from 3 units away cover a sizeable part of the view, but not all of it.
+  EXPECT_GT(lit, image.pixels.size() / 20);
+  EXPECT_LT(lit, image.pixels.size() / 2);
+}
+
+TEST(CpuBackend, SameImageWithAnyThreadCount) {
+  auto backend = createBackend("cpu");
+  backend->generateCylinders(makeCylinderScene(9), 300'000);
+  const ViewTransform view = test::makeView(Camera{}, 320, 200);
+  setenv("PCV_THREADS", "1", 1);
+  const Image single = test::renderToImage(*backend, view, {});
+  setenv("PCV_THREADS", "7", 1);
+  const Image many = test::renderToImage(*backend, view, {});
+  unsetenv("PCV_THREADS");
+  EXPECT_EQ(test::countDifferentPixels(single, many), 0u);
+  EXPECT_GT(test::countLitPixels(single, kOpaqueBlack), 1000u);
+}
+
+TEST(CpuBackend, SeedMethodAgreesWithPackedAlmostEverywhere) {
+  auto backend = createBackend("cpu");
+  backend->generateCylinders(makeCylinderScene(2), 500'000);
+  const ViewTransform view = test::makeView(Camera{}, 320, 200);
+  RenderSettings seed;
+  seed.method = "seed";
+  const Image packedImage = test::renderToImage(*backend, view, {});
+  const Image seedImage = test::renderToImage(*backend, view, seed);
+  // The two order by different depths (view distance vs. NDC depth), so near-ties can differ.
+  const uint64_t lit = test::countLitPixels(packedImage, kOpaqueBlack);
+  EXPECT_EQ(test::countLitPixels(seedImage, kOpaqueBlack), lit);
+  EXPECT_LT(test::countDifferentPixels(packedImage, seedImage), lit / 100);
+}
+
+TEST(CpuBackend, UnknownMethodListsTheKnownOnes) {
+  auto backend = createBackend("cpu");
+  RenderSettings settings;
+  settings.method = "fastest";
+  try {
+    test::renderToImage(*backend, test::makeView(Camera{}, 8, 8), settings);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("packed, seed"), std::string::npos) << error.what();
+  }
+}
+
+TEST(BackendFactory, UnknownBackendListsTheKnownOnes) {
+  try {
+    createBackend("vulkan");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("auto, cuda, cpu"), std::string::npos);
+  }
+}
+
+TEST(BackendFactory, CudaWithoutDeviceIsAClearError) {
+  std::string reason;
+  if (cudaAvailable(&reason)) GTEST_SKIP() << "a CUDA device is present";
+  EXPECT_FALSE(reason.empty());
+  EXPECT_THROW(createBackend("cuda"), UnavailableError);
+  EXPECT_EQ(createBackend("auto")->name(), "cpu");
+}
+
+TEST(CpuBackend, HugePointCountIsAClearErrorNotACrash) {
+  auto backend = createBackend("cpu");
+  try {
+    backend->generateCylinders(makeCylinderScene(1), uint64_t(1) << 50);
+    FAIL() << "expected an OutOfMemoryError";
+  } catch (const OutOfMemoryError& error) {
+    EXPECT_NE(std::string(error.what()).find("16 bytes"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace pcv
