@@ -45,6 +45,11 @@ class Backend {
                       const RenderTarget& target) = 0;
   /// Per-stage times of the last render (may wait for the GPU to finish it).
   virtual StageTimings lastTimings() = 0;
+  /// The cudaStream_t the backend renders on (as void*, so this header needs no CUDA), for
+  /// interop: map GL resources on it before render() and unmap on it after, and CUDA orders the
+  /// work with GL's. render() returns without waiting for Device and CudaSurface targets.
+  /// nullptr for backends that do not use CUDA.
+  virtual void* cudaStream() const { return nullptr; }
 };
 
 /// Known backend names, for messages and help: {"auto", "cuda", "cpu"}.

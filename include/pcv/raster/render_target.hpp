@@ -6,13 +6,19 @@
 
 namespace pcv {
 
-enum class MemorySpace { Host, Device };
+enum class MemorySpace {
+  Host,         ///< rgba points to host memory
+  Device,       ///< rgba points to CUDA device memory (cudaMalloc'd, or a mapped GL buffer)
+  CudaSurface,  ///< `surface` is a cudaSurfaceObject_t over an RGBA8 2D array (a mapped GL
+                ///< texture): CUDA writes the texture directly, no buffer-to-texture copy
+};
 
 struct RenderTarget {
   uint32_t* rgba = nullptr;  ///< width*height packed RGBA8, row 0 at the bottom; owned by caller
   int width = 0;             ///< pixels
   int height = 0;            ///< pixels
   MemorySpace memory = MemorySpace::Host;
+  unsigned long long surface = 0;  ///< the cudaSurfaceObject_t when memory == CudaSurface
 };
 
 }  // namespace pcv

@@ -77,22 +77,25 @@ class CudaBackend final : public Backend {
     cuda::CudaMethod& method = findMethod(resolveMethod(*this, settings.method));
     const uint64_t pixels = uint64_t(view.width) * view.height;
     framebuffer_.reserve(pixels);
-    uint32_t* rgba = target.rgba;
+    cuda::PixelSink out{target.rgba, cudaSurfaceObject_t(target.surface), view.width};
     if (target.memory == MemorySpace::Host) {
       hostStaging_.reserve(pixels);
-      rgba = hostStaging_.data();
+      out.rgba = hostStaging_.data();
+    } else if (target.memory == MemorySpace::CudaSurface) {
+      out.rgba = nullptr;
     }
     recorder_.beginFrame(stream_);
-    method.render(cuda::FrameContext{points_.data(), points_.size(), view, &settings, rgba,
+    method.render(cuda::FrameContext{points_.data(), points_.size(), view, &settings, out,
                                      &framebuffer_, &recorder_});
     if (target.memory == MemorySpace::Host) {
-      CUDA_CHECK(cudaMemcpyAsync(target.rgba, rgba, pixels * sizeof(uint32_t),
+      CUDA_CHECK(cudaMemcpyAsync(target.rgba, out.rgba, pixels * sizeof(uint32_t),
                                  cudaMemcpyDeviceToHost, stream_));
       CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
   }
 
   StageTimings lastTimings() override { return recorder_.timings(); }
+  void* cudaStream() const override { return stream_; }
 
  private:
   void allocatePoints(uint64_t count) {

@@ -13,6 +13,7 @@
 #include "pcv/cuda/stage_recorder.hpp"
 #include "pcv/raster/projection.hpp"
 #include "pcv/raster/render_settings.hpp"
+#include "resolve.cuh"
 
 namespace pcv::cuda {
 
@@ -22,7 +23,7 @@ struct FrameContext {
   uint64_t pointCount;        ///< count of points, not bytes
   ViewTransform view;
   const RenderSettings* settings;
-  uint32_t* rgba;             ///< view.width * view.height output pixels (device memory)
+  PixelSink out;              ///< view.width * view.height output pixels
   DeviceBuffer<uint64_t>* framebuffer;  ///< scratch, at least one word per pixel
   StageRecorder* recorder;    ///< launches and times the stages on the frame's stream
 };

@@ -1,7 +1,6 @@
 // Method "packed": one pass of 64-bit atomicMin of depth|index per point, then a resolve that
 // fetches each visible point's colour once.
 #include "cuda_method.hpp"
-#include "resolve.cuh"
 
 namespace pcv::cuda {
 namespace {
@@ -39,7 +38,7 @@ class PackedMethod final : public CudaMethod {
                                           reinterpret_cast<unsigned long long*>(words)});
     // Colour of the winning point, or the background.
     f.recorder->launch("resolve", pixels, resolveIndexWordsKernel,
-                       ResolveParams{words, f.points, f.rgba, pixels, f.settings->background});
+                       ResolveParams{words, f.points, f.out, pixels, f.settings->background});
   }
 };
 

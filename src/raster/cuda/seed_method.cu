@@ -9,7 +9,7 @@ namespace {
 
 struct SeedClearParams {
   unsigned int* depthBits;  ///< float bits of NDC depth per pixel
-  uint32_t* rgba;           ///< output pixels
+  PixelSink out;            ///< output pixels
   uint64_t pixelCount;
   uint32_t background;
 };
@@ -19,14 +19,14 @@ struct SeedPassParams {
   uint64_t pointCount;
   ViewTransform view;
   unsigned int* depthBits;  ///< positive floats order like uint32, so integer atomicMin works
-  uint32_t* rgba;
+  PixelSink out;
 };
 
 __device__ void seedClear(const SeedClearParams& p) {
   const uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
   if (i >= p.pixelCount) return;
   p.depthBits[i] = floatBits(1.0f);
-  p.rgba[i] = p.background;
+  p.out.store(i, p.background);
 }
 
 __device__ void seedDepth(const SeedPassParams& p) {
@@ -46,7 +46,7 @@ __device__ void seedColor(const SeedPassParams& p) {
   if (!projectPoint(p.view, point.x, point.y, point.z, hit)) return;
   const uint64_t pixel = uint64_t(hit.y) * p.view.width + hit.x;
   if (p.depthBits[pixel] != floatBits(hit.ndcDepth01)) return;
-  p.rgba[pixel] = point.rgba;
+  p.out.store(pixel, point.rgba);
 }
 
 __global__ void seedClearKernel(SeedClearParams p) { seedClear(p); }
@@ -62,8 +62,8 @@ class SeedMethod final : public CudaMethod {
     auto* depthBits = reinterpret_cast<unsigned int*>(f.framebuffer->data());
     // Depth to the far plane, colour to the background.
     f.recorder->launch("clear", pixels, seedClearKernel,
-                       SeedClearParams{depthBits, f.rgba, pixels, f.settings->background});
-    const SeedPassParams pass{f.points, f.pointCount, f.view, depthBits, f.rgba};
+                       SeedClearParams{depthBits, f.out, pixels, f.settings->background});
+    const SeedPassParams pass{f.points, f.pointCount, f.view, depthBits, f.out};
     // Closest NDC depth per pixel.
     f.recorder->launch("depth", f.pointCount, seedDepthKernel, pass);
     // Points at exactly that depth write their colour (last writer wins on ties).
