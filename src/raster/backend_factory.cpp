@@ -29,16 +29,16 @@ bool cudaAvailable(std::string* reason) {
 #endif
 }
 
-std::unique_ptr<Backend> createBackend(std::string_view name) {
-  if (name == "cpu") return createCpuBackend();
+std::unique_ptr<Backend> createBackend(std::string_view name, const BackendOptions& options) {
+  if (name == "cpu") return createCpuBackend(options);
   if (name == "cuda" || name == "auto") {
     std::string reason;
     if (cudaAvailable(&reason)) {
 #if PCV_WITH_CUDA
-      return createCudaBackend();
+      return createCudaBackend(options);
 #endif
     }
-    if (name == "auto") return createCpuBackend();
+    if (name == "auto") return createCpuBackend(options);
     throw UnavailableError("cannot use the cuda backend: " + reason);
   }
   throw InputError("unknown backend '" + std::string(name) + "'; known backends: " +

@@ -28,6 +28,11 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE float bitsToFloat(uint32_t bits) {
 #endif
 }
 
+/// False for NaN and +-infinity (all exponent bits set); the same test on host and device.
+PCV_HOST_DEVICE PCV_FORCE_INLINE bool isFiniteFloat(float value) {
+  return (floatBits(value) & 0x7f800000u) != 0x7f800000u;
+}
+
 PCV_HOST_DEVICE PCV_FORCE_INLINE float clampf(float x, float lo, float hi) {
   return x < lo ? lo : (x > hi ? hi : x);
 }

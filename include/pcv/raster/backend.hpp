@@ -18,6 +18,19 @@
 
 namespace pcv {
 
+/// The most points a backend holds: the framebuffer's 32-bit payload is a point index.
+constexpr uint64_t kMaxPointCount = 0xffffffffull;
+
+/// How a backend stores the points it is given; fixed at creation.
+struct BackendOptions {
+  /// Reorder points by Morton code when they are set: nearby points become neighbours in memory.
+  /// The compact method needs it; off keeps the given order (to measure what ordering brings).
+  bool mortonOrder = true;
+  /// Keep only the compact layout (8 bytes per point) and drop the 16-byte points after building
+  /// it: the most points fit, but only the compact method is left.
+  bool compactOnly = false;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -36,7 +49,12 @@ class Backend {
   virtual void generateCylinders(const CylinderScene& scene, uint64_t pointCount) = 0;
   /// Number of points held (not bytes).
   virtual uint64_t pointCount() const = 0;
-  /// Copies the points back to the host, in the backend's current order.
+  /// Bytes of point data the backend keeps resident (all layouts together).
+  virtual uint64_t residentPointBytes() const = 0;
+  /// Bytes a method reads per point in its raster pass(es) (its memory traffic per point).
+  virtual double bytesReadPerPoint(const std::string& method) const = 0;
+  /// Copies the points back to the host, in the backend's current order (Morton order when the
+  /// backend sorts). Empty when the backend keeps only the compact layout.
   virtual std::vector<Point> downloadPoints() const = 0;
 
   /// Draws the points. `target` must be in a memory space this backend writes (the cpu backend:
@@ -61,7 +79,7 @@ bool cudaAvailable(std::string* reason = nullptr);
 /// Creates a backend by name. "auto" picks cuda when cudaAvailable(), else cpu. Throws
 /// UnavailableError ("built without CUDA", "no CUDA device: ...") or InputError for an unknown
 /// name, listing the known ones.
-std::unique_ptr<Backend> createBackend(std::string_view name);
+std::unique_ptr<Backend> createBackend(std::string_view name, const BackendOptions& options = {});
 
 /// Resolves the method name against the backend's list (empty = default); throws InputError
 /// listing the known methods otherwise.

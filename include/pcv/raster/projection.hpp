@@ -24,11 +24,11 @@ struct PixelHit {
   float ndcDepth01;  ///< clip z / w mapped to [0, 1] (what the seed's depth buffer stores)
 };
 
-/// Projects one point. Returns false for points outside the frustum (near and far planes
-/// included), NaN or infinite coordinates, and points whose pixel rounds outside the image.
-PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectPoint(const ViewTransform& view, float x, float y,
-                                                   float z, PixelHit& hit) {
-  const float* m = view.viewProjection;
+/// Projects a position through a column-major clip matrix `m` into an image of width x height.
+/// Returns false outside the frustum (near and far planes included), for NaN or infinite
+/// coordinates, and where the pixel rounds outside the image.
+PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectToPixel(const float* m, float x, float y, float z,
+                                                     int width, int height, PixelHit& hit) {
   const float clipX = m[0] * x + m[4] * y + m[8] * z + m[12];
   const float clipY = m[1] * x + m[5] * y + m[9] * z + m[13];
   const float clipZ = m[2] * x + m[6] * y + m[10] * z + m[14];
@@ -39,17 +39,23 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectPoint(const ViewTransform& view, fl
     return false;
   }
   const float invW = 1.0f / clipW;
-  const float screenX = (clipX * invW + 1.0f) * 0.5f * static_cast<float>(view.width);
-  const float screenY = (clipY * invW + 1.0f) * 0.5f * static_cast<float>(view.height);
+  const float screenX = (clipX * invW + 1.0f) * 0.5f * static_cast<float>(width);
+  const float screenY = (clipY * invW + 1.0f) * 0.5f * static_cast<float>(height);
   // Truncation is floor here: both are > -1 after the frustum test; x*invW may round to 1.0.
   const int px = static_cast<int>(screenX);
   const int py = static_cast<int>(screenY);
-  if (screenX < 0.0f || screenY < 0.0f || px >= view.width || py >= view.height) return false;
+  if (screenX < 0.0f || screenY < 0.0f || px >= width || py >= height) return false;
   hit.x = px;
   hit.y = py;
   hit.viewDepth = clipW;
   hit.ndcDepth01 = (clipZ * invW + 1.0f) * 0.5f;
   return true;
+}
+
+/// Projects one point given as an offset from the cloud's origin.
+PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectPoint(const ViewTransform& view, float x, float y,
+                                                   float z, PixelHit& hit) {
+  return projectToPixel(view.viewProjection, x, y, z, view.width, view.height, hit);
 }
 
 }  // namespace pcv

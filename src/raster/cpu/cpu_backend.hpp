@@ -8,6 +8,6 @@
 
 namespace pcv {
 
-std::unique_ptr<Backend> createCpuBackend();
+std::unique_ptr<Backend> createCpuBackend(const BackendOptions& options);
 
 }  // namespace pcv

@@ -4,6 +4,7 @@
 
 #include "cuda_method.hpp"
 #include "pcv/scene/cylinders_cuda.hpp"
+#include "point_layout.cuh"
 
 namespace pcv {
 
@@ -23,12 +24,24 @@ bool cudaDeviceUsable(std::string* reason) {
 
 namespace {
 
+void requirePointCount(uint64_t count) {
+  if (count > kMaxPointCount) {
+    throw InputError(std::to_string(count) + " points is more than the " +
+                     std::to_string(kMaxPointCount) + " a backend holds (32-bit point indices)");
+  }
+}
+
 class CudaBackend final : public Backend {
  public:
-  CudaBackend() {
+  explicit CudaBackend(const BackendOptions& options) : options_(options) {
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    methods_.push_back(cuda::createPackedMethod());
-    methods_.push_back(cuda::createSeedMethod());
+    // The first method is the default: the fastest.
+    if (options_.mortonOrder) methods_.push_back(cuda::createCompactMethod());
+    if (!options_.compactOnly) {
+      methods_.push_back(cuda::createEarlyZMethod());
+      methods_.push_back(cuda::createPackedMethod());
+      methods_.push_back(cuda::createSeedMethod());
+    }
   }
   ~CudaBackend() override {
     if (stream_) CUDA_CHECK_PRINT(cudaStreamDestroy(stream_));
@@ -50,6 +63,7 @@ class CudaBackend final : public Backend {
   }
 
   void setPoints(std::span<const Point> points) override {
+    requirePointCount(points.size());
     allocatePoints(points.size());
     CUDA_CHECK(cudaMemcpyAsync(points_.data(), points.data(), points.size_bytes(),
                                cudaMemcpyHostToDevice, stream_));
@@ -57,12 +71,24 @@ class CudaBackend final : public Backend {
   }
 
   void generateCylinders(const CylinderScene& scene, uint64_t pointCount) override {
+    requirePointCount(pointCount);
     allocatePoints(pointCount);
     generateCylinderPointsOnDevice(scene, points_.data(), pointCount, stream_);
     pointsChanged();
   }
 
-  uint64_t pointCount() const override { return points_.size(); }
+  uint64_t pointCount() const override { return count_; }
+  uint64_t residentPointBytes() const override {
+    uint64_t bytes = points_.bytes();
+    for (const auto& method : methods_) bytes += method->residentBytes();
+    return bytes;
+  }
+  double bytesReadPerPoint(const std::string& method) const override {
+    for (const auto& m : methods_) {
+      if (method == m->name()) return m->bytesReadPerPoint();
+    }
+    return 0.0;
+  }
 
   std::vector<Point> downloadPoints() const override {
     std::vector<Point> host(points_.size());
@@ -85,7 +111,7 @@ class CudaBackend final : public Backend {
       out.rgba = nullptr;
     }
     recorder_.beginFrame(stream_);
-    method.render(cuda::FrameContext{points_.data(), points_.size(), view, &settings, out,
+    method.render(cuda::FrameContext{points_.data(), count_, view, &settings, out,
                                      &framebuffer_, &recorder_});
     if (target.memory == MemorySpace::Host) {
       CUDA_CHECK(cudaMemcpyAsync(target.rgba, out.rgba, pixels * sizeof(uint32_t),
@@ -99,13 +125,21 @@ class CudaBackend final : public Backend {
 
  private:
   void allocatePoints(uint64_t count) {
-    points_ = DeviceBuffer<Point>();  // free the old points before asking for new memory
-    requireDeviceMemory("the points", count, sizeof(Point));
+    // Free the old points and layouts before asking for new memory.
+    points_ = DeviceBuffer<Point>();
+    count_ = 0;
+    for (auto& method : methods_) method->pointsChanged(nullptr, 0, stream_);
+    // Sorting holds the points, 24 bytes of keys and indices (twice) and a sorted copy at once.
+    const uint64_t peakBytesPerPoint = sizeof(Point) + (options_.mortonOrder ? 24 + 16 : 0);
+    requireDeviceMemory("the points and their Morton sort", count, peakBytesPerPoint);
     points_.resize(count);
   }
   void pointsChanged() {
-    for (auto& method : methods_) method->pointsChanged(points_.data(), points_.size(), stream_);
+    count_ = points_.size();
+    if (options_.mortonOrder) cuda::sortPointsByMorton(points_, stream_);
+    for (auto& method : methods_) method->pointsChanged(points_.data(), count_, stream_);
     CUDA_CHECK(cudaStreamSynchronize(stream_));
+    if (options_.compactOnly) points_ = DeviceBuffer<Point>();
   }
   cuda::CudaMethod& findMethod(const std::string& name) {
     for (auto& method : methods_) {
@@ -114,8 +148,10 @@ class CudaBackend final : public Backend {
     throw InputError("unknown cuda method '" + name + "'");
   }
 
+  BackendOptions options_;
   cudaStream_t stream_ = nullptr;
-  DeviceBuffer<Point> points_;
+  uint64_t count_ = 0;
+  DeviceBuffer<Point> points_;  // empty when options_.compactOnly
   DeviceBuffer<uint64_t> framebuffer_;
   DeviceBuffer<uint32_t> hostStaging_;  // device image when the caller wants it on the host
   StageRecorder recorder_;
@@ -124,6 +160,11 @@ class CudaBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> createCudaBackend() { return std::make_unique<CudaBackend>(); }
+std::unique_ptr<Backend> createCudaBackend(const BackendOptions& options) {
+  if (options.compactOnly && !options.mortonOrder) {
+    throw InputError("the compact-only layout needs Morton order");
+  }
+  return std::make_unique<CudaBackend>(options);
+}
 
 }  // namespace pcv

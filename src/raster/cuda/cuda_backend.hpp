@@ -11,6 +11,6 @@ namespace pcv {
 
 /// True when a CUDA device can be used; otherwise `reason` gets CUDA's words.
 bool cudaDeviceUsable(std::string* reason);
-std::unique_ptr<Backend> createCudaBackend();
+std::unique_ptr<Backend> createCudaBackend(const BackendOptions& options);
 
 }  // namespace pcv

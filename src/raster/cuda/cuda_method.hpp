@@ -38,9 +38,17 @@ class CudaMethod {
   }
   /// Launches the frame's stages; no host synchronization.
   virtual void render(const FrameContext& frame) = 0;
+  /// Device bytes of the method's own copy of the points (0 when it reads the backend's).
+  virtual uint64_t residentBytes() const { return 0; }
+  /// Bytes the raster pass(es) read per point.
+  virtual double bytesReadPerPoint() const { return sizeof(Point); }
+  /// True when the method reads the backend's 16-byte points (not only its own layout).
+  virtual bool readsBackendPoints() const { return true; }
 };
 
+std::unique_ptr<CudaMethod> createCompactMethod();
 std::unique_ptr<CudaMethod> createPackedMethod();
+std::unique_ptr<CudaMethod> createEarlyZMethod();
 std::unique_ptr<CudaMethod> createSeedMethod();
 
 }  // namespace pcv::cuda

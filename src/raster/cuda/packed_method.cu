@@ -1,5 +1,6 @@
-// Method "packed": one pass of 64-bit atomicMin of depth|index per point, then a resolve that
-// fetches each visible point's colour once.
+// Methods "packed" and "earlyz": one pass of 64-bit atomicMin of depth|index per point, then a
+// resolve that fetches each visible point's colour once. "earlyz" reads the pixel first and
+// skips the atomic when the point is not closer.
 #include "cuda_method.hpp"
 
 namespace pcv::cuda {
@@ -12,28 +13,33 @@ struct PackedRasterParams {
   unsigned long long* words;  ///< framebuffer, one word per pixel
 };
 
+template <bool kEarlyZ>
 __device__ void rasterPacked(const PackedRasterParams& p) {
   const uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
   if (i >= p.pointCount) return;
   const Point point = p.points[i];
   PixelHit hit;
   if (!projectPoint(p.view, point.x, point.y, point.z, hit)) return;
-  atomicMin(&p.words[uint64_t(hit.y) * p.view.width + hit.x],
-            (unsigned long long)packDepthWord(hit.viewDepth, uint32_t(i)));
+  unsigned long long* slot = &p.words[uint64_t(hit.y) * p.view.width + hit.x];
+  const unsigned long long key = packDepthWord(hit.viewDepth, uint32_t(i));
+  if (kEarlyZ && key >= *slot) return;
+  atomicMin(slot, key);
 }
 
-__global__ void rasterPackedKernel(PackedRasterParams p) { rasterPacked(p); }
+__global__ void rasterPackedKernel(PackedRasterParams p) { rasterPacked<false>(p); }
+__global__ void rasterEarlyZKernel(PackedRasterParams p) { rasterPacked<true>(p); }
 
+template <bool kEarlyZ>
 class PackedMethod final : public CudaMethod {
  public:
-  const char* name() const override { return "packed"; }
+  const char* name() const override { return kEarlyZ ? "earlyz" : "packed"; }
   void render(const FrameContext& f) override {
     const uint64_t pixels = uint64_t(f.view.width) * f.view.height;
     uint64_t* words = f.framebuffer->data();
     // Clear every pixel to kEmptyPixel.
     f.recorder->launch("clear", pixels, clearWordsKernel, ClearWordsParams{words, pixels});
     // Closest point per pixel through 64-bit atomicMin of depth|index.
-    f.recorder->launch("raster", f.pointCount, rasterPackedKernel,
+    f.recorder->launch("raster", f.pointCount, kEarlyZ ? rasterEarlyZKernel : rasterPackedKernel,
                        PackedRasterParams{f.points, f.pointCount, f.view,
                                           reinterpret_cast<unsigned long long*>(words)});
     // Colour of the winning point, or the background.
@@ -44,6 +50,7 @@ class PackedMethod final : public CudaMethod {
 
 }  // namespace
 
-std::unique_ptr<CudaMethod> createPackedMethod() { return std::make_unique<PackedMethod>(); }
+std::unique_ptr<CudaMethod> createPackedMethod() { return std::make_unique<PackedMethod<false>>(); }
+std::unique_ptr<CudaMethod> createEarlyZMethod() { return std::make_unique<PackedMethod<true>>(); }
 
 }  // namespace pcv::cuda

@@ -56,6 +56,7 @@ __global__ void seedColorKernel(SeedPassParams p) { seedColor(p); }
 class SeedMethod final : public CudaMethod {
  public:
   const char* name() const override { return "seed"; }
+  double bytesReadPerPoint() const override { return 2.0 * sizeof(Point); }
   void render(const FrameContext& f) override {
     const uint64_t pixels = uint64_t(f.view.width) * f.view.height;
     // The 64-bit scratch holds two 32-bit depth words per element; half of it is used.

@@ -1,0 +1,143 @@
+#include "cpu_methods.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+
+#include "pcv/core/parallel.hpp"
+#include "pcv/raster/framebuffer_word.hpp"
+
+namespace pcv::cpu {
+namespace {
+
+/// Lowers `slot` to `value` if smaller; the CPU twin of CUDA's atomicMin. Reads first so the
+/// common case (already closer) costs no write.
+template <typename Word>
+void atomicMinimum(Word& slot, Word value) {
+  std::atomic_ref<Word> ref(slot);
+  Word current = ref.load(std::memory_order_relaxed);
+  while (value < current &&
+         !ref.compare_exchange_weak(current, value, std::memory_order_relaxed)) {
+  }
+}
+
+class StageClock {
+ public:
+  explicit StageClock(StageTimings& timings) : timings_(timings) { timings_.clear(); }
+  void finish(const char* stage) {
+    const auto now = std::chrono::steady_clock::now();
+    timings_.push_back({stage, std::chrono::duration<double, std::milli>(now - start_).count()});
+    start_ = now;
+  }
+
+ private:
+  StageTimings& timings_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+uint64_t pixelCount(const Frame& frame) {
+  return uint64_t(frame.view.width) * uint64_t(frame.view.height);
+}
+
+void clearWords(const Frame& frame) {
+  frame.words->resize(pixelCount(frame));
+  uint64_t* words = frame.words->data();
+  parallelFor(pixelCount(frame), [&](uint64_t b, uint64_t e) {
+    std::fill(words + b, words + e, kEmptyPixel);
+  });
+}
+
+/// Colour of each pixel's winning point (payload = index into `colorOf`), or the background.
+template <typename ColorOf>
+void resolveIndexWords(const Frame& frame, ColorOf colorOf) {
+  const uint64_t* words = frame.words->data();
+  parallelFor(pixelCount(frame), [&](uint64_t b, uint64_t e) {
+    for (uint64_t p = b; p < e; ++p) {
+      frame.rgba[p] = words[p] == kEmptyPixel ? frame.background : colorOf(payloadOfWord(words[p]));
+    }
+  });
+}
+
+}  // namespace
+
+void renderPacked(const Frame& frame, std::span<const Point> points) {
+  StageClock clock(*frame.timings);
+  clearWords(frame);
+  clock.finish("clear");
+  uint64_t* words = frame.words->data();
+  parallelFor(points.size(), [&](uint64_t b, uint64_t e) {
+    for (uint64_t i = b; i < e; ++i) {
+      PixelHit hit;
+      if (!projectPoint(frame.view, points[i].x, points[i].y, points[i].z, hit)) continue;
+      atomicMinimum(words[uint64_t(hit.y) * frame.view.width + hit.x],
+                    packDepthWord(hit.viewDepth, uint32_t(i)));
+    }
+  });
+  clock.finish("raster");
+  resolveIndexWords(frame, [&](uint32_t index) { return points[index].rgba; });
+  clock.finish("resolve");
+}
+
+void renderSeed(const Frame& frame, std::span<const Point> points) {
+  StageClock clock(*frame.timings);
+  clearWords(frame);
+  clock.finish("clear");
+  // The high half of each 64-bit word holds the NDC depth bits, the low half the winning index.
+  uint64_t* words = frame.words->data();
+  auto depthSlot = [&](uint64_t pixel) -> uint32_t& {
+    return reinterpret_cast<uint32_t*>(words + pixel)[1];  // high word on little-endian
+  };
+  parallelFor(points.size(), [&](uint64_t b, uint64_t e) {
+    for (uint64_t i = b; i < e; ++i) {
+      PixelHit hit;
+      if (!projectPoint(frame.view, points[i].x, points[i].y, points[i].z, hit)) continue;
+      atomicMinimum(depthSlot(uint64_t(hit.y) * frame.view.width + hit.x),
+                    floatBits(hit.ndcDepth01));
+    }
+  });
+  clock.finish("depth");
+  parallelFor(points.size(), [&](uint64_t b, uint64_t e) {
+    for (uint64_t i = b; i < e; ++i) {
+      PixelHit hit;
+      if (!projectPoint(frame.view, points[i].x, points[i].y, points[i].z, hit)) continue;
+      const uint64_t pixel = uint64_t(hit.y) * frame.view.width + hit.x;
+      if (std::atomic_ref<uint32_t>(depthSlot(pixel)).load(std::memory_order_relaxed) !=
+          floatBits(hit.ndcDepth01)) {
+        continue;
+      }
+      atomicMinimum(reinterpret_cast<uint32_t*>(words + pixel)[0], uint32_t(i));
+    }
+  });
+  clock.finish("color");
+  resolveIndexWords(frame, [&](uint32_t index) { return points[index].rgba; });
+  clock.finish("resolve");
+}
+
+void renderCompact(const Frame& frame, const CompactPoints& compact) {
+  StageClock clock(*frame.timings);
+  clearWords(frame);
+  clock.finish("clear");
+  uint64_t* words = frame.words->data();
+  const int width = frame.view.width, height = frame.view.height;
+  parallelFor(
+      compact.batches.size(),
+      [&](uint64_t beginBatch, uint64_t endBatch) {
+        for (uint64_t b = beginBatch; b < endBatch; ++b) {
+          const Batch& batch = compact.batches[b];
+          float matrix[16];
+          batchMatrix(frame.view.viewProjection, batch, matrix);
+          if (batchOutsideFrustum(matrix)) continue;
+          for (uint32_t i = batch.first; i < batch.first + batch.count; ++i) {
+            PixelHit hit;
+            if (!projectQuantized(matrix, compact.positions[i], width, height, hit)) continue;
+            atomicMinimum(words[uint64_t(hit.y) * width + hit.x], packDepthWord(hit.viewDepth, i));
+          }
+        }
+      },
+      4);
+  clock.finish("raster");
+  resolveIndexWords(frame, [&](uint32_t index) { return compact.colors[index]; });
+  clock.finish("resolve");
+}
+
+}  // namespace pcv::cpu

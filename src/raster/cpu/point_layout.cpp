@@ -1,0 +1,100 @@
+#include "point_layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+
+#include "pcv/core/float_math.hpp"
+#include "pcv/core/parallel.hpp"
+#include "pcv/raster/morton.hpp"
+
+namespace pcv {
+namespace {
+
+struct FiniteBounds {
+  float min[3] = {INFINITY, INFINITY, INFINITY};
+  float max[3] = {-INFINITY, -INFINITY, -INFINITY};
+
+  void add(const Point& p) {
+    if (!(isFiniteFloat(p.x) && isFiniteFloat(p.y) && isFiniteFloat(p.z))) return;
+    const float v[3] = {p.x, p.y, p.z};
+    for (int axis = 0; axis < 3; ++axis) {
+      min[axis] = std::min(min[axis], v[axis]);
+      max[axis] = std::max(max[axis], v[axis]);
+    }
+  }
+  void add(const FiniteBounds& other) {
+    for (int axis = 0; axis < 3; ++axis) {
+      min[axis] = std::min(min[axis], other.min[axis]);
+      max[axis] = std::max(max[axis], other.max[axis]);
+    }
+  }
+};
+
+FiniteBounds boundsOf(std::span<const Point> points) {
+  FiniteBounds total;
+  std::mutex mutex;
+  parallelFor(points.size(), [&](uint64_t begin, uint64_t end) {
+    FiniteBounds local;
+    for (uint64_t i = begin; i < end; ++i) local.add(points[i]);
+    std::lock_guard lock(mutex);
+    total.add(local);
+  });
+  return total;
+}
+
+}  // namespace
+
+void sortPointsByMorton(std::vector<Point>& points) {
+  const FiniteBounds bounds = boundsOf(points);
+  const MortonGrid grid = makeMortonGrid(bounds.min, bounds.max);
+  struct Keyed {
+    uint64_t code;
+    uint32_t index;
+  };
+  std::vector<Keyed> keys(points.size());
+  parallelFor(points.size(), [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+      keys[i] = {mortonCode(grid, points[i].x, points[i].y, points[i].z), uint32_t(i)};
+    }
+  });
+  // Ordering by (code, index) is the stable order by code.
+  std::sort(keys.begin(), keys.end(), [](const Keyed& a, const Keyed& b) {
+    return a.code != b.code ? a.code < b.code : a.index < b.index;
+  });
+  std::vector<Point> sorted(points.size());
+  parallelFor(points.size(), [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) sorted[i] = points[keys[i].index];
+  });
+  points.swap(sorted);
+}
+
+CompactPoints buildCompactPoints(std::span<const Point> points) {
+  CompactPoints compact;
+  const uint64_t count = points.size();
+  const uint64_t batchCount = (count + kBatchSize - 1) / kBatchSize;
+  compact.positions.resize(count);
+  compact.colors.resize(count);
+  compact.batches.resize(batchCount);
+  parallelFor(
+      batchCount,
+      [&](uint64_t beginBatch, uint64_t endBatch) {
+        for (uint64_t b = beginBatch; b < endBatch; ++b) {
+          const uint64_t first = b * kBatchSize;
+          const uint32_t size = uint32_t(std::min<uint64_t>(kBatchSize, count - first));
+          FiniteBounds box;
+          for (uint32_t i = 0; i < size; ++i) box.add(points[first + i]);
+          const Batch batch = makeBatch(box.min, box.max, uint32_t(first), size);
+          compact.batches[b] = batch;
+          for (uint32_t i = 0; i < size; ++i) {
+            const Point& p = points[first + i];
+            compact.positions[first + i] = packQuantized(batch, p.x, p.y, p.z);
+            compact.colors[first + i] = p.rgba;
+          }
+        }
+      },
+      8);
+  return compact;
+}
+
+}  // namespace pcv
