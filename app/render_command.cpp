@@ -3,13 +3,12 @@
 #include <cstdio>
 #include <memory>
 
-#include <glm/gtc/type_ptr.hpp>
-
 #include "cli_options.hpp"
 #include "pcv/core/camera.hpp"
 #include "pcv/core/image.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/raster/backend.hpp"
+#include "pcv/raster/view_setup.hpp"
 #include "pcv/scene/cylinders.hpp"
 
 namespace pcv::app {
@@ -29,10 +28,8 @@ struct RenderOptions {
 
 void runRender(const RenderOptions& options) {
   const ImageSize size = parseImageSize(options.size);
-  Camera camera;
-  camera.eye = parseVector3(options.eye);
-  camera.yawRadians = glm::radians(options.yawDegrees);
-  camera.pitchRadians = glm::radians(glm::clamp(options.pitchDegrees, -90.0f, 90.0f));
+  const Camera camera =
+      Camera::lookingFrom(parseVector3(options.eye), options.yawDegrees, options.pitchDegrees);
 
   std::unique_ptr<Backend> backend = createBackend(options.backend);
   std::string whyNotCuda;
@@ -47,12 +44,7 @@ void runRender(const RenderOptions& options) {
 
   backend->generateCylinders(makeCylinderScene(options.seed), options.pointCount);
 
-  ViewTransform view{};
-  const glm::mat4 viewProjection =
-      camera.viewProjection(glm::dvec3(0.0), float(size.width) / float(size.height));
-  std::copy_n(glm::value_ptr(viewProjection), 16, view.viewProjection);
-  view.width = size.width;
-  view.height = size.height;
+  const ViewTransform view = makeViewTransform(camera, size.width, size.height);
 
   Image image(size.width, size.height);
   backend->render(view, settings, RenderTarget{image.pixels.data(), size.width, size.height,

@@ -6,6 +6,14 @@
 
 namespace pcv {
 
+Camera Camera::lookingFrom(const glm::dvec3& eye, float yawDegrees, float pitchDegrees) {
+  Camera camera;
+  camera.eye = eye;
+  camera.yawRadians = glm::radians(yawDegrees);
+  camera.pitchRadians = glm::radians(glm::clamp(pitchDegrees, -90.0f, 90.0f));
+  return camera;
+}
+
 glm::dvec3 Camera::forward() const {
   const double yaw = yawRadians, pitch = pitchRadians;
   return {std::cos(pitch) * std::cos(yaw), std::cos(pitch) * std::sin(yaw), std::sin(pitch)};

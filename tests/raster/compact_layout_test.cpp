@@ -101,11 +101,7 @@ TEST(CompactLayout, ImageDiffersFromFullPrecisionOnlyByQuantization) {
     float yaw, pitch;
   } views[] = {{{-3, 0, 0}, 0, 0}, {{-0.8, -0.6, 0.9}, 35, -40}, {{-8, 3, 2}, -20, -10}};
   for (const View& v : views) {
-    Camera camera;
-    camera.eye = v.eye;
-    camera.yawRadians = glm::radians(v.yaw);
-    camera.pitchRadians = glm::radians(v.pitch);
-    const ViewTransform view = test::makeView(camera, 640, 360);
+    const ViewTransform view = test::makeView(Camera::lookingFrom(v.eye, v.yaw, v.pitch), 640, 360);
     const Image a = test::renderToImage(*backend, view, compact);
     const Image b = test::renderToImage(*backend, view, packed);
     const uint64_t litA = test::countLitPixels(a, kOpaqueBlack);

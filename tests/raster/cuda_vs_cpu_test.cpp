@@ -25,11 +25,7 @@ const Viewpoint kViewpoints[] = {
 const test::ImageSizeCase kSizes[] = {{1280, 720}, {333, 217}};
 
 Camera cameraAt(const Viewpoint& v) {
-  Camera camera;
-  camera.eye = v.eye;
-  camera.yawRadians = glm::radians(v.yawDegrees);
-  camera.pitchRadians = glm::radians(v.pitchDegrees);
-  return camera;
+  return Camera::lookingFrom(v.eye, v.yawDegrees, v.pitchDegrees);
 }
 
 class CudaVsCpu : public ::testing::Test {

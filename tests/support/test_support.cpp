@@ -4,17 +4,12 @@
 #include <cstdio>
 #include <sys/wait.h>
 
-#include <glm/gtc/type_ptr.hpp>
+#include "pcv/raster/view_setup.hpp"
 
 namespace pcv::test {
 
 ViewTransform makeView(const Camera& camera, int width, int height, const glm::dvec3& origin) {
-  ViewTransform view{};
-  const glm::mat4 matrix = camera.viewProjection(origin, float(width) / float(height));
-  std::copy_n(glm::value_ptr(matrix), 16, view.viewProjection);
-  view.width = width;
-  view.height = height;
-  return view;
+  return makeViewTransform(camera, width, height, origin);
 }
 
 Image renderToImage(Backend& backend, const ViewTransform& view, const RenderSettings& settings) {
@@ -46,7 +41,11 @@ std::filesystem::path testDataDir() {
   return std::filesystem::is_directory(dir) ? dir : std::filesystem::path();
 }
 
-std::filesystem::path pcvExecutable() { return PCV_EXECUTABLE; }
+std::filesystem::path pcvExecutable() {
+  // The environment wins so a build can be tested after it was moved to another machine.
+  if (const char* env = std::getenv("PCV_EXECUTABLE")) return env;
+  return PCV_EXECUTABLE;
+}
 
 int runCommand(const std::string& command, std::string* output) {
   FILE* pipe = popen((command + " 2>&1").c_str(), "r");

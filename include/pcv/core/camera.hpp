@@ -16,6 +16,9 @@ struct Camera {
   float nearPlane = 0.01f;   ///< world units
   float farPlane = 100.0f;   ///< world units
 
+  /// A camera at `eye` turned by yaw and pitch given in degrees (pitch clamped to +-90).
+  static Camera lookingFrom(const glm::dvec3& eye, float yawDegrees, float pitchDegrees);
+
   glm::dvec3 forward() const;
   glm::dvec3 up() const;     ///< perpendicular to forward, towards +z
   glm::dvec3 right() const;  ///< forward x up

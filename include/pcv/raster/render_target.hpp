@@ -13,6 +13,8 @@ enum class MemorySpace {
                 ///< texture): CUDA writes the texture directly, no buffer-to-texture copy
 };
 
+/// With rgba == nullptr and memory Host or Device, the backend draws into an image of its own in
+/// that memory space (benchmarks, which only time the drawing).
 struct RenderTarget {
   uint32_t* rgba = nullptr;  ///< width*height packed RGBA8, row 0 at the bottom; owned by caller
   int width = 0;             ///< pixels

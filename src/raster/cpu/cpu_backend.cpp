@@ -72,7 +72,12 @@ class CpuBackend final : public Backend {
       throw UnavailableError("the cpu backend writes host memory only");
     }
     const std::string method = resolveMethod(*this, settings.method);
-    const cpu::Frame frame{view, settings.background, target.rgba, &words_, &timings_};
+    uint32_t* rgba = target.rgba;
+    if (rgba == nullptr) {
+      ownImage_.resize(uint64_t(view.width) * view.height);
+      rgba = ownImage_.data();
+    }
+    const cpu::Frame frame{view, settings.background, rgba, &words_, &timings_};
     if (method == "compact") {
       cpu::renderCompact(frame, compact_);
     } else if (method == "packed") {
@@ -107,6 +112,7 @@ class CpuBackend final : public Backend {
   std::vector<Point> points_;
   CompactPoints compact_;
   std::vector<uint64_t> words_;
+  std::vector<uint32_t> ownImage_;  // drawn here when the caller passes no pixels
   StageTimings timings_;
 };
 

@@ -104,16 +104,15 @@ class CudaBackend final : public Backend {
     const uint64_t pixels = uint64_t(view.width) * view.height;
     framebuffer_.reserve(pixels);
     cuda::PixelSink out{target.rgba, cudaSurfaceObject_t(target.surface), view.width};
-    if (target.memory == MemorySpace::Host) {
-      hostStaging_.reserve(pixels);
-      out.rgba = hostStaging_.data();
-    } else if (target.memory == MemorySpace::CudaSurface) {
-      out.rgba = nullptr;
+    if (target.memory == MemorySpace::Host || target.rgba == nullptr) {
+      deviceImage_.reserve(pixels);
+      out.rgba = deviceImage_.data();
     }
+    if (target.memory == MemorySpace::CudaSurface) out.rgba = nullptr;
     recorder_.beginFrame(stream_);
     method.render(cuda::FrameContext{points_.data(), count_, view, &settings, out,
                                      &framebuffer_, &recorder_});
-    if (target.memory == MemorySpace::Host) {
+    if (target.memory == MemorySpace::Host && target.rgba != nullptr) {
       CUDA_CHECK(cudaMemcpyAsync(target.rgba, out.rgba, pixels * sizeof(uint32_t),
                                  cudaMemcpyDeviceToHost, stream_));
       CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -153,7 +152,7 @@ class CudaBackend final : public Backend {
   uint64_t count_ = 0;
   DeviceBuffer<Point> points_;  // empty when options_.compactOnly
   DeviceBuffer<uint64_t> framebuffer_;
-  DeviceBuffer<uint32_t> hostStaging_;  // device image when the caller wants it on the host
+  DeviceBuffer<uint32_t> deviceImage_;  // drawn here when the caller wants the image on the host
   StageRecorder recorder_;
   std::vector<std::unique_ptr<cuda::CudaMethod>> methods_;
 };

@@ -1,0 +1,19 @@
+#include "pcv/raster/view_setup.hpp"
+
+#include <algorithm>
+
+#include <glm/gtc/type_ptr.hpp>
+
+namespace pcv {
+
+ViewTransform makeViewTransform(const Camera& camera, int width, int height,
+                                const glm::dvec3& origin) {
+  ViewTransform view{};
+  const glm::mat4 matrix = camera.viewProjection(origin, float(width) / float(height));
+  std::copy_n(glm::value_ptr(matrix), 16, view.viewProjection);
+  view.width = width;
+  view.height = height;
+  return view;
+}
+
+}  // namespace pcv
