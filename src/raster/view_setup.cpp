@@ -13,6 +13,8 @@ ViewTransform makeViewTransform(const Camera& camera, int width, int height,
   std::copy_n(glm::value_ptr(matrix), 16, view.viewProjection);
   view.width = width;
   view.height = height;
+  view.nearPlane = camera.nearPlane;
+  view.farPlane = camera.farPlane;
   return view;
 }
 

@@ -33,6 +33,37 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE bool isFiniteFloat(float value) {
   return (floatBits(value) & 0x7f800000u) != 0x7f800000u;
 }
 
+/// a * b + c with one rounding, on both sides: the GPU's FFMA, and on the host std::fmaf, which
+/// is one instruction where the caller is compiled for FMA (see PCV_CPU_FMA_CLONES) and a correct,
+/// slower library call elsewhere.
+PCV_HOST_DEVICE PCV_FORCE_INLINE float fusedMultiplyAdd(float a, float b, float c) {
+#if defined(__CUDA_ARCH__)
+  return __fmaf_rn(a, b, c);
+#else
+  return __builtin_fmaf(a, b, c);
+#endif
+}
+
+/// q as a float, exactly, for q < 2^23. The GPU builds the float from its bits: integer-to-float
+/// conversion runs at a quarter of the FMA rate there.
+PCV_HOST_DEVICE PCV_FORCE_INLINE float smallUintToFloat(uint32_t q) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(0x4b000000u | q) - 8388608.0f;
+#else
+  return static_cast<float>(q);
+#endif
+}
+
+/// floor(x) for 0 <= x < 2^23, exactly. The GPU adds 2^23 rounding down, which leaves floor(x) in
+/// the mantissa, instead of a quarter-rate float-to-integer conversion.
+PCV_HOST_DEVICE PCV_FORCE_INLINE uint32_t floorToUint(float x) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(__fadd_rd(x, 8388608.0f)) - 0x4b000000u;
+#else
+  return static_cast<uint32_t>(x);
+#endif
+}
+
 PCV_HOST_DEVICE PCV_FORCE_INLINE float clampf(float x, float lo, float hi) {
   return x < lo ? lo : (x > hi ? hi : x);
 }

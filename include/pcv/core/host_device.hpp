@@ -9,6 +9,14 @@
 #define PCV_FORCE_INLINE inline __attribute__((always_inline))
 #endif
 
+// Host functions that run shared per-point code using fusedMultiplyAdd get an FMA clone picked
+// at run time, so the host gets hardware FMA where the CPU has it without requiring it.
+#if !defined(__CUDACC__) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define PCV_CPU_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define PCV_CPU_FMA_CLONES
+#endif
+
 // Bit-identical results between the CPU and CUDA backends rely on plain IEEE single-precision
 // +, -, *, / and no fused multiply-add: the build passes -fmad=false to nvcc and
 // -ffp-contract=off to the host compiler. Transcendental functions differ between libm and CUDA's

@@ -62,51 +62,83 @@ PCV_HOST_DEVICE inline Batch makeBatch(const float* min, const float* max, uint3
   return batch;
 }
 
-/// The batch's matrix: viewProjection * translate(min) * scale(step), so a point's clip
-/// position is this matrix times its integer step counts. Computed once per batch.
-PCV_HOST_DEVICE inline void batchMatrix(const float* viewProjection, const Batch& batch,
-                                        float* out) {
-  for (int row = 0; row < 4; ++row) {
-    for (int axis = 0; axis < 3; ++axis) {
-      out[axis * 4 + row] = viewProjection[axis * 4 + row] * batch.step[axis];
-    }
-    out[12 + row] = viewProjection[row] * batch.min[0] + viewProjection[4 + row] * batch.min[1] +
-                    viewProjection[8 + row] * batch.min[2] + viewProjection[12 + row];
-  }
+/// A batch's projection straight to pixels: screen x and y scaled by w, and w, as affine
+/// functions of the point's integer step counts. Built once per batch per frame.
+struct BatchProjection {
+  float sx[4];  ///< 0.5 * width * (clip x + clip w): pixel x times w
+  float sy[4];  ///< 0.5 * height * (clip y + clip w): pixel y times w
+  float w[4];   ///< clip w: view distance
+  float width, height;          ///< image size in pixels, as floats
+  float nearPlane, farPlane;    ///< the w range that is drawn
+};
+
+/// a[0] * x + a[1] * y + a[2] * z + a[3], fused the same way on host and device.
+PCV_HOST_DEVICE PCV_FORCE_INLINE float affine(const float* a, float x, float y, float z) {
+  return fusedMultiplyAdd(a[0], x, fusedMultiplyAdd(a[1], y, fusedMultiplyAdd(a[2], z, a[3])));
 }
 
-/// True when the whole box lies outside one plane of the clip volume; conservative (a box that
-/// only touches the frustum's corner region may be kept).
-PCV_HOST_DEVICE inline bool batchOutsideFrustum(const float* matrix) {
-  // Corners of the box are the integer points (0|kQuantSteps)^3 under the batch matrix.
-  uint32_t outsideAll = 0x3f;  // bit per plane: -x, +x, -y, +y, -z, +z
+/// viewport * viewProjection * translate(batch.min) * scale(batch.step), as a BatchProjection.
+PCV_HOST_DEVICE inline BatchProjection makeBatchProjection(const ViewTransform& view,
+                                                           const Batch& batch) {
+  const float* m = view.viewProjection;  // column-major: m[column * 4 + row]
+  float clip[4][4];                      // clip[row] = {x, y, z coefficients, constant}
+  for (int row = 0; row < 4; ++row) {
+    for (int axis = 0; axis < 3; ++axis) clip[row][axis] = m[axis * 4 + row] * batch.step[axis];
+    clip[row][3] = m[row] * batch.min[0] + m[4 + row] * batch.min[1] + m[8 + row] * batch.min[2] +
+                   m[12 + row];
+  }
+  BatchProjection p;
+  const float halfWidth = 0.5f * float(view.width), halfHeight = 0.5f * float(view.height);
+  for (int k = 0; k < 4; ++k) {
+    p.sx[k] = halfWidth * (clip[0][k] + clip[3][k]);
+    p.sy[k] = halfHeight * (clip[1][k] + clip[3][k]);
+    p.w[k] = clip[3][k];
+  }
+  p.width = float(view.width);
+  p.height = float(view.height);
+  p.nearPlane = view.nearPlane;
+  p.farPlane = view.farPlane;
+  return p;
+}
+
+/// True when the whole batch box lies beyond one side of the view (left, right, bottom, top,
+/// near, far); conservative: a box that only nears a frustum corner is kept.
+PCV_HOST_DEVICE inline bool batchOutsideView(const BatchProjection& p) {
+  uint32_t outsideAll = 0x3f;  // bit per side
   for (int corner = 0; corner < 8; ++corner) {
-    const float q[3] = {corner & 1 ? float(kQuantSteps) : 0.0f,
-                        corner & 2 ? float(kQuantSteps) : 0.0f,
-                        corner & 4 ? float(kQuantSteps) : 0.0f};
-    float clip[4];
-    for (int row = 0; row < 4; ++row) {
-      clip[row] = matrix[row] * q[0] + matrix[4 + row] * q[1] + matrix[8 + row] * q[2] +
-                  matrix[12 + row];
-    }
-    uint32_t outside = 0;
-    outside |= (clip[0] < -clip[3]) << 0;
-    outside |= (clip[0] > clip[3]) << 1;
-    outside |= (clip[1] < -clip[3]) << 2;
-    outside |= (clip[1] > clip[3]) << 3;
-    outside |= (clip[2] < -clip[3]) << 4;
-    outside |= (clip[2] > clip[3]) << 5;
+    const float x = corner & 1 ? float(kQuantSteps) : 0.0f;
+    const float y = corner & 2 ? float(kQuantSteps) : 0.0f;
+    const float z = corner & 4 ? float(kQuantSteps) : 0.0f;
+    const float w = affine(p.w, x, y, z), sx = affine(p.sx, x, y, z), sy = affine(p.sy, x, y, z);
+    const uint32_t outside = uint32_t(sx < 0.0f) | uint32_t(sx > p.width * w) << 1 |
+                             uint32_t(sy < 0.0f) << 2 | uint32_t(sy > p.height * w) << 3 |
+                             uint32_t(w < p.nearPlane) << 4 | uint32_t(w > p.farPlane) << 5;
     outsideAll &= outside;
   }
   return outsideAll != 0;
 }
 
-/// Projects one quantized point with its batch's matrix; the same rules as projectPoint.
-PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectQuantized(const float* batchMatrix, uint32_t word,
-                                                       int width, int height, PixelHit& hit) {
+/// Projects one quantized point of the batch. Drawn are points with near < w < far whose pixel
+/// (floor of sx/w, sy/w) lies in the image; invalid words never are.
+PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectQuantized(const BatchProjection& p, uint32_t word,
+                                                       PixelHit& hit) {
   if (word & kInvalidQuantized) return false;
-  return projectToPixel(batchMatrix, float(word & 1023u), float((word >> 10) & 1023u),
-                        float((word >> 20) & 1023u), width, height, hit);
+  const float x = smallUintToFloat(word & 1023u);
+  const float y = smallUintToFloat((word >> 10) & 1023u);
+  const float z = smallUintToFloat(word >> 20);
+  const float w = affine(p.w, x, y, z);
+  // "not inside" forms reject NaN too.
+  if (!(w > p.nearPlane && w < p.farPlane)) return false;
+  const float sx = affine(p.sx, x, y, z), sy = affine(p.sy, x, y, z);
+  if (!(sx >= 0.0f && sy >= 0.0f)) return false;
+  const float invW = 1.0f / w;
+  const float pixelX = sx * invW, pixelY = sy * invW;
+  if (!(pixelX < p.width && pixelY < p.height)) return false;
+  hit.x = int(floorToUint(pixelX));
+  hit.y = int(floorToUint(pixelY));
+  hit.viewDepth = w;
+  hit.ndcDepth01 = 0.0f;  // not used by the compact methods
+  return true;
 }
 
 }  // namespace pcv

@@ -14,6 +14,8 @@ struct ViewTransform {
                              ///< from the cloud's origin
   int width;                 ///< target width in pixels
   int height;                ///< target height in pixels
+  float nearPlane;           ///< view distance (clip w) of the near plane, world units
+  float farPlane;            ///< view distance (clip w) of the far plane, world units
 };
 
 /// Where a point lands. Row 0 is the bottom row (OpenGL's convention).

@@ -25,9 +25,11 @@ class CpuBackend final : public Backend {
 
   std::string name() const override { return "cpu"; }
   std::vector<std::string> methods() const override {
-    if (options_.compactOnly) return {"compact"};
-    if (options_.mortonOrder) return {"compact", "packed", "seed"};
-    return {"packed", "seed"};
+    // "earlyz" is "packed" and "dedup" is "compact" here: the CPU's atomic minimum always reads
+    // before it writes, and a thread has no warp to share pixels with.
+    if (options_.compactOnly) return {"compact", "dedup"};
+    if (options_.mortonOrder) return {"compact", "dedup", "earlyz", "packed", "seed"};
+    return {"earlyz", "packed", "seed"};
   }
   std::string deviceDescription() const override {
     return "CPU, " + std::to_string(workerCount()) + " threads";
@@ -61,7 +63,7 @@ class CpuBackend final : public Backend {
            compact_.batches.size() * sizeof(Batch);
   }
   double bytesReadPerPoint(const std::string& method) const override {
-    if (method == "compact") return 4.0 + double(sizeof(Batch)) / kBatchSize;
+    if (method == "compact" || method == "dedup") return 4.0 + double(sizeof(Batch)) / kBatchSize;
     return method == "seed" ? 2.0 * sizeof(Point) : double(sizeof(Point));
   }
   std::vector<Point> downloadPoints() const override { return points_; }
@@ -78,9 +80,9 @@ class CpuBackend final : public Backend {
       rgba = ownImage_.data();
     }
     const cpu::Frame frame{view, settings.background, rgba, &words_, &timings_};
-    if (method == "compact") {
+    if (method == "compact" || method == "dedup") {
       cpu::renderCompact(frame, compact_);
-    } else if (method == "packed") {
+    } else if (method == "packed" || method == "earlyz") {
       cpu::renderPacked(frame, points_);
     } else {
       cpu::renderSeed(frame, points_);

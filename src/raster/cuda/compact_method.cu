@@ -2,10 +2,10 @@
 // against the frustum by its box; 4-byte quantized positions read with 16-byte loads; early-z
 // (read the pixel, skip the atomic when not closer); colours fetched once per visible pixel by a
 // resolve that also clears the framebuffer for the next frame (no separate clear pass).
+// Method "dedup" adds warp-level deduplication: lanes hitting one pixel elect one writer.
 #include <algorithm>
 
 #include "cuda_method.hpp"
-#include "point_layout.cuh"
 #include "pcv/raster/compact_points.hpp"
 
 namespace pcv::cuda {
@@ -16,9 +16,7 @@ constexpr int kRasterBlock = 256;
 struct CompactRasterParams {
   const uint32_t* positions;  ///< quantized words, 16-byte aligned per batch
   const Batch* batches;
-  float viewProjection[16];   ///< column-major, points relative to the cloud's origin
-  int width;                  ///< pixels
-  int height;                 ///< pixels
+  ViewTransform view;         ///< the frame's view; points relative to the cloud's origin
   unsigned long long* words;  ///< framebuffer, one word per pixel, kEmptyPixel where clear
 };
 
@@ -30,28 +28,43 @@ struct ResolveAndClearParams {
   uint32_t background;
 };
 
-__device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p, const float* matrix,
-                                               uint32_t word, uint32_t index) {
+template <bool kWarpDedup>
+__device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
+                                               const BatchProjection& projection, uint32_t word,
+                                               uint32_t index) {
   PixelHit hit;
-  if (!projectQuantized(matrix, word, p.width, p.height, hit)) return;
-  unsigned long long* slot = &p.words[uint64_t(hit.y) * p.width + hit.x];
+  const bool drawn = projectQuantized(projection, word, hit);
+  const uint32_t pixel = drawn ? uint32_t(hit.y) * uint32_t(p.view.width) + uint32_t(hit.x) : ~0u;
+  if (kWarpDedup) {
+    // Lanes that hit the same pixel elect the closest (lowest lane = lowest index on ties); only
+    // it reads the framebuffer and writes it.
+    const unsigned active = __activemask();
+    const unsigned peers = __match_any_sync(active, pixel);
+    const uint32_t depthBits = drawn ? floatBits(hit.viewDepth) : ~0u;
+    const uint32_t closest = __reduce_min_sync(peers, depthBits);
+    const unsigned winners = __ballot_sync(peers, depthBits == closest);
+    if ((threadIdx.x & 31) != __ffs(winners) - 1) return;
+  }
+  if (!drawn) return;
+  unsigned long long* slot = &p.words[pixel];
   const unsigned long long key = packDepthWord(hit.viewDepth, index);
   // Early-z: most points of a dense cloud are hidden; a plain read is far cheaper than an atomic
   // and a stale value only costs an atomic that was not needed.
   if (key < *slot) atomicMin(slot, key);
 }
 
+template <bool kWarpDedup>
 __device__ void rasterCompact(const CompactRasterParams& p) {
-  __shared__ float matrix[16];
+  __shared__ BatchProjection sharedProjection;
   __shared__ bool culled;
   const Batch& batch = p.batches[blockIdx.x];
   if (threadIdx.x == 0) {
-    const Batch local = batch;
-    batchMatrix(p.viewProjection, local, matrix);
-    culled = batchOutsideFrustum(matrix);
+    sharedProjection = makeBatchProjection(p.view, batch);
+    culled = batchOutsideView(sharedProjection);
   }
   __syncthreads();
   if (culled) return;
+  const BatchProjection projection = sharedProjection;  // into registers
   const uint32_t first = batch.first, count = batch.count;
   // Batches start at multiples of kBatchSize words, so 16-byte loads are aligned.
   const uint4* quads = reinterpret_cast<const uint4*>(p.positions + first);
@@ -59,13 +72,13 @@ __device__ void rasterCompact(const CompactRasterParams& p) {
   for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
     const uint4 words = __ldg(&quads[q]);
     const uint32_t index = first + 4 * q;
-    drawQuantized(p, matrix, words.x, index);
-    drawQuantized(p, matrix, words.y, index + 1);
-    drawQuantized(p, matrix, words.z, index + 2);
-    drawQuantized(p, matrix, words.w, index + 3);
+    drawQuantized<kWarpDedup>(p, projection, words.x, index);
+    drawQuantized<kWarpDedup>(p, projection, words.y, index + 1);
+    drawQuantized<kWarpDedup>(p, projection, words.z, index + 2);
+    drawQuantized<kWarpDedup>(p, projection, words.w, index + 3);
   }
   for (uint32_t i = quadCount * 4 + threadIdx.x; i < count; i += kRasterBlock) {
-    drawQuantized(p, matrix, __ldg(&p.positions[first + i]), first + i);
+    drawQuantized<kWarpDedup>(p, projection, __ldg(&p.positions[first + i]), first + i);
   }
 }
 
@@ -81,18 +94,15 @@ __device__ void resolveAndClear(const ResolveAndClearParams& p) {
   p.words[i] = kEmptyPixel;
 }
 
-__global__ void rasterCompactKernel(CompactRasterParams p) { rasterCompact(p); }
+__global__ void rasterCompactKernel(CompactRasterParams p) { rasterCompact<false>(p); }
+__global__ void rasterCompactDedupKernel(CompactRasterParams p) { rasterCompact<true>(p); }
 __global__ void resolveAndClearKernel(ResolveAndClearParams p) { resolveAndClear(p); }
 
+template <bool kWarpDedup>
 class CompactMethod final : public CudaMethod {
  public:
-  const char* name() const override { return "compact"; }
-  void pointsChanged(const Point* points, uint64_t pointCount, cudaStream_t stream) override {
-    buildCompactPoints(points, pointCount, compact_, stream);
-  }
-  uint64_t residentBytes() const override { return compact_.bytes(); }
+  const char* name() const override { return kWarpDedup ? "dedup" : "compact"; }
   double bytesReadPerPoint() const override { return 4.0 + double(sizeof(Batch)) / kBatchSize; }
-  bool readsBackendPoints() const override { return false; }
 
   void render(const FrameContext& f) override {
     const uint64_t pixels = uint64_t(f.view.width) * f.view.height;
@@ -106,26 +116,31 @@ class CompactMethod final : public CudaMethod {
     f.recorder->launch("clear", toClear, clearWordsKernel,
                        ClearWordsParams{framebuffer_.data(), toClear});
     clearWords_ = std::max(clearWords_, pixels);
-    CompactRasterParams raster{compact_.positions.data(), compact_.batches.data(), {},
-                               f.view.width, f.view.height, words};
-    std::copy_n(f.view.viewProjection, 16, raster.viewProjection);
+    const CompactPointsDevice& compact = *f.compact;
+    const CompactRasterParams raster{compact.positions.data(), compact.batches.data(), f.view,
+                                     words};
     // One block per batch: cull by the batch box, then draw its points.
-    f.recorder->launch("raster", compact_.batches.size() * kRasterBlock, rasterCompactKernel,
-                       raster, kRasterBlock);
+    f.recorder->launch("raster", compact.batches.size() * kRasterBlock,
+                       kWarpDedup ? rasterCompactDedupKernel : rasterCompactKernel, raster,
+                       kRasterBlock);
     // Colour of each pixel's closest point; the pixel is cleared for the next frame.
     f.recorder->launch("resolve", pixels, resolveAndClearKernel,
-                       ResolveAndClearParams{words, compact_.colors.data(), f.out, pixels,
+                       ResolveAndClearParams{words, compact.colors.data(), f.out, pixels,
                                              f.settings->background});
   }
 
  private:
-  CompactPointsDevice compact_;
   DeviceBuffer<uint64_t> framebuffer_;
   uint64_t clearWords_ = 0;  // leading framebuffer words known to hold kEmptyPixel
 };
 
 }  // namespace
 
-std::unique_ptr<CudaMethod> createCompactMethod() { return std::make_unique<CompactMethod>(); }
+std::unique_ptr<CudaMethod> createCompactMethod() {
+  return std::make_unique<CompactMethod<false>>();
+}
+std::unique_ptr<CudaMethod> createCompactDedupMethod() {
+  return std::make_unique<CompactMethod<true>>();
+}
 
 }  // namespace pcv::cuda

@@ -36,7 +36,10 @@ class CudaBackend final : public Backend {
   explicit CudaBackend(const BackendOptions& options) : options_(options) {
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     // The first method is the default: the fastest.
-    if (options_.mortonOrder) methods_.push_back(cuda::createCompactMethod());
+    if (options_.mortonOrder) {
+      methods_.push_back(cuda::createCompactMethod());
+      methods_.push_back(cuda::createCompactDedupMethod());
+    }
     if (!options_.compactOnly) {
       methods_.push_back(cuda::createEarlyZMethod());
       methods_.push_back(cuda::createPackedMethod());
@@ -79,9 +82,7 @@ class CudaBackend final : public Backend {
 
   uint64_t pointCount() const override { return count_; }
   uint64_t residentPointBytes() const override {
-    uint64_t bytes = points_.bytes();
-    for (const auto& method : methods_) bytes += method->residentBytes();
-    return bytes;
+    return points_.bytes() + compact_.bytes();
   }
   double bytesReadPerPoint(const std::string& method) const override {
     for (const auto& m : methods_) {
@@ -110,7 +111,7 @@ class CudaBackend final : public Backend {
     }
     if (target.memory == MemorySpace::CudaSurface) out.rgba = nullptr;
     recorder_.beginFrame(stream_);
-    method.render(cuda::FrameContext{points_.data(), count_, view, &settings, out,
+    method.render(cuda::FrameContext{points_.data(), &compact_, count_, view, &settings, out,
                                      &framebuffer_, &recorder_});
     if (target.memory == MemorySpace::Host && target.rgba != nullptr) {
       CUDA_CHECK(cudaMemcpyAsync(target.rgba, out.rgba, pixels * sizeof(uint32_t),
@@ -127,7 +128,7 @@ class CudaBackend final : public Backend {
     // Free the old points and layouts before asking for new memory.
     points_ = DeviceBuffer<Point>();
     count_ = 0;
-    for (auto& method : methods_) method->pointsChanged(nullptr, 0, stream_);
+    compact_ = cuda::CompactPointsDevice();
     // Sorting holds the points, 24 bytes of keys and indices (twice) and a sorted copy at once.
     const uint64_t peakBytesPerPoint = sizeof(Point) + (options_.mortonOrder ? 24 + 16 : 0);
     requireDeviceMemory("the points and their Morton sort", count, peakBytesPerPoint);
@@ -135,9 +136,10 @@ class CudaBackend final : public Backend {
   }
   void pointsChanged() {
     count_ = points_.size();
-    if (options_.mortonOrder) cuda::sortPointsByMorton(points_, stream_);
-    for (auto& method : methods_) method->pointsChanged(points_.data(), count_, stream_);
-    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    if (options_.mortonOrder) {
+      cuda::sortPointsByMorton(points_, stream_);
+      cuda::buildCompactPoints(points_.data(), count_, compact_, stream_);
+    }
     if (options_.compactOnly) points_ = DeviceBuffer<Point>();
   }
   cuda::CudaMethod& findMethod(const std::string& name) {
@@ -151,6 +153,7 @@ class CudaBackend final : public Backend {
   cudaStream_t stream_ = nullptr;
   uint64_t count_ = 0;
   DeviceBuffer<Point> points_;  // empty when options_.compactOnly
+  cuda::CompactPointsDevice compact_;  // built when options_.mortonOrder
   DeviceBuffer<uint64_t> framebuffer_;
   DeviceBuffer<uint32_t> deviceImage_;  // drawn here when the caller wants the image on the host
   StageRecorder recorder_;
