@@ -1,0 +1,35 @@
+/// @brief A headless GL context for GL tests, made once per process; tests skip with the reason
+/// when EGL offers none.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "pcv/core/error.hpp"
+#include "pcv/gl/egl_context.hpp"
+#include "test_support.hpp"
+
+namespace pcv::test {
+
+/// The process's EGL context (current on the calling thread), or null with `whyNot` set.
+inline EglContext* sharedEglContext(std::string* whyNot) {
+  static std::string failure;
+  static std::unique_ptr<EglContext> context = [] {
+    try {
+      return std::make_unique<EglContext>();
+    } catch (const ::pcv::Error& error) {
+      failure = error.what();
+      return std::unique_ptr<EglContext>();
+    }
+  }();
+  if (whyNot) *whyNot = failure;
+  return context.get();
+}
+
+#define PCV_REQUIRE_EGL()                                                          \
+  do {                                                                             \
+    std::string pcvWhyNoEgl_;                                                      \
+    if (!::pcv::test::sharedEglContext(&pcvWhyNoEgl_)) GTEST_SKIP() << pcvWhyNoEgl_; \
+  } while (0)
+
+}  // namespace pcv::test
