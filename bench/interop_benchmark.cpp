@@ -92,8 +92,9 @@ PathResult measure(bool surfacePath, pcv::Backend& backend, const pcv::RenderSet
     if (surfacePath) {
       const cudaSurfaceObject_t surface = texture->map(stream);
       mapMs = msSince(start);
-      backend.render(view, settings, RenderTarget{nullptr, view.width, view.height,
-                                                  MemorySpace::CudaSurface, surface});
+      backend.render(
+          view, settings,
+          RenderTarget{nullptr, view.width, view.height, MemorySpace::CudaSurface, surface});
       const auto unmapStart = Clock::now();
       texture->unmap(stream);
       unmapMs = msSince(unmapStart);
@@ -149,7 +150,8 @@ int main(int argc, char** argv) {
   cli.add_option("--width", width, "Pixels")->capture_default_str();
   cli.add_option("--height", height, "Pixels")->capture_default_str();
   cli.add_option("--warmup", warmup, "Frames before measuring")->capture_default_str();
-  cli.add_option("--frames", frames, "Measured frames (median)")->check(CLI::Range(1, 1000000))
+  cli.add_option("--frames", frames, "Measured frames (median)")
+      ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
   cli.add_option("--method", method, "Rasterization method (default: the backend's)");
   cli.add_option("--json", json, "Also write the medians as JSON to this file");

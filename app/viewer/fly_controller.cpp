@@ -12,9 +12,9 @@ void FlyController::move(Camera& camera, const MotionKeys& keys, double dtSecond
   const double right = double(keys.right) - double(keys.left);
   const double up = double(keys.up) - double(keys.down);
   const double distance = speed_ * (keys.fast ? kFastFactor : 1.0) * dtSeconds;
-  camera.eye += (camera.forward() * forward + camera.right() * right +
-                 glm::dvec3(0.0, 0.0, 1.0) * up) *
-                distance;
+  camera.eye +=
+      (camera.forward() * forward + camera.right() * right + glm::dvec3(0.0, 0.0, 1.0) * up) *
+      distance;
 }
 
 void FlyController::look(Camera& camera, glm::dvec2 cursorDeltaPx, int viewportHeightPx) const {
@@ -22,8 +22,8 @@ void FlyController::look(Camera& camera, glm::dvec2 cursorDeltaPx, int viewportH
   const float halfPi = glm::half_pi<float>();
   camera.pitchRadians =
       std::clamp(camera.pitchRadians - float(cursorDeltaPx.y * scale), -halfPi, halfPi);
-  camera.yawRadians = std::fmod(camera.yawRadians - float(cursorDeltaPx.x * scale),
-                                glm::two_pi<float>());
+  camera.yawRadians =
+      std::fmod(camera.yawRadians - float(cursorDeltaPx.x * scale), glm::two_pi<float>());
 }
 
 void FlyController::adjustSpeed(double wheelNotches) {

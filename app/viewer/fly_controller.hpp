@@ -12,9 +12,9 @@ namespace pcv::app {
 class FlyController {
  public:
   static constexpr double kDefaultSpeedUnitsPerSecond = 3.0;  ///< the seed's WASD speed
-  static constexpr double kFastFactor = 4.0;                 ///< while Shift is held
-  static constexpr double kWheelStepFactor = 1.25;           ///< speed change per wheel notch
-  static constexpr double kLookRadiansPerHeight = 3.0;       ///< the seed's mouse sensitivity
+  static constexpr double kFastFactor = 4.0;                  ///< while Shift is held
+  static constexpr double kWheelStepFactor = 1.25;            ///< speed change per wheel notch
+  static constexpr double kLookRadiansPerHeight = 3.0;        ///< the seed's mouse sensitivity
 
   /// Moves the eye for `dtSeconds` of held keys: forward/back along forward() (pitch included,
   /// as the seed), left/right along right(), up/down along world z.

@@ -20,12 +20,18 @@ int keyFromName(const std::string& name) {
     if (number >= 1 && number <= 25) return GLFW_KEY_F1 + number - 1;
   }
   static const std::map<std::string, int> named = {
-      {"Escape", GLFW_KEY_ESCAPE},        {"Space", GLFW_KEY_SPACE},
-      {"Enter", GLFW_KEY_ENTER},          {"Tab", GLFW_KEY_TAB},
-      {"LeftShift", GLFW_KEY_LEFT_SHIFT}, {"RightShift", GLFW_KEY_RIGHT_SHIFT},
-      {"LeftControl", GLFW_KEY_LEFT_CONTROL}, {"RightControl", GLFW_KEY_RIGHT_CONTROL},
-      {"Left", GLFW_KEY_LEFT},            {"Right", GLFW_KEY_RIGHT},
-      {"Up", GLFW_KEY_UP},                {"Down", GLFW_KEY_DOWN},
+      {"Escape", GLFW_KEY_ESCAPE},
+      {"Space", GLFW_KEY_SPACE},
+      {"Enter", GLFW_KEY_ENTER},
+      {"Tab", GLFW_KEY_TAB},
+      {"LeftShift", GLFW_KEY_LEFT_SHIFT},
+      {"RightShift", GLFW_KEY_RIGHT_SHIFT},
+      {"LeftControl", GLFW_KEY_LEFT_CONTROL},
+      {"RightControl", GLFW_KEY_RIGHT_CONTROL},
+      {"Left", GLFW_KEY_LEFT},
+      {"Right", GLFW_KEY_RIGHT},
+      {"Up", GLFW_KEY_UP},
+      {"Down", GLFW_KEY_DOWN},
   };
   const auto found = named.find(name);
   return found == named.end() ? -1 : found->second;
@@ -44,12 +50,18 @@ int buttonFromName(const std::string& name) {
 
 std::vector<ScriptEvent> parseInputScript(std::istream& input, const std::string& sourceName) {
   static const std::map<std::string, ScriptAction> actions = {
-      {"key_down", ScriptAction::KeyDown},       {"key_up", ScriptAction::KeyUp},
-      {"key_press", ScriptAction::KeyPress},     {"mouse_move", ScriptAction::MouseMove},
-      {"mouse_down", ScriptAction::MouseDown},   {"mouse_up", ScriptAction::MouseUp},
-      {"scroll", ScriptAction::Scroll},          {"double_click", ScriptAction::DoubleClick},
-      {"resize", ScriptAction::Resize},          {"screenshot", ScriptAction::Screenshot},
-      {"window_shot", ScriptAction::WindowShot}, {"mode", ScriptAction::Mode},
+      {"key_down", ScriptAction::KeyDown},
+      {"key_up", ScriptAction::KeyUp},
+      {"key_press", ScriptAction::KeyPress},
+      {"mouse_move", ScriptAction::MouseMove},
+      {"mouse_down", ScriptAction::MouseDown},
+      {"mouse_up", ScriptAction::MouseUp},
+      {"scroll", ScriptAction::Scroll},
+      {"double_click", ScriptAction::DoubleClick},
+      {"resize", ScriptAction::Resize},
+      {"screenshot", ScriptAction::Screenshot},
+      {"window_shot", ScriptAction::WindowShot},
+      {"mode", ScriptAction::Mode},
       {"quit", ScriptAction::Quit},
   };
   std::vector<ScriptEvent> events;

@@ -20,17 +20,28 @@
 namespace pcv::app {
 
 enum class ScriptAction {
-  KeyDown, KeyUp, KeyPress, MouseMove, MouseDown, MouseUp, Scroll, DoubleClick,
-  Resize, Screenshot, WindowShot, Mode, Quit,
+  KeyDown,
+  KeyUp,
+  KeyPress,
+  MouseMove,
+  MouseDown,
+  MouseUp,
+  Scroll,
+  DoubleClick,
+  Resize,
+  Screenshot,
+  WindowShot,
+  Mode,
+  Quit,
 };
 
 struct ScriptEvent {
   double timeSeconds = 0.0;
   ScriptAction action = ScriptAction::Quit;
-  int key = -1;          ///< GLFW key code (KeyDown/KeyUp/KeyPress) or mouse button
-  double x = 0.0;        ///< cursor x, width, or scroll notches
-  double y = 0.0;        ///< cursor y or height
-  std::string text;      ///< path (Screenshot, WindowShot) or mode name
+  int key = -1;      ///< GLFW key code (KeyDown/KeyUp/KeyPress) or mouse button
+  double x = 0.0;    ///< cursor x, width, or scroll notches
+  double y = 0.0;    ///< cursor y or height
+  std::string text;  ///< path (Screenshot, WindowShot) or mode name
 };
 
 /// Parses a script; throws InputError naming `sourceName`, the line and what was expected.

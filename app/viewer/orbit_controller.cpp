@@ -26,8 +26,7 @@ void OrbitController::pan(Camera& camera, glm::dvec2 deltaPx, int viewportHeight
   const double unitsPerPixel = 2.0 * distance_ * std::tan(0.5 * double(camera.fovYRadians)) /
                                double(std::max(viewportHeightPx, 1));
   // Cursor y grows downwards: dragging down moves the scene down, the camera up.
-  const glm::dvec3 shift =
-      (-camera.right() * deltaPx.x + camera.up() * deltaPx.y) * unitsPerPixel;
+  const glm::dvec3 shift = (-camera.right() * deltaPx.x + camera.up() * deltaPx.y) * unitsPerPixel;
   target_ += shift;
   placeEye(camera);
 }

@@ -30,7 +30,8 @@ void ViewerWindow::drawSettingsPanel() {
     const std::vector<std::string> methods = backend_->methods();
     if (ImGui::BeginCombo("Method", settings_.method.c_str())) {
       for (const std::string& method : methods) {
-        if (ImGui::Selectable(method.c_str(), method == settings_.method)) settings_.method = method;
+        if (ImGui::Selectable(method.c_str(), method == settings_.method))
+          settings_.method = method;
       }
       ImGui::EndCombo();
     }
@@ -52,8 +53,8 @@ void ViewerWindow::drawSettingsPanel() {
       ImGui::Text("Speed: %.2f units/s (wheel)", fly_.speedUnitsPerSecond());
       ImGui::TextDisabled(mouselook_ ? "Mouselook on (Escape releases)" : "Escape: mouselook");
     } else {
-      ImGui::Text("Target: %.3f, %.3f, %.3f  distance %.3f", orbit_.target().x,
-                  orbit_.target().y, orbit_.target().z, orbit_.distance());
+      ImGui::Text("Target: %.3f, %.3f, %.3f  distance %.3f", orbit_.target().x, orbit_.target().y,
+                  orbit_.target().z, orbit_.distance());
     }
     if (!lastScreenshot_.empty()) ImGui::TextWrapped("F12 saved: %s", lastScreenshot_.c_str());
 

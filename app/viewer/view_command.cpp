@@ -28,8 +28,9 @@ void addViewCommand(CLI::App& cli) {
   view->add_option("--size", *size, "Window size WIDTHxHEIGHT")->capture_default_str();
   view->add_option("--frames", options->frames, "Exit after this many frames (0: run until closed)")
       ->capture_default_str();
-  view->add_option("--script", options->script,
-                   "Timed input events (key_down W, mouse_move x y, resize w h, screenshot f.png ...)");
+  view->add_option(
+      "--script", options->script,
+      "Timed input events (key_down W, mouse_move x y, resize w h, screenshot f.png ...)");
   view->add_option("--frame-dt", options->frameDtSeconds,
                    "Seconds each frame advances the clock (0: real time); makes scripts exact")
       ->check(CLI::NonNegativeNumber)
@@ -44,6 +45,8 @@ void addViewCommand(CLI::App& cli) {
   });
 }
 
-void runDefaultViewer() { runViewer(ViewerOptions{}); }
+void runDefaultViewer() {
+  runViewer(ViewerOptions{});
+}
 
 }  // namespace pcv::app

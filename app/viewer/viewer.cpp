@@ -3,9 +3,9 @@
 #include <epoxy/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
-#include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -81,9 +81,11 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   GLFWwindow* window = window_.handle();
   glfwSetWindowUserPointer(window, this);
   glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int) {
-    if (!ImGui::GetIO().WantCaptureKeyboard || action == GLFW_RELEASE) viewerOf(w).onKey(key, action);
+    if (!ImGui::GetIO().WantCaptureKeyboard || action == GLFW_RELEASE)
+      viewerOf(w).onKey(key, action);
   });
-  glfwSetCursorPosCallback(window, [](GLFWwindow* w, double x, double y) { viewerOf(w).onCursor(x, y); });
+  glfwSetCursorPosCallback(window,
+                           [](GLFWwindow* w, double x, double y) { viewerOf(w).onCursor(x, y); });
   glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int) {
     if (!ImGui::GetIO().WantCaptureMouse || action == GLFW_RELEASE) {
       viewerOf(w).onMouseButton(button, action);
@@ -107,10 +109,17 @@ void ViewerWindow::onKey(int key, int action) {
   if (action == GLFW_RELEASE) keyHeld_[key] = false;
   if (action != GLFW_PRESS) return;
   switch (key) {
-    case GLFW_KEY_ESCAPE: setMouselook(!mouselook_); break;
-    case GLFW_KEY_TAB: setMode(mode_ == CameraMode::Fly ? CameraMode::Orbit : CameraMode::Fly); break;
-    case GLFW_KEY_F12: pendingScreenshots_.push_back(nextScreenshotPath()); break;
-    default: break;
+    case GLFW_KEY_ESCAPE:
+      setMouselook(!mouselook_);
+      break;
+    case GLFW_KEY_TAB:
+      setMode(mode_ == CameraMode::Fly ? CameraMode::Orbit : CameraMode::Fly);
+      break;
+    case GLFW_KEY_F12:
+      pendingScreenshots_.push_back(nextScreenshotPath());
+      break;
+    default:
+      break;
   }
 }
 
@@ -215,8 +224,8 @@ MotionKeys ViewerWindow::motionKeys() const {
   keys.left = keyHeld_[GLFW_KEY_A];
   keys.right = keyHeld_[GLFW_KEY_D];
   keys.up = keyHeld_[GLFW_KEY_E] || keyHeld_[GLFW_KEY_SPACE];
-  keys.down = keyHeld_[GLFW_KEY_Q] || keyHeld_[GLFW_KEY_LEFT_CONTROL] ||
-              keyHeld_[GLFW_KEY_RIGHT_CONTROL];
+  keys.down =
+      keyHeld_[GLFW_KEY_Q] || keyHeld_[GLFW_KEY_LEFT_CONTROL] || keyHeld_[GLFW_KEY_RIGHT_CONTROL];
   keys.fast = keyHeld_[GLFW_KEY_LEFT_SHIFT] || keyHeld_[GLFW_KEY_RIGHT_SHIFT];
   return keys;
 }
@@ -231,22 +240,46 @@ void ViewerWindow::applyScript(double nowSeconds) {
   while (nextScriptEvent_ < script_.size() && script_[nextScriptEvent_].timeSeconds <= nowSeconds) {
     const ScriptEvent& event = script_[nextScriptEvent_++];
     switch (event.action) {
-      case ScriptAction::KeyDown: onKey(event.key, GLFW_PRESS); break;
-      case ScriptAction::KeyUp: onKey(event.key, GLFW_RELEASE); break;
+      case ScriptAction::KeyDown:
+        onKey(event.key, GLFW_PRESS);
+        break;
+      case ScriptAction::KeyUp:
+        onKey(event.key, GLFW_RELEASE);
+        break;
       case ScriptAction::KeyPress:
         onKey(event.key, GLFW_PRESS);
         onKey(event.key, GLFW_RELEASE);
         break;
-      case ScriptAction::MouseMove: onCursor(event.x, event.y); break;
-      case ScriptAction::MouseDown: onMouseButton(event.key, GLFW_PRESS); break;
-      case ScriptAction::MouseUp: onMouseButton(event.key, GLFW_RELEASE); break;
-      case ScriptAction::Scroll: onScroll(event.x); break;
-      case ScriptAction::DoubleClick: onDoubleClick(event.x, event.y); break;
-      case ScriptAction::Resize: glfwSetWindowSize(window_.handle(), int(event.x), int(event.y)); break;
-      case ScriptAction::Screenshot: pendingScreenshots_.emplace_back(event.text); break;
-      case ScriptAction::WindowShot: pendingWindowShots_.emplace_back(event.text); break;
-      case ScriptAction::Mode: setMode(event.text == "orbit" ? CameraMode::Orbit : CameraMode::Fly); break;
-      case ScriptAction::Quit: quit_ = true; break;
+      case ScriptAction::MouseMove:
+        onCursor(event.x, event.y);
+        break;
+      case ScriptAction::MouseDown:
+        onMouseButton(event.key, GLFW_PRESS);
+        break;
+      case ScriptAction::MouseUp:
+        onMouseButton(event.key, GLFW_RELEASE);
+        break;
+      case ScriptAction::Scroll:
+        onScroll(event.x);
+        break;
+      case ScriptAction::DoubleClick:
+        onDoubleClick(event.x, event.y);
+        break;
+      case ScriptAction::Resize:
+        glfwSetWindowSize(window_.handle(), int(event.x), int(event.y));
+        break;
+      case ScriptAction::Screenshot:
+        pendingScreenshots_.emplace_back(event.text);
+        break;
+      case ScriptAction::WindowShot:
+        pendingWindowShots_.emplace_back(event.text);
+        break;
+      case ScriptAction::Mode:
+        setMode(event.text == "orbit" ? CameraMode::Orbit : CameraMode::Fly);
+        break;
+      case ScriptAction::Quit:
+        quit_ = true;
+        break;
     }
   }
 }

@@ -17,10 +17,10 @@ struct ViewerOptions {
   std::string interop = "auto";           ///< auto, surface, pbo, host
   int widthPx = 1280;                     ///< initial window size (screen coordinates)
   int heightPx = 720;
-  uint64_t frames = 0;                    ///< exit after this many frames; 0 = run until closed
-  std::string script;                     ///< input script path (see input_script.hpp)
-  double frameDtSeconds = 0.0;            ///< > 0: simulated clock, each frame advances this much
-  std::string screenshotDir = ".";        ///< where F12 writes
+  uint64_t frames = 0;              ///< exit after this many frames; 0 = run until closed
+  std::string script;               ///< input script path (see input_script.hpp)
+  double frameDtSeconds = 0.0;      ///< > 0: simulated clock, each frame advances this much
+  std::string screenshotDir = ".";  ///< where F12 writes
 };
 
 /// Opens the window and runs until it is closed (or `frames` are done). Throws pcv::Error

@@ -72,10 +72,10 @@ DisplayChoice openDeviceDisplay(std::string& whyNot) {
     EGLint major = 0, minor = 0;
     if (!eglInitialize(display, &major, &minor)) continue;
     const char* deviceExtensions = eglQueryDeviceStringEXT(device, EGL_EXTENSIONS);
-    return {display, std::string("EGL device platform") +
-                         (hasExtension(deviceExtensions, "EGL_NV_device_cuda")
-                              ? " (EGL_NV_device_cuda)"
-                              : "")};
+    return {
+        display,
+        std::string("EGL device platform") +
+            (hasExtension(deviceExtensions, "EGL_NV_device_cuda") ? " (EGL_NV_device_cuda)" : "")};
   }
   whyNot = "no EGL device could be initialized (" + eglErrorText() + ")";
   return {};
@@ -117,10 +117,18 @@ EglContext::EglContext() {
   };
   if (!eglBindAPI(EGL_OPENGL_API)) throw fail("eglBindAPI(EGL_OPENGL_API)");
 
-  const EGLint configAttributes[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
-                                     EGL_OPENGL_BIT,   EGL_RED_SIZE,     8,
-                                     EGL_GREEN_SIZE,   8,                EGL_BLUE_SIZE,
-                                     8,                EGL_ALPHA_SIZE,   8,
+  const EGLint configAttributes[] = {EGL_SURFACE_TYPE,
+                                     EGL_PBUFFER_BIT,
+                                     EGL_RENDERABLE_TYPE,
+                                     EGL_OPENGL_BIT,
+                                     EGL_RED_SIZE,
+                                     8,
+                                     EGL_GREEN_SIZE,
+                                     8,
+                                     EGL_BLUE_SIZE,
+                                     8,
+                                     EGL_ALPHA_SIZE,
+                                     8,
                                      EGL_NONE};
   EGLConfig config = nullptr;
   EGLint configCount = 0;
@@ -132,10 +140,13 @@ EglContext::EglContext() {
     }
   }
   for (const auto& [major, minor] : {std::pair{4, 5}, std::pair{3, 3}}) {
-    const EGLint contextAttributes[] = {EGL_CONTEXT_MAJOR_VERSION, major,
-                                        EGL_CONTEXT_MINOR_VERSION, minor,
+    const EGLint contextAttributes[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                        major,
+                                        EGL_CONTEXT_MINOR_VERSION,
+                                        minor,
                                         EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+                                        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                        EGL_NONE};
     context_ = eglCreateContext(display, config, EGL_NO_CONTEXT, contextAttributes);
     if (context_) break;
   }

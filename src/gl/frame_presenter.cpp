@@ -15,10 +15,14 @@ namespace pcv {
 
 const char* interopPathName(InteropPath path) {
   switch (path) {
-    case InteropPath::Auto: return "auto";
-    case InteropPath::CudaSurface: return "surface";
-    case InteropPath::CudaPixelBuffer: return "pbo";
-    case InteropPath::HostUpload: return "host";
+    case InteropPath::Auto:
+      return "auto";
+    case InteropPath::CudaSurface:
+      return "surface";
+    case InteropPath::CudaPixelBuffer:
+      return "pbo";
+    case InteropPath::HostUpload:
+      return "host";
   }
   return "?";
 }
@@ -139,8 +143,9 @@ void FramePresenter::render(const ViewTransform& view, const RenderSettings& set
   if (hostImage_.width != view.width || hostImage_.height != view.height) {
     hostImage_ = Image(view.width, view.height);
   }
-  backend_.render(view, settings, RenderTarget{hostImage_.pixels.data(), view.width, view.height,
-                                               MemorySpace::Host});
+  backend_.render(
+      view, settings,
+      RenderTarget{hostImage_.pixels.data(), view.width, view.height, MemorySpace::Host});
   screen_->uploadToPixelBuffer(hostImage_.pixels.data());
   screen_->copyPixelBufferToTexture();
 }

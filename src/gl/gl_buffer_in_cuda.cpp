@@ -10,7 +10,9 @@ GlBufferInCuda::GlBufferInCuda(GLuint buffer, unsigned registerFlags) {
   CUDA_CHECK(cudaGraphicsGLRegisterBuffer(&resource_, buffer, registerFlags));
 }
 
-GlBufferInCuda::~GlBufferInCuda() { release(); }
+GlBufferInCuda::~GlBufferInCuda() {
+  release();
+}
 
 GlBufferInCuda::GlBufferInCuda(GlBufferInCuda&& other) noexcept
     : resource_(std::exchange(other.resource_, nullptr)),

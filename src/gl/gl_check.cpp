@@ -7,13 +7,20 @@ namespace pcv {
 
 std::string glErrorName(GLenum code) {
   switch (code) {
-    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
-    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
-    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
-    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
-    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
-    case GL_STACK_UNDERFLOW: return "GL_STACK_UNDERFLOW";
-    case GL_STACK_OVERFLOW: return "GL_STACK_OVERFLOW";
+    case GL_INVALID_ENUM:
+      return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE:
+      return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION:
+      return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION:
+      return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY:
+      return "GL_OUT_OF_MEMORY";
+    case GL_STACK_UNDERFLOW:
+      return "GL_STACK_UNDERFLOW";
+    case GL_STACK_OVERFLOW:
+      return "GL_STACK_OVERFLOW";
     default: {
       char text[32];
       std::snprintf(text, sizeof text, "GL error 0x%04x", unsigned(code));
@@ -26,8 +33,8 @@ void throwGlError(GLenum code, const char* expression, const char* file, int lin
   // Drain the remaining flags so the next check does not blame an innocent call.
   while (glGetError() != GL_NO_ERROR) {
   }
-  throw GlError(std::string(file) + ":" + std::to_string(line) + ": " + expression + " failed: " +
-                glErrorName(code));
+  throw GlError(std::string(file) + ":" + std::to_string(line) + ": " + expression +
+                " failed: " + glErrorName(code));
 }
 
 void printGlError(GLenum code, const char* expression, const char* file, int line) noexcept {

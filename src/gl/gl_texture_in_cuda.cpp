@@ -13,7 +13,9 @@ GlTextureInCuda::GlTextureInCuda(GLuint texture) {
       cudaGraphicsRegisterFlagsSurfaceLoadStore | cudaGraphicsRegisterFlagsWriteDiscard));
 }
 
-GlTextureInCuda::~GlTextureInCuda() { release(); }
+GlTextureInCuda::~GlTextureInCuda() {
+  release();
+}
 
 GlTextureInCuda::GlTextureInCuda(GlTextureInCuda&& other) noexcept
     : resource_(std::exchange(other.resource_, nullptr)),

@@ -15,10 +15,14 @@ struct GlPixelFormat {
 
 GlPixelFormat glFormatOf(PixelFormat format) {
   switch (format) {
-    case PixelFormat::RGB8: return {GL_RGB8, GL_RGB, GL_UNSIGNED_BYTE};
-    case PixelFormat::RGBA8: return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE};
-    case PixelFormat::RGB32F: return {GL_RGB32F, GL_RGB, GL_FLOAT};
-    case PixelFormat::RGBA32F: return {GL_RGBA32F, GL_RGBA, GL_FLOAT};
+    case PixelFormat::RGB8:
+      return {GL_RGB8, GL_RGB, GL_UNSIGNED_BYTE};
+    case PixelFormat::RGBA8:
+      return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE};
+    case PixelFormat::RGB32F:
+      return {GL_RGB32F, GL_RGB, GL_FLOAT};
+    case PixelFormat::RGBA32F:
+      return {GL_RGBA32F, GL_RGBA, GL_FLOAT};
   }
   throw InputError("unknown pixel format");
 }
@@ -42,20 +46,28 @@ class ScopedAlignment {
 
 size_t bytesPerPixel(PixelFormat format) {
   switch (format) {
-    case PixelFormat::RGB8: return 3;
-    case PixelFormat::RGBA8: return 4;
-    case PixelFormat::RGB32F: return 12;
-    case PixelFormat::RGBA32F: return 16;
+    case PixelFormat::RGB8:
+      return 3;
+    case PixelFormat::RGBA8:
+      return 4;
+    case PixelFormat::RGB32F:
+      return 12;
+    case PixelFormat::RGBA32F:
+      return 16;
   }
   return 0;
 }
 
 const char* pixelFormatName(PixelFormat format) {
   switch (format) {
-    case PixelFormat::RGB8: return "RGB8";
-    case PixelFormat::RGBA8: return "RGBA8";
-    case PixelFormat::RGB32F: return "RGB32F";
-    case PixelFormat::RGBA32F: return "RGBA32F";
+    case PixelFormat::RGB8:
+      return "RGB8";
+    case PixelFormat::RGBA8:
+      return "RGBA8";
+    case PixelFormat::RGB32F:
+      return "RGB32F";
+    case PixelFormat::RGBA32F:
+      return "RGBA32F";
   }
   return "?";
 }
@@ -129,7 +141,9 @@ void ScreenBuffer::blitTo(GLuint drawFramebuffer, int dstWidthPx, int dstHeightP
   GL_CHECK(glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(previousDraw)));
 }
 
-Image ScreenBuffer::readTexture() const { return readFramebuffer(framebuffer_.id(), width_, height_); }
+Image ScreenBuffer::readTexture() const {
+  return readFramebuffer(framebuffer_.id(), width_, height_);
+}
 
 Image readFramebuffer(GLuint framebuffer, int widthPx, int heightPx) {
   Image image(widthPx, heightPx);

@@ -14,21 +14,22 @@ namespace pcv::test {
 /// The process's EGL context (current on the calling thread), or null with `whyNot` set.
 inline EglContext* sharedEglContext(std::string* whyNot) {
   static std::string failure;
-  static std::unique_ptr<EglContext> context = [] {
+  // Never destroyed: tearing EGL down in static destructors races the drivers' own exit hooks.
+  static EglContext* context = []() -> EglContext* {
     try {
-      return std::make_unique<EglContext>();
+      return new EglContext();
     } catch (const ::pcv::Error& error) {
       failure = error.what();
-      return std::unique_ptr<EglContext>();
+      return nullptr;
     }
   }();
   if (whyNot) *whyNot = failure;
-  return context.get();
+  return context;
 }
 
-#define PCV_REQUIRE_EGL()                                                          \
-  do {                                                                             \
-    std::string pcvWhyNoEgl_;                                                      \
+#define PCV_REQUIRE_EGL()                                                            \
+  do {                                                                               \
+    std::string pcvWhyNoEgl_;                                                        \
     if (!::pcv::test::sharedEglContext(&pcvWhyNoEgl_)) GTEST_SKIP() << pcvWhyNoEgl_; \
   } while (0)
 

@@ -60,7 +60,8 @@ TEST_P(Interop, EglRenderIsPixelIdenticalToTheDeviceBufferRender) {
       presenter.render(view, settings);
       const Image viaGl = presenter.readImage();
       const Image reference = renderThroughDeviceMemory(*backend, view, settings);
-      EXPECT_EQ(test::countDifferentPixels(viaGl, reference), 0u) << size.width << "x" << size.height;
+      EXPECT_EQ(test::countDifferentPixels(viaGl, reference), 0u)
+          << size.width << "x" << size.height;
       EXPECT_GT(test::countLitPixels(viaGl, settings.background), 1000u);
     }
   }
@@ -93,7 +94,8 @@ TEST_P(Interop, TenThousandFramesGrowNeitherGpuNorHostMemory) {
   const uint64_t rssAfter = residentBytes();
   std::printf("interop %s: GPU free %zu -> %zu bytes, host RSS %llu -> %llu bytes\n",
               interopPathName(GetParam()), freeBefore, freeAfter,
-              static_cast<unsigned long long>(rssBefore), static_cast<unsigned long long>(rssAfter));
+              static_cast<unsigned long long>(rssBefore),
+              static_cast<unsigned long long>(rssAfter));
   EXPECT_LE(double(freeBefore) - double(freeAfter), 2.0 * 1024 * 1024);
   EXPECT_LE(double(rssAfter) - double(rssBefore), 8.0 * 1024 * 1024);
 }
@@ -145,7 +147,9 @@ TEST(FramePresenter, CudaBackendOnAForeignGlContextFallsBackToTheHostPath) {
 
 #else
 
-TEST(Interop, NeedsCuda) { GTEST_SKIP() << "built without CUDA"; }
+TEST(Interop, NeedsCuda) {
+  GTEST_SKIP() << "built without CUDA";
+}
 
 #endif
 

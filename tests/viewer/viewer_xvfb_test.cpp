@@ -95,10 +95,10 @@ class ViewerXvfb : public ::testing::Test {
   int runViewer(const std::string& script, std::string* output, const std::string& extra = "") {
     const auto scriptPath = dir_ / "script.txt";
     std::ofstream(scriptPath) << script;
-    return test::runCommand("DISPLAY=" + server_->display() + " " +
-                                test::pcvExecutable().string() +
+    return test::runCommand("DISPLAY=" + server_->display() + " " + test::pcvExecutable().string() +
                                 " view --backend cpu --points 200000 --frame-dt 0.02 --frames 400"
-                                " --script " + scriptPath.string() + " " + extra,
+                                " --script " +
+                                scriptPath.string() + " " + extra,
                             output);
   }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
@@ -191,8 +191,8 @@ TEST_F(ViewerXvfb, ResizeKeepsRenderingAtTheNewSize) {
 
 TEST_F(ViewerXvfb, F12SavesAScreenshotAndSaysWhere) {
   std::string output;
-  ASSERT_EQ(runViewer("0.1 key_press F12\n0.2 quit\n", &output, "--screenshot-dir " + dir_.string()),
-            0)
+  ASSERT_EQ(
+      runViewer("0.1 key_press F12\n0.2 quit\n", &output, "--screenshot-dir " + dir_.string()), 0)
       << output;
   const std::regex saved(R"(saved screenshot 1280x720 to (\S+\.png))");
   std::smatch match;
@@ -205,8 +205,8 @@ TEST_F(ViewerXvfb, OrbitDragTurnsAroundTheTargetAndDoubleClickFocuses) {
   std::string output;
   ASSERT_EQ(runViewer("0.1 mode orbit\n0.1 screenshot " + path("before.png") +
                           "\n0.2 mouse_move 640 360\n0.2 mouse_down left\n0.3 mouse_move 700 360\n"
-                          "0.4 mouse_up left\n0.5 screenshot " + path("after.png") +
-                          "\n0.6 double_click 640 360\n0.7 quit\n",
+                          "0.4 mouse_up left\n0.5 screenshot " +
+                          path("after.png") + "\n0.6 double_click 640 360\n0.7 quit\n",
                       &output),
             0)
       << output;

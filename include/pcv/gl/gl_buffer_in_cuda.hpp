@@ -28,8 +28,7 @@ class GlBufferInCuda {
  public:
   /// Registers `buffer` (a GL buffer name, in the current context) with CUDA. Throws CudaError
   /// when CUDA refuses (e.g. the CUDA device does not run this GL context).
-  explicit GlBufferInCuda(GLuint buffer,
-                          unsigned registerFlags = cudaGraphicsRegisterFlagsNone);
+  explicit GlBufferInCuda(GLuint buffer, unsigned registerFlags = cudaGraphicsRegisterFlagsNone);
   /// Unmaps if still mapped, then unregisters; logs, never throws.
   ~GlBufferInCuda();
   GlBufferInCuda(GlBufferInCuda&& other) noexcept;

@@ -24,16 +24,16 @@ void printGlError(GLenum code, const char* expression, const char* file, int lin
 
 // glGetError after the call: errors are sticky flags, so a check blames exactly this call only
 // when the flags were clear before it; every GL call in pcv goes through these macros.
-#define GL_CHECK(expression)                                                 \
-  do {                                                                       \
-    expression;                                                              \
+#define GL_CHECK(expression)                                                   \
+  do {                                                                         \
+    expression;                                                                \
     if (const GLenum pcvGlStatus_ = glGetError(); pcvGlStatus_ != GL_NO_ERROR) \
-      ::pcv::throwGlError(pcvGlStatus_, #expression, __FILE__, __LINE__);    \
+      ::pcv::throwGlError(pcvGlStatus_, #expression, __FILE__, __LINE__);      \
   } while (0)
 
-#define GL_CHECK_PRINT(expression)                                           \
-  do {                                                                       \
-    expression;                                                              \
+#define GL_CHECK_PRINT(expression)                                             \
+  do {                                                                         \
+    expression;                                                                \
     if (const GLenum pcvGlStatus_ = glGetError(); pcvGlStatus_ != GL_NO_ERROR) \
-      ::pcv::printGlError(pcvGlStatus_, #expression, __FILE__, __LINE__);    \
+      ::pcv::printGlError(pcvGlStatus_, #expression, __FILE__, __LINE__);      \
   } while (0)
