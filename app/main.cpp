@@ -1,4 +1,5 @@
-// pcv: the command line. Subcommands are thin wrappers over the library.
+// pcv: the command line. Subcommands are thin wrappers over the library; with no subcommand the
+// viewer opens (when built with it), as the seed's demo does.
 #include <cstdio>
 
 #include <CLI/CLI.hpp>
@@ -6,14 +7,27 @@
 #include "pcv/core/error.hpp"
 #include "bench_command.hpp"
 #include "render_command.hpp"
+#if PCV_WITH_VIEWER
+#include "viewer/view_command.hpp"
+#endif
 
 int main(int argc, char** argv) {
   CLI::App cli{"pcv - a real-time point cloud viewer with a CUDA software rasterizer"};
   cli.require_subcommand(0, 1);
   pcv::app::addRenderCommand(cli);
   pcv::app::addBenchCommand(cli);
+#if PCV_WITH_VIEWER
+  pcv::app::addViewCommand(cli);
+#endif
   try {
     cli.parse(argc, argv);
+    if (cli.get_subcommands().empty()) {
+#if PCV_WITH_VIEWER
+      pcv::app::runDefaultViewer();
+#else
+      std::fputs(cli.help().c_str(), stdout);
+#endif
+    }
   } catch (const CLI::ParseError& error) {
     return cli.exit(error);
   } catch (const pcv::Error& error) {
@@ -22,9 +36,6 @@ int main(int argc, char** argv) {
   } catch (const std::exception& error) {
     std::fprintf(stderr, "pcv: unexpected error: %s\n", error.what());
     return 2;
-  }
-  if (cli.get_subcommands().empty()) {
-    std::fputs(cli.help().c_str(), stdout);
   }
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli_options.hpp"
+#include "gl_render.hpp"
 #include "pcv/core/camera.hpp"
 #include "pcv/core/image.hpp"
 #include "pcv/io/png_writer.hpp"
@@ -24,6 +25,8 @@ struct RenderOptions {
   std::string backend = "auto";
   std::string method;
   std::string out = "pcv.png";
+  std::string gl = "none";         // "egl": through the viewer's GL interop path, headless
+  std::string interop = "auto";    // with --gl egl: auto, surface, pbo or host
 };
 
 void runRender(const RenderOptions& options) {
@@ -47,8 +50,12 @@ void runRender(const RenderOptions& options) {
   const ViewTransform view = makeViewTransform(camera, size.width, size.height);
 
   Image image(size.width, size.height);
-  backend->render(view, settings, RenderTarget{image.pixels.data(), size.width, size.height,
-                                               MemorySpace::Host});
+  if (options.gl == "egl") {
+    image = renderThroughGl(*backend, view, settings, options.interop);
+  } else {
+    backend->render(view, settings, RenderTarget{image.pixels.data(), size.width, size.height,
+                                                 MemorySpace::Host});
+  }
   writePng(options.out, image);
   std::fprintf(stderr, "pcv: %llu points, method %s, %.3f ms; wrote %s\n",
                static_cast<unsigned long long>(options.pointCount), settings.method.c_str(),
@@ -76,6 +83,13 @@ void addRenderCommand(CLI::App& cli) {
   render->add_option("--method", options->method,
                      "Rasterization method (cuda: packed, seed; cpu: packed, seed)");
   render->add_option("--out", options->out, "Output PNG path")->capture_default_str();
+  render->add_option("--gl", options->gl,
+                     "none: render to host memory; egl: through GL interop in a headless context")
+      ->check(CLI::IsMember({"none", "egl"}))
+      ->capture_default_str();
+  render->add_option("--interop", options->interop, "With --gl egl: auto, surface, pbo or host")
+      ->check(CLI::IsMember({"auto", "surface", "pbo", "host"}))
+      ->capture_default_str();
   render->callback([options] { runRender(*options); });
 }
 

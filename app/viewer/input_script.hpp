@@ -1,0 +1,54 @@
+/// @brief Timed input for tests and demos (`pcv view --script FILE`): the viewer feeds these
+/// events through the same handlers as real input. One event per line:
+///   <seconds> key_down|key_up|key_press <Key>     (W, Escape, F12, LeftShift, Space ...)
+///   <seconds> mouse_move <x> <y>                   (cursor position, window pixels)
+///   <seconds> mouse_down|mouse_up <left|right|middle>
+///   <seconds> scroll <notches>
+///   <seconds> double_click <x> <y>
+///   <seconds> resize <width> <height>              (window size)
+///   <seconds> screenshot <path.png>                (the rendered scene, as F12)
+///   <seconds> window_shot <path.png>               (the window's back buffer, before the UI)
+///   <seconds> mode fly|orbit
+///   <seconds> quit
+/// Times are seconds since the first frame, non-decreasing; '#' starts a comment.
+#pragma once
+
+#include <istream>
+#include <string>
+#include <vector>
+
+namespace pcv::app {
+
+enum class ScriptAction {
+  KeyDown,
+  KeyUp,
+  KeyPress,
+  MouseMove,
+  MouseDown,
+  MouseUp,
+  Scroll,
+  DoubleClick,
+  Resize,
+  Screenshot,
+  WindowShot,
+  Mode,
+  Quit,
+};
+
+struct ScriptEvent {
+  double timeSeconds = 0.0;
+  ScriptAction action = ScriptAction::Quit;
+  int key = -1;      ///< GLFW key code (KeyDown/KeyUp/KeyPress) or mouse button
+  double x = 0.0;    ///< cursor x, width, or scroll notches
+  double y = 0.0;    ///< cursor y or height
+  std::string text;  ///< path (Screenshot, WindowShot) or mode name
+};
+
+/// Parses a script; throws InputError naming `sourceName`, the line and what was expected.
+std::vector<ScriptEvent> parseInputScript(std::istream& input, const std::string& sourceName);
+std::vector<ScriptEvent> loadInputScript(const std::string& path);
+
+/// GLFW key code for a name ("W", "Escape", "F12", "LeftShift" ...), or -1.
+int keyFromName(const std::string& name);
+
+}  // namespace pcv::app

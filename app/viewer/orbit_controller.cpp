@@ -1,0 +1,49 @@
+#include "viewer/orbit_controller.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/constants.hpp>
+
+namespace pcv::app {
+
+void OrbitController::attach(const Camera& camera, double distance) {
+  distance_ = std::max(distance, kMinDistance);
+  target_ = camera.eye + camera.forward() * distance_;
+}
+
+void OrbitController::orbit(Camera& camera, glm::dvec2 deltaPx, int viewportHeightPx) const {
+  const double scale = kOrbitRadiansPerHeight / double(std::max(viewportHeightPx, 1));
+  // Dragging right turns the scene right: the eye moves left around the target.
+  const float halfPi = glm::half_pi<float>();
+  camera.yawRadians = std::fmod(camera.yawRadians - float(deltaPx.x * scale), glm::two_pi<float>());
+  camera.pitchRadians = std::clamp(camera.pitchRadians + float(deltaPx.y * scale), -halfPi, halfPi);
+  placeEye(camera);
+}
+
+void OrbitController::pan(Camera& camera, glm::dvec2 deltaPx, int viewportHeightPx) {
+  // World units per pixel at the target's depth.
+  const double unitsPerPixel = 2.0 * distance_ * std::tan(0.5 * double(camera.fovYRadians)) /
+                               double(std::max(viewportHeightPx, 1));
+  // Cursor y grows downwards: dragging down moves the scene down, the camera up.
+  const glm::dvec3 shift = (-camera.right() * deltaPx.x + camera.up() * deltaPx.y) * unitsPerPixel;
+  target_ += shift;
+  placeEye(camera);
+}
+
+void OrbitController::zoom(Camera& camera, double wheelNotches) {
+  distance_ = std::max(distance_ * std::pow(kZoomStepFactor, wheelNotches), kMinDistance);
+  placeEye(camera);
+}
+
+void OrbitController::focus(Camera& camera, const glm::dvec3& point, double distance) {
+  target_ = point;
+  distance_ = std::max(distance, kMinDistance);
+  placeEye(camera);
+}
+
+void OrbitController::placeEye(Camera& camera) const {
+  camera.eye = target_ - camera.forward() * distance_;
+}
+
+}  // namespace pcv::app

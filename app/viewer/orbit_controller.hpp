@@ -1,0 +1,39 @@
+/// @brief Orbit camera: left-drag turns around a target, right/middle-drag pans it in the view
+/// plane, the wheel zooms towards it. Works on the same pcv::Camera as the fly mode, so the two
+/// modes switch without a jump.
+#pragma once
+
+#include <glm/glm.hpp>
+
+#include "pcv/core/camera.hpp"
+
+namespace pcv::app {
+
+class OrbitController {
+ public:
+  static constexpr double kOrbitRadiansPerHeight = 3.0;  ///< drag the window height: 3 radians
+  static constexpr double kZoomStepFactor = 0.85;        ///< distance factor per wheel notch
+  static constexpr double kMinDistance = 1e-3;           ///< world units
+
+  /// Takes over a camera: the target is `distance` ahead of the eye; the view does not change.
+  void attach(const Camera& camera, double distance);
+  /// Turns the camera around the target by a drag of `deltaPx`.
+  void orbit(Camera& camera, glm::dvec2 deltaPx, int viewportHeightPx) const;
+  /// Moves target and eye so the point under the cursor follows it (exact at the target depth).
+  void pan(Camera& camera, glm::dvec2 deltaPx, int viewportHeightPx);
+  /// Scales the distance by kZoomStepFactor per notch (positive zooms in).
+  void zoom(Camera& camera, double wheelNotches);
+  /// Makes `point` the target, keeping the view direction and moving the eye to `distance`.
+  void focus(Camera& camera, const glm::dvec3& point, double distance);
+
+  const glm::dvec3& target() const { return target_; }
+  double distance() const { return distance_; }
+
+ private:
+  void placeEye(Camera& camera) const;
+
+  glm::dvec3 target_{0.0};
+  double distance_ = 3.0;
+};
+
+}  // namespace pcv::app

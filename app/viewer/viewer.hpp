@@ -1,0 +1,30 @@
+/// @brief The interactive viewer (`pcv`, `pcv view`): the seed's window, scene and controls,
+/// over any backend, through the cheapest interop path this machine has.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "pcv/scene/cylinders.hpp"
+
+namespace pcv::app {
+
+struct ViewerOptions {
+  uint64_t pointCount = kSeedPointCount;  ///< cylinder points
+  uint64_t seed = 1;                      ///< cylinder scene seed
+  std::string backend = "auto";           ///< auto, cuda, cpu
+  std::string method;                     ///< empty = the backend's default
+  std::string interop = "auto";           ///< auto, surface, pbo, host
+  int widthPx = 1280;                     ///< initial window size (screen coordinates)
+  int heightPx = 720;
+  uint64_t frames = 0;              ///< exit after this many frames; 0 = run until closed
+  std::string script;               ///< input script path (see input_script.hpp)
+  double frameDtSeconds = 0.0;      ///< > 0: simulated clock, each frame advances this much
+  std::string screenshotDir = ".";  ///< where F12 writes
+};
+
+/// Opens the window and runs until it is closed (or `frames` are done). Throws pcv::Error
+/// (UnavailableError when there is no display).
+void runViewer(const ViewerOptions& options);
+
+}  // namespace pcv::app

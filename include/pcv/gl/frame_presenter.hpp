@@ -1,0 +1,65 @@
+/// @brief Gets a backend's image into a GL texture, by the cheapest path this machine allows:
+/// CUDA writes the texture through a surface (one CUDA->GL hand-over, no copy), or CUDA writes
+/// the PBO which GL copies to the texture (the seed's path), or the image comes back to the host
+/// and is uploaded through the PBO (CPU backend, or when CUDA cannot register GL objects, e.g.
+/// on Mesa). Falls back once, and says why.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "pcv/core/image.hpp"
+#include "pcv/gl/screen_buffer.hpp"
+#include "pcv/raster/backend.hpp"
+
+namespace pcv {
+
+enum class InteropPath {
+  Auto,             ///< CudaSurface when the backend uses CUDA, else HostUpload
+  CudaSurface,      ///< CUDA writes the RGBA8 texture through a surface object
+  CudaPixelBuffer,  ///< CUDA writes the PBO, GL copies it to the texture
+  HostUpload,       ///< the backend renders to host memory, the CPU fills the PBO
+};
+
+const char* interopPathName(InteropPath path);
+/// "auto", "surface", "pbo", "host"; throws InputError listing them otherwise.
+InteropPath parseInteropPath(const std::string& name);
+
+class FramePresenter {
+ public:
+  /// Needs a current GL context, which must outlive the presenter. `backend` must outlive it too.
+  FramePresenter(Backend& backend, InteropPath requested = InteropPath::Auto);
+  ~FramePresenter();
+  FramePresenter(const FramePresenter&) = delete;
+  FramePresenter& operator=(const FramePresenter&) = delete;
+
+  /// Renders `view` into the screen buffer's texture (view.width x view.height; the buffer and
+  /// its CUDA registration are rebuilt when the size changes). Map -> render -> unmap on the
+  /// backend's stream; returns without waiting for the GPU.
+  void render(const ViewTransform& view, const RenderSettings& settings);
+  /// Blits the last frame to `drawFramebuffer` (0 = the window) scaled to the given size.
+  void blitTo(GLuint drawFramebuffer, int widthPx, int heightPx) const;
+  /// The last frame read back from the texture (waits for it).
+  Image readImage() const;
+
+  /// The path in use (never Auto).
+  InteropPath path() const { return path_; }
+  /// Why the requested path was not used; empty when it was.
+  const std::string& fallbackReason() const { return fallbackReason_; }
+  /// The buffer of the last frame; null before the first render().
+  const ScreenBuffer* screenBuffer() const { return screen_.get(); }
+
+ private:
+  void resize(int widthPx, int heightPx);
+  void fallBack(InteropPath to, const std::string& why);
+
+  struct CudaResources;  // the registrations; defined only in builds with CUDA
+  Backend& backend_;
+  InteropPath path_;
+  std::string fallbackReason_;
+  std::unique_ptr<ScreenBuffer> screen_;
+  std::unique_ptr<CudaResources> cuda_;
+  Image hostImage_;  // HostUpload staging
+};
+
+}  // namespace pcv

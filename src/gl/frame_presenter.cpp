@@ -1,0 +1,162 @@
+#include "pcv/gl/frame_presenter.hpp"
+
+#include <cstdio>
+#include <optional>
+
+#include "pcv/gl/gl_check.hpp"
+
+#if PCV_WITH_CUDA
+#include "pcv/cuda/cuda_check.hpp"
+#include "pcv/gl/gl_buffer_in_cuda.hpp"
+#include "pcv/gl/gl_texture_in_cuda.hpp"
+#endif
+
+namespace pcv {
+
+const char* interopPathName(InteropPath path) {
+  switch (path) {
+    case InteropPath::Auto:
+      return "auto";
+    case InteropPath::CudaSurface:
+      return "surface";
+    case InteropPath::CudaPixelBuffer:
+      return "pbo";
+    case InteropPath::HostUpload:
+      return "host";
+  }
+  return "?";
+}
+
+InteropPath parseInteropPath(const std::string& name) {
+  for (InteropPath path : {InteropPath::Auto, InteropPath::CudaSurface,
+                           InteropPath::CudaPixelBuffer, InteropPath::HostUpload}) {
+    if (name == interopPathName(path)) return path;
+  }
+  throw InputError("unknown interop path '" + name + "': expected auto, surface, pbo or host");
+}
+
+#if PCV_WITH_CUDA
+struct FramePresenter::CudaResources {
+  std::optional<GlBufferInCuda> pixelBuffer;  // CudaPixelBuffer path
+  std::optional<GlTextureInCuda> texture;     // CudaSurface path
+};
+#else
+struct FramePresenter::CudaResources {};
+#endif
+
+FramePresenter::FramePresenter(Backend& backend, InteropPath requested)
+    : backend_(backend), path_(requested) {
+  const bool backendUsesCuda = backend.cudaStream() != nullptr;
+  if (path_ == InteropPath::Auto) {
+    path_ = backendUsesCuda ? InteropPath::CudaSurface : InteropPath::HostUpload;
+  } else if (path_ != InteropPath::HostUpload && !backendUsesCuda) {
+    fallBack(InteropPath::HostUpload, "the " + backend.name() + " backend does not use CUDA");
+  }
+#if !PCV_WITH_CUDA
+  if (path_ != InteropPath::HostUpload) fallBack(InteropPath::HostUpload, "built without CUDA");
+#endif
+}
+
+FramePresenter::~FramePresenter() {
+  // Registrations go before the GL objects they name.
+  cuda_.reset();
+  screen_.reset();
+}
+
+void FramePresenter::fallBack(InteropPath to, const std::string& why) {
+  // Said once per step down; a path never comes back, so resizes do not repeat it.
+  std::fprintf(stderr, "pcv: interop path '%s' unavailable (%s); using '%s'\n",
+               interopPathName(path_), why.c_str(), interopPathName(to));
+  if (fallbackReason_.empty()) fallbackReason_ = why;
+  path_ = to;
+}
+
+void FramePresenter::resize(int widthPx, int heightPx) {
+#if PCV_WITH_CUDA
+  if (cuda_) {
+    // Unregistering waits for nothing by itself; the stream's last frame may still write.
+    CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(backend_.cudaStream())));
+  }
+#endif
+  cuda_.reset();
+  screen_.reset();
+  screen_ = std::make_unique<ScreenBuffer>(widthPx, heightPx, PixelFormat::RGBA8);
+#if PCV_WITH_CUDA
+  // Register once per size; a failure (the CUDA device does not drive this GL context, e.g.
+  // Mesa) falls back: surface -> PBO -> host upload.
+  while (path_ == InteropPath::CudaSurface || path_ == InteropPath::CudaPixelBuffer) {
+    try {
+      auto resources = std::make_unique<CudaResources>();
+      if (path_ == InteropPath::CudaSurface) {
+        resources->texture.emplace(screen_->texture());
+      } else {
+        resources->pixelBuffer.emplace(screen_->pixelBuffer(),
+                                       cudaGraphicsRegisterFlagsWriteDiscard);
+      }
+      cuda_ = std::move(resources);
+      break;
+    } catch (const CudaError& error) {
+      cudaGetLastError();  // clear the last-error slot so later checks start clean
+      fallBack(path_ == InteropPath::CudaSurface ? InteropPath::CudaPixelBuffer
+                                                 : InteropPath::HostUpload,
+               std::string("CUDA cannot register this GL context's objects: ") + error.what());
+    }
+  }
+#endif
+}
+
+void FramePresenter::render(const ViewTransform& view, const RenderSettings& settings) {
+  if (!screen_ || screen_->width() != view.width || screen_->height() != view.height) {
+    resize(view.width, view.height);
+  }
+#if PCV_WITH_CUDA
+  const auto stream = static_cast<cudaStream_t>(backend_.cudaStream());
+  if (path_ == InteropPath::CudaSurface) {
+    const cudaSurfaceObject_t surface = cuda_->texture->map(stream);
+    try {
+      backend_.render(view, settings,
+                      RenderTarget{nullptr, view.width, view.height, MemorySpace::CudaSurface,
+                                   static_cast<unsigned long long>(surface)});
+    } catch (...) {
+      cuda_->texture->unmap(stream);
+      throw;
+    }
+    cuda_->texture->unmap(stream);
+    return;
+  }
+  if (path_ == InteropPath::CudaPixelBuffer) {
+    cuda_->pixelBuffer->map(stream);
+    try {
+      const DeviceView<uint32_t> pixels =
+          cuda_->pixelBuffer->view<uint32_t>(size_t(view.width) * view.height);
+      backend_.render(view, settings,
+                      RenderTarget{pixels.data, view.width, view.height, MemorySpace::Device});
+    } catch (...) {
+      cuda_->pixelBuffer->unmap(stream);
+      throw;
+    }
+    cuda_->pixelBuffer->unmap(stream);
+    screen_->copyPixelBufferToTexture();
+    return;
+  }
+#endif
+  if (hostImage_.width != view.width || hostImage_.height != view.height) {
+    hostImage_ = Image(view.width, view.height);
+  }
+  backend_.render(
+      view, settings,
+      RenderTarget{hostImage_.pixels.data(), view.width, view.height, MemorySpace::Host});
+  screen_->uploadToPixelBuffer(hostImage_.pixels.data());
+  screen_->copyPixelBufferToTexture();
+}
+
+void FramePresenter::blitTo(GLuint drawFramebuffer, int widthPx, int heightPx) const {
+  if (screen_) screen_->blitTo(drawFramebuffer, widthPx, heightPx);
+}
+
+Image FramePresenter::readImage() const {
+  if (!screen_) throw Error("FramePresenter::readImage before the first render");
+  return screen_->readTexture();
+}
+
+}  // namespace pcv

@@ -1,0 +1,157 @@
+// CUDA-GL interop in a headless EGL context: needs a CUDA device that drives the EGL device
+// (the GPU machine). Every case skips, with the reason, without one.
+#include <unistd.h>
+
+#include <fstream>
+
+#include "gl_test_support.hpp"
+#include "pcv/gl/frame_presenter.hpp"
+
+#if PCV_WITH_CUDA
+#include "pcv/cuda/device_buffer.hpp"
+#include "pcv/gl/gl_buffer_in_cuda.hpp"
+#include "pcv/gl/gl_check.hpp"
+#include "pcv/gl/gl_objects.hpp"
+#endif
+
+namespace pcv {
+namespace {
+
+#if PCV_WITH_CUDA
+
+/// Resident set size of this process, bytes.
+uint64_t residentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * uint64_t(sysconf(_SC_PAGESIZE));
+}
+
+/// The reference: the same backend rendering into cudaMalloc'd memory, copied to the host.
+Image renderThroughDeviceMemory(Backend& backend, const ViewTransform& view,
+                                const RenderSettings& settings) {
+  DeviceBuffer<uint32_t> pixels;
+  pixels.resize(uint64_t(view.width) * view.height);
+  backend.render(view, settings,
+                 RenderTarget{pixels.data(), view.width, view.height, MemorySpace::Device});
+  Image image(view.width, view.height, test::kPoisonPixel);
+  const auto stream = static_cast<cudaStream_t>(backend.cudaStream());
+  CUDA_CHECK(cudaMemcpyAsync(image.pixels.data(), pixels.data(), pixels.size() * 4,
+                             cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  return image;
+}
+
+class Interop : public ::testing::TestWithParam<InteropPath> {};
+
+TEST_P(Interop, EglRenderIsPixelIdenticalToTheDeviceBufferRender) {
+  PCV_REQUIRE_CUDA();
+  PCV_REQUIRE_EGL();
+  auto backend = createBackend("cuda");
+  backend->generateCylinders(makeCylinderScene(1), kSeedPointCount);
+  RenderSettings settings;
+  for (const std::string& method : backend->methods()) {
+    SCOPED_TRACE(method);
+    settings.method = method;
+    FramePresenter presenter(*backend, GetParam());
+    ASSERT_EQ(presenter.path(), GetParam()) << presenter.fallbackReason();
+    for (const auto& size : {test::ImageSizeCase{1280, 720}, test::ImageSizeCase{333, 211}}) {
+      const ViewTransform view = test::makeView(Camera{}, size.width, size.height);
+      presenter.render(view, settings);
+      const Image viaGl = presenter.readImage();
+      const Image reference = renderThroughDeviceMemory(*backend, view, settings);
+      EXPECT_EQ(test::countDifferentPixels(viaGl, reference), 0u)
+          << size.width << "x" << size.height;
+      EXPECT_GT(test::countLitPixels(viaGl, settings.background), 1000u);
+    }
+  }
+}
+
+TEST_P(Interop, TenThousandFramesGrowNeitherGpuNorHostMemory) {
+  PCV_REQUIRE_CUDA();
+  PCV_REQUIRE_EGL();
+  auto backend = createBackend("cuda");
+  backend->generateCylinders(makeCylinderScene(1), 1'000'000);
+  FramePresenter presenter(*backend, GetParam());
+  ASSERT_EQ(presenter.path(), GetParam()) << presenter.fallbackReason();
+  RenderSettings settings;
+  Camera camera;
+  auto frame = [&](int i) {
+    camera.yawRadians = 0.001f * float(i % 100);
+    presenter.render(test::makeView(camera, 1280, 720), settings);
+    presenter.blitTo(presenter.screenBuffer()->framebuffer(), 1280, 720);  // GL work too
+    if (i % 1000 == 999) backend->lastTimings();
+  };
+  for (int i = 0; i < 200; ++i) frame(i);  // warm-up: lazily allocated buffers, driver pools
+  glFinish();
+  size_t freeBefore = 0, total = 0;
+  CUDA_CHECK(cudaMemGetInfo(&freeBefore, &total));
+  const uint64_t rssBefore = residentBytes();
+  for (int i = 0; i < 10'000; ++i) frame(i);
+  glFinish();
+  size_t freeAfter = 0;
+  CUDA_CHECK(cudaMemGetInfo(&freeAfter, &total));
+  const uint64_t rssAfter = residentBytes();
+  std::printf("interop %s: GPU free %zu -> %zu bytes, host RSS %llu -> %llu bytes\n",
+              interopPathName(GetParam()), freeBefore, freeAfter,
+              static_cast<unsigned long long>(rssBefore),
+              static_cast<unsigned long long>(rssAfter));
+  EXPECT_LE(double(freeBefore) - double(freeAfter), 2.0 * 1024 * 1024);
+  EXPECT_LE(double(rssAfter) - double(rssBefore), 8.0 * 1024 * 1024);
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, Interop,
+                         ::testing::Values(InteropPath::CudaSurface, InteropPath::CudaPixelBuffer),
+                         [](const auto& info) { return std::string(interopPathName(info.param)); });
+
+TEST(GlBufferInCuda, ViewBeyondTheMappedSizeThrowsAndUnmapHandsBack) {
+  PCV_REQUIRE_CUDA();
+  PCV_REQUIRE_EGL();
+  GlBuffer buffer = GlBuffer::create();
+  GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, buffer.id()));
+  GL_CHECK(glBufferData(GL_ARRAY_BUFFER, 1000, nullptr, GL_STREAM_DRAW));
+  GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, 0));
+  GlBufferInCuda inCuda(buffer.id());
+  EXPECT_THROW(inCuda.view<float>(), Error);  // not mapped yet
+  inCuda.map(nullptr);
+  EXPECT_GE(inCuda.mappedBytes(), 1000u);
+  EXPECT_EQ(inCuda.view<float>(250).count, 250u);
+  EXPECT_THROW(inCuda.view<float>(inCuda.mappedBytes() / 4 + 1), InputError);
+  CUDA_CHECK(cudaMemset(inCuda.view<uint8_t>(1000).data, 0x5a, 1000));
+  inCuda.unmap(nullptr);
+  EXPECT_FALSE(inCuda.mapped());
+  // GL sees CUDA's bytes after the unmap.
+  std::vector<uint8_t> bytes(1000);
+  GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, buffer.id()));
+  GL_CHECK(glGetBufferSubData(GL_ARRAY_BUFFER, 0, 1000, bytes.data()));
+  GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, 0));
+  EXPECT_EQ(std::count(bytes.begin(), bytes.end(), 0x5a), 1000);
+  GlBufferInCuda moved = std::move(inCuda);  // move-only, one unregister
+}
+
+TEST(FramePresenter, CudaBackendOnAForeignGlContextFallsBackToTheHostPath) {
+  PCV_REQUIRE_CUDA();
+  std::string whyNot;
+  EglContext* context = test::sharedEglContext(&whyNot);
+  if (!context) GTEST_SKIP() << whyNot;
+  if (context->description().find("EGL_NV_device_cuda") != std::string::npos) {
+    GTEST_SKIP() << "the EGL device is CUDA's: registration works here";
+  }
+  auto backend = createBackend("cuda");
+  backend->generateCylinders(makeCylinderScene(1), 10000);
+  FramePresenter presenter(*backend, InteropPath::CudaSurface);
+  presenter.render(test::makeView(Camera{}, 64, 48), RenderSettings{});
+  EXPECT_EQ(presenter.path(), InteropPath::HostUpload);
+  EXPECT_FALSE(presenter.fallbackReason().empty());
+}
+
+#else
+
+TEST(Interop, NeedsCuda) {
+  GTEST_SKIP() << "built without CUDA";
+}
+
+#endif
+
+}  // namespace
+}  // namespace pcv

@@ -1,0 +1,108 @@
+// Fly and orbit controllers without a window: the seed's speeds and conventions.
+#include <cmath>
+
+#include <glm/gtc/constants.hpp>
+
+#include "test_support.hpp"
+#include "viewer/fly_controller.hpp"
+#include "viewer/orbit_controller.hpp"
+
+namespace pcv::app {
+namespace {
+
+constexpr double kTolerance = 1e-6;
+
+void expectNear(const glm::dvec3& actual, const glm::dvec3& expected, double tolerance) {
+  EXPECT_NEAR(actual.x, expected.x, tolerance);
+  EXPECT_NEAR(actual.y, expected.y, tolerance);
+  EXPECT_NEAR(actual.z, expected.z, tolerance);
+}
+
+TEST(FlyController, WHeldHalfASecondMovesOnePointFiveUnitsForward) {
+  Camera camera;  // the seed's: (-3,0,0) looking along +x
+  FlyController fly;
+  MotionKeys keys;
+  keys.forward = true;
+  for (int frame = 0; frame < 30; ++frame) fly.move(camera, keys, 0.5 / 30.0);
+  expectNear(camera.eye, {-1.5, 0.0, 0.0}, kTolerance);
+}
+
+TEST(FlyController, StrafesRightAlongMinusYAndClimbsAlongZ) {
+  Camera camera;
+  FlyController fly;
+  MotionKeys keys;
+  keys.right = true;
+  keys.up = true;
+  fly.move(camera, keys, 1.0);
+  // Looking along +x with z up, right is -y.
+  expectNear(camera.eye, {-3.0, -3.0, 3.0}, kTolerance);
+}
+
+TEST(FlyController, ShiftAndWheelScaleTheSpeed) {
+  Camera camera;
+  FlyController fly;
+  fly.adjustSpeed(2.0);
+  EXPECT_NEAR(fly.speedUnitsPerSecond(), 3.0 * 1.25 * 1.25, kTolerance);
+  fly.adjustSpeed(-2.0);
+  MotionKeys keys;
+  keys.back = true;
+  keys.fast = true;
+  fly.move(camera, keys, 0.5);
+  expectNear(camera.eye, {-3.0 - 3.0 * 4.0 * 0.5, 0.0, 0.0}, kTolerance);
+}
+
+TEST(FlyController, MouselookTurnsThreeRadiansPerWindowHeightAndClampsPitch) {
+  Camera camera;
+  FlyController fly;
+  fly.look(camera, {72.0, 0.0}, 720);
+  EXPECT_NEAR(camera.yawRadians, -0.3f, 1e-6f);
+  fly.look(camera, {0.0, -10000.0}, 720);
+  EXPECT_FLOAT_EQ(camera.pitchRadians, glm::half_pi<float>());
+}
+
+TEST(OrbitController, AttachKeepsTheViewAndOrbitKeepsTheDistance) {
+  Camera camera;
+  OrbitController orbit;
+  orbit.attach(camera, 3.0);
+  expectNear(orbit.target(), {0.0, 0.0, 0.0}, kTolerance);
+  orbit.orbit(camera, {180.0, -90.0}, 720);
+  EXPECT_NEAR(glm::length(camera.eye - orbit.target()), 3.0, 1e-5);
+  // Still looking at the target.
+  expectNear(glm::normalize(orbit.target() - camera.eye), camera.forward(), 1e-5);
+}
+
+TEST(OrbitController, QuarterTurnOfYawPutsTheEyeOnTheYAxis) {
+  Camera camera;
+  OrbitController orbit;
+  orbit.attach(camera, 3.0);
+  // Yaw -= dx * 3 / height: dx = -pi/2 * 720 / 3 turns yaw by +pi/2, looking along +y.
+  orbit.orbit(camera, {-glm::half_pi<double>() * 720.0 / 3.0, 0.0}, 720);
+  expectNear(camera.eye, {0.0, -3.0, 0.0}, 1e-5);
+}
+
+TEST(OrbitController, ZoomScalesTheDistanceAndPanMovesTargetAndEyeTogether) {
+  Camera camera;
+  OrbitController orbit;
+  orbit.attach(camera, 3.0);
+  orbit.zoom(camera, 1.0);
+  EXPECT_NEAR(orbit.distance(), 3.0 * 0.85, kTolerance);
+  expectNear(camera.eye, {-3.0 * 0.85, 0.0, 0.0}, kTolerance);
+  const glm::dvec3 eyeBefore = camera.eye;
+  orbit.pan(camera, {100.0, 0.0}, 720);
+  const glm::dvec3 shift = camera.eye - eyeBefore;
+  // Dragging right moves the camera left (+y when looking along +x), by the pixel size at the
+  // target's depth.
+  const double expected = 100.0 * 2.0 * orbit.distance() * std::tan(glm::radians(30.0)) / 720.0;
+  expectNear(shift, {0.0, expected, 0.0}, 1e-5);
+  expectNear(orbit.target() - camera.eye, camera.forward() * orbit.distance(), 1e-5);
+}
+
+TEST(OrbitController, FocusCentresThePointAtTheGivenDistance) {
+  Camera camera;
+  OrbitController orbit;
+  orbit.focus(camera, {1.0, 2.0, 3.0}, 2.0);
+  expectNear(camera.eye, {-1.0, 2.0, 3.0}, kTolerance);
+}
+
+}  // namespace
+}  // namespace pcv::app

@@ -1,0 +1,231 @@
+// The viewer end to end in a virtual X display (Xvfb + Mesa llvmpipe, no GPU): scripted input,
+// images read back from the framebuffer. Skipped, with the reason, where Xvfb is missing.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "pcv/io/png_writer.hpp"
+#include "test_support.hpp"
+
+namespace pcv {
+namespace {
+
+/// An Xvfb server on a display number it picks itself (-displayfd), stopped at teardown.
+class XvfbServer {
+ public:
+  XvfbServer() {
+    const char* candidates[] = {"/usr/bin/Xvfb", "/usr/local/bin/Xvfb"};
+    std::string binary;
+    for (const char* path : candidates) {
+      if (access(path, X_OK) == 0) binary = path;
+    }
+    if (binary.empty()) {
+      whyNot_ = "Xvfb is not installed (apt-get install xvfb)";
+      return;
+    }
+    int pipeFds[2];
+    if (pipe(pipeFds) != 0) {
+      whyNot_ = "pipe() failed";
+      return;
+    }
+    pid_ = fork();
+    if (pid_ == 0) {
+      close(pipeFds[0]);
+      const int devNull = open("/dev/null", O_WRONLY);
+      dup2(devNull, STDOUT_FILENO);
+      dup2(devNull, STDERR_FILENO);
+      const std::string fd = std::to_string(pipeFds[1]);
+      execl(binary.c_str(), "Xvfb", "-displayfd", fd.c_str(), "-screen", "0", "1600x1000x24",
+            "-nolisten", "tcp", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(pipeFds[1]);
+    // Xvfb writes the display number once it accepts connections.
+    std::string number;
+    char c;
+    while (read(pipeFds[0], &c, 1) == 1 && c != '\n') number += c;
+    close(pipeFds[0]);
+    if (number.empty()) {
+      whyNot_ = "Xvfb did not start";
+      return;
+    }
+    display_ = ":" + number;
+  }
+  ~XvfbServer() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  const std::string& display() const { return display_; }
+  const std::string& whyNot() const { return whyNot_; }
+
+ private:
+  pid_t pid_ = -1;
+  std::string display_;
+  std::string whyNot_;
+};
+
+class ViewerXvfb : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { server_ = new XvfbServer(); }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  void SetUp() override {
+    if (server_->display().empty()) GTEST_SKIP() << server_->whyNot();
+    dir_ = std::filesystem::temp_directory_path() /
+           ("pcv_viewer_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!dir_.empty() && !HasFailure()) std::filesystem::remove_all(dir_);
+  }
+
+  /// Runs the viewer on the cpu backend (what Mesa allows) with a script; 50 frames per second
+  /// of simulated time, so motion is exact whatever the real frame rate.
+  int runViewer(const std::string& script, std::string* output, const std::string& extra = "") {
+    const auto scriptPath = dir_ / "script.txt";
+    std::ofstream(scriptPath) << script;
+    return test::runCommand("DISPLAY=" + server_->display() + " " + test::pcvExecutable().string() +
+                                " view --backend cpu --points 200000 --frame-dt 0.02 --frames 400"
+                                " --script " +
+                                scriptPath.string() + " " + extra,
+                            output);
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  /// The final camera the viewer prints: eye x, y, z, yaw, pitch.
+  static std::vector<double> finalCamera(const std::string& output) {
+    const std::regex pattern(
+        R"(camera eye \(([-0-9.]+), ([-0-9.]+), ([-0-9.]+)\) yaw ([-0-9.]+) pitch ([-0-9.]+))");
+    std::smatch match;
+    if (!std::regex_search(output, match, pattern)) return {};
+    std::vector<double> values;
+    for (size_t i = 1; i < match.size(); ++i) values.push_back(std::stod(match[i]));
+    return values;
+  }
+
+  static XvfbServer* server_;
+  std::filesystem::path dir_;
+};
+XvfbServer* ViewerXvfb::server_ = nullptr;
+
+TEST_F(ViewerXvfb, CylindersAreVisibleInTheWindow) {
+  std::string output;
+  ASSERT_EQ(runViewer("0.1 window_shot " + path("window.png") + "\n0.1 screenshot " +
+                          path("scene.png") + "\n0.2 quit\n",
+                      &output),
+            0)
+      << output;
+  const Image window = readPng(path("window.png"));
+  const Image scene = readPng(path("scene.png"));
+  EXPECT_EQ(window.width, 1280);
+  EXPECT_EQ(window.height, 720);
+  // The blit to the window is 1:1 here, so the window shows exactly the rendered scene.
+  EXPECT_EQ(test::countDifferentPixels(window, scene), 0u);
+  EXPECT_GT(test::countLitPixels(window, kOpaqueBlack), 20000u);
+  EXPECT_NE(output.find("CPU fallback"), std::string::npos) << output;
+}
+
+TEST_F(ViewerXvfb, HoldingWForHalfASecondMovesOnePointFiveUnitsForward) {
+  std::string output;
+  ASSERT_EQ(runViewer("0.1 screenshot " + path("before.png") +
+                          "\n0.1 key_down W\n0.6 key_up W\n0.7 screenshot " + path("after.png") +
+                          "\n0.8 quit\n",
+                      &output),
+            0)
+      << output;
+  const std::vector<double> camera = finalCamera(output);
+  ASSERT_EQ(camera.size(), 5u) << output;
+  EXPECT_NEAR(camera[0], -1.5, 0.05);
+  EXPECT_NEAR(camera[1], 0.0, 1e-6);
+  EXPECT_NEAR(camera[2], 0.0, 1e-6);
+  const Image before = readPng(path("before.png"));
+  const Image after = readPng(path("after.png"));
+  EXPECT_GT(test::countDifferentPixels(before, after), 10000u);
+  // Closer: the cylinders cover more of the image.
+  EXPECT_GT(test::countLitPixels(after, kOpaqueBlack), test::countLitPixels(before, kOpaqueBlack));
+}
+
+TEST_F(ViewerXvfb, EscapeTogglesMouselook) {
+  std::string output;
+  ASSERT_EQ(runViewer("0.1 key_press Escape\n0.2 mouse_move 100 100\n0.3 mouse_move 172 100\n"
+                      "0.4 key_press Escape\n0.5 mouse_move 400 300\n0.6 mouse_move 10 10\n"
+                      "0.7 quit\n",
+                      &output),
+            0)
+      << output;
+  const auto on = output.find("mouselook on");
+  ASSERT_NE(on, std::string::npos) << output;
+  EXPECT_NE(output.find("mouselook off", on), std::string::npos) << output;
+  const std::vector<double> camera = finalCamera(output);
+  ASSERT_EQ(camera.size(), 5u) << output;
+  // Only the 72 px moved while looking count: 3 radians per 720 px window height.
+  EXPECT_NEAR(camera[3], -0.3, 1e-3);
+}
+
+TEST_F(ViewerXvfb, ResizeKeepsRenderingAtTheNewSize) {
+  std::string output;
+  ASSERT_EQ(runViewer("0.1 resize 640 400\n0.5 screenshot " + path("small.png") +
+                          "\n0.5 window_shot " + path("window.png") + "\n0.6 quit\n",
+                      &output),
+            0)
+      << output;
+  EXPECT_NE(output.find("rendering at 640x400"), std::string::npos) << output;
+  const Image small = readPng(path("small.png"));
+  EXPECT_EQ(small.width, 640);
+  EXPECT_EQ(small.height, 400);
+  EXPECT_GT(test::countLitPixels(small, kOpaqueBlack), 5000u);
+  const Image window = readPng(path("window.png"));
+  EXPECT_EQ(test::countDifferentPixels(window, small), 0u);
+}
+
+TEST_F(ViewerXvfb, F12SavesAScreenshotAndSaysWhere) {
+  std::string output;
+  ASSERT_EQ(
+      runViewer("0.1 key_press F12\n0.2 quit\n", &output, "--screenshot-dir " + dir_.string()), 0)
+      << output;
+  const std::regex saved(R"(saved screenshot 1280x720 to (\S+\.png))");
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(output, match, saved)) << output;
+  EXPECT_EQ(std::filesystem::path(match[1].str()).parent_path(), std::filesystem::absolute(dir_));
+  EXPECT_EQ(readPng(match[1].str()).width, 1280);
+}
+
+TEST_F(ViewerXvfb, OrbitDragTurnsAroundTheTargetAndDoubleClickFocuses) {
+  std::string output;
+  ASSERT_EQ(runViewer("0.1 mode orbit\n0.1 screenshot " + path("before.png") +
+                          "\n0.2 mouse_move 640 360\n0.2 mouse_down left\n0.3 mouse_move 700 360\n"
+                          "0.4 mouse_up left\n0.5 screenshot " +
+                          path("after.png") + "\n0.6 double_click 640 360\n0.7 quit\n",
+                      &output),
+            0)
+      << output;
+  EXPECT_NE(output.find("orbit mode"), std::string::npos) << output;
+  const std::vector<double> camera = finalCamera(output);
+  ASSERT_EQ(camera.size(), 5u) << output;
+  EXPECT_GT(test::countDifferentPixels(readPng(path("before.png")), readPng(path("after.png"))),
+            10000u);
+  // Either a point was under the centre and the camera turned to it, or none was; both say so.
+  EXPECT_TRUE(output.find("focus on") != std::string::npos ||
+              output.find("no point under the cursor") != std::string::npos)
+      << output;
+}
+
+TEST_F(ViewerXvfb, BadScriptIsOneClearError) {
+  std::string output;
+  EXPECT_EQ(runViewer("0.1 key_down Hyper\n", &output), 1);
+  EXPECT_NE(output.find("script.txt:1"), std::string::npos) << output;
+}
+
+}  // namespace
+}  // namespace pcv
