@@ -4,12 +4,14 @@
 #include <CLI/CLI.hpp>
 
 #include "pcv/core/error.hpp"
+#include "info_command.hpp"
 #include "render_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App cli{"pcv - a real-time point cloud viewer with a CUDA software rasterizer"};
   cli.require_subcommand(0, 1);
   pcv::app::addRenderCommand(cli);
+  pcv::app::addInfoCommand(cli);
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
