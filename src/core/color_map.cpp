@@ -85,7 +85,8 @@ std::pair<float, float> robustRange(const std::vector<float>& values) {
 }
 
 void rampColours(PointCloud& cloud, const std::vector<float>& values, ColorMap map) {
-  const auto [low, high] = robustRange(values);
+  const std::pair<float, float> range = robustRange(values);
+  const float low = range.first, high = range.second;  // clang 14 cannot capture bindings
   const float scale = 1.0f / (high - low);
   parallelFor(cloud.points.size(), [&](uint64_t begin, uint64_t end) {
     for (uint64_t i = begin; i < end; ++i) {
