@@ -6,6 +6,7 @@
 
 #include "pcv/core/error.hpp"
 #include "bench_command.hpp"
+#include "info_command.hpp"
 #include "render_command.hpp"
 #if PCV_WITH_VIEWER
 #include "viewer/view_command.hpp"
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
 #if PCV_WITH_VIEWER
   pcv::app::addViewCommand(cli);
 #endif
+  pcv::app::addInfoCommand(cli);
   try {
     cli.parse(argc, argv);
     if (cli.get_subcommands().empty()) {

@@ -5,8 +5,12 @@
 
 #include "cli_options.hpp"
 #include "gl_render.hpp"
+#include "progress_bar.hpp"
 #include "pcv/core/camera.hpp"
+#include "pcv/core/camera_framing.hpp"
+#include "pcv/core/color_map.hpp"
 #include "pcv/core/image.hpp"
+#include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/raster/backend.hpp"
 #include "pcv/raster/view_setup.hpp"
@@ -27,11 +31,31 @@ struct RenderOptions {
   std::string out = "pcv.png";
   std::string gl = "none";         // "egl": through the viewer's GL interop path, headless
   std::string interop = "auto";    // with --gl egl: auto, surface, pbo or host
+  std::vector<std::string> files;  ///< point cloud files; empty renders the cylinder scene
+  std::string color = "rgb";       ///< rgb, elevation, intensity or classification
+  bool eyeGiven = false;           ///< --eye was given: do not frame the camera on the files
 };
+
+/// Loads and merges `files` into one cloud with one origin, with a progress bar for slow loads.
+PointCloud loadFiles(const std::vector<std::string>& files) {
+  PointCloud merged;
+  for (const std::string& file : files) {
+    LoadProgress progress;
+    PointCloud cloud;
+    {
+      ProgressBar bar(progress, "loading " + file);
+      cloud = readPointCloud(file, &progress);
+    }
+    std::fprintf(stderr, "pcv: %s: %llu points\n", file.c_str(),
+                 static_cast<unsigned long long>(cloud.size()));
+    appendPointCloud(merged, cloud);
+  }
+  return merged;
+}
 
 void runRender(const RenderOptions& options) {
   const ImageSize size = parseImageSize(options.size);
-  const Camera camera =
+  Camera camera =
       Camera::lookingFrom(parseVector3(options.eye), options.yawDegrees, options.pitchDegrees);
 
   std::unique_ptr<Backend> backend = createBackend(options.backend);
@@ -45,9 +69,26 @@ void runRender(const RenderOptions& options) {
   RenderSettings settings;
   settings.method = resolveMethod(*backend, options.method);
 
-  backend->generateCylinders(makeCylinderScene(options.seed), options.pointCount);
+  glm::dvec3 origin(0.0);
+  uint64_t pointCount = options.pointCount;
+  if (options.files.empty()) {
+    backend->generateCylinders(makeCylinderScene(options.seed), options.pointCount);
+  } else {
+    PointCloud cloud = loadFiles(options.files);
+    const ColorMode used = colorize(cloud, parseColorMode(options.color));
+    if (colorModeName(used) != options.color) {
+      std::fprintf(stderr, "pcv: no %s in the data, coloured by %s\n", options.color.c_str(),
+                   colorModeName(used).c_str());
+    }
+    if (!options.eyeGiven) {
+      camera = frameBounds(cloud.worldBounds(), float(size.width) / float(size.height));
+    }
+    origin = cloud.origin;
+    pointCount = cloud.size();
+    backend->setPoints(cloud.points);
+  }
 
-  const ViewTransform view = makeViewTransform(camera, size.width, size.height);
+  const ViewTransform view = makeViewTransform(camera, size.width, size.height, origin);
 
   Image image(size.width, size.height);
   if (options.gl == "egl") {
@@ -58,7 +99,7 @@ void runRender(const RenderOptions& options) {
   }
   writePng(options.out, image);
   std::fprintf(stderr, "pcv: %llu points, method %s, %.3f ms; wrote %s\n",
-               static_cast<unsigned long long>(options.pointCount), settings.method.c_str(),
+               static_cast<unsigned long long>(pointCount), settings.method.c_str(),
                totalMilliseconds(backend->lastTimings()), options.out.c_str());
 }
 
@@ -72,7 +113,9 @@ void addRenderCommand(CLI::App& cli) {
   render->add_option("--seed", options->seed, "Random seed of the cylinder scene")
       ->capture_default_str();
   render->add_option("--size", options->size, "Image size WIDTHxHEIGHT")->capture_default_str();
-  render->add_option("--eye", options->eye, "Camera position x,y,z")->capture_default_str();
+  render->add_option("--eye", options->eye, "Camera position x,y,z (default: frame the files)")
+      ->capture_default_str()
+      ->each([options](const std::string&) { options->eyeGiven = true; });
   render->add_option("--yaw", options->yawDegrees, "Camera yaw in degrees (0 looks along +x)")
       ->capture_default_str();
   render->add_option("--pitch", options->pitchDegrees, "Camera pitch in degrees (-90..90)")
@@ -81,7 +124,8 @@ void addRenderCommand(CLI::App& cli) {
       ->check(CLI::IsMember(backendNames()))
       ->capture_default_str();
   render->add_option("--method", options->method,
-                     "Rasterization method (cuda: packed, seed; cpu: packed, seed)");
+                     "Rasterization method: compact (default, fastest), dedup, earlyz, packed, "
+                     "seed (the original two passes)");
   render->add_option("--out", options->out, "Output PNG path")->capture_default_str();
   render->add_option("--gl", options->gl,
                      "none: render to host memory; egl: through GL interop in a headless context")
@@ -89,6 +133,11 @@ void addRenderCommand(CLI::App& cli) {
       ->capture_default_str();
   render->add_option("--interop", options->interop, "With --gl egl: auto, surface, pbo or host")
       ->check(CLI::IsMember({"auto", "surface", "pbo", "host"}))
+      ->capture_default_str();
+  render->add_option("files", options->files,
+                     "Point cloud files (PLY, LAS, PCD, XYZ/TXT/CSV/PTS), merged; none: cylinders");
+  render->add_option("--color", options->color, "Colouring of loaded files")
+      ->check(CLI::IsMember(colorModeNames()))
       ->capture_default_str();
   render->callback([options] { runRender(*options); });
 }

@@ -21,12 +21,14 @@
 #include "pcv/core/camera.hpp"
 #include "pcv/cuda/cuda_check.hpp"
 #include "pcv/gl/egl_context.hpp"
+#include "pcv/raster/view_setup.hpp"
 #include "pcv/gl/gl_buffer_in_cuda.hpp"
 #include "pcv/gl/gl_check.hpp"
 #include "pcv/gl/gl_objects.hpp"
 #include "pcv/gl/gl_texture_in_cuda.hpp"
 #include "pcv/gl/screen_buffer.hpp"
 #include "pcv/raster/backend.hpp"
+#include "pcv/raster/view_setup.hpp"
 
 namespace {
 
@@ -163,11 +165,7 @@ int main(int argc, char** argv) {
     pcv::RenderSettings settings;
     settings.method = pcv::resolveMethod(*backend, method);
     backend->generateCylinders(pcv::makeCylinderScene(1), points);
-    pcv::ViewTransform view{};
-    const glm::mat4 matrix = pcv::Camera{}.viewProjection(glm::dvec3(0.0), float(width) / height);
-    std::copy_n(glm::value_ptr(matrix), 16, view.viewProjection);
-    view.width = width;
-    view.height = height;
+    const pcv::ViewTransform view = pcv::makeViewTransform(pcv::Camera{}, width, height);
     std::printf("%s\n%s\n%llu points, %dx%d, method %s, median of %d frames after %d warm-up\n\n",
                 context.description().c_str(), backend->deviceDescription().c_str(),
                 static_cast<unsigned long long>(points), width, height, settings.method.c_str(),

@@ -6,3 +6,6 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)"
+# The file loaders under ASan/UBSan, then each format's fuzzer briefly (~4 min in all on 2 cores).
+scripts/test-sanitizers.sh
+FUZZ_SECONDS="${FUZZ_SECONDS:-30}" scripts/fuzz.sh

@@ -16,6 +16,7 @@
 
 #include "pcv/gl/gl_check.hpp"
 #include "pcv/io/png_writer.hpp"
+#include "pcv/raster/view_setup.hpp"
 #include "pcv/scene/cylinders.hpp"
 #include "viewer/point_picker.hpp"
 #include "viewer/viewer_window.hpp"
@@ -28,15 +29,6 @@ constexpr double kDoubleClickSlopPx = 4.0;
 
 ViewerWindow& viewerOf(GLFWwindow* window) {
   return *static_cast<ViewerWindow*>(glfwGetWindowUserPointer(window));
-}
-
-ViewTransform makeViewTransform(const Camera& camera, int widthPx, int heightPx) {
-  ViewTransform view{};
-  const glm::mat4 matrix = camera.viewProjection(glm::dvec3(0.0), float(widthPx) / float(heightPx));
-  std::copy_n(glm::value_ptr(matrix), 16, view.viewProjection);
-  view.width = widthPx;
-  view.height = heightPx;
-  return view;
 }
 
 /// Owns the Dear ImGui context and its GLFW/OpenGL3 backends for the window's lifetime.

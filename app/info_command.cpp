@@ -1,0 +1,59 @@
+#include "info_command.hpp"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pcv/io/point_cloud_reader.hpp"
+
+namespace pcv::app {
+namespace {
+
+void printSummary(const std::string& path, const FileSummary& s) {
+  std::printf("%s\n", path.c_str());
+  std::printf("  format:     %s %s\n", s.format.c_str(), s.details.c_str());
+  std::printf("  points:     %llu", static_cast<unsigned long long>(s.pointCount));
+  if (s.droppedPoints) {
+    std::printf(" (%llu with NaN/inf coordinates dropped)",
+                static_cast<unsigned long long>(s.droppedPoints));
+  }
+  std::printf("\n");
+  if (s.worldBounds.empty()) {
+    std::printf("  bounds:     (none)\n");
+  } else {
+    const auto& b = s.worldBounds;
+    std::printf("  bounds:     min (%.3f, %.3f, %.3f)\n              max (%.3f, %.3f, %.3f)\n",
+                b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z);
+    std::printf("  origin:     (%.3f, %.3f, %.3f)\n", s.origin.x, s.origin.y, s.origin.z);
+  }
+  std::printf("  colour:     %s\n", s.hasColor ? "rgb from the file" : "none");
+  std::string names;
+  for (const auto& name : s.attributes) names += (names.empty() ? "" : ", ") + name;
+  std::printf("  attributes: %s\n", names.empty() ? "(none)" : names.c_str());
+}
+
+}  // namespace
+
+void addInfoCommand(CLI::App& cli) {
+  auto files = std::make_shared<std::vector<std::string>>();
+  CLI::App* info = cli.add_subcommand("info", "Describe point cloud files (PLY, LAS, PCD, text)");
+  info->add_option("files", *files, "Files to describe")->required();
+  info->callback([files] {
+    int failures = 0;
+    for (const std::string& path : *files) {
+      try {
+        printSummary(path, summarizePointCloud(path));
+      } catch (const Error& error) {
+        std::fprintf(stderr, "pcv: error: %s\n", error.what());
+        ++failures;
+      }
+    }
+    if (failures > 0) {
+      throw InputError(std::to_string(failures) + " of " + std::to_string(files->size()) +
+                       " files could not be read");
+    }
+  });
+}
+
+}  // namespace pcv::app

@@ -1,0 +1,23 @@
+/// @brief A camera that shows a whole cloud: looking at the centre of its bounds from an oblique
+/// angle (z up), far enough that the bounding sphere fits the view, with near/far planes from the
+/// scene's size instead of fixed constants.
+#pragma once
+
+#include "pcv/core/bounds.hpp"
+#include "pcv/core/camera.hpp"
+
+namespace pcv {
+
+/// Direction the camera looks from, relative to the centre.
+struct FramingAngles {
+  float yawDegrees = 45.0f;     ///< 0 looks along +x; 45 looks from the south-west corner
+  float pitchDegrees = -30.0f;  ///< negative looks down
+};
+
+/// The camera for `worldBounds` in an image of width/height `aspect`; keeps `fovYRadians` of
+/// `base`. Empty bounds give a unit box at the origin; flat or single-point clouds are framed as
+/// if they had at least a small size.
+Camera frameBounds(const Box3d& worldBounds, float aspect, const FramingAngles& angles = {},
+                   const Camera& base = {});
+
+}  // namespace pcv

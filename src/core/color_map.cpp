@@ -1,0 +1,163 @@
+#include "pcv/core/color_map.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "pcv/core/error.hpp"
+#include "pcv/core/parallel.hpp"
+
+namespace pcv {
+namespace {
+
+/// Viridis (van der Walt and Smith, matplotlib 1.5) sampled at 10 evenly spaced stops, the
+/// palette published as #440154 #482878 #3E4A89 #31688E #26828E #1F9E89 #35B779 #6DCD59 #B4DE2C
+/// #FDE725; piecewise linear between them (the map is close to linear in lightness).
+constexpr uint32_t kViridisStops[] = {0x440154, 0x482878, 0x3E4A89, 0x31688E, 0x26828E,
+                                      0x1F9E89, 0x35B779, 0x6DCD59, 0xB4DE2C, 0xFDE725};
+
+glm::vec3 viridis(float t) {
+  constexpr int kLast = int(std::size(kViridisStops)) - 1;
+  const float x = t * float(kLast);
+  const int i = std::min(int(x), kLast - 1);
+  const float f = x - float(i);
+  auto colour = [](uint32_t hex) {
+    return glm::vec3(float((hex >> 16) & 0xff), float((hex >> 8) & 0xff), float(hex & 0xff)) /
+           255.0f;
+  };
+  return glm::mix(colour(kViridisStops[i]), colour(kViridisStops[i + 1]), f);
+}
+
+/// Turbo (Mikhailov, Google AI blog 2019): the published 6th-order polynomial approximation.
+glm::vec3 turbo(float t) {
+  const glm::vec4 v4(1.0f, t, t * t, t * t * t);
+  const glm::vec2 v2 = glm::vec2(v4.z, v4.w) * v4.z;
+  const glm::vec4 red4(0.13572138f, 4.61539260f, -42.66032258f, 132.13108234f);
+  const glm::vec4 green4(0.09140261f, 2.19418839f, 4.84296658f, -14.18503333f);
+  const glm::vec4 blue4(0.10667330f, 12.64194608f, -60.58204836f, 110.36276771f);
+  const glm::vec2 red2(-152.94239396f, 59.28637943f);
+  const glm::vec2 green2(4.27729857f, 2.82956604f);
+  const glm::vec2 blue2(-89.90310912f, 27.34824973f);
+  return glm::clamp(glm::vec3(glm::dot(v4, red4) + glm::dot(v2, red2),
+                              glm::dot(v4, green4) + glm::dot(v2, green2),
+                              glm::dot(v4, blue4) + glm::dot(v2, blue2)),
+                    0.0f, 1.0f);
+}
+
+uint32_t toRgba(const glm::vec3& c) {
+  const glm::vec3 bytes = glm::clamp(c, 0.0f, 1.0f) * 255.0f + 0.5f;
+  return packRgba(uint32_t(bytes.r), uint32_t(bytes.g), uint32_t(bytes.b));
+}
+
+struct AsprsClass {
+  const char* name;
+  uint32_t rgb;  ///< 0xRRGGBB
+};
+/// ASPRS LAS 1.4 standard classes 0-18 with the colours LiDAR viewers conventionally use.
+constexpr AsprsClass kAsprsClasses[] = {
+    {"never classified", 0xA0A0A0}, {"unclassified", 0xC8C8C8},  {"ground", 0xA0522D},
+    {"low vegetation", 0x90EE90},   {"medium vegetation", 0x32CD32}, {"high vegetation", 0x006400},
+    {"building", 0xE03C31},         {"low point (noise)", 0xFF00FF}, {"model key-point", 0xFFD700},
+    {"water", 0x1E90FF},            {"rail", 0x8B4513},          {"road surface", 0x505050},
+    {"overlap", 0xFFA500},          {"wire - guard", 0xFFFF66},  {"wire - conductor", 0xFFFF00},
+    {"transmission tower", 0x9370DB}, {"wire-structure connector", 0xDAA520},
+    {"bridge deck", 0x708090},      {"high noise", 0xFF1493}};
+
+/// The values at the 1st and 99th percentile (finite values only), from a sample of at most
+/// 1 M values so large clouds cost little.
+std::pair<float, float> robustRange(const std::vector<float>& values) {
+  std::vector<float> sample;
+  const uint64_t step = std::max<uint64_t>(1, values.size() / (1u << 20));
+  for (uint64_t i = 0; i < values.size(); i += step) {
+    if (std::isfinite(values[i])) sample.push_back(values[i]);
+  }
+  if (sample.empty()) return {0.0f, 1.0f};
+  auto at = [&](double q) {
+    const size_t k = size_t(q * double(sample.size() - 1));
+    std::nth_element(sample.begin(), sample.begin() + k, sample.end());
+    return sample[k];
+  };
+  float low = at(0.01), high = at(0.99);
+  if (!(high > low)) {
+    low = *std::min_element(sample.begin(), sample.end());
+    high = *std::max_element(sample.begin(), sample.end());
+  }
+  return {low, high > low ? high : low + 1.0f};
+}
+
+void rampColours(PointCloud& cloud, const std::vector<float>& values, ColorMap map) {
+  const std::pair<float, float> range = robustRange(values);
+  const float low = range.first, high = range.second;  // clang 14 cannot capture bindings
+  const float scale = 1.0f / (high - low);
+  parallelFor(cloud.points.size(), [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+      cloud.points[i].rgba = colorMapRgba(map, (values[i] - low) * scale);
+    }
+  });
+}
+
+}  // namespace
+
+glm::vec3 colorMapValue(ColorMap map, float t) {
+  t = std::isnan(t) ? 0.0f : std::clamp(t, 0.0f, 1.0f);
+  switch (map) {
+    case ColorMap::Viridis: return viridis(t);
+    case ColorMap::Turbo: return turbo(t);
+    case ColorMap::Grey: return glm::vec3(t);
+  }
+  return glm::vec3(t);
+}
+
+uint32_t colorMapRgba(ColorMap map, float t) { return toRgba(colorMapValue(map, t)); }
+
+uint32_t classificationRgba(uint32_t asprsClass) {
+  const uint32_t rgb = asprsClass < std::size(kAsprsClasses) ? kAsprsClasses[asprsClass].rgb
+                                                            : 0x808080u;
+  return packRgba((rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff);
+}
+
+std::string classificationName(uint32_t asprsClass) {
+  if (asprsClass < std::size(kAsprsClasses)) return kAsprsClasses[asprsClass].name;
+  return "class " + std::to_string(asprsClass);
+}
+
+std::vector<std::string> colorModeNames() {
+  return {"rgb", "elevation", "intensity", "classification"};
+}
+
+ColorMode parseColorMode(const std::string& name) {
+  const auto names = colorModeNames();
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) return ColorMode(i);
+  }
+  throw InputError("unknown colour mode '" + name +
+                   "': expected rgb, elevation, intensity or classification");
+}
+
+std::string colorModeName(ColorMode mode) { return colorModeNames()[size_t(mode)]; }
+
+ColorMode colorize(PointCloud& cloud, ColorMode mode, ColorMap map) {
+  if (mode == ColorMode::Rgb && cloud.hasColor) return mode;
+  if (mode == ColorMode::Intensity) {
+    if (const ScalarAttribute* intensity = cloud.findAttribute("intensity")) {
+      rampColours(cloud, intensity->values, ColorMap::Grey);  // reads like a photo
+      return mode;
+    }
+  }
+  if (mode == ColorMode::Classification) {
+    if (const ScalarAttribute* classes = cloud.findAttribute("classification")) {
+      parallelFor(cloud.points.size(), [&](uint64_t begin, uint64_t end) {
+        for (uint64_t i = begin; i < end; ++i) {
+          const float c = classes->values[i];
+          cloud.points[i].rgba = classificationRgba(c >= 0.0f && c < 256.0f ? uint32_t(c) : 255u);
+        }
+      });
+      return mode;
+    }
+  }
+  std::vector<float> elevation(cloud.points.size());
+  for (size_t i = 0; i < elevation.size(); ++i) elevation[i] = cloud.points[i].z;
+  rampColours(cloud, elevation, map);
+  return ColorMode::Elevation;
+}
+
+}  // namespace pcv

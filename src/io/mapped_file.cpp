@@ -1,0 +1,77 @@
+#include "mapped_file.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pcv/core/error.hpp"
+
+namespace pcv::io {
+namespace {
+
+/// Closes a descriptor when the constructor leaves, mapped or not (the mapping outlives it).
+struct FileDescriptor {
+  int fd = -1;
+  ~FileDescriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+}  // namespace
+
+MappedFile::MappedFile(const std::filesystem::path& path) : path_(path) {
+  FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (file.fd < 0) {
+    throw InputError(path.string() + ": cannot open: " + std::strerror(errno));
+  }
+  struct stat info {};
+  if (::fstat(file.fd, &info) != 0) {
+    throw InputError(path.string() + ": cannot stat: " + std::strerror(errno));
+  }
+  if (S_ISDIR(info.st_mode)) throw InputError(path.string() + ": is a directory, expected a file");
+  if (!S_ISREG(info.st_mode)) {
+    throw InputError(path.string() + ": is not a regular file (a pipe or device?)");
+  }
+  size_ = size_t(info.st_size);
+  if (size_ == 0) return;
+  void* mapping = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file.fd, 0);
+  if (mapping == MAP_FAILED) {
+    throw InputError(path.string() + ": cannot map " + formatBytes(double(size_)) + ": " +
+                     std::strerror(errno));
+  }
+  ::madvise(mapping, size_, MADV_WILLNEED);  // start read-ahead; threads read it all
+  data_ = static_cast<const uint8_t*>(mapping);
+}
+
+MappedFile::~MappedFile() { release(); }
+
+MappedFile::MappedFile(MappedFile&& other) noexcept
+    : path_(std::move(other.path_)),
+      data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)) {}
+
+MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
+  if (this != &other) {
+    release();
+    path_ = std::move(other.path_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+void MappedFile::release() noexcept {
+  if (data_ && ::munmap(const_cast<uint8_t*>(data_), size_) != 0) {
+    std::fprintf(stderr, "pcv: munmap of %s failed: %s\n", path_.c_str(), std::strerror(errno));
+  }
+  data_ = nullptr;
+  size_ = 0;
+}
+
+}  // namespace pcv::io

@@ -1,0 +1,128 @@
+// Dispatch: magic bytes first, extension second; then the format's reader, then the rules every
+// format shares (non-finite points dropped, summary computed from the points).
+#include "pcv/io/point_cloud_reader.hpp"
+
+#include <algorithm>
+
+#include "mapped_file.hpp"
+#include "reader_common.hpp"
+
+namespace pcv {
+namespace {
+
+std::string extensionOf(const std::filesystem::path& path) {
+  return io::lowerCase(path.extension().string());
+}
+
+bool startsWith(std::span<const uint8_t> bytes, std::string_view prefix) {
+  return bytes.size() >= prefix.size() &&
+         std::equal(prefix.begin(), prefix.end(), bytes.begin(),
+                    [](char a, uint8_t b) { return uint8_t(a) == b; });
+}
+
+PointFileFormat detect(std::span<const uint8_t> bytes, const std::string& extension) {
+  if (startsWith(bytes, "LASF")) return PointFileFormat::Las;
+  if (startsWith(bytes, "ply") && bytes.size() > 3 &&
+      (bytes[3] == '\n' || bytes[3] == '\r' || bytes[3] == ' ')) {
+    return PointFileFormat::Ply;
+  }
+  if (startsWith(bytes, "# .PCD") || startsWith(bytes, "VERSION") || startsWith(bytes, "FIELDS")) {
+    return PointFileFormat::Pcd;
+  }
+  if (extension == ".ply") return PointFileFormat::Ply;
+  if (extension == ".las" || extension == ".laz") return PointFileFormat::Las;
+  if (extension == ".pcd") return PointFileFormat::Pcd;
+  if (extension == ".xyz" || extension == ".txt" || extension == ".csv" || extension == ".pts" ||
+      extension == ".asc") {
+    return PointFileFormat::Text;
+  }
+  return PointFileFormat::Unknown;
+}
+
+}  // namespace
+
+PointFileFormat detectPointFileFormat(const std::filesystem::path& path) {
+  io::MappedFile file(path);
+  return detect(file.bytes(), extensionOf(path));
+}
+
+PointCloud readPointCloud(const std::filesystem::path& path, LoadProgress* progress) {
+  return readPointCloud(path, progress, nullptr);
+}
+
+PointCloud readPointCloud(const std::filesystem::path& path, LoadProgress* progress,
+                          FileSummary* summary) {
+  const io::MappedFile file(path);
+  if (progress) {
+    progress->bytesDone = 0;
+    progress->bytesTotal = file.size();
+  }
+  const io::ReadContext context{path.string(), progress};
+  if (file.size() == 0) context.fail("file is empty, expected a point cloud");
+  const std::string extension = extensionOf(path);
+  io::ReadResult result;
+  switch (detect(file.bytes(), extension)) {
+    case PointFileFormat::Ply: result = io::readPly(file.bytes(), context); break;
+    case PointFileFormat::Las: result = io::readLas(file.bytes(), context); break;
+    case PointFileFormat::Pcd: result = io::readPcd(file.bytes(), context); break;
+    case PointFileFormat::Text: result = io::readText(file.bytes(), context, extension); break;
+    case PointFileFormat::Unknown:
+      if (startsWith(file.bytes(), "ASTM-E57")) context.fail("E57 files are not supported yet");
+      context.fail("unknown format (extension '" + extension +
+                   "'): expected PLY, LAS, PCD or a text point list (.xyz .txt .csv .pts)");
+  }
+  const uint64_t dropped = io::dropNonFinitePoints(result.cloud);
+  if (progress) progress->bytesDone = file.size();
+  if (summary) {
+    summary->format = result.format;
+    summary->details = result.details;
+    summary->pointCount = result.cloud.size();
+    summary->droppedPoints = dropped;
+    summary->worldBounds = result.cloud.worldBounds();
+    summary->origin = result.cloud.origin;
+    summary->hasColor = result.cloud.hasColor;
+    summary->attributes.clear();
+    for (const auto& attribute : result.cloud.attributes) {
+      summary->attributes.push_back(attribute.name);
+    }
+  }
+  return std::move(result.cloud);
+}
+
+FileSummary summarizePointCloud(const std::filesystem::path& path) {
+  FileSummary summary;
+  readPointCloud(path, nullptr, &summary);
+  return summary;
+}
+
+void appendPointCloud(PointCloud& into, const PointCloud& other) {
+  if (into.points.empty() && into.attributes.empty()) {
+    into = other;
+    return;
+  }
+  const uint64_t before = into.points.size();
+  const glm::dvec3 shift = other.origin - into.origin;
+  into.points.reserve(before + other.points.size());
+  for (const Point& p : other.points) {
+    const glm::dvec3 moved = glm::dvec3(p.x, p.y, p.z) + shift;
+    into.points.push_back({float(moved.x), float(moved.y), float(moved.z), p.rgba});
+  }
+  into.hasColor = into.hasColor || other.hasColor;
+  const float missing = std::numeric_limits<float>::quiet_NaN();
+  for (auto& attribute : into.attributes) {
+    const ScalarAttribute* source = other.findAttribute(attribute.name);
+    if (source) {
+      attribute.values.insert(attribute.values.end(), source->values.begin(), source->values.end());
+    } else {
+      attribute.values.resize(into.points.size(), missing);
+    }
+  }
+  for (const auto& attribute : other.attributes) {
+    if (into.findAttribute(attribute.name)) continue;
+    ScalarAttribute added{attribute.name, std::vector<float>(before, missing)};
+    added.values.insert(added.values.end(), attribute.values.begin(), attribute.values.end());
+    into.attributes.push_back(std::move(added));
+  }
+}
+
+}  // namespace pcv

@@ -1,0 +1,46 @@
+// `pcv info` and `pcv render FILE` end to end.
+#include <gtest/gtest.h>
+
+#include "io_test_util.hpp"
+#include "pcv/io/png_writer.hpp"
+#include "test_support.hpp"
+
+namespace pcv::test {
+namespace {
+
+TEST(InfoCli, DescribesFilesAndFailsOnBadOnes) {
+  TempDir dir;
+  writeText(dir.file("a.xyz"), "500000.5 5000000.25 10 200\n500001 5000001 11 100\n");
+  writeText(dir.file("bad.ply"), "ply\nformat ascii 1.0\nend_header\n");
+  std::string output;
+  EXPECT_EQ(runCommand(pcvExecutable().string() + " info " + dir.file("a.xyz").string(), &output), 0)
+      << output;
+  EXPECT_NE(output.find("points:     2"), std::string::npos) << output;
+  EXPECT_NE(output.find("500000.500"), std::string::npos) << output;
+  EXPECT_NE(output.find("intensity"), std::string::npos) << output;
+  EXPECT_NE(runCommand(pcvExecutable().string() + " info " + dir.file("a.xyz").string() + " " +
+                           dir.file("bad.ply").string(), &output), 0);
+  EXPECT_NE(output.find("bad.ply"), std::string::npos) << output;
+}
+
+TEST(RenderCli, RendersAFileFramedAndColoured) {
+  TempDir dir;
+  std::vector<SyntheticPoint> points;
+  for (int i = 0; i < 1000; ++i) {
+    SyntheticPoint p{500000.0 + i % 40, 5000000.0 + i / 40, 100.0 + (i % 7)};
+    p.classification = uint8_t(2 + i % 4);
+    points.push_back(p);
+  }
+  writeBytes(dir.file("c.las"), makeLas(points));
+  std::string output;
+  const std::string png = dir.file("c.png").string();
+  ASSERT_EQ(runCommand(pcvExecutable().string() + " render " + dir.file("c.las").string() +
+                           " --backend cpu --color classification --size 160x90 --out " + png,
+                       &output), 0)
+      << output;
+  const Image image = readPng(png);
+  EXPECT_GT(countLitPixels(image, image.pixels[0]), 100u) << "the framed cloud fills the view";
+}
+
+}  // namespace
+}  // namespace pcv::test

@@ -1,0 +1,142 @@
+// LAS edge cases written by the tests: formats, versions, precision, and broken headers.
+#include <gtest/gtest.h>
+
+#include "io_test_util.hpp"
+
+namespace pcv::test {
+namespace {
+
+std::vector<SyntheticPoint> utmPoints(int n) {
+  std::vector<SyntheticPoint> points;
+  for (int i = 0; i < n; ++i) {
+    SyntheticPoint p{500000.01 + i * 0.01, 5000000.02 + i * 0.03, 100.0 + i * 0.01};
+    p.red = uint16_t(i * 256), p.green = 65535, p.blue = 0;
+    p.intensity = uint16_t(i), p.classification = uint8_t(i % 19), p.returnNumber = uint8_t(1 + i % 5);
+    points.push_back(p);
+  }
+  return points;
+}
+
+TEST(LasReader, KeepsCentimetresOfUtmCoordinates) {
+  TempDir dir;
+  const auto points = utmPoints(100);
+  LasOptions options;
+  options.offset[0] = 500000, options.offset[1] = 5000000;
+  writeBytes(dir.file("utm.las"), makeLas(points, options));
+  const PointCloud cloud = readPointCloud(dir.file("utm.las"));
+  ASSERT_EQ(cloud.size(), points.size());
+  for (size_t i = 0; i < points.size(); ++i) {
+    const glm::dvec3 world = cloud.origin + glm::dvec3(cloud.points[i].x, cloud.points[i].y,
+                                                       cloud.points[i].z);
+    EXPECT_NEAR(world.x, points[i].x, 1e-3);
+    EXPECT_NEAR(world.y, points[i].y, 1e-3);
+    EXPECT_NEAR(world.z, points[i].z, 1e-3);
+  }
+}
+
+TEST(LasReader, ReadsEveryPointFormatAndVersion) {
+  TempDir dir;
+  const auto points = utmPoints(20);
+  for (int format = 0; format <= 10; ++format) {
+    for (int minor : {0, 2, 3, 4}) {
+      if (format >= 6 && minor < 4) continue;
+      SCOPED_TRACE("1." + std::to_string(minor) + " format " + std::to_string(format));
+      LasOptions options;
+      options.minor = minor, options.pointFormat = format;
+      writeBytes(dir.file("f.las"), makeLas(points, options));
+      const PointCloud cloud = readPointCloud(dir.file("f.las"));
+      ASSERT_EQ(cloud.size(), points.size());
+      const bool rgb = format == 2 || format == 3 || format == 5 || format == 7 || format == 8 ||
+                       format == 10;
+      EXPECT_EQ(cloud.hasColor, rgb);
+      if (rgb) EXPECT_EQ(cloud.points[3].rgba, packRgba(3, 255, 0));  // 16-bit scaled to 8
+      EXPECT_FLOAT_EQ(cloud.findAttribute("intensity")->values[7], 7.0f);
+      EXPECT_FLOAT_EQ(cloud.findAttribute("classification")->values[18], 18.0f);
+      EXPECT_FLOAT_EQ(cloud.findAttribute("return_number")->values[3], 4.0f);
+    }
+  }
+}
+
+TEST(LasReader, DetectsEightBitColoursInSixteenBitFields) {
+  TempDir dir;
+  auto points = utmPoints(3);
+  for (auto& p : points) p.red = 200, p.green = 100, p.blue = 50;
+  writeBytes(dir.file("c.las"), makeLas(points));
+  EXPECT_EQ(readPointCloud(dir.file("c.las")).points[0].rgba, packRgba(200, 100, 50));
+}
+
+TEST(LasReader, ToleratesExtraBytesPerRecord) {
+  TempDir dir;
+  LasOptions options;
+  options.extraBytes = 7;
+  writeBytes(dir.file("e.las"), makeLas(utmPoints(10), options));
+  EXPECT_EQ(readPointCloud(dir.file("e.las")).size(), 10u);
+}
+
+TEST(LasReader, RejectsTruncatedPointData) {
+  TempDir dir;
+  auto bytes = makeLas(utmPoints(10));
+  bytes.resize(bytes.size() - 5);
+  writeBytes(dir.file("t.las"), bytes);
+  EXPECT_NE(inputErrorOf(dir.file("t.las")).find("truncated"), std::string::npos);
+}
+
+TEST(LasReader, RejectsTruncatedHeader) {
+  TempDir dir;
+  auto bytes = makeLas(utmPoints(1));
+  bytes.resize(100);
+  writeBytes(dir.file("h.las"), bytes);
+  EXPECT_NE(inputErrorOf(dir.file("h.las")).find("header"), std::string::npos);
+}
+
+TEST(LasReader, HugeCountIsMemorySafe) {
+  TempDir dir;
+  LasOptions options;
+  options.minor = 4, options.pointFormat = 6;
+  options.declaredCount = ~0ull - 1;  // times the record size overflows 64 bits
+  writeBytes(dir.file("huge.las"), makeLas(utmPoints(2), options));
+  EXPECT_NE(inputErrorOf(dir.file("huge.las")).find("only"), std::string::npos);
+}
+
+TEST(LasReader, RejectsCompressedPointFormatAsLaz) {
+  TempDir dir;
+  auto bytes = makeLas(utmPoints(2));
+  bytes[104] |= 0x80;
+  writeBytes(dir.file("x.laz"), bytes);
+  EXPECT_NE(inputErrorOf(dir.file("x.laz")).find("LAZ is not supported"), std::string::npos);
+}
+
+TEST(LasReader, RejectsZeroScaleAndUnknownFormat) {
+  TempDir dir;
+  LasOptions options;
+  options.scale = 0.0;
+  writeBytes(dir.file("s.las"), makeLas(utmPoints(2), options));
+  EXPECT_NE(inputErrorOf(dir.file("s.las")).find("scale"), std::string::npos);
+  auto bytes = makeLas(utmPoints(2));
+  bytes[104] = 11;
+  writeBytes(dir.file("f.las"), bytes);
+  EXPECT_NE(inputErrorOf(dir.file("f.las")).find("format 11"), std::string::npos);
+}
+
+TEST(LasReader, RejectsRecordLengthShorterThanFormat) {
+  TempDir dir;
+  auto bytes = makeLas(utmPoints(2));
+  bytes[105] = 10, bytes[106] = 0;
+  writeBytes(dir.file("r.las"), bytes);
+  EXPECT_NE(inputErrorOf(dir.file("r.las")).find("record length"), std::string::npos);
+}
+
+TEST(LasReader, ReportsProgressAndHonoursCancel) {
+  TempDir dir;
+  writeBytes(dir.file("p.las"), makeLas(utmPoints(1000)));
+  LoadProgress progress;
+  readPointCloud(dir.file("p.las"), &progress);
+  EXPECT_EQ(progress.bytesDone.load(), progress.bytesTotal.load());
+  EXPECT_DOUBLE_EQ(progress.fraction(), 1.0);
+  LoadProgress cancelled;
+  cancelled.cancel = true;
+  EXPECT_THROW(readPointCloud(dir.file("p.las"), &cancelled), LoadCancelled);
+}
+
+}  // namespace
+}  // namespace pcv::test
