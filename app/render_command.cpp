@@ -124,7 +124,7 @@ void addRenderCommand(CLI::App& cli) {
       ->check(CLI::IsMember(backendNames()))
       ->capture_default_str();
   render->add_option("--method", options->method,
-                     "Rasterization method: compact (default, fastest), dedup, earlyz, packed, "
+                     "Rasterization method: compact (default, fastest), compact-seq, earlyz, packed, "
                      "seed (the original two passes)");
   render->add_option("--out", options->out, "Output PNG path")->capture_default_str();
   render->add_option("--gl", options->gl,

@@ -51,7 +51,7 @@ TEST_F(CudaVsCpu, GeneratorsMakeBitIdenticalPoints) {
 }
 
 TEST_F(CudaVsCpu, ExactMethodsArePixelIdenticalAtThreeViewsAndTwoSizes) {
-  for (const char* method : {"compact", "dedup", "earlyz", "packed"}) {
+  for (const char* method : {"compact", "compact-seq", "earlyz", "packed"}) {
     RenderSettings settings;
     settings.method = method;
     settings.background = packRgba(7, 8, 9);

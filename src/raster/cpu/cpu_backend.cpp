@@ -25,10 +25,10 @@ class CpuBackend final : public Backend {
 
   std::string name() const override { return "cpu"; }
   std::vector<std::string> methods() const override {
-    // "earlyz" is "packed" and "dedup" is "compact" here: the CPU's atomic minimum always reads
-    // before it writes, and a thread has no warp to share pixels with.
-    if (options_.compactOnly) return {"compact", "dedup"};
-    if (options_.mortonOrder) return {"compact", "dedup", "earlyz", "packed", "seed"};
+    // "earlyz" is "packed" and "compact-seq" is "compact" here: the CPU's atomic minimum always
+    // reads before it writes, and the order of a thread's reads is the compiler's business.
+    if (options_.compactOnly) return {"compact", "compact-seq"};
+    if (options_.mortonOrder) return {"compact", "compact-seq", "earlyz", "packed", "seed"};
     return {"earlyz", "packed", "seed"};
   }
   std::string deviceDescription() const override {
@@ -63,7 +63,7 @@ class CpuBackend final : public Backend {
            compact_.batches.size() * sizeof(Batch);
   }
   double bytesReadPerPoint(const std::string& method) const override {
-    if (method == "compact" || method == "dedup") return 4.0 + double(sizeof(Batch)) / kBatchSize;
+    if (method == "compact" || method == "compact-seq") return 4.0 + double(sizeof(Batch)) / kBatchSize;
     return method == "seed" ? 2.0 * sizeof(Point) : double(sizeof(Point));
   }
   std::vector<Point> downloadPoints() const override { return points_; }
@@ -80,7 +80,7 @@ class CpuBackend final : public Backend {
       rgba = ownImage_.data();
     }
     const cpu::Frame frame{view, settings.background, rgba, &words_, &timings_};
-    if (method == "compact" || method == "dedup") {
+    if (method == "compact" || method == "compact-seq") {
       cpu::renderCompact(frame, compact_);
     } else if (method == "packed" || method == "earlyz") {
       cpu::renderPacked(frame, points_);

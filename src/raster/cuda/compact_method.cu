@@ -2,7 +2,7 @@
 // against the frustum by its box; 4-byte quantized positions read with 16-byte loads; early-z
 // (read the pixel, skip the atomic when not closer); colours fetched once per visible pixel by a
 // resolve that also clears the framebuffer for the next frame (no separate clear pass).
-// Method "dedup" adds warp-level deduplication: lanes hitting one pixel elect one writer.
+// Method "compact-seq" is the same with each point's framebuffer read waiting for the previous.
 #include <algorithm>
 
 #include "cuda_method.hpp"
@@ -28,32 +28,62 @@ struct ResolveAndClearParams {
   uint32_t background;
 };
 
-template <bool kWarpDedup>
-__device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
-                                               const BatchProjection& projection, uint32_t word,
-                                               uint32_t index) {
+/// Projects one point; on success sets the framebuffer slot and the depth|index word to try.
+__device__ PCV_FORCE_INLINE bool prepareQuantized(const CompactRasterParams& p,
+                                                  const BatchProjection& projection,
+                                                  uint32_t word, uint32_t index,
+                                                  unsigned long long*& slot,
+                                                  unsigned long long& key) {
   PixelHit hit;
-  const bool drawn = projectQuantized(projection, word, hit);
-  const uint32_t pixel = drawn ? uint32_t(hit.y) * uint32_t(p.view.width) + uint32_t(hit.x) : ~0u;
-  if (kWarpDedup) {
-    // Lanes that hit the same pixel elect the closest (lowest lane = lowest index on ties); only
-    // it reads the framebuffer and writes it.
-    const unsigned active = __activemask();
-    const unsigned peers = __match_any_sync(active, pixel);
-    const uint32_t depthBits = drawn ? floatBits(hit.viewDepth) : ~0u;
-    const uint32_t closest = __reduce_min_sync(peers, depthBits);
-    const unsigned winners = __ballot_sync(peers, depthBits == closest);
-    if ((threadIdx.x & 31) != __ffs(winners) - 1) return;
-  }
-  if (!drawn) return;
-  unsigned long long* slot = &p.words[pixel];
-  const unsigned long long key = packDepthWord(hit.viewDepth, index);
-  // Early-z: most points of a dense cloud are hidden; a plain read is far cheaper than an atomic
-  // and a stale value only costs an atomic that was not needed.
-  if (key < *slot) atomicMin(slot, key);
+  if (!projectQuantized(projection, word, hit)) return false;
+  slot = &p.words[uint32_t(hit.y) * uint32_t(p.view.width) + uint32_t(hit.x)];
+  key = packDepthWord(hit.viewDepth, index);
+  return true;
 }
 
-template <bool kWarpDedup>
+/// Early-z: most points of a dense cloud are hidden; a plain read is far cheaper than an atomic,
+/// and a stale value only costs an atomic that was not needed.
+__device__ PCV_FORCE_INLINE void depthTestAndWrite(unsigned long long* slot,
+                                                   unsigned long long key,
+                                                   unsigned long long current) {
+  if (key < current) atomicMin(slot, key);
+}
+
+/// Draws the four points of one 16-byte load. kGrouped projects all four first and then reads
+/// their four pixels together, so the reads' latencies overlap; otherwise each point's read
+/// waits for the one before.
+template <bool kGrouped>
+__device__ PCV_FORCE_INLINE void drawQuad(const CompactRasterParams& p,
+                                          const BatchProjection& projection, uint4 words,
+                                          uint32_t index) {
+  const uint32_t word[4] = {words.x, words.y, words.z, words.w};
+  if (kGrouped) {
+    unsigned long long* slot[4];
+    unsigned long long key[4], current[4];
+    bool drawn[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      drawn[k] = prepareQuantized(p, projection, word[k], index + k, slot[k], key[k]);
+    }
+#pragma unroll
+    for (int k = 0; k < 4; ++k) current[k] = drawn[k] ? *slot[k] : 0;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      if (drawn[k]) depthTestAndWrite(slot[k], key[k], current[k]);
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      unsigned long long* slot;
+      unsigned long long key;
+      if (prepareQuantized(p, projection, word[k], index + k, slot, key)) {
+        depthTestAndWrite(slot, key, *slot);
+      }
+    }
+  }
+}
+
+template <bool kGrouped>
 __device__ void rasterCompact(const CompactRasterParams& p) {
   __shared__ BatchProjection sharedProjection;
   __shared__ bool culled;
@@ -70,15 +100,14 @@ __device__ void rasterCompact(const CompactRasterParams& p) {
   const uint4* quads = reinterpret_cast<const uint4*>(p.positions + first);
   const uint32_t quadCount = count / 4;
   for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
-    const uint4 words = __ldg(&quads[q]);
-    const uint32_t index = first + 4 * q;
-    drawQuantized<kWarpDedup>(p, projection, words.x, index);
-    drawQuantized<kWarpDedup>(p, projection, words.y, index + 1);
-    drawQuantized<kWarpDedup>(p, projection, words.z, index + 2);
-    drawQuantized<kWarpDedup>(p, projection, words.w, index + 3);
+    drawQuad<kGrouped>(p, projection, __ldg(&quads[q]), first + 4 * q);
   }
   for (uint32_t i = quadCount * 4 + threadIdx.x; i < count; i += kRasterBlock) {
-    drawQuantized<kWarpDedup>(p, projection, __ldg(&p.positions[first + i]), first + i);
+    unsigned long long* slot;
+    unsigned long long key;
+    if (prepareQuantized(p, projection, __ldg(&p.positions[first + i]), first + i, slot, key)) {
+      depthTestAndWrite(slot, key, *slot);
+    }
   }
 }
 
@@ -94,14 +123,14 @@ __device__ void resolveAndClear(const ResolveAndClearParams& p) {
   p.words[i] = kEmptyPixel;
 }
 
-__global__ void rasterCompactKernel(CompactRasterParams p) { rasterCompact<false>(p); }
-__global__ void rasterCompactDedupKernel(CompactRasterParams p) { rasterCompact<true>(p); }
+__global__ void rasterCompactKernel(CompactRasterParams p) { rasterCompact<true>(p); }
+__global__ void rasterCompactSequentialKernel(CompactRasterParams p) { rasterCompact<false>(p); }
 __global__ void resolveAndClearKernel(ResolveAndClearParams p) { resolveAndClear(p); }
 
-template <bool kWarpDedup>
+template <bool kGrouped>
 class CompactMethod final : public CudaMethod {
  public:
-  const char* name() const override { return kWarpDedup ? "dedup" : "compact"; }
+  const char* name() const override { return kGrouped ? "compact" : "compact-seq"; }
   double bytesReadPerPoint() const override { return 4.0 + double(sizeof(Batch)) / kBatchSize; }
 
   void render(const FrameContext& f) override {
@@ -121,7 +150,7 @@ class CompactMethod final : public CudaMethod {
                                      words};
     // One block per batch: cull by the batch box, then draw its points.
     f.recorder->launch("raster", compact.batches.size() * kRasterBlock,
-                       kWarpDedup ? rasterCompactDedupKernel : rasterCompactKernel, raster,
+                       kGrouped ? rasterCompactKernel : rasterCompactSequentialKernel, raster,
                        kRasterBlock);
     // Colour of each pixel's closest point; the pixel is cleared for the next frame.
     f.recorder->launch("resolve", pixels, resolveAndClearKernel,
@@ -137,10 +166,10 @@ class CompactMethod final : public CudaMethod {
 }  // namespace
 
 std::unique_ptr<CudaMethod> createCompactMethod() {
-  return std::make_unique<CompactMethod<false>>();
-}
-std::unique_ptr<CudaMethod> createCompactDedupMethod() {
   return std::make_unique<CompactMethod<true>>();
+}
+std::unique_ptr<CudaMethod> createCompactSequentialMethod() {
+  return std::make_unique<CompactMethod<false>>();
 }
 
 }  // namespace pcv::cuda
