@@ -135,3 +135,49 @@ TEST(CompactLayout, ImageDiffersFromFullPrecisionOnlyByQuantization) {
 
 }  // namespace
 }  // namespace pcv
+
+namespace pcv {
+namespace {
+
+TEST(CompactLayout, PointsOfBatchesClassifiedInsidePassEveryTest) {
+  std::vector<Point> points = cylinderPoints(1'000'000, 12);
+  sortPointsByMorton(points);
+  const CompactPoints compact = buildCompactPoints(points);
+  const Camera cameras[] = {Camera::lookingFrom({-3, 0, 0}, 0, 0),
+                            Camera::lookingFrom({-0.8, -0.6, 0.9}, 35, -40),
+                            Camera::lookingFrom({0.1, 0, 0.05}, 120, 10)};
+  uint64_t insideBatches = 0, partialBatches = 0, outsideBatches = 0;
+  for (const Camera& camera : cameras) {
+    const ViewTransform view = test::makeView(camera, 800, 450);
+    for (const Batch& batch : compact.batches) {
+      const BatchProjection projection = makeBatchProjection(view, batch);
+      const BatchVisibility visibility = classifyBatch(projection);
+      uint32_t drawn = 0;
+      for (uint32_t i = batch.first; i < batch.first + batch.count; ++i) {
+        PixelHit tested{}, untested{};
+        const bool passes = projectQuantized<true>(projection, compact.positions[i], tested);
+        drawn += passes;
+        if (visibility != BatchVisibility::kInside) continue;
+        ASSERT_TRUE(passes) << "point " << i << " of a batch classified inside";
+        ASSERT_TRUE(projectQuantized<false>(projection, compact.positions[i], untested));
+        ASSERT_EQ(tested.x, untested.x);
+        ASSERT_EQ(tested.y, untested.y);
+        ASSERT_EQ(tested.viewDepth, untested.viewDepth);
+      }
+      if (visibility == BatchVisibility::kOutside) {
+        EXPECT_EQ(drawn, 0u);
+      }
+      insideBatches += visibility == BatchVisibility::kInside;
+      partialBatches += visibility == BatchVisibility::kPartial;
+      outsideBatches += visibility == BatchVisibility::kOutside;
+    }
+  }
+  std::printf("batches inside %llu, partial %llu, outside %llu\n",
+              (unsigned long long)insideBatches, (unsigned long long)partialBatches,
+              (unsigned long long)outsideBatches);
+  EXPECT_GT(insideBatches, 0u);
+  EXPECT_GT(outsideBatches, 0u);
+}
+
+}  // namespace
+}  // namespace pcv

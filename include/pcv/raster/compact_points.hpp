@@ -101,10 +101,23 @@ PCV_HOST_DEVICE inline BatchProjection makeBatchProjection(const ViewTransform& 
   return p;
 }
 
-/// True when the whole batch box lies beyond one side of the view (left, right, bottom, top,
-/// near, far); conservative: a box that only nears a frustum corner is kept.
-PCV_HOST_DEVICE inline bool batchOutsideView(const BatchProjection& p) {
-  uint32_t outsideAll = 0x3f;  // bit per side
+/// Where a batch's box lies relative to the view.
+enum class BatchVisibility : uint32_t {
+  kOutside,  ///< entirely beyond one side: nothing to draw
+  kPartial,  ///< crosses a side: every point is tested
+  kInside,   ///< inside with a margin: every point passes the tests, which can be skipped
+};
+
+/// Relative margin by which a box must be inside for kInside: far above the rounding error of
+/// a point's sx, sy, w (a few float ulps), so no point of the box can fail a test.
+constexpr float kInsideMargin = 1.0f / 4096.0f;
+
+/// Classifies the batch box by its eight corners. Conservative: a box that only nears a frustum
+/// corner counts as partial, and only a box with a margin counts as inside.
+PCV_HOST_DEVICE inline BatchVisibility classifyBatch(const BatchProjection& p) {
+  uint32_t outsideAll = 0x3f;  // bit per side: left, right, bottom, top, near, far
+  bool allInside = true;
+  const float lo = kInsideMargin, hi = 1.0f - kInsideMargin;
   for (int corner = 0; corner < 8; ++corner) {
     const float x = corner & 1 ? float(kQuantSteps) : 0.0f;
     const float y = corner & 2 ? float(kQuantSteps) : 0.0f;
@@ -114,12 +127,18 @@ PCV_HOST_DEVICE inline bool batchOutsideView(const BatchProjection& p) {
                              uint32_t(sy < 0.0f) << 2 | uint32_t(sy > p.height * w) << 3 |
                              uint32_t(w < p.nearPlane) << 4 | uint32_t(w > p.farPlane) << 5;
     outsideAll &= outside;
+    allInside = allInside && sx > lo * p.width * w && sx < hi * p.width * w &&
+                sy > lo * p.height * w && sy < hi * p.height * w &&
+                w > p.nearPlane * (1.0f + kInsideMargin) && w < p.farPlane * hi;
   }
-  return outsideAll != 0;
+  if (outsideAll != 0) return BatchVisibility::kOutside;
+  return allInside ? BatchVisibility::kInside : BatchVisibility::kPartial;
 }
 
 /// Projects one quantized point of the batch. Drawn are points with near < w < far whose pixel
-/// (floor of sx/w, sy/w) lies in the image; invalid words never are.
+/// (floor of sx/w, sy/w) lies in the image; invalid words never are. With kTested false (a batch
+/// classified kInside, whose points all pass) the range tests are skipped; the pixel is the same.
+template <bool kTested = true>
 PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectQuantized(const BatchProjection& p, uint32_t word,
                                                        PixelHit& hit) {
   if (word & kInvalidQuantized) return false;
@@ -128,12 +147,12 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectQuantized(const BatchProjection& p,
   const float z = smallUintToFloat(word >> 20);
   const float w = affine(p.w, x, y, z);
   // "not inside" forms reject NaN too.
-  if (!(w > p.nearPlane && w < p.farPlane)) return false;
+  if (kTested && !(w > p.nearPlane && w < p.farPlane)) return false;
   const float sx = affine(p.sx, x, y, z), sy = affine(p.sy, x, y, z);
-  if (!(sx >= 0.0f && sy >= 0.0f)) return false;
+  if (kTested && !(sx >= 0.0f && sy >= 0.0f)) return false;
   const float invW = 1.0f / w;
   const float pixelX = sx * invW, pixelY = sy * invW;
-  if (!(pixelX < p.width && pixelY < p.height)) return false;
+  if (kTested && !(pixelX < p.width && pixelY < p.height)) return false;
   hit.x = int(floorToUint(pixelX));
   hit.y = int(floorToUint(pixelY));
   hit.viewDepth = w;

@@ -122,10 +122,14 @@ PCV_CPU_FMA_CLONES void rasterCompactBatches(const Frame& frame, const CompactPo
   for (uint64_t b = beginBatch; b < endBatch; ++b) {
     const Batch& batch = compact.batches[b];
     const BatchProjection projection = makeBatchProjection(frame.view, batch);
-    if (batchOutsideView(projection)) continue;
+    const BatchVisibility visibility = classifyBatch(projection);
+    if (visibility == BatchVisibility::kOutside) continue;
     for (uint32_t i = batch.first; i < batch.first + batch.count; ++i) {
       PixelHit hit;
-      if (!projectQuantized(projection, compact.positions[i], hit)) continue;
+      const bool drawn = visibility == BatchVisibility::kInside
+                             ? projectQuantized<false>(projection, compact.positions[i], hit)
+                             : projectQuantized<true>(projection, compact.positions[i], hit);
+      if (!drawn) continue;
       atomicMinimum(words[uint64_t(hit.y) * frame.view.width + hit.x],
                     packDepthWord(hit.viewDepth, i));
     }

@@ -29,13 +29,14 @@ struct ResolveAndClearParams {
 };
 
 /// Projects one point; on success sets the framebuffer slot and the depth|index word to try.
+template <bool kTested>
 __device__ PCV_FORCE_INLINE bool prepareQuantized(const CompactRasterParams& p,
                                                   const BatchProjection& projection,
                                                   uint32_t word, uint32_t index,
                                                   unsigned long long*& slot,
                                                   unsigned long long& key) {
   PixelHit hit;
-  if (!projectQuantized(projection, word, hit)) return false;
+  if (!projectQuantized<kTested>(projection, word, hit)) return false;
   slot = &p.words[uint32_t(hit.y) * uint32_t(p.view.width) + uint32_t(hit.x)];
   key = packDepthWord(hit.viewDepth, index);
   return true;
@@ -52,7 +53,7 @@ __device__ PCV_FORCE_INLINE void depthTestAndWrite(unsigned long long* slot,
 /// Draws the four points of one 16-byte load. kGrouped projects all four first and then reads
 /// their four pixels together, so the reads' latencies overlap; otherwise each point's read
 /// waits for the one before.
-template <bool kGrouped>
+template <bool kGrouped, bool kTested>
 __device__ PCV_FORCE_INLINE void drawQuad(const CompactRasterParams& p,
                                           const BatchProjection& projection, uint4 words,
                                           uint32_t index) {
@@ -63,7 +64,7 @@ __device__ PCV_FORCE_INLINE void drawQuad(const CompactRasterParams& p,
     bool drawn[4];
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
-      drawn[k] = prepareQuantized(p, projection, word[k], index + k, slot[k], key[k]);
+      drawn[k] = prepareQuantized<kTested>(p, projection, word[k], index + k, slot[k], key[k]);
     }
 #pragma unroll
     for (int k = 0; k < 4; ++k) current[k] = drawn[k] ? *slot[k] : 0;
@@ -76,9 +77,30 @@ __device__ PCV_FORCE_INLINE void drawQuad(const CompactRasterParams& p,
     for (int k = 0; k < 4; ++k) {
       unsigned long long* slot;
       unsigned long long key;
-      if (prepareQuantized(p, projection, word[k], index + k, slot, key)) {
+      if (prepareQuantized<kTested>(p, projection, word[k], index + k, slot, key)) {
         depthTestAndWrite(slot, key, *slot);
       }
+    }
+  }
+}
+
+/// Draws the points of one batch, four per 16-byte load.
+template <bool kGrouped, bool kTested>
+__device__ PCV_FORCE_INLINE void drawBatch(const CompactRasterParams& p,
+                                           const BatchProjection& projection, uint32_t first,
+                                           uint32_t count) {
+  // Batches start at multiples of kBatchSize words, so 16-byte loads are aligned.
+  const uint4* quads = reinterpret_cast<const uint4*>(p.positions + first);
+  const uint32_t quadCount = count / 4;
+  for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
+    drawQuad<kGrouped, kTested>(p, projection, __ldg(&quads[q]), first + 4 * q);
+  }
+  for (uint32_t i = quadCount * 4 + threadIdx.x; i < count; i += kRasterBlock) {
+    unsigned long long* slot;
+    unsigned long long key;
+    if (prepareQuantized<kTested>(p, projection, __ldg(&p.positions[first + i]), first + i, slot,
+                                  key)) {
+      depthTestAndWrite(slot, key, *slot);
     }
   }
 }
@@ -86,28 +108,20 @@ __device__ PCV_FORCE_INLINE void drawQuad(const CompactRasterParams& p,
 template <bool kGrouped>
 __device__ void rasterCompact(const CompactRasterParams& p) {
   __shared__ BatchProjection sharedProjection;
-  __shared__ bool culled;
+  __shared__ BatchVisibility visibility;
   const Batch& batch = p.batches[blockIdx.x];
   if (threadIdx.x == 0) {
     sharedProjection = makeBatchProjection(p.view, batch);
-    culled = batchOutsideView(sharedProjection);
+    visibility = classifyBatch(sharedProjection);
   }
   __syncthreads();
-  if (culled) return;
+  if (visibility == BatchVisibility::kOutside) return;
   const BatchProjection projection = sharedProjection;  // into registers
-  const uint32_t first = batch.first, count = batch.count;
-  // Batches start at multiples of kBatchSize words, so 16-byte loads are aligned.
-  const uint4* quads = reinterpret_cast<const uint4*>(p.positions + first);
-  const uint32_t quadCount = count / 4;
-  for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
-    drawQuad<kGrouped>(p, projection, __ldg(&quads[q]), first + 4 * q);
-  }
-  for (uint32_t i = quadCount * 4 + threadIdx.x; i < count; i += kRasterBlock) {
-    unsigned long long* slot;
-    unsigned long long key;
-    if (prepareQuantized(p, projection, __ldg(&p.positions[first + i]), first + i, slot, key)) {
-      depthTestAndWrite(slot, key, *slot);
-    }
+  // Batches wholly inside the view skip the per-point range tests: all their points pass them.
+  if (visibility == BatchVisibility::kInside) {
+    drawBatch<kGrouped, false>(p, projection, batch.first, batch.count);
+  } else {
+    drawBatch<kGrouped, true>(p, projection, batch.first, batch.count);
   }
 }
 
@@ -124,13 +138,16 @@ __device__ void resolveAndClear(const ResolveAndClearParams& p) {
 }
 
 __global__ void rasterCompactKernel(CompactRasterParams p) { rasterCompact<true>(p); }
+__global__ void __launch_bounds__(kRasterBlock, 5) rasterCompactOccKernel(CompactRasterParams p) {
+  rasterCompact<true>(p);
+}
 __global__ void rasterCompactSequentialKernel(CompactRasterParams p) { rasterCompact<false>(p); }
 __global__ void resolveAndClearKernel(ResolveAndClearParams p) { resolveAndClear(p); }
 
-template <bool kGrouped>
+template <bool kGrouped, bool kOcc = false>
 class CompactMethod final : public CudaMethod {
  public:
-  const char* name() const override { return kGrouped ? "compact" : "compact-seq"; }
+  const char* name() const override { return kOcc ? "compact-occ" : kGrouped ? "compact" : "compact-seq"; }
   double bytesReadPerPoint() const override { return 4.0 + double(sizeof(Batch)) / kBatchSize; }
 
   void render(const FrameContext& f) override {
@@ -150,7 +167,7 @@ class CompactMethod final : public CudaMethod {
                                      words};
     // One block per batch: cull by the batch box, then draw its points.
     f.recorder->launch("raster", compact.batches.size() * kRasterBlock,
-                       kGrouped ? rasterCompactKernel : rasterCompactSequentialKernel, raster,
+                       kOcc ? rasterCompactOccKernel : kGrouped ? rasterCompactKernel : rasterCompactSequentialKernel, raster,
                        kRasterBlock);
     // Colour of each pixel's closest point; the pixel is cleared for the next frame.
     f.recorder->launch("resolve", pixels, resolveAndClearKernel,
@@ -167,6 +184,9 @@ class CompactMethod final : public CudaMethod {
 
 std::unique_ptr<CudaMethod> createCompactMethod() {
   return std::make_unique<CompactMethod<true>>();
+}
+std::unique_ptr<CudaMethod> createCompactOccMethod() {
+  return std::make_unique<CompactMethod<true, true>>();
 }
 std::unique_ptr<CudaMethod> createCompactSequentialMethod() {
   return std::make_unique<CompactMethod<false>>();

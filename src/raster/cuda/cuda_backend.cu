@@ -39,6 +39,7 @@ class CudaBackend final : public Backend {
     if (options_.mortonOrder) {
       methods_.push_back(cuda::createCompactMethod());
       methods_.push_back(cuda::createCompactSequentialMethod());
+      methods_.push_back(cuda::createCompactOccMethod());
     }
     if (!options_.compactOnly) {
       methods_.push_back(cuda::createEarlyZMethod());
