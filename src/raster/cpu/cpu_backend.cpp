@@ -25,11 +25,9 @@ class CpuBackend final : public Backend {
 
   std::string name() const override { return "cpu"; }
   std::vector<std::string> methods() const override {
-    // "earlyz" is "packed" and "compact-seq" is "compact" here: the CPU's atomic minimum always
-    // reads before it writes, and the order of a thread's reads is the compiler's business.
-    if (options_.compactOnly) return {"compact", "compact-seq"};
-    if (options_.mortonOrder) return {"compact", "compact-seq", "earlyz", "packed", "seed"};
-    return {"earlyz", "packed", "seed"};
+    if (options_.compactOnly) return {"compact"};
+    if (options_.mortonOrder) return {"compact", "packed", "seed"};
+    return {"packed", "seed"};
   }
   std::string deviceDescription() const override {
     return "CPU, " + std::to_string(workerCount()) + " threads";
@@ -63,7 +61,7 @@ class CpuBackend final : public Backend {
            compact_.batches.size() * sizeof(Batch);
   }
   double bytesReadPerPoint(const std::string& method) const override {
-    if (method == "compact" || method == "compact-seq") return 4.0 + double(sizeof(Batch)) / kBatchSize;
+    if (method == "compact") return 4.0 + double(sizeof(Batch)) / kBatchSize;
     return method == "seed" ? 2.0 * sizeof(Point) : double(sizeof(Point));
   }
   std::vector<Point> downloadPoints() const override { return points_; }
@@ -80,9 +78,9 @@ class CpuBackend final : public Backend {
       rgba = ownImage_.data();
     }
     const cpu::Frame frame{view, settings.background, rgba, &words_, &timings_};
-    if (method == "compact" || method == "compact-seq") {
+    if (method == "compact") {
       cpu::renderCompact(frame, compact_);
-    } else if (method == "packed" || method == "earlyz") {
+    } else if (method == "packed") {
       cpu::renderPacked(frame, points_);
     } else {
       cpu::renderSeed(frame, points_);

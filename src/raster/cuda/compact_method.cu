@@ -1,8 +1,12 @@
-// Method "compact", the fastest: Morton-ordered batches of kBatchSize points, each culled
-// against the frustum by its box; 4-byte quantized positions read with 16-byte loads; early-z
-// (read the pixel, skip the atomic when not closer); colours fetched once per visible pixel by a
-// resolve that also clears the framebuffer for the next frame (no separate clear pass).
-// Method "compact-seq" is the same with each point's framebuffer read waiting for the previous.
+// Method "compact", the fastest: Morton-ordered batches of kBatchSize points with 4-byte quantized
+// positions (include/pcv/raster/compact_points.hpp). Per frame:
+//   cull    one thread per batch: the batch's projection to pixels, and whether its box is
+//           outside the view (skipped), inside (its points skip the range tests) or partial;
+//           visible batches are listed.
+//   raster  kSlices blocks per listed batch, 16-byte loads of 4 points per thread, early-z (read
+//           the pixel, skip the atomic when not closer), 64-bit atomicMin of depth|index.
+//   resolve colours fetched once per visible pixel; the pixel is cleared for the next frame, so
+//           there is no clear pass after the first frame.
 #include <algorithm>
 
 #include "cuda_method.hpp"
@@ -13,10 +17,28 @@ namespace {
 
 constexpr int kRasterBlock = 256;
 
+/// What the cull stage leaves for the raster stage about one batch.
+struct CulledBatch {
+  BatchProjection projection;
+  BatchVisibility visibility;
+};
+
+struct CullParams {
+  const Batch* batches;
+  uint32_t batchCount;
+  ViewTransform view;
+  CulledBatch* culled;        ///< one per batch
+  uint32_t* visibleBatches;   ///< indices of batches not outside, in any order
+  uint32_t* visibleCount;     ///< number of entries in visibleBatches (zeroed before the stage)
+};
+
 struct CompactRasterParams {
   const uint32_t* positions;  ///< quantized words, 16-byte aligned per batch
   const Batch* batches;
-  ViewTransform view;         ///< the frame's view; points relative to the cloud's origin
+  const CulledBatch* culled;
+  const uint32_t* visibleBatches;
+  const uint32_t* visibleCount;
+  uint32_t width;             ///< pixels per framebuffer row
   unsigned long long* words;  ///< framebuffer, one word per pixel, kEmptyPixel where clear
 };
 
@@ -28,101 +50,87 @@ struct ResolveAndClearParams {
   uint32_t background;
 };
 
-/// Projects one point; on success sets the framebuffer slot and the depth|index word to try.
+__device__ void cullBatch(const CullParams& p) {
+  const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= p.batchCount) return;
+  CulledBatch result;
+  result.projection = makeBatchProjection(p.view, p.batches[b]);
+  result.visibility = classifyBatch(result.projection);
+  p.culled[b] = result;
+  if (result.visibility != BatchVisibility::kOutside) {
+    p.visibleBatches[atomicAdd(p.visibleCount, 1u)] = b;
+  }
+}
+
+/// Draws one point. Early-z: most points of a dense cloud are hidden; a plain read is far
+/// cheaper than an atomic, and a stale value only costs an atomic that was not needed.
 template <bool kTested>
-__device__ PCV_FORCE_INLINE bool prepareQuantized(const CompactRasterParams& p,
-                                                  const BatchProjection& projection,
-                                                  uint32_t word, uint32_t index,
-                                                  unsigned long long*& slot,
-                                                  unsigned long long& key) {
+__device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
+                                               const BatchProjection& projection, uint32_t word,
+                                               uint32_t index) {
   PixelHit hit;
-  if (!projectQuantized<kTested>(projection, word, hit)) return false;
-  slot = &p.words[uint32_t(hit.y) * uint32_t(p.view.width) + uint32_t(hit.x)];
-  key = packDepthWord(hit.viewDepth, index);
-  return true;
+  if (!projectQuantized<kTested>(projection, word, hit)) return;
+  unsigned long long* slot = &p.words[uint32_t(hit.y) * p.width + uint32_t(hit.x)];
+  const unsigned long long key = packDepthWord(hit.viewDepth, index);
+  if (key < *slot) atomicMin(slot, key);
 }
 
-/// Early-z: most points of a dense cloud are hidden; a plain read is far cheaper than an atomic,
-/// and a stale value only costs an atomic that was not needed.
-__device__ PCV_FORCE_INLINE void depthTestAndWrite(unsigned long long* slot,
-                                                   unsigned long long key,
-                                                   unsigned long long current) {
-  if (key < current) atomicMin(slot, key);
-}
-
-/// Draws the four points of one 16-byte load. kGrouped projects all four first and then reads
-/// their four pixels together, so the reads' latencies overlap; otherwise each point's read
-/// waits for the one before.
-template <bool kGrouped, bool kTested>
-__device__ PCV_FORCE_INLINE void drawQuad(const CompactRasterParams& p,
-                                          const BatchProjection& projection, uint4 words,
-                                          uint32_t index) {
-  const uint32_t word[4] = {words.x, words.y, words.z, words.w};
-  if (kGrouped) {
-    unsigned long long* slot[4];
-    unsigned long long key[4], current[4];
-    bool drawn[4];
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      drawn[k] = prepareQuantized<kTested>(p, projection, word[k], index + k, slot[k], key[k]);
-    }
-#pragma unroll
-    for (int k = 0; k < 4; ++k) current[k] = drawn[k] ? *slot[k] : 0;
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      if (drawn[k]) depthTestAndWrite(slot[k], key[k], current[k]);
-    }
-  } else {
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      unsigned long long* slot;
-      unsigned long long key;
-      if (prepareQuantized<kTested>(p, projection, word[k], index + k, slot, key)) {
-        depthTestAndWrite(slot, key, *slot);
-      }
-    }
-  }
-}
-
-/// Draws the points of one batch, four per 16-byte load.
-template <bool kGrouped, bool kTested>
-__device__ PCV_FORCE_INLINE void drawBatch(const CompactRasterParams& p,
-                                           const BatchProjection& projection, uint32_t first,
-                                           uint32_t count) {
-  // Batches start at multiples of kBatchSize words, so 16-byte loads are aligned.
-  const uint4* quads = reinterpret_cast<const uint4*>(p.positions + first);
-  const uint32_t quadCount = count / 4;
+/// Draws points [begin, end) of the positions, four per 16-byte load; begin is a multiple of 4.
+template <bool kTested>
+__device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
+                                           const BatchProjection& projection, uint32_t begin,
+                                           uint32_t end) {
+  const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
+  const uint32_t quadCount = (end - begin) / 4;
   for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
-    drawQuad<kGrouped, kTested>(p, projection, __ldg(&quads[q]), first + 4 * q);
+    const uint4 w = __ldg(&quads[q]);
+    const uint32_t index = begin + 4 * q;
+    drawQuantized<kTested>(p, projection, w.x, index);
+    drawQuantized<kTested>(p, projection, w.y, index + 1);
+    drawQuantized<kTested>(p, projection, w.z, index + 2);
+    drawQuantized<kTested>(p, projection, w.w, index + 3);
   }
-  for (uint32_t i = quadCount * 4 + threadIdx.x; i < count; i += kRasterBlock) {
-    unsigned long long* slot;
-    unsigned long long key;
-    if (prepareQuantized<kTested>(p, projection, __ldg(&p.positions[first + i]), first + i, slot,
-                                  key)) {
-      depthTestAndWrite(slot, key, *slot);
-    }
+  for (uint32_t i = begin + quadCount * 4 + threadIdx.x; i < end; i += kRasterBlock) {
+    drawQuantized<kTested>(p, projection, __ldg(&p.positions[i]), i);
   }
 }
 
-template <bool kGrouped>
+/// Block blockIdx.x draws slice (blockIdx.x % kSlices) of visible batch (blockIdx.x / kSlices).
+template <uint32_t kSlices>
 __device__ void rasterCompact(const CompactRasterParams& p) {
-  __shared__ BatchProjection sharedProjection;
-  __shared__ BatchVisibility visibility;
-  const Batch& batch = p.batches[blockIdx.x];
-  if (threadIdx.x == 0) {
-    sharedProjection = makeBatchProjection(p.view, batch);
-    visibility = classifyBatch(sharedProjection);
-  }
-  __syncthreads();
-  if (visibility == BatchVisibility::kOutside) return;
-  const BatchProjection projection = sharedProjection;  // into registers
+  static_assert(kBatchSize % (4 * kSlices) == 0, "slices must hold whole 16-byte loads");
+  const uint32_t listed = blockIdx.x / kSlices;
+  if (listed >= *p.visibleCount) return;
+  const uint32_t b = p.visibleBatches[listed];
+  const Batch& batch = p.batches[b];
+  constexpr uint32_t kSliceSize = kBatchSize / kSlices;
+  const uint32_t begin = batch.first + (blockIdx.x % kSlices) * kSliceSize;
+  const uint32_t end = min(begin + kSliceSize, batch.first + batch.count);
+  if (begin >= end) return;
+  const BatchProjection projection = p.culled[b].projection;
   // Batches wholly inside the view skip the per-point range tests: all their points pass them.
-  if (visibility == BatchVisibility::kInside) {
-    drawBatch<kGrouped, false>(p, projection, batch.first, batch.count);
+  if (p.culled[b].visibility == BatchVisibility::kInside) {
+    drawRange<false>(p, projection, begin, end);
   } else {
-    drawBatch<kGrouped, true>(p, projection, batch.first, batch.count);
+    drawRange<true>(p, projection, begin, end);
   }
+}
+
+/// Two pixels per thread with 16-byte framebuffer reads, for an even pixel count.
+__device__ void resolveAndClearPairs(const ResolveAndClearParams& p) {
+  const uint64_t pair = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
+  if (2 * pair >= p.pixelCount) return;
+  ulonglong2* words = reinterpret_cast<ulonglong2*>(p.words);
+  const ulonglong2 w = words[pair];
+  const uint32_t first = w.x == kEmptyPixel ? p.background : __ldg(&p.colors[payloadOfWord(w.x)]);
+  const uint32_t second = w.y == kEmptyPixel ? p.background : __ldg(&p.colors[payloadOfWord(w.y)]);
+  if (p.out.rgba) {
+    reinterpret_cast<uint2*>(p.out.rgba)[pair] = make_uint2(first, second);
+  } else {
+    p.out.store(2 * pair, first);
+    p.out.store(2 * pair + 1, second);
+  }
+  if (w.x != kEmptyPixel || w.y != kEmptyPixel) words[pair] = make_ulonglong2(kEmptyPixel, kEmptyPixel);
 }
 
 __device__ void resolveAndClear(const ResolveAndClearParams& p) {
@@ -137,17 +145,16 @@ __device__ void resolveAndClear(const ResolveAndClearParams& p) {
   p.words[i] = kEmptyPixel;
 }
 
-__global__ void rasterCompactKernel(CompactRasterParams p) { rasterCompact<true>(p); }
-__global__ void __launch_bounds__(kRasterBlock, 5) rasterCompactOccKernel(CompactRasterParams p) {
-  rasterCompact<true>(p);
-}
-__global__ void rasterCompactSequentialKernel(CompactRasterParams p) { rasterCompact<false>(p); }
+__global__ void cullBatchesKernel(CullParams p) { cullBatch(p); }
+__global__ void rasterCompactKernel(CompactRasterParams p) { rasterCompact<2>(p); }
+__global__ void rasterCompactFiveSlicesKernel(CompactRasterParams p) { rasterCompact<5>(p); }
+__global__ void resolveAndClearPairsKernel(ResolveAndClearParams p) { resolveAndClearPairs(p); }
 __global__ void resolveAndClearKernel(ResolveAndClearParams p) { resolveAndClear(p); }
 
-template <bool kGrouped, bool kOcc = false>
+template <uint32_t kSlices>
 class CompactMethod final : public CudaMethod {
  public:
-  const char* name() const override { return kOcc ? "compact-occ" : kGrouped ? "compact" : "compact-seq"; }
+  const char* name() const override { return kSlices == 2 ? "compact" : "compact-s5"; }
   double bytesReadPerPoint() const override { return 4.0 + double(sizeof(Batch)) / kBatchSize; }
 
   void render(const FrameContext& f) override {
@@ -158,38 +165,53 @@ class CompactMethod final : public CudaMethod {
     }
     auto* words = reinterpret_cast<unsigned long long*>(framebuffer_.data());
     // The resolve leaves every pixel it read clear, so only a first or larger frame clears.
-    const uint64_t toClear = pixels > clearWords_ ? pixels : 0;
-    f.recorder->launch("clear", toClear, clearWordsKernel,
-                       ClearWordsParams{framebuffer_.data(), toClear});
-    clearWords_ = std::max(clearWords_, pixels);
+    if (pixels > clearWords_) {
+      f.recorder->launch("clear", pixels, clearWordsKernel,
+                         ClearWordsParams{framebuffer_.data(), pixels});
+      clearWords_ = pixels;
+    }
     const CompactPointsDevice& compact = *f.compact;
-    const CompactRasterParams raster{compact.positions.data(), compact.batches.data(), f.view,
-                                     words};
-    // One block per batch: cull by the batch box, then draw its points.
-    f.recorder->launch("raster", compact.batches.size() * kRasterBlock,
-                       kOcc ? rasterCompactOccKernel : kGrouped ? rasterCompactKernel : rasterCompactSequentialKernel, raster,
+    const auto batchCount = uint32_t(compact.batches.size());
+    culled_.reserve(batchCount);
+    visibleBatches_.reserve(batchCount + 1);  // the last entry is the count
+    uint32_t* visibleCount = visibleBatches_.data() + batchCount;
+    CUDA_CHECK(cudaMemsetAsync(visibleCount, 0, sizeof(uint32_t), f.recorder->stream()));
+    // Each batch's projection and visibility; the visible ones listed.
+    f.recorder->launch("cull", batchCount, cullBatchesKernel,
+                       CullParams{compact.batches.data(), batchCount, f.view, culled_.data(),
+                                  visibleBatches_.data(), visibleCount},
+                       128);
+    // kSlices blocks per listed batch; blocks past the list return at once.
+    f.recorder->launch("raster", uint64_t(batchCount) * kSlices * kRasterBlock,
+                       kSlices == 2 ? rasterCompactKernel : rasterCompactFiveSlicesKernel,
+                       CompactRasterParams{compact.positions.data(), compact.batches.data(),
+                                           culled_.data(), visibleBatches_.data(), visibleCount,
+                                           uint32_t(f.view.width), words},
                        kRasterBlock);
     // Colour of each pixel's closest point; the pixel is cleared for the next frame.
-    f.recorder->launch("resolve", pixels, resolveAndClearKernel,
-                       ResolveAndClearParams{words, compact.colors.data(), f.out, pixels,
-                                             f.settings->background});
+    const ResolveAndClearParams resolve{words, compact.colors.data(), f.out, pixels,
+                                        f.settings->background};
+    if (pixels % 2 == 0) {
+      f.recorder->launch("resolve", pixels / 2, resolveAndClearPairsKernel, resolve);
+    } else {
+      f.recorder->launch("resolve", pixels, resolveAndClearKernel, resolve);
+    }
   }
 
  private:
   DeviceBuffer<uint64_t> framebuffer_;
   uint64_t clearWords_ = 0;  // leading framebuffer words known to hold kEmptyPixel
+  DeviceBuffer<CulledBatch> culled_;
+  DeviceBuffer<uint32_t> visibleBatches_;
 };
 
 }  // namespace
 
 std::unique_ptr<CudaMethod> createCompactMethod() {
-  return std::make_unique<CompactMethod<true>>();
+  return std::make_unique<CompactMethod<2>>();
 }
-std::unique_ptr<CudaMethod> createCompactOccMethod() {
-  return std::make_unique<CompactMethod<true, true>>();
-}
-std::unique_ptr<CudaMethod> createCompactSequentialMethod() {
-  return std::make_unique<CompactMethod<false>>();
+std::unique_ptr<CudaMethod> createCompactFiveSlicesMethod() {
+  return std::make_unique<CompactMethod<5>>();
 }
 
 }  // namespace pcv::cuda

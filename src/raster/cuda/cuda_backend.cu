@@ -38,8 +38,7 @@ class CudaBackend final : public Backend {
     // The first method is the default: the fastest.
     if (options_.mortonOrder) {
       methods_.push_back(cuda::createCompactMethod());
-      methods_.push_back(cuda::createCompactSequentialMethod());
-      methods_.push_back(cuda::createCompactOccMethod());
+      methods_.push_back(cuda::createCompactFiveSlicesMethod());
     }
     if (!options_.compactOnly) {
       methods_.push_back(cuda::createEarlyZMethod());
