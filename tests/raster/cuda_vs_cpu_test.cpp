@@ -56,9 +56,9 @@ TEST_F(CudaVsCpu, ExactMethodsArePixelIdenticalAtThreeViewsAndTwoSizes) {
     if (method == "seed") continue;  // races on equal depths: see the next test
     RenderSettings settings;
     settings.method = method;
+    settings.background = packRgba(7, 8, 9);
     RenderSettings reference = settings;
     reference.method = method.starts_with("compact") ? "compact" : "packed";
-    settings.background = packRgba(7, 8, 9);
     for (const Viewpoint& viewpoint : kViewpoints) {
       for (const auto& size : kSizes) {
         const ViewTransform view = test::makeView(cameraAt(viewpoint), size.width, size.height);

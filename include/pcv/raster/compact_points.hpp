@@ -112,27 +112,49 @@ enum class BatchVisibility : uint32_t {
 /// a point's sx, sy, w (a few float ulps), so no point of the box can fail a test.
 constexpr float kInsideMargin = 1.0f / 4096.0f;
 
-/// Classifies the batch box by its eight corners. Conservative: a box that only nears a frustum
-/// corner counts as partial, and only a box with a margin counts as inside.
-PCV_HOST_DEVICE inline BatchVisibility classifyBatch(const BatchProjection& p) {
-  uint32_t outsideAll = 0x3f;  // bit per side: left, right, bottom, top, near, far
-  bool allInside = true;
+/// Where one corner (0..7: bit 0 x, bit 1 y, bit 2 z at the box's far end) of the batch box
+/// lies: a bit per view side it is beyond (left, right, bottom, top, near, far), and whether it is
+/// inside by the margin.
+struct CornerClass {
+  uint32_t outside;
+  bool inside;
+};
+
+PCV_HOST_DEVICE PCV_FORCE_INLINE CornerClass classifyCorner(const BatchProjection& p, int corner) {
+  const float x = corner & 1 ? float(kQuantSteps) : 0.0f;
+  const float y = corner & 2 ? float(kQuantSteps) : 0.0f;
+  const float z = corner & 4 ? float(kQuantSteps) : 0.0f;
+  const float w = affine(p.w, x, y, z), sx = affine(p.sx, x, y, z), sy = affine(p.sy, x, y, z);
   const float lo = kInsideMargin, hi = 1.0f - kInsideMargin;
-  for (int corner = 0; corner < 8; ++corner) {
-    const float x = corner & 1 ? float(kQuantSteps) : 0.0f;
-    const float y = corner & 2 ? float(kQuantSteps) : 0.0f;
-    const float z = corner & 4 ? float(kQuantSteps) : 0.0f;
-    const float w = affine(p.w, x, y, z), sx = affine(p.sx, x, y, z), sy = affine(p.sy, x, y, z);
-    const uint32_t outside = uint32_t(sx < 0.0f) | uint32_t(sx > p.width * w) << 1 |
-                             uint32_t(sy < 0.0f) << 2 | uint32_t(sy > p.height * w) << 3 |
-                             uint32_t(w < p.nearPlane) << 4 | uint32_t(w > p.farPlane) << 5;
-    outsideAll &= outside;
-    allInside = allInside && sx > lo * p.width * w && sx < hi * p.width * w &&
-                sy > lo * p.height * w && sy < hi * p.height * w &&
-                w > p.nearPlane * (1.0f + kInsideMargin) && w < p.farPlane * hi;
-  }
+  CornerClass c;
+  c.outside = uint32_t(sx < 0.0f) | uint32_t(sx > p.width * w) << 1 | uint32_t(sy < 0.0f) << 2 |
+              uint32_t(sy > p.height * w) << 3 | uint32_t(w < p.nearPlane) << 4 |
+              uint32_t(w > p.farPlane) << 5;
+  c.inside = sx > lo * p.width * w && sx < hi * p.width * w && sy > lo * p.height * w &&
+             sy < hi * p.height * w && w > p.nearPlane * (1.0f + kInsideMargin) &&
+             w < p.farPlane * hi;
+  return c;
+}
+
+/// The batch's visibility from its corners' classes: outside when all corners are beyond one
+/// side, inside when all are inside by the margin, else partial. Conservative: a box that only
+/// nears a frustum corner counts as partial.
+PCV_HOST_DEVICE PCV_FORCE_INLINE BatchVisibility combineCorners(uint32_t outsideAll,
+                                                                bool insideAll) {
   if (outsideAll != 0) return BatchVisibility::kOutside;
-  return allInside ? BatchVisibility::kInside : BatchVisibility::kPartial;
+  return insideAll ? BatchVisibility::kInside : BatchVisibility::kPartial;
+}
+
+/// Classifies the batch box by its eight corners.
+PCV_HOST_DEVICE inline BatchVisibility classifyBatch(const BatchProjection& p) {
+  uint32_t outsideAll = 0x3f;
+  bool insideAll = true;
+  for (int corner = 0; corner < 8; ++corner) {
+    const CornerClass c = classifyCorner(p, corner);
+    outsideAll &= c.outside;
+    insideAll = insideAll && c.inside;
+  }
+  return combineCorners(outsideAll, insideAll);
 }
 
 /// Projects one quantized point of the batch. Drawn are points with near < w < far whose pixel

@@ -1,10 +1,10 @@
 // Method "compact", the fastest: Morton-ordered batches of kBatchSize points with 4-byte quantized
 // positions (include/pcv/raster/compact_points.hpp). Per frame:
-//   cull    one thread per batch: the batch's projection to pixels, and whether its box is
-//           outside the view (skipped), inside (its points skip the range tests) or partial;
-//           visible batches are listed.
-//   raster  kSlices blocks per listed batch, 16-byte loads of 4 points per thread, early-z (read
-//           the pixel, skip the atomic when not closer), 64-bit atomicMin of depth|index.
+//   cull    eight threads per batch, one per box corner: the batch's projection to pixels, and
+//           whether its box is outside the view (skipped), inside (its points skip the range
+//           tests) or partial.
+//   raster  kSlices blocks per batch, 16-byte loads of 4 points per thread, early-z (read the
+//           pixel, skip the atomic when not closer), 64-bit atomicMin of depth|index.
 //   resolve colours fetched once per visible pixel; the pixel is cleared for the next frame, so
 //           there is no clear pass after the first frame.
 #include <algorithm>
@@ -28,16 +28,12 @@ struct CullParams {
   uint32_t batchCount;
   ViewTransform view;
   CulledBatch* culled;        ///< one per batch
-  uint32_t* visibleBatches;   ///< indices of batches not outside, in any order
-  uint32_t* visibleCount;     ///< number of entries in visibleBatches (zeroed before the stage)
 };
 
 struct CompactRasterParams {
   const uint32_t* positions;  ///< quantized words, 16-byte aligned per batch
   const Batch* batches;
   const CulledBatch* culled;
-  const uint32_t* visibleBatches;
-  const uint32_t* visibleCount;
   uint32_t width;             ///< pixels per framebuffer row
   unsigned long long* words;  ///< framebuffer, one word per pixel, kEmptyPixel where clear
 };
@@ -50,15 +46,27 @@ struct ResolveAndClearParams {
   uint32_t background;
 };
 
+/// Eight lanes per batch, one per corner; a few batches per warp keep the chain of float math
+/// per thread short, so the stage takes microseconds even for small clouds.
 __device__ void cullBatch(const CullParams& p) {
-  const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
-  if (b >= p.batchCount) return;
-  CulledBatch result;
-  result.projection = makeBatchProjection(p.view, p.batches[b]);
-  result.visibility = classifyBatch(result.projection);
-  p.culled[b] = result;
-  if (result.visibility != BatchVisibility::kOutside) {
-    p.visibleBatches[atomicAdd(p.visibleCount, 1u)] = b;
+  const uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t b = thread / 8;
+  const int corner = int(thread % 8);
+  const bool active = b < p.batchCount;
+  BatchProjection projection{};
+  CornerClass c{0x3f, true};
+  if (active) {
+    projection = makeBatchProjection(p.view, p.batches[b]);
+    c = classifyCorner(projection, corner);
+  }
+  // AND over the eight lanes of the batch (they are aligned groups of eight in the warp).
+  uint32_t outsideAll = c.outside, insideAll = c.inside;
+  for (int offset = 1; offset < 8; offset *= 2) {
+    outsideAll &= __shfl_xor_sync(0xffffffffu, outsideAll, offset);
+    insideAll &= __shfl_xor_sync(0xffffffffu, insideAll, offset);
+  }
+  if (active && corner == 0) {
+    p.culled[b] = CulledBatch{projection, combineCorners(outsideAll, insideAll != 0)};
   }
 }
 
@@ -95,13 +103,13 @@ __device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
   }
 }
 
-/// Block blockIdx.x draws slice (blockIdx.x % kSlices) of visible batch (blockIdx.x / kSlices).
+/// Block blockIdx.x draws slice (blockIdx.x % kSlices) of batch (blockIdx.x / kSlices).
 template <uint32_t kSlices>
 __device__ void rasterCompact(const CompactRasterParams& p) {
   static_assert(kBatchSize % (4 * kSlices) == 0, "slices must hold whole 16-byte loads");
-  const uint32_t listed = blockIdx.x / kSlices;
-  if (listed >= *p.visibleCount) return;
-  const uint32_t b = p.visibleBatches[listed];
+  const uint32_t b = blockIdx.x / kSlices;
+  const BatchVisibility visibility = p.culled[b].visibility;
+  if (visibility == BatchVisibility::kOutside) return;
   const Batch& batch = p.batches[b];
   constexpr uint32_t kSliceSize = kBatchSize / kSlices;
   const uint32_t begin = batch.first + (blockIdx.x % kSlices) * kSliceSize;
@@ -109,28 +117,36 @@ __device__ void rasterCompact(const CompactRasterParams& p) {
   if (begin >= end) return;
   const BatchProjection projection = p.culled[b].projection;
   // Batches wholly inside the view skip the per-point range tests: all their points pass them.
-  if (p.culled[b].visibility == BatchVisibility::kInside) {
+  if (visibility == BatchVisibility::kInside) {
     drawRange<false>(p, projection, begin, end);
   } else {
     drawRange<true>(p, projection, begin, end);
   }
 }
 
-/// Two pixels per thread with 16-byte framebuffer reads, for an even pixel count.
-__device__ void resolveAndClearPairs(const ResolveAndClearParams& p) {
-  const uint64_t pair = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
-  if (2 * pair >= p.pixelCount) return;
-  ulonglong2* words = reinterpret_cast<ulonglong2*>(p.words);
-  const ulonglong2 w = words[pair];
-  const uint32_t first = w.x == kEmptyPixel ? p.background : __ldg(&p.colors[payloadOfWord(w.x)]);
-  const uint32_t second = w.y == kEmptyPixel ? p.background : __ldg(&p.colors[payloadOfWord(w.y)]);
+__device__ PCV_FORCE_INLINE uint32_t colorOfWord(const ResolveAndClearParams& p, uint64_t word) {
+  return word == kEmptyPixel ? p.background : __ldg(&p.colors[payloadOfWord(word)]);
+}
+
+/// Four pixels per thread with two 16-byte framebuffer reads, for a pixel count divisible by 4.
+__device__ void resolveAndClearQuads(const ResolveAndClearParams& p) {
+  const uint64_t quad = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
+  if (4 * quad >= p.pixelCount) return;
+  ulonglong2* words = reinterpret_cast<ulonglong2*>(p.words) + 2 * quad;
+  const ulonglong2 a = words[0], b = words[1];
+  const uint4 colors = make_uint4(colorOfWord(p, a.x), colorOfWord(p, a.y), colorOfWord(p, b.x),
+                                  colorOfWord(p, b.y));
   if (p.out.rgba) {
-    reinterpret_cast<uint2*>(p.out.rgba)[pair] = make_uint2(first, second);
+    reinterpret_cast<uint4*>(p.out.rgba)[quad] = colors;
   } else {
-    p.out.store(2 * pair, first);
-    p.out.store(2 * pair + 1, second);
+    p.out.store(4 * quad, colors.x);
+    p.out.store(4 * quad + 1, colors.y);
+    p.out.store(4 * quad + 2, colors.z);
+    p.out.store(4 * quad + 3, colors.w);
   }
-  if (w.x != kEmptyPixel || w.y != kEmptyPixel) words[pair] = make_ulonglong2(kEmptyPixel, kEmptyPixel);
+  const ulonglong2 empty = make_ulonglong2(kEmptyPixel, kEmptyPixel);
+  if (a.x != kEmptyPixel || a.y != kEmptyPixel) words[0] = empty;
+  if (b.x != kEmptyPixel || b.y != kEmptyPixel) words[1] = empty;
 }
 
 __device__ void resolveAndClear(const ResolveAndClearParams& p) {
@@ -148,7 +164,7 @@ __device__ void resolveAndClear(const ResolveAndClearParams& p) {
 __global__ void cullBatchesKernel(CullParams p) { cullBatch(p); }
 __global__ void rasterCompactKernel(CompactRasterParams p) { rasterCompact<2>(p); }
 __global__ void rasterCompactFiveSlicesKernel(CompactRasterParams p) { rasterCompact<5>(p); }
-__global__ void resolveAndClearPairsKernel(ResolveAndClearParams p) { resolveAndClearPairs(p); }
+__global__ void resolveAndClearQuadsKernel(ResolveAndClearParams p) { resolveAndClearQuads(p); }
 __global__ void resolveAndClearKernel(ResolveAndClearParams p) { resolveAndClear(p); }
 
 template <uint32_t kSlices>
@@ -173,26 +189,21 @@ class CompactMethod final : public CudaMethod {
     const CompactPointsDevice& compact = *f.compact;
     const auto batchCount = uint32_t(compact.batches.size());
     culled_.reserve(batchCount);
-    visibleBatches_.reserve(batchCount + 1);  // the last entry is the count
-    uint32_t* visibleCount = visibleBatches_.data() + batchCount;
-    CUDA_CHECK(cudaMemsetAsync(visibleCount, 0, sizeof(uint32_t), f.recorder->stream()));
-    // Each batch's projection and visibility; the visible ones listed.
-    f.recorder->launch("cull", batchCount, cullBatchesKernel,
-                       CullParams{compact.batches.data(), batchCount, f.view, culled_.data(),
-                                  visibleBatches_.data(), visibleCount},
+    // Each batch's projection and visibility.
+    f.recorder->launch("cull", uint64_t(batchCount) * 8, cullBatchesKernel,
+                       CullParams{compact.batches.data(), batchCount, f.view, culled_.data()},
                        128);
-    // kSlices blocks per listed batch; blocks past the list return at once.
+    // kSlices blocks per batch; those of batches outside the view return at once.
     f.recorder->launch("raster", uint64_t(batchCount) * kSlices * kRasterBlock,
                        kSlices == 2 ? rasterCompactKernel : rasterCompactFiveSlicesKernel,
                        CompactRasterParams{compact.positions.data(), compact.batches.data(),
-                                           culled_.data(), visibleBatches_.data(), visibleCount,
-                                           uint32_t(f.view.width), words},
+                                           culled_.data(), uint32_t(f.view.width), words},
                        kRasterBlock);
     // Colour of each pixel's closest point; the pixel is cleared for the next frame.
     const ResolveAndClearParams resolve{words, compact.colors.data(), f.out, pixels,
                                         f.settings->background};
-    if (pixels % 2 == 0) {
-      f.recorder->launch("resolve", pixels / 2, resolveAndClearPairsKernel, resolve);
+    if (pixels % 4 == 0) {
+      f.recorder->launch("resolve", pixels / 4, resolveAndClearQuadsKernel, resolve);
     } else {
       f.recorder->launch("resolve", pixels, resolveAndClearKernel, resolve);
     }
@@ -202,7 +213,6 @@ class CompactMethod final : public CudaMethod {
   DeviceBuffer<uint64_t> framebuffer_;
   uint64_t clearWords_ = 0;  // leading framebuffer words known to hold kEmptyPixel
   DeviceBuffer<CulledBatch> culled_;
-  DeviceBuffer<uint32_t> visibleBatches_;
 };
 
 }  // namespace
