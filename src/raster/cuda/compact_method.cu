@@ -161,16 +161,50 @@ __device__ void resolveAndClear(const ResolveAndClearParams& p) {
   p.words[i] = kEmptyPixel;
 }
 
+/// One block per batch, the cull done by the block's first eight threads (one per box corner).
+__device__ void cullAndRasterCompact(const CompactRasterParams& p, const ViewTransform& view) {
+  __shared__ CulledBatch shared;
+  const Batch& batch = p.batches[blockIdx.x];
+  if (threadIdx.x < 8) {
+    const BatchProjection projection = makeBatchProjection(view, batch);
+    const CornerClass c = classifyCorner(projection, int(threadIdx.x));
+    uint32_t outsideAll = c.outside, insideAll = c.inside;
+    for (int offset = 1; offset < 8; offset *= 2) {
+      outsideAll &= __shfl_xor_sync(0xffu, outsideAll, offset);
+      insideAll &= __shfl_xor_sync(0xffu, insideAll, offset);
+    }
+    if (threadIdx.x == 0) shared = CulledBatch{projection, combineCorners(outsideAll, insideAll != 0)};
+  }
+  __syncthreads();
+  const BatchVisibility visibility = shared.visibility;
+  if (visibility == BatchVisibility::kOutside) return;
+  const BatchProjection projection = shared.projection;
+  const uint32_t end = batch.first + batch.count;
+  if (visibility == BatchVisibility::kInside) {
+    drawRange<false>(p, projection, batch.first, end);
+  } else {
+    drawRange<true>(p, projection, batch.first, end);
+  }
+}
+
+struct FusedRasterParams {
+  CompactRasterParams raster;  ///< culled is unused
+  ViewTransform view;
+};
+
 __global__ void cullBatchesKernel(CullParams p) { cullBatch(p); }
+__global__ void cullAndRasterCompactKernel(FusedRasterParams p) {
+  cullAndRasterCompact(p.raster, p.view);
+}
 __global__ void rasterCompactKernel(CompactRasterParams p) { rasterCompact<2>(p); }
-__global__ void rasterCompactFiveSlicesKernel(CompactRasterParams p) { rasterCompact<5>(p); }
+
 __global__ void resolveAndClearQuadsKernel(ResolveAndClearParams p) { resolveAndClearQuads(p); }
 __global__ void resolveAndClearKernel(ResolveAndClearParams p) { resolveAndClear(p); }
 
-template <uint32_t kSlices>
+template <bool kFused>
 class CompactMethod final : public CudaMethod {
  public:
-  const char* name() const override { return kSlices == 2 ? "compact" : "compact-s5"; }
+  const char* name() const override { return kFused ? "compact" : "compact-cull2"; }
   double bytesReadPerPoint() const override { return 4.0 + double(sizeof(Batch)) / kBatchSize; }
 
   void render(const FrameContext& f) override {
@@ -188,17 +222,24 @@ class CompactMethod final : public CudaMethod {
     }
     const CompactPointsDevice& compact = *f.compact;
     const auto batchCount = uint32_t(compact.batches.size());
-    culled_.reserve(batchCount);
-    // Each batch's projection and visibility.
-    f.recorder->launch("cull", uint64_t(batchCount) * 8, cullBatchesKernel,
-                       CullParams{compact.batches.data(), batchCount, f.view, culled_.data()},
-                       128);
-    // kSlices blocks per batch; those of batches outside the view return at once.
-    f.recorder->launch("raster", uint64_t(batchCount) * kSlices * kRasterBlock,
-                       kSlices == 2 ? rasterCompactKernel : rasterCompactFiveSlicesKernel,
-                       CompactRasterParams{compact.positions.data(), compact.batches.data(),
-                                           culled_.data(), uint32_t(f.view.width), words},
-                       kRasterBlock);
+    const CompactRasterParams raster{compact.positions.data(), compact.batches.data(),
+                                     culled_.data(), uint32_t(f.view.width), words};
+    if (kFused) {
+      // One block per batch: cull it by its box, then draw its points.
+      f.recorder->launch("raster", uint64_t(batchCount) * kRasterBlock, cullAndRasterCompactKernel,
+                         FusedRasterParams{raster, f.view}, kRasterBlock);
+    } else {
+      culled_.reserve(batchCount);
+      // Each batch's projection and visibility.
+      f.recorder->launch("cull", uint64_t(batchCount) * 8, cullBatchesKernel,
+                         CullParams{compact.batches.data(), batchCount, f.view, culled_.data()},
+                         128);
+      // Two blocks per batch; those of batches outside the view return at once.
+      CompactRasterParams sliced = raster;
+      sliced.culled = culled_.data();
+      f.recorder->launch("raster", uint64_t(batchCount) * 2 * kRasterBlock, rasterCompactKernel,
+                         sliced, kRasterBlock);
+    }
     // Colour of each pixel's closest point; the pixel is cleared for the next frame.
     const ResolveAndClearParams resolve{words, compact.colors.data(), f.out, pixels,
                                         f.settings->background};
@@ -218,10 +259,10 @@ class CompactMethod final : public CudaMethod {
 }  // namespace
 
 std::unique_ptr<CudaMethod> createCompactMethod() {
-  return std::make_unique<CompactMethod<2>>();
+  return std::make_unique<CompactMethod<true>>();
 }
 std::unique_ptr<CudaMethod> createCompactFiveSlicesMethod() {
-  return std::make_unique<CompactMethod<5>>();
+  return std::make_unique<CompactMethod<false>>();
 }
 
 }  // namespace pcv::cuda
