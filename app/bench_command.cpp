@@ -25,6 +25,7 @@ struct BenchOptions {
   std::vector<std::string> methods;  // empty: every method of the backend
   std::string order = "both";        // original, morton or both
   bool compactOnly = false;
+  bool wholeFrames = false;          // time whole frames only, no events between stages
   int frames = 200;
   int warmupFrames = 20;
   std::string json;
@@ -167,6 +168,7 @@ void runBench(const BenchOptions& o) {
     backendOptions.mortonOrder = order == "morton";
     backendOptions.compactOnly = o.compactOnly;
     std::unique_ptr<Backend> backend = createBackend(o.backend, backendOptions);
+    backend->setPerStageTiming(!o.wholeFrames);
     device = backend->name() + ": " + backend->deviceDescription();
     const auto start = std::chrono::steady_clock::now();
     backend->generateCylinders(makeCylinderScene(o.seed), o.pointCount);
@@ -213,6 +215,8 @@ void addBenchCommand(CLI::App& cli) {
       ->capture_default_str();
   bench->add_flag("--compact-only", o->compactOnly,
                   "Keep only the 8-byte compact layout (the most points fit)");
+  bench->add_flag("--whole-frames", o->wholeFrames,
+                  "Time whole frames with no timing events between stages");
   bench->add_option("--frames", o->frames, "Timed frames per viewpoint and method")
       ->capture_default_str();
   bench->add_option("--warmup", o->warmupFrames, "Untimed frames before those")

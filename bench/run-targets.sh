@@ -17,3 +17,7 @@ run 10M-720p --points 10000000 --size 1280x720
 run 100M-1080p --points 100000000 --size 1920x1080
 run 1B-1080p-compact --points 1000000000 --size 1920x1080 --compact-only --frames 100
 run 1B-1080p-earlyz --points 1000000000 --size 1920x1080 --order original --methods earlyz --frames 50
+# The same frames timed whole, with no timing events between the stages.
+run 10M-720p-whole --points 10000000 --size 1280x720 --order morton --methods compact --whole-frames
+run 100M-1080p-whole --points 100000000 --size 1920x1080 --order morton --methods compact --whole-frames
+run 1B-1080p-whole --points 1000000000 --size 1920x1080 --compact-only --frames 100 --whole-frames

@@ -10,6 +10,15 @@ void StageRecorder::beginFrame(cudaStream_t stream) {
 }
 
 void StageRecorder::endStage(const char* stage) {
+  if (!perStage_) return;
+  record(stage);
+}
+
+void StageRecorder::endFrame() {
+  if (!perStage_) record("frame");
+}
+
+void StageRecorder::record(const char* stage) {
   stages_.emplace_back(stage);
   while (events_.size() < stages_.size() + 1) events_.emplace_back();
   CUDA_CHECK(cudaEventRecord(events_[stages_.size()].get(), stream_));

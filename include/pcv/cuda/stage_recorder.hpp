@@ -32,10 +32,15 @@ class CudaEvent {
 
 class StageRecorder {
  public:
+  /// Per-stage events (the default) or one pair of events around the whole frame: events between
+  /// kernels cost the GPU a few microseconds each, which matters for frames of tens of them.
+  void setPerStage(bool perStage) { perStage_ = perStage; }
   /// Starts a frame on `stream`: forgets the last frame's stages.
   void beginFrame(cudaStream_t stream);
   /// Ends the stage that began at the previous mark; call after its launches.
   void endStage(const char* stage);
+  /// Ends the frame; with per-stage events off, its time is reported as one stage, "frame".
+  void endFrame();
 #if defined(__CUDACC__)
   /// Launches kernel<<<ceil(threads / blockSize), blockSize>>>(params) as stage `stage`.
   template <typename Params>
@@ -55,8 +60,10 @@ class StageRecorder {
 
  private:
   void checkLaunch(const char* stage);
+  void record(const char* stage);
 
   cudaStream_t stream_ = nullptr;
+  bool perStage_ = true;
   std::vector<CudaEvent> events_;   // events_[0] marks the frame's start
   std::vector<std::string> stages_; // stages_[i] ends at events_[i + 1]
 };

@@ -63,6 +63,9 @@ class Backend {
                       const RenderTarget& target) = 0;
   /// Per-stage times of the last render (may wait for the GPU to finish it).
   virtual StageTimings lastTimings() = 0;
+  /// Time each stage (the default) or only whole frames, which adds no timing marks between
+  /// stages; lastTimings() then holds one entry, "frame".
+  virtual void setPerStageTiming(bool perStage) { (void)perStage; }
   /// The cudaStream_t the backend renders on (as void*, so this header needs no CUDA), for
   /// interop: map GL resources on it before render() and unmap on it after, and CUDA orders the
   /// work with GL's. render() returns without waiting for Device and CudaSurface targets.

@@ -103,8 +103,11 @@ __device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
   }
 }
 
+/// Blocks per batch: two halves of a batch measured faster than one block (the tail of the last
+/// wave is shorter) and than five (each block re-reads the batch's pixels into another L1).
+constexpr uint32_t kSlices = 2;
+
 /// Block blockIdx.x draws slice (blockIdx.x % kSlices) of batch (blockIdx.x / kSlices).
-template <uint32_t kSlices>
 __device__ void rasterCompact(const CompactRasterParams& p) {
   static_assert(kBatchSize % (4 * kSlices) == 0, "slices must hold whole 16-byte loads");
   const uint32_t b = blockIdx.x / kSlices;
@@ -161,50 +164,15 @@ __device__ void resolveAndClear(const ResolveAndClearParams& p) {
   p.words[i] = kEmptyPixel;
 }
 
-/// One block per batch, the cull done by the block's first eight threads (one per box corner).
-__device__ void cullAndRasterCompact(const CompactRasterParams& p, const ViewTransform& view) {
-  __shared__ CulledBatch shared;
-  const Batch& batch = p.batches[blockIdx.x];
-  if (threadIdx.x < 8) {
-    const BatchProjection projection = makeBatchProjection(view, batch);
-    const CornerClass c = classifyCorner(projection, int(threadIdx.x));
-    uint32_t outsideAll = c.outside, insideAll = c.inside;
-    for (int offset = 1; offset < 8; offset *= 2) {
-      outsideAll &= __shfl_xor_sync(0xffu, outsideAll, offset);
-      insideAll &= __shfl_xor_sync(0xffu, insideAll, offset);
-    }
-    if (threadIdx.x == 0) shared = CulledBatch{projection, combineCorners(outsideAll, insideAll != 0)};
-  }
-  __syncthreads();
-  const BatchVisibility visibility = shared.visibility;
-  if (visibility == BatchVisibility::kOutside) return;
-  const BatchProjection projection = shared.projection;
-  const uint32_t end = batch.first + batch.count;
-  if (visibility == BatchVisibility::kInside) {
-    drawRange<false>(p, projection, batch.first, end);
-  } else {
-    drawRange<true>(p, projection, batch.first, end);
-  }
-}
-
-struct FusedRasterParams {
-  CompactRasterParams raster;  ///< culled is unused
-  ViewTransform view;
-};
-
 __global__ void cullBatchesKernel(CullParams p) { cullBatch(p); }
-__global__ void cullAndRasterCompactKernel(FusedRasterParams p) {
-  cullAndRasterCompact(p.raster, p.view);
-}
-__global__ void rasterCompactKernel(CompactRasterParams p) { rasterCompact<2>(p); }
+__global__ void rasterCompactKernel(CompactRasterParams p) { rasterCompact(p); }
 
 __global__ void resolveAndClearQuadsKernel(ResolveAndClearParams p) { resolveAndClearQuads(p); }
 __global__ void resolveAndClearKernel(ResolveAndClearParams p) { resolveAndClear(p); }
 
-template <bool kFused>
 class CompactMethod final : public CudaMethod {
  public:
-  const char* name() const override { return kFused ? "compact" : "compact-cull2"; }
+  const char* name() const override { return "compact"; }
   double bytesReadPerPoint() const override { return 4.0 + double(sizeof(Batch)) / kBatchSize; }
 
   void render(const FrameContext& f) override {
@@ -222,24 +190,17 @@ class CompactMethod final : public CudaMethod {
     }
     const CompactPointsDevice& compact = *f.compact;
     const auto batchCount = uint32_t(compact.batches.size());
-    const CompactRasterParams raster{compact.positions.data(), compact.batches.data(),
-                                     culled_.data(), uint32_t(f.view.width), words};
-    if (kFused) {
-      // One block per batch: cull it by its box, then draw its points.
-      f.recorder->launch("raster", uint64_t(batchCount) * kRasterBlock, cullAndRasterCompactKernel,
-                         FusedRasterParams{raster, f.view}, kRasterBlock);
-    } else {
-      culled_.reserve(batchCount);
-      // Each batch's projection and visibility.
-      f.recorder->launch("cull", uint64_t(batchCount) * 8, cullBatchesKernel,
-                         CullParams{compact.batches.data(), batchCount, f.view, culled_.data()},
-                         128);
-      // Two blocks per batch; those of batches outside the view return at once.
-      CompactRasterParams sliced = raster;
-      sliced.culled = culled_.data();
-      f.recorder->launch("raster", uint64_t(batchCount) * 2 * kRasterBlock, rasterCompactKernel,
-                         sliced, kRasterBlock);
-    }
+    culled_.reserve(batchCount);
+    // Each batch's projection and visibility.
+    f.recorder->launch("cull", uint64_t(batchCount) * 8, cullBatchesKernel,
+                       CullParams{compact.batches.data(), batchCount, f.view, culled_.data()},
+                       128);
+    // kSlices blocks per batch; those of batches outside the view return at once.
+    f.recorder->launch("raster", uint64_t(batchCount) * kSlices * kRasterBlock,
+                       rasterCompactKernel,
+                       CompactRasterParams{compact.positions.data(), compact.batches.data(),
+                                           culled_.data(), uint32_t(f.view.width), words},
+                       kRasterBlock);
     // Colour of each pixel's closest point; the pixel is cleared for the next frame.
     const ResolveAndClearParams resolve{words, compact.colors.data(), f.out, pixels,
                                         f.settings->background};
@@ -258,11 +219,6 @@ class CompactMethod final : public CudaMethod {
 
 }  // namespace
 
-std::unique_ptr<CudaMethod> createCompactMethod() {
-  return std::make_unique<CompactMethod<true>>();
-}
-std::unique_ptr<CudaMethod> createCompactFiveSlicesMethod() {
-  return std::make_unique<CompactMethod<false>>();
-}
+std::unique_ptr<CudaMethod> createCompactMethod() { return std::make_unique<CompactMethod>(); }
 
 }  // namespace pcv::cuda

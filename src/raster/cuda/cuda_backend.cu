@@ -38,7 +38,6 @@ class CudaBackend final : public Backend {
     // The first method is the default: the fastest.
     if (options_.mortonOrder) {
       methods_.push_back(cuda::createCompactMethod());
-      methods_.push_back(cuda::createCompactFiveSlicesMethod());
     }
     if (!options_.compactOnly) {
       methods_.push_back(cuda::createEarlyZMethod());
@@ -113,6 +112,7 @@ class CudaBackend final : public Backend {
     recorder_.beginFrame(stream_);
     method.render(cuda::FrameContext{points_.data(), &compact_, count_, view, &settings, out,
                                      &framebuffer_, &recorder_});
+    recorder_.endFrame();
     if (target.memory == MemorySpace::Host && target.rgba != nullptr) {
       CUDA_CHECK(cudaMemcpyAsync(target.rgba, out.rgba, pixels * sizeof(uint32_t),
                                  cudaMemcpyDeviceToHost, stream_));
@@ -122,6 +122,7 @@ class CudaBackend final : public Backend {
 
   StageTimings lastTimings() override { return recorder_.timings(); }
   void* cudaStream() const override { return stream_; }
+  void setPerStageTiming(bool perStage) override { recorder_.setPerStage(perStage); }
 
  private:
   void allocatePoints(uint64_t count) {

@@ -41,7 +41,6 @@ class CudaMethod {
 };
 
 std::unique_ptr<CudaMethod> createCompactMethod();
-std::unique_ptr<CudaMethod> createCompactFiveSlicesMethod();
 std::unique_ptr<CudaMethod> createPackedMethod();
 std::unique_ptr<CudaMethod> createEarlyZMethod();
 std::unique_ptr<CudaMethod> createSeedMethod();
