@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 namespace pcv::app {
 namespace {
 
@@ -49,6 +51,15 @@ void drawQualityControls(RenderSettings& settings) {
   colorEdit(q.backgroundGradient ? "Background bottom" : "Background", settings.background);
   ImGui::Checkbox("Gradient", &q.backgroundGradient);
   if (q.backgroundGradient) colorEdit("Background top", q.backgroundTop);
+
+  // Ctrl+click lets a slider take any typed value; keep them where the renderer accepts them.
+  q.pointSizePx = std::clamp(q.pointSizePx, 1, kMaxPointSizePx);
+  q.maxPointSizePx = std::clamp(q.maxPointSizePx, 1, kMaxPointSizePx);
+  q.worldSize = std::clamp(q.worldSize, 1e-5f, 100.0f);
+  q.fillRadiusPx = std::clamp(q.fillRadiusPx, 0, kMaxFillRadiusPx);
+  q.edlStrength = std::clamp(q.edlStrength, 0.0f, 100.0f);
+  q.edlRadiusPx = std::clamp(q.edlRadiusPx, 1, kMaxEdlRadiusPx);
+  q.hqDepthRange = std::clamp(q.hqDepthRange, 0.0f, 1.0f);
 }
 
 }  // namespace pcv::app
