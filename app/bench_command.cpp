@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli_options.hpp"
+#include "quality_options.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/raster/backend.hpp"
 #include "pcv/raster/view_setup.hpp"
@@ -29,7 +30,56 @@ struct BenchOptions {
   int frames = 200;
   int warmupFrames = 20;
   std::string json;
+  QualityOptions quality;                         // the base settings of every row
+  std::vector<std::string> qualityModes{"base"};  // presets on top of them (kQualityModes)
 };
+
+/// Quality presets bench can time side by side, each applied on top of the options given.
+struct QualityMode {
+  const char* name;
+  void (*apply)(QualitySettings&);
+};
+const QualityMode kQualityModes[] = {
+    {"base", [](QualitySettings&) {}},
+    {"size2", [](QualitySettings& q) { q.pointSizePx = 2; }},
+    {"size3", [](QualitySettings& q) { q.pointSizePx = 3; }},
+    {"round3", [](QualitySettings& q) { q.pointSizePx = 3; q.shape = PointShape::Round; }},
+    {"size8", [](QualitySettings& q) { q.pointSizePx = 8; }},
+    {"round8", [](QualitySettings& q) { q.pointSizePx = 8; q.shape = PointShape::Round; }},
+    {"size16", [](QualitySettings& q) { q.pointSizePx = 16; }},
+    {"world", [](QualitySettings& q) { q.sizeMode = PointSizeMode::World; q.worldSize = 0.005f; }},
+    {"fill1", [](QualitySettings& q) { q.fillRadiusPx = 1; }},
+    {"fill2", [](QualitySettings& q) { q.fillRadiusPx = 2; }},
+    {"fill4", [](QualitySettings& q) { q.fillRadiusPx = 4; }},
+    {"edl", [](QualitySettings& q) { q.edl = true; }},
+    {"edl-r2", [](QualitySettings& q) { q.edl = true; q.edlRadiusPx = 2; }},
+    {"hq", [](QualitySettings& q) { q.highQuality = true; }},
+    {"gradient", [](QualitySettings& q) {
+       q.backgroundGradient = true;
+       q.backgroundTop = packRgba(40, 60, 90);
+     }},
+    {"all", [](QualitySettings& q) {
+       q.pointSizePx = 2; q.fillRadiusPx = 2; q.edl = true; q.highQuality = true;
+     }},
+};
+
+std::vector<std::string> qualityModeNames() {
+  std::vector<std::string> names;
+  for (const QualityMode& mode : kQualityModes) names.emplace_back(mode.name);
+  names.emplace_back("every");
+  return names;
+}
+
+/// The requested presets, "every" expanded to all of them.
+std::vector<const QualityMode*> requestedQualityModes(const std::vector<std::string>& requested) {
+  std::vector<const QualityMode*> modes;
+  for (const std::string& name : requested) {
+    for (const QualityMode& mode : kQualityModes) {
+      if (name == "every" || name == mode.name) modes.push_back(&mode);
+    }
+  }
+  return modes;
+}
 
 /// The fixed viewpoints of the cylinder scene (which spans about [-2, 2]^3).
 struct Viewpoint {
@@ -66,17 +116,17 @@ struct MethodResult {
   double bytesPerPoint = 0;
 };
 
-MethodResult measure(Backend& backend, const std::string& order, const std::string& method,
-                     const Viewpoint& viewpoint, const ImageSize& size, const BenchOptions& o) {
+MethodResult measure(Backend& backend, const std::string& order, const RenderSettings& settings,
+                     const std::string& label, const Viewpoint& viewpoint, const ImageSize& size,
+                     const BenchOptions& o) {
   const ViewTransform view = makeViewTransform(
       Camera::lookingFrom(viewpoint.eye, viewpoint.yawDegrees, viewpoint.pitchDegrees), size.width,
       size.height);
-  RenderSettings settings;
-  settings.method = method;
   // No pixels passed: the backend draws into its own device (or host) image.
   const RenderTarget target{nullptr, size.width, size.height,
                             backend.name() == "cuda" ? MemorySpace::Device : MemorySpace::Host};
-  MethodResult result{order, method, viewpoint.name, {}, {}, {}, backend.bytesReadPerPoint(method)};
+  MethodResult result{order, label, viewpoint.name, {}, {}, {},
+                      backend.bytesReadPerPoint(settings.method)};
   std::map<std::string, std::vector<double>> perStage;
   std::vector<double> totals;
   for (int frame = 0; frame < o.warmupFrames + o.frames; ++frame) {
@@ -102,7 +152,7 @@ void printRow(const MethodResult& r, uint64_t pointCount) {
     stages << cell;
   }
   const double pointsPerSecond = r.total.median > 0 ? pointCount / (r.total.median * 1e-3) : 0;
-  std::printf("%-9s %-8s %-8s %9.4f %9.4f %9.4f %8.1f %6.2f  |%s\n", r.viewpoint.c_str(),
+  std::printf("%-9s %-8s %-15s %9.4f %9.4f %9.4f %8.1f %6.2f  |%s\n", r.viewpoint.c_str(),
               r.order.c_str(), r.method.c_str(), r.total.median, r.total.min, r.total.max,
               pointsPerSecond * 1e-9, r.bytesPerPoint, stages.str().c_str());
 }
@@ -156,12 +206,15 @@ void runBench(const BenchOptions& o) {
   if (o.order == "original" || o.order == "both") orders.push_back("original");
   if (o.order == "morton" || o.order == "both") orders.push_back("morton");
   if (o.compactOnly) orders = {"morton"};
+  RenderSettings base;
+  applyQualityOptions(o.quality, true, base);  // the cylinders have colour: EDL auto is off
+  const std::vector<const QualityMode*> modes = requestedQualityModes(o.qualityModes);
 
   std::vector<MethodResult> results;
   std::map<std::string, double> prepareSeconds;
   std::map<std::string, uint64_t> residentBytes;
   std::string device;
-  std::printf("%-9s %-8s %-8s %9s %9s %9s %8s %6s  | per-stage medians (ms)\n", "viewpoint",
+  std::printf("%-9s %-8s %-15s %9s %9s %9s %8s %6s  | per-stage medians (ms)\n", "viewpoint",
               "order", "method", "median ms", "min ms", "max ms", "Gpts/s", "B/pt");
   for (const std::string& order : orders) {
     BackendOptions backendOptions;
@@ -180,8 +233,17 @@ void runBench(const BenchOptions& o) {
       for (const std::string& method : methods) {
         const auto known = backend->methods();
         if (std::find(known.begin(), known.end(), method) == known.end()) continue;
-        results.push_back(measure(*backend, order, method, viewpoint, size, o));
-        printRow(results.back(), o.pointCount);
+        for (const QualityMode* mode : modes) {
+          RenderSettings settings = base;
+          settings.method = method;
+          mode->apply(settings.quality);
+          // The quality pipeline draws from the compact layout: Morton order only.
+          if (needsQualityPipeline(settings.quality) && order != "morton") continue;
+          const std::string label =
+              mode == &kQualityModes[0] ? method : method + "+" + mode->name;
+          results.push_back(measure(*backend, order, settings, label, viewpoint, size, o));
+          printRow(results.back(), o.pointCount);
+        }
       }
     }
   }
@@ -222,6 +284,14 @@ void addBenchCommand(CLI::App& cli) {
   bench->add_option("--warmup", o->warmupFrames, "Untimed frames before those")
       ->capture_default_str();
   bench->add_option("--json", o->json, "Also write the results as JSON to this file");
+  addQualityOptions(*bench, o->quality);
+  bench->add_option("--quality-modes", o->qualityModes,
+                    "Quality presets to time, each on top of the quality options: base, size2, "
+                    "size3, round3, size8, round8, size16, world, fill1, fill2, fill4, edl, "
+                    "edl-r2, hq, gradient, all, or every")
+      ->delimiter(',')
+      ->check(CLI::IsMember(qualityModeNames()))
+      ->capture_default_str();
   bench->callback([o] { runBench(*o); });
 }
 

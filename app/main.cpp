@@ -6,6 +6,7 @@
 
 #include "pcv/core/error.hpp"
 #include "bench_command.hpp"
+#include "compare_command.hpp"
 #include "info_command.hpp"
 #include "render_command.hpp"
 #if PCV_WITH_VIEWER
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   pcv::app::addViewCommand(cli);
 #endif
   pcv::app::addInfoCommand(cli);
+  pcv::app::addCompareCommand(cli);
   try {
     cli.parse(argc, argv);
     if (cli.get_subcommands().empty()) {

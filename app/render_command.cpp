@@ -6,6 +6,7 @@
 #include "cli_options.hpp"
 #include "gl_render.hpp"
 #include "progress_bar.hpp"
+#include "quality_options.hpp"
 #include "pcv/core/camera.hpp"
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/color_map.hpp"
@@ -34,6 +35,7 @@ struct RenderOptions {
   std::vector<std::string> files;  ///< point cloud files; empty renders the cylinder scene
   std::string color = "rgb";       ///< rgb, elevation, intensity or classification
   bool eyeGiven = false;           ///< --eye was given: do not frame the camera on the files
+  QualityOptions quality;          ///< point size, EDL, HQ, background
 };
 
 /// Loads and merges `files` into one cloud with one origin, with a progress bar for slow loads.
@@ -71,6 +73,7 @@ void runRender(const RenderOptions& options) {
 
   glm::dvec3 origin(0.0);
   uint64_t pointCount = options.pointCount;
+  bool cloudHasColor = true;  // the cylinders' colours are their own
   if (options.files.empty()) {
     backend->generateCylinders(makeCylinderScene(options.seed), options.pointCount);
   } else {
@@ -86,6 +89,11 @@ void runRender(const RenderOptions& options) {
     origin = cloud.origin;
     pointCount = cloud.size();
     backend->setPoints(cloud.points);
+    cloudHasColor = cloud.hasColor;
+  }
+  applyQualityOptions(options.quality, cloudHasColor, settings);
+  if (settings.quality.edl && options.quality.edl == "auto") {
+    std::fprintf(stderr, "pcv: no colour in the data, eye-dome lighting on (--edl off: without)\n");
   }
 
   const ViewTransform view = makeViewTransform(camera, size.width, size.height, origin);
@@ -124,7 +132,7 @@ void addRenderCommand(CLI::App& cli) {
       ->check(CLI::IsMember(backendNames()))
       ->capture_default_str();
   render->add_option("--method", options->method,
-                     "Rasterization method: compact (default, fastest), compact-seq, earlyz, packed, "
+                     "Rasterization method: compact (default, fastest), earlyz (cuda), packed, "
                      "seed (the original two passes)");
   render->add_option("--out", options->out, "Output PNG path")->capture_default_str();
   render->add_option("--gl", options->gl,
@@ -139,6 +147,7 @@ void addRenderCommand(CLI::App& cli) {
   render->add_option("--color", options->color, "Colouring of loaded files")
       ->check(CLI::IsMember(colorModeNames()))
       ->capture_default_str();
+  addQualityOptions(*render, options->quality);
   render->callback([options] { runRender(*options); });
 }
 

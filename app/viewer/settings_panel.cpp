@@ -4,6 +4,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include "viewer/quality_panel.hpp"
 #include "viewer/viewer_window.hpp"
 
 namespace pcv::app {
@@ -36,6 +37,7 @@ void ViewerWindow::drawSettingsPanel() {
       ImGui::EndCombo();
     }
     if (ImGui::Checkbox("Vsync", &vsync_)) glfwSwapInterval(vsync_ ? 1 : 0);
+    drawQualityControls(settings_);
 
     ImGui::Separator();
     int mode = mode_ == CameraMode::Fly ? 0 : 1;

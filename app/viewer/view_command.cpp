@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli_options.hpp"
+#include "quality_options.hpp"
 #include "pcv/raster/backend.hpp"
 #include "viewer/viewer.hpp"
 
@@ -37,7 +38,14 @@ void addViewCommand(CLI::App& cli) {
       ->capture_default_str();
   view->add_option("--screenshot-dir", options->screenshotDir, "Folder F12 writes PNGs to")
       ->capture_default_str();
-  view->callback([options, size] {
+  auto quality = std::make_shared<QualityOptions>();
+  addQualityOptions(*view, *quality);
+  view->callback([options, size, quality] {
+    RenderSettings settings;
+    applyQualityOptions(*quality, true, settings);  // the cylinders have colour: EDL auto is off
+    options->background = settings.background;
+    options->quality = settings.quality;
+    options->edlAuto = quality->edl == "auto";
     const ImageSize windowSize = parseImageSize(*size);
     options->widthPx = windowSize.width;
     options->heightPx = windowSize.height;

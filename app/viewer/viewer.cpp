@@ -66,6 +66,8 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
                backend_->deviceDescription().c_str(), backendNote_.empty() ? "" : "; ",
                backendNote_.c_str());
   settings_.method = resolveMethod(*backend_, options.method);
+  settings_.background = options.background;
+  settings_.quality = options.quality;
   backend_->generateCylinders(makeCylinderScene(options.seed), options.pointCount);
   presenter_ = std::make_unique<FramePresenter>(*backend_, parseInteropPath(options.interop));
   if (!options.script.empty()) script_ = loadInputScript(options.script);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "pcv/raster/render_settings.hpp"
 #include "pcv/scene/cylinders.hpp"
 
 namespace pcv::app {
@@ -21,6 +22,9 @@ struct ViewerOptions {
   std::string script;               ///< input script path (see input_script.hpp)
   double frameDtSeconds = 0.0;      ///< > 0: simulated clock, each frame advances this much
   std::string screenshotDir = ".";  ///< where F12 writes
+  uint32_t background = kOpaqueBlack;  ///< packed RGBA8 (the seed's black)
+  QualitySettings quality;            ///< point size, EDL, HQ ... (defaults: the seed's look)
+  bool edlAuto = true;  ///< --edl auto: eye-dome lighting follows the cloud (on without colour)
 };
 
 /// Opens the window and runs until it is closed (or `frames` are done). Throws pcv::Error

@@ -8,6 +8,7 @@
 #include "pcv/core/host_memory.hpp"
 #include "pcv/core/parallel.hpp"
 #include "point_layout.hpp"
+#include "quality_pipeline.hpp"
 
 namespace pcv {
 namespace {
@@ -78,7 +79,11 @@ class CpuBackend final : public Backend {
       rgba = ownImage_.data();
     }
     const cpu::Frame frame{view, settings.background, rgba, &words_, &timings_};
-    if (method == "compact") {
+    if (needsQualityPipeline(settings.quality)) {
+      requireCompactLayout();
+      validateQualitySettings(settings.quality);
+      cpu::renderQuality(frame, compact_, settings.quality, qualityScratch_);
+    } else if (method == "compact") {
       cpu::renderCompact(frame, compact_);
     } else if (method == "packed") {
       cpu::renderPacked(frame, points_);
@@ -114,6 +119,14 @@ class CpuBackend final : public Backend {
   std::vector<uint64_t> words_;
   std::vector<uint32_t> ownImage_;  // drawn here when the caller passes no pixels
   StageTimings timings_;
+  cpu::QualityScratch qualityScratch_;
+
+  void requireCompactLayout() const {
+    if (!options_.mortonOrder) {
+      throw InputError("point size, hole filling, eye-dome lighting, high quality and gradient "
+                       "backgrounds draw from the compact layout, which needs Morton order");
+    }
+  }
 };
 
 }  // namespace

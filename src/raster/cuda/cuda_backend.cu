@@ -5,6 +5,7 @@
 #include "cuda_method.hpp"
 #include "pcv/scene/cylinders_cuda.hpp"
 #include "point_layout.cuh"
+#include "quality_pipeline.hpp"
 
 namespace pcv {
 
@@ -110,8 +111,15 @@ class CudaBackend final : public Backend {
     }
     if (target.memory == MemorySpace::CudaSurface) out.rgba = nullptr;
     recorder_.beginFrame(stream_);
-    method.render(cuda::FrameContext{points_.data(), &compact_, count_, view, &settings, out,
-                                     &framebuffer_, &recorder_});
+    const cuda::FrameContext frame{points_.data(), &compact_, count_, view, &settings, out,
+                                   &framebuffer_, &recorder_};
+    if (needsQualityPipeline(settings.quality)) {
+      requireCompactLayout();
+      validateQualitySettings(settings.quality);
+      quality_.render(frame, settings.quality);
+    } else {
+      method.render(frame);
+    }
     recorder_.endFrame();
     if (target.memory == MemorySpace::Host && target.rgba != nullptr) {
       CUDA_CHECK(cudaMemcpyAsync(target.rgba, out.rgba, pixels * sizeof(uint32_t),
@@ -159,6 +167,14 @@ class CudaBackend final : public Backend {
   DeviceBuffer<uint32_t> deviceImage_;  // drawn here when the caller wants the image on the host
   StageRecorder recorder_;
   std::vector<std::unique_ptr<cuda::CudaMethod>> methods_;
+  cuda::QualityPipeline quality_;  // runs instead of the method when a quality setting is on
+
+  void requireCompactLayout() const {
+    if (!options_.mortonOrder) {
+      throw InputError("point size, hole filling, eye-dome lighting, high quality and gradient "
+                       "backgrounds draw from the compact layout, which needs Morton order");
+    }
+  }
 };
 
 }  // namespace

@@ -1,0 +1,24 @@
+/// @brief The CPU twin of the CUDA quality pipeline (src/raster/cuda/quality_pipeline.hpp):
+/// footprints, hole filling, high-quality blending, eye-dome lighting and gradient background,
+/// from the compact layout, with the same per-point and per-pixel code, bit for bit.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cpu_methods.hpp"
+#include "pcv/raster/quality_settings.hpp"
+#include "point_layout.hpp"
+
+namespace pcv::cpu {
+
+/// Buffers the pipeline keeps between frames besides Frame::words.
+struct QualityScratch {
+  std::vector<uint64_t> filled;        ///< framebuffer after hole filling
+  std::vector<uint32_t> accumulators;  ///< kAccumulatorsPerPixel per pixel
+};
+
+void renderQuality(const Frame& frame, const CompactPoints& compact, const QualitySettings& quality,
+                   QualityScratch& scratch);
+
+}  // namespace pcv::cpu

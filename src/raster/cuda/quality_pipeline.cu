@@ -1,0 +1,61 @@
+#include "quality_pipeline.hpp"
+
+#include "quality_resolve.cuh"
+#include "splat_raster.cuh"
+
+namespace pcv::cuda {
+
+void QualityPipeline::render(const FrameContext& f, const QualitySettings& quality) {
+  const uint64_t pixels = uint64_t(f.view.width) * f.view.height;
+  const CompactPointsDevice& compact = *f.compact;
+  const uint64_t batchThreads = compact.batches.size() * kSplatBlock;
+  words_.reserve(pixels);
+  if (quality.fillRadiusPx > 0) filled_.reserve(pixels);
+  if (quality.highQuality) accumulators_.reserve(pixels * kAccumulatorsPerPixel);
+  cudaStream_t stream = f.recorder->stream();
+
+  // Every word to kEmptyPixel (all bits set), every accumulator to 0.
+  CUDA_CHECK(cudaMemsetAsync(words_.data(), 0xff, pixels * sizeof(uint64_t), stream));
+  if (quality.highQuality) {
+    CUDA_CHECK(cudaMemsetAsync(accumulators_.data(), 0,
+                               pixels * kAccumulatorsPerPixel * sizeof(uint32_t), stream));
+  }
+  f.recorder->endStage("clear");
+
+  // Closest point per footprint pixel: 64-bit atomicMin of depth|index, one block per batch.
+  const SplatFrame splat = makeSplatFrame(quality, f.view);
+  auto* words = reinterpret_cast<unsigned long long*>(words_.data());
+  f.recorder->launch("splat", batchThreads, splatRasterKernel,
+                     SplatRasterParams{compact.positions.data(), compact.batches.data(), f.view,
+                                       splat, words},
+                     kSplatBlock);
+
+  // Holes take the closest surrounding point (adaptive size).
+  const uint64_t* finalWords = words_.data();
+  if (quality.fillRadiusPx > 0) {
+    f.recorder->launch("fill", pixels, fillHolesKernel,
+                       FillParams{words_.data(), filled_.data(), f.view.width, f.view.height,
+                                  quality.fillRadiusPx});
+    finalWords = filled_.data();
+  }
+
+  // Colour sums and counts of the points near each pixel's closest depth.
+  if (quality.highQuality) {
+    f.recorder->launch("accumulate", batchThreads, splatAccumulateKernel,
+                       SplatAccumulateParams{compact.positions.data(), compact.colors.data(),
+                                             compact.batches.data(), f.view, splat, finalWords,
+                                             1.0f + quality.hqDepthRange, accumulators_.data()},
+                       kSplatBlock);
+  }
+
+  // Background, blended or winning colour, eye-dome lighting.
+  QualityResolveParams resolve =
+      makeQualityResolveParams(quality, f.settings->background, f.view.width, f.view.height);
+  resolve.words = finalWords;
+  resolve.colors = compact.colors.data();
+  resolve.accumulators = quality.highQuality ? accumulators_.data() : nullptr;
+  f.recorder->launch("resolve", pixels, qualityResolveKernel,
+                     QualityResolveKernelParams{resolve, f.out});
+}
+
+}  // namespace pcv::cuda

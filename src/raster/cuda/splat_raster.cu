@@ -1,0 +1,59 @@
+#include "splat_raster.cuh"
+
+#include "pcv/raster/framebuffer_word.hpp"
+#include "pcv/raster/quality_resolve.hpp"
+
+namespace pcv::cuda {
+namespace {
+
+/// Calls visit(pixel, depth, index) for each footprint pixel of the block's batch; the batch is
+/// culled against the image grown by the largest footprint's reach.
+template <typename Visit>
+__device__ void splatBatch(const uint32_t* positions, const Batch* batches,
+                           const ViewTransform& view, const SplatFrame& splat, Visit visit) {
+  __shared__ BatchProjection sharedProjection;
+  __shared__ bool culled;
+  const Batch& batch = batches[blockIdx.x];
+  if (threadIdx.x == 0) {
+    sharedProjection = makeBatchProjection(view, batch);
+    culled = batchOutsideSplatView(sharedProjection, splat.marginPx);
+  }
+  __syncthreads();
+  if (culled) return;
+  const BatchProjection projection = sharedProjection;
+  const uint32_t first = batch.first, count = batch.count;
+  for (uint32_t i = threadIdx.x; i < count; i += blockDim.x) {
+    const uint32_t index = first + i;
+    splatQuantized(splat, projection, __ldg(&positions[index]),
+                   [&](uint32_t pixel, float depth) { visit(pixel, depth, index); });
+  }
+}
+
+__device__ void splatRaster(const SplatRasterParams& p) {
+  splatBatch(p.positions, p.batches, p.view, p.splat,
+             [&](uint32_t pixel, float depth, uint32_t index) {
+               const unsigned long long key = packDepthWord(depth, index);
+               // Early-z: a plain read is far cheaper than an atomic that would not win.
+               if (key < p.words[pixel]) atomicMin(&p.words[pixel], key);
+             });
+}
+
+__device__ void splatAccumulate(const SplatAccumulateParams& p) {
+  splatBatch(p.positions, p.batches, p.view, p.splat,
+             [&](uint32_t pixel, float depth, uint32_t index) {
+               if (!blendsInto(p.words[pixel], depth, p.depthScale)) return;
+               const uint32_t rgba = __ldg(&p.colors[index]);
+               uint32_t* slot = p.accumulators + uint64_t(pixel) * kAccumulatorsPerPixel;
+               atomicAdd(&slot[0], redOf(rgba));
+               atomicAdd(&slot[1], greenOf(rgba));
+               atomicAdd(&slot[2], blueOf(rgba));
+               atomicAdd(&slot[3], 1u);
+             });
+}
+
+}  // namespace
+
+__global__ void splatRasterKernel(SplatRasterParams p) { splatRaster(p); }
+__global__ void splatAccumulateKernel(SplatAccumulateParams p) { splatAccumulate(p); }
+
+}  // namespace pcv::cuda

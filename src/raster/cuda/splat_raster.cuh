@@ -1,0 +1,41 @@
+/// @brief The per-point kernels of the quality pipeline: footprints into the 64-bit framebuffer
+/// (the depth pass), and the high-quality pass that adds up the colours of the points near each
+/// pixel's closest depth with integer atomics (exact, order-independent: the CPU's bits).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "pcv/raster/compact_points.hpp"
+#include "pcv/raster/projection.hpp"
+#include "pcv/raster/splat.hpp"
+
+namespace pcv::cuda {
+
+/// Threads per block of the per-batch kernels; one block per batch.
+constexpr int kSplatBlock = 256;
+
+struct SplatRasterParams {
+  const uint32_t* positions;  ///< quantized words (compact layout), device memory
+  const Batch* batches;       ///< one block per batch
+  ViewTransform view;         ///< the frame's view
+  SplatFrame splat;           ///< footprint sizes and shape
+  unsigned long long* words;  ///< framebuffer, kEmptyPixel where no point is yet
+};
+
+struct SplatAccumulateParams {
+  const uint32_t* positions;  ///< quantized words (compact layout), device memory
+  const uint32_t* colors;     ///< RGBA8 per point
+  const Batch* batches;       ///< one block per batch
+  ViewTransform view;         ///< the frame's view
+  SplatFrame splat;           ///< footprint sizes and shape, as in the depth pass
+  const uint64_t* words;      ///< the closest word per pixel (after hole filling)
+  float depthScale;           ///< 1 + relative depth range that blends
+  uint32_t* accumulators;     ///< kAccumulatorsPerPixel per pixel, zeroed before
+};
+
+__global__ void splatRasterKernel(SplatRasterParams p);
+__global__ void splatAccumulateKernel(SplatAccumulateParams p);
+
+}  // namespace pcv::cuda

@@ -1,0 +1,93 @@
+// The quality options of `pcv render` and `pcv bench`, end to end through the executable.
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "pcv/io/png_writer.hpp"
+#include "test_support.hpp"
+
+namespace pcv {
+namespace {
+
+class QualityCli : public ::testing::Test {
+ protected:
+  std::filesystem::path output(const std::string& name) {
+    return std::filesystem::temp_directory_path() /
+           ("pcv_quality_cli_" + std::to_string(::getpid()) + "_" + name);
+  }
+  int run(const std::string& arguments, std::string* text) {
+    return test::runCommand(test::pcvExecutable().string() + " " + arguments, text);
+  }
+  Image render(const std::string& arguments, const std::string& name) {
+    const auto png = output(name);
+    std::string text;
+    EXPECT_EQ(run("render --backend cpu --size 160x90 --out " + png.string() +
+                      " " + arguments,
+                  &text),
+              0)
+        << text;
+    Image image = readPng(png);
+    std::filesystem::remove(png);
+    return image;
+  }
+};
+
+TEST_F(QualityCli, LargerPointsCoverMorePixels) {
+  const uint64_t one = test::countLitPixels(render("--points 200000", "one.png"), kOpaqueBlack);
+  const uint64_t three = test::countLitPixels(render("--points 200000 --point-size 3", "three.png"), kOpaqueBlack);
+  EXPECT_GT(three, one + one / 5);
+}
+
+TEST_F(QualityCli, GradientBackgroundRunsFromBottomToTop) {
+  const Image image = render("--points 0 --background 000000 --background-top 0,0,255", "bg.png");
+  EXPECT_EQ(image.at(0, 0), packRgba(0, 0, 0));
+  EXPECT_EQ(image.at(0, image.height - 1), packRgba(0, 0, 255));
+}
+
+TEST_F(QualityCli, OutOfRangePointSizeIsOneClearLine) {
+  std::string text;
+  EXPECT_EQ(run("render --backend cpu --points 10 --point-size 17 --out " +
+                    output("bad.png").string(),
+                &text),
+            1);
+  EXPECT_NE(text.find("point size"), std::string::npos) << text;
+}
+
+TEST_F(QualityCli, BadColourIsRejected) {
+  std::string text;
+  EXPECT_NE(run("render --backend cpu --points 10 --background 12345 --out " +
+                    output("bad.png").string(),
+                &text),
+            0);
+  EXPECT_NE(text.find("bad colour"), std::string::npos) << text;
+}
+
+TEST_F(QualityCli, LasWithoutColourGetsEyeDomeLighting) {
+  const auto file = test::testDataDir() / "las" / "vegetation_1_3.las";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " is not there";
+  const auto png = output("las.png");
+  std::string text;
+  ASSERT_EQ(run("render --backend cpu --size 160x90 --out " + png.string() + " " + file.string(),
+                &text),
+            0)
+      << text;
+  EXPECT_NE(text.find("eye-dome lighting on"), std::string::npos) << text;
+  std::filesystem::remove(png);
+}
+
+TEST_F(QualityCli, BenchTimesEveryQualityPreset) {
+  std::string text;
+  ASSERT_EQ(run("bench --backend cpu --points 20000 --size 64x36 --frames 1 --warmup 0 "
+                "--order both --methods compact,packed --quality-modes every",
+                &text),
+            0)
+      << text;
+  for (const char* row : {"compact+size3", "compact+edl", "compact+hq", "compact+fill2",
+                          "compact+world", "compact+all"}) {
+    EXPECT_NE(text.find(row), std::string::npos) << row << "\n" << text;
+  }
+  EXPECT_NE(text.find("splat"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace pcv

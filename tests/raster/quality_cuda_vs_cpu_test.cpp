@@ -1,0 +1,90 @@
+// The CUDA quality pipeline against the CPU oracle, mode by mode: every mode uses the same
+// per-point and per-pixel code and integer accumulation, so the images must be identical.
+// Skipped (never passed) without a usable CUDA device.
+#include "test_support.hpp"
+
+namespace pcv {
+namespace {
+
+struct Mode {
+  const char* name;
+  void (*apply)(QualitySettings&);
+};
+const Mode kModes[] = {
+    {"size3", [](QualitySettings& q) { q.pointSizePx = 3; }},
+    {"size2", [](QualitySettings& q) { q.pointSizePx = 2; }},
+    {"round8", [](QualitySettings& q) { q.pointSizePx = 8; q.shape = PointShape::Round; }},
+    {"size16", [](QualitySettings& q) { q.pointSizePx = 16; }},
+    {"world", [](QualitySettings& q) { q.sizeMode = PointSizeMode::World; q.worldSize = 0.01f; }},
+    {"fill2", [](QualitySettings& q) { q.fillRadiusPx = 2; }},
+    {"edl", [](QualitySettings& q) { q.edl = true; }},
+    {"edl-r3", [](QualitySettings& q) { q.edl = true; q.edlRadiusPx = 3; q.edlStrength = 2.0f; }},
+    {"hq", [](QualitySettings& q) { q.highQuality = true; }},
+    {"gradient", [](QualitySettings& q) {
+       q.backgroundGradient = true;
+       q.backgroundTop = packRgba(30, 60, 90);
+     }},
+    {"all", [](QualitySettings& q) {
+       q.pointSizePx = 3; q.shape = PointShape::Round; q.fillRadiusPx = 3; q.edl = true;
+       q.highQuality = true; q.backgroundGradient = true;
+     }},
+};
+
+struct View {
+  const char* name;
+  glm::dvec3 eye;
+  float yawDegrees, pitchDegrees;
+};
+const View kViews[] = {
+    {"seed start", {-3.0, 0.0, 0.0}, 0.0f, 0.0f},
+    {"close above", {-0.8, -0.6, 0.9}, 35.0f, -40.0f},
+    {"inside", {0.1, 0.0, 0.05}, 120.0f, 10.0f},
+};
+const test::ImageSizeCase kSizes[] = {{1280, 720}, {333, 217}};
+
+TEST(QualityCudaVsCpu, EveryModeIsPixelIdenticalAtThreeViewsAndTwoSizes) {
+  PCV_REQUIRE_CUDA();
+  auto cuda = createBackend("cuda");
+  auto cpu = createBackend("cpu");
+  const CylinderScene scene = makeCylinderScene(12);
+  cuda->generateCylinders(scene, 2'000'000);
+  cpu->generateCylinders(scene, 2'000'000);
+  for (const Mode& mode : kModes) {
+    RenderSettings settings;
+    settings.background = packRgba(7, 8, 9);
+    mode.apply(settings.quality);
+    for (const View& v : kViews) {
+      for (const auto& size : kSizes) {
+        const ViewTransform view = test::makeView(
+            Camera::lookingFrom(v.eye, v.yawDegrees, v.pitchDegrees), size.width, size.height);
+        const Image gpu = test::renderToImage(*cuda, view, settings);
+        const Image reference = test::renderToImage(*cpu, view, settings);
+        EXPECT_EQ(test::countLitPixels(gpu, test::kPoisonPixel), gpu.pixels.size())
+            << mode.name << " at " << v.name;
+        EXPECT_EQ(test::countDifferentPixels(gpu, reference), 0u)
+            << mode.name << " at " << v.name << ", " << size.width << "x" << size.height;
+      }
+    }
+  }
+}
+
+TEST(QualityCudaVsCpu, DefaultsLaunchThePlainMethodsStages) {
+  PCV_REQUIRE_CUDA();
+  auto cuda = createBackend("cuda");
+  cuda->generateCylinders(makeCylinderScene(12), 100'000);
+  const ViewTransform view = test::makeView(Camera{}, 320, 200);
+  test::renderToImage(*cuda, view, {});
+  for (const StageTiming& stage : cuda->lastTimings()) {
+    EXPECT_TRUE(stage.stage == "clear" || stage.stage == "raster" || stage.stage == "resolve")
+        << stage.stage;
+  }
+  RenderSettings edl;
+  edl.quality.edl = true;
+  test::renderToImage(*cuda, view, edl);
+  bool splat = false;
+  for (const StageTiming& stage : cuda->lastTimings()) splat |= stage.stage == "splat";
+  EXPECT_TRUE(splat);
+}
+
+}  // namespace
+}  // namespace pcv
