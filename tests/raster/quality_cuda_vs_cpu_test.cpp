@@ -75,7 +75,8 @@ TEST(QualityCudaVsCpu, DefaultsLaunchThePlainMethodsStages) {
   const ViewTransform view = test::makeView(Camera{}, 320, 200);
   test::renderToImage(*cuda, view, {});
   for (const StageTiming& stage : cuda->lastTimings()) {
-    EXPECT_TRUE(stage.stage == "clear" || stage.stage == "raster" || stage.stage == "resolve")
+    EXPECT_TRUE(stage.stage == "clear" || stage.stage == "cull" || stage.stage == "raster" ||
+                stage.stage == "resolve")
         << stage.stage;
   }
   RenderSettings edl;
