@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli_options.hpp"
+#include "coloring_options.hpp"
 #include "pcv/raster/backend.hpp"
 #include "viewer/viewer.hpp"
 
@@ -11,6 +12,7 @@ namespace pcv::app {
 void addViewCommand(CLI::App& cli) {
   auto options = std::make_shared<ViewerOptions>();
   auto size = std::make_shared<std::string>("1280x720");
+  auto coloring = std::make_shared<ColoringFlags>();
   CLI::App* view = cli.add_subcommand("view", "Open the interactive viewer (the default)");
   view->add_option("--points", options->pointCount, "Number of cylinder points")
       ->capture_default_str();
@@ -37,7 +39,12 @@ void addViewCommand(CLI::App& cli) {
       ->capture_default_str();
   view->add_option("--screenshot-dir", options->screenshotDir, "Folder F12 writes PNGs to")
       ->capture_default_str();
-  view->callback([options, size] {
+  view->add_option("files", options->files,
+                   "Point cloud files (PLY, LAS, PCD, XYZ/TXT/CSV/PTS), loaded in the background "
+                   "and merged; none: cylinders");
+  addColoringFlags(*view, *coloring);
+  view->callback([options, size, coloring] {
+    options->coloring = coloringOptionsFrom(*coloring);
     const ImageSize windowSize = parseImageSize(*size);
     options->widthPx = windowSize.width;
     options->heightPx = windowSize.height;
@@ -45,8 +52,10 @@ void addViewCommand(CLI::App& cli) {
   });
 }
 
-void runDefaultViewer() {
-  runViewer(ViewerOptions{});
+void runDefaultViewer(const std::vector<std::string>& files) {
+  ViewerOptions options;
+  options.files = files;
+  runViewer(options);
 }
 
 }  // namespace pcv::app

@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "pcv/core/point_coloring.hpp"
 #include "pcv/scene/cylinders.hpp"
 
 namespace pcv::app {
@@ -21,6 +23,9 @@ struct ViewerOptions {
   std::string script;               ///< input script path (see input_script.hpp)
   double frameDtSeconds = 0.0;      ///< > 0: simulated clock, each frame advances this much
   std::string screenshotDir = ".";  ///< where F12 writes
+  std::vector<std::string> files;   ///< point cloud files, loaded in the background and merged;
+                                    ///< empty shows the cylinder scene
+  ColoringOptions coloring;         ///< how loaded files are coloured (the panel changes it)
 };
 
 /// Opens the window and runs until it is closed (or `frames` are done). Throws pcv::Error
