@@ -12,7 +12,7 @@ void addColoringFlags(CLI::App& command, ColoringFlags& flags) {
       ->check(CLI::IsMember(colorModeNames()))
       ->capture_default_str();
   command.add_option("--color-attribute", flags.attribute,
-                     "Colour by this scalar attribute (intensity, gps_time, return_number ... or "
+                     "Colour by this scalar attribute (intensity, return_number, a PLY property ... or "
                      "x, y, z); implies --color attribute");
   command
       .add_option("--color-map", flags.map, "Colour map of scalar modes: viridis, turbo or grey "

@@ -41,7 +41,7 @@ std::string colorMapName(ColorMap map);
 /// What to colour by; every field has a default that reproduces `pcv render --color rgb`.
 struct ColoringOptions {
   ColorMode mode = ColorMode::Rgb;
-  /// ColorMode::Attribute: a scalar attribute of the cloud ("intensity", "gps_time" ...) or a
+  /// ColorMode::Attribute: a scalar attribute of the cloud ("intensity", "return_number" ...) or a
   /// world coordinate ("x", "y", "z").
   std::string attribute;
   /// Unset: turbo for elevation, grey for intensity (reads like a photo), viridis otherwise.
