@@ -11,13 +11,15 @@ void addColoringFlags(CLI::App& command, ColoringFlags& flags) {
                   "classification, attribute (see --color-attribute)")
       ->check(CLI::IsMember(colorModeNames()))
       ->capture_default_str();
-  command.add_option("--color-attribute", flags.attribute,
-                     "Colour by this scalar attribute (intensity, return_number, a PLY property ... or "
-                     "x, y, z); implies --color attribute");
+  command.add_option(
+      "--color-attribute", flags.attribute,
+      "Colour by this scalar attribute (intensity, return_number, a PLY property ... or "
+      "x, y, z); implies --color attribute");
   command
-      .add_option("--color-map", flags.map, "Colour map of scalar modes: viridis, turbo or grey "
-                                            "(default: turbo for elevation, grey for intensity, "
-                                            "viridis otherwise)")
+      .add_option("--color-map", flags.map,
+                  "Colour map of scalar modes: viridis, turbo or grey "
+                  "(default: turbo for elevation, grey for intensity, "
+                  "viridis otherwise)")
       ->check(CLI::IsMember({"viridis", "turbo", "grey", "gray"}));
   command.add_option("--color-range", flags.range,
                      "Values at the ends of the map, MIN,MAX (default: 2nd to 98th percentile)");

@@ -1,8 +1,8 @@
 #include "viewer/cloud_loader.hpp"
 
 #include <chrono>
-#include <utility>
 #include <cstdio>
+#include <utility>
 
 namespace pcv::app {
 

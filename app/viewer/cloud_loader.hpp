@@ -19,11 +19,11 @@ namespace pcv::app {
 /// One file's outcome, successful or not.
 struct LoadedFile {
   std::string path;
-  PointCloud cloud;       ///< empty when `error` is set
-  bool replaces = false;  ///< first file of a batch that replaces what the viewer shows
-  std::string error;      ///< what went wrong (file, byte offset, expectation); empty on success
-  bool cancelled = false; ///< stopped by cancel(), not an error to show
-  double seconds = 0.0;   ///< wall time of the read
+  PointCloud cloud;        ///< empty when `error` is set
+  bool replaces = false;   ///< first file of a batch that replaces what the viewer shows
+  std::string error;       ///< what went wrong (file, byte offset, expectation); empty on success
+  bool cancelled = false;  ///< stopped by cancel(), not an error to show
+  double seconds = 0.0;    ///< wall time of the read
 };
 
 class CloudLoader {

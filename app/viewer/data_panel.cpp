@@ -33,7 +33,7 @@ void ViewerWindow::drawDataPanel() {
     return;
   }
   if (!haveCloud_) {
-    ImGui::TextDisabled("Cylinder scene (no file loaded)");
+    ImGui::TextDisabled(loader_ ? "No points loaded yet" : "Cylinder scene (no file loaded)");
   } else {
     ImGui::Text("%llu points from %zu file(s)", static_cast<unsigned long long>(cloud_.size()),
                 cloudFiles_.size());
@@ -84,8 +84,8 @@ void ViewerWindow::drawDataPanel() {
 
 void ViewerWindow::drawColoringControls() {
   // The choices: the fixed modes, then every scalar the cloud carries.
-  std::string current = coloring_.mode == ColorMode::Attribute ? coloring_.attribute
-                                                               : colorModeName(coloring_.mode);
+  std::string current =
+      coloring_.mode == ColorMode::Attribute ? coloring_.attribute : colorModeName(coloring_.mode);
   bool changed = false;
   if (ImGui::BeginCombo("Colour", current.c_str())) {
     for (const std::string& name : colorModeNames()) {
@@ -136,8 +136,8 @@ void ViewerWindow::drawColoringControls() {
     }
     if (coloring_.range) {
       double bounds[2] = {coloring_.range->low, coloring_.range->high};
-      if (ImGui::InputScalarN("Min, max", ImGuiDataType_Double, bounds, 2, nullptr, nullptr,
-                              "%.6g", ImGuiInputTextFlags_EnterReturnsTrue) &&
+      if (ImGui::InputScalarN("Min, max", ImGuiDataType_Double, bounds, 2, nullptr, nullptr, "%.6g",
+                              ImGuiInputTextFlags_EnterReturnsTrue) &&
           std::isfinite(bounds[0]) && std::isfinite(bounds[1]) && bounds[0] < bounds[1]) {
         coloring_.range = ValueRange{bounds[0], bounds[1]};
         changed = true;
@@ -150,9 +150,9 @@ void ViewerWindow::drawColoringControls() {
 void ViewerWindow::drawErrorWindow() {
   if (errors_.empty()) return;
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x * 0.5f,
-                                 viewport->Pos.y + viewport->Size.y * 0.3f),
-                          ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowPos(
+      ImVec2(viewport->Pos.x + viewport->Size.x * 0.5f, viewport->Pos.y + viewport->Size.y * 0.3f),
+      ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   // Not modal: the viewer stays usable with what it had while the message is up.
   if (ImGui::Begin("Error", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);

@@ -36,8 +36,9 @@ void ViewerWindow::drawLegend() {
   const bool classes = usedColoring_.mode == ColorMode::Classification;
   if (!scalar && !classes) return;  // the file's own colours need no key
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x - 10.0f, viewport->Pos.y + 10.0f),
-                          ImGuiCond_FirstUseEver, ImVec2(1.0f, 0.0f));
+  ImGui::SetNextWindowPos(
+      ImVec2(viewport->Pos.x + viewport->Size.x - 10.0f, viewport->Pos.y + 10.0f),
+      ImGuiCond_FirstUseEver, ImVec2(1.0f, 0.0f));
   if (!ImGui::Begin("Legend", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
     return;
@@ -45,7 +46,8 @@ void ViewerWindow::drawLegend() {
   if (scalar) {
     const ValueRange& range = usedColoring_.range;
     ImGui::Text("%s (%s, %s)", usedColoring_.attribute.c_str(),
-                colorMapName(usedColoring_.map).c_str(), coloring_.range ? "typed range" : "2-98 %");
+                colorMapName(usedColoring_.map).c_str(),
+                coloring_.range ? "typed range" : "2-98 %");
     const float widthPx = ImGui::GetFontSize() * 16.0f;
     drawGradient(usedColoring_.map, widthPx, ImGui::GetFontSize() * 1.2f);
     // Ends and middle under the bar; values beyond the ends take the end colours.

@@ -15,7 +15,9 @@ void ViewerWindow::openFiles(const std::vector<std::string>& files, bool replace
   loader_->load(files, replace);
 }
 
-bool ViewerWindow::waitingForLoad() const { return loader_ && loader_->busy(); }
+bool ViewerWindow::waitingForLoad() const {
+  return loader_ && loader_->busy();
+}
 
 void ViewerWindow::takeLoadedFiles() {
   if (!loader_) return;
@@ -63,8 +65,8 @@ void ViewerWindow::recolor() {
     usedColoring_ = coloredPoints(cloud_, coloring_, shown);
   }
   if (cloud_.size() > kMaxPointCount) {
-    showError("the scene has " + std::to_string(cloud_.size()) + " points; a backend holds at most " +
-              std::to_string(kMaxPointCount));
+    showError("the scene has " + std::to_string(cloud_.size()) +
+              " points; a backend holds at most " + std::to_string(kMaxPointCount));
     return;
   }
   try {
@@ -76,8 +78,7 @@ void ViewerWindow::recolor() {
   std::fprintf(stderr, "pcv: %llu points coloured by %s%s%s\n",
                static_cast<unsigned long long>(cloud_.size()),
                colorModeName(usedColoring_.mode).c_str(),
-               usedColoring_.attribute.empty() ? "" : " ",
-               usedColoring_.attribute.c_str());
+               usedColoring_.attribute.empty() ? "" : " ", usedColoring_.attribute.c_str());
 }
 
 void ViewerWindow::frameCloud() {
@@ -90,7 +91,8 @@ void ViewerWindow::frameCloud() {
   fly_.setSpeedUnitsPerSecond(std::max(1e-3, cloudBounds_.diagonal() / 5.0));
   orbit_.attach(camera_, glm::length(cloudBounds_.center() - camera_.eye));
   const glm::dvec3& eye = camera_.eye;
-  std::fprintf(stderr, "pcv: framed %.3f x %.3f x %.3f; eye (%.3f, %.3f, %.3f), near %.4g far %.4g\n",
+  std::fprintf(stderr,
+               "pcv: framed %.3f x %.3f x %.3f; eye (%.3f, %.3f, %.3f), near %.4g far %.4g\n",
                cloudBounds_.size().x, cloudBounds_.size().y, cloudBounds_.size().z, eye.x, eye.y,
                eye.z, double(camera_.nearPlane), double(camera_.farPlane));
 }

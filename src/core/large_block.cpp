@@ -22,7 +22,8 @@ void* mapLargeBlock(size_t bytes) {
 
 void unmapLargeBlock(void* block, size_t bytes) noexcept {
   if (block && ::munmap(block, bytes) != 0) {
-    std::fprintf(stderr, "pcv: munmap of a %zu-byte block failed: %s\n", bytes, std::strerror(errno));
+    std::fprintf(stderr, "pcv: munmap of a %zu-byte block failed: %s\n", bytes,
+                 std::strerror(errno));
   }
 }
 

@@ -18,8 +18,8 @@ constexpr uint64_t kMaxSampleValues = 1u << 20;  // percentiles from at most ~1 
 /// offsets, to which `offset` adds the origin).
 struct ScalarSource {
   const ScalarAttribute* attribute = nullptr;
-  int axis = -1;         ///< 0, 1, 2 for x, y, z when not an attribute
-  double offset = 0.0;   ///< origin's coordinate for axes; 0 for attributes
+  int axis = -1;        ///< 0, 1, 2 for x, y, z when not an attribute
+  double offset = 0.0;  ///< origin's coordinate for axes; 0 for attributes
   const PointCloud* cloud = nullptr;
 
   float localValue(uint64_t i) const {
@@ -61,7 +61,9 @@ void rampColours(const ScalarSource& source, uint64_t count, ColorMap map, const
   });
 }
 
-uint32_t classOf(float value) { return value >= 0.0f && value < 256.0f ? uint32_t(value) : 255u; }
+uint32_t classOf(float value) {
+  return value >= 0.0f && value < 256.0f ? uint32_t(value) : 255u;
+}
 
 }  // namespace
 
@@ -107,7 +109,9 @@ ValueRange parseValueRange(const std::string& text) {
   throw InputError("bad colour range '" + text + "': expected MIN,MAX with finite MIN < MAX");
 }
 
-std::vector<std::string> colorMapNames() { return {"viridis", "turbo", "grey"}; }
+std::vector<std::string> colorMapNames() {
+  return {"viridis", "turbo", "grey"};
+}
 
 ColorMap parseColorMap(const std::string& name) {
   if (name == "viridis") return ColorMap::Viridis;
@@ -116,7 +120,9 @@ ColorMap parseColorMap(const std::string& name) {
   throw InputError("unknown colour map '" + name + "': expected viridis, turbo or grey");
 }
 
-std::string colorMapName(ColorMap map) { return colorMapNames()[size_t(map)]; }
+std::string colorMapName(ColorMap map) {
+  return colorMapNames()[size_t(map)];
+}
 
 std::vector<std::string> colorableAttributes(const PointCloud& cloud) {
   std::vector<std::string> names;
@@ -178,7 +184,8 @@ Coloring colorPoints(const PointCloud& cloud, const ColoringOptions& options,
     case ColorMode::Attribute:
       if (!findScalar(cloud, options.attribute)) {
         std::string known;
-        for (const auto& name : colorableAttributes(cloud)) known += (known.empty() ? "" : ", ") + name;
+        for (const auto& name : colorableAttributes(cloud))
+          known += (known.empty() ? "" : ", ") + name;
         throw InputError("no attribute '" + options.attribute + "' to colour by: expected one of " +
                          known);
       }
@@ -193,7 +200,7 @@ Coloring colorPoints(const PointCloud& cloud, const ColoringOptions& options,
   }
   const ScalarSource source = *findScalar(cloud, scalar);
   used.attribute = scalar;
-  used.map = options.map ? *options.map
+  used.map = options.map                         ? *options.map
              : used.mode == ColorMode::Intensity ? ColorMap::Grey
              : used.mode == ColorMode::Elevation ? ColorMap::Turbo
                                                  : ColorMap::Viridis;
@@ -209,8 +216,8 @@ Coloring coloredPoints(const PointCloud& cloud, const ColoringOptions& options,
   const Coloring used = colorPoints(cloud, options, rgba);
   out.resize(cloud.size());
   parallelFor(cloud.size(), [&](uint64_t begin, uint64_t end) {
-    for (uint64_t i = begin; i < end; ++i) out[i] = {cloud.points[i].x, cloud.points[i].y,
-                                                     cloud.points[i].z, rgba[i]};
+    for (uint64_t i = begin; i < end; ++i)
+      out[i] = {cloud.points[i].x, cloud.points[i].y, cloud.points[i].z, rgba[i]};
   });
   return used;
 }

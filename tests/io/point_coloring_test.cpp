@@ -178,8 +178,7 @@ TEST(PointColoring, MissingDataFallsBackToElevationAndSaysWhy) {
   const Coloring used = colorPoints(cloud, byMode(ColorMode::Rgb), rgba);
   EXPECT_EQ(used.mode, ColorMode::Elevation);
   EXPECT_EQ(used.note, "no colours in the data");
-  EXPECT_EQ(colorPoints(cloud, byMode(ColorMode::Classification), rgba).mode,
-            ColorMode::Elevation);
+  EXPECT_EQ(colorPoints(cloud, byMode(ColorMode::Classification), rgba).mode, ColorMode::Elevation);
 }
 
 TEST(RenderCli, ColoursByAnAttributeWithAMapAndRange) {

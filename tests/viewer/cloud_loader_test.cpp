@@ -29,9 +29,8 @@ TEST(CloudLoader, HandsOverEachFileInOrderAndErrorsAsValues) {
   test::writeText(dir.file("bad.ply"), "ply\nformat ascii 1.0\nend_header\n");
   test::writeText(dir.file("b.xyz"), "1 2 3\n");
   CloudLoader loader;
-  loader.load({dir.file("a.xyz").string(), dir.file("bad.ply").string(),
-               dir.file("b.xyz").string()},
-              true);
+  loader.load(
+      {dir.file("a.xyz").string(), dir.file("bad.ply").string(), dir.file("b.xyz").string()}, true);
   const std::vector<LoadedFile> files = waitForAll(loader);
   ASSERT_EQ(files.size(), 3u);
   EXPECT_TRUE(files[0].replaces);
