@@ -1,6 +1,8 @@
 // pcv: the command line. Subcommands are thin wrappers over the library; with no subcommand the
 // viewer opens (when built with it), as the seed's demo does.
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -23,11 +25,16 @@ int main(int argc, char** argv) {
 #endif
   pcv::app::addInfoCommand(cli);
   pcv::app::addCompareCommand(cli);
+  // `pcv FILE...` opens the viewer on the files, as `pcv view FILE...` does.
+  std::vector<std::string> files;
+#if PCV_WITH_VIEWER
+  cli.add_option("files", files, "Point cloud files to open in the viewer");
+#endif
   try {
     cli.parse(argc, argv);
     if (cli.get_subcommands().empty()) {
 #if PCV_WITH_VIEWER
-      pcv::app::runDefaultViewer();
+      pcv::app::runDefaultViewer(files);
 #else
       std::fputs(cli.help().c_str(), stdout);
 #endif

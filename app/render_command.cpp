@@ -4,12 +4,13 @@
 #include <memory>
 
 #include "cli_options.hpp"
+#include "coloring_options.hpp"
 #include "gl_render.hpp"
 #include "progress_bar.hpp"
 #include "quality_options.hpp"
 #include "pcv/core/camera.hpp"
 #include "pcv/core/camera_framing.hpp"
-#include "pcv/core/color_map.hpp"
+#include "pcv/core/point_coloring.hpp"
 #include "pcv/core/image.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/io/png_writer.hpp"
@@ -33,7 +34,7 @@ struct RenderOptions {
   std::string gl = "none";         // "egl": through the viewer's GL interop path, headless
   std::string interop = "auto";    // with --gl egl: auto, surface, pbo or host
   std::vector<std::string> files;  ///< point cloud files; empty renders the cylinder scene
-  std::string color = "rgb";       ///< rgb, elevation, intensity or classification
+  ColoringFlags coloring;          ///< --color, --color-attribute, --color-map, --color-range
   bool eyeGiven = false;           ///< --eye was given: do not frame the camera on the files
   QualityOptions quality;          ///< point size, EDL, HQ, background
 };
@@ -77,18 +78,24 @@ void runRender(const RenderOptions& options) {
   if (options.files.empty()) {
     backend->generateCylinders(makeCylinderScene(options.seed), options.pointCount);
   } else {
+    const ColoringOptions coloring = coloringOptionsFrom(options.coloring);  // before loading
     PointCloud cloud = loadFiles(options.files);
-    const ColorMode used = colorize(cloud, parseColorMode(options.color));
-    if (colorModeName(used) != options.color) {
-      std::fprintf(stderr, "pcv: no %s in the data, coloured by %s\n", options.color.c_str(),
-                   colorModeName(used).c_str());
+    UninitializedVector<Point> coloured;
+    const Coloring used = coloredPoints(cloud, coloring, coloured);
+    if (!used.note.empty()) {
+      std::fprintf(stderr, "pcv: %s, coloured by %s\n", used.note.c_str(),
+                   colorModeName(used.mode).c_str());
+    }
+    if (!used.attribute.empty()) {
+      std::fprintf(stderr, "pcv: %s mapped with %s from %.6g to %.6g\n", used.attribute.c_str(),
+                   colorMapName(used.map).c_str(), used.range.low, used.range.high);
     }
     if (!options.eyeGiven) {
       camera = frameBounds(cloud.worldBounds(), float(size.width) / float(size.height));
     }
     origin = cloud.origin;
     pointCount = cloud.size();
-    backend->setPoints(cloud.points);
+    backend->setPoints(coloured);
     cloudHasColor = cloud.hasColor;
   }
   applyQualityOptions(options.quality, cloudHasColor, settings);
@@ -144,9 +151,7 @@ void addRenderCommand(CLI::App& cli) {
       ->capture_default_str();
   render->add_option("files", options->files,
                      "Point cloud files (PLY, LAS, PCD, XYZ/TXT/CSV/PTS), merged; none: cylinders");
-  render->add_option("--color", options->color, "Colouring of loaded files")
-      ->check(CLI::IsMember(colorModeNames()))
-      ->capture_default_str();
+  addColoringFlags(*render, options->coloring);
   addQualityOptions(*render, options->quality);
   render->callback([options] { runRender(*options); });
 }

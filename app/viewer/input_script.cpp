@@ -7,6 +7,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>  // key codes only; nothing here calls GLFW
 
+#include "pcv/core/color_map.hpp"
 #include "pcv/core/error.hpp"
 
 namespace pcv::app {
@@ -62,6 +63,10 @@ std::vector<ScriptEvent> parseInputScript(std::istream& input, const std::string
       {"screenshot", ScriptAction::Screenshot},
       {"window_shot", ScriptAction::WindowShot},
       {"mode", ScriptAction::Mode},
+      {"open", ScriptAction::Open},
+      {"add", ScriptAction::Add},
+      {"color", ScriptAction::Color},
+      {"wait_load", ScriptAction::WaitLoad},
       {"quit", ScriptAction::Quit},
   };
   std::vector<ScriptEvent> events;
@@ -122,6 +127,22 @@ std::vector<ScriptEvent> parseInputScript(std::istream& input, const std::string
           throw fail("expected fly or orbit");
         }
         break;
+      case ScriptAction::Open:
+      case ScriptAction::Add:
+        if (!(fields >> event.text)) throw fail("expected a point cloud path");
+        break;
+      case ScriptAction::Color:
+        if (!(fields >> event.text)) throw fail("expected a colour mode");
+        try {
+          parseColorMode(event.text);
+        } catch (const InputError&) {
+          throw fail("expected rgb, elevation, intensity, classification or attribute NAME");
+        }
+        if (event.text == "attribute" && !(fields >> event.attribute)) {
+          throw fail("expected an attribute name after 'attribute'");
+        }
+        break;
+      case ScriptAction::WaitLoad:
       case ScriptAction::Quit:
         break;
     }

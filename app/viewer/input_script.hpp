@@ -9,6 +9,10 @@
 ///   <seconds> screenshot <path.png>                (the rendered scene, as F12)
 ///   <seconds> window_shot <path.png>               (the window's back buffer, before the UI)
 ///   <seconds> mode fly|orbit
+///   <seconds> open <path>                          (load a file in place of the scene)
+///   <seconds> add <path>                           (load a file into the scene)
+///   <seconds> color <mode> [attribute]             (rgb, elevation ..., attribute NAME)
+///   <seconds> wait_load                            (later events wait until loading is done)
 ///   <seconds> quit
 /// Times are seconds since the first frame, non-decreasing; '#' starts a comment.
 #pragma once
@@ -32,6 +36,10 @@ enum class ScriptAction {
   Screenshot,
   WindowShot,
   Mode,
+  Open,
+  Add,
+  Color,
+  WaitLoad,
   Quit,
 };
 
@@ -41,7 +49,8 @@ struct ScriptEvent {
   int key = -1;      ///< GLFW key code (KeyDown/KeyUp/KeyPress) or mouse button
   double x = 0.0;    ///< cursor x, width, or scroll notches
   double y = 0.0;    ///< cursor y or height
-  std::string text;  ///< path (Screenshot, WindowShot) or mode name
+  std::string text;  ///< path (Screenshot, WindowShot, Open, Add) or mode name (Mode, Color)
+  std::string attribute;  ///< Color attribute: the attribute's name
 };
 
 /// Parses a script; throws InputError naming `sourceName`, the line and what was expected.

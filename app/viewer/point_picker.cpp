@@ -8,8 +8,8 @@
 
 namespace pcv::app {
 
-std::optional<glm::dvec3> pickPoint(std::span<const Point> points, const ViewTransform& view,
-                                    int xPx, int yPx, int radiusPx) {
+std::optional<uint64_t> pickPointIndex(std::span<const Point> points, const ViewTransform& view,
+                                       int xPx, int yPx, int radiusPx) {
   std::mutex bestMutex;
   float bestDepth = std::numeric_limits<float>::infinity();
   uint64_t bestIndex = 0;
@@ -32,7 +32,14 @@ std::optional<glm::dvec3> pickPoint(std::span<const Point> points, const ViewTra
     }
   });
   if (bestDepth == std::numeric_limits<float>::infinity()) return std::nullopt;
-  const Point& p = points[bestIndex];
+  return bestIndex;
+}
+
+std::optional<glm::dvec3> pickPoint(std::span<const Point> points, const ViewTransform& view,
+                                    int xPx, int yPx, int radiusPx) {
+  const std::optional<uint64_t> index = pickPointIndex(points, view, xPx, yPx, radiusPx);
+  if (!index) return std::nullopt;
+  const Point& p = points[*index];
   return glm::dvec3(p.x, p.y, p.z);
 }
 

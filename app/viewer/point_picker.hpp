@@ -3,6 +3,7 @@
 /// host copy of the points: a pick is rare, and the backends expose no depth buffer.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 
@@ -18,5 +19,8 @@ namespace pcv::app {
 /// point lands there.
 std::optional<glm::dvec3> pickPoint(std::span<const Point> points, const ViewTransform& view,
                                     int xPx, int yPx, int radiusPx = 2);
+/// The same pick, as an index into `points` (to look up the point's attributes).
+std::optional<uint64_t> pickPointIndex(std::span<const Point> points, const ViewTransform& view,
+                                       int xPx, int yPx, int radiusPx = 2);
 
 }  // namespace pcv::app

@@ -4,6 +4,7 @@
 
 #include "cli_options.hpp"
 #include "quality_options.hpp"
+#include "coloring_options.hpp"
 #include "pcv/raster/backend.hpp"
 #include "viewer/viewer.hpp"
 
@@ -12,6 +13,7 @@ namespace pcv::app {
 void addViewCommand(CLI::App& cli) {
   auto options = std::make_shared<ViewerOptions>();
   auto size = std::make_shared<std::string>("1280x720");
+  auto coloring = std::make_shared<ColoringFlags>();
   CLI::App* view = cli.add_subcommand("view", "Open the interactive viewer (the default)");
   view->add_option("--points", options->pointCount, "Number of cylinder points")
       ->capture_default_str();
@@ -21,7 +23,7 @@ void addViewCommand(CLI::App& cli) {
       ->check(CLI::IsMember(backendNames()))
       ->capture_default_str();
   view->add_option("--method", options->method,
-                   "Rasterization method (cuda: packed, seed; cpu: packed, seed)");
+                   "Rasterization method: compact (default, fastest), earlyz (cuda), packed, seed");
   view->add_option("--interop", options->interop,
                    "How frames reach GL: auto, surface (CUDA writes the texture), pbo, host")
       ->check(CLI::IsMember({"auto", "surface", "pbo", "host"}))
@@ -38,11 +40,16 @@ void addViewCommand(CLI::App& cli) {
       ->capture_default_str();
   view->add_option("--screenshot-dir", options->screenshotDir, "Folder F12 writes PNGs to")
       ->capture_default_str();
+  view->add_option("files", options->files,
+                   "Point cloud files (PLY, LAS, PCD, XYZ/TXT/CSV/PTS), loaded in the background "
+                   "and merged; none: cylinders");
+  addColoringFlags(*view, *coloring);
   auto quality = std::make_shared<QualityOptions>();
   addQualityOptions(*view, *quality);
-  view->callback([options, size, quality] {
+  view->callback([options, size, coloring, quality] {
+    options->coloring = coloringOptionsFrom(*coloring);
     RenderSettings settings;
-    applyQualityOptions(*quality, true, settings);  // the cylinders have colour: EDL auto is off
+    applyQualityOptions(*quality, true, settings);  // EDL "auto" is decided per loaded cloud
     options->background = settings.background;
     options->quality = settings.quality;
     options->edlAuto = quality->edl == "auto";
@@ -53,8 +60,10 @@ void addViewCommand(CLI::App& cli) {
   });
 }
 
-void runDefaultViewer() {
-  runViewer(ViewerOptions{});
+void runDefaultViewer(const std::vector<std::string>& files) {
+  ViewerOptions options;
+  options.files = files;
+  runViewer(options);
 }
 
 }  // namespace pcv::app

@@ -1,5 +1,9 @@
-/// @brief `pcv view` (and `pcv` with no subcommand): opens the interactive viewer.
+/// @brief `pcv view [FILE...]` (and `pcv [FILE...]` with no subcommand): opens the interactive
+/// viewer, on the given files or the cylinder scene.
 #pragma once
+
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -7,7 +11,7 @@ namespace pcv::app {
 
 /// Adds the `view` subcommand to `cli`; its callback runs the viewer.
 void addViewCommand(CLI::App& cli);
-/// Runs the viewer with default options (`pcv` with no arguments).
-void runDefaultViewer();
+/// Runs the viewer with default options on `files` (`pcv` or `pcv FILE...`).
+void runDefaultViewer(const std::vector<std::string>& files);
 
 }  // namespace pcv::app

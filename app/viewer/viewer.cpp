@@ -68,7 +68,13 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   settings_.method = resolveMethod(*backend_, options.method);
   settings_.background = options.background;
   settings_.quality = options.quality;
-  backend_->generateCylinders(makeCylinderScene(options.seed), options.pointCount);
+  coloring_ = options.coloring;
+  if (options.files.empty()) {
+    backend_->generateCylinders(makeCylinderScene(options.seed), options.pointCount);
+  } else {
+    backend_->setPoints({});  // an empty view until the first file arrives
+    openFiles(options.files, true);
+  }
   presenter_ = std::make_unique<FramePresenter>(*backend_, parseInteropPath(options.interop));
   if (!options.script.empty()) script_ = loadInputScript(options.script);
 
@@ -94,6 +100,7 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
 }
 
 ViewerWindow::~ViewerWindow() {
+  loader_.reset();     // cancels a load in progress and joins its thread
   presenter_.reset();  // GL objects and CUDA registrations before the context goes
 }
 
@@ -125,9 +132,14 @@ void ViewerWindow::onCursor(double xPx, double yPx) {
   glfwGetWindowSize(window_.handle(), &windowWidth, &windowHeight);
   if (mouselook_) {
     fly_.look(camera_, delta, windowHeight);
+    autoFrame_ = false;
     return;
   }
   if (mode_ != CameraMode::Orbit || ImGui::GetIO().WantCaptureMouse) return;
+  if (buttonHeld_[GLFW_MOUSE_BUTTON_LEFT] || buttonHeld_[GLFW_MOUSE_BUTTON_RIGHT] ||
+      buttonHeld_[GLFW_MOUSE_BUTTON_MIDDLE]) {
+    autoFrame_ = false;
+  }
   if (buttonHeld_[GLFW_MOUSE_BUTTON_LEFT]) orbit_.orbit(camera_, delta, windowHeight);
   if (buttonHeld_[GLFW_MOUSE_BUTTON_RIGHT] || buttonHeld_[GLFW_MOUSE_BUTTON_MIDDLE]) {
     orbit_.pan(camera_, delta, windowHeight);
@@ -153,6 +165,7 @@ void ViewerWindow::onMouseButton(int button, int action) {
 }
 
 void ViewerWindow::onScroll(double notches) {
+  autoFrame_ = false;
   if (mode_ == CameraMode::Orbit && !mouselook_) {
     orbit_.zoom(camera_, notches);
   } else {
@@ -167,10 +180,23 @@ void ViewerWindow::onDoubleClick(double xPx, double yPx) {
   // Window coordinates (y down) to framebuffer pixels (row 0 at the bottom), HiDPI included.
   const int pixelX = int(xPx * framebufferWidthPx_ / windowWidth);
   const int pixelY = framebufferHeightPx_ - 1 - int(yPx * framebufferHeightPx_ / windowHeight);
-  if (pickPoints_.size() != backend_->pointCount()) pickPoints_ = backend_->downloadPoints();
-  const auto picked =
-      pickPoint(pickPoints_, makeViewTransform(camera_, framebufferWidthPx_, framebufferHeightPx_),
-                pixelX, pixelY);
+  std::optional<glm::dvec3> picked;
+  if (haveCloud_) {
+    // The host copy in file order: the index also finds the point's attributes for the panel.
+    pickedIndex_ = pickPointIndex(
+        cloud_.points,
+        makeViewTransform(camera_, framebufferWidthPx_, framebufferHeightPx_, cloud_.origin),
+        pixelX, pixelY);
+    if (pickedIndex_) {
+      const Point& p = cloud_.points[*pickedIndex_];
+      picked = cloud_.origin + glm::dvec3(p.x, p.y, p.z);
+    }
+  } else {
+    if (pickPoints_.size() != backend_->pointCount()) pickPoints_ = backend_->downloadPoints();
+    picked = pickPoint(pickPoints_,
+                       makeViewTransform(camera_, framebufferWidthPx_, framebufferHeightPx_),
+                       pixelX, pixelY);
+  }
   if (!picked) {
     std::fprintf(stderr, "pcv: no point under the cursor at (%d, %d)\n", pixelX, pixelY);
     return;
@@ -182,6 +208,7 @@ void ViewerWindow::onDoubleClick(double xPx, double yPx) {
   camera_.yawRadians = float(std::atan2(toPoint.y, toPoint.x));
   camera_.pitchRadians = float(std::asin(std::clamp(toPoint.z / distance, -1.0, 1.0)));
   orbit_.focus(camera_, *picked, distance);
+  autoFrame_ = false;
   std::fprintf(stderr, "pcv: focus on (%.3f, %.3f, %.3f)\n", picked->x, picked->y, picked->z);
 }
 
@@ -204,8 +231,11 @@ void ViewerWindow::setMode(CameraMode mode) {
   if (mode == mode_) return;
   if (mode == CameraMode::Orbit) {
     if (mouselook_) setMouselook(false);
-    // Orbit around what is ahead, at the distance of the scene's centre (at least 1 unit).
-    orbit_.attach(camera_, std::max(1.0, glm::length(camera_.eye)));
+    // Orbit around what is ahead, at the distance of the scene's centre (at least 1 unit for
+    // the cylinders around the world origin; a thousandth of the scene for loaded files).
+    const double toCentre = haveCloud_ ? glm::length(cloudBounds_.center() - camera_.eye)
+                                       : glm::length(camera_.eye);
+    orbit_.attach(camera_, std::max(haveCloud_ ? 1e-3 * cloudBounds_.diagonal() : 1.0, toCentre));
   }
   mode_ = mode;
   std::fprintf(stderr, "pcv: %s mode\n", mode == CameraMode::Fly ? "fly" : "orbit");
@@ -226,12 +256,17 @@ MotionKeys ViewerWindow::motionKeys() const {
 
 void ViewerWindow::updateCamera(double dtSeconds) {
   if (mode_ == CameraMode::Fly) {
-    fly_.move(camera_, motionKeys(), dtSeconds);
+    const MotionKeys keys = motionKeys();
+    if (keys.forward || keys.back || keys.left || keys.right || keys.up || keys.down) {
+      autoFrame_ = false;
+    }
+    fly_.move(camera_, keys, dtSeconds);
   }
 }
 
 void ViewerWindow::applyScript(double nowSeconds) {
   while (nextScriptEvent_ < script_.size() && script_[nextScriptEvent_].timeSeconds <= nowSeconds) {
+    if (script_[nextScriptEvent_].action == ScriptAction::WaitLoad && waitingForLoad()) return;
     const ScriptEvent& event = script_[nextScriptEvent_++];
     switch (event.action) {
       case ScriptAction::KeyDown:
@@ -271,6 +306,17 @@ void ViewerWindow::applyScript(double nowSeconds) {
       case ScriptAction::Mode:
         setMode(event.text == "orbit" ? CameraMode::Orbit : CameraMode::Fly);
         break;
+      case ScriptAction::Open:
+      case ScriptAction::Add:
+        openFiles({event.text}, event.action == ScriptAction::Open);
+        break;
+      case ScriptAction::Color:
+        coloring_.mode = parseColorMode(event.text);
+        coloring_.attribute = event.attribute;
+        recolor();
+        break;
+      case ScriptAction::WaitLoad:
+        break;
       case ScriptAction::Quit:
         quit_ = true;
         break;
@@ -292,7 +338,8 @@ std::filesystem::path ViewerWindow::nextScreenshotPath() const {
 }
 
 void ViewerWindow::renderFrame(int widthPx, int heightPx) {
-  presenter_->render(makeViewTransform(camera_, widthPx, heightPx), settings_);
+  const glm::dvec3 origin = haveCloud_ ? cloud_.origin : glm::dvec3(0.0);
+  presenter_->render(makeViewTransform(camera_, widthPx, heightPx, origin), settings_);
   presenter_->blitTo(0, widthPx, heightPx);
 }
 
@@ -334,6 +381,7 @@ void ViewerWindow::run() {
                                                 : wallSeconds - startSeconds;
     if (frame > 0) stats_.add((wallSeconds - lastWallSeconds) * 1000.0);
     lastWallSeconds = wallSeconds;
+    takeLoadedFiles();  // before the script, so wait_load sees what has arrived
     applyScript(nowSeconds_);
     // Last frame's stage times: its events are done by now, so this rarely waits.
     if (frame > 0) stageTimings_ = backend_->lastTimings();
@@ -355,6 +403,9 @@ void ViewerWindow::run() {
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     drawSettingsPanel();
+    drawDataPanel();
+    drawLegend();
+    drawErrorWindow();
     ImGui::Render();
     GL_CHECK(glViewport(0, 0, widthPx, heightPx));
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

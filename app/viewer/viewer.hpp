@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "pcv/raster/render_settings.hpp"
+#include "pcv/core/point_coloring.hpp"
 #include "pcv/scene/cylinders.hpp"
 
 namespace pcv::app {
@@ -25,6 +27,9 @@ struct ViewerOptions {
   uint32_t background = kOpaqueBlack;  ///< packed RGBA8 (the seed's black)
   QualitySettings quality;            ///< point size, EDL, HQ ... (defaults: the seed's look)
   bool edlAuto = true;  ///< --edl auto: eye-dome lighting follows the cloud (on without colour)
+  std::vector<std::string> files;   ///< point cloud files, loaded in the background and merged;
+                                    ///< empty shows the cylinder scene
+  ColoringOptions coloring;         ///< how loaded files are coloured (the panel changes it)
 };
 
 /// Opens the window and runs until it is closed (or `frames` are done). Throws pcv::Error

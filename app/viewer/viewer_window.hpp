@@ -12,9 +12,12 @@
 
 #include "pcv/core/camera.hpp"
 #include "pcv/core/point.hpp"
+#include "pcv/core/point_cloud.hpp"
+#include "pcv/core/point_coloring.hpp"
 #include "pcv/gl/frame_presenter.hpp"
 #include "pcv/gl/glfw_window.hpp"
 #include "pcv/raster/backend.hpp"
+#include "viewer/cloud_loader.hpp"
 #include "viewer/fly_controller.hpp"
 #include "viewer/input_script.hpp"
 #include "viewer/motion_keys.hpp"
@@ -60,6 +63,19 @@ class ViewerWindow {
   std::filesystem::path nextScreenshotPath() const;
   void drawSettingsPanel();  // settings_panel.cpp
 
+  // Loaded files (scene_files.cpp): background loading, colouring, framing, picking.
+  void openFiles(const std::vector<std::string>& files, bool replace);
+  void takeLoadedFiles();
+  void recolor();
+  void frameCloud();
+  void showError(const std::string& message);
+  bool waitingForLoad() const;
+  // Their panels (data_panel.cpp, legend_panel.cpp).
+  void drawDataPanel();
+  void drawColoringControls();
+  void drawLegend();
+  void drawErrorWindow();
+
   ViewerOptions options_;
   GlfwWindow window_;  // first member: the GL context outlives every GL object below
   std::unique_ptr<Backend> backend_;
@@ -85,6 +101,21 @@ class ViewerWindow {
   std::vector<std::filesystem::path> pendingScreenshots_;
   std::vector<std::filesystem::path> pendingWindowShots_;
   std::string lastScreenshot_;
+
+  // Loaded files: the merged cloud keeps the files' own colours and attributes host-side, so
+  // colour modes switch without loss; the backend holds a coloured copy.
+  std::unique_ptr<CloudLoader> loader_;
+  PointCloud cloud_;
+  bool haveCloud_ = false;                 // false: the cylinder scene is shown
+  std::vector<std::string> cloudFiles_;    // files merged into cloud_, for the panel
+  ColoringOptions coloring_;
+  Coloring usedColoring_;
+  Box3d cloudBounds_;                      // world bounds of cloud_
+  bool autoFrame_ = false;                 // frame each arriving file until the user moves
+  std::vector<std::string> errors_;        // shown in the error window until dismissed
+  std::optional<uint64_t> pickedIndex_;    // into cloud_.points
+  std::string openPath_;                   // the panel's Open field
+  bool scriptWaitsForLoad_ = false;
 
   FrameStats stats_;
   bool vsync_ = false;

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "pcv/core/error.hpp"
-#include "pcv/core/parallel.hpp"
+#include "pcv/core/point.hpp"
 
 namespace pcv {
 namespace {
@@ -62,39 +62,6 @@ constexpr AsprsClass kAsprsClasses[] = {
     {"transmission tower", 0x9370DB}, {"wire-structure connector", 0xDAA520},
     {"bridge deck", 0x708090},      {"high noise", 0xFF1493}};
 
-/// The values at the 1st and 99th percentile (finite values only), from a sample of at most
-/// 1 M values so large clouds cost little.
-std::pair<float, float> robustRange(const std::vector<float>& values) {
-  std::vector<float> sample;
-  const uint64_t step = std::max<uint64_t>(1, values.size() / (1u << 20));
-  for (uint64_t i = 0; i < values.size(); i += step) {
-    if (std::isfinite(values[i])) sample.push_back(values[i]);
-  }
-  if (sample.empty()) return {0.0f, 1.0f};
-  auto at = [&](double q) {
-    const size_t k = size_t(q * double(sample.size() - 1));
-    std::nth_element(sample.begin(), sample.begin() + k, sample.end());
-    return sample[k];
-  };
-  float low = at(0.01), high = at(0.99);
-  if (!(high > low)) {
-    low = *std::min_element(sample.begin(), sample.end());
-    high = *std::max_element(sample.begin(), sample.end());
-  }
-  return {low, high > low ? high : low + 1.0f};
-}
-
-void rampColours(PointCloud& cloud, const std::vector<float>& values, ColorMap map) {
-  const std::pair<float, float> range = robustRange(values);
-  const float low = range.first, high = range.second;  // clang 14 cannot capture bindings
-  const float scale = 1.0f / (high - low);
-  parallelFor(cloud.points.size(), [&](uint64_t begin, uint64_t end) {
-    for (uint64_t i = begin; i < end; ++i) {
-      cloud.points[i].rgba = colorMapRgba(map, (values[i] - low) * scale);
-    }
-  });
-}
-
 }  // namespace
 
 glm::vec3 colorMapValue(ColorMap map, float t) {
@@ -121,7 +88,7 @@ std::string classificationName(uint32_t asprsClass) {
 }
 
 std::vector<std::string> colorModeNames() {
-  return {"rgb", "elevation", "intensity", "classification"};
+  return {"rgb", "elevation", "intensity", "classification", "attribute"};
 }
 
 ColorMode parseColorMode(const std::string& name) {
@@ -130,34 +97,9 @@ ColorMode parseColorMode(const std::string& name) {
     if (names[i] == name) return ColorMode(i);
   }
   throw InputError("unknown colour mode '" + name +
-                   "': expected rgb, elevation, intensity or classification");
+                   "': expected rgb, elevation, intensity, classification or attribute");
 }
 
 std::string colorModeName(ColorMode mode) { return colorModeNames()[size_t(mode)]; }
-
-ColorMode colorize(PointCloud& cloud, ColorMode mode, ColorMap map) {
-  if (mode == ColorMode::Rgb && cloud.hasColor) return mode;
-  if (mode == ColorMode::Intensity) {
-    if (const ScalarAttribute* intensity = cloud.findAttribute("intensity")) {
-      rampColours(cloud, intensity->values, ColorMap::Grey);  // reads like a photo
-      return mode;
-    }
-  }
-  if (mode == ColorMode::Classification) {
-    if (const ScalarAttribute* classes = cloud.findAttribute("classification")) {
-      parallelFor(cloud.points.size(), [&](uint64_t begin, uint64_t end) {
-        for (uint64_t i = begin; i < end; ++i) {
-          const float c = classes->values[i];
-          cloud.points[i].rgba = classificationRgba(c >= 0.0f && c < 256.0f ? uint32_t(c) : 255u);
-        }
-      });
-      return mode;
-    }
-  }
-  std::vector<float> elevation(cloud.points.size());
-  for (size_t i = 0; i < elevation.size(); ++i) elevation[i] = cloud.points[i].z;
-  rampColours(cloud, elevation, map);
-  return ColorMode::Elevation;
-}
 
 }  // namespace pcv

@@ -1,16 +1,27 @@
 #include "pcv/core/point_cloud.hpp"
 
 #include <cmath>
+#include <mutex>
+
+#include "pcv/core/parallel.hpp"
 
 namespace pcv {
 
 Box3f PointCloud::localBounds() const {
+  // Per-chunk boxes merged under a lock: one pass over the points, on every core.
   Box3f box;
-  for (const Point& p : points) {
-    if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) {
-      box.extend(glm::vec3(p.x, p.y, p.z));
+  std::mutex boxMutex;
+  parallelFor(points.size(), [&](uint64_t begin, uint64_t end) {
+    Box3f chunk;
+    for (uint64_t i = begin; i < end; ++i) {
+      const Point& p = points[i];
+      if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) {
+        chunk.extend(glm::vec3(p.x, p.y, p.z));
+      }
     }
-  }
+    std::lock_guard lock(boxMutex);
+    box.extend(chunk);
+  });
   return box;
 }
 

@@ -119,7 +119,7 @@ void appendPointCloud(PointCloud& into, const PointCloud& other) {
   }
   for (const auto& attribute : other.attributes) {
     if (into.findAttribute(attribute.name)) continue;
-    ScalarAttribute added{attribute.name, std::vector<float>(before, missing)};
+    ScalarAttribute added{attribute.name, UninitializedVector<float>(before, missing)};
     added.values.insert(added.values.end(), attribute.values.begin(), attribute.values.end());
     into.attributes.push_back(std::move(added));
   }

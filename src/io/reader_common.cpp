@@ -176,6 +176,8 @@ PointCloud decodeRecords(const RecordSource& source, const ReadContext& context)
     channelScale = colourScaleFor(channels[0]->type, std::bit_cast<double>(maxBits.load()));
   }
 
+  // Uninitialised: the parallel pass below writes every point and value, so each thread takes
+  // the page faults of its own chunk instead of one thread zero-filling everything first.
   cloud.points.resize(count);
   cloud.hasColor = hasChannels || !packed.empty();
   cloud.attributes.resize(source.attributeNames.size());

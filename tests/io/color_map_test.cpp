@@ -5,6 +5,7 @@
 
 #include "pcv/core/color_map.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/core/point_coloring.hpp"
 
 namespace pcv {
 namespace {
@@ -65,7 +66,7 @@ TEST(ColorMap, ColorizeFallsBackToElevation) {
 
 TEST(ColorMap, ColorizeByClassAndIntensity) {
   PointCloud cloud = ramp();
-  cloud.attributes.push_back({"classification", std::vector<float>(100, 2.0f)});
+  cloud.attributes.push_back({"classification", UninitializedVector<float>(100, 2.0f)});
   cloud.attributes.push_back({"intensity", {}});
   for (int i = 0; i < 100; ++i) cloud.attributes[1].values.push_back(float(i));
   EXPECT_EQ(colorize(cloud, ColorMode::Classification), ColorMode::Classification);

@@ -49,7 +49,9 @@ TEST(LasReader, ReadsEveryPointFormatAndVersion) {
       const bool rgb = format == 2 || format == 3 || format == 5 || format == 7 || format == 8 ||
                        format == 10;
       EXPECT_EQ(cloud.hasColor, rgb);
-      if (rgb) EXPECT_EQ(cloud.points[3].rgba, packRgba(3, 255, 0));  // 16-bit scaled to 8
+      if (rgb) {
+        EXPECT_EQ(cloud.points[3].rgba, packRgba(3, 255, 0));  // 16-bit scaled to 8
+      }
       EXPECT_FLOAT_EQ(cloud.findAttribute("intensity")->values[7], 7.0f);
       EXPECT_FLOAT_EQ(cloud.findAttribute("classification")->values[18], 18.0f);
       EXPECT_FLOAT_EQ(cloud.findAttribute("return_number")->values[3], 4.0f);

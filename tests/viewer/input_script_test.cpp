@@ -41,6 +41,24 @@ TEST(InputScript, ParsesEveryActionWithComments) {
   EXPECT_EQ(events[10].action, ScriptAction::Quit);
 }
 
+TEST(InputScript, ParsesFileAndColourActions) {
+  std::istringstream text("0 open a.las\n0 add b.ply\n0 wait_load\n1 color classification\n"
+                          "1 color attribute gps_time\n");
+  const auto events = parseInputScript(text, "test");
+  ASSERT_EQ(events.size(), 5u);
+  EXPECT_EQ(events[0].action, ScriptAction::Open);
+  EXPECT_EQ(events[0].text, "a.las");
+  EXPECT_EQ(events[1].action, ScriptAction::Add);
+  EXPECT_EQ(events[2].action, ScriptAction::WaitLoad);
+  EXPECT_EQ(events[3].text, "classification");
+  EXPECT_EQ(events[4].text, "attribute");
+  EXPECT_EQ(events[4].attribute, "gps_time");
+  for (const char* bad : {"0 open\n", "0 color\n", "0 color height\n", "0 color attribute\n"}) {
+    std::istringstream line(bad);
+    EXPECT_THROW(parseInputScript(line, "s"), InputError) << bad;
+  }
+}
+
 TEST(InputScript, RejectsUnknownKeyWithTheLineNumber) {
   std::istringstream text("0 key_down W\n1 key_down Hyper\n");
   try {

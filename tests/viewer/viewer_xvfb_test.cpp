@@ -227,5 +227,62 @@ TEST_F(ViewerXvfb, BadScriptIsOneClearError) {
   EXPECT_NE(output.find("script.txt:1"), std::string::npos) << output;
 }
 
+/// A file of the shared test data, or empty (the test skips) where that folder is absent.
+std::string sharedFile(const std::string& name) {
+  const std::filesystem::path file = test::testDataDir() / name;
+  return std::filesystem::exists(file) ? file.string() : std::string();
+}
+
+TEST_F(ViewerXvfb, LasFileIsFramedAndColourModesSwitchWithoutLoss) {
+  const std::string las = sharedFile("las/autzen_trim.las");
+  if (las.empty()) GTEST_SKIP() << "shared test data not found";
+  std::string output;
+  ASSERT_EQ(runViewer("0.02 wait_load\n0.1 screenshot " + path("rgb.png") +
+                          "\n0.2 color classification\n0.3 screenshot " + path("class.png") +
+                          "\n0.4 color attribute intensity\n0.5 screenshot " +
+                          path("intensity.png") + "\n0.6 color rgb\n0.7 screenshot " +
+                          path("rgb-again.png") + "\n0.8 double_click 640 360\n0.9 quit\n",
+                      &output, las),
+            0)
+      << output;
+  EXPECT_NE(output.find("loaded " + las + ": 110000 points"), std::string::npos) << output;
+  // Framed: the Autzen tile (UTM, ~1.2 km wide) is in view, not off at the world origin.
+  EXPECT_NE(output.find("framed 1177.460 x 562.700"), std::string::npos) << output;
+  const Image rgb = readPng(path("rgb.png"));
+  const uint64_t lit = test::countLitPixels(rgb, kOpaqueBlack);
+  EXPECT_GT(lit, 20000u);
+  EXPECT_LT(lit, uint64_t(rgb.width) * rgb.height / 2) << "framed, not filling the window";
+  const Image byClass = readPng(path("class.png"));
+  EXPECT_GT(test::countDifferentPixels(rgb, byClass), 10000u);
+  EXPECT_GT(test::countDifferentPixels(byClass, readPng(path("intensity.png"))), 10000u);
+  // Back to the file's colours: the host copy kept them, so the image is the same.
+  EXPECT_EQ(test::countDifferentPixels(rgb, readPng(path("rgb-again.png"))), 0u);
+  // The picked point is reported in world coordinates (UTM), not as a float offset.
+  const std::regex focus(R"(focus on \((63[5-7]\d{3}\.\d+), (84[89]\d{3}\.\d+), )");
+  EXPECT_TRUE(std::regex_search(output, focus)) << output;
+}
+
+TEST_F(ViewerXvfb, MalformedFileShowsItsErrorAndTheViewerKeepsRendering) {
+  const std::string good = sharedFile("las/autzen_trim.las");
+  const std::string bad = sharedFile("las/1.2-with-color-clipped.las");
+  if (good.empty() || bad.empty()) GTEST_SKIP() << "shared test data not found";
+  std::string output;
+  ASSERT_EQ(runViewer("0.02 wait_load\n0.1 screenshot " + path("before.png") + "\n0.2 open " +
+                          bad + "\n0.2 wait_load\n0.3 screenshot " + path("after.png") +
+                          "\n0.4 quit\n",
+                      &output, good + " " + bad),
+            0)
+      << output;
+  // Given on the command line and opened at run time: both times the message names the file,
+  // the byte and what was expected, and the scene keeps the good file.
+  const std::string message = "error: " + bad + ": byte 229: header declares 1065 points";
+  const auto first = output.find(message);
+  ASSERT_NE(first, std::string::npos) << output;
+  EXPECT_NE(output.find(message, first + 1), std::string::npos) << output;
+  const Image before = readPng(path("before.png"));
+  EXPECT_GT(test::countLitPixels(before, kOpaqueBlack), 20000u);
+  EXPECT_EQ(test::countDifferentPixels(before, readPng(path("after.png"))), 0u);
+}
+
 }  // namespace
 }  // namespace pcv

@@ -10,6 +10,7 @@
 
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/point.hpp"
+#include "pcv/core/uninitialized_vector.hpp"
 
 namespace pcv {
 
@@ -17,17 +18,18 @@ namespace pcv {
 /// classification, return number, GPS time ...), one value per point, kept for colouring.
 struct ScalarAttribute {
   std::string name;
-  std::vector<float> values;
+  UninitializedVector<float> values;  ///< resize() leaves them for the reader to fill
 };
 
 struct PointCloud {
   glm::dvec3 origin{0.0};        ///< world position that point offsets are relative to
-  std::vector<Point> points;     ///< offsets from origin, and RGBA colour
+  UninitializedVector<Point> points;  ///< offsets from origin, and RGBA colour
   bool hasColor = false;         ///< true when colours came from the data, not a colour map
   std::vector<ScalarAttribute> attributes;
 
   uint64_t size() const { return points.size(); }
-  /// Bounds of the offsets (computed, not trusted from a file header); NaN/inf points skipped.
+  /// Bounds of the offsets (computed in parallel, not trusted from a file header); NaN/inf
+  /// points skipped.
   Box3f localBounds() const;
   /// Bounds in world coordinates.
   Box3d worldBounds() const;

@@ -1,0 +1,40 @@
+#include "coloring_options.hpp"
+
+#include "pcv/core/error.hpp"
+
+namespace pcv::app {
+
+void addColoringFlags(CLI::App& command, ColoringFlags& flags) {
+  command
+      .add_option("--color", flags.mode,
+                  "Colouring of loaded files: rgb (the file's), elevation, intensity, "
+                  "classification, attribute (see --color-attribute)")
+      ->check(CLI::IsMember(colorModeNames()))
+      ->capture_default_str();
+  command.add_option(
+      "--color-attribute", flags.attribute,
+      "Colour by this scalar attribute (intensity, return_number, a PLY property ... or "
+      "x, y, z); implies --color attribute");
+  command
+      .add_option("--color-map", flags.map,
+                  "Colour map of scalar modes: viridis, turbo or grey "
+                  "(default: turbo for elevation, grey for intensity, "
+                  "viridis otherwise)")
+      ->check(CLI::IsMember({"viridis", "turbo", "grey", "gray"}));
+  command.add_option("--color-range", flags.range,
+                     "Values at the ends of the map, MIN,MAX (default: 2nd to 98th percentile)");
+}
+
+ColoringOptions coloringOptionsFrom(const ColoringFlags& flags) {
+  ColoringOptions options;
+  options.mode = flags.attribute.empty() ? parseColorMode(flags.mode) : ColorMode::Attribute;
+  options.attribute = flags.attribute;
+  if (options.mode == ColorMode::Attribute && options.attribute.empty()) {
+    throw InputError("--color attribute needs --color-attribute NAME");
+  }
+  if (!flags.map.empty()) options.map = parseColorMap(flags.map);
+  if (!flags.range.empty()) options.range = parseValueRange(flags.range);
+  return options;
+}
+
+}  // namespace pcv::app

@@ -1,0 +1,90 @@
+#include "viewer/cloud_loader.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <utility>
+
+namespace pcv::app {
+
+CloudLoader::CloudLoader() : thread_([this] { run(); }) {}
+
+CloudLoader::~CloudLoader() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    jobs_.clear();
+  }
+  progress_.cancel = true;  // the reader checks it between blocks of points
+  wake_.notify_all();
+  thread_.join();
+}
+
+void CloudLoader::load(const std::vector<std::string>& files, bool replace) {
+  {
+    std::lock_guard lock(mutex_);
+    for (size_t i = 0; i < files.size(); ++i) jobs_.push_back({files[i], replace && i == 0});
+  }
+  wake_.notify_all();
+}
+
+void CloudLoader::cancel() {
+  std::lock_guard lock(mutex_);
+  jobs_.clear();
+  if (!current_.empty()) progress_.cancel = true;
+}
+
+std::vector<LoadedFile> CloudLoader::takeFinished() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(finished_, {});
+}
+
+bool CloudLoader::busy() const {
+  std::lock_guard lock(mutex_);
+  return !jobs_.empty() || !current_.empty() || !finished_.empty();
+}
+
+std::string CloudLoader::currentFile() const {
+  std::lock_guard lock(mutex_);
+  return current_;
+}
+
+size_t CloudLoader::queuedFiles() const {
+  std::lock_guard lock(mutex_);
+  return jobs_.size();
+}
+
+void CloudLoader::run() {
+  for (;;) {
+    Job job;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+      if (stopping_) return;
+      job = std::move(jobs_.front());
+      jobs_.pop_front();
+      current_ = job.path;
+      progress_.cancel = false;  // a cancel() before this job started was for the previous one
+      progress_.bytesDone = 0;
+      progress_.bytesTotal = 0;
+    }
+    LoadedFile done;
+    done.path = job.path;
+    done.replaces = job.replaces;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      done.cloud = readPointCloud(job.path, &progress_);
+    } catch (const LoadCancelled& error) {
+      done.cancelled = true;
+      done.error = error.what();
+    } catch (const std::exception& error) {  // InputError, OutOfMemoryError, bad_alloc
+      done.error = error.what();
+    }
+    done.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::lock_guard lock(mutex_);
+    current_.clear();
+    if (stopping_) return;
+    finished_.push_back(std::move(done));
+  }
+}
+
+}  // namespace pcv::app
