@@ -52,6 +52,12 @@ inline SplatFrame makeSplatFrame(const QualitySettings& q, const ViewTransform& 
 }
 
 /// Footprint width of a point at view distance w: fixed, or world size / w rounded, in 1 .. max.
+/// True when every footprint is the point's own pixel and nothing outside the image reaches in:
+/// splatting is then exactly the plain one-pixel projection.
+PCV_HOST_DEVICE PCV_FORCE_INLINE bool isSinglePixel(const SplatFrame& s) {
+  return !s.worldSize && s.sizePx == 1 && s.marginPx == 0.0f;
+}
+
 PCV_HOST_DEVICE PCV_FORCE_INLINE uint32_t splatSizePx(const SplatFrame& s, float w) {
   if (!s.worldSize) return s.sizePx;
   const float px = s.worldSizeToPx / w + 0.5f;

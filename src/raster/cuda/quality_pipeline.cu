@@ -22,13 +22,18 @@ void QualityPipeline::render(const FrameContext& f, const QualitySettings& quali
   }
   f.recorder->endStage("clear");
 
-  // Closest point per footprint pixel: 64-bit atomicMin of depth|index, one block per batch.
   const SplatFrame splat = makeSplatFrame(quality, f.view);
   auto* words = reinterpret_cast<unsigned long long*>(words_.data());
-  f.recorder->launch("splat", batchThreads, splatRasterKernel,
-                     SplatRasterParams{compact.positions.data(), compact.batches.data(), f.view,
-                                       splat, words},
-                     kSplatBlock);
+  if (isSinglePixel(splat)) {
+    // One-pixel points: the compact method's cull and raster, which give the same words.
+    onePixelStages_.draw(f, words);
+  } else {
+    // Closest point per footprint pixel: 64-bit atomicMin of depth|index, one block per batch.
+    f.recorder->launch("splat", batchThreads, splatRasterKernel,
+                       SplatRasterParams{compact.positions.data(), compact.batches.data(), f.view,
+                                         splat, words},
+                       kSplatBlock);
+  }
 
   // Holes take the closest surrounding point (adaptive size).
   const uint64_t* finalWords = words_.data();

@@ -4,6 +4,7 @@
 /// its bit-exact twin.
 #pragma once
 
+#include "compact_raster.cuh"
 #include "cuda_method.hpp"
 #include "pcv/raster/quality_settings.hpp"
 
@@ -15,6 +16,7 @@ class QualityPipeline {
   void render(const FrameContext& frame, const QualitySettings& quality);
 
  private:
+  CompactRasterStages onePixelStages_;   // the depth pass when points are one pixel wide
   DeviceBuffer<uint64_t> words_;         // the depth pass's framebuffer
   DeviceBuffer<uint64_t> filled_;        // after hole filling
   DeviceBuffer<uint32_t> accumulators_;  // kAccumulatorsPerPixel per pixel

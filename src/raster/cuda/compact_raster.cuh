@@ -1,0 +1,31 @@
+/// @brief The cull and raster stages of the compact layout (1-pixel points, closest point per
+/// pixel), shared by the compact method and the quality pipeline:
+///   cull    eight threads per batch, one per box corner: the batch's projection to pixels, and
+///           whether its box is outside the view (skipped), inside (its points skip the range
+///           tests) or partial.
+///   raster  kSlices blocks per batch, 16-byte loads of 4 points per thread, early-z (read the
+///           pixel, skip the atomic when not closer), 64-bit atomicMin of depth|index.
+#pragma once
+
+#include "cuda_method.hpp"
+#include "pcv/raster/compact_points.hpp"
+
+namespace pcv::cuda {
+
+/// What the cull stage leaves for the raster stage about one batch.
+struct CulledBatch {
+  BatchProjection projection;
+  BatchVisibility visibility;
+};
+
+class CompactRasterStages {
+ public:
+  /// Launches "cull" and "raster" on the frame's recorder: the closest point of each pixel, as
+  /// depth|index words, into `words` (device memory, one per pixel, kEmptyPixel where clear).
+  void draw(const FrameContext& frame, unsigned long long* words);
+
+ private:
+  DeviceBuffer<CulledBatch> culled_;
+};
+
+}  // namespace pcv::cuda
