@@ -79,10 +79,22 @@ TEST(QualityCudaVsCpu, DefaultsLaunchThePlainMethodsStages) {
                 stage.stage == "resolve")
         << stage.stage;
   }
+  // EDL runs the quality pipeline: one-pixel points through the compact stages, then "shade".
   RenderSettings edl;
   edl.quality.edl = true;
   test::renderToImage(*cuda, view, edl);
-  bool splat = false;
+  bool shade = false, splat = false;
+  for (const StageTiming& stage : cuda->lastTimings()) {
+    shade |= stage.stage == "shade";
+    splat |= stage.stage == "splat";
+  }
+  EXPECT_TRUE(shade);
+  EXPECT_FALSE(splat);
+  // Wider points take the splat kernel.
+  RenderSettings wide;
+  wide.quality.pointSizePx = 3;
+  test::renderToImage(*cuda, view, wide);
+  splat = false;
   for (const StageTiming& stage : cuda->lastTimings()) splat |= stage.stage == "splat";
   EXPECT_TRUE(splat);
 }

@@ -103,7 +103,7 @@ void renderQuality(const Frame& frame, const CompactPoints& compact, const Quali
   forEachPixel(frame, [&](int x, int y, uint64_t pixel) {
     frame.rgba[pixel] = resolveQualityPixel(resolve, x, y);
   });
-  clock.finish("resolve");
+  clock.finish("shade");
 }
 
 }  // namespace pcv::cpu

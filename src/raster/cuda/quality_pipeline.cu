@@ -59,7 +59,7 @@ void QualityPipeline::render(const FrameContext& f, const QualitySettings& quali
   resolve.words = finalWords;
   resolve.colors = compact.colors.data();
   resolve.accumulators = quality.highQuality ? accumulators_.data() : nullptr;
-  f.recorder->launch("resolve", pixels, qualityResolveKernel,
+  f.recorder->launch("shade", pixels, qualityResolveKernel,
                      QualityResolveKernelParams{resolve, f.out});
 }
 
