@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "backend_checks.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/raster/backend.hpp"
@@ -17,6 +18,26 @@ std::string joined(const std::vector<std::string>& names) {
 }
 
 }  // namespace
+
+void requirePointCount(uint64_t count) {
+  if (count > kMaxPointCount) {
+    throw InputError(std::to_string(count) + " points is more than the " +
+                     std::to_string(kMaxPointCount) + " a backend holds (32-bit point indices)");
+  }
+}
+
+void requireConsistentOptions(const BackendOptions& options) {
+  if (options.compactOnly && !options.mortonOrder) {
+    throw InputError("the compact-only layout needs Morton order");
+  }
+}
+
+void requireCompactLayoutForQuality(const BackendOptions& options) {
+  if (!options.mortonOrder) {
+    throw InputError("point size, hole filling, eye-dome lighting, high quality and gradient "
+                     "backgrounds draw from the compact layout, which needs Morton order");
+  }
+}
 
 std::vector<std::string> backendNames() { return {"auto", "cuda", "cpu"}; }
 

@@ -1,5 +1,7 @@
 #include "cpu_backend.hpp"
 
+#include "../backend_checks.hpp"
+
 #include <new>
 #include <string>
 
@@ -12,13 +14,6 @@
 
 namespace pcv {
 namespace {
-
-void requirePointCount(uint64_t count) {
-  if (count > kMaxPointCount) {
-    throw InputError(std::to_string(count) + " points is more than the " +
-                     std::to_string(kMaxPointCount) + " a backend holds (32-bit point indices)");
-  }
-}
 
 class CpuBackend final : public Backend {
  public:
@@ -80,7 +75,7 @@ class CpuBackend final : public Backend {
     }
     const cpu::Frame frame{view, settings.background, rgba, &words_, &timings_};
     if (needsQualityPipeline(settings.quality)) {
-      requireCompactLayout();
+      requireCompactLayoutForQuality(options_);
       validateQualitySettings(settings.quality);
       cpu::renderQuality(frame, compact_, settings.quality, qualityScratch_);
     } else if (method == "compact") {
@@ -121,20 +116,12 @@ class CpuBackend final : public Backend {
   StageTimings timings_;
   cpu::QualityScratch qualityScratch_;
 
-  void requireCompactLayout() const {
-    if (!options_.mortonOrder) {
-      throw InputError("point size, hole filling, eye-dome lighting, high quality and gradient "
-                       "backgrounds draw from the compact layout, which needs Morton order");
-    }
-  }
 };
 
 }  // namespace
 
 std::unique_ptr<Backend> createCpuBackend(const BackendOptions& options) {
-  if (options.compactOnly && !options.mortonOrder) {
-    throw InputError("the compact-only layout needs Morton order");
-  }
+  requireConsistentOptions(options);
   return std::make_unique<CpuBackend>(options);
 }
 

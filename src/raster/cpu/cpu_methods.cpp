@@ -1,39 +1,15 @@
 #include "cpu_methods.hpp"
 
+#include "cpu_atomics.hpp"
+
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 
 #include "pcv/core/parallel.hpp"
 #include "pcv/raster/framebuffer_word.hpp"
 
 namespace pcv::cpu {
 namespace {
-
-/// Lowers `slot` to `value` if smaller; the CPU twin of CUDA's atomicMin. Reads first so the
-/// common case (already closer) costs no write.
-template <typename Word>
-void atomicMinimum(Word& slot, Word value) {
-  std::atomic_ref<Word> ref(slot);
-  Word current = ref.load(std::memory_order_relaxed);
-  while (value < current &&
-         !ref.compare_exchange_weak(current, value, std::memory_order_relaxed)) {
-  }
-}
-
-class StageClock {
- public:
-  explicit StageClock(StageTimings& timings) : timings_(timings) { timings_.clear(); }
-  void finish(const char* stage) {
-    const auto now = std::chrono::steady_clock::now();
-    timings_.push_back({stage, std::chrono::duration<double, std::milli>(now - start_).count()});
-    start_ = now;
-  }
-
- private:
-  StageTimings& timings_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
 
 uint64_t pixelCount(const Frame& frame) {
   return uint64_t(frame.view.width) * uint64_t(frame.view.height);
@@ -61,7 +37,7 @@ void resolveIndexWords(const Frame& frame, ColorOf colorOf) {
 }  // namespace
 
 void renderPacked(const Frame& frame, std::span<const Point> points) {
-  StageClock clock(*frame.timings);
+  WallStageClock clock(*frame.timings);
   clearWords(frame);
   clock.finish("clear");
   uint64_t* words = frame.words->data();
@@ -69,7 +45,7 @@ void renderPacked(const Frame& frame, std::span<const Point> points) {
     for (uint64_t i = b; i < e; ++i) {
       PixelHit hit;
       if (!projectPoint(frame.view, points[i].x, points[i].y, points[i].z, hit)) continue;
-      atomicMinimum(words[uint64_t(hit.y) * frame.view.width + hit.x],
+      atomicMinimumOf(words[uint64_t(hit.y) * frame.view.width + hit.x],
                     packDepthWord(hit.viewDepth, uint32_t(i)));
     }
   });
@@ -79,7 +55,7 @@ void renderPacked(const Frame& frame, std::span<const Point> points) {
 }
 
 void renderSeed(const Frame& frame, std::span<const Point> points) {
-  StageClock clock(*frame.timings);
+  WallStageClock clock(*frame.timings);
   clearWords(frame);
   clock.finish("clear");
   // The high half of each 64-bit word holds the NDC depth bits, the low half the winning index.
@@ -91,7 +67,7 @@ void renderSeed(const Frame& frame, std::span<const Point> points) {
     for (uint64_t i = b; i < e; ++i) {
       PixelHit hit;
       if (!projectPoint(frame.view, points[i].x, points[i].y, points[i].z, hit)) continue;
-      atomicMinimum(depthSlot(uint64_t(hit.y) * frame.view.width + hit.x),
+      atomicMinimumOf(depthSlot(uint64_t(hit.y) * frame.view.width + hit.x),
                     floatBits(hit.ndcDepth01));
     }
   });
@@ -105,7 +81,7 @@ void renderSeed(const Frame& frame, std::span<const Point> points) {
           floatBits(hit.ndcDepth01)) {
         continue;
       }
-      atomicMinimum(reinterpret_cast<uint32_t*>(words + pixel)[0], uint32_t(i));
+      atomicMinimumOf(reinterpret_cast<uint32_t*>(words + pixel)[0], uint32_t(i));
     }
   });
   clock.finish("color");
@@ -130,7 +106,7 @@ PCV_CPU_FMA_CLONES void rasterCompactBatches(const Frame& frame, const CompactPo
                              ? projectQuantized<false>(projection, compact.positions[i], hit)
                              : projectQuantized<true>(projection, compact.positions[i], hit);
       if (!drawn) continue;
-      atomicMinimum(words[uint64_t(hit.y) * frame.view.width + hit.x],
+      atomicMinimumOf(words[uint64_t(hit.y) * frame.view.width + hit.x],
                     packDepthWord(hit.viewDepth, i));
     }
   }
@@ -139,7 +115,7 @@ PCV_CPU_FMA_CLONES void rasterCompactBatches(const Frame& frame, const CompactPo
 }  // namespace
 
 void renderCompact(const Frame& frame, const CompactPoints& compact) {
-  StageClock clock(*frame.timings);
+  WallStageClock clock(*frame.timings);
   clearWords(frame);
   clock.finish("clear");
   parallelFor(

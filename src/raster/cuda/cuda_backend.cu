@@ -1,5 +1,7 @@
 #include "cuda_backend.hpp"
 
+#include "../backend_checks.hpp"
+
 #include <string>
 
 #include "cuda_method.hpp"
@@ -24,13 +26,6 @@ bool cudaDeviceUsable(std::string* reason) {
 }
 
 namespace {
-
-void requirePointCount(uint64_t count) {
-  if (count > kMaxPointCount) {
-    throw InputError(std::to_string(count) + " points is more than the " +
-                     std::to_string(kMaxPointCount) + " a backend holds (32-bit point indices)");
-  }
-}
 
 class CudaBackend final : public Backend {
  public:
@@ -114,7 +109,7 @@ class CudaBackend final : public Backend {
     const cuda::FrameContext frame{points_.data(), &compact_, count_, view, &settings, out,
                                    &framebuffer_, &recorder_};
     if (needsQualityPipeline(settings.quality)) {
-      requireCompactLayout();
+      requireCompactLayoutForQuality(options_);
       validateQualitySettings(settings.quality);
       quality_.render(frame, settings.quality);
     } else {
@@ -169,20 +164,12 @@ class CudaBackend final : public Backend {
   std::vector<std::unique_ptr<cuda::CudaMethod>> methods_;
   cuda::QualityPipeline quality_;  // runs instead of the method when a quality setting is on
 
-  void requireCompactLayout() const {
-    if (!options_.mortonOrder) {
-      throw InputError("point size, hole filling, eye-dome lighting, high quality and gradient "
-                       "backgrounds draw from the compact layout, which needs Morton order");
-    }
-  }
 };
 
 }  // namespace
 
 std::unique_ptr<Backend> createCudaBackend(const BackendOptions& options) {
-  if (options.compactOnly && !options.mortonOrder) {
-    throw InputError("the compact-only layout needs Morton order");
-  }
+  requireConsistentOptions(options);
   return std::make_unique<CudaBackend>(options);
 }
 
