@@ -216,7 +216,13 @@ uint64_t listCount(std::span<const uint8_t> bytes, uint64_t pos, const PlyProper
   const size_t countBytes = scalarSize(property.countType);
   if (bytes.size() - pos < countBytes) context.failAt(pos, "file ends inside a list count");
   const double count = loadScalar(bytes.data() + pos, property.countType, bigEndian);
-  if (count < 0) context.failAt(pos, "negative list count in '" + property.name + "'");
+  // "not >= 0" rejects NaN too (a float count type); a count beyond the file is a lie, and one
+  // beyond 2^64 would make the conversion undefined.
+  if (!(count >= 0)) context.failAt(pos, "bad list count in '" + property.name + "'");
+  if (count > double(bytes.size())) {
+    context.failAt(pos, "list count in '" + property.name + "' runs past the end of the " +
+                            std::to_string(bytes.size()) + "-byte file");
+  }
   return uint64_t(count);
 }
 
@@ -380,7 +386,9 @@ ReadResult readAscii(std::span<const uint8_t> bytes, const PlyHeader& header,
       for (uint64_t row = 0; row < element.count; ++row) {
         for (const auto& p : element.properties) {
           const double count = p.isList ? number("a list count of '" + p.name + "'") : 1.0;
-          if (count < 0 || count != std::floor(count)) {
+          // Each value is at least two bytes ("0 "): a count beyond the file is a lie, and
+          // converting one beyond 2^64 to an integer would be undefined.
+          if (count < 0 || count != std::floor(count) || count > double(bytes.size())) {
             context.failAtLine(tokens.line(), "bad list count in '" + p.name + "'");
           }
           for (uint64_t i = 0; i < uint64_t(count); ++i) number("a value of '" + p.name + "'");
@@ -402,7 +410,10 @@ ReadResult readAscii(std::span<const uint8_t> bytes, const PlyHeader& header,
         const PlyProperty& p = element.properties[i];
         if (p.isList) {
           const double count = number("a list count of '" + p.name + "'");
-          for (uint64_t k = 0; k < uint64_t(std::max(0.0, count)); ++k) number("a list item");
+          if (count < 0 || count != std::floor(count) || count > double(bytes.size())) {
+            context.failAtLine(tokens.line(), "bad list count in '" + p.name + "'");
+          }
+          for (uint64_t k = 0; k < uint64_t(count); ++k) number("a list item");
           values[i] = 0.0;
         } else {
           values[i] = number("vertex " + std::to_string(row) + " property '" + p.name + "'");
