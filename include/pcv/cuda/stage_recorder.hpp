@@ -53,7 +53,29 @@ class StageRecorder {
     }
     endStage(stage);
   }
+  /// As launch(), but the kernel may begin launching before the previous one ends (see
+  /// pcv/cuda/dependent_launch.cuh); the kernel must call beginDependentKernel() first.
+  template <typename Params>
+  void launchDependent(const char* stage, uint64_t threads, void (*kernel)(Params),
+                       const Params& params, int blockSize = 256) {
+    if (threads > 0) {
+      cudaLaunchConfig_t config{};
+      config.gridDim = dim3(unsigned((threads + blockSize - 1) / blockSize));
+      config.blockDim = dim3(unsigned(blockSize));
+      config.stream = stream_;
+      cudaLaunchAttribute attribute{};
+      attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      attribute.val.programmaticStreamSerializationAllowed = 1;
+      config.attrs = &attribute;
+      config.numAttrs = dependentLaunches_ ? 1 : 0;
+      CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, params));
+      checkLaunch(stage);
+    }
+    endStage(stage);
+  }
 #endif
+  /// Whether launchDependent may overlap kernels (default on).
+  void setDependentLaunches(bool enabled) { dependentLaunches_ = enabled; }
   /// Per-stage GPU times of the frame; waits for the frame's last event.
   StageTimings timings();
   cudaStream_t stream() const { return stream_; }
@@ -64,6 +86,7 @@ class StageRecorder {
 
   cudaStream_t stream_ = nullptr;
   bool perStage_ = true;
+  bool dependentLaunches_ = true;
   std::vector<CudaEvent> events_;   // events_[0] marks the frame's start
   std::vector<std::string> stages_; // stages_[i] ends at events_[i + 1]
 };

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "compact_raster.cuh"
+#include "pcv/cuda/dependent_launch.cuh"
 
 namespace pcv::cuda {
 namespace {
@@ -23,6 +24,7 @@ __device__ PCV_FORCE_INLINE uint32_t colorOfWord(const ResolveAndClearParams& p,
 
 /// Four pixels per thread with two 16-byte framebuffer reads, for a pixel count divisible by 4.
 __device__ void resolveAndClearQuads(const ResolveAndClearParams& p) {
+  beginDependentKernel();
   const uint64_t quad = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
   if (4 * quad >= p.pixelCount) return;
   ulonglong2* words = reinterpret_cast<ulonglong2*>(p.words) + 2 * quad;
@@ -43,6 +45,7 @@ __device__ void resolveAndClearQuads(const ResolveAndClearParams& p) {
 }
 
 __device__ void resolveAndClear(const ResolveAndClearParams& p) {
+  beginDependentKernel();
   const uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
   if (i >= p.pixelCount) return;
   const uint64_t word = p.words[i];
@@ -82,9 +85,9 @@ class CompactMethod final : public CudaMethod {
     const ResolveAndClearParams resolve{words, compact.colors.data(), f.out, pixels,
                                         f.settings->background};
     if (pixels % 4 == 0) {
-      f.recorder->launch("resolve", pixels / 4, resolveAndClearQuadsKernel, resolve);
+      f.recorder->launchDependent("resolve", pixels / 4, resolveAndClearQuadsKernel, resolve);
     } else {
-      f.recorder->launch("resolve", pixels, resolveAndClearKernel, resolve);
+      f.recorder->launchDependent("resolve", pixels, resolveAndClearKernel, resolve);
     }
   }
 

@@ -1,5 +1,7 @@
 #include "compact_raster.cuh"
 
+#include "pcv/cuda/dependent_launch.cuh"
+
 namespace pcv::cuda {
 namespace {
 
@@ -23,6 +25,7 @@ struct CompactRasterParams {
 /// Eight lanes per batch, one per corner; a few batches per warp keep the chain of float math
 /// per thread short, so the stage takes microseconds even for small clouds.
 __device__ void cullBatch(const CullParams& p) {
+  beginDependentKernel();
   const uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t b = thread / 8;
   const int corner = int(thread % 8);
@@ -84,6 +87,7 @@ constexpr uint32_t kSlices = 2;
 /// Block blockIdx.x draws slice (blockIdx.x % kSlices) of batch (blockIdx.x / kSlices).
 __device__ void rasterCompact(const CompactRasterParams& p) {
   static_assert(kBatchSize % (4 * kSlices) == 0, "slices must hold whole 16-byte loads");
+  beginDependentKernel();
   const uint32_t b = blockIdx.x / kSlices;
   const BatchVisibility visibility = p.culled[b].visibility;
   if (visibility == BatchVisibility::kOutside) return;
@@ -111,10 +115,10 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
   const auto batchCount = uint32_t(compact.batches.size());
   culled_.reserve(batchCount);
   // Each batch's projection and visibility.
-  f.recorder->launch("cull", uint64_t(batchCount) * 8, cullBatchesKernel,
+  f.recorder->launchDependent("cull", uint64_t(batchCount) * 8, cullBatchesKernel,
                      CullParams{compact.batches.data(), batchCount, f.view, culled_.data()}, 128);
   // kSlices blocks per batch; those of batches outside the view return at once.
-  f.recorder->launch("raster", uint64_t(batchCount) * kSlices * kRasterBlock, rasterCompactKernel,
+  f.recorder->launchDependent("raster", uint64_t(batchCount) * kSlices * kRasterBlock, rasterCompactKernel,
                      CompactRasterParams{compact.positions.data(), compact.batches.data(),
                                          culled_.data(), uint32_t(f.view.width), words},
                      kRasterBlock);

@@ -2,6 +2,7 @@
 
 #include "../backend_checks.hpp"
 
+#include <cstdlib>
 #include <string>
 
 #include "cuda_method.hpp"
@@ -31,6 +32,11 @@ class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(const BackendOptions& options) : options_(options) {
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    // PCV_NO_DEPENDENT_LAUNCH=1 serializes the frame's kernels fully (to measure what the
+    // overlap brings; see bench/RESULTS.md).
+    if (const char* off = std::getenv("PCV_NO_DEPENDENT_LAUNCH"); off && *off == '1') {
+      recorder_.setDependentLaunches(false);
+    }
     // The first method is the default: the fastest.
     if (options_.mortonOrder) {
       methods_.push_back(cuda::createCompactMethod());
