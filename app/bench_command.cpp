@@ -26,7 +26,7 @@ struct BenchOptions {
   std::vector<std::string> methods;  // empty: every method of the backend
   std::string order = "both";        // original, morton or both
   bool compactOnly = false;
-  bool wholeFrames = false;          // time whole frames only, no events between stages
+  bool wholeFrames = false;  // time whole frames only, no events between stages
   int frames = 200;
   int warmupFrames = 20;
   std::string json;
@@ -43,23 +43,44 @@ const QualityMode kQualityModes[] = {
     {"base", [](QualitySettings&) {}},
     {"size2", [](QualitySettings& q) { q.pointSizePx = 2; }},
     {"size3", [](QualitySettings& q) { q.pointSizePx = 3; }},
-    {"round3", [](QualitySettings& q) { q.pointSizePx = 3; q.shape = PointShape::Round; }},
+    {"round3",
+     [](QualitySettings& q) {
+       q.pointSizePx = 3;
+       q.shape = PointShape::Round;
+     }},
     {"size8", [](QualitySettings& q) { q.pointSizePx = 8; }},
-    {"round8", [](QualitySettings& q) { q.pointSizePx = 8; q.shape = PointShape::Round; }},
+    {"round8",
+     [](QualitySettings& q) {
+       q.pointSizePx = 8;
+       q.shape = PointShape::Round;
+     }},
     {"size16", [](QualitySettings& q) { q.pointSizePx = 16; }},
-    {"world", [](QualitySettings& q) { q.sizeMode = PointSizeMode::World; q.worldSize = 0.005f; }},
+    {"world",
+     [](QualitySettings& q) {
+       q.sizeMode = PointSizeMode::World;
+       q.worldSize = 0.005f;
+     }},
     {"fill1", [](QualitySettings& q) { q.fillRadiusPx = 1; }},
     {"fill2", [](QualitySettings& q) { q.fillRadiusPx = 2; }},
     {"fill4", [](QualitySettings& q) { q.fillRadiusPx = 4; }},
     {"edl", [](QualitySettings& q) { q.edl = true; }},
-    {"edl-r2", [](QualitySettings& q) { q.edl = true; q.edlRadiusPx = 2; }},
+    {"edl-r2",
+     [](QualitySettings& q) {
+       q.edl = true;
+       q.edlRadiusPx = 2;
+     }},
     {"hq", [](QualitySettings& q) { q.highQuality = true; }},
-    {"gradient", [](QualitySettings& q) {
+    {"gradient",
+     [](QualitySettings& q) {
        q.backgroundGradient = true;
        q.backgroundTop = packRgba(40, 60, 90);
      }},
-    {"all", [](QualitySettings& q) {
-       q.pointSizePx = 2; q.fillRadiusPx = 2; q.edl = true; q.highQuality = true;
+    {"all",
+     [](QualitySettings& q) {
+       q.pointSizePx = 2;
+       q.fillRadiusPx = 2;
+       q.edl = true;
+       q.highQuality = true;
      }},
 };
 
@@ -88,10 +109,10 @@ struct Viewpoint {
   float yawDegrees, pitchDegrees;
 };
 const Viewpoint kViewpoints[] = {
-    {"overview", {-3.0, 0.0, 0.0}, 0.0f, 0.0f},       // the seed's start: everything in view
-    {"close-up", {-0.8, -0.6, 0.9}, 35.0f, -40.0f},   // a few cylinders fill the screen
-    {"inside", {0.1, 0.0, 0.05}, 120.0f, 10.0f},      // among the cylinders, half culled
-    {"far", {-30.0, 12.0, 9.0}, -21.0f, -16.0f},      // the whole scene in a few pixels
+    {"overview", {-3.0, 0.0, 0.0}, 0.0f, 0.0f},      // the seed's start: everything in view
+    {"close-up", {-0.8, -0.6, 0.9}, 35.0f, -40.0f},  // a few cylinders fill the screen
+    {"inside", {0.1, 0.0, 0.05}, 120.0f, 10.0f},     // among the cylinders, half culled
+    {"far", {-30.0, 12.0, 9.0}, -21.0f, -16.0f},     // the whole scene in a few pixels
 };
 
 struct Stats {
@@ -125,8 +146,8 @@ MethodResult measure(Backend& backend, const std::string& order, const RenderSet
   // No pixels passed: the backend draws into its own device (or host) image.
   const RenderTarget target{nullptr, size.width, size.height,
                             backend.name() == "cuda" ? MemorySpace::Device : MemorySpace::Host};
-  MethodResult result{order, label, viewpoint.name, {}, {}, {},
-                      backend.bytesReadPerPoint(settings.method)};
+  MethodResult result{
+      order, label, viewpoint.name, {}, {}, {}, backend.bytesReadPerPoint(settings.method)};
   std::map<std::string, std::vector<double>> perStage;
   std::vector<double> totals;
   for (int frame = 0; frame < o.warmupFrames + o.frames; ++frame) {
@@ -164,7 +185,8 @@ std::string jsonEscape(const std::string& text) {
 }
 
 void writeJson(const std::string& path, const BenchOptions& o, const std::string& device,
-               const std::vector<MethodResult>& results, const std::map<std::string, double>& prepare,
+               const std::vector<MethodResult>& results,
+               const std::map<std::string, double>& prepare,
                const std::map<std::string, uint64_t>& resident) {
   std::ofstream out(path);
   if (!out) throw Error("cannot write '" + path + "'");
@@ -179,7 +201,8 @@ void writeJson(const std::string& path, const BenchOptions& o, const std::string
   out << "},\n  \"resident_bytes_per_point\": {";
   first = true;
   for (const auto& [order, bytes] : resident) {
-    out << (first ? "" : ", ") << "\"" << order << "\": " << double(bytes) / std::max<uint64_t>(1, o.pointCount);
+    out << (first ? "" : ", ") << "\"" << order
+        << "\": " << double(bytes) / std::max<uint64_t>(1, o.pointCount);
     first = false;
   }
   out << "},\n  \"results\": [\n";
@@ -239,8 +262,7 @@ void runBench(const BenchOptions& o) {
           mode->apply(settings.quality);
           // The quality pipeline draws from the compact layout: Morton order only.
           if (needsQualityPipeline(settings.quality) && order != "morton") continue;
-          const std::string label =
-              mode == &kQualityModes[0] ? method : method + "+" + mode->name;
+          const std::string label = mode == &kQualityModes[0] ? method : method + "+" + mode->name;
           results.push_back(measure(*backend, order, settings, label, viewpoint, size, o));
           printRow(results.back(), o.pointCount);
         }
@@ -251,10 +273,10 @@ void runBench(const BenchOptions& o) {
               device.c_str(), (unsigned long long)o.pointCount, o.size.c_str(), o.frames,
               o.warmupFrames);
   for (const auto& [order, seconds] : prepareSeconds) {
-    std::printf("%s order: generating and laying out the points took %.3f s; resident point "
-                "data %.2f bytes/point\n",
-                order.c_str(), seconds,
-                double(residentBytes[order]) / std::max<uint64_t>(1, o.pointCount));
+    std::printf(
+        "%s order: generating and laying out the points took %.3f s; resident point "
+        "data %.2f bytes/point\n",
+        order.c_str(), seconds, double(residentBytes[order]) / std::max<uint64_t>(1, o.pointCount));
   }
   if (!o.json.empty()) writeJson(o.json, o, device, results, prepareSeconds, residentBytes);
 }
@@ -285,10 +307,11 @@ void addBenchCommand(CLI::App& cli) {
       ->capture_default_str();
   bench->add_option("--json", o->json, "Also write the results as JSON to this file");
   addQualityOptions(*bench, o->quality);
-  bench->add_option("--quality-modes", o->qualityModes,
-                    "Quality presets to time, each on top of the quality options: base, size2, "
-                    "size3, round3, size8, round8, size16, world, fill1, fill2, fill4, edl, "
-                    "edl-r2, hq, gradient, all, or every")
+  bench
+      ->add_option("--quality-modes", o->qualityModes,
+                   "Quality presets to time, each on top of the quality options: base, size2, "
+                   "size3, round3, size8, round8, size16, world, fill1, fill2, fill4, edl, "
+                   "edl-r2, hq, gradient, all, or every")
       ->delimiter(',')
       ->check(CLI::IsMember(qualityModeNames()))
       ->capture_default_str();

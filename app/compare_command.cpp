@@ -27,7 +27,8 @@ void runCompare(const CompareOptions& o) {
   for (size_t i = 0; i < a.pixels.size(); ++i) {
     int largest = 0;
     for (int shift = 0; shift < 24; shift += 8) {
-      const int d = std::abs(int((a.pixels[i] >> shift) & 0xffu) - int((b.pixels[i] >> shift) & 0xffu));
+      const int d =
+          std::abs(int((a.pixels[i] >> shift) & 0xffu) - int((b.pixels[i] >> shift) & 0xffu));
       largest = std::max(largest, d);
       channelSum += uint64_t(d);
     }
@@ -35,11 +36,12 @@ void runCompare(const CompareOptions& o) {
     visible += largest > o.threshold;
   }
   const double count = double(std::max<size_t>(1, a.pixels.size()));
-  std::printf("%llu of %zu pixels differ (%.2f %%); %llu by more than %d in a channel (%.2f %%); "
-              "mean channel difference %.3f\n",
-              (unsigned long long)different, a.pixels.size(), 100.0 * different / count,
-              (unsigned long long)visible, o.threshold, 100.0 * visible / count,
-              double(channelSum) / (3.0 * count));
+  std::printf(
+      "%llu of %zu pixels differ (%.2f %%); %llu by more than %d in a channel (%.2f %%); "
+      "mean channel difference %.3f\n",
+      (unsigned long long)different, a.pixels.size(), 100.0 * different / count,
+      (unsigned long long)visible, o.threshold, 100.0 * visible / count,
+      double(channelSum) / (3.0 * count));
 }
 
 }  // namespace
@@ -50,8 +52,9 @@ void addCompareCommand(CLI::App& cli) {
       cli.add_subcommand("compare", "Count the pixels that differ between two PNGs of one size");
   compare->add_option("first", o->first, "First PNG")->required();
   compare->add_option("second", o->second, "Second PNG")->required();
-  compare->add_option("--threshold", o->threshold,
-                      "A channel difference above this counts as a visible change")
+  compare
+      ->add_option("--threshold", o->threshold,
+                   "A channel difference above this counts as a visible change")
       ->capture_default_str();
   compare->callback([o] { runCompare(*o); });
 }

@@ -21,7 +21,8 @@ uint32_t parseColor(const std::string& text) {
   const char* textEnd = text.data() + text.size();
   for (int i = 0; i < 3; ++i) {
     const auto parsed = std::from_chars(cursor, textEnd, channel[i]);
-    const bool separatorOk = i < 2 ? (parsed.ptr < textEnd && *parsed.ptr == ',') : parsed.ptr == textEnd;
+    const bool separatorOk =
+        i < 2 ? (parsed.ptr < textEnd && *parsed.ptr == ',') : parsed.ptr == textEnd;
     if (parsed.ec != std::errc() || channel[i] > 255 || !separatorOk) {
       throw InputError("bad colour '" + text + "': expected RRGGBB (hex) or R,G,B (0..255)");
     }
@@ -36,18 +37,22 @@ void addQualityOptions(CLI::App& command, QualityOptions& o) {
   command.add_option("--point-shape", o.shape, "Point footprint: square or round")
       ->check(CLI::IsMember({"square", "round"}))
       ->capture_default_str();
-  command.add_option("--world-size", o.worldSize,
-                     "Point diameter in world units, shrinking with distance (0: use --point-size)")
+  command
+      .add_option("--world-size", o.worldSize,
+                  "Point diameter in world units, shrinking with distance (0: use --point-size)")
       ->capture_default_str();
-  command.add_option("--max-point-size", o.maxPointSizePx,
-                     "With --world-size: the largest footprint in pixels, 1..16")
+  command
+      .add_option("--max-point-size", o.maxPointSizePx,
+                  "With --world-size: the largest footprint in pixels, 1..16")
       ->capture_default_str();
-  command.add_option("--fill-holes", o.fillRadiusPx,
-                     "Adaptive size: fill holes from the closest point within this many pixels "
-                     "(0: off, 1..8)")
+  command
+      .add_option("--fill-holes", o.fillRadiusPx,
+                  "Adaptive size: fill holes from the closest point within this many pixels "
+                  "(0: off, 1..8)")
       ->capture_default_str();
-  command.add_option("--edl", o.edl,
-                     "Eye-dome lighting: on, off or auto (on for files without colour)")
+  command
+      .add_option("--edl", o.edl,
+                  "Eye-dome lighting: on, off or auto (on for files without colour)")
       ->check(CLI::IsMember({"on", "off", "auto"}))
       ->capture_default_str();
   command.add_option("--edl-strength", o.edlStrength, "Eye-dome lighting strength")
@@ -56,11 +61,13 @@ void addQualityOptions(CLI::App& command, QualityOptions& o) {
       ->capture_default_str();
   command.add_flag("--hq", o.highQuality,
                    "High quality: average the colours of the points near the closest depth");
-  command.add_option("--hq-range", o.hqDepthRange,
-                     "With --hq: relative depth range that blends (0.01: within 1 %)")
+  command
+      .add_option("--hq-range", o.hqDepthRange,
+                  "With --hq: relative depth range that blends (0.01: within 1 %)")
       ->capture_default_str();
-  command.add_option("--background", o.background,
-                     "Background colour, RRGGBB or R,G,B (the bottom one with a gradient)")
+  command
+      .add_option("--background", o.background,
+                  "Background colour, RRGGBB or R,G,B (the bottom one with a gradient)")
       ->capture_default_str();
   command.add_option("--background-top", o.backgroundTop,
                      "Top colour of a vertical background gradient (default: no gradient)");

@@ -109,8 +109,8 @@ void runRender(const RenderOptions& options) {
   if (options.gl == "egl") {
     image = renderThroughGl(*backend, view, settings, options.interop);
   } else {
-    backend->render(view, settings, RenderTarget{image.pixels.data(), size.width, size.height,
-                                                 MemorySpace::Host});
+    backend->render(view, settings,
+                    RenderTarget{image.pixels.data(), size.width, size.height, MemorySpace::Host});
   }
   writePng(options.out, image);
   std::fprintf(stderr, "pcv: %llu points, method %s, %.3f ms; wrote %s\n",
@@ -142,8 +142,9 @@ void addRenderCommand(CLI::App& cli) {
                      "Rasterization method: compact (default, fastest), earlyz (cuda), packed, "
                      "seed (the original two passes)");
   render->add_option("--out", options->out, "Output PNG path")->capture_default_str();
-  render->add_option("--gl", options->gl,
-                     "none: render to host memory; egl: through GL interop in a headless context")
+  render
+      ->add_option("--gl", options->gl,
+                   "none: render to host memory; egl: through GL interop in a headless context")
       ->check(CLI::IsMember({"none", "egl"}))
       ->capture_default_str();
   render->add_option("--interop", options->interop, "With --gl egl: auto, surface, pbo or host")

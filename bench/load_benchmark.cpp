@@ -18,7 +18,8 @@ namespace {
 using pcv::test::SyntheticPoint;
 
 uint64_t benchPointCount() {
-  if (const char* text = std::getenv("PCV_LOAD_BENCH_POINTS")) return std::strtoull(text, nullptr, 10);
+  if (const char* text = std::getenv("PCV_LOAD_BENCH_POINTS"))
+    return std::strtoull(text, nullptr, 10);
   return 20'000'000;
 }
 
@@ -95,8 +96,12 @@ void load(benchmark::State& state, const std::filesystem::path& path) {
   state.counters["Mpoints"] = double(points) / 1e6;
 }
 
-void BM_LoadLas(benchmark::State& state) { load(state, files().las); }
-void BM_LoadPly(benchmark::State& state) { load(state, files().ply); }
+void BM_LoadLas(benchmark::State& state) {
+  load(state, files().las);
+}
+void BM_LoadPly(benchmark::State& state) {
+  load(state, files().ply);
+}
 
 BENCHMARK(BM_LoadLas)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_LoadPly)->Unit(benchmark::kMillisecond)->UseRealTime();

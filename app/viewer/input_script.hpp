@@ -46,10 +46,10 @@ enum class ScriptAction {
 struct ScriptEvent {
   double timeSeconds = 0.0;
   ScriptAction action = ScriptAction::Quit;
-  int key = -1;      ///< GLFW key code (KeyDown/KeyUp/KeyPress) or mouse button
-  double x = 0.0;    ///< cursor x, width, or scroll notches
-  double y = 0.0;    ///< cursor y or height
-  std::string text;  ///< path (Screenshot, WindowShot, Open, Add) or mode name (Mode, Color)
+  int key = -1;           ///< GLFW key code (KeyDown/KeyUp/KeyPress) or mouse button
+  double x = 0.0;         ///< cursor x, width, or scroll notches
+  double y = 0.0;         ///< cursor y or height
+  std::string text;       ///< path (Screenshot, WindowShot, Open, Add) or mode name (Mode, Color)
   std::string attribute;  ///< Color attribute: the attribute's name
 };
 

@@ -233,8 +233,8 @@ void ViewerWindow::setMode(CameraMode mode) {
     if (mouselook_) setMouselook(false);
     // Orbit around what is ahead, at the distance of the scene's centre (at least 1 unit for
     // the cylinders around the world origin; a thousandth of the scene for loaded files).
-    const double toCentre = haveCloud_ ? glm::length(cloudBounds_.center() - camera_.eye)
-                                       : glm::length(camera_.eye);
+    const double toCentre =
+        haveCloud_ ? glm::length(cloudBounds_.center() - camera_.eye) : glm::length(camera_.eye);
     orbit_.attach(camera_, std::max(haveCloud_ ? 1e-3 * cloudBounds_.diagonal() : 1.0, toCentre));
   }
   mode_ = mode;

@@ -106,15 +106,15 @@ class ViewerWindow {
   // colour modes switch without loss; the backend holds a coloured copy.
   std::unique_ptr<CloudLoader> loader_;
   PointCloud cloud_;
-  bool haveCloud_ = false;                 // false: the cylinder scene is shown
-  std::vector<std::string> cloudFiles_;    // files merged into cloud_, for the panel
+  bool haveCloud_ = false;               // false: the cylinder scene is shown
+  std::vector<std::string> cloudFiles_;  // files merged into cloud_, for the panel
   ColoringOptions coloring_;
   Coloring usedColoring_;
-  Box3d cloudBounds_;                      // world bounds of cloud_
-  bool autoFrame_ = false;                 // frame each arriving file until the user moves
-  std::vector<std::string> errors_;        // shown in the error window until dismissed
-  std::optional<uint64_t> pickedIndex_;    // into cloud_.points
-  std::string openPath_;                   // the panel's Open field
+  Box3d cloudBounds_;                    // world bounds of cloud_
+  bool autoFrame_ = false;               // frame each arriving file until the user moves
+  std::vector<std::string> errors_;      // shown in the error window until dismissed
+  std::optional<uint64_t> pickedIndex_;  // into cloud_.points
+  std::string openPath_;                 // the panel's Open field
   bool scriptWaitsForLoad_ = false;
 
   FrameStats stats_;

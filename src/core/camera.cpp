@@ -25,7 +25,9 @@ glm::dvec3 Camera::up() const {
   return {-std::sin(pitch) * std::cos(yaw), -std::sin(pitch) * std::sin(yaw), std::cos(pitch)};
 }
 
-glm::dvec3 Camera::right() const { return glm::cross(forward(), up()); }
+glm::dvec3 Camera::right() const {
+  return glm::cross(forward(), up());
+}
 
 glm::mat4 Camera::viewProjection(const glm::dvec3& origin, float aspect) const {
   // Translating the eye, not the points, keeps the big numbers out of float.

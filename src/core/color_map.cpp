@@ -53,32 +53,48 @@ struct AsprsClass {
   uint32_t rgb;  ///< 0xRRGGBB
 };
 /// ASPRS LAS 1.4 standard classes 0-18 with the colours LiDAR viewers conventionally use.
-constexpr AsprsClass kAsprsClasses[] = {
-    {"never classified", 0xA0A0A0}, {"unclassified", 0xC8C8C8},  {"ground", 0xA0522D},
-    {"low vegetation", 0x90EE90},   {"medium vegetation", 0x32CD32}, {"high vegetation", 0x006400},
-    {"building", 0xE03C31},         {"low point (noise)", 0xFF00FF}, {"model key-point", 0xFFD700},
-    {"water", 0x1E90FF},            {"rail", 0x8B4513},          {"road surface", 0x505050},
-    {"overlap", 0xFFA500},          {"wire - guard", 0xFFFF66},  {"wire - conductor", 0xFFFF00},
-    {"transmission tower", 0x9370DB}, {"wire-structure connector", 0xDAA520},
-    {"bridge deck", 0x708090},      {"high noise", 0xFF1493}};
+constexpr AsprsClass kAsprsClasses[] = {{"never classified", 0xA0A0A0},
+                                        {"unclassified", 0xC8C8C8},
+                                        {"ground", 0xA0522D},
+                                        {"low vegetation", 0x90EE90},
+                                        {"medium vegetation", 0x32CD32},
+                                        {"high vegetation", 0x006400},
+                                        {"building", 0xE03C31},
+                                        {"low point (noise)", 0xFF00FF},
+                                        {"model key-point", 0xFFD700},
+                                        {"water", 0x1E90FF},
+                                        {"rail", 0x8B4513},
+                                        {"road surface", 0x505050},
+                                        {"overlap", 0xFFA500},
+                                        {"wire - guard", 0xFFFF66},
+                                        {"wire - conductor", 0xFFFF00},
+                                        {"transmission tower", 0x9370DB},
+                                        {"wire-structure connector", 0xDAA520},
+                                        {"bridge deck", 0x708090},
+                                        {"high noise", 0xFF1493}};
 
 }  // namespace
 
 glm::vec3 colorMapValue(ColorMap map, float t) {
   t = std::isnan(t) ? 0.0f : std::clamp(t, 0.0f, 1.0f);
   switch (map) {
-    case ColorMap::Viridis: return viridis(t);
-    case ColorMap::Turbo: return turbo(t);
-    case ColorMap::Grey: return glm::vec3(t);
+    case ColorMap::Viridis:
+      return viridis(t);
+    case ColorMap::Turbo:
+      return turbo(t);
+    case ColorMap::Grey:
+      return glm::vec3(t);
   }
   return glm::vec3(t);
 }
 
-uint32_t colorMapRgba(ColorMap map, float t) { return toRgba(colorMapValue(map, t)); }
+uint32_t colorMapRgba(ColorMap map, float t) {
+  return toRgba(colorMapValue(map, t));
+}
 
 uint32_t classificationRgba(uint32_t asprsClass) {
-  const uint32_t rgb = asprsClass < std::size(kAsprsClasses) ? kAsprsClasses[asprsClass].rgb
-                                                            : 0x808080u;
+  const uint32_t rgb =
+      asprsClass < std::size(kAsprsClasses) ? kAsprsClasses[asprsClass].rgb : 0x808080u;
   return packRgba((rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff);
 }
 
@@ -100,6 +116,8 @@ ColorMode parseColorMode(const std::string& name) {
                    "': expected rgb, elevation, intensity, classification or attribute");
 }
 
-std::string colorModeName(ColorMode mode) { return colorModeNames()[size_t(mode)]; }
+std::string colorModeName(ColorMode mode) {
+  return colorModeNames()[size_t(mode)];
+}
 
 }  // namespace pcv

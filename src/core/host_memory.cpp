@@ -22,12 +22,14 @@ uint64_t availableHostMemoryBytes() {
 
 void requireHostMemory(std::string_view what, uint64_t count, uint64_t bytesPerItem) {
   const uint64_t available = availableHostMemoryBytes();
-  const bool overflows = bytesPerItem != 0 && count > std::numeric_limits<uint64_t>::max() / bytesPerItem;
+  const bool overflows =
+      bytesPerItem != 0 && count > std::numeric_limits<uint64_t>::max() / bytesPerItem;
   if (!overflows && count * bytesPerItem <= available) return;
   std::ostringstream message;
   message << "not enough host memory for " << what << ": " << count << " x " << bytesPerItem
           << " bytes = "
-          << (overflows ? std::string("more than 16 EiB") : formatBytes(double(count * bytesPerItem)))
+          << (overflows ? std::string("more than 16 EiB")
+                        : formatBytes(double(count * bytesPerItem)))
           << ", but " << formatBytes(double(available)) << " is available";
   throw OutOfMemoryError(message.str());
 }

@@ -12,7 +12,8 @@ void requireDeviceMemory(const std::string& what, uint64_t count, uint64_t bytes
   std::ostringstream message;
   message << "not enough GPU memory for " << what << ": " << count << " x " << bytesPerItem
           << " bytes = "
-          << (overflows ? std::string("more than 16 EiB") : formatBytes(double(count * bytesPerItem)))
+          << (overflows ? std::string("more than 16 EiB")
+                        : formatBytes(double(count * bytesPerItem)))
           << ", but the GPU has " << formatBytes(double(freeBytes)) << " free of "
           << formatBytes(double(totalBytes));
   throw OutOfMemoryError(message.str());

@@ -27,8 +27,8 @@ void StageRecorder::record(const char* stage) {
 void StageRecorder::checkLaunch(const char* stage) {
   const cudaError_t launchStatus = cudaGetLastError();
   if (launchStatus != cudaSuccess) {
-    throw Error(std::string("launching the '") + stage + "' kernel failed: " +
-                cudaGetErrorString(launchStatus));
+    throw Error(std::string("launching the '") + stage +
+                "' kernel failed: " + cudaGetErrorString(launchStatus));
   }
 #ifndef NDEBUG
   const cudaError_t runStatus = cudaStreamSynchronize(stream_);

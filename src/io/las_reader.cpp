@@ -9,12 +9,11 @@ namespace pcv::io {
 namespace {
 
 // Public header offsets (bytes), from the LAS 1.4 R15 specification, table 3.
-constexpr uint64_t kVersionMajor = 24, kVersionMinor = 25, kHeaderSize = 94,
-                   kOffsetToPoints = 96, kVlrCount = 100, kPointFormat = 104,
-                   kRecordLength = 105, kLegacyPointCount = 107, kScale = 131, kOffset = 155,
-                   kPointCount14 = 247;
-constexpr uint64_t kHeaderSize10 = 227;   // LAS 1.0-1.2 public header
-constexpr uint64_t kHeaderSize14 = 375;   // LAS 1.4
+constexpr uint64_t kVersionMajor = 24, kVersionMinor = 25, kHeaderSize = 94, kOffsetToPoints = 96,
+                   kVlrCount = 100, kPointFormat = 104, kRecordLength = 105,
+                   kLegacyPointCount = 107, kScale = 131, kOffset = 155, kPointCount14 = 247;
+constexpr uint64_t kHeaderSize10 = 227;  // LAS 1.0-1.2 public header
+constexpr uint64_t kHeaderSize14 = 375;  // LAS 1.4
 constexpr uint64_t kVlrHeaderSize = 54;
 
 /// Bytes of each point data record format's standard fields (table "Point Data Record Format").
@@ -60,8 +59,8 @@ ReadResult readLas(std::span<const uint8_t> bytes, const ReadContext& context) {
   if (formatByte & 0xc0) context.fail(lazMessage);
   const int format = formatByte;
   if (format > 10) {
-    context.failAt(kPointFormat, "point data record format " + std::to_string(format) +
-                                     " is not defined (0-10)");
+    context.failAt(kPointFormat,
+                   "point data record format " + std::to_string(format) + " is not defined (0-10)");
   }
   if (recordLength < kFormatBytes[format]) {
     context.failAt(kRecordLength, "point record length " + std::to_string(recordLength) +
@@ -136,13 +135,13 @@ ReadResult readLas(std::span<const uint8_t> bytes, const ReadContext& context) {
   source.attributeNames = {"intensity", "classification", "return_number"};
   add({ScalarType::UInt16, FieldRole::Attribute, 12, 0, false, 1.0, 0.0, 0, 0, 0});
   // Formats 0-5 pack the class in the low 5 bits of byte 15; 6-10 give it byte 16.
-  add(extended ? FieldLayout{ScalarType::UInt8, FieldRole::Attribute, 16, 0, false, 1.0, 0.0, 0,
-                             0xff, 1}
-               : FieldLayout{ScalarType::UInt8, FieldRole::Attribute, 15, 0, false, 1.0, 0.0, 0,
-                             0x1f, 1});
+  add(extended
+          ? FieldLayout{ScalarType::UInt8, FieldRole::Attribute, 16, 0, false, 1.0, 0.0, 0, 0xff, 1}
+          : FieldLayout{ScalarType::UInt8, FieldRole::Attribute, 15, 0, false, 1.0, 0.0, 0, 0x1f,
+                        1});
   // Return number: bits 0-2 of byte 14 (formats 0-5), bits 0-3 (formats 6-10).
-  add({ScalarType::UInt8, FieldRole::Attribute, 14, 0, false, 1.0, 0.0, 0,
-       extended ? 0x0fu : 0x07u, 2});
+  add({ScalarType::UInt8, FieldRole::Attribute, 14, 0, false, 1.0, 0.0, 0, extended ? 0x0fu : 0x07u,
+       2});
   if (const uint64_t rgb = kRgbOffset[format]) {
     add({ScalarType::UInt16, FieldRole::Red, rgb});
     add({ScalarType::UInt16, FieldRole::Green, rgb + 2});

@@ -13,6 +13,8 @@ bool lzfDecompress(std::span<const uint8_t> input, std::span<uint8_t> output);
 
 /// The largest output a valid LZF stream of `inputBytes` can produce: a 3-byte back reference
 /// yields at most 264 bytes. Lets readers reject absurd sizes before allocating.
-constexpr uint64_t lzfMaxExpansion(uint64_t inputBytes) { return inputBytes * 88 + 264; }
+constexpr uint64_t lzfMaxExpansion(uint64_t inputBytes) {
+  return inputBytes * 88 + 264;
+}
 
 }  // namespace pcv::io

@@ -49,7 +49,9 @@ MappedFile::MappedFile(const std::filesystem::path& path) : path_(path) {
   data_ = static_cast<const uint8_t*>(mapping);
 }
 
-MappedFile::~MappedFile() { release(); }
+MappedFile::~MappedFile() {
+  release();
+}
 
 MappedFile::MappedFile(MappedFile&& other) noexcept
     : path_(std::move(other.path_)),

@@ -110,11 +110,16 @@ PlyHeader parseHeader(std::span<const uint8_t> bytes, const ReadContext& context
     if (line == 1) {
       if (keyword != "ply" || words.size() != 1) fail("expected 'ply'");
     } else if (keyword == "format") {
-      if (words.size() != 3) fail("expected 'format <ascii|binary_little_endian|binary_big_endian> 1.0'");
-      if (words[1] == "ascii") header.encoding = PlyEncoding::Ascii;
-      else if (words[1] == "binary_little_endian") header.encoding = PlyEncoding::BinaryLittleEndian;
-      else if (words[1] == "binary_big_endian") header.encoding = PlyEncoding::BinaryBigEndian;
-      else fail("unknown format '" + std::string(words[1]) + "'");
+      if (words.size() != 3)
+        fail("expected 'format <ascii|binary_little_endian|binary_big_endian> 1.0'");
+      if (words[1] == "ascii")
+        header.encoding = PlyEncoding::Ascii;
+      else if (words[1] == "binary_little_endian")
+        header.encoding = PlyEncoding::BinaryLittleEndian;
+      else if (words[1] == "binary_big_endian")
+        header.encoding = PlyEncoding::BinaryBigEndian;
+      else
+        fail("unknown format '" + std::string(words[1]) + "'");
       header.version = words[2];
       sawFormat = true;
     } else if (keyword == "comment" || keyword == "obj_info") {
@@ -135,8 +140,7 @@ PlyHeader parseHeader(std::span<const uint8_t> bytes, const ReadContext& context
       PlyProperty property;
       if (words.size() == 5 && words[1] == "list") {
         property.isList = true;
-        if (!parseScalarType(words[2], property.countType) ||
-            isFloatType(property.countType)) {
+        if (!parseScalarType(words[2], property.countType) || isFloatType(property.countType)) {
           fail("list count type '" + std::string(words[2]) + "' is not an integer type");
         }
         if (!parseScalarType(words[3], property.type)) {
@@ -332,7 +336,8 @@ ReadResult readBinary(std::span<const uint8_t> bytes, const PlyHeader& header,
 /// Whitespace-separated tokens of the body, with line numbers for messages.
 class Tokenizer {
  public:
-  Tokenizer(std::string_view text, uint64_t pos, uint64_t line) : text_(text), pos_(pos), line_(line) {}
+  Tokenizer(std::string_view text, uint64_t pos, uint64_t line)
+      : text_(text), pos_(pos), line_(line) {}
   /// Next token, or empty at the end.
   std::string_view next() {
     skipSpace();
@@ -347,10 +352,14 @@ class Tokenizer {
   uint64_t line() const { return line_; }
 
  private:
-  static bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0'; }
+  static bool isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0';
+  }
   void skipSpace() {
     while (pos_ < text_.size() && isSpace(text_[pos_])) {
-      if (text_[pos_] == '\n' || (text_[pos_] == '\r' && (pos_ + 1 >= text_.size() || text_[pos_ + 1] != '\n'))) ++line_;
+      if (text_[pos_] == '\n' ||
+          (text_[pos_] == '\r' && (pos_ + 1 >= text_.size() || text_[pos_ + 1] != '\n')))
+        ++line_;
       ++pos_;
     }
   }
@@ -368,7 +377,8 @@ ReadResult readAscii(std::span<const uint8_t> bytes, const PlyHeader& header,
     double value = 0.0;
     if (token.empty()) context.failAtLine(tokens.line(), "file ends, expected " + what);
     if (!parseNumber(token, value)) {
-      context.failAtLine(tokens.line(), "'" + std::string(token) + "' is not a number (" + what + ")");
+      context.failAtLine(tokens.line(),
+                         "'" + std::string(token) + "' is not a number (" + what + ")");
     }
     return value;
   };
@@ -426,8 +436,9 @@ ReadResult readAscii(std::span<const uint8_t> bytes, const PlyHeader& header,
   }
   if (!sawVertex) context.fail("no 'vertex' element, expected one with x, y, z properties");
   if (!tokens.atEnd()) {
-    context.failAtLine(tokens.line(), "data after the last declared element (element counts in "
-                                      "the header are smaller than the body)");
+    context.failAtLine(tokens.line(),
+                       "data after the last declared element (element counts in "
+                       "the header are smaller than the body)");
   }
   if (context.progress) context.progress->bytesDone = bytes.size();
   return {std::move(cloud), "PLY", ""};

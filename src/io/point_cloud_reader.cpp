@@ -62,10 +62,18 @@ PointCloud readPointCloud(const std::filesystem::path& path, LoadProgress* progr
   const std::string extension = extensionOf(path);
   io::ReadResult result;
   switch (detect(file.bytes(), extension)) {
-    case PointFileFormat::Ply: result = io::readPly(file.bytes(), context); break;
-    case PointFileFormat::Las: result = io::readLas(file.bytes(), context); break;
-    case PointFileFormat::Pcd: result = io::readPcd(file.bytes(), context); break;
-    case PointFileFormat::Text: result = io::readText(file.bytes(), context, extension); break;
+    case PointFileFormat::Ply:
+      result = io::readPly(file.bytes(), context);
+      break;
+    case PointFileFormat::Las:
+      result = io::readLas(file.bytes(), context);
+      break;
+    case PointFileFormat::Pcd:
+      result = io::readPcd(file.bytes(), context);
+      break;
+    case PointFileFormat::Text:
+      result = io::readText(file.bytes(), context, extension);
+      break;
     case PointFileFormat::Unknown:
       if (startsWith(file.bytes(), "ASTM-E57")) context.fail("E57 files are not supported yet");
       context.fail("unknown format (extension '" + extension +

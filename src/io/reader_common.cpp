@@ -20,7 +20,9 @@ void ReadContext::failAtLine(uint64_t line, const std::string& what) const {
   throw InputError(file + ": line " + std::to_string(line) + ": " + what);
 }
 
-void ReadContext::fail(const std::string& what) const { throw InputError(file + ": " + what); }
+void ReadContext::fail(const std::string& what) const {
+  throw InputError(file + ": " + what);
+}
 
 void ReadContext::advance(uint64_t bytes) const {
   if (!progress) return;
@@ -32,10 +34,20 @@ void ReadContext::advance(uint64_t bytes) const {
 
 size_t scalarSize(ScalarType type) {
   switch (type) {
-    case ScalarType::Int8: case ScalarType::UInt8: return 1;
-    case ScalarType::Int16: case ScalarType::UInt16: return 2;
-    case ScalarType::Int32: case ScalarType::UInt32: case ScalarType::Float32: return 4;
-    case ScalarType::Int64: case ScalarType::UInt64: case ScalarType::Float64: return 8;
+    case ScalarType::Int8:
+    case ScalarType::UInt8:
+      return 1;
+    case ScalarType::Int16:
+    case ScalarType::UInt16:
+      return 2;
+    case ScalarType::Int32:
+    case ScalarType::UInt32:
+    case ScalarType::Float32:
+      return 4;
+    case ScalarType::Int64:
+    case ScalarType::UInt64:
+    case ScalarType::Float64:
+      return 8;
   }
   return 0;
 }
@@ -45,23 +57,33 @@ bool isFloatType(ScalarType type) {
 }
 
 const char* scalarTypeName(ScalarType type) {
-  static const char* names[] = {"int8",  "uint8",  "int16", "uint16",  "int32",
+  static const char* names[] = {"int8",   "uint8", "int16",  "uint16",  "int32",
                                 "uint32", "int64", "uint64", "float32", "float64"};
   return names[int(type)];
 }
 
 double loadScalar(const uint8_t* p, ScalarType type, bool bigEndian) {
   switch (type) {
-    case ScalarType::Int8: return double(int8_t(*p));
-    case ScalarType::UInt8: return double(*p);
-    case ScalarType::Int16: return loadUnaligned<int16_t>(p, bigEndian);
-    case ScalarType::UInt16: return loadUnaligned<uint16_t>(p, bigEndian);
-    case ScalarType::Int32: return loadUnaligned<int32_t>(p, bigEndian);
-    case ScalarType::UInt32: return loadUnaligned<uint32_t>(p, bigEndian);
-    case ScalarType::Int64: return double(loadUnaligned<int64_t>(p, bigEndian));
-    case ScalarType::UInt64: return double(loadUnaligned<uint64_t>(p, bigEndian));
-    case ScalarType::Float32: return loadUnaligned<float>(p, bigEndian);
-    case ScalarType::Float64: return loadUnaligned<double>(p, bigEndian);
+    case ScalarType::Int8:
+      return double(int8_t(*p));
+    case ScalarType::UInt8:
+      return double(*p);
+    case ScalarType::Int16:
+      return loadUnaligned<int16_t>(p, bigEndian);
+    case ScalarType::UInt16:
+      return loadUnaligned<uint16_t>(p, bigEndian);
+    case ScalarType::Int32:
+      return loadUnaligned<int32_t>(p, bigEndian);
+    case ScalarType::UInt32:
+      return loadUnaligned<uint32_t>(p, bigEndian);
+    case ScalarType::Int64:
+      return double(loadUnaligned<int64_t>(p, bigEndian));
+    case ScalarType::UInt64:
+      return double(loadUnaligned<uint64_t>(p, bigEndian));
+    case ScalarType::Float32:
+      return loadUnaligned<float>(p, bigEndian);
+    case ScalarType::Float64:
+      return loadUnaligned<double>(p, bigEndian);
   }
   return 0.0;
 }
@@ -122,15 +144,28 @@ PointCloud decodeRecords(const RecordSource& source, const ReadContext& context)
   std::vector<const FieldLayout*> channels, packed, attributes;
   for (const FieldLayout& field : source.fields) {
     switch (field.role) {
-      case FieldRole::X: axis[0] = &field; break;
-      case FieldRole::Y: axis[1] = &field; break;
-      case FieldRole::Z: axis[2] = &field; break;
-      case FieldRole::Red: case FieldRole::Green: case FieldRole::Blue:
+      case FieldRole::X:
+        axis[0] = &field;
+        break;
+      case FieldRole::Y:
+        axis[1] = &field;
+        break;
+      case FieldRole::Z:
+        axis[2] = &field;
+        break;
+      case FieldRole::Red:
+      case FieldRole::Green:
+      case FieldRole::Blue:
         channels.push_back(&field);
         break;
-      case FieldRole::PackedRgb: packed.push_back(&field); break;
-      case FieldRole::Attribute: attributes.push_back(&field); break;
-      default: break;
+      case FieldRole::PackedRgb:
+        packed.push_back(&field);
+        break;
+      case FieldRole::Attribute:
+        attributes.push_back(&field);
+        break;
+      default:
+        break;
     }
   }
   if (!axis[0] || !axis[1]) context.fail("no x and y coordinates among the fields");
@@ -198,16 +233,19 @@ PointCloud decodeRecords(const RecordSource& source, const ReadContext& context)
         out.y = float(p.y);
         out.z = float(p.z);
         if (hasChannels) {
-          const uint32_t r = toByte(channelValue(data + channels[0]->base + i * channels[0]->stride,
-                                                 *channels[0]), channelScale);
-          const uint32_t g = toByte(channelValue(data + channels[1]->base + i * channels[1]->stride,
-                                                 *channels[1]), channelScale);
-          const uint32_t b = toByte(channelValue(data + channels[2]->base + i * channels[2]->stride,
-                                                 *channels[2]), channelScale);
+          const uint32_t r =
+              toByte(channelValue(data + channels[0]->base + i * channels[0]->stride, *channels[0]),
+                     channelScale);
+          const uint32_t g =
+              toByte(channelValue(data + channels[1]->base + i * channels[1]->stride, *channels[1]),
+                     channelScale);
+          const uint32_t b =
+              toByte(channelValue(data + channels[2]->base + i * channels[2]->stride, *channels[2]),
+                     channelScale);
           out.rgba = packRgba(r, g, b);
         } else if (!packed.empty()) {
-          out.rgba = rgbFromPacked(packedBits(data + packed[0]->base + i * packed[0]->stride,
-                                              *packed[0]));
+          out.rgba =
+              rgbFromPacked(packedBits(data + packed[0]->base + i * packed[0]->stride, *packed[0]));
         } else {
           out.rgba = packRgba(255, 255, 255);
         }
@@ -225,7 +263,8 @@ PointCloud decodeRecords(const RecordSource& source, const ReadContext& context)
 TextRowAssembler::TextRowAssembler(std::vector<FieldRole> roles, std::vector<ScalarType> types,
                                    std::vector<int> attributeOfColumn,
                                    std::vector<std::string> attributeNames)
-    : roles_(std::move(roles)), types_(std::move(types)),
+    : roles_(std::move(roles)),
+      types_(std::move(types)),
       attributeOfColumn_(std::move(attributeOfColumn)) {
   for (auto& name : attributeNames) cloud_.attributes.push_back({std::move(name), {}});
   for (size_t c = 0; c < roles_.size(); ++c) {
@@ -252,10 +291,18 @@ void TextRowAssembler::addRow(const double* values) {
   for (size_t c = 0; c < roles_.size(); ++c) {
     const double v = values[c];
     switch (roles_[c]) {
-      case FieldRole::X: p.x = v; break;
-      case FieldRole::Y: p.y = v; break;
-      case FieldRole::Z: p.z = v; break;
-      case FieldRole::Red: case FieldRole::Green: case FieldRole::Blue: {
+      case FieldRole::X:
+        p.x = v;
+        break;
+      case FieldRole::Y:
+        p.y = v;
+        break;
+      case FieldRole::Z:
+        p.z = v;
+        break;
+      case FieldRole::Red:
+      case FieldRole::Green:
+      case FieldRole::Blue: {
         // Signed 8-bit channels hold the byte's bits.
         const double channelValue = (types_[c] == ScalarType::Int8 && v < 0) ? v + 256.0 : v;
         channel[int(roles_[c]) - int(FieldRole::Red)] = float(channelValue);
@@ -272,7 +319,8 @@ void TextRowAssembler::addRow(const double* values) {
       case FieldRole::Attribute:
         cloud_.attributes[attributeOfColumn_[c]].values.push_back(float(v));
         break;
-      default: break;
+      default:
+        break;
     }
   }
   if (!haveOrigin_ && std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) {
@@ -289,8 +337,8 @@ PointCloud TextRowAssembler::finish() {
     const double scale = colourScaleFor(channelType_, channelMax_);
     for (size_t i = 0; i < cloud_.points.size(); ++i) {
       const float* c = &channels_[i * 4];
-      cloud_.points[i].rgba = packRgba(toByte(c[0], scale), toByte(c[1], scale),
-                                       toByte(c[2], scale));
+      cloud_.points[i].rgba =
+          packRgba(toByte(c[0], scale), toByte(c[1], scale), toByte(c[2], scale));
     }
   }
   // Points parsed before the first finite one were made relative to origin 0.
@@ -335,8 +383,8 @@ bool parseNumber(std::string_view token, double& value) {
   auto [ptr, ec] = std::from_chars(token.data(), end, value);
   if (ec == std::errc::result_out_of_range) {
     // Like strtod: overflowing literals ("1e999") read as infinity, underflowing ones as 0.
-    const bool tiny = token.find("e-") != std::string_view::npos ||
-                      token.find("E-") != std::string_view::npos;
+    const bool tiny =
+        token.find("e-") != std::string_view::npos || token.find("E-") != std::string_view::npos;
     const double magnitude = tiny ? 0.0 : std::numeric_limits<double>::infinity();
     value = token.front() == '-' ? -magnitude : magnitude;
     return true;

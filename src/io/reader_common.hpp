@@ -37,8 +37,18 @@ struct ReadContext {
   void advance(uint64_t bytes) const;
 };
 
-enum class ScalarType : uint8_t { Int8, UInt8, Int16, UInt16, Int32, UInt32, Int64, UInt64,
-                                  Float32, Float64 };
+enum class ScalarType : uint8_t {
+  Int8,
+  UInt8,
+  Int16,
+  UInt16,
+  Int32,
+  UInt32,
+  Int64,
+  UInt64,
+  Float32,
+  Float64
+};
 size_t scalarSize(ScalarType type);
 bool isFloatType(ScalarType type);
 const char* scalarTypeName(ScalarType type);
@@ -64,10 +74,15 @@ double loadScalar(const uint8_t* p, ScalarType type, bool bigEndian);
 glm::dvec3 originNear(const glm::dvec3& world);
 
 enum class FieldRole : uint8_t {
-  X, Y, Z,            ///< coordinates
-  Red, Green, Blue, Alpha,
-  PackedRgb,          ///< 0x??RRGGBB in a U4 or in the bits of an F4 (PCD)
-  Attribute,          ///< kept as PointCloud::attributes[attribute]
+  X,
+  Y,
+  Z,  ///< coordinates
+  Red,
+  Green,
+  Blue,
+  Alpha,
+  PackedRgb,  ///< 0x??RRGGBB in a U4 or in the bits of an F4 (PCD)
+  Attribute,  ///< kept as PointCloud::attributes[attribute]
   Ignore,
 };
 
@@ -77,21 +92,21 @@ enum class FieldRole : uint8_t {
 struct FieldLayout {
   ScalarType type = ScalarType::Float32;
   FieldRole role = FieldRole::Ignore;
-  uint64_t base = 0;        ///< bytes
-  uint64_t stride = 0;      ///< bytes
+  uint64_t base = 0;    ///< bytes
+  uint64_t stride = 0;  ///< bytes
   bool bigEndian = false;
-  double scale = 1.0;       ///< world = raw * scale + offset (LAS); 1 and 0 elsewhere
+  double scale = 1.0;  ///< world = raw * scale + offset (LAS); 1 and 0 elsewhere
   double offset = 0.0;
-  uint32_t bitShift = 0;    ///< integer fields: (raw >> bitShift) & bitMask when bitMask != 0
+  uint32_t bitShift = 0;  ///< integer fields: (raw >> bitShift) & bitMask when bitMask != 0
   uint32_t bitMask = 0;
-  int attribute = -1;       ///< index into RecordSource::attributeNames for Attribute fields
+  int attribute = -1;  ///< index into RecordSource::attributeNames for Attribute fields
 };
 
 /// `count` points whose fields lie in [data, data + the caller-checked size).
 struct RecordSource {
   const uint8_t* data = nullptr;
-  uint64_t count = 0;                    ///< points, not bytes
-  uint64_t bytesPerPoint = 0;            ///< for progress only
+  uint64_t count = 0;          ///< points, not bytes
+  uint64_t bytesPerPoint = 0;  ///< for progress only
   std::vector<FieldLayout> fields;
   std::vector<std::string> attributeNames;
 };
@@ -121,8 +136,8 @@ class TextRowAssembler {
   bool haveOrigin_ = false;
   bool hasChannels_ = false;
   bool hasPacked_ = false;
-  std::vector<float> channels_;  ///< raw r, g, b, a per point until finish()
-  std::vector<uint32_t> packed_; ///< packed colours per point
+  std::vector<float> channels_;   ///< raw r, g, b, a per point until finish()
+  std::vector<uint32_t> packed_;  ///< packed colours per point
   double channelMax_ = 0.0;
   ScalarType channelType_ = ScalarType::UInt8;
 };

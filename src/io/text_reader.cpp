@@ -10,7 +10,9 @@
 namespace pcv::io {
 namespace {
 
-bool isSeparator(char c) { return c == ' ' || c == '\t' || c == ',' || c == ';'; }
+bool isSeparator(char c) {
+  return c == ' ' || c == '\t' || c == ',' || c == ';';
+}
 
 std::vector<std::string_view> splitTokens(std::string_view line) {
   std::vector<std::string_view> tokens;
@@ -21,7 +23,8 @@ std::vector<std::string_view> splitTokens(std::string_view line) {
     while (i < line.size() && !isSeparator(line[i])) ++i;
     std::string_view token = line.substr(start, i - start);
     // Quoted names: "X","Y","Z".
-    while (!token.empty() && (token.front() == '"' || token.front() == '\'')) token.remove_prefix(1);
+    while (!token.empty() && (token.front() == '"' || token.front() == '\''))
+      token.remove_prefix(1);
     while (!token.empty() && (token.back() == '"' || token.back() == '\'')) token.remove_suffix(1);
     if (!token.empty()) tokens.push_back(token);
   }
@@ -56,7 +59,8 @@ ReadResult readText(std::span<const uint8_t> bytes, const ReadContext& context,
       ++pos;
     }
     const std::string_view lineText = text.substr(start, pos - start);
-    if (pos < text.size() && text[pos] == '\r' && pos + 1 < text.size() && text[pos + 1] == '\n') ++pos;
+    if (pos < text.size() && text[pos] == '\r' && pos + 1 < text.size() && text[pos + 1] == '\n')
+      ++pos;
     if (pos < text.size()) ++pos;
     const auto tokens = splitTokens(lineText);
     if (tokens.empty() || tokens[0].front() == '#') continue;
@@ -66,7 +70,8 @@ ReadResult readText(std::span<const uint8_t> bytes, const ReadContext& context,
     }
     double parsed[64];
     bool numeric = tokens.size() <= 64;
-    for (size_t i = 0; numeric && i < tokens.size(); ++i) numeric = parseNumber(tokens[i], parsed[i]);
+    for (size_t i = 0; numeric && i < tokens.size(); ++i)
+      numeric = parseNumber(tokens[i], parsed[i]);
     if (columns == 0) {
       if (!numeric) {
         if (tokens.size() > 64) context.failAtLine(line, "more than 64 columns");
@@ -79,14 +84,14 @@ ReadResult readText(std::span<const uint8_t> bytes, const ReadContext& context,
         continue;
       }
       if (tokens.size() < 3) {
-        context.failAtLine(line, std::to_string(tokens.size()) +
-                                     " values, expected at least 3 columns (x y z)");
+        context.failAtLine(
+            line, std::to_string(tokens.size()) + " values, expected at least 3 columns (x y z)");
       }
       columns = tokens.size();
     }
     if (!numeric) {
-      context.failAtLine(line, "'" + std::string(lineText.substr(0, 80)) +
-                                   "' is not a row of numbers");
+      context.failAtLine(line,
+                         "'" + std::string(lineText.substr(0, 80)) + "' is not a row of numbers");
     }
     if (tokens.size() != columns) {
       context.failAtLine(line, std::to_string(tokens.size()) + " values, expected " +
@@ -105,7 +110,8 @@ ReadResult readText(std::span<const uint8_t> bytes, const ReadContext& context,
     for (size_t c = 0; c < columns; ++c) {
       for (size_t d = 0; d < c; ++d) {
         if (headerNames[d] == headerNames[c]) {
-          context.fail("header names column '" + headerNames[c] + "' twice; expected distinct "
+          context.fail("header names column '" + headerNames[c] +
+                       "' twice; expected distinct "
                        "names with x, y and z");
         }
       }
@@ -134,9 +140,7 @@ ReadResult readText(std::span<const uint8_t> bytes, const ReadContext& context,
       return first + 3 <= columns && columnIs(first, colourRange) &&
              columnIs(first + 1, colourRange) && columnIs(first + 2, colourRange);
     };
-    auto constant = [&](size_t c) {
-      return columnIs(c, [&](double v) { return v == values[c]; });
-    };
+    auto constant = [&](size_t c) { return columnIs(c, [&](double v) { return v == values[c]; }); };
     roles[0] = FieldRole::X, roles[1] = FieldRole::Y, roles[2] = FieldRole::Z;
     names[0] = "x", names[1] = "y", names[2] = "z";
     for (size_t c = 3; c < columns; ++c) names[c] = "column" + std::to_string(c + 1);
@@ -151,7 +155,8 @@ ReadResult readText(std::span<const uint8_t> bytes, const ReadContext& context,
       names[3] = "intensity";
     }
     if (rgb) {
-      roles[rgb] = FieldRole::Red, roles[rgb + 1] = FieldRole::Green, roles[rgb + 2] = FieldRole::Blue;
+      roles[rgb] = FieldRole::Red, roles[rgb + 1] = FieldRole::Green,
+      roles[rgb + 2] = FieldRole::Blue;
     }
     how = "guessed from " + std::to_string(columns) + " columns and their value ranges";
   }
@@ -166,9 +171,9 @@ ReadResult readText(std::span<const uint8_t> bytes, const ReadContext& context,
   std::string layout;
   for (size_t c = 0; c < columns; ++c) {
     const char* shortName[] = {"x", "y", "z", "r", "g", "b"};
-    layout += (c ? " " : "") +
-              (int(roles[c]) <= int(FieldRole::Blue) ? std::string(shortName[int(roles[c])])
-                                                      : names[c]);
+    layout +=
+        (c ? " " : "") +
+        (int(roles[c]) <= int(FieldRole::Blue) ? std::string(shortName[int(roles[c])]) : names[c]);
   }
   TextRowAssembler assembler(roles, std::vector<ScalarType>(columns, ScalarType::Float64),
                              attributeOf, attributes);

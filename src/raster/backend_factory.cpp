@@ -34,12 +34,15 @@ void requireConsistentOptions(const BackendOptions& options) {
 
 void requireCompactLayoutForQuality(const BackendOptions& options) {
   if (!options.mortonOrder) {
-    throw InputError("point size, hole filling, eye-dome lighting, high quality and gradient "
-                     "backgrounds draw from the compact layout, which needs Morton order");
+    throw InputError(
+        "point size, hole filling, eye-dome lighting, high quality and gradient "
+        "backgrounds draw from the compact layout, which needs Morton order");
   }
 }
 
-std::vector<std::string> backendNames() { return {"auto", "cuda", "cpu"}; }
+std::vector<std::string> backendNames() {
+  return {"auto", "cuda", "cpu"};
+}
 
 bool cudaAvailable(std::string* reason) {
 #if PCV_WITH_CUDA
@@ -62,8 +65,8 @@ std::unique_ptr<Backend> createBackend(std::string_view name, const BackendOptio
     if (name == "auto") return createCpuBackend(options);
     throw UnavailableError("cannot use the cuda backend: " + reason);
   }
-  throw InputError("unknown backend '" + std::string(name) + "'; known backends: " +
-                   joined(backendNames()));
+  throw InputError("unknown backend '" + std::string(name) +
+                   "'; known backends: " + joined(backendNames()));
 }
 
 std::string resolveMethod(const Backend& backend, const std::string& requested) {

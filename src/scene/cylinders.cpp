@@ -61,8 +61,8 @@ CylinderScene makeCylinderScene(uint64_t seed, int cylinderCount) {
     store(cylinder.axisZ, glm::cross(axisX, axisY));
     cylinder.radius = draw.uniform(0.1f, 0.2f);
     cylinder.halfHeight = draw.uniform(0.5f, 1.0f);
-    store(cylinder.color, {draw.uniform(0.3f, 1.0f), draw.uniform(0.3f, 1.0f),
-                           draw.uniform(0.3f, 1.0f)});
+    store(cylinder.color,
+          {draw.uniform(0.3f, 1.0f), draw.uniform(0.3f, 1.0f), draw.uniform(0.3f, 1.0f)});
     scene.cylinders.push_back(cylinder);
   }
   return scene;

@@ -9,13 +9,14 @@ struct GenerateParams {
   const Cylinder* cylinders;  ///< device memory
   uint32_t cylinderCount;
   uint64_t seed;
-  Point* points;              ///< device memory, pointCount of them
+  Point* points;  ///< device memory, pointCount of them
   uint64_t pointCount;
 };
 
 __global__ void generateCylinderPointsKernel(GenerateParams p) {
   const uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
-  if (i < p.pointCount) p.points[i] = cylinderPoint(p.cylinders, p.cylinderCount, p.seed, i, p.pointCount);
+  if (i < p.pointCount)
+    p.points[i] = cylinderPoint(p.cylinders, p.cylinderCount, p.seed, i, p.pointCount);
 }
 
 }  // namespace
@@ -29,7 +30,8 @@ void generateCylinderPointsOnDevice(const CylinderScene& scene, Point* devicePoi
   const GenerateParams params{cylinders.data(), uint32_t(scene.cylinders.size()), scene.seed,
                               devicePoints, pointCount};
   constexpr int kBlock = 256;
-  generateCylinderPointsKernel<<<unsigned((pointCount + kBlock - 1) / kBlock), kBlock, 0, stream>>>(params);
+  generateCylinderPointsKernel<<<unsigned((pointCount + kBlock - 1) / kBlock), kBlock, 0, stream>>>(
+      params);
   CUDA_CHECK(cudaGetLastError());
   // The parameter buffer is freed on return: wait for the kernel that reads it.
   CUDA_CHECK(cudaStreamSynchronize(stream));

@@ -21,10 +21,8 @@ class QualityCli : public ::testing::Test {
   Image render(const std::string& arguments, const std::string& name) {
     const auto png = output(name);
     std::string text;
-    EXPECT_EQ(run("render --backend cpu --size 160x90 --out " + png.string() +
-                      " " + arguments,
-                  &text),
-              0)
+    EXPECT_EQ(
+        run("render --backend cpu --size 160x90 --out " + png.string() + " " + arguments, &text), 0)
         << text;
     Image image = readPng(png);
     std::filesystem::remove(png);
@@ -34,7 +32,8 @@ class QualityCli : public ::testing::Test {
 
 TEST_F(QualityCli, LargerPointsCoverMorePixels) {
   const uint64_t one = test::countLitPixels(render("--points 200000", "one.png"), kOpaqueBlack);
-  const uint64_t three = test::countLitPixels(render("--points 200000 --point-size 3", "three.png"), kOpaqueBlack);
+  const uint64_t three =
+      test::countLitPixels(render("--points 200000 --point-size 3", "three.png"), kOpaqueBlack);
   EXPECT_GT(three, one + one / 5);
 }
 
@@ -46,19 +45,19 @@ TEST_F(QualityCli, GradientBackgroundRunsFromBottomToTop) {
 
 TEST_F(QualityCli, OutOfRangePointSizeIsOneClearLine) {
   std::string text;
-  EXPECT_EQ(run("render --backend cpu --points 10 --point-size 17 --out " +
-                    output("bad.png").string(),
-                &text),
-            1);
+  EXPECT_EQ(
+      run("render --backend cpu --points 10 --point-size 17 --out " + output("bad.png").string(),
+          &text),
+      1);
   EXPECT_NE(text.find("point size"), std::string::npos) << text;
 }
 
 TEST_F(QualityCli, BadColourIsRejected) {
   std::string text;
-  EXPECT_NE(run("render --backend cpu --points 10 --background 12345 --out " +
-                    output("bad.png").string(),
-                &text),
-            0);
+  EXPECT_NE(
+      run("render --backend cpu --points 10 --background 12345 --out " + output("bad.png").string(),
+          &text),
+      0);
   EXPECT_NE(text.find("bad colour"), std::string::npos) << text;
 }
 
@@ -67,9 +66,9 @@ TEST_F(QualityCli, LasWithoutColourGetsEyeDomeLighting) {
   if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " is not there";
   const auto png = output("las.png");
   std::string text;
-  ASSERT_EQ(run("render --backend cpu --size 160x90 --out " + png.string() + " " + file.string(),
-                &text),
-            0)
+  ASSERT_EQ(
+      run("render --backend cpu --size 160x90 --out " + png.string() + " " + file.string(), &text),
+      0)
       << text;
   EXPECT_NE(text.find("eye-dome lighting on"), std::string::npos) << text;
   std::filesystem::remove(png);

@@ -21,7 +21,8 @@ class RenderCli : public ::testing::Test {
 TEST_F(RenderCli, WritesThePngOfTheCylinders) {
   const auto png = output("cylinders.png");
   std::string text;
-  ASSERT_EQ(run("render --backend cpu --points 200000 --size 320x180 --out " + png.string(), &text), 0)
+  ASSERT_EQ(run("render --backend cpu --points 200000 --size 320x180 --out " + png.string(), &text),
+            0)
       << text;
   const Image image = readPng(png);
   EXPECT_EQ(image.width, 320);
@@ -34,7 +35,8 @@ TEST_F(RenderCli, WritesThePngOfTheCylinders) {
 TEST_F(RenderCli, ZeroPointsGiveABlackImage) {
   const auto png = output("zero.png");
   std::string text;
-  ASSERT_EQ(run("render --backend cpu --points 0 --size 64x32 --out " + png.string(), &text), 0) << text;
+  ASSERT_EQ(run("render --backend cpu --points 0 --size 64x32 --out " + png.string(), &text), 0)
+      << text;
   const Image image = readPng(png);
   EXPECT_EQ(test::countLitPixels(image, kOpaqueBlack), 0u);
   std::filesystem::remove(png);
@@ -56,16 +58,17 @@ TEST_F(RenderCli, CudaWithoutADeviceIsOneClearLine) {
   std::string reason;
   if (cudaAvailable(&reason)) GTEST_SKIP() << "a CUDA device is present";
   std::string text;
-  EXPECT_EQ(run("render --backend cuda --points 10 --out " + output("none.png").string(), &text), 1);
+  EXPECT_EQ(run("render --backend cuda --points 10 --out " + output("none.png").string(), &text),
+            1);
   EXPECT_NE(text.find("cannot use the cuda backend"), std::string::npos) << text;
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
 }
 
 TEST_F(RenderCli, ImpossiblePointCountNamesTheSizes) {
   std::string text;
-  EXPECT_EQ(run("render --backend cpu --points 4000000000 --out " + output("huge.png").string(),
-                &text),
-            1);
+  EXPECT_EQ(
+      run("render --backend cpu --points 4000000000 --out " + output("huge.png").string(), &text),
+      1);
   EXPECT_NE(text.find("not enough host memory"), std::string::npos) << text;
   EXPECT_FALSE(std::filesystem::exists(output("huge.png")));
 }

@@ -11,7 +11,8 @@ namespace pcv {
 namespace {
 
 TEST(ColorMap, EndpointsMatchThePublishedMaps) {
-  const glm::vec3 v0 = colorMapValue(ColorMap::Viridis, 0.0f), v1 = colorMapValue(ColorMap::Viridis, 1.0f);
+  const glm::vec3 v0 = colorMapValue(ColorMap::Viridis, 0.0f),
+                  v1 = colorMapValue(ColorMap::Viridis, 1.0f);
   EXPECT_NEAR(v0.r, 0.267f, 0.01f);
   EXPECT_NEAR(v0.g, 0.004f, 0.01f);
   EXPECT_NEAR(v0.b, 0.329f, 0.01f);
@@ -19,7 +20,8 @@ TEST(ColorMap, EndpointsMatchThePublishedMaps) {
   EXPECT_NEAR(v1.g, 0.906f, 0.01f);
   EXPECT_NEAR(v1.b, 0.144f, 0.01f);
   // Turbo runs from dark blue-violet through green to dark red.
-  const glm::vec3 t0 = colorMapValue(ColorMap::Turbo, 0.0f), t1 = colorMapValue(ColorMap::Turbo, 1.0f);
+  const glm::vec3 t0 = colorMapValue(ColorMap::Turbo, 0.0f),
+                  t1 = colorMapValue(ColorMap::Turbo, 1.0f);
   const glm::vec3 tm = colorMapValue(ColorMap::Turbo, 0.5f);
   EXPECT_LT(t0.r, 0.3f);
   EXPECT_LT(t0.g, 0.2f);

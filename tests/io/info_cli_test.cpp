@@ -13,13 +13,16 @@ TEST(InfoCli, DescribesFilesAndFailsOnBadOnes) {
   writeText(dir.file("a.xyz"), "500000.5 5000000.25 10 200\n500001 5000001 11 100\n");
   writeText(dir.file("bad.ply"), "ply\nformat ascii 1.0\nend_header\n");
   std::string output;
-  EXPECT_EQ(runCommand(pcvExecutable().string() + " info " + dir.file("a.xyz").string(), &output), 0)
+  EXPECT_EQ(runCommand(pcvExecutable().string() + " info " + dir.file("a.xyz").string(), &output),
+            0)
       << output;
   EXPECT_NE(output.find("points:     2"), std::string::npos) << output;
   EXPECT_NE(output.find("500000.500"), std::string::npos) << output;
   EXPECT_NE(output.find("intensity"), std::string::npos) << output;
   EXPECT_NE(runCommand(pcvExecutable().string() + " info " + dir.file("a.xyz").string() + " " +
-                           dir.file("bad.ply").string(), &output), 0);
+                           dir.file("bad.ply").string(),
+                       &output),
+            0);
   EXPECT_NE(output.find("bad.ply"), std::string::npos) << output;
 }
 
@@ -36,7 +39,8 @@ TEST(RenderCli, RendersAFileFramedAndColoured) {
   const std::string png = dir.file("c.png").string();
   ASSERT_EQ(runCommand(pcvExecutable().string() + " render " + dir.file("c.las").string() +
                            " --backend cpu --color classification --size 160x90 --out " + png,
-                       &output), 0)
+                       &output),
+            0)
       << output;
   const Image image = readPng(png);
   EXPECT_GT(countLitPixels(image, image.pixels[0]), 100u) << "the framed cloud fills the view";

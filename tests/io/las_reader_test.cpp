@@ -11,7 +11,8 @@ std::vector<SyntheticPoint> utmPoints(int n) {
   for (int i = 0; i < n; ++i) {
     SyntheticPoint p{500000.01 + i * 0.01, 5000000.02 + i * 0.03, 100.0 + i * 0.01};
     p.red = uint16_t(i * 256), p.green = 65535, p.blue = 0;
-    p.intensity = uint16_t(i), p.classification = uint8_t(i % 19), p.returnNumber = uint8_t(1 + i % 5);
+    p.intensity = uint16_t(i), p.classification = uint8_t(i % 19),
+    p.returnNumber = uint8_t(1 + i % 5);
     points.push_back(p);
   }
   return points;
@@ -26,8 +27,8 @@ TEST(LasReader, KeepsCentimetresOfUtmCoordinates) {
   const PointCloud cloud = readPointCloud(dir.file("utm.las"));
   ASSERT_EQ(cloud.size(), points.size());
   for (size_t i = 0; i < points.size(); ++i) {
-    const glm::dvec3 world = cloud.origin + glm::dvec3(cloud.points[i].x, cloud.points[i].y,
-                                                       cloud.points[i].z);
+    const glm::dvec3 world =
+        cloud.origin + glm::dvec3(cloud.points[i].x, cloud.points[i].y, cloud.points[i].z);
     EXPECT_NEAR(world.x, points[i].x, 1e-3);
     EXPECT_NEAR(world.y, points[i].y, 1e-3);
     EXPECT_NEAR(world.z, points[i].z, 1e-3);
@@ -46,8 +47,8 @@ TEST(LasReader, ReadsEveryPointFormatAndVersion) {
       writeBytes(dir.file("f.las"), makeLas(points, options));
       const PointCloud cloud = readPointCloud(dir.file("f.las"));
       ASSERT_EQ(cloud.size(), points.size());
-      const bool rgb = format == 2 || format == 3 || format == 5 || format == 7 || format == 8 ||
-                       format == 10;
+      const bool rgb =
+          format == 2 || format == 3 || format == 5 || format == 7 || format == 8 || format == 10;
       EXPECT_EQ(cloud.hasColor, rgb);
       if (rgb) {
         EXPECT_EQ(cloud.points[3].rgba, packRgba(3, 255, 0));  // 16-bit scaled to 8

@@ -27,7 +27,8 @@ TEST(Lzf, DecodesLongBackReferences) {
 TEST(Lzf, RejectsCorruptStreams) {
   std::vector<uint8_t> output(8);
   EXPECT_FALSE(lzfDecompress(std::vector<uint8_t>{5, 'a'}, output)) << "literal past input end";
-  EXPECT_FALSE(lzfDecompress(std::vector<uint8_t>{(1 << 5), 0}, output)) << "reference before start";
+  EXPECT_FALSE(lzfDecompress(std::vector<uint8_t>{(1 << 5), 0}, output))
+      << "reference before start";
   EXPECT_FALSE(lzfDecompress(std::vector<uint8_t>{0, 'a', (7 << 5)}, output)) << "cut reference";
   EXPECT_FALSE(lzfDecompress(std::vector<uint8_t>{0, 'a'}, output)) << "output too short";
   std::vector<uint8_t> small(2);

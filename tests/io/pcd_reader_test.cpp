@@ -12,8 +12,10 @@ namespace {
 std::string header(const std::string& data, int points, const std::string& fields = "x y z rgb",
                    const std::string& size = "4 4 4 4", const std::string& type = "F F F U") {
   return "# .PCD v0.7\nVERSION 0.7\nFIELDS " + fields + "\nSIZE " + size + "\nTYPE " + type +
-         "\nCOUNT 1 1 1 1\nWIDTH " + std::to_string(points) + "\nHEIGHT 1\nVIEWPOINT 0 0 0 1 0 0 0\n"
-         "POINTS " + std::to_string(points) + "\nDATA " + data + "\n";
+         "\nCOUNT 1 1 1 1\nWIDTH " + std::to_string(points) +
+         "\nHEIGHT 1\nVIEWPOINT 0 0 0 1 0 0 0\n"
+         "POINTS " +
+         std::to_string(points) + "\nDATA " + data + "\n";
 }
 
 /// Literal-only LZF: valid input for the decompressor without needing a compressor.

@@ -38,16 +38,17 @@ TEST(PlyReader, SkipsFacesDeclaredBeforeVertices) {
 }
 
 TEST(PlyReader, ReadsEveryScalarTypeInAsciiAndBothEndians) {
-  const char* types[] = {"char", "uchar", "short", "ushort", "int", "uint", "float", "double",
-                         "int8", "uint8", "int16", "uint16", "int32", "uint32", "float32", "float64"};
+  const char* types[] = {"char",  "uchar",  "short",   "ushort", "int",   "uint",
+                         "float", "double", "int8",    "uint8",  "int16", "uint16",
+                         "int32", "uint32", "float32", "float64"};
   const int sizes[] = {1, 1, 2, 2, 4, 4, 4, 8, 1, 1, 2, 2, 4, 4, 4, 8};
   TempDir dir;
   for (int t = 0; t < 16; ++t) {
     SCOPED_TRACE(types[t]);
     const std::string props = std::string("property ") + types[t] + " x\nproperty " + types[t] +
                               " y\nproperty " + types[t] + " z\n";
-    writeText(dir.file("a.ply"), "ply\nformat ascii 1.0\nelement vertex 2\n" + props +
-                                     "end_header\n1 2 3\n4 5 6\n");
+    writeText(dir.file("a.ply"),
+              "ply\nformat ascii 1.0\nelement vertex 2\n" + props + "end_header\n1 2 3\n4 5 6\n");
     const PointCloud ascii = readPointCloud(dir.file("a.ply"));
     ASSERT_EQ(ascii.size(), 2u);
     EXPECT_NEAR(ascii.origin.y + ascii.points[1].y, 5.0, 1e-6);
@@ -59,9 +60,15 @@ TEST(PlyReader, ReadsEveryScalarTypeInAsciiAndBothEndians) {
       w.bytes.assign(header.begin(), header.end());
       for (int v = 1; v <= 6; ++v) {
         uint8_t raw[8] = {};
-        if (t == 6 || t == 14) { float f = float(v); std::memcpy(raw, &f, 4); }
-        else if (t == 7 || t == 15) { double d = v; std::memcpy(raw, &d, 8); }
-        else { raw[0] = uint8_t(v); }
+        if (t == 6 || t == 14) {
+          float f = float(v);
+          std::memcpy(raw, &f, 4);
+        } else if (t == 7 || t == 15) {
+          double d = v;
+          std::memcpy(raw, &d, 8);
+        } else {
+          raw[0] = uint8_t(v);
+        }
         if (big) std::reverse(raw, raw + sizes[t]);
         w.bytes.insert(w.bytes.end(), raw, raw + sizes[t]);
       }
@@ -122,9 +129,10 @@ TEST(PlyReader, HugeCountIsMemorySafe) {
 
 TEST(PlyReader, HugeListCountIsMemorySafe) {
   TempDir dir;
-  std::string header = "ply\nformat binary_little_endian 1.0\nelement face 1\n"
-                       "property list uint int vertex_indices\nelement vertex 1\n"
-                       "property float x\nproperty float y\nproperty float z\nend_header\n";
+  std::string header =
+      "ply\nformat binary_little_endian 1.0\nelement face 1\n"
+      "property list uint int vertex_indices\nelement vertex 1\n"
+      "property float x\nproperty float y\nproperty float z\nend_header\n";
   ByteWriter w;
   w.bytes.assign(header.begin(), header.end());
   w.put<uint32_t>(0xffffffffu);
@@ -135,18 +143,21 @@ TEST(PlyReader, HugeListCountIsMemorySafe) {
 
 TEST(PlyReader, RejectsDuplicatedAndUnknownProperties) {
   TempDir dir;
-  writeText(dir.file("d.ply"), "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
-                               "property float x\nproperty float y\nend_header\n1 2 3\n");
+  writeText(dir.file("d.ply"),
+            "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+            "property float x\nproperty float y\nend_header\n1 2 3\n");
   EXPECT_NE(inputErrorOf(dir.file("d.ply")).find("twice"), std::string::npos);
-  writeText(dir.file("u.ply"), "ply\nformat ascii 1.0\nelement vertex 1\nproperty quad x\n"
-                               "end_header\n1\n");
+  writeText(dir.file("u.ply"),
+            "ply\nformat ascii 1.0\nelement vertex 1\nproperty quad x\n"
+            "end_header\n1\n");
   EXPECT_NE(inputErrorOf(dir.file("u.ply")).find("unknown property type"), std::string::npos);
 }
 
 TEST(PlyReader, RejectsNonNumbersWithTheirLine) {
   TempDir dir;
-  writeText(dir.file("n.ply"), "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\n"
-                               "property float y\nproperty float z\nend_header\n1 2 3\n4 five 6\n");
+  writeText(dir.file("n.ply"),
+            "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\n"
+            "property float y\nproperty float z\nend_header\n1 2 3\n4 five 6\n");
   EXPECT_NE(inputErrorOf(dir.file("n.ply")).find("line 9"), std::string::npos);
 }
 

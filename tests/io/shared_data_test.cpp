@@ -11,10 +11,12 @@
 namespace pcv::test {
 namespace {
 
-std::filesystem::path dataFile(const std::string& name) { return testDataDir() / name; }
+std::filesystem::path dataFile(const std::string& name) {
+  return testDataDir() / name;
+}
 
-#define PCV_REQUIRE_TEST_DATA()                                                    \
-  do {                                                                             \
+#define PCV_REQUIRE_TEST_DATA()                                                     \
+  do {                                                                              \
     if (testDataDir().empty()) GTEST_SKIP() << "shared test data folder not found"; \
   } while (0)
 
@@ -32,15 +34,30 @@ const Expected kExpected[] = {
     {"las/point10.las", 1065, {493994.87, 4877429.62, 123.93}, {494993.68, 4878817.02, 178.73}},
     {"las/1.0_0.las", 1, {470692.44, 4602888.9, 16}, {470692.44, 4602888.9, 16}},
     {"las/autzen_trim.las", 110000, {636001.76, 848935.2, 406.26}, {637179.22, 849497.9, 520.51}},
-    {"las/test1_4.las", 1000, {1694038.446, 1816492.706, 5592.75}, {1694539.677, 1816497.976, 5599.07}},
-    {"las/1_4_w_evlr.las", 1000, {1694038.446, 1816492.706, 5592.75}, {1694539.677, 1816497.976, 5599.07}},
+    {"las/test1_4.las",
+     1000,
+     {1694038.446, 1816492.706, 5592.75},
+     {1694539.677, 1816497.976, 5599.07}},
+    {"las/1_4_w_evlr.las",
+     1000,
+     {1694038.446, 1816492.706, 5592.75},
+     {1694539.677, 1816497.976, 5599.07}},
     {"las/v4d8.las", 10, {150.34, 90.73, 7.7}, {999.12, 802.41, 947.76}},
     {"las/extrabytes.las", 1065, {635619.85, 848899.7, 406.59}, {638982.55, 853535.43, 586.38}},
-    {"las/simple1_3.las", 999, {-235434.519, 5800843.145, 265.094}, {-234935.841, 5800946.249, 273.811}},
+    {"las/simple1_3.las",
+     999,
+     {-235434.519, 5800843.145, 265.094},
+     {-234935.841, 5800946.249, 273.811}},
     {"las/no-points.las", 0, {kNaN}, {kNaN}},
     {"ply/platonic_shelf.ply", 50, {-6.52431, -1.15809, -1.15809}, {6.96323, 1.15809, 1.15809}},
-    {"ply/platonic_shelf_big_endian.ply", 50, {-6.52431, -1.15809, -1.15809}, {6.96323, 1.15809, 1.15809}},
-    {"ply/platonic_shelf_ascii.ply", 50, {-6.52431, -1.15809, -1.15809}, {6.96323, 1.15809, 1.15809}},
+    {"ply/platonic_shelf_big_endian.ply",
+     50,
+     {-6.52431, -1.15809, -1.15809},
+     {6.96323, 1.15809, 1.15809}},
+    {"ply/platonic_shelf_ascii.ply",
+     50,
+     {-6.52431, -1.15809, -1.15809},
+     {6.96323, 1.15809, 1.15809}},
     {"ply/delim_test.ply", 24, {-0.0759899, 0.22797, -12.621}, {12.6143, 12.2344, 0}},
     {"ply/bun000.ply", 40256, {-0.09475, 0.0357363, -0.0586982}, {0.061, 0.18794, 0.0587228}},
     {"ply/sofa.ply", 12103, {-1038, -0.0002, -491.107}, {1038, 877.893, 491.107}},
@@ -48,7 +65,10 @@ const Expected kExpected[] = {
     {"ply/ply_empty_bin.ply", 0, {kNaN}, {kNaN}},
     {"pcd/milk_color.pcd", 13704, {-0.140083, -0.26378, 0.714}, {0.0138067, -0.0117286, 0.891}},
     {"pcd/car6.pcd", 10031, {-40.169, -68.56, -6.99}, {-33.95, -61.88, -5.43}},
-    {"pcd/table_scene_mug_stereo_textured.pcd", 307200 - 97920, {-0.45643, -0.51074, 0.69001}, {0.71518, 0.17923, 2.5927}},
+    {"pcd/table_scene_mug_stereo_textured.pcd",
+     307200 - 97920,
+     {-0.45643, -0.51074, 0.69001},
+     {0.71518, 0.17923, 2.5927}},
     {"pcd/autzen-utm.pcd", 1065, {493994.87, 4877429.62, 123.93}, {494993.68, 4878817.02, 178.73}},
     {"pcd/curve_close.pcd", 110, {0, 0, 0}, {1, 1, 0}},
     {"pcd/bunny.pcd", 397, {-0.093938, 0.03742, -0.055026}, {0.059562, 0.1845, 0.057803}},
@@ -56,7 +76,10 @@ const Expected kExpected[] = {
     {"text/crlf_test.txt", 10, {289814.15, 4320978.61, 170.58}, {289818.5, 4320980.59, 170.76}},
     {"text/data.xyz", 400, {440750, 3750150, 74}, {441890, 3751290, 255}},
     {"text/quoted.txt", 9, {0, 1, 2}, {29, 25, 2}},
-    {"text/points_cloudcompare.xyz", 101, {665171.375, 5648298.097, 228.049}, {665187.871, 5648381.899, 245.903}},
+    {"text/points_cloudcompare.xyz",
+     101,
+     {665171.375, 5648298.097, 228.049},
+     {665187.871, 5648381.899, 245.903}},
 };
 
 TEST(SharedData, LoadsDocumentedCountsAndBounds) {
@@ -80,15 +103,36 @@ TEST(SharedData, LoadsDocumentedCountsAndBounds) {
 
 TEST(SharedData, EveryWellFormedFileLoads) {
   PCV_REQUIRE_TEST_DATA();
-  const char* files[] = {
-      "las/point-time.las", "las/point-color.las", "las/1.1_1.las", "las/vegetation_1_3.las",
-      "las/autzen-thin.las", "las/autzen-bmx-2010.las", "las/lots_of_vlr.las",
-      "las/5points_14.las", "las/gps-time-nan.las", "ply/bunny_tinyply.ply", "ply/simple_text.ply",
-      "ply/simple_binary.ply", "ply/points_ascii.ply", "ply/points_bin.ply", "ply/mesh.ply",
-      "ply/test_pos_color.ply", "ply/icosahedron.ply", "ply/cube.ply", "ply/duplicated_pcloud.ply",
-      "ply/text_extradim.ply", "ply/unsized_dims.ply", "pcd/bun0.pcd", "pcd/colored_cloud.pcd",
-      "pcd/office1_keypoints.pcd", "pcd/utm17_space.pcd", "pcd/nhood_test.pcd",
-      "text/utm17_1.txt", "text/crlf_test2.txt", "text/site_56_8.pts", "text/missingheader.txt"};
+  const char* files[] = {"las/point-time.las",
+                         "las/point-color.las",
+                         "las/1.1_1.las",
+                         "las/vegetation_1_3.las",
+                         "las/autzen-thin.las",
+                         "las/autzen-bmx-2010.las",
+                         "las/lots_of_vlr.las",
+                         "las/5points_14.las",
+                         "las/gps-time-nan.las",
+                         "ply/bunny_tinyply.ply",
+                         "ply/simple_text.ply",
+                         "ply/simple_binary.ply",
+                         "ply/points_ascii.ply",
+                         "ply/points_bin.ply",
+                         "ply/mesh.ply",
+                         "ply/test_pos_color.ply",
+                         "ply/icosahedron.ply",
+                         "ply/cube.ply",
+                         "ply/duplicated_pcloud.ply",
+                         "ply/text_extradim.ply",
+                         "ply/unsized_dims.ply",
+                         "pcd/bun0.pcd",
+                         "pcd/colored_cloud.pcd",
+                         "pcd/office1_keypoints.pcd",
+                         "pcd/utm17_space.pcd",
+                         "pcd/nhood_test.pcd",
+                         "text/utm17_1.txt",
+                         "text/crlf_test2.txt",
+                         "text/site_56_8.pts",
+                         "text/missingheader.txt"};
   for (const char* file : files) {
     SCOPED_TRACE(file);
     EXPECT_NO_THROW(readPointCloud(dataFile(file)));
@@ -97,10 +141,14 @@ TEST(SharedData, EveryWellFormedFileLoads) {
 
 TEST(SharedData, EveryMalformedFileFailsWithInputError) {
   PCV_REQUIRE_TEST_DATA();
-  const char* files[] = {"las/1.2-with-color-clipped.las", "las/bad_vlr_count.las",
-                         "las/garbage_nVariableLength.las", "ply/no_vertex.ply",
-                         "ply/points_emptyascii.ply", "pcd/missingheader.pcd",
-                         "text/badheader.txt", "e57/bad-crc.e57"};
+  const char* files[] = {"las/1.2-with-color-clipped.las",
+                         "las/bad_vlr_count.las",
+                         "las/garbage_nVariableLength.las",
+                         "ply/no_vertex.ply",
+                         "ply/points_emptyascii.ply",
+                         "pcd/missingheader.pcd",
+                         "text/badheader.txt",
+                         "e57/bad-crc.e57"};
   for (const char* file : files) {
     SCOPED_TRACE(file);
     const std::string message = inputErrorOf(dataFile(file));

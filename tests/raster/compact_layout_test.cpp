@@ -21,7 +21,7 @@ TEST(Morton, InterleavesBitsXFirst) {
   EXPECT_EQ(mortonCode(grid, 0, 0, 0), 0u);
   EXPECT_EQ(mortonCode(grid, 1, 1, 1), (uint64_t(1) << 63) - 1);
   EXPECT_LT(mortonCode(grid, 0.9f, 0, 0), mortonCode(grid, 0, 0, 0.6f));  // z is the top bit
-  EXPECT_EQ(mortonCode(grid, NAN, -5, 7), mortonCode(grid, 0, 0, 1));    // clamped
+  EXPECT_EQ(mortonCode(grid, NAN, -5, 7), mortonCode(grid, 0, 0, 1));     // clamped
 }
 
 TEST(Morton, SortKeepsEveryPointOnce) {
@@ -116,10 +116,11 @@ TEST(CompactLayout, ImageDiffersFromFullPrecisionOnlyByQuantization) {
                       std::abs(int(greenOf(p)) - int(greenOf(q))) > 52 ||
                       std::abs(int(blueOf(p)) - int(blueOf(q))) > 52;
     }
-    std::printf("compact vs packed: lit %llu vs %llu, %llu pixels differ, %llu show another "
-                "surface\n",
-                (unsigned long long)litA, (unsigned long long)litB, (unsigned long long)different,
-                (unsigned long long)otherSurface);
+    std::printf(
+        "compact vs packed: lit %llu vs %llu, %llu pixels differ, %llu show another "
+        "surface\n",
+        (unsigned long long)litA, (unsigned long long)litB, (unsigned long long)different,
+        (unsigned long long)otherSurface);
     ASSERT_GT(litB, 1000u);
     // Coverage within 1%: culling keeps every visible batch, quantization moves points by at
     // most half a step (tested above), which shifts few of them across a pixel edge.

@@ -10,7 +10,8 @@ TEST(CpuBackend, EqualDepthKeepsTheLowestIndex) {
   auto backend = createBackend("cpu");
   // Five points at the same place, different colours: index 0 must win whatever the order.
   std::vector<Point> points;
-  for (uint32_t i = 0; i < 5; ++i) points.push_back({-2.0f, 0.0f, 0.0f, packRgba(10 * i + 1, 0, 0)});
+  for (uint32_t i = 0; i < 5; ++i)
+    points.push_back({-2.0f, 0.0f, 0.0f, packRgba(10 * i + 1, 0, 0)});
   std::reverse(points.begin(), points.end());  // now index 0 holds colour 41
   backend->setPoints(points);
   Camera camera;

@@ -46,7 +46,8 @@ TEST_F(CudaVsCpu, GeneratorsMakeBitIdenticalPoints) {
   const std::vector<Point> cpu = cpu_->downloadPoints();
   ASSERT_EQ(gpu.size(), cpu.size());
   uint64_t different = 0;
-  for (size_t i = 0; i < gpu.size(); ++i) different += std::memcmp(&gpu[i], &cpu[i], sizeof(Point)) != 0;
+  for (size_t i = 0; i < gpu.size(); ++i)
+    different += std::memcmp(&gpu[i], &cpu[i], sizeof(Point)) != 0;
   EXPECT_EQ(different, 0u);
 }
 
@@ -69,9 +70,8 @@ TEST_F(CudaVsCpu, ExactMethodsArePixelIdenticalAtThreeViewsAndTwoSizes) {
           const uint64_t lit = test::countLitPixels(cpu, settings.background);
           const uint64_t different = test::countDifferentPixels(gpu, cpu);
           std::printf("[ %-10s ] %-12s %4dx%-4d frame %d: lit %7llu, different %llu\n",
-                      method.c_str(),
-                      viewpoint.name, size.width, size.height, frame, (unsigned long long)lit,
-                      (unsigned long long)different);
+                      method.c_str(), viewpoint.name, size.width, size.height, frame,
+                      (unsigned long long)lit, (unsigned long long)different);
           EXPECT_EQ(test::countLitPixels(gpu, test::kPoisonPixel), gpu.pixels.size());
           EXPECT_GT(lit, 100u) << viewpoint.name;
           EXPECT_EQ(different, 0u) << method << " " << viewpoint.name;

@@ -18,9 +18,8 @@ struct Reference {
 // The same projection in double through glm, as the seed wrote it.
 Reference referenceProject(const Camera& camera, int width, int height, glm::dvec3 p) {
   const glm::dmat4 view = glm::lookAt(camera.eye, camera.eye + camera.forward(), camera.up());
-  const glm::dmat4 projection = glm::perspective(double(camera.fovYRadians),
-                                                 double(width) / height, double(camera.nearPlane),
-                                                 double(camera.farPlane));
+  const glm::dmat4 projection = glm::perspective(double(camera.fovYRadians), double(width) / height,
+                                                 double(camera.nearPlane), double(camera.farPlane));
   const glm::dvec4 clip = projection * view * glm::dvec4(p, 1.0);
   Reference r{};
   r.visible = std::abs(clip.x) < clip.w && std::abs(clip.y) < clip.w && std::abs(clip.z) < clip.w;
@@ -46,12 +45,14 @@ TEST(Projection, MatchesGlmInDoubleForRandomPoints) {
     PixelHit hit{};
     const bool visible = projectPoint(view, float(p.x), float(p.y), float(p.z), hit);
     // Float rounding may flip points within a hair of the frustum's planes or a pixel edge.
-    const double edgeDistance = std::min({std::abs(expected.screenX - std::round(expected.screenX)),
-                                          std::abs(expected.screenY - std::round(expected.screenY))});
+    const double edgeDistance =
+        std::min({std::abs(expected.screenX - std::round(expected.screenX)),
+                  std::abs(expected.screenY - std::round(expected.screenY))});
     if (edgeDistance < 1e-3) continue;
     if (expected.visible != visible) {
-      const double margin = std::min({std::abs(expected.screenX), std::abs(expected.screenX - width),
-                                      std::abs(expected.screenY), std::abs(expected.screenY - height)});
+      const double margin =
+          std::min({std::abs(expected.screenX), std::abs(expected.screenX - width),
+                    std::abs(expected.screenY), std::abs(expected.screenY - height)});
       EXPECT_LT(margin, 1e-2) << "point " << i;
       continue;
     }

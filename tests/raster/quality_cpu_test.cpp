@@ -136,8 +136,8 @@ TEST(QualityPipeline, OnePixelPointsMatchThePlainCompactMethodExactly) {
 TEST(QualityPipeline, SameImageWithAnyThreadCount) {
   auto backend = createBackend("cpu");
   backend->generateCylinders(makeCylinderScene(4), 300'000);
-  const ViewTransform view = test::makeView(
-      Camera::lookingFrom({-0.8, -0.6, 0.9}, 35.0f, -40.0f), 320, 200);
+  const ViewTransform view =
+      test::makeView(Camera::lookingFrom({-0.8, -0.6, 0.9}, 35.0f, -40.0f), 320, 200);
   RenderSettings settings;
   settings.quality.pointSizePx = 3;
   settings.quality.shape = PointShape::Round;
@@ -155,7 +155,8 @@ TEST(QualityPipeline, SameImageWithAnyThreadCount) {
 
 TEST(QualityFill, ClosesAHoleWithoutGrowingTheOutline) {
   // 101 px: a pixel is 1/87.5 units at distance 1; points every 0.4 px, a hole ~2.5 px wide.
-  const std::vector<Point> plane = test::planeOfPoints(-2.0f, 0.3f, 0.0045f, kRed, 0.05f, 0.05f, 0.015f);
+  const std::vector<Point> plane =
+      test::planeOfPoints(-2.0f, 0.3f, 0.0045f, kRed, 0.05f, 0.05f, 0.015f);
   const Image plain = renderPoints(plane, {}, 101, 101);
   const LitArea area = litArea(plain, kOpaqueBlack);
   const uint64_t box = uint64_t(area.maxX - area.minX + 1) * (area.maxY - area.minY + 1);
@@ -182,9 +183,8 @@ TEST(QualityFill, APixelSeeingThroughToAFarSurfaceTakesTheNearOne) {
   RenderSettings fill;
   fill.quality.fillRadiusPx = 2;
   const Image filled = renderPoints(points, fill, 101, 101);
-  const LitArea front = litArea(renderPoints(test::planeOfPoints(-2.0f, 0.3f, 0.0045f, kRed), {},
-                                             101, 101),
-                                kOpaqueBlack);
+  const LitArea front = litArea(
+      renderPoints(test::planeOfPoints(-2.0f, 0.3f, 0.0045f, kRed), {}, 101, 101), kOpaqueBlack);
   uint64_t blueInsideBefore = 0, blueInsideAfter = 0;
   for (int y = front.minY; y <= front.maxY; ++y) {
     for (int x = front.minX; x <= front.maxX; ++x) {
@@ -298,7 +298,10 @@ TEST(QualitySettingsCheck, RejectsOutOfRangeValues) {
   for (auto edit : {+[](QualitySettings& q) { q.pointSizePx = 17; },
                     +[](QualitySettings& q) { q.pointSizePx = 0; },
                     +[](QualitySettings& q) { q.fillRadiusPx = 9; },
-                    +[](QualitySettings& q) { q.edl = true; q.edlRadiusPx = 0; },
+                    +[](QualitySettings& q) {
+                      q.edl = true;
+                      q.edlRadiusPx = 0;
+                    },
                     +[](QualitySettings& q) {
                       q.sizeMode = PointSizeMode::World;
                       q.worldSize = -1.0f;

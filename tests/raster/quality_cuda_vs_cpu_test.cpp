@@ -13,20 +13,39 @@ struct Mode {
 const Mode kModes[] = {
     {"size3", [](QualitySettings& q) { q.pointSizePx = 3; }},
     {"size2", [](QualitySettings& q) { q.pointSizePx = 2; }},
-    {"round8", [](QualitySettings& q) { q.pointSizePx = 8; q.shape = PointShape::Round; }},
+    {"round8",
+     [](QualitySettings& q) {
+       q.pointSizePx = 8;
+       q.shape = PointShape::Round;
+     }},
     {"size16", [](QualitySettings& q) { q.pointSizePx = 16; }},
-    {"world", [](QualitySettings& q) { q.sizeMode = PointSizeMode::World; q.worldSize = 0.01f; }},
+    {"world",
+     [](QualitySettings& q) {
+       q.sizeMode = PointSizeMode::World;
+       q.worldSize = 0.01f;
+     }},
     {"fill2", [](QualitySettings& q) { q.fillRadiusPx = 2; }},
     {"edl", [](QualitySettings& q) { q.edl = true; }},
-    {"edl-r3", [](QualitySettings& q) { q.edl = true; q.edlRadiusPx = 3; q.edlStrength = 2.0f; }},
+    {"edl-r3",
+     [](QualitySettings& q) {
+       q.edl = true;
+       q.edlRadiusPx = 3;
+       q.edlStrength = 2.0f;
+     }},
     {"hq", [](QualitySettings& q) { q.highQuality = true; }},
-    {"gradient", [](QualitySettings& q) {
+    {"gradient",
+     [](QualitySettings& q) {
        q.backgroundGradient = true;
        q.backgroundTop = packRgba(30, 60, 90);
      }},
-    {"all", [](QualitySettings& q) {
-       q.pointSizePx = 3; q.shape = PointShape::Round; q.fillRadiusPx = 3; q.edl = true;
-       q.highQuality = true; q.backgroundGradient = true;
+    {"all",
+     [](QualitySettings& q) {
+       q.pointSizePx = 3;
+       q.shape = PointShape::Round;
+       q.fillRadiusPx = 3;
+       q.edl = true;
+       q.highQuality = true;
+       q.backgroundGradient = true;
      }},
 };
 

@@ -48,11 +48,11 @@ inline void writeText(const std::filesystem::path& path, const std::string& text
 }
 
 struct LasOptions {
-  int minor = 2;          ///< 1.minor
-  int pointFormat = 3;    ///< 0-10
-  double scale = 0.01;    ///< all three axes
+  int minor = 2;        ///< 1.minor
+  int pointFormat = 3;  ///< 0-10
+  double scale = 0.01;  ///< all three axes
   double offset[3] = {0.0, 0.0, 0.0};
-  uint16_t extraBytes = 0;    ///< appended to each record
+  uint16_t extraBytes = 0;         ///< appended to each record
   uint64_t declaredCount = ~0ull;  ///< header count; ~0 = the real one
 };
 
@@ -83,7 +83,7 @@ inline std::vector<uint8_t> makeLas(const std::vector<SyntheticPoint>& points,
   for (int a = 0; a < 3; ++a) w.put<double>(o.scale);
   for (int a = 0; a < 3; ++a) w.put<double>(o.offset[a]);
   for (int a = 0; a < 6; ++a) w.put<double>(0.0);  // max/min: not trusted by the reader
-  if (o.minor >= 3) w.put<uint64_t>(0);  // start of waveform data
+  if (o.minor >= 3) w.put<uint64_t>(0);            // start of waveform data
   if (o.minor >= 4) {
     w.put<uint64_t>(0);  // first EVLR
     w.put<uint32_t>(0);
@@ -140,7 +140,8 @@ inline std::vector<uint8_t> makeBinaryPly(const std::vector<SyntheticPoint>& poi
   w.bytes.reserve(w.bytes.size() + points.size() * 19);
   for (const SyntheticPoint& p : points) {
     w.put<float>(float(p.x)), w.put<float>(float(p.y)), w.put<float>(float(p.z));
-    w.put<uint8_t>(uint8_t(p.red)), w.put<uint8_t>(uint8_t(p.green)), w.put<uint8_t>(uint8_t(p.blue));
+    w.put<uint8_t>(uint8_t(p.red)), w.put<uint8_t>(uint8_t(p.green)),
+        w.put<uint8_t>(uint8_t(p.blue));
     w.put<float>(float(p.intensity));
   }
   if (!facesFirst) putFaces();

@@ -42,8 +42,9 @@ TEST(InputScript, ParsesEveryActionWithComments) {
 }
 
 TEST(InputScript, ParsesFileAndColourActions) {
-  std::istringstream text("0 open a.las\n0 add b.ply\n0 wait_load\n1 color classification\n"
-                          "1 color attribute gps_time\n");
+  std::istringstream text(
+      "0 open a.las\n0 add b.ply\n0 wait_load\n1 color classification\n"
+      "1 color attribute gps_time\n");
   const auto events = parseInputScript(text, "test");
   ASSERT_EQ(events.size(), 5u);
   EXPECT_EQ(events[0].action, ScriptAction::Open);

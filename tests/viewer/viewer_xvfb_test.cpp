@@ -267,9 +267,8 @@ TEST_F(ViewerXvfb, MalformedFileShowsItsErrorAndTheViewerKeepsRendering) {
   const std::string bad = sharedFile("las/1.2-with-color-clipped.las");
   if (good.empty() || bad.empty()) GTEST_SKIP() << "shared test data not found";
   std::string output;
-  ASSERT_EQ(runViewer("0.02 wait_load\n0.1 screenshot " + path("before.png") + "\n0.2 open " +
-                          bad + "\n0.2 wait_load\n0.3 screenshot " + path("after.png") +
-                          "\n0.4 quit\n",
+  ASSERT_EQ(runViewer("0.02 wait_load\n0.1 screenshot " + path("before.png") + "\n0.2 open " + bad +
+                          "\n0.2 wait_load\n0.3 screenshot " + path("after.png") + "\n0.4 quit\n",
                       &output, good + " " + bad),
             0)
       << output;

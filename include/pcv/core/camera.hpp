@@ -13,8 +13,8 @@ struct Camera {
   float yawRadians = 0.0f;         ///< 0 looks along +x, positive turns towards +y
   float pitchRadians = 0.0f;       ///< 0 is level, positive looks up; limited to +-pi/2
   float fovYRadians = glm::radians(60.0f);
-  float nearPlane = 0.01f;   ///< world units
-  float farPlane = 100.0f;   ///< world units
+  float nearPlane = 0.01f;  ///< world units
+  float farPlane = 100.0f;  ///< world units
 
   /// A camera at `eye` turned by yaw and pitch given in degrees (pitch clamped to +-90).
   static Camera lookingFrom(const glm::dvec3& eye, float yawDegrees, float pitchDegrees);

@@ -9,7 +9,6 @@
 
 #include <glm/glm.hpp>
 
-
 namespace pcv {
 
 enum class ColorMap { Viridis, Turbo, Grey };

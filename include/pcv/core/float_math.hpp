@@ -77,19 +77,32 @@ PCV_HOST_DEVICE inline void sinCosTurns(float t, float& sinOut, float& cosOut) {
   const float x = (quarters - static_cast<float>(static_cast<int>(quarters))) * 1.57079632679f;
   const float x2 = x * x;
   const float s =
-      x * (1.0f + x2 * (-1.0f / 6.0f +
-                        x2 * (1.0f / 120.0f +
-                              x2 * (-1.0f / 5040.0f + x2 * (1.0f / 362880.0f +
-                                                            x2 * (-1.0f / 39916800.0f))))));
+      x *
+      (1.0f +
+       x2 * (-1.0f / 6.0f +
+             x2 * (1.0f / 120.0f +
+                   x2 * (-1.0f / 5040.0f + x2 * (1.0f / 362880.0f + x2 * (-1.0f / 39916800.0f))))));
   const float c =
-      1.0f + x2 * (-0.5f + x2 * (1.0f / 24.0f +
-                                 x2 * (-1.0f / 720.0f +
-                                       x2 * (1.0f / 40320.0f + x2 * (-1.0f / 3628800.0f)))));
+      1.0f +
+      x2 * (-0.5f + x2 * (1.0f / 24.0f + x2 * (-1.0f / 720.0f + x2 * (1.0f / 40320.0f +
+                                                                      x2 * (-1.0f / 3628800.0f)))));
   switch (quadrant) {
-    case 0: sinOut = s; cosOut = c; break;
-    case 1: sinOut = c; cosOut = -s; break;
-    case 2: sinOut = -s; cosOut = -c; break;
-    default: sinOut = -c; cosOut = s; break;
+    case 0:
+      sinOut = s;
+      cosOut = c;
+      break;
+    case 1:
+      sinOut = c;
+      cosOut = -s;
+      break;
+    case 2:
+      sinOut = -s;
+      cosOut = -c;
+      break;
+    default:
+      sinOut = -c;
+      cosOut = s;
+      break;
   }
 }
 

@@ -33,9 +33,9 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE float fastExp2(float y) {
   const float k = floorf(y);
   const float f = (y - k) * 0.69314718056f;  // in nats
   const float poly =
-      1.0f + f * (1.0f + f * (0.5f + f * (1.0f / 6.0f + f * (1.0f / 24.0f +
-                                                             f * (1.0f / 120.0f +
-                                                                  f * (1.0f / 720.0f))))));
+      1.0f +
+      f * (1.0f + f * (0.5f + f * (1.0f / 6.0f + f * (1.0f / 24.0f +
+                                                      f * (1.0f / 120.0f + f * (1.0f / 720.0f))))));
   const uint32_t scaleBits = uint32_t(int(k) + 127) << 23;
   return poly * bitsToFloat(scaleBits);
 }

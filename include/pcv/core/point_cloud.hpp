@@ -22,9 +22,9 @@ struct ScalarAttribute {
 };
 
 struct PointCloud {
-  glm::dvec3 origin{0.0};        ///< world position that point offsets are relative to
+  glm::dvec3 origin{0.0};             ///< world position that point offsets are relative to
   UninitializedVector<Point> points;  ///< offsets from origin, and RGBA colour
-  bool hasColor = false;         ///< true when colours came from the data, not a colour map
+  bool hasColor = false;              ///< true when colours came from the data, not a colour map
   std::vector<ScalarAttribute> attributes;
 
   uint64_t size() const { return points.size(); }

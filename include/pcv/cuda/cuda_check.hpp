@@ -15,8 +15,8 @@ namespace pcv {
 class CudaError : public Error {
  public:
   CudaError(cudaError_t code, const char* expression, const char* file, int line)
-      : Error(std::string(file) + ":" + std::to_string(line) + ": " + expression + " failed: " +
-              cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")"),
+      : Error(std::string(file) + ":" + std::to_string(line) + ": " + expression +
+              " failed: " + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")"),
         code_(code) {}
   cudaError_t code() const { return code_; }
 
@@ -26,20 +26,20 @@ class CudaError : public Error {
 
 }  // namespace pcv
 
-#define CUDA_CHECK(expression)                                              \
-  do {                                                                      \
-    const cudaError_t pcvCudaStatus_ = (expression);                        \
-    if (pcvCudaStatus_ != cudaSuccess) {                                    \
+#define CUDA_CHECK(expression)                                                 \
+  do {                                                                         \
+    const cudaError_t pcvCudaStatus_ = (expression);                           \
+    if (pcvCudaStatus_ != cudaSuccess) {                                       \
       throw ::pcv::CudaError(pcvCudaStatus_, #expression, __FILE__, __LINE__); \
-    }                                                                       \
+    }                                                                          \
   } while (0)
 
 // Quiet when the driver is already shutting down (static destructors at exit).
-#define CUDA_CHECK_PRINT(expression)                                                      \
-  do {                                                                                    \
-    const cudaError_t pcvCudaStatus_ = (expression);                                      \
-    if (pcvCudaStatus_ != cudaSuccess && pcvCudaStatus_ != cudaErrorCudartUnloading) {    \
+#define CUDA_CHECK_PRINT(expression)                                                       \
+  do {                                                                                     \
+    const cudaError_t pcvCudaStatus_ = (expression);                                       \
+    if (pcvCudaStatus_ != cudaSuccess && pcvCudaStatus_ != cudaErrorCudartUnloading) {     \
       std::fprintf(stderr, "pcv: %s:%d: %s failed: %s\n", __FILE__, __LINE__, #expression, \
-                   cudaGetErrorString(pcvCudaStatus_));                                   \
-    }                                                                                     \
+                   cudaGetErrorString(pcvCudaStatus_));                                    \
+    }                                                                                      \
   } while (0)

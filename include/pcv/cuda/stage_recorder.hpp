@@ -75,10 +75,14 @@ class StageRecorder {
   }
 #endif
   /// Whether launchDependent may overlap kernels (default on).
-  void setDependentLaunches(bool enabled) { dependentLaunches_ = enabled; }
+  void setDependentLaunches(bool enabled) {
+    dependentLaunches_ = enabled;
+  }
   /// Per-stage GPU times of the frame; waits for the frame's last event.
   StageTimings timings();
-  cudaStream_t stream() const { return stream_; }
+  cudaStream_t stream() const {
+    return stream_;
+  }
 
  private:
   void checkLaunch(const char* stage);
@@ -87,8 +91,8 @@ class StageRecorder {
   cudaStream_t stream_ = nullptr;
   bool perStage_ = true;
   bool dependentLaunches_ = true;
-  std::vector<CudaEvent> events_;   // events_[0] marks the frame's start
-  std::vector<std::string> stages_; // stages_[i] ends at events_[i + 1]
+  std::vector<CudaEvent> events_;    // events_[0] marks the frame's start
+  std::vector<std::string> stages_;  // stages_[i] ends at events_[i + 1]
 };
 
 }  // namespace pcv

@@ -41,13 +41,13 @@ enum class PointFileFormat { Unknown, Ply, Las, Pcd, Text };
 
 /// What `pcv info` prints about a file.
 struct FileSummary {
-  std::string format;           ///< "PLY", "LAS", "PCD", "Text"
-  std::string details;          ///< version and encoding, e.g. "1.4, point format 6"
-  uint64_t pointCount = 0;      ///< points loaded (non-finite points dropped)
-  uint64_t droppedPoints = 0;   ///< points with a NaN or infinite coordinate, not loaded
-  Box3d worldBounds;            ///< computed from the points, never trusted from a header
-  glm::dvec3 origin{0.0};       ///< the origin the offsets are relative to
-  bool hasColor = false;        ///< RGB came from the file
+  std::string format;                   ///< "PLY", "LAS", "PCD", "Text"
+  std::string details;                  ///< version and encoding, e.g. "1.4, point format 6"
+  uint64_t pointCount = 0;              ///< points loaded (non-finite points dropped)
+  uint64_t droppedPoints = 0;           ///< points with a NaN or infinite coordinate, not loaded
+  Box3d worldBounds;                    ///< computed from the points, never trusted from a header
+  glm::dvec3 origin{0.0};               ///< the origin the offsets are relative to
+  bool hasColor = false;                ///< RGB came from the file
   std::vector<std::string> attributes;  ///< names of the scalar attributes
 };
 

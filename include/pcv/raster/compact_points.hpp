@@ -22,10 +22,10 @@ constexpr uint32_t kQuantSteps = 1023;
 
 /// One batch: its box and where its points are. 32 bytes.
 struct Batch {
-  float min[3];     ///< box minimum (offsets from the cloud's origin)
-  float step[3];    ///< box extent / kQuantSteps: the size of one quantization step per axis
-  uint32_t first;   ///< index of the batch's first point
-  uint32_t count;   ///< points in the batch, 1 .. kBatchSize
+  float min[3];    ///< box minimum (offsets from the cloud's origin)
+  float step[3];   ///< box extent / kQuantSteps: the size of one quantization step per axis
+  uint32_t first;  ///< index of the batch's first point
+  uint32_t count;  ///< points in the batch, 1 .. kBatchSize
 };
 static_assert(sizeof(Batch) == 32);
 
@@ -65,11 +65,11 @@ PCV_HOST_DEVICE inline Batch makeBatch(const float* min, const float* max, uint3
 /// A batch's projection straight to pixels: screen x and y scaled by w, and w, as affine
 /// functions of the point's integer step counts. Built once per batch per frame.
 struct BatchProjection {
-  float sx[4];  ///< 0.5 * width * (clip x + clip w): pixel x times w
-  float sy[4];  ///< 0.5 * height * (clip y + clip w): pixel y times w
-  float w[4];   ///< clip w: view distance
-  float width, height;          ///< image size in pixels, as floats
-  float nearPlane, farPlane;    ///< the w range that is drawn
+  float sx[4];                ///< 0.5 * width * (clip x + clip w): pixel x times w
+  float sy[4];                ///< 0.5 * height * (clip y + clip w): pixel y times w
+  float w[4];                 ///< clip w: view distance
+  float width, height;        ///< image size in pixels, as floats
+  float nearPlane, farPlane;  ///< the w range that is drawn
 };
 
 /// a[0] * x + a[1] * y + a[2] * z + a[3], fused the same way on host and device.
@@ -84,8 +84,8 @@ PCV_HOST_DEVICE inline BatchProjection makeBatchProjection(const ViewTransform& 
   float clip[4][4];                      // clip[row] = {x, y, z coefficients, constant}
   for (int row = 0; row < 4; ++row) {
     for (int axis = 0; axis < 3; ++axis) clip[row][axis] = m[axis * 4 + row] * batch.step[axis];
-    clip[row][3] = m[row] * batch.min[0] + m[4 + row] * batch.min[1] + m[8 + row] * batch.min[2] +
-                   m[12 + row];
+    clip[row][3] =
+        m[row] * batch.min[0] + m[4 + row] * batch.min[1] + m[8 + row] * batch.min[2] + m[12 + row];
   }
   BatchProjection p;
   const float halfWidth = 0.5f * float(view.width), halfHeight = 0.5f * float(view.height);

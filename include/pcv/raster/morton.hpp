@@ -21,8 +21,8 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE uint64_t spreadBits3(uint64_t v) {
 
 /// Grid that maps positions in a box to 21-bit integer cells per axis.
 struct MortonGrid {
-  float min[3];          ///< box minimum
-  float cellsPerUnit[3]; ///< (2^21 - 1) / box extent, 0 for a flat axis
+  float min[3];           ///< box minimum
+  float cellsPerUnit[3];  ///< (2^21 - 1) / box extent, 0 for a flat axis
 };
 
 /// 63-bit Morton code of a point in the grid's box; NaN and out-of-box values clamp to the edges.

@@ -97,7 +97,8 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE uint32_t backgroundAt(const QualityResolveParam
   const uint32_t span = uint32_t(p.height - 1), up = uint32_t(y), down = span - up;
   uint32_t out = 0;
   for (int shift = 0; shift < 32; shift += 8) {
-    const uint32_t b = (p.backgroundBottom >> shift) & 0xffu, t = (p.backgroundTop >> shift) & 0xffu;
+    const uint32_t b = (p.backgroundBottom >> shift) & 0xffu,
+                   t = (p.backgroundTop >> shift) & 0xffu;
     out |= ((b * down + t * up + span / 2) / span) << shift;
   }
   return out;

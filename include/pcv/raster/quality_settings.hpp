@@ -20,37 +20,37 @@ enum class PointShape : uint8_t {
   Round,   ///< the pixels of the size x size square whose centres lie in the inscribed disc
 };
 
-constexpr int kMaxPointSizePx = 16;    ///< the largest footprint, pixels per side
-constexpr int kMaxFillRadiusPx = 8;    ///< the widest hole-filling search, pixels
-constexpr int kMaxEdlRadiusPx = 8;     ///< the farthest eye-dome lighting neighbour, pixels
+constexpr int kMaxPointSizePx = 16;  ///< the largest footprint, pixels per side
+constexpr int kMaxFillRadiusPx = 8;  ///< the widest hole-filling search, pixels
+constexpr int kMaxEdlRadiusPx = 8;   ///< the farthest eye-dome lighting neighbour, pixels
 
 struct QualitySettings {
   PointSizeMode sizeMode = PointSizeMode::Screen;
   PointShape shape = PointShape::Square;
-  int pointSizePx = 1;            ///< Screen mode: footprint width in pixels, 1 .. 16
-  float worldSize = 0.01f;        ///< World mode: point diameter in world units (> 0)
+  int pointSizePx = 1;                   ///< Screen mode: footprint width in pixels, 1 .. 16
+  float worldSize = 0.01f;               ///< World mode: point diameter in world units (> 0)
   int maxPointSizePx = kMaxPointSizePx;  ///< World mode: footprints are clamped to 1 .. this
   /// Adaptive size: a pass after the raster fills a pixel that is empty, or far behind its
   /// neighbours, from the closest point within this many pixels, when closer points surround it
   /// (3 of 4 quadrants), so holes close but silhouettes do not grow. 0 = off; 1 .. 8.
   int fillRadiusPx = 0;
 
-  bool edl = false;               ///< eye-dome lighting: darken where neighbours are closer
-  float edlStrength = 1.0f;       ///< multiplies the log-depth response (Potree's 300 * strength)
-  int edlRadiusPx = 1;            ///< distance of the 8 neighbours, 1 .. 8 pixels
+  bool edl = false;          ///< eye-dome lighting: darken where neighbours are closer
+  float edlStrength = 1.0f;  ///< multiplies the log-depth response (Potree's 300 * strength)
+  int edlRadiusPx = 1;       ///< distance of the 8 neighbours, 1 .. 8 pixels
 
-  bool highQuality = false;       ///< average the colours of all points near the closest depth
-  float hqDepthRange = 0.01f;     ///< relative: points with depth <= closest * (1 + this) blend
+  bool highQuality = false;    ///< average the colours of all points near the closest depth
+  float hqDepthRange = 0.01f;  ///< relative: points with depth <= closest * (1 + this) blend
 
-  bool backgroundGradient = false;         ///< vertical gradient from background to backgroundTop
-  uint32_t backgroundTop = kOpaqueBlack;   ///< packed RGBA8 of the top row with the gradient
+  bool backgroundGradient = false;        ///< vertical gradient from background to backgroundTop
+  uint32_t backgroundTop = kOpaqueBlack;  ///< packed RGBA8 of the top row with the gradient
 };
 
 /// True when any setting differs from what the plain methods draw; the backends then draw the
 /// frame with the quality pipeline (from the compact layout) whatever the method.
 inline bool needsQualityPipeline(const QualitySettings& q) {
-  return q.sizeMode == PointSizeMode::World || q.pointSizePx != 1 || q.fillRadiusPx > 0 ||
-         q.edl || q.highQuality || q.backgroundGradient;
+  return q.sizeMode == PointSizeMode::World || q.pointSizePx != 1 || q.fillRadiusPx > 0 || q.edl ||
+         q.highQuality || q.backgroundGradient;
 }
 
 /// Throws InputError naming the setting when a value is out of its range.

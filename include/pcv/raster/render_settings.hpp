@@ -11,9 +11,9 @@
 namespace pcv {
 
 struct RenderSettings {
-  std::string method;                ///< backend method name; empty = the backend's default
+  std::string method;                  ///< backend method name; empty = the backend's default
   uint32_t background = kOpaqueBlack;  ///< packed RGBA8 of pixels no point reaches (seed: black)
-  QualitySettings quality;           ///< point size, EDL, blending ...; defaults change nothing
+  QualitySettings quality;             ///< point size, EDL, blending ...; defaults change nothing
 };
 
 }  // namespace pcv

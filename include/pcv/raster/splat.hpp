@@ -17,13 +17,13 @@ namespace pcv {
 
 /// What the per-point splat code needs of the settings, for one frame; passed by value.
 struct SplatFrame {
-  int width, height;         ///< image size in pixels
-  uint32_t sizePx;           ///< Screen mode: footprint width, 1 .. kMaxPointSizePx
-  uint32_t maxSizePx;        ///< World mode: the clamp
-  float worldSizeToPx;       ///< World mode: worldSize * focal length in pixels (size * w)
-  float marginPx;            ///< points this far outside the image still reach into it
-  bool worldSize;            ///< sizes from worldSizeToPx / w instead of sizePx
-  bool round;                ///< drop the square's pixels outside the inscribed disc
+  int width, height;    ///< image size in pixels
+  uint32_t sizePx;      ///< Screen mode: footprint width, 1 .. kMaxPointSizePx
+  uint32_t maxSizePx;   ///< World mode: the clamp
+  float worldSizeToPx;  ///< World mode: worldSize * focal length in pixels (size * w)
+  float marginPx;       ///< points this far outside the image still reach into it
+  bool worldSize;       ///< sizes from worldSizeToPx / w instead of sizePx
+  bool round;           ///< drop the square's pixels outside the inscribed disc
 };
 
 /// The footprint's lower-left pixel and its width; the pixels are [x0, x0 + size)^2.
@@ -36,7 +36,8 @@ struct Footprint {
 /// the view-projection's 3x3|: row 1 of a perspective times a rigid view is f times a unit row.
 inline SplatFrame makeSplatFrame(const QualitySettings& q, const ViewTransform& view) {
   const float* m = view.viewProjection;
-  const float focalPx = 0.5f * float(view.height) * std::sqrt(m[1] * m[1] + m[5] * m[5] + m[9] * m[9]);
+  const float focalPx =
+      0.5f * float(view.height) * std::sqrt(m[1] * m[1] + m[5] * m[5] + m[9] * m[9]);
   SplatFrame s{};
   s.width = view.width;
   s.height = view.height;
@@ -106,7 +107,8 @@ PCV_HOST_DEVICE inline bool batchOutsideSplatView(const BatchProjection& p, floa
     const float w = affine(p.w, x, y, z), sx = affine(p.sx, x, y, z), sy = affine(p.sy, x, y, z);
     const float low = -marginPx * w;
     const uint32_t outside = uint32_t(sx < low) | uint32_t(sx > (p.width + marginPx) * w) << 1 |
-                             uint32_t(sy < low) << 2 | uint32_t(sy > (p.height + marginPx) * w) << 3 |
+                             uint32_t(sy < low) << 2 |
+                             uint32_t(sy > (p.height + marginPx) * w) << 3 |
                              uint32_t(w < p.nearPlane) << 4 | uint32_t(w > p.farPlane) << 5;
     outsideAll &= outside;
   }
@@ -116,10 +118,9 @@ PCV_HOST_DEVICE inline bool batchOutsideSplatView(const BatchProjection& p, floa
 /// projectQuantized with the image grown by marginPx, returning the pixel position unfloored.
 /// With marginPx == 0 it accepts exactly the points projectQuantized accepts, and
 /// floor(pixelX), floor(pixelY) are its pixel.
-PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectQuantizedSplat(const BatchProjection& p,
-                                                            uint32_t word, float marginPx,
-                                                            float& pixelX, float& pixelY,
-                                                            float& w) {
+PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectQuantizedSplat(const BatchProjection& p, uint32_t word,
+                                                            float marginPx, float& pixelX,
+                                                            float& pixelY, float& w) {
   if (word & kInvalidQuantized) return false;
   const float x = smallUintToFloat(word & 1023u);
   const float y = smallUintToFloat((word >> 10) & 1023u);

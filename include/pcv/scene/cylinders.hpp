@@ -14,10 +14,10 @@ struct Cylinder {
   float center[3];  ///< in [-1, 1]^3
   float axisX[3];   ///< orthonormal frame; the points' circle spans axisX/axisY
   float axisY[3];
-  float axisZ[3];   ///< the cylinder's axis, axisX x axisY
-  float radius;     ///< 0.1 .. 0.2
-  float halfHeight; ///< 0.5 .. 1.0
-  float color[3];   ///< base colour, each channel 0.3 .. 1.0
+  float axisZ[3];    ///< the cylinder's axis, axisX x axisY
+  float radius;      ///< 0.1 .. 0.2
+  float halfHeight;  ///< 0.5 .. 1.0
+  float color[3];    ///< base colour, each channel 0.3 .. 1.0
 };
 
 struct CylinderScene {

@@ -115,7 +115,6 @@ class CpuBackend final : public Backend {
   std::vector<uint32_t> ownImage_;  // drawn here when the caller passes no pixels
   StageTimings timings_;
   cpu::QualityScratch qualityScratch_;
-
 };
 
 }  // namespace

@@ -18,9 +18,8 @@ uint64_t pixelCount(const Frame& frame) {
 void clearWords(const Frame& frame) {
   frame.words->resize(pixelCount(frame));
   uint64_t* words = frame.words->data();
-  parallelFor(pixelCount(frame), [&](uint64_t b, uint64_t e) {
-    std::fill(words + b, words + e, kEmptyPixel);
-  });
+  parallelFor(pixelCount(frame),
+              [&](uint64_t b, uint64_t e) { std::fill(words + b, words + e, kEmptyPixel); });
 }
 
 /// Colour of each pixel's winning point (payload = index into `colorOf`), or the background.
@@ -46,7 +45,7 @@ void renderPacked(const Frame& frame, std::span<const Point> points) {
       PixelHit hit;
       if (!projectPoint(frame.view, points[i].x, points[i].y, points[i].z, hit)) continue;
       atomicMinimumOf(words[uint64_t(hit.y) * frame.view.width + hit.x],
-                    packDepthWord(hit.viewDepth, uint32_t(i)));
+                      packDepthWord(hit.viewDepth, uint32_t(i)));
     }
   });
   clock.finish("raster");
@@ -68,7 +67,7 @@ void renderSeed(const Frame& frame, std::span<const Point> points) {
       PixelHit hit;
       if (!projectPoint(frame.view, points[i].x, points[i].y, points[i].z, hit)) continue;
       atomicMinimumOf(depthSlot(uint64_t(hit.y) * frame.view.width + hit.x),
-                    floatBits(hit.ndcDepth01));
+                      floatBits(hit.ndcDepth01));
     }
   });
   clock.finish("depth");
@@ -107,7 +106,7 @@ PCV_CPU_FMA_CLONES void rasterCompactBatches(const Frame& frame, const CompactPo
                              : projectQuantized<true>(projection, compact.positions[i], hit);
       if (!drawn) continue;
       atomicMinimumOf(words[uint64_t(hit.y) * frame.view.width + hit.x],
-                    packDepthWord(hit.viewDepth, i));
+                      packDepthWord(hit.viewDepth, i));
     }
   }
 }

@@ -16,10 +16,10 @@ namespace pcv::cpu {
 /// One frame's output and scratch; all host memory owned by the backend or the caller.
 struct Frame {
   ViewTransform view;
-  uint32_t background;          ///< packed RGBA8 of pixels no point reaches
-  uint32_t* rgba;               ///< view.width * view.height pixels
-  std::vector<uint64_t>* words; ///< framebuffer scratch, resized as needed
-  StageTimings* timings;        ///< filled with the stages' wall times
+  uint32_t background;           ///< packed RGBA8 of pixels no point reaches
+  uint32_t* rgba;                ///< view.width * view.height pixels
+  std::vector<uint64_t>* words;  ///< framebuffer scratch, resized as needed
+  StageTimings* timings;         ///< filled with the stages' wall times
 };
 
 /// "packed": one 64-bit min of depth|index per point, then the colour of the winner.

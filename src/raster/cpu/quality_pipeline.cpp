@@ -71,9 +71,8 @@ void renderQuality(const Frame& frame, const CompactPoints& compact, const Quali
     scratch.filled.resize(pixels);
     const FillParams fill{words, scratch.filled.data(), frame.view.width, frame.view.height,
                           quality.fillRadiusPx};
-    forEachPixel(frame, [&](int x, int y, uint64_t pixel) {
-      fill.filled[pixel] = filledWord(fill, x, y);
-    });
+    forEachPixel(
+        frame, [&](int x, int y, uint64_t pixel) { fill.filled[pixel] = filledWord(fill, x, y); });
     finalWords = scratch.filled.data();
     clock.finish("fill");
   }

@@ -57,8 +57,12 @@ __device__ void resolveAndClear(const ResolveAndClearParams& p) {
   p.words[i] = kEmptyPixel;
 }
 
-__global__ void resolveAndClearQuadsKernel(ResolveAndClearParams p) { resolveAndClearQuads(p); }
-__global__ void resolveAndClearKernel(ResolveAndClearParams p) { resolveAndClear(p); }
+__global__ void resolveAndClearQuadsKernel(ResolveAndClearParams p) {
+  resolveAndClearQuads(p);
+}
+__global__ void resolveAndClearKernel(ResolveAndClearParams p) {
+  resolveAndClear(p);
+}
 
 class CompactMethod final : public CudaMethod {
  public:
@@ -99,6 +103,8 @@ class CompactMethod final : public CudaMethod {
 
 }  // namespace
 
-std::unique_ptr<CudaMethod> createCompactMethod() { return std::make_unique<CompactMethod>(); }
+std::unique_ptr<CudaMethod> createCompactMethod() {
+  return std::make_unique<CompactMethod>();
+}
 
 }  // namespace pcv::cuda

@@ -11,7 +11,7 @@ struct CullParams {
   const Batch* batches;
   uint32_t batchCount;
   ViewTransform view;
-  CulledBatch* culled;        ///< one per batch
+  CulledBatch* culled;  ///< one per batch
 };
 
 struct CompactRasterParams {
@@ -105,8 +105,12 @@ __device__ void rasterCompact(const CompactRasterParams& p) {
   }
 }
 
-__global__ void cullBatchesKernel(CullParams p) { cullBatch(p); }
-__global__ void rasterCompactKernel(CompactRasterParams p) { rasterCompact(p); }
+__global__ void cullBatchesKernel(CullParams p) {
+  cullBatch(p);
+}
+__global__ void rasterCompactKernel(CompactRasterParams p) {
+  rasterCompact(p);
+}
 
 }  // namespace
 
@@ -115,13 +119,15 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
   const auto batchCount = uint32_t(compact.batches.size());
   culled_.reserve(batchCount);
   // Each batch's projection and visibility.
-  f.recorder->launchDependent("cull", uint64_t(batchCount) * 8, cullBatchesKernel,
-                     CullParams{compact.batches.data(), batchCount, f.view, culled_.data()}, 128);
+  f.recorder->launchDependent(
+      "cull", uint64_t(batchCount) * 8, cullBatchesKernel,
+      CullParams{compact.batches.data(), batchCount, f.view, culled_.data()}, 128);
   // kSlices blocks per batch; those of batches outside the view return at once.
-  f.recorder->launchDependent("raster", uint64_t(batchCount) * kSlices * kRasterBlock, rasterCompactKernel,
-                     CompactRasterParams{compact.positions.data(), compact.batches.data(),
-                                         culled_.data(), uint32_t(f.view.width), words},
-                     kRasterBlock);
+  f.recorder->launchDependent("raster", uint64_t(batchCount) * kSlices * kRasterBlock,
+                              rasterCompactKernel,
+                              CompactRasterParams{compact.positions.data(), compact.batches.data(),
+                                                  culled_.data(), uint32_t(f.view.width), words},
+                              kRasterBlock);
 }
 
 }  // namespace pcv::cuda

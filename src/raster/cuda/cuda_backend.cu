@@ -82,9 +82,7 @@ class CudaBackend final : public Backend {
   }
 
   uint64_t pointCount() const override { return count_; }
-  uint64_t residentPointBytes() const override {
-    return points_.bytes() + compact_.bytes();
-  }
+  uint64_t residentPointBytes() const override { return points_.bytes() + compact_.bytes(); }
   double bytesReadPerPoint(const std::string& method) const override {
     for (const auto& m : methods_) {
       if (method == m->name()) return m->bytesReadPerPoint();
@@ -94,8 +92,8 @@ class CudaBackend final : public Backend {
 
   std::vector<Point> downloadPoints() const override {
     std::vector<Point> host(points_.size());
-    CUDA_CHECK(cudaMemcpyAsync(host.data(), points_.data(), points_.bytes(),
-                               cudaMemcpyDeviceToHost, stream_));
+    CUDA_CHECK(cudaMemcpyAsync(host.data(), points_.data(), points_.bytes(), cudaMemcpyDeviceToHost,
+                               stream_));
     CUDA_CHECK(cudaStreamSynchronize(stream_));
     return host;
   }
@@ -112,8 +110,8 @@ class CudaBackend final : public Backend {
     }
     if (target.memory == MemorySpace::CudaSurface) out.rgba = nullptr;
     recorder_.beginFrame(stream_);
-    const cuda::FrameContext frame{points_.data(), &compact_, count_, view, &settings, out,
-                                   &framebuffer_, &recorder_};
+    const cuda::FrameContext frame{points_.data(), &compact_, count_,        view,
+                                   &settings,      out,       &framebuffer_, &recorder_};
     if (needsQualityPipeline(settings.quality)) {
       requireCompactLayoutForQuality(options_);
       validateQualitySettings(settings.quality);
@@ -162,14 +160,13 @@ class CudaBackend final : public Backend {
   BackendOptions options_;
   cudaStream_t stream_ = nullptr;
   uint64_t count_ = 0;
-  DeviceBuffer<Point> points_;  // empty when options_.compactOnly
+  DeviceBuffer<Point> points_;         // empty when options_.compactOnly
   cuda::CompactPointsDevice compact_;  // built when options_.mortonOrder
   DeviceBuffer<uint64_t> framebuffer_;
   DeviceBuffer<uint32_t> deviceImage_;  // drawn here when the caller wants the image on the host
   StageRecorder recorder_;
   std::vector<std::unique_ptr<cuda::CudaMethod>> methods_;
   cuda::QualityPipeline quality_;  // runs instead of the method when a quality setting is on
-
 };
 
 }  // namespace

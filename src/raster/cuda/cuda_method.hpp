@@ -20,14 +20,14 @@ namespace pcv::cuda {
 
 /// Everything one frame needs; pointers are device memory owned by the backend.
 struct FrameContext {
-  const Point* points;        ///< the backend's points, pointCount of them (null: compact only)
+  const Point* points;  ///< the backend's points, pointCount of them (null: compact only)
   const CompactPointsDevice* compact;  ///< the compact layout (empty without Morton order)
-  uint64_t pointCount;        ///< count of points, not bytes
+  uint64_t pointCount;                 ///< count of points, not bytes
   ViewTransform view;
   const RenderSettings* settings;
-  PixelSink out;              ///< view.width * view.height output pixels
+  PixelSink out;                        ///< view.width * view.height output pixels
   DeviceBuffer<uint64_t>* framebuffer;  ///< scratch, at least one word per pixel
-  StageRecorder* recorder;    ///< launches and times the stages on the frame's stream
+  StageRecorder* recorder;              ///< launches and times the stages on the frame's stream
 };
 
 class CudaMethod {

@@ -26,8 +26,12 @@ __device__ void rasterPacked(const PackedRasterParams& p) {
   atomicMin(slot, key);
 }
 
-__global__ void rasterPackedKernel(PackedRasterParams p) { rasterPacked<false>(p); }
-__global__ void rasterEarlyZKernel(PackedRasterParams p) { rasterPacked<true>(p); }
+__global__ void rasterPackedKernel(PackedRasterParams p) {
+  rasterPacked<false>(p);
+}
+__global__ void rasterEarlyZKernel(PackedRasterParams p) {
+  rasterPacked<true>(p);
+}
 
 template <bool kEarlyZ>
 class PackedMethod final : public CudaMethod {
@@ -50,7 +54,11 @@ class PackedMethod final : public CudaMethod {
 
 }  // namespace
 
-std::unique_ptr<CudaMethod> createPackedMethod() { return std::make_unique<PackedMethod<false>>(); }
-std::unique_ptr<CudaMethod> createEarlyZMethod() { return std::make_unique<PackedMethod<true>>(); }
+std::unique_ptr<CudaMethod> createPackedMethod() {
+  return std::make_unique<PackedMethod<false>>();
+}
+std::unique_ptr<CudaMethod> createEarlyZMethod() {
+  return std::make_unique<PackedMethod<true>>();
+}
 
 }  // namespace pcv::cuda

@@ -15,7 +15,9 @@ namespace {
 
 constexpr int kBlock = 256;
 
-unsigned blocksFor(uint64_t threads) { return unsigned((threads + kBlock - 1) / kBlock); }
+unsigned blocksFor(uint64_t threads) {
+  return unsigned((threads + kBlock - 1) / kBlock);
+}
 
 /// Bounds of finite coordinates; the identity element is an inverted box.
 struct FiniteBounds {
@@ -117,7 +119,8 @@ void sortPointsByMorton(DeviceBuffer<Point>& points, cudaStream_t stream) {
   CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, reduceBytes, boundsInput, bounds.data(),
                                        int64_t(count), MergeBounds(), FiniteBounds::empty(),
                                        stream));
-  DeviceBuffer<uint8_t> reduceScratch(std::max<size_t>(reduceBytes, 1));  // null asks CUB for the size
+  DeviceBuffer<uint8_t> reduceScratch(
+      std::max<size_t>(reduceBytes, 1));  // null asks CUB for the size
   CUDA_CHECK(cub::DeviceReduce::Reduce(reduceScratch.data(), reduceBytes, boundsInput,
                                        bounds.data(), int64_t(count), MergeBounds(),
                                        FiniteBounds::empty(), stream));

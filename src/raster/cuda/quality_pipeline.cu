@@ -29,10 +29,10 @@ void QualityPipeline::render(const FrameContext& f, const QualitySettings& quali
     onePixelStages_.draw(f, words);
   } else {
     // Closest point per footprint pixel: 64-bit atomicMin of depth|index, one block per batch.
-    f.recorder->launch("splat", batchThreads, splatRasterKernel,
-                       SplatRasterParams{compact.positions.data(), compact.batches.data(), f.view,
-                                         splat, words},
-                       kSplatBlock);
+    f.recorder->launch(
+        "splat", batchThreads, splatRasterKernel,
+        SplatRasterParams{compact.positions.data(), compact.batches.data(), f.view, splat, words},
+        kSplatBlock);
   }
 
   // Holes take the closest surrounding point (adaptive size).

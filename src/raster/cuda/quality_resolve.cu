@@ -18,7 +18,11 @@ __device__ void qualityResolve(const QualityResolveKernelParams& p) {
 
 }  // namespace
 
-__global__ void fillHolesKernel(FillParams p) { fillHoles(p); }
-__global__ void qualityResolveKernel(QualityResolveKernelParams p) { qualityResolve(p); }
+__global__ void fillHolesKernel(FillParams p) {
+  fillHoles(p);
+}
+__global__ void qualityResolveKernel(QualityResolveKernelParams p) {
+  qualityResolve(p);
+}
 
 }  // namespace pcv::cuda

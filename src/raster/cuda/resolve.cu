@@ -2,7 +2,11 @@
 
 namespace pcv::cuda {
 
-__global__ void clearWordsKernel(ClearWordsParams p) { clearWords(p); }
-__global__ void resolveIndexWordsKernel(ResolveParams p) { resolveIndexWords(p); }
+__global__ void clearWordsKernel(ClearWordsParams p) {
+  clearWords(p);
+}
+__global__ void resolveIndexWordsKernel(ResolveParams p) {
+  resolveIndexWords(p);
+}
 
 }  // namespace pcv::cuda

@@ -19,9 +19,9 @@ struct ClearWordsParams {
 /// Where a frame's pixels go: a linear RGBA8 array in device memory, or a surface over a
 /// texture's array. Passed by value into kernels.
 struct PixelSink {
-  uint32_t* rgba;                  ///< linear pixels when not null
-  cudaSurfaceObject_t surface;     ///< used when rgba is null
-  int width;                       ///< pixels per row
+  uint32_t* rgba;               ///< linear pixels when not null
+  cudaSurfaceObject_t surface;  ///< used when rgba is null
+  int width;                    ///< pixels per row
 
   __device__ void store(uint64_t pixel, uint32_t value) const {
     if (rgba) {
@@ -33,11 +33,11 @@ struct PixelSink {
 };
 
 struct ResolveParams {
-  const uint64_t* words;   ///< framebuffer, payload = point index
-  const Point* points;     ///< colours are read from here
-  PixelSink out;           ///< one pixel per framebuffer word
+  const uint64_t* words;  ///< framebuffer, payload = point index
+  const Point* points;    ///< colours are read from here
+  PixelSink out;          ///< one pixel per framebuffer word
   uint64_t pixelCount;
-  uint32_t background;     ///< packed RGBA8 for empty pixels
+  uint32_t background;  ///< packed RGBA8 for empty pixels
 };
 
 __device__ inline void clearWords(const ClearWordsParams& p) {

@@ -49,9 +49,15 @@ __device__ void seedColor(const SeedPassParams& p) {
   p.out.store(pixel, point.rgba);
 }
 
-__global__ void seedClearKernel(SeedClearParams p) { seedClear(p); }
-__global__ void seedDepthKernel(SeedPassParams p) { seedDepth(p); }
-__global__ void seedColorKernel(SeedPassParams p) { seedColor(p); }
+__global__ void seedClearKernel(SeedClearParams p) {
+  seedClear(p);
+}
+__global__ void seedDepthKernel(SeedPassParams p) {
+  seedDepth(p);
+}
+__global__ void seedColorKernel(SeedPassParams p) {
+  seedColor(p);
+}
 
 class SeedMethod final : public CudaMethod {
  public:
@@ -74,6 +80,8 @@ class SeedMethod final : public CudaMethod {
 
 }  // namespace
 
-std::unique_ptr<CudaMethod> createSeedMethod() { return std::make_unique<SeedMethod>(); }
+std::unique_ptr<CudaMethod> createSeedMethod() {
+  return std::make_unique<SeedMethod>();
+}
 
 }  // namespace pcv::cuda

@@ -53,7 +53,11 @@ __device__ void splatAccumulate(const SplatAccumulateParams& p) {
 
 }  // namespace
 
-__global__ void splatRasterKernel(SplatRasterParams p) { splatRaster(p); }
-__global__ void splatAccumulateKernel(SplatAccumulateParams p) { splatAccumulate(p); }
+__global__ void splatRasterKernel(SplatRasterParams p) {
+  splatRaster(p);
+}
+__global__ void splatAccumulateKernel(SplatAccumulateParams p) {
+  splatAccumulate(p);
+}
 
 }  // namespace pcv::cuda
