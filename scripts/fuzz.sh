@@ -3,13 +3,13 @@
 # fuzzer for a bounded time over its kept seed corpus fuzz/corpus/<format>/. New inputs the
 # fuzzer finds go to build-fuzz/corpus/<format>/ (not into the repository); crashes are written
 # to build-fuzz/ and fail the script.
-#   FUZZ_RUNS     inputs per target (default 300000, about 10 s each on 2 cores); with a fixed
+#   FUZZ_RUNS     inputs per target (default 1000000, about 35 s each on 2 cores); with a fixed
 #                 seed the run is the same on every machine, so CI cannot fail by luck
 #   FUZZ_SEED     libFuzzer's seed (default 1); FUZZ_SECONDS instead of FUZZ_RUNS for open-ended
 #                 local runs
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs="${FUZZ_RUNS:-300000}"
+runs="${FUZZ_RUNS:-1000000}"
 seed="${FUZZ_SEED:-1}"
 limit="-runs=$runs"
 [ -n "${FUZZ_SECONDS:-}" ] && limit="-max_total_time=$FUZZ_SECONDS"
