@@ -6,7 +6,8 @@
 
 namespace pcv::app {
 
-CloudLoader::CloudLoader() : thread_([this] { run(); }) {}
+CloudLoader::CloudLoader(std::chrono::milliseconds previewInterval)
+    : previewInterval_(previewInterval), thread_([this] { run(); }) {}
 
 CloudLoader::~CloudLoader() {
   {
@@ -38,6 +39,32 @@ std::vector<LoadedFile> CloudLoader::takeFinished() {
   return std::exchange(finished_, {});
 }
 
+std::optional<LoadPreview> CloudLoader::takePreview() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(preview_, std::nullopt);
+}
+
+void CloudLoader::forwardPreview(const PointPrefix& prefix) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - lastForward_ < previewInterval_ || prefix.points.size() <= forwardedPoints_) return;
+  lastForward_ = now;
+  // Copied outside the lock, so the UI thread never waits for a large copy.
+  LoadPreview update = job_;
+  update.origin = prefix.origin;
+  update.hasColor = prefix.hasColor;
+  update.firstPoint = forwardedPoints_;
+  update.points.assign(prefix.points.begin() + std::ptrdiff_t(forwardedPoints_),
+                       prefix.points.end());
+  forwardedPoints_ = prefix.points.size();
+  std::lock_guard lock(mutex_);
+  if (preview_ && preview_->fileSerial == update.fileSerial) {
+    // The UI has not taken the last update yet: extend it.
+    preview_->points.insert(preview_->points.end(), update.points.begin(), update.points.end());
+  } else {
+    preview_ = std::move(update);
+  }
+}
+
 bool CloudLoader::busy() const {
   std::lock_guard lock(mutex_);
   return !jobs_.empty() || !current_.empty() || !finished_.empty();
@@ -54,6 +81,7 @@ size_t CloudLoader::queuedFiles() const {
 }
 
 void CloudLoader::run() {
+  progress_.onPrefix = [this](const PointPrefix& prefix) { forwardPreview(prefix); };
   for (;;) {
     Job job;
     {
@@ -67,6 +95,12 @@ void CloudLoader::run() {
       progress_.bytesDone = 0;
       progress_.bytesTotal = 0;
     }
+    ++job_.fileSerial;
+    job_.path = job.path;
+    job_.replaces = job.replaces;
+    forwardedPoints_ = 0;
+    lastForward_ = std::chrono::steady_clock::now();  // small files finish before any preview
+
     LoadedFile done;
     done.path = job.path;
     done.replaces = job.replaces;
@@ -82,6 +116,7 @@ void CloudLoader::run() {
     done.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::lock_guard lock(mutex_);
     current_.clear();
+    preview_.reset();  // the file itself follows; its preview must not outlive it
     if (stopping_) return;
     finished_.push_back(std::move(done));
   }

@@ -193,9 +193,10 @@ void ViewerWindow::onDoubleClick(double xPx, double yPx) {
     }
   } else {
     if (pickPoints_.size() != backend_->pointCount()) pickPoints_ = backend_->downloadPoints();
-    picked = pickPoint(pickPoints_,
-                       makeViewTransform(camera_, framebufferWidthPx_, framebufferHeightPx_),
-                       pixelX, pixelY);
+    picked = pickPoint(
+        pickPoints_,
+        makeViewTransform(camera_, framebufferWidthPx_, framebufferHeightPx_, shownOrigin_), pixelX,
+        pixelY);
   }
   if (!picked) {
     std::fprintf(stderr, "pcv: no point under the cursor at (%d, %d)\n", pixelX, pixelY);
@@ -338,8 +339,7 @@ std::filesystem::path ViewerWindow::nextScreenshotPath() const {
 }
 
 void ViewerWindow::renderFrame(int widthPx, int heightPx) {
-  const glm::dvec3 origin = haveCloud_ ? cloud_.origin : glm::dvec3(0.0);
-  presenter_->render(makeViewTransform(camera_, widthPx, heightPx, origin), settings_);
+  presenter_->render(makeViewTransform(camera_, widthPx, heightPx, shownOrigin_), settings_);
   presenter_->blitTo(0, widthPx, heightPx);
 }
 
@@ -382,6 +382,7 @@ void ViewerWindow::run() {
     if (frame > 0) stats_.add((wallSeconds - lastWallSeconds) * 1000.0);
     lastWallSeconds = wallSeconds;
     takeLoadedFiles();  // before the script, so wait_load sees what has arrived
+    takeLoadPreview();  // after: a finished file has dropped its own preview
     applyScript(nowSeconds_);
     // Last frame's stage times: its events are done by now, so this rarely waits.
     if (frame > 0) stageTimings_ = backend_->lastTimings();

@@ -66,8 +66,11 @@ class ViewerWindow {
   // Loaded files (scene_files.cpp): background loading, colouring, framing, picking.
   void openFiles(const std::vector<std::string>& files, bool replace);
   void takeLoadedFiles();
+  void takeLoadPreview();
+  void showPreview();
   void recolor();
   void frameCloud();
+  void frameOn(const Box3d& worldBounds);
   void showError(const std::string& message);
   bool waitingForLoad() const;
   // Their panels (data_panel.cpp, legend_panel.cpp).
@@ -115,6 +118,13 @@ class ViewerWindow {
   std::vector<std::string> errors_;      // shown in the error window until dismissed
   std::optional<uint64_t> pickedIndex_;  // into cloud_.points
   std::string openPath_;                 // the panel's Open field
+  glm::dvec3 shownOrigin_{0.0};          // origin of the points the backend holds
+  // The file being read, as far as it is decoded (positions and the file's colours only); shown
+  // merged after cloud_ (or alone when it replaces the scene) until the file itself arrives.
+  PointCloud preview_;
+  uint64_t previewSerial_ = 0;  // LoadPreview::fileSerial of preview_; 0: none
+  bool previewReplaces_ = false;
+  bool previewShown_ = false;  // the backend holds the preview, not cloud_ coloured
   bool scriptWaitsForLoad_ = false;
 
   FrameStats stats_;

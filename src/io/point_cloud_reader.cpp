@@ -56,6 +56,7 @@ PointCloud readPointCloud(const std::filesystem::path& path, LoadProgress* progr
   if (progress) {
     progress->bytesDone = 0;
     progress->bytesTotal = file.size();
+    progress->pointsReady = 0;
   }
   const io::ReadContext context{path.string(), progress};
   if (file.size() == 0) context.fail("file is empty, expected a point cloud");

@@ -223,7 +223,13 @@ PointCloud decodeRecords(const RecordSource& source, const ReadContext& context)
 
   const glm::dvec3 origin = cloud.origin;
   constexpr uint64_t kProgressStep = 1 << 16;  // points between progress updates
-  parallelFor(count, [&](uint64_t begin, uint64_t end) {
+  // Consecutive slices, each decoded in parallel, so a viewer can show the finished prefix while
+  // the rest decodes. Few and large: each costs one fork/join of the workers, and small files
+  // (under two slices' worth) stay a single pass.
+  constexpr uint64_t kMaxSlices = 16;
+  constexpr uint64_t kMinSlicePoints = 1 << 18;
+  const uint64_t sliceCount = std::clamp<uint64_t>(count / kMinSlicePoints, 1, kMaxSlices);
+  auto decodeRange = [&](uint64_t begin, uint64_t end) {
     for (uint64_t blockBegin = begin; blockBegin < end; blockBegin += kProgressStep) {
       const uint64_t blockEnd = std::min(end, blockBegin + kProgressStep);
       for (uint64_t i = blockBegin; i < blockEnd; ++i) {
@@ -256,7 +262,22 @@ PointCloud decodeRecords(const RecordSource& source, const ReadContext& context)
       }
       context.advance((blockEnd - blockBegin) * source.bytesPerPoint);
     }
-  });
+  };
+  for (uint64_t slice = 0; slice < sliceCount; ++slice) {
+    const uint64_t sliceBegin = count * slice / sliceCount;
+    const uint64_t sliceEnd = count * (slice + 1) / sliceCount;
+    parallelFor(sliceEnd - sliceBegin, [&](uint64_t begin, uint64_t end) {
+      decodeRange(sliceBegin + begin, sliceBegin + end);
+    });
+    // parallelFor has joined its workers: points [0, sliceEnd) are written and visible here.
+    if (LoadProgress* progress = context.progress) {
+      progress->pointsReady.store(sliceEnd, std::memory_order_release);
+      if (progress->onPrefix) {
+        progress->onPrefix(PointPrefix{std::span<const Point>(cloud.points.data(), sliceEnd),
+                                       cloud.origin, cloud.hasColor});
+      }
+    }
+  }
   return cloud;
 }
 

@@ -7,6 +7,8 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,13 +18,34 @@
 
 namespace pcv {
 
+/// The leading points of a file that a reader has finished decoding, so a viewer can show a
+/// large file while it loads. Valid only during the call that receives it.
+struct PointPrefix {
+  std::span<const Point> points;  ///< the file's first points.size() points, offsets from origin
+  glm::dvec3 origin{0.0};         ///< the cloud's final origin
+  bool hasColor = false;          ///< colours came from the file (else white until coloured)
+};
+
 /// Shared between a loading thread and a UI thread: the reader advances `bytesDone` towards
 /// `bytesTotal` (bytes of the file, not points) and stops with LoadCancelled soon after `cancel`
 /// is set.
+///
+/// Binary records (LAS, binary PLY, binary PCD) are decoded in a few consecutive slices, each in
+/// parallel; after each slice the reader publishes the prefix. The prefix goes to `onPrefix` on
+/// the thread that called readPointCloud, after the slice's workers have joined, so the callback
+/// reads finished points with no race and no copy by the reader; whoever hands them to another
+/// thread copies what it needs (the viewer copies the new part at most every 250 ms). Published
+/// points are final except that non-finite ones are dropped once the whole file is decoded.
 struct LoadProgress {
   std::atomic<uint64_t> bytesDone{0};   ///< bytes of the file parsed so far
   std::atomic<uint64_t> bytesTotal{0};  ///< file size in bytes, set when the file is opened
   std::atomic<bool> cancel{false};      ///< set by the UI to stop the load
+  /// Leading points decoded so far (count of points, not bytes); stored with release after each
+  /// slice, 0 when a load starts. Text formats leave it at 0.
+  std::atomic<uint64_t> pointsReady{0};
+  /// Optional; set before the load starts, called on the loading thread after each slice with the
+  /// prefix decoded so far (which only grows; the last call covers every record of the file).
+  std::function<void(const PointPrefix& prefix)> onPrefix;
 
   /// 0..1, or 0 while the total is not known yet.
   double fraction() const {
