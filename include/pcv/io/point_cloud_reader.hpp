@@ -41,7 +41,9 @@ struct LoadProgress {
   std::atomic<uint64_t> bytesTotal{0};  ///< file size in bytes, set when the file is opened
   std::atomic<bool> cancel{false};      ///< set by the UI to stop the load
   /// Leading points decoded so far (count of points, not bytes); stored with release after each
-  /// slice, 0 when a load starts. Text formats leave it at 0.
+  /// slice, 0 when a load starts. Binary readers decode in slices only when onPrefix is set
+  /// (slicing costs speed); otherwise this jumps to the total at the end. Text formats leave it
+  /// at 0.
   std::atomic<uint64_t> pointsReady{0};
   /// Optional; set before the load starts, called on the loading thread after each slice with the
   /// prefix decoded so far (which only grows; the last call covers every record of the file).
