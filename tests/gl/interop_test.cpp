@@ -1,5 +1,5 @@
 // CUDA-GL interop in a headless EGL context: needs a CUDA device that drives the EGL device
-// (the GPU machine). Every case skips, with the reason, without one.
+// (a machine with an NVIDIA GPU). Every case skips, with the reason, without one.
 #include <unistd.h>
 
 #include <fstream>

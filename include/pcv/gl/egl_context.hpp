@@ -1,4 +1,4 @@
-/// @brief A headless OpenGL context through EGL, for machines with no display (the GPU machine,
+/// @brief A headless OpenGL context through EGL, for machines with no display (a GPU server,
 /// CI): the NVIDIA device platform first, Mesa's surfaceless platform as the fallback. No window;
 /// draw into framebuffer objects.
 #pragma once
