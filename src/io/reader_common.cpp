@@ -117,11 +117,18 @@ inline double channelValue(const uint8_t* p, const FieldLayout& field) {
   return loadScalar(p, field.type, field.bigEndian);
 }
 
+/// A packed-colour value as 32 bits: NaN is 0 and the rest saturates, because converting a
+/// double outside 0 .. 2^32-1 (a malformed file's) to uint32_t is undefined.
+inline uint32_t saturatedUint32(double value) {
+  if (!(value > 0.0)) return 0;
+  return value >= 4294967295.0 ? 0xffffffffu : uint32_t(value);
+}
+
 inline uint32_t packedBits(const uint8_t* p, const FieldLayout& field) {
   if (field.type == ScalarType::Float32) {
     return std::bit_cast<uint32_t>(loadUnaligned<float>(p, field.bigEndian));
   }
-  return uint32_t(loadScalar(p, field.type, field.bigEndian));
+  return saturatedUint32(loadScalar(p, field.type, field.bigEndian));
 }
 
 inline uint32_t rgbFromPacked(uint32_t bits) {
@@ -336,7 +343,7 @@ void TextRowAssembler::addRow(const double* values) {
       case FieldRole::PackedRgb: {
         const uint32_t bits = types_[c] == ScalarType::Float32
                                   ? std::bit_cast<uint32_t>(float(v))
-                                  : uint32_t(std::clamp(v, 0.0, 4294967295.0));
+                                  : saturatedUint32(v);
         packedColour = rgbFromPacked(bits);
         break;
       }
