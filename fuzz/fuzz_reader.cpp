@@ -25,9 +25,8 @@ pcv::io::ReadResult readFuzzInput(std::span<const uint8_t> bytes,
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  // One decoding thread: libFuzzer's coverage feedback, and so the inputs it tries from a given
-  // seed, stay the same on every run (CI relies on that); the unit tests and the sanitizer run
-  // cover the multi-threaded decoding.
+  // One decoding thread keeps libFuzzer's coverage feedback free of thread timing; the unit
+  // tests and the sanitizer run cover the multi-threaded decoding.
   setenv("PCV_THREADS", "1", 1);
   return 0;
 }

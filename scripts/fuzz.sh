@@ -3,8 +3,10 @@
 # fuzzer for a bounded time over its kept seed corpus fuzz/corpus/<format>/. New inputs the
 # fuzzer finds go to build-fuzz/corpus/<format>/ (not into the repository); crashes are written
 # to build-fuzz/ and fail the script.
-#   FUZZ_RUNS     inputs per target (default 1000000, about 35 s each on 2 cores); with a fixed
-#                 seed the run is the same on every machine, so CI cannot fail by luck
+#   FUZZ_RUNS     inputs per target (default 1000000, about 35 s each on 2 cores): a bounded
+#                 run from a fixed seed. libFuzzer is not bit-reproducible between runs, so a crash
+#                 it finds in CI is a real reader bug that earlier runs missed: fix it and add the
+#                 input to fuzz/corpus/<format>/
 #   FUZZ_SEED     libFuzzer's seed (default 1); FUZZ_SECONDS instead of FUZZ_RUNS for open-ended
 #                 local runs
 set -euo pipefail
