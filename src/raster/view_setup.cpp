@@ -13,8 +13,8 @@ ViewTransform makeViewTransform(const Camera& camera, int width, int height,
   std::copy_n(glm::value_ptr(matrix), 16, view.viewProjection);
   view.width = width;
   view.height = height;
-  view.nearPlane = camera.nearPlane;
-  view.farPlane = camera.farPlane;
+  view.nearPlane = std::clamp(camera.nearPlane, kMinViewDistance, kMaxViewDistance);
+  view.farPlane = std::clamp(camera.farPlane, kMinViewDistance, kMaxViewDistance);
   return view;
 }
 

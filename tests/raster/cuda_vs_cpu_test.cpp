@@ -1,6 +1,7 @@
 // The CUDA backend against the CPU oracle. Without a usable CUDA device these tests are skipped
 // (with the reason), never passed.
 #include <cstring>
+#include <span>
 
 #include "pcv/core/error.hpp"
 #include "pcv/cuda/device_buffer.hpp"
@@ -21,6 +22,7 @@ const Viewpoint kViewpoints[] = {
     {"seed start", {-3.0, 0.0, 0.0}, 0.0f, 0.0f},
     {"close above", {-0.8, -0.6, 0.9}, 35.0f, -40.0f},
     {"inside", {0.1, 0.0, 0.05}, 120.0f, 10.0f},
+    {"far", {-30.0, 12.0, 9.0}, -21.0f, -16.0f},  // dense batches: the raster's pixel cache
 };
 const test::ImageSizeCase kSizes[] = {{1280, 720}, {333, 217}};
 
@@ -51,7 +53,7 @@ TEST_F(CudaVsCpu, GeneratorsMakeBitIdenticalPoints) {
   EXPECT_EQ(different, 0u);
 }
 
-TEST_F(CudaVsCpu, ExactMethodsArePixelIdenticalAtThreeViewsAndTwoSizes) {
+TEST_F(CudaVsCpu, ExactMethodsArePixelIdenticalAtFourViewsAndTwoSizes) {
   // Every deterministic CUDA method against the CPU method it must equal.
   for (const std::string& method : cuda_->methods()) {
     if (method == "seed") continue;  // races on equal depths: see the next test
@@ -84,7 +86,9 @@ TEST_F(CudaVsCpu, ExactMethodsArePixelIdenticalAtThreeViewsAndTwoSizes) {
 TEST_F(CudaVsCpu, SeedMethodDiffersOnlyWhereEqualDepthsRace) {
   RenderSettings seed;
   seed.method = "seed";
-  for (const Viewpoint& viewpoint : kViewpoints) {
+  // Not the far view: there the seed's depth (NDC z, near 1 for far points) rounds thousands of
+  // points of a pixel to the same value, and which of them wins is a race by design.
+  for (const Viewpoint& viewpoint : std::span(kViewpoints).first(3)) {
     for (const auto& size : kSizes) {
       const ViewTransform view = test::makeView(cameraAt(viewpoint), size.width, size.height);
       const Image gpu = test::renderToImage(*cuda_, view, seed);

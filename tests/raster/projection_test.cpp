@@ -5,6 +5,7 @@
 
 #include "pcv/raster/framebuffer_word.hpp"
 #include "pcv/raster/projection.hpp"
+#include "pcv/raster/view_setup.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
@@ -119,6 +120,18 @@ TEST(Projection, RejectsNanAndInfinity) {
   EXPECT_FALSE(projectPoint(view, -2.0f, nan, 0.0f, hit));
   EXPECT_FALSE(projectPoint(view, inf, 0.0f, 0.0f, hit));
   EXPECT_FALSE(projectPoint(view, -2.0f, 0.0f, -inf, hit));
+}
+
+TEST(ViewTransform, KeepsViewDistancesWhereTheGpuReciprocalIsExact) {
+  Camera camera = Camera::lookingFrom({0, 0, 0}, 0.0f, 0.0f);
+  const ViewTransform usual = makeViewTransform(camera, 64, 32);
+  EXPECT_EQ(usual.nearPlane, camera.nearPlane);
+  EXPECT_EQ(usual.farPlane, camera.farPlane);
+  camera.nearPlane = 1e-38f;
+  camera.farPlane = 1e38f;
+  const ViewTransform extreme = makeViewTransform(camera, 64, 32);
+  EXPECT_EQ(extreme.nearPlane, kMinViewDistance);
+  EXPECT_EQ(extreme.farPlane, kMaxViewDistance);
 }
 
 TEST(FramebufferWord, OrdersByDepthThenLowestPayload) {

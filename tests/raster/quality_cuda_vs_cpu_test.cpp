@@ -58,10 +58,11 @@ const View kViews[] = {
     {"seed start", {-3.0, 0.0, 0.0}, 0.0f, 0.0f},
     {"close above", {-0.8, -0.6, 0.9}, 35.0f, -40.0f},
     {"inside", {0.1, 0.0, 0.05}, 120.0f, 10.0f},
+    {"far", {-30.0, 12.0, 9.0}, -21.0f, -16.0f},  // dense batches: the raster's pixel cache
 };
 const test::ImageSizeCase kSizes[] = {{1280, 720}, {333, 217}};
 
-TEST(QualityCudaVsCpu, EveryModeIsPixelIdenticalAtThreeViewsAndTwoSizes) {
+TEST(QualityCudaVsCpu, EveryModeIsPixelIdenticalAtFourViewsAndTwoSizes) {
   PCV_REQUIRE_CUDA();
   auto cuda = createBackend("cuda");
   auto cpu = createBackend("cpu");

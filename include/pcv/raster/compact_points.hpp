@@ -157,12 +157,18 @@ PCV_HOST_DEVICE inline BatchVisibility classifyBatch(const BatchProjection& p) {
   return combineCorners(outsideAll, insideAll);
 }
 
+/// A quantized point projected to the screen: its pixel is (floor(x), floor(y)).
+struct ScreenPoint {
+  float x, y;  ///< pixel coordinates, 0 <= x < width and 0 <= y < height
+  float w;     ///< view depth, near < w < far
+};
+
 /// Projects one quantized point of the batch. Drawn are points with near < w < far whose pixel
 /// (floor of sx/w, sy/w) lies in the image; invalid words never are. With kTested false (a batch
-/// classified kInside, whose points all pass) the range tests are skipped; the pixel is the same.
+/// classified kInside, whose points all pass) the range tests are skipped; the result is the same.
 template <bool kTested = true>
-PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectQuantized(const BatchProjection& p, uint32_t word,
-                                                       PixelHit& hit) {
+PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectQuantizedToScreen(const BatchProjection& p,
+                                                               uint32_t word, ScreenPoint& out) {
   if (word & kInvalidQuantized) return false;
   const float x = smallUintToFloat(word & 1023u);
   const float y = smallUintToFloat((word >> 10) & 1023u);
@@ -172,12 +178,23 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectQuantized(const BatchProjection& p,
   if (kTested && !(w > p.nearPlane && w < p.farPlane)) return false;
   const float sx = affine(p.sx, x, y, z), sy = affine(p.sy, x, y, z);
   if (kTested && !(sx >= 0.0f && sy >= 0.0f)) return false;
-  const float invW = 1.0f / w;
-  const float pixelX = sx * invW, pixelY = sy * invW;
-  if (kTested && !(pixelX < p.width && pixelY < p.height)) return false;
-  hit.x = int(floorToUint(pixelX));
-  hit.y = int(floorToUint(pixelY));
-  hit.viewDepth = w;
+  // near < w < far here (tested, or for kInside batches implied by the box corners).
+  const float invW = reciprocalInViewRange(w);
+  out.x = sx * invW;
+  out.y = sy * invW;
+  out.w = w;
+  return !kTested || (out.x < p.width && out.y < p.height);
+}
+
+/// projectQuantizedToScreen, as a pixel.
+template <bool kTested = true>
+PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectQuantized(const BatchProjection& p, uint32_t word,
+                                                       PixelHit& hit) {
+  ScreenPoint point;
+  if (!projectQuantizedToScreen<kTested>(p, word, point)) return false;
+  hit.x = int(floorToUint(point.x));
+  hit.y = int(floorToUint(point.y));
+  hit.viewDepth = point.w;
   hit.ndcDepth01 = 0.0f;  // not used by the compact methods
   return true;
 }

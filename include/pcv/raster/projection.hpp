@@ -8,13 +8,20 @@
 
 namespace pcv {
 
+/// View distances are kept in [kMinViewDistance, kMaxViewDistance] (makeViewTransform clamps the
+/// near and far planes): every drawn point's w is then a normal float far from overflow, which
+/// reciprocalInViewRange needs. No real cloud comes near either bound.
+constexpr float kMinViewDistance = 0x1p-100f;
+constexpr float kMaxViewDistance = 0x1p100f;
+
 /// A view as the kernels need it, passed by value.
 struct ViewTransform {
   float viewProjection[16];  ///< column-major (glm) projection * view, for points as offsets
                              ///< from the cloud's origin
   int width;                 ///< target width in pixels
   int height;                ///< target height in pixels
-  float nearPlane;           ///< view distance (clip w) of the near plane, world units
+  float nearPlane;           ///< view distance (clip w) of the near plane, world units; points
+                             ///< are drawn for nearPlane < w < farPlane
   float farPlane;            ///< view distance (clip w) of the far plane, world units
 };
 

@@ -7,10 +7,20 @@ namespace {
 
 constexpr int kRasterBlock = 256;
 
+/// Blocks per batch: two halves of a batch measured faster than one block (the tail of the last
+/// wave is shorter) and than five (each block re-reads the batch's pixels into another L1).
+constexpr uint32_t kSlices = 2;
+
+/// A batch is dense when it has at least this many points per pixel of its box's screen
+/// rectangle; its blocks then filter points through a PixelCache (bench/RESULTS.md: the cache
+/// pays where many points of one block share a pixel, as in far views, and costs elsewhere).
+constexpr float kDensePointsPerPixel = 64.0f;
+
 struct CullParams {
   const Batch* batches;
   uint32_t batchCount;
   ViewTransform view;
+  float densePointsPerPixel;
   CulledBatch* culled;  ///< one per batch
 };
 
@@ -19,8 +29,22 @@ struct CompactRasterParams {
   const Batch* batches;
   const CulledBatch* culled;
   uint32_t width;             ///< pixels per framebuffer row
+  uint32_t pixelBias;         ///< -kFloorBias * (width + 1), mod 2^32: see drawQuantized
   unsigned long long* words;  ///< framebuffer, one word per pixel, kEmptyPixel where clear
 };
+
+/// Where corner `corner` of the batch box lands in pixels; false when it is not in front of the
+/// near plane (its rectangle is then unbounded).
+__device__ bool cornerPixel(const BatchProjection& p, int corner, float& x, float& y) {
+  const float qx = corner & 1 ? float(kQuantSteps) : 0.0f;
+  const float qy = corner & 2 ? float(kQuantSteps) : 0.0f;
+  const float qz = corner & 4 ? float(kQuantSteps) : 0.0f;
+  const float w = affine(p.w, qx, qy, qz);
+  if (!(w > p.nearPlane)) return false;
+  x = affine(p.sx, qx, qy, qz) / w;
+  y = affine(p.sy, qx, qy, qz) / w;
+  return true;
+}
 
 /// Eight lanes per batch, one per corner; a few batches per warp keep the chain of float math
 /// per thread short, so the stage takes microseconds even for small clouds.
@@ -32,83 +56,180 @@ __device__ void cullBatch(const CullParams& p) {
   const bool active = b < p.batchCount;
   BatchProjection projection{};
   CornerClass c{0x3f, true};
+  float x = 0.0f, y = 0.0f;
+  bool inFront = false;
+  uint32_t count = 0;
   if (active) {
-    projection = makeBatchProjection(p.view, p.batches[b]);
+    const Batch batch = p.batches[b];
+    count = batch.count;
+    projection = makeBatchProjection(p.view, batch);
     c = classifyCorner(projection, corner);
+    inFront = cornerPixel(projection, corner, x, y);
   }
-  // AND over the eight lanes of the batch (they are aligned groups of eight in the warp).
-  uint32_t outsideAll = c.outside, insideAll = c.inside;
+  // Over the eight lanes of the batch (aligned groups of eight in the warp): AND of the corner
+  // classes, and the pixel rectangle of the corners.
+  uint32_t outsideAll = c.outside, insideAll = c.inside, allInFront = inFront;
+  float minX = x, maxX = x, minY = y, maxY = y;
   for (int offset = 1; offset < 8; offset *= 2) {
     outsideAll &= __shfl_xor_sync(0xffffffffu, outsideAll, offset);
     insideAll &= __shfl_xor_sync(0xffffffffu, insideAll, offset);
+    allInFront &= __shfl_xor_sync(0xffffffffu, allInFront, offset);
+    minX = fminf(minX, __shfl_xor_sync(0xffffffffu, minX, offset));
+    maxX = fmaxf(maxX, __shfl_xor_sync(0xffffffffu, maxX, offset));
+    minY = fminf(minY, __shfl_xor_sync(0xffffffffu, minY, offset));
+    maxY = fmaxf(maxY, __shfl_xor_sync(0xffffffffu, maxY, offset));
   }
   if (active && corner == 0) {
-    p.culled[b] = CulledBatch{projection, combineCorners(outsideAll, insideAll != 0)};
+    const float area = (floorf(maxX) - floorf(minX) + 1.0f) * (floorf(maxY) - floorf(minY) + 1.0f);
+    const bool dense = allInFront && float(count) >= p.densePointsPerPixel * area;
+    p.culled[b] = CulledBatch{projection, combineCorners(outsideAll, insideAll != 0), dense};
   }
 }
 
+/// Reads the depth half of a framebuffer word, asking L2 to keep the line: the framebuffer is
+/// read again by every batch over the pixel and by the resolve, the points stream past it.
+__device__ PCV_FORCE_INLINE uint32_t readDepthKeptInL2(const unsigned long long* word) {
+  const uint32_t* depth = reinterpret_cast<const uint32_t*>(word) + 1;  // little-endian high half
+#if __CUDA_ARCH__ >= 800  // L2 cache hints
+  uint64_t policy;
+  asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+  uint32_t value;
+  asm volatile("ld.global.L2::cache_hint.u32 %0, [%1], %2;"
+               : "=r"(value)
+               : "l"(depth), "l"(policy));
+  return value;
+#else
+  return *depth;
+#endif
+}
+
+/// Reads 16 bytes of positions, each read once per frame: not kept in L1, first out of L2.
+__device__ PCV_FORCE_INLINE uint4 readStreaming(const uint4* address) {
+#if __CUDA_ARCH__ >= 800  // L2 cache hints
+  uint64_t policy;
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  uint4 v;
+  asm("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+      : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+      : "l"(address), "l"(policy));
+  return v;
+#else
+  return __ldcs(address);
+#endif
+}
+
+/// A block's memory of the closest depth it has sent to a few recent pixels, in shared memory:
+/// entry = pixel (32) | depth bits (32) of a point of this block that passed it, at slot
+/// (x mod 64, y mod 32) of the pixel. A point at the same pixel and farther than the entry cannot
+/// win (that point, or a closer one, reaches the framebuffer), so it is dropped before the
+/// framebuffer read. Entries are plain stores: racing writers each leave a valid pair.
+struct PixelCache {
+  static constexpr uint32_t kColumns = 64, kRows = 32;
+  static constexpr unsigned long long kNoPixel = ~0ull;  // no real pixel has index 2^32 - 1
+  unsigned long long entries[kColumns * kRows];
+
+  __device__ void clear() {
+    for (uint32_t i = threadIdx.x; i < kColumns * kRows; i += kRasterBlock) entries[i] = kNoPixel;
+    __syncthreads();
+  }
+  /// False when the point cannot win; else remembers it. Only the low bits of column and row
+  /// are used, so they may carry kFloorBias (whose low 24 bits are zero).
+  __device__ PCV_FORCE_INLINE bool admit(uint32_t column, uint32_t row, uint32_t pixel,
+                                         uint32_t depth) {
+    unsigned long long& entry = entries[column % kColumns | (row % kRows) * kColumns];
+    const unsigned long long seen = entry;
+    if (uint32_t(seen >> 32) == pixel && depth > uint32_t(seen)) return false;
+    entry = (uint64_t(pixel) << 32) | depth;
+    return true;
+  }
+};
+
 /// Draws one point. Early-z: most points of a dense cloud are hidden; a plain read is far
-/// cheaper than an atomic, and a stale value only costs an atomic that was not needed.
-template <bool kTested>
+/// cheaper than an atomic, and a stale value only costs an atomic that was not needed. Equal
+/// depths go to the atomic, which keeps the lower index.
+template <bool kTested, bool kCached>
 __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
                                                const BatchProjection& projection, uint32_t word,
-                                               uint32_t index) {
-  PixelHit hit;
-  if (!projectQuantized<kTested>(projection, word, hit)) return;
-  unsigned long long* slot = &p.words[uint32_t(hit.y) * p.width + uint32_t(hit.x)];
-  const unsigned long long key = packDepthWord(hit.viewDepth, index);
-  if (key < *slot) atomicMin(slot, key);
+                                               uint32_t index, PixelCache& cache) {
+  ScreenPoint point;
+  if (!projectQuantizedToScreen<kTested>(projection, word, point)) return;
+  // The pixel index row * width + column, with the floors' biases removed once by pixelBias (the
+  // same pixel as projectQuantized's, in two instructions fewer).
+  const uint32_t column = floorToUintBiased(point.x), row = floorToUintBiased(point.y);
+  const uint32_t pixel = row * p.width + column + p.pixelBias;
+  const uint32_t depth = floatBits(point.w);
+  if (kCached && !cache.admit(column, row, pixel, depth)) return;
+  unsigned long long* slot = &p.words[pixel];
+  if (depth <= readDepthKeptInL2(slot)) atomicMin(slot, packDepthWord(point.w, index));
 }
 
 /// Draws points [begin, end) of the positions, four per 16-byte load; begin is a multiple of 4.
-template <bool kTested>
+template <bool kTested, bool kCached>
 __device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
                                            const BatchProjection& projection, uint32_t begin,
-                                           uint32_t end) {
+                                           uint32_t end, PixelCache& cache) {
   const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
   const uint32_t quadCount = (end - begin) / 4;
   for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
-    const uint4 w = __ldg(&quads[q]);
+    const uint4 w = readStreaming(&quads[q]);
     const uint32_t index = begin + 4 * q;
-    drawQuantized<kTested>(p, projection, w.x, index);
-    drawQuantized<kTested>(p, projection, w.y, index + 1);
-    drawQuantized<kTested>(p, projection, w.z, index + 2);
-    drawQuantized<kTested>(p, projection, w.w, index + 3);
+    drawQuantized<kTested, kCached>(p, projection, w.x, index, cache);
+    drawQuantized<kTested, kCached>(p, projection, w.y, index + 1, cache);
+    drawQuantized<kTested, kCached>(p, projection, w.z, index + 2, cache);
+    drawQuantized<kTested, kCached>(p, projection, w.w, index + 3, cache);
   }
   for (uint32_t i = begin + quadCount * 4 + threadIdx.x; i < end; i += kRasterBlock) {
-    drawQuantized<kTested>(p, projection, __ldg(&p.positions[i]), i);
+    drawQuantized<kTested, kCached>(p, projection, __ldg(&p.positions[i]), i, cache);
   }
 }
 
-/// Blocks per batch: two halves of a batch measured faster than one block (the tail of the last
-/// wave is shorter) and than five (each block re-reads the batch's pixels into another L1).
-constexpr uint32_t kSlices = 2;
+template <bool kCached>
+__device__ PCV_FORCE_INLINE void drawSlice(const CompactRasterParams& p, const CulledBatch& culled,
+                                           uint32_t begin, uint32_t end, PixelCache& cache) {
+  // Batches wholly inside the view skip the per-point range tests: all their points pass them.
+  if (culled.visibility == BatchVisibility::kInside) {
+    drawRange<false, kCached>(p, culled.projection, begin, end, cache);
+  } else {
+    drawRange<true, kCached>(p, culled.projection, begin, end, cache);
+  }
+}
 
 /// Block blockIdx.x draws slice (blockIdx.x % kSlices) of batch (blockIdx.x / kSlices).
 __device__ void rasterCompact(const CompactRasterParams& p) {
   static_assert(kBatchSize % (4 * kSlices) == 0, "slices must hold whole 16-byte loads");
+  __shared__ PixelCache cache;
   beginDependentKernel();
   const uint32_t b = blockIdx.x / kSlices;
-  const BatchVisibility visibility = p.culled[b].visibility;
-  if (visibility == BatchVisibility::kOutside) return;
-  const Batch& batch = p.batches[b];
+  // Both reads before the first branch, so their latencies overlap.
+  const CulledBatch culled = p.culled[b];
+  const uint32_t first = p.batches[b].first, count = p.batches[b].count;
+  if (culled.visibility == BatchVisibility::kOutside) return;
   constexpr uint32_t kSliceSize = kBatchSize / kSlices;
-  const uint32_t begin = batch.first + (blockIdx.x % kSlices) * kSliceSize;
-  const uint32_t end = min(begin + kSliceSize, batch.first + batch.count);
+  const uint32_t begin = first + (blockIdx.x % kSlices) * kSliceSize;
+  const uint32_t end = min(begin + kSliceSize, first + count);
   if (begin >= end) return;
-  const BatchProjection projection = p.culled[b].projection;
-  // Batches wholly inside the view skip the per-point range tests: all their points pass them.
-  if (visibility == BatchVisibility::kInside) {
-    drawRange<false>(p, projection, begin, end);
+  if (culled.dense) {
+    cache.clear();
+    drawSlice<true>(p, culled, begin, end, cache);
   } else {
-    drawRange<true>(p, projection, begin, end);
+    drawSlice<false>(p, culled, begin, end, cache);
   }
 }
 
 __global__ void cullBatchesKernel(CullParams p) {
   cullBatch(p);
 }
-__global__ void rasterCompactKernel(CompactRasterParams p) {
+// Full occupancy: as many 256-thread blocks as the SM holds threads (on sm_80 and sm_90, 2048
+// threads: eight blocks, so at most 32 registers).
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900)
+constexpr int kRasterBlocksPerSm = 2048 / kRasterBlock;
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+constexpr int kRasterBlocksPerSm = 1024 / kRasterBlock;
+#else
+constexpr int kRasterBlocksPerSm = 1536 / kRasterBlock;
+#endif
+__global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm)
+    rasterCompactKernel(CompactRasterParams p) {
   rasterCompact(p);
 }
 
@@ -117,16 +238,18 @@ __global__ void rasterCompactKernel(CompactRasterParams p) {
 void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words) {
   const CompactPointsDevice& compact = *f.compact;
   const auto batchCount = uint32_t(compact.batches.size());
+  const auto width = uint32_t(f.view.width);
   culled_.reserve(batchCount);
   // Each batch's projection and visibility.
   f.recorder->launchDependent(
       "cull", uint64_t(batchCount) * 8, cullBatchesKernel,
-      CullParams{compact.batches.data(), batchCount, f.view, culled_.data()}, 128);
+      CullParams{compact.batches.data(), batchCount, f.view, kDensePointsPerPixel, culled_.data()}, 128);
   // kSlices blocks per batch; those of batches outside the view return at once.
   f.recorder->launchDependent("raster", uint64_t(batchCount) * kSlices * kRasterBlock,
                               rasterCompactKernel,
                               CompactRasterParams{compact.positions.data(), compact.batches.data(),
-                                                  culled_.data(), uint32_t(f.view.width), words},
+                                                  culled_.data(), width, 0u - kFloorBias * (width + 1),
+                                                  words},
                               kRasterBlock);
 }
 

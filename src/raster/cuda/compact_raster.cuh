@@ -4,7 +4,8 @@
 ///           whether its box is outside the view (skipped), inside (its points skip the range
 ///           tests) or partial.
 ///   raster  kSlices blocks per batch, 16-byte loads of 4 points per thread, early-z (read the
-///           pixel, skip the atomic when not closer), 64-bit atomicMin of depth|index.
+///           pixel's depth, skip the atomic when farther), 64-bit atomicMin of depth|index;
+///           blocks of dense batches first drop points a block-local pixel cache proves hidden.
 #pragma once
 
 #include "cuda_method.hpp"
@@ -12,10 +13,12 @@
 
 namespace pcv::cuda {
 
-/// What the cull stage leaves for the raster stage about one batch.
-struct CulledBatch {
+/// What the cull stage leaves for the raster stage about one batch. 16-byte aligned so a block
+/// reads it in a few wide loads.
+struct alignas(16) CulledBatch {
   BatchProjection projection;
   BatchVisibility visibility;
+  bool dense;  ///< many points per pixel: filter them through the block's pixel cache
 };
 
 class CompactRasterStages {
