@@ -114,22 +114,25 @@ constexpr float kInsideMargin = 1.0f / 4096.0f;
 
 /// Where one corner (0..7: bit 0 x, bit 1 y, bit 2 z at the box's far end) of the batch box
 /// lies: a bit per view side it is beyond (left, right, bottom, top, near, far), and whether it is
-/// inside by the margin.
+/// inside by the margin. With marginPx > 0 the image counts as grown by that many pixels on each
+/// side (for footprints wider than a pixel); marginPx == 0 gives exactly the plain tests.
 struct CornerClass {
   uint32_t outside;
   bool inside;
 };
 
-PCV_HOST_DEVICE PCV_FORCE_INLINE CornerClass classifyCorner(const BatchProjection& p, int corner) {
+PCV_HOST_DEVICE PCV_FORCE_INLINE CornerClass classifyCorner(const BatchProjection& p, int corner,
+                                                            float marginPx = 0.0f) {
   const float x = corner & 1 ? float(kQuantSteps) : 0.0f;
   const float y = corner & 2 ? float(kQuantSteps) : 0.0f;
   const float z = corner & 4 ? float(kQuantSteps) : 0.0f;
   const float w = affine(p.w, x, y, z), sx = affine(p.sx, x, y, z), sy = affine(p.sy, x, y, z);
+  const float low = -marginPx * w;  // +-0 without a margin: the same test as sx < 0
   const float lo = kInsideMargin, hi = 1.0f - kInsideMargin;
   CornerClass c;
-  c.outside = uint32_t(sx < 0.0f) | uint32_t(sx > p.width * w) << 1 | uint32_t(sy < 0.0f) << 2 |
-              uint32_t(sy > p.height * w) << 3 | uint32_t(w < p.nearPlane) << 4 |
-              uint32_t(w > p.farPlane) << 5;
+  c.outside = uint32_t(sx < low) | uint32_t(sx > (p.width + marginPx) * w) << 1 |
+              uint32_t(sy < low) << 2 | uint32_t(sy > (p.height + marginPx) * w) << 3 |
+              uint32_t(w < p.nearPlane) << 4 | uint32_t(w > p.farPlane) << 5;
   c.inside = sx > lo * p.width * w && sx < hi * p.width * w && sy > lo * p.height * w &&
              sy < hi * p.height * w && w > p.nearPlane * (1.0f + kInsideMargin) &&
              w < p.farPlane * hi;
@@ -157,6 +160,14 @@ PCV_HOST_DEVICE inline BatchVisibility classifyBatch(const BatchProjection& p) {
   return combineCorners(outsideAll, insideAll);
 }
 
+/// Whether the batch box lies entirely beyond one side of the view, the image grown by marginPx
+/// on each side (so batches just outside still draw the part of their footprints that reaches in).
+PCV_HOST_DEVICE inline bool batchOutsideView(const BatchProjection& p, float marginPx) {
+  uint32_t outsideAll = 0x3f;
+  for (int corner = 0; corner < 8; ++corner) outsideAll &= classifyCorner(p, corner, marginPx).outside;
+  return outsideAll != 0;
+}
+
 /// A quantized point projected to the screen: its pixel is (floor(x), floor(y)).
 struct ScreenPoint {
   float x, y;  ///< pixel coordinates, 0 <= x < width and 0 <= y < height
@@ -166,9 +177,12 @@ struct ScreenPoint {
 /// Projects one quantized point of the batch. Drawn are points with near < w < far whose pixel
 /// (floor of sx/w, sy/w) lies in the image; invalid words never are. With kTested false (a batch
 /// classified kInside, whose points all pass) the range tests are skipped; the result is the same.
-template <bool kTested = true>
+/// With kMargin the image counts as grown by marginPx on each side (footprints wider than a
+/// pixel reach in from there); the coordinates are then in (-marginPx, size + marginPx).
+template <bool kTested = true, bool kMargin = false>
 PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectQuantizedToScreen(const BatchProjection& p,
-                                                               uint32_t word, ScreenPoint& out) {
+                                                               uint32_t word, ScreenPoint& out,
+                                                               float marginPx = 0.0f) {
   if (word & kInvalidQuantized) return false;
   const float x = smallUintToFloat(word & 1023u);
   const float y = smallUintToFloat((word >> 10) & 1023u);
@@ -177,13 +191,16 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectQuantizedToScreen(const BatchProjec
   // "not inside" forms reject NaN too.
   if (kTested && !(w > p.nearPlane && w < p.farPlane)) return false;
   const float sx = affine(p.sx, x, y, z), sy = affine(p.sy, x, y, z);
-  if (kTested && !(sx >= 0.0f && sy >= 0.0f)) return false;
+  const float low = kMargin ? -marginPx * w : 0.0f;
+  if (kTested && !(sx >= low && sy >= low)) return false;
   // near < w < far here (tested, or for kInside batches implied by the box corners).
   const float invW = reciprocalInViewRange(w);
   out.x = sx * invW;
   out.y = sy * invW;
   out.w = w;
-  return !kTested || (out.x < p.width && out.y < p.height);
+  const float width = kMargin ? p.width + marginPx : p.width;
+  const float height = kMargin ? p.height + marginPx : p.height;
+  return !kTested || (out.x < width && out.y < height);
 }
 
 /// projectQuantizedToScreen, as a pixel.

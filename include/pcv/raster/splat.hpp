@@ -96,56 +96,16 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE void forEachFootprintPixel(const SplatFrame& s,
   }
 }
 
-/// batchOutsideView with the image grown by marginPx on each side, so batches whose points lie
-/// just outside still draw the part of their footprints that reaches in.
-PCV_HOST_DEVICE inline bool batchOutsideSplatView(const BatchProjection& p, float marginPx) {
-  uint32_t outsideAll = 0x3f;  // bit per side
-  for (int corner = 0; corner < 8; ++corner) {
-    const float x = corner & 1 ? float(kQuantSteps) : 0.0f;
-    const float y = corner & 2 ? float(kQuantSteps) : 0.0f;
-    const float z = corner & 4 ? float(kQuantSteps) : 0.0f;
-    const float w = affine(p.w, x, y, z), sx = affine(p.sx, x, y, z), sy = affine(p.sy, x, y, z);
-    const float low = -marginPx * w;
-    const uint32_t outside = uint32_t(sx < low) | uint32_t(sx > (p.width + marginPx) * w) << 1 |
-                             uint32_t(sy < low) << 2 |
-                             uint32_t(sy > (p.height + marginPx) * w) << 3 |
-                             uint32_t(w < p.nearPlane) << 4 | uint32_t(w > p.farPlane) << 5;
-    outsideAll &= outside;
-  }
-  return outsideAll != 0;
-}
-
-/// projectQuantized with the image grown by marginPx, returning the pixel position unfloored.
-/// With marginPx == 0 it accepts exactly the points projectQuantized accepts, and
-/// floor(pixelX), floor(pixelY) are its pixel.
-PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectQuantizedSplat(const BatchProjection& p, uint32_t word,
-                                                            float marginPx, float& pixelX,
-                                                            float& pixelY, float& w) {
-  if (word & kInvalidQuantized) return false;
-  const float x = smallUintToFloat(word & 1023u);
-  const float y = smallUintToFloat((word >> 10) & 1023u);
-  const float z = smallUintToFloat(word >> 20);
-  w = affine(p.w, x, y, z);
-  if (!(w > p.nearPlane && w < p.farPlane)) return false;
-  const float sx = affine(p.sx, x, y, z), sy = affine(p.sy, x, y, z);
-  const float low = -marginPx * w;  // -0 when the margin is 0: the same test as sx >= 0
-  if (!(sx >= low && sy >= low)) return false;
-  const float invW = 1.0f / w;
-  pixelX = sx * invW;
-  pixelY = sy * invW;
-  return pixelX < p.width + marginPx && pixelY < p.height + marginPx;
-}
-
 /// Projects compact point `index` (position word `word`) and calls visit(pixel, viewDepth) for
 /// each pixel of its footprint. The raster and the high-quality accumulation share this.
 template <typename Visit>
 PCV_HOST_DEVICE PCV_FORCE_INLINE void splatQuantized(const SplatFrame& s,
                                                      const BatchProjection& projection,
                                                      uint32_t word, Visit&& visit) {
-  float pixelX, pixelY, w;
-  if (!projectQuantizedSplat(projection, word, s.marginPx, pixelX, pixelY, w)) return;
-  const Footprint footprint = footprintAt(pixelX, pixelY, splatSizePx(s, w));
-  forEachFootprintPixel(s, footprint, [&](uint32_t pixel) { visit(pixel, w); });
+  ScreenPoint point;
+  if (!projectQuantizedToScreen<true, true>(projection, word, point, s.marginPx)) return;
+  const Footprint footprint = footprintAt(point.x, point.y, splatSizePx(s, point.w));
+  forEachFootprintPixel(s, footprint, [&](uint32_t pixel) { visit(pixel, point.w); });
 }
 
 }  // namespace pcv

@@ -20,7 +20,7 @@ PCV_CPU_FMA_CLONES void splatBatches(const Frame& frame, const CompactPoints& co
   for (uint64_t b = beginBatch; b < endBatch; ++b) {
     const Batch& batch = compact.batches[b];
     const BatchProjection projection = makeBatchProjection(frame.view, batch);
-    if (batchOutsideSplatView(projection, splat.marginPx)) continue;
+    if (batchOutsideView(projection, splat.marginPx)) continue;
     for (uint32_t i = batch.first; i < batch.first + batch.count; ++i) {
       splatQuantized(splat, projection, compact.positions[i],
                      [&](uint32_t pixel, float depth) { visit(pixel, depth, i); });

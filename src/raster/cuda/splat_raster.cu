@@ -16,7 +16,7 @@ __device__ void splatBatch(const uint32_t* positions, const Batch* batches,
   const Batch& batch = batches[blockIdx.x];
   if (threadIdx.x == 0) {
     sharedProjection = makeBatchProjection(view, batch);
-    culled = batchOutsideSplatView(sharedProjection, splat.marginPx);
+    culled = batchOutsideView(sharedProjection, splat.marginPx);
   }
   __syncthreads();
   if (culled) return;
