@@ -7,7 +7,7 @@
 namespace pcv::test {
 
 struct ReciprocalCheck {
-  uint64_t mismatches;    ///< floats whose reciprocals differ
+  uint64_t mismatches;   ///< floats whose reciprocals differ
   uint32_t exampleBits;  ///< one of them, when there are any
 };
 

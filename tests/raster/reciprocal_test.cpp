@@ -30,7 +30,8 @@ TEST(Reciprocal, GpuMatchesTheHostDivisionOnASpreadOfValues) {
   values.push_back(0.1f);
   const std::vector<float> gpu = test::reciprocalsOnDevice(values);
   uint64_t different = 0;
-  for (size_t i = 0; i < values.size(); ++i) different += floatBits(gpu[i]) != floatBits(1.0f / values[i]);
+  for (size_t i = 0; i < values.size(); ++i)
+    different += floatBits(gpu[i]) != floatBits(1.0f / values[i]);
   EXPECT_EQ(different, 0u) << "of " << values.size();
 }
 

@@ -48,8 +48,8 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE float fusedMultiplyAdd(float a, float b, float 
 /// range ViewTransform keeps view distances in). The GPU takes the hardware estimate and one
 /// Newton step, the fast path of its own division, without the exponent check and slow-path call
 /// that division carries for extreme values: six instructions fewer per point in the raster loop,
-/// and fewer registers held across the call. tests/raster/reciprocal_test.cu checks every float of
-/// the range on the GPU.
+/// and fewer registers held across the call. tests/raster/reciprocal_test.cpp checks every float
+/// of the range on the GPU.
 PCV_HOST_DEVICE PCV_FORCE_INLINE float reciprocalInViewRange(float w) {
 #if defined(__CUDA_ARCH__)
   float estimate;

@@ -164,7 +164,8 @@ PCV_HOST_DEVICE inline BatchVisibility classifyBatch(const BatchProjection& p) {
 /// on each side (so batches just outside still draw the part of their footprints that reaches in).
 PCV_HOST_DEVICE inline bool batchOutsideView(const BatchProjection& p, float marginPx) {
   uint32_t outsideAll = 0x3f;
-  for (int corner = 0; corner < 8; ++corner) outsideAll &= classifyCorner(p, corner, marginPx).outside;
+  for (int corner = 0; corner < 8; ++corner)
+    outsideAll &= classifyCorner(p, corner, marginPx).outside;
   return outsideAll != 0;
 }
 

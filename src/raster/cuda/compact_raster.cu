@@ -20,7 +20,6 @@ struct CullParams {
   const Batch* batches;
   uint32_t batchCount;
   ViewTransform view;
-  float densePointsPerPixel;
   CulledBatch* culled;  ///< one per batch
 };
 
@@ -81,7 +80,7 @@ __device__ void cullBatch(const CullParams& p) {
   }
   if (active && corner == 0) {
     const float area = (floorf(maxX) - floorf(minX) + 1.0f) * (floorf(maxY) - floorf(minY) + 1.0f);
-    const bool dense = allInFront && float(count) >= p.densePointsPerPixel * area;
+    const bool dense = allInFront && float(count) >= kDensePointsPerPixel * area;
     p.culled[b] = CulledBatch{projection, combineCorners(outsideAll, insideAll != 0), dense};
   }
 }
@@ -90,7 +89,8 @@ __device__ void cullBatch(const CullParams& p) {
 /// read again by every batch over the pixel and by the resolve, the points stream past it.
 __device__ PCV_FORCE_INLINE uint32_t readDepthKeptInL2(const unsigned long long* word) {
   const uint32_t* depth = reinterpret_cast<const uint32_t*>(word) + 1;  // little-endian high half
-#if __CUDA_ARCH__ >= 800  // L2 cache hints
+  // L2 cache hints exist from sm_80 on.
+#if __CUDA_ARCH__ >= 800
   uint64_t policy;
   asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
   uint32_t value;
@@ -105,7 +105,7 @@ __device__ PCV_FORCE_INLINE uint32_t readDepthKeptInL2(const unsigned long long*
 
 /// Reads 16 bytes of positions, each read once per frame: not kept in L1, first out of L2.
 __device__ PCV_FORCE_INLINE uint4 readStreaming(const uint4* address) {
-#if __CUDA_ARCH__ >= 800  // L2 cache hints
+#if __CUDA_ARCH__ >= 800
   uint64_t policy;
   asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
   uint4 v;
@@ -243,14 +243,13 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
   // Each batch's projection and visibility.
   f.recorder->launchDependent(
       "cull", uint64_t(batchCount) * 8, cullBatchesKernel,
-      CullParams{compact.batches.data(), batchCount, f.view, kDensePointsPerPixel, culled_.data()}, 128);
+      CullParams{compact.batches.data(), batchCount, f.view, culled_.data()}, 128);
   // kSlices blocks per batch; those of batches outside the view return at once.
-  f.recorder->launchDependent("raster", uint64_t(batchCount) * kSlices * kRasterBlock,
-                              rasterCompactKernel,
-                              CompactRasterParams{compact.positions.data(), compact.batches.data(),
-                                                  culled_.data(), width, 0u - kFloorBias * (width + 1),
-                                                  words},
-                              kRasterBlock);
+  f.recorder->launchDependent(
+      "raster", uint64_t(batchCount) * kSlices * kRasterBlock, rasterCompactKernel,
+      CompactRasterParams{compact.positions.data(), compact.batches.data(), culled_.data(), width,
+                          0u - kFloorBias * (width + 1), words},
+      kRasterBlock);
 }
 
 }  // namespace pcv::cuda
