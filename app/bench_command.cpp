@@ -13,6 +13,7 @@
 #include "pcv/core/error.hpp"
 #include "pcv/raster/backend.hpp"
 #include "pcv/raster/view_setup.hpp"
+#include "pcv/scene/cylinder_viewpoints.hpp"
 #include "pcv/scene/cylinders.hpp"
 
 namespace pcv::app {
@@ -102,19 +103,6 @@ std::vector<const QualityMode*> requestedQualityModes(const std::vector<std::str
   return modes;
 }
 
-/// The fixed viewpoints of the cylinder scene (which spans about [-2, 2]^3).
-struct Viewpoint {
-  const char* name;
-  glm::dvec3 eye;
-  float yawDegrees, pitchDegrees;
-};
-const Viewpoint kViewpoints[] = {
-    {"overview", {-3.0, 0.0, 0.0}, 0.0f, 0.0f},      // the seed's start: everything in view
-    {"close-up", {-0.8, -0.6, 0.9}, 35.0f, -40.0f},  // a few cylinders fill the screen
-    {"inside", {0.1, 0.0, 0.05}, 120.0f, 10.0f},     // among the cylinders, half culled
-    {"far", {-30.0, 12.0, 9.0}, -21.0f, -16.0f},     // the whole scene in a few pixels
-};
-
 struct Stats {
   double median = 0, min = 0, max = 0;
 };
@@ -138,11 +126,9 @@ struct MethodResult {
 };
 
 MethodResult measure(Backend& backend, const std::string& order, const RenderSettings& settings,
-                     const std::string& label, const Viewpoint& viewpoint, const ImageSize& size,
-                     const BenchOptions& o) {
-  const ViewTransform view = makeViewTransform(
-      Camera::lookingFrom(viewpoint.eye, viewpoint.yawDegrees, viewpoint.pitchDegrees), size.width,
-      size.height);
+                     const std::string& label, const CylinderViewpoint& viewpoint,
+                     const ImageSize& size, const BenchOptions& o) {
+  const ViewTransform view = makeViewTransform(viewpoint.camera(), size.width, size.height);
   // No pixels passed: the backend draws into its own device (or host) image.
   const RenderTarget target{nullptr, size.width, size.height,
                             backend.name() == "cuda" ? MemorySpace::Device : MemorySpace::Host};
@@ -252,7 +238,7 @@ void runBench(const BenchOptions& o) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     residentBytes[order] = backend->residentPointBytes();
     std::vector<std::string> methods = o.methods.empty() ? backend->methods() : o.methods;
-    for (const Viewpoint& viewpoint : kViewpoints) {
+    for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
       for (const std::string& method : methods) {
         const auto known = backend->methods();
         if (std::find(known.begin(), known.end(), method) == known.end()) continue;

@@ -4,6 +4,7 @@
 #include <span>
 
 #include "pcv/core/error.hpp"
+#include "pcv/scene/cylinder_viewpoints.hpp"
 #include "pcv/cuda/device_buffer.hpp"
 #include "test_support.hpp"
 
@@ -12,23 +13,7 @@ namespace {
 
 constexpr uint64_t kPoints = 2'000'000;
 
-struct Viewpoint {
-  const char* name;
-  glm::dvec3 eye;
-  float yawDegrees, pitchDegrees;
-};
-
-const Viewpoint kViewpoints[] = {
-    {"seed start", {-3.0, 0.0, 0.0}, 0.0f, 0.0f},
-    {"close above", {-0.8, -0.6, 0.9}, 35.0f, -40.0f},
-    {"inside", {0.1, 0.0, 0.05}, 120.0f, 10.0f},
-    {"far", {-30.0, 12.0, 9.0}, -21.0f, -16.0f},  // dense batches: the raster's pixel cache
-};
 const test::ImageSizeCase kSizes[] = {{1280, 720}, {333, 217}};
-
-Camera cameraAt(const Viewpoint& v) {
-  return Camera::lookingFrom(v.eye, v.yawDegrees, v.pitchDegrees);
-}
 
 class CudaVsCpu : public ::testing::Test {
  protected:
@@ -62,9 +47,9 @@ TEST_F(CudaVsCpu, ExactMethodsArePixelIdenticalAtFourViewsAndTwoSizes) {
     settings.background = packRgba(7, 8, 9);
     RenderSettings reference = settings;
     reference.method = method.starts_with("compact") ? "compact" : "packed";
-    for (const Viewpoint& viewpoint : kViewpoints) {
+    for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
       for (const auto& size : kSizes) {
-        const ViewTransform view = test::makeView(cameraAt(viewpoint), size.width, size.height);
+        const ViewTransform view = test::makeView(viewpoint.camera(), size.width, size.height);
         const Image cpu = test::renderToImage(*cpu_, view, reference);
         // Twice on the GPU: the compact method's first frame clears, later ones do not.
         for (int frame = 0; frame < 2; ++frame) {
@@ -88,9 +73,9 @@ TEST_F(CudaVsCpu, SeedMethodDiffersOnlyWhereEqualDepthsRace) {
   seed.method = "seed";
   // Not the far view: there the seed's depth (NDC z, near 1 for far points) rounds thousands of
   // points of a pixel to the same value, and which of them wins is a race by design.
-  for (const Viewpoint& viewpoint : std::span(kViewpoints).first(3)) {
+  for (const CylinderViewpoint& viewpoint : std::span(kCylinderViewpoints).first(3)) {
     for (const auto& size : kSizes) {
-      const ViewTransform view = test::makeView(cameraAt(viewpoint), size.width, size.height);
+      const ViewTransform view = test::makeView(viewpoint.camera(), size.width, size.height);
       const Image gpu = test::renderToImage(*cuda_, view, seed);
       const Image cpu = test::renderToImage(*cpu_, view, seed);
       const uint64_t lit = test::countLitPixels(cpu, kOpaqueBlack);
@@ -107,7 +92,7 @@ TEST_F(CudaVsCpu, SeedMethodDiffersOnlyWhereEqualDepthsRace) {
 }
 
 TEST_F(CudaVsCpu, DeviceTargetMatchesHostTarget) {
-  const ViewTransform view = test::makeView(cameraAt(kViewpoints[0]), 200, 100);
+  const ViewTransform view = test::makeView(kCylinderViewpoints[0].camera(), 200, 100);
   const Image host = test::renderToImage(*cuda_, view, {});
   DeviceBuffer<uint32_t> device(200 * 100);
   CUDA_CHECK(cudaMemset(device.data(), 0x5a, device.bytes()));

@@ -1,6 +1,7 @@
 // The CUDA quality pipeline against the CPU oracle, mode by mode: every mode uses the same
 // per-point and per-pixel code and integer accumulation, so the images must be identical.
 // Skipped (never passed) without a usable CUDA device.
+#include "pcv/scene/cylinder_viewpoints.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
@@ -49,17 +50,6 @@ const Mode kModes[] = {
      }},
 };
 
-struct View {
-  const char* name;
-  glm::dvec3 eye;
-  float yawDegrees, pitchDegrees;
-};
-const View kViews[] = {
-    {"seed start", {-3.0, 0.0, 0.0}, 0.0f, 0.0f},
-    {"close above", {-0.8, -0.6, 0.9}, 35.0f, -40.0f},
-    {"inside", {0.1, 0.0, 0.05}, 120.0f, 10.0f},
-    {"far", {-30.0, 12.0, 9.0}, -21.0f, -16.0f},  // dense batches: the raster's pixel cache
-};
 const test::ImageSizeCase kSizes[] = {{1280, 720}, {333, 217}};
 
 TEST(QualityCudaVsCpu, EveryModeIsPixelIdenticalAtFourViewsAndTwoSizes) {
@@ -73,10 +63,9 @@ TEST(QualityCudaVsCpu, EveryModeIsPixelIdenticalAtFourViewsAndTwoSizes) {
     RenderSettings settings;
     settings.background = packRgba(7, 8, 9);
     mode.apply(settings.quality);
-    for (const View& v : kViews) {
+    for (const CylinderViewpoint& v : kCylinderViewpoints) {
       for (const auto& size : kSizes) {
-        const ViewTransform view = test::makeView(
-            Camera::lookingFrom(v.eye, v.yawDegrees, v.pitchDegrees), size.width, size.height);
+        const ViewTransform view = test::makeView(v.camera(), size.width, size.height);
         const Image gpu = test::renderToImage(*cuda, view, settings);
         const Image reference = test::renderToImage(*cpu, view, settings);
         EXPECT_EQ(test::countLitPixels(gpu, test::kPoisonPixel), gpu.pixels.size())
