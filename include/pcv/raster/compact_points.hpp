@@ -121,12 +121,23 @@ struct CornerClass {
   bool inside;
 };
 
-PCV_HOST_DEVICE PCV_FORCE_INLINE CornerClass classifyCorner(const BatchProjection& p, int corner,
-                                                            float marginPx = 0.0f) {
+/// Corner `corner` of the batch box projected: pixel x and y times w, and w.
+struct ProjectedCorner {
+  float sx, sy, w;
+};
+
+PCV_HOST_DEVICE PCV_FORCE_INLINE ProjectedCorner projectCorner(const BatchProjection& p,
+                                                               int corner) {
   const float x = corner & 1 ? float(kQuantSteps) : 0.0f;
   const float y = corner & 2 ? float(kQuantSteps) : 0.0f;
   const float z = corner & 4 ? float(kQuantSteps) : 0.0f;
-  const float w = affine(p.w, x, y, z), sx = affine(p.sx, x, y, z), sy = affine(p.sy, x, y, z);
+  return {affine(p.sx, x, y, z), affine(p.sy, x, y, z), affine(p.w, x, y, z)};
+}
+
+PCV_HOST_DEVICE PCV_FORCE_INLINE CornerClass classifyCorner(const BatchProjection& p,
+                                                            const ProjectedCorner& corner,
+                                                            float marginPx = 0.0f) {
+  const float sx = corner.sx, sy = corner.sy, w = corner.w;
   const float low = -marginPx * w;  // +-0 without a margin: the same test as sx < 0
   const float lo = kInsideMargin, hi = 1.0f - kInsideMargin;
   CornerClass c;
@@ -137,6 +148,11 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE CornerClass classifyCorner(const BatchProjectio
              sy < hi * p.height * w && w > p.nearPlane * (1.0f + kInsideMargin) &&
              w < p.farPlane * hi;
   return c;
+}
+
+PCV_HOST_DEVICE PCV_FORCE_INLINE CornerClass classifyCorner(const BatchProjection& p, int corner,
+                                                            float marginPx = 0.0f) {
+  return classifyCorner(p, projectCorner(p, corner), marginPx);
 }
 
 /// The batch's visibility from its corners' classes: outside when all corners are beyond one

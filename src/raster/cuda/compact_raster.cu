@@ -32,19 +32,6 @@ struct CompactRasterParams {
   unsigned long long* words;  ///< framebuffer, one word per pixel, kEmptyPixel where clear
 };
 
-/// Where corner `corner` of the batch box lands in pixels; false when it is not in front of the
-/// near plane (its rectangle is then unbounded).
-__device__ bool cornerPixel(const BatchProjection& p, int corner, float& x, float& y) {
-  const float qx = corner & 1 ? float(kQuantSteps) : 0.0f;
-  const float qy = corner & 2 ? float(kQuantSteps) : 0.0f;
-  const float qz = corner & 4 ? float(kQuantSteps) : 0.0f;
-  const float w = affine(p.w, qx, qy, qz);
-  if (!(w > p.nearPlane)) return false;
-  x = affine(p.sx, qx, qy, qz) / w;
-  y = affine(p.sy, qx, qy, qz) / w;
-  return true;
-}
-
 /// Eight lanes per batch, one per corner; a few batches per warp keep the chain of float math
 /// per thread short, so the stage takes microseconds even for small clouds.
 __device__ void cullBatch(const CullParams& p) {
@@ -62,8 +49,14 @@ __device__ void cullBatch(const CullParams& p) {
     const Batch batch = p.batches[b];
     count = batch.count;
     projection = makeBatchProjection(p.view, batch);
-    c = classifyCorner(projection, corner);
-    inFront = cornerPixel(projection, corner, x, y);
+    const ProjectedCorner projected = projectCorner(projection, corner);
+    c = classifyCorner(projection, projected);
+    // The corner's pixel, when it is in front of the near plane (else the rectangle is unbounded).
+    inFront = projected.w > projection.nearPlane;
+    if (inFront) {
+      x = projected.sx / projected.w;
+      y = projected.sy / projected.w;
+    }
   }
   // Over the eight lanes of the batch (aligned groups of eight in the warp): AND of the corner
   // classes, and the pixel rectangle of the corners.
