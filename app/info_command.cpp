@@ -31,6 +31,8 @@ void printSummary(const std::string& path, const FileSummary& s) {
   std::string names;
   for (const auto& name : s.attributes) names += (names.empty() ? "" : ", ") + name;
   std::printf("  attributes: %s\n", names.empty() ? "(none)" : names.c_str());
+  for (const auto& note : s.notes) std::printf("  %s\n", note.c_str());
+  for (const auto& warning : s.warnings) std::printf("  warning:    %s\n", warning.c_str());
 }
 
 }  // namespace

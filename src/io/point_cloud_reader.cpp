@@ -52,13 +52,18 @@ PointCloud readPointCloud(const std::filesystem::path& path, LoadProgress* progr
 
 PointCloud readPointCloud(const std::filesystem::path& path, LoadProgress* progress,
                           FileSummary* summary) {
+  return readPointCloud(path, ReadOptions{}, progress, summary);
+}
+
+PointCloud readPointCloud(const std::filesystem::path& path, const ReadOptions& options,
+                          LoadProgress* progress, FileSummary* summary) {
   const io::MappedFile file(path);
   if (progress) {
     progress->bytesDone = 0;
     progress->bytesTotal = file.size();
     progress->pointsReady = 0;
   }
-  const io::ReadContext context{path.string(), progress};
+  const io::ReadContext context{path.string(), progress, &options};
   if (file.size() == 0) context.fail("file is empty, expected a point cloud");
   const std::string extension = extensionOf(path);
   io::ReadResult result;
@@ -90,6 +95,8 @@ PointCloud readPointCloud(const std::filesystem::path& path, LoadProgress* progr
     summary->worldBounds = result.cloud.worldBounds();
     summary->origin = result.cloud.origin;
     summary->hasColor = result.cloud.hasColor;
+    summary->notes = result.notes;
+    summary->warnings = result.warnings;
     summary->attributes.clear();
     for (const auto& attribute : result.cloud.attributes) {
       summary->attributes.push_back(attribute.name);

@@ -20,15 +20,24 @@ namespace pcv::io {
 
 /// A reader's result: the cloud and how to describe the file.
 struct ReadResult {
+  ReadResult() = default;
+  ReadResult(PointCloud decoded, std::string formatName, std::string formatDetails)
+      : cloud(std::move(decoded)),
+        format(std::move(formatName)),
+        details(std::move(formatDetails)) {}
+
   PointCloud cloud;
   std::string format;   ///< "PLY", "LAS" ...
   std::string details;  ///< version, encoding, point format
+  std::vector<std::string> notes;     ///< FileSummary::notes
+  std::vector<std::string> warnings;  ///< FileSummary::warnings
 };
 
 /// Where a reader reports progress and errors.
 struct ReadContext {
   std::string file;                  ///< path, for messages
   LoadProgress* progress = nullptr;  ///< may be null
+  const ReadOptions* options = nullptr;  ///< what to read; null reads everything
 
   [[noreturn]] void failAt(uint64_t byteOffset, const std::string& what) const;
   [[noreturn]] void failAtLine(uint64_t line, const std::string& what) const;

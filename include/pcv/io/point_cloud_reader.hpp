@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -64,6 +65,17 @@ class LoadCancelled : public Error {
 
 enum class PointFileFormat { Unknown, Ply, Las, Pcd, Text };
 
+/// What to read of a file. The defaults read everything.
+struct ReadOptions {
+  /// Multi-scan formats (E57): read only this scan (0-based); empty reads and merges all.
+  std::optional<uint32_t> scan;
+  /// Attributes to decode, by the names `pcv info` lists; empty decodes all. Layered formats
+  /// (LAZ point formats 6-10) skip the layers nobody asked for; positions are always read.
+  std::vector<std::string> attributes;
+  /// Decode the file's colours (false skips them where the format allows).
+  bool colors = true;
+};
+
 /// What `pcv info` prints about a file.
 struct FileSummary {
   std::string format;                   ///< "PLY", "LAS", "PCD", "Text"
@@ -74,6 +86,11 @@ struct FileSummary {
   glm::dvec3 origin{0.0};               ///< the origin the offsets are relative to
   bool hasColor = false;                ///< RGB came from the file
   std::vector<std::string> attributes;  ///< names of the scalar attributes
+  /// Format-specific lines for `pcv info` (LAZ compressor and chunks, E57 scans ...).
+  std::vector<std::string> notes;
+  /// Things the user should know that did not stop the load (a count line that disagrees with
+  /// the rows, colours that carry no information ...); also printed on stderr.
+  std::vector<std::string> warnings;
 };
 
 /// Reads a whole file. Points with a NaN or infinite coordinate (organized PCD clouds, broken
@@ -85,6 +102,10 @@ PointCloud readPointCloud(const std::filesystem::path& path, LoadProgress* progr
 /// Like readPointCloud, and also describes the file; `summary` may be null.
 PointCloud readPointCloud(const std::filesystem::path& path, LoadProgress* progress,
                           FileSummary* summary);
+
+/// Reads what `options` asks for; `progress` and `summary` may be null.
+PointCloud readPointCloud(const std::filesystem::path& path, const ReadOptions& options,
+                          LoadProgress* progress, FileSummary* summary);
 
 /// Reads the file and describes it (the points are discarded).
 FileSummary summarizePointCloud(const std::filesystem::path& path);
