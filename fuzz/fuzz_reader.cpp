@@ -5,7 +5,8 @@
 #include <cstdlib>
 
 #include "pcv/core/error.hpp"
-#include "reader_common.hpp"
+#include "cloud_checks.hpp"
+#include "readers.hpp"
 
 namespace {
 
