@@ -1,5 +1,7 @@
 #include "compact_raster.cuh"
 
+#include <cuda/atomic>
+
 #include "pcv/cuda/dependent_launch.cuh"
 
 namespace pcv::cuda {
@@ -78,7 +80,7 @@ __device__ void cullBatch(const CullParams& p) {
     // Free slots hold no points: nothing to draw.
     const BatchVisibility visibility =
         count == 0 ? BatchVisibility::kOutside : combineCorners(outsideAll, insideAll != 0);
-    p.culled[b] = CulledBatch{projection, visibility, dense, first, count};
+    p.culled[b] = CulledBatch{projection, visibility, dense ? 1u : 0u, first, count};
   }
 }
 
@@ -119,7 +121,9 @@ __device__ PCV_FORCE_INLINE uint4 readStreaming(const uint4* address) {
 /// entry = pixel (32) | depth bits (32) of a point of this block that passed it, at slot
 /// (x mod 64, y mod 32) of the pixel. A point at the same pixel and farther than the entry cannot
 /// win (that point, or a closer one, reaches the framebuffer), so it is dropped before the
-/// framebuffer read. Entries are plain stores: racing writers each leave a valid pair.
+/// framebuffer read. Threads of the block read and write entries concurrently on purpose: each
+/// entry is one 64-bit word read and written atomically (relaxed, block scope), so any value a
+/// thread sees is a pair some thread wrote whole, and the race is a declared one, not a hazard.
 struct PixelCache {
   static constexpr uint32_t kColumns = 64, kRows = 32;
   static constexpr unsigned long long kNoPixel = ~0ull;  // no real pixel has index 2^32 - 1
@@ -133,10 +137,11 @@ struct PixelCache {
   /// are used, so they may carry kFloorBias (whose low 24 bits are zero).
   __device__ PCV_FORCE_INLINE bool admit(uint32_t column, uint32_t row, uint32_t pixel,
                                          uint32_t depth) {
-    unsigned long long& entry = entries[column % kColumns | (row % kRows) * kColumns];
-    const unsigned long long seen = entry;
+    ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_block> entry(
+        entries[column % kColumns | (row % kRows) * kColumns]);
+    const unsigned long long seen = entry.load(::cuda::std::memory_order_relaxed);
     if (uint32_t(seen >> 32) == pixel && depth > uint32_t(seen)) return false;
-    entry = (uint64_t(pixel) << 32) | depth;
+    entry.store((uint64_t(pixel) << 32) | depth, ::cuda::std::memory_order_relaxed);
     return true;
   }
 };

@@ -18,10 +18,13 @@ namespace pcv::cuda {
 struct alignas(16) CulledBatch {
   BatchProjection projection;
   BatchVisibility visibility;
-  bool dense;      ///< many points per pixel: filter them through the block's pixel cache
-  uint32_t first;  ///< the batch's first point slot
-  uint32_t count;  ///< its points
+  uint32_t dense;      ///< non-zero: many points per pixel, filter them through the pixel cache
+  uint32_t first;      ///< the batch's first point slot
+  uint32_t count;      ///< its points
 };
+// No padding: a block reads every byte of its CulledBatch, and padding bytes the cull never
+// writes would be reads of uninitialised memory.
+static_assert(sizeof(CulledBatch) == sizeof(BatchProjection) + 16);
 
 class CompactRasterStages {
  public:
