@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "e57/e57_reader.hpp"
 #include "mapped_file.hpp"
 #include "reader_common.hpp"
 
@@ -22,6 +23,7 @@ bool startsWith(std::span<const uint8_t> bytes, std::string_view prefix) {
 
 PointFileFormat detect(std::span<const uint8_t> bytes, const std::string& extension) {
   if (startsWith(bytes, "LASF")) return PointFileFormat::Las;
+  if (startsWith(bytes, "ASTM-E57")) return PointFileFormat::E57;
   if (startsWith(bytes, "ply") && bytes.size() > 3 &&
       (bytes[3] == '\n' || bytes[3] == '\r' || bytes[3] == ' ')) {
     return PointFileFormat::Ply;
@@ -32,6 +34,7 @@ PointFileFormat detect(std::span<const uint8_t> bytes, const std::string& extens
   if (extension == ".ply") return PointFileFormat::Ply;
   if (extension == ".las" || extension == ".laz") return PointFileFormat::Las;
   if (extension == ".pcd") return PointFileFormat::Pcd;
+  if (extension == ".e57") return PointFileFormat::E57;
   if (extension == ".xyz" || extension == ".txt" || extension == ".csv" || extension == ".pts" ||
       extension == ".asc") {
     return PointFileFormat::Text;
@@ -80,10 +83,17 @@ PointCloud readPointCloud(const std::filesystem::path& path, const ReadOptions& 
     case PointFileFormat::Text:
       result = io::readText(file.bytes(), context, extension);
       break;
+    case PointFileFormat::E57: {
+      io::e57::E57Result read = io::e57::readE57(
+          file.bytes(), {.fileName = path.string(), .options = &options, .progress = progress});
+      result = io::ReadResult(std::move(read.cloud), "E57", std::move(read.details));
+      result.notes = std::move(read.notes);
+      result.warnings = std::move(read.warnings);
+      break;
+    }
     case PointFileFormat::Unknown:
-      if (startsWith(file.bytes(), "ASTM-E57")) context.fail("E57 files are not supported yet");
       context.fail("unknown format (extension '" + extension +
-                   "'): expected PLY, LAS, PCD or a text point list (.xyz .txt .csv .pts)");
+                   "'): expected PLY, LAS, PCD, E57 or a text point list (.xyz .txt .csv .pts)");
   }
   const uint64_t dropped = io::dropNonFinitePoints(result.cloud);
   if (progress) progress->bytesDone = file.size();
