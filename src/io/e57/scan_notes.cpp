@@ -12,7 +12,9 @@ std::string number(double value) {
 }
 
 std::string coordinates(const glm::dvec3& v) {
-  return "(" + number(v.x) + ", " + number(v.y) + ", " + number(v.z) + ")";
+  char text[96];
+  std::snprintf(text, sizeof text, "(%.6g, %.6g, %.6g)", v.x, v.y, v.z);
+  return text;
 }
 
 /// "cartesianX, cartesianY, cartesianZ: Float single; colorRed, ...: Integer 0..255": fields
