@@ -73,6 +73,21 @@ DecodeChoices choicesFrom(const ReadOptions* options, size_t scanCount) {
   return choices;
 }
 
+/// Removes the points decoded as invalid records (and their attribute values), keeping the
+/// order of the rest.
+void dropInvalidRecords(PointCloud& cloud) {
+  uint64_t kept = 0;
+  for (uint64_t i = 0; i < cloud.points.size(); ++i) {
+    if (isInvalidRecord(cloud.points[i])) continue;
+    cloud.points[kept] = cloud.points[i];
+    for (ScalarAttribute& attribute : cloud.attributes)
+      attribute.values[kept] = attribute.values[i];
+    ++kept;
+  }
+  cloud.points.resize(kept);
+  for (ScalarAttribute& attribute : cloud.attributes) attribute.values.resize(kept);
+}
+
 /// A run of one scan's records and where the merged cloud keeps them.
 struct Run {
   uint32_t decoder;       ///< index into the decoders
@@ -190,6 +205,7 @@ E57Result readE57(std::span<const uint8_t> bytes, const E57Request& request) {
     }
   }
   if (invalid > 0) {
+    dropInvalidRecords(cloud);
     result.notes.push_back("invalid:    " + std::to_string(invalid.load()) +
                            " points flagged invalid by cartesianInvalidState or "
                            "sphericalInvalidState (not loaded)");

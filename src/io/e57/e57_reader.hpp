@@ -21,8 +21,8 @@ struct E57Request {
 };
 
 struct E57Result {
-  PointCloud cloud;                   ///< invalid-state points are NaN (dropped by the caller)
-  std::string details;                ///< "1.0, 2 scans (155201 points)"
+  PointCloud cloud;     ///< the valid records; NaN coordinates the file holds are the caller's
+  std::string details;  ///< "1.0, 2 scans (155201 points)"
   std::vector<std::string> notes;     ///< one scan per few lines, for `pcv info`
   std::vector<std::string> warnings;  ///< things that did not stop the load
 };

@@ -246,7 +246,7 @@ uint64_t ScanDecoder::decode(uint64_t first, uint64_t count, const glm::dvec3& o
       // Any state but 0 drops the point: 1 means the coordinates give only a direction
       // (cartesian) or the range is meaningless (spherical), 2 means no position at all.
       if (state && state[i] != 0.0) {
-        point.x = point.y = point.z = kNaN;
+        point.x = point.y = point.z = std::bit_cast<float>(kInvalidRecordBits);
         ++invalid;
       } else {
         const glm::dvec3 offset = rotation_ * localPosition(columns, i) + translation_ - origin;

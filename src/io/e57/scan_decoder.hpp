@@ -1,11 +1,12 @@
 /// @brief Decodes runs of one E57 scan's records into pcv points: coordinates (cartesian, or
 /// spherical converted to cartesian) through the scan's pose in double precision, stored as
-/// float offsets from the cloud's origin; invalid-state records as NaN (dropped later); colours
+/// float offsets from the cloud's origin; invalid-state records marked (dropped later); colours
 /// scaled by their limits to 8 bits; intensity scaled by its limits to 0..1; return, row,
 /// column and time values as attributes. Runs are independent, so threads decode them at once.
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,6 +36,14 @@ constexpr size_t kAttributeCount = size_t(Attribute::Count);
 
 /// The attribute's name in PointCloud::attributes and `pcv info`.
 const char* attributeName(Attribute attribute);
+
+/// Records flagged invalid are written with this NaN (its payload marks it) as x, y and z, so
+/// the reader can drop them after the parallel decode while NaN coordinates the file itself
+/// holds are still counted as such.
+inline constexpr uint32_t kInvalidRecordBits = 0x7fc0e570u;
+inline bool isInvalidRecord(const Point& point) {
+  return std::bit_cast<uint32_t>(point.x) == kInvalidRecordBits;
+}
 
 /// What to decode, from ReadOptions.
 struct DecodeChoices {
@@ -68,7 +77,7 @@ class ScanDecoder {
   std::optional<glm::dvec3> firstValidPosition() const;
 
   /// Decodes records [first, first + count) of the scan into `out`; returns how many of them
-  /// were flagged invalid (and written as NaN).
+  /// were flagged invalid (and marked with kInvalidRecordBits).
   uint64_t decode(uint64_t first, uint64_t count, const glm::dvec3& origin,
                   const ScanOutput& out) const;
 
