@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "e57/crc32c.hpp"
-#include "e57/e57_reader.hpp"
 #include "pcv/core/error.hpp"
-#include "reader_common.hpp"
+#include "cloud_checks.hpp"
+#include "readers.hpp"
 
 namespace {
 
@@ -31,9 +31,7 @@ pcv::io::ReadResult readFuzzInput(std::span<const uint8_t> bytes,
     const uint32_t crc = pcv::io::e57::crc32c(sealed.data() + page, 1020);
     for (int b = 0; b < 4; ++b) sealed[page + 1020 + b] = uint8_t(crc >> (24 - 8 * b));
   }
-  pcv::io::e57::E57Result read = pcv::io::e57::readE57(
-      sealed, {.fileName = context.file, .options = nullptr, .progress = nullptr});
-  return pcv::io::ReadResult(std::move(read.cloud), "E57", std::move(read.details));
+  return pcv::io::readE57(sealed, context);
 #endif
 }
 

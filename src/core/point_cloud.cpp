@@ -7,6 +7,10 @@
 
 namespace pcv {
 
+glm::dvec3 originNear(const glm::dvec3& world) {
+  return glm::dvec3(std::round(world.x), std::round(world.y), std::round(world.z));
+}
+
 Box3f PointCloud::localBounds() const {
   // Per-chunk boxes merged under a lock: one pass over the points, on every core.
   Box3f box;

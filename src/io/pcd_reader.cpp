@@ -4,7 +4,10 @@
 #include <cmath>
 
 #include "lzf.hpp"
-#include "reader_common.hpp"
+#include "readers.hpp"
+#include "record_decoder.hpp"
+#include "text_rows.hpp"
+#include "tokens.hpp"
 
 namespace pcv::io {
 namespace {
@@ -22,130 +25,136 @@ struct PcdHeader {
   std::string version;
   std::vector<PcdField> fields;
   uint64_t width = 0, height = 1, points = 0;
-  bool sawPoints = false, sawWidth = false;
+  bool sawPoints = false, sawWidth = false, sawSize = false;
   std::string data;  ///< ascii, binary or binary_compressed
   uint64_t bodyOffset = 0;
   uint64_t bodyLine = 0;
+  uint64_t recordBytes() const {
+    uint64_t bytes = 0;
+    for (const auto& f : fields) bytes += f.bytes();
+    return bytes;
+  }
 };
 
-bool parseUnsigned(std::string_view token, uint64_t& value) {
-  double number = 0;
-  if (!parseNumber(token, number) || number < 0 || number != std::floor(number) ||
-      number > 1.8e19) {
-    return false;
+/// One header line's words after the keyword, and how to fail naming the line.
+struct HeaderLine {
+  std::vector<std::string_view> values;
+  const ReadContext& context;
+  const TextLine& line;
+  [[noreturn]] void fail(const std::string& what) const {
+    context.failAt(line.offset, "header line " + std::to_string(line.number) + ": " + what);
   }
-  value = uint64_t(number);
-  return true;
-}
-
-std::vector<std::string_view> words(std::string_view line) {
-  std::vector<std::string_view> result;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    const size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    if (i > start) result.push_back(line.substr(start, i - start));
-  }
-  return result;
-}
-
-PcdHeader parseHeader(std::string_view text, const ReadContext& context) {
-  PcdHeader header;
-  uint64_t pos = 0, line = 0;
-  bool sawSize = false, sawType = false, sawCount = false;
-  for (;;) {
-    ++line;
-    if (pos >= text.size()) context.failAt(pos, "header ends without a DATA line");
-    const uint64_t lineStart = pos;
-    while (pos < text.size() && text[pos] != '\n') {
-      if (text[pos] == '\0') context.failAt(pos, "binary data inside the header (no DATA line?)");
-      ++pos;
-    }
-    std::string_view lineText = text.substr(lineStart, pos - lineStart);
-    if (pos < text.size()) ++pos;  // the '\n'
-    if (!lineText.empty() && lineText.back() == '\r') lineText.remove_suffix(1);
-    const auto w = words(lineText);
-    if (w.empty() || w[0].front() == '#') continue;
-    const std::string keyword = lowerCase(w[0]);
-    auto fail = [&](const std::string& what) {
-      context.failAt(lineStart, "header line " + std::to_string(line) + ": " + what);
-    };
-    const size_t n = w.size() - 1;
-    auto needFields = [&](const char* what) {
-      if (header.fields.empty()) fail(std::string(what) + " before FIELDS");
-      if (n != header.fields.size()) {
-        fail(std::string(what) + " has " + std::to_string(n) + " entries, FIELDS has " +
-             std::to_string(header.fields.size()));
-      }
-    };
-    if (keyword == "version") {
-      header.version = n >= 1 ? std::string(w[1]) : "";
-    } else if (keyword == "fields" || keyword == "columns") {
-      if (n == 0) fail("FIELDS lists no fields");
-      header.fields.clear();
-      for (size_t i = 1; i <= n; ++i) {
-        PcdField field;
-        field.name = lowerCase(w[i]);
-        for (const auto& existing : header.fields) {
-          if (existing.name == field.name && field.name != "_") {
-            fail("field '" + field.name + "' listed twice");
-          }
-        }
-        header.fields.push_back(field);
-      }
-    } else if (keyword == "size") {
-      needFields("SIZE");
-      for (size_t i = 0; i < n; ++i) {
-        if (!parseUnsigned(w[i + 1], header.fields[i].size)) fail("SIZE entry is not a number");
-      }
-      sawSize = true;
-    } else if (keyword == "type") {
-      needFields("TYPE");
-      for (size_t i = 0; i < n; ++i) {
-        if (w[i + 1].size() != 1 ||
-            std::string_view("FIU").find(w[i + 1][0]) == std::string_view::npos) {
-          fail("TYPE entry '" + std::string(w[i + 1]) + "': expected F, I or U");
-        }
-        header.fields[i].type = w[i + 1][0];
-      }
-      sawType = true;
-    } else if (keyword == "count") {
-      needFields("COUNT");
-      for (size_t i = 0; i < n; ++i) {
-        if (!parseUnsigned(w[i + 1], header.fields[i].count) || header.fields[i].count == 0 ||
-            header.fields[i].count > (1u << 20)) {
-          fail("COUNT entry '" + std::string(w[i + 1]) + "': expected 1 to 1048576");
-        }
-      }
-      sawCount = true;
-    } else if (keyword == "width") {
-      if (n != 1 || !parseUnsigned(w[1], header.width)) fail("WIDTH: expected a count");
-      header.sawWidth = true;
-    } else if (keyword == "height") {
-      if (n != 1 || !parseUnsigned(w[1], header.height)) fail("HEIGHT: expected a count");
-    } else if (keyword == "points") {
-      if (n != 1 || !parseUnsigned(w[1], header.points)) fail("POINTS: expected a count");
-      header.sawPoints = true;
-    } else if (keyword == "viewpoint") {
-      continue;  // sensor pose; the points are already in the cloud's frame for viewing
-    } else if (keyword == "data") {
-      if (n != 1) fail("DATA: expected ascii, binary or binary_compressed");
-      header.data = lowerCase(w[1]);
-      if (header.data != "ascii" && header.data != "binary" && header.data != "binary_compressed") {
-        fail("DATA '" + header.data + "': expected ascii, binary or binary_compressed");
-      }
-      header.bodyOffset = pos;
-      header.bodyLine = line + 1;
-      break;
-    } else {
-      fail("unknown header keyword '" + std::string(w[0]) + "'");
+  /// One value per field, after FIELDS.
+  void requirePerField(const PcdHeader& header, const char* keyword) const {
+    if (header.fields.empty()) fail(std::string(keyword) + " before FIELDS");
+    if (values.size() != header.fields.size()) {
+      fail(std::string(keyword) + " has " + std::to_string(values.size()) +
+           " entries, FIELDS has " + std::to_string(header.fields.size()));
     }
   }
-  if (header.fields.empty()) context.fail("header has no FIELDS line");
-  if (!sawSize && header.data != "ascii") context.fail("header has no SIZE line");
-  (void)sawType;
-  (void)sawCount;
+  uint64_t single(const char* keyword) const {
+    uint64_t value = 0;
+    if (values.size() != 1 || !parseCount(values[0], value)) {
+      fail(std::string(keyword) + ": expected a count");
+    }
+    return value;
+  }
+};
+
+void parseFields(const HeaderLine& l, PcdHeader& header) {
+  if (l.values.empty()) l.fail("FIELDS lists no fields");
+  header.fields.clear();
+  for (std::string_view value : l.values) {
+    PcdField field{.name = lowerCase(value)};
+    for (const auto& existing : header.fields) {
+      if (existing.name == field.name && field.name != "_") {
+        l.fail("field '" + field.name + "' listed twice");
+      }
+    }
+    header.fields.push_back(field);
+  }
+}
+
+void parseSizes(const HeaderLine& l, PcdHeader& header) {
+  l.requirePerField(header, "SIZE");
+  for (size_t i = 0; i < l.values.size(); ++i) {
+    if (!parseCount(l.values[i], header.fields[i].size)) l.fail("SIZE entry is not a number");
+  }
+  header.sawSize = true;
+}
+
+void parseTypes(const HeaderLine& l, PcdHeader& header) {
+  l.requirePerField(header, "TYPE");
+  for (size_t i = 0; i < l.values.size(); ++i) {
+    const std::string_view type = l.values[i];
+    if (type.size() != 1 || std::string_view("FIU").find(type[0]) == std::string_view::npos) {
+      l.fail("TYPE entry '" + std::string(type) + "': expected F, I or U");
+    }
+    header.fields[i].type = type[0];
+  }
+}
+
+void parseCounts(const HeaderLine& l, PcdHeader& header) {
+  l.requirePerField(header, "COUNT");
+  for (size_t i = 0; i < l.values.size(); ++i) {
+    uint64_t& count = header.fields[i].count;
+    if (!parseCount(l.values[i], count) || count == 0 || count > (1u << 20)) {
+      l.fail("COUNT entry '" + std::string(l.values[i]) + "': expected 1 to 1048576");
+    }
+  }
+}
+
+void parseData(const HeaderLine& l, std::string_view text, PcdHeader& header) {
+  if (l.values.size() != 1) l.fail("DATA: expected ascii, binary or binary_compressed");
+  header.data = lowerCase(l.values[0]);
+  if (header.data != "ascii" && header.data != "binary" && header.data != "binary_compressed") {
+    l.fail("DATA '" + header.data + "': expected ascii, binary or binary_compressed");
+  }
+  // The body follows the line's "\n" even where the header's earlier lines ended in "\n" alone
+  // and this one in "\r\n".
+  header.bodyOffset = l.line.nextOffset;
+  if (text.substr(header.bodyOffset - 1, 2) == "\r\n") ++header.bodyOffset;
+  header.bodyLine = l.line.number + 1;
+}
+
+/// Applies one header line; returns true at DATA, the last one.
+bool parseHeaderLine(std::string_view keyword, const HeaderLine& l, std::string_view text,
+                     PcdHeader& header) {
+  if (keyword == "version") {
+    header.version = l.values.empty() ? "" : std::string(l.values[0]);
+  } else if (keyword == "fields" || keyword == "columns") {
+    parseFields(l, header);
+  } else if (keyword == "size") {
+    parseSizes(l, header);
+  } else if (keyword == "type") {
+    parseTypes(l, header);
+  } else if (keyword == "count") {
+    parseCounts(l, header);
+  } else if (keyword == "width") {
+    header.width = l.single("WIDTH");
+    header.sawWidth = true;
+  } else if (keyword == "height") {
+    header.height = l.single("HEIGHT");
+  } else if (keyword == "points") {
+    header.points = l.single("POINTS");
+    header.sawPoints = true;
+  } else if (keyword == "viewpoint") {
+    // The sensor pose; the points are already in the cloud's frame for viewing.
+  } else if (keyword == "data") {
+    parseData(l, text, header);
+    return true;
+  } else {
+    l.fail("unknown header keyword '" + std::string(keyword) + "'");
+  }
+  return false;
+}
+
+/// Each field's scalar type from TYPE and SIZE.
+void resolveFieldTypes(PcdHeader& header, const ReadContext& context) {
+  static const ScalarType ints[] = {ScalarType::Int8, ScalarType::Int16, ScalarType::Int32,
+                                    ScalarType::Int64};
+  static const ScalarType uints[] = {ScalarType::UInt8, ScalarType::UInt16, ScalarType::UInt32,
+                                     ScalarType::UInt64};
   for (PcdField& field : header.fields) {
     const uint64_t s = field.size;
     const bool ok = field.type == 'F' ? (s == 4 || s == 8) : (s == 1 || s == 2 || s == 4 || s == 8);
@@ -153,15 +162,15 @@ PcdHeader parseHeader(std::string_view text, const ReadContext& context) {
       context.fail("field '" + field.name + "' has TYPE " + field.type + " with SIZE " +
                    std::to_string(s) + ": expected F with 4 or 8, I or U with 1, 2, 4 or 8");
     }
-    static const ScalarType ints[] = {ScalarType::Int8, ScalarType::Int16, ScalarType::Int32,
-                                      ScalarType::Int64};
-    static const ScalarType uints[] = {ScalarType::UInt8, ScalarType::UInt16, ScalarType::UInt32,
-                                       ScalarType::UInt64};
     const int index = s == 1 ? 0 : s == 2 ? 1 : s == 4 ? 2 : 3;
     field.scalar = field.type == 'F'   ? (s == 4 ? ScalarType::Float32 : ScalarType::Float64)
                    : field.type == 'I' ? ints[index]
                                        : uints[index];
   }
+}
+
+/// POINTS, or WIDTH x HEIGHT; both must agree when both are given.
+void resolvePointCount(PcdHeader& header, const ReadContext& context) {
   uint64_t gridPoints = 0;
   if (header.sawWidth && __builtin_mul_overflow(header.width, header.height, &gridPoints)) {
     context.fail("WIDTH x HEIGHT overflows");
@@ -173,125 +182,178 @@ PcdHeader parseHeader(std::string_view text, const ReadContext& context) {
     context.fail("WIDTH x HEIGHT = " + std::to_string(gridPoints) +
                  " but POINTS = " + std::to_string(header.points) + "; expected them to agree");
   }
+}
+
+PcdHeader parseHeader(std::string_view text, const ReadContext& context) {
+  PcdHeader header;
+  LineReader lines(text);
+  TextLine line;
+  for (;;) {
+    if (!lines.next(line)) context.failAt(text.size(), "header ends without a DATA line");
+    if (line.hasNul) context.failAt(line.offset, "binary data inside the header (no DATA line?)");
+    const auto words = splitWords(line.text);
+    if (words.empty() || words[0].front() == '#') continue;
+    const HeaderLine headerLine{{words.begin() + 1, words.end()}, context, line};
+    if (parseHeaderLine(lowerCase(words[0]), headerLine, text, header)) break;
+  }
+  if (header.fields.empty()) context.fail("header has no FIELDS line");
+  if (!header.sawSize && header.data != "ascii") context.fail("header has no SIZE line");
+  resolveFieldTypes(header, context);
+  resolvePointCount(header, context);
   return header;
 }
 
-/// Roles by field name; colours need red, green and blue, packed colours 4 bytes.
-void assignRoles(const PcdHeader& header, std::vector<FieldRole>& roles,
-                 std::vector<int>& attributeOf, std::vector<std::string>& attributes) {
+/// What each field means: colours need red, green and blue, packed colours 4 bytes; fails
+/// without x and y.
+TextColumns fieldColumns(const PcdHeader& header, const ReadContext& context) {
   int channels = 0;
   for (const PcdField& f : header.fields) {
     channels += f.count == 1 && (f.name == "red" || f.name == "green" || f.name == "blue");
   }
+  TextColumns columns;
+  bool hasX = false, hasY = false;
   for (const PcdField& f : header.fields) {
     FieldRole role = FieldRole::Attribute;
-    if (f.count != 1 || f.name == "_")
+    if (f.count != 1 || f.name == "_") {
       role = FieldRole::Ignore;  // histograms, padding
-    else if (f.name == "x")
-      role = FieldRole::X;
-    else if (f.name == "y")
-      role = FieldRole::Y;
-    else if (f.name == "z")
-      role = FieldRole::Z;
-    else if ((f.name == "rgb" || f.name == "rgba") && f.size == 4)
+    } else if (f.name == "x" || f.name == "y" || f.name == "z") {
+      role = FieldRole(int(FieldRole::X) + (f.name[0] - 'x'));
+    } else if ((f.name == "rgb" || f.name == "rgba") && f.size == 4) {
       role = FieldRole::PackedRgb;
-    else if (channels == 3 && f.name == "red")
-      role = FieldRole::Red;
-    else if (channels == 3 && f.name == "green")
-      role = FieldRole::Green;
-    else if (channels == 3 && f.name == "blue")
-      role = FieldRole::Blue;
-    roles.push_back(role);
-    attributeOf.push_back(role == FieldRole::Attribute ? int(attributes.size()) : -1);
-    if (role == FieldRole::Attribute) attributes.push_back(f.name);
+    } else if (channels == 3 && (f.name == "red" || f.name == "green" || f.name == "blue")) {
+      role = f.name == "red"     ? FieldRole::Red
+             : f.name == "green" ? FieldRole::Green
+                                 : FieldRole::Blue;
+    }
+    hasX = hasX || role == FieldRole::X;
+    hasY = hasY || role == FieldRole::Y;
+    columns.roles.push_back(role);
+    columns.types.push_back(f.scalar);
+    columns.attributeOfColumn.push_back(
+        role == FieldRole::Attribute ? int(columns.attributeNames.size()) : -1);
+    if (role == FieldRole::Attribute) columns.attributeNames.push_back(f.name);
   }
+  if (!hasX || !hasY) context.fail("FIELDS has no x and y");
+  return columns;
 }
 
-}  // namespace
-
-ReadResult readPcd(std::span<const uint8_t> bytes, const ReadContext& context) {
-  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  const PcdHeader header = parseHeader(text, context);
-  std::vector<FieldRole> roles;
-  std::vector<int> attributeOf;
-  std::vector<std::string> attributes;
-  assignRoles(header, roles, attributeOf, attributes);
-  if (std::find(roles.begin(), roles.end(), FieldRole::X) == roles.end() ||
-      std::find(roles.begin(), roles.end(), FieldRole::Y) == roles.end()) {
-    context.fail("FIELDS has no x and y");
+/// Ascii rows hold every value of every field; only the first value of each field has a role.
+TextColumns asciiColumns(const PcdHeader& header, const TextColumns& fields) {
+  TextColumns columns{.attributeNames = fields.attributeNames};
+  for (size_t i = 0; i < header.fields.size(); ++i) {
+    for (uint64_t k = 0; k < header.fields[i].count; ++k) {
+      columns.types.push_back(header.fields[i].scalar);
+      columns.roles.push_back(k == 0 ? fields.roles[i] : FieldRole::Ignore);
+      columns.attributeOfColumn.push_back(k == 0 ? fields.attributeOfColumn[i] : -1);
+    }
   }
-  uint64_t recordBytes = 0;
-  for (const auto& f : header.fields) recordBytes += f.bytes();
-  const uint64_t remaining = bytes.size() - header.bodyOffset;
+  return columns;
+}
+
+/// Parses one data line into `row` (values per row); false for a blank line.
+bool parseAsciiRow(const TextLine& line, std::vector<double>& row, const ReadContext& context) {
+  const auto tokens = splitWords(line.text);
+  if (tokens.empty()) return false;
+  if (tokens.size() < row.size()) {
+    context.failAtLine(line.number, std::to_string(tokens.size()) + " values, expected " +
+                                        std::to_string(row.size()));
+  }
+  for (size_t v = 0; v < row.size(); ++v) {
+    if (!parseNumber(tokens[v], row[v])) {
+      // Built with append: "'" + std::string(token) trips a false GCC 12 -Wrestrict warning.
+      std::string message = "'";
+      message.append(tokens[v]).append("' is not a number");
+      context.failAtLine(line.number, message);
+    }
+  }
+  return true;
+}
+
+void readAscii(std::string_view text, const PcdHeader& header, const TextColumns& fields,
+               const ReadContext& context, ReadResult& result) {
   const uint64_t points = header.points;
-  if (context.progress) context.progress->bytesDone = header.bodyOffset;
-  ReadResult result{{},
-                    "PCD",
-                    (header.version.empty() ? "" : header.version + ", ") + header.data + ", " +
-                        std::to_string(header.width) + "x" + std::to_string(header.height)};
-
-  if (header.data == "ascii") {
-    if (points > remaining / 2) {
-      context.failAt(header.bodyOffset, "header declares " + std::to_string(points) +
-                                            " points, more than the " + std::to_string(remaining) +
-                                            " bytes left can hold");
-    }
-    uint64_t values = 0;
-    for (const auto& f : header.fields) values += f.count;
-    std::vector<ScalarType> types;
-    std::vector<FieldRole> columnRoles;
-    std::vector<int> columnAttribute;
-    for (size_t i = 0; i < header.fields.size(); ++i) {
-      for (uint64_t k = 0; k < header.fields[i].count; ++k) {
-        types.push_back(header.fields[i].scalar);
-        columnRoles.push_back(k == 0 ? roles[i] : FieldRole::Ignore);
-        columnAttribute.push_back(k == 0 ? attributeOf[i] : -1);
-      }
-    }
-    TextRowAssembler rows(columnRoles, types, columnAttribute, attributes);
-    rows.reserve(points);
-    std::vector<double> row(values);
-    uint64_t pos = header.bodyOffset, line = header.bodyLine;
-    while (rows.rows() < points) {
-      if (pos >= text.size()) {
-        context.failAtLine(line, "file ends after " + std::to_string(rows.rows()) + " of " +
-                                     std::to_string(points) + " points");
-      }
-      const uint64_t start = pos;
-      while (pos < text.size() && text[pos] != '\n') ++pos;
-      const auto tokens = words(text.substr(start, pos - start));
-      ++pos;
-      if (tokens.empty() || (tokens.size() == 1 && tokens[0] == "\r")) {
-        ++line;
-        continue;
-      }
-      if (tokens.size() < values) {
-        context.failAtLine(
-            line, std::to_string(tokens.size()) + " values, expected " + std::to_string(values));
-      }
-      for (uint64_t v = 0; v < values; ++v) {
-        std::string_view token = tokens[v];
-        if (!token.empty() && token.back() == '\r') token.remove_suffix(1);
-        if (!parseNumber(token, row[v])) {
-          // Built with append: "'" + std::string(token) trips a false GCC 12 -Wrestrict warning.
-          std::string message = "'";
-          message.append(token).append("' is not a number");
-          context.failAtLine(line, message);
-        }
-      }
-      rows.addRow(row.data());
-      ++line;
-    }
-    result.cloud = rows.finish();
-    return result;
+  if (points > (text.size() - header.bodyOffset) / 2) {
+    context.failAt(header.bodyOffset,
+                   "header declares " + std::to_string(points) + " points, more than the " +
+                       std::to_string(text.size() - header.bodyOffset) + " bytes left can hold");
   }
+  TextColumns columns = asciiColumns(header, fields);
+  std::vector<double> row(columns.roles.size());
+  TextRowAssembler rows(std::move(columns));
+  rows.reserve(points);
+  LineReader lines(text, header.bodyOffset, header.bodyLine);
+  TextLine line;
+  while (rows.rows() < points) {
+    if (!lines.next(line)) {
+      context.failAtLine(lines.nextNumber(), "file ends after " + std::to_string(rows.rows()) +
+                                                 " of " + std::to_string(points) + " points");
+    }
+    if (parseAsciiRow(line, row, context)) rows.addRow(row.data());
+  }
+  result.worldBounds = rows.worldBounds();
+  result.cloud = rows.finish();
+}
 
-  RecordSource source;
-  source.count = points;
-  source.bytesPerPoint = recordBytes;
-  source.attributeNames = attributes;
-  std::vector<uint8_t> decompressed;
+/// The LZF block of binary_compressed data, expanded; checked against the header first.
+std::vector<uint8_t> decompressColumns(std::span<const uint8_t> bytes, const PcdHeader& header,
+                                       const ReadContext& context) {
+  const uint64_t at = header.bodyOffset, remaining = bytes.size() - at;
+  const uint64_t recordBytes = header.recordBytes(), points = header.points;
+  if (remaining < 8) context.failAt(at, "expected the 8-byte compressed sizes");
+  const uint64_t compressed = loadUnaligned<uint32_t>(bytes.data() + at);
+  const uint64_t uncompressed = loadUnaligned<uint32_t>(bytes.data() + at + 4);
+  if (compressed > remaining - 8) {
+    context.failAt(at, "compressed size " + std::to_string(compressed) + " is larger than the " +
+                           std::to_string(remaining - 8) + " bytes that follow");
+  }
+  if (points > uncompressed / recordBytes || points * recordBytes != uncompressed) {
+    context.failAt(at + 4, "uncompressed size " + std::to_string(uncompressed) + ": expected " +
+                               std::to_string(points) + " points x " + std::to_string(recordBytes) +
+                               " bytes");
+  }
+  if (uncompressed > lzfMaxExpansion(compressed)) {
+    context.failAt(at + 4, "uncompressed size " + std::to_string(uncompressed) +
+                               " is impossible for " + std::to_string(compressed) +
+                               " compressed bytes");
+  }
+  std::vector<uint8_t> columns(uncompressed);
+  if (!lzfDecompress(bytes.subspan(at + 8, compressed), columns)) {
+    context.failAt(at + 8, "corrupt LZF data (expected " + std::to_string(compressed) +
+                               " bytes that expand to " + std::to_string(uncompressed) + ")");
+  }
+  return columns;
+}
+
+/// Record-major (binary) or column-major (binary_compressed: all points' values of a field
+/// together) fields.
+RecordLayout binaryLayout(const PcdHeader& header, const TextColumns& columns) {
+  const bool columnMajor = header.data == "binary_compressed";
+  RecordLayout layout{.attributeNames = columns.attributeNames,
+                      .bytesPerPoint = header.recordBytes()};
+  uint64_t offset = 0;
+  for (size_t i = 0; i < header.fields.size(); ++i) {
+    const PcdField& f = header.fields[i];
+    if (columns.roles[i] != FieldRole::Ignore) {
+      layout.fields.push_back({.type = f.scalar,
+                               .role = columns.roles[i],
+                               .base = columnMajor ? offset * header.points : offset,
+                               .stride = columnMajor ? f.bytes() : header.recordBytes(),
+                               .attribute = columns.attributeOfColumn[i]});
+    }
+    offset += f.bytes();
+  }
+  return layout;
+}
+
+void readBinary(std::span<const uint8_t> bytes, const PcdHeader& header, const TextColumns& columns,
+                const ReadContext& context, ReadResult& result) {
+  const uint64_t recordBytes = header.recordBytes(), points = header.points;
+  const uint64_t remaining = bytes.size() - header.bodyOffset;
   if (recordBytes == 0) context.fail("fields have zero size");
+  RecordSource source{.data = bytes.data() + header.bodyOffset,  // bytes after the points ignored
+                      .count = points,
+                      .layout = binaryLayout(header, columns)};
+  std::vector<uint8_t> decompressed;
   if (header.data == "binary") {
     if (points > remaining / recordBytes) {
       context.failAt(header.bodyOffset, "header declares " + std::to_string(points) +
@@ -299,54 +361,29 @@ ReadResult readPcd(std::span<const uint8_t> bytes, const ReadContext& context) {
                                             " bytes, but only " + std::to_string(remaining) +
                                             " bytes follow");
     }
-    source.data = bytes.data() + header.bodyOffset;  // bytes after the points are ignored
   } else {
-    if (remaining < 8) context.failAt(header.bodyOffset, "expected the 8-byte compressed sizes");
-    const uint64_t compressed = loadUnaligned<uint32_t>(bytes.data() + header.bodyOffset);
-    const uint64_t uncompressed = loadUnaligned<uint32_t>(bytes.data() + header.bodyOffset + 4);
-    if (compressed > remaining - 8) {
-      context.failAt(header.bodyOffset, "compressed size " + std::to_string(compressed) +
-                                            " is larger than the " + std::to_string(remaining - 8) +
-                                            " bytes that follow");
-    }
-    if (points > uncompressed / recordBytes || points * recordBytes != uncompressed) {
-      context.failAt(header.bodyOffset + 4, "uncompressed size " + std::to_string(uncompressed) +
-                                                ": expected " + std::to_string(points) +
-                                                " points x " + std::to_string(recordBytes) +
-                                                " bytes");
-    }
-    if (uncompressed > lzfMaxExpansion(compressed)) {
-      context.failAt(header.bodyOffset + 4, "uncompressed size " + std::to_string(uncompressed) +
-                                                " is impossible for " + std::to_string(compressed) +
-                                                " compressed bytes");
-    }
-    decompressed.resize(uncompressed);
-    if (!lzfDecompress(bytes.subspan(header.bodyOffset + 8, compressed), decompressed)) {
-      context.failAt(header.bodyOffset + 8,
-                     "corrupt LZF data (expected " + std::to_string(compressed) +
-                         " bytes that expand to " + std::to_string(uncompressed) + ")");
-    }
+    decompressed = decompressColumns(bytes, header, context);
     source.data = decompressed.data();
   }
-  uint64_t offset = 0;
-  for (size_t i = 0; i < header.fields.size(); ++i) {
-    const PcdField& f = header.fields[i];
-    FieldLayout layout;
-    layout.type = f.scalar;
-    layout.role = roles[i];
-    layout.attribute = attributeOf[i];
-    if (header.data == "binary") {
-      layout.base = offset;
-      layout.stride = recordBytes;
-    } else {
-      // binary_compressed stores each field as one column: all points' values together.
-      layout.base = offset * points;
-      layout.stride = f.bytes();
-    }
-    offset += f.bytes();
-    if (layout.role != FieldRole::Ignore) source.fields.push_back(layout);
+  result.cloud = decodeRecords(source, context, result.worldBounds);
+}
+
+}  // namespace
+
+ReadResult readPcd(std::span<const uint8_t> bytes, const ReadContext& context) {
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  const PcdHeader header = parseHeader(text, context);
+  const TextColumns columns = fieldColumns(header, context);
+  context.reachedByte(header.bodyOffset);
+  ReadResult result{.format = "PCD",
+                    .details = (header.version.empty() ? "" : header.version + ", ") + header.data +
+                               ", " + std::to_string(header.width) + "x" +
+                               std::to_string(header.height)};
+  if (header.data == "ascii") {
+    readAscii(text, header, columns, context, result);
+  } else {
+    readBinary(bytes, header, columns, context, result);
   }
-  result.cloud = decodeRecords(source, context);
   return result;
 }
 

@@ -3,9 +3,11 @@
 // to find where the next one starts.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
-#include "reader_common.hpp"
+#include "readers.hpp"
+#include "record_decoder.hpp"
+#include "text_rows.hpp"
+#include "tokens.hpp"
 
 namespace pcv::io {
 namespace {
@@ -33,6 +35,12 @@ struct PlyElement {
     for (const auto& p : properties) bytes += scalarSize(p.isList ? p.countType : p.type);
     return bytes;
   }
+  /// Bytes of the scalar (non-list) properties of a row.
+  uint64_t scalarRowBytes() const {
+    uint64_t bytes = 0;
+    for (const auto& p : properties) bytes += p.isList ? 0 : scalarSize(p.type);
+    return bytes;
+  }
 };
 
 struct PlyHeader {
@@ -41,6 +49,7 @@ struct PlyHeader {
   std::vector<PlyElement> elements;
   uint64_t bodyOffset = 0;  ///< first byte after end_header's line break
   uint64_t bodyLine = 0;    ///< line number where the body starts (ascii messages)
+  bool bigEndian() const { return encoding == PlyEncoding::BinaryBigEndian; }
 };
 
 bool parseScalarType(std::string_view name, ScalarType& type) {
@@ -62,16 +71,68 @@ bool parseScalarType(std::string_view name, ScalarType& type) {
   return false;
 }
 
-std::vector<std::string_view> splitWords(std::string_view line) {
-  std::vector<std::string_view> words;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    const size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    if (i > start) words.push_back(line.substr(start, i - start));
+/// Reports a header problem at the start of its line.
+struct HeaderLineError {
+  const ReadContext& context;
+  const TextLine& line;
+  [[noreturn]] void operator()(const std::string& what) const {
+    context.failAt(line.offset, "header line " + std::to_string(line.number) + ": " + what);
   }
-  return words;
+};
+
+void parseFormat(const std::vector<std::string_view>& words, PlyHeader& header,
+                 const HeaderLineError& fail) {
+  if (words.size() != 3)
+    fail("expected 'format <ascii|binary_little_endian|binary_big_endian> 1.0'");
+  if (words[1] == "ascii") {
+    header.encoding = PlyEncoding::Ascii;
+  } else if (words[1] == "binary_little_endian") {
+    header.encoding = PlyEncoding::BinaryLittleEndian;
+  } else if (words[1] == "binary_big_endian") {
+    header.encoding = PlyEncoding::BinaryBigEndian;
+  } else {
+    fail("unknown format '" + std::string(words[1]) + "'");
+  }
+  header.version = words[2];
+}
+
+PlyElement parseElement(const std::vector<std::string_view>& words, const HeaderLineError& fail) {
+  if (words.size() != 3) fail("expected 'element <name> <count>'");
+  PlyElement element{.name = std::string(words[1])};
+  if (!parseCount(words[2], element.count)) {
+    fail("element count '" + std::string(words[2]) + "' is not a non-negative integer");
+  }
+  return element;
+}
+
+void parseProperty(const std::vector<std::string_view>& words, PlyHeader& header,
+                   const HeaderLineError& fail) {
+  if (header.elements.empty()) fail("property before any element");
+  PlyProperty property;
+  if (words.size() == 5 && words[1] == "list") {
+    property.isList = true;
+    if (!parseScalarType(words[2], property.countType) || isFloatType(property.countType)) {
+      fail("list count type '" + std::string(words[2]) + "' is not an integer type");
+    }
+    if (!parseScalarType(words[3], property.type)) {
+      fail("unknown property type '" + std::string(words[3]) + "'");
+    }
+    property.name = words[4];
+  } else if (words.size() == 3) {
+    if (!parseScalarType(words[1], property.type)) {
+      fail("unknown property type '" + std::string(words[1]) + "'");
+    }
+    property.name = words[2];
+  } else {
+    fail("expected 'property <type> <name>' or 'property list <type> <type> <name>'");
+  }
+  PlyElement& element = header.elements.back();
+  for (const auto& existing : element.properties) {
+    if (existing.name == property.name) {
+      fail("property '" + property.name + "' declared twice in element '" + element.name + "'");
+    }
+  }
+  element.properties.push_back(std::move(property));
 }
 
 PlyHeader parseHeader(std::span<const uint8_t> bytes, const ReadContext& context) {
@@ -81,91 +142,36 @@ PlyHeader parseHeader(std::span<const uint8_t> bytes, const ReadContext& context
   }
   PlyHeader header;
   bool sawFormat = false;
-  uint64_t pos = 0, line = 0;
-  std::string_view firstBreak;  // the header's line break; end_header's decides where data begins
+  LineReader lines(text);
+  TextLine line;
   for (;;) {
-    ++line;
-    const uint64_t lineStart = pos;
-    while (pos < text.size() && text[pos] != '\n' && text[pos] != '\r') {
-      if (text[pos] == '\0') context.failAt(pos, "binary data inside the header (no end_header?)");
-      ++pos;
+    const uint64_t start = lines.offset();
+    const bool more = lines.next(line);
+    if (more && line.hasNul) {
+      context.failAt(line.offset, "binary data inside the header (no end_header?)");
     }
-    if (pos >= text.size()) context.failAt(lineStart, "header ends without an end_header line");
-    const std::string_view lineText = text.substr(lineStart, pos - lineStart);
-    const uint64_t breakStart = pos;
-    if (text[pos] == '\r' && pos + 1 < text.size() && text[pos + 1] == '\n' &&
-        (firstBreak.empty() || firstBreak == "\r\n")) {
-      pos += 2;
-    } else {
-      pos += 1;
+    // A line without a break is the end of the file: the header never ended.
+    if (!more || line.nextOffset == line.offset + line.text.size()) {
+      context.failAt(start, "header ends without an end_header line");
     }
-    if (firstBreak.empty()) firstBreak = text.substr(breakStart, pos - breakStart);
-
-    const auto words = splitWords(lineText);
+    const HeaderLineError fail{context, line};
+    const auto words = splitWords(line.text);
     if (words.empty()) continue;
     const std::string_view keyword = words[0];
-    auto fail = [&](const std::string& what) {
-      context.failAt(lineStart, "header line " + std::to_string(line) + ": " + what);
-    };
-    if (line == 1) {
+    if (line.number == 1) {
       if (keyword != "ply" || words.size() != 1) fail("expected 'ply'");
     } else if (keyword == "format") {
-      if (words.size() != 3)
-        fail("expected 'format <ascii|binary_little_endian|binary_big_endian> 1.0'");
-      if (words[1] == "ascii")
-        header.encoding = PlyEncoding::Ascii;
-      else if (words[1] == "binary_little_endian")
-        header.encoding = PlyEncoding::BinaryLittleEndian;
-      else if (words[1] == "binary_big_endian")
-        header.encoding = PlyEncoding::BinaryBigEndian;
-      else
-        fail("unknown format '" + std::string(words[1]) + "'");
-      header.version = words[2];
+      parseFormat(words, header, fail);
       sawFormat = true;
     } else if (keyword == "comment" || keyword == "obj_info") {
       continue;
     } else if (keyword == "element") {
-      if (words.size() != 3) fail("expected 'element <name> <count>'");
-      PlyElement element;
-      element.name = words[1];
-      double count = -1;
-      if (!parseNumber(words[2], count) || count < 0 || count != std::floor(count) ||
-          count > 1.8e19) {
-        fail("element count '" + std::string(words[2]) + "' is not a non-negative integer");
-      }
-      element.count = uint64_t(count);
-      header.elements.push_back(std::move(element));
+      header.elements.push_back(parseElement(words, fail));
     } else if (keyword == "property") {
-      if (header.elements.empty()) fail("property before any element");
-      PlyProperty property;
-      if (words.size() == 5 && words[1] == "list") {
-        property.isList = true;
-        if (!parseScalarType(words[2], property.countType) || isFloatType(property.countType)) {
-          fail("list count type '" + std::string(words[2]) + "' is not an integer type");
-        }
-        if (!parseScalarType(words[3], property.type)) {
-          fail("unknown property type '" + std::string(words[3]) + "'");
-        }
-        property.name = words[4];
-      } else if (words.size() == 3) {
-        if (!parseScalarType(words[1], property.type)) {
-          fail("unknown property type '" + std::string(words[1]) + "'");
-        }
-        property.name = words[2];
-      } else {
-        fail("expected 'property <type> <name>' or 'property list <type> <type> <name>'");
-      }
-      auto& properties = header.elements.back().properties;
-      for (const auto& existing : properties) {
-        if (existing.name == property.name) {
-          fail("property '" + property.name + "' declared twice in element '" +
-               header.elements.back().name + "'");
-        }
-      }
-      properties.push_back(std::move(property));
+      parseProperty(words, header, fail);
     } else if (keyword == "end_header") {
-      header.bodyOffset = pos;
-      header.bodyLine = line + 1;
+      header.bodyOffset = line.nextOffset;
+      header.bodyLine = line.number + 1;
       break;
     } else {
       fail("unknown header keyword '" + std::string(keyword) + "'");
@@ -186,32 +192,34 @@ FieldRole roleOf(const std::string& name) {
   return FieldRole::Attribute;
 }
 
-/// Roles of the vertex's scalar properties; fails without x and y; colours need all three.
-std::vector<FieldRole> vertexRoles(const PlyElement& vertex, std::vector<std::string>& attributes,
-                                   std::vector<int>& attributeOf, const ReadContext& context) {
-  std::vector<FieldRole> roles;
+bool isChannel(FieldRole role) {
+  return role == FieldRole::Red || role == FieldRole::Green || role == FieldRole::Blue;
+}
+
+/// What each vertex property means; fails without x and y; colours need all three channels.
+TextColumns vertexColumns(const PlyElement& vertex, const ReadContext& context) {
+  TextColumns columns;
   bool has[3] = {false, false, false};
   int channels = 0;
   for (const auto& property : vertex.properties) {
-    FieldRole role = property.isList ? FieldRole::Ignore : roleOf(property.name);
+    const FieldRole role = property.isList ? FieldRole::Ignore : roleOf(property.name);
     if (role == FieldRole::X || role == FieldRole::Y || role == FieldRole::Z) has[int(role)] = true;
-    if (role == FieldRole::Red || role == FieldRole::Green || role == FieldRole::Blue) ++channels;
-    roles.push_back(role);
+    channels += isChannel(role);
+    columns.roles.push_back(role);
+    columns.types.push_back(property.type);
   }
   if (!has[0] || !has[1]) context.fail("vertex element has no 'x' and 'y' properties");
-  for (size_t i = 0; i < roles.size(); ++i) {
-    if (channels != 3 && (roles[i] == FieldRole::Red || roles[i] == FieldRole::Green ||
-                          roles[i] == FieldRole::Blue)) {
-      roles[i] = FieldRole::Attribute;  // a lone 'red' is data, not a colour
-    }
-    if (roles[i] == FieldRole::Alpha) roles[i] = FieldRole::Ignore;  // points are drawn opaque
-    attributeOf.push_back(-1);
-    if (roles[i] == FieldRole::Attribute) {
-      attributeOf.back() = int(attributes.size());
-      attributes.push_back(vertex.properties[i].name);
+  for (size_t i = 0; i < columns.roles.size(); ++i) {
+    FieldRole& role = columns.roles[i];
+    if (channels != 3 && isChannel(role)) role = FieldRole::Attribute;  // a lone 'red' is data
+    if (role == FieldRole::Alpha) role = FieldRole::Ignore;             // points are drawn opaque
+    columns.attributeOfColumn.push_back(-1);
+    if (role == FieldRole::Attribute) {
+      columns.attributeOfColumn.back() = int(columns.attributeNames.size());
+      columns.attributeNames.push_back(vertex.properties[i].name);
     }
   }
-  return roles;
+  return columns;
 }
 
 /// Reads one list count at `pos`; fails on a negative count or one running past the file.
@@ -254,23 +262,72 @@ uint64_t rowBytes(std::span<const uint8_t> bytes, uint64_t pos, const PlyElement
   return pos - start;
 }
 
+/// Fails unless `element`'s rows can fit in the bytes after `pos` (before anything is
+/// allocated: count * row size never overflows after this).
+void requireRowsFit(const PlyElement& element, uint64_t pos, uint64_t fileSize,
+                    const ReadContext& context) {
+  const uint64_t remaining = fileSize - pos;
+  const uint64_t minRow = element.minRowBytes();
+  if (minRow > 0 && element.count > remaining / minRow) {
+    context.failAt(pos, "element '" + element.name + "' declares " + std::to_string(element.count) +
+                            " rows of at least " + std::to_string(minRow) + " bytes, but only " +
+                            std::to_string(remaining) + " bytes follow");
+  }
+}
+
+/// Copies the scalar properties of rows with lists into fixed-size rows; returns the position
+/// after the element.
+uint64_t packScalarRows(std::span<const uint8_t> bytes, uint64_t pos, const PlyElement& element,
+                        bool bigEndian, const ReadContext& context, std::vector<uint8_t>& rows) {
+  const uint64_t rowSize = element.scalarRowBytes();
+  rows.resize(element.count * rowSize);  // <= the bytes requireRowsFit checked
+  for (uint64_t row = 0; row < element.count; ++row) {
+    uint8_t* out = rows.data() + row * rowSize;
+    uint64_t at = pos;
+    const uint64_t length = rowBytes(bytes, pos, element, bigEndian, context);
+    for (const auto& p : element.properties) {
+      if (p.isList) {
+        at += scalarSize(p.countType) +
+              listCount(bytes, at, p, bigEndian, context) * scalarSize(p.type);
+      } else {
+        out = std::copy_n(bytes.data() + at, scalarSize(p.type), out);
+        at += scalarSize(p.type);
+      }
+    }
+    pos += length;
+  }
+  return pos;
+}
+
+/// The record layout of fixed-size vertex rows holding the scalar properties in order.
+RecordLayout vertexLayout(const PlyElement& vertex, const TextColumns& columns, bool bigEndian) {
+  const uint64_t rowSize = vertex.scalarRowBytes();
+  RecordLayout layout{.attributeNames = columns.attributeNames, .bytesPerPoint = rowSize};
+  uint64_t offset = 0;
+  for (size_t i = 0; i < vertex.properties.size(); ++i) {
+    const PlyProperty& p = vertex.properties[i];
+    if (p.isList) continue;
+    layout.fields.push_back({.type = p.type,
+                             .role = columns.roles[i],
+                             .base = offset,
+                             .stride = rowSize,
+                             .bigEndian = bigEndian,
+                             .attribute = columns.attributeOfColumn[i]});
+    offset += scalarSize(p.type);
+  }
+  return layout;
+}
+
 ReadResult readBinary(std::span<const uint8_t> bytes, const PlyHeader& header,
                       const ReadContext& context) {
-  const bool bigEndian = header.encoding == PlyEncoding::BinaryBigEndian;
+  const bool bigEndian = header.bigEndian();
   uint64_t pos = header.bodyOffset;
   for (const PlyElement& element : header.elements) {
-    const uint64_t remaining = bytes.size() - pos;
-    const uint64_t minRow = element.minRowBytes();
-    // Checked before anything is allocated: count * row size never overflows here.
-    if (minRow > 0 && element.count > remaining / minRow) {
-      context.failAt(pos, "element '" + element.name + "' declares " +
-                              std::to_string(element.count) + " rows of at least " +
-                              std::to_string(minRow) + " bytes, but only " +
-                              std::to_string(remaining) + " bytes follow");
-    }
+    requireRowsFit(element, pos, bytes.size(), context);
+    std::vector<uint8_t> packed;  // vertex rows with lists, without them
     if (element.name != "vertex") {
       if (!element.hasList()) {
-        pos += element.count * minRow;
+        pos += element.count * element.minRowBytes();
       } else {
         for (uint64_t row = 0; row < element.count; ++row) {
           pos += rowBytes(bytes, pos, element, bigEndian, context);
@@ -278,161 +335,101 @@ ReadResult readBinary(std::span<const uint8_t> bytes, const PlyHeader& header,
       }
       continue;
     }
-
-    std::vector<std::string> attributes;
-    std::vector<int> attributeOf;
-    const std::vector<FieldRole> roles = vertexRoles(element, attributes, attributeOf, context);
-    RecordSource source;
-    source.count = element.count;
-    source.attributeNames = attributes;
-    std::vector<uint8_t> compact;  // scalar properties of rows with lists, copied to fixed rows
-    uint64_t rowSize = minRow;
-    if (!element.hasList()) {
-      source.data = bytes.data() + pos;
-      pos += element.count * minRow;
-    } else {
-      rowSize = 0;
-      for (const auto& p : element.properties) rowSize += p.isList ? 0 : scalarSize(p.type);
-      compact.resize(element.count * rowSize);  // <= the bytes checked above
-      for (uint64_t row = 0; row < element.count; ++row) {
-        uint8_t* out = compact.data() + row * rowSize;
-        uint64_t at = pos;
-        const uint64_t length = rowBytes(bytes, pos, element, bigEndian, context);
-        for (const auto& p : element.properties) {
-          if (p.isList) {
-            at += scalarSize(p.countType) +
-                  listCount(bytes, at, p, bigEndian, context) * scalarSize(p.type);
-          } else {
-            std::copy_n(bytes.data() + at, scalarSize(p.type), out);
-            out += scalarSize(p.type);
-            at += scalarSize(p.type);
-          }
-        }
-        pos += length;
-      }
-      source.data = compact.data();
-    }
-    source.bytesPerPoint = rowSize;
-    uint64_t offset = 0;
-    for (size_t i = 0; i < element.properties.size(); ++i) {
-      const PlyProperty& p = element.properties[i];
-      if (p.isList) continue;
-      FieldLayout field;
-      field.type = p.type;
-      field.role = roles[i];
-      field.base = offset;
-      field.stride = rowSize;
-      field.bigEndian = bigEndian;
-      field.attribute = attributeOf[i];
-      source.fields.push_back(field);
-      offset += scalarSize(p.type);
+    const TextColumns columns = vertexColumns(element, context);
+    RecordSource source{.data = bytes.data() + pos,
+                        .count = element.count,
+                        .layout = vertexLayout(element, columns, bigEndian)};
+    if (element.hasList()) {
+      packScalarRows(bytes, pos, element, bigEndian, context, packed);
+      source.data = packed.data();
     }
     // Elements after the vertex element are not needed.
-    return {decodeRecords(source, context), "PLY", ""};
+    ReadResult result;
+    result.cloud = decodeRecords(source, context, result.worldBounds);
+    return result;
   }
   context.fail("no 'vertex' element, expected one with x, y, z properties");
 }
 
-/// Whitespace-separated tokens of the body, with line numbers for messages.
-class Tokenizer {
- public:
-  Tokenizer(std::string_view text, uint64_t pos, uint64_t line)
-      : text_(text), pos_(pos), line_(line) {}
-  /// Next token, or empty at the end.
-  std::string_view next() {
-    skipSpace();
-    const size_t start = pos_;
-    while (pos_ < text_.size() && !isSpace(text_[pos_])) ++pos_;
-    return text_.substr(start, pos_ - start);
+/// The next token of an ascii body as a number; fails naming the token's line.
+double nextNumber(TokenCursor& tokens, const std::string& what, const ReadContext& context) {
+  const std::string_view token = tokens.next();
+  double value = 0.0;
+  if (token.empty()) context.failAtLine(tokens.tokenLine(), "file ends, expected " + what);
+  if (!parseNumber(token, value)) {
+    context.failAtLine(tokens.tokenLine(),
+                       "'" + std::string(token) + "' is not a number (" + what + ")");
   }
-  bool atEnd() {
-    skipSpace();
-    return pos_ >= text_.size();
-  }
-  uint64_t line() const { return line_; }
+  return value;
+}
 
- private:
-  static bool isSpace(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0';
+/// Reads a list's count and skips its items.
+void skipAsciiList(TokenCursor& tokens, const PlyProperty& p, uint64_t fileSize,
+                   const ReadContext& context) {
+  const double count = nextNumber(tokens, "a list count of '" + p.name + "'", context);
+  // Each value is at least two bytes ("0 "): a count beyond the file is a lie, and converting
+  // one beyond 2^64 to an integer would be undefined.
+  if (count < 0 || count != std::floor(count) || count > double(fileSize)) {
+    context.failAtLine(tokens.tokenLine(), "bad list count in '" + p.name + "'");
   }
-  void skipSpace() {
-    while (pos_ < text_.size() && isSpace(text_[pos_])) {
-      if (text_[pos_] == '\n' ||
-          (text_[pos_] == '\r' && (pos_ + 1 >= text_.size() || text_[pos_ + 1] != '\n')))
-        ++line_;
-      ++pos_;
+  for (uint64_t i = 0; i < uint64_t(count); ++i) nextNumber(tokens, "a list item", context);
+}
+
+void skipAsciiElement(TokenCursor& tokens, const PlyElement& element, uint64_t fileSize,
+                      const ReadContext& context) {
+  if (element.properties.empty()) return;  // rows of nothing: no tokens to skip
+  for (uint64_t row = 0; row < element.count; ++row) {
+    for (const auto& p : element.properties) {
+      if (p.isList) {
+        skipAsciiList(tokens, p, fileSize, context);
+      } else {
+        nextNumber(tokens, "a value of '" + p.name + "'", context);
+      }
     }
   }
-  std::string_view text_;
-  size_t pos_;
-  uint64_t line_;
-};
+}
+
+PointCloud readAsciiVertices(TokenCursor& tokens, const PlyElement& vertex, uint64_t fileSize,
+                             const ReadContext& context, Box3d& worldBounds) {
+  TextRowAssembler rows(vertexColumns(vertex, context));
+  rows.reserve(vertex.count);
+  std::vector<double> values(vertex.properties.size());
+  for (uint64_t row = 0; row < vertex.count; ++row) {
+    for (size_t i = 0; i < vertex.properties.size(); ++i) {
+      const PlyProperty& p = vertex.properties[i];
+      if (p.isList) {
+        skipAsciiList(tokens, p, fileSize, context);
+        values[i] = 0.0;
+      } else {
+        values[i] = nextNumber(
+            tokens, "vertex " + std::to_string(row) + " property '" + p.name + "'", context);
+      }
+    }
+    rows.addRow(values.data());
+    if ((row & 0xffff) == 0xffff) context.advance(0);
+  }
+  worldBounds = rows.worldBounds();
+  return rows.finish();
+}
 
 ReadResult readAscii(std::span<const uint8_t> bytes, const PlyHeader& header,
                      const ReadContext& context) {
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  Tokenizer tokens(text, header.bodyOffset, header.bodyLine);
-  auto number = [&](const std::string& what) {
-    const std::string_view token = tokens.next();
-    double value = 0.0;
-    if (token.empty()) context.failAtLine(tokens.line(), "file ends, expected " + what);
-    if (!parseNumber(token, value)) {
-      context.failAtLine(tokens.line(),
-                         "'" + std::string(token) + "' is not a number (" + what + ")");
-    }
-    return value;
-  };
+  TokenCursor tokens(text, header.bodyOffset, header.bodyLine);
   bool sawVertex = false;
-  PointCloud cloud;
+  ReadResult result;
   for (const PlyElement& element : header.elements) {
     // Every row has at least one token of two bytes ("0 "), which bounds an honest count.
     if (element.count > 0 && !element.properties.empty() && element.count > bytes.size() / 2) {
       context.fail("element '" + element.name + "' declares " + std::to_string(element.count) +
                    " rows, more than a " + std::to_string(bytes.size()) + "-byte file can hold");
     }
-    const bool isVertex = element.name == "vertex" && !sawVertex;
-    if (!isVertex) {
-      if (element.properties.empty()) continue;  // rows of nothing: no tokens to skip
-      for (uint64_t row = 0; row < element.count; ++row) {
-        for (const auto& p : element.properties) {
-          const double count = p.isList ? number("a list count of '" + p.name + "'") : 1.0;
-          // Each value is at least two bytes ("0 "): a count beyond the file is a lie, and
-          // converting one beyond 2^64 to an integer would be undefined.
-          if (count < 0 || count != std::floor(count) || count > double(bytes.size())) {
-            context.failAtLine(tokens.line(), "bad list count in '" + p.name + "'");
-          }
-          for (uint64_t i = 0; i < uint64_t(count); ++i) number("a value of '" + p.name + "'");
-        }
-      }
-      continue;
+    if (element.name == "vertex" && !sawVertex) {
+      sawVertex = true;
+      result.cloud = readAsciiVertices(tokens, element, bytes.size(), context, result.worldBounds);
+    } else {
+      skipAsciiElement(tokens, element, bytes.size(), context);
     }
-    sawVertex = true;
-    std::vector<std::string> attributes;
-    std::vector<int> attributeOf;
-    std::vector<FieldRole> roles = vertexRoles(element, attributes, attributeOf, context);
-    std::vector<ScalarType> types;
-    for (const auto& p : element.properties) types.push_back(p.type);
-    TextRowAssembler rows(roles, types, attributeOf, attributes);
-    rows.reserve(element.count);
-    std::vector<double> values(element.properties.size());
-    for (uint64_t row = 0; row < element.count; ++row) {
-      for (size_t i = 0; i < element.properties.size(); ++i) {
-        const PlyProperty& p = element.properties[i];
-        if (p.isList) {
-          const double count = number("a list count of '" + p.name + "'");
-          if (count < 0 || count != std::floor(count) || count > double(bytes.size())) {
-            context.failAtLine(tokens.line(), "bad list count in '" + p.name + "'");
-          }
-          for (uint64_t k = 0; k < uint64_t(count); ++k) number("a list item");
-          values[i] = 0.0;
-        } else {
-          values[i] = number("vertex " + std::to_string(row) + " property '" + p.name + "'");
-        }
-      }
-      rows.addRow(values.data());
-      if ((row & 0xffff) == 0xffff) context.advance(0);
-    }
-    cloud = rows.finish();
   }
   if (!sawVertex) context.fail("no 'vertex' element, expected one with x, y, z properties");
   if (!tokens.atEnd()) {
@@ -440,18 +437,19 @@ ReadResult readAscii(std::span<const uint8_t> bytes, const PlyHeader& header,
                        "data after the last declared element (element counts in "
                        "the header are smaller than the body)");
   }
-  if (context.progress) context.progress->bytesDone = bytes.size();
-  return {std::move(cloud), "PLY", ""};
+  context.reachedByte(bytes.size());
+  return result;
 }
 
 }  // namespace
 
 ReadResult readPly(std::span<const uint8_t> bytes, const ReadContext& context) {
   const PlyHeader header = parseHeader(bytes, context);
-  if (context.progress) context.progress->bytesDone = header.bodyOffset;
+  context.reachedByte(header.bodyOffset);
   ReadResult result = header.encoding == PlyEncoding::Ascii ? readAscii(bytes, header, context)
                                                             : readBinary(bytes, header, context);
   static const char* encodings[] = {"ascii", "binary little endian", "binary big endian"};
+  result.format = "PLY";
   result.details = header.version + ", " + encodings[int(header.encoding)];
   return result;
 }

@@ -4,9 +4,10 @@
 
 #include <algorithm>
 
-#include "e57/e57_reader.hpp"
+#include "cloud_checks.hpp"
 #include "mapped_file.hpp"
-#include "reader_common.hpp"
+#include "readers.hpp"
+#include "tokens.hpp"
 
 namespace pcv {
 namespace {
@@ -58,6 +59,58 @@ PointCloud readPointCloud(const std::filesystem::path& path, LoadProgress* progr
   return readPointCloud(path, ReadOptions{}, progress, summary);
 }
 
+namespace {
+
+io::ReadResult readByFormat(const io::MappedFile& file, const std::string& extension,
+                            const io::ReadContext& context) {
+  switch (detect(file.bytes(), extension)) {
+    case PointFileFormat::Ply:
+      return io::readPly(file.bytes(), context);
+    case PointFileFormat::Las:
+      return io::readLas(file.bytes(), context);
+    case PointFileFormat::Pcd:
+      return io::readPcd(file.bytes(), context);
+    case PointFileFormat::Text:
+      return io::readText(file.bytes(), context, extension);
+    case PointFileFormat::E57:
+      return io::readE57(file.bytes(), context);
+    case PointFileFormat::Unknown:
+      break;
+  }
+  context.fail("unknown format (extension '" + extension +
+               "'): expected PLY, LAS, PCD, E57 or a text point list (.xyz .txt .csv .pts)");
+}
+
+/// The rules every format shares: non-finite points dropped; colours that carry no
+/// information are not shown as colours.
+uint64_t applyCommonRules(io::ReadResult& result, const io::ReadContext& context) {
+  const uint64_t dropped = io::dropNonFinitePoints(result.cloud);
+  if (io::coloursAreAllBlack(result.cloud)) {
+    result.cloud.hasColor = false;
+    result.warnings.push_back(context.file +
+                              ": every point's colour is black (colour fields never written); "
+                              "coloured by elevation instead");
+  }
+  return dropped;
+}
+
+void fillSummary(const io::ReadResult& result, uint64_t dropped, FileSummary& summary) {
+  summary.format = result.format;
+  summary.details = result.details;
+  summary.pointCount = result.cloud.size();
+  summary.droppedPoints = dropped;
+  summary.worldBounds = result.worldBounds;
+  summary.origin = result.cloud.origin;
+  summary.hasColor = result.cloud.hasColor;
+  summary.notes = result.notes;
+  summary.warnings = result.warnings;
+  summary.attributes.clear();
+  for (const auto& attribute : result.cloud.attributes)
+    summary.attributes.push_back(attribute.name);
+}
+
+}  // namespace
+
 PointCloud readPointCloud(const std::filesystem::path& path, const ReadOptions& options,
                           LoadProgress* progress, FileSummary* summary) {
   const io::MappedFile file(path);
@@ -68,50 +121,10 @@ PointCloud readPointCloud(const std::filesystem::path& path, const ReadOptions& 
   }
   const io::ReadContext context{path.string(), progress, &options};
   if (file.size() == 0) context.fail("file is empty, expected a point cloud");
-  const std::string extension = extensionOf(path);
-  io::ReadResult result;
-  switch (detect(file.bytes(), extension)) {
-    case PointFileFormat::Ply:
-      result = io::readPly(file.bytes(), context);
-      break;
-    case PointFileFormat::Las:
-      result = io::readLas(file.bytes(), context);
-      break;
-    case PointFileFormat::Pcd:
-      result = io::readPcd(file.bytes(), context);
-      break;
-    case PointFileFormat::Text:
-      result = io::readText(file.bytes(), context, extension);
-      break;
-    case PointFileFormat::E57: {
-      io::e57::E57Result read = io::e57::readE57(
-          file.bytes(), {.fileName = path.string(), .options = &options, .progress = progress});
-      result = io::ReadResult(std::move(read.cloud), "E57", std::move(read.details));
-      result.notes = std::move(read.notes);
-      result.warnings = std::move(read.warnings);
-      break;
-    }
-    case PointFileFormat::Unknown:
-      context.fail("unknown format (extension '" + extension +
-                   "'): expected PLY, LAS, PCD, E57 or a text point list (.xyz .txt .csv .pts)");
-  }
-  const uint64_t dropped = io::dropNonFinitePoints(result.cloud);
+  io::ReadResult result = readByFormat(file, extensionOf(path), context);
+  const uint64_t dropped = applyCommonRules(result, context);
   if (progress) progress->bytesDone = file.size();
-  if (summary) {
-    summary->format = result.format;
-    summary->details = result.details;
-    summary->pointCount = result.cloud.size();
-    summary->droppedPoints = dropped;
-    summary->worldBounds = result.cloud.worldBounds();
-    summary->origin = result.cloud.origin;
-    summary->hasColor = result.cloud.hasColor;
-    summary->notes = result.notes;
-    summary->warnings = result.warnings;
-    summary->attributes.clear();
-    for (const auto& attribute : result.cloud.attributes) {
-      summary->attributes.push_back(attribute.name);
-    }
-  }
+  if (summary) fillSummary(result, dropped, *summary);
   return std::move(result.cloud);
 }
 

@@ -138,7 +138,7 @@ TEST(E57Reader, DropsPointsWithAnInvalidState) {
   for (size_t i = 0; i < cloud.size(); ++i) EXPECT_EQ(worldOf(cloud, i).x, 3.0 * double(i));
   EXPECT_EQ(summary.droppedPoints, 0u);  // invalid records are not NaN coordinates
   const std::string notes = ::testing::PrintToString(summary.notes);
-  EXPECT_NE(notes.find("20 points flagged invalid"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("20 records flagged by cartesianInvalidState"), std::string::npos) << notes;
 }
 
 TEST(E57Reader, ConvertsSphericalCoordinatesToCartesian) {

@@ -35,6 +35,31 @@ TEST(LasReader, KeepsCentimetresOfUtmCoordinates) {
   }
 }
 
+TEST(LasReader, BlackEverywhereMeansNoColourAndSaysSo) {
+  TempDir dir;
+  auto points = utmPoints(30);
+  for (auto& p : points) p.red = p.green = p.blue = 0;
+  writeBytes(dir.file("black.las"), makeLas(points));
+  FileSummary summary;
+  const PointCloud cloud = readPointCloud(dir.file("black.las"), nullptr, &summary);
+  EXPECT_FALSE(cloud.hasColor);
+  EXPECT_FALSE(summary.hasColor);
+  ASSERT_EQ(summary.warnings.size(), 1u);
+  EXPECT_NE(summary.warnings[0].find("coloured by elevation"), std::string::npos);
+}
+
+TEST(LasReader, BoundsOfHugeIntegerCoordinatesAreExact) {
+  TempDir dir;
+  const std::vector<SyntheticPoint> points = {
+      {-2100000000.0, 17.0, -2000000000.0}, {2100000000.0, -2099999999.0, 5.0}, {3.0, 2.0, 1.0}};
+  LasOptions options;
+  options.scale = 1.0;
+  writeBytes(dir.file("huge.las"), makeLas(points, options));
+  const FileSummary summary = summarizePointCloud(dir.file("huge.las"));
+  EXPECT_EQ(summary.worldBounds.min, glm::dvec3(-2100000000.0, -2099999999.0, -2000000000.0));
+  EXPECT_EQ(summary.worldBounds.max, glm::dvec3(2100000000.0, 17.0, 5.0));
+}
+
 TEST(LasReader, ReadsEveryPointFormatAndVersion) {
   TempDir dir;
   const auto points = utmPoints(20);

@@ -161,6 +161,25 @@ TEST(PlyReader, RejectsNonNumbersWithTheirLine) {
   EXPECT_NE(inputErrorOf(dir.file("n.ply")).find("line 9"), std::string::npos);
 }
 
+TEST(PlyReader, ShortLastRowNamesItsOwnLine) {
+  TempDir dir;
+  writeText(dir.file("s.ply"),
+            "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\n"
+            "property float y\nproperty float z\nend_header\n1 2 3\n4 5\n");
+  const std::string error = inputErrorOf(dir.file("s.ply"));
+  EXPECT_NE(error.find("line 9:"), std::string::npos) << error;
+}
+
+TEST(PlyReader, BadListCountNamesItsLine) {
+  TempDir dir;
+  writeText(dir.file("l.ply"),
+            "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\n"
+            "element face 2\nproperty list uchar int vertex_indices\nend_header\n1 2\n"
+            "3 0 0 0\n-1\n");
+  const std::string error = inputErrorOf(dir.file("l.ply"));
+  EXPECT_NE(error.find("line 11:"), std::string::npos) << error;
+}
+
 TEST(PlyReader, RejectsWrongMagicEmptyFilesAndDirectories) {
   TempDir dir;
   writeText(dir.file("empty.ply"), "");

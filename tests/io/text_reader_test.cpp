@@ -32,6 +32,26 @@ TEST(TextReader, UsesHeaderNamesAndSemicolons) {
   EXPECT_FLOAT_EQ(cloud.findAttribute("intensity")->values[1], 8.0f);
 }
 
+TEST(TextReader, PtsCountThatDisagreesWithItsRowsIsAWarning) {
+  TempDir dir;
+  writeText(dir.file("c.pts"), "2\n1 2 3\n4 5 6\n7 8 9\n");
+  FileSummary summary;
+  const PointCloud cloud = readPointCloud(dir.file("c.pts"), nullptr, &summary);
+  EXPECT_EQ(cloud.size(), 3u);  // the rows rule
+  ASSERT_EQ(summary.warnings.size(), 1u);
+  EXPECT_NE(summary.warnings[0].find("line 1 declares 2 points, but 3 rows follow"),
+            std::string::npos)
+      << summary.warnings[0];
+}
+
+TEST(TextReader, PtsWithSeveralScansChecksEachCount) {
+  TempDir dir;
+  writeText(dir.file("s.pts"), "2\n1 2 3\n4 5 6\n1\n7 8 9\n");
+  FileSummary summary;
+  EXPECT_EQ(readPointCloud(dir.file("s.pts"), nullptr, &summary).size(), 3u);
+  EXPECT_TRUE(summary.warnings.empty());
+}
+
 TEST(TextReader, RejectsRaggedRowsWithTheirLine) {
   TempDir dir;
   writeText(dir.file("r.txt"), "1 2 3\n4 5 6\n7 8\n");

@@ -36,4 +36,10 @@ struct PointCloud {
   const ScalarAttribute* findAttribute(const std::string& name) const;
 };
 
+/// Rounds a world position to whole units: the origin of a cloud whose points lie near it, so
+/// UTM coordinates (500000, 5000000) become small float offsets that keep their centimetres.
+/// Whole units keep the origin exact in any decimal notation and cost nothing in precision: the
+/// remainder below one unit is well inside a float's 24 bits.
+glm::dvec3 originNear(const glm::dvec3& world);
+
 }  // namespace pcv

@@ -1,9 +1,11 @@
 #include "scan_decoder.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <vector>
+
+#include <glm/gtc/quaternion.hpp>
 
 #include "bitpack.hpp"
 
@@ -13,287 +15,233 @@ namespace {
 /// Records decoded per block: the block's columns (a few doubles per record) stay in L2.
 constexpr size_t kBlockRecords = 2048;
 
-constexpr const char* kAttributeNames[kAttributeCount] = {
-    "intensity",    "return_index", "return_count", "row_index",
-    "column_index", "time_stamp",   "scan_index"};
-/// The prototype field behind each attribute, and the field that flags its values invalid.
-constexpr const char* kAttributeFields[kAttributeCount] = {
-    "intensity", "returnIndex", "returnCount", "rowIndex", "columnIndex", "timeStamp", nullptr};
-constexpr const char* kAttributeInvalidFields[kAttributeCount] = {
-    "isIntensityInvalid", nullptr, nullptr, nullptr, nullptr, "isTimeStampInvalid", nullptr};
-
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr uint32_t kWhite = packRgba(255, 255, 255);
 
-bool usableRange(const std::optional<ValueRange>& range) {
-  return range && std::isfinite(range->minimum) && std::isfinite(range->maximum) &&
-         range->maximum > range->minimum;
-}
-
-inline uint32_t toByte(double value, double minimum, double scale) {
-  const double scaled = (value - minimum) * scale;
+inline uint32_t toByte(double value, const ValueScale& scale) {
+  const double scaled = (value - scale.minimum) * scale.scale;
   // NaN fails the comparison and ends as 0.
   if (!(scaled > 0.0)) return 0;
   if (scaled >= 255.0) return 255;
   return uint32_t(scaled + 0.5);
 }
 
-}  // namespace
-
-const char* attributeName(Attribute attribute) {
-  return kAttributeNames[size_t(attribute)];
+bool isFinite(const glm::dvec3& p) {
+  return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
 }
+
+}  // namespace
 
 /// One block's decoded values, a column of doubles per field in use, and the scratch buffers
 /// that turn packed bytes into them. One per thread.
-struct ScanDecoder::Columns {
-  std::vector<double> values;  ///< slot-major: kBlockRecords values per used field
+struct ScanDecoder::Block {
+  std::vector<double> values;  ///< column-major: kBlockRecords values per column
   std::vector<uint8_t> packed;
   std::vector<uint64_t> raw;
-  const std::vector<int>& slots;  ///< prototype field -> column, -1 when not decoded
+  const std::vector<int>& columns;
 
-  explicit Columns(const std::vector<int>& fieldSlots, size_t slotCount)
-      : values(slotCount * kBlockRecords), raw(kBlockRecords), slots(fieldSlots) {}
-  double* column(int field) { return values.data() + size_t(slots[field]) * kBlockRecords; }
+  Block(const std::vector<int>& fieldColumns, int columnCount)
+      : values(size_t(columnCount) * kBlockRecords), raw(kBlockRecords), columns(fieldColumns) {}
+  double* column(int field) { return values.data() + size_t(columns[field]) * kBlockRecords; }
   const double* column(int field) const {
-    return values.data() + size_t(slots[field]) * kBlockRecords;
+    return values.data() + size_t(columns[field]) * kBlockRecords;
   }
 };
 
 ScanDecoder::ScanDecoder(const PagedFile& file, const ScanDescription& scan,
-                         CompressedVectorLayout layout, const DecodeChoices& choices,
+                         CompressedVectorLayout layout, const ScanFields& fields,
                          uint32_t scanIndex)
-    : file_(file), scan_(scan), layout_(std::move(layout)), scanIndex_(scanIndex) {
-  const std::array<int, 3> cartesian{scan.findField("cartesianX"), scan.findField("cartesianY"),
-                                     scan.findField("cartesianZ")};
-  const std::array<int, 3> spherical{scan.findField("sphericalRange"),
-                                     scan.findField("sphericalAzimuth"),
-                                     scan.findField("sphericalElevation")};
-  auto all = [](const std::array<int, 3>& fields) {
-    return fields[0] >= 0 && fields[1] >= 0 && fields[2] >= 0;
-  };
-  if (all(cartesian)) {
-    position_ = cartesian;
-    invalidState_ = scan.findField("cartesianInvalidState");
-  } else if (all(spherical)) {
-    position_ = spherical;
-    spherical_ = true;
-    invalidState_ = scan.findField("sphericalInvalidState");
-  } else {
-    file.fail("scan " + scan.elementPath +
-              ": the prototype has neither cartesianX/Y/Z nor sphericalRange/Azimuth/Elevation, "
-              "expected one of the two coordinate sets");
-  }
-  rotation_ = glm::mat3_cast(scan.pose.rotation);
-  translation_ = scan.pose.translation;
+    : file_(file),
+      scan_(scan),
+      layout_(std::move(layout)),
+      fields_(fields),
+      scanIndex_(scanIndex),
+      rotation_(glm::mat3_cast(scan.pose.rotation)),
+      translation_(scan.pose.translation) {
+  assignColumns();
+}
 
-  if (choices.colors) {
-    const std::array<int, 3> color{scan.findField("colorRed"), scan.findField("colorGreen"),
-                                   scan.findField("colorBlue")};
-    if (all(color)) {
-      color_ = color;
-      colorInvalid_ = scan.findField("isColorInvalid");
-      for (int c = 0; c < 3; ++c) {
-        // The limits the file states for the sensor, else the range the prototype declares,
-        // else floats in 0..1.
-        std::optional<ValueRange> range = scan.colorLimits[c];
-        if (!usableRange(range)) range = scan.prototype[color[c]].declaredRange();
-        if (!usableRange(range)) range = ValueRange{.minimum = 0.0, .maximum = 1.0};
-        colorMinimum_[c] = range->minimum;
-        colorScale_[c] = 255.0 / (range->maximum - range->minimum);
-      }
-    }
-  }
-  for (size_t a = 0; a < kAttributeCount; ++a) {
-    attribute_[a] = -1;
-    attributeInvalid_[a] = -1;
-    if (!choices.attributes[a] || !kAttributeFields[a]) continue;
-    attribute_[a] = scan.findField(kAttributeFields[a]);
-    if (attribute_[a] >= 0 && kAttributeInvalidFields[a]) {
-      attributeInvalid_[a] = scan.findField(kAttributeInvalidFields[a]);
-    }
-  }
-  if (const int intensity = attribute_[size_t(Attribute::Intensity)]; intensity >= 0) {
-    std::optional<ValueRange> range = scan.intensityLimits;
-    if (!usableRange(range)) range = scan.prototype[intensity].declaredRange();
-    if (usableRange(range)) {
-      intensityMinimum_ = range->minimum;
-      intensityScale_ = 1.0 / (range->maximum - range->minimum);
-    }
-  }
-
-  slots_.assign(scan.prototype.size(), -1);
+void ScanDecoder::assignColumns() {
+  columns_.assign(scan_.prototype.size(), -1);
   auto use = [&](int field) {
-    if (field >= 0 && slots_[field] < 0) slots_[field] = slotCount_++;
+    if (field >= 0 && columns_[field] < 0) columns_[field] = columnCount_++;
   };
-  for (int field : position_) use(field);
-  use(invalidState_);
-  positionSlots_ = slotCount_;
-  if (hasColor()) {
-    for (int field : color_) use(field);
-    use(colorInvalid_);
+  for (int field : fields_.position) use(field);
+  use(fields_.invalidState);
+  positionColumns_ = columnCount_;
+  if (fields_.hasColor()) {
+    for (int field : fields_.color) use(field);
+    use(fields_.colorInvalid);
   }
   for (size_t a = 0; a < kAttributeCount; ++a) {
-    use(attribute_[a]);
-    use(attributeInvalid_[a]);
+    use(fields_.attribute[a]);
+    use(fields_.attributeInvalid[a]);
   }
 }
 
 bool ScanDecoder::hasAttribute(Attribute attribute) const {
-  if (attribute == Attribute::ScanIndex) return true;
-  return attribute_[size_t(attribute)] >= 0;
+  return attribute == Attribute::ScanIndex || fields_.attribute[size_t(attribute)] >= 0;
 }
 
-void ScanDecoder::decodeField(int field, uint64_t first, size_t count, Columns& columns,
-                              double* values) const {
+void ScanDecoder::decodeField(int field, uint64_t first, size_t count, Block& block) const {
   const RecordField& description = scan_.prototype[field];
+  double* values = block.column(field);
   const unsigned bits = description.bitWidth();
   const bool scaled = description.type == FieldType::ScaledInteger;
+  const double scale = scaled ? description.scale : 1.0;
+  const double offset = scaled ? description.offset : 0.0;
   if (bits == 0) {
     // minimum == maximum: every value is the minimum and the bytestream is empty.
-    const double value = scaled
-                             ? double(description.minimum) * description.scale + description.offset
-                             : double(description.minimum);
-    std::fill(values, values + count, value);
+    std::fill(values, values + count, double(description.minimum) * scale + offset);
     return;
   }
-  // In range of the stream: the layout holds recordCount * bits bits and first + count <=
-  // recordCount, whose product with bits the layout checked against the section size.
+  // Inside the stream: the layout holds the bits of recordCount records, first + count <=
+  // recordCount, and the layout checked recordCount * bits against the section's size.
   const uint64_t bitBegin = first * bits;
-  const uint64_t bitEnd = (first + count) * bits;
   const uint64_t byteBegin = bitBegin / 8;
-  const uint64_t byteCount = (bitEnd + 7) / 8 - byteBegin;
-  columns.packed.resize(byteCount + kUnpackPadding);
-  std::memset(columns.packed.data() + byteCount, 0, kUnpackPadding);
-  copyBytestream(file_, layout_.streams[field], byteBegin, byteCount, columns.packed.data());
-  const uint8_t* packed = columns.packed.data();
-  switch (description.type) {
-    case FieldType::Single:
-      for (size_t i = 0; i < count; ++i) {
-        float value;
-        std::memcpy(&value, packed + 4 * i, 4);
-        values[i] = value;
-      }
-      return;
-    case FieldType::Double:
-      std::memcpy(values, packed, 8 * count);
-      return;
-    case FieldType::Integer:
-    case FieldType::ScaledInteger: {
-      uint64_t* raw = columns.raw.data();
-      unpackBits(packed, unsigned(bitBegin % 8), bits, count, raw);
-      // value = raw + minimum in two's complement: raw <= 2^64 - 1 never overflows there.
-      const uint64_t minimum = uint64_t(description.minimum);
-      if (scaled) {
-        const double scale = description.scale, offset = description.offset;
-        for (size_t i = 0; i < count; ++i) {
-          values[i] = double(int64_t(raw[i] + minimum)) * scale + offset;
-        }
-      } else {
-        for (size_t i = 0; i < count; ++i) values[i] = double(int64_t(raw[i] + minimum));
-      }
-      return;
+  const uint64_t byteCount = ((first + count) * bits + 7) / 8 - byteBegin;
+  block.packed.resize(byteCount + kUnpackPadding);
+  std::memset(block.packed.data() + byteCount, 0, kUnpackPadding);
+  copyBytestream(file_, layout_.streams[field], byteBegin, byteCount, block.packed.data());
+  const uint8_t* packed = block.packed.data();
+  if (description.type == FieldType::Single) {
+    for (size_t i = 0; i < count; ++i) {
+      float value;
+      std::memcpy(&value, packed + 4 * i, 4);
+      values[i] = value;
+    }
+  } else if (description.type == FieldType::Double) {
+    std::memcpy(values, packed, 8 * count);
+  } else {
+    uint64_t* raw = block.raw.data();
+    unpackBits(packed, unsigned(bitBegin % 8), bits, count, raw);
+    // value = raw + minimum in two's complement: no raw of 64 bits or fewer overflows there.
+    const uint64_t minimum = uint64_t(description.minimum);
+    for (size_t i = 0; i < count; ++i) {
+      values[i] = double(int64_t(raw[i] + minimum)) * scale + offset;
     }
   }
 }
 
 void ScanDecoder::decodeBlock(uint64_t first, size_t count, bool positionsOnly,
-                              Columns& columns) const {
-  for (size_t field = 0; field < slots_.size(); ++field) {
-    const int slot = slots_[field];
-    if (slot < 0 || (positionsOnly && slot >= positionSlots_)) continue;
-    decodeField(int(field), first, count, columns, columns.column(int(field)));
+                              Block& block) const {
+  for (size_t field = 0; field < columns_.size(); ++field) {
+    const int column = columns_[field];
+    if (column < 0 || (positionsOnly && column >= positionColumns_)) continue;
+    decodeField(int(field), first, count, block);
   }
 }
 
-glm::dvec3 ScanDecoder::localPosition(const Columns& columns, size_t i) const {
-  const double a = columns.column(position_[0])[i];
-  const double b = columns.column(position_[1])[i];
-  const double c = columns.column(position_[2])[i];
-  if (!spherical_) return glm::dvec3(a, b, c);
-  // range, azimuth (from +x towards +y), elevation (from the xy plane towards +z).
-  const double horizontal = a * std::cos(c);
-  return glm::dvec3(horizontal * std::cos(b), horizontal * std::sin(b), a * std::sin(c));
+glm::dvec3 ScanDecoder::worldPosition(const Block& block, size_t i) const {
+  const double a = block.column(fields_.position[0])[i];
+  const double b = block.column(fields_.position[1])[i];
+  const double c = block.column(fields_.position[2])[i];
+  glm::dvec3 local(a, b, c);
+  if (fields_.spherical) {
+    // range, azimuth (from +x towards +y), elevation (from the xy plane towards +z).
+    const double horizontal = a * std::cos(c);
+    local = glm::dvec3(horizontal * std::cos(b), horizontal * std::sin(b), a * std::sin(c));
+  }
+  return rotation_ * local + translation_;
+}
+
+bool ScanDecoder::isValid(const Block& block, size_t i) const {
+  // Any state but 0 drops the record: 1 means the coordinates give only a direction
+  // (cartesian) or the range is meaningless (spherical), 2 means no position at all.
+  return fields_.invalidState < 0 || block.column(fields_.invalidState)[i] == 0.0;
 }
 
 std::optional<glm::dvec3> ScanDecoder::firstValidPosition() const {
-  Columns columns(slots_, size_t(slotCount_));
+  Block block(columns_, columnCount_);
   for (uint64_t first = 0; first < recordCount(); first += kBlockRecords) {
     const size_t count = size_t(std::min<uint64_t>(kBlockRecords, recordCount() - first));
-    decodeBlock(first, count, true, columns);
+    decodeBlock(first, count, true, block);
     for (size_t i = 0; i < count; ++i) {
-      if (invalidState_ >= 0 && columns.column(invalidState_)[i] != 0.0) continue;
-      const glm::dvec3 world = rotation_ * localPosition(columns, i) + translation_;
-      if (std::isfinite(world.x) && std::isfinite(world.y) && std::isfinite(world.z)) {
-        return world;
-      }
+      if (!isValid(block, i)) continue;
+      const glm::dvec3 world = worldPosition(block, i);
+      if (isFinite(world)) return world;
     }
   }
   return std::nullopt;
 }
 
-uint64_t ScanDecoder::decode(uint64_t first, uint64_t count, const glm::dvec3& origin,
-                             const ScanOutput& out) const {
-  Columns columns(slots_, size_t(slotCount_));
+uint64_t ScanDecoder::writePositions(const Block& block, size_t count, const glm::dvec3& origin,
+                                     Point* points, Box3d& bounds) const {
   uint64_t invalid = 0;
-  const uint32_t white = packRgba(255, 255, 255);
-  for (uint64_t blockFirst = first; blockFirst < first + count; blockFirst += kBlockRecords) {
-    const size_t n = size_t(std::min<uint64_t>(kBlockRecords, first + count - blockFirst));
-    decodeBlock(blockFirst, n, false, columns);
-    const double* state = invalidState_ >= 0 ? columns.column(invalidState_) : nullptr;
-    Point* points = out.points + blockFirst;
-    for (size_t i = 0; i < n; ++i) {
-      Point& point = points[i];
-      // Any state but 0 drops the point: 1 means the coordinates give only a direction
-      // (cartesian) or the range is meaningless (spherical), 2 means no position at all.
-      if (state && state[i] != 0.0) {
-        point.x = point.y = point.z = std::bit_cast<float>(kInvalidRecordBits);
-        ++invalid;
-      } else {
-        const glm::dvec3 offset = rotation_ * localPosition(columns, i) + translation_ - origin;
-        point.x = float(offset.x);
-        point.y = float(offset.y);
-        point.z = float(offset.z);
-      }
+  for (size_t i = 0; i < count; ++i) {
+    Point& point = points[i];
+    if (!isValid(block, i)) {
+      point.x = point.y = point.z = std::bit_cast<float>(kInvalidRecordBits);
+      ++invalid;
+      continue;
     }
-    if (hasColor()) {
-      const double* red = columns.column(color_[0]);
-      const double* green = columns.column(color_[1]);
-      const double* blue = columns.column(color_[2]);
-      const double* colorInvalid = colorInvalid_ >= 0 ? columns.column(colorInvalid_) : nullptr;
-      for (size_t i = 0; i < n; ++i) {
-        points[i].rgba = colorInvalid && colorInvalid[i] != 0.0
-                             ? white
-                             : packRgba(toByte(red[i], colorMinimum_[0], colorScale_[0]),
-                                        toByte(green[i], colorMinimum_[1], colorScale_[1]),
-                                        toByte(blue[i], colorMinimum_[2], colorScale_[2]));
-      }
-    } else {
-      for (size_t i = 0; i < n; ++i) points[i].rgba = white;
-    }
-    for (size_t a = 0; a < kAttributeCount; ++a) {
-      float* values = out.attributes[a];
-      if (!values) continue;
-      values += blockFirst;
-      if (Attribute(a) == Attribute::ScanIndex) {
-        std::fill(values, values + n, float(scanIndex_));
-        continue;
-      }
-      if (attribute_[a] < 0) {
-        std::fill(values, values + n, kNaN);
-        continue;
-      }
-      const double* source = columns.column(attribute_[a]);
-      const double* flags =
-          attributeInvalid_[a] >= 0 ? columns.column(attributeInvalid_[a]) : nullptr;
-      const bool intensity = Attribute(a) == Attribute::Intensity;
-      for (size_t i = 0; i < n; ++i) {
-        const double value =
-            intensity ? (source[i] - intensityMinimum_) * intensityScale_ : source[i];
-        values[i] = flags && flags[i] != 0.0 ? kNaN : float(value);
-      }
-    }
+    const glm::dvec3 world = worldPosition(block, i);
+    if (isFinite(world)) bounds.extend(world);
+    const glm::dvec3 offset = world - origin;
+    point.x = float(offset.x);
+    point.y = float(offset.y);
+    point.z = float(offset.z);
   }
   return invalid;
+}
+
+void ScanDecoder::writeColours(const Block& block, size_t count, Point* points) const {
+  if (!fields_.hasColor()) {
+    for (size_t i = 0; i < count; ++i) points[i].rgba = kWhite;
+    return;
+  }
+  const double* red = block.column(fields_.color[0]);
+  const double* green = block.column(fields_.color[1]);
+  const double* blue = block.column(fields_.color[2]);
+  const double* invalid = fields_.colorInvalid >= 0 ? block.column(fields_.colorInvalid) : nullptr;
+  const auto& scale = fields_.colorScale;
+  for (size_t i = 0; i < count; ++i) {
+    points[i].rgba = invalid && invalid[i] != 0.0
+                         ? kWhite
+                         : packRgba(toByte(red[i], scale[0]), toByte(green[i], scale[1]),
+                                    toByte(blue[i], scale[2]));
+  }
+}
+
+void ScanDecoder::writeAttributes(const Block& block, size_t count, uint64_t first,
+                                  const ScanOutput& out) const {
+  for (size_t a = 0; a < kAttributeCount; ++a) {
+    if (!out.attributes[a]) continue;
+    float* values = out.attributes[a] + first;
+    const int field = fields_.attribute[a];
+    if (Attribute(a) == Attribute::ScanIndex) {
+      std::fill(values, values + count, float(scanIndex_));
+      continue;
+    }
+    if (field < 0) {
+      std::fill(values, values + count, kNaN);
+      continue;
+    }
+    const double* source = block.column(field);
+    const int flag = fields_.attributeInvalid[a];
+    const double* invalid = flag >= 0 ? block.column(flag) : nullptr;
+    const ValueScale scale =
+        Attribute(a) == Attribute::Intensity ? fields_.intensityScale : ValueScale{};
+    for (size_t i = 0; i < count; ++i) {
+      values[i] =
+          invalid && invalid[i] != 0.0 ? kNaN : float((source[i] - scale.minimum) * scale.scale);
+    }
+  }
+}
+
+RunResult ScanDecoder::decode(uint64_t first, uint64_t count, const glm::dvec3& origin,
+                              const ScanOutput& out) const {
+  Block block(columns_, columnCount_);
+  RunResult result;
+  for (uint64_t blockFirst = first; blockFirst < first + count; blockFirst += kBlockRecords) {
+    const size_t n = size_t(std::min<uint64_t>(kBlockRecords, first + count - blockFirst));
+    decodeBlock(blockFirst, n, false, block);
+    Point* points = out.points + blockFirst;
+    result.invalidRecords += writePositions(block, n, origin, points, result.worldBounds);
+    writeColours(block, n, points);
+    writeAttributes(block, n, blockFirst, out);
+  }
+  return result;
 }
 
 }  // namespace pcv::io::e57

@@ -1,0 +1,30 @@
+#include "read_context.hpp"
+
+namespace pcv::io {
+
+void ReadContext::failAt(uint64_t byteOffset, const std::string& what) const {
+  throw InputError(file + ": byte " + std::to_string(byteOffset) + ": " + what);
+}
+
+void ReadContext::failAtLine(uint64_t line, const std::string& what) const {
+  throw InputError(file + ": line " + std::to_string(line) + ": " + what);
+}
+
+void ReadContext::fail(const std::string& what) const {
+  throw InputError(file + ": " + what);
+}
+
+void ReadContext::advance(uint64_t bytes) const {
+  if (!progress) return;
+  progress->bytesDone.fetch_add(bytes, std::memory_order_relaxed);
+  if (progress->cancel.load(std::memory_order_relaxed)) {
+    throw LoadCancelled(file + ": loading cancelled");
+  }
+}
+
+void ReadContext::reachedByte(uint64_t bytes) const {
+  if (progress) progress->bytesDone.store(bytes, std::memory_order_relaxed);
+  advance(0);
+}
+
+}  // namespace pcv::io

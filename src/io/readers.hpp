@@ -1,0 +1,24 @@
+/// @brief The format readers, one per file: each parses its header, builds the field layout and
+/// decodes the points (binary records through the record decoder, text rows through the row
+/// assembler). Bytes are the whole file (a memory mapping); every malformed input is an
+/// InputError naming the file, the byte or line, and what was expected.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "read_context.hpp"
+
+namespace pcv::io {
+
+ReadResult readPly(std::span<const uint8_t> bytes, const ReadContext& context);
+ReadResult readLas(std::span<const uint8_t> bytes, const ReadContext& context);
+ReadResult readPcd(std::span<const uint8_t> bytes, const ReadContext& context);
+/// E57 (ASTM E2807): src/io/e57/. Every scan, or ReadOptions::scan only.
+ReadResult readE57(std::span<const uint8_t> bytes, const ReadContext& context);
+/// `extension` lower case with dot (".pts" may have count lines).
+ReadResult readText(std::span<const uint8_t> bytes, const ReadContext& context,
+                    const std::string& extension);
+
+}  // namespace pcv::io
