@@ -20,38 +20,30 @@ T loadLittleEndian(const uint8_t* p) {
   return value;
 }
 
-std::string scanLabel(const ScanDescription& scan) {
-  return "scan " + scan.elementPath;
-}
-
 /// Bytes a bytestream needs for `records` values of `bits` bits; the caller checked that
 /// records * bits cannot overflow.
 uint64_t bytesFor(uint64_t records, unsigned bits) {
   return (records * bits + 7) / 8;
 }
 
-}  // namespace
+/// Where a scan's section and its packets lie (logical offsets).
+struct SectionExtent {
+  uint64_t start = 0, end = 0, dataStart = 0;
+};
 
-CompressedVectorLayout readCompressedVectorLayout(const PagedFile& file,
-                                                  const ScanDescription& scan) {
-  const std::string label = scanLabel(scan);
-  const uint64_t fieldCount = scan.prototype.size();
-  CompressedVectorLayout layout;
-  layout.streams.resize(fieldCount);
-  for (BytestreamSlices& stream : layout.streams) stream.starts.push_back(0);
-  if (scan.recordCount == 0) return layout;
-
+SectionExtent readSectionHeader(const PagedFile& file, const ScanDescription& scan,
+                                const std::string& label) {
   const uint64_t physical = scan.sectionPhysicalOffset;
-  if (physical >= file.pageCount() * PagedFile::kPageSize ||
-      !PagedFile::isPayloadOffset(physical)) {
+  const uint64_t fileBytes = file.pageCount() * PagedFile::kPageSize;
+  if (physical >= fileBytes || !PagedFile::isPayloadOffset(physical)) {
     file.fail(label + ": points fileOffset " + std::to_string(physical) +
-              ", expected a page payload byte inside the " +
-              std::to_string(file.pageCount() * PagedFile::kPageSize) + "-byte file");
+              ", expected a page payload byte inside the " + std::to_string(fileBytes) +
+              "-byte file");
   }
-  const uint64_t sectionStart = PagedFile::logicalFromPhysical(physical);
+  SectionExtent extent{.start = PagedFile::logicalFromPhysical(physical)};
   uint8_t header[kSectionHeaderSize];
-  file.read(sectionStart, kSectionHeaderSize, header, label + ": compressed vector section header");
-  const uint64_t sectionLength = loadLittleEndian<uint64_t>(header + 8);
+  file.read(extent.start, kSectionHeaderSize, header, label + ": compressed vector section header");
+  const uint64_t length = loadLittleEndian<uint64_t>(header + 8);
   const uint64_t dataPhysical = loadLittleEndian<uint64_t>(header + 16);
   const std::string where =
       label + ": compressed vector section at byte " + std::to_string(physical);
@@ -59,21 +51,25 @@ CompressedVectorLayout readCompressedVectorLayout(const PagedFile& file,
     file.fail(where + ": section id " + std::to_string(header[0]) +
               ", expected 1 (compressed vector)");
   }
-  if (sectionLength < kSectionHeaderSize || sectionLength > file.logicalSize() - sectionStart) {
-    file.fail(where + ": section length " + std::to_string(sectionLength) + ", expected 32 to " +
-              std::to_string(file.logicalSize() - sectionStart) +
-              " bytes (what the file holds after the section start)");
+  const uint64_t room = file.logicalSize() - extent.start;
+  if (length < kSectionHeaderSize || length > room) {
+    file.fail(where + ": section length " + std::to_string(length) + ", expected 32 to " +
+              std::to_string(room) + " bytes (what the file holds after the section start)");
   }
-  const uint64_t sectionEnd = sectionStart + sectionLength;
-  layout.sectionBytes = sectionLength;
-  const uint64_t dataStart = PagedFile::logicalFromPhysical(dataPhysical);
-  if (!PagedFile::isPayloadOffset(dataPhysical) || dataStart < sectionStart + kSectionHeaderSize ||
-      dataStart > sectionEnd) {
+  extent.end = extent.start + length;
+  extent.dataStart = PagedFile::logicalFromPhysical(dataPhysical);
+  if (!PagedFile::isPayloadOffset(dataPhysical) ||
+      extent.dataStart < extent.start + kSectionHeaderSize || extent.dataStart > extent.end) {
     file.fail(where + ": data offset " + std::to_string(dataPhysical) +
               ", expected a byte after the section header and inside the section");
   }
+  return extent;
+}
 
-  // recordCount against what the section can hold, before anything is sized by it.
+/// Bytes each bytestream needs for the scan's records, once recordCount is known to fit in
+/// the section (before anything is sized by it).
+std::vector<uint64_t> neededBytes(const PagedFile& file, const ScanDescription& scan,
+                                  uint64_t sectionLength, const std::string& label) {
   uint64_t bitsPerRecord = 0;
   for (const RecordField& field : scan.prototype) bitsPerRecord += field.bitWidth();
   const uint64_t sectionBits = sectionLength * 8;
@@ -84,85 +80,103 @@ CompressedVectorLayout readCompressedVectorLayout(const PagedFile& file,
               std::to_string(sectionLength) + "-byte section (at most " +
               std::to_string(maxRecords) + " records)");
   }
-  std::vector<uint64_t> needed(fieldCount);
-  for (uint64_t f = 0; f < fieldCount; ++f) {
-    needed[f] = bytesFor(scan.recordCount, scan.prototype[f].bitWidth());
+  std::vector<uint64_t> needed;
+  for (const RecordField& field : scan.prototype) {
+    needed.push_back(bytesFor(scan.recordCount, field.bitWidth()));
   }
+  return needed;
+}
+
+/// Appends a data packet's slices to the layout.
+void readDataPacket(const PagedFile& file, const ScanDescription& scan, uint64_t position,
+                    uint64_t packetLength, const std::string& where,
+                    CompressedVectorLayout& layout) {
+  const uint64_t fieldCount = scan.prototype.size();
+  const uint64_t headerSize = kDataPacketHeaderSize + 2 * fieldCount;
+  if (packetLength < headerSize) {
+    file.fail(where + ": data packet of " + std::to_string(packetLength) +
+              " bytes, expected at least " + std::to_string(headerSize) + " for its header and " +
+              std::to_string(fieldCount) + " buffer lengths");
+  }
+  std::vector<uint8_t> header(headerSize);
+  file.read(position, headerSize, header.data(), where);
+  const uint64_t streamCount = loadLittleEndian<uint16_t>(header.data() + kPacketPrefixSize);
+  if (streamCount != fieldCount) {
+    file.fail(where + ": " + std::to_string(streamCount) +
+              " bytestreams, expected one per prototype field (" + std::to_string(fieldCount) +
+              ")");
+  }
+  uint64_t offset = position + headerSize;
+  for (uint64_t f = 0; f < fieldCount; ++f) {
+    const uint64_t length =
+        loadLittleEndian<uint16_t>(header.data() + kDataPacketHeaderSize + 2 * f);
+    if (length > position + packetLength - offset) {
+      file.fail(where + ": bytestream '" + scan.prototype[f].name + "' buffer of " +
+                std::to_string(length) + " bytes runs past the packet's " +
+                std::to_string(packetLength) + " bytes");
+    }
+    BytestreamSlices& stream = layout.streams[f];
+    stream.logical.push_back(offset);
+    stream.starts.push_back(stream.starts.back() + length);
+    offset += length;
+  }
+  ++layout.dataPackets;
+}
+
+[[noreturn]] void failShortBytestream(const PagedFile& file, const ScanDescription& scan,
+                                      const CompressedVectorLayout& layout,
+                                      const std::vector<uint64_t>& needed,
+                                      const std::string& label) {
+  uint64_t f = 0;
+  while (layout.streams[f].size() >= needed[f]) ++f;  // the caller knows one falls short
+  const unsigned bits = scan.prototype[f].bitWidth();
+  file.fail(label + ": the section ends after " + std::to_string(layout.dataPackets) +
+            " data packets with bytestream '" + scan.prototype[f].name + "' holding " +
+            std::to_string(layout.streams[f].size() * 8 / bits) + " of its " +
+            std::to_string(scan.recordCount) +
+            " records (recordCount exceeds the data: truncated?)");
+}
+
+}  // namespace
+
+CompressedVectorLayout readCompressedVectorLayout(const PagedFile& file,
+                                                  const ScanDescription& scan) {
+  const std::string label = "scan " + scan.elementPath;
+  CompressedVectorLayout layout;
+  layout.streams.resize(scan.prototype.size());
+  for (BytestreamSlices& stream : layout.streams) stream.starts.push_back(0);
+  if (scan.recordCount == 0) return layout;
+  const SectionExtent section = readSectionHeader(file, scan, label);
+  layout.sectionBytes = section.end - section.start;
+  const std::vector<uint64_t> needed = neededBytes(file, scan, layout.sectionBytes, label);
   auto complete = [&] {
-    for (uint64_t f = 0; f < fieldCount; ++f) {
+    for (size_t f = 0; f < needed.size(); ++f) {
       if (layout.streams[f].size() < needed[f]) return false;
     }
     return true;
   };
-
-  std::vector<uint8_t> lengths(2 * fieldCount);
-  uint64_t position = dataStart;
-  uint64_t packetNumber = 0;
-  while (!complete()) {
-    const std::string packetWhere = label + ": packet " + std::to_string(packetNumber) +
-                                    " at byte " +
-                                    std::to_string(PagedFile::physicalFromLogical(position));
-    if (sectionEnd - position < kPacketPrefixSize) {
-      for (uint64_t f = 0; f < fieldCount; ++f) {
-        if (layout.streams[f].size() >= needed[f]) continue;
-        const unsigned bits = scan.prototype[f].bitWidth();
-        file.fail(label + ": the section ends after " + std::to_string(layout.dataPackets) +
-                  " data packets with bytestream '" + scan.prototype[f].name + "' holding " +
-                  std::to_string(layout.streams[f].size() * 8 / bits) + " of its " +
-                  std::to_string(scan.recordCount) +
-                  " records (recordCount exceeds the data: truncated?)");
-      }
+  uint64_t position = section.dataStart;
+  for (uint64_t packet = 0; !complete(); ++packet) {
+    if (section.end - position < kPacketPrefixSize) {
+      failShortBytestream(file, scan, layout, needed, label);
     }
+    const std::string where = label + ": packet " + std::to_string(packet) + " at byte " +
+                              std::to_string(PagedFile::physicalFromLogical(position));
     uint8_t prefix[kPacketPrefixSize];
-    file.read(position, kPacketPrefixSize, prefix, packetWhere);
+    file.read(position, kPacketPrefixSize, prefix, where);
     const uint64_t packetLength = uint64_t(loadLittleEndian<uint16_t>(prefix + 2)) + 1;
-    if (packetLength > sectionEnd - position) {
-      file.fail(packetWhere + ": length " + std::to_string(packetLength) +
+    if (packetLength > section.end - position) {
+      file.fail(where + ": length " + std::to_string(packetLength) +
                 " runs past the end of the section at byte " +
-                std::to_string(PagedFile::physicalFromLogical(sectionEnd)));
+                std::to_string(PagedFile::physicalFromLogical(section.end)));
     }
-    switch (prefix[0]) {
-      case kIndexPacket:
-      case kIgnoredPacket:
-        break;
-      case kDataPacket: {
-        const uint64_t headerSize = kDataPacketHeaderSize + 2 * fieldCount;
-        if (packetLength < headerSize) {
-          file.fail(packetWhere + ": data packet of " + std::to_string(packetLength) +
-                    " bytes, expected at least " + std::to_string(headerSize) +
-                    " for its header and " + std::to_string(fieldCount) + " buffer lengths");
-        }
-        uint8_t countBytes[2];
-        file.read(position + kPacketPrefixSize, 2, countBytes, packetWhere);
-        const uint64_t streamCount = loadLittleEndian<uint16_t>(countBytes);
-        if (streamCount != fieldCount) {
-          file.fail(packetWhere + ": " + std::to_string(streamCount) +
-                    " bytestreams, expected one per prototype field (" +
-                    std::to_string(fieldCount) + ")");
-        }
-        file.read(position + kDataPacketHeaderSize, 2 * fieldCount, lengths.data(), packetWhere);
-        uint64_t offset = position + headerSize;
-        for (uint64_t f = 0; f < fieldCount; ++f) {
-          const uint64_t length = loadLittleEndian<uint16_t>(lengths.data() + 2 * f);
-          if (length > position + packetLength - offset) {
-            file.fail(packetWhere + ": bytestream '" + scan.prototype[f].name + "' buffer of " +
-                      std::to_string(length) + " bytes runs past the packet's " +
-                      std::to_string(packetLength) + " bytes");
-          }
-          BytestreamSlices& stream = layout.streams[f];
-          stream.logical.push_back(offset);
-          stream.starts.push_back(stream.starts.back() + length);
-          offset += length;
-        }
-        ++layout.dataPackets;
-        break;
-      }
-      default:
-        file.fail(packetWhere + ": packet type " + std::to_string(prefix[0]) +
-                  ", expected 0 (index), 1 (data) or 2 (ignored)");
+    if (prefix[0] == kDataPacket) {
+      readDataPacket(file, scan, position, packetLength, where, layout);
+    } else if (prefix[0] != kIndexPacket && prefix[0] != kIgnoredPacket) {
+      file.fail(where + ": packet type " + std::to_string(prefix[0]) +
+                ", expected 0 (index), 1 (data) or 2 (ignored)");
     }
     position += packetLength;
-    ++packetNumber;
   }
   return layout;
 }

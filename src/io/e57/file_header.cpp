@@ -20,33 +20,13 @@ T loadLittleEndian(const uint8_t* p) {
   return value;
 }
 
-}  // namespace
+[[noreturn]] void failAt(const std::string& fileName, uint64_t byte, const std::string& what) {
+  throw InputError(fileName + ": byte " + std::to_string(byte) + ": " + what);
+}
 
-FileHeader readFileHeader(std::span<const uint8_t> bytes, const std::string& fileName) {
-  auto fail = [&](uint64_t byte, const std::string& what) -> void {
-    throw InputError(fileName + ": byte " + std::to_string(byte) + ": " + what);
-  };
-  const uint64_t fileSize = bytes.size();
-  if (fileSize < 8 || std::memcmp(bytes.data(), kE57Signature, 8) != 0) {
-    fail(0, "expected the E57 signature 'ASTM-E57'");
-  }
-  if (fileSize < PagedFile::kPageSize) {
-    fail(fileSize,
-         "the file ends inside its first 1024-byte page (an E57 file is whole pages; "
-         "truncated?)");
-  }
-  const uint8_t* header = bytes.data();
-  FileHeader result{
-      .majorVersion = loadLittleEndian<uint32_t>(header + kMajorVersion),
-      .minorVersion = loadLittleEndian<uint32_t>(header + kMinorVersion),
-      .physicalLength = loadLittleEndian<uint64_t>(header + kPhysicalLength),
-      .xmlPhysicalOffset = loadLittleEndian<uint64_t>(header + kXmlPhysicalOffset),
-      .xmlLogicalLength = loadLittleEndian<uint64_t>(header + kXmlLogicalLength),
-      .pageSize = loadLittleEndian<uint64_t>(header + kPageSizeField),
-  };
-  // Page 0 first: a corrupt header is better reported as corruption than as odd field values.
-  PagedFile(bytes.first(PagedFile::kPageSize), fileName).verifyPage(0);
-
+/// Version, page size, physical length and the XML section's place against the file.
+void checkFields(const FileHeader& result, uint64_t fileSize, const std::string& fileName) {
+  auto fail = [&](uint64_t byte, const std::string& what) { failAt(fileName, byte, what); };
   if (result.majorVersion != 1) {
     fail(kMajorVersion, "E57 version " + std::to_string(result.majorVersion) + "." +
                             std::to_string(result.minorVersion) +
@@ -81,6 +61,34 @@ FileHeader readFileHeader(std::span<const uint8_t> bytes, const std::string& fil
                                 ", expected 1 to " + std::to_string(logicalSize - xmlStart) +
                                 " bytes (what the file holds after that offset)");
   }
+}
+
+}  // namespace
+
+FileHeader readFileHeader(std::span<const uint8_t> bytes, const std::string& fileName) {
+  auto fail = [&](uint64_t byte, const std::string& what) { failAt(fileName, byte, what); };
+  const uint64_t fileSize = bytes.size();
+  if (fileSize < 8 || std::memcmp(bytes.data(), kE57Signature, 8) != 0) {
+    fail(0, "expected the E57 signature 'ASTM-E57'");
+  }
+  if (fileSize < PagedFile::kPageSize) {
+    fail(fileSize,
+         "the file ends inside its first 1024-byte page (an E57 file is whole pages; "
+         "truncated?)");
+  }
+  const uint8_t* header = bytes.data();
+  FileHeader result{
+      .majorVersion = loadLittleEndian<uint32_t>(header + kMajorVersion),
+      .minorVersion = loadLittleEndian<uint32_t>(header + kMinorVersion),
+      .physicalLength = loadLittleEndian<uint64_t>(header + kPhysicalLength),
+      .xmlPhysicalOffset = loadLittleEndian<uint64_t>(header + kXmlPhysicalOffset),
+      .xmlLogicalLength = loadLittleEndian<uint64_t>(header + kXmlLogicalLength),
+      .pageSize = loadLittleEndian<uint64_t>(header + kPageSizeField),
+  };
+  // Page 0 first: a corrupt header is better reported as corruption than as odd field values.
+  PagedFile(bytes.first(PagedFile::kPageSize), fileName).verifyPage(0);
+
+  checkFields(result, fileSize, fileName);
   return result;
 }
 
