@@ -8,6 +8,7 @@
 #include "gl_render.hpp"
 #include "progress_bar.hpp"
 #include "quality_options.hpp"
+#include "read_flags.hpp"
 #include "pcv/core/camera.hpp"
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/point_coloring.hpp"
@@ -37,17 +38,18 @@ struct RenderOptions {
   ColoringFlags coloring;          ///< --color, --color-attribute, --color-map, --color-range
   bool eyeGiven = false;           ///< --eye was given: do not frame the camera on the files
   QualityOptions quality;          ///< point size, EDL, HQ, background
+  ReadFlags read;                  ///< --scan
 };
 
 /// Loads and merges `files` into one cloud with one origin, with a progress bar for slow loads.
-PointCloud loadFiles(const std::vector<std::string>& files) {
+PointCloud loadFiles(const std::vector<std::string>& files, const ReadOptions& read) {
   PointCloud merged;
   for (const std::string& file : files) {
     LoadProgress progress;
     PointCloud cloud;
     {
       ProgressBar bar(progress, "loading " + file);
-      cloud = readPointCloud(file, &progress);
+      cloud = readPointCloud(file, read, &progress, nullptr);
     }
     std::fprintf(stderr, "pcv: %s: %llu points\n", file.c_str(),
                  static_cast<unsigned long long>(cloud.size()));
@@ -79,7 +81,7 @@ void runRender(const RenderOptions& options) {
     backend->generateCylinders(makeCylinderScene(options.seed), options.pointCount);
   } else {
     const ColoringOptions coloring = coloringOptionsFrom(options.coloring);  // before loading
-    PointCloud cloud = loadFiles(options.files);
+    PointCloud cloud = loadFiles(options.files, readOptionsFrom(options.read));
     UninitializedVector<Point> coloured;
     const Coloring used = coloredPoints(cloud, coloring, coloured);
     if (!used.note.empty()) {
@@ -151,7 +153,9 @@ void addRenderCommand(CLI::App& cli) {
       ->check(CLI::IsMember({"auto", "surface", "pbo", "host"}))
       ->capture_default_str();
   render->add_option("files", options->files,
-                     "Point cloud files (PLY, LAS, PCD, XYZ/TXT/CSV/PTS), merged; none: cylinders");
+                     "Point cloud files (PLY, LAS, PCD, E57, XYZ/TXT/CSV/PTS), merged; none: "
+                     "cylinders");
+  addReadFlags(*render, options->read);
   addColoringFlags(*render, options->coloring);
   addQualityOptions(*render, options->quality);
   render->callback([options] { runRender(*options); });

@@ -20,10 +20,13 @@ CloudLoader::~CloudLoader() {
   thread_.join();
 }
 
-void CloudLoader::load(const std::vector<std::string>& files, bool replace) {
+void CloudLoader::load(const std::vector<std::string>& files, bool replace,
+                       const ReadOptions& options) {
   {
     std::lock_guard lock(mutex_);
-    for (size_t i = 0; i < files.size(); ++i) jobs_.push_back({files[i], replace && i == 0});
+    for (size_t i = 0; i < files.size(); ++i) {
+      jobs_.push_back({.path = files[i], .replaces = replace && i == 0, .options = options});
+    }
   }
   wake_.notify_all();
 }
@@ -106,7 +109,7 @@ void CloudLoader::run() {
     done.replaces = job.replaces;
     const auto start = std::chrono::steady_clock::now();
     try {
-      done.cloud = readPointCloud(job.path, &progress_);
+      done.cloud = readPointCloud(job.path, job.options, &progress_, nullptr);
     } catch (const LoadCancelled& error) {
       done.cancelled = true;
       done.error = error.what();

@@ -1,5 +1,6 @@
-// The "Data" window: the files shown and the one loading (progress, cancel), an Open field, the
-// colouring (mode, attribute, map, range), and world coordinates of the camera and picked point.
+// The "Data" window: the files shown and the one loading (progress, cancel), an Open field with
+// the scan to read of multi-scan files, the colouring (mode, attribute, map, range), and world
+// coordinates of the camera and picked point.
 // Beside settings_panel.cpp rather than in it: it is the loaded data's concern, not the renderer's.
 #include <imgui.h>
 
@@ -58,6 +59,12 @@ void ViewerWindow::drawDataPanel() {
   if ((ImGui::Button("Open") || entered) && !openPath_.empty()) openFiles({openPath_}, true);
   ImGui::SameLine();
   if (ImGui::Button("Add") && !openPath_.empty()) openFiles({openPath_}, false);
+  // Multi-scan files (E57): which scan Open and Add read; -1 merges every scan with its pose.
+  int scan = readOptions_.scan ? int(*readOptions_.scan) : -1;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  if (ImGui::InputInt("Scan (E57, -1: all)", &scan)) {
+    readOptions_.scan = scan < 0 ? std::nullopt : std::optional<uint32_t>(uint32_t(scan));
+  }
 
   if (haveCloud_) {
     ImGui::Separator();

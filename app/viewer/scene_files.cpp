@@ -14,7 +14,7 @@ void ViewerWindow::openFiles(const std::vector<std::string>& files, bool replace
   if (!loader_) loader_ = std::make_unique<CloudLoader>();
   if (replace) autoFrame_ = true;  // a new scene: show it whole as it arrives
   for (const std::string& file : files) std::fprintf(stderr, "pcv: loading %s\n", file.c_str());
-  loader_->load(files, replace);
+  loader_->load(files, replace, readOptions_);
 }
 
 bool ViewerWindow::waitingForLoad() const {

@@ -5,6 +5,7 @@
 #include "cli_options.hpp"
 #include "quality_options.hpp"
 #include "coloring_options.hpp"
+#include "read_flags.hpp"
 #include "pcv/raster/backend.hpp"
 #include "viewer/viewer.hpp"
 
@@ -14,6 +15,7 @@ void addViewCommand(CLI::App& cli) {
   auto options = std::make_shared<ViewerOptions>();
   auto size = std::make_shared<std::string>("1280x720");
   auto coloring = std::make_shared<ColoringFlags>();
+  auto read = std::make_shared<ReadFlags>();
   CLI::App* view = cli.add_subcommand("view", "Open the interactive viewer (the default)");
   view->add_option("--points", options->pointCount, "Number of cylinder points")
       ->capture_default_str();
@@ -41,13 +43,15 @@ void addViewCommand(CLI::App& cli) {
   view->add_option("--screenshot-dir", options->screenshotDir, "Folder F12 writes PNGs to")
       ->capture_default_str();
   view->add_option("files", options->files,
-                   "Point cloud files (PLY, LAS, PCD, XYZ/TXT/CSV/PTS), loaded in the background "
-                   "and merged; none: cylinders");
+                   "Point cloud files (PLY, LAS, PCD, E57, XYZ/TXT/CSV/PTS), loaded in the "
+                   "background and merged; none: cylinders");
+  addReadFlags(*view, *read);
   addColoringFlags(*view, *coloring);
   auto quality = std::make_shared<QualityOptions>();
   addQualityOptions(*view, *quality);
-  view->callback([options, size, coloring, quality] {
+  view->callback([options, size, coloring, quality, read] {
     options->coloring = coloringOptionsFrom(*coloring);
+    options->read = readOptionsFrom(*read);
     RenderSettings settings;
     applyQualityOptions(*quality, true, settings);  // EDL "auto" is decided per loaded cloud
     options->background = settings.background;

@@ -69,6 +69,7 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   settings_.background = options.background;
   settings_.quality = options.quality;
   coloring_ = options.coloring;
+  readOptions_ = options.read;
   if (options.files.empty()) {
     backend_->generateCylinders(makeCylinderScene(options.seed), options.pointCount);
   } else {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/raster/render_settings.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/scene/cylinders.hpp"
@@ -30,6 +31,7 @@ struct ViewerOptions {
   std::vector<std::string> files;  ///< point cloud files, loaded in the background and merged;
                                    ///< empty shows the cylinder scene
   ColoringOptions coloring;        ///< how loaded files are coloured (the panel changes it)
+  ReadOptions read;                ///< what to read of each file (--scan; the panel changes it)
 };
 
 /// Opens the window and runs until it is closed (or `frames` are done). Throws pcv::Error

@@ -118,6 +118,7 @@ class ViewerWindow {
   std::vector<std::string> errors_;      // shown in the error window until dismissed
   std::optional<uint64_t> pickedIndex_;  // into cloud_.points
   std::string openPath_;                 // the panel's Open field
+  ReadOptions readOptions_;              // what Open reads of a file (--scan; the panel's Scan)
   glm::dvec3 shownOrigin_{0.0};          // origin of the points the backend holds
   // The file being read, as far as it is decoded (positions and the file's colours only); shown
   // merged after cloud_ (or alone when it replaces the scene) until the file itself arrives.
