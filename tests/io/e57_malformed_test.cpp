@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <regex>
 
 #include "e57_test_util.hpp"
 
@@ -183,6 +184,27 @@ TEST(E57Malformed, RejectsZeroBitRecordsBeyondTheSection) {
   EXPECT_EQ(readE57Bytes(dir, e57::makeE57({scan})).size(), 4u);
   scan.declaredRecords = uint64_t(1) << 40;
   expectMessage(e57ErrorOf(dir, e57::makeE57({scan})), "of 0 bits each cannot fit");
+}
+
+// Scans that point at one section would each pass their own check; together they may not
+// claim more records than the file has bits.
+TEST(E57Malformed, ScansSharingASectionAreMemorySafe) {
+  TempDir dir;
+  std::vector<e57::Scan> scans = {doubleScan()};
+  for (int s = 0; s < 9; ++s) {
+    e57::Scan empty;
+    empty.records = 4;
+    for (const char* axis : {"cartesianX", "cartesianY", "cartesianZ"}) {
+      empty.fields.push_back(e57::integerField(axis, 0, 0, [](uint64_t) { return 0; }));
+    }
+    scans.push_back(empty);
+  }
+  const e57::Layout layout{.editXml = [](std::string xml) {
+    return std::regex_replace(xml, std::regex("fileOffset=\"[0-9]+\" recordCount=\"4\""),
+                              "fileOffset=\"48\" recordCount=\"190000\"");
+  }};
+  expectMessage(e57ErrorOf(dir, e57::makeE57(scans, layout)),
+                "claims more records than the file's");
 }
 
 TEST(E57Malformed, RejectsBadSectionHeader) {

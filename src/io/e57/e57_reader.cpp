@@ -75,6 +75,28 @@ DecodeChoices choicesFrom(const ReadOptions* options, size_t scanCount) {
   return choices;
 }
 
+/// Each scan's recordCount is checked against its own section; scans that share a section
+/// (which no writer does) could still claim it many times over. Every record costs at least a
+/// bit of the file, so together they can claim no more records than the file has bits.
+void checkClaimedRecords(const OpenedFile& opened, const std::vector<uint32_t>& selected,
+                         const ReadContext& context) {
+  const uint64_t fileBits = opened.pages->logicalSize() * 8;
+  uint64_t claimed = 0;
+  for (uint32_t s : selected) {
+    const ScanDescription& scan = opened.xml.scans[s];
+    uint64_t bits = 0;
+    for (const RecordField& field : scan.prototype) bits += field.bitWidth();
+    const uint64_t recordBits = std::max<uint64_t>(bits, 1);
+    if (scan.recordCount > (fileBits - claimed) / recordBits) {
+      context.fail("scan " + scan.elementPath + ": recordCount " +
+                   std::to_string(scan.recordCount) + " with the scans before it claims more " +
+                   "records than the file's " + std::to_string(fileBits / 8) +
+                   " bytes can hold (do scans share a section?)");
+    }
+    claimed += scan.recordCount * recordBits;
+  }
+}
+
 std::vector<ScanDecoder> scanDecoders(const OpenedFile& opened, const ReadContext& context) {
   std::vector<uint32_t> selected;
   for (uint32_t s = 0; s < opened.xml.scans.size(); ++s) {
@@ -88,6 +110,7 @@ std::vector<ScanDecoder> scanDecoders(const OpenedFile& opened, const ReadContex
     decoders.emplace_back(*opened.pages, scan, readCompressedVectorLayout(*opened.pages, scan),
                           chooseScanFields(scan, choices, context.file), s);
   }
+  checkClaimedRecords(opened, selected, context);
   return decoders;
 }
 

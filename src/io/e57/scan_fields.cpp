@@ -48,7 +48,10 @@ void choosePosition(const ScanDescription& scan, const std::string& fileName, Sc
       findFields(scan, "sphericalRange", "sphericalAzimuth", "sphericalElevation");
   if (allFound(cartesian)) {
     fields.position = cartesian;
+    // A scan with both coordinate sets may flag only the spherical ones; a record whose range
+    // is meaningless has no meaningful cartesian position either.
     fields.invalidState = scan.findField("cartesianInvalidState");
+    if (fields.invalidState < 0) fields.invalidState = scan.findField("sphericalInvalidState");
   } else if (allFound(spherical)) {
     fields.position = spherical;
     fields.spherical = true;
