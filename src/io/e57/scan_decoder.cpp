@@ -30,6 +30,14 @@ bool isFinite(const glm::dvec3& p) {
   return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
 }
 
+/// The scan's own coordinates of a record: x y z, or range, azimuth (from +x towards +y) and
+/// elevation (from the xy plane towards +z).
+inline glm::dvec3 localPosition(double a, double b, double c, bool spherical) {
+  if (!spherical) return glm::dvec3(a, b, c);
+  const double horizontal = a * std::cos(c);
+  return glm::dvec3(horizontal * std::cos(b), horizontal * std::sin(b), a * std::sin(c));
+}
+
 }  // namespace
 
 /// One block's decoded values, a column of doubles per field in use, and the scratch buffers
@@ -133,21 +141,13 @@ void ScanDecoder::decodeBlock(uint64_t first, size_t count, bool positionsOnly,
 }
 
 glm::dvec3 ScanDecoder::worldPosition(const Block& block, size_t i) const {
-  const double a = block.column(fields_.position[0])[i];
-  const double b = block.column(fields_.position[1])[i];
-  const double c = block.column(fields_.position[2])[i];
-  glm::dvec3 local(a, b, c);
-  if (fields_.spherical) {
-    // range, azimuth (from +x towards +y), elevation (from the xy plane towards +z).
-    const double horizontal = a * std::cos(c);
-    local = glm::dvec3(horizontal * std::cos(b), horizontal * std::sin(b), a * std::sin(c));
-  }
-  return rotation_ * local + translation_;
+  return rotation_ * localPosition(block.column(fields_.position[0])[i],
+                                   block.column(fields_.position[1])[i],
+                                   block.column(fields_.position[2])[i], fields_.spherical) +
+         translation_;
 }
 
 bool ScanDecoder::isValid(const Block& block, size_t i) const {
-  // Any state but 0 drops the record: 1 means the coordinates give only a direction
-  // (cartesian) or the range is meaningless (spherical), 2 means no position at all.
   return fields_.invalidState < 0 || block.column(fields_.invalidState)[i] == 0.0;
 }
 
@@ -167,15 +167,22 @@ std::optional<glm::dvec3> ScanDecoder::firstValidPosition() const {
 
 uint64_t ScanDecoder::writePositions(const Block& block, size_t count, const glm::dvec3& origin,
                                      Point* points, Box3d& bounds) const {
+  const double* a = block.column(fields_.position[0]);
+  const double* b = block.column(fields_.position[1]);
+  const double* c = block.column(fields_.position[2]);
+  const double* state = fields_.invalidState >= 0 ? block.column(fields_.invalidState) : nullptr;
+  const bool spherical = fields_.spherical;
   uint64_t invalid = 0;
   for (size_t i = 0; i < count; ++i) {
     Point& point = points[i];
-    if (!isValid(block, i)) {
+    // Any state but 0 drops the record: 1 means the coordinates give only a direction
+    // (cartesian) or the range is meaningless (spherical), 2 means no position at all.
+    if (state && state[i] != 0.0) {
       point.x = point.y = point.z = std::bit_cast<float>(kInvalidRecordBits);
       ++invalid;
       continue;
     }
-    const glm::dvec3 world = worldPosition(block, i);
+    const glm::dvec3 world = rotation_ * localPosition(a[i], b[i], c[i], spherical) + translation_;
     if (isFinite(world)) bounds.extend(world);
     const glm::dvec3 offset = world - origin;
     point.x = float(offset.x);
