@@ -382,7 +382,7 @@ int ScanDescription::findField(std::string_view fieldName) const {
 XmlSection parseXmlSection(std::string_view xml, const std::string& fileName) {
   pugi::xml_document document;
   const pugi::xml_parse_result parsed =
-      document.load_buffer(xml.data(), xml.size(), pugi::parse_default, pugi::encoding_utf8);
+      document.load_buffer(xml.data(), xml.size(), pugi::parse_default, pugi::encoding_auto);
   if (!parsed) {
     throw InputError(fileName + ": XML section does not parse: " + parsed.description() +
                      " at XML byte " + std::to_string(parsed.offset));
