@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "pcv/io/point_cloud_reader.hpp"
-#include "read_flags.hpp"
+#include "option_groups.hpp"
 
 namespace pcv::app {
 namespace {

@@ -109,7 +109,10 @@ void CloudLoader::run() {
     done.replaces = job.replaces;
     const auto start = std::chrono::steady_clock::now();
     try {
-      done.cloud = readPointCloud(job.path, job.options, &progress_, nullptr);
+      FileSummary summary;
+      done.cloud = readPointCloud(job.path, job.options, &progress_, &summary);
+      done.warnings = std::move(summary.warnings);
+      done.worldBounds = summary.worldBounds;
     } catch (const LoadCancelled& error) {
       done.cancelled = true;
       done.error = error.what();
