@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "pcv/io/point_cloud_reader.hpp"
+#include "option_groups.hpp"
 
 namespace pcv::app {
 namespace {
@@ -39,13 +40,19 @@ void printSummary(const std::string& path, const FileSummary& s) {
 
 void addInfoCommand(CLI::App& cli) {
   auto files = std::make_shared<std::vector<std::string>>();
-  CLI::App* info = cli.add_subcommand("info", "Describe point cloud files (PLY, LAS, PCD, text)");
+  auto read = std::make_shared<ReadFlags>();
+  CLI::App* info =
+      cli.add_subcommand("info", "Describe point cloud files (PLY, LAS, PCD, E57, text)");
   info->add_option("files", *files, "Files to describe")->required();
-  info->callback([files] {
+  addReadFlags(*info, *read);
+  info->callback([files, read] {
+    const ReadOptions options = readOptionsFrom(*read);
     int failures = 0;
     for (const std::string& path : *files) {
       try {
-        printSummary(path, summarizePointCloud(path));
+        FileSummary summary;
+        readPointCloud(path, options, nullptr, &summary);
+        printSummary(path, summary);
       } catch (const Error& error) {
         std::fprintf(stderr, "pcv: error: %s\n", error.what());
         ++failures;

@@ -21,8 +21,8 @@ cmake -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="$sanitize -fsanitize=fuzzer-no-link -fno-omit-frame-pointer" \
   -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
   -DPCV_CUDA=OFF -DPCV_VIEWER=OFF -DPCV_TESTS=OFF -DPCV_FUZZ=ON
-cmake --build build-fuzz -j"$(nproc)" --target fuzz_ply fuzz_las fuzz_pcd fuzz_text
-for format in ply las pcd text; do
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_ply fuzz_las fuzz_pcd fuzz_text fuzz_e57
+for format in ply las pcd text e57; do
   mkdir -p "build-fuzz/corpus/$format"
   echo "fuzz: $format ($limit, seed $seed)"
   # -rss_limit_mb/-malloc_limit_mb: an allocation beyond what the input can justify is a bug.

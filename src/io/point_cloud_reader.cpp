@@ -24,6 +24,7 @@ bool startsWith(std::span<const uint8_t> bytes, std::string_view prefix) {
 
 PointFileFormat detect(std::span<const uint8_t> bytes, const std::string& extension) {
   if (startsWith(bytes, "LASF")) return PointFileFormat::Las;
+  if (startsWith(bytes, "ASTM-E57")) return PointFileFormat::E57;
   if (startsWith(bytes, "ply") && bytes.size() > 3 &&
       (bytes[3] == '\n' || bytes[3] == '\r' || bytes[3] == ' ')) {
     return PointFileFormat::Ply;
@@ -34,6 +35,7 @@ PointFileFormat detect(std::span<const uint8_t> bytes, const std::string& extens
   if (extension == ".ply") return PointFileFormat::Ply;
   if (extension == ".las" || extension == ".laz") return PointFileFormat::Las;
   if (extension == ".pcd") return PointFileFormat::Pcd;
+  if (extension == ".e57") return PointFileFormat::E57;
   if (extension == ".xyz" || extension == ".txt" || extension == ".csv" || extension == ".pts" ||
       extension == ".asc") {
     return PointFileFormat::Text;
@@ -70,12 +72,13 @@ io::ReadResult readByFormat(const io::MappedFile& file, const std::string& exten
       return io::readPcd(file.bytes(), context);
     case PointFileFormat::Text:
       return io::readText(file.bytes(), context, extension);
+    case PointFileFormat::E57:
+      return io::readE57(file.bytes(), context);
     case PointFileFormat::Unknown:
       break;
   }
-  if (startsWith(file.bytes(), "ASTM-E57")) context.fail("E57 files are not supported yet");
   context.fail("unknown format (extension '" + extension +
-               "'): expected PLY, LAS, PCD or a text point list (.xyz .txt .csv .pts)");
+               "'): expected PLY, LAS, PCD, E57 or a text point list (.xyz .txt .csv .pts)");
 }
 
 /// The rules every format shares: non-finite points dropped; colours that carry no

@@ -15,6 +15,8 @@ namespace pcv::io {
 ReadResult readPly(std::span<const uint8_t> bytes, const ReadContext& context);
 ReadResult readLas(std::span<const uint8_t> bytes, const ReadContext& context);
 ReadResult readPcd(std::span<const uint8_t> bytes, const ReadContext& context);
+/// E57 (ASTM E2807): src/io/e57/. Every scan, or ReadOptions::scan only.
+ReadResult readE57(std::span<const uint8_t> bytes, const ReadContext& context);
 /// `extension` lower case with dot (".pts" may have count lines).
 ReadResult readText(std::span<const uint8_t> bytes, const ReadContext& context,
                     const std::string& extension);

@@ -63,7 +63,7 @@ class LoadCancelled : public Error {
   using Error::Error;
 };
 
-enum class PointFileFormat { Unknown, Ply, Las, Pcd, Text };
+enum class PointFileFormat { Unknown, Ply, Las, Pcd, Text, E57 };
 
 /// What to read of a file. The defaults read everything.
 struct ReadOptions {
