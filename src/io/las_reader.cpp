@@ -28,11 +28,28 @@ void requireRecordsInFile(const LasHeader& header, uint64_t fileSize, const Read
   }
 }
 
+/// What the header declares: the count, its bounds where they are a box, the fields.
+ReadResult describeLas(const LasHeader& header, const ReadContext& context) {
+  ReadResult result{.format = "LAS", .details = header.description()};
+  ReadResult::Declared declared{.points = header.pointCount};
+  if (header.headerMax[0] >= header.headerMin[0] && header.headerMax[1] >= header.headerMin[1] &&
+      header.headerMax[2] >= header.headerMin[2]) {
+    declared.worldBounds.extend(
+        glm::dvec3(header.headerMin[0], header.headerMin[1], header.headerMin[2]));
+    declared.worldBounds.extend(
+        glm::dvec3(header.headerMax[0], header.headerMax[1], header.headerMax[2]));
+  }
+  result.declared = declared;
+  result.cloud = RecordDecoder(lasRecordLayout(header), context).describeCloud();
+  return result;
+}
+
 }  // namespace
 
 ReadResult readLas(std::span<const uint8_t> bytes, const ReadContext& context) {
   const LasHeader header = parseLasHeader(bytes, context);
   refuseCompressed(header, context);
+  if (context.headerOnly()) return describeLas(header, context);
   requireRecordsInFile(header, bytes.size(), context);
   context.reachedByte(header.pointsOffset);
   const RecordSource source{.data = bytes.data() + header.pointsOffset,
