@@ -89,12 +89,30 @@ void LazPointRecords::decodeChunk(size_t index, laz::ChunkDecoder& decoder, uint
   } catch (const laz::LazError& e) {
     failInChunk(index, e.byte, e.what());
   }
+  if (vlr_.compressor == laz::Compressor::Layered &&
+      decoder.statedPointCount() != chunk.pointCount) {
+    failInChunk(index, recordLength(),
+                "point counts disagree: the chunk states " +
+                    std::to_string(decoder.statedPointCount()) +
+                    " points, the header and chunk "
+                    "table give it " +
+                    std::to_string(chunk.pointCount));
+  }
   for (uint64_t done = 0; done < chunk.pointCount;) {
     const uint64_t count = std::min(bufferPoints, chunk.pointCount - done);
     decoder.decode(count, buffer);
     if (const auto fault = decoder.fault()) failInChunk(index, fault->byte, fault->what);
     sink(buffer, chunk.firstPoint + done, count);
     done += count;
+  }
+  // Encoders write exactly the bytes a decoder reads: bytes left over mean the chunk holds
+  // more points than the header and table give it.
+  const bool endKnown = vlr_.chunked() && !layout_.sequential;
+  if (endKnown && chunk.pointCount > 0 && decoder.bytesUsed() < chunk.byteCount) {
+    failInChunk(index, decoder.bytesUsed(),
+                "point counts disagree: " + std::to_string(chunk.byteCount - decoder.bytesUsed()) +
+                    " of the chunk's bytes are left after its " + std::to_string(chunk.pointCount) +
+                    " points");
   }
   if (layout_.sequential) {
     chunk.byteCount = decoder.bytesUsed();

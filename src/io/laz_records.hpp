@@ -31,6 +31,11 @@ class LazPointRecords {
   /// Chunks must be decoded in order (pointwise chunks without a usable chunk table).
   bool sequential() const { return layout_.sequential; }
 
+  /// The raw first record of chunk `index` (a chunk stores its first point uncompressed).
+  const uint8_t* firstRecordOf(size_t index) const {
+    return file_.data() + layout_.chunks[index].offset;
+  }
+
   /// Lines for `pcv info`: compressor, chunks, items (and why the chunk table was not used).
   std::vector<std::string> describe() const;
 

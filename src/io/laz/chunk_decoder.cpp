@@ -27,7 +27,9 @@ const char* kPoint14LayerNames[kPoint14LayerCount] = {
 
 std::string describeFault(const ArithmeticDecoder& decoder, const std::string& stream) {
   if (decoder.fault == StreamFault::Overrun) {
-    return "the " + stream + " data ends before the chunk's points are decoded (truncated?)";
+    return "the " + stream +
+           " data ends before the chunk's points are decoded (truncated, or more points declared "
+           "than stored?)";
   }
   return "the " + stream + " data is corrupt (it decodes to a state no encoder writes)";
 }
@@ -261,6 +263,7 @@ void ChunkDecoder::start(const uint8_t* bytes, uint64_t size, uint64_t pointCoun
 
   const LayeredChunkShape shape = readLayeredChunkShape(vlr_, bytes, size);
   layeredBytes_ = shape.totalBytes;
+  statedPointCount_ = shape.statedPointCount;
   c.layerStart.resize(shape.layerBytes.size());
   uint64_t at = shape.layersStart;
   for (size_t i = 0; i < shape.layerBytes.size(); ++i) {

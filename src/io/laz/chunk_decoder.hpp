@@ -70,6 +70,9 @@ class ChunkDecoder {
   /// The first fault in the data decoded so far.
   std::optional<ChunkFault> fault() const;
 
+  /// Layered chunks: the point count the chunk states (0 for pointwise chunks).
+  uint32_t statedPointCount() const { return statedPointCount_; }
+
   /// Bytes of the chunk read so far; after the last point of a pointwise chunk this is where the
   /// chunk ends (encoders write exactly what the decoder reads).
   uint64_t bytesUsed() const;
@@ -89,6 +92,7 @@ class ChunkDecoder {
   uint64_t remaining_ = 0;  ///< points of the chunk not yet decoded
   bool firstPending_ = false;
   uint64_t layeredBytes_ = 0;  ///< the whole layered chunk
+  uint32_t statedPointCount_ = 0;
   std::unique_ptr<Codecs> codecs_;
 };
 
