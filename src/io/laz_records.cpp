@@ -45,7 +45,7 @@ LazPointRecords::LazPointRecords(std::span<const uint8_t> file, const LasHeader&
 std::vector<std::string> LazPointRecords::describe() const {
   std::vector<std::string> lines;
   std::string compression = "LAZ: compressor " + std::to_string(int(vlr_.compressor)) + " (" +
-                            laz::compressorName(vlr_.compressor) + "), written by LASzip " +
+                            laz::compressorName(vlr_.compressor) + "), LASzip version " +
                             std::to_string(vlr_.versionMajor) + "." +
                             std::to_string(vlr_.versionMinor) + "r" +
                             std::to_string(vlr_.versionRevision);

@@ -10,6 +10,8 @@
 
 #include "io_test_util.hpp"
 #include "laz_test_support.hpp"
+#include "pcv/io/las_writer.hpp"
+#include "pcv/io/point_records.hpp"
 
 namespace pcv::test {
 namespace {
@@ -216,6 +218,33 @@ TEST(LazReader, RejectsBadLaszipVlr) {
     const std::string message = inputErrorOf(dir.file("v.laz"));
     EXPECT_NE(message.find("byte " + std::to_string(patch.offset)), std::string::npos) << message;
     EXPECT_NE(message.find(patch.expected), std::string::npos) << message;
+  }
+}
+
+/// A LAZ copy of a LAS file, through pcv's writer.
+void writeLazCopy(const std::filesystem::path& las, const std::filesystem::path& laz,
+                  uint32_t chunkPoints) {
+  auto records = openLasRecords(las);
+  LasFileWriter writer(laz, records->format(), LasCompression::Laz, chunkPoints);
+  const uint8_t* data = nullptr;
+  while (const uint64_t count = records->next(1 << 20, data)) writer.write(data, count);
+  writer.finish();
+}
+
+TEST(LazReader, ScalesColoursByTheWholeFilesMaximum) {
+  // 16-bit colour fields holding 8-bit values are shown as they are, 16-bit ones scaled down:
+  // by the maximum of the whole file, also when only its last chunks reach above 255.
+  TempDir dir;
+  for (uint64_t wideFrom : {uint64_t(90000), uint64_t(~0ull)}) {
+    std::vector<SyntheticPoint> points(100000);
+    for (uint64_t i = 0; i < points.size(); ++i) {
+      points[i] = {.x = double(i % 300), .y = double(i / 300), .z = double(i % 7)};
+      const uint16_t v = uint16_t(i % 256);
+      points[i].red = points[i].green = points[i].blue = i >= wideFrom ? uint16_t(v * 200) : v;
+    }
+    writeBytes(dir.file("c.las"), makeLas(points));
+    writeLazCopy(dir.file("c.las"), dir.file("c.laz"), 5000);
+    expectSameCloud(readPointCloud(dir.file("c.laz")), readPointCloud(dir.file("c.las")));
   }
 }
 
