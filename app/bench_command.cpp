@@ -8,95 +8,43 @@
 #include <memory>
 #include <sstream>
 
-#include "cli_options.hpp"
-#include "quality_options.hpp"
+#include "option_groups.hpp"
 #include "pcv/core/error.hpp"
-#include "pcv/raster/backend.hpp"
+#include "pcv/raster/quality_presets.hpp"
 #include "pcv/raster/view_setup.hpp"
+#include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinder_viewpoints.hpp"
-#include "pcv/scene/cylinders.hpp"
+#include "quality_options.hpp"
 
 namespace pcv::app {
 namespace {
 
 struct BenchOptions {
-  uint64_t pointCount = kSeedPointCount;
-  uint64_t seed = 1;
-  std::string size = "1280x720";
-  std::string backend = "auto";
-  std::vector<std::string> methods;  // empty: every method of the backend
+  DemoSceneFlags scene;
+  RendererFlags renderer;            // the backend; methods come from --methods
+  std::vector<std::string> methods;  // empty: every method of the renderer
   std::string order = "both";        // original, morton or both
   bool compactOnly = false;
   bool wholeFrames = false;  // time whole frames only, no events between stages
   int frames = 200;
   int warmupFrames = 20;
+  std::string size = "1280x720";
   std::string json;
   QualityOptions quality;                         // the base settings of every row
-  std::vector<std::string> qualityModes{"base"};  // presets on top of them (kQualityModes)
+  std::vector<std::string> qualityModes{"base"};  // presets on top of them
 };
 
-/// Quality presets bench can time side by side, each applied on top of the options given.
-struct QualityMode {
-  const char* name;
-  void (*apply)(QualitySettings&);
-};
-const QualityMode kQualityModes[] = {
-    {"base", [](QualitySettings&) {}},
-    {"size2", [](QualitySettings& q) { q.pointSizePx = 2; }},
-    {"size3", [](QualitySettings& q) { q.pointSizePx = 3; }},
-    {"round3",
-     [](QualitySettings& q) {
-       q.pointSizePx = 3;
-       q.shape = PointShape::Round;
-     }},
-    {"size8", [](QualitySettings& q) { q.pointSizePx = 8; }},
-    {"round8",
-     [](QualitySettings& q) {
-       q.pointSizePx = 8;
-       q.shape = PointShape::Round;
-     }},
-    {"size16", [](QualitySettings& q) { q.pointSizePx = 16; }},
-    {"world",
-     [](QualitySettings& q) {
-       q.sizeMode = PointSizeMode::World;
-       q.worldSize = 0.005f;
-     }},
-    {"fill1", [](QualitySettings& q) { q.fillRadiusPx = 1; }},
-    {"fill2", [](QualitySettings& q) { q.fillRadiusPx = 2; }},
-    {"fill4", [](QualitySettings& q) { q.fillRadiusPx = 4; }},
-    {"edl", [](QualitySettings& q) { q.edl = true; }},
-    {"edl-r2",
-     [](QualitySettings& q) {
-       q.edl = true;
-       q.edlRadiusPx = 2;
-     }},
-    {"hq", [](QualitySettings& q) { q.highQuality = true; }},
-    {"gradient",
-     [](QualitySettings& q) {
-       q.backgroundGradient = true;
-       q.backgroundTop = packRgba(40, 60, 90);
-     }},
-    {"all",
-     [](QualitySettings& q) {
-       q.pointSizePx = 2;
-       q.fillRadiusPx = 2;
-       q.edl = true;
-       q.highQuality = true;
-     }},
-};
-
-std::vector<std::string> qualityModeNames() {
-  std::vector<std::string> names;
-  for (const QualityMode& mode : kQualityModes) names.emplace_back(mode.name);
+std::vector<std::string> qualityModeChoices() {
+  std::vector<std::string> names = qualityPresetNames();
   names.emplace_back("every");
   return names;
 }
 
 /// The requested presets, "every" expanded to all of them.
-std::vector<const QualityMode*> requestedQualityModes(const std::vector<std::string>& requested) {
-  std::vector<const QualityMode*> modes;
+std::vector<const QualityPreset*> requestedQualityModes(const std::vector<std::string>& requested) {
+  std::vector<const QualityPreset*> modes;
   for (const std::string& name : requested) {
-    for (const QualityMode& mode : kQualityModes) {
+    for (const QualityPreset& mode : qualityPresets()) {
       if (name == "every" || name == mode.name) modes.push_back(&mode);
     }
   }
@@ -125,20 +73,20 @@ struct MethodResult {
   double bytesPerPoint = 0;
 };
 
-MethodResult measure(Backend& backend, const std::string& order, const RenderSettings& settings,
+MethodResult measure(Renderer& renderer, const std::string& order, const RenderSettings& settings,
                      const std::string& label, const CylinderViewpoint& viewpoint,
                      const ImageSize& size, const BenchOptions& o) {
   const ViewTransform view = makeViewTransform(viewpoint.camera(), size.width, size.height);
-  // No pixels passed: the backend draws into its own device (or host) image.
+  // No pixels passed: the renderer draws into its own device (or host) image.
   const RenderTarget target{nullptr, size.width, size.height,
-                            backend.name() == "cuda" ? MemorySpace::Device : MemorySpace::Host};
+                            renderer.cudaStream() ? MemorySpace::Device : MemorySpace::Host};
   MethodResult result{
-      order, label, viewpoint.name, {}, {}, {}, backend.bytesReadPerPoint(settings.method)};
+      order, label, viewpoint.name, {}, {}, {}, bytesReadPerPoint(renderer.methodFor(settings))};
   std::map<std::string, std::vector<double>> perStage;
   std::vector<double> totals;
   for (int frame = 0; frame < o.warmupFrames + o.frames; ++frame) {
-    backend.render(view, settings, target);
-    const StageTimings timings = backend.lastTimings();
+    renderer.render(view, settings, target);
+    const StageTimings timings = renderer.lastTimings();
     if (frame < o.warmupFrames) continue;
     for (const StageTiming& t : timings) {
       if (frame == o.warmupFrames) result.stages.push_back(t.stage);
@@ -176,7 +124,7 @@ void writeJson(const std::string& path, const BenchOptions& o, const std::string
                const std::map<std::string, uint64_t>& resident) {
   std::ofstream out(path);
   if (!out) throw Error("cannot write '" + path + "'");
-  out << "{\n  \"device\": \"" << jsonEscape(device) << "\",\n  \"points\": " << o.pointCount
+  out << "{\n  \"device\": \"" << jsonEscape(device) << "\",\n  \"points\": " << o.scene.pointCount
       << ",\n  \"size\": \"" << o.size << "\",\n  \"frames\": " << o.frames
       << ",\n  \"warmup_frames\": " << o.warmupFrames << ",\n  \"prepare_seconds\": {";
   bool first = true;
@@ -188,7 +136,7 @@ void writeJson(const std::string& path, const BenchOptions& o, const std::string
   first = true;
   for (const auto& [order, bytes] : resident) {
     out << (first ? "" : ", ") << "\"" << order
-        << "\": " << double(bytes) / std::max<uint64_t>(1, o.pointCount);
+        << "\": " << double(bytes) / std::max<uint64_t>(1, o.scene.pointCount);
     first = false;
   }
   out << "},\n  \"results\": [\n";
@@ -208,16 +156,50 @@ void writeJson(const std::string& path, const BenchOptions& o, const std::string
   out << "  ]\n}\n";
 }
 
+/// The storage an --order row draws from.
+PointStorage storageFor(const std::string& order, bool compactOnly) {
+  if (order == "original") return PointStorage::Unsorted;
+  return compactOnly ? PointStorage::Compact : PointStorage::CompactAndPoints;
+}
+
+/// The rows of one order: every method and preset the renderer draws, at every viewpoint.
+void measureOrder(Renderer& renderer, const std::string& order, const RenderSettings& base,
+                  const ImageSize& size, const BenchOptions& o,
+                  std::vector<MethodResult>& results) {
+  std::vector<RasterMethod> methods = renderer.methods();
+  if (!o.methods.empty()) {
+    std::erase_if(methods, [&](RasterMethod m) {
+      return std::find(o.methods.begin(), o.methods.end(), methodName(m)) == o.methods.end();
+    });
+  }
+  for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+    for (const RasterMethod method : methods) {
+      for (const QualityPreset* mode : requestedQualityModes(o.qualityModes)) {
+        RenderSettings settings = base;
+        settings.method = method;
+        mode->apply(settings.quality);
+        // The quality pipeline draws from the compact layout: Morton order only.
+        if (needsQualityPipeline(settings.quality) && order != "morton") continue;
+        const std::string label =
+            std::string(methodName(method)) +
+            (mode == &qualityPresets()[0] ? "" : std::string("+") + mode->name);
+        results.push_back(measure(renderer, order, settings, label, viewpoint, size, o));
+        printRow(results.back(), o.scene.pointCount);
+      }
+    }
+  }
+}
+
 void runBench(const BenchOptions& o) {
   const ImageSize size = parseImageSize(o.size);
   if (o.frames < 1 || o.warmupFrames < 0) throw InputError("--frames must be >= 1, --warmup >= 0");
+  for (const std::string& method : o.methods) parseMethod(method);
   std::vector<std::string> orders;
   if (o.order == "original" || o.order == "both") orders.push_back("original");
   if (o.order == "morton" || o.order == "both") orders.push_back("morton");
   if (o.compactOnly) orders = {"morton"};
   RenderSettings base;
-  applyQualityOptions(o.quality, true, base);  // the cylinders have colour: EDL auto is off
-  const std::vector<const QualityMode*> modes = requestedQualityModes(o.qualityModes);
+  applyQualityOptions(o.quality, base);
 
   std::vector<MethodResult> results;
   std::map<std::string, double> prepareSeconds;
@@ -226,43 +208,25 @@ void runBench(const BenchOptions& o) {
   std::printf("%-9s %-8s %-15s %9s %9s %9s %8s %6s  | per-stage medians (ms)\n", "viewpoint",
               "order", "method", "median ms", "min ms", "max ms", "Gpts/s", "B/pt");
   for (const std::string& order : orders) {
-    BackendOptions backendOptions;
-    backendOptions.mortonOrder = order == "morton";
-    backendOptions.compactOnly = o.compactOnly;
-    std::unique_ptr<Backend> backend = createBackend(o.backend, backendOptions);
-    backend->setPerStageTiming(!o.wholeFrames);
-    device = backend->name() + ": " + backend->deviceDescription();
+    std::unique_ptr<Renderer> renderer = createRendererFrom(
+        o.renderer, {.storage = storageFor(order, o.compactOnly), .timeStages = !o.wholeFrames});
+    device = renderer->backendName() + ": " + renderer->deviceDescription();
     const auto start = std::chrono::steady_clock::now();
-    backend->generateCylinders(makeCylinderScene(o.seed), o.pointCount);
+    renderer->addSet(CylinderProducer(makeCylinderScene(o.scene.seed), o.scene.pointCount));
     prepareSeconds[order] =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    residentBytes[order] = backend->residentPointBytes();
-    std::vector<std::string> methods = o.methods.empty() ? backend->methods() : o.methods;
-    for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
-      for (const std::string& method : methods) {
-        const auto known = backend->methods();
-        if (std::find(known.begin(), known.end(), method) == known.end()) continue;
-        for (const QualityMode* mode : modes) {
-          RenderSettings settings = base;
-          settings.method = method;
-          mode->apply(settings.quality);
-          // The quality pipeline draws from the compact layout: Morton order only.
-          if (needsQualityPipeline(settings.quality) && order != "morton") continue;
-          const std::string label = mode == &kQualityModes[0] ? method : method + "+" + mode->name;
-          results.push_back(measure(*backend, order, settings, label, viewpoint, size, o));
-          printRow(results.back(), o.pointCount);
-        }
-      }
-    }
+    residentBytes[order] = renderer->residentBytes();
+    measureOrder(*renderer, order, base, size, o, results);
   }
   std::printf("\n%s; %llu points at %s; %d frames after %d warm-up frames per row\n",
-              device.c_str(), (unsigned long long)o.pointCount, o.size.c_str(), o.frames,
+              device.c_str(), (unsigned long long)o.scene.pointCount, o.size.c_str(), o.frames,
               o.warmupFrames);
   for (const auto& [order, seconds] : prepareSeconds) {
     std::printf(
         "%s order: generating and laying out the points took %.3f s; resident point "
         "data %.2f bytes/point\n",
-        order.c_str(), seconds, double(residentBytes[order]) / std::max<uint64_t>(1, o.pointCount));
+        order.c_str(), seconds,
+        double(residentBytes[order]) / std::max<uint64_t>(1, o.scene.pointCount));
   }
   if (!o.json.empty()) writeJson(o.json, o, device, results, prepareSeconds, residentBytes);
 }
@@ -272,14 +236,12 @@ void runBench(const BenchOptions& o) {
 void addBenchCommand(CLI::App& cli) {
   auto o = std::make_shared<BenchOptions>();
   CLI::App* bench = cli.add_subcommand("bench", "Time the rasterization methods per stage");
-  bench->add_option("--points", o->pointCount, "Number of cylinder points")->capture_default_str();
-  bench->add_option("--seed", o->seed, "Random seed of the cylinder scene")->capture_default_str();
+  addDemoSceneFlags(*bench, o->scene);
+  addRendererFlags(*bench, o->renderer, false);
   bench->add_option("--size", o->size, "Image size WIDTHxHEIGHT")->capture_default_str();
-  bench->add_option("--backend", o->backend, "auto, cuda or cpu")
-      ->check(CLI::IsMember(backendNames()))
-      ->capture_default_str();
-  bench->add_option("--methods", o->methods, "Methods to time (default: all of the backend)")
-      ->delimiter(',');
+  bench->add_option("--methods", o->methods, "Methods to time (default: all of the renderer)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(methodNames()));
   bench->add_option("--order", o->order, "Point order: original, morton or both")
       ->check(CLI::IsMember({"original", "morton", "both"}))
       ->capture_default_str();
@@ -293,13 +255,14 @@ void addBenchCommand(CLI::App& cli) {
       ->capture_default_str();
   bench->add_option("--json", o->json, "Also write the results as JSON to this file");
   addQualityOptions(*bench, o->quality);
+  std::string presets;
+  for (const std::string& name : qualityModeChoices())
+    presets += (presets.empty() ? "" : ", ") + name;
   bench
       ->add_option("--quality-modes", o->qualityModes,
-                   "Quality presets to time, each on top of the quality options: base, size2, "
-                   "size3, round3, size8, round8, size16, world, fill1, fill2, fill4, edl, "
-                   "edl-r2, hq, gradient, all, or every")
+                   "Quality presets to time, each on top of the quality options: " + presets)
       ->delimiter(',')
-      ->check(CLI::IsMember(qualityModeNames()))
+      ->check(CLI::IsMember(qualityModeChoices()))
       ->capture_default_str();
   bench->callback([o] { runBench(*o); });
 }

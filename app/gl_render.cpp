@@ -7,12 +7,12 @@
 
 namespace pcv::app {
 
-Image renderThroughGl(Backend& backend, const ViewTransform& view, const RenderSettings& settings,
+Image renderThroughGl(Renderer& renderer, const ViewTransform& view, const RenderSettings& settings,
                       const std::string& interop) {
   const InteropPath requested = parseInteropPath(interop);
   EglContext context;
   std::fprintf(stderr, "pcv: %s\n", context.description().c_str());
-  FramePresenter presenter(backend, requested);
+  FramePresenter presenter(renderer, requested);
   presenter.render(view, settings);
   Image image = presenter.readImage();
   std::fprintf(stderr, "pcv: interop path '%s'\n", interopPathName(presenter.path()));

@@ -5,13 +5,13 @@
 #include <string>
 
 #include "pcv/core/image.hpp"
-#include "pcv/raster/backend.hpp"
+#include "pcv/raster/renderer.hpp"
 
 namespace pcv::app {
 
 /// Renders `view` through a FramePresenter in a new EGL context and reads the texture back.
 /// `interop` is "auto", "surface", "pbo" or "host". Throws UnavailableError without EGL.
-Image renderThroughGl(Backend& backend, const ViewTransform& view, const RenderSettings& settings,
+Image renderThroughGl(Renderer& renderer, const ViewTransform& view, const RenderSettings& settings,
                       const std::string& interop);
 
 }  // namespace pcv::app

@@ -73,7 +73,7 @@ void addQualityOptions(CLI::App& command, QualityOptions& o) {
                      "Top colour of a vertical background gradient (default: no gradient)");
 }
 
-void applyQualityOptions(const QualityOptions& o, bool cloudHasColor, RenderSettings& settings) {
+void applyQualityOptions(const QualityOptions& o, RenderSettings& settings) {
   QualitySettings& q = settings.quality;
   q.pointSizePx = o.pointSizePx;
   q.shape = o.shape == "round" ? PointShape::Round : PointShape::Square;
@@ -81,7 +81,7 @@ void applyQualityOptions(const QualityOptions& o, bool cloudHasColor, RenderSett
   if (o.worldSize > 0.0f) q.worldSize = o.worldSize;
   q.maxPointSizePx = o.maxPointSizePx;
   q.fillRadiusPx = o.fillRadiusPx;
-  q.edl = o.edl == "on" || (o.edl == "auto" && !cloudHasColor);
+  q.edl = o.edl == "on" ? EdlMode::On : o.edl == "off" ? EdlMode::Off : EdlMode::Auto;
   q.edlStrength = o.edlStrength;
   q.edlRadiusPx = o.edlRadiusPx;
   q.highQuality = o.highQuality;

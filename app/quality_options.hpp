@@ -30,11 +30,10 @@ struct QualityOptions {
 /// Adds the options to `command`; `options` must outlive the parse.
 void addQualityOptions(CLI::App& command, QualityOptions& options);
 
-/// Writes the options into `settings` (quality and background) and validates them; with
-/// --edl auto, eye-dome lighting is on when the cloud has no colour of its own. Throws
+/// Writes the options into `settings` (quality and background) and validates them; --edl auto
+/// stays EdlMode::Auto, which the renderer decides per frame from the sets it draws. Throws
 /// InputError for bad values.
-void applyQualityOptions(const QualityOptions& options, bool cloudHasColor,
-                         RenderSettings& settings);
+void applyQualityOptions(const QualityOptions& options, RenderSettings& settings);
 
 /// "RRGGBB", "#RRGGBB" (hex) or "R,G,B" (0..255) as opaque packed RGBA8; throws InputError.
 uint32_t parseColor(const std::string& text);

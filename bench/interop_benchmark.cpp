@@ -1,7 +1,7 @@
 // pcv_interop_benchmark: the viewer's frame through CUDA-GL interop in a headless EGL context,
 // per stage, PBO path against surface path. Median of many frames after warm-up.
 //   map / unmap      host time of cudaGraphicsMap/UnmapResources (they may wait for GL)
-//   <stages>         the rasterizer's own CUDA-event times (Backend::lastTimings)
+//   <stages>         the rasterizer's own CUDA-event times (Renderer::lastTimings)
 //   tex upload       GL timer query around the PBO -> texture copy (PBO path only)
 //   blit             GL timer query around the texture -> framebuffer blit
 //   frame            wall time from map to the end of a glFinish (serialized frame)
@@ -27,7 +27,8 @@
 #include "pcv/gl/gl_objects.hpp"
 #include "pcv/gl/gl_texture_in_cuda.hpp"
 #include "pcv/gl/screen_buffer.hpp"
-#include "pcv/raster/backend.hpp"
+#include "pcv/raster/renderer.hpp"
+#include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/raster/view_setup.hpp"
 
 namespace {
@@ -66,7 +67,7 @@ struct PathResult {
   double pipelinedFrameMs = 0.0;
 };
 
-PathResult measure(bool surfacePath, pcv::Backend& backend, const pcv::RenderSettings& settings,
+PathResult measure(bool surfacePath, pcv::Renderer& backend, const pcv::RenderSettings& settings,
                    const pcv::ViewTransform& view, int warmup, int frames) {
   using namespace pcv;
   PathResult result;
@@ -161,15 +162,16 @@ int main(int argc, char** argv) {
 
   try {
     pcv::EglContext context;
-    auto backend = pcv::createBackend("cuda");
+    auto backend = pcv::createRenderer("cuda");
     pcv::RenderSettings settings;
-    settings.method = pcv::resolveMethod(*backend, method);
-    backend->generateCylinders(pcv::makeCylinderScene(1), points);
+    if (!method.empty()) settings.method = pcv::parseMethod(method);
+    backend->methodFor(settings);
+    backend->addSet(pcv::CylinderProducer(pcv::makeCylinderScene(1), points));
     const pcv::ViewTransform view = pcv::makeViewTransform(pcv::Camera{}, width, height);
     std::printf("%s\n%s\n%llu points, %dx%d, method %s, median of %d frames after %d warm-up\n\n",
                 context.description().c_str(), backend->deviceDescription().c_str(),
-                static_cast<unsigned long long>(points), width, height, settings.method.c_str(),
-                frames, warmup);
+                static_cast<unsigned long long>(points), width, height,
+                pcv::methodName(backend->methodFor(settings)), frames, warmup);
 
     std::vector<PathResult> results;
     for (bool surface : {false, true}) {
@@ -203,8 +205,8 @@ int main(int argc, char** argv) {
     if (!json.empty()) {
       std::ofstream out(json);
       out << "{\n  \"points\": " << points << ", \"width\": " << width << ", \"height\": " << height
-          << ", \"method\": \"" << settings.method << "\", \"frames\": " << frames
-          << ",\n  \"paths\": {";
+          << ", \"method\": \"" << pcv::methodName(backend->methodFor(settings))
+          << "\", \"frames\": " << frames << ",\n  \"paths\": {";
       for (size_t i = 0; i < results.size(); ++i) {
         out << (i ? "," : "") << "\n    \"" << results[i].path << "\": {";
         for (size_t c = 0; c < results[i].order.size(); ++c) {

@@ -106,7 +106,10 @@ void CloudLoader::run() {
     done.replaces = job.replaces;
     const auto start = std::chrono::steady_clock::now();
     try {
-      done.cloud = readPointCloud(job.path, &progress_);
+      FileSummary summary;
+      done.cloud = readPointCloud(job.path, ReadOptions{}, &progress_, &summary);
+      done.warnings = std::move(summary.warnings);
+      done.worldBounds = summary.worldBounds;
     } catch (const LoadCancelled& error) {
       done.cancelled = true;
       done.error = error.what();

@@ -23,11 +23,13 @@ namespace pcv::app {
 /// One file's outcome, successful or not.
 struct LoadedFile {
   std::string path;
-  PointCloud cloud;        ///< empty when `error` is set
-  bool replaces = false;   ///< first file of a batch that replaces what the viewer shows
-  std::string error;       ///< what went wrong (file, byte offset, expectation); empty on success
-  bool cancelled = false;  ///< stopped by cancel(), not an error to show
-  double seconds = 0.0;    ///< wall time of the read
+  PointCloud cloud;       ///< empty when `error` is set
+  bool replaces = false;  ///< first file of a batch that replaces what the viewer shows
+  std::string error;      ///< what went wrong (file, byte offset, expectation); empty on success
+  std::vector<std::string> warnings;  ///< what the reader said without failing
+  Box3d worldBounds;                  ///< of the cloud's points, from their double coordinates
+  bool cancelled = false;             ///< stopped by cancel(), not an error to show
+  double seconds = 0.0;               ///< wall time of the read
 };
 
 /// Points of the file being read that arrived since the last takePreview. The points of one file

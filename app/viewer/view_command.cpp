@@ -2,67 +2,78 @@
 
 #include <memory>
 
-#include "cli_options.hpp"
-#include "quality_options.hpp"
 #include "coloring_options.hpp"
-#include "pcv/raster/backend.hpp"
+#include "option_groups.hpp"
+#include "quality_options.hpp"
 #include "viewer/viewer.hpp"
 
 namespace pcv::app {
+namespace {
+
+/// The command line as typed; turned into ViewerOptions once parsed.
+struct ViewFlagsAll {
+  DemoSceneFlags scene;
+  RendererFlags renderer;
+  ViewFlags view;
+  ColoringFlags coloring;
+  QualityOptions quality;
+  ViewerOptions viewer;  // the options without a group of their own
+};
+
+ViewerOptions viewerOptionsFrom(const ViewFlagsAll& flags) {
+  ViewerOptions options = flags.viewer;
+  options.demo = {flags.scene.pointCount, flags.scene.seed};
+  options.backend = flags.renderer.backend;
+  options.render.method = methodFrom(flags.renderer);
+  applyQualityOptions(flags.quality, options.render);
+  options.coloring = coloringOptionsFrom(flags.coloring);
+  const ImageSize windowSize = parseImageSize(flags.view.size);
+  options.widthPx = windowSize.width;
+  options.heightPx = windowSize.height;
+  if (flags.view.eyeGiven || flags.view.nearPlane || flags.view.farPlane ||
+      flags.view.yawDegrees != 0.0f || flags.view.pitchDegrees != 0.0f) {
+    options.camera = cameraFrom(flags.view);
+  }
+  options.clipPlanesGiven = flags.view.nearPlane || flags.view.farPlane;
+  return options;
+}
+
+}  // namespace
 
 void addViewCommand(CLI::App& cli) {
-  auto options = std::make_shared<ViewerOptions>();
-  auto size = std::make_shared<std::string>("1280x720");
-  auto coloring = std::make_shared<ColoringFlags>();
+  auto flags = std::make_shared<ViewFlagsAll>();
+  ViewerOptions& o = flags->viewer;
   CLI::App* view = cli.add_subcommand("view", "Open the interactive viewer (the default)");
-  view->add_option("--points", options->pointCount, "Number of cylinder points")
-      ->capture_default_str();
-  view->add_option("--seed", options->seed, "Random seed of the cylinder scene")
-      ->capture_default_str();
-  view->add_option("--backend", options->backend, "auto, cuda or cpu")
-      ->check(CLI::IsMember(backendNames()))
-      ->capture_default_str();
-  view->add_option("--method", options->method,
-                   "Rasterization method: compact (default, fastest), earlyz (cuda), packed, seed");
-  view->add_option("--interop", options->interop,
+  addDemoSceneFlags(*view, flags->scene);
+  addRendererFlags(*view, flags->renderer);
+  addViewFlags(*view, flags->view, "Window size");
+  addColoringFlags(*view, flags->coloring);
+  addQualityOptions(*view, flags->quality);
+  view->add_option("--interop", o.interop,
                    "How frames reach GL: auto, surface (CUDA writes the texture), pbo, host")
       ->check(CLI::IsMember({"auto", "surface", "pbo", "host"}))
       ->capture_default_str();
-  view->add_option("--size", *size, "Window size WIDTHxHEIGHT")->capture_default_str();
-  view->add_option("--frames", options->frames, "Exit after this many frames (0: run until closed)")
+  view->add_option("--frames", o.frames, "Exit after this many frames (0: run until closed)")
       ->capture_default_str();
   view->add_option(
-      "--script", options->script,
+      "--script", o.script,
       "Timed input events (key_down W, mouse_move x y, resize w h, screenshot f.png ...)");
-  view->add_option("--frame-dt", options->frameDtSeconds,
+  view->add_option("--frame-dt", o.frameDtSeconds,
                    "Seconds each frame advances the clock (0: real time); makes scripts exact")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  view->add_option("--screenshot-dir", options->screenshotDir, "Folder F12 writes PNGs to")
+  view->add_option("--screenshot-dir", o.screenshotDir, "Folder F12 writes PNGs to")
       ->capture_default_str();
-  view->add_option("files", options->files,
+  view->add_option("files", o.files,
                    "Point cloud files (PLY, LAS, PCD, XYZ/TXT/CSV/PTS), loaded in the background "
                    "and merged; none: cylinders");
-  addColoringFlags(*view, *coloring);
-  auto quality = std::make_shared<QualityOptions>();
-  addQualityOptions(*view, *quality);
-  view->callback([options, size, coloring, quality] {
-    options->coloring = coloringOptionsFrom(*coloring);
-    RenderSettings settings;
-    applyQualityOptions(*quality, true, settings);  // EDL "auto" is decided per loaded cloud
-    options->background = settings.background;
-    options->quality = settings.quality;
-    options->edlAuto = quality->edl == "auto";
-    const ImageSize windowSize = parseImageSize(*size);
-    options->widthPx = windowSize.width;
-    options->heightPx = windowSize.height;
-    runViewer(*options);
-  });
+  view->callback([flags] { runViewer(viewerOptionsFrom(*flags)); });
 }
 
 void runDefaultViewer(const std::vector<std::string>& files) {
   ViewerOptions options;
   options.files = files;
+  options.render.quality.edl = EdlMode::Auto;  // as `pcv view`: shade clouds without colour
   runViewer(options);
 }
 

@@ -14,11 +14,10 @@
 
 #include <glm/gtc/type_ptr.hpp>
 
+#include "pcv/core/camera_framing.hpp"
 #include "pcv/gl/gl_check.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/raster/view_setup.hpp"
-#include "pcv/scene/cylinders.hpp"
-#include "viewer/point_picker.hpp"
 #include "viewer/viewer_window.hpp"
 
 namespace pcv::app {
@@ -55,27 +54,29 @@ class ImGuiSession {
 }  // namespace
 
 ViewerWindow::ViewerWindow(const ViewerOptions& options)
-    : options_(options), window_("pcv - point cloud viewer", options.widthPx, options.heightPx) {
+    : options_(options),
+      window_("pcv - point cloud viewer", options.widthPx, options.heightPx),
+      settings_(options.render) {
   std::fprintf(stderr, "pcv: %s\n", window_.description().c_str());
+  renderer_ = createRenderer(options.backend);
   std::string whyNotCuda;
-  backend_ = createBackend(options.backend);
-  if (backend_->name() == "cpu" && !cudaAvailable(&whyNotCuda)) {
-    backendNote_ = "CPU fallback: " + whyNotCuda;
+  if (renderer_->backendName() == "cpu" && !cudaAvailable(&whyNotCuda)) {
+    backendNote_ = whyNotCuda + "; using the CPU backend";
   }
-  std::fprintf(stderr, "pcv: %s backend (%s)%s%s\n", backend_->name().c_str(),
-               backend_->deviceDescription().c_str(), backendNote_.empty() ? "" : "; ",
+  std::fprintf(stderr, "pcv: %s backend (%s)%s%s\n", renderer_->backendName().c_str(),
+               renderer_->deviceDescription().c_str(), backendNote_.empty() ? "" : "; ",
                backendNote_.c_str());
-  settings_.method = resolveMethod(*backend_, options.method);
-  settings_.background = options.background;
-  settings_.quality = options.quality;
-  coloring_ = options.coloring;
+  renderer_->methodFor(settings_);  // an unknown method fails here, not at the first frame
+  presenter_ = std::make_unique<FramePresenter>(*renderer_, parseInteropPath(options.interop));
+  scene_ = std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring);
+  if (options.camera) rig_.setCamera(*options.camera);
   if (options.files.empty()) {
-    backend_->generateCylinders(makeCylinderScene(options.seed), options.pointCount);
+    scene_->showDemo();
   } else {
-    backend_->setPoints({});  // an empty view until the first file arrives
     openFiles(options.files, true);
+    // A camera given on the command line stays where it is; otherwise the files are framed.
+    rig_.setFollowsScene(!options.camera);
   }
-  presenter_ = std::make_unique<FramePresenter>(*backend_, parseInteropPath(options.interop));
   if (!options.script.empty()) script_ = loadInputScript(options.script);
 
   GLFWwindow* window = window_.handle();
@@ -100,21 +101,34 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
 }
 
 ViewerWindow::~ViewerWindow() {
-  loader_.reset();     // cancels a load in progress and joins its thread
+  scene_.reset();      // cancels a load in progress, joins its thread, removes its sets
   presenter_.reset();  // GL objects and CUDA registrations before the context goes
 }
 
+MotionKeys InputState::motionKeys() const {
+  MotionKeys keys;
+  keys.forward = keyHeld[GLFW_KEY_W];
+  keys.back = keyHeld[GLFW_KEY_S];
+  keys.left = keyHeld[GLFW_KEY_A];
+  keys.right = keyHeld[GLFW_KEY_D];
+  keys.up = keyHeld[GLFW_KEY_E] || keyHeld[GLFW_KEY_SPACE];
+  keys.down =
+      keyHeld[GLFW_KEY_Q] || keyHeld[GLFW_KEY_LEFT_CONTROL] || keyHeld[GLFW_KEY_RIGHT_CONTROL];
+  keys.fast = keyHeld[GLFW_KEY_LEFT_SHIFT] || keyHeld[GLFW_KEY_RIGHT_SHIFT];
+  return keys;
+}
+
 void ViewerWindow::onKey(int key, int action) {
-  if (key < 0 || key >= kKeyCount) return;
-  if (action == GLFW_PRESS || action == GLFW_REPEAT) keyHeld_[key] = true;
-  if (action == GLFW_RELEASE) keyHeld_[key] = false;
+  if (key < 0 || key >= InputState::kKeyCount) return;
+  if (action == GLFW_PRESS || action == GLFW_REPEAT) input_.keyHeld[key] = true;
+  if (action == GLFW_RELEASE) input_.keyHeld[key] = false;
   if (action != GLFW_PRESS) return;
   switch (key) {
     case GLFW_KEY_ESCAPE:
-      setMouselook(!mouselook_);
+      setMouselook(!rig_.mouselook());
       break;
     case GLFW_KEY_TAB:
-      setMode(mode_ == CameraMode::Fly ? CameraMode::Orbit : CameraMode::Fly);
+      setMode(rig_.mode() == CameraMode::Fly ? CameraMode::Orbit : CameraMode::Fly);
       break;
     case GLFW_KEY_F12:
       pendingScreenshots_.push_back(nextScreenshotPath());
@@ -126,51 +140,36 @@ void ViewerWindow::onKey(int key, int action) {
 
 void ViewerWindow::onCursor(double xPx, double yPx) {
   const glm::dvec2 cursor(xPx, yPx);
-  const glm::dvec2 delta = lastCursorPx_ ? cursor - *lastCursorPx_ : glm::dvec2(0.0);
-  lastCursorPx_ = cursor;
+  const glm::dvec2 delta = input_.cursorPx ? cursor - *input_.cursorPx : glm::dvec2(0.0);
+  input_.cursorPx = cursor;
+  if (!rig_.mouselook() && ImGui::GetIO().WantCaptureMouse) return;
   int windowWidth = 0, windowHeight = 0;
   glfwGetWindowSize(window_.handle(), &windowWidth, &windowHeight);
-  if (mouselook_) {
-    fly_.look(camera_, delta, windowHeight);
-    autoFrame_ = false;
-    return;
-  }
-  if (mode_ != CameraMode::Orbit || ImGui::GetIO().WantCaptureMouse) return;
-  if (buttonHeld_[GLFW_MOUSE_BUTTON_LEFT] || buttonHeld_[GLFW_MOUSE_BUTTON_RIGHT] ||
-      buttonHeld_[GLFW_MOUSE_BUTTON_MIDDLE]) {
-    autoFrame_ = false;
-  }
-  if (buttonHeld_[GLFW_MOUSE_BUTTON_LEFT]) orbit_.orbit(camera_, delta, windowHeight);
-  if (buttonHeld_[GLFW_MOUSE_BUTTON_RIGHT] || buttonHeld_[GLFW_MOUSE_BUTTON_MIDDLE]) {
-    orbit_.pan(camera_, delta, windowHeight);
-  }
+  rig_.cursorMoved(
+      delta, windowHeight, input_.buttonHeld[GLFW_MOUSE_BUTTON_LEFT],
+      input_.buttonHeld[GLFW_MOUSE_BUTTON_RIGHT] || input_.buttonHeld[GLFW_MOUSE_BUTTON_MIDDLE]);
 }
 
 void ViewerWindow::onMouseButton(int button, int action) {
-  if (button < 0 || button >= int(buttonHeld_.size())) return;
-  buttonHeld_[button] = action == GLFW_PRESS;
-  if (action != GLFW_PRESS || button != GLFW_MOUSE_BUTTON_LEFT || mouselook_) return;
+  if (button < 0 || button >= int(input_.buttonHeld.size())) return;
+  input_.buttonHeld[button] = action == GLFW_PRESS;
+  if (action != GLFW_PRESS || button != GLFW_MOUSE_BUTTON_LEFT || rig_.mouselook()) return;
   double x = 0.0, y = 0.0;
   glfwGetCursorPos(window_.handle(), &x, &y);
-  if (lastCursorPx_) x = lastCursorPx_->x, y = lastCursorPx_->y;  // scripted cursors
+  if (input_.cursorPx) x = input_.cursorPx->x, y = input_.cursorPx->y;  // scripted cursors
   const glm::dvec2 click(x, y);
-  if (nowSeconds_ - lastClickSeconds_ < kDoubleClickSeconds &&
-      glm::length(click - lastClickPx_) < kDoubleClickSlopPx) {
+  if (nowSeconds_ - input_.lastClickSeconds < kDoubleClickSeconds &&
+      glm::length(click - input_.lastClickPx) < kDoubleClickSlopPx) {
     onDoubleClick(x, y);
-    lastClickSeconds_ = -1.0;
+    input_.lastClickSeconds = -1.0;
     return;
   }
-  lastClickSeconds_ = nowSeconds_;
-  lastClickPx_ = click;
+  input_.lastClickSeconds = nowSeconds_;
+  input_.lastClickPx = click;
 }
 
 void ViewerWindow::onScroll(double notches) {
-  autoFrame_ = false;
-  if (mode_ == CameraMode::Orbit && !mouselook_) {
-    orbit_.zoom(camera_, notches);
-  } else {
-    fly_.adjustSpeed(notches);
-  }
+  rig_.scrolled(notches);
 }
 
 void ViewerWindow::onDoubleClick(double xPx, double yPx) {
@@ -180,148 +179,134 @@ void ViewerWindow::onDoubleClick(double xPx, double yPx) {
   // Window coordinates (y down) to framebuffer pixels (row 0 at the bottom), HiDPI included.
   const int pixelX = int(xPx * framebufferWidthPx_ / windowWidth);
   const int pixelY = framebufferHeightPx_ - 1 - int(yPx * framebufferHeightPx_ / windowHeight);
-  std::optional<glm::dvec3> picked;
-  if (haveCloud_) {
-    // The host copy in file order: the index also finds the point's attributes for the panel.
-    pickedIndex_ = pickPointIndex(
-        cloud_.points,
-        makeViewTransform(camera_, framebufferWidthPx_, framebufferHeightPx_, cloud_.origin),
-        pixelX, pixelY);
-    if (pickedIndex_) {
-      const Point& p = cloud_.points[*pickedIndex_];
-      picked = cloud_.origin + glm::dvec3(p.x, p.y, p.z);
-    }
-  } else {
-    if (pickPoints_.size() != backend_->pointCount()) pickPoints_ = backend_->downloadPoints();
-    picked = pickPoint(
-        pickPoints_,
-        makeViewTransform(camera_, framebufferWidthPx_, framebufferHeightPx_, shownOrigin_), pixelX,
-        pixelY);
-  }
+  const std::optional<glm::dvec3> picked =
+      scene_->pick(rig_.camera(), framebufferWidthPx_, framebufferHeightPx_, pixelX, pixelY);
   if (!picked) {
     std::fprintf(stderr, "pcv: no point under the cursor at (%d, %d)\n", pixelX, pixelY);
     return;
   }
-  // Turn to the point and orbit around it from here: no jump in position.
-  const glm::dvec3 toPoint = *picked - camera_.eye;
-  const double distance = glm::length(toPoint);
-  if (distance <= 0.0) return;
-  camera_.yawRadians = float(std::atan2(toPoint.y, toPoint.x));
-  camera_.pitchRadians = float(std::asin(std::clamp(toPoint.z / distance, -1.0, 1.0)));
-  orbit_.focus(camera_, *picked, distance);
-  autoFrame_ = false;
+  rig_.focusOn(*picked);
   std::fprintf(stderr, "pcv: focus on (%.3f, %.3f, %.3f)\n", picked->x, picked->y, picked->z);
 }
 
 void ViewerWindow::setMouselook(bool on) {
-  mouselook_ = on;
+  rig_.setMouselook(on);
   GLFWwindow* window = window_.handle();
   if (on) {
-    if (mode_ == CameraMode::Orbit) setMode(CameraMode::Fly);  // mouselook is the fly mode's
     glfwSetInputMode(window, GLFW_CURSOR, GLFW_CURSOR_DISABLED);
     if (glfwRawMouseMotionSupported()) glfwSetInputMode(window, GLFW_RAW_MOUSE_MOTION, GLFW_TRUE);
   } else {
     if (glfwRawMouseMotionSupported()) glfwSetInputMode(window, GLFW_RAW_MOUSE_MOTION, GLFW_FALSE);
     glfwSetInputMode(window, GLFW_CURSOR, GLFW_CURSOR_NORMAL);
   }
-  lastCursorPx_.reset();  // the first motion after a switch is not a delta
+  input_.cursorPx.reset();  // the first motion after a switch is not a delta
   std::fprintf(stderr, "pcv: mouselook %s\n", on ? "on" : "off");
 }
 
 void ViewerWindow::setMode(CameraMode mode) {
-  if (mode == mode_) return;
-  if (mode == CameraMode::Orbit) {
-    if (mouselook_) setMouselook(false);
-    // Orbit around what is ahead, at the distance of the scene's centre (at least 1 unit for
-    // the cylinders around the world origin; a thousandth of the scene for loaded files).
-    const double toCentre =
-        haveCloud_ ? glm::length(cloudBounds_.center() - camera_.eye) : glm::length(camera_.eye);
-    orbit_.attach(camera_, std::max(haveCloud_ ? 1e-3 * cloudBounds_.diagonal() : 1.0, toCentre));
-  }
-  mode_ = mode;
+  if (mode == rig_.mode()) return;
+  if (mode == CameraMode::Orbit && rig_.mouselook()) setMouselook(false);
+  // Orbit around what is ahead, at the distance of the scene's centre (at least 1 unit for the
+  // cylinders around the world origin; a thousandth of the scene for loaded files).
+  const Camera& camera = rig_.camera();
+  const Box3d& bounds = scene_->bounds();
+  const bool files = scene_->hasCloud();
+  const double toCentre =
+      files ? glm::length(bounds.center() - camera.eye) : glm::length(camera.eye);
+  rig_.setMode(mode, std::max(files ? 1e-3 * bounds.diagonal() : 1.0, toCentre));
   std::fprintf(stderr, "pcv: %s mode\n", mode == CameraMode::Fly ? "fly" : "orbit");
 }
 
-MotionKeys ViewerWindow::motionKeys() const {
-  MotionKeys keys;
-  keys.forward = keyHeld_[GLFW_KEY_W];
-  keys.back = keyHeld_[GLFW_KEY_S];
-  keys.left = keyHeld_[GLFW_KEY_A];
-  keys.right = keyHeld_[GLFW_KEY_D];
-  keys.up = keyHeld_[GLFW_KEY_E] || keyHeld_[GLFW_KEY_SPACE];
-  keys.down =
-      keyHeld_[GLFW_KEY_Q] || keyHeld_[GLFW_KEY_LEFT_CONTROL] || keyHeld_[GLFW_KEY_RIGHT_CONTROL];
-  keys.fast = keyHeld_[GLFW_KEY_LEFT_SHIFT] || keyHeld_[GLFW_KEY_RIGHT_SHIFT];
-  return keys;
+void ViewerWindow::openFiles(const std::vector<std::string>& files, bool replace) {
+  if (files.empty()) return;
+  if (replace) rig_.setFollowsScene(true);  // a new scene: show it whole as it arrives
+  scene_->open(files, replace);
 }
 
-void ViewerWindow::updateCamera(double dtSeconds) {
-  if (mode_ == CameraMode::Fly) {
-    const MotionKeys keys = motionKeys();
-    if (keys.forward || keys.back || keys.left || keys.right || keys.up || keys.down) {
-      autoFrame_ = false;
-    }
-    fly_.move(camera_, keys, dtSeconds);
+float ViewerWindow::aspect() const {
+  return framebufferHeightPx_ > 0 ? float(framebufferWidthPx_) / float(framebufferHeightPx_)
+                                  : float(options_.widthPx) / float(options_.heightPx);
+}
+
+void ViewerWindow::takeSceneChanges() {
+  const std::optional<Box3d> shown = scene_->poll();
+  for (std::string& error : scene_->takeErrors()) {
+    std::fprintf(stderr, "pcv: error: %s\n", error.c_str());
+    errors_.push_back(std::move(error));
+  }
+  if (!shown) return;
+  if (rig_.followsScene()) {
+    rig_.frame(*shown, aspect());
+  } else if (options_.camera && !options_.clipPlanesGiven) {
+    // A camera placed by hand still sees the whole scene.
+    Camera camera = rig_.camera();
+    fitClipPlanes(camera, *shown);
+    rig_.setCamera(camera);
   }
 }
 
 void ViewerWindow::applyScript(double nowSeconds) {
   while (nextScriptEvent_ < script_.size() && script_[nextScriptEvent_].timeSeconds <= nowSeconds) {
-    if (script_[nextScriptEvent_].action == ScriptAction::WaitLoad && waitingForLoad()) return;
-    const ScriptEvent& event = script_[nextScriptEvent_++];
-    switch (event.action) {
-      case ScriptAction::KeyDown:
-        onKey(event.key, GLFW_PRESS);
-        break;
-      case ScriptAction::KeyUp:
-        onKey(event.key, GLFW_RELEASE);
-        break;
-      case ScriptAction::KeyPress:
-        onKey(event.key, GLFW_PRESS);
-        onKey(event.key, GLFW_RELEASE);
-        break;
-      case ScriptAction::MouseMove:
-        onCursor(event.x, event.y);
-        break;
-      case ScriptAction::MouseDown:
-        onMouseButton(event.key, GLFW_PRESS);
-        break;
-      case ScriptAction::MouseUp:
-        onMouseButton(event.key, GLFW_RELEASE);
-        break;
-      case ScriptAction::Scroll:
-        onScroll(event.x);
-        break;
-      case ScriptAction::DoubleClick:
-        onDoubleClick(event.x, event.y);
-        break;
-      case ScriptAction::Resize:
-        glfwSetWindowSize(window_.handle(), int(event.x), int(event.y));
-        break;
-      case ScriptAction::Screenshot:
-        pendingScreenshots_.emplace_back(event.text);
-        break;
-      case ScriptAction::WindowShot:
-        pendingWindowShots_.emplace_back(event.text);
-        break;
-      case ScriptAction::Mode:
-        setMode(event.text == "orbit" ? CameraMode::Orbit : CameraMode::Fly);
-        break;
-      case ScriptAction::Open:
-      case ScriptAction::Add:
-        openFiles({event.text}, event.action == ScriptAction::Open);
-        break;
-      case ScriptAction::Color:
-        coloring_.mode = parseColorMode(event.text);
-        coloring_.attribute = event.attribute;
-        recolor();
-        break;
-      case ScriptAction::WaitLoad:
-        break;
-      case ScriptAction::Quit:
-        quit_ = true;
-        break;
+    if (script_[nextScriptEvent_].action == ScriptAction::WaitLoad && scene_->loading()) return;
+    applyScriptEvent(script_[nextScriptEvent_++]);
+  }
+}
+
+void ViewerWindow::applyScriptEvent(const ScriptEvent& event) {
+  switch (event.action) {
+    case ScriptAction::KeyDown:
+      onKey(event.key, GLFW_PRESS);
+      break;
+    case ScriptAction::KeyUp:
+      onKey(event.key, GLFW_RELEASE);
+      break;
+    case ScriptAction::KeyPress:
+      onKey(event.key, GLFW_PRESS);
+      onKey(event.key, GLFW_RELEASE);
+      break;
+    case ScriptAction::MouseMove:
+      onCursor(event.x, event.y);
+      break;
+    case ScriptAction::MouseDown:
+      onMouseButton(event.key, GLFW_PRESS);
+      break;
+    case ScriptAction::MouseUp:
+      onMouseButton(event.key, GLFW_RELEASE);
+      break;
+    case ScriptAction::Scroll:
+      onScroll(event.x);
+      break;
+    case ScriptAction::DoubleClick:
+      onDoubleClick(event.x, event.y);
+      break;
+    case ScriptAction::Resize:
+      glfwSetWindowSize(window_.handle(), int(event.x), int(event.y));
+      break;
+    case ScriptAction::Screenshot:
+      pendingScreenshots_.emplace_back(event.text);
+      break;
+    case ScriptAction::WindowShot:
+      pendingWindowShots_.emplace_back(event.text);
+      break;
+    case ScriptAction::Mode:
+      setMode(event.text == "orbit" ? CameraMode::Orbit : CameraMode::Fly);
+      break;
+    case ScriptAction::Open:
+    case ScriptAction::Add:
+      openFiles({event.text}, event.action == ScriptAction::Open);
+      break;
+    case ScriptAction::Color: {
+      ColoringOptions coloring = scene_->coloring();
+      coloring.mode = parseColorMode(event.text);
+      coloring.attribute = event.attribute;
+      scene_->setColoring(coloring);
+      break;
     }
+    case ScriptAction::WaitLoad:
+      break;
+    case ScriptAction::Quit:
+      quit_ = true;
+      break;
   }
 }
 
@@ -339,8 +324,30 @@ std::filesystem::path ViewerWindow::nextScreenshotPath() const {
 }
 
 void ViewerWindow::renderFrame(int widthPx, int heightPx) {
-  presenter_->render(makeViewTransform(camera_, widthPx, heightPx, shownOrigin_), settings_);
+  presenter_->render(makeViewTransform(rig_.camera(), widthPx, heightPx, scene_->shownOrigin()),
+                     settings_);
   presenter_->blitTo(0, widthPx, heightPx);
+}
+
+void ViewerWindow::drawPanels() {
+  const ViewerStatus status{.frameMs = stats_.smoothedFrameMs,
+                            .fps = stats_.fps(),
+                            .stages = stageTimings_,
+                            .points = renderer_->pointCount(),
+                            .backend = renderer_->backendName(),
+                            .backendNote = backendNote_,
+                            .interop = interopPathName(presenter_->path()),
+                            .interopFallback = presenter_->fallbackReason(),
+                            .lastScreenshot = lastScreenshot_};
+  if (const auto mode =
+          drawSettingsPanel(status, renderer_->methods(), settings_, rig_, toggles_)) {
+    setMode(*mode);
+  }
+  if (const auto request = drawDataPanel(*scene_, rig_.camera(), openPath_, uiScale_)) {
+    openFiles({request->path}, request->replace);
+  }
+  drawLegend(*scene_);
+  drawErrorWindow(errors_);
 }
 
 void ViewerWindow::takePendingShots(int widthPx, int heightPx) {
@@ -381,12 +388,11 @@ void ViewerWindow::run() {
                                                 : wallSeconds - startSeconds;
     if (frame > 0) stats_.add((wallSeconds - lastWallSeconds) * 1000.0);
     lastWallSeconds = wallSeconds;
-    takeLoadedFiles();  // before the script, so wait_load sees what has arrived
-    takeLoadPreview();  // after: a finished file has dropped its own preview
+    takeSceneChanges();  // before the script, so wait_load sees what has arrived
     applyScript(nowSeconds_);
     // Last frame's stage times: its events are done by now, so this rarely waits.
-    if (frame > 0) stageTimings_ = backend_->lastTimings();
-    updateCamera(nowSeconds_ - lastSimSeconds);
+    if (frame > 0) stageTimings_ = renderer_->lastTimings();
+    rig_.move(input_.motionKeys(), nowSeconds_ - lastSimSeconds);
     lastSimSeconds = nowSeconds_;
 
     int widthPx = 0, heightPx = 0;
@@ -403,10 +409,7 @@ void ViewerWindow::run() {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
-    drawSettingsPanel();
-    drawDataPanel();
-    drawLegend();
-    drawErrorWindow();
+    drawPanels();
     ImGui::Render();
     GL_CHECK(glViewport(0, 0, widthPx, heightPx));
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -415,10 +418,10 @@ void ViewerWindow::run() {
     ++frame;
     if (options_.frames > 0 && frame >= options_.frames) break;
   }
-  const glm::dvec3 eye = camera_.eye;
+  const Camera& camera = rig_.camera();
   std::fprintf(stderr, "pcv: %llu frames; camera eye (%.4f, %.4f, %.4f) yaw %.4f pitch %.4f\n",
-               static_cast<unsigned long long>(frame), eye.x, eye.y, eye.z,
-               double(camera_.yawRadians), double(camera_.pitchRadians));
+               static_cast<unsigned long long>(frame), camera.eye.x, camera.eye.y, camera.eye.z,
+               double(camera.yawRadians), double(camera.pitchRadians));
 }
 
 void runViewer(const ViewerOptions& options) {

@@ -33,4 +33,16 @@ Camera frameBounds(const Box3d& worldBounds, float aspect, const FramingAngles& 
   return camera;
 }
 
+void fitClipPlanes(Camera& camera, const Box3d& worldBounds) {
+  if (worldBounds.empty()) return;
+  const double radius = std::max(
+      {0.5 * glm::length(worldBounds.size()), 1e-6 * glm::length(worldBounds.center()), 1e-3});
+  const double toCentre = glm::length(worldBounds.center() - camera.eye);
+  // Far behind the farthest point; near at the nearest point when the camera is outside the
+  // cloud's sphere, else a small fraction of the cloud's size (the camera flies among points).
+  const double farthest = toCentre + radius;
+  camera.farPlane = float(farthest * 2.0);
+  camera.nearPlane = float(std::max(toCentre - radius, radius * 1e-4) * 0.5);
+}
+
 }  // namespace pcv

@@ -44,13 +44,14 @@ struct FramePresenter::CudaResources {
 struct FramePresenter::CudaResources {};
 #endif
 
-FramePresenter::FramePresenter(Backend& backend, InteropPath requested)
-    : backend_(backend), path_(requested) {
-  const bool backendUsesCuda = backend.cudaStream() != nullptr;
+FramePresenter::FramePresenter(Renderer& renderer, InteropPath requested)
+    : renderer_(renderer), path_(requested) {
+  const bool usesCuda = renderer.cudaStream() != nullptr;
   if (path_ == InteropPath::Auto) {
-    path_ = backendUsesCuda ? InteropPath::CudaSurface : InteropPath::HostUpload;
-  } else if (path_ != InteropPath::HostUpload && !backendUsesCuda) {
-    fallBack(InteropPath::HostUpload, "the " + backend.name() + " backend does not use CUDA");
+    path_ = usesCuda ? InteropPath::CudaSurface : InteropPath::HostUpload;
+  } else if (path_ != InteropPath::HostUpload && !usesCuda) {
+    fallBack(InteropPath::HostUpload,
+             "the " + renderer.backendName() + " backend does not use CUDA");
   }
 #if !PCV_WITH_CUDA
   if (path_ != InteropPath::HostUpload) fallBack(InteropPath::HostUpload, "built without CUDA");
@@ -75,7 +76,7 @@ void FramePresenter::resize(int widthPx, int heightPx) {
 #if PCV_WITH_CUDA
   if (cuda_) {
     // Unregistering waits for nothing by itself; the stream's last frame may still write.
-    CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(backend_.cudaStream())));
+    CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(renderer_.cudaStream())));
   }
 #endif
   cuda_.reset();
@@ -110,13 +111,13 @@ void FramePresenter::render(const ViewTransform& view, const RenderSettings& set
     resize(view.width, view.height);
   }
 #if PCV_WITH_CUDA
-  const auto stream = static_cast<cudaStream_t>(backend_.cudaStream());
+  const auto stream = static_cast<cudaStream_t>(renderer_.cudaStream());
   if (path_ == InteropPath::CudaSurface) {
     const cudaSurfaceObject_t surface = cuda_->texture->map(stream);
     try {
-      backend_.render(view, settings,
-                      RenderTarget{nullptr, view.width, view.height, MemorySpace::CudaSurface,
-                                   static_cast<unsigned long long>(surface)});
+      renderer_.render(view, settings,
+                       RenderTarget{nullptr, view.width, view.height, MemorySpace::CudaSurface,
+                                    static_cast<unsigned long long>(surface)});
     } catch (...) {
       cuda_->texture->unmap(stream);
       throw;
@@ -129,8 +130,8 @@ void FramePresenter::render(const ViewTransform& view, const RenderSettings& set
     try {
       const DeviceView<uint32_t> pixels =
           cuda_->pixelBuffer->view<uint32_t>(size_t(view.width) * view.height);
-      backend_.render(view, settings,
-                      RenderTarget{pixels.data, view.width, view.height, MemorySpace::Device});
+      renderer_.render(view, settings,
+                       RenderTarget{pixels.data, view.width, view.height, MemorySpace::Device});
     } catch (...) {
       cuda_->pixelBuffer->unmap(stream);
       throw;
@@ -143,7 +144,7 @@ void FramePresenter::render(const ViewTransform& view, const RenderSettings& set
   if (hostImage_.width != view.width || hostImage_.height != view.height) {
     hostImage_ = Image(view.width, view.height);
   }
-  backend_.render(
+  renderer_.render(
       view, settings,
       RenderTarget{hostImage_.pixels.data(), view.width, view.height, MemorySpace::Host});
   screen_->uploadToPixelBuffer(hostImage_.pixels.data());

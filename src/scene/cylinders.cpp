@@ -1,5 +1,7 @@
 #include "pcv/scene/cylinders.hpp"
 
+#include "pcv/scene/cylinder_producer.hpp"
+
 #include <glm/glm.hpp>
 
 #include "pcv/core/parallel.hpp"
@@ -69,14 +71,28 @@ CylinderScene makeCylinderScene(uint64_t seed, int cylinderCount) {
 }
 
 void generateCylinderPoints(const CylinderScene& scene, std::span<Point> points) {
-  const uint64_t count = points.size();
+  generateCylinderPoints(scene, points.size(), 0, points);
+}
+
+void generateCylinderPoints(const CylinderScene& scene, uint64_t totalCount, uint64_t first,
+                            std::span<Point> points) {
   const Cylinder* cylinders = scene.cylinders.data();
   const auto cylinderCount = uint32_t(scene.cylinders.size());
-  parallelFor(count, [&](uint64_t begin, uint64_t end) {
+  parallelFor(points.size(), [&](uint64_t begin, uint64_t end) {
     for (uint64_t i = begin; i < end; ++i) {
-      points[i] = cylinderPoint(cylinders, cylinderCount, scene.seed, i, count);
+      points[i] = cylinderPoint(cylinders, cylinderCount, scene.seed, first + i, totalCount);
     }
   });
 }
+
+void CylinderProducer::produce(uint64_t first, std::span<Point> out) const {
+  generateCylinderPoints(scene_, pointCount_, first, out);
+}
+
+#if !PCV_WITH_CUDA
+bool CylinderProducer::produceOnDevice(uint64_t, uint64_t, Point*, void*) const {
+  return false;
+}
+#endif
 
 }  // namespace pcv

@@ -28,14 +28,14 @@ uint64_t residentBytes() {
 }
 
 /// The reference: the same backend rendering into cudaMalloc'd memory, copied to the host.
-Image renderThroughDeviceMemory(Backend& backend, const ViewTransform& view,
+Image renderThroughDeviceMemory(Renderer& renderer, const ViewTransform& view,
                                 const RenderSettings& settings) {
   DeviceBuffer<uint32_t> pixels;
   pixels.resize(uint64_t(view.width) * view.height);
-  backend.render(view, settings,
-                 RenderTarget{pixels.data(), view.width, view.height, MemorySpace::Device});
+  renderer.render(view, settings,
+                  RenderTarget{pixels.data(), view.width, view.height, MemorySpace::Device});
   Image image(view.width, view.height, test::kPoisonPixel);
-  const auto stream = static_cast<cudaStream_t>(backend.cudaStream());
+  const auto stream = static_cast<cudaStream_t>(renderer.cudaStream());
   CUDA_CHECK(cudaMemcpyAsync(image.pixels.data(), pixels.data(), pixels.size() * 4,
                              cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -47,21 +47,21 @@ class Interop : public ::testing::TestWithParam<InteropPath> {};
 TEST_P(Interop, EglRenderIsPixelIdenticalToTheDeviceBufferRender) {
   PCV_REQUIRE_CUDA();
   PCV_REQUIRE_EGL();
-  auto backend = createBackend("cuda");
-  backend->generateCylinders(makeCylinderScene(1), kSeedPointCount);
+  auto renderer = createRenderer("cuda");
+  renderer->addSet(CylinderProducer(makeCylinderScene(1), kSeedPointCount));
   RenderSettings settings;
-  for (const std::string& method : backend->methods()) {
+  for (const RasterMethod method : renderer->methods()) {
     // The seed's colour pass races on equal depths: two of its renders need not agree.
-    if (method == "seed") continue;
-    SCOPED_TRACE(method);
+    if (method == RasterMethod::Seed) continue;
+    SCOPED_TRACE(methodName(method));
     settings.method = method;
-    FramePresenter presenter(*backend, GetParam());
+    FramePresenter presenter(*renderer, GetParam());
     ASSERT_EQ(presenter.path(), GetParam()) << presenter.fallbackReason();
     for (const auto& size : {test::ImageSizeCase{1280, 720}, test::ImageSizeCase{333, 211}}) {
       const ViewTransform view = test::makeView(Camera{}, size.width, size.height);
       presenter.render(view, settings);
       const Image viaGl = presenter.readImage();
-      const Image reference = renderThroughDeviceMemory(*backend, view, settings);
+      const Image reference = renderThroughDeviceMemory(*renderer, view, settings);
       EXPECT_EQ(test::countDifferentPixels(viaGl, reference), 0u)
           << size.width << "x" << size.height;
       EXPECT_GT(test::countLitPixels(viaGl, settings.background), 1000u);
@@ -72,9 +72,9 @@ TEST_P(Interop, EglRenderIsPixelIdenticalToTheDeviceBufferRender) {
 TEST_P(Interop, TenThousandFramesGrowNeitherGpuNorHostMemory) {
   PCV_REQUIRE_CUDA();
   PCV_REQUIRE_EGL();
-  auto backend = createBackend("cuda");
-  backend->generateCylinders(makeCylinderScene(1), 1'000'000);
-  FramePresenter presenter(*backend, GetParam());
+  auto renderer = createRenderer("cuda");
+  renderer->addSet(CylinderProducer(makeCylinderScene(1), 1'000'000));
+  FramePresenter presenter(*renderer, GetParam());
   ASSERT_EQ(presenter.path(), GetParam()) << presenter.fallbackReason();
   RenderSettings settings;
   Camera camera;
@@ -82,7 +82,7 @@ TEST_P(Interop, TenThousandFramesGrowNeitherGpuNorHostMemory) {
     camera.yawRadians = 0.001f * float(i % 100);
     presenter.render(test::makeView(camera, 1280, 720), settings);
     presenter.blitTo(presenter.screenBuffer()->framebuffer(), 1280, 720);  // GL work too
-    if (i % 1000 == 999) backend->lastTimings();
+    if (i % 1000 == 999) renderer->lastTimings();
   };
   for (int i = 0; i < 200; ++i) frame(i);  // warm-up: lazily allocated buffers, driver pools
   glFinish();
@@ -139,9 +139,9 @@ TEST(FramePresenter, CudaBackendOnAForeignGlContextFallsBackToTheHostPath) {
   if (context->description().find("EGL_NV_device_cuda") != std::string::npos) {
     GTEST_SKIP() << "the EGL device is CUDA's: registration works here";
   }
-  auto backend = createBackend("cuda");
-  backend->generateCylinders(makeCylinderScene(1), 10000);
-  FramePresenter presenter(*backend, InteropPath::CudaSurface);
+  auto renderer = createRenderer("cuda");
+  renderer->addSet(CylinderProducer(makeCylinderScene(1), 10000));
+  FramePresenter presenter(*renderer, InteropPath::CudaSurface);
   presenter.render(test::makeView(Camera{}, 64, 48), RenderSettings{});
   EXPECT_EQ(presenter.path(), InteropPath::HostUpload);
   EXPECT_FALSE(presenter.fallbackReason().empty());

@@ -99,22 +99,22 @@ TEST(GlCheck, NamesTheCallAndTheError) {
 
 TEST(FramePresenter, CpuBackendUploadsThroughThePboAndMatchesTheHostRender) {
   PCV_REQUIRE_EGL();
-  auto backend = createBackend("cpu");
-  backend->generateCylinders(makeCylinderScene(3), 100000);
+  auto renderer = createRenderer("cpu");
+  renderer->addSet(CylinderProducer(makeCylinderScene(3), 100000));
   const ViewTransform view = test::makeView(Camera{}, 160, 90);
   RenderSettings settings;
-  FramePresenter presenter(*backend, InteropPath::CudaSurface);
+  FramePresenter presenter(*renderer, InteropPath::CudaSurface);
   EXPECT_EQ(presenter.path(), InteropPath::HostUpload);
   EXPECT_NE(presenter.fallbackReason().find("does not use CUDA"), std::string::npos);
   presenter.render(view, settings);
-  const Image expected = test::renderToImage(*backend, view, settings);
+  const Image expected = test::renderToImage(*renderer, view, settings);
   EXPECT_EQ(test::countDifferentPixels(presenter.readImage(), expected), 0u);
   // A new size rebuilds the buffer.
   const ViewTransform smaller = test::makeView(Camera{}, 64, 48);
   presenter.render(smaller, settings);
   EXPECT_EQ(presenter.readImage().width, 64);
   EXPECT_EQ(test::countDifferentPixels(presenter.readImage(),
-                                       test::renderToImage(*backend, smaller, settings)),
+                                       test::renderToImage(*renderer, smaller, settings)),
             0u);
 }
 

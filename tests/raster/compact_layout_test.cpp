@@ -1,8 +1,9 @@
 // The compact layout: Morton order, batches, quantization, and the image it gives.
 #include <cmath>
 
-#include "../../src/raster/cpu/point_layout.hpp"
-#include "pcv/raster/morton.hpp"
+#include "cpu/point_layout.hpp"
+#include "pcv/scene/cylinder_producer.hpp"
+#include "shared/morton.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
@@ -12,6 +13,23 @@ std::vector<Point> cylinderPoints(uint64_t count, uint64_t seed) {
   std::vector<Point> points(count);
   generateCylinderPoints(makeCylinderScene(seed), points);
   return points;
+}
+
+void sortPointsByMorton(std::vector<Point>& points) {
+  const std::vector<uint32_t> order = mortonOrder(points);
+  std::vector<Point> sorted(points.size());
+  for (size_t i = 0; i < points.size(); ++i) sorted[i] = points[order[i]];
+  points.swap(sorted);
+}
+
+/// The compact layout of points already in Morton order, in a pool of their own.
+HostPointPool buildCompactPoints(const std::vector<Point>& sorted) {
+  HostPointPool pool;
+  pool.positions.resize(sorted.size());
+  pool.colors.resize(sorted.size());
+  pool.batches.resize((sorted.size() + kBatchSize - 1) / kBatchSize);
+  pcv::buildCompactPoints(sorted, pool, 0, 0);
+  return pool;
 }
 
 TEST(Morton, InterleavesBitsXFirst) {
@@ -36,7 +54,7 @@ TEST(Morton, SortKeepsEveryPointOnce) {
 }
 
 /// Median over batches of the largest quantization step of each.
-double medianStep(const CompactPoints& compact) {
+double medianStep(const HostPointPool& compact) {
   std::vector<double> steps;
   for (const Batch& batch : compact.batches) {
     steps.push_back(std::max({batch.step[0], batch.step[1], batch.step[2]}));
@@ -48,7 +66,7 @@ double medianStep(const CompactPoints& compact) {
 TEST(CompactLayout, QuantizationErrorIsAtMostHalfAStep) {
   std::vector<Point> points = cylinderPoints(200'000, 8);
   sortPointsByMorton(points);
-  const CompactPoints compact = buildCompactPoints(points);
+  const HostPointPool compact = buildCompactPoints(points);
   ASSERT_EQ(compact.batches.size(), (points.size() + kBatchSize - 1) / kBatchSize);
   for (const Batch& batch : compact.batches) {
     for (uint32_t i = batch.first; i < batch.first + batch.count; ++i) {
@@ -84,26 +102,26 @@ TEST(CompactLayout, NonFinitePointsAreNeverDrawn) {
                                {NAN, 0.0f, 0.0f, packRgba(9, 9, 9)},
                                {-2.0f, INFINITY, 0.0f, packRgba(9, 9, 9)},
                                {-2.0f, 0.1f, 0.1f, packRgba(4, 5, 6)}};
-  auto backend = createBackend("cpu");
-  backend->setPoints(points);
-  const Image image = test::renderToImage(*backend, test::makeView(Camera{}, 64, 64), {});
+  auto renderer = createRenderer("cpu");
+  renderer->addSet(points);
+  const Image image = test::renderToImage(*renderer, test::makeView(Camera{}, 64, 64), {});
   EXPECT_EQ(test::countLitPixels(image, kOpaqueBlack), 2u);
 }
 
 TEST(CompactLayout, ImageDiffersFromFullPrecisionOnlyByQuantization) {
-  auto backend = createBackend("cpu");
-  backend->generateCylinders(makeCylinderScene(5), 1'000'000);
+  auto renderer = createRenderer("cpu");
+  renderer->addSet(CylinderProducer(makeCylinderScene(5), 1'000'000));
   RenderSettings compact, packed;
-  compact.method = "compact";
-  packed.method = "packed";
+  compact.method = RasterMethod::Compact;
+  packed.method = RasterMethod::Packed;
   struct View {
     glm::dvec3 eye;
     float yaw, pitch;
   } views[] = {{{-3, 0, 0}, 0, 0}, {{-0.8, -0.6, 0.9}, 35, -40}, {{-8, 3, 2}, -20, -10}};
   for (const View& v : views) {
     const ViewTransform view = test::makeView(Camera::lookingFrom(v.eye, v.yaw, v.pitch), 640, 360);
-    const Image a = test::renderToImage(*backend, view, compact);
-    const Image b = test::renderToImage(*backend, view, packed);
+    const Image a = test::renderToImage(*renderer, view, compact);
+    const Image b = test::renderToImage(*renderer, view, packed);
     const uint64_t litA = test::countLitPixels(a, kOpaqueBlack);
     const uint64_t litB = test::countLitPixels(b, kOpaqueBlack);
     const uint64_t different = test::countDifferentPixels(a, b);
@@ -143,7 +161,7 @@ namespace {
 TEST(CompactLayout, PointsOfBatchesClassifiedInsidePassEveryTest) {
   std::vector<Point> points = cylinderPoints(1'000'000, 12);
   sortPointsByMorton(points);
-  const CompactPoints compact = buildCompactPoints(points);
+  const HostPointPool compact = buildCompactPoints(points);
   const Camera cameras[] = {Camera::lookingFrom({-3, 0, 0}, 0, 0),
                             Camera::lookingFrom({-0.8, -0.6, 0.9}, 35, -40),
                             Camera::lookingFrom({0.1, 0, 0.05}, 120, 10)};

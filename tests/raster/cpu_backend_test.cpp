@@ -1,50 +1,50 @@
 #include <cstdlib>
 
 #include "pcv/core/error.hpp"
+#include "pcv/scene/cylinder_producer.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
 namespace {
 
 TEST(CpuBackend, EqualDepthKeepsTheLowestIndex) {
-  auto backend = createBackend("cpu");
+  auto renderer = createRenderer("cpu");
   // Five points at the same place, different colours: index 0 must win whatever the order.
   std::vector<Point> points;
   for (uint32_t i = 0; i < 5; ++i)
     points.push_back({-2.0f, 0.0f, 0.0f, packRgba(10 * i + 1, 0, 0)});
   std::reverse(points.begin(), points.end());  // now index 0 holds colour 41
-  backend->setPoints(points);
+  renderer->addSet(points);
   Camera camera;
-  const Image image = test::renderToImage(*backend, test::makeView(camera, 31, 31), {});
+  const Image image = test::renderToImage(*renderer, test::makeView(camera, 31, 31), {});
   EXPECT_EQ(image.at(15, 15), packRgba(41, 0, 0));
   EXPECT_EQ(test::countLitPixels(image, kOpaqueBlack), 1u);
 }
 
 TEST(CpuBackend, CloserPointWinsRegardlessOfOrder) {
-  auto backend = createBackend("cpu");
+  auto renderer = createRenderer("cpu");
   const std::vector<Point> points = {{-1.0f, 0.0f, 0.0f, packRgba(0, 0, 200)},
                                      {-2.0f, 0.0f, 0.0f, packRgba(200, 0, 0)},
                                      {0.0f, 0.0f, 0.0f, packRgba(0, 200, 0)}};
-  backend->setPoints(points);
-  const Image image = test::renderToImage(*backend, test::makeView(Camera{}, 31, 31), {});
+  renderer->addSet(points);
+  const Image image = test::renderToImage(*renderer, test::makeView(Camera{}, 31, 31), {});
   EXPECT_EQ(image.at(15, 15), packRgba(200, 0, 0));
 }
 
 TEST(CpuBackend, NoPointsGiveTheBackgroundEverywhere) {
-  auto backend = createBackend("cpu");
-  backend->setPoints({});
+  auto renderer = createRenderer("cpu");
   RenderSettings settings;
   settings.background = packRgba(1, 2, 3);
-  const Image image = test::renderToImage(*backend, test::makeView(Camera{}, 40, 30), settings);
+  const Image image = test::renderToImage(*renderer, test::makeView(Camera{}, 40, 30), settings);
   EXPECT_EQ(test::countLitPixels(image, settings.background), 0u);
 }
 
 TEST(CpuBackend, SeedSceneCoverageIsPlausible) {
-  auto backend = createBackend("cpu");
-  backend->generateCylinders(makeCylinderScene(1), 1'000'000);
+  auto renderer = createRenderer("cpu");
+  renderer->addSet(CylinderProducer(makeCylinderScene(1), 1'000'000));
   RenderSettings packed;
-  packed.method = "packed";
-  const Image image = test::renderToImage(*backend, test::makeView(Camera{}, 640, 360), packed);
+  packed.method = RasterMethod::Packed;
+  const Image image = test::renderToImage(*renderer, test::makeView(Camera{}, 640, 360), packed);
   const uint64_t lit = test::countLitPixels(image, kOpaqueBlack);
   EXPECT_EQ(test::countLitPixels(image, test::kPoisonPixel), image.pixels.size());
   // Ten cylinders seen from 3 units away cover a sizeable part of the view, but not all of it.
@@ -53,27 +53,27 @@ TEST(CpuBackend, SeedSceneCoverageIsPlausible) {
 }
 
 TEST(CpuBackend, SameImageWithAnyThreadCount) {
-  auto backend = createBackend("cpu");
-  backend->generateCylinders(makeCylinderScene(9), 300'000);
+  auto renderer = createRenderer("cpu");
+  renderer->addSet(CylinderProducer(makeCylinderScene(9), 300'000));
   const ViewTransform view = test::makeView(Camera{}, 320, 200);
   setenv("PCV_THREADS", "1", 1);
-  const Image single = test::renderToImage(*backend, view, {});
+  const Image single = test::renderToImage(*renderer, view, {});
   setenv("PCV_THREADS", "7", 1);
-  const Image many = test::renderToImage(*backend, view, {});
+  const Image many = test::renderToImage(*renderer, view, {});
   unsetenv("PCV_THREADS");
   EXPECT_EQ(test::countDifferentPixels(single, many), 0u);
   EXPECT_GT(test::countLitPixels(single, kOpaqueBlack), 1000u);
 }
 
 TEST(CpuBackend, SeedMethodAgreesWithPackedAlmostEverywhere) {
-  auto backend = createBackend("cpu");
-  backend->generateCylinders(makeCylinderScene(2), 500'000);
+  auto renderer = createRenderer("cpu");
+  renderer->addSet(CylinderProducer(makeCylinderScene(2), 500'000));
   const ViewTransform view = test::makeView(Camera{}, 320, 200);
   RenderSettings seed, packed;
-  seed.method = "seed";
-  packed.method = "packed";
-  const Image packedImage = test::renderToImage(*backend, view, packed);
-  const Image seedImage = test::renderToImage(*backend, view, seed);
+  seed.method = RasterMethod::Seed;
+  packed.method = RasterMethod::Packed;
+  const Image packedImage = test::renderToImage(*renderer, view, packed);
+  const Image seedImage = test::renderToImage(*renderer, view, seed);
   const uint64_t lit = test::countLitPixels(packedImage, kOpaqueBlack);
   EXPECT_EQ(test::countLitPixels(seedImage, kOpaqueBlack), lit);
   // Same coverage; the colours differ where the seed's float NDC depth (resolution ~6e-8 near 1,
@@ -85,21 +85,22 @@ TEST(CpuBackend, SeedMethodAgreesWithPackedAlmostEverywhere) {
 }
 
 TEST(CpuBackend, UnknownMethodListsTheKnownOnes) {
-  auto backend = createBackend("cpu");
+  auto renderer = createRenderer("cpu");
   RenderSettings settings;
-  settings.method = "fastest";
+  settings.method = RasterMethod::EarlyZ;  // the cpu backend has none
   try {
-    test::renderToImage(*backend, test::makeView(Camera{}, 8, 8), settings);
+    test::renderToImage(*renderer, test::makeView(Camera{}, 8, 8), settings);
     FAIL() << "expected an InputError";
   } catch (const InputError& error) {
-    EXPECT_NE(std::string(error.what()).find("compact, packed, seed"), std::string::npos)
+    EXPECT_NE(std::string(error.what()).find("known methods: compact, packed, seed"),
+              std::string::npos)
         << error.what();
   }
 }
 
 TEST(BackendFactory, UnknownBackendListsTheKnownOnes) {
   try {
-    createBackend("vulkan");
+    createRenderer("vulkan");
     FAIL() << "expected an InputError";
   } catch (const InputError& error) {
     EXPECT_NE(std::string(error.what()).find("auto, cuda, cpu"), std::string::npos);
@@ -110,23 +111,24 @@ TEST(BackendFactory, CudaWithoutDeviceIsAClearError) {
   std::string reason;
   if (cudaAvailable(&reason)) GTEST_SKIP() << "a CUDA device is present";
   EXPECT_FALSE(reason.empty());
-  EXPECT_THROW(createBackend("cuda"), UnavailableError);
-  EXPECT_EQ(createBackend("auto")->name(), "cpu");
+  EXPECT_THROW(createRenderer("cuda"), UnavailableError);
+  EXPECT_EQ(createRenderer("auto")->backendName(), "cpu");
 }
 
 TEST(CpuBackend, HugePointCountIsAClearErrorNotACrash) {
-  auto backend = createBackend("cpu");
+  auto renderer = createRenderer("cpu");
   try {
-    // 4 G points need 224 GB while sorting: more than the test machines have.
-    backend->generateCylinders(makeCylinderScene(1), 4'000'000'000);
+    // 4 G points take 96 GB resident: more than the test machines have.
+    renderer->addSet(CylinderProducer(makeCylinderScene(1), 4'000'000'000));
     FAIL() << "expected an OutOfMemoryError";
   } catch (const OutOfMemoryError& error) {
-    EXPECT_NE(std::string(error.what()).find("4000000000 x 56 bytes"), std::string::npos)
+    EXPECT_NE(std::string(error.what()).find("4000000000 x 24 bytes"), std::string::npos)
         << error.what();
   }
-  EXPECT_THROW(backend->generateCylinders(makeCylinderScene(1), kMaxPointCount + 1), InputError);
-  backend->generateCylinders(makeCylinderScene(1), 100);  // still usable
-  EXPECT_EQ(backend->pointCount(), 100u);
+  EXPECT_THROW(renderer->addSet(CylinderProducer(makeCylinderScene(1), kMaxPointCount + 1)),
+               InputError);
+  renderer->addSet(CylinderProducer(makeCylinderScene(1), 100));  // still usable
+  EXPECT_EQ(renderer->pointCount(), 100u);
 }
 
 }  // namespace

@@ -4,14 +4,18 @@
 #include <span>
 
 #include "pcv/core/error.hpp"
-#include "pcv/scene/cylinder_viewpoints.hpp"
 #include "pcv/cuda/device_buffer.hpp"
+#include "pcv/scene/cylinder_producer.hpp"
+#include "pcv/scene/cylinder_viewpoints.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
 namespace {
 
 constexpr uint64_t kPoints = 2'000'000;
+/// Small layout slices (37 batches, 378 880 points), so the 2 M points take six slices and the
+/// slicing is compared too.
+constexpr RendererOptions kSlicedLayout{.layoutSliceBatches = 37};
 
 const test::ImageSizeCase kSizes[] = {{1280, 720}, {333, 217}};
 
@@ -19,18 +23,19 @@ class CudaVsCpu : public ::testing::Test {
  protected:
   void SetUp() override {
     PCV_REQUIRE_CUDA();
-    cuda_ = createBackend("cuda");
-    cpu_ = createBackend("cpu");
-    const CylinderScene scene = makeCylinderScene(11);
-    cuda_->generateCylinders(scene, kPoints);
-    cpu_->generateCylinders(scene, kPoints);
+    cuda_ = createRenderer("cuda", kSlicedLayout);
+    cpu_ = createRenderer("cpu", kSlicedLayout);
+    const CylinderProducer points(makeCylinderScene(11), kPoints);
+    cudaSet_ = cuda_->addSet(points);
+    cpuSet_ = cpu_->addSet(points);
   }
-  std::unique_ptr<Backend> cuda_, cpu_;
+  std::unique_ptr<Renderer> cuda_, cpu_;
+  PointSetId cudaSet_ = 0, cpuSet_ = 0;
 };
 
-TEST_F(CudaVsCpu, GeneratorsMakeBitIdenticalPoints) {
-  const std::vector<Point> gpu = cuda_->downloadPoints();
-  const std::vector<Point> cpu = cpu_->downloadPoints();
+TEST_F(CudaVsCpu, GeneratorsAndLayoutsMakeBitIdenticalPoints) {
+  const std::vector<Point> gpu = cuda_->downloadPoints(cudaSet_);
+  const std::vector<Point> cpu = cpu_->downloadPoints(cpuSet_);
   ASSERT_EQ(gpu.size(), cpu.size());
   uint64_t different = 0;
   for (size_t i = 0; i < gpu.size(); ++i)
@@ -40,13 +45,14 @@ TEST_F(CudaVsCpu, GeneratorsMakeBitIdenticalPoints) {
 
 TEST_F(CudaVsCpu, ExactMethodsArePixelIdenticalAtFourViewsAndTwoSizes) {
   // Every deterministic CUDA method against the CPU method it must equal.
-  for (const std::string& method : cuda_->methods()) {
-    if (method == "seed") continue;  // races on equal depths: see the next test
+  for (const RasterMethod method : cuda_->methods()) {
+    if (method == RasterMethod::Seed) continue;  // races on equal depths: see the next test
     RenderSettings settings;
     settings.method = method;
     settings.background = packRgba(7, 8, 9);
     RenderSettings reference = settings;
-    reference.method = method.starts_with("compact") ? "compact" : "packed";
+    reference.method =
+        method == RasterMethod::Compact ? RasterMethod::Compact : RasterMethod::Packed;
     for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
       for (const auto& size : kSizes) {
         const ViewTransform view = test::makeView(viewpoint.camera(), size.width, size.height);
@@ -57,11 +63,11 @@ TEST_F(CudaVsCpu, ExactMethodsArePixelIdenticalAtFourViewsAndTwoSizes) {
           const uint64_t lit = test::countLitPixels(cpu, settings.background);
           const uint64_t different = test::countDifferentPixels(gpu, cpu);
           std::printf("[ %-10s ] %-12s %4dx%-4d frame %d: lit %7llu, different %llu\n",
-                      method.c_str(), viewpoint.name, size.width, size.height, frame,
+                      methodName(method), viewpoint.name, size.width, size.height, frame,
                       (unsigned long long)lit, (unsigned long long)different);
           EXPECT_EQ(test::countLitPixels(gpu, test::kPoisonPixel), gpu.pixels.size());
           EXPECT_GT(lit, 100u) << viewpoint.name;
-          EXPECT_EQ(different, 0u) << method << " " << viewpoint.name;
+          EXPECT_EQ(different, 0u) << methodName(method) << " " << viewpoint.name;
         }
       }
     }
@@ -70,7 +76,7 @@ TEST_F(CudaVsCpu, ExactMethodsArePixelIdenticalAtFourViewsAndTwoSizes) {
 
 TEST_F(CudaVsCpu, SeedMethodDiffersOnlyWhereEqualDepthsRace) {
   RenderSettings seed;
-  seed.method = "seed";
+  seed.method = RasterMethod::Seed;
   // Not the far view: there the seed's depth (NDC z, near 1 for far points) rounds thousands of
   // points of a pixel to the same value, and which of them wins is a race by design.
   for (const CylinderViewpoint& viewpoint : std::span(kCylinderViewpoints).first(3)) {
@@ -103,13 +109,53 @@ TEST_F(CudaVsCpu, DeviceTargetMatchesHostTarget) {
   EXPECT_EQ(test::countDifferentPixels(host, copy), 0u);
 }
 
+TEST_F(CudaVsCpu, SetsThatComeAndGoDrawTheSameOnBothBackends) {
+  // Sets added, one removed (its slots reused by the next), and frames of every set and of a
+  // subset: payloads name pool slots, so both backends must hand out the same ones.
+  std::vector<PointSetId> cudaSets, cpuSets;
+  for (uint64_t seed : {21, 22, 23}) {
+    const CylinderProducer points(makeCylinderScene(seed), 150'000 + 1000 * seed);
+    cudaSets.push_back(cuda_->addSet(points));
+    cpuSets.push_back(cpu_->addSet(points));
+  }
+  cuda_->removeSet(cudaSets[1]);
+  cpu_->removeSet(cpuSets[1]);
+  const CylinderProducer late(makeCylinderScene(24), 90'000);
+  cudaSets[1] = cuda_->addSet(late);
+  cpuSets[1] = cpu_->addSet(late);
+  const std::vector<PointSetId> cudaSubset = {cudaSets[2], cudaSets[1]};
+  const std::vector<PointSetId> cpuSubset = {cpuSets[2], cpuSets[1]};
+  for (const RasterMethod method : cuda_->methods()) {
+    if (method == RasterMethod::Seed) continue;
+    RenderSettings settings;
+    settings.method = method;
+    RenderSettings reference = settings;
+    reference.method =
+        method == RasterMethod::Compact ? RasterMethod::Compact : RasterMethod::Packed;
+    for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+      const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);
+      EXPECT_EQ(test::countDifferentPixels(test::renderToImage(*cuda_, view, settings),
+                                           test::renderToImage(*cpu_, view, reference)),
+                0u)
+          << methodName(method) << " " << viewpoint.name << ", every set";
+      Image gpu(640, 360, test::kPoisonPixel), cpu(640, 360, test::kPoisonPixel);
+      cuda_->render(cudaSubset, view, settings, {gpu.pixels.data(), 640, 360, MemorySpace::Host});
+      cpu_->render(cpuSubset, view, reference, {cpu.pixels.data(), 640, 360, MemorySpace::Host});
+      EXPECT_EQ(test::countDifferentPixels(gpu, cpu), 0u)
+          << methodName(method) << " " << viewpoint.name << ", two sets";
+      EXPECT_GT(test::countLitPixels(cpu, kOpaqueBlack), 100u);
+    }
+  }
+}
+
 TEST_F(CudaVsCpu, HugePointCountIsAClearError) {
-  // 4.3 G points need 171 GB while sorting: more than any single GPU has today.
-  EXPECT_THROW(cuda_->generateCylinders(makeCylinderScene(1), kMaxPointCount), OutOfMemoryError);
-  EXPECT_THROW(cuda_->generateCylinders(makeCylinderScene(1), kMaxPointCount + 1), InputError);
-  // The backend still works after the refusal.
-  cuda_->generateCylinders(makeCylinderScene(1), 1000);
-  EXPECT_EQ(cuda_->pointCount(), 1000u);
+  // 4.3 G points of 24 bytes: more than any single GPU has today.
+  EXPECT_THROW(cuda_->addSet(CylinderProducer(makeCylinderScene(1), kMaxPointCount - kPoints)),
+               OutOfMemoryError);
+  EXPECT_THROW(cuda_->addSet(CylinderProducer(makeCylinderScene(1), kMaxPointCount)), InputError);
+  // The renderer still works after the refusal.
+  cuda_->addSet(CylinderProducer(makeCylinderScene(1), 1000));
+  EXPECT_EQ(cuda_->pointCount(), kPoints + 1000u);
 }
 
 }  // namespace

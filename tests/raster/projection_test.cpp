@@ -3,7 +3,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
-#include "pcv/raster/framebuffer_word.hpp"
+#include "shared/framebuffer_word.hpp"
 #include "pcv/raster/projection.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "test_support.hpp"

@@ -16,9 +16,9 @@ constexpr uint32_t kBlue = packRgba(10, 20, 200);
 
 Image renderPoints(const std::vector<Point>& points, const RenderSettings& settings, int width,
                    int height) {
-  auto backend = createBackend("cpu");
-  backend->setPoints(points);
-  return test::renderToImage(*backend, test::makeView(Camera{}, width, height), settings);
+  auto renderer = createRenderer("cpu");
+  renderer->addSet(points);
+  return test::renderToImage(*renderer, test::makeView(Camera{}, width, height), settings);
 }
 
 RenderSettings withPointSize(int sizePx, PointShape shape = PointShape::Square) {
@@ -104,21 +104,21 @@ TEST(QualityPointSize, WorldSizeShrinksWithDistance) {
 TEST(QualityPointSize, FootprintsOfPointsJustOutsideTheImageReachIn) {
   // 31 px: pixel 0 spans screen x [0, 1). A point projecting one pixel left of the image draws
   // the left column with size 5, and nothing with size 1.
-  auto backend = createBackend("cpu");
+  auto renderer = createRenderer("cpu");
   const ViewTransform view = test::makeView(Camera{}, 31, 31);
   // y = tan(30 deg) * (1 + 3 / 31) at distance 1 lands at screen x -1.5 (left is +y): the
   // middle of the column left of the image, so a 5-wide footprint covers column 0 only.
   const float y = 0.57735027f * 34.0f / 31.0f;
-  backend->setPoints(std::vector<Point>{{-2.0f, y, 0.0f, kRed}});
-  EXPECT_EQ(test::countLitPixels(test::renderToImage(*backend, view, {}), kOpaqueBlack), 0u);
-  const Image wide = test::renderToImage(*backend, view, withPointSize(5));
+  renderer->addSet(std::vector<Point>{{-2.0f, y, 0.0f, kRed}});
+  EXPECT_EQ(test::countLitPixels(test::renderToImage(*renderer, view, {}), kOpaqueBlack), 0u);
+  const Image wide = test::renderToImage(*renderer, view, withPointSize(5));
   EXPECT_EQ(test::countLitPixels(wide, kOpaqueBlack), 5u);
   for (int y = 13; y <= 17; ++y) EXPECT_EQ(wide.at(0, y), kRed);
 }
 
 TEST(QualityPipeline, OnePixelPointsMatchThePlainCompactMethodExactly) {
-  auto backend = createBackend("cpu");
-  backend->generateCylinders(makeCylinderScene(3), 400'000);
+  auto renderer = createRenderer("cpu");
+  renderer->addSet(CylinderProducer(makeCylinderScene(3), 400'000));
   const ViewTransform view = test::makeView(Camera{}, 320, 200);
   RenderSettings plain;
   plain.background = packRgba(1, 2, 3);
@@ -126,28 +126,28 @@ TEST(QualityPipeline, OnePixelPointsMatchThePlainCompactMethodExactly) {
   quality.quality.backgroundGradient = true;  // the pipeline runs; the same colour top and bottom
   quality.quality.backgroundTop = plain.background;
   ASSERT_TRUE(needsQualityPipeline(quality.quality));
-  const Image a = test::renderToImage(*backend, view, plain);
-  const Image b = test::renderToImage(*backend, view, quality);
+  const Image a = test::renderToImage(*renderer, view, plain);
+  const Image b = test::renderToImage(*renderer, view, quality);
   EXPECT_EQ(test::countDifferentPixels(a, b), 0u);
   EXPECT_GT(test::countLitPixels(a, plain.background), 5000u);
-  EXPECT_EQ(backend->lastTimings().size(), 3u);  // clear, splat, resolve
+  EXPECT_EQ(renderer->lastTimings().size(), 3u);  // clear, splat, resolve
 }
 
 TEST(QualityPipeline, SameImageWithAnyThreadCount) {
-  auto backend = createBackend("cpu");
-  backend->generateCylinders(makeCylinderScene(4), 300'000);
+  auto renderer = createRenderer("cpu");
+  renderer->addSet(CylinderProducer(makeCylinderScene(4), 300'000));
   const ViewTransform view =
       test::makeView(Camera::lookingFrom({-0.8, -0.6, 0.9}, 35.0f, -40.0f), 320, 200);
   RenderSettings settings;
   settings.quality.pointSizePx = 3;
   settings.quality.shape = PointShape::Round;
   settings.quality.fillRadiusPx = 2;
-  settings.quality.edl = true;
+  settings.quality.edl = EdlMode::On;
   settings.quality.highQuality = true;
   setenv("PCV_THREADS", "1", 1);
-  const Image single = test::renderToImage(*backend, view, settings);
+  const Image single = test::renderToImage(*renderer, view, settings);
   setenv("PCV_THREADS", "7", 1);
-  const Image many = test::renderToImage(*backend, view, settings);
+  const Image many = test::renderToImage(*renderer, view, settings);
   unsetenv("PCV_THREADS");
   EXPECT_EQ(test::countDifferentPixels(single, many), 0u);
   EXPECT_EQ(test::countLitPixels(single, test::kPoisonPixel), single.pixels.size());
@@ -211,7 +211,7 @@ TEST(QualityEdl, LeavesAFlatAreaUntouchedAndDarkensTheFarSideOfAnEdge) {
   const std::vector<Point> back = test::planeOfPoints(0.0f, 2.0f, 0.015f, packRgba(160, 160, 160));
   points.insert(points.end(), back.begin(), back.end());
   RenderSettings off, on;
-  on.quality.edl = true;
+  on.quality.edl = EdlMode::On;
   const Image plain = renderPoints(points, off, 101, 101);
   const Image shaded = renderPoints(points, on, 101, 101);
   ASSERT_EQ(test::countLitPixels(plain, kOpaqueBlack), plain.pixels.size());  // no gaps
@@ -239,16 +239,16 @@ TEST(QualityEdl, LeavesAFlatAreaUntouchedAndDarkensTheFarSideOfAnEdge) {
 }
 
 TEST(QualityEdl, StrengthZeroChangesNothing) {
-  auto backend = createBackend("cpu");
-  backend->generateCylinders(makeCylinderScene(5), 200'000);
+  auto renderer = createRenderer("cpu");
+  renderer->addSet(CylinderProducer(makeCylinderScene(5), 200'000));
   const ViewTransform view = test::makeView(Camera{}, 200, 120);
   RenderSettings gradient;  // keeps the pipeline on without EDL
   gradient.quality.backgroundGradient = true;
   RenderSettings edl = gradient;
-  edl.quality.edl = true;
+  edl.quality.edl = EdlMode::On;
   edl.quality.edlStrength = 0.0f;
-  EXPECT_EQ(test::countDifferentPixels(test::renderToImage(*backend, view, gradient),
-                                       test::renderToImage(*backend, view, edl)),
+  EXPECT_EQ(test::countDifferentPixels(test::renderToImage(*renderer, view, gradient),
+                                       test::renderToImage(*renderer, view, edl)),
             0u);
 }
 
@@ -292,14 +292,14 @@ TEST(QualityBackground, VerticalGradientInExactIntegers) {
 }
 
 TEST(QualitySettingsCheck, RejectsOutOfRangeValues) {
-  auto backend = createBackend("cpu");
-  backend->setPoints(std::vector<Point>{{-2.0f, 0.0f, 0.0f, kRed}});
+  auto renderer = createRenderer("cpu");
+  renderer->addSet(std::vector<Point>{{-2.0f, 0.0f, 0.0f, kRed}});
   const ViewTransform view = test::makeView(Camera{}, 31, 31);
   for (auto edit : {+[](QualitySettings& q) { q.pointSizePx = 17; },
                     +[](QualitySettings& q) { q.pointSizePx = 0; },
                     +[](QualitySettings& q) { q.fillRadiusPx = 9; },
                     +[](QualitySettings& q) {
-                      q.edl = true;
+                      q.edl = EdlMode::On;
                       q.edlRadiusPx = 0;
                     },
                     +[](QualitySettings& q) {
@@ -308,19 +308,17 @@ TEST(QualitySettingsCheck, RejectsOutOfRangeValues) {
                     }}) {
     RenderSettings settings;
     edit(settings.quality);
-    EXPECT_THROW(test::renderToImage(*backend, view, settings), InputError);
+    EXPECT_THROW(test::renderToImage(*renderer, view, settings), InputError);
   }
 }
 
 TEST(QualitySettingsCheck, NeedsTheCompactLayout) {
-  BackendOptions original;
-  original.mortonOrder = false;
-  auto backend = createBackend("cpu", original);
-  backend->setPoints(std::vector<Point>{{-2.0f, 0.0f, 0.0f, kRed}});
-  EXPECT_THROW(test::renderToImage(*backend, test::makeView(Camera{}, 31, 31), withPointSize(3)),
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Unsorted});
+  renderer->addSet(std::vector<Point>{{-2.0f, 0.0f, 0.0f, kRed}});
+  EXPECT_THROW(test::renderToImage(*renderer, test::makeView(Camera{}, 31, 31), withPointSize(3)),
                InputError);
   // Defaults keep every method working.
-  EXPECT_NO_THROW(test::renderToImage(*backend, test::makeView(Camera{}, 31, 31), {}));
+  EXPECT_NO_THROW(test::renderToImage(*renderer, test::makeView(Camera{}, 31, 31), {}));
 }
 
 }  // namespace

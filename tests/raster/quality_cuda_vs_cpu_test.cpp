@@ -1,65 +1,24 @@
 // The CUDA quality pipeline against the CPU oracle, mode by mode: every mode uses the same
 // per-point and per-pixel code and integer accumulation, so the images must be identical.
 // Skipped (never passed) without a usable CUDA device.
+#include "pcv/raster/quality_presets.hpp"
+#include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinder_viewpoints.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
 namespace {
 
-struct Mode {
-  const char* name;
-  void (*apply)(QualitySettings&);
-};
-const Mode kModes[] = {
-    {"size3", [](QualitySettings& q) { q.pointSizePx = 3; }},
-    {"size2", [](QualitySettings& q) { q.pointSizePx = 2; }},
-    {"round8",
-     [](QualitySettings& q) {
-       q.pointSizePx = 8;
-       q.shape = PointShape::Round;
-     }},
-    {"size16", [](QualitySettings& q) { q.pointSizePx = 16; }},
-    {"world",
-     [](QualitySettings& q) {
-       q.sizeMode = PointSizeMode::World;
-       q.worldSize = 0.01f;
-     }},
-    {"fill2", [](QualitySettings& q) { q.fillRadiusPx = 2; }},
-    {"edl", [](QualitySettings& q) { q.edl = true; }},
-    {"edl-r3",
-     [](QualitySettings& q) {
-       q.edl = true;
-       q.edlRadiusPx = 3;
-       q.edlStrength = 2.0f;
-     }},
-    {"hq", [](QualitySettings& q) { q.highQuality = true; }},
-    {"gradient",
-     [](QualitySettings& q) {
-       q.backgroundGradient = true;
-       q.backgroundTop = packRgba(30, 60, 90);
-     }},
-    {"all",
-     [](QualitySettings& q) {
-       q.pointSizePx = 3;
-       q.shape = PointShape::Round;
-       q.fillRadiusPx = 3;
-       q.edl = true;
-       q.highQuality = true;
-       q.backgroundGradient = true;
-     }},
-};
-
 const test::ImageSizeCase kSizes[] = {{1280, 720}, {333, 217}};
 
 TEST(QualityCudaVsCpu, EveryModeIsPixelIdenticalAtFourViewsAndTwoSizes) {
   PCV_REQUIRE_CUDA();
-  auto cuda = createBackend("cuda");
-  auto cpu = createBackend("cpu");
-  const CylinderScene scene = makeCylinderScene(12);
-  cuda->generateCylinders(scene, 2'000'000);
-  cpu->generateCylinders(scene, 2'000'000);
-  for (const Mode& mode : kModes) {
+  auto cuda = createRenderer("cuda");
+  auto cpu = createRenderer("cpu");
+  const CylinderProducer points(makeCylinderScene(12), 2'000'000);
+  cuda->addSet(points);
+  cpu->addSet(points);
+  for (const QualityPreset& mode : qualityPresets()) {
     RenderSettings settings;
     settings.background = packRgba(7, 8, 9);
     mode.apply(settings.quality);
@@ -79,8 +38,8 @@ TEST(QualityCudaVsCpu, EveryModeIsPixelIdenticalAtFourViewsAndTwoSizes) {
 
 TEST(QualityCudaVsCpu, DefaultsLaunchThePlainMethodsStages) {
   PCV_REQUIRE_CUDA();
-  auto cuda = createBackend("cuda");
-  cuda->generateCylinders(makeCylinderScene(12), 100'000);
+  auto cuda = createRenderer("cuda");
+  cuda->addSet(CylinderProducer(makeCylinderScene(12), 100'000));
   const ViewTransform view = test::makeView(Camera{}, 320, 200);
   test::renderToImage(*cuda, view, {});
   for (const StageTiming& stage : cuda->lastTimings()) {
@@ -90,7 +49,7 @@ TEST(QualityCudaVsCpu, DefaultsLaunchThePlainMethodsStages) {
   }
   // EDL runs the quality pipeline: one-pixel points through the compact stages, then "shade".
   RenderSettings edl;
-  edl.quality.edl = true;
+  edl.quality.edl = EdlMode::On;
   test::renderToImage(*cuda, view, edl);
   bool shade = false, splat = false;
   for (const StageTiming& stage : cuda->lastTimings()) {

@@ -12,10 +12,10 @@ ViewTransform makeView(const Camera& camera, int width, int height, const glm::d
   return makeViewTransform(camera, width, height, origin);
 }
 
-Image renderToImage(Backend& backend, const ViewTransform& view, const RenderSettings& settings) {
+Image renderToImage(Renderer& renderer, const ViewTransform& view, const RenderSettings& settings) {
   Image image(view.width, view.height, kPoisonPixel);
-  backend.render(view, settings,
-                 RenderTarget{image.pixels.data(), view.width, view.height, MemorySpace::Host});
+  renderer.render(view, settings,
+                  RenderTarget{image.pixels.data(), view.width, view.height, MemorySpace::Host});
   return image;
 }
 

@@ -11,7 +11,8 @@
 
 #include "pcv/core/camera.hpp"
 #include "pcv/core/image.hpp"
-#include "pcv/raster/backend.hpp"
+#include "pcv/raster/renderer.hpp"
+#include "pcv/scene/cylinder_producer.hpp"
 
 namespace pcv::test {
 
@@ -26,9 +27,9 @@ namespace pcv::test {
 ViewTransform makeView(const Camera& camera, int width, int height,
                        const glm::dvec3& origin = glm::dvec3(0.0));
 
-/// Renders with `backend` into a host image after filling it with a poison value, so unwritten
+/// Renders with `renderer` into a host image after filling it with a poison value, so unwritten
 /// pixels show up.
-Image renderToImage(Backend& backend, const ViewTransform& view, const RenderSettings& settings);
+Image renderToImage(Renderer& renderer, const ViewTransform& view, const RenderSettings& settings);
 
 struct ImageSizeCase {
   int width, height;

@@ -4,6 +4,7 @@
 #include <glm/gtc/constants.hpp>
 
 #include "test_support.hpp"
+#include "viewer/camera_rig.hpp"
 #include "viewer/fly_controller.hpp"
 #include "viewer/orbit_controller.hpp"
 
@@ -102,6 +103,41 @@ TEST(OrbitController, FocusCentresThePointAtTheGivenDistance) {
   OrbitController orbit;
   orbit.focus(camera, {1.0, 2.0, 3.0}, 2.0);
   expectNear(camera.eye, {-1.0, 2.0, 3.0}, kTolerance);
+}
+
+TEST(CameraRig, FocusTurnsToThePointWithoutMovingAndOrbitsAroundIt) {
+  CameraRig rig;  // the seed's camera at (-3, 0, 0)
+  rig.setFollowsScene(true);
+  rig.focusOn({0.0, 3.0, 0.0});
+  expectNear(rig.camera().eye, {-3.0, 0.0, 0.0}, kTolerance);
+  expectNear(rig.camera().forward(), glm::normalize(glm::dvec3(3.0, 3.0, 0.0)), 1e-6);
+  expectNear(rig.orbit().target(), {0.0, 3.0, 0.0}, 1e-6);
+  EXPECT_FALSE(rig.followsScene());  // the user chose where to look
+}
+
+TEST(CameraRig, MouselookLeavesOrbitAndTheWheelZoomsOnlyInOrbit) {
+  CameraRig rig;
+  rig.setMode(CameraMode::Orbit, 3.0);
+  rig.scrolled(1.0);
+  EXPECT_NEAR(rig.orbit().distance(), 3.0 * 0.85, kTolerance);
+  rig.setMouselook(true);
+  EXPECT_EQ(rig.mode(), CameraMode::Fly);
+  const double speed = rig.flySpeed();
+  rig.scrolled(1.0);
+  EXPECT_NEAR(rig.flySpeed(), speed * 1.25, kTolerance);
+}
+
+TEST(CameraRig, FramingSetsClipPlanesAndSpeedFromTheScene) {
+  CameraRig rig;
+  Box3d box;
+  box.extend(glm::dvec3(500000.0, 5000000.0, 100.0));
+  box.extend(glm::dvec3(501000.0, 5001000.0, 150.0));
+  rig.frame(box, 16.0f / 9.0f);
+  const Camera& camera = rig.camera();
+  EXPECT_GT(glm::length(camera.eye - box.center()), 500.0);
+  EXPECT_LT(camera.nearPlane, glm::length(camera.eye - box.center()) - 700.0);
+  EXPECT_GT(camera.farPlane, glm::length(camera.eye - box.center()) + 700.0);
+  EXPECT_NEAR(rig.flySpeed(), box.diagonal() / 5.0, 1e-6);
 }
 
 }  // namespace

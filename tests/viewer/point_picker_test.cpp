@@ -29,13 +29,13 @@ TEST(PointPicker, NothingUnderAnEmptyPixel) {
 }
 
 TEST(PointPicker, AgreesWithTheCpuRendererOnTheCylinders) {
-  auto backend = createBackend("cpu");
-  backend->generateCylinders(makeCylinderScene(1), 100000);
+  auto renderer = createRenderer("cpu");
+  const PointSetId set = renderer->addSet(CylinderProducer(makeCylinderScene(1), 100000));
   Camera camera;
   const ViewTransform view = test::makeView(camera, 160, 90);
   RenderSettings settings;
-  const Image image = test::renderToImage(*backend, view, settings);
-  const std::vector<Point> points = backend->downloadPoints();
+  const Image image = test::renderToImage(*renderer, view, settings);
+  const std::vector<Point> points = renderer->downloadPoints(set);
   int checked = 0;
   for (int y = 0; y < view.height; y += 7) {
     for (int x = 0; x < view.width; x += 7) {

@@ -20,4 +20,9 @@ struct FramingAngles {
 Camera frameBounds(const Box3d& worldBounds, float aspect, const FramingAngles& angles = {},
                    const Camera& base = {});
 
+/// Near and far planes for a camera placed by hand (an explicit eye): the whole of
+/// `worldBounds` lies between them, seen from wherever the camera is, with the depth range no
+/// deeper than needed. Empty bounds leave the camera as it is.
+void fitClipPlanes(Camera& camera, const Box3d& worldBounds);
+
 }  // namespace pcv

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "pcv/cuda/cuda_check.hpp"
-#include "pcv/raster/stage_timings.hpp"
+#include "pcv/core/stage_timings.hpp"
 
 namespace pcv {
 
@@ -52,6 +52,16 @@ class StageRecorder {
       checkLaunch(stage);
     }
     endStage(stage);
+  }
+  /// Launches kernel<<<ceil(threads / blockSize), blockSize>>>(params) as part of the stage
+  /// the next endStage() ends (stages of several launches, one per point range).
+  template <typename Params>
+  void launchPart(const char* stage, uint64_t threads, void (*kernel)(Params), const Params& params,
+                  int blockSize = 256) {
+    if (threads == 0) return;
+    const uint64_t blocks = (threads + blockSize - 1) / blockSize;
+    kernel<<<unsigned(blocks), blockSize, 0, stream_>>>(params);
+    checkLaunch(stage);
   }
   /// As launch(), but the kernel may begin launching before the previous one ends (see
   /// pcv/cuda/dependent_launch.cuh); the kernel must call beginDependentKernel() first.

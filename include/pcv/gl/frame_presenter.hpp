@@ -1,4 +1,4 @@
-/// @brief Gets a backend's image into a GL texture, by the cheapest path this machine allows:
+/// @brief Gets a renderer's image into a GL texture, by the cheapest path this machine allows:
 /// CUDA writes the texture through a surface (one CUDA->GL hand-over, no copy), or CUDA writes
 /// the PBO which GL copies to the texture (the seed's path), or the image comes back to the host
 /// and is uploaded through the PBO (CPU backend, or when CUDA cannot register GL objects, e.g.
@@ -10,7 +10,7 @@
 
 #include "pcv/core/image.hpp"
 #include "pcv/gl/screen_buffer.hpp"
-#include "pcv/raster/backend.hpp"
+#include "pcv/raster/renderer.hpp"
 
 namespace pcv {
 
@@ -27,15 +27,15 @@ InteropPath parseInteropPath(const std::string& name);
 
 class FramePresenter {
  public:
-  /// Needs a current GL context, which must outlive the presenter. `backend` must outlive it too.
-  FramePresenter(Backend& backend, InteropPath requested = InteropPath::Auto);
+  /// Needs a current GL context, which must outlive the presenter. `renderer` must outlive it too.
+  FramePresenter(Renderer& renderer, InteropPath requested = InteropPath::Auto);
   ~FramePresenter();
   FramePresenter(const FramePresenter&) = delete;
   FramePresenter& operator=(const FramePresenter&) = delete;
 
   /// Renders `view` into the screen buffer's texture (view.width x view.height; the buffer and
   /// its CUDA registration are rebuilt when the size changes). Map -> render -> unmap on the
-  /// backend's stream; returns without waiting for the GPU.
+  /// renderer's stream; returns without waiting for the GPU.
   void render(const ViewTransform& view, const RenderSettings& settings);
   /// Blits the last frame to `drawFramebuffer` (0 = the window) scaled to the given size.
   void blitTo(GLuint drawFramebuffer, int widthPx, int heightPx) const;
@@ -54,7 +54,7 @@ class FramePresenter {
   void fallBack(InteropPath to, const std::string& why);
 
   struct CudaResources;  // the registrations; defined only in builds with CUDA
-  Backend& backend_;
+  Renderer& renderer_;
   InteropPath path_;
   std::string fallbackReason_;
   std::unique_ptr<ScreenBuffer> screen_;

@@ -24,6 +24,10 @@ constexpr int kMaxPointSizePx = 16;  ///< the largest footprint, pixels per side
 constexpr int kMaxFillRadiusPx = 8;  ///< the widest hole-filling search, pixels
 constexpr int kMaxEdlRadiusPx = 8;   ///< the farthest eye-dome lighting neighbour, pixels
 
+/// Eye-dome lighting: off, on, or on exactly when a drawn set has no colour of its own (the
+/// renderer decides per frame from the sets it draws).
+enum class EdlMode : uint8_t { Off, On, Auto };
+
 struct QualitySettings {
   PointSizeMode sizeMode = PointSizeMode::Screen;
   PointShape shape = PointShape::Square;
@@ -35,9 +39,9 @@ struct QualitySettings {
   /// (3 of 4 quadrants), so holes close but silhouettes do not grow. 0 = off; 1 .. 8.
   int fillRadiusPx = 0;
 
-  bool edl = false;          ///< eye-dome lighting: darken where neighbours are closer
-  float edlStrength = 1.0f;  ///< multiplies the log-depth response (Potree's 300 * strength)
-  int edlRadiusPx = 1;       ///< distance of the 8 neighbours, 1 .. 8 pixels
+  EdlMode edl = EdlMode::Off;  ///< eye-dome lighting: darken where neighbours are closer
+  float edlStrength = 1.0f;    ///< multiplies the log-depth response (Potree's 300 * strength)
+  int edlRadiusPx = 1;         ///< distance of the 8 neighbours, 1 .. 8 pixels
 
   bool highQuality = false;    ///< average the colours of all points near the closest depth
   float hqDepthRange = 0.01f;  ///< relative: points with depth <= closest * (1 + this) blend
@@ -49,8 +53,14 @@ struct QualitySettings {
 /// True when any setting differs from what the plain methods draw; the backends then draw the
 /// frame with the quality pipeline (from the compact layout) whatever the method.
 inline bool needsQualityPipeline(const QualitySettings& q) {
-  return q.sizeMode == PointSizeMode::World || q.pointSizePx != 1 || q.fillRadiusPx > 0 || q.edl ||
-         q.highQuality || q.backgroundGradient;
+  return q.sizeMode == PointSizeMode::World || q.pointSizePx != 1 || q.fillRadiusPx > 0 ||
+         q.edl == EdlMode::On || q.highQuality || q.backgroundGradient;
+}
+
+/// `q` with EdlMode::Auto decided: on when the frame draws points without colour of their own.
+inline QualitySettings withEdlDecided(QualitySettings q, bool drawsColourless) {
+  if (q.edl == EdlMode::Auto) q.edl = drawsColourless ? EdlMode::On : EdlMode::Off;
+  return q;
 }
 
 /// Throws InputError naming the setting when a value is out of its range.

@@ -3,15 +3,16 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include <optional>
 
 #include "pcv/core/point.hpp"
 #include "pcv/raster/quality_settings.hpp"
+#include "pcv/raster/raster_method.hpp"
 
 namespace pcv {
 
 struct RenderSettings {
-  std::string method;                  ///< backend method name; empty = the backend's default
+  std::optional<RasterMethod> method;  ///< empty: the renderer's default (the fastest it has)
   uint32_t background = kOpaqueBlack;  ///< packed RGBA8 of pixels no point reaches (seed: black)
   QualitySettings quality;             ///< point size, EDL, blending ...; defaults change nothing
 };

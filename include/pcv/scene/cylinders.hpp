@@ -33,5 +33,8 @@ CylinderScene makeCylinderScene(uint64_t seed, int cylinderCount = kSeedCylinder
 
 /// Fills `points` on the CPU with all threads; point i lies on cylinder floor(i * count / N).
 void generateCylinderPoints(const CylinderScene& scene, std::span<Point> points);
+/// Fills `points` with points [first, first + points.size()) of a scene of `totalCount`.
+void generateCylinderPoints(const CylinderScene& scene, uint64_t totalCount, uint64_t first,
+                            std::span<Point> points);
 
 }  // namespace pcv

@@ -13,5 +13,8 @@ namespace pcv {
 /// Writes `pointCount` points to `devicePoints` (device memory owned by the caller) on `stream`.
 void generateCylinderPointsOnDevice(const CylinderScene& scene, Point* devicePoints,
                                     uint64_t pointCount, cudaStream_t stream);
+/// Writes points [first, first + count) of a scene of `totalCount` to `devicePoints`.
+void generateCylinderPointsOnDevice(const CylinderScene& scene, uint64_t totalCount, uint64_t first,
+                                    uint64_t count, Point* devicePoints, cudaStream_t stream);
 
 }  // namespace pcv

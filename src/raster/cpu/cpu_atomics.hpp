@@ -5,7 +5,7 @@
 #include <atomic>
 #include <chrono>
 
-#include "pcv/raster/stage_timings.hpp"
+#include "pcv/core/stage_timings.hpp"
 
 namespace pcv::cpu {
 

@@ -1,7 +1,7 @@
 #include "cpu_backend.hpp"
 
-#include "../backend_checks.hpp"
-
+#include <algorithm>
+#include <limits>
 #include <new>
 #include <string>
 
@@ -15,102 +15,132 @@
 namespace pcv {
 namespace {
 
-class CpuBackend final : public Backend {
+/// What free point slots hold: never drawn by any method.
+constexpr Point kEmptySlot{std::numeric_limits<float>::quiet_NaN(), 0.0f, 0.0f, 0};
+
+template <typename T>
+void growTo(std::vector<T>& values, uint64_t count, const T& fill, const char* what) {
+  if (count <= values.size()) return;
+  requireHostMemory(what, count - values.size(), sizeof(T));
+  try {
+    values.resize(count, fill);
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemoryError(std::string("not enough host memory for ") + what + ": " +
+                           std::to_string(count) + " x " + std::to_string(sizeof(T)) + " bytes");
+  }
+}
+
+class CpuBackend final : public RasterBackend {
  public:
-  explicit CpuBackend(const BackendOptions& options) : options_(options) {}
+  explicit CpuBackend(PointStorage storage)
+      : sorted_(storage != PointStorage::Unsorted),
+        keepsPoints_(storage != PointStorage::Compact) {}
 
   std::string name() const override { return "cpu"; }
-  std::vector<std::string> methods() const override {
-    if (options_.compactOnly) return {"compact"};
-    if (options_.mortonOrder) return {"compact", "packed", "seed"};
-    return {"packed", "seed"};
-  }
   std::string deviceDescription() const override {
     return "CPU, " + std::to_string(workerCount()) + " threads";
   }
+  bool implements(RasterMethod method) const override { return method != RasterMethod::EarlyZ; }
+  void setTimeStages(bool) override {}  // wall-clock stage times cost nothing here
 
-  void setPoints(std::span<const Point> points) override {
-    requirePointCount(points.size());
-    requireHostMemory("the points", points.size(), peakBytesPerPoint());
-    points_.assign(points.begin(), points.end());
-    pointsChanged();
-  }
-
-  void generateCylinders(const CylinderScene& scene, uint64_t pointCount) override {
-    requirePointCount(pointCount);
-    requireHostMemory("the cylinder scene's points", pointCount, peakBytesPerPoint());
-    points_.clear();
-    points_.shrink_to_fit();
-    try {
-      points_.resize(pointCount);
-    } catch (const std::bad_alloc&) {
-      throw OutOfMemoryError("not enough host memory for " + std::to_string(pointCount) +
-                             " points of " + std::to_string(sizeof(Point)) + " bytes");
+  void reservePool(uint64_t points, uint64_t batches) override {
+    // Checked as a whole first, so a pool that cannot fit fails before anything is allocated.
+    const uint64_t oldPoints = std::max(pool_.positions.size(), pool_.points.size());
+    if (points > oldPoints) {
+      const uint64_t perPoint = (sorted_ ? 8 : 0) + (keepsPoints_ ? sizeof(Point) : 0);
+      requireHostMemory("the points of the resident sets", points - oldPoints, perPoint);
     }
-    generateCylinderPoints(scene, points_);
-    pointsChanged();
+    if (sorted_) {
+      growTo(pool_.positions, points, 0u, "the compact positions");
+      growTo(pool_.colors, points, 0u, "the compact colours");
+      growTo(pool_.batches, batches, Batch{}, "the point batches");
+    }
+    if (keepsPoints_) growTo(pool_.points, points, kEmptySlot, "the points");
+  }
+  void freePool() override { pool_ = {}; }
+  uint64_t poolBytes() const override {
+    return pool_.positions.size() * 4 + pool_.colors.size() * 4 +
+           pool_.batches.size() * sizeof(Batch) + pool_.points.size() * sizeof(Point);
   }
 
-  uint64_t pointCount() const override { return count_; }
-  uint64_t residentPointBytes() const override {
-    return points_.size() * sizeof(Point) + compact_.positions.size() * 8 +
-           compact_.batches.size() * sizeof(Batch);
+  void storeSlice(const PointProducer& source, uint64_t sourceFirst, uint64_t count,
+                  uint64_t pointFirst, uint64_t batchFirst) override {
+    std::span<const Point> slice = source.hostPoints();
+    if (slice.empty()) {
+      requireHostMemory("a slice of generated points", count, sizeof(Point));
+      produced_.resize(count);
+      source.produce(sourceFirst, produced_);
+      slice = produced_;
+    } else {
+      slice = slice.subspan(sourceFirst, count);
+    }
+    if (!sorted_) {
+      std::copy(slice.begin(), slice.end(), pool_.points.begin() + pointFirst);
+      return;
+    }
+    // Sorting holds 16-byte keys and, without kept points, a sorted copy of the slice.
+    requireHostMemory("the Morton sort of a slice", count, keepsPoints_ ? 16 : 32);
+    const std::vector<uint32_t> order = mortonOrder(slice);
+    std::vector<Point> sortedCopy;
+    Point* sorted = pool_.points.data() + pointFirst;
+    if (!keepsPoints_) {
+      sortedCopy.resize(count);
+      sorted = sortedCopy.data();
+    }
+    parallelFor(count, [&](uint64_t b, uint64_t e) {
+      for (uint64_t i = b; i < e; ++i) sorted[i] = slice[order[i]];
+    });
+    buildCompactPoints({sorted, count}, pool_, pointFirst, batchFirst);
+    produced_ = {};
   }
-  double bytesReadPerPoint(const std::string& method) const override {
-    if (method == "compact") return 4.0 + double(sizeof(Batch)) / kBatchSize;
-    return method == "seed" ? 2.0 * sizeof(Point) : double(sizeof(Point));
-  }
-  std::vector<Point> downloadPoints() const override { return points_; }
 
-  void render(const ViewTransform& view, const RenderSettings& settings,
-              const RenderTarget& target) override {
-    if (target.memory != MemorySpace::Host) {
+  void releaseSlots(PointRange points, PointRange batches) override {
+    if (keepsPoints_) {
+      std::fill_n(pool_.points.begin() + points.first, points.count, kEmptySlot);
+    }
+    if (sorted_) std::fill_n(pool_.batches.begin() + batches.first, batches.count, Batch{});
+  }
+
+  std::vector<Point> downloadPoints(PointRange points) const override {
+    if (!keepsPoints_) return {};
+    return {pool_.points.begin() + points.first,
+            pool_.points.begin() + points.first + points.count};
+  }
+
+  void draw(const FrameDraw& f) override {
+    if (f.target.memory != MemorySpace::Host) {
       throw UnavailableError("the cpu backend writes host memory only");
     }
-    const std::string method = resolveMethod(*this, settings.method);
-    uint32_t* rgba = target.rgba;
+    uint32_t* rgba = f.target.rgba;
     if (rgba == nullptr) {
-      ownImage_.resize(uint64_t(view.width) * view.height);
+      ownImage_.resize(uint64_t(f.view.width) * f.view.height);
       rgba = ownImage_.data();
     }
-    const cpu::Frame frame{view, settings.background, rgba, &words_, &timings_};
-    if (needsQualityPipeline(settings.quality)) {
-      requireCompactLayoutForQuality(options_);
-      validateQualitySettings(settings.quality);
-      cpu::renderQuality(frame, compact_, settings.quality, qualityScratch_);
-    } else if (method == "compact") {
-      cpu::renderCompact(frame, compact_);
-    } else if (method == "packed") {
-      cpu::renderPacked(frame, points_);
-    } else {
-      cpu::renderSeed(frame, points_);
+    const cpu::Frame frame{f.view, f.settings->background, rgba, &words_, &timings_, f.list};
+    switch (f.pipeline) {
+      case DrawPipeline::Quality:
+        cpu::renderQuality(frame, pool_, f.settings->quality, qualityScratch_);
+        break;
+      case DrawPipeline::Compact:
+        cpu::renderCompact(frame, pool_);
+        break;
+      case DrawPipeline::Packed:
+      case DrawPipeline::EarlyZ:  // the same image: early-z only skips atomics that lose
+        cpu::renderPacked(frame, pool_.points);
+        break;
+      case DrawPipeline::Seed:
+        cpu::renderSeed(frame, pool_.points);
+        break;
     }
   }
 
   StageTimings lastTimings() override { return timings_; }
 
  private:
-  // The points, and while they are sorted: 16-byte keys, a sorted copy and the compact layout.
-  uint64_t peakBytesPerPoint() const {
-    return sizeof(Point) + (options_.mortonOrder ? 16 + sizeof(Point) + 8 : 0);
-  }
-
-  void pointsChanged() {
-    count_ = points_.size();
-    compact_ = {};
-    if (!options_.mortonOrder) return;
-    sortPointsByMorton(points_);
-    compact_ = buildCompactPoints(points_);
-    if (options_.compactOnly) {
-      points_.clear();
-      points_.shrink_to_fit();
-    }
-  }
-
-  BackendOptions options_;
-  uint64_t count_ = 0;
-  std::vector<Point> points_;
-  CompactPoints compact_;
+  bool sorted_;       // Morton order and the compact layout
+  bool keepsPoints_;  // the 16-byte points too
+  HostPointPool pool_;
+  std::vector<Point> produced_;  // a generated slice, while it is laid out
   std::vector<uint64_t> words_;
   std::vector<uint32_t> ownImage_;  // drawn here when the caller passes no pixels
   StageTimings timings_;
@@ -119,9 +149,8 @@ class CpuBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> createCpuBackend(const BackendOptions& options) {
-  requireConsistentOptions(options);
-  return std::make_unique<CpuBackend>(options);
+std::unique_ptr<RasterBackend> createCpuBackend(PointStorage storage) {
+  return std::make_unique<CpuBackend>(storage);
 }
 
 }  // namespace pcv

@@ -4,10 +4,10 @@
 
 #include <memory>
 
-#include "pcv/raster/backend.hpp"
+#include "../raster_backend.hpp"
 
 namespace pcv {
 
-std::unique_ptr<Backend> createCpuBackend(const BackendOptions& options);
+std::unique_ptr<RasterBackend> createCpuBackend(PointStorage storage);
 
 }  // namespace pcv

@@ -6,7 +6,7 @@
 #include <atomic>
 
 #include "pcv/core/parallel.hpp"
-#include "pcv/raster/framebuffer_word.hpp"
+#include "shared/framebuffer_word.hpp"
 
 namespace pcv::cpu {
 namespace {
@@ -33,20 +33,33 @@ void resolveIndexWords(const Frame& frame, ColorOf colorOf) {
   });
 }
 
+/// Calls body(i) for every drawn point slot i, in parallel.
+template <typename Body>
+void forDrawnPoints(const DrawList& list, const Body& body) {
+  for (const PointRange& range : drawnPointRanges(list)) {
+    parallelFor(range.count, [&](uint64_t b, uint64_t e) {
+      for (uint64_t i = range.first + b; i < range.first + e; ++i) body(i);
+    });
+  }
+}
+
 }  // namespace
+
+std::vector<PointRange> drawnPointRanges(const DrawList& list) {
+  if (list.everything) return {{0, list.pointSlots}};
+  return list.pointRanges;
+}
 
 void renderPacked(const Frame& frame, std::span<const Point> points) {
   WallStageClock clock(*frame.timings);
   clearWords(frame);
   clock.finish("clear");
   uint64_t* words = frame.words->data();
-  parallelFor(points.size(), [&](uint64_t b, uint64_t e) {
-    for (uint64_t i = b; i < e; ++i) {
-      PixelHit hit;
-      if (!projectPoint(frame.view, points[i].x, points[i].y, points[i].z, hit)) continue;
-      atomicMinimumOf(words[uint64_t(hit.y) * frame.view.width + hit.x],
-                      packDepthWord(hit.viewDepth, uint32_t(i)));
-    }
+  forDrawnPoints(*frame.list, [&](uint64_t i) {
+    PixelHit hit;
+    if (!projectPoint(frame.view, points[i].x, points[i].y, points[i].z, hit)) return;
+    atomicMinimumOf(words[uint64_t(hit.y) * frame.view.width + hit.x],
+                    packDepthWord(hit.viewDepth, uint32_t(i)));
   });
   clock.finish("raster");
   resolveIndexWords(frame, [&](uint32_t index) { return points[index].rgba; });
@@ -62,26 +75,22 @@ void renderSeed(const Frame& frame, std::span<const Point> points) {
   auto depthSlot = [&](uint64_t pixel) -> uint32_t& {
     return reinterpret_cast<uint32_t*>(words + pixel)[1];  // high word on little-endian
   };
-  parallelFor(points.size(), [&](uint64_t b, uint64_t e) {
-    for (uint64_t i = b; i < e; ++i) {
-      PixelHit hit;
-      if (!projectPoint(frame.view, points[i].x, points[i].y, points[i].z, hit)) continue;
-      atomicMinimumOf(depthSlot(uint64_t(hit.y) * frame.view.width + hit.x),
-                      floatBits(hit.ndcDepth01));
-    }
+  forDrawnPoints(*frame.list, [&](uint64_t i) {
+    PixelHit hit;
+    if (!projectPoint(frame.view, points[i].x, points[i].y, points[i].z, hit)) return;
+    atomicMinimumOf(depthSlot(uint64_t(hit.y) * frame.view.width + hit.x),
+                    floatBits(hit.ndcDepth01));
   });
   clock.finish("depth");
-  parallelFor(points.size(), [&](uint64_t b, uint64_t e) {
-    for (uint64_t i = b; i < e; ++i) {
-      PixelHit hit;
-      if (!projectPoint(frame.view, points[i].x, points[i].y, points[i].z, hit)) continue;
-      const uint64_t pixel = uint64_t(hit.y) * frame.view.width + hit.x;
-      if (std::atomic_ref<uint32_t>(depthSlot(pixel)).load(std::memory_order_relaxed) !=
-          floatBits(hit.ndcDepth01)) {
-        continue;
-      }
-      atomicMinimumOf(reinterpret_cast<uint32_t*>(words + pixel)[0], uint32_t(i));
+  forDrawnPoints(*frame.list, [&](uint64_t i) {
+    PixelHit hit;
+    if (!projectPoint(frame.view, points[i].x, points[i].y, points[i].z, hit)) return;
+    const uint64_t pixel = uint64_t(hit.y) * frame.view.width + hit.x;
+    if (std::atomic_ref<uint32_t>(depthSlot(pixel)).load(std::memory_order_relaxed) !=
+        floatBits(hit.ndcDepth01)) {
+      return;
     }
+    atomicMinimumOf(reinterpret_cast<uint32_t*>(words + pixel)[0], uint32_t(i));
   });
   clock.finish("color");
   resolveIndexWords(frame, [&](uint32_t index) { return points[index].rgba; });
@@ -91,19 +100,20 @@ void renderSeed(const Frame& frame, std::span<const Point> points) {
 namespace {
 
 // The raster loop of the compact method, cloned for CPUs with FMA (see PCV_CPU_FMA_CLONES).
-PCV_CPU_FMA_CLONES void rasterCompactBatches(const Frame& frame, const CompactPoints& compact,
+PCV_CPU_FMA_CLONES void rasterCompactBatches(const Frame& frame, const HostPointPool& pool,
                                              uint64_t beginBatch, uint64_t endBatch) {
   uint64_t* words = frame.words->data();
+  const DrawnBatches drawn{*frame.list};
   for (uint64_t b = beginBatch; b < endBatch; ++b) {
-    const Batch& batch = compact.batches[b];
+    const Batch& batch = pool.batches[drawn[b]];
     const BatchProjection projection = makeBatchProjection(frame.view, batch);
     const BatchVisibility visibility = classifyBatch(projection);
     if (visibility == BatchVisibility::kOutside) continue;
     for (uint32_t i = batch.first; i < batch.first + batch.count; ++i) {
       PixelHit hit;
       const bool drawn = visibility == BatchVisibility::kInside
-                             ? projectQuantized<false>(projection, compact.positions[i], hit)
-                             : projectQuantized<true>(projection, compact.positions[i], hit);
+                             ? projectQuantized<false>(projection, pool.positions[i], hit)
+                             : projectQuantized<true>(projection, pool.positions[i], hit);
       if (!drawn) continue;
       atomicMinimumOf(words[uint64_t(hit.y) * frame.view.width + hit.x],
                       packDepthWord(hit.viewDepth, i));
@@ -113,18 +123,18 @@ PCV_CPU_FMA_CLONES void rasterCompactBatches(const Frame& frame, const CompactPo
 
 }  // namespace
 
-void renderCompact(const Frame& frame, const CompactPoints& compact) {
+void renderCompact(const Frame& frame, const HostPointPool& pool) {
   WallStageClock clock(*frame.timings);
   clearWords(frame);
   clock.finish("clear");
   parallelFor(
-      compact.batches.size(),
+      DrawnBatches{*frame.list}.size(),
       [&](uint64_t beginBatch, uint64_t endBatch) {
-        rasterCompactBatches(frame, compact, beginBatch, endBatch);
+        rasterCompactBatches(frame, pool, beginBatch, endBatch);
       },
       4);
   clock.finish("raster");
-  resolveIndexWords(frame, [&](uint32_t index) { return compact.colors[index]; });
+  resolveIndexWords(frame, [&](uint32_t index) { return pool.colors[index]; });
   clock.finish("resolve");
 }
 

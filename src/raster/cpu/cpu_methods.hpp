@@ -6,9 +6,10 @@
 #include <span>
 #include <vector>
 
+#include "../raster_backend.hpp"
 #include "pcv/core/point.hpp"
+#include "pcv/core/stage_timings.hpp"
 #include "pcv/raster/projection.hpp"
-#include "pcv/raster/stage_timings.hpp"
 #include "point_layout.hpp"
 
 namespace pcv::cpu {
@@ -20,7 +21,18 @@ struct Frame {
   uint32_t* rgba;                ///< view.width * view.height pixels
   std::vector<uint64_t>* words;  ///< framebuffer scratch, resized as needed
   StageTimings* timings;         ///< filled with the stages' wall times
+  const DrawList* list;          ///< the slots to draw
 };
+
+/// The batch slots a frame draws, by position in the draw.
+struct DrawnBatches {
+  const DrawList& list;
+  uint64_t size() const { return list.everything ? list.batchSlots : list.batches.size(); }
+  uint64_t operator[](uint64_t i) const { return list.everything ? i : list.batches[i]; }
+};
+
+/// The point slot ranges to draw with the 16-byte methods.
+std::vector<PointRange> drawnPointRanges(const DrawList& list);
 
 /// "packed": one 64-bit min of depth|index per point, then the colour of the winner.
 void renderPacked(const Frame& frame, std::span<const Point> points);
@@ -28,6 +40,6 @@ void renderPacked(const Frame& frame, std::span<const Point> points);
 /// depths the lowest index wins here, where the GPU races.
 void renderSeed(const Frame& frame, std::span<const Point> points);
 /// "compact": batches culled by their boxes, quantized positions, colours read in the resolve.
-void renderCompact(const Frame& frame, const CompactPoints& compact);
+void renderCompact(const Frame& frame, const HostPointPool& pool);
 
 }  // namespace pcv::cpu

@@ -6,7 +6,7 @@
 
 #include "pcv/core/float_math.hpp"
 #include "pcv/core/parallel.hpp"
-#include "pcv/raster/morton.hpp"
+#include "shared/morton.hpp"
 
 namespace pcv {
 namespace {
@@ -45,7 +45,7 @@ FiniteBounds boundsOf(std::span<const Point> points) {
 
 }  // namespace
 
-void sortPointsByMorton(std::vector<Point>& points) {
+std::vector<uint32_t> mortonOrder(std::span<const Point> points) {
   const FiniteBounds bounds = boundsOf(points);
   const MortonGrid grid = makeMortonGrid(bounds.min, bounds.max);
   struct Keyed {
@@ -62,20 +62,17 @@ void sortPointsByMorton(std::vector<Point>& points) {
   std::sort(keys.begin(), keys.end(), [](const Keyed& a, const Keyed& b) {
     return a.code != b.code ? a.code < b.code : a.index < b.index;
   });
-  std::vector<Point> sorted(points.size());
+  std::vector<uint32_t> order(points.size());
   parallelFor(points.size(), [&](uint64_t begin, uint64_t end) {
-    for (uint64_t i = begin; i < end; ++i) sorted[i] = points[keys[i].index];
+    for (uint64_t i = begin; i < end; ++i) order[i] = keys[i].index;
   });
-  points.swap(sorted);
+  return order;
 }
 
-CompactPoints buildCompactPoints(std::span<const Point> points) {
-  CompactPoints compact;
-  const uint64_t count = points.size();
+void buildCompactPoints(std::span<const Point> sorted, HostPointPool& pool, uint64_t pointFirst,
+                        uint64_t batchFirst) {
+  const uint64_t count = sorted.size();
   const uint64_t batchCount = (count + kBatchSize - 1) / kBatchSize;
-  compact.positions.resize(count);
-  compact.colors.resize(count);
-  compact.batches.resize(batchCount);
   parallelFor(
       batchCount,
       [&](uint64_t beginBatch, uint64_t endBatch) {
@@ -83,18 +80,17 @@ CompactPoints buildCompactPoints(std::span<const Point> points) {
           const uint64_t first = b * kBatchSize;
           const uint32_t size = uint32_t(std::min<uint64_t>(kBatchSize, count - first));
           FiniteBounds box;
-          for (uint32_t i = 0; i < size; ++i) box.add(points[first + i]);
-          const Batch batch = makeBatch(box.min, box.max, uint32_t(first), size);
-          compact.batches[b] = batch;
+          for (uint32_t i = 0; i < size; ++i) box.add(sorted[first + i]);
+          const Batch batch = makeBatch(box.min, box.max, uint32_t(pointFirst + first), size);
+          pool.batches[batchFirst + b] = batch;
           for (uint32_t i = 0; i < size; ++i) {
-            const Point& p = points[first + i];
-            compact.positions[first + i] = packQuantized(batch, p.x, p.y, p.z);
-            compact.colors[first + i] = p.rgba;
+            const Point& p = sorted[first + i];
+            pool.positions[pointFirst + first + i] = packQuantized(batch, p.x, p.y, p.z);
+            pool.colors[pointFirst + first + i] = p.rgba;
           }
         }
       },
       8);
-  return compact;
 }
 
 }  // namespace pcv

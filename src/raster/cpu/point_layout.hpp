@@ -1,5 +1,6 @@
-/// @brief The CPU twins of the CUDA point layout steps: Morton ordering and the compact layout
-/// (include/pcv/raster/compact_points.hpp). Same order, same words, same batches, bit for bit.
+/// @brief The CPU backend's point pool and the layout of a slice of points into it: Morton
+/// order and the compact layout (src/raster/shared/compact_points.hpp), the twins of the CUDA
+/// steps, bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -7,21 +8,26 @@
 #include <vector>
 
 #include "pcv/core/point.hpp"
-#include "pcv/raster/compact_points.hpp"
+#include "shared/compact_points.hpp"
 
 namespace pcv {
 
-/// Reorders points by the Morton code of their position in the finite points' bounds; equal
-/// codes keep their original order (a stable sort, like the GPU's radix sort).
-void sortPointsByMorton(std::vector<Point>& points);
-
-struct CompactPoints {
-  std::vector<uint32_t> positions;  ///< quantized position words, one per point
-  std::vector<uint32_t> colors;     ///< RGBA8, one per point
-  std::vector<Batch> batches;       ///< consecutive runs of kBatchSize points
+/// The slots every set of the CPU backend lives in; a point's slot index is its framebuffer
+/// payload.
+struct HostPointPool {
+  std::vector<uint32_t> positions;  ///< quantized position words (compact layout)
+  std::vector<uint32_t> colors;     ///< RGBA8 (compact layout)
+  std::vector<Batch> batches;       ///< batch slots; free ones hold no points
+  std::vector<Point> points;        ///< the 16-byte points, when the storage keeps them
 };
 
-/// Builds the compact layout of points that are already in Morton order.
-CompactPoints buildCompactPoints(std::span<const Point> points);
+/// The permutation that orders points by the Morton code of their position in the finite
+/// points' bounds; equal codes keep their order (a stable sort, like the GPU's radix sort).
+std::vector<uint32_t> mortonOrder(std::span<const Point> points);
+
+/// Builds the compact layout of `sorted` (points in Morton order) into the pool: positions and
+/// colours at slots [pointFirst, pointFirst + size), batches at slots from batchFirst on.
+void buildCompactPoints(std::span<const Point> sorted, HostPointPool& pool, uint64_t pointFirst,
+                        uint64_t batchFirst);
 
 }  // namespace pcv

@@ -4,9 +4,9 @@
 
 #include "cpu_atomics.hpp"
 #include "pcv/core/parallel.hpp"
-#include "pcv/raster/framebuffer_word.hpp"
-#include "pcv/raster/quality_resolve.hpp"
-#include "pcv/raster/splat.hpp"
+#include "shared/framebuffer_word.hpp"
+#include "shared/quality_resolve.hpp"
+#include "shared/splat.hpp"
 
 namespace pcv::cpu {
 namespace {
@@ -14,26 +14,27 @@ namespace {
 /// Calls visit(pixel, depth, point index) for every footprint pixel of every point, batch by
 /// batch across the threads; cloned for CPUs with FMA like the compact raster.
 template <typename Visit>
-PCV_CPU_FMA_CLONES void splatBatches(const Frame& frame, const CompactPoints& compact,
+PCV_CPU_FMA_CLONES void splatBatches(const Frame& frame, const HostPointPool& pool,
                                      const SplatFrame& splat, uint64_t beginBatch,
                                      uint64_t endBatch, const Visit& visit) {
+  const DrawnBatches drawn{*frame.list};
   for (uint64_t b = beginBatch; b < endBatch; ++b) {
-    const Batch& batch = compact.batches[b];
+    const Batch& batch = pool.batches[drawn[b]];
     const BatchProjection projection = makeBatchProjection(frame.view, batch);
     if (batchOutsideView(projection, splat.marginPx)) continue;
     for (uint32_t i = batch.first; i < batch.first + batch.count; ++i) {
-      splatQuantized(splat, projection, compact.positions[i],
+      splatQuantized(splat, projection, pool.positions[i],
                      [&](uint32_t pixel, float depth) { visit(pixel, depth, i); });
     }
   }
 }
 
 template <typename Visit>
-void splatAll(const Frame& frame, const CompactPoints& compact, const SplatFrame& splat,
+void splatAll(const Frame& frame, const HostPointPool& pool, const SplatFrame& splat,
               const Visit& visit) {
   parallelFor(
-      compact.batches.size(),
-      [&](uint64_t begin, uint64_t end) { splatBatches(frame, compact, splat, begin, end, visit); },
+      DrawnBatches{*frame.list}.size(),
+      [&](uint64_t begin, uint64_t end) { splatBatches(frame, pool, splat, begin, end, visit); },
       4);
 }
 
@@ -49,7 +50,7 @@ void forEachPixel(const Frame& frame, const PerPixel& perPixel) {
 
 }  // namespace
 
-void renderQuality(const Frame& frame, const CompactPoints& compact, const QualitySettings& quality,
+void renderQuality(const Frame& frame, const HostPointPool& pool, const QualitySettings& quality,
                    QualityScratch& scratch) {
   WallStageClock clock(*frame.timings);
   const uint64_t pixels = uint64_t(frame.view.width) * frame.view.height;
@@ -60,7 +61,7 @@ void renderQuality(const Frame& frame, const CompactPoints& compact, const Quali
   // Closest point per pixel of each footprint: 64-bit minimum of depth|index.
   const SplatFrame splat = makeSplatFrame(quality, frame.view);
   uint64_t* words = frame.words->data();
-  splatAll(frame, compact, splat, [&](uint32_t pixel, float depth, uint32_t index) {
+  splatAll(frame, pool, splat, [&](uint32_t pixel, float depth, uint32_t index) {
     atomicMinimumOf(words[pixel], packDepthWord(depth, index));
   });
   clock.finish("splat");
@@ -81,9 +82,9 @@ void renderQuality(const Frame& frame, const CompactPoints& compact, const Quali
   if (quality.highQuality) {
     const float depthScale = 1.0f + quality.hqDepthRange;
     uint32_t* sums = scratch.accumulators.data();
-    splatAll(frame, compact, splat, [&](uint32_t pixel, float depth, uint32_t index) {
+    splatAll(frame, pool, splat, [&](uint32_t pixel, float depth, uint32_t index) {
       if (!blendsInto(finalWords[pixel], depth, depthScale)) return;
-      const uint32_t rgba = compact.colors[index];
+      const uint32_t rgba = pool.colors[index];
       uint32_t* slot = sums + uint64_t(pixel) * kAccumulatorsPerPixel;
       atomicAddTo(slot[0], redOf(rgba));
       atomicAddTo(slot[1], greenOf(rgba));
@@ -97,7 +98,7 @@ void renderQuality(const Frame& frame, const CompactPoints& compact, const Quali
   QualityResolveParams resolve =
       makeQualityResolveParams(quality, frame.background, frame.view.width, frame.view.height);
   resolve.words = finalWords;
-  resolve.colors = compact.colors.data();
+  resolve.colors = pool.colors.data();
   resolve.accumulators = quality.highQuality ? scratch.accumulators.data() : nullptr;
   forEachPixel(frame, [&](int x, int y, uint64_t pixel) {
     frame.rgba[pixel] = resolveQualityPixel(resolve, x, y);

@@ -18,7 +18,7 @@ struct QualityScratch {
   std::vector<uint32_t> accumulators;  ///< kAccumulatorsPerPixel per pixel
 };
 
-void renderQuality(const Frame& frame, const CompactPoints& compact, const QualitySettings& quality,
+void renderQuality(const Frame& frame, const HostPointPool& pool, const QualitySettings& quality,
                    QualityScratch& scratch);
 
 }  // namespace pcv::cpu

@@ -1,5 +1,5 @@
 // Method "compact", the fastest: Morton-ordered batches of kBatchSize points with 4-byte quantized
-// positions (include/pcv/raster/compact_points.hpp), drawn by the cull and raster stages of
+// positions (src/raster/shared/compact_points.hpp), drawn by the cull and raster stages of
 // compact_raster.cuh; then a resolve that fetches colours once per visible pixel and clears the
 // pixel for the next frame, so there is no clear pass after the first frame.
 #include <algorithm>
@@ -67,7 +67,6 @@ __global__ void resolveAndClearKernel(ResolveAndClearParams p) {
 class CompactMethod final : public CudaMethod {
  public:
   const char* name() const override { return "compact"; }
-  double bytesReadPerPoint() const override { return 4.0 + double(sizeof(Batch)) / kBatchSize; }
 
   void render(const FrameContext& f) override {
     const uint64_t pixels = uint64_t(f.view.width) * f.view.height;
@@ -84,9 +83,8 @@ class CompactMethod final : public CudaMethod {
     }
     // Closest point per pixel: the "cull" and "raster" stages.
     stages_.draw(f, words);
-    const CompactPointsDevice& compact = *f.compact;
     // Colour of each pixel's closest point; the pixel is cleared for the next frame.
-    const ResolveAndClearParams resolve{words, compact.colors.data(), f.out, pixels,
+    const ResolveAndClearParams resolve{words, f.pool->colors.data(), f.out, pixels,
                                         f.settings->background};
     if (pixels % 4 == 0) {
       f.recorder->launchDependent("resolve", pixels / 4, resolveAndClearQuadsKernel, resolve);

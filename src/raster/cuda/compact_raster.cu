@@ -17,16 +17,16 @@ constexpr uint32_t kSlices = 2;
 constexpr float kDensePointsPerPixel = 64.0f;
 
 struct CullParams {
-  const Batch* batches;
-  uint32_t batchCount;
+  const Batch* batches;   ///< the pool's batch slots
+  const uint32_t* drawn;  ///< the slots to draw, or null for slots [0, batchCount)
+  uint32_t batchCount;    ///< batches drawn
   ViewTransform view;
-  CulledBatch* culled;  ///< one per batch
+  CulledBatch* culled;  ///< one per batch drawn
 };
 
 struct CompactRasterParams {
   const uint32_t* positions;  ///< quantized words, 16-byte aligned per batch
-  const Batch* batches;
-  const CulledBatch* culled;
+  const CulledBatch* culled;  ///< one per batch drawn
   uint32_t width;             ///< pixels per framebuffer row
   uint32_t pixelBias;         ///< -kFloorBias * (width + 1), mod 2^32: see drawQuantized
   unsigned long long* words;  ///< framebuffer, one word per pixel, kEmptyPixel where clear
@@ -44,9 +44,10 @@ __device__ void cullBatch(const CullParams& p) {
   CornerClass c{0x3f, true};
   float x = 0.0f, y = 0.0f;
   bool inFront = false;
-  uint32_t count = 0;
+  uint32_t first = 0, count = 0;
   if (active) {
-    const Batch batch = p.batches[b];
+    const Batch batch = p.batches[drawnBatchSlot(p.drawn, b)];
+    first = batch.first;
     count = batch.count;
     projection = makeBatchProjection(p.view, batch);
     const ProjectedCorner projected = projectCorner(projection, corner);
@@ -74,7 +75,10 @@ __device__ void cullBatch(const CullParams& p) {
   if (active && corner == 0) {
     const float area = (floorf(maxX) - floorf(minX) + 1.0f) * (floorf(maxY) - floorf(minY) + 1.0f);
     const bool dense = allInFront && float(count) >= kDensePointsPerPixel * area;
-    p.culled[b] = CulledBatch{projection, combineCorners(outsideAll, insideAll != 0), dense};
+    // Free slots hold no points: nothing to draw.
+    const BatchVisibility visibility =
+        count == 0 ? BatchVisibility::kOutside : combineCorners(outsideAll, insideAll != 0);
+    p.culled[b] = CulledBatch{projection, visibility, dense, first, count};
   }
 }
 
@@ -193,9 +197,8 @@ __device__ void rasterCompact(const CompactRasterParams& p) {
   __shared__ PixelCache cache;
   beginDependentKernel();
   const uint32_t b = blockIdx.x / kSlices;
-  // Both reads before the first branch, so their latencies overlap.
   const CulledBatch culled = p.culled[b];
-  const uint32_t first = p.batches[b].first, count = p.batches[b].count;
+  const uint32_t first = culled.first, count = culled.count;
   if (culled.visibility == BatchVisibility::kOutside) return;
   constexpr uint32_t kSliceSize = kBatchSize / kSlices;
   const uint32_t begin = first + (blockIdx.x % kSlices) * kSliceSize;
@@ -229,20 +232,20 @@ __global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm)
 }  // namespace
 
 void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words) {
-  const CompactPointsDevice& compact = *f.compact;
-  const auto batchCount = uint32_t(compact.batches.size());
+  const DevicePointPool& pool = *f.pool;
+  const uint32_t batchCount = f.batchCount;
   const auto width = uint32_t(f.view.width);
   culled_.reserve(batchCount);
   // Each batch's projection and visibility.
   f.recorder->launchDependent(
       "cull", uint64_t(batchCount) * 8, cullBatchesKernel,
-      CullParams{compact.batches.data(), batchCount, f.view, culled_.data()}, 128);
+      CullParams{pool.batches.data(), f.drawnBatches, batchCount, f.view, culled_.data()}, 128);
   // kSlices blocks per batch; those of batches outside the view return at once.
-  f.recorder->launchDependent(
-      "raster", uint64_t(batchCount) * kSlices * kRasterBlock, rasterCompactKernel,
-      CompactRasterParams{compact.positions.data(), compact.batches.data(), culled_.data(), width,
-                          0u - kFloorBias * (width + 1), words},
-      kRasterBlock);
+  f.recorder->launchDependent("raster", uint64_t(batchCount) * kSlices * kRasterBlock,
+                              rasterCompactKernel,
+                              CompactRasterParams{pool.positions.data(), culled_.data(), width,
+                                                  0u - kFloorBias * (width + 1), words},
+                              kRasterBlock);
 }
 
 }  // namespace pcv::cuda

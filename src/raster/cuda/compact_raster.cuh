@@ -9,7 +9,7 @@
 #pragma once
 
 #include "cuda_method.hpp"
-#include "pcv/raster/compact_points.hpp"
+#include "shared/compact_points.hpp"
 
 namespace pcv::cuda {
 
@@ -18,7 +18,9 @@ namespace pcv::cuda {
 struct alignas(16) CulledBatch {
   BatchProjection projection;
   BatchVisibility visibility;
-  bool dense;  ///< many points per pixel: filter them through the block's pixel cache
+  bool dense;      ///< many points per pixel: filter them through the block's pixel cache
+  uint32_t first;  ///< the batch's first point slot
+  uint32_t count;  ///< its points
 };
 
 class CompactRasterStages {

@@ -1,12 +1,11 @@
 #include "cuda_backend.hpp"
 
-#include "../backend_checks.hpp"
-
+#include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 #include "cuda_method.hpp"
-#include "pcv/scene/cylinders_cuda.hpp"
 #include "point_layout.cuh"
 #include "quality_pipeline.hpp"
 
@@ -17,8 +16,11 @@ bool cudaDeviceUsable(std::string* reason) {
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
     if (reason) {
-      *reason = status != cudaSuccess ? std::string("no CUDA device: ") + cudaGetErrorString(status)
-                                      : "no CUDA device found";
+      // Without an NVIDIA driver CUDA speaks of versions; say what is true.
+      const bool noDriver =
+          status == cudaErrorInsufficientDriver || status == cudaErrorNoDevice || count == 0;
+      *reason = noDriver ? "no NVIDIA GPU or CUDA driver found"
+                         : std::string("CUDA cannot use the GPU: ") + cudaGetErrorString(status);
     }
     cudaGetLastError();  // clear the sticky status so a later check starts clean
     return false;
@@ -28,23 +30,32 @@ bool cudaDeviceUsable(std::string* reason) {
 
 namespace {
 
-class CudaBackend final : public Backend {
+/// Grows `buffer` to `count` elements, keeping its contents; the new elements are set by `fill`.
+template <typename T, typename Fill>
+void growKeeping(DeviceBuffer<T>& buffer, uint64_t count, const char* what, cudaStream_t stream,
+                 Fill fill) {
+  if (count <= buffer.size()) return;
+  requireDeviceMemory(what, count, sizeof(T));
+  DeviceBuffer<T> grown(count);
+  if (buffer.size() > 0) {
+    CUDA_CHECK(cudaMemcpyAsync(grown.data(), buffer.data(), buffer.bytes(),
+                               cudaMemcpyDeviceToDevice, stream));
+  }
+  const uint64_t old = buffer.size();
+  buffer = std::move(grown);
+  fill(old, count - old);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+class CudaBackend final : public RasterBackend {
  public:
-  explicit CudaBackend(const BackendOptions& options) : options_(options) {
+  explicit CudaBackend(PointStorage storage)
+      : sorted_(storage != PointStorage::Unsorted), keepsPoints_(storage != PointStorage::Compact) {
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     // PCV_NO_DEPENDENT_LAUNCH=1 serializes the frame's kernels fully (to measure what the
     // overlap brings; see bench/RESULTS.md).
     if (const char* off = std::getenv("PCV_NO_DEPENDENT_LAUNCH"); off && *off == '1') {
       recorder_.setDependentLaunches(false);
-    }
-    // The first method is the default: the fastest.
-    if (options_.mortonOrder) {
-      methods_.push_back(cuda::createCompactMethod());
-    }
-    if (!options_.compactOnly) {
-      methods_.push_back(cuda::createEarlyZMethod());
-      methods_.push_back(cuda::createPackedMethod());
-      methods_.push_back(cuda::createSeedMethod());
     }
   }
   ~CudaBackend() override {
@@ -52,11 +63,6 @@ class CudaBackend final : public Backend {
   }
 
   std::string name() const override { return "cuda"; }
-  std::vector<std::string> methods() const override {
-    std::vector<std::string> names;
-    for (const auto& method : methods_) names.emplace_back(method->name());
-    return names;
-  }
   std::string deviceDescription() const override {
     int device = 0;
     cudaDeviceProp properties{};
@@ -65,115 +71,172 @@ class CudaBackend final : public Backend {
     return std::string(properties.name) + ", " + std::to_string(properties.multiProcessorCount) +
            " SMs, " + formatBytes(double(properties.totalGlobalMem));
   }
+  bool implements(RasterMethod) const override { return true; }
+  void setTimeStages(bool perStage) override { recorder_.setPerStage(perStage); }
+  void* cudaStream() const override { return stream_; }
 
-  void setPoints(std::span<const Point> points) override {
-    requirePointCount(points.size());
-    allocatePoints(points.size());
-    CUDA_CHECK(cudaMemcpyAsync(points_.data(), points.data(), points.size_bytes(),
-                               cudaMemcpyHostToDevice, stream_));
-    pointsChanged();
-  }
-
-  void generateCylinders(const CylinderScene& scene, uint64_t pointCount) override {
-    requirePointCount(pointCount);
-    allocatePoints(pointCount);
-    generateCylinderPointsOnDevice(scene, points_.data(), pointCount, stream_);
-    pointsChanged();
-  }
-
-  uint64_t pointCount() const override { return count_; }
-  uint64_t residentPointBytes() const override { return points_.bytes() + compact_.bytes(); }
-  double bytesReadPerPoint(const std::string& method) const override {
-    for (const auto& m : methods_) {
-      if (method == m->name()) return m->bytesReadPerPoint();
+  void reservePool(uint64_t points, uint64_t batches) override {
+    // Checked as a whole first, so a pool that cannot fit fails before anything moves.
+    const uint64_t oldPoints = std::max(pool_.positions.size(), pool_.points.size());
+    if (points > oldPoints) {
+      const uint64_t perPoint = (sorted_ ? 8 : 0) + (keepsPoints_ ? sizeof(Point) : 0);
+      requireDeviceMemory("the points of the resident sets", points - oldPoints, perPoint);
     }
-    return 0.0;
+    auto emptyPoints = [&](uint64_t first, uint64_t count) {
+      cuda::emptySlots(pool_, {first, count}, {0, 0}, stream_);
+    };
+    auto emptyBatches = [&](uint64_t first, uint64_t count) {
+      cuda::emptySlots(pool_, {0, 0}, {first, count}, stream_);
+    };
+    auto none = [](uint64_t, uint64_t) {};  // slots of no batch never read these
+    if (sorted_) {
+      growKeeping(pool_.positions, points, "the compact positions", stream_, none);
+      growKeeping(pool_.colors, points, "the compact colours", stream_, none);
+      growKeeping(pool_.batches, batches, "the point batches", stream_, emptyBatches);
+    }
+    if (keepsPoints_) growKeeping(pool_.points, points, "the points", stream_, emptyPoints);
+  }
+  void freePool() override {
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    pool_ = {};
+  }
+  uint64_t poolBytes() const override { return pool_.bytes(); }
+
+  void storeSlice(const PointProducer& source, uint64_t sourceFirst, uint64_t count,
+                  uint64_t pointFirst, uint64_t batchFirst) override {
+    if (!sorted_) {
+      // The slots are the slice's destination: no workspace.
+      producePoints(source, sourceFirst, count, pool_.points.data() + pointFirst);
+      CUDA_CHECK(cudaStreamSynchronize(stream_));
+      return;
+    }
+    requireDeviceMemory("a slice of points to lay out", count, sizeof(Point));
+    DeviceBuffer<Point> slice(count);
+    producePoints(source, sourceFirst, count, slice.data());
+    cuda::layoutSlice(slice.data(), count, pool_, pointFirst, batchFirst, keepsPoints_, stream_);
   }
 
-  std::vector<Point> downloadPoints() const override {
-    std::vector<Point> host(points_.size());
-    CUDA_CHECK(cudaMemcpyAsync(host.data(), points_.data(), points_.bytes(), cudaMemcpyDeviceToHost,
-                               stream_));
+  void releaseSlots(PointRange points, PointRange batches) override {
+    cuda::emptySlots(pool_, points, batches, stream_);
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  std::vector<Point> downloadPoints(PointRange points) const override {
+    if (!keepsPoints_) return {};
+    std::vector<Point> host(points.count);
+    CUDA_CHECK(cudaMemcpyAsync(host.data(), pool_.points.data() + points.first,
+                               points.count * sizeof(Point), cudaMemcpyDeviceToHost, stream_));
     CUDA_CHECK(cudaStreamSynchronize(stream_));
     return host;
   }
 
-  void render(const ViewTransform& view, const RenderSettings& settings,
-              const RenderTarget& target) override {
-    cuda::CudaMethod& method = findMethod(resolveMethod(*this, settings.method));
-    const uint64_t pixels = uint64_t(view.width) * view.height;
+  void draw(const FrameDraw& f) override {
+    const uint64_t pixels = uint64_t(f.view.width) * f.view.height;
     framebuffer_.reserve(pixels);
-    cuda::PixelSink out{target.rgba, cudaSurfaceObject_t(target.surface), view.width};
-    if (target.memory == MemorySpace::Host || target.rgba == nullptr) {
+    cuda::PixelSink out{f.target.rgba, cudaSurfaceObject_t(f.target.surface), f.view.width};
+    if (f.target.memory == MemorySpace::Host || f.target.rgba == nullptr) {
       deviceImage_.reserve(pixels);
       out.rgba = deviceImage_.data();
     }
-    if (target.memory == MemorySpace::CudaSurface) out.rgba = nullptr;
+    if (f.target.memory == MemorySpace::CudaSurface) out.rgba = nullptr;
     recorder_.beginFrame(stream_);
-    const cuda::FrameContext frame{points_.data(), &compact_, count_,        view,
-                                   &settings,      out,       &framebuffer_, &recorder_};
-    if (needsQualityPipeline(settings.quality)) {
-      requireCompactLayoutForQuality(options_);
-      validateQualitySettings(settings.quality);
-      quality_.render(frame, settings.quality);
+    const cuda::FrameContext frame = frameContext(*f.list, f, out);
+    if (f.pipeline == DrawPipeline::Quality) {
+      quality_.render(frame, f.settings->quality);
     } else {
-      method.render(frame);
+      method(f.pipeline).render(frame);
     }
     recorder_.endFrame();
-    if (target.memory == MemorySpace::Host && target.rgba != nullptr) {
-      CUDA_CHECK(cudaMemcpyAsync(target.rgba, out.rgba, pixels * sizeof(uint32_t),
+    if (f.target.memory == MemorySpace::Host && f.target.rgba != nullptr) {
+      CUDA_CHECK(cudaMemcpyAsync(f.target.rgba, out.rgba, pixels * sizeof(uint32_t),
                                  cudaMemcpyDeviceToHost, stream_));
       CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
   }
 
   StageTimings lastTimings() override { return recorder_.timings(); }
-  void* cudaStream() const override { return stream_; }
-  void setPerStageTiming(bool perStage) override { recorder_.setPerStage(perStage); }
 
  private:
-  void allocatePoints(uint64_t count) {
-    // Free the old points and layouts before asking for new memory.
-    points_ = DeviceBuffer<Point>();
-    count_ = 0;
-    compact_ = cuda::CompactPointsDevice();
-    // Sorting holds the points, 24 bytes of keys and indices (twice) and a sorted copy at once.
-    const uint64_t peakBytesPerPoint = sizeof(Point) + (options_.mortonOrder ? 24 + 16 : 0);
-    requireDeviceMemory("the points and their Morton sort", count, peakBytesPerPoint);
-    points_.resize(count);
-  }
-  void pointsChanged() {
-    count_ = points_.size();
-    if (options_.mortonOrder) {
-      cuda::sortPointsByMorton(points_, stream_);
-      cuda::buildCompactPoints(points_.data(), count_, compact_, stream_);
+  /// Points of the source into device memory: generated there where the source can, else
+  /// produced on the host (or read where they lie) and copied.
+  void producePoints(const PointProducer& source, uint64_t first, uint64_t count, Point* device) {
+    if (source.produceOnDevice(first, count, device, stream_)) return;
+    std::span<const Point> host = source.hostPoints();
+    std::vector<Point> produced;
+    if (host.empty()) {
+      produced.resize(count);
+      source.produce(first, produced);
+      host = produced;
+    } else {
+      host = host.subspan(first, count);
     }
-    if (options_.compactOnly) points_ = DeviceBuffer<Point>();
-  }
-  cuda::CudaMethod& findMethod(const std::string& name) {
-    for (auto& method : methods_) {
-      if (name == method->name()) return *method;
-    }
-    throw InputError("unknown cuda method '" + name + "'");
+    CUDA_CHECK(cudaMemcpyAsync(device, host.data(), count * sizeof(Point), cudaMemcpyHostToDevice,
+                               stream_));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));  // `produced` is freed on return
   }
 
-  BackendOptions options_;
+  cuda::FrameContext frameContext(const DrawList& list, const FrameDraw& f,
+                                  const cuda::PixelSink& out) {
+    cuda::FrameContext frame{.pool = &pool_,
+                             .drawnBatches = nullptr,
+                             .batchCount = uint32_t(list.batchSlots),
+                             .pointRanges = {{0, list.pointSlots}},
+                             .view = f.view,
+                             .settings = f.settings,
+                             .out = out,
+                             .framebuffer = &framebuffer_,
+                             .recorder = &recorder_};
+    if (!list.everything) {
+      drawnBatches_.reserve(std::max<uint64_t>(list.batches.size(), 1));
+      CUDA_CHECK(cudaMemcpyAsync(drawnBatches_.data(), list.batches.data(),
+                                 list.batches.size() * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                                 stream_));
+      frame.drawnBatches = drawnBatches_.data();
+      frame.batchCount = uint32_t(list.batches.size());
+      frame.pointRanges = list.pointRanges;
+    }
+    return frame;
+  }
+
+  cuda::CudaMethod& method(DrawPipeline pipeline) {
+    auto& slot = methods_[int(pipeline)];
+    if (!slot) {
+      switch (pipeline) {
+        case DrawPipeline::Compact:
+          slot = cuda::createCompactMethod();
+          break;
+        case DrawPipeline::EarlyZ:
+          slot = cuda::createEarlyZMethod();
+          break;
+        case DrawPipeline::Packed:
+          slot = cuda::createPackedMethod();
+          break;
+        case DrawPipeline::Seed:
+          slot = cuda::createSeedMethod();
+          break;
+        case DrawPipeline::Quality:
+          throw std::logic_error("the quality pipeline is not a method");
+      }
+    }
+    return *slot;
+  }
+
+  bool sorted_;       // Morton order and the compact layout
+  bool keepsPoints_;  // the 16-byte points too
   cudaStream_t stream_ = nullptr;
-  uint64_t count_ = 0;
-  DeviceBuffer<Point> points_;         // empty when options_.compactOnly
-  cuda::CompactPointsDevice compact_;  // built when options_.mortonOrder
+  cuda::DevicePointPool pool_;
+  DeviceBuffer<uint32_t> drawnBatches_;  // the frame's batch slots when not all are drawn
   DeviceBuffer<uint64_t> framebuffer_;
   DeviceBuffer<uint32_t> deviceImage_;  // drawn here when the caller wants the image on the host
   StageRecorder recorder_;
-  std::vector<std::unique_ptr<cuda::CudaMethod>> methods_;
+  std::unique_ptr<cuda::CudaMethod> methods_[4];  // by DrawPipeline, made on first use
   cuda::QualityPipeline quality_;  // runs instead of the method when a quality setting is on
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> createCudaBackend(const BackendOptions& options) {
-  requireConsistentOptions(options);
-  return std::make_unique<CudaBackend>(options);
+std::unique_ptr<RasterBackend> createCudaBackend(PointStorage storage) {
+  return std::make_unique<CudaBackend>(storage);
 }
 
 }  // namespace pcv

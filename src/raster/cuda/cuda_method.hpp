@@ -11,6 +11,7 @@
 #include "pcv/core/point.hpp"
 #include "pcv/cuda/device_buffer.hpp"
 #include "pcv/cuda/stage_recorder.hpp"
+#include "../raster_backend.hpp"
 #include "pcv/raster/projection.hpp"
 #include "pcv/raster/render_settings.hpp"
 #include "point_layout.cuh"
@@ -20,9 +21,11 @@ namespace pcv::cuda {
 
 /// Everything one frame needs; pointers are device memory owned by the backend.
 struct FrameContext {
-  const Point* points;  ///< the backend's points, pointCount of them (null: compact only)
-  const CompactPointsDevice* compact;  ///< the compact layout (empty without Morton order)
-  uint64_t pointCount;                 ///< count of points, not bytes
+  const DevicePointPool* pool;  ///< every set's points and batches
+  /// The batch slots to draw (device memory), or null to draw slots [0, batchCount).
+  const uint32_t* drawnBatches;
+  uint32_t batchCount;                  ///< batches drawn (count of batches)
+  std::vector<PointRange> pointRanges;  ///< point slots drawn by the 16-byte methods
   ViewTransform view;
   const RenderSettings* settings;
   PixelSink out;                        ///< view.width * view.height output pixels
@@ -30,14 +33,17 @@ struct FrameContext {
   StageRecorder* recorder;              ///< launches and times the stages on the frame's stream
 };
 
+/// The i-th batch slot a frame draws.
+__host__ __device__ inline uint32_t drawnBatchSlot(const uint32_t* drawnBatches, uint32_t i) {
+  return drawnBatches ? drawnBatches[i] : i;
+}
+
 class CudaMethod {
  public:
   virtual ~CudaMethod() = default;
   virtual const char* name() const = 0;
   /// Launches the frame's stages; no host synchronization.
   virtual void render(const FrameContext& frame) = 0;
-  /// Bytes the raster pass(es) read per point.
-  virtual double bytesReadPerPoint() const { return sizeof(Point); }
 };
 
 std::unique_ptr<CudaMethod> createCompactMethod();

@@ -7,16 +7,18 @@ namespace pcv::cuda {
 namespace {
 
 struct PackedRasterParams {
-  const Point* points;  ///< device memory
-  uint64_t pointCount;  ///< count of points
+  const Point* points;  ///< the pool's points, device memory
+  uint64_t first;       ///< first point slot drawn
+  uint64_t pointCount;  ///< count of points drawn
   ViewTransform view;
   unsigned long long* words;  ///< framebuffer, one word per pixel
 };
 
 template <bool kEarlyZ>
 __device__ void rasterPacked(const PackedRasterParams& p) {
-  const uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
-  if (i >= p.pointCount) return;
+  const uint64_t thread = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
+  if (thread >= p.pointCount) return;
+  const uint64_t i = p.first + thread;
   const Point point = p.points[i];
   PixelHit hit;
   if (!projectPoint(p.view, point.x, point.y, point.z, hit)) return;
@@ -42,13 +44,18 @@ class PackedMethod final : public CudaMethod {
     uint64_t* words = f.framebuffer->data();
     // Clear every pixel to kEmptyPixel.
     f.recorder->launch("clear", pixels, clearWordsKernel, ClearWordsParams{words, pixels});
-    // Closest point per pixel through 64-bit atomicMin of depth|index.
-    f.recorder->launch("raster", f.pointCount, kEarlyZ ? rasterEarlyZKernel : rasterPackedKernel,
-                       PackedRasterParams{f.points, f.pointCount, f.view,
-                                          reinterpret_cast<unsigned long long*>(words)});
+    // Closest point per pixel through 64-bit atomicMin of depth|index, set by set.
+    const Point* points = f.pool->points.data();
+    for (const PointRange& range : f.pointRanges) {
+      f.recorder->launchPart("raster", range.count,
+                             kEarlyZ ? rasterEarlyZKernel : rasterPackedKernel,
+                             PackedRasterParams{points, range.first, range.count, f.view,
+                                                reinterpret_cast<unsigned long long*>(words)});
+    }
+    f.recorder->endStage("raster");
     // Colour of the winning point, or the background.
     f.recorder->launch("resolve", pixels, resolveIndexWordsKernel,
-                       ResolveParams{words, f.points, f.out, pixels, f.settings->background});
+                       ResolveParams{words, points, f.out, pixels, f.settings->background});
   }
 };
 

@@ -8,7 +8,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include "pcv/core/float_math.hpp"
-#include "pcv/raster/morton.hpp"
+#include "shared/morton.hpp"
 
 namespace pcv::cuda {
 namespace {
@@ -77,11 +77,12 @@ __global__ void gatherPointsKernel(GatherParams p) {
 }
 
 struct CompactParams {
-  const Point* points;
+  const Point* points;  ///< the slice in Morton order
   uint64_t count;
-  uint32_t* positions;
-  uint32_t* colors;
-  Batch* batches;
+  uint32_t poolFirst;   ///< point slot of the slice's first point: batches name slots
+  uint32_t* positions;  ///< the slice's first position slot
+  uint32_t* colors;     ///< the slice's first colour slot
+  Batch* batches;       ///< the slice's first batch slot
 };
 
 // One block per batch: reduce the batch's box, then quantize its points against it.
@@ -97,7 +98,7 @@ __global__ void buildCompactKernel(CompactParams p) {
   }
   const FiniteBounds box = BlockReduce(scratch).Reduce(local, MergeBounds());
   if (threadIdx.x == 0) {
-    batch = makeBatch(box.min, box.max, uint32_t(first), size);
+    batch = makeBatch(box.min, box.max, p.poolFirst + uint32_t(first), size);
     p.batches[blockIdx.x] = batch;
   }
   __syncthreads();
@@ -108,62 +109,94 @@ __global__ void buildCompactKernel(CompactParams p) {
   }
 }
 
-}  // namespace
+struct EmptySlotsParams {
+  Point* points;  ///< null when the pool keeps none
+  uint64_t pointFirst, pointCount;
+  Batch* batches;  ///< null when the pool sorts none
+  uint64_t batchFirst, batchCount;
+};
 
-void sortPointsByMorton(DeviceBuffer<Point>& points, cudaStream_t stream) {
-  const uint64_t count = points.size();
-  if (count < 2) return;
-  DeviceBuffer<FiniteBounds> bounds(1);
+__global__ void emptySlotsKernel(EmptySlotsParams p) {
+  const uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
+  if (p.points && i < p.pointCount)
+    p.points[p.pointFirst + i] = Point{__int_as_float(0x7fc00000), 0.0f, 0.0f, 0u};
+  if (p.batches && i < p.batchCount) p.batches[p.batchFirst + i] = Batch{};
+}
+
+/// The finite bounds of `count` points, reduced on the GPU.
+void finiteBoundsOf(const Point* points, uint64_t count, FiniteBounds* bounds,
+                    cudaStream_t stream) {
   size_t reduceBytes = 0;
-  const auto boundsInput = thrust::make_transform_iterator(points.data(), BoundsOfPoint());
-  CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, reduceBytes, boundsInput, bounds.data(),
-                                       int64_t(count), MergeBounds(), FiniteBounds::empty(),
-                                       stream));
-  DeviceBuffer<uint8_t> reduceScratch(
-      std::max<size_t>(reduceBytes, 1));  // null asks CUB for the size
-  CUDA_CHECK(cub::DeviceReduce::Reduce(reduceScratch.data(), reduceBytes, boundsInput,
-                                       bounds.data(), int64_t(count), MergeBounds(),
-                                       FiniteBounds::empty(), stream));
+  const auto input = thrust::make_transform_iterator(points, BoundsOfPoint());
+  CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, reduceBytes, input, bounds, int64_t(count),
+                                       MergeBounds(), FiniteBounds::empty(), stream));
+  DeviceBuffer<uint8_t> scratch(std::max<size_t>(reduceBytes, 1));  // null asks CUB for the size
+  CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data(), reduceBytes, input, bounds, int64_t(count),
+                                       MergeBounds(), FiniteBounds::empty(), stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+}
 
+/// The stable Morton order of `count` points as a permutation of their indices.
+DeviceBuffer<uint32_t> mortonOrder(const Point* points, uint64_t count, cudaStream_t stream) {
+  DeviceBuffer<FiniteBounds> bounds(1);
+  finiteBoundsOf(points, count, bounds.data(), stream);
   DeviceBuffer<uint64_t> codes(count), sortedCodes(count);
   DeviceBuffer<uint32_t> indices(count), order(count);
   mortonKeysKernel<<<blocksFor(count), kBlock, 0, stream>>>(
-      {points.data(), count, bounds.data(), codes.data(), indices.data()});
+      {points, count, bounds.data(), codes.data(), indices.data()});
   CUDA_CHECK(cudaGetLastError());
   size_t sortBytes = 0;
   // 63 bits hold the code; radix sort is stable, so equal codes keep their order.
   CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sortBytes, codes.data(), sortedCodes.data(),
                                              indices.data(), order.data(), int64_t(count), 0, 63,
                                              stream));
-  {
-    DeviceBuffer<uint8_t> sortScratch(std::max<size_t>(sortBytes, 1));
-    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sortScratch.data(), sortBytes, codes.data(),
-                                               sortedCodes.data(), indices.data(), order.data(),
-                                               int64_t(count), 0, 63, stream));
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-  }
-  codes = DeviceBuffer<uint64_t>();
-  sortedCodes = DeviceBuffer<uint64_t>();
-  indices = DeviceBuffer<uint32_t>();
-  DeviceBuffer<Point> sorted(count);
-  gatherPointsKernel<<<blocksFor(count), kBlock, 0, stream>>>(
-      {points.data(), order.data(), sorted.data(), count});
-  CUDA_CHECK(cudaGetLastError());
+  DeviceBuffer<uint8_t> sortScratch(std::max<size_t>(sortBytes, 1));
+  CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sortScratch.data(), sortBytes, codes.data(),
+                                             sortedCodes.data(), indices.data(), order.data(),
+                                             int64_t(count), 0, 63, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
-  points = std::move(sorted);
+  return order;
 }
 
-void buildCompactPoints(const Point* points, uint64_t count, CompactPointsDevice& out,
-                        cudaStream_t stream) {
-  const uint64_t batchCount = (count + kBatchSize - 1) / kBatchSize;
-  out.positions.resize(count);
-  out.colors.resize(count);
-  out.batches.resize(batchCount);
+}  // namespace
+
+void layoutSlice(const Point* slice, uint64_t count, DevicePointPool& pool, uint64_t pointFirst,
+                 uint64_t batchFirst, bool keepPoints, cudaStream_t stream) {
   if (count == 0) return;
+  // The sort's keys and indices (twice), then the sorted copy where the pool keeps no points.
+  requireDeviceMemory("the Morton sort of a slice of points", count, 24);
+  DeviceBuffer<Point> sortedCopy;
+  Point* sorted = keepPoints ? pool.points.data() + pointFirst : nullptr;
+  {
+    const DeviceBuffer<uint32_t> order = mortonOrder(slice, count, stream);
+    if (!keepPoints) {
+      sortedCopy.resize(count);
+      sorted = sortedCopy.data();
+    }
+    gatherPointsKernel<<<blocksFor(count), kBlock, 0, stream>>>(
+        {slice, order.data(), sorted, count});
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  const uint64_t batchCount = (count + kBatchSize - 1) / kBatchSize;
   buildCompactKernel<<<unsigned(batchCount), kBlock, 0, stream>>>(
-      {points, count, out.positions.data(), out.colors.data(), out.batches.data()});
+      {sorted, count, uint32_t(pointFirst), pool.positions.data() + pointFirst,
+       pool.colors.data() + pointFirst, pool.batches.data() + batchFirst});
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+void emptySlots(DevicePointPool& pool, PointRange points, PointRange batches, cudaStream_t stream) {
+  const EmptySlotsParams params{pool.points.size() ? pool.points.data() : nullptr,
+                                points.first,
+                                pool.points.size() ? points.count : 0,
+                                pool.batches.size() ? pool.batches.data() : nullptr,
+                                batches.first,
+                                pool.batches.size() ? batches.count : 0};
+  const uint64_t threads = std::max(params.pointCount, params.batchCount);
+  if (threads == 0) return;
+  emptySlotsKernel<<<blocksFor(threads), kBlock, 0, stream>>>(params);
+  CUDA_CHECK(cudaGetLastError());
 }
 
 }  // namespace pcv::cuda

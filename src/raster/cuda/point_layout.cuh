@@ -1,29 +1,43 @@
-/// @brief GPU twins of the CPU layout steps (src/raster/cpu/point_layout.hpp): Morton order with
-/// CUB's stable radix sort, and the compact layout of the fast method.
+/// @brief The CUDA backend's point pool and the layout of a slice of points into it: Morton order
+/// with CUB's stable radix sort, and the compact layout of the fast method. GPU twins of the CPU
+/// steps (src/raster/cpu/point_layout.hpp), bit for bit.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include "../raster_backend.hpp"
 #include "pcv/core/point.hpp"
 #include "pcv/cuda/device_buffer.hpp"
-#include "pcv/raster/compact_points.hpp"
+#include "shared/compact_points.hpp"
 
 namespace pcv::cuda {
 
-/// Reorders `points` by Morton code (stable). Allocates the sort's scratch and a second point
-/// array while it runs; throws OutOfMemoryError naming the sizes when they do not fit.
-void sortPointsByMorton(DeviceBuffer<Point>& points, cudaStream_t stream);
+/// The slots every set of the CUDA backend lives in; a point's slot index is its framebuffer
+/// payload.
+struct DevicePointPool {
+  DeviceBuffer<uint32_t> positions;  ///< quantized position words (compact layout)
+  DeviceBuffer<uint32_t> colors;     ///< RGBA8 (compact layout)
+  DeviceBuffer<Batch> batches;       ///< batch slots; free ones hold no points
+  DeviceBuffer<Point> points;        ///< the 16-byte points, when the storage keeps them
 
-struct CompactPointsDevice {
-  DeviceBuffer<uint32_t> positions;  ///< quantized position words, one per point
-  DeviceBuffer<uint32_t> colors;     ///< RGBA8, one per point
-  DeviceBuffer<Batch> batches;
-
-  uint64_t bytes() const { return positions.bytes() + colors.bytes() + batches.bytes(); }
+  uint64_t bytes() const {
+    return positions.bytes() + colors.bytes() + batches.bytes() + points.bytes();
+  }
 };
 
-/// Builds the compact layout of points already in Morton order.
-void buildCompactPoints(const Point* points, uint64_t count, CompactPointsDevice& out,
-                        cudaStream_t stream);
+/// Device bytes per point layoutSlice needs besides the pool (the slice, keys, indices and a
+/// sorted copy); what a slice's layout costs, whatever the set's size.
+constexpr uint64_t kSliceLayoutBytesPerPoint = sizeof(Point) + 24 + sizeof(Point);
+
+/// Orders the `count` points at `slice` (device memory) by Morton code, stably, and lays them
+/// out into the pool: the compact layout at point slots [pointFirst, pointFirst + count) and
+/// batch slots from batchFirst on, and the sorted 16-byte points there too when `keepPoints`.
+/// Throws OutOfMemoryError naming the sizes when the workspace does not fit.
+void layoutSlice(const Point* slice, uint64_t count, DevicePointPool& pool, uint64_t pointFirst,
+                 uint64_t batchFirst, bool keepPoints, cudaStream_t stream);
+
+/// Writes non-finite points into point slots and empty batches into batch slots (of the pool's
+/// buffers that exist).
+void emptySlots(DevicePointPool& pool, PointRange points, PointRange batches, cudaStream_t stream);
 
 }  // namespace pcv::cuda

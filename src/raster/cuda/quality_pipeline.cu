@@ -7,8 +7,8 @@ namespace pcv::cuda {
 
 void QualityPipeline::render(const FrameContext& f, const QualitySettings& quality) {
   const uint64_t pixels = uint64_t(f.view.width) * f.view.height;
-  const CompactPointsDevice& compact = *f.compact;
-  const uint64_t batchThreads = compact.batches.size() * kSplatBlock;
+  const DevicePointPool& pool = *f.pool;
+  const uint64_t batchThreads = uint64_t(f.batchCount) * kSplatBlock;
   words_.reserve(pixels);
   if (quality.fillRadiusPx > 0) filled_.reserve(pixels);
   if (quality.highQuality) accumulators_.reserve(pixels * kAccumulatorsPerPixel);
@@ -29,10 +29,10 @@ void QualityPipeline::render(const FrameContext& f, const QualitySettings& quali
     onePixelStages_.draw(f, words);
   } else {
     // Closest point per footprint pixel: 64-bit atomicMin of depth|index, one block per batch.
-    f.recorder->launch(
-        "splat", batchThreads, splatRasterKernel,
-        SplatRasterParams{compact.positions.data(), compact.batches.data(), f.view, splat, words},
-        kSplatBlock);
+    f.recorder->launch("splat", batchThreads, splatRasterKernel,
+                       SplatRasterParams{pool.positions.data(), pool.batches.data(), f.drawnBatches,
+                                         f.view, splat, words},
+                       kSplatBlock);
   }
 
   // Holes take the closest surrounding point (adaptive size).
@@ -46,18 +46,19 @@ void QualityPipeline::render(const FrameContext& f, const QualitySettings& quali
 
   // Colour sums and counts of the points near each pixel's closest depth.
   if (quality.highQuality) {
-    f.recorder->launch("accumulate", batchThreads, splatAccumulateKernel,
-                       SplatAccumulateParams{compact.positions.data(), compact.colors.data(),
-                                             compact.batches.data(), f.view, splat, finalWords,
-                                             1.0f + quality.hqDepthRange, accumulators_.data()},
-                       kSplatBlock);
+    f.recorder->launch(
+        "accumulate", batchThreads, splatAccumulateKernel,
+        SplatAccumulateParams{pool.positions.data(), pool.colors.data(), pool.batches.data(),
+                              f.drawnBatches, f.view, splat, finalWords,
+                              1.0f + quality.hqDepthRange, accumulators_.data()},
+        kSplatBlock);
   }
 
   // Background, blended or winning colour, eye-dome lighting.
   QualityResolveParams resolve =
       makeQualityResolveParams(quality, f.settings->background, f.view.width, f.view.height);
   resolve.words = finalWords;
-  resolve.colors = compact.colors.data();
+  resolve.colors = pool.colors.data();
   resolve.accumulators = quality.highQuality ? accumulators_.data() : nullptr;
   f.recorder->launch("shade", pixels, qualityResolveKernel,
                      QualityResolveKernelParams{resolve, f.out});

@@ -1,10 +1,10 @@
 /// @brief The per-pixel kernels of the quality pipeline: hole filling and the resolve with
-/// blending, eye-dome lighting and background; the code is include/pcv/raster/quality_resolve.hpp.
+/// blending, eye-dome lighting and background; the code is src/raster/shared/quality_resolve.hpp.
 #pragma once
 
 #include <cuda_runtime.h>
 
-#include "pcv/raster/quality_resolve.hpp"
+#include "shared/quality_resolve.hpp"
 #include "resolve.cuh"
 
 namespace pcv::cuda {

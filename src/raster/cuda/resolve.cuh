@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "pcv/core/point.hpp"
-#include "pcv/raster/framebuffer_word.hpp"
+#include "shared/framebuffer_word.hpp"
 
 namespace pcv::cuda {
 

@@ -15,8 +15,9 @@ struct SeedClearParams {
 };
 
 struct SeedPassParams {
-  const Point* points;
-  uint64_t pointCount;
+  const Point* points;  ///< the pool's points
+  uint64_t first;       ///< first point slot drawn
+  uint64_t pointCount;  ///< count of points drawn
   ViewTransform view;
   unsigned int* depthBits;  ///< positive floats order like uint32, so integer atomicMin works
   PixelSink out;
@@ -30,18 +31,18 @@ __device__ void seedClear(const SeedClearParams& p) {
 }
 
 __device__ void seedDepth(const SeedPassParams& p) {
-  const uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
-  if (i >= p.pointCount) return;
-  const Point point = p.points[i];
+  const uint64_t thread = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
+  if (thread >= p.pointCount) return;
+  const Point point = p.points[p.first + thread];
   PixelHit hit;
   if (!projectPoint(p.view, point.x, point.y, point.z, hit)) return;
   atomicMin(&p.depthBits[uint64_t(hit.y) * p.view.width + hit.x], floatBits(hit.ndcDepth01));
 }
 
 __device__ void seedColor(const SeedPassParams& p) {
-  const uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
-  if (i >= p.pointCount) return;
-  const Point point = p.points[i];
+  const uint64_t thread = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
+  if (thread >= p.pointCount) return;
+  const Point point = p.points[p.first + thread];
   PixelHit hit;
   if (!projectPoint(p.view, point.x, point.y, point.z, hit)) return;
   const uint64_t pixel = uint64_t(hit.y) * p.view.width + hit.x;
@@ -62,7 +63,6 @@ __global__ void seedColorKernel(SeedPassParams p) {
 class SeedMethod final : public CudaMethod {
  public:
   const char* name() const override { return "seed"; }
-  double bytesReadPerPoint() const override { return 2.0 * sizeof(Point); }
   void render(const FrameContext& f) override {
     const uint64_t pixels = uint64_t(f.view.width) * f.view.height;
     // The 64-bit scratch holds two 32-bit depth words per element; half of it is used.
@@ -70,11 +70,20 @@ class SeedMethod final : public CudaMethod {
     // Depth to the far plane, colour to the background.
     f.recorder->launch("clear", pixels, seedClearKernel,
                        SeedClearParams{depthBits, f.out, pixels, f.settings->background});
-    const SeedPassParams pass{f.points, f.pointCount, f.view, depthBits, f.out};
-    // Closest NDC depth per pixel.
-    f.recorder->launch("depth", f.pointCount, seedDepthKernel, pass);
+    // Closest NDC depth per pixel, set by set.
+    for (const PointRange& range : f.pointRanges) {
+      f.recorder->launchPart("depth", range.count, seedDepthKernel,
+                             SeedPassParams{f.pool->points.data(), range.first, range.count, f.view,
+                                            depthBits, f.out});
+    }
+    f.recorder->endStage("depth");
     // Points at exactly that depth write their colour (last writer wins on ties).
-    f.recorder->launch("color", f.pointCount, seedColorKernel, pass);
+    for (const PointRange& range : f.pointRanges) {
+      f.recorder->launchPart("color", range.count, seedColorKernel,
+                             SeedPassParams{f.pool->points.data(), range.first, range.count, f.view,
+                                            depthBits, f.out});
+    }
+    f.recorder->endStage("color");
   }
 };
 

@@ -1,7 +1,7 @@
 #include "splat_raster.cuh"
 
-#include "pcv/raster/framebuffer_word.hpp"
-#include "pcv/raster/quality_resolve.hpp"
+#include "shared/framebuffer_word.hpp"
+#include "shared/quality_resolve.hpp"
 
 namespace pcv::cuda {
 namespace {
@@ -9,11 +9,11 @@ namespace {
 /// Calls visit(pixel, depth, index) for each footprint pixel of the block's batch; the batch is
 /// culled against the image grown by the largest footprint's reach.
 template <typename Visit>
-__device__ void splatBatch(const uint32_t* positions, const Batch* batches,
+__device__ void splatBatch(const uint32_t* positions, const Batch* batches, const uint32_t* drawn,
                            const ViewTransform& view, const SplatFrame& splat, Visit visit) {
   __shared__ BatchProjection sharedProjection;
   __shared__ bool culled;
-  const Batch& batch = batches[blockIdx.x];
+  const Batch& batch = batches[drawn ? drawn[blockIdx.x] : blockIdx.x];
   if (threadIdx.x == 0) {
     sharedProjection = makeBatchProjection(view, batch);
     culled = batchOutsideView(sharedProjection, splat.marginPx);
@@ -30,7 +30,7 @@ __device__ void splatBatch(const uint32_t* positions, const Batch* batches,
 }
 
 __device__ void splatRaster(const SplatRasterParams& p) {
-  splatBatch(p.positions, p.batches, p.view, p.splat,
+  splatBatch(p.positions, p.batches, p.drawn, p.view, p.splat,
              [&](uint32_t pixel, float depth, uint32_t index) {
                const unsigned long long key = packDepthWord(depth, index);
                // Early-z: a plain read is far cheaper than an atomic that would not win.
@@ -39,7 +39,7 @@ __device__ void splatRaster(const SplatRasterParams& p) {
 }
 
 __device__ void splatAccumulate(const SplatAccumulateParams& p) {
-  splatBatch(p.positions, p.batches, p.view, p.splat,
+  splatBatch(p.positions, p.batches, p.drawn, p.view, p.splat,
              [&](uint32_t pixel, float depth, uint32_t index) {
                if (!blendsInto(p.words[pixel], depth, p.depthScale)) return;
                const uint32_t rgba = __ldg(&p.colors[index]);

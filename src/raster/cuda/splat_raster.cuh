@@ -7,9 +7,9 @@
 
 #include <cstdint>
 
-#include "pcv/raster/compact_points.hpp"
+#include "shared/compact_points.hpp"
 #include "pcv/raster/projection.hpp"
-#include "pcv/raster/splat.hpp"
+#include "shared/splat.hpp"
 
 namespace pcv::cuda {
 
@@ -18,7 +18,8 @@ constexpr int kSplatBlock = 256;
 
 struct SplatRasterParams {
   const uint32_t* positions;  ///< quantized words (compact layout), device memory
-  const Batch* batches;       ///< one block per batch
+  const Batch* batches;       ///< the pool's batch slots
+  const uint32_t* drawn;      ///< block b draws slot drawn[b], or slot b when null
   ViewTransform view;         ///< the frame's view
   SplatFrame splat;           ///< footprint sizes and shape
   unsigned long long* words;  ///< framebuffer, kEmptyPixel where no point is yet
@@ -27,7 +28,8 @@ struct SplatRasterParams {
 struct SplatAccumulateParams {
   const uint32_t* positions;  ///< quantized words (compact layout), device memory
   const uint32_t* colors;     ///< RGBA8 per point
-  const Batch* batches;       ///< one block per batch
+  const Batch* batches;       ///< the pool's batch slots
+  const uint32_t* drawn;      ///< block b draws slot drawn[b], or slot b when null
   ViewTransform view;         ///< the frame's view
   SplatFrame splat;           ///< footprint sizes and shape, as in the depth pass
   const uint64_t* words;      ///< the closest word per pixel (after hole filling)

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "viewer/viewer_window.hpp"
+#include "viewer/panels/panels.hpp"
 
 namespace pcv::app {
 namespace {
@@ -30,10 +30,11 @@ void drawGradient(ColorMap map, float widthPx, float heightPx) {
 
 }  // namespace
 
-void ViewerWindow::drawLegend() {
-  if (!haveCloud_) return;
-  const bool scalar = !usedColoring_.attribute.empty();
-  const bool classes = usedColoring_.mode == ColorMode::Classification;
+void drawLegend(const SceneModel& scene) {
+  if (!scene.hasCloud()) return;
+  const Coloring& used = scene.usedColoring();
+  const bool scalar = !used.attribute.empty();
+  const bool classes = used.mode == ColorMode::Classification;
   if (!scalar && !classes) return;  // the file's own colours need no key
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(
@@ -44,12 +45,11 @@ void ViewerWindow::drawLegend() {
     return;
   }
   if (scalar) {
-    const ValueRange& range = usedColoring_.range;
-    ImGui::Text("%s (%s, %s)", usedColoring_.attribute.c_str(),
-                colorMapName(usedColoring_.map).c_str(),
-                coloring_.range ? "typed range" : "2-98 %");
+    const ValueRange& range = used.range;
+    ImGui::Text("%s (%s, %s)", used.attribute.c_str(), colorMapName(used.map).c_str(),
+                scene.coloring().range ? "typed range" : "2-98 %");
     const float widthPx = ImGui::GetFontSize() * 16.0f;
-    drawGradient(usedColoring_.map, widthPx, ImGui::GetFontSize() * 1.2f);
+    drawGradient(used.map, widthPx, ImGui::GetFontSize() * 1.2f);
     // Ends and middle under the bar; values beyond the ends take the end colours.
     char low[32], middle[32], high[32];
     std::snprintf(low, sizeof low, "%.6g", range.low);
@@ -64,7 +64,7 @@ void ViewerWindow::drawLegend() {
   } else {
     ImGui::TextUnformatted("classification (ASPRS)");
     const float swatch = ImGui::GetFontSize();
-    for (uint32_t c : usedColoring_.classes) {
+    for (uint32_t c : used.classes) {
       const ImVec2 at = ImGui::GetCursorScreenPos();
       ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + swatch, at.y + swatch),
                                                 imguiColour(classificationRgba(c)));

@@ -1,4 +1,4 @@
-#include "viewer/quality_panel.hpp"
+#include "viewer/panels/panels.hpp"
 
 #include <imgui.h>
 
@@ -38,8 +38,17 @@ void drawQualityControls(RenderSettings& settings) {
   q.shape = round ? PointShape::Round : PointShape::Square;
   ImGui::SliderInt("Fill holes (px)", &q.fillRadiusPx, 0, kMaxFillRadiusPx);
 
-  ImGui::Checkbox("Eye-dome lighting", &q.edl);
-  if (q.edl) {
+  int edl = int(q.edl);
+  ImGui::Text("Eye-dome lighting:");
+  ImGui::SameLine();
+  ImGui::RadioButton("Off", &edl, int(EdlMode::Off));
+  ImGui::SameLine();
+  ImGui::RadioButton("On", &edl, int(EdlMode::On));
+  ImGui::SameLine();
+  ImGui::RadioButton("Auto", &edl, int(EdlMode::Auto));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("On for clouds without colours of their own");
+  q.edl = EdlMode(edl);
+  if (q.edl != EdlMode::Off) {
     ImGui::SliderFloat("EDL strength", &q.edlStrength, 0.0f, 5.0f);
     ImGui::SliderInt("EDL radius (px)", &q.edlRadiusPx, 1, kMaxEdlRadiusPx);
   }

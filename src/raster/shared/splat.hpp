@@ -10,7 +10,7 @@
 
 #include "pcv/core/float_math.hpp"
 #include "pcv/core/host_device.hpp"
-#include "pcv/raster/compact_points.hpp"
+#include "shared/compact_points.hpp"
 #include "pcv/raster/quality_settings.hpp"
 
 namespace pcv {

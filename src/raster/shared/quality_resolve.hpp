@@ -9,7 +9,7 @@
 #include "pcv/core/host_device.hpp"
 #include "pcv/core/log_exp.hpp"
 #include "pcv/core/point.hpp"
-#include "pcv/raster/framebuffer_word.hpp"
+#include "shared/framebuffer_word.hpp"
 #include "pcv/raster/quality_settings.hpp"
 
 namespace pcv {
@@ -82,7 +82,7 @@ inline QualityResolveParams makeQualityResolveParams(const QualitySettings& q, u
   p.backgroundBottom = background;
   p.backgroundTop = q.backgroundGradient ? q.backgroundTop : background;
   p.gradient = q.backgroundGradient;
-  p.edl = q.edl;
+  p.edl = q.edl == EdlMode::On;
   p.edlRadiusPx = q.edlRadiusPx;
   // r / sqrt(2) rounded, at least 1: the diagonal neighbours sit on the same circle.
   p.edlDiagonalPx = int(float(q.edlRadiusPx) * 0.70710678f + 0.5f);

@@ -1,0 +1,75 @@
+#include "option_groups.hpp"
+
+#include <cstdio>
+
+#include "pcv/core/error.hpp"
+
+namespace pcv::app {
+
+void addDemoSceneFlags(CLI::App& command, DemoSceneFlags& flags) {
+  command.add_option("--points", flags.pointCount, "Number of cylinder points (no files given)")
+      ->capture_default_str();
+  command.add_option("--seed", flags.seed, "Random seed of the cylinder scene")
+      ->capture_default_str();
+}
+
+void addRendererFlags(CLI::App& command, RendererFlags& flags, bool withMethod) {
+  command.add_option("--backend", flags.backend, "auto (CUDA when there is a GPU), cuda or cpu")
+      ->check(CLI::IsMember(backendNames()))
+      ->capture_default_str();
+  if (withMethod) {
+    command
+        .add_option("--method", flags.method,
+                    "Rasterization method: compact (default, fastest), earlyz (cuda), packed, "
+                    "seed (the original two passes)")
+        ->check(CLI::IsMember(methodNames()));
+  }
+}
+
+std::unique_ptr<Renderer> createRendererFrom(const RendererFlags& flags,
+                                             const RendererOptions& options) {
+  std::unique_ptr<Renderer> renderer = createRenderer(flags.backend, options);
+  std::string whyNotCuda;
+  if (flags.backend == "auto" && renderer->backendName() == "cpu" && !cudaAvailable(&whyNotCuda)) {
+    std::fprintf(stderr, "pcv: %s; using the CPU backend\n", whyNotCuda.c_str());
+  } else {
+    std::fprintf(stderr, "pcv: using the %s backend (%s)\n", renderer->backendName().c_str(),
+                 renderer->deviceDescription().c_str());
+  }
+  return renderer;
+}
+
+std::optional<RasterMethod> methodFrom(const RendererFlags& flags) {
+  if (flags.method.empty()) return std::nullopt;
+  return parseMethod(flags.method);
+}
+
+void addViewFlags(CLI::App& command, ViewFlags& flags, const char* sizeHelp) {
+  command.add_option("--size", flags.size, std::string(sizeHelp) + " WIDTHxHEIGHT")
+      ->capture_default_str();
+  command.add_option("--eye", flags.eye, "Camera position x,y,z (default: frame the files)")
+      ->capture_default_str()
+      ->each([&flags](const std::string&) { flags.eyeGiven = true; });
+  command.add_option("--yaw", flags.yawDegrees, "Camera yaw in degrees (0 looks along +x)")
+      ->capture_default_str();
+  command.add_option("--pitch", flags.pitchDegrees, "Camera pitch in degrees (-90..90)")
+      ->capture_default_str();
+  command.add_option("--near", flags.nearPlane,
+                     "Near plane distance (default: from the scene's size)");
+  command.add_option("--far", flags.farPlane,
+                     "Far plane distance (default: from the scene's size)");
+}
+
+Camera cameraFrom(const ViewFlags& flags) {
+  Camera camera =
+      Camera::lookingFrom(parseVector3(flags.eye), flags.yawDegrees, flags.pitchDegrees);
+  if (flags.nearPlane) camera.nearPlane = *flags.nearPlane;
+  if (flags.farPlane) camera.farPlane = *flags.farPlane;
+  if (!(camera.nearPlane > 0.0f && camera.farPlane > camera.nearPlane)) {
+    throw InputError("--near and --far must satisfy 0 < near < far, got " +
+                     std::to_string(camera.nearPlane) + " and " + std::to_string(camera.farPlane));
+  }
+  return camera;
+}
+
+}  // namespace pcv::app

@@ -1,0 +1,55 @@
+/// @brief The option groups the commands share, each declared once: the demo scene (--points,
+/// --seed), the renderer (--backend, --method) and the view (--size, --eye, --yaw, --pitch,
+/// --near, --far). `pcv render`, `pcv bench` and `pcv view` add the groups they take.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli_options.hpp"
+#include "pcv/core/camera.hpp"
+#include "pcv/raster/renderer.hpp"
+#include "pcv/scene/cylinders.hpp"
+
+namespace pcv::app {
+
+/// The seed's cylinders, drawn when no file is given.
+struct DemoSceneFlags {
+  uint64_t pointCount = kSeedPointCount;  ///< --points
+  uint64_t seed = 1;                      ///< --seed
+};
+void addDemoSceneFlags(CLI::App& command, DemoSceneFlags& flags);
+
+/// Which renderer draws.
+struct RendererFlags {
+  std::string backend = "auto";  ///< --backend auto|cuda|cpu
+  std::string method;            ///< --method; empty: the renderer's default
+};
+/// Adds --backend, and --method unless `withMethod` is false (bench times a list of methods).
+void addRendererFlags(CLI::App& command, RendererFlags& flags, bool withMethod = true);
+/// The renderer the flags ask for; says on stderr which backend it took and why.
+std::unique_ptr<Renderer> createRendererFrom(const RendererFlags& flags,
+                                             const RendererOptions& options = {});
+/// The --method, or empty for the default; throws InputError for an unknown name.
+std::optional<RasterMethod> methodFrom(const RendererFlags& flags);
+
+/// The image size and the camera.
+struct ViewFlags {
+  std::string size = "1280x720";   ///< --size WIDTHxHEIGHT
+  std::string eye = "-3,0,0";      ///< --eye x,y,z
+  float yawDegrees = 0.0f;         ///< --yaw
+  float pitchDegrees = 0.0f;       ///< --pitch
+  bool eyeGiven = false;           ///< --eye was given: do not frame the camera on the files
+  std::optional<float> nearPlane;  ///< --near; empty: from the scene's size
+  std::optional<float> farPlane;   ///< --far; empty: from the scene's size
+};
+/// `sizeHelp` says what the size is of ("Image size", "Window size").
+void addViewFlags(CLI::App& command, ViewFlags& flags, const char* sizeHelp);
+/// The camera the flags give, with near and far from --near/--far where given.
+Camera cameraFrom(const ViewFlags& flags);
+
+}  // namespace pcv::app

@@ -1,0 +1,156 @@
+/// @brief The renderer: resident point sets in GPU memory (the cuda backend) or host memory (the
+/// cpu backend), drawn into an RGBA8 image from a view. A set is a block of points laid out for
+/// drawing (Morton-ordered batches with bounding boxes); an in-core cloud is one set, a streamed
+/// octree's nodes are many that come and go between frames. Each frame draws a list of sets.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "pcv/core/point.hpp"
+#include "pcv/core/point_producer.hpp"
+#include "pcv/core/stage_timings.hpp"
+#include "pcv/raster/projection.hpp"
+#include "pcv/raster/raster_method.hpp"
+#include "pcv/raster/render_settings.hpp"
+#include "pcv/raster/render_target.hpp"
+
+namespace pcv {
+
+/// The most points a renderer holds at once: the framebuffer's 32-bit payload names a point.
+constexpr uint64_t kMaxPointCount = 0xffffffffull - 64;
+
+/// How a renderer keeps the points of its sets; fixed at creation.
+enum class PointStorage : uint8_t {
+  Compact,           ///< 8 bytes per point, Morton order: the compact method and quality modes
+  CompactAndPoints,  ///< also the 16-byte points, for every method (the default)
+  Unsorted,          ///< only the 16-byte points in the given order: packed and seed, to measure
+                     ///< what the ordering brings
+};
+
+struct RendererOptions {
+  PointStorage storage = PointStorage::CompactAndPoints;
+  /// Time each stage (the default), or only whole frames: timing marks between stages cost the
+  /// GPU a few microseconds each. lastTimings() then holds one entry, "frame".
+  bool timeStages = true;
+  /// Sets are sorted and cut into batches slice by slice, so laying one out takes a fixed
+  /// workspace whatever its size (about 56 bytes per slice point on the GPU). Points per slice,
+  /// in batches of 10 240 points; the default is about 33.6 M points. Both backends cut the
+  /// same slices, so their images agree.
+  uint64_t layoutSliceBatches = 3277;
+};
+
+/// A resident set of points; valid until removeSet().
+using PointSetId = uint32_t;
+
+/// What a renderer knows of a set besides its points.
+struct PointSetOptions {
+  /// The colours are the data's own (not a colour map): EdlMode::Auto shades sets without.
+  bool hasColor = true;
+};
+
+/// Where the point behind a framebuffer payload lives.
+struct PointLocation {
+  PointSetId set = 0;
+  uint64_t index = 0;  ///< in the set's stored order (Morton order when sorted)
+};
+
+class RasterBackend;  // a backend's storage and draws (src/raster/raster_backend.hpp)
+struct DrawList;      // the slots a frame draws (same header)
+
+class Renderer {
+ public:
+  Renderer(std::unique_ptr<RasterBackend> backend, const RendererOptions& options);
+  ~Renderer();
+  Renderer(const Renderer&) = delete;
+  Renderer& operator=(const Renderer&) = delete;
+
+  /// "cuda" or "cpu".
+  std::string backendName() const;
+  /// One line about the device ("NVIDIA H200, 132 SMs, 139.8 GiB" / "CPU, 16 threads").
+  std::string deviceDescription() const;
+  PointStorage storage() const { return options_.storage; }
+  /// Methods this renderer draws with its storage; the first is the default and the fastest.
+  std::vector<RasterMethod> methods() const;
+  /// The method `settings` asks for, or the default; throws InputError naming the known ones
+  /// when this renderer cannot draw it.
+  RasterMethod methodFor(const RenderSettings& settings) const;
+
+  /// Adds a set holding a copy of `points`, laid out for drawing in slices (a fixed workspace).
+  /// Throws OutOfMemoryError naming the sizes when it does not fit, InputError beyond
+  /// kMaxPointCount in all.
+  PointSetId addSet(std::span<const Point> points, const PointSetOptions& options = {});
+  /// Adds a set of the producer's points, pulled in slices (on the GPU where it can).
+  PointSetId addSet(const PointProducer& points, const PointSetOptions& options = {});
+  /// Frees a set's memory for later sets. Unknown ids are ignored.
+  void removeSet(PointSetId set);
+  /// Removes every set and gives their memory back.
+  void clear();
+  /// Resident sets, in the order they were added.
+  std::vector<PointSetId> sets() const;
+  /// Points of all resident sets, or of one (count of points, not bytes).
+  uint64_t pointCount() const { return residentPoints_; }
+  uint64_t pointCount(PointSetId set) const;
+  /// Bytes of point data resident (the pool all sets live in).
+  uint64_t residentBytes() const;
+  /// Copies a set's 16-byte points back to the host in stored order; empty with Compact storage.
+  std::vector<Point> downloadPoints(PointSetId set) const;
+  /// The set and point a framebuffer payload names; empty for a payload no set holds.
+  std::optional<PointLocation> locate(uint32_t payload) const;
+
+  /// Draws every resident set. `target` must be in a memory space this backend writes (the cpu
+  /// backend: Host; the cuda backend: Device, Host or CudaSurface). Throws InputError for
+  /// settings this renderer cannot draw.
+  void render(const ViewTransform& view, const RenderSettings& settings,
+              const RenderTarget& target);
+  /// Draws the given sets only.
+  void render(std::span<const PointSetId> sets, const ViewTransform& view,
+              const RenderSettings& settings, const RenderTarget& target);
+  /// Per-stage times of the last render (may wait for the GPU to finish it).
+  StageTimings lastTimings();
+  /// The cudaStream_t the renderer draws on (void*, so this header needs no CUDA), for interop:
+  /// map GL resources on it before render() and unmap on it after, and CUDA orders the work
+  /// with GL's. render() returns without waiting for Device and CudaSurface targets. nullptr
+  /// for backends that do not use CUDA.
+  void* cudaStream() const;
+
+ private:
+  struct SetRecord {
+    uint64_t pointFirst = 0, pointCount = 0, pointSlots = 0;  ///< pool point slots
+    uint64_t batchFirst = 0, batchCount = 0, batchSlots = 0;  ///< pool batch slots
+    bool hasColor = true;
+  };
+  void placeInPool(SetRecord& record);
+  uint64_t slicePoints() const;
+  void draw(const DrawList& list, bool drawsColourless, const ViewTransform& view,
+            const RenderSettings& settings, const RenderTarget& target);
+
+  std::unique_ptr<RasterBackend> backend_;
+  RendererOptions options_;
+  struct Pool;  // the point and batch slot allocators
+  std::unique_ptr<Pool> pool_;
+  std::unordered_map<PointSetId, SetRecord> sets_;
+  std::vector<PointSetId> order_;  // sets_ keys in the order added
+  PointSetId nextId_ = 1;
+  uint64_t residentPoints_ = 0;
+};
+
+/// Known backend names, for messages and help: {"auto", "cuda", "cpu"}.
+std::vector<std::string> backendNames();
+
+/// True when this build has CUDA and a usable device exists; otherwise `reason` says why not.
+bool cudaAvailable(std::string* reason = nullptr);
+
+/// Creates a renderer on the named backend. "auto" picks cuda when cudaAvailable(), else cpu.
+/// Throws UnavailableError ("built without CUDA", "no NVIDIA GPU ...") or InputError for an
+/// unknown name, listing the known ones.
+std::unique_ptr<Renderer> createRenderer(std::string_view backend = "auto",
+                                         const RendererOptions& options = {});
+
+}  // namespace pcv

@@ -1,0 +1,90 @@
+/// @brief What a backend (cpu, cuda) supplies to the renderer: a pool of point and batch slots
+/// in its memory, the layout of a slice of points into it, and the draws of each pipeline. The
+/// renderer (renderer.cpp) owns the sets, the validation and the choice of pipeline.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pcv/core/point.hpp"
+#include "pcv/core/point_producer.hpp"
+#include "pcv/core/stage_timings.hpp"
+#include "pcv/raster/projection.hpp"
+#include "pcv/raster/raster_method.hpp"
+#include "pcv/raster/render_settings.hpp"
+#include "pcv/raster/render_target.hpp"
+#include "pcv/raster/renderer.hpp"
+#include "shared/compact_points.hpp"
+
+namespace pcv {
+
+/// Point slots are handed out in multiples of this, so every batch starts 16-byte aligned.
+constexpr uint64_t kPointSlotAlignment = 16;
+
+/// A range of point slots of the pool.
+struct PointRange {
+  uint64_t first = 0;
+  uint64_t count = 0;
+};
+
+/// The stages a frame runs, chosen by the renderer.
+enum class DrawPipeline : uint8_t { Compact, EarlyZ, Packed, Seed, Quality };
+
+/// What to draw: every slot in use (free batch slots hold no points, free point slots non-finite
+/// points, so drawing them costs little and draws nothing), or a list.
+struct DrawList {
+  bool everything = true;
+  uint64_t batchSlots = 0;              ///< with everything: batch slots [0, batchSlots)
+  uint64_t pointSlots = 0;              ///< with everything: point slots [0, pointSlots)
+  std::vector<uint32_t> batches;        ///< otherwise: these batch slots (compact layout)
+  std::vector<PointRange> pointRanges;  ///< otherwise: these point slots (16-byte points)
+};
+
+struct FrameDraw {
+  DrawPipeline pipeline = DrawPipeline::Compact;
+  ViewTransform view;
+  const RenderSettings* settings = nullptr;  ///< background and quality
+  RenderTarget target;
+  const DrawList* list = nullptr;
+};
+
+class RasterBackend {
+ public:
+  virtual ~RasterBackend() = default;
+  virtual std::string name() const = 0;
+  virtual std::string deviceDescription() const = 0;
+  virtual bool implements(RasterMethod method) const = 0;
+  virtual void setTimeStages(bool perStage) = 0;
+  virtual void* cudaStream() const { return nullptr; }
+
+  /// Grows the pool to at least `points` point slots and `batches` batch slots, keeping what it
+  /// holds; new point slots hold non-finite points and new batch slots no points. Throws
+  /// OutOfMemoryError naming the sizes.
+  virtual void reservePool(uint64_t points, uint64_t batches) = 0;
+  /// Frees the whole pool (no set is left in it).
+  virtual void freePool() = 0;
+  /// Bytes the pool holds.
+  virtual uint64_t poolBytes() const = 0;
+  /// Lays out points [sourceFirst, sourceFirst + count) of `source` (one layout slice)
+  /// into point slots from `pointFirst` on and batch slots from `batchFirst` on: Morton order
+  /// and the compact layout's batches where the storage sorts, the 16-byte points where it
+  /// keeps them.
+  virtual void storeSlice(const PointProducer& source, uint64_t sourceFirst, uint64_t count,
+                          uint64_t pointFirst, uint64_t batchFirst) = 0;
+  /// Empties the slots of a removed set (non-finite points, batches of no points).
+  virtual void releaseSlots(PointRange points, PointRange batches) = 0;
+  /// The 16-byte points of the slots, in stored order; empty when the storage keeps none.
+  virtual std::vector<Point> downloadPoints(PointRange points) const = 0;
+
+  /// Runs the frame's stages. No host synchronization for Device and CudaSurface targets.
+  virtual void draw(const FrameDraw& frame) = 0;
+  virtual StageTimings lastTimings() = 0;
+};
+
+/// Batch slots a slice of `count` points takes (count of batches).
+constexpr uint64_t batchesForPoints(uint64_t count) {
+  return (count + kBatchSize - 1) / kBatchSize;
+}
+
+}  // namespace pcv

@@ -1,0 +1,312 @@
+// The renderer's front: the sets and their slots, the checks every backend shares, and the
+// choice of pipeline; the backends supply storage and draws (raster_backend.hpp).
+#include "pcv/raster/renderer.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "cpu/cpu_backend.hpp"
+#include "pcv/core/error.hpp"
+#include "range_allocator.hpp"
+#include "raster_backend.hpp"
+#if PCV_WITH_CUDA
+#include "cuda/cuda_backend.hpp"
+#endif
+
+namespace pcv {
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+uint64_t roundUp(uint64_t value, uint64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+/// Batch slots a set of `count` points takes: slice by slice, each slice's last batch partial.
+uint64_t batchSlotsFor(uint64_t count, uint64_t slicePoints) {
+  return count / slicePoints * batchesForPoints(slicePoints) +
+         batchesForPoints(count % slicePoints);
+}
+
+DrawPipeline pipelineFor(RasterMethod method) {
+  switch (method) {
+    case RasterMethod::Compact:
+      return DrawPipeline::Compact;
+    case RasterMethod::EarlyZ:
+      return DrawPipeline::EarlyZ;
+    case RasterMethod::Packed:
+      return DrawPipeline::Packed;
+    case RasterMethod::Seed:
+      return DrawPipeline::Seed;
+  }
+  return DrawPipeline::Compact;
+}
+
+}  // namespace
+
+struct Renderer::Pool {
+  RangeAllocator points;                      // slots of points
+  RangeAllocator batches;                     // slots of batches (compact layout)
+  std::map<uint64_t, PointSetId> setAtPoint;  // first point slot -> set
+};
+
+Renderer::Renderer(std::unique_ptr<RasterBackend> backend, const RendererOptions& options)
+    : backend_(std::move(backend)), options_(options), pool_(std::make_unique<Pool>()) {
+  if (options_.layoutSliceBatches == 0) throw InputError("layout slices need at least one batch");
+  backend_->setTimeStages(options.timeStages);
+}
+
+Renderer::~Renderer() = default;
+
+std::string Renderer::backendName() const {
+  return backend_->name();
+}
+
+std::string Renderer::deviceDescription() const {
+  return backend_->deviceDescription();
+}
+
+std::vector<RasterMethod> Renderer::methods() const {
+  std::vector<RasterMethod> methods;
+  for (RasterMethod method : allMethods()) {
+    const bool compact = method == RasterMethod::Compact;
+    const bool stored = options_.storage == PointStorage::CompactAndPoints ||
+                        (options_.storage == PointStorage::Compact) == compact;
+    if (stored && backend_->implements(method)) methods.push_back(method);
+  }
+  return methods;
+}
+
+RasterMethod Renderer::methodFor(const RenderSettings& settings) const {
+  const std::vector<RasterMethod> known = methods();
+  if (!settings.method) return known.front();
+  if (std::find(known.begin(), known.end(), *settings.method) != known.end()) {
+    return *settings.method;
+  }
+  std::vector<std::string> names;
+  for (RasterMethod method : known) names.emplace_back(methodName(method));
+  throw InputError("the " + backendName() + " renderer cannot draw with method '" +
+                   methodName(*settings.method) + "' here; known methods: " + joined(names));
+}
+
+PointSetId Renderer::addSet(std::span<const Point> points, const PointSetOptions& options) {
+  return addSet(HostPoints(points), options);
+}
+
+uint64_t Renderer::slicePoints() const {
+  return options_.layoutSliceBatches * kBatchSize;
+}
+
+void Renderer::placeInPool(SetRecord& record) {
+  auto pointFirst = pool_->points.allocate(record.pointSlots, kPointSlotAlignment);
+  auto batchFirst = pool_->batches.allocate(record.batchSlots);
+  if (pointFirst && batchFirst) {
+    record.pointFirst = *pointFirst;
+    record.batchFirst = *batchFirst;
+    return;
+  }
+  if (pointFirst) pool_->points.release(*pointFirst, record.pointSlots);
+  if (batchFirst) pool_->batches.release(*batchFirst, record.batchSlots);
+  // Grow by half again where memory allows (for sets that stream in), else by what is needed.
+  const uint64_t points = pool_->points.capacity() + record.pointSlots;
+  const uint64_t batches = pool_->batches.capacity() + record.batchSlots;
+  uint64_t pointCapacity = std::max(points, pool_->points.capacity() * 3 / 2);
+  uint64_t batchCapacity = std::max(batches, pool_->batches.capacity() * 3 / 2);
+  try {
+    backend_->reservePool(pointCapacity, batchCapacity);
+  } catch (const OutOfMemoryError&) {
+    if (pointCapacity == points && batchCapacity == batches) throw;
+    pointCapacity = points;
+    batchCapacity = batches;
+    backend_->reservePool(pointCapacity, batchCapacity);
+  }
+  pool_->points.grow(pointCapacity);
+  pool_->batches.grow(batchCapacity);
+  record.pointFirst = *pool_->points.allocate(record.pointSlots, kPointSlotAlignment);
+  record.batchFirst = *pool_->batches.allocate(record.batchSlots);
+}
+
+PointSetId Renderer::addSet(const PointProducer& points, const PointSetOptions& options) {
+  const uint64_t count = points.pointCount();
+  if (count > kMaxPointCount - residentPoints_) {
+    throw InputError(std::to_string(residentPoints_ + count) + " points is more than the " +
+                     std::to_string(kMaxPointCount) +
+                     " a renderer holds (the framebuffer names points with 32 bits)");
+  }
+  // Empty sets take one slot of each kind, so every set has a place of its own.
+  SetRecord record{.pointCount = count,
+                   .pointSlots = roundUp(std::max<uint64_t>(count, 1), kPointSlotAlignment),
+                   .batchCount = batchSlotsFor(count, slicePoints()),
+                   .hasColor = options.hasColor};
+  record.batchSlots = std::max<uint64_t>(record.batchCount, 1);
+  placeInPool(record);
+  try {
+    uint64_t batch = record.batchFirst;
+    for (uint64_t first = 0; first < count; first += slicePoints()) {
+      const uint64_t slice = std::min(slicePoints(), count - first);
+      backend_->storeSlice(points, first, slice, record.pointFirst + first, batch);
+      batch += batchesForPoints(slice);
+    }
+  } catch (...) {
+    backend_->releaseSlots({record.pointFirst, record.pointSlots},
+                           {record.batchFirst, record.batchSlots});
+    pool_->points.release(record.pointFirst, record.pointSlots);
+    pool_->batches.release(record.batchFirst, record.batchSlots);
+    throw;
+  }
+  const PointSetId id = nextId_++;
+  sets_[id] = record;
+  order_.push_back(id);
+  pool_->setAtPoint[record.pointFirst] = id;
+  residentPoints_ += count;
+  return id;
+}
+
+void Renderer::removeSet(PointSetId set) {
+  const auto found = sets_.find(set);
+  if (found == sets_.end()) return;
+  const SetRecord record = found->second;
+  sets_.erase(found);
+  std::erase(order_, set);
+  pool_->setAtPoint.erase(record.pointFirst);
+  residentPoints_ -= record.pointCount;
+  if (sets_.empty()) {
+    clear();
+    return;
+  }
+  backend_->releaseSlots({record.pointFirst, record.pointSlots},
+                         {record.batchFirst, record.batchSlots});
+  pool_->points.release(record.pointFirst, record.pointSlots);
+  pool_->batches.release(record.batchFirst, record.batchSlots);
+}
+
+void Renderer::clear() {
+  sets_.clear();
+  order_.clear();
+  pool_->points.reset();
+  pool_->batches.reset();
+  pool_->setAtPoint.clear();
+  residentPoints_ = 0;
+  backend_->freePool();
+}
+
+std::vector<PointSetId> Renderer::sets() const {
+  return order_;
+}
+
+uint64_t Renderer::pointCount(PointSetId set) const {
+  const auto found = sets_.find(set);
+  return found == sets_.end() ? 0 : found->second.pointCount;
+}
+
+uint64_t Renderer::residentBytes() const {
+  return backend_->poolBytes();
+}
+
+std::vector<Point> Renderer::downloadPoints(PointSetId set) const {
+  const auto found = sets_.find(set);
+  if (found == sets_.end()) return {};
+  return backend_->downloadPoints({found->second.pointFirst, found->second.pointCount});
+}
+
+std::optional<PointLocation> Renderer::locate(uint32_t payload) const {
+  auto next = pool_->setAtPoint.upper_bound(payload);
+  if (next == pool_->setAtPoint.begin()) return std::nullopt;
+  const auto& [first, id] = *std::prev(next);
+  const SetRecord& record = sets_.at(id);
+  if (payload - first >= record.pointCount) return std::nullopt;
+  return PointLocation{.set = id, .index = payload - first};
+}
+
+void Renderer::render(const ViewTransform& view, const RenderSettings& settings,
+                      const RenderTarget& target) {
+  DrawList list{.everything = true,
+                .batchSlots = pool_->batches.usedEnd(),
+                .pointSlots = pool_->points.usedEnd()};
+  const bool colourless = std::any_of(sets_.begin(), sets_.end(),
+                                      [](const auto& entry) { return !entry.second.hasColor; });
+  draw(list, colourless, view, settings, target);
+}
+
+void Renderer::render(std::span<const PointSetId> sets, const ViewTransform& view,
+                      const RenderSettings& settings, const RenderTarget& target) {
+  DrawList list{.everything = false};
+  bool colourless = false;
+  for (PointSetId id : sets) {
+    const auto found = sets_.find(id);
+    if (found == sets_.end()) continue;
+    const SetRecord& record = found->second;
+    colourless = colourless || !record.hasColor;
+    for (uint64_t b = 0; b < record.batchCount; ++b) {
+      list.batches.push_back(uint32_t(record.batchFirst + b));
+    }
+    list.pointRanges.push_back({record.pointFirst, record.pointCount});
+  }
+  draw(list, colourless, view, settings, target);
+}
+
+void Renderer::draw(const DrawList& list, bool drawsColourless, const ViewTransform& view,
+                    const RenderSettings& requested, const RenderTarget& target) {
+  RenderSettings settings = requested;
+  settings.quality = withEdlDecided(requested.quality, drawsColourless);
+  FrameDraw frame{.pipeline = pipelineFor(methodFor(settings)),
+                  .view = view,
+                  .settings = &settings,
+                  .target = target,
+                  .list = &list};
+  if (needsQualityPipeline(settings.quality)) {
+    if (options_.storage == PointStorage::Unsorted) {
+      throw InputError(
+          "point size, hole filling, eye-dome lighting, high quality and gradient "
+          "backgrounds draw from the compact layout, which needs Morton order");
+    }
+    validateQualitySettings(settings.quality);
+    frame.pipeline = DrawPipeline::Quality;
+  }
+  backend_->draw(frame);
+}
+
+StageTimings Renderer::lastTimings() {
+  return backend_->lastTimings();
+}
+
+void* Renderer::cudaStream() const {
+  return backend_->cudaStream();
+}
+
+std::vector<std::string> backendNames() {
+  return {"auto", "cuda", "cpu"};
+}
+
+bool cudaAvailable(std::string* reason) {
+#if PCV_WITH_CUDA
+  return cudaDeviceUsable(reason);
+#else
+  if (reason) *reason = "pcv was built without CUDA";
+  return false;
+#endif
+}
+
+std::unique_ptr<Renderer> createRenderer(std::string_view name, const RendererOptions& options) {
+  if (name == "cpu") return std::make_unique<Renderer>(createCpuBackend(options.storage), options);
+  if (name == "cuda" || name == "auto") {
+    std::string reason;
+    if (cudaAvailable(&reason)) {
+#if PCV_WITH_CUDA
+      return std::make_unique<Renderer>(createCudaBackend(options.storage), options);
+#endif
+    }
+    if (name == "auto") {
+      return std::make_unique<Renderer>(createCpuBackend(options.storage), options);
+    }
+    throw UnavailableError("cannot use the cuda backend: " + reason);
+  }
+  throw InputError("unknown backend '" + std::string(name) +
+                   "'; known backends: " + joined(backendNames()));
+}
+
+}  // namespace pcv

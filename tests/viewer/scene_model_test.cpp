@@ -1,0 +1,136 @@
+// The viewer's scene model without a window: the cylinders until a file arrives, files merged,
+// failures that keep what was shown, recolouring, and the renderer's sets kept in step.
+#include <chrono>
+#include <thread>
+
+#include "io_test_util.hpp"
+#include "pcv/core/camera_framing.hpp"
+#include "test_support.hpp"
+#include "viewer/scene_model.hpp"
+
+namespace pcv::app {
+namespace {
+
+/// Polls until the loader is idle; the bounds of the last change.
+std::optional<Box3d> pollUntilLoaded(SceneModel& scene) {
+  std::optional<Box3d> last;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (auto shown = scene.poll()) last = shown;
+    if (!scene.loading()) return last;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ADD_FAILURE() << "the files did not load within 30 s";
+  return last;
+}
+
+/// The scene's files seen whole.
+ViewTransform makeViewTransformFor(const SceneModel& scene) {
+  return test::makeView(frameBounds(scene.bounds(), 1.0f), 64, 64, scene.shownOrigin());
+}
+
+std::vector<test::SyntheticPoint> pointsAt(double x, int count) {
+  std::vector<test::SyntheticPoint> points;
+  for (int i = 0; i < count; ++i) {
+    test::SyntheticPoint p{x + 0.01 * i, 2.0, 3.0};
+    p.red = 65535, p.intensity = uint16_t(i);
+    points.push_back(p);
+  }
+  return points;
+}
+
+TEST(SceneModel, ShowsTheCylindersUntilAFileReplacesThem) {
+  test::TempDir dir;
+  test::writeBytes(dir.file("a.las"), test::makeLas(pointsAt(100.0, 40)));
+  auto renderer = createRenderer("cpu");
+  SceneModel scene(*renderer, DemoScene{.pointCount = 5000, .seed = 1}, {});
+  scene.showDemo();
+  EXPECT_EQ(renderer->pointCount(), 5000u);
+  EXPECT_FALSE(scene.hasCloud());
+  scene.open({dir.file("a.las").string()}, true);
+  const std::optional<Box3d> shown = pollUntilLoaded(scene);
+  ASSERT_TRUE(scene.hasCloud());
+  EXPECT_EQ(renderer->pointCount(), 40u);
+  EXPECT_EQ(renderer->sets().size(), 1u);
+  ASSERT_TRUE(shown.has_value());
+  EXPECT_NEAR(shown->min.x, 100.0, 1e-9);
+  EXPECT_NEAR(shown->max.x, 100.39, 1e-9);
+  EXPECT_EQ(scene.shownOrigin(), scene.cloud().origin);
+}
+
+TEST(SceneModel, AddedFilesAreMergedIntoOneSet) {
+  test::TempDir dir;
+  test::writeBytes(dir.file("a.las"), test::makeLas(pointsAt(100.0, 40)));
+  test::writeBytes(dir.file("b.las"), test::makeLas(pointsAt(200.0, 25)));
+  auto renderer = createRenderer("cpu");
+  SceneModel scene(*renderer, {}, {});
+  scene.open({dir.file("a.las").string(), dir.file("b.las").string()}, true);
+  pollUntilLoaded(scene);
+  EXPECT_EQ(scene.files().size(), 2u);
+  EXPECT_EQ(scene.cloud().size(), 65u);
+  EXPECT_EQ(renderer->pointCount(), 65u);
+  EXPECT_EQ(renderer->sets().size(), 1u);
+  EXPECT_NEAR(scene.bounds().max.x, 200.24, 1e-9);
+}
+
+TEST(SceneModel, AFailedFileKeepsWhatWasShownAndSaysWhy) {
+  test::TempDir dir;
+  test::writeText(dir.file("bad.ply"), "ply\nformat ascii 1.0\nelement vertex 1\n");
+  auto renderer = createRenderer("cpu");
+  SceneModel scene(*renderer, DemoScene{.pointCount = 3000, .seed = 2}, {});
+  scene.showDemo();
+  scene.open({dir.file("bad.ply").string()}, true);
+  pollUntilLoaded(scene);
+  EXPECT_FALSE(scene.hasCloud());
+  EXPECT_EQ(renderer->pointCount(), 3000u);  // the cylinders are still there
+  const std::vector<std::string> errors = scene.takeErrors();
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("bad.ply"), std::string::npos) << errors[0];
+  EXPECT_TRUE(scene.takeErrors().empty());  // taken once
+}
+
+TEST(SceneModel, RecolouringKeepsOneSetAndTheMemoryItNeeds) {
+  test::TempDir dir;
+  test::writeBytes(dir.file("a.las"), test::makeLas(pointsAt(100.0, 60)));
+  auto renderer = createRenderer("cpu");
+  SceneModel scene(*renderer, {}, {});
+  scene.open({dir.file("a.las").string()}, true);
+  pollUntilLoaded(scene);
+  const uint64_t bytes = renderer->residentBytes();
+  const ViewTransform view = makeViewTransformFor(scene);
+  const Image rgb = test::renderToImage(*renderer, view, {});
+  ColoringOptions byIntensity;
+  byIntensity.mode = ColorMode::Attribute;
+  byIntensity.attribute = "intensity";
+  scene.setColoring(byIntensity);
+  EXPECT_EQ(scene.usedColoring().attribute, "intensity");
+  EXPECT_EQ(renderer->sets().size(), 1u);
+  EXPECT_EQ(renderer->residentBytes(), bytes);
+  EXPECT_GT(test::countDifferentPixels(rgb, test::renderToImage(*renderer, view, {})), 0u);
+  // An attribute the files lack falls back to rgb and says so.
+  ColoringOptions missing;
+  missing.mode = ColorMode::Attribute;
+  missing.attribute = "no_such_attribute";
+  scene.setColoring(missing);
+  EXPECT_EQ(scene.coloring().mode, ColorMode::Rgb);
+  EXPECT_EQ(scene.takeErrors().size(), 1u);
+}
+
+TEST(SceneModel, PicksTheCloudsPointUnderThePixel) {
+  test::TempDir dir;
+  test::writeBytes(dir.file("a.las"), test::makeLas(pointsAt(100.0, 60)));
+  auto renderer = createRenderer("cpu");
+  SceneModel scene(*renderer, {}, {});
+  scene.open({dir.file("a.las").string()}, true);
+  pollUntilLoaded(scene);
+  // Looking along +x at the middle of the row from 1 unit before it: the first point is hit.
+  const Camera camera = Camera::lookingFrom({99.0, 2.0, 3.0}, 0.0f, 0.0f);
+  const std::optional<glm::dvec3> picked = scene.pick(camera, 101, 101, 50, 50);
+  ASSERT_TRUE(picked.has_value());
+  EXPECT_NEAR(picked->x, 100.0, 1e-3);
+  ASSERT_TRUE(scene.pickedIndex().has_value());
+  EXPECT_EQ(*scene.pickedIndex(), 0u);
+}
+
+}  // namespace
+}  // namespace pcv::app
