@@ -9,7 +9,7 @@
 #include "pcv/io/las_writer.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/io/point_records.hpp"
-#include "pcv/scene/cylinder_point.hpp"
+#include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinders.hpp"
 
 namespace pcv::app {
@@ -25,21 +25,16 @@ struct ConvertOptions {
 
 /// The cylinder scene's points lie within each cylinder's centre plus radius and half-height.
 std::unique_ptr<PointRecordStream> cylinderStream(uint64_t count, uint64_t seed, int format) {
-  auto scene = std::make_shared<CylinderScene>(makeCylinderScene(seed));
+  CylinderScene scene = makeCylinderScene(seed);
   Box3d bounds;
-  for (const Cylinder& c : scene->cylinders) {
+  for (const Cylinder& c : scene.cylinders) {
     const double reach = double(c.radius) + double(c.halfHeight);
     const glm::dvec3 center(c.center[0], c.center[1], c.center[2]);
     bounds.extend(center - glm::dvec3(reach));
     bounds.extend(center + glm::dvec3(reach));
   }
-  auto generate = [scene, count](uint64_t first, std::span<Point> points) {
-    for (size_t i = 0; i < points.size(); ++i) {
-      points[i] = cylinderPoint(scene->cylinders.data(), uint32_t(scene->cylinders.size()),
-                                scene->seed, first + i, count);
-    }
-  };
-  return generatedRecords(count, generate, bounds, glm::dvec3(0.0), format < 0 ? 3 : format);
+  return producedRecords(std::make_shared<CylinderProducer>(std::move(scene), count), bounds,
+                         glm::dvec3(0.0), format < 0 ? 3 : format);
 }
 
 std::unique_ptr<PointRecordStream> inputStream(const std::string& path, int format) {

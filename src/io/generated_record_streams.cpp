@@ -107,16 +107,16 @@ class CloudRecords : public PointRecordStream {
   uint64_t done_ = 0;
 };
 
-class GeneratedRecords : public PointRecordStream {
+class ProducedRecords : public PointRecordStream {
  public:
-  GeneratedRecords(uint64_t pointCount, PointGenerator generator, const Box3d& bounds,
-                   const glm::dvec3& origin, int pointFormat)
-      : generator_(std::move(generator)) {
+  ProducedRecords(std::shared_ptr<const PointProducer> producer, const Box3d& bounds,
+                  const glm::dvec3& origin, int pointFormat)
+      : producer_(std::move(producer)) {
     const double maxAbs =
         std::max({std::fabs(bounds.min.x), std::fabs(bounds.min.y), std::fabs(bounds.min.z),
                   std::fabs(bounds.max.x), std::fabs(bounds.max.y), std::fabs(bounds.max.z)});
     maker_.format = format_ = formatFor(pointFormat, maxAbs, origin);
-    pointCount_ = pointCount;
+    pointCount_ = producer_->pointCount();
     bounds_.min = bounds.min + origin;
     bounds_.max = bounds.max + origin;
   }
@@ -125,9 +125,9 @@ class GeneratedRecords : public PointRecordStream {
     const uint64_t count = std::min(maxPoints, pointCount_ - done_);
     const uint64_t length = format_.recordLength;
     points_.resize(count);
+    producer_->produce(done_, std::span<Point>(points_.data(), count));
     buffer_.assign(count * length, 0);
     parallelFor(count, [&](uint64_t begin, uint64_t end) {
-      generator_(done_ + begin, std::span<Point>(points_.data() + begin, end - begin));
       for (uint64_t i = begin; i < end; ++i) {
         const Point& p = points_[i];
         const double luminance = (redOf(p.rgba) + greenOf(p.rgba) + blueOf(p.rgba)) / 3.0;
@@ -142,7 +142,7 @@ class GeneratedRecords : public PointRecordStream {
   }
 
  private:
-  PointGenerator generator_;
+  std::shared_ptr<const PointProducer> producer_;
   RecordMaker maker_;
   std::vector<Point> points_;
   std::vector<uint8_t> buffer_;
@@ -155,11 +155,10 @@ std::unique_ptr<PointRecordStream> cloudRecords(PointCloud cloud, int pointForma
   return std::make_unique<CloudRecords>(std::move(cloud), pointFormat);
 }
 
-std::unique_ptr<PointRecordStream> generatedRecords(uint64_t pointCount, PointGenerator generator,
-                                                    const Box3d& bounds, const glm::dvec3& origin,
-                                                    int pointFormat) {
-  return std::make_unique<GeneratedRecords>(pointCount, std::move(generator), bounds, origin,
-                                            pointFormat);
+std::unique_ptr<PointRecordStream> producedRecords(std::shared_ptr<const PointProducer> producer,
+                                                   const Box3d& bounds, const glm::dvec3& origin,
+                                                   int pointFormat) {
+  return std::make_unique<ProducedRecords>(std::move(producer), bounds, origin, pointFormat);
 }
 
 }  // namespace pcv

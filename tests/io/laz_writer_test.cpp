@@ -10,7 +10,7 @@
 #include "laz_test_support.hpp"
 #include "pcv/io/las_writer.hpp"
 #include "pcv/io/point_records.hpp"
-#include "pcv/scene/cylinder_point.hpp"
+#include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinders.hpp"
 
 namespace pcv::test {
@@ -35,19 +35,11 @@ void writeStream(PointRecordStream& stream, const std::filesystem::path& path,
 }
 
 std::unique_ptr<PointRecordStream> cylinders(uint64_t count, int format) {
-  auto scene = std::make_shared<CylinderScene>(makeCylinderScene(9));
   Box3d bounds;
   bounds.extend(glm::dvec3(-3.0));
   bounds.extend(glm::dvec3(3.0));
-  return generatedRecords(
-      count,
-      [scene, count](uint64_t first, std::span<Point> points) {
-        for (size_t i = 0; i < points.size(); ++i) {
-          points[i] = cylinderPoint(scene->cylinders.data(), uint32_t(scene->cylinders.size()),
-                                    scene->seed, first + i, count);
-        }
-      },
-      bounds, glm::dvec3(0.0), format);
+  return producedRecords(std::make_shared<CylinderProducer>(makeCylinderScene(9), count), bounds,
+                         glm::dvec3(0.0), format);
 }
 
 /// The shared LAS and LAZ files that load (the broken-on-purpose ones are other tests' work).

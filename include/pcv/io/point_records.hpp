@@ -5,13 +5,12 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <memory>
-#include <span>
 #include <vector>
 
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/point_cloud.hpp"
+#include "pcv/core/point_producer.hpp"
 #include "pcv/io/las_writer.hpp"
 
 namespace pcv {
@@ -46,17 +45,13 @@ std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& p
 /// the intensity, classification and return_number attributes where the cloud has them.
 std::unique_ptr<PointRecordStream> cloudRecords(PointCloud cloud, int pointFormat);
 
-/// Writes points [first, first + points.size()) of a generated cloud (positions relative to its
-/// origin).
-using PointGenerator = std::function<void(uint64_t first, std::span<Point> points)>;
-
-/// `pointCount` generated points as records of `pointFormat`, made a slice at a time so any
-/// count fits in bounded memory. `bounds` (relative to `origin`) must hold every point: the grid
-/// is as fine as the floats' precision over it. Formats with GPS time count it up from 0 in
-/// steps of 10 microseconds, as a scanner's pulses would.
-std::unique_ptr<PointRecordStream> generatedRecords(uint64_t pointCount, PointGenerator generator,
-                                                    const Box3d& bounds, const glm::dvec3& origin,
-                                                    int pointFormat);
+/// The points of `producer` (the demo cylinders, say) as records of `pointFormat`, produced a
+/// slice at a time so any count fits in bounded memory. `bounds` (relative to `origin`) must
+/// hold every point: the grid is as fine as the floats' precision over it. Formats with GPS time
+/// count it up from 0 in steps of 10 microseconds, as a scanner's pulses would.
+std::unique_ptr<PointRecordStream> producedRecords(std::shared_ptr<const PointProducer> producer,
+                                                   const Box3d& bounds, const glm::dvec3& origin,
+                                                   int pointFormat);
 
 /// `source` re-encoded as `target` describes (point format, length, scale, offset): fields the
 /// target lacks are dropped, those the source lacks are 0, extra bytes are kept where both have
