@@ -39,7 +39,7 @@ void printSummary(const std::string& path, const FileSummary& s) {
 
 void addInfoCommand(CLI::App& cli) {
   auto files = std::make_shared<std::vector<std::string>>();
-  CLI::App* info = cli.add_subcommand("info", "Describe point cloud files (PLY, LAS, PCD, text)");
+  CLI::App* info = cli.add_subcommand("info", "Describe point cloud files (PLY, LAS, LAZ, COPC, PCD, text)");
   info->add_option("files", *files, "Files to describe")->required();
   info->callback([files] {
     int failures = 0;

@@ -9,6 +9,9 @@
 namespace pcv::laz {
 namespace {
 
+/// Points per byte no LAZ stream exceeds (identical points reach about 600).
+constexpr uint64_t kMaxPointsPerByte = 2048;
+
 /// A table that cannot be used; the reader falls back to the chunks themselves.
 struct UnusableTable {
   std::string why;
@@ -113,6 +116,16 @@ ChunkLayout locateChunks(std::span<const uint8_t> file, uint64_t pointsOffset, u
                          const LaszipVlr& vlr, uint64_t dataLimit) {
   const uint64_t size = file.size();
   dataLimit = std::min(dataLimit, size);
+  // The adaptive models cost every point a few thousandths of a bit at least, so even identical
+  // points take a byte per thousand or so: counts far beyond are refused before anything is
+  // allocated for them.
+  const uint64_t dataBytes = dataLimit > pointsOffset ? dataLimit - pointsOffset : 0;
+  if (pointCount / kMaxPointsPerByte > dataBytes) {
+    throw LazError(pointsOffset, "the header declares " + std::to_string(pointCount) +
+                                     " points, but " + std::to_string(dataBytes) +
+                                     " bytes of compressed points hold at most " +
+                                     std::to_string(dataBytes * kMaxPointsPerByte));
+  }
   ChunkLayout layout;
   layout.dataEnd = dataLimit;
   if (!vlr.chunked()) {
