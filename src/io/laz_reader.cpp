@@ -203,20 +203,20 @@ PointCloud LazCloudDecoder::decode(Box3d& worldBounds) {
   cloud_ = recordDecoder_.allocateCloud(chunks.back().firstPoint + chunks.back().pointCount,
                                         recordDecoder_.originOf(firstRecord, 1));
   workers_.resize(records_.sequential() ? 1 : workerCount());
-  // Slices of about equal point counts, cut at chunk boundaries.
+  // Slices of whole rounds of chunks (a multiple of the worker count, so no worker idles at a
+  // slice's end while the others finish), each followed by its prefix.
   const uint64_t total = cloud_.size();
   constexpr uint64_t kMaxSlices = 16, kMinSlicePoints = 1 << 18;
   const bool publishes = context_.progress != nullptr && context_.progress->onPrefix;
   const uint64_t slices =
       publishes ? std::clamp<uint64_t>(total / kMinSlicePoints, 1, kMaxSlices) : 1;
-  size_t begin = 0;
-  for (uint64_t slice = 1; slice <= slices && begin < chunks.size(); ++slice) {
-    const uint64_t until = total * slice / slices;
-    size_t end = begin + 1;
-    while (end < chunks.size() && (chunks[end].firstPoint < until || slice == slices)) ++end;
+  const size_t round = workers_.size();
+  size_t perSlice = (chunks.size() + slices - 1) / slices;
+  if (perSlice > round) perSlice = (perSlice + round - 1) / round * round;
+  for (size_t begin = 0; begin < chunks.size(); begin += perSlice) {
+    const size_t end = std::min(chunks.size(), begin + perSlice);
     decodeSlice(begin, end);
     publish(chunks[end - 1].firstPoint + chunks[end - 1].pointCount);
-    begin = end;
   }
   finishColours();
   for (const auto& worker : workers_) {
