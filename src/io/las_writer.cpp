@@ -130,7 +130,7 @@ struct LasFileWriter::State {
   uint64_t position() const { return uint64_t(std::ftell(file)); }
 
   std::vector<uint8_t> headerAndVlrs() const;
-  void encodeChunks(uint64_t points);
+  void encodeChunks(const uint8_t* records, uint64_t points);
   void writeEvlrs();
 };
 
@@ -192,7 +192,7 @@ std::vector<uint8_t> LasFileWriter::State::headerAndVlrs() const {
   return w.bytes;
 }
 
-void LasFileWriter::State::encodeChunks(uint64_t points) {
+void LasFileWriter::State::encodeChunks(const uint8_t* batch, uint64_t points) {
   const uint64_t chunks = (points + chunkPoints - 1) / chunkPoints;
   std::vector<std::vector<uint8_t>> encoded(chunks);
   std::vector<RecordStats> chunkStats(chunks);
@@ -206,7 +206,7 @@ void LasFileWriter::State::encodeChunks(uint64_t points) {
         for (uint64_t c; (c = next.fetch_add(1)) < chunks;) {
           const uint64_t first = c * chunkPoints;
           const uint64_t count = std::min<uint64_t>(chunkPoints, points - first);
-          const uint8_t* records = pending.data() + first * format.recordLength;
+          const uint8_t* records = batch + first * format.recordLength;
           encoders[slot]->encode(records, count, encoded[c]);
           chunkStats[c].add(records, count, format.recordLength, extended);
         }
@@ -282,13 +282,22 @@ void LasFileWriter::write(const uint8_t* records, uint64_t count) {
     return;
   }
   while (count > 0) {
+    // Whole batches straight from the caller's records, up to four rounds of chunks per call
+    // so that the workers' loads even out; the rest waits for more.
+    if (s.pendingPoints == 0 && count >= s.batchPoints) {
+      const uint64_t points = std::min(count / s.batchPoints, uint64_t(4)) * s.batchPoints;
+      s.encodeChunks(records, points);
+      records += points * length;
+      count -= points;
+      continue;
+    }
     const uint64_t take = std::min(count, s.batchPoints - s.pendingPoints);
     s.pending.insert(s.pending.end(), records, records + take * length);
     s.pendingPoints += take;
     records += take * length;
     count -= take;
     if (s.pendingPoints == s.batchPoints) {
-      s.encodeChunks(s.pendingPoints);
+      s.encodeChunks(s.pending.data(), s.pendingPoints);
       s.pending.clear();
       s.pendingPoints = 0;
     }
@@ -300,7 +309,7 @@ void LasFileWriter::finish() {
   if (s.finished) return;
   s.finished = true;
   if (s.compressed) {
-    if (s.pendingPoints) s.encodeChunks(s.pendingPoints);
+    if (s.pendingPoints) s.encodeChunks(s.pending.data(), s.pendingPoints);
     s.pending.clear();
     s.pendingPoints = 0;
     const uint64_t tableOffset = s.position();
