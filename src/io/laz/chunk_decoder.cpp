@@ -211,7 +211,6 @@ ChunkDecoder::ChunkDecoder(const LaszipVlr& vlr, const FieldSelection& fields)
 ChunkDecoder::~ChunkDecoder() = default;
 
 void ChunkDecoder::start(const uint8_t* bytes, uint64_t size, uint64_t pointCount) {
-  Codecs& c = *codecs_;
   chunk_ = bytes;
   chunkSize_ = size;
   remaining_ = pointCount;
@@ -221,46 +220,56 @@ void ChunkDecoder::start(const uint8_t* bytes, uint64_t size, uint64_t pointCoun
                              ", inside its first point (" + std::to_string(recordLength_) +
                              " bytes)");
   }
-  using Kind = Codecs::Kind;
-  if (!layered_) {
-    for (const Codecs::Slot& slot : c.slots) {
-      const uint8_t* first = bytes + slot.offset;
-      switch (slot.kind) {
-        case Kind::Point10V1:
-          c.point10v1->startChunk(first);
-          break;
-        case Kind::Point10V2:
-          c.point10v2->startChunk(first, true);
-          break;
-        case Kind::GpsTime11V1:
-          c.gps11v1->startChunk(first);
-          break;
-        case Kind::GpsTime11V2:
-          c.gps11v2->startChunk(first, true);
-          break;
-        case Kind::Rgb12V1:
-          c.rgb12v1->startChunk(first);
-          break;
-        case Kind::Rgb12V2:
-          c.rgb12v2->startChunk(first, true);
-          break;
-        case Kind::ByteV1:
-          c.byteV1->startChunk(first);
-          break;
-        case Kind::ByteV2:
-          c.byteV2->startChunk(first, true);
-          break;
-        case Kind::WavePacket13:
-          c.wave13->startChunk(first, true);
-          break;
-        default:
-          break;
-      }
-    }
-    c.stream.start(bytes + recordLength_, size - recordLength_);
-    return;
+  if (layered_) {
+    startLayered(bytes, size, pointCount);
+  } else {
+    startPointwise(bytes, size);
   }
+}
 
+void ChunkDecoder::startPointwise(const uint8_t* bytes, uint64_t size) {
+  Codecs& c = *codecs_;
+  using Kind = Codecs::Kind;
+  for (const Codecs::Slot& slot : c.slots) {
+    const uint8_t* first = bytes + slot.offset;
+    switch (slot.kind) {
+      case Kind::Point10V1:
+        c.point10v1->startChunk(first);
+        break;
+      case Kind::Point10V2:
+        c.point10v2->startChunk(first, true);
+        break;
+      case Kind::GpsTime11V1:
+        c.gps11v1->startChunk(first);
+        break;
+      case Kind::GpsTime11V2:
+        c.gps11v2->startChunk(first, true);
+        break;
+      case Kind::Rgb12V1:
+        c.rgb12v1->startChunk(first);
+        break;
+      case Kind::Rgb12V2:
+        c.rgb12v2->startChunk(first, true);
+        break;
+      case Kind::ByteV1:
+        c.byteV1->startChunk(first);
+        break;
+      case Kind::ByteV2:
+        c.byteV2->startChunk(first, true);
+        break;
+      case Kind::WavePacket13:
+        c.wave13->startChunk(first, true);
+        break;
+      default:
+        break;
+    }
+  }
+  c.stream.start(bytes + recordLength_, size - recordLength_);
+}
+
+void ChunkDecoder::startLayered(const uint8_t* bytes, uint64_t size, uint64_t pointCount) {
+  Codecs& c = *codecs_;
+  using Kind = Codecs::Kind;
   const LayeredChunkShape shape = readLayeredChunkShape(vlr_, bytes, size);
   layeredBytes_ = shape.totalBytes;
   statedPointCount_ = shape.statedPointCount;

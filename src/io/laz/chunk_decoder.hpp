@@ -79,7 +79,8 @@ class ChunkDecoder {
 
  private:
   struct Codecs;
-  void decodeFirst(uint8_t* record);
+  void startPointwise(const uint8_t* bytes, uint64_t size);
+  void startLayered(const uint8_t* bytes, uint64_t size, uint64_t pointCount);
   void decodePointwise(uint8_t* record);
   void decodeLayered(uint8_t* record);
 

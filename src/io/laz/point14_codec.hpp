@@ -190,102 +190,26 @@ struct Point14Codec {
 
   /// Decodes the next record; returns the channel other items use for it (see the file comment).
   PCV_HOST_DEVICE uint32_t decode(uint8_t* item) {
-    Point14Fields* last = &contexts[current].last;
-    uint32_t lastKind = (last->returnNumber == 1 ? 1u : 0u) +
-                        (last->returnNumber >= last->numberOfReturns ? 2u : 0u) +
-                        (last->gpsTimeChanged ? 4u : 0u);
     ArithmeticDecoder& xy = layers[kReturnsXYLayer];
+    const uint32_t lastKind = returnKindOf(contexts[current].last);
     const uint32_t changed = xy.decodeSymbol(contexts[current].changes[lastKind]);
     uint32_t channelForOthers = version >= 4 ? current : 0;
     if (changed & kChannelChanged) {
-      const uint32_t step = xy.decodeSymbol(contexts[current].channelStep);
-      const uint32_t channel = (current + step + 1) & 3;
-      if (contexts[channel].unused) startContext(channel, *last);
+      const uint32_t channel = (current + xy.decodeSymbol(contexts[current].channelStep) + 1) & 3;
+      if (contexts[channel].unused) startContext(channel, contexts[current].last);
       current = channel;
       channelForOthers = channel;
-      last = &contexts[current].last;
-      last->scannerChannel = uint8_t(channel);
+      contexts[current].last.scannerChannel = uint8_t(channel);
     }
     Point14Context& context = contexts[current];
+    Point14Fields& last = context.last;
     const bool gpsChanged = (changed & kGpsTimeChanged) != 0;
-    const uint32_t lastN = last->numberOfReturns, lastR = last->returnNumber;
-    uint32_t n = lastN;
-    if (changed & kReturnCountChanged) {
-      n = xy.decodeSymbol(context.returnCountByLast.at(lastN, true));
-      last->numberOfReturns = uint8_t(n);
-    }
-    uint32_t r = lastR;
-    switch (changed & 3) {
-      case 1:
-        r = (lastR + 1) & 15;
-        break;
-      case 2:
-        r = (lastR + 15) & 15;
-        break;
-      case 3:
-        if (gpsChanged) {
-          r = xy.decodeSymbol(context.returnNumberByLast.at(lastR, true));
-        } else {
-          r = (lastR + xy.decodeSymbol(context.returnNumberStep) + 2) & 15;
-        }
-        break;
-      default:
-        break;
-    }
-    last->returnNumber = uint8_t(r);
-    const uint32_t m = point14ReturnMap(n, r), l = point14ReturnLevel(n, r);
-    const uint32_t kind = (r == 1 ? 2u : 0u) + (r >= n ? 1u : 0u);
-    const uint32_t xySlot = (m << 1) | uint32_t(gpsChanged);
-    const int32_t dx = context.dxCoder.decode(xy, context.xDiff[xySlot].median(), n == 1);
-    last->x = int32_t(uint32_t(last->x) + uint32_t(dx));
-    context.xDiff[xySlot].add(dx);
-    const int32_t dy =
-        context.dyCoder.decode(xy, context.yDiff[xySlot].median(),
-                               (n == 1) + evenBitsContext(context.dxCoder.lastK(), 20));
-    last->y = int32_t(uint32_t(last->y) + uint32_t(dy));
-    context.yDiff[xySlot].add(dy);
-
-    if (layersActive & (1u << kZLayer)) {
-      const uint32_t k = (context.dxCoder.lastK() + context.dyCoder.lastK()) / 2;
-      last->z = context.zCoder.decode(layers[kZLayer], context.lastZ[l],
-                                      (n == 1) + evenBitsContext(k, 18));
-      context.lastZ[l] = last->z;
-    }
-    if (layersActive & (1u << kClassificationLayer)) {
-      const uint32_t key = ((last->classification & 0x1Fu) << 1) + (kind == 3 ? 1u : 0u);
-      last->classification =
-          uint8_t(layers[kClassificationLayer].decodeSymbol(context.classByLast.at(key, true)));
-    }
-    if (layersActive & (1u << kFlagsLayer)) {
-      const uint32_t flags =
-          layers[kFlagsLayer].decodeSymbol(context.flagsByLast.at(last->flags(), true));
-      last->edgeOfFlightLine = uint8_t((flags >> 5) & 1);
-      last->scanDirection = uint8_t((flags >> 4) & 1);
-      last->classFlags = uint8_t(flags & 0x0F);
-    }
-    if (layersActive & (1u << kIntensityLayer)) {
-      const uint32_t slot = (kind << 1) | uint32_t(gpsChanged);
-      last->intensity = uint16_t(context.intensityCoder.decode(layers[kIntensityLayer],
-                                                               context.lastIntensity[slot], kind));
-      context.lastIntensity[slot] = last->intensity;
-    }
-    if ((layersActive & (1u << kScanAngleLayer)) && (changed & kScanAngleChanged)) {
-      last->scanAngle = int16_t(
-          context.scanAngleCoder.decode(layers[kScanAngleLayer], last->scanAngle, gpsChanged));
-    }
-    if (layersActive & (1u << kUserDataLayer)) {
-      last->userData = uint8_t(layers[kUserDataLayer].decodeSymbol(
-          context.userDataByLast.at(last->userData / 4u, true)));
-    }
-    if ((layersActive & (1u << kPointSourceLayer)) && (changed & kPointSourceChanged)) {
-      last->pointSourceId =
-          uint16_t(context.pointSourceCoder.decode(layers[kPointSourceLayer], last->pointSourceId));
-    }
-    if ((layersActive & (1u << kGpsTimeLayer)) && gpsChanged) {
-      last->gpsTime = context.gps.decode(layers[kGpsTimeLayer], corrupt);
-    }
-    last->store(item);
-    last->gpsTimeChanged = gpsChanged;
+    decodeReturns(xy, context, changed, gpsChanged);
+    const ReturnShape shape = shapeOf(last.numberOfReturns, last.returnNumber, gpsChanged);
+    decodeXY(xy, context, shape);
+    decodeLayers(context, changed, shape);
+    last.store(item);
+    last.gpsTimeChanged = gpsChanged;
     return channelForOthers;
   }
 
@@ -294,21 +218,12 @@ struct Point14Codec {
   uint32_t encode(ArithmeticEncoder* out, const uint8_t* item) {
     Point14Fields point;
     point.load(item);
-    Point14Fields* last = &contexts[current].last;
-    const uint32_t lastKind = (last->returnNumber == 1 ? 1u : 0u) +
-                              (last->returnNumber >= last->numberOfReturns ? 2u : 0u) +
-                              (last->gpsTimeChanged ? 4u : 0u);
+    const uint32_t lastKind = returnKindOf(contexts[current].last);
     const uint32_t channel = point.scannerChannel;
+    // A switch compares with the channel's own last point, or starts it from the current one.
+    Point14Fields* last = &contexts[current].last;
     if (channel != current && !contexts[channel].unused) last = &contexts[channel].last;
-    // Compared as bits, not as doubles, so that -0.0 and NaN payloads survive.
-    const bool gpsChanged = point.gpsTime != last->gpsTime;
-    const uint32_t lastN = last->numberOfReturns, lastR = last->returnNumber;
-    const uint32_t n = point.numberOfReturns, r = point.returnNumber;
-    uint32_t changed =
-        (uint32_t(channel != current) << 6) |
-        (uint32_t(point.pointSourceId != last->pointSourceId) << 5) | (uint32_t(gpsChanged) << 4) |
-        (uint32_t(point.scanAngle != last->scanAngle) << 3) | (uint32_t(n != lastN) << 2);
-    if (r != lastR) changed |= r == ((lastR + 1) & 15) ? 1u : (r == ((lastR + 15) & 15) ? 2u : 3u);
+    const uint32_t changed = changesOf(point, *last, channel != current);
     ArithmeticEncoder& xy = out[kReturnsXYLayer];
     xy.encodeSymbol(contexts[current].changes[lastKind], changed);
     uint32_t channelForOthers = version >= 4 ? current : 0;
@@ -322,59 +237,11 @@ struct Point14Codec {
       channelForOthers = channel;
     }
     Point14Context& context = contexts[current];
-    if (changed & kReturnCountChanged) {
-      xy.encodeSymbol(context.returnCountByLast.at(lastN, false), n);
-    }
-    if ((changed & 3) == 3) {
-      if (gpsChanged) {
-        xy.encodeSymbol(context.returnNumberByLast.at(lastR, false), r);
-      } else {
-        xy.encodeSymbol(context.returnNumberStep, ((r - lastR) & 15) - 2);
-      }
-    }
-    const uint32_t m = point14ReturnMap(n, r), l = point14ReturnLevel(n, r);
-    const uint32_t kind = (r == 1 ? 2u : 0u) + (r >= n ? 1u : 0u);
-    const uint32_t xySlot = (m << 1) | uint32_t(gpsChanged);
-    const int32_t dx = int32_t(uint32_t(point.x) - uint32_t(last->x));
-    context.dxCoder.encode(xy, context.xDiff[xySlot].median(), dx, n == 1);
-    context.xDiff[xySlot].add(dx);
-    const int32_t dy = int32_t(uint32_t(point.y) - uint32_t(last->y));
-    context.dyCoder.encode(xy, context.yDiff[xySlot].median(), dy,
-                           (n == 1) + evenBitsContext(context.dxCoder.lastK(), 20));
-    context.yDiff[xySlot].add(dy);
-
-    const uint32_t k = (context.dxCoder.lastK() + context.dyCoder.lastK()) / 2;
-    context.zCoder.encode(out[kZLayer], context.lastZ[l], point.z,
-                          (n == 1) + evenBitsContext(k, 18));
-    context.lastZ[l] = point.z;
-    if (point.classification != last->classification) layersActive |= 1u << kClassificationLayer;
-    const uint32_t classKey = ((last->classification & 0x1Fu) << 1) + (kind == 3 ? 1u : 0u);
-    out[kClassificationLayer].encodeSymbol(context.classByLast.at(classKey, false),
-                                           point.classification);
-    if (point.flags() != last->flags()) layersActive |= 1u << kFlagsLayer;
-    out[kFlagsLayer].encodeSymbol(context.flagsByLast.at(last->flags(), false), point.flags());
-    if (point.intensity != last->intensity) layersActive |= 1u << kIntensityLayer;
-    const uint32_t slot = (kind << 1) | uint32_t(gpsChanged);
-    context.intensityCoder.encode(out[kIntensityLayer], context.lastIntensity[slot],
-                                  point.intensity, kind);
-    context.lastIntensity[slot] = point.intensity;
-    if (changed & kScanAngleChanged) {
-      layersActive |= 1u << kScanAngleLayer;
-      context.scanAngleCoder.encode(out[kScanAngleLayer], last->scanAngle, point.scanAngle,
-                                    gpsChanged);
-    }
-    if (point.userData != last->userData) layersActive |= 1u << kUserDataLayer;
-    out[kUserDataLayer].encodeSymbol(context.userDataByLast.at(last->userData / 4u, false),
-                                     point.userData);
-    if (changed & kPointSourceChanged) {
-      layersActive |= 1u << kPointSourceLayer;
-      context.pointSourceCoder.encode(out[kPointSourceLayer], last->pointSourceId,
-                                      point.pointSourceId);
-    }
-    if (gpsChanged) {
-      layersActive |= 1u << kGpsTimeLayer;
-      context.gps.encode(out[kGpsTimeLayer], point.gpsTime);
-    }
+    const bool gpsChanged = (changed & kGpsTimeChanged) != 0;
+    encodeReturns(xy, context, changed, point, *last, gpsChanged);
+    const ReturnShape shape = shapeOf(point.numberOfReturns, point.returnNumber, gpsChanged);
+    encodeXY(xy, context, shape, point, *last);
+    encodeLayers(out, context, changed, shape, point, *last);
     point.gpsTimeChanged = gpsChanged;
     point.scannerChannel = uint8_t(current);
     *last = point;
@@ -382,6 +249,194 @@ struct Point14Codec {
   }
 
  private:
+  /// The contexts a point's returns select.
+  struct ReturnShape {
+    uint32_t n, r;
+    uint32_t map;    ///< return map, 0-5
+    uint32_t level;  ///< return level, 0-7
+    uint32_t kind;   ///< single 3, first 2, last 1, intermediate 0
+    bool gpsChanged;
+  };
+
+  PCV_HOST_DEVICE static ReturnShape shapeOf(uint32_t n, uint32_t r, bool gpsChanged) {
+    return {n,
+            r,
+            point14ReturnMap(n, r),
+            point14ReturnLevel(n, r),
+            (r == 1 ? 2u : 0u) + (r >= n ? 1u : 0u),
+            gpsChanged};
+  }
+
+  /// The last point's return kind and GPS change: the context of the change symbol.
+  PCV_HOST_DEVICE static uint32_t returnKindOf(const Point14Fields& last) {
+    return (last.returnNumber == 1 ? 1u : 0u) +
+           (last.returnNumber >= last.numberOfReturns ? 2u : 0u) + (last.gpsTimeChanged ? 4u : 0u);
+  }
+
+  static uint32_t changesOf(const Point14Fields& point, const Point14Fields& last,
+                            bool channelChanged) {
+    // GPS times are compared as bits, not as doubles, so that -0.0 and NaN payloads survive.
+    uint32_t changed = (uint32_t(channelChanged) << 6) |
+                       (uint32_t(point.pointSourceId != last.pointSourceId) << 5) |
+                       (uint32_t(point.gpsTime != last.gpsTime) << 4) |
+                       (uint32_t(point.scanAngle != last.scanAngle) << 3) |
+                       (uint32_t(point.numberOfReturns != last.numberOfReturns) << 2);
+    const uint32_t r = point.returnNumber, lastR = last.returnNumber;
+    if (r != lastR) changed |= r == ((lastR + 1) & 15) ? 1u : (r == ((lastR + 15) & 15) ? 2u : 3u);
+    return changed;
+  }
+
+  /// Number of returns when it changed; the return number as +1, -1 or coded.
+  PCV_HOST_DEVICE void decodeReturns(ArithmeticDecoder& xy, Point14Context& context,
+                                     uint32_t changed, bool gpsChanged) {
+    Point14Fields& last = context.last;
+    if (changed & kReturnCountChanged) {
+      last.numberOfReturns =
+          uint8_t(xy.decodeSymbol(context.returnCountByLast.at(last.numberOfReturns, true)));
+    }
+    const uint32_t lastR = last.returnNumber;
+    switch (changed & 3) {
+      case 1:
+        last.returnNumber = uint8_t((lastR + 1) & 15);
+        break;
+      case 2:
+        last.returnNumber = uint8_t((lastR + 15) & 15);
+        break;
+      case 3:
+        last.returnNumber =
+            uint8_t(gpsChanged ? xy.decodeSymbol(context.returnNumberByLast.at(lastR, true))
+                               : (lastR + xy.decodeSymbol(context.returnNumberStep) + 2) & 15);
+        break;
+      default:
+        break;
+    }
+  }
+
+  void encodeReturns(ArithmeticEncoder& xy, Point14Context& context, uint32_t changed,
+                     const Point14Fields& point, const Point14Fields& last, bool gpsChanged) {
+    if (changed & kReturnCountChanged) {
+      xy.encodeSymbol(context.returnCountByLast.at(last.numberOfReturns, false),
+                      point.numberOfReturns);
+    }
+    if ((changed & 3) == 3) {
+      const uint32_t r = point.returnNumber, lastR = last.returnNumber;
+      if (gpsChanged) {
+        xy.encodeSymbol(context.returnNumberByLast.at(lastR, false), r);
+      } else {
+        xy.encodeSymbol(context.returnNumberStep, ((r - lastR) & 15) - 2);
+      }
+    }
+  }
+
+  /// x and y as differences predicted by the medians of the same return map's.
+  PCV_HOST_DEVICE void decodeXY(ArithmeticDecoder& xy, Point14Context& context,
+                                const ReturnShape& s) {
+    Point14Fields& last = context.last;
+    const uint32_t slot = (s.map << 1) | uint32_t(s.gpsChanged);
+    const int32_t dx = context.dxCoder.decode(xy, context.xDiff[slot].median(), s.n == 1);
+    last.x = int32_t(uint32_t(last.x) + uint32_t(dx));
+    context.xDiff[slot].add(dx);
+    const int32_t dy =
+        context.dyCoder.decode(xy, context.yDiff[slot].median(),
+                               (s.n == 1) + evenBitsContext(context.dxCoder.lastK(), 20));
+    last.y = int32_t(uint32_t(last.y) + uint32_t(dy));
+    context.yDiff[slot].add(dy);
+  }
+
+  void encodeXY(ArithmeticEncoder& xy, Point14Context& context, const ReturnShape& s,
+                const Point14Fields& point, const Point14Fields& last) {
+    const uint32_t slot = (s.map << 1) | uint32_t(s.gpsChanged);
+    const int32_t dx = int32_t(uint32_t(point.x) - uint32_t(last.x));
+    context.dxCoder.encode(xy, context.xDiff[slot].median(), dx, s.n == 1);
+    context.xDiff[slot].add(dx);
+    const int32_t dy = int32_t(uint32_t(point.y) - uint32_t(last.y));
+    context.dyCoder.encode(xy, context.yDiff[slot].median(), dy,
+                           (s.n == 1) + evenBitsContext(context.dxCoder.lastK(), 20));
+    context.yDiff[slot].add(dy);
+  }
+
+  /// The layers after returns/XY, each only when active (wanted and present in the chunk).
+  PCV_HOST_DEVICE void decodeLayers(Point14Context& context, uint32_t changed,
+                                    const ReturnShape& s) {
+    Point14Fields& last = context.last;
+    if (layersActive & (1u << kZLayer)) {
+      const uint32_t k = (context.dxCoder.lastK() + context.dyCoder.lastK()) / 2;
+      last.z = context.zCoder.decode(layers[kZLayer], context.lastZ[s.level],
+                                     (s.n == 1) + evenBitsContext(k, 18));
+      context.lastZ[s.level] = last.z;
+    }
+    if (layersActive & (1u << kClassificationLayer)) {
+      const uint32_t key = ((last.classification & 0x1Fu) << 1) + (s.kind == 3 ? 1u : 0u);
+      last.classification =
+          uint8_t(layers[kClassificationLayer].decodeSymbol(context.classByLast.at(key, true)));
+    }
+    if (layersActive & (1u << kFlagsLayer)) {
+      const uint32_t flags =
+          layers[kFlagsLayer].decodeSymbol(context.flagsByLast.at(last.flags(), true));
+      last.edgeOfFlightLine = uint8_t((flags >> 5) & 1);
+      last.scanDirection = uint8_t((flags >> 4) & 1);
+      last.classFlags = uint8_t(flags & 0x0F);
+    }
+    if (layersActive & (1u << kIntensityLayer)) {
+      const uint32_t slot = (s.kind << 1) | uint32_t(s.gpsChanged);
+      last.intensity = uint16_t(context.intensityCoder.decode(layers[kIntensityLayer],
+                                                              context.lastIntensity[slot], s.kind));
+      context.lastIntensity[slot] = last.intensity;
+    }
+    if ((layersActive & (1u << kScanAngleLayer)) && (changed & kScanAngleChanged)) {
+      last.scanAngle = int16_t(
+          context.scanAngleCoder.decode(layers[kScanAngleLayer], last.scanAngle, s.gpsChanged));
+    }
+    if (layersActive & (1u << kUserDataLayer)) {
+      last.userData = uint8_t(
+          layers[kUserDataLayer].decodeSymbol(context.userDataByLast.at(last.userData / 4u, true)));
+    }
+    if ((layersActive & (1u << kPointSourceLayer)) && (changed & kPointSourceChanged)) {
+      last.pointSourceId =
+          uint16_t(context.pointSourceCoder.decode(layers[kPointSourceLayer], last.pointSourceId));
+    }
+    if ((layersActive & (1u << kGpsTimeLayer)) && s.gpsChanged) {
+      last.gpsTime = context.gps.decode(layers[kGpsTimeLayer], corrupt);
+    }
+  }
+
+  /// Every layer is coded; a layer whose values never changed in the chunk is left out of it.
+  void encodeLayers(ArithmeticEncoder* out, Point14Context& context, uint32_t changed,
+                    const ReturnShape& s, const Point14Fields& point, const Point14Fields& last) {
+    const uint32_t k = (context.dxCoder.lastK() + context.dyCoder.lastK()) / 2;
+    context.zCoder.encode(out[kZLayer], context.lastZ[s.level], point.z,
+                          (s.n == 1) + evenBitsContext(k, 18));
+    context.lastZ[s.level] = point.z;
+    if (point.classification != last.classification) layersActive |= 1u << kClassificationLayer;
+    const uint32_t classKey = ((last.classification & 0x1Fu) << 1) + (s.kind == 3 ? 1u : 0u);
+    out[kClassificationLayer].encodeSymbol(context.classByLast.at(classKey, false),
+                                           point.classification);
+    if (point.flags() != last.flags()) layersActive |= 1u << kFlagsLayer;
+    out[kFlagsLayer].encodeSymbol(context.flagsByLast.at(last.flags(), false), point.flags());
+    if (point.intensity != last.intensity) layersActive |= 1u << kIntensityLayer;
+    const uint32_t slot = (s.kind << 1) | uint32_t(s.gpsChanged);
+    context.intensityCoder.encode(out[kIntensityLayer], context.lastIntensity[slot],
+                                  point.intensity, s.kind);
+    context.lastIntensity[slot] = point.intensity;
+    if (changed & kScanAngleChanged) {
+      layersActive |= 1u << kScanAngleLayer;
+      context.scanAngleCoder.encode(out[kScanAngleLayer], last.scanAngle, point.scanAngle,
+                                    s.gpsChanged);
+    }
+    if (point.userData != last.userData) layersActive |= 1u << kUserDataLayer;
+    out[kUserDataLayer].encodeSymbol(context.userDataByLast.at(last.userData / 4u, false),
+                                     point.userData);
+    if (changed & kPointSourceChanged) {
+      layersActive |= 1u << kPointSourceLayer;
+      context.pointSourceCoder.encode(out[kPointSourceLayer], last.pointSourceId,
+                                      point.pointSourceId);
+    }
+    if (s.gpsChanged) {
+      layersActive |= 1u << kGpsTimeLayer;
+      context.gps.encode(out[kGpsTimeLayer], point.gpsTime);
+    }
+  }
+
   /// A channel's first point in the chunk starts from `from` (the first record, or the last
   /// point of the channel it switched from).
   void startContext(uint32_t channel, const Point14Fields& from) {
