@@ -59,8 +59,8 @@ void addInfoCommand(CLI::App& cli) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto read = std::make_shared<ReadFlags>();
   auto stats = std::make_shared<bool>(false);
-  CLI::App* info =
-      cli.add_subcommand("info", "Describe point cloud files (PLY, LAS, PCD, E57, text)");
+  CLI::App* info = cli.add_subcommand(
+      "info", "Describe point cloud files (PLY, LAS, LAZ, COPC, PCD, E57, text)");
   info->add_option("files", *files, "Files to describe")->required();
   addReadFlags(*info, *read);
   info->add_flag("--stats", *stats,

@@ -9,6 +9,7 @@
 #include "pcv/core/error.hpp"
 #include "bench_command.hpp"
 #include "compare_command.hpp"
+#include "convert_command.hpp"
 #include "info_command.hpp"
 #include "render_command.hpp"
 #if PCV_WITH_VIEWER
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
 #endif
   pcv::app::addInfoCommand(cli);
   pcv::app::addCompareCommand(cli);
+  pcv::app::addConvertCommand(cli);
   // `pcv FILE...` opens the viewer on the files, as `pcv view FILE...` does.
   std::vector<std::string> files;
 #if PCV_WITH_VIEWER
