@@ -1,5 +1,7 @@
 #include "coloring_options.hpp"
 
+#include <cstdio>
+
 #include "pcv/core/error.hpp"
 
 namespace pcv::app {
@@ -35,6 +37,17 @@ ColoringOptions coloringOptionsFrom(const ColoringFlags& flags) {
   if (!flags.map.empty()) options.map = parseColorMap(flags.map);
   if (!flags.range.empty()) options.range = parseValueRange(flags.range);
   return options;
+}
+
+void reportColoring(const Coloring& used) {
+  if (!used.note.empty()) {
+    std::fprintf(stderr, "pcv: %s, coloured by %s\n", used.note.c_str(),
+                 colorModeName(used.mode).c_str());
+  }
+  if (!used.attribute.empty()) {
+    std::fprintf(stderr, "pcv: %s mapped with %s from %.6g to %.6g\n", used.attribute.c_str(),
+                 colorMapName(used.map).c_str(), used.range.low, used.range.high);
+  }
 }
 
 }  // namespace pcv::app

@@ -25,4 +25,8 @@ void addColoringFlags(CLI::App& command, ColoringFlags& flags);
 /// --color-attribute NAME", a bad map name or range).
 ColoringOptions coloringOptionsFrom(const ColoringFlags& flags);
 
+/// Says on stderr how the points were coloured where it is not what was asked or needs a
+/// legend: the fallback and why, the attribute's map and range.
+void reportColoring(const Coloring& used);
+
 }  // namespace pcv::app

@@ -8,6 +8,8 @@
 #include "option_groups.hpp"
 #include "progress_bar.hpp"
 #include "quality_options.hpp"
+#include "stream_flags.hpp"
+#include "streamed_render.hpp"
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/image.hpp"
 #include "pcv/core/point_coloring.hpp"
@@ -26,6 +28,8 @@ struct RenderOptions {
   ColoringFlags coloring;          ///< --color, --color-attribute, --color-map, --color-range
   QualityOptions quality;          ///< point size, EDL, HQ, background
   ReadFlags read;                  ///< --scan
+  StreamFlags stream;              ///< a COPC file: --point-budget, --gpu-memory, --memory
+  double streamSeconds = 600.0;    ///< --stream-time-limit
   std::vector<std::string> files;  ///< point cloud files; empty renders the cylinder scene
   std::string out = "pcv.png";
   std::string gl = "none";       // "egl": through the viewer's GL interop path, headless
@@ -62,14 +66,7 @@ glm::dvec3 addFiles(const RenderOptions& options, Renderer& renderer, Box3d& wor
   const PointCloud cloud = loadFiles(options.files, readOptionsFrom(options.read), worldBounds);
   UninitializedVector<Point> coloured;
   const Coloring used = coloredPoints(cloud, coloring, coloured);
-  if (!used.note.empty()) {
-    std::fprintf(stderr, "pcv: %s, coloured by %s\n", used.note.c_str(),
-                 colorModeName(used.mode).c_str());
-  }
-  if (!used.attribute.empty()) {
-    std::fprintf(stderr, "pcv: %s mapped with %s from %.6g to %.6g\n", used.attribute.c_str(),
-                 colorMapName(used.map).c_str(), used.range.low, used.range.high);
-  }
+  reportColoring(used);
   renderer.addSet(coloured, {.hasColor = cloud.hasColor});
   if (!cloud.hasColor && options.quality.edl == "auto") {
     std::fprintf(stderr, "pcv: no colour in the data, eye-dome lighting on (--edl off: without)\n");
@@ -77,14 +74,47 @@ glm::dvec3 addFiles(const RenderOptions& options, Renderer& renderer, Box3d& wor
   return cloud.origin;
 }
 
+/// A COPC file streamed from its octree: the nodes its view wants, converged.
+Image renderStreamedFile(const RenderOptions& options, Renderer& renderer,
+                         const RenderSettings& settings, ImageSize size) {
+  std::vector<std::string> notes;
+  StreamedRenderRequest request{.path = options.files[0],
+                                .read = readOptionsFrom(options.read),
+                                .streaming = streamingOptionsFrom(options.stream, renderer, notes),
+                                .view = options.view,
+                                .widthPx = size.width,
+                                .heightPx = size.height,
+                                .settings = settings,
+                                .edlAuto = options.quality.edl == "auto",
+                                .timeLimitSeconds = options.streamSeconds};
+  request.streaming.coloring = coloringOptionsFrom(options.coloring);
+  for (const std::string& note : notes) std::fprintf(stderr, "pcv: %s\n", note.c_str());
+  if (options.gl != "egl") return renderStreamed(request, renderer);
+  return renderStreamed(request, renderer, [&](const ViewTransform& view) {
+    return renderThroughGl(renderer, view, settings, options.interop);
+  });
+}
+
 void runRender(const RenderOptions& options) {
   const ImageSize size = parseImageSize(options.view.size);
   Camera camera = cameraFrom(options.view);
-  std::unique_ptr<Renderer> renderer = createRendererFrom(options.renderer);
+  // A streamed cloud keeps the compact layout only (8 bytes a point): three times the points
+  // in the GPU budget, and a headless render picks nothing.
+  const bool streamed = streams(options.files, options.stream);
+  std::unique_ptr<Renderer> renderer = createRendererFrom(
+      options.renderer,
+      streamed ? RendererOptions{.storage = PointStorage::Compact} : RendererOptions{});
   RenderSettings settings;
   settings.method = methodFrom(options.renderer);
   applyQualityOptions(options.quality, settings);
   renderer->methodFor(settings);  // an unknown method fails before anything is loaded
+  if (streamed) {
+    writePng(options.out, renderStreamedFile(options, *renderer, settings, size));
+    std::fprintf(stderr, "pcv: method %s, %.3f ms; wrote %s\n",
+                 methodName(renderer->methodFor(settings)),
+                 totalMilliseconds(renderer->lastTimings()), options.out.c_str());
+    return;
+  }
 
   glm::dvec3 origin(0.0);
   if (options.files.empty()) {
@@ -127,6 +157,12 @@ void addRenderCommand(CLI::App& cli) {
   addColoringFlags(*render, options->coloring);
   addQualityOptions(*render, options->quality);
   addReadFlags(*render, options->read);
+  addStreamFlags(*render, options->stream);
+  render
+      ->add_option("--stream-time-limit", options->streamSeconds,
+                   "COPC: seconds to wait for the view to converge before drawing what is there")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   render->add_option("--out", options->out, "Output PNG path")->capture_default_str();
   render
       ->add_option("--gl", options->gl,
@@ -137,8 +173,8 @@ void addRenderCommand(CLI::App& cli) {
       ->check(CLI::IsMember({"auto", "surface", "pbo", "host"}))
       ->capture_default_str();
   render->add_option("files", options->files,
-                     "Point cloud files (PLY, LAS, PCD, E57, XYZ/TXT/CSV/PTS), merged; none: "
-                     "cylinders");
+                     "Point cloud files (PLY, LAS, LAZ, PCD, E57, XYZ/TXT/CSV/PTS), merged, or one "
+                     "COPC file, streamed; none: cylinders");
   render->callback([options] { runRender(*options); });
 }
 

@@ -151,6 +151,16 @@ uint64_t CopcFile::pointCount() const {
   return state_->header.pointCount;
 }
 
+Box3d CopcFile::statedBounds() const {
+  const Box3d stated = io::declaredByHeader(state_->header).worldBounds;
+  if (!stated.empty()) return stated;
+  const CopcHierarchy& tree = state_->hierarchy;
+  Box3d cube;
+  cube.extend(tree.center - glm::dvec3(tree.halfSize));
+  cube.extend(tree.center + glm::dvec3(tree.halfSize));
+  return cube;
+}
+
 PointCloud CopcFile::decodeNode(size_t node) const {
   return state_->decode(node);
 }

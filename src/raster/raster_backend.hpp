@@ -66,6 +66,8 @@ class RasterBackend {
   virtual void freePool() = 0;
   /// Bytes the pool holds.
   virtual uint64_t poolBytes() const = 0;
+  /// Bytes of the memory the pool lives in that are free now (GPU or host memory).
+  virtual uint64_t freeMemoryBytes() const = 0;
   /// Lays out points [sourceFirst, sourceFirst + count) of `source` (one layout slice)
   /// into point slots from `pointFirst` on and batch slots from `batchFirst` on: Morton order
   /// and the compact layout's batches where the storage sorts, the 16-byte points where it

@@ -250,6 +250,14 @@ uint64_t Renderer::residentBytes() const {
   return backend_->poolBytes();
 }
 
+uint64_t Renderer::freeMemoryBytes() const {
+  return backend_->freeMemoryBytes();
+}
+
+uint64_t Renderer::fixedPoolPoints() const {
+  return poolFixed_ ? pool_->points.capacity() : 0;
+}
+
 std::vector<Point> Renderer::downloadPoints(PointSetId set) const {
   const auto found = sets_.find(set);
   if (found == sets_.end()) return {};

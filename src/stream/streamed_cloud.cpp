@@ -40,6 +40,15 @@ StreamedCloud::StreamedCloud(std::shared_ptr<const CopcFile> file, Renderer& ren
       wantedNow_(tree_.size(), false) {
   if (options_.gpuMemoryBytes == 0) throw InputError("streaming needs a GPU memory budget");
   renderer_.fixPool(options_.gpuMemoryBytes);
+  maxPointBudget_ = renderer_.fixedPoolPoints() / 10 * 9;
+  if (tree_.root() != OctreeIndex::kNone) rootPoints_ = tree_.node(size_t(tree_.root())).pointCount;
+  if (maxPointBudget_ < rootPoints_) {
+    throw InputError("a resident-node budget (--gpu-memory) of " +
+                     formatBytes(double(options_.gpuMemoryBytes)) + " holds " +
+                     std::to_string(maxPointBudget_) + " points, fewer than the " +
+                     std::to_string(rootPoints_) + " of the octree's root node: give more");
+  }
+  setPointBudget(options_.pointBudget);
   ColoringOptions fixed = options_.coloring;
   if (tree_.root() != OctreeIndex::kNone) {
     const PointCloud root = file_->decodeNode(size_t(tree_.root()));
@@ -78,6 +87,10 @@ std::vector<std::string> StreamedCloud::takeErrors() {
   return errors;
 }
 
+void StreamedCloud::setPointBudget(uint64_t points) {
+  options_.pointBudget = std::clamp(points, rootPoints_, maxPointBudget_);
+}
+
 bool StreamedCloud::evictOneNotIn(const std::vector<bool>& wanted) {
   size_t oldest = SIZE_MAX;
   for (size_t node = 0; node < resident_.size(); ++node) {
@@ -87,13 +100,17 @@ bool StreamedCloud::evictOneNotIn(const std::vector<bool>& wanted) {
     }
   }
   if (oldest == SIZE_MAX) return false;
+  evict(oldest);
+  return true;
+}
+
+void StreamedCloud::evict(size_t node) {
   // The renderer orders the removal after every frame already submitted (one CUDA stream), so a
   // frame in flight never loses a node it draws.
-  renderer_.removeSet(resident_[oldest]->set);
-  stats_.residentPoints -= tree_.node(oldest).pointCount;
-  resident_[oldest].reset();
+  renderer_.removeSet(resident_[node]->set);
+  stats_.residentPoints -= tree_.node(node).pointCount;
+  resident_[node].reset();
   ++stats_.evictedNodes;
-  return true;
 }
 
 void StreamedCloud::addDecoded() {
@@ -148,6 +165,14 @@ std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx,
                                             [](const auto& r) { return r.has_value(); }));
   stats_.decodedPoints = loader_->decodedPoints();
   return sets;
+}
+
+void StreamedCloud::keepOnlyWanted() {
+  for (size_t node = 0; node < resident_.size(); ++node) {
+    if (!resident_[node] || wantedNow_[node]) continue;
+    evict(node);
+  }
+  stats_.nodesCached = stats_.nodesResident;
 }
 
 bool StreamedCloud::converged() const {

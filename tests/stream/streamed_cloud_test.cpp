@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "pcv/core/error.hpp"
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/stream/node_selection.hpp"
@@ -131,6 +132,45 @@ TEST(StreamedCloud, TinyGpuBudgetStillConvergesOnWhatItWants) {
   EXPECT_GT(convergeFrames(cloud, right, 320, 180, sets), 0);
   EXPECT_LE(cloud.stats().residentPoints, 300'000u);
   EXPECT_LE(renderer->residentBytes(), 300'000u * 8 * 105 / 100);  // the pool's batch slots
+}
+
+TEST(StreamedCloud, KeepOnlyWantedLeavesExactlyTheDrawnSets) {
+  PCV_OPEN_SAMPLE(file, "lone-star.copc.laz");
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
+  StreamedCloud cloud(file, *renderer, {.gpuMemoryBytes = 64ull << 20});
+  const Box3d box = cloud.bounds();
+  std::vector<PointSetId> sets;
+  // A converged overview, then a close view: the overview's nodes stay cached until asked to go.
+  ASSERT_GT(convergeFrames(cloud, frameBounds(box, 16.0f / 9.0f), 320, 180, sets), 0);
+  const Camera close = Camera::lookingFrom(box.center() - glm::dvec3(5.0, 0.0, 0.0), 0.0f, 0.0f);
+  ASSERT_GT(convergeFrames(cloud, close, 320, 180, sets), 0);
+  uint64_t drawn = 0;
+  for (PointSetId set : sets) drawn += renderer->pointCount(set);
+  EXPECT_GE(renderer->pointCount(), drawn);
+  cloud.keepOnlyWanted();
+  EXPECT_EQ(renderer->pointCount(), drawn) << "the renderer holds the drawn sets and no others";
+  EXPECT_EQ(cloud.stats().nodesResident, sets.size());
+}
+
+TEST(StreamedCloud, PointBudgetIsClampedToWhatTheRootAndThePoolAllow) {
+  PCV_OPEN_SAMPLE(file, "lone-star.copc.laz");
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
+  StreamedCloud cloud(file, *renderer, {.pointBudget = 1, .gpuMemoryBytes = 200'000 * 8});
+  EXPECT_GT(cloud.pointBudget(), 1u) << "a frame draws the root whole";
+  cloud.setPointBudget(uint64_t(1) << 40);
+  EXPECT_EQ(cloud.pointBudget(), cloud.maxPointBudget());
+  EXPECT_LT(cloud.maxPointBudget(), 200'000u);
+}
+
+TEST(StreamedCloud, GpuBudgetBelowTheRootIsAClearError) {
+  PCV_OPEN_SAMPLE(file, "lone-star.copc.laz");
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
+  try {
+    StreamedCloud cloud(file, *renderer, {.gpuMemoryBytes = 1000 * 8});
+    FAIL() << "a pool of 1000 points cannot hold the root";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("root node"), std::string::npos) << error.what();
+  }
 }
 
 TEST(StreamedCloud, ClosingWhileNodesDecodeIsClean) {

@@ -37,6 +37,9 @@ class CopcFile {
   const std::vector<std::string>& attributeNames() const;
   /// Points in the file (the header's count).
   uint64_t pointCount() const;
+  /// The points' world bounds as the header states them, or the octree's root cube where the
+  /// header's make no box (for framing a view before any point is decoded).
+  Box3d statedBounds() const;
 
   /// The points of hierarchy().nodes[node]: positions as offsets from origin(), the file's
   /// colours (16-bit colours scaled as the root node's maximum says, like a LAS file's), and

@@ -108,6 +108,11 @@ class Renderer {
   uint64_t pointCount(PointSetId set) const;
   /// Bytes of point data resident (the pool all sets live in).
   uint64_t residentBytes() const;
+  /// Bytes free now in the memory the points live in (GPU memory, or host memory for the cpu
+  /// backend): what a fixed pool for streaming can take.
+  uint64_t freeMemoryBytes() const;
+  /// Points a fixed pool holds at most (0 when the pool is not fixed).
+  uint64_t fixedPoolPoints() const;
   /// Copies a set's 16-byte points back to the host in stored order; empty with Compact storage.
   std::vector<Point> downloadPoints(PointSetId set) const;
   /// The set and point a framebuffer payload names; empty for a payload no set holds.

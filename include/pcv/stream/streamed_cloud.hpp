@@ -48,6 +48,7 @@ class StreamedCloud {
  public:
   /// `renderer` must outlive the cloud, and draws nothing else while it streams (its pool is
   /// fixed at the GPU budget). Decodes the root at once (the colouring's range comes from it).
+  /// Throws InputError when the GPU budget cannot hold the root.
   StreamedCloud(std::shared_ptr<const CopcFile> file, Renderer& renderer,
                 const StreamingOptions& options);
   ~StreamedCloud();  ///< stops the decoding threads and removes its sets
@@ -59,14 +60,22 @@ class StreamedCloud {
   std::vector<PointSetId> update(const Camera& camera, int widthPx, int heightPx);
   /// Every node the last frame wanted is resident, and none is pending.
   bool converged() const;
+  /// Removes the resident nodes the last frame did not want, so the renderer holds exactly the
+  /// sets it drew (for drawing every resident set, as the GL path does).
+  void keepOnlyWanted();
   const StreamingStats& stats() const { return stats_; }
   /// The origin the renderer's points are offsets from.
   const glm::dvec3& origin() const;
   /// The cloud's cube.
   Box3d bounds() const;
   const Coloring& coloring() const { return coloring_; }
-  void setPointBudget(uint64_t points) { options_.pointBudget = points; }
+  /// Points drawn per frame at most; at least the root's (a frame draws it whole), at most
+  /// maxPointBudget().
+  void setPointBudget(uint64_t points);
   uint64_t pointBudget() const { return options_.pointBudget; }
+  /// The most points a frame can ask for: what the GPU budget's pool holds, less room for the
+  /// slots that nodes of uneven sizes leave free, so every wanted node finds a place.
+  uint64_t maxPointBudget() const { return maxPointBudget_; }
   /// Nodes that could not be decoded (each reported once).
   std::vector<std::string> takeErrors();
 
@@ -77,6 +86,7 @@ class StreamedCloud {
   };
   void addDecoded();
   bool evictOneNotIn(const std::vector<bool>& wanted);
+  void evict(size_t node);
 
   std::shared_ptr<const CopcFile> file_;
   Renderer& renderer_;
@@ -87,6 +97,8 @@ class StreamedCloud {
   std::vector<uint32_t> wanted_;                   // the last frame's choice
   std::vector<bool> wantedNow_;                    // by node
   uint64_t frame_ = 0;
+  uint64_t maxPointBudget_ = 0;
+  uint64_t rootPoints_ = 0;
   StreamingStats stats_;
   std::vector<std::string> errors_;
   std::unique_ptr<NodeLoader> loader_;  // last: its threads stop first

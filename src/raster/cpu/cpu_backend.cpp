@@ -58,6 +58,7 @@ class CpuBackend final : public RasterBackend {
     if (keepsPoints_) growTo(pool_.points, points, kEmptySlot, "the points");
   }
   void freePool() override { pool_ = {}; }
+  uint64_t freeMemoryBytes() const override { return availableHostMemoryBytes(); }
   uint64_t poolBytes() const override {
     return pool_.positions.size() * 4 + pool_.colors.size() * 4 +
            pool_.batches.size() * sizeof(Batch) + pool_.points.size() * sizeof(Point);

@@ -101,6 +101,11 @@ class CudaBackend final : public RasterBackend {
     pool_ = {};
   }
   uint64_t poolBytes() const override { return pool_.bytes(); }
+  uint64_t freeMemoryBytes() const override {
+    size_t freeBytes = 0, totalBytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+    return freeBytes;
+  }
 
   void storeSlice(const PointProducer& source, uint64_t sourceFirst, uint64_t count,
                   uint64_t pointFirst, uint64_t batchFirst) override {
