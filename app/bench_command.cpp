@@ -8,6 +8,7 @@
 #include <memory>
 #include <sstream>
 
+#include "clip_options.hpp"
 #include "option_groups.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/raster/quality_presets.hpp"
@@ -31,6 +32,7 @@ struct BenchOptions {
   std::string size = "1280x720";
   std::string json;
   QualityOptions quality;                         // the base settings of every row
+  ClipFlags clip;                                 // clipping of every row
   std::vector<std::string> qualityModes{"base"};  // presets on top of them
 };
 
@@ -178,11 +180,14 @@ void measureOrder(Renderer& renderer, const std::string& order, const RenderSett
         RenderSettings settings = base;
         settings.method = method;
         mode->apply(settings.quality);
-        // The quality pipeline draws from the compact layout: Morton order only.
-        if (needsQualityPipeline(settings.quality) && order != "morton") continue;
+        // The quality pipeline and clipping draw from the compact layout: Morton order only.
+        const bool compactLayout = needsQualityPipeline(settings.quality);
+        if (compactLayout && order != "morton") continue;
+        if (settings.clip.active() && method != RasterMethod::Compact && !compactLayout) continue;
         const std::string label =
             std::string(methodName(method)) +
-            (mode == &qualityPresets()[0] ? "" : std::string("+") + mode->name);
+            (mode == &qualityPresets()[0] ? "" : std::string("+") + mode->name) +
+            (settings.clip.active() ? "+clip" : "");
         results.push_back(measure(renderer, order, settings, label, viewpoint, size, o));
         printRow(results.back(), o.scene.pointCount);
       }
@@ -200,6 +205,7 @@ void runBench(const BenchOptions& o) {
   if (o.compactOnly) orders = {"morton"};
   RenderSettings base;
   applyQualityOptions(o.quality, base);
+  base.clip = clipSettingsFrom(o.clip);
 
   std::vector<MethodResult> results;
   std::map<std::string, double> prepareSeconds;
@@ -255,6 +261,7 @@ void addBenchCommand(CLI::App& cli) {
       ->capture_default_str();
   bench->add_option("--json", o->json, "Also write the results as JSON to this file");
   addQualityOptions(*bench, o->quality);
+  addClipFlags(*bench, o->clip);
   std::string presets;
   for (const std::string& name : qualityModeChoices())
     presets += (presets.empty() ? "" : ", ") + name;

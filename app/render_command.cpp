@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "clip_options.hpp"
 #include "coloring_options.hpp"
 #include "gl_render.hpp"
 #include "option_groups.hpp"
@@ -25,6 +26,7 @@ struct RenderOptions {
   ViewFlags view;
   ColoringFlags coloring;          ///< --color, --color-attribute, --color-map, --color-range
   QualityOptions quality;          ///< point size, EDL, HQ, background
+  ClipFlags clip;                  ///< --clip-box, --clip-slab, --clip-keep
   ReadFlags read;                  ///< --scan
   std::vector<std::string> files;  ///< point cloud files; empty renders the cylinder scene
   std::string out = "pcv.png";
@@ -84,6 +86,7 @@ void runRender(const RenderOptions& options) {
   RenderSettings settings;
   settings.method = methodFrom(options.renderer);
   applyQualityOptions(options.quality, settings);
+  settings.clip = clipSettingsFrom(options.clip);
   renderer->methodFor(settings);  // an unknown method fails before anything is loaded
 
   glm::dvec3 origin(0.0);
@@ -126,6 +129,7 @@ void addRenderCommand(CLI::App& cli) {
   addViewFlags(*render, options->view, "Image size");
   addColoringFlags(*render, options->coloring);
   addQualityOptions(*render, options->quality);
+  addClipFlags(*render, options->clip);
   addReadFlags(*render, options->read);
   render->add_option("--out", options->out, "Output PNG path")->capture_default_str();
   render

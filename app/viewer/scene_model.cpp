@@ -6,7 +6,6 @@
 
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
-#include "viewer/point_picker.hpp"
 
 namespace pcv::app {
 
@@ -39,7 +38,6 @@ void SceneModel::showDemo() {
   demoSet_ = renderer_.addSet(CylinderProducer(makeCylinderScene(demo_.seed), demo_.pointCount));
   shownOrigin_ = glm::dvec3(0.0);
   demoWhenEmpty_ = true;
-  demoPoints_.clear();
 }
 
 void SceneModel::open(const std::vector<std::string>& files, bool replace,
@@ -169,7 +167,8 @@ void SceneModel::recolor() {
   // out in memory of exactly its size.
   removeShown();
   try {
-    cloudSet_ = renderer_.addSet(coloured, {.hasColor = cloud_.hasColor});
+    // The source order finds a picked point's double coordinates and attributes in cloud_.
+    cloudSet_ = renderer_.addSet(coloured, {.hasColor = cloud_.hasColor, .keepSourceOrder = true});
   } catch (const Error& error) {
     errors_.push_back(error.what());
     return;
@@ -181,21 +180,21 @@ void SceneModel::recolor() {
                usedColoring_.attribute.empty() ? "" : " ", usedColoring_.attribute.c_str());
 }
 
-std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, int width, int height, int xPx,
-                                           int yPx) {
+std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, const RenderSettings& settings,
+                                           int width, int height, int xPx, int yPx) {
   const ViewTransform view = makeViewTransform(camera, width, height, shownOrigin_);
-  if (haveCloud_) {
-    // The host copy in file order: the index also finds the point's attributes for the panel.
-    pickedIndex_ = pickPointIndex(cloud_.points, view, xPx, yPx);
-    if (!pickedIndex_) return std::nullopt;
+  pickedIndex_.reset();
+  const std::optional<PickedPoint> picked = renderer_.pick(view, settings, xPx, yPx);
+  if (!picked) return std::nullopt;
+  if (cloudSet_ && picked->location.set == *cloudSet_ && picked->sourceIndex &&
+      *picked->sourceIndex < cloud_.size()) {
+    // The file's own point: double coordinates, and the index finds its attributes.
+    pickedIndex_ = *picked->sourceIndex;
     const Point& p = cloud_.points[*pickedIndex_];
     return cloud_.origin + glm::dvec3(p.x, p.y, p.z);
   }
-  if (!demoSet_) return std::nullopt;
-  if (demoPoints_.empty()) demoPoints_ = renderer_.downloadPoints(*demoSet_);
-  const std::optional<glm::dvec3> offset = pickPoint(demoPoints_, view, xPx, yPx);
-  if (!offset) return std::nullopt;
-  return shownOrigin_ + *offset;
+  // The cylinders, or a file still loading: the stored point (the renderer keeps them).
+  return shownOrigin_ + glm::dvec3(picked->position[0], picked->position[1], picked->position[2]);
 }
 
 std::vector<std::string> SceneModel::takeErrors() {

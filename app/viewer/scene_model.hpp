@@ -63,9 +63,12 @@ class SceneModel {
   /// The origin the renderer's points are offsets from.
   const glm::dvec3& shownOrigin() const { return shownOrigin_; }
 
-  /// The world position of the point drawn closest at pixel (x, y) (row 0 at the bottom) of a
-  /// width x height view through `camera`; remembers it for pickedIndex().
-  std::optional<glm::dvec3> pick(const Camera& camera, int width, int height, int xPx, int yPx);
+  /// The world position of the point drawn at pixel (x, y) (row 0 at the bottom; or the nearest
+  /// drawn within two pixels) of the width x height frame `settings` draw through `camera`,
+  /// from the renderer's own depth pass; remembers it for pickedIndex(). Loaded files give the
+  /// file's double coordinates, the cylinders their stored points.
+  std::optional<glm::dvec3> pick(const Camera& camera, const RenderSettings& settings, int width,
+                                 int height, int xPx, int yPx);
   /// The picked point's index in cloud() (after a pick on loaded files).
   std::optional<uint64_t> pickedIndex() const { return pickedIndex_; }
 
@@ -106,7 +109,6 @@ class SceneModel {
   Box3d previewBounds_;         // their world bounds
 
   std::optional<uint64_t> pickedIndex_;
-  std::vector<Point> demoPoints_;  // host copy of the cylinders, made at the first pick
   std::vector<std::string> errors_;
   std::vector<std::string> warnings_;
 };

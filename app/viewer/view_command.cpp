@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "clip_options.hpp"
 #include "coloring_options.hpp"
 #include "option_groups.hpp"
 #include "quality_options.hpp"
@@ -17,6 +18,7 @@ struct ViewFlagsAll {
   ViewFlags view;
   ColoringFlags coloring;
   QualityOptions quality;
+  ClipFlags clip;
   ReadFlags read;
   ViewerOptions viewer;  // the options without a group of their own
 };
@@ -27,6 +29,7 @@ ViewerOptions viewerOptionsFrom(const ViewFlagsAll& flags) {
   options.backend = flags.renderer.backend;
   options.render.method = methodFrom(flags.renderer);
   applyQualityOptions(flags.quality, options.render);
+  options.render.clip = clipSettingsFrom(flags.clip);
   options.coloring = coloringOptionsFrom(flags.coloring);
   options.read = readOptionsFrom(flags.read);
   const ImageSize windowSize = parseImageSize(flags.view.size);
@@ -51,6 +54,7 @@ void addViewCommand(CLI::App& cli) {
   addViewFlags(*view, flags->view, "Window size");
   addColoringFlags(*view, flags->coloring);
   addQualityOptions(*view, flags->quality);
+  addClipFlags(*view, flags->clip);
   addReadFlags(*view, flags->read);
   view->add_option("--interop", o.interop,
                    "How frames reach GL: auto, surface (CUDA writes the texture), pbo, host")

@@ -180,8 +180,8 @@ void ViewerWindow::onDoubleClick(double xPx, double yPx) {
   // Window coordinates (y down) to framebuffer pixels (row 0 at the bottom), HiDPI included.
   const int pixelX = int(xPx * framebufferWidthPx_ / windowWidth);
   const int pixelY = framebufferHeightPx_ - 1 - int(yPx * framebufferHeightPx_ / windowHeight);
-  const std::optional<glm::dvec3> picked =
-      scene_->pick(rig_.camera(), framebufferWidthPx_, framebufferHeightPx_, pixelX, pixelY);
+  const std::optional<glm::dvec3> picked = scene_->pick(
+      rig_.camera(), settings_, framebufferWidthPx_, framebufferHeightPx_, pixelX, pixelY);
   if (!picked) {
     std::fprintf(stderr, "pcv: no point under the cursor at (%d, %d)\n", pixelX, pixelY);
     return;

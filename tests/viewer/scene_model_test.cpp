@@ -125,7 +125,7 @@ TEST(SceneModel, PicksTheCloudsPointUnderThePixel) {
   pollUntilLoaded(scene);
   // Looking along +x at the middle of the row from 1 unit before it: the first point is hit.
   const Camera camera = Camera::lookingFrom({99.0, 2.0, 3.0}, 0.0f, 0.0f);
-  const std::optional<glm::dvec3> picked = scene.pick(camera, 101, 101, 50, 50);
+  const std::optional<glm::dvec3> picked = scene.pick(camera, {}, 101, 101, 50, 50);
   ASSERT_TRUE(picked.has_value());
   EXPECT_NEAR(picked->x, 100.0, 1e-3);
   ASSERT_TRUE(scene.pickedIndex().has_value());

@@ -2,13 +2,15 @@
 /// pixel), shared by the compact method and the quality pipeline:
 ///   cull    eight threads per batch, one per box corner: the batch's projection to pixels, and
 ///           whether its box is outside the view (skipped), inside (its points skip the range
-///           tests) or partial.
+///           tests) or partial; with a clip region, whether the region keeps all, none or part
+///           of the batch (only then are its points tested against the region).
 ///   raster  kSlices blocks per batch, 16-byte loads of 4 points per thread, early-z (read the
 ///           pixel's depth, skip the atomic when farther), 64-bit atomicMin of depth|index;
 ///           blocks of dense batches first drop points a block-local pixel cache proves hidden.
 #pragma once
 
 #include "cuda_method.hpp"
+#include "shared/clip_region.hpp"
 #include "shared/compact_points.hpp"
 
 namespace pcv::cuda {
@@ -18,10 +20,14 @@ namespace pcv::cuda {
 struct alignas(16) CulledBatch {
   BatchProjection projection;
   BatchVisibility visibility;
-  uint32_t dense;      ///< non-zero: many points per pixel, filter them through the pixel cache
-  uint32_t first;      ///< the batch's first point slot
-  uint32_t count;      ///< its points
+  uint32_t flags;  ///< kDenseBatch, kClipTestedBatch
+  uint32_t first;  ///< the batch's first point slot
+  uint32_t count;  ///< its points
 };
+/// Many points per pixel: the batch's points are filtered through the pixel cache.
+constexpr uint32_t kDenseBatch = 1;
+/// The clip region's faces cross the batch: each point is tested against its BatchClip.
+constexpr uint32_t kClipTestedBatch = 2;
 // No padding: a block reads every byte of its CulledBatch, and padding bytes the cull never
 // writes would be reads of uninitialised memory.
 static_assert(sizeof(CulledBatch) == sizeof(BatchProjection) + 16);
@@ -34,6 +40,7 @@ class CompactRasterStages {
 
  private:
   DeviceBuffer<CulledBatch> culled_;
+  DeviceBuffer<BatchClip> clips_;  // one per batch drawn, written for kClipTestedBatch batches
 };
 
 }  // namespace pcv::cuda
