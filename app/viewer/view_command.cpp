@@ -40,6 +40,7 @@ ViewerOptions viewerOptionsFrom(const ViewFlagsAll& flags) {
     options.camera = cameraFrom(flags.view);
   }
   options.clipPlanesGiven = flags.view.nearPlane || flags.view.farPlane;
+  options.upAxis = upAxisFrom(flags.view);
   return options;
 }
 

@@ -70,7 +70,9 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   presenter_ = std::make_unique<FramePresenter>(*renderer_, parseInteropPath(options.interop));
   scene_ = std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring);
   readOptions_ = options.read;
-  if (options.camera) rig_.setCamera(*options.camera);
+  Camera start = options.camera.value_or(Camera{});
+  start.upAxis = options.upAxis;
+  rig_.setCamera(start);
   if (options.files.empty()) {
     scene_->showDemo();
   } else {
