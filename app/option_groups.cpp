@@ -1,5 +1,6 @@
 #include "option_groups.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "pcv/core/error.hpp"
@@ -64,8 +65,10 @@ void addViewFlags(CLI::App& command, ViewFlags& flags, const char* sizeHelp) {
 }
 
 Camera cameraFrom(const ViewFlags& flags) {
-  Camera camera = Camera::lookingFrom(parseVector3(flags.eye), flags.yawDegrees, flags.pitchDegrees,
-                                      upAxisFrom(flags));
+  Camera camera = Camera::lookingFrom(parseVector3(flags.eye), 0.0f, 0.0f, upAxisFrom(flags));
+  // Converted in double and rounded once: every float angle is reached by some typed value.
+  camera.yawRadians = float(glm::radians(flags.yawDegrees));
+  camera.pitchRadians = float(glm::radians(std::clamp(flags.pitchDegrees, -90.0, 90.0)));
   if (flags.nearPlane) camera.nearPlane = *flags.nearPlane;
   if (flags.farPlane) camera.farPlane = *flags.farPlane;
   if (!(camera.nearPlane > 0.0f && camera.farPlane > camera.nearPlane)) {

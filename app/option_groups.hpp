@@ -43,8 +43,8 @@ std::optional<RasterMethod> methodFrom(const RendererFlags& flags);
 struct ViewFlags {
   std::string size = "1280x720";   ///< --size WIDTHxHEIGHT
   std::string eye = "-3,0,0";      ///< --eye x,y,z
-  float yawDegrees = 0.0f;         ///< --yaw
-  float pitchDegrees = 0.0f;       ///< --pitch
+  double yawDegrees = 0.0;         ///< --yaw; double, so any float angle in radians has a value
+  double pitchDegrees = 0.0;       ///< --pitch   that reproduces it (see render_arguments.hpp)
   bool eyeGiven = false;           ///< --eye was given: do not frame the camera on the files
   std::optional<float> nearPlane;  ///< --near; empty: from the scene's size
   std::optional<float> farPlane;   ///< --far; empty: from the scene's size

@@ -36,7 +36,7 @@ ViewerOptions viewerOptionsFrom(const ViewFlagsAll& flags) {
   options.widthPx = windowSize.width;
   options.heightPx = windowSize.height;
   if (flags.view.eyeGiven || flags.view.nearPlane || flags.view.farPlane ||
-      flags.view.yawDegrees != 0.0f || flags.view.pitchDegrees != 0.0f) {
+      flags.view.yawDegrees != 0.0 || flags.view.pitchDegrees != 0.0) {
     options.camera = cameraFrom(flags.view);
   }
   options.clipPlanesGiven = flags.view.nearPlane || flags.view.farPlane;
