@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "pcv/core/number_text.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "option_groups.hpp"
 
@@ -24,9 +25,10 @@ void printSummary(const std::string& path, const FileSummary& s) {
     std::printf("  bounds:     (none)\n");
   } else {
     const auto& b = s.worldBounds;
-    std::printf("  bounds:     min (%.3f, %.3f, %.3f)\n              max (%.3f, %.3f, %.3f)\n",
-                b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z);
-    std::printf("  origin:     (%.3f, %.3f, %.3f)\n", s.origin.x, s.origin.y, s.origin.z);
+    // fixedText: a coordinate that rounds to zero reads 0.000, never -0.000.
+    std::printf("  bounds:     min %s\n              max %s\n", fixedText(b.min, 3).c_str(),
+                fixedText(b.max, 3).c_str());
+    std::printf("  origin:     %s\n", fixedText(s.origin, 3).c_str());
   }
   std::printf("  colour:     %s\n", s.hasColor ? "rgb from the file" : "none");
   std::string names;

@@ -60,6 +60,12 @@ void CameraRig::focusOn(const glm::dvec3& point) {
   followsScene_ = false;
 }
 
+void CameraRig::jumpTo(const Camera& camera) {
+  camera_ = camera;
+  orbit_.attach(camera_, orbit_.distance());
+  followsScene_ = false;
+}
+
 void CameraRig::frame(const Box3d& worldBounds, float aspect) {
   camera_ = frameBounds(worldBounds, aspect, {}, camera_);
   // Cross the scene in about five seconds, whatever its units.

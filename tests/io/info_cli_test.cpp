@@ -26,6 +26,17 @@ TEST(InfoCli, DescribesFilesAndFailsOnBadOnes) {
   EXPECT_NE(output.find("bad.ply"), std::string::npos) << output;
 }
 
+TEST(InfoCli, CoordinatesNearZeroNeverReadMinusZero) {
+  TempDir dir;
+  writeText(dir.file("z.xyz"), "-0.0001 -0.0002 -0.0003\n0.0001 0.0002 0.0003\n");
+  std::string output;
+  ASSERT_EQ(runCommand(pcvExecutable().string() + " info " + dir.file("z.xyz").string(), &output),
+            0)
+      << output;
+  EXPECT_NE(output.find("min (0.000, 0.000, 0.000)"), std::string::npos) << output;
+  EXPECT_EQ(output.find("-0.000"), std::string::npos) << output;
+}
+
 TEST(RenderCli, RendersAFileFramedAndColoured) {
   TempDir dir;
   std::vector<SyntheticPoint> points;

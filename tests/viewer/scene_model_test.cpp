@@ -45,6 +45,7 @@ TEST(SceneModel, ShowsTheCylindersUntilAFileReplacesThem) {
   auto renderer = createRenderer("cpu");
   SceneModel scene(*renderer, DemoScene{.pointCount = 5000, .seed = 1}, {});
   scene.showDemo();
+  scene.waitUntilPrepared();
   EXPECT_EQ(renderer->pointCount(), 5000u);
   EXPECT_FALSE(scene.hasCloud());
   scene.open({dir.file("a.las").string()}, true);
@@ -56,6 +57,19 @@ TEST(SceneModel, ShowsTheCylindersUntilAFileReplacesThem) {
   EXPECT_NEAR(shown->min.x, 100.0, 1e-9);
   EXPECT_NEAR(shown->max.x, 100.39, 1e-9);
   EXPECT_EQ(scene.shownOrigin(), scene.cloud().origin);
+}
+
+TEST(SceneModel, CylindersAreLaidOutOffTheCallersThread) {
+  auto renderer = createRenderer("cpu");
+  SceneModel scene(*renderer, DemoScene{.pointCount = 3'000'000, .seed = 1}, {});
+  scene.showDemo();  // returns at once: the window keeps drawing while they are laid out
+  EXPECT_TRUE(scene.preparing());
+  EXPECT_FALSE(scene.pick(Camera{}, {}, 64, 64, 32, 32));  // the renderer is busy meanwhile
+  EXPECT_FALSE(scene.shownBounds().empty());
+  scene.waitUntilPrepared();
+  EXPECT_FALSE(scene.preparing());
+  EXPECT_EQ(renderer->pointCount(), 3'000'000u);
+  EXPECT_EQ(scene.sceneKey(), "cylinders points=3000000 seed=1");
 }
 
 TEST(SceneModel, AddedFilesAreMergedIntoOneSet) {
@@ -79,6 +93,7 @@ TEST(SceneModel, AFailedFileKeepsWhatWasShownAndSaysWhy) {
   auto renderer = createRenderer("cpu");
   SceneModel scene(*renderer, DemoScene{.pointCount = 3000, .seed = 2}, {});
   scene.showDemo();
+  scene.waitUntilPrepared();
   scene.open({dir.file("bad.ply").string()}, true);
   pollUntilLoaded(scene);
   EXPECT_FALSE(scene.hasCloud());
