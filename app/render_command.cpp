@@ -11,6 +11,7 @@
 #include "quality_options.hpp"
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/image.hpp"
+#include "pcv/core/number_text.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
@@ -72,7 +73,12 @@ glm::dvec3 addFiles(const RenderOptions& options, Renderer& renderer, Box3d& wor
     std::fprintf(stderr, "pcv: %s mapped with %s from %.6g to %.6g\n", used.attribute.c_str(),
                  colorMapName(used.map).c_str(), used.range.low, used.range.high);
   }
-  renderer.addSet(coloured, {.hasColor = cloud.hasColor});
+  LayoutProgress progress;
+  {
+    ProgressBar bar([&progress] { return progress.fraction(); },
+                    "laying out " + countText(cloud.size()) + " points");
+    renderer.addSet(coloured, {.hasColor = cloud.hasColor, .progress = &progress});
+  }
   if (!cloud.hasColor && options.quality.edl == "auto") {
     std::fprintf(stderr, "pcv: no colour in the data, eye-dome lighting on (--edl off: without)\n");
   }
@@ -91,8 +97,13 @@ void runRender(const RenderOptions& options) {
 
   glm::dvec3 origin(0.0);
   if (options.files.empty()) {
+    // Laying out hundreds of millions of points takes minutes on the CPU: say how far it is.
+    LayoutProgress progress;
+    ProgressBar bar([&progress] { return progress.fraction(); },
+                    "laying out " + countText(options.scene.pointCount) + " cylinder points");
     renderer->addSet(
-        CylinderProducer(makeCylinderScene(options.scene.seed), options.scene.pointCount));
+        CylinderProducer(makeCylinderScene(options.scene.seed), options.scene.pointCount),
+        {.progress = &progress});
   } else {
     Box3d bounds;
     origin = addFiles(options, *renderer, bounds);

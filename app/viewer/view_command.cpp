@@ -78,11 +78,4 @@ void addViewCommand(CLI::App& cli) {
   view->callback([flags] { runViewer(viewerOptionsFrom(*flags)); });
 }
 
-void runDefaultViewer(const std::vector<std::string>& files) {
-  ViewerOptions options;
-  options.files = files;
-  options.render.quality.edl = EdlMode::Auto;  // as `pcv view`: shade clouds without colour
-  runViewer(options);
-}
-
 }  // namespace pcv::app

@@ -152,6 +152,10 @@ PointSetId Renderer::addSet(const PointProducer& points, const PointSetOptions& 
     record.sourceOrder.resize(count);
   }
   placeInPool(record);
+  if (options.progress) {
+    options.progress->pointsDone = 0;
+    options.progress->pointsTotal = count;
+  }
   try {
     uint64_t batch = record.batchFirst;
     for (uint64_t first = 0; first < count; first += slicePoints()) {
@@ -161,6 +165,7 @@ PointSetId Renderer::addSet(const PointProducer& points, const PointSetOptions& 
       // The backend numbers a slice's points from 0; the set numbers them from its start.
       for (uint64_t i = 0; order && i < slice; ++i) order[i] += uint32_t(first);
       batch += batchesForPoints(slice);
+      if (options.progress) options.progress->pointsDone = first + slice;
     }
   } catch (...) {
     backend_->releaseSlots({record.pointFirst, record.pointSlots},

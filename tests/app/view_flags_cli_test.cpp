@@ -102,5 +102,18 @@ TEST_F(ViewFlagsCli, ClipBoxDrawsExactlyThePointsInside) {
   EXPECT_NE(text.find("y0 = 0 > y1 = -1"), std::string::npos) << text;
 }
 
+TEST_F(ViewFlagsCli, HelpListsTheCommandsAndTheViewersMainFlags) {
+  std::string text;
+  ASSERT_EQ(test::runCommand(test::pcvExecutable().string() + " --help", &text), 0) << text;
+  if (text.find("Open the interactive viewer") == std::string::npos) {
+    GTEST_SKIP() << "pcv was built without the viewer";
+  }
+  for (const char* part :
+       {"render ", "bench ", "view ", "info ", "compare ", "pcv view --help lists them all",
+        "--backend auto|cuda|cpu", "--clip-box", "--up z|y", "M measure", "C copy view"}) {
+    EXPECT_NE(text.find(part), std::string::npos) << part << " in\n" << text;
+  }
+}
+
 }  // namespace
 }  // namespace pcv

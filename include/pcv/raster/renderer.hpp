@@ -4,6 +4,7 @@
 /// octree's nodes are many that come and go between frames. Each frame draws a list of sets.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -49,6 +50,17 @@ struct RendererOptions {
 /// A resident set of points; valid until removeSet().
 using PointSetId = uint32_t;
 
+/// How far addSet has laid out a set, for a progress display on another thread.
+struct LayoutProgress {
+  std::atomic<uint64_t> pointsDone{0};   ///< stored after each layout slice
+  std::atomic<uint64_t> pointsTotal{0};  ///< set when the layout starts
+  /// 0..1, or 0 before the layout starts.
+  double fraction() const {
+    const uint64_t total = pointsTotal.load();
+    return total == 0 ? 0.0 : double(pointsDone.load()) / double(total);
+  }
+};
+
 /// What a renderer knows of a set besides its points.
 struct PointSetOptions {
   /// The colours are the data's own (not a colour map): EdlMode::Auto shades sets without.
@@ -57,6 +69,8 @@ struct PointSetOptions {
   /// layout reorders them by Morton code): 4 bytes per point. A viewer that holds the points'
   /// attributes and double coordinates asks for this to find a picked point among them.
   bool keepSourceOrder = false;
+  /// Where addSet reports how far it is (slice by slice); may be null.
+  LayoutProgress* progress = nullptr;
 };
 
 /// Where the point behind a framebuffer payload lives.
