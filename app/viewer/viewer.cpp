@@ -217,6 +217,7 @@ void ViewerWindow::drawPanels() {
                        .measure = measure_,
                        .views = views_,
                        .clip = clipPanel_,
+                       .sidebar = sidebar_,
                        .openPath = openPath_,
                        .openOptions = readOptions_,
                        .exportPath = exportPath_,

@@ -134,6 +134,7 @@ class ViewerWindow {
   ViewsPanel views_;
   std::optional<BookmarkStore> bookmarks_;  // opened at first use
   std::string bookmarkScene_;               // the scene views_.bookmarks belong to
+  SidebarState sidebar_;
   float sidebarWidthPx_ = 0.0f;
 
   bool quit_ = false;

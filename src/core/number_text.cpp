@@ -18,8 +18,15 @@ std::string fixedText(double value, int decimals) {
 }
 
 std::string fixedText(const glm::dvec3& value, int decimals) {
-  return "(" + fixedText(value.x, decimals) + ", " + fixedText(value.y, decimals) + ", " +
-         fixedText(value.z, decimals) + ")";
+  // Appended piece by piece: one chain of + trips GCC 12's -Wrestrict.
+  std::string text = "(";
+  text += fixedText(value.x, decimals);
+  text += ", ";
+  text += fixedText(value.y, decimals);
+  text += ", ";
+  text += fixedText(value.z, decimals);
+  text += ")";
+  return text;
 }
 
 std::string countText(uint64_t count) {

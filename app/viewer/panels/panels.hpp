@@ -63,6 +63,19 @@ struct ClipPanel {
   SlabOrientation slabOrientation = SlabOrientation::AlongView;
 };
 
+/// How a tool's section is brought into view when its tool turns on: scrolled to the top of the
+/// sidebar for a few frames (the sidebar's height is only known a frame after it opened).
+struct SectionScroll {
+  bool forcedOpen = false;  ///< last frame
+  int framesLeft = 0;       ///< frames to scroll to it yet
+};
+
+/// The sidebar's memory between frames.
+struct SidebarState {
+  SectionScroll measure;
+  SectionScroll clip;
+};
+
 /// What the user asked for in the panels this frame; the window carries it out.
 struct PanelRequests {
   std::optional<CameraMode> mode;
@@ -87,6 +100,7 @@ struct PanelContext {
   MeasureTool& measure;
   ViewsPanel& views;
   ClipPanel& clip;
+  SidebarState& sidebar;
   std::string& openPath;     ///< the Open field
   ReadOptions& openOptions;  ///< what Open reads of a file (the scan of an E57 file)
   std::string& exportPath;   ///< the Measure section's export field

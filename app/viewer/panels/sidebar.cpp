@@ -13,10 +13,22 @@ namespace {
 /// Sidebar width in font heights: room for the quality sliders and a path field.
 constexpr float kSidebarEms = 24.0f;
 
-/// A section header, forced open while `forceOpen` (a tool turned on by its key shows itself).
-bool section(const char* title, bool defaultOpen, bool forceOpen = false) {
+/// A section header, forced open while `forceOpen` (a tool turned on by its key shows itself)
+/// and then scrolled to the top of the sidebar.
+bool section(const char* title, bool defaultOpen, bool forceOpen = false,
+             SectionScroll* scroll = nullptr) {
   if (forceOpen) ImGui::SetNextItemOpen(true);
-  return ImGui::CollapsingHeader(title, defaultOpen ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+  const bool open =
+      ImGui::CollapsingHeader(title, defaultOpen ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+  if (scroll) {
+    if (forceOpen && !scroll->forcedOpen) scroll->framesLeft = 3;
+    if (scroll->framesLeft > 0) {
+      ImGui::SetScrollHereY(0.0f);
+      --scroll->framesLeft;
+    }
+    scroll->forcedOpen = forceOpen;
+  }
+  return open;
 }
 
 }  // namespace
@@ -36,13 +48,14 @@ float drawSidebar(PanelContext& c, PanelRequests& requests) {
       drawRenderingSection(c.methods, c.settings, c.toggles);
     }
     if (section("Camera and views", true)) drawCameraSection(c.rig, c.views, requests);
-    if (section("Data", true)) drawDataSection(c, requests);
-    if (section("Measure", false, c.measure.active())) {
+    // The tools above the data: opened by their keys, they show without scrolling at 720 px.
+    if (section("Measure", false, c.measure.active(), &c.sidebar.measure)) {
       drawMeasureSection(c.measure, c.exportPath, requests);
     }
-    if (section("Clip", false, c.settings.clip.active())) {
+    if (section("Clip", false, c.settings.clip.active(), &c.sidebar.clip)) {
       drawClipSection(c.settings.clip, c.clip, c.scene, c.rig.camera());
     }
+    if (section("Data", true)) drawDataSection(c, requests);
   }
   ImGui::End();
   if (c.toggles.showImGuiDemo) ImGui::ShowDemoWindow(&c.toggles.showImGuiDemo);
