@@ -10,6 +10,7 @@
 #include "pcv/core/error.hpp"
 #include "bench_command.hpp"
 #include "compare_command.hpp"
+#include "convert_command.hpp"
 #include "info_command.hpp"
 #include "render_command.hpp"
 #if PCV_WITH_VIEWER
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
 #endif
   pcv::app::addInfoCommand(cli);
   pcv::app::addCompareCommand(cli);
+  pcv::app::addConvertCommand(cli);
   std::vector<char*> arguments(argv, argv + argc);
 #if PCV_WITH_VIEWER
   // `pcv`, `pcv FILE...` and `pcv --size 1920x1080 FILE` are `pcv view ...`.

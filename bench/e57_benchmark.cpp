@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <string>
 
+#include "load_timing.hpp"
 #include "e57_writer.hpp"
 #include "pcv/core/parallel.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
@@ -96,25 +97,11 @@ BenchFiles& files() {
   return instance;
 }
 
-void load(benchmark::State& state, const std::filesystem::path& path) {
-  uint64_t points = 0;
-  pcv::readPointCloud(path);  // warm the page cache
-  for (auto _ : state) {
-    const pcv::PointCloud cloud = pcv::readPointCloud(path);
-    points = cloud.size();
-    benchmark::DoNotOptimize(cloud.points.data());
-  }
-  state.SetItemsProcessed(int64_t(points) * state.iterations());
-  state.SetBytesProcessed(int64_t(std::filesystem::file_size(path)) * state.iterations());
-  state.counters["threads"] = pcv::workerCount();
-  state.counters["Mpoints"] = double(points) / 1e6;
-}
-
 void BM_LoadE57FloatRgb(benchmark::State& state) {
-  load(state, files().floats);
+  pcv::bench::timeLoading(state, files().floats);
 }
 void BM_LoadE57ScaledIntegerRgb(benchmark::State& state) {
-  load(state, files().scaled);
+  pcv::bench::timeLoading(state, files().scaled);
 }
 
 BENCHMARK(BM_LoadE57FloatRgb)->Unit(benchmark::kMillisecond)->UseRealTime();

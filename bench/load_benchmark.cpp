@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "load_timing.hpp"
 #include "pcv/core/parallel.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "synthetic_point_files.hpp"
@@ -82,25 +83,11 @@ BenchFiles& files() {
   return instance;
 }
 
-void load(benchmark::State& state, const std::filesystem::path& path) {
-  uint64_t points = 0;
-  pcv::readPointCloud(path);  // warm the page cache
-  for (auto _ : state) {
-    const pcv::PointCloud cloud = pcv::readPointCloud(path);
-    points = cloud.size();
-    benchmark::DoNotOptimize(cloud.points.data());
-  }
-  state.SetItemsProcessed(int64_t(points) * state.iterations());
-  state.SetBytesProcessed(int64_t(std::filesystem::file_size(path)) * state.iterations());
-  state.counters["threads"] = pcv::workerCount();
-  state.counters["Mpoints"] = double(points) / 1e6;
-}
-
 void BM_LoadLas(benchmark::State& state) {
-  load(state, files().las);
+  pcv::bench::timeLoading(state, files().las);
 }
 void BM_LoadPly(benchmark::State& state) {
-  load(state, files().ply);
+  pcv::bench::timeLoading(state, files().ply);
 }
 
 BENCHMARK(BM_LoadLas)->Unit(benchmark::kMillisecond)->UseRealTime();

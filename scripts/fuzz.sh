@@ -9,6 +9,7 @@
 #                 input to fuzz/corpus/<format>/
 #   FUZZ_SEED     libFuzzer's seed (default 1); FUZZ_SECONDS instead of FUZZ_RUNS for open-ended
 #                 local runs
+#   FUZZ_FORMATS  the targets to run (default: ply las pcd text laz)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${FUZZ_RUNS:-1000000}"
@@ -21,8 +22,12 @@ cmake -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="$sanitize -fsanitize=fuzzer-no-link -fno-omit-frame-pointer" \
   -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
   -DPCV_CUDA=OFF -DPCV_VIEWER=OFF -DPCV_TESTS=OFF -DPCV_FUZZ=ON
-cmake --build build-fuzz -j"$(nproc)" --target fuzz_ply fuzz_las fuzz_pcd fuzz_text fuzz_e57
-for format in ply las pcd text e57; do
+formats="${FUZZ_FORMATS:-ply las pcd text e57 laz}"
+targets=""
+for format in $formats; do targets="$targets fuzz_$format"; done
+# shellcheck disable=SC2086  # one target per word
+cmake --build build-fuzz -j"$(nproc)" --target $targets
+for format in $formats; do
   mkdir -p "build-fuzz/corpus/$format"
   echo "fuzz: $format ($limit, seed $seed)"
   # -rss_limit_mb/-malloc_limit_mb: an allocation beyond what the input can justify is a bug.

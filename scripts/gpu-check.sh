@@ -36,7 +36,7 @@ qualities=(
   "--point-size 2 --fill-holes 2 --edl on --hq"
 )
 
-# One line per run: tool, then the pcv render arguments.
+# One line per run: tool, then the pcv render arguments (split on spaces when run).
 for tool in $tools; do
   for view in "${views[@]}"; do
     for method in compact earlyz packed seed; do
@@ -59,19 +59,21 @@ run() {  # one line of runs.txt; prints ok or FAIL with the reports
   [ "$tool" = memcheck ] && extra=(--leak-check full)
   local log
   log=$(mktemp -p "$work")
+  # Clean: the tool's exit status, and its summary (racecheck counts hazards, not errors).
   if "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 "$pcv" render --backend cuda \
-      --size 640x360 --out "$log.png" "$@" >"$log" 2>&1 && grep -q "ERROR SUMMARY: 0 errors" "$log"; then
+      --size 640x360 --out "$log.png" "$@" >"$log" 2>&1 &&
+      grep -qE "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)" "$log"; then
     printf '%-10s ok    %s\n' "$tool" "$*"
   else
     printf '%-10s FAIL  %s\n' "$tool" "$*"
-    grep -E "ERROR SUMMARY|^=========  [A-Z]" "$log" | sed 's/0x[0-9a-f]*/0x../g' | sort | uniq -c |
-      sort -rn | head -n 8
+    grep -E "SUMMARY|^========= +(Error|Invalid|Race|Uninitialized|Barrier|Leaked|[A-Z][a-z]+ access)" \
+      "$log" | sed 's/0x[0-9a-f]*/0x../g' | sort | uniq -c | sort -rn | head -n 8
   fi
 }
 export -f run
 export sanitizer pcv work
 # shellcheck disable=SC2016
-xargs -P "$jobs" -L 1 bash -c 'run "$@"' _ <"$work/runs.txt" | tee "$work/results.txt"
+xargs -d '\n' -n 1 -P "$jobs" bash -c 'run $1' _ <"$work/runs.txt" | tee "$work/results.txt"
 runs=$(grep -cE " (ok|FAIL) " "$work/results.txt")
 failures=$(grep -c " FAIL " "$work/results.txt")
 echo "gpu-check: $runs runs, $failures with reports"

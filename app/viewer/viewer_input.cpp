@@ -246,6 +246,34 @@ void ViewerWindow::onDrop(const std::vector<std::string>& paths) {
   openFiles(paths, !add);
 }
 
+void ViewerWindow::setMouselook(bool on) {
+  rig_.setMouselook(on);
+  GLFWwindow* window = window_.handle();
+  if (on) {
+    glfwSetInputMode(window, GLFW_CURSOR, GLFW_CURSOR_DISABLED);
+    if (glfwRawMouseMotionSupported()) glfwSetInputMode(window, GLFW_RAW_MOUSE_MOTION, GLFW_TRUE);
+  } else {
+    if (glfwRawMouseMotionSupported()) glfwSetInputMode(window, GLFW_RAW_MOUSE_MOTION, GLFW_FALSE);
+    glfwSetInputMode(window, GLFW_CURSOR, GLFW_CURSOR_NORMAL);
+  }
+  input_.cursorPx.reset();  // the first motion after a switch is not a delta
+  std::fprintf(stderr, "pcv: mouselook %s\n", on ? "on" : "off");
+}
+
+void ViewerWindow::setMode(CameraMode mode) {
+  if (mode == rig_.mode()) return;
+  if (mode == CameraMode::Orbit && rig_.mouselook()) setMouselook(false);
+  // Orbit around what is ahead, at the distance of the scene's centre (at least 1 unit for the
+  // cylinders around the world origin; a thousandth of the scene for loaded files).
+  const Camera& camera = rig_.camera();
+  const Box3d& bounds = scene_->bounds();
+  const bool files = scene_->hasCloud();
+  const double toCentre =
+      files ? glm::length(bounds.center() - camera.eye) : glm::length(camera.eye);
+  rig_.setMode(mode, std::max(files ? 1e-3 * bounds.diagonal() : 1.0, toCentre));
+  std::fprintf(stderr, "pcv: %s mode\n", mode == CameraMode::Fly ? "fly" : "orbit");
+}
+
 void ViewerWindow::applyScript(double nowSeconds) {
   while (nextScriptEvent_ < script_.size() && script_[nextScriptEvent_].timeSeconds <= nowSeconds) {
     if (script_[nextScriptEvent_].action == ScriptAction::WaitLoad && scene_->loading()) return;

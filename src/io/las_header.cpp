@@ -165,6 +165,16 @@ LasHeader parseLasHeader(std::span<const uint8_t> bytes, const ReadContext& cont
   return header;
 }
 
+ReadResult::Declared declaredByHeader(const LasHeader& h) {
+  ReadResult::Declared declared{.points = h.pointCount};
+  if (h.headerMax[0] >= h.headerMin[0] && h.headerMax[1] >= h.headerMin[1] &&
+      h.headerMax[2] >= h.headerMin[2]) {
+    declared.worldBounds.extend(glm::dvec3(h.headerMin[0], h.headerMin[1], h.headerMin[2]));
+    declared.worldBounds.extend(glm::dvec3(h.headerMax[0], h.headerMax[1], h.headerMax[2]));
+  }
+  return declared;
+}
+
 RecordLayout lasRecordLayout(const LasHeader& h) {
   const uint64_t stride = h.recordLength;
   RecordLayout layout{.attributeNames = {"intensity", "classification", "return_number"},

@@ -1,5 +1,7 @@
 #include "mapped_file.hpp"
 
+#include <algorithm>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -74,6 +76,15 @@ void MappedFile::release() noexcept {
   }
   data_ = nullptr;
   size_ = 0;
+}
+
+void MappedFile::dropPages(uint64_t offset, uint64_t bytes) const {
+  if (data_ == nullptr || offset >= size_) return;
+  const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
+  const uint64_t first = (offset + page - 1) / page * page;  // whole pages inside the range only
+  const uint64_t end = std::min<uint64_t>(offset + bytes, size_) / page * page;
+  if (end <= first) return;
+  ::madvise(const_cast<uint8_t*>(data_) + first, end - first, MADV_DONTNEED);
 }
 
 }  // namespace pcv::io

@@ -24,6 +24,10 @@ class MappedFile {
   std::span<const uint8_t> bytes() const { return {data_, size_}; }
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }  ///< bytes
+  /// Gives the pages of [offset, offset + bytes) back to the system (they are read again from
+  /// the file when touched), so reading a huge file piece by piece keeps the resident memory
+  /// bounded.
+  void dropPages(uint64_t offset, uint64_t bytes) const;
   const std::filesystem::path& path() const { return path_; }
 
  private:

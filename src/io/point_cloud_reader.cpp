@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "cloud_checks.hpp"
+#include "pcv/core/host_memory.hpp"
 #include "mapped_file.hpp"
 #include "readers.hpp"
 #include "tokens.hpp"
@@ -97,9 +98,11 @@ uint64_t applyCommonRules(io::ReadResult& result, const io::ReadContext& context
 void fillSummary(const io::ReadResult& result, uint64_t dropped, FileSummary& summary) {
   summary.format = result.format;
   summary.details = result.details;
-  summary.pointCount = result.cloud.size();
+  summary.pointCount = result.declared ? result.declared->points : result.cloud.size();
   summary.droppedPoints = dropped;
-  summary.worldBounds = result.worldBounds;
+  summary.worldBounds = result.declared ? result.declared->worldBounds : result.worldBounds;
+  summary.fromHeader = result.declared.has_value();
+  summary.pointCountKnown = !result.declared || result.declared->pointsKnown;
   summary.origin = result.cloud.origin;
   summary.hasColor = result.cloud.hasColor;
   summary.notes = result.notes;
@@ -122,10 +125,17 @@ PointCloud readPointCloud(const std::filesystem::path& path, const ReadOptions& 
   const io::ReadContext context{path.string(), progress, &options};
   if (file.size() == 0) context.fail("file is empty, expected a point cloud");
   io::ReadResult result = readByFormat(file, extensionOf(path), context);
-  const uint64_t dropped = applyCommonRules(result, context);
+  const uint64_t dropped = options.headerOnly ? 0 : applyCommonRules(result, context);
   if (progress) progress->bytesDone = file.size();
   if (summary) fillSummary(result, dropped, *summary);
   return std::move(result.cloud);
+}
+
+FileSummary describePointFile(const std::filesystem::path& path, ReadOptions options) {
+  options.headerOnly = true;
+  FileSummary summary;
+  readPointCloud(path, options, nullptr, &summary);
+  return summary;
 }
 
 FileSummary summarizePointCloud(const std::filesystem::path& path) {
@@ -140,6 +150,8 @@ void appendPointCloud(PointCloud& into, const PointCloud& other) {
     return;
   }
   const uint64_t before = into.points.size();
+  requireHostMemory("merging the files' points", other.size(),
+                    sizeof(Point) + 4 * std::max(into.attributes.size(), other.attributes.size()));
   const glm::dvec3 shift = other.origin - into.origin;
   into.points.reserve(before + other.points.size());
   for (const Point& p : other.points) {

@@ -12,8 +12,13 @@
 
 namespace pcv::io {
 
+struct LasHeader;
+
 ReadResult readPly(std::span<const uint8_t> bytes, const ReadContext& context);
 ReadResult readLas(std::span<const uint8_t> bytes, const ReadContext& context);
+/// LAZ and COPC: a LAS file whose header marks its points as LASzip-compressed.
+ReadResult readLaz(std::span<const uint8_t> bytes, const LasHeader& header,
+                   const ReadContext& context);
 ReadResult readPcd(std::span<const uint8_t> bytes, const ReadContext& context);
 /// E57 (ASTM E2807): src/io/e57/. Every scan, or ReadOptions::scan only.
 ReadResult readE57(std::span<const uint8_t> bytes, const ReadContext& context);

@@ -104,16 +104,17 @@ uint64_t Renderer::slicePoints() const {
   return options_.layoutSliceBatches * kBatchSize;
 }
 
-void Renderer::placeInPool(SetRecord& record) {
+bool Renderer::placeInPool(SetRecord& record) {
   auto pointFirst = pool_->points.allocate(record.pointSlots, kPointSlotAlignment);
   auto batchFirst = pool_->batches.allocate(record.batchSlots);
   if (pointFirst && batchFirst) {
     record.pointFirst = *pointFirst;
     record.batchFirst = *batchFirst;
-    return;
+    return true;
   }
   if (pointFirst) pool_->points.release(*pointFirst, record.pointSlots);
   if (batchFirst) pool_->batches.release(*batchFirst, record.batchSlots);
+  if (poolFixed_) return false;
   // Grow by half again where memory allows (for sets that stream in), else by what is needed.
   const uint64_t points = pool_->points.capacity() + record.pointSlots;
   const uint64_t batches = pool_->batches.capacity() + record.batchSlots;
@@ -131,10 +132,11 @@ void Renderer::placeInPool(SetRecord& record) {
   pool_->batches.grow(batchCapacity);
   record.pointFirst = *pool_->points.allocate(record.pointSlots, kPointSlotAlignment);
   record.batchFirst = *pool_->batches.allocate(record.batchSlots);
+  return true;
 }
 
-PointSetId Renderer::addSet(const PointProducer& points, const PointSetOptions& options) {
-  const uint64_t count = points.pointCount();
+/// The slots a set of `count` points takes, before it is placed.
+Renderer::SetRecord Renderer::recordFor(uint64_t count, const PointSetOptions& options) const {
   if (count > kMaxPointCount - residentPoints_) {
     throw InputError(std::to_string(residentPoints_ + count) + " points is more than the " +
                      std::to_string(kMaxPointCount) +
@@ -146,17 +148,58 @@ PointSetId Renderer::addSet(const PointProducer& points, const PointSetOptions& 
                    .batchCount = batchSlotsFor(count, slicePoints()),
                    .hasColor = options.hasColor};
   record.batchSlots = std::max<uint64_t>(record.batchCount, 1);
-  const bool keepsOrder = options.keepSourceOrder && options_.storage != PointStorage::Unsorted;
-  if (keepsOrder) {
-    requireHostMemory("the source order of a point set", count, sizeof(uint32_t));
-    record.sourceOrder.resize(count);
+  return record;
+}
+
+PointSetId Renderer::addSet(const PointProducer& points, const PointSetOptions& options) {
+  SetRecord record = recordFor(points.pointCount(), options);
+  if (!placeInPool(record)) {
+    throw OutOfMemoryError("the renderer's fixed pool has no room for a set of " +
+                           std::to_string(points.pointCount()) + " points");
   }
-  placeInPool(record);
+  return storeSet(points, std::move(record), options);
+}
+
+std::optional<PointSetId> Renderer::tryAddSet(const PointProducer& points,
+                                              const PointSetOptions& options) {
+  SetRecord record = recordFor(points.pointCount(), options);
+  if (!placeInPool(record)) return std::nullopt;
+  return storeSet(points, std::move(record), options);
+}
+
+void Renderer::fixPool(uint64_t bytes) {
+  const double perPoint = options_.storage == PointStorage::Compact    ? 8.0
+                          : options_.storage == PointStorage::Unsorted ? double(sizeof(Point))
+                                                                       : 8.0 + sizeof(Point);
+  // Batch slots cost 32 bytes each, about one per thousand points (see below).
+  const uint64_t points = uint64_t(double(bytes) / (perPoint + 32.0 / 1024 + 32.0 / kBatchSize));
+  const uint64_t pointSlots = roundUp(points, kPointSlotAlignment);
+  // A batch slot per batch of points, and room for the partial batch each set ends in, for sets
+  // of a thousand points on average (octree nodes hold thousands to a hundred thousand); sets
+  // that find no batch slot are refused like those that find no point slots.
+  const uint64_t batchSlots = batchesForPoints(pointSlots) + pointSlots / 1024 + 64;
+  if (pointSlots > pool_->points.capacity() || batchSlots > pool_->batches.capacity()) {
+    backend_->reservePool(std::max(pointSlots, pool_->points.capacity()),
+                          std::max(batchSlots, pool_->batches.capacity()));
+    pool_->points.grow(pointSlots);
+    pool_->batches.grow(batchSlots);
+  }
+  poolFixed_ = true;
+}
+
+PointSetId Renderer::storeSet(const PointProducer& points, SetRecord record,
+                              const PointSetOptions& options) {
+  const uint64_t count = record.pointCount;
+  const bool keepsOrder = options.keepSourceOrder && options_.storage != PointStorage::Unsorted;
   if (options.progress) {
     options.progress->pointsDone = 0;
     options.progress->pointsTotal = count;
   }
   try {
+    if (keepsOrder) {
+      requireHostMemory("the source order of a point set", count, sizeof(uint32_t));
+      record.sourceOrder.resize(count);
+    }
     uint64_t batch = record.batchFirst;
     for (uint64_t first = 0; first < count; first += slicePoints()) {
       const uint64_t slice = std::min(slicePoints(), count - first);
@@ -190,7 +233,7 @@ void Renderer::removeSet(PointSetId set) {
   std::erase(order_, set);
   pool_->setAtPoint.erase(record.pointFirst);
   residentPoints_ -= record.pointCount;
-  if (sets_.empty()) {
+  if (sets_.empty() && !poolFixed_) {
     clear();
     return;
   }
@@ -207,6 +250,7 @@ void Renderer::clear() {
   pool_->batches.reset();
   pool_->setAtPoint.clear();
   residentPoints_ = 0;
+  poolFixed_ = false;
   backend_->freePool();
 }
 

@@ -1,7 +1,8 @@
 // The layers of pcv and which may use which (dependencies point down): a header or source of a
 // layer that includes one of a layer above it fails here, naming the file and the line.
-//   core  <- cuda, scene, io <- raster <- gl <- app
-// scene and io sit on core (scene may use the cuda helpers); the renderer knows neither.
+//   core  <- cuda, scene, io <- raster <- stream, gl <- app
+// scene and io sit on core (scene may use the cuda helpers); the renderer knows neither; stream
+// draws io's octrees through the renderer.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -20,6 +21,7 @@ const std::map<std::string, std::set<std::string>> kMayInclude = {
     {"scene", {"core", "cuda", "scene"}},
     {"io", {"core", "io"}},
     {"raster", {"core", "cuda", "raster"}},
+    {"stream", {"core", "cuda", "io", "raster", "stream"}},
     {"gl", {"core", "cuda", "raster", "gl"}},
 };
 

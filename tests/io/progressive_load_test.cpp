@@ -5,6 +5,8 @@
 #include <cstring>
 
 #include "io_test_util.hpp"
+#include "pcv/io/las_writer.hpp"
+#include "pcv/io/point_records.hpp"
 
 namespace pcv {
 namespace {
@@ -62,6 +64,23 @@ TEST(ProgressiveLoad, LasPrefixGrowsAndMatchesTheFinishedCloud) {
   options.offset[0] = 500000, options.offset[1] = 5000000;
   test::writeBytes(dir.file("big.las"), test::makeLas(manyPoints(kPointCount), options));
   expectGrowingFinalPrefixes(dir.file("big.las"));
+}
+
+TEST(ProgressiveLoad, LazPrefixGrowsAndMatchesTheFinishedCloud) {
+  test::TempDir dir;
+  for (int format : {3, 7}) {
+    test::LasOptions options;
+    options.pointFormat = format;
+    options.minor = format >= 6 ? 4 : 2;
+    options.offset[0] = 500000, options.offset[1] = 5000000;
+    test::writeBytes(dir.file("big.las"), test::makeLas(manyPoints(kPointCount), options));
+    auto records = openLasRecords(dir.file("big.las"));
+    LasFileWriter writer(dir.file("big.laz"), records->format(), LasCompression::Laz);
+    const uint8_t* data = nullptr;
+    while (const uint64_t count = records->next(1 << 20, data)) writer.write(data, count);
+    writer.finish();
+    expectGrowingFinalPrefixes(dir.file("big.laz"));
+  }
 }
 
 TEST(ProgressiveLoad, BinaryPlyPrefixGrowsAndMatchesTheFinishedCloud) {

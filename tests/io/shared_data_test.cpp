@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "io_test_util.hpp"
 #include "test_support.hpp"
@@ -156,11 +157,39 @@ TEST(SharedData, EveryMalformedFileFailsWithInputError) {
   }
 }
 
-TEST(SharedData, LazIsRefusedWithAClearMessage) {
+TEST(SharedData, LazLoadsTheSamePointsAsItsLasTwin) {
   PCV_REQUIRE_TEST_DATA();
-  for (const char* file : {"laz/simple.laz", "laz/1.2-with-color.copc.laz", "laz/1_4_w_evlr.laz"}) {
-    EXPECT_NE(inputErrorOf(dataFile(file)).find("LAZ is not supported"), std::string::npos) << file;
+  for (const char* name : {"simple", "1_4_w_evlr"}) {
+    SCOPED_TRACE(name);
+    FileSummary lazSummary, lasSummary;
+    const PointCloud laz =
+        readPointCloud(dataFile(std::string("laz/") + name + ".laz"), nullptr, &lazSummary);
+    const PointCloud las =
+        readPointCloud(dataFile(std::string("las/") + name + ".las"), nullptr, &lasSummary);
+    EXPECT_EQ(lazSummary.format, "LAZ");
+    ASSERT_EQ(laz.size(), las.size());
+    EXPECT_EQ(laz.origin, las.origin);
+    EXPECT_EQ(laz.hasColor, las.hasColor);
+    EXPECT_EQ(lazSummary.worldBounds.min, lasSummary.worldBounds.min);
+    EXPECT_EQ(lazSummary.worldBounds.max, lasSummary.worldBounds.max);
+    EXPECT_EQ(std::memcmp(laz.points.data(), las.points.data(), las.size() * sizeof(Point)), 0);
+    ASSERT_EQ(laz.attributes.size(), las.attributes.size());
+    for (size_t a = 0; a < las.attributes.size(); ++a) {
+      EXPECT_EQ(laz.attributes[a].name, las.attributes[a].name);
+      EXPECT_TRUE(std::equal(laz.attributes[a].values.begin(), laz.attributes[a].values.end(),
+                             las.attributes[a].values.begin()));
+    }
   }
+}
+
+TEST(SharedData, CopcLoadsEveryPoint) {
+  PCV_REQUIRE_TEST_DATA();
+  FileSummary summary;
+  const PointCloud cloud =
+      readPointCloud(dataFile("laz/1.2-with-color.copc.laz"), nullptr, &summary);
+  EXPECT_EQ(cloud.size(), 1065u);
+  EXPECT_EQ(summary.format, "COPC");
+  EXPECT_TRUE(cloud.hasColor);
 }
 
 TEST(SharedData, KeepsLasAttributesAndColours) {

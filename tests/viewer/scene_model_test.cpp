@@ -24,6 +24,14 @@ std::optional<Box3d> pollUntilLoaded(SceneModel& scene) {
   return last;
 }
 
+/// A scene with one LAS file of `count` points loaded on a CPU renderer.
+struct LoadedScene {
+  test::TempDir dir;
+  std::unique_ptr<Renderer> renderer = createRenderer("cpu");
+  std::unique_ptr<SceneModel> scene;
+  explicit LoadedScene(int count);
+};
+
 /// The scene's files seen whole.
 ViewTransform makeViewTransformFor(const SceneModel& scene) {
   return test::makeView(frameBounds(scene.bounds(), 1.0f), 64, 64, scene.shownOrigin());
@@ -104,13 +112,17 @@ TEST(SceneModel, AFailedFileKeepsWhatWasShownAndSaysWhy) {
   EXPECT_TRUE(scene.takeErrors().empty());  // taken once
 }
 
+LoadedScene::LoadedScene(int count) {
+  test::writeBytes(dir.file("a.las"), test::makeLas(pointsAt(100.0, count)));
+  scene = std::make_unique<SceneModel>(*renderer, DemoScene{}, ColoringOptions{});
+  scene->open({dir.file("a.las").string()}, true);
+  pollUntilLoaded(*scene);
+}
+
 TEST(SceneModel, RecolouringKeepsOneSetAndTheMemoryItNeeds) {
-  test::TempDir dir;
-  test::writeBytes(dir.file("a.las"), test::makeLas(pointsAt(100.0, 60)));
-  auto renderer = createRenderer("cpu");
-  SceneModel scene(*renderer, {}, {});
-  scene.open({dir.file("a.las").string()}, true);
-  pollUntilLoaded(scene);
+  LoadedScene loaded(60);
+  SceneModel& scene = *loaded.scene;
+  Renderer* renderer = loaded.renderer.get();
   const uint64_t bytes = renderer->residentBytes();
   const ViewTransform view = makeViewTransformFor(scene);
   const Image rgb = test::renderToImage(*renderer, view, {});
@@ -132,12 +144,8 @@ TEST(SceneModel, RecolouringKeepsOneSetAndTheMemoryItNeeds) {
 }
 
 TEST(SceneModel, PicksTheCloudsPointUnderThePixel) {
-  test::TempDir dir;
-  test::writeBytes(dir.file("a.las"), test::makeLas(pointsAt(100.0, 60)));
-  auto renderer = createRenderer("cpu");
-  SceneModel scene(*renderer, {}, {});
-  scene.open({dir.file("a.las").string()}, true);
-  pollUntilLoaded(scene);
+  LoadedScene loaded(60);
+  SceneModel& scene = *loaded.scene;
   // Looking along +x at the middle of the row from 1 unit before it: the first point is hit.
   const Camera camera = Camera::lookingFrom({99.0, 2.0, 3.0}, 0.0f, 0.0f);
   const std::optional<glm::dvec3> picked = scene.pick(camera, {}, 101, 101, 50, 50);

@@ -70,8 +70,8 @@ std::vector<std::string> colorableAttributes(const PointCloud& cloud);
 Coloring colorPoints(const PointCloud& cloud, const ColoringOptions& options,
                      std::span<uint32_t> rgba);
 
-/// The cloud's points with the colours of `options` (positions unchanged), for
-/// Backend::setPoints; the cloud itself keeps its own colours.
+/// The cloud's points with the colours of `options` (positions unchanged), to hand to a
+/// renderer; the cloud itself keeps its own colours.
 Coloring coloredPoints(const PointCloud& cloud, const ColoringOptions& options,
                        UninitializedVector<Point>& out);
 

@@ -122,9 +122,18 @@ class Renderer {
   PointSetId addSet(std::span<const Point> points, const PointSetOptions& options = {});
   /// Adds a set of the producer's points, pulled in slices (on the GPU where it can).
   PointSetId addSet(const PointProducer& points, const PointSetOptions& options = {});
+  /// Fixes the pool at about `bytes` of point memory (point and batch slots), allocated now:
+  /// sets that do not fit its free slots are refused (tryAddSet) instead of growing it, and
+  /// removing every set keeps it. For streaming within a memory budget. Throws
+  /// OutOfMemoryError.
+  void fixPool(uint64_t bytes);
+  /// Adds a set when it fits the fixed pool's free slots (as addSet otherwise); empty when it
+  /// does not, and nothing changed: remove sets and try again.
+  std::optional<PointSetId> tryAddSet(const PointProducer& points,
+                                      const PointSetOptions& options = {});
   /// Frees a set's memory for later sets. Unknown ids are ignored.
   void removeSet(PointSetId set);
-  /// Removes every set and gives their memory back.
+  /// Removes every set and gives their memory back (a fixed pool too: it grows again after).
   void clear();
   /// Resident sets, in the order they were added.
   std::vector<PointSetId> sets() const;
@@ -173,7 +182,11 @@ class Renderer {
     bool hasColor = true;
     std::vector<uint32_t> sourceOrder;  ///< stored index -> source index, when kept
   };
-  void placeInPool(SetRecord& record);
+  /// Finds slots for the record, growing the pool unless it is fixed; false when it cannot.
+  bool placeInPool(SetRecord& record);
+  PointSetId storeSet(const PointProducer& points, SetRecord record,
+                      const PointSetOptions& options);
+  SetRecord recordFor(uint64_t count, const PointSetOptions& options) const;
   uint64_t slicePoints() const;
   /// The batch slot a point of the set lies in (slices cut batches: each ends a partial one).
   uint64_t batchSlotOf(const SetRecord& record, uint64_t index) const;
@@ -193,6 +206,7 @@ class Renderer {
   std::vector<PointSetId> order_;  // sets_ keys in the order added
   PointSetId nextId_ = 1;
   uint64_t residentPoints_ = 0;
+  bool poolFixed_ = false;
 };
 
 /// Known backend names, for messages and help: {"auto", "cuda", "cpu"}.

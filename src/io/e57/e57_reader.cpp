@@ -123,8 +123,9 @@ struct CloudLayout {
 
 /// Sizes the cloud for every record of every decoder; the counts were checked against their
 /// binary sections, so the file justifies the allocation.
-CloudLayout allocateCloud(const std::vector<ScanDecoder>& decoders, const ReadOptions* options,
+CloudLayout allocateCloud(const std::vector<ScanDecoder>& decoders, const ReadContext& context,
                           PointCloud& cloud) {
+  const ReadOptions* options = context.options;
   CloudLayout layout;
   for (const ScanDecoder& decoder : decoders) {
     layout.scanStart.push_back(layout.total);
@@ -147,9 +148,47 @@ CloudLayout allocateCloud(const std::vector<ScanDecoder>& decoders, const ReadOp
       break;
     }
   }
+  context.requireMemoryForPoints(layout.total, cloud.attributes.size());
   cloud.points.resize(layout.total);
   for (ScalarAttribute& attribute : cloud.attributes) attribute.values.resize(layout.total);
   return layout;
+}
+
+/// What the XML declares of the scans read: their record count, the bounds they state (moved
+/// by their poses; empty unless every scan states them) and their fields. No binary section is
+/// touched.
+ReadResult::Declared declaredScans(const OpenedFile& opened, const ReadContext& context,
+                                   PointCloud& cloud) {
+  ReadResult::Declared declared;
+  bool everyScanBounded = true;
+  std::array<bool, kAttributeCount> present{};
+  uint32_t scansRead = 0;
+  for (uint32_t s = 0; s < opened.xml.scans.size(); ++s) {
+    if (opened.pickedScan && *opened.pickedScan != s) continue;
+    const ScanDescription& scan = opened.xml.scans[s];
+    ++scansRead;
+    declared.points += scan.recordCount;
+    const ScanFields fields = chooseScanFields(scan, choicesFrom(context.options, 1), context.file);
+    cloud.hasColor = cloud.hasColor || fields.hasColor();
+    for (size_t a = 0; a < kAttributeCount; ++a)
+      present[a] = present[a] || fields.attribute[a] >= 0;
+    if (!scan.cartesianBounds) {
+      everyScanBounded = false;
+      continue;
+    }
+    for (int corner = 0; corner < 8; ++corner) {
+      const Box3d& box = *scan.cartesianBounds;
+      const glm::dvec3 local(corner & 1 ? box.max.x : box.min.x, corner & 2 ? box.max.y : box.min.y,
+                             corner & 4 ? box.max.z : box.min.z);
+      declared.worldBounds.extend(scan.pose.rotation * local + scan.pose.translation);
+    }
+  }
+  if (!everyScanBounded) declared.worldBounds = {};
+  present[size_t(Attribute::ScanIndex)] = scansRead > 1;
+  for (size_t a = 0; a < kAttributeCount; ++a) {
+    if (present[a]) cloud.attributes.push_back({.name = attributeName(Attribute(a)), .values = {}});
+  }
+  return declared;
 }
 
 /// A run of one scan's records.
@@ -236,6 +275,13 @@ void dropInvalidRecords(PointCloud& cloud) {
 
 ReadResult readE57(std::span<const uint8_t> bytes, const ReadContext& context) {
   const e57::OpenedFile opened = e57::openFile(bytes, context);
+  if (context.headerOnly()) {
+    ReadResult result{.format = "E57",
+                      .details = e57::describeFile(opened.header, opened.xml, opened.pickedScan),
+                      .notes = e57::describeScans(opened.xml, opened.pickedScan)};
+    result.declared = e57::declaredScans(opened, context, result.cloud);
+    return result;
+  }
   const std::vector<e57::ScanDecoder> decoders = e57::scanDecoders(opened, context);
   ReadResult result{.cloud = {},
                     .format = "E57",
@@ -243,7 +289,7 @@ ReadResult readE57(std::span<const uint8_t> bytes, const ReadContext& context) {
                     .worldBounds = {},
                     .notes = e57::describeScans(opened.xml, opened.pickedScan),
                     .warnings = {}};
-  const e57::CloudLayout layout = e57::allocateCloud(decoders, context.options, result.cloud);
+  const e57::CloudLayout layout = e57::allocateCloud(decoders, context, result.cloud);
   const e57::RunResult decoded = e57::decodeRuns(decoders, layout, result.cloud, context);
   result.worldBounds = decoded.worldBounds;
   if (decoded.invalidRecords > 0) {

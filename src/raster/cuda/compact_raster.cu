@@ -1,7 +1,5 @@
 #include "compact_raster.cuh"
 
-#include <cuda/atomic>
-
 #include "pcv/cuda/dependent_launch.cuh"
 
 namespace pcv::cuda {
@@ -12,11 +10,6 @@ constexpr int kRasterBlock = 256;
 /// Blocks per batch: two halves of a batch measured faster than one block (the tail of the last
 /// wave is shorter) and than five (each block re-reads the batch's pixels into another L1).
 constexpr uint32_t kSlices = 2;
-
-/// A batch is dense when it has at least this many points per pixel of its box's screen
-/// rectangle; its blocks then filter points through a PixelCache (bench/RESULTS.md: the cache
-/// pays where many points of one block share a pixel, as in far views, and costs elsewhere).
-constexpr float kDensePointsPerPixel = 64.0f;
 
 struct CullParams {
   const Batch* batches;   ///< the pool's batch slots
@@ -31,7 +24,7 @@ struct CullParams {
 struct CompactRasterParams {
   const uint32_t* positions;  ///< quantized words, 16-byte aligned per batch
   const CulledBatch* culled;  ///< one per batch drawn
-  const BatchClip* clips;     ///< one per batch drawn, read for kClipTestedBatch batches
+  const BatchClip* clips;     ///< one per batch drawn, read for batches with clipTest
   uint32_t width;             ///< pixels per framebuffer row
   uint32_t pixelBias;         ///< -kFloorBias * (width + 1), mod 2^32: see drawQuantized
   unsigned long long* words;  ///< framebuffer, one word per pixel, kEmptyPixel where clear
@@ -47,8 +40,6 @@ __device__ void cullBatch(const CullParams& p) {
   const bool active = b < p.batchCount;
   BatchProjection projection{};
   CornerClass c{0x3f, true};
-  float x = 0.0f, y = 0.0f;
-  bool inFront = false;
   uint32_t first = 0, count = 0;
   Batch batch{};
   if (active) {
@@ -56,41 +47,24 @@ __device__ void cullBatch(const CullParams& p) {
     first = batch.first;
     count = batch.count;
     projection = makeBatchProjection(p.view, batch);
-    const ProjectedCorner projected = projectCorner(projection, corner);
-    c = classifyCorner(projection, projected);
-    // The corner's pixel, when it is in front of the near plane (else the rectangle is unbounded).
-    inFront = projected.w > projection.nearPlane;
-    if (inFront) {
-      x = projected.sx / projected.w;
-      y = projected.sy / projected.w;
-    }
+    c = classifyCorner(projection, corner);
   }
-  // Over the eight lanes of the batch (aligned groups of eight in the warp): AND of the corner
-  // classes, and the pixel rectangle of the corners.
-  uint32_t outsideAll = c.outside, insideAll = c.inside, allInFront = inFront;
-  float minX = x, maxX = x, minY = y, maxY = y;
+  // AND of the corner classes over the eight lanes of the batch (aligned groups of eight).
+  uint32_t outsideAll = c.outside, insideAll = c.inside;
   for (int offset = 1; offset < 8; offset *= 2) {
     outsideAll &= __shfl_xor_sync(0xffffffffu, outsideAll, offset);
     insideAll &= __shfl_xor_sync(0xffffffffu, insideAll, offset);
-    allInFront &= __shfl_xor_sync(0xffffffffu, allInFront, offset);
-    minX = fminf(minX, __shfl_xor_sync(0xffffffffu, minX, offset));
-    maxX = fmaxf(maxX, __shfl_xor_sync(0xffffffffu, maxX, offset));
-    minY = fminf(minY, __shfl_xor_sync(0xffffffffu, minY, offset));
-    maxY = fmaxf(maxY, __shfl_xor_sync(0xffffffffu, maxY, offset));
   }
   if (active && corner == 0) {
-    const float area = (floorf(maxX) - floorf(minX) + 1.0f) * (floorf(maxY) - floorf(minY) + 1.0f);
-    const bool dense = allInFront && float(count) >= kDensePointsPerPixel * area;
     BatchClip clip{};
     const BatchClipClass clipClass = classifyBatchClip(p.clip, batch, clip);
-    if (clipClass == BatchClipClass::kTested) p.clips[b] = clip;
+    const bool clipTest = clipClass == BatchClipClass::kTested;
+    if (clipTest) p.clips[b] = clip;
     // Free slots hold no points, and a batch the clip region cuts away nothing to draw.
     const BatchVisibility visibility = count == 0 || clipClass == BatchClipClass::kNone
                                            ? BatchVisibility::kOutside
                                            : combineCorners(outsideAll, insideAll != 0);
-    const uint32_t flags =
-        (dense ? kDenseBatch : 0u) | (clipClass == BatchClipClass::kTested ? kClipTestedBatch : 0u);
-    p.culled[b] = CulledBatch{projection, visibility, flags, first, count};
+    p.culled[b] = CulledBatch{projection, visibility, first, count, clipTest ? 1u : 0u};
   }
 }
 
@@ -127,43 +101,14 @@ __device__ PCV_FORCE_INLINE uint4 readStreaming(const uint4* address) {
 #endif
 }
 
-/// A block's memory of the closest depth it has sent to a few recent pixels, in shared memory:
-/// entry = pixel (32) | depth bits (32) of a point of this block that passed it, at slot
-/// (x mod 64, y mod 32) of the pixel. A point at the same pixel and farther than the entry cannot
-/// win (that point, or a closer one, reaches the framebuffer), so it is dropped before the
-/// framebuffer read. Threads of the block read and write entries concurrently on purpose: each
-/// entry is one 64-bit word read and written atomically (relaxed, block scope), so any value a
-/// thread sees is a pair some thread wrote whole, and the race is a declared one, not a hazard.
-struct PixelCache {
-  static constexpr uint32_t kColumns = 64, kRows = 32;
-  static constexpr unsigned long long kNoPixel = ~0ull;  // no real pixel has index 2^32 - 1
-  unsigned long long entries[kColumns * kRows];
-
-  __device__ void clear() {
-    for (uint32_t i = threadIdx.x; i < kColumns * kRows; i += kRasterBlock) entries[i] = kNoPixel;
-    __syncthreads();
-  }
-  /// False when the point cannot win; else remembers it. Only the low bits of column and row
-  /// are used, so they may carry kFloorBias (whose low 24 bits are zero).
-  __device__ PCV_FORCE_INLINE bool admit(uint32_t column, uint32_t row, uint32_t pixel,
-                                         uint32_t depth) {
-    ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_block> entry(
-        entries[column % kColumns | (row % kRows) * kColumns]);
-    const unsigned long long seen = entry.load(::cuda::std::memory_order_relaxed);
-    if (uint32_t(seen >> 32) == pixel && depth > uint32_t(seen)) return false;
-    entry.store((uint64_t(pixel) << 32) | depth, ::cuda::std::memory_order_relaxed);
-    return true;
-  }
-};
-
 /// Draws one point. Early-z: most points of a dense cloud are hidden; a plain read is far
 /// cheaper than an atomic, and a stale value only costs an atomic that was not needed. Equal
-/// depths go to the atomic, which keeps the lower index.
-template <bool kTested, bool kCached, bool kClipped>
+/// depths go to the atomic, which keeps the lower index. With kClipped the point is first tested
+/// against the batch's clip region.
+template <bool kTested, bool kClipped>
 __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
                                                const BatchProjection& projection, uint32_t word,
-                                               uint32_t index, PixelCache& cache,
-                                               const BatchClip& clip) {
+                                               uint32_t index, const BatchClip& clip) {
   if (kClipped && !clipKeepsQuantized(clip, word)) return;
   ScreenPoint point;
   if (!projectQuantizedToScreen<kTested>(projection, word, point)) return;
@@ -172,46 +117,43 @@ __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
   const uint32_t column = floorToUintBiased(point.x), row = floorToUintBiased(point.y);
   const uint32_t pixel = row * p.width + column + p.pixelBias;
   const uint32_t depth = floatBits(point.w);
-  if (kCached && !cache.admit(column, row, pixel, depth)) return;
   unsigned long long* slot = &p.words[pixel];
   if (depth <= readDepthKeptInL2(slot)) atomicMin(slot, packDepthWord(point.w, index));
 }
 
 /// Draws points [begin, end) of the positions, four per 16-byte load; begin is a multiple of 4.
 /// With kClipped each point is tested against `clip` (in shared memory: no registers held).
-template <bool kTested, bool kCached, bool kClipped = false>
+template <bool kTested, bool kClipped>
 __device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
                                            const BatchProjection& projection, uint32_t begin,
-                                           uint32_t end, PixelCache& cache, const BatchClip& clip) {
+                                           uint32_t end, const BatchClip& clip) {
   const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
   const uint32_t quadCount = (end - begin) / 4;
   for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
     const uint4 w = readStreaming(&quads[q]);
     const uint32_t index = begin + 4 * q;
-    drawQuantized<kTested, kCached, kClipped>(p, projection, w.x, index, cache, clip);
-    drawQuantized<kTested, kCached, kClipped>(p, projection, w.y, index + 1, cache, clip);
-    drawQuantized<kTested, kCached, kClipped>(p, projection, w.z, index + 2, cache, clip);
-    drawQuantized<kTested, kCached, kClipped>(p, projection, w.w, index + 3, cache, clip);
+    drawQuantized<kTested, kClipped>(p, projection, w.x, index, clip);
+    drawQuantized<kTested, kClipped>(p, projection, w.y, index + 1, clip);
+    drawQuantized<kTested, kClipped>(p, projection, w.z, index + 2, clip);
+    drawQuantized<kTested, kClipped>(p, projection, w.w, index + 3, clip);
   }
   for (uint32_t i = begin + quadCount * 4 + threadIdx.x; i < end; i += kRasterBlock) {
-    drawQuantized<kTested, kCached, kClipped>(p, projection, __ldg(&p.positions[i]), i, cache,
-                                              clip);
+    drawQuantized<kTested, kClipped>(p, projection, __ldg(&p.positions[i]), i, clip);
   }
 }
 
-template <bool kCached, bool kClipped>
+template <bool kClipped>
 __device__ PCV_FORCE_INLINE void drawSlice(const CompactRasterParams& p, const CulledBatch& culled,
-                                           uint32_t begin, uint32_t end, PixelCache& cache,
-                                           const BatchClip& clip) {
-  // Batches the clip region's faces cross test each point against it, and the view's range
-  // tests too (one variant fewer; the tests only pass where the view keeps them anyway).
+                                           uint32_t begin, uint32_t end, const BatchClip& clip) {
   if (kClipped) {
-    drawRange<true, kCached, true>(p, culled.projection, begin, end, cache, clip);
+    // The clip test, and the view's range tests too (one variant fewer; they only pass where the
+    // view keeps the points anyway).
+    drawRange<true, true>(p, culled.projection, begin, end, clip);
   } else if (culled.visibility == BatchVisibility::kInside) {
     // Batches wholly inside the view skip the per-point range tests: all their points pass them.
-    drawRange<false, kCached>(p, culled.projection, begin, end, cache, clip);
+    drawRange<false, false>(p, culled.projection, begin, end, clip);
   } else {
-    drawRange<true, kCached>(p, culled.projection, begin, end, cache, clip);
+    drawRange<true, false>(p, culled.projection, begin, end, clip);
   }
 }
 
@@ -222,14 +164,13 @@ __device__ PCV_FORCE_INLINE void drawSlice(const CompactRasterParams& p, const C
 template <bool kClipped>
 __device__ void rasterCompact(const CompactRasterParams& p) {
   static_assert(kBatchSize % (4 * kSlices) == 0, "slices must hold whole 16-byte loads");
-  __shared__ PixelCache cache;
   __shared__ BatchClip clip;
   beginDependentKernel();
   const uint32_t b = blockIdx.x / kSlices;
   const CulledBatch culled = p.culled[b];
   const uint32_t first = culled.first, count = culled.count;
   if (culled.visibility == BatchVisibility::kOutside) return;
-  if (((culled.flags & kClipTestedBatch) != 0) != kClipped) return;
+  if ((culled.clipTest != 0) != kClipped) return;
   constexpr uint32_t kSliceSize = kBatchSize / kSlices;
   const uint32_t begin = first + (blockIdx.x % kSlices) * kSliceSize;
   const uint32_t end = min(begin + kSliceSize, first + count);
@@ -238,12 +179,7 @@ __device__ void rasterCompact(const CompactRasterParams& p) {
     if (threadIdx.x == 0) clip = p.clips[b];
     __syncthreads();
   }
-  if (culled.flags & kDenseBatch) {
-    cache.clear();
-    drawSlice<true, kClipped>(p, culled, begin, end, cache, clip);
-  } else {
-    drawSlice<false, kClipped>(p, culled, begin, end, cache, clip);
-  }
+  drawSlice<kClipped>(p, culled, begin, end, clip);
 }
 
 __global__ void cullBatchesKernel(CullParams p) {
@@ -277,15 +213,14 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
   const auto width = uint32_t(f.view.width);
   culled_.reserve(batchCount);
   if (f.clip.active) clips_.reserve(batchCount);
-  // Each batch's projection and visibility.
+  // Each batch's projection and visibility, and what the clip region leaves of it.
   f.recorder->launchDependent("cull", uint64_t(batchCount) * 8, cullBatchesKernel,
                               CullParams{pool.batches.data(), f.drawnBatches, batchCount, f.view,
                                          f.clip, culled_.data(), clips_.data()},
                               128);
   // kSlices blocks per batch; those of batches outside the view return at once.
-  const CompactRasterParams raster{
-      pool.positions.data(),         culled_.data(), clips_.data(), width,
-      0u - kFloorBias * (width + 1), words};
+  const CompactRasterParams raster{pool.positions.data(), culled_.data(), clips_.data(), width,
+                                   0u - kFloorBias * (width + 1), words};
   f.recorder->launchDependent("raster", uint64_t(batchCount) * kSlices * kRasterBlock,
                               rasterCompactKernel, raster, kRasterBlock);
   // The batches the clip region's faces cross, point by point; the rest of its blocks return.

@@ -5,8 +5,7 @@
 ///           tests) or partial; with a clip region, whether the region keeps all, none or part
 ///           of the batch (only then are its points tested against the region).
 ///   raster  kSlices blocks per batch, 16-byte loads of 4 points per thread, early-z (read the
-///           pixel's depth, skip the atomic when farther), 64-bit atomicMin of depth|index;
-///           blocks of dense batches first drop points a block-local pixel cache proves hidden.
+///           pixel's depth, skip the atomic when farther), 64-bit atomicMin of depth|index.
 #pragma once
 
 #include "cuda_method.hpp"
@@ -20,14 +19,10 @@ namespace pcv::cuda {
 struct alignas(16) CulledBatch {
   BatchProjection projection;
   BatchVisibility visibility;
-  uint32_t flags;  ///< kDenseBatch, kClipTestedBatch
-  uint32_t first;  ///< the batch's first point slot
-  uint32_t count;  ///< its points
+  uint32_t first;     ///< the batch's first point slot
+  uint32_t count;     ///< its points
+  uint32_t clipTest;  ///< non-zero: the clip region's faces cross the batch, test each point
 };
-/// Many points per pixel: the batch's points are filtered through the pixel cache.
-constexpr uint32_t kDenseBatch = 1;
-/// The clip region's faces cross the batch: each point is tested against its BatchClip.
-constexpr uint32_t kClipTestedBatch = 2;
 // No padding: a block reads every byte of its CulledBatch, and padding bytes the cull never
 // writes would be reads of uninitialised memory.
 static_assert(sizeof(CulledBatch) == sizeof(BatchProjection) + 16);

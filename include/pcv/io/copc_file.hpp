@@ -1,0 +1,52 @@
+/// @brief An open COPC file for streaming: its octree, and any node's points decoded on demand,
+/// from several threads at once, without reading the rest of the file. Every node's points are
+/// offsets from one origin, so nodes drawn together line up.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "pcv/core/point_cloud.hpp"
+#include "pcv/io/copc_hierarchy.hpp"
+#include "pcv/io/point_cloud_reader.hpp"
+
+namespace pcv {
+
+class CopcFile {
+ public:
+  /// Maps the file and reads its header, LASzip VLR, chunk table and hierarchy (not its points).
+  /// `options` chooses the attributes and colours decoded (and so the layers of each chunk).
+  /// Throws InputError naming the file and the byte when it is not a readable COPC file.
+  explicit CopcFile(const std::filesystem::path& path, const ReadOptions& options = {});
+  ~CopcFile();
+  CopcFile(const CopcFile&) = delete;
+  CopcFile& operator=(const CopcFile&) = delete;
+
+  const std::filesystem::path& path() const;
+  const CopcHierarchy& hierarchy() const;
+  /// The origin of every decoded node's points (the octree's centre, rounded).
+  const glm::dvec3& origin() const;
+  /// Whether the records carry colours of their own.
+  bool hasColor() const;
+  /// The attributes each decoded node carries, in order.
+  const std::vector<std::string>& attributeNames() const;
+  /// Points in the file (the header's count).
+  uint64_t pointCount() const;
+
+  /// The points of hierarchy().nodes[node]: positions as offsets from origin(), the file's
+  /// colours (16-bit colours scaled as the root node's maximum says, like a LAS file's), and
+  /// the attributes. Safe to call from several threads. Throws InputError naming the file, the
+  /// node and the byte when its chunk is broken.
+  PointCloud decodeNode(size_t node) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace pcv

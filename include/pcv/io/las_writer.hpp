@@ -1,0 +1,71 @@
+/// @brief Writes LAS and LAZ files from LAS point records streamed in batches, so any number of
+/// points fits in bounded memory. LAZ uses LASzip's compressor 2 for point formats 0-5 and 3
+/// (layered) for 6-10, in chunks encoded on all cores; the counts, bounds and return counts of
+/// the header are computed from the records written.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+namespace pcv {
+
+/// A variable-length record copied into a written file.
+struct LasVariableRecord {
+  std::string userId;  ///< up to 16 characters
+  uint16_t recordId = 0;
+  std::string description;  ///< up to 32 characters
+  std::vector<uint8_t> payload;
+};
+
+/// What the records are and the header fields the writer does not compute.
+struct LasWriteFormat {
+  int pointFormat = 3;
+  uint16_t recordLength = 34;  ///< at least the format's bytes; the rest are extra bytes
+  int versionMinor = 2;        ///< LAS 1.x: at least 2 (formats 0-3), 3 (4-5), 4 (6-10)
+  glm::dvec3 scale{0.001};
+  glm::dvec3 offset{0.0};
+  uint16_t fileSourceId = 0;
+  uint16_t globalEncoding = 0;
+  std::string systemIdentifier = "pcv";
+  std::string generatingSoftware = "pcv convert";
+  uint16_t creationDay = 0, creationYear = 0;
+  std::vector<LasVariableRecord> vlrs;   ///< written before the points
+  std::vector<LasVariableRecord> evlrs;  ///< LAS 1.4: written after the points
+};
+
+/// The LAS version a point format needs at least (2, 3 or 4).
+int minimumLasMinorVersion(int pointFormat);
+/// Bytes of a point format's standard fields.
+uint16_t lasFormatRecordBytes(int pointFormat);
+
+enum class LasCompression { None, Laz };
+
+class LasFileWriter {
+ public:
+  /// Creates `path`; throws Error when it cannot, InputError when `format` is inconsistent.
+  /// LAZ chunks hold `chunkPoints` points (the last one fewer).
+  LasFileWriter(const std::filesystem::path& path, const LasWriteFormat& format,
+                LasCompression compression, uint32_t chunkPoints = 50000);
+  ~LasFileWriter();
+  LasFileWriter(const LasFileWriter&) = delete;
+  LasFileWriter& operator=(const LasFileWriter&) = delete;
+
+  /// Appends `count` records (count * recordLength bytes).
+  void write(const uint8_t* records, uint64_t count);
+  /// Writes what is buffered, the chunk table and the EVLRs, then the header's counts and
+  /// bounds. Without it the file is incomplete.
+  void finish();
+
+  uint64_t pointsWritten() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace pcv

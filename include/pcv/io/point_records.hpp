@@ -1,0 +1,68 @@
+/// @brief LAS point records as a stream, the input of LasFileWriter: a LAS or LAZ file's own
+/// records (copied bit for bit), any cloud pcv reads turned into records, the demo cylinders
+/// generated slice by slice, or another stream re-encoded in another point format and scale.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "pcv/core/bounds.hpp"
+#include "pcv/core/point_cloud.hpp"
+#include "pcv/core/point_producer.hpp"
+#include "pcv/io/las_writer.hpp"
+
+namespace pcv {
+
+class PointRecordStream {
+ public:
+  virtual ~PointRecordStream() = default;
+
+  /// The records' point format, length, scale and offset, and the VLRs that go with them.
+  const LasWriteFormat& format() const { return format_; }
+  /// Points the stream yields in all.
+  uint64_t pointCount() const { return pointCount_; }
+  /// World bounds of the points (from the file's header where that is all there is).
+  const Box3d& bounds() const { return bounds_; }
+
+  /// The next records, at most `maxPoints` of them (maxPoints * recordLength bytes); returns how
+  /// many, 0 at the end. `records` stays valid until the next call.
+  virtual uint64_t next(uint64_t maxPoints, const uint8_t*& records) = 0;
+
+ protected:
+  LasWriteFormat format_;
+  uint64_t pointCount_ = 0;
+  Box3d bounds_;
+};
+
+/// A LAS or LAZ file's records, its VLRs and EVLRs (except LAZ's and COPC's own, which describe
+/// the compressed layout). Throws InputError.
+std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path);
+
+/// The points of `cloud` as records of `pointFormat` (0-10): positions on a grid as fine as the
+/// floats' precision over the cloud's extent, offset by its origin; colours scaled to 16 bits;
+/// the intensity, classification and return_number attributes where the cloud has them.
+std::unique_ptr<PointRecordStream> cloudRecords(PointCloud cloud, int pointFormat);
+
+/// The points of `producer` (the demo cylinders, say) as records of `pointFormat`, produced a
+/// slice at a time so any count fits in bounded memory. `bounds` (relative to `origin`) must
+/// hold every point: the grid is as fine as the floats' precision over it. Formats with GPS time
+/// count it up from 0 in steps of 10 microseconds, as a scanner's pulses would.
+std::unique_ptr<PointRecordStream> producedRecords(std::shared_ptr<const PointProducer> producer,
+                                                   const Box3d& bounds, const glm::dvec3& origin,
+                                                   int pointFormat);
+
+/// `source` re-encoded as `target` describes (point format, length, scale, offset): fields the
+/// target lacks are dropped, those the source lacks are 0, extra bytes are kept where both have
+/// room. Throws InputError when a coordinate does not fit the target's grid.
+std::unique_ptr<PointRecordStream> reformatRecords(std::unique_ptr<PointRecordStream> source,
+                                                   const LasWriteFormat& target);
+
+/// Several streams one after the other in one format: the first's, with a scale as fine as the
+/// finest and an offset that keeps every point on the 32-bit grid. Streams already in that
+/// format are passed through unchanged.
+std::unique_ptr<PointRecordStream> concatenateRecords(
+    std::vector<std::unique_ptr<PointRecordStream>> sources);
+
+}  // namespace pcv

@@ -1,0 +1,185 @@
+/// @brief The LAZ arithmetic decoder over one block of compressed bytes (a chunk, or one layer of
+/// a layered chunk). It never reads outside the block: past its end it decodes zeros and records
+/// a fault, as it does when the bytes cannot come from an encoder; the caller checks the fault
+/// once per block, so the per-symbol path has no exceptions and no allocation.
+#pragma once
+
+#include <cstdint>
+
+#include "entropy_models.hpp"
+#include "pcv/core/host_device.hpp"
+
+namespace pcv::laz {
+
+/// The interval is renormalized (a byte shifted in) whenever its length drops below 2^24.
+inline constexpr uint32_t kMinIntervalLength = 0x01000000u;
+
+enum class StreamFault : uint8_t {
+  None,
+  Overrun,  ///< the decoder needed bytes past the end of the block
+  Invalid,  ///< the bytes decode to a state no encoder produces (a value outside the interval)
+};
+
+struct ArithmeticDecoder {
+  const uint8_t* data;  ///< the block, `size` bytes
+  uint64_t size;
+  uint64_t position;     ///< next byte to read, at most size
+  uint32_t value;        ///< code value relative to the interval base; < length in valid streams
+  uint32_t length;       ///< interval length
+  StreamFault fault;     ///< first fault, sticky
+  uint64_t faultOffset;  ///< byte of the block where it was noticed
+
+  /// Starts decoding `byteCount` bytes at `bytes` (reads the first four).
+  PCV_HOST_DEVICE void start(const uint8_t* bytes, uint64_t byteCount) {
+    data = bytes;
+    size = byteCount;
+    position = 0;
+    fault = StreamFault::None;
+    faultOffset = 0;
+    length = 0xFFFFFFFFu;
+    value = 0;
+    for (int i = 0; i < 4; ++i) value = (value << 8) | nextByte();
+    checkValue();
+  }
+
+  PCV_HOST_DEVICE bool failed() const { return fault != StreamFault::None; }
+
+  PCV_HOST_DEVICE uint32_t decodeBit(BitModel& model) {
+    const uint32_t split = model.zeroProbability * (length >> kBitModelShift);
+    const uint32_t bit = value >= split;
+    if (bit == 0) {
+      length = split;
+    } else {
+      value -= split;
+      length -= split;
+    }
+    if (length < kMinIntervalLength) renormalize();
+    model.count(bit);
+    return bit;
+  }
+
+  template <uint32_t kCapacity>
+  PCV_HOST_DEVICE uint32_t decodeSymbol(SymbolModel<kCapacity>& model) {
+    uint32_t symbol, low, high;
+    if constexpr (SymbolModel<kCapacity>::kHasLookup) {
+      if (model.lookupBits != 0) {
+        findWithLookup(model, symbol, low, high);
+      } else {
+        findBySearch(model, symbol, low, high);
+      }
+    } else {
+      findBySearch(model, symbol, low, high);
+    }
+    value -= low;
+    length = high - low;
+    if (length < kMinIntervalLength) renormalize();
+    model.count(symbol);
+    return symbol;
+  }
+
+  /// `bits` (1-32) raw bits, low bits first when more than 19.
+  PCV_HOST_DEVICE uint32_t readBits(uint32_t bits) {
+    if (bits > 19) {
+      const uint32_t low = readShort();
+      return (readBits(bits - 16) << 16) | low;
+    }
+    length >>= bits;
+    uint32_t symbol = value / length;
+    value -= length * symbol;
+    if (symbol >> bits) {
+      // Only a value outside the interval gets here; keep the result in range.
+      flag(StreamFault::Invalid);
+      symbol &= (1u << bits) - 1;
+      value = 0;
+    }
+    if (length < kMinIntervalLength) renormalize();
+    return symbol;
+  }
+
+  PCV_HOST_DEVICE uint32_t readShort() { return readBits(16); }
+  PCV_HOST_DEVICE uint32_t readInt() {
+    const uint32_t low = readShort();
+    return (readShort() << 16) | low;
+  }
+  PCV_HOST_DEVICE uint64_t readInt64() {
+    const uint64_t low = readInt();
+    return (uint64_t(readInt()) << 32) | low;
+  }
+
+ private:
+  /// The symbol whose interval holds the value, and that interval [low, high) scaled to the
+  /// length: a table lookup on the value's top bits, then bisection among the few candidates.
+  template <uint32_t kCapacity>
+  PCV_HOST_DEVICE void findWithLookup(const SymbolModel<kCapacity>& model, uint32_t& symbol,
+                                      uint32_t& low, uint32_t& high) {
+    high = length;
+    length >>= kSymbolModelShift;
+    const uint32_t scaled = value / length;
+    // value < length keeps slot <= 2^lookupBits, the table's last real entry.
+    const uint32_t slot = scaled >> (kSymbolModelShift - model.lookupBits);
+    symbol = model.lookup[slot];
+    uint32_t end = model.lookup[slot + 1] + 1;
+    while (end > symbol + 1) {
+      const uint32_t middle = (symbol + end) >> 1;
+      if (model.cumulative[middle] > scaled) {
+        end = middle;
+      } else {
+        symbol = middle;
+      }
+    }
+    low = model.cumulative[symbol] * length;
+    if (symbol != model.symbols - 1) high = model.cumulative[symbol + 1] * length;
+  }
+
+  /// The same by bisection over the whole alphabet (small models, which have no table).
+  template <uint32_t kCapacity>
+  PCV_HOST_DEVICE void findBySearch(const SymbolModel<kCapacity>& model, uint32_t& symbol,
+                                    uint32_t& low, uint32_t& high) {
+    high = length;
+    low = symbol = 0;
+    length >>= kSymbolModelShift;
+    uint32_t end = model.symbols;
+    uint32_t middle = end >> 1;
+    do {
+      const uint32_t bound = length * model.cumulative[middle];
+      if (bound > value) {
+        end = middle;
+        high = bound;
+      } else {
+        symbol = middle;
+        low = bound;
+      }
+    } while ((middle = (symbol + end) >> 1) != symbol);
+  }
+
+  PCV_HOST_DEVICE uint32_t nextByte() {
+    if (position < size) return data[position++];
+    flag(StreamFault::Overrun);
+    return 0;
+  }
+
+  PCV_HOST_DEVICE void flag(StreamFault what) {
+    if (fault == StreamFault::None) {
+      fault = what;
+      faultOffset = position;
+    }
+  }
+
+  /// value < length holds in every stream an encoder writes; it also keeps the lookup-table slot
+  /// in range, so a broken stream is flagged and put back inside the interval.
+  PCV_HOST_DEVICE void checkValue() {
+    if (value >= length) {
+      flag(StreamFault::Invalid);
+      value = 0;
+    }
+  }
+
+  PCV_HOST_DEVICE void renormalize() {
+    do {
+      value = (value << 8) | nextByte();
+    } while ((length <<= 8) < kMinIntervalLength);
+    checkValue();
+  }
+};
+
+}  // namespace pcv::laz

@@ -1,0 +1,191 @@
+#include "chunk_layout.hpp"
+
+#include <algorithm>
+
+#include "chunk_decoder.hpp"
+#include "chunk_table.hpp"
+#include "record_bytes.hpp"
+
+namespace pcv::laz {
+namespace {
+
+/// Points per byte no LAZ stream exceeds (identical points reach about 600).
+constexpr uint64_t kMaxPointsPerByte = 2048;
+
+/// A table that cannot be used; the reader falls back to the chunks themselves.
+struct UnusableTable {
+  std::string why;
+};
+
+/// Chunks from the table at `tableOffset`; throws UnusableTable when it cannot be read, LazError
+/// when it reads fine but disagrees with the header.
+std::vector<ChunkLocation> chunksFromTable(std::span<const uint8_t> file, uint64_t tableOffset,
+                                           uint64_t chunksStart, uint64_t pointCount,
+                                           const LaszipVlr& vlr) {
+  const uint64_t size = file.size();
+  const uint32_t version = loadLe<uint32_t>(file.data() + tableOffset);
+  if (version != 0) {
+    throw UnusableTable{"the chunk table at byte " + std::to_string(tableOffset) + " has version " +
+                        std::to_string(version) + ", expected 0"};
+  }
+  const uint32_t count = loadLe<uint32_t>(file.data() + tableOffset + 4);
+  // Every chunk holds at least its first point raw, so the bytes before the table bound the
+  // count before anything is allocated.
+  const uint64_t available = tableOffset - chunksStart;
+  if (uint64_t(count) * vlr.recordLength() > available && tableOffset > chunksStart) {
+    throw UnusableTable{"the chunk table lists " + std::to_string(count) + " chunks, more than " +
+                        std::to_string(available) + " bytes of chunks can hold"};
+  }
+  auto entries = decodeChunkTableEntries(file.data() + tableOffset + 8, size - tableOffset - 8,
+                                         count, vlr.variableChunks());
+  if (!entries) {
+    throw UnusableTable{"the chunk table at byte " + std::to_string(tableOffset) +
+                        " is truncated or corrupt"};
+  }
+  std::vector<ChunkLocation> chunks;
+  chunks.reserve(entries->size());
+  uint64_t offset = chunksStart, firstPoint = 0;
+  for (size_t i = 0; i < entries->size(); ++i) {
+    const ChunkTableEntry& entry = (*entries)[i];
+    const uint64_t remaining = pointCount - firstPoint;
+    const uint64_t points =
+        vlr.variableChunks() ? entry.pointCount : std::min<uint64_t>(vlr.chunkSize, remaining);
+    if (entry.byteCount > size - offset) {
+      throw UnusableTable{"the chunk table's chunk " + std::to_string(i) + " (" +
+                          std::to_string(entry.byteCount) + " bytes at byte " +
+                          std::to_string(offset) + ") runs past the end of the file"};
+    }
+    if (points > remaining || points == 0) {
+      throw LazError(
+          tableOffset + 4,
+          "point counts disagree: the chunk table lists " + std::to_string(count) + " chunks" +
+              (vlr.variableChunks() ? "" : " of " + std::to_string(vlr.chunkSize)) +
+              " points, but the header declares " + std::to_string(pointCount) + " points (chunk " +
+              std::to_string(i) + " would hold " + std::to_string(points) + " of the " +
+              std::to_string(remaining) + " left)");
+    }
+    chunks.push_back({offset, entry.byteCount, points, firstPoint});
+    offset += entry.byteCount;
+    firstPoint += points;
+  }
+  if (firstPoint != pointCount) {
+    throw LazError(tableOffset + 4,
+                   "point counts disagree: the chunk table's " + std::to_string(count) +
+                       " chunks hold " + std::to_string(firstPoint) +
+                       " points, but the header declares " + std::to_string(pointCount));
+  }
+  return chunks;
+}
+
+/// Layered chunks state their own sizes, so they can be found one after the other.
+std::vector<ChunkLocation> walkLayeredChunks(std::span<const uint8_t> file, uint64_t chunksStart,
+                                             uint64_t dataEnd, uint64_t pointCount,
+                                             const LaszipVlr& vlr) {
+  std::vector<ChunkLocation> chunks;
+  uint64_t offset = chunksStart, firstPoint = 0;
+  while (firstPoint < pointCount) {
+    LayeredChunkShape shape;
+    try {
+      shape = readLayeredChunkShape(vlr, file.data() + offset, dataEnd - offset);
+    } catch (const LazError& e) {
+      throw LazError(offset + e.byte, "chunk " + std::to_string(chunks.size()) + " (at byte " +
+                                          std::to_string(offset) + "): " + e.what());
+    }
+    const uint64_t remaining = pointCount - firstPoint;
+    uint64_t points = std::min<uint64_t>(vlr.chunkSize, remaining);
+    if (vlr.variableChunks()) {
+      points = shape.statedPointCount;
+      if (points == 0 || points > remaining) {
+        throw LazError(offset + vlr.recordLength(),
+                       "point counts disagree: chunk " + std::to_string(chunks.size()) +
+                           " states " + std::to_string(points) + " points, but only " +
+                           std::to_string(remaining) + " of the header's " +
+                           std::to_string(pointCount) + " are left");
+      }
+    }
+    chunks.push_back({offset, shape.totalBytes, points, firstPoint});
+    offset += shape.totalBytes;
+    firstPoint += points;
+  }
+  return chunks;
+}
+
+}  // namespace
+
+ChunkLayout locateChunks(std::span<const uint8_t> file, uint64_t pointsOffset, uint64_t pointCount,
+                         const LaszipVlr& vlr, uint64_t dataLimit) {
+  const uint64_t size = file.size();
+  dataLimit = std::min(dataLimit, size);
+  // The adaptive models cost every point a few thousandths of a bit at least, so even identical
+  // points take a byte per thousand or so: counts far beyond are refused before anything is
+  // allocated for them.
+  const uint64_t dataBytes = dataLimit > pointsOffset ? dataLimit - pointsOffset : 0;
+  if (pointCount / kMaxPointsPerByte > dataBytes) {
+    throw LazError(pointsOffset, "the header declares " + std::to_string(pointCount) +
+                                     " points, but " + std::to_string(dataBytes) +
+                                     " bytes of compressed points hold at most " +
+                                     std::to_string(dataBytes * kMaxPointsPerByte));
+  }
+  ChunkLayout layout;
+  layout.dataEnd = dataLimit;
+  if (!vlr.chunked()) {
+    if (pointCount > 0) {
+      layout.chunks.push_back({pointsOffset, dataLimit - pointsOffset, pointCount, 0});
+    }
+    return layout;
+  }
+  if (pointCount == 0) return layout;
+  if (dataLimit < pointsOffset + 8) {
+    throw LazError(pointsOffset, "the point data ends before the 8-byte offset of the chunk table");
+  }
+  const uint64_t chunksStart = pointsOffset + 8;
+  int64_t tableOffset = loadLe<int64_t>(file.data() + pointsOffset);
+  try {
+    // Writers that cannot seek back put the offset in the file's last 8 bytes and write -1 here.
+    if (tableOffset == -1 && size >= chunksStart + 8) {
+      tableOffset = loadLe<int64_t>(file.data() + size - 8);
+    }
+    if (tableOffset == int64_t(pointsOffset)) {
+      throw UnusableTable{"the chunk table is missing (its offset was never written)"};
+    }
+    if (tableOffset < int64_t(chunksStart) || uint64_t(tableOffset) > size - 8) {
+      throw UnusableTable{"the chunk table offset " + std::to_string(tableOffset) +
+                          " lies outside the file's chunk data (bytes " +
+                          std::to_string(chunksStart) + " to " + std::to_string(size) + ")"};
+    }
+    layout.dataEnd = uint64_t(tableOffset);
+    layout.chunks = chunksFromTable(file, uint64_t(tableOffset), chunksStart, pointCount, vlr);
+    layout.fromTable = true;
+    return layout;
+  } catch (const UnusableTable& problem) {
+    layout.tableProblem = problem.why;
+  }
+  // Without a table: layered chunks state their sizes; pointwise ones end where decoding ends.
+  if (vlr.compressor == Compressor::Layered) {
+    layout.chunks = walkLayeredChunks(file, chunksStart, layout.dataEnd, pointCount, vlr);
+    return layout;
+  }
+  if (vlr.variableChunks()) {
+    throw LazError(pointsOffset,
+                   "variable-size pointwise chunks cannot be found without the "
+                   "chunk table, and " +
+                       layout.tableProblem);
+  }
+  layout.sequential = true;
+  // Each chunk starts with a raw point, which bounds the chunk count by the bytes there are.
+  const uint64_t chunkCount = (pointCount - 1) / vlr.chunkSize + 1;
+  if (chunkCount > (layout.dataEnd - chunksStart) / vlr.recordLength()) {
+    throw LazError(pointsOffset, "the header declares " + std::to_string(pointCount) + " points, " +
+                                     std::to_string(chunkCount) + " chunks, more than the " +
+                                     std::to_string(layout.dataEnd - chunksStart) +
+                                     " bytes of chunk data can hold");
+  }
+  for (uint64_t first = 0; first < pointCount; first += vlr.chunkSize) {
+    const uint64_t points = std::min<uint64_t>(vlr.chunkSize, pointCount - first);
+    layout.chunks.push_back({first == 0 ? chunksStart : 0, 0, points, first});
+  }
+  layout.chunks.front().byteCount = layout.dataEnd - chunksStart;
+  return layout;
+}
+
+}  // namespace pcv::laz

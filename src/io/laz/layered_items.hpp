@@ -1,0 +1,294 @@
+/// @brief The items that follow POINT14 in layered chunks: RGB14 / RGBNIR14 (an RGB layer and a
+/// NIR layer), WAVEPACKET14 (one layer) and BYTE14 (one layer per extra byte). Each keeps one
+/// context per scanner channel and follows the channel POINT14 hands on per point.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "arithmetic_decoder.hpp"
+#include "arithmetic_encoder.hpp"
+#include "entropy_models.hpp"
+#include "record_bytes.hpp"
+#include "rgb_codec.hpp"
+#include "wave_packet_codec.hpp"
+
+namespace pcv::laz {
+
+/// Which context a layered item predicts from after POINT14 named `channel` for this point.
+/// Switching to an unused channel starts it from the current one's last values. Version 3 keeps
+/// predicting from (and updating) the previous channel's last values when it switches back to a
+/// channel already seen; version 4 uses that channel's own.
+struct ChannelFollower {
+  uint32_t current;  ///< channel whose models code
+  bool unused[4];
+
+  /// Returns the channel whose last values the point is predicted from and written to; calls
+  /// start(channel, from) when a channel is first used.
+  template <typename Start>
+  PCV_HOST_DEVICE uint32_t follow(uint32_t channel, uint32_t version, Start&& start) {
+    uint32_t owner = current;
+    if (channel != current) {
+      current = channel;
+      if (unused[channel]) {
+        unused[channel] = false;
+        start(channel, owner);
+        owner = channel;
+      } else if (version >= 4) {
+        owner = channel;
+      }
+    }
+    return owner;
+  }
+
+  PCV_HOST_DEVICE void startChunk(uint32_t channel) {
+    for (auto& u : unused) u = true;
+    unused[channel] = false;
+    current = channel;
+  }
+};
+
+/// RGB14 (6 bytes) and RGBNIR14 (8 bytes: RGB, then NIR).
+struct Rgb14Codec {
+  struct Context {
+    Rgb lastRgb;
+    uint16_t lastNir;
+    RgbModels rgb;
+    SymbolModel<4> nirChanged;  ///< bit 0: low byte changed, bit 1: high byte
+    SymbolModel<256> nirDiff[2];
+  };
+
+  uint32_t version;
+  bool hasNir;
+  bool decoding;
+  bool wantRgb, wantNir;      ///< decoding: layers asked for
+  bool rgbActive, nirActive;  ///< decoding: wanted and present; encoding: changed in this chunk
+  ChannelFollower channels;
+  Context contexts[4];
+  ArithmeticDecoder rgbLayer, nirLayer;
+
+  uint32_t itemBytes() const { return hasNir ? 8u : 6u; }
+
+  void startChunk(const uint8_t* firstItem, uint32_t channel, bool forDecoding) {
+    decoding = forDecoding;
+    rgbActive = nirActive = false;
+    channels.startChunk(channel);
+    Context& context = contexts[channel];
+    context.lastRgb.load(firstItem);
+    context.lastNir = hasNir ? loadLe<uint16_t>(firstItem + 6) : 0;
+    resetModels(channel);
+  }
+
+  PCV_HOST_DEVICE void startLayers(const uint8_t* rgbBytes, uint32_t rgbSize,
+                                   const uint8_t* nirBytes, uint32_t nirSize) {
+    rgbActive = wantRgb && rgbSize > 0;
+    if (rgbActive) rgbLayer.start(rgbBytes, rgbSize);
+    nirActive = hasNir && wantNir && nirSize > 0;
+    if (nirActive) nirLayer.start(nirBytes, nirSize);
+  }
+
+  PCV_HOST_DEVICE void decode(uint8_t* item, uint32_t channel) {
+    const uint32_t owner = channels.follow(channel, version, [&](uint32_t fresh, uint32_t from) {
+      contexts[fresh].lastRgb = contexts[from].lastRgb;
+      contexts[fresh].lastNir = contexts[from].lastNir;
+      resetModels(fresh);
+    });
+    Context& models = contexts[channels.current];
+    Context& last = contexts[owner];
+    if (rgbActive) last.lastRgb = decodeRgb(rgbLayer, models.rgb, last.lastRgb);
+    last.lastRgb.store(item);
+    if (!hasNir) return;
+    if (nirActive) {
+      const uint32_t changed = nirLayer.decodeSymbol(models.nirChanged);
+      uint32_t low = lowByte(last.lastNir), high = highByte(last.lastNir);
+      if (changed & 1) low = wrapByte(int32_t(nirLayer.decodeSymbol(models.nirDiff[0]) + low));
+      if (changed & 2) high = wrapByte(int32_t(nirLayer.decodeSymbol(models.nirDiff[1]) + high));
+      last.lastNir = uint16_t(low | (high << 8));
+    }
+    storeLe(item + 6, last.lastNir);
+  }
+
+  /// `rgb` and `nir` are the two layers' encoders.
+  void encode(ArithmeticEncoder& rgb, ArithmeticEncoder& nir, const uint8_t* item,
+              uint32_t channel) {
+    const uint32_t owner = channels.follow(channel, version, [&](uint32_t fresh, uint32_t from) {
+      contexts[fresh].lastRgb = contexts[from].lastRgb;
+      contexts[fresh].lastNir = contexts[from].lastNir;
+      resetModels(fresh);
+    });
+    Context& models = contexts[channels.current];
+    Context& last = contexts[owner];
+    Rgb colour;
+    colour.load(item);
+    if (encodeRgb(rgb, models.rgb, last.lastRgb, colour) != 0) rgbActive = true;
+    last.lastRgb = colour;
+    if (!hasNir) return;
+    const uint16_t value = loadLe<uint16_t>(item + 6);
+    const uint32_t changed = uint32_t(lowByte(value) != lowByte(last.lastNir)) |
+                             (uint32_t(highByte(value) != highByte(last.lastNir)) << 1);
+    nir.encodeSymbol(models.nirChanged, changed);
+    if (changed & 1) {
+      nir.encodeSymbol(models.nirDiff[0],
+                       wrapByte(int32_t(lowByte(value)) - int32_t(lowByte(last.lastNir))));
+    }
+    if (changed & 2) {
+      nir.encodeSymbol(models.nirDiff[1],
+                       wrapByte(int32_t(highByte(value)) - int32_t(highByte(last.lastNir))));
+    }
+    if (changed) nirActive = true;
+    last.lastNir = value;
+  }
+
+ private:
+  PCV_HOST_DEVICE void resetModels(uint32_t channel) {
+    Context& context = contexts[channel];
+    if (!decoding || wantRgb) context.rgb.reset(decoding);
+    if (hasNir && (!decoding || wantNir)) {
+      context.nirChanged.reset(4, decoding);
+      context.nirDiff[0].reset(256, decoding);
+      context.nirDiff[1].reset(256, decoding);
+    }
+  }
+};
+
+/// WAVEPACKET14.
+struct WavePacket14Codec {
+  struct Context {
+    WavePacket last;
+    WavePacketCoder coder;
+  };
+
+  uint32_t version;
+  bool decoding;
+  bool wanted;  ///< decoding: layer asked for
+  bool active;  ///< decoding: wanted and present; encoding: changed in this chunk
+  ChannelFollower channels;
+  Context contexts[4];
+  ArithmeticDecoder layer;
+
+  void startChunk(const uint8_t* firstItem, uint32_t channel, bool forDecoding) {
+    decoding = forDecoding;
+    active = false;
+    channels.startChunk(channel);
+    contexts[channel].last.load(firstItem);
+    contexts[channel].coder.start(decoding, !decoding || wanted);
+  }
+
+  PCV_HOST_DEVICE void startLayer(const uint8_t* bytes, uint32_t size) {
+    active = wanted && size > 0;
+    if (active) layer.start(bytes, size);
+  }
+
+  PCV_HOST_DEVICE void decode(uint8_t* item, uint32_t channel) {
+    const uint32_t owner = channels.follow(channel, version, [&](uint32_t fresh, uint32_t from) {
+      contexts[fresh].last = contexts[from].last;
+      contexts[fresh].coder.start(decoding, wanted);
+    });
+    if (active) {
+      contexts[channels.current].coder.decode(layer, contexts[owner].last, item);
+    } else {
+      contexts[owner].last.store(item);
+    }
+  }
+
+  void encode(ArithmeticEncoder& encoder, const uint8_t* item, uint32_t channel) {
+    const uint32_t owner = channels.follow(channel, version, [&](uint32_t fresh, uint32_t from) {
+      contexts[fresh].last = contexts[from].last;
+      contexts[fresh].coder.start(false);
+    });
+    uint8_t lastBytes[kWavePacketBytes];
+    contexts[owner].last.store(lastBytes);
+    if (std::memcmp(lastBytes, item, kWavePacketBytes) != 0) active = true;
+    contexts[channels.current].coder.encode(encoder, contexts[owner].last, item);
+  }
+};
+
+/// BYTE14: extra bytes, each in its own layer.
+struct Byte14Codec {
+  struct Context {
+    std::vector<uint8_t> last;
+    std::vector<SymbolModel<256>> diff;
+  };
+
+  uint32_t version;
+  bool decoding;
+  std::vector<bool> wanted;  ///< decoding: per byte, asked for
+  std::vector<bool> active;  ///< decoding: wanted and present; encoding: changed in this chunk
+  ChannelFollower channels;
+  Context contexts[4];
+  std::vector<ArithmeticDecoder> layers;
+
+  explicit Byte14Codec(uint32_t byteCount)
+      : version(3),
+        decoding(true),
+        wanted(byteCount, true),
+        active(byteCount, false),
+        layers(byteCount) {
+    for (auto& context : contexts) {
+      context.last.resize(byteCount);
+      context.diff.resize(byteCount);
+    }
+  }
+
+  uint32_t byteCount() const { return uint32_t(layers.size()); }
+
+  void startChunk(const uint8_t* firstItem, uint32_t channel, bool forDecoding) {
+    decoding = forDecoding;
+    active.assign(byteCount(), false);
+    channels.startChunk(channel);
+    std::memcpy(contexts[channel].last.data(), firstItem, byteCount());
+    resetModels(channel);
+  }
+
+  void startLayer(uint32_t byte, const uint8_t* bytes, uint32_t size) {
+    active[byte] = wanted[byte] && size > 0;
+    if (active[byte]) layers[byte].start(bytes, size);
+  }
+
+  bool failed() const {
+    for (uint32_t i = 0; i < byteCount(); ++i) {
+      if (active[i] && layers[i].failed()) return true;
+    }
+    return false;
+  }
+
+  void decode(uint8_t* item, uint32_t channel) {
+    const uint32_t owner = channels.follow(channel, version, [&](uint32_t fresh, uint32_t from) {
+      contexts[fresh].last = contexts[from].last;
+      resetModels(fresh);
+    });
+    Context& models = contexts[channels.current];
+    uint8_t* last = contexts[owner].last.data();
+    for (uint32_t i = 0; i < byteCount(); ++i) {
+      if (active[i]) last[i] = wrapByte(int32_t(last[i] + layers[i].decodeSymbol(models.diff[i])));
+      item[i] = last[i];
+    }
+  }
+
+  /// `encoders` holds one encoder per byte.
+  void encode(ArithmeticEncoder* encoders, const uint8_t* item, uint32_t channel) {
+    const uint32_t owner = channels.follow(channel, version, [&](uint32_t fresh, uint32_t from) {
+      contexts[fresh].last = contexts[from].last;
+      resetModels(fresh);
+    });
+    Context& models = contexts[channels.current];
+    uint8_t* last = contexts[owner].last.data();
+    for (uint32_t i = 0; i < byteCount(); ++i) {
+      encoders[i].encodeSymbol(models.diff[i], wrapByte(int32_t(item[i]) - int32_t(last[i])));
+      if (item[i] != last[i]) {
+        active[i] = true;
+        last[i] = item[i];
+      }
+    }
+  }
+
+ private:
+  void resetModels(uint32_t channel) {
+    for (uint32_t i = 0; i < byteCount(); ++i) {
+      if (!decoding || wanted[i]) contexts[channel].diff[i].reset(256, decoding);
+    }
+  }
+};
+
+}  // namespace pcv::laz

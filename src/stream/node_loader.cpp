@@ -1,0 +1,125 @@
+#include "node_loader.hpp"
+
+#include <algorithm>
+
+#include "pcv/core/error.hpp"
+
+namespace pcv {
+
+NodeLoader::NodeLoader(const CopcFile& file, const ColoringOptions& coloring, unsigned threads,
+                       uint64_t hostBudgetBytes)
+    : file_(file), coloring_(coloring), hostBudgetBytes_(hostBudgetBytes) {
+  for (unsigned t = 0; t < std::max(1u, threads); ++t) threads_.emplace_back([this] { run(); });
+}
+
+NodeLoader::~NodeLoader() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+    queue_.clear();
+  }
+  wake_.notify_all();
+  for (std::thread& thread : threads_) thread.join();
+}
+
+void NodeLoader::want(const std::vector<uint32_t>& nodes) {
+  {
+    const std::lock_guard lock(mutex_);
+    queue_.clear();
+    for (uint32_t node : nodes) {
+      if (inFlight_.contains(node) || readyNodes_.contains(node) || failed_.contains(node)) {
+        continue;
+      }
+      queue_.push_back(node);
+    }
+  }
+  wake_.notify_all();
+}
+
+std::vector<DecodedNode> NodeLoader::take(uint64_t maxPoints) {
+  std::vector<DecodedNode> taken;
+  {
+    const std::lock_guard lock(mutex_);
+    uint64_t points = 0;
+    size_t kept = 0;
+    for (DecodedNode& decoded : ready_) {
+      const bool fits = taken.empty() || points + decoded.points.size() <= maxPoints;
+      if (!fits) {
+        ready_[kept++] = std::move(decoded);
+        continue;
+      }
+      points += decoded.points.size();
+      bytesHeld_ -= decoded.points.size() * sizeof(Point);
+      readyNodes_.erase(decoded.node);
+      taken.push_back(std::move(decoded));
+    }
+    ready_.resize(kept);
+  }
+  wake_.notify_all();  // room in the budget again
+  return taken;
+}
+
+bool NodeLoader::pending(uint32_t node) const {
+  const std::lock_guard lock(mutex_);
+  return inFlight_.contains(node) || readyNodes_.contains(node) ||
+         std::find(queue_.begin(), queue_.end(), node) != queue_.end();
+}
+
+size_t NodeLoader::pendingCount() const {
+  const std::lock_guard lock(mutex_);
+  return queue_.size() + inFlight_.size() + ready_.size();
+}
+
+std::vector<std::string> NodeLoader::takeErrors() {
+  const std::lock_guard lock(mutex_);
+  return std::exchange(errors_, {});
+}
+
+uint64_t NodeLoader::decodedPoints() const {
+  const std::lock_guard lock(mutex_);
+  return decodedPoints_;
+}
+
+void NodeLoader::run() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    // A node starts when it fits the host budget next to what is held (or nothing is held: a
+    // node larger than the whole budget still loads, alone).
+    wake_.wait(lock, [&] {
+      if (stopping_) return true;
+      if (queue_.empty()) return false;
+      const uint64_t bytes = file_.hierarchy().nodes[queue_.front()].pointCount * sizeof(Point);
+      return bytesHeld_ == 0 || bytesHeld_ + bytes <= hostBudgetBytes_;
+    });
+    if (stopping_) return;
+    const uint32_t node = queue_.front();
+    queue_.pop_front();
+    const uint64_t bytes = file_.hierarchy().nodes[node].pointCount * sizeof(Point);
+    inFlight_.insert(node);
+    bytesHeld_ += bytes;
+    lock.unlock();
+    DecodedNode decoded{.node = node};
+    std::string error;
+    try {
+      const PointCloud cloud = file_.decodeNode(node);
+      coloredPoints(cloud, coloring_, decoded.points);
+    } catch (const Error& e) {
+      error = e.what();
+    }
+    lock.lock();
+    inFlight_.erase(node);
+    if (!error.empty()) {
+      bytesHeld_ -= bytes;
+      failed_.insert(node);
+      errors_.push_back(std::move(error));
+      continue;
+    }
+    bytesHeld_ += decoded.points.size() * sizeof(Point);
+    bytesHeld_ -= bytes;
+    decodedPoints_ += decoded.points.size();
+    readyNodes_.insert(node);
+    ready_.push_back(std::move(decoded));
+  }
+}
+
+}  // namespace pcv

@@ -1,0 +1,75 @@
+/// @brief Decodes octree nodes on a pool of threads, most wanted first, so the frame loop never
+/// waits for a disk read or a decode: the loop says each frame which nodes it wants, and takes
+/// the ones that are done. Decoded points wait for the loop within a host memory budget.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_set>
+#include <vector>
+
+#include "pcv/core/point.hpp"
+#include "pcv/core/point_coloring.hpp"
+#include "pcv/core/uninitialized_vector.hpp"
+#include "pcv/io/copc_file.hpp"
+
+namespace pcv {
+
+/// A node's points, coloured, as offsets from the file's origin.
+struct DecodedNode {
+  uint32_t node = 0;
+  UninitializedVector<Point> points;
+};
+
+class NodeLoader {
+ public:
+  /// `coloring` is applied to every node (its range fixed, so nodes agree); `hostBudgetBytes`
+  /// bounds the decoded points waiting to be taken, and those being decoded.
+  NodeLoader(const CopcFile& file, const ColoringOptions& coloring, unsigned threads,
+             uint64_t hostBudgetBytes);
+  ~NodeLoader();  ///< stops the threads; decodes in progress finish first
+  NodeLoader(const NodeLoader&) = delete;
+  NodeLoader& operator=(const NodeLoader&) = delete;
+
+  /// The nodes to decode next, most wanted first; replaces the previous list (nodes being
+  /// decoded finish anyway). Nodes already decoded or failed are skipped.
+  void want(const std::vector<uint32_t>& nodes);
+  /// Decoded nodes, at most `maxPoints` points of them (at least one node when any is ready).
+  std::vector<DecodedNode> take(uint64_t maxPoints);
+  /// Whether `node` is queued, being decoded or waiting to be taken.
+  bool pending(uint32_t node) const;
+  /// Nodes queued, being decoded or waiting.
+  size_t pendingCount() const;
+  /// Errors of nodes that could not be decoded (each reported once); those nodes are not tried
+  /// again.
+  std::vector<std::string> takeErrors();
+  /// Points decoded since the start, and the threads' seconds spent on them.
+  uint64_t decodedPoints() const;
+
+ private:
+  void run();
+
+  const CopcFile& file_;
+  const ColoringOptions coloring_;
+  const uint64_t hostBudgetBytes_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<uint32_t> queue_;               // guarded: wanted, not started
+  std::unordered_set<uint32_t> inFlight_;    // guarded: being decoded
+  std::vector<DecodedNode> ready_;           // guarded: decoded, not taken
+  std::unordered_set<uint32_t> readyNodes_;  // guarded: the nodes of ready_
+  std::unordered_set<uint32_t> failed_;      // guarded
+  std::vector<std::string> errors_;          // guarded
+  uint64_t bytesHeld_ = 0;                   // guarded: ready and in flight
+  uint64_t decodedPoints_ = 0;               // guarded
+  bool stopping_ = false;                    // guarded
+  std::vector<std::thread> threads_;         // last: start once everything above exists
+};
+
+}  // namespace pcv

@@ -1,0 +1,159 @@
+#include "pcv/stream/streamed_cloud.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#include "node_loader.hpp"
+#include "pcv/core/error.hpp"
+#include "pcv/stream/node_selection.hpp"
+
+namespace pcv {
+namespace {
+
+/// The colouring every node gets: what the root's colouring did, with its range fixed, so the
+/// nodes (each a part of the cloud) are coloured alike.
+ColoringOptions fixedColoring(const Coloring& used, const ColoringOptions& asked) {
+  ColoringOptions fixed = asked;
+  fixed.mode = used.mode;
+  if (!used.attribute.empty()) {
+    fixed.map = used.map;
+    fixed.range = used.range;
+    if (used.mode == ColorMode::Attribute) fixed.attribute = used.attribute;
+  }
+  return fixed;
+}
+
+unsigned decodeThreads(unsigned asked) {
+  if (asked > 0) return asked;
+  return std::max(1u, std::thread::hardware_concurrency() - 1);
+}
+
+}  // namespace
+
+StreamedCloud::StreamedCloud(std::shared_ptr<const CopcFile> file, Renderer& renderer,
+                             const StreamingOptions& options)
+    : file_(std::move(file)),
+      renderer_(renderer),
+      options_(options),
+      tree_(file_->hierarchy()),
+      resident_(tree_.size()),
+      wantedNow_(tree_.size(), false) {
+  if (options_.gpuMemoryBytes == 0) throw InputError("streaming needs a GPU memory budget");
+  renderer_.fixPool(options_.gpuMemoryBytes);
+  ColoringOptions fixed = options_.coloring;
+  if (tree_.root() != OctreeIndex::kNone) {
+    const PointCloud root = file_->decodeNode(size_t(tree_.root()));
+    UninitializedVector<Point> coloured;
+    coloring_ = coloredPoints(root, options_.coloring, coloured);
+    fixed = fixedColoring(coloring_, options_.coloring);
+    if (const auto set =
+            renderer_.tryAddSet(HostPoints(coloured), {.hasColor = file_->hasColor()})) {
+      resident_[size_t(tree_.root())] = Resident{.set = *set};
+      stats_.uploadedPoints += coloured.size();
+      stats_.residentPoints += coloured.size();
+    }
+  }
+  loader_ = std::make_unique<NodeLoader>(*file_, fixed, decodeThreads(options_.decodeThreads),
+                                         options_.hostMemoryBytes);
+}
+
+StreamedCloud::~StreamedCloud() {
+  loader_.reset();  // the threads stop before the sets and the file go
+  for (const auto& resident : resident_) {
+    if (resident) renderer_.removeSet(resident->set);
+  }
+}
+
+const glm::dvec3& StreamedCloud::origin() const {
+  return file_->origin();
+}
+
+Box3d StreamedCloud::bounds() const {
+  return tree_.root() == OctreeIndex::kNone ? Box3d{} : tree_.node(size_t(tree_.root())).bounds;
+}
+
+std::vector<std::string> StreamedCloud::takeErrors() {
+  std::vector<std::string> errors = std::exchange(errors_, {});
+  for (std::string& error : loader_->takeErrors()) errors.push_back(std::move(error));
+  return errors;
+}
+
+bool StreamedCloud::evictOneNotIn(const std::vector<bool>& wanted) {
+  size_t oldest = SIZE_MAX;
+  for (size_t node = 0; node < resident_.size(); ++node) {
+    if (!resident_[node] || wanted[node]) continue;
+    if (oldest == SIZE_MAX || resident_[node]->lastFrame < resident_[oldest]->lastFrame) {
+      oldest = node;
+    }
+  }
+  if (oldest == SIZE_MAX) return false;
+  // The renderer orders the removal after every frame already submitted (one CUDA stream), so a
+  // frame in flight never loses a node it draws.
+  renderer_.removeSet(resident_[oldest]->set);
+  stats_.residentPoints -= tree_.node(oldest).pointCount;
+  resident_[oldest].reset();
+  ++stats_.evictedNodes;
+  return true;
+}
+
+void StreamedCloud::addDecoded() {
+  for (DecodedNode& decoded : loader_->take(options_.uploadPointsPerFrame)) {
+    if (resident_[decoded.node]) continue;
+    for (;;) {
+      const std::optional<PointSetId> set =
+          renderer_.tryAddSet(HostPoints(decoded.points), {.hasColor = file_->hasColor()});
+      if (set) {
+        resident_[decoded.node] = Resident{.set = *set, .lastFrame = frame_};
+        stats_.uploadedPoints += decoded.points.size();
+        stats_.residentPoints += decoded.points.size();
+        break;
+      }
+      // Room comes from the nodes drawn longest ago that this frame does not want; when every
+      // resident node is wanted, the budget asks for more than the GPU memory holds and this
+      // node waits to be asked for again.
+      if (!evictOneNotIn(wantedNow_)) break;
+    }
+  }
+}
+
+std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx, int heightPx) {
+  ++frame_;
+  const NodeSelectionParams params{.camera = camera,
+                                   .widthPx = widthPx,
+                                   .heightPx = heightPx,
+                                   .pointBudget = options_.pointBudget,
+                                   .refineSpacingPx = options_.refineSpacingPx};
+  wanted_ = selectNodes(tree_, params);
+  std::fill(wantedNow_.begin(), wantedNow_.end(), false);
+  std::vector<uint32_t> missing;
+  for (uint32_t node : wanted_) {
+    wantedNow_[node] = true;
+    if (!resident_[node] && tree_.node(node).pointCount > 0) missing.push_back(node);
+  }
+  loader_->want(missing);
+  addDecoded();
+  std::vector<PointSetId> sets;
+  stats_.pointsDrawn = 0;
+  stats_.nodesResident = 0;
+  for (uint32_t node : wanted_) {
+    if (!resident_[node]) continue;
+    resident_[node]->lastFrame = frame_;
+    sets.push_back(resident_[node]->set);
+    stats_.pointsDrawn += tree_.node(node).pointCount;
+    ++stats_.nodesResident;
+  }
+  stats_.nodesWanted = wanted_.size();
+  stats_.nodesPending = loader_->pendingCount();
+  stats_.nodesCached = size_t(std::count_if(resident_.begin(), resident_.end(),
+                                            [](const auto& r) { return r.has_value(); }));
+  stats_.decodedPoints = loader_->decodedPoints();
+  return sets;
+}
+
+bool StreamedCloud::converged() const {
+  return std::all_of(wanted_.begin(), wanted_.end(), [&](uint32_t node) {
+    return resident_[node].has_value() || tree_.node(node).pointCount == 0;
+  });
+}
+
+}  // namespace pcv

@@ -1,0 +1,72 @@
+// `pcv convert` end to end: the cylinder scene to LAZ, text to LAS in a chosen point format,
+// several inputs merged, and the refusals.
+#include <gtest/gtest.h>
+
+#include "io_test_util.hpp"
+#include "test_support.hpp"
+
+namespace pcv::test {
+namespace {
+
+std::string pcv(const std::string& arguments, int* status = nullptr) {
+  std::string output;
+  const int code = runCommand(pcvExecutable().string() + " " + arguments, &output);
+  if (status) *status = code;
+  return output;
+}
+
+TEST(ConvertCli, WritesTheCylinderSceneAsLaz) {
+  TempDir dir;
+  const std::string out = dir.file("c.laz").string();
+  int status = -1;
+  std::string output = pcv("convert --points 120000 --seed 5 " + out, &status);
+  ASSERT_EQ(status, 0) << output;
+  output = pcv("info " + out, &status);
+  ASSERT_EQ(status, 0) << output;
+  EXPECT_NE(output.find("points:     120000"), std::string::npos) << output;
+  EXPECT_NE(output.find("point format 3"), std::string::npos) << output;
+  EXPECT_NE(output.find("compressor 2 (pointwise chunked)"), std::string::npos) << output;
+  EXPECT_NE(output.find("50000 points each, 3 chunks"), std::string::npos) << output;
+}
+
+TEST(ConvertCli, WritesTextAsLasInTheAskedPointFormat) {
+  TempDir dir;
+  writeText(dir.file("a.xyz"), "500000.5 5000000.25 10 200\n500001 5000001 11 100\n");
+  int status = -1;
+  std::string output = pcv("convert " + dir.file("a.xyz").string() + " " +
+                               dir.file("a.las").string() + " --point-format 7",
+                           &status);
+  ASSERT_EQ(status, 0) << output;
+  output = pcv("info " + dir.file("a.las").string(), &status);
+  ASSERT_EQ(status, 0) << output;
+  EXPECT_NE(output.find("LAS 1.4, point format 7"), std::string::npos) << output;
+  EXPECT_NE(output.find("points:     2"), std::string::npos) << output;
+  EXPECT_NE(output.find("500000.500"), std::string::npos) << output;
+}
+
+TEST(ConvertCli, MergesInputsOfDifferentFormats) {
+  TempDir dir;
+  int status = -1;
+  pcv("convert --points 3000 --seed 1 --point-format 1 " + dir.file("a.las").string(), &status);
+  ASSERT_EQ(status, 0);
+  pcv("convert --points 2000 --seed 2 --point-format 8 " + dir.file("b.laz").string(), &status);
+  ASSERT_EQ(status, 0);
+  std::string output = pcv("convert " + dir.file("a.las").string() + " " +
+                               dir.file("b.laz").string() + " " + dir.file("m.laz").string(),
+                           &status);
+  ASSERT_EQ(status, 0) << output;
+  output = pcv("info " + dir.file("m.laz").string(), &status);
+  EXPECT_NE(output.find("points:     5000"), std::string::npos) << output;
+  EXPECT_NE(output.find("point format 1"), std::string::npos) << output;
+}
+
+TEST(ConvertCli, RefusesAnOutputThatIsNeitherLasNorLaz) {
+  TempDir dir;
+  int status = 0;
+  const std::string output = pcv("convert --points 10 " + dir.file("x.ply").string(), &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(output.find(".las or .laz"), std::string::npos) << output;
+}
+
+}  // namespace
+}  // namespace pcv::test

@@ -1,0 +1,112 @@
+/// @brief Helpers for the LAZ tests: the corpus manifest's oracle hashes, every record of a LAZ
+/// file decoded into one buffer, the raw record block of a LAS file, and the FNV-1a hash the
+/// manifest uses.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "las_header.hpp"
+#include "laz_records.hpp"
+#include "mapped_file.hpp"
+#include "test_support.hpp"
+
+namespace pcv::test {
+
+inline std::filesystem::path lazCorpusDir() {
+  const std::filesystem::path data = testDataDir();
+  return data.empty() ? data : data / "laz-corpus";
+}
+
+/// Skips the test when the shared LAZ corpus is absent.
+#define PCV_REQUIRE_LAZ_CORPUS()                                               \
+  do {                                                                         \
+    if (::pcv::test::lazCorpusDir().empty() ||                                 \
+        !std::filesystem::exists(::pcv::test::lazCorpusDir() / "MANIFEST.md")) \
+      GTEST_SKIP() << "no LAZ corpus under the shared test data";              \
+  } while (0)
+
+/// FNV-1a 64, as the manifest's hash_record.
+inline uint64_t fnv1a(const uint8_t* data, size_t size, uint64_t hash = 0xcbf29ce484222325ull) {
+  for (size_t i = 0; i < size; ++i) {
+    hash ^= data[i];
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+struct OracleEntry {
+  std::string status;  ///< "ok" or the oracle's failure
+  uint64_t recordHash = 0;
+  uint64_t pointCount = 0;
+};
+
+/// The manifest's oracle table: file name -> status and record hash.
+inline std::map<std::string, OracleEntry> readOracleTable(const std::filesystem::path& manifest) {
+  std::map<std::string, OracleEntry> table;
+  std::ifstream in(manifest);
+  std::string line;
+  bool inOracle = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) inOracle = line.find("Oracle") != std::string::npos;
+    if (!inOracle || line.rfind("| ", 0) != 0) continue;
+    std::vector<std::string> cells;
+    std::stringstream row(line.substr(1));
+    std::string cell;
+    while (std::getline(row, cell, '|')) {
+      const size_t first = cell.find_first_not_of(" `");
+      const size_t last = cell.find_last_not_of(" `");
+      cells.push_back(first == std::string::npos ? "" : cell.substr(first, last - first + 1));
+    }
+    if (cells.size() < 7 || cells[0] == "file" || cells[0].rfind("---", 0) == 0) continue;
+    OracleEntry entry{.status = cells[1]};
+    if (entry.status == "ok") {
+      entry.recordHash = std::stoull(cells[6], nullptr, 16);
+      entry.pointCount = std::stoull(cells[2].substr(cells[2].find('/') + 1));
+    }
+    table[cells[0]] = entry;
+  }
+  return table;
+}
+
+/// Every record of a LAZ file, decoded with `fields`, through a small buffer (so chunk pieces
+/// are exercised); `pieces` counts the sink calls.
+inline std::vector<uint8_t> decodeAllRecords(const std::filesystem::path& path,
+                                             const laz::FieldSelection& fields = {},
+                                             uint64_t bufferPoints = 777,
+                                             io::LasHeader* headerOut = nullptr) {
+  const io::MappedFile file(path);
+  const io::ReadContext context{.file = path.string()};
+  const io::LasHeader header = io::parseLasHeader(file.bytes(), context);
+  io::LazPointRecords records(file.bytes(), header, context);
+  auto decoder = records.makeDecoder(fields);
+  const uint64_t length = records.recordLength();
+  std::vector<uint8_t> all(header.pointCount * length);
+  std::vector<uint8_t> buffer(bufferPoints * length);
+  for (size_t c = 0; c < records.chunkCount(); ++c) {
+    records.decodeChunk(c, *decoder, buffer.data(), bufferPoints,
+                        [&](const uint8_t* data, uint64_t first, uint64_t count) {
+                          std::copy(data, data + count * length, all.begin() + first * length);
+                        });
+  }
+  if (headerOut) *headerOut = header;
+  return all;
+}
+
+/// The raw point records of an uncompressed LAS file.
+inline std::vector<uint8_t> lasRecordBlock(const std::filesystem::path& path) {
+  const io::MappedFile file(path);
+  const io::ReadContext context{.file = path.string()};
+  const io::LasHeader header = io::parseLasHeader(file.bytes(), context);
+  const uint8_t* begin = file.bytes().data() + header.pointsOffset;
+  return std::vector<uint8_t>(begin, begin + header.pointCount * header.recordLength);
+}
+
+}  // namespace pcv::test
