@@ -8,6 +8,7 @@
 #include <memory>
 #include <sstream>
 
+#include "clip_options.hpp"
 #include "option_groups.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/raster/quality_presets.hpp"
@@ -31,11 +32,40 @@ struct BenchOptions {
   std::string size = "1280x720";
   std::string json;
   QualityOptions quality;                         // the base settings of every row
+  ClipFlags clip;                                 // clipping of every row
+  std::vector<std::string> clipModes{"none"};     // clip cases of the cylinder scene
   std::vector<std::string> qualityModes{"base"};  // presets on top of them
 };
 
 std::vector<std::string> qualityModeChoices() {
   std::vector<std::string> names = qualityPresetNames();
+  names.emplace_back("every");
+  return names;
+}
+
+/// Clip cases of the cylinder scene (about [-2.2, 2.2]^3), to measure what clipping costs: a
+/// box through the middle (kept, or cut away), an oblique slab (the plane test per point), and
+/// a box around everything (every batch kept whole: the per-batch classification alone).
+struct ClipCase {
+  const char* name;
+  ClipSettings clip;
+};
+
+const std::vector<ClipCase>& clipCases() {
+  static const ClipBox middle{{-0.6, -0.5, -0.4}, {0.5, 0.6, 0.7}};
+  static const std::vector<ClipCase> cases = {
+      {"none", {}},
+      {"box", {.box = middle}},
+      {"cut", {.box = middle, .keep = ClipKeep::Outside}},
+      {"slab", {.slab = ClipSlab{.normal = {1, 2, -0.5}, .centre = {0.1, 0, 0}, .thickness = 0.4}}},
+      {"all", {.box = ClipBox{glm::dvec3(-10.0), glm::dvec3(10.0)}}},
+  };
+  return cases;
+}
+
+std::vector<std::string> clipCaseNames() {
+  std::vector<std::string> names;
+  for (const ClipCase& c : clipCases()) names.emplace_back(c.name);
   names.emplace_back("every");
   return names;
 }
@@ -175,16 +205,28 @@ void measureOrder(Renderer& renderer, const std::string& order, const RenderSett
   for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
     for (const RasterMethod method : methods) {
       for (const QualityPreset* mode : requestedQualityModes(o.qualityModes)) {
-        RenderSettings settings = base;
-        settings.method = method;
-        mode->apply(settings.quality);
-        // The quality pipeline draws from the compact layout: Morton order only.
-        if (needsQualityPipeline(settings.quality) && order != "morton") continue;
-        const std::string label =
-            std::string(methodName(method)) +
-            (mode == &qualityPresets()[0] ? "" : std::string("+") + mode->name);
-        results.push_back(measure(renderer, order, settings, label, viewpoint, size, o));
-        printRow(results.back(), o.scene.pointCount);
+        for (const ClipCase& clipCase : clipCases()) {
+          const bool wanted = std::any_of(o.clipModes.begin(), o.clipModes.end(), [&](auto& name) {
+            return name == "every" || name == clipCase.name;
+          });
+          if (!wanted) continue;
+          RenderSettings settings = base;
+          settings.method = method;
+          mode->apply(settings.quality);
+          if (clipCase.clip.active()) settings.clip = clipCase.clip;
+          // The quality pipeline and clipping draw from the compact layout: Morton order only.
+          const bool compactLayout = needsQualityPipeline(settings.quality);
+          if (compactLayout && order != "morton") continue;
+          if (settings.clip.active() && method != RasterMethod::Compact && !compactLayout) continue;
+          const std::string label =
+              std::string(methodName(method)) +
+              (mode == &qualityPresets()[0] ? "" : std::string("+") + mode->name) +
+              (clipCase.clip.active()   ? std::string("+clip:") + clipCase.name
+               : settings.clip.active() ? "+clip"
+                                        : "");
+          results.push_back(measure(renderer, order, settings, label, viewpoint, size, o));
+          printRow(results.back(), o.scene.pointCount);
+        }
       }
     }
   }
@@ -200,6 +242,7 @@ void runBench(const BenchOptions& o) {
   if (o.compactOnly) orders = {"morton"};
   RenderSettings base;
   applyQualityOptions(o.quality, base);
+  base.clip = clipSettingsFrom(o.clip);
 
   std::vector<MethodResult> results;
   std::map<std::string, double> prepareSeconds;
@@ -255,6 +298,15 @@ void addBenchCommand(CLI::App& cli) {
       ->capture_default_str();
   bench->add_option("--json", o->json, "Also write the results as JSON to this file");
   addQualityOptions(*bench, o->quality);
+  addClipFlags(*bench, o->clip);
+  bench
+      ->add_option("--clip-modes", o->clipModes,
+                   "Clip cases to time, each on top of the clip flags: none, box (a box through "
+                   "the middle), cut (the same, cut away), slab (oblique), all (a box around "
+                   "everything), every")
+      ->delimiter(',')
+      ->check(CLI::IsMember(clipCaseNames()))
+      ->capture_default_str();
   std::string presets;
   for (const std::string& name : qualityModeChoices())
     presets += (presets.empty() ? "" : ", ") + name;

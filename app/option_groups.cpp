@@ -1,5 +1,6 @@
 #include "option_groups.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "pcv/core/error.hpp"
@@ -58,11 +59,16 @@ void addViewFlags(CLI::App& command, ViewFlags& flags, const char* sizeHelp) {
                      "Near plane distance (default: from the scene's size)");
   command.add_option("--far", flags.farPlane,
                      "Far plane distance (default: from the scene's size)");
+  command.add_option("--up", flags.up, "The world axis that points up: z, or y for Y-up models")
+      ->check(CLI::IsMember({"z", "y"}))
+      ->capture_default_str();
 }
 
 Camera cameraFrom(const ViewFlags& flags) {
-  Camera camera =
-      Camera::lookingFrom(parseVector3(flags.eye), flags.yawDegrees, flags.pitchDegrees);
+  Camera camera = Camera::lookingFrom(parseVector3(flags.eye), 0.0f, 0.0f, upAxisFrom(flags));
+  // Converted in double and rounded once: every float angle is reached by some typed value.
+  camera.yawRadians = float(glm::radians(flags.yawDegrees));
+  camera.pitchRadians = float(glm::radians(std::clamp(flags.pitchDegrees, -90.0, 90.0)));
   if (flags.nearPlane) camera.nearPlane = *flags.nearPlane;
   if (flags.farPlane) camera.farPlane = *flags.farPlane;
   if (!(camera.nearPlane > 0.0f && camera.farPlane > camera.nearPlane)) {
@@ -70,6 +76,10 @@ Camera cameraFrom(const ViewFlags& flags) {
                      std::to_string(camera.nearPlane) + " and " + std::to_string(camera.farPlane));
   }
   return camera;
+}
+
+UpAxis upAxisFrom(const ViewFlags& flags) {
+  return flags.up == "y" ? UpAxis::Y : UpAxis::Z;
 }
 
 void addReadFlags(CLI::App& command, ReadFlags& flags) {

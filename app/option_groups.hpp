@@ -1,6 +1,6 @@
 /// @brief The option groups the commands share, each declared once: the demo scene (--points,
 /// --seed), the renderer (--backend, --method), the view (--size, --eye, --yaw, --pitch,
-/// --near, --far) and file reading (--scan). `pcv render`, `pcv bench`, `pcv view` and
+/// --near, --far, --up) and file reading (--scan). `pcv render`, `pcv bench`, `pcv view` and
 /// `pcv info` add the groups they take.
 #pragma once
 
@@ -43,16 +43,19 @@ std::optional<RasterMethod> methodFrom(const RendererFlags& flags);
 struct ViewFlags {
   std::string size = "1280x720";   ///< --size WIDTHxHEIGHT
   std::string eye = "-3,0,0";      ///< --eye x,y,z
-  float yawDegrees = 0.0f;         ///< --yaw
-  float pitchDegrees = 0.0f;       ///< --pitch
+  double yawDegrees = 0.0;         ///< --yaw; double, so any float angle in radians has a value
+  double pitchDegrees = 0.0;       ///< --pitch   that reproduces it (see render_arguments.hpp)
   bool eyeGiven = false;           ///< --eye was given: do not frame the camera on the files
   std::optional<float> nearPlane;  ///< --near; empty: from the scene's size
   std::optional<float> farPlane;   ///< --far; empty: from the scene's size
+  std::string up = "z";            ///< --up z|y: the world axis that points up
 };
 /// `sizeHelp` says what the size is of ("Image size", "Window size").
 void addViewFlags(CLI::App& command, ViewFlags& flags, const char* sizeHelp);
 /// The camera the flags give, with near and far from --near/--far where given.
 Camera cameraFrom(const ViewFlags& flags);
+/// The --up axis.
+UpAxis upAxisFrom(const ViewFlags& flags);
 
 /// What to read of each file.
 struct ReadFlags {

@@ -7,10 +7,13 @@
 
 namespace pcv::app {
 
-ProgressBar::ProgressBar(const LoadProgress& progress, std::string label)
-    : progress_(progress), label_(std::move(label)) {
+ProgressBar::ProgressBar(std::function<double()> fraction, std::string label)
+    : fraction_(std::move(fraction)), label_(std::move(label)) {
   if (::isatty(STDERR_FILENO)) thread_ = std::thread([this] { run(); });
 }
+
+ProgressBar::ProgressBar(const LoadProgress& progress, std::string label)
+    : ProgressBar([&progress] { return progress.fraction(); }, std::move(label)) {}
 
 ProgressBar::~ProgressBar() {
   done_ = true;
@@ -25,11 +28,14 @@ void ProgressBar::run() {
     std::this_thread::sleep_for(milliseconds(100));
     if (done_ || steady_clock::now() - start < seconds(1)) continue;
     constexpr int kWidth = 40;  // characters of bar
-    const double fraction = progress_.fraction();
+    const double fraction = fraction_();
     const int filled = int(fraction * kWidth);
     std::string bar(size_t(filled), '#');
     bar.resize(kWidth, '.');
-    std::fprintf(stderr, "\r%s [%s] %3d%%", label_.c_str(), bar.c_str(), int(fraction * 100.0));
+    // The seconds so far: work reported in a few large steps still shows it is moving.
+    const double seconds = duration<double>(steady_clock::now() - start).count();
+    std::fprintf(stderr, "\r%s [%s] %3d%% %4.0f s", label_.c_str(), bar.c_str(),
+                 int(fraction * 100.0), seconds);
     std::fflush(stderr);
     drawn_ = true;
   }

@@ -1,8 +1,10 @@
-/// @brief A terminal progress bar for long loads: drawn on stderr, only when stderr is a
-/// terminal, and only once a load has taken longer than a second.
+/// @brief A terminal progress bar for long work (loading a file, laying out a set of points):
+/// drawn on stderr, only when stderr is a terminal, and only once the work has taken longer than
+/// a second.
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -10,9 +12,11 @@
 
 namespace pcv::app {
 
-/// Watches `progress` from a thread of its own while it lives; erases its line when destroyed.
+/// Watches a fraction from a thread of its own while it lives; erases its line when destroyed.
 class ProgressBar {
  public:
+  /// `fraction` (0..1) is called from the bar's thread: it must read atomics only.
+  ProgressBar(std::function<double()> fraction, std::string label);
   ProgressBar(const LoadProgress& progress, std::string label);
   ~ProgressBar();
   ProgressBar(const ProgressBar&) = delete;
@@ -20,7 +24,7 @@ class ProgressBar {
 
  private:
   void run();
-  const LoadProgress& progress_;
+  std::function<double()> fraction_;
   std::string label_;
   std::atomic<bool> done_{false};
   bool drawn_ = false;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "clip_options.hpp"
 #include "coloring_options.hpp"
 #include "gl_render.hpp"
 #include "option_groups.hpp"
@@ -12,6 +13,7 @@
 #include "streamed_render.hpp"
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/image.hpp"
+#include "pcv/core/number_text.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
@@ -27,6 +29,7 @@ struct RenderOptions {
   ViewFlags view;
   ColoringFlags coloring;          ///< --color, --color-attribute, --color-map, --color-range
   QualityOptions quality;          ///< point size, EDL, HQ, background
+  ClipFlags clip;                  ///< --clip-box, --clip-slab, --clip-keep
   ReadFlags read;                  ///< --scan
   StreamFlags stream;              ///< a COPC file: --point-budget, --gpu-memory, --memory
   double streamSeconds = 600.0;    ///< --stream-time-limit
@@ -67,7 +70,12 @@ glm::dvec3 addFiles(const RenderOptions& options, Renderer& renderer, Box3d& wor
   UninitializedVector<Point> coloured;
   const Coloring used = coloredPoints(cloud, coloring, coloured);
   reportColoring(used);
-  renderer.addSet(coloured, {.hasColor = cloud.hasColor});
+  LayoutProgress progress;
+  {
+    ProgressBar bar([&progress] { return progress.fraction(); },
+                    "laying out " + countText(cloud.size()) + " points");
+    renderer.addSet(coloured, {.hasColor = cloud.hasColor, .progress = &progress});
+  }
   if (!cloud.hasColor && options.quality.edl == "auto") {
     std::fprintf(stderr, "pcv: no colour in the data, eye-dome lighting on (--edl off: without)\n");
   }
@@ -107,6 +115,7 @@ void runRender(const RenderOptions& options) {
   RenderSettings settings;
   settings.method = methodFrom(options.renderer);
   applyQualityOptions(options.quality, settings);
+  settings.clip = clipSettingsFrom(options.clip);
   renderer->methodFor(settings);  // an unknown method fails before anything is loaded
   if (streamed) {
     writePng(options.out, renderStreamedFile(options, *renderer, settings, size));
@@ -118,8 +127,13 @@ void runRender(const RenderOptions& options) {
 
   glm::dvec3 origin(0.0);
   if (options.files.empty()) {
+    // Laying out hundreds of millions of points takes minutes on the CPU: say how far it is.
+    LayoutProgress progress;
+    ProgressBar bar([&progress] { return progress.fraction(); },
+                    "laying out " + countText(options.scene.pointCount) + " cylinder points");
     renderer->addSet(
-        CylinderProducer(makeCylinderScene(options.scene.seed), options.scene.pointCount));
+        CylinderProducer(makeCylinderScene(options.scene.seed), options.scene.pointCount),
+        {.progress = &progress});
   } else {
     Box3d bounds;
     origin = addFiles(options, *renderer, bounds);
@@ -156,6 +170,7 @@ void addRenderCommand(CLI::App& cli) {
   addViewFlags(*render, options->view, "Image size");
   addColoringFlags(*render, options->coloring);
   addQualityOptions(*render, options->quality);
+  addClipFlags(*render, options->clip);
   addReadFlags(*render, options->read);
   addStreamFlags(*render, options->stream);
   render

@@ -55,9 +55,14 @@ void CameraRig::focusOn(const glm::dvec3& point) {
   const glm::dvec3 toPoint = point - camera_.eye;
   const double distance = glm::length(toPoint);
   if (distance <= 0.0) return;
-  camera_.yawRadians = float(std::atan2(toPoint.y, toPoint.x));
-  camera_.pitchRadians = float(std::asin(std::clamp(toPoint.z / distance, -1.0, 1.0)));
+  camera_.lookAlong(toPoint);
   orbit_.focus(camera_, point, distance);
+  followsScene_ = false;
+}
+
+void CameraRig::jumpTo(const Camera& camera) {
+  camera_ = camera;
+  orbit_.attach(camera_, orbit_.distance());
   followsScene_ = false;
 }
 

@@ -40,6 +40,9 @@ class CameraRig {
   /// Shows `worldBounds` whole from an oblique angle, with near/far planes and fly speed from
   /// its size; `aspect` is width / height of the view.
   void frame(const Box3d& worldBounds, float aspect);
+  /// Goes to `camera` (a bookmark): orbit mode then orbits around what is ahead at the distance
+  /// it had; the scene is no longer followed.
+  void jumpTo(const Camera& camera);
 
   /// True until the user moves the camera: arriving files are framed as they grow.
   bool followsScene() const { return followsScene_; }

@@ -13,8 +13,7 @@ void FlyController::move(Camera& camera, const MotionKeys& keys, double dtSecond
   const double up = double(keys.up) - double(keys.down);
   const double distance = speed_ * (keys.fast ? kFastFactor : 1.0) * dtSeconds;
   camera.eye +=
-      (camera.forward() * forward + camera.right() * right + glm::dvec3(0.0, 0.0, 1.0) * up) *
-      distance;
+      (camera.forward() * forward + camera.right() * right + camera.worldUp() * up) * distance;
 }
 
 void FlyController::look(Camera& camera, glm::dvec2 cursorDeltaPx, int viewportHeightPx) const {

@@ -9,6 +9,7 @@
 
 #include "pcv/core/color_map.hpp"
 #include "pcv/core/error.hpp"
+#include "viewer/tools/measurement.hpp"
 
 namespace pcv::app {
 
@@ -33,6 +34,9 @@ int keyFromName(const std::string& name) {
       {"Right", GLFW_KEY_RIGHT},
       {"Up", GLFW_KEY_UP},
       {"Down", GLFW_KEY_DOWN},
+      {"Home", GLFW_KEY_HOME},
+      {"Backspace", GLFW_KEY_BACKSPACE},
+      {"Delete", GLFW_KEY_DELETE},
   };
   const auto found = named.find(name);
   return found == named.end() ? -1 : found->second;
@@ -62,10 +66,19 @@ std::vector<ScriptEvent> parseInputScript(std::istream& input, const std::string
       {"resize", ScriptAction::Resize},
       {"screenshot", ScriptAction::Screenshot},
       {"window_shot", ScriptAction::WindowShot},
+      {"ui_shot", ScriptAction::UiShot},
       {"mode", ScriptAction::Mode},
       {"open", ScriptAction::Open},
       {"add", ScriptAction::Add},
       {"color", ScriptAction::Color},
+      {"drop", ScriptAction::Drop},
+      {"measure", ScriptAction::Measure},
+      {"export_measures", ScriptAction::ExportMeasures},
+      {"clip_box", ScriptAction::ClipBox},
+      {"clip_keep", ScriptAction::ClipKeep},
+      {"clip_off", ScriptAction::ClipOff},
+      {"bookmark_save", ScriptAction::BookmarkSave},
+      {"bookmark_restore", ScriptAction::BookmarkRestore},
       {"wait_load", ScriptAction::WaitLoad},
       {"quit", ScriptAction::Quit},
   };
@@ -120,6 +133,7 @@ std::vector<ScriptEvent> parseInputScript(std::istream& input, const std::string
         break;
       case ScriptAction::Screenshot:
       case ScriptAction::WindowShot:
+      case ScriptAction::UiShot:
         if (!(fields >> event.text)) throw fail("expected a PNG path");
         break;
       case ScriptAction::Mode:
@@ -129,7 +143,34 @@ std::vector<ScriptEvent> parseInputScript(std::istream& input, const std::string
         break;
       case ScriptAction::Open:
       case ScriptAction::Add:
+      case ScriptAction::Drop:
         if (!(fields >> event.text)) throw fail("expected a point cloud path");
+        break;
+      case ScriptAction::ExportMeasures:
+        if (!(fields >> event.text)) throw fail("expected a CSV or JSON path");
+        break;
+      case ScriptAction::Measure: {
+        MeasureKind kind;
+        if (!(fields >> event.text) ||
+            (event.text != "off" && !parseMeasureKind(event.text, kind))) {
+          throw fail("expected distance, polyline, height, area or off");
+        }
+        break;
+      }
+      case ScriptAction::ClipBox:
+        event.numbers.resize(6);
+        for (double& number : event.numbers) {
+          if (!(fields >> number)) throw fail("expected x0 y0 z0 x1 y1 z1");
+        }
+        break;
+      case ScriptAction::ClipKeep:
+        if (!(fields >> event.text) || (event.text != "inside" && event.text != "outside")) {
+          throw fail("expected inside or outside");
+        }
+        break;
+      case ScriptAction::BookmarkSave:
+      case ScriptAction::BookmarkRestore:
+        if (!(fields >> event.text)) throw fail("expected a bookmark name");
         break;
       case ScriptAction::Color:
         if (!(fields >> event.text)) throw fail("expected a colour mode");
@@ -142,6 +183,7 @@ std::vector<ScriptEvent> parseInputScript(std::istream& input, const std::string
           throw fail("expected an attribute name after 'attribute'");
         }
         break;
+      case ScriptAction::ClipOff:
       case ScriptAction::WaitLoad:
       case ScriptAction::Quit:
         break;

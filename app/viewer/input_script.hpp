@@ -8,13 +8,22 @@
 ///   <seconds> resize <width> <height>              (window size)
 ///   <seconds> screenshot <path.png>                (the rendered scene, as F12)
 ///   <seconds> window_shot <path.png>               (the window's back buffer, before the UI)
+///   <seconds> ui_shot <path.png>                   (the whole window, panels and overlay too)
 ///   <seconds> mode fly|orbit
 ///   <seconds> open <path>                          (load a file in place of the scene)
 ///   <seconds> add <path>                           (load a file into the scene)
 ///   <seconds> color <mode> [attribute]             (rgb, elevation ..., attribute NAME)
+///   <seconds> drop <path>                          (a file dropped on the window; Shift adds)
+///   <seconds> measure distance|polyline|height|area|off   (the Measure tool, as M and 1-4)
+///   <seconds> export_measures <path>               (.json, else CSV)
+///   <seconds> clip_box <x0> <y0> <z0> <x1> <y1> <z1>      (typed in the Clip section)
+///   <seconds> clip_keep inside|outside
+///   <seconds> clip_off
+///   <seconds> bookmark_save <name> | bookmark_restore <name>
 ///   <seconds> wait_load                            (later events wait until loading is done)
 ///   <seconds> quit
-/// Times are seconds since the first frame, non-decreasing; '#' starts a comment.
+/// Times are seconds since the first frame after the cylinder scene is laid out (at once with
+/// files), non-decreasing; '#' starts a comment. Keys include Home, Backspace and Delete.
 #pragma once
 
 #include <istream>
@@ -35,10 +44,19 @@ enum class ScriptAction {
   Resize,
   Screenshot,
   WindowShot,
+  UiShot,
   Mode,
   Open,
   Add,
   Color,
+  Drop,
+  Measure,
+  ExportMeasures,
+  ClipBox,
+  ClipKeep,
+  ClipOff,
+  BookmarkSave,
+  BookmarkRestore,
   WaitLoad,
   Quit,
 };
@@ -49,8 +67,10 @@ struct ScriptEvent {
   int key = -1;           ///< GLFW key code (KeyDown/KeyUp/KeyPress) or mouse button
   double x = 0.0;         ///< cursor x, width, or scroll notches
   double y = 0.0;         ///< cursor y or height
-  std::string text;       ///< path (Screenshot, WindowShot, Open, Add) or mode name (Mode, Color)
+  std::string text;       ///< path (Screenshot, WindowShot, UiShot, Open, Add, Drop, Export...),
+                          ///< name (Mode, Color, Measure, ClipKeep, Bookmark...)
   std::string attribute;  ///< Color attribute: the attribute's name
+  std::vector<double> numbers;  ///< ClipBox: x0 y0 z0 x1 y1 z1
 };
 
 /// Parses a script; throws InputError naming `sourceName`, the line and what was expected.

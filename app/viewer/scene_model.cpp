@@ -2,19 +2,45 @@
 // (a preview of its decoded prefix), merged as each one finishes, coloured from the host copy.
 #include "viewer/scene_model.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
-#include "viewer/point_picker.hpp"
 
 namespace pcv::app {
 
 SceneModel::SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring)
     : renderer_(renderer), demo_(demo), coloring_(coloring) {}
 
+namespace {
+
+/// The cylinders' world bounds, from each one's centre, axis, radius and half height.
+Box3d boundsOf(const CylinderScene& scene) {
+  Box3d box;
+  for (const Cylinder& c : scene.cylinders) {
+    for (int axis = 0; axis < 3; ++axis) {
+      const double along = std::abs(double(c.axisZ[axis])) * c.halfHeight;
+      const double across =
+          c.radius * std::sqrt(std::max(0.0, 1.0 - double(c.axisZ[axis]) * double(c.axisZ[axis])));
+      glm::dvec3 low(0.0), high(0.0);
+      low[axis] = c.center[axis] - along - across;
+      high[axis] = c.center[axis] + along + across;
+      box.min[axis] = std::min(box.min[axis], low[axis]);
+      box.max[axis] = std::max(box.max[axis], high[axis]);
+    }
+  }
+  return box;
+}
+
+}  // namespace
+
 SceneModel::~SceneModel() {
   loader_.reset();  // cancels a load in progress and joins its thread
+  if (demoThread_.joinable()) demoThread_.join();
+  if (preparedDemo_) renderer_.removeSet(*preparedDemo_);
   removeShown();
 }
 
@@ -35,11 +61,61 @@ void SceneModel::dropPreview() {
 }
 
 void SceneModel::showDemo() {
+  waitUntilPrepared();
   removeShown();
-  demoSet_ = renderer_.addSet(CylinderProducer(makeCylinderScene(demo_.seed), demo_.pointCount));
+  const CylinderScene cylinders = makeCylinderScene(demo_.seed);
+  demoBounds_ = boundsOf(cylinders);
   shownOrigin_ = glm::dvec3(0.0);
   demoWhenEmpty_ = true;
-  demoPoints_.clear();
+  demoReady_ = false;
+  std::fprintf(stderr, "pcv: preparing %llu cylinder points\n",
+               static_cast<unsigned long long>(demo_.pointCount));
+  demoThread_ = std::thread([this, cylinders] {
+    try {
+      preparedDemo_ = renderer_.addSet(CylinderProducer(cylinders, demo_.pointCount));
+    } catch (...) {
+      demoError_ = std::current_exception();
+    }
+    demoReady_ = true;
+  });
+}
+
+void SceneModel::waitUntilPrepared() {
+  if (!demoThread_.joinable()) return;
+  demoThread_.join();
+  takePreparedDemo();
+}
+
+void SceneModel::takePreparedDemo() {
+  demoSet_ = std::exchange(preparedDemo_, std::nullopt);
+  if (demoError_) {
+    try {
+      std::rethrow_exception(std::exchange(demoError_, nullptr));
+    } catch (const std::exception& error) {
+      errors_.push_back(std::string("cannot show the cylinders: ") + error.what());
+    }
+  }
+}
+
+Box3d SceneModel::shownBounds() const {
+  if (!haveCloud_ && previewBounds_.empty()) return demoSet_ || preparing() ? demoBounds_ : Box3d{};
+  Box3d shown = previewBounds_;
+  if (haveCloud_) shown.extend(bounds_);
+  return shown;
+}
+
+std::string SceneModel::sceneKey() const {
+  if (files_.empty()) {
+    return "cylinders points=" + std::to_string(demo_.pointCount) +
+           " seed=" + std::to_string(demo_.seed);
+  }
+  std::string key;
+  for (const std::string& file : files_) {
+    std::error_code error;
+    const std::filesystem::path absolute = std::filesystem::weakly_canonical(file, error);
+    key += (key.empty() ? "" : " + ") + (error ? file : absolute.string());
+  }
+  return key;
 }
 
 void SceneModel::open(const std::vector<std::string>& files, bool replace,
@@ -55,6 +131,12 @@ bool SceneModel::loading() const {
 }
 
 std::optional<Box3d> SceneModel::poll() {
+  if (demoThread_.joinable()) {
+    // The renderer is the layout thread's until it is done; loaded files wait until then.
+    if (!demoReady_) return std::nullopt;
+    demoThread_.join();
+    takePreparedDemo();
+  }
   if (!loader_) return std::nullopt;
   // Finished files first: a finished file drops its own preview.
   if (takeFinished()) return bounds_;
@@ -169,7 +251,8 @@ void SceneModel::recolor() {
   // out in memory of exactly its size.
   removeShown();
   try {
-    cloudSet_ = renderer_.addSet(coloured, {.hasColor = cloud_.hasColor});
+    // The source order finds a picked point's double coordinates and attributes in cloud_.
+    cloudSet_ = renderer_.addSet(coloured, {.hasColor = cloud_.hasColor, .keepSourceOrder = true});
   } catch (const Error& error) {
     errors_.push_back(error.what());
     return;
@@ -181,21 +264,25 @@ void SceneModel::recolor() {
                usedColoring_.attribute.empty() ? "" : " ", usedColoring_.attribute.c_str());
 }
 
-std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, int width, int height, int xPx,
-                                           int yPx) {
+std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, const RenderSettings& settings,
+                                           int width, int height, int xPx, int yPx) {
+  if (preparing()) return std::nullopt;
   const ViewTransform view = makeViewTransform(camera, width, height, shownOrigin_);
-  if (haveCloud_) {
-    // The host copy in file order: the index also finds the point's attributes for the panel.
-    pickedIndex_ = pickPointIndex(cloud_.points, view, xPx, yPx);
-    if (!pickedIndex_) return std::nullopt;
+  const std::optional<PickedPoint> picked = renderer_.pick(view, settings, xPx, yPx);
+  if (!picked) return std::nullopt;
+  pickedIndex_.reset();
+  if (cloudSet_ && picked->location.set == *cloudSet_ && picked->sourceIndex &&
+      *picked->sourceIndex < cloud_.size()) {
+    // The file's own point: double coordinates, and the index finds its attributes.
+    pickedIndex_ = *picked->sourceIndex;
     const Point& p = cloud_.points[*pickedIndex_];
-    return cloud_.origin + glm::dvec3(p.x, p.y, p.z);
+    pickedPosition_ = cloud_.origin + glm::dvec3(p.x, p.y, p.z);
+  } else {
+    // The cylinders, or a file still loading: the stored point (the renderer keeps them).
+    pickedPosition_ =
+        shownOrigin_ + glm::dvec3(picked->position[0], picked->position[1], picked->position[2]);
   }
-  if (!demoSet_) return std::nullopt;
-  if (demoPoints_.empty()) demoPoints_ = renderer_.downloadPoints(*demoSet_);
-  const std::optional<glm::dvec3> offset = pickPoint(demoPoints_, view, xPx, yPx);
-  if (!offset) return std::nullopt;
-  return shownOrigin_ + *offset;
+  return pickedPosition_;
 }
 
 std::vector<std::string> SceneModel::takeErrors() {

@@ -5,9 +5,12 @@
 /// tested on its own.
 #pragma once
 
+#include <atomic>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -35,8 +38,16 @@ class SceneModel {
   SceneModel(const SceneModel&) = delete;
   SceneModel& operator=(const SceneModel&) = delete;
 
-  /// Shows the cylinder scene (nothing is loaded).
+  /// Shows the cylinder scene (nothing is loaded). Its points are laid out on a thread of their
+  /// own (10 M points take seconds on the CPU backend), so the window draws meanwhile; poll()
+  /// shows them once they are ready.
   void showDemo();
+  /// True while the cylinders are being laid out. The renderer is busy on that thread then: the
+  /// caller draws nothing with it (and the model picks nothing) until this is false.
+  bool preparing() const { return demoThread_.joinable() && !demoReady_.load(); }
+  /// Waits until the cylinders are ready and shows them (tests; closing the window).
+  void waitUntilPrepared();
+  const DemoScene& demo() const { return demo_; }
   /// Queues `files` on the background loader: with `replace` the first replaces the scene,
   /// otherwise all are added to it. `options` says what to read of each (an E57 scan ...).
   void open(const std::vector<std::string>& files, bool replace, const ReadOptions& options = {});
@@ -60,14 +71,24 @@ class SceneModel {
   const std::vector<std::string>& files() const { return files_; }
   /// World bounds of the loaded files.
   const Box3d& bounds() const { return bounds_; }
+  /// World bounds of what is shown: the files (and the one loading), or the cylinders.
+  Box3d shownBounds() const;
+  /// Names the scene shown, for its bookmarks: the files' absolute paths, or the cylinders with
+  /// their point count and seed.
+  std::string sceneKey() const;
   /// The origin the renderer's points are offsets from.
   const glm::dvec3& shownOrigin() const { return shownOrigin_; }
 
-  /// The world position of the point drawn closest at pixel (x, y) (row 0 at the bottom) of a
-  /// width x height view through `camera`; remembers it for pickedIndex().
-  std::optional<glm::dvec3> pick(const Camera& camera, int width, int height, int xPx, int yPx);
+  /// The world position of the point drawn at pixel (x, y) (row 0 at the bottom; or the nearest
+  /// drawn within two pixels) of the width x height frame `settings` draw through `camera`,
+  /// from the renderer's own depth pass; remembers it for pickedIndex(). Loaded files give the
+  /// file's double coordinates, the cylinders their stored points.
+  std::optional<glm::dvec3> pick(const Camera& camera, const RenderSettings& settings, int width,
+                                 int height, int xPx, int yPx);
   /// The picked point's index in cloud() (after a pick on loaded files).
   std::optional<uint64_t> pickedIndex() const { return pickedIndex_; }
+  /// The last picked point's world position.
+  std::optional<glm::dvec3> pickedPosition() const { return pickedPosition_; }
 
   /// Errors to show (a file that failed, an attribute a file lacks); taken once.
   std::vector<std::string> takeErrors();
@@ -81,6 +102,7 @@ class SceneModel {
   void dropPreview();
   void recolor();
   void removeShown();
+  void takePreparedDemo();
 
   Renderer& renderer_;
   DemoScene demo_;
@@ -90,6 +112,12 @@ class SceneModel {
   std::optional<PointSetId> demoSet_, cloudSet_;
   std::vector<PointSetId> previewSets_;
   bool demoWhenEmpty_ = false;  // the viewer started on the cylinders: back to them, not black
+  Box3d demoBounds_;            // the cylinders' world bounds
+  // The cylinders' layout thread, its set once done, and what it threw.
+  std::thread demoThread_;
+  std::atomic<bool> demoReady_{false};
+  std::optional<PointSetId> preparedDemo_;
+  std::exception_ptr demoError_;
 
   PointCloud cloud_;  // the loaded files, merged; their own colours and attributes
   bool haveCloud_ = false;
@@ -106,7 +134,7 @@ class SceneModel {
   Box3d previewBounds_;         // their world bounds
 
   std::optional<uint64_t> pickedIndex_;
-  std::vector<Point> demoPoints_;  // host copy of the cylinders, made at the first pick
+  std::optional<glm::dvec3> pickedPosition_;
   std::vector<std::string> errors_;
   std::vector<std::string> warnings_;
 };

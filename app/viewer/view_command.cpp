@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "clip_options.hpp"
 #include "coloring_options.hpp"
 #include "option_groups.hpp"
 #include "quality_options.hpp"
@@ -17,6 +18,7 @@ struct ViewFlagsAll {
   ViewFlags view;
   ColoringFlags coloring;
   QualityOptions quality;
+  ClipFlags clip;
   ReadFlags read;
   ViewerOptions viewer;  // the options without a group of their own
 };
@@ -27,16 +29,18 @@ ViewerOptions viewerOptionsFrom(const ViewFlagsAll& flags) {
   options.backend = flags.renderer.backend;
   options.render.method = methodFrom(flags.renderer);
   applyQualityOptions(flags.quality, options.render);
+  options.render.clip = clipSettingsFrom(flags.clip);
   options.coloring = coloringOptionsFrom(flags.coloring);
   options.read = readOptionsFrom(flags.read);
   const ImageSize windowSize = parseImageSize(flags.view.size);
   options.widthPx = windowSize.width;
   options.heightPx = windowSize.height;
   if (flags.view.eyeGiven || flags.view.nearPlane || flags.view.farPlane ||
-      flags.view.yawDegrees != 0.0f || flags.view.pitchDegrees != 0.0f) {
+      flags.view.yawDegrees != 0.0 || flags.view.pitchDegrees != 0.0) {
     options.camera = cameraFrom(flags.view);
   }
   options.clipPlanesGiven = flags.view.nearPlane || flags.view.farPlane;
+  options.upAxis = upAxisFrom(flags.view);
   return options;
 }
 
@@ -51,6 +55,7 @@ void addViewCommand(CLI::App& cli) {
   addViewFlags(*view, flags->view, "Window size");
   addColoringFlags(*view, flags->coloring);
   addQualityOptions(*view, flags->quality);
+  addClipFlags(*view, flags->clip);
   addReadFlags(*view, flags->read);
   view->add_option("--interop", o.interop,
                    "How frames reach GL: auto, surface (CUDA writes the texture), pbo, host")
@@ -71,13 +76,6 @@ void addViewCommand(CLI::App& cli) {
                    "Point cloud files (PLY, LAS, PCD, E57, XYZ/TXT/CSV/PTS), loaded in the "
                    "background and merged; none: cylinders");
   view->callback([flags] { runViewer(viewerOptionsFrom(*flags)); });
-}
-
-void runDefaultViewer(const std::vector<std::string>& files) {
-  ViewerOptions options;
-  options.files = files;
-  options.render.quality.edl = EdlMode::Auto;  // as `pcv view`: shade clouds without colour
-  runViewer(options);
 }
 
 }  // namespace pcv::app

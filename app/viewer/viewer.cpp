@@ -1,3 +1,5 @@
+// The viewer's frame loop: the window, the scene's changes, rendering (or the notice while the
+// cylinders are laid out), screenshots and the panels.
 #include "viewer/viewer.hpp"
 
 #include <epoxy/gl.h>
@@ -15,6 +17,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "pcv/core/camera_framing.hpp"
+#include "pcv/core/number_text.hpp"
 #include "pcv/gl/gl_check.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/raster/view_setup.hpp"
@@ -22,10 +25,6 @@
 
 namespace pcv::app {
 namespace {
-
-ViewerWindow& viewerOf(GLFWwindow* window) {
-  return *static_cast<ViewerWindow*>(glfwGetWindowUserPointer(window));
-}
 
 /// Owns the Dear ImGui context and its GLFW/OpenGL3 backends for the window's lifetime.
 class ImGuiSession {
@@ -67,7 +66,9 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   presenter_ = std::make_unique<FramePresenter>(*renderer_, parseInteropPath(options.interop));
   scene_ = std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring);
   readOptions_ = options.read;
-  if (options.camera) rig_.setCamera(*options.camera);
+  Camera start = options.camera.value_or(Camera{});
+  start.upAxis = options.upAxis;
+  rig_.setCamera(start);
   if (options.files.empty()) {
     scene_->showDemo();
   } else {
@@ -77,29 +78,15 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   }
   if (!options.script.empty()) script_ = loadInputScript(options.script);
 
-  GLFWwindow* window = window_.handle();
-  glfwSetWindowUserPointer(window, this);
-  glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int) {
-    if (!ImGui::GetIO().WantCaptureKeyboard || action == GLFW_RELEASE)
-      viewerOf(w).onKey(key, action);
-  });
-  glfwSetCursorPosCallback(window,
-                           [](GLFWwindow* w, double x, double y) { viewerOf(w).onCursor(x, y); });
-  glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int) {
-    if (!ImGui::GetIO().WantCaptureMouse || action == GLFW_RELEASE) {
-      viewerOf(w).onMouseButton(button, action);
-    }
-  });
-  glfwSetScrollCallback(window, [](GLFWwindow* w, double, double dy) {
-    if (!ImGui::GetIO().WantCaptureMouse) viewerOf(w).onScroll(dy);
-  });
+  installCallbacks();
   float scaleX = 1.0f, scaleY = 1.0f;
-  glfwGetWindowContentScale(window, &scaleX, &scaleY);
+  glfwGetWindowContentScale(window_.handle(), &scaleX, &scaleY);
   uiScale_ = std::max(1.0f, std::max(scaleX, scaleY));
+  refreshBookmarks();
 }
 
 ViewerWindow::~ViewerWindow() {
-  scene_.reset();      // cancels a load in progress, joins its thread, removes its sets
+  scene_.reset();      // cancels a load in progress, joins its threads, removes its sets
   presenter_.reset();  // GL objects and CUDA registrations before the context goes
 }
 
@@ -121,6 +108,7 @@ void ViewerWindow::takeSceneChanges() {
     errors_.push_back(std::move(error));
   }
   if (!shown) return;
+  if (scene_->sceneKey() != bookmarkScene_) refreshBookmarks();
   if (rig_.followsScene()) {
     rig_.frame(*shown, aspect());
   } else if (options_.camera && !options_.clipPlanesGiven) {
@@ -144,32 +132,76 @@ std::filesystem::path ViewerWindow::nextScreenshotPath() const {
   return path;
 }
 
+RenderSettings ViewerWindow::frameSettings() const {
+  RenderSettings settings = settings_;
+  // Clipping draws from the compact layout: a 16-byte method picked before waits until it ends.
+  if (settings.clip.active() && settings.method && *settings.method != RasterMethod::Compact) {
+    settings.method.reset();
+  }
+  return settings;
+}
+
+ScreenProjector ViewerWindow::projector() const {
+  int windowWidth = 0, windowHeight = 0;
+  glfwGetWindowSize(window_.handle(), &windowWidth, &windowHeight);
+  return ScreenProjector(rig_.camera(), windowWidth, windowHeight);
+}
+
 void ViewerWindow::renderFrame(int widthPx, int heightPx) {
-  presenter_->render(makeViewTransform(rig_.camera(), widthPx, heightPx, scene_->shownOrigin()),
-                     settings_);
+  if (scene_->preparing()) {
+    // The renderer is laying out the cylinders on another thread: the window shows the
+    // background and the notice, and takes input, until they are ready.
+    const uint32_t b = settings_.background;
+    GL_CHECK(glClearColor(redOf(b) / 255.0f, greenOf(b) / 255.0f, blueOf(b) / 255.0f, 1.0f));
+    GL_CHECK(glClear(GL_COLOR_BUFFER_BIT));
+    return;
+  }
+  try {
+    presenter_->render(makeViewTransform(rig_.camera(), widthPx, heightPx, scene_->shownOrigin()),
+                       frameSettings());
+  } catch (const InputError& error) {
+    // A setting the renderer refuses (a typed clip box it cannot use): say so, draw without it.
+    errors_.push_back(error.what());
+    settings_.clip = {};
+    return;
+  }
   presenter_->blitTo(0, widthPx, heightPx);
 }
 
 void ViewerWindow::drawPanels() {
+  const bool preparing = scene_->preparing();
   const ViewerStatus status{.frameMs = stats_.smoothedFrameMs,
                             .fps = stats_.fps(),
                             .stages = stageTimings_,
-                            .points = renderer_->pointCount(),
+                            .points = preparing ? 0 : renderer_->pointCount(),
                             .backend = renderer_->backendName(),
                             .backendNote = backendNote_,
                             .interop = interopPathName(presenter_->path()),
                             .interopFallback = presenter_->fallbackReason(),
                             .lastScreenshot = lastScreenshot_};
-  if (const auto mode =
-          drawSettingsPanel(status, renderer_->methods(), settings_, rig_, toggles_)) {
-    setMode(*mode);
-  }
-  if (const auto request =
-          drawDataPanel(*scene_, rig_.camera(), openPath_, readOptions_, uiScale_)) {
-    openFiles({request->path}, request->replace);
-  }
+  const std::vector<RasterMethod> methods = renderer_->methods();
+  PanelContext context{.status = status,
+                       .methods = methods,
+                       .settings = settings_,
+                       .rig = rig_,
+                       .toggles = toggles_,
+                       .scene = *scene_,
+                       .measure = measure_,
+                       .views = views_,
+                       .clip = clipPanel_,
+                       .sidebar = sidebar_,
+                       .openPath = openPath_,
+                       .openOptions = readOptions_,
+                       .exportPath = exportPath_,
+                       .uiScale = uiScale_};
+  PanelRequests requests;
+  sidebarWidthPx_ = drawSidebar(context, requests);
   drawLegend(*scene_);
-  drawErrorWindow(errors_);
+  drawErrorWindow(errors_, sidebarWidthPx_);
+  const std::string notice =
+      preparing ? "preparing " + countText(scene_->demo().pointCount) + " points..." : "";
+  drawToolOverlay(measure_, settings_.clip, clipPanel_, projector(), hoveredHandle_, notice);
+  carryOut(requests);
 }
 
 void ViewerWindow::takePendingShots(int widthPx, int heightPx) {
@@ -178,10 +210,12 @@ void ViewerWindow::takePendingShots(int widthPx, int heightPx) {
     std::fprintf(stderr, "pcv: saved window shot %dx%d to %s\n", widthPx, heightPx, path.c_str());
   }
   pendingWindowShots_.clear();
+  if (scene_->preparing()) return;  // nothing drawn yet: the screenshots wait for the scene
   for (const auto& path : pendingScreenshots_) {
     try {
       writePng(path, presenter_->readImage());
-      lastScreenshot_ = std::filesystem::absolute(path).string();
+      // Normal form: "dir/./pcv-....png" reads as "dir/pcv-....png".
+      lastScreenshot_ = std::filesystem::absolute(path).lexically_normal().string();
       std::fprintf(stderr, "pcv: saved screenshot %dx%d to %s\n", widthPx, heightPx,
                    lastScreenshot_.c_str());
     } catch (const Error& error) {
@@ -195,10 +229,12 @@ void ViewerWindow::takePendingShots(int widthPx, int heightPx) {
 void ViewerWindow::run() {
   GLFWwindow* window = window_.handle();
   ImGuiSession imgui(window, uiScale_);
-  const double startSeconds = glfwGetTime();
-  double lastWallSeconds = startSeconds;
+  double lastWallSeconds = glfwGetTime();
+  // The script's clock and --frames start once the scene can be drawn: until the cylinders are
+  // laid out, frames show the notice only.
+  std::optional<double> sceneStartSeconds;
   double lastSimSeconds = 0.0;
-  uint64_t frame = 0;
+  uint64_t frame = 0, sceneFrame = 0;
   while (!glfwWindowShouldClose(window) && !quit_) {
     glfwPollEvents();
     if (glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
@@ -206,16 +242,20 @@ void ViewerWindow::run() {
       continue;
     }
     const double wallSeconds = glfwGetTime();
-    nowSeconds_ = options_.frameDtSeconds > 0.0 ? double(frame) * options_.frameDtSeconds
-                                                : wallSeconds - startSeconds;
     if (frame > 0) stats_.add((wallSeconds - lastWallSeconds) * 1000.0);
     lastWallSeconds = wallSeconds;
     takeSceneChanges();  // before the script, so wait_load sees what has arrived
-    applyScript(nowSeconds_);
-    // Last frame's stage times: its events are done by now, so this rarely waits.
-    if (frame > 0) stageTimings_ = renderer_->lastTimings();
-    rig_.move(input_.motionKeys(), nowSeconds_ - lastSimSeconds);
-    lastSimSeconds = nowSeconds_;
+    const bool ready = !scene_->preparing();
+    if (ready) {
+      if (!sceneStartSeconds) sceneStartSeconds = wallSeconds;
+      nowSeconds_ = options_.frameDtSeconds > 0.0 ? double(sceneFrame) * options_.frameDtSeconds
+                                                  : wallSeconds - *sceneStartSeconds;
+      applyScript(nowSeconds_);
+      // Last frame's stage times: its events are done by now, so this rarely waits.
+      if (sceneFrame > 0) stageTimings_ = renderer_->lastTimings();
+      rig_.move(input_.motionKeys(), nowSeconds_ - lastSimSeconds);
+      lastSimSeconds = nowSeconds_;
+    }
 
     int widthPx = 0, heightPx = 0;
     glfwGetFramebufferSize(window, &widthPx, &heightPx);
@@ -235,10 +275,16 @@ void ViewerWindow::run() {
     ImGui::Render();
     GL_CHECK(glViewport(0, 0, widthPx, heightPx));
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    for (const auto& path : std::exchange(pendingUiShots_, {})) {
+      writePng(path, readFramebuffer(0, widthPx, heightPx));
+      std::fprintf(stderr, "pcv: saved window with panels %dx%d to %s\n", widthPx, heightPx,
+                   path.c_str());
+    }
     glfwSwapBuffers(window);
 
     ++frame;
-    if (options_.frames > 0 && frame >= options_.frames) break;
+    if (ready) ++sceneFrame;
+    if (options_.frames > 0 && sceneFrame >= options_.frames) break;
   }
   const Camera& camera = rig_.camera();
   std::fprintf(stderr, "pcv: %llu frames; camera eye (%.4f, %.4f, %.4f) yaw %.4f pitch %.4f\n",

@@ -25,6 +25,7 @@ struct ViewerOptions {
   /// unless they were given too.
   std::optional<Camera> camera;
   bool clipPlanesGiven = false;     ///< --near or --far was given
+  UpAxis upAxis = UpAxis::Z;        ///< --up: the world axis that points up (the panel too)
   uint64_t frames = 0;              ///< exit after this many frames; 0 = run until closed
   std::string script;               ///< input script path (see input_script.hpp)
   double frameDtSeconds = 0.0;      ///< > 0: simulated clock, each frame advances this much

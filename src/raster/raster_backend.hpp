@@ -15,6 +15,7 @@
 #include "pcv/raster/render_settings.hpp"
 #include "pcv/raster/render_target.hpp"
 #include "pcv/raster/renderer.hpp"
+#include "shared/clip_region.hpp"
 #include "shared/compact_points.hpp"
 
 namespace pcv {
@@ -41,10 +42,25 @@ struct DrawList {
   std::vector<PointRange> pointRanges;  ///< otherwise: these point slots (16-byte points)
 };
 
+/// A rectangle of framebuffer pixels, row 0 at the bottom.
+struct PixelRect {
+  int x = 0, y = 0;  ///< the lower-left pixel
+  int width = 0, height = 0;
+};
+
+/// What the pool holds at one point slot.
+struct StoredPoint {
+  bool hasPoint = false;  ///< the storage keeps the 16-byte points
+  Point point{};          ///< with hasPoint: the point as given
+  uint32_t position = 0;  ///< the compact layout's quantized word (sorted storage)
+  Batch batch{};          ///< the compact layout's batch the point lies in
+};
+
 struct FrameDraw {
   DrawPipeline pipeline = DrawPipeline::Compact;
   ViewTransform view;
   const RenderSettings* settings = nullptr;  ///< background and quality
+  ClipFrame clip{};                          ///< settings->clip in the points' coordinates
   RenderTarget target;
   const DrawList* list = nullptr;
 };
@@ -71,16 +87,23 @@ class RasterBackend {
   /// Lays out points [sourceFirst, sourceFirst + count) of `source` (one layout slice)
   /// into point slots from `pointFirst` on and batch slots from `batchFirst` on: Morton order
   /// and the compact layout's batches where the storage sorts, the 16-byte points where it
-  /// keeps them.
+  /// keeps them. With a sorting storage and `order` not null (host memory, `count` entries),
+  /// order[i] is set to the slice index of the point stored at slot pointFirst + i.
   virtual void storeSlice(const PointProducer& source, uint64_t sourceFirst, uint64_t count,
-                          uint64_t pointFirst, uint64_t batchFirst) = 0;
+                          uint64_t pointFirst, uint64_t batchFirst, uint32_t* order) = 0;
   /// Empties the slots of a removed set (non-finite points, batches of no points).
   virtual void releaseSlots(PointRange points, PointRange batches) = 0;
   /// The 16-byte points of the slots, in stored order; empty when the storage keeps none.
   virtual std::vector<Point> downloadPoints(PointRange points) const = 0;
+  /// What point slot `pointSlot` and batch slot `batchSlot` hold (sorted storage).
+  virtual StoredPoint storedPoint(uint64_t pointSlot, uint64_t batchSlot) const = 0;
 
   /// Runs the frame's stages. No host synchronization for Device and CudaSurface targets.
   virtual void draw(const FrameDraw& frame) = 0;
+  /// Runs only the depth pass of the frame (pipeline Compact or Quality; the target is not
+  /// written, the last frame's timings are kept) and returns the framebuffer words of `rect`,
+  /// row by row from the bottom: kEmptyPixel, or depth | pool slot of the point drawn there.
+  virtual std::vector<uint64_t> pickWords(const FrameDraw& frame, PixelRect rect) = 0;
   virtual StageTimings lastTimings() = 0;
 };
 

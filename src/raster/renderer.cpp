@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <map>
 
+#include "clip_frame.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/core/host_memory.hpp"
+#include "shared/framebuffer_word.hpp"
 #include "range_allocator.hpp"
 #include "raster_backend.hpp"
 #if PCV_WITH_CUDA
@@ -154,14 +157,14 @@ PointSetId Renderer::addSet(const PointProducer& points, const PointSetOptions& 
     throw OutOfMemoryError("the renderer's fixed pool has no room for a set of " +
                            std::to_string(points.pointCount()) + " points");
   }
-  return storeSet(points, record);
+  return storeSet(points, std::move(record), options);
 }
 
 std::optional<PointSetId> Renderer::tryAddSet(const PointProducer& points,
                                               const PointSetOptions& options) {
   SetRecord record = recordFor(points.pointCount(), options);
   if (!placeInPool(record)) return std::nullopt;
-  return storeSet(points, record);
+  return storeSet(points, std::move(record), options);
 }
 
 void Renderer::fixPool(uint64_t bytes) {
@@ -184,14 +187,28 @@ void Renderer::fixPool(uint64_t bytes) {
   poolFixed_ = true;
 }
 
-PointSetId Renderer::storeSet(const PointProducer& points, SetRecord record) {
+PointSetId Renderer::storeSet(const PointProducer& points, SetRecord record,
+                              const PointSetOptions& options) {
   const uint64_t count = record.pointCount;
+  const bool keepsOrder = options.keepSourceOrder && options_.storage != PointStorage::Unsorted;
+  if (options.progress) {
+    options.progress->pointsDone = 0;
+    options.progress->pointsTotal = count;
+  }
   try {
+    if (keepsOrder) {
+      requireHostMemory("the source order of a point set", count, sizeof(uint32_t));
+      record.sourceOrder.resize(count);
+    }
     uint64_t batch = record.batchFirst;
     for (uint64_t first = 0; first < count; first += slicePoints()) {
       const uint64_t slice = std::min(slicePoints(), count - first);
-      backend_->storeSlice(points, first, slice, record.pointFirst + first, batch);
+      uint32_t* order = keepsOrder ? record.sourceOrder.data() + first : nullptr;
+      backend_->storeSlice(points, first, slice, record.pointFirst + first, batch, order);
+      // The backend numbers a slice's points from 0; the set numbers them from its start.
+      for (uint64_t i = 0; order && i < slice; ++i) order[i] += uint32_t(first);
       batch += batchesForPoints(slice);
+      if (options.progress) options.progress->pointsDone = first + slice;
     }
   } catch (...) {
     backend_->releaseSlots({record.pointFirst, record.pointSlots},
@@ -201,9 +218,9 @@ PointSetId Renderer::storeSet(const PointProducer& points, SetRecord record) {
     throw;
   }
   const PointSetId id = nextId_++;
-  sets_[id] = record;
+  sets_[id] = std::move(record);
   order_.push_back(id);
-  pool_->setAtPoint[record.pointFirst] = id;
+  pool_->setAtPoint[sets_[id].pointFirst] = id;
   residentPoints_ += count;
   return id;
 }
@@ -211,7 +228,7 @@ PointSetId Renderer::storeSet(const PointProducer& points, SetRecord record) {
 void Renderer::removeSet(PointSetId set) {
   const auto found = sets_.find(set);
   if (found == sets_.end()) return;
-  const SetRecord record = found->second;
+  const SetRecord record = std::move(found->second);
   sets_.erase(found);
   std::erase(order_, set);
   pool_->setAtPoint.erase(record.pointFirst);
@@ -273,14 +290,31 @@ std::optional<PointLocation> Renderer::locate(uint32_t payload) const {
   return PointLocation{.set = id, .index = payload - first};
 }
 
+std::optional<uint64_t> Renderer::sourceIndex(const PointLocation& location) const {
+  const auto found = sets_.find(location.set);
+  if (found == sets_.end() || location.index >= found->second.pointCount) return std::nullopt;
+  if (options_.storage == PointStorage::Unsorted) return location.index;
+  const std::vector<uint32_t>& order = found->second.sourceOrder;
+  if (order.empty()) return std::nullopt;
+  return order[location.index];
+}
+
+uint64_t Renderer::batchSlotOf(const SetRecord& record, uint64_t index) const {
+  const uint64_t slice = slicePoints();
+  return record.batchFirst + index / slice * batchesForPoints(slice) + index % slice / kBatchSize;
+}
+
+bool Renderer::drawsColourless() const {
+  return std::any_of(sets_.begin(), sets_.end(),
+                     [](const auto& entry) { return !entry.second.hasColor; });
+}
+
 void Renderer::render(const ViewTransform& view, const RenderSettings& settings,
                       const RenderTarget& target) {
   DrawList list{.everything = true,
                 .batchSlots = pool_->batches.usedEnd(),
                 .pointSlots = pool_->points.usedEnd()};
-  const bool colourless = std::any_of(sets_.begin(), sets_.end(),
-                                      [](const auto& entry) { return !entry.second.hasColor; });
-  draw(list, colourless, view, settings, target);
+  draw(list, drawsColourless(), view, settings, target);
 }
 
 void Renderer::render(std::span<const PointSetId> sets, const ViewTransform& view,
@@ -300,14 +334,14 @@ void Renderer::render(std::span<const PointSetId> sets, const ViewTransform& vie
   draw(list, colourless, view, settings, target);
 }
 
-void Renderer::draw(const DrawList& list, bool drawsColourless, const ViewTransform& view,
-                    const RenderSettings& requested, const RenderTarget& target) {
-  RenderSettings settings = requested;
+FrameDraw Renderer::prepareFrame(const DrawList& list, bool drawsColourless,
+                                 const ViewTransform& view, const RenderSettings& requested,
+                                 RenderSettings& settings) const {
+  settings = requested;
   settings.quality = withEdlDecided(requested.quality, drawsColourless);
   FrameDraw frame{.pipeline = pipelineFor(methodFor(settings)),
                   .view = view,
                   .settings = &settings,
-                  .target = target,
                   .list = &list};
   if (needsQualityPipeline(settings.quality)) {
     if (options_.storage == PointStorage::Unsorted) {
@@ -318,7 +352,87 @@ void Renderer::draw(const DrawList& list, bool drawsColourless, const ViewTransf
     validateQualitySettings(settings.quality);
     frame.pipeline = DrawPipeline::Quality;
   }
+  if (settings.clip.active()) {
+    validateClipSettings(settings.clip);
+    if (frame.pipeline != DrawPipeline::Compact && frame.pipeline != DrawPipeline::Quality) {
+      throw InputError(std::string("clipping draws from the compact layout; method '") +
+                       methodName(methodFor(settings)) +
+                       "' draws the 16-byte points (use the compact method)");
+    }
+    frame.clip = makeClipFrame(settings.clip, view.origin);
+  }
+  return frame;
+}
+
+void Renderer::draw(const DrawList& list, bool drawsColourless, const ViewTransform& view,
+                    const RenderSettings& requested, const RenderTarget& target) {
+  RenderSettings settings;
+  FrameDraw frame = prepareFrame(list, drawsColourless, view, requested, settings);
+  frame.target = target;
   backend_->draw(frame);
+}
+
+std::optional<PickedPoint> Renderer::pick(const ViewTransform& view,
+                                          const RenderSettings& requested, int xPx, int yPx,
+                                          int radiusPx) {
+  if (options_.storage == PointStorage::Unsorted) {
+    throw UnavailableError(
+        "picking reads the compact layout's depth pass; this renderer keeps unsorted points only");
+  }
+  const PixelRect rect{
+      .x = std::max(xPx - radiusPx, 0),
+      .y = std::max(yPx - radiusPx, 0),
+      .width = std::min(xPx + radiusPx + 1, view.width) - std::max(xPx - radiusPx, 0),
+      .height = std::min(yPx + radiusPx + 1, view.height) - std::max(yPx - radiusPx, 0)};
+  if (rect.width <= 0 || rect.height <= 0 || sets_.empty()) return std::nullopt;
+  const DrawList list{.everything = true,
+                      .batchSlots = pool_->batches.usedEnd(),
+                      .pointSlots = pool_->points.usedEnd()};
+  RenderSettings settings;
+  FrameDraw frame = prepareFrame(list, drawsColourless(), view, requested, settings);
+  // The 16-byte methods draw the same points as the compact layout; its depth pass names them.
+  if (frame.pipeline != DrawPipeline::Quality) frame.pipeline = DrawPipeline::Compact;
+  frame.target = {.width = view.width, .height = view.height};
+  const std::vector<uint64_t> words = backend_->pickWords(frame, rect);
+  // The pixel nearest to the one asked for; among equally near ones the closest point.
+  uint64_t best = kEmptyPixel, bestDistance = ~0ull;
+  int bestX = 0, bestY = 0;
+  for (int row = 0; row < rect.height; ++row) {
+    for (int column = 0; column < rect.width; ++column) {
+      const uint64_t word = words[uint64_t(row) * rect.width + column];
+      if (word == kEmptyPixel) continue;
+      const int x = rect.x + column, y = rect.y + row;
+      const uint64_t distance = uint64_t((x - xPx) * (x - xPx) + (y - yPx) * (y - yPx));
+      if (distance < bestDistance || (distance == bestDistance && word < best)) {
+        best = word;
+        bestDistance = distance;
+        bestX = x;
+        bestY = y;
+      }
+    }
+  }
+  if (best == kEmptyPixel) return std::nullopt;
+  const std::optional<PointLocation> location = locate(payloadOfWord(best));
+  if (!location) return std::nullopt;
+  const SetRecord& record = sets_.at(location->set);
+  const StoredPoint stored =
+      backend_->storedPoint(payloadOfWord(best), batchSlotOf(record, location->index));
+  PickedPoint picked{.location = *location,
+                     .sourceIndex = sourceIndex(*location),
+                     .viewDepth = depthOfWord(best),
+                     .pixelX = bestX,
+                     .pixelY = bestY};
+  if (stored.hasPoint) {
+    picked.position[0] = stored.point.x;
+    picked.position[1] = stored.point.y;
+    picked.position[2] = stored.point.z;
+  } else {
+    for (int axis = 0; axis < 3; ++axis) {
+      const uint32_t steps = (stored.position >> (10 * axis)) & 1023u;
+      picked.position[axis] = stored.batch.min[axis] + float(steps) * stored.batch.step[axis];
+    }
+  }
+  return picked;
 }
 
 StageTimings Renderer::lastTimings() {

@@ -15,6 +15,9 @@ ViewTransform makeViewTransform(const Camera& camera, int width, int height,
   view.height = height;
   view.nearPlane = std::clamp(camera.nearPlane, kMinViewDistance, kMaxViewDistance);
   view.farPlane = std::clamp(camera.farPlane, kMinViewDistance, kMaxViewDistance);
+  view.origin[0] = origin.x;
+  view.origin[1] = origin.y;
+  view.origin[2] = origin.z;
   return view;
 }
 

@@ -27,6 +27,17 @@ TEST(InfoCli, DescribesFilesAndFailsOnBadOnes) {
   EXPECT_NE(output.find("bad.ply"), std::string::npos) << output;
 }
 
+TEST(InfoCli, CoordinatesNearZeroNeverReadMinusZero) {
+  TempDir dir;
+  writeText(dir.file("z.xyz"), "-0.0001 -0.0002 -0.0003\n0.0001 0.0002 0.0003\n");
+  std::string output;
+  ASSERT_EQ(runCommand(pcvExecutable().string() + " info --stats " + dir.file("z.xyz").string(), &output),
+            0)
+      << output;
+  EXPECT_NE(output.find("min (0.000, 0.000, 0.000)"), std::string::npos) << output;
+  EXPECT_EQ(output.find("-0.000"), std::string::npos) << output;
+}
+
 TEST(InfoCli, ReadsOnlyTheHeaderUnlessAskedForStatistics) {
   TempDir dir;
   // A LAS header that declares 5 points of 34 bytes where the file holds 3: the header alone

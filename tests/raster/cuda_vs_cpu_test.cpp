@@ -74,6 +74,81 @@ TEST_F(CudaVsCpu, ExactMethodsArePixelIdenticalAtFourViewsAndTwoSizes) {
   }
 }
 
+/// Clip regions of every kind: box, axis slab (folded into the box), oblique slab, cut away.
+std::vector<std::pair<const char*, ClipSettings>> clipCases() {
+  const ClipBox box{{-0.6, -0.5, -0.4}, {0.5, 0.6, 0.7}};
+  const ClipSlab axisSlab{.normal = {0, 0, 1}, .centre = {0, 0, 0.1}, .thickness = 0.6};
+  const ClipSlab oblique{.normal = {1, 2, -0.5}, .centre = {0.1, 0, 0}, .thickness = 0.4};
+  return {{"box", {.box = box}},
+          {"box cut away", {.box = box, .keep = ClipKeep::Outside}},
+          {"axis slab", {.slab = axisSlab}},
+          {"oblique slab and box", {.box = box, .slab = oblique}},
+          {"oblique slab cut away", {.slab = oblique, .keep = ClipKeep::Outside}}};
+}
+
+TEST_F(CudaVsCpu, ClippedFramesArePixelIdenticalWithAndWithoutQualityModes) {
+  for (const auto& [name, clip] : clipCases()) {
+    for (int pointSize : {1, 3}) {
+      RenderSettings settings;
+      settings.clip = clip;
+      settings.quality.pointSizePx = pointSize;
+      settings.background = packRgba(7, 8, 9);
+      for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+        const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);
+        const Image cpu = test::renderToImage(*cpu_, view, settings);
+        // Twice on the GPU: the compact method's first frame clears, later ones do not.
+        for (int frame = 0; frame < 2; ++frame) {
+          const Image gpu = test::renderToImage(*cuda_, view, settings);
+          EXPECT_EQ(test::countDifferentPixels(gpu, cpu), 0u)
+              << name << ", " << pointSize << " px at " << viewpoint.name;
+        }
+        if (std::string(viewpoint.name) == "overview") {
+          std::printf("[ clip ] %-22s %d px: lit %llu\n", name, pointSize,
+                      (unsigned long long)test::countLitPixels(cpu, settings.background));
+          EXPECT_GT(test::countLitPixels(cpu, settings.background), 100u) << name;
+        }
+      }
+    }
+  }
+}
+
+TEST_F(CudaVsCpu, PicksFindTheSamePointsOnBothBackends) {
+  RenderSettings wide;
+  wide.quality.pointSizePx = 3;
+  RenderSettings clipped;
+  clipped.clip = clipCases()[3].second;
+  uint64_t found = 0;
+  for (const RenderSettings& settings : {RenderSettings{}, wide, clipped}) {
+    for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+      const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);
+      for (int y = 10; y < 360; y += 50) {
+        for (int x = 10; x < 640; x += 50) {
+          const std::optional<PickedPoint> gpu = cuda_->pick(view, settings, x, y);
+          const std::optional<PickedPoint> cpu = cpu_->pick(view, settings, x, y);
+          ASSERT_EQ(gpu.has_value(), cpu.has_value()) << viewpoint.name << " " << x << "," << y;
+          if (!cpu) continue;
+          ++found;
+          EXPECT_EQ(gpu->location.index, cpu->location.index);
+          EXPECT_EQ(gpu->viewDepth, cpu->viewDepth);
+          EXPECT_EQ(gpu->pixelX, cpu->pixelX);
+          EXPECT_EQ(gpu->pixelY, cpu->pixelY);
+          for (int axis = 0; axis < 3; ++axis) EXPECT_EQ(gpu->position[axis], cpu->position[axis]);
+        }
+      }
+    }
+  }
+  EXPECT_GT(found, 50u);
+}
+
+TEST_F(CudaVsCpu, SourceOrderIsTheSameOnBothBackends) {
+  const CylinderProducer points(makeCylinderScene(5), 500'000);
+  const PointSetId gpuSet = cuda_->addSet(points, {.keepSourceOrder = true});
+  const PointSetId cpuSet = cpu_->addSet(points, {.keepSourceOrder = true});
+  for (uint64_t i = 0; i < 500'000; i += 997) {
+    EXPECT_EQ(cuda_->sourceIndex({gpuSet, i}), cpu_->sourceIndex({cpuSet, i})) << i;
+  }
+}
+
 TEST_F(CudaVsCpu, SeedMethodDiffersOnlyWhereEqualDepthsRace) {
   RenderSettings seed;
   seed.method = RasterMethod::Seed;
@@ -154,8 +229,8 @@ TEST_F(CudaVsCpu, PointsBeyondGpuMemoryAreAClearError) {
   // 24 bytes per point resident: one point more than the free memory holds.
   const uint64_t count = freeBytes / 24 + 1;
   if (count > kMaxPointCount - kPoints) {
-    GTEST_SKIP() << "this GPU holds every point a renderer takes (" << formatBytes(double(freeBytes))
-                 << " free)";
+    GTEST_SKIP() << "this GPU holds every point a renderer takes ("
+                 << formatBytes(double(freeBytes)) << " free)";
   }
   EXPECT_THROW(cuda_->addSet(CylinderProducer(makeCylinderScene(1), count)), OutOfMemoryError);
   cuda_->addSet(CylinderProducer(makeCylinderScene(1), 1000));  // still usable

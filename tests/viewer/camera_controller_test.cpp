@@ -3,6 +3,7 @@
 
 #include <glm/gtc/constants.hpp>
 
+#include "pcv/core/camera_framing.hpp"
 #include "test_support.hpp"
 #include "viewer/camera_rig.hpp"
 #include "viewer/fly_controller.hpp"
@@ -26,6 +27,36 @@ TEST(FlyController, WHeldHalfASecondMovesOnePointFiveUnitsForward) {
   keys.forward = true;
   for (int frame = 0; frame < 30; ++frame) fly.move(camera, keys, 0.5 / 30.0);
   expectNear(camera.eye, {-1.5, 0.0, 0.0}, kTolerance);
+}
+
+TEST(UpAxis, YUpCamerasTurnAboutYAndClimbAlongIt) {
+  Camera camera = Camera::lookingFrom({0.0, 0.0, 0.0}, 90.0f, 0.0f, UpAxis::Y);
+  // Yaw 90 with y up looks along -z; up is +y.
+  expectNear(camera.forward(), {0.0, 0.0, -1.0}, kTolerance);
+  expectNear(camera.up(), {0.0, 1.0, 0.0}, kTolerance);
+  expectNear(camera.worldUp(), {0.0, 1.0, 0.0}, 0.0);
+  FlyController fly;
+  MotionKeys keys;
+  keys.up = true;
+  fly.move(camera, keys, 1.0);
+  expectNear(camera.eye, {0.0, 3.0, 0.0}, kTolerance);
+  // Looking along a direction and back gives that direction, whichever axis is up.
+  for (UpAxis up : {UpAxis::Z, UpAxis::Y}) {
+    Camera c;
+    c.upAxis = up;
+    c.lookAlong({1.0, -2.0, 0.5});
+    expectNear(c.forward(), glm::normalize(glm::dvec3(1.0, -2.0, 0.5)), 1e-6);
+  }
+}
+
+TEST(UpAxis, FramingLooksDownAlongTheUpAxis) {
+  const Box3d box{{-1.0, -1.0, -1.0}, {1.0, 1.0, 1.0}};
+  Camera yUp;
+  yUp.upAxis = UpAxis::Y;
+  const Camera framed = frameBounds(box, 16.0f / 9.0f, {}, yUp);
+  EXPECT_EQ(framed.upAxis, UpAxis::Y);
+  EXPECT_GT(framed.eye.y, 1.0);  // above the box on y
+  EXPECT_LT(framed.forward().y, 0.0);
 }
 
 TEST(FlyController, StrafesRightAlongMinusYAndClimbsAlongZ) {

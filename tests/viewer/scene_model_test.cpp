@@ -53,6 +53,7 @@ TEST(SceneModel, ShowsTheCylindersUntilAFileReplacesThem) {
   auto renderer = createRenderer("cpu");
   SceneModel scene(*renderer, DemoScene{.pointCount = 5000, .seed = 1}, {});
   scene.showDemo();
+  scene.waitUntilPrepared();
   EXPECT_EQ(renderer->pointCount(), 5000u);
   EXPECT_FALSE(scene.hasCloud());
   scene.open({dir.file("a.las").string()}, true);
@@ -64,6 +65,19 @@ TEST(SceneModel, ShowsTheCylindersUntilAFileReplacesThem) {
   EXPECT_NEAR(shown->min.x, 100.0, 1e-9);
   EXPECT_NEAR(shown->max.x, 100.39, 1e-9);
   EXPECT_EQ(scene.shownOrigin(), scene.cloud().origin);
+}
+
+TEST(SceneModel, CylindersAreLaidOutOffTheCallersThread) {
+  auto renderer = createRenderer("cpu");
+  SceneModel scene(*renderer, DemoScene{.pointCount = 3'000'000, .seed = 1}, {});
+  scene.showDemo();  // returns at once: the window keeps drawing while they are laid out
+  EXPECT_TRUE(scene.preparing());
+  EXPECT_FALSE(scene.pick(Camera{}, {}, 64, 64, 32, 32));  // the renderer is busy meanwhile
+  EXPECT_FALSE(scene.shownBounds().empty());
+  scene.waitUntilPrepared();
+  EXPECT_FALSE(scene.preparing());
+  EXPECT_EQ(renderer->pointCount(), 3'000'000u);
+  EXPECT_EQ(scene.sceneKey(), "cylinders points=3000000 seed=1");
 }
 
 TEST(SceneModel, AddedFilesAreMergedIntoOneSet) {
@@ -87,6 +101,7 @@ TEST(SceneModel, AFailedFileKeepsWhatWasShownAndSaysWhy) {
   auto renderer = createRenderer("cpu");
   SceneModel scene(*renderer, DemoScene{.pointCount = 3000, .seed = 2}, {});
   scene.showDemo();
+  scene.waitUntilPrepared();
   scene.open({dir.file("bad.ply").string()}, true);
   pollUntilLoaded(scene);
   EXPECT_FALSE(scene.hasCloud());
@@ -133,7 +148,7 @@ TEST(SceneModel, PicksTheCloudsPointUnderThePixel) {
   SceneModel& scene = *loaded.scene;
   // Looking along +x at the middle of the row from 1 unit before it: the first point is hit.
   const Camera camera = Camera::lookingFrom({99.0, 2.0, 3.0}, 0.0f, 0.0f);
-  const std::optional<glm::dvec3> picked = scene.pick(camera, 101, 101, 50, 50);
+  const std::optional<glm::dvec3> picked = scene.pick(camera, {}, 101, 101, 50, 50);
   ASSERT_TRUE(picked.has_value());
   EXPECT_NEAR(picked->x, 100.0, 1e-3);
   ASSERT_TRUE(scene.pickedIndex().has_value());

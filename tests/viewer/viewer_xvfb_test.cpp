@@ -1,123 +1,16 @@
 // The viewer end to end in a virtual X display (Xvfb + Mesa llvmpipe, no GPU): scripted input,
 // images read back from the framebuffer. Skipped, with the reason, where Xvfb is missing.
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 
 #include "pcv/io/png_writer.hpp"
-#include "test_support.hpp"
+#include "xvfb_viewer_fixture.hpp"
 
 namespace pcv {
 namespace {
 
-/// An Xvfb server on a display number it picks itself (-displayfd), stopped at teardown.
-class XvfbServer {
- public:
-  XvfbServer() {
-    const char* candidates[] = {"/usr/bin/Xvfb", "/usr/local/bin/Xvfb"};
-    std::string binary;
-    for (const char* path : candidates) {
-      if (access(path, X_OK) == 0) binary = path;
-    }
-    if (binary.empty()) {
-      whyNot_ = "Xvfb is not installed (apt-get install xvfb)";
-      return;
-    }
-    int pipeFds[2];
-    if (pipe(pipeFds) != 0) {
-      whyNot_ = "pipe() failed";
-      return;
-    }
-    pid_ = fork();
-    if (pid_ == 0) {
-      close(pipeFds[0]);
-      const int devNull = open("/dev/null", O_WRONLY);
-      dup2(devNull, STDOUT_FILENO);
-      dup2(devNull, STDERR_FILENO);
-      const std::string fd = std::to_string(pipeFds[1]);
-      execl(binary.c_str(), "Xvfb", "-displayfd", fd.c_str(), "-screen", "0", "1600x1000x24",
-            "-nolisten", "tcp", static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    close(pipeFds[1]);
-    // Xvfb writes the display number once it accepts connections.
-    std::string number;
-    char c;
-    while (read(pipeFds[0], &c, 1) == 1 && c != '\n') number += c;
-    close(pipeFds[0]);
-    if (number.empty()) {
-      whyNot_ = "Xvfb did not start";
-      return;
-    }
-    display_ = ":" + number;
-  }
-  ~XvfbServer() {
-    if (pid_ > 0) {
-      kill(pid_, SIGTERM);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  const std::string& display() const { return display_; }
-  const std::string& whyNot() const { return whyNot_; }
-
- private:
-  pid_t pid_ = -1;
-  std::string display_;
-  std::string whyNot_;
-};
-
-class ViewerXvfb : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { server_ = new XvfbServer(); }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override {
-    if (server_->display().empty()) GTEST_SKIP() << server_->whyNot();
-    dir_ = std::filesystem::temp_directory_path() /
-           ("pcv_viewer_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!dir_.empty() && !HasFailure()) std::filesystem::remove_all(dir_);
-  }
-
-  /// Runs the viewer on the cpu backend (what Mesa allows) with a script; 50 frames per second
-  /// of simulated time, so motion is exact whatever the real frame rate.
-  int runViewer(const std::string& script, std::string* output, const std::string& extra = "") {
-    const auto scriptPath = dir_ / "script.txt";
-    std::ofstream(scriptPath) << script;
-    return test::runCommand("DISPLAY=" + server_->display() + " " + test::pcvExecutable().string() +
-                                " view --backend cpu --points 200000 --frame-dt 0.02 --frames 400"
-                                " --script " +
-                                scriptPath.string() + " " + extra,
-                            output);
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  /// The final camera the viewer prints: eye x, y, z, yaw, pitch.
-  static std::vector<double> finalCamera(const std::string& output) {
-    const std::regex pattern(
-        R"(camera eye \(([-0-9.]+), ([-0-9.]+), ([-0-9.]+)\) yaw ([-0-9.]+) pitch ([-0-9.]+))");
-    std::smatch match;
-    if (!std::regex_search(output, match, pattern)) return {};
-    std::vector<double> values;
-    for (size_t i = 1; i < match.size(); ++i) values.push_back(std::stod(match[i]));
-    return values;
-  }
-
-  static XvfbServer* server_;
-  std::filesystem::path dir_;
-};
-XvfbServer* ViewerXvfb::server_ = nullptr;
+using test::sharedFile;
+using test::ViewerXvfb;
 
 TEST_F(ViewerXvfb, CylindersAreVisibleInTheWindow) {
   std::string output;
@@ -231,12 +124,6 @@ TEST_F(ViewerXvfb, BadScriptIsOneClearError) {
   std::string output;
   EXPECT_EQ(runViewer("0.1 key_down Hyper\n", &output), 1);
   EXPECT_NE(output.find("script.txt:1"), std::string::npos) << output;
-}
-
-/// A file of the shared test data, or empty (the test skips) where that folder is absent.
-std::string sharedFile(const std::string& name) {
-  const std::filesystem::path file = test::testDataDir() / name;
-  return std::filesystem::exists(file) ? file.string() : std::string();
 }
 
 TEST_F(ViewerXvfb, LasFileIsFramedAndColourModesSwitchWithoutLoss) {

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "pcv/core/number_text.hpp"
+
 #include "viewer/panels/panels.hpp"
 
 namespace pcv::app {
@@ -28,6 +30,33 @@ void drawGradient(ColorMap map, float widthPx, float heightPx) {
   ImGui::Dummy(ImVec2(widthPx, heightPx));
 }
 
+/// The range's ends under the bar and its middle where it fits with a space to each, to the
+/// range's precision (a small range no longer prints -0.04456520.00509024 0.0547456).
+void drawRangeLabels(const ValueRange& range, float widthPx) {
+  const int decimals = decimalsForSpan(range.low, range.high);
+  const std::string low = fixedText(range.low, decimals);
+  const std::string middle = fixedText(0.5 * (range.low + range.high), decimals);
+  const std::string high = fixedText(range.high, decimals);
+  const float space = ImGui::CalcTextSize(" ").x;
+  const float lowWidth = ImGui::CalcTextSize(low.c_str()).x;
+  const float middleWidth = ImGui::CalcTextSize(middle.c_str()).x;
+  const float highWidth = ImGui::CalcTextSize(high.c_str()).x;
+  const float startX = ImGui::GetCursorPosX();
+  ImGui::TextUnformatted(low.c_str());
+  if (lowWidth + space + highWidth > widthPx) {
+    ImGui::TextUnformatted(high.c_str());  // no room beside each other: one under the other
+    return;
+  }
+  const float middleX = 0.5f * (widthPx - middleWidth);
+  if (middleX >= lowWidth + 2.0f * space &&
+      middleX + middleWidth + 2.0f * space <= widthPx - highWidth) {
+    ImGui::SameLine(startX + middleX);
+    ImGui::TextUnformatted(middle.c_str());
+  }
+  ImGui::SameLine(startX + widthPx - highWidth);
+  ImGui::TextUnformatted(high.c_str());
+}
+
 }  // namespace
 
 void drawLegend(const SceneModel& scene) {
@@ -50,17 +79,7 @@ void drawLegend(const SceneModel& scene) {
                 scene.coloring().range ? "typed range" : "2-98 %");
     const float widthPx = ImGui::GetFontSize() * 16.0f;
     drawGradient(used.map, widthPx, ImGui::GetFontSize() * 1.2f);
-    // Ends and middle under the bar; values beyond the ends take the end colours.
-    char low[32], middle[32], high[32];
-    std::snprintf(low, sizeof low, "%.6g", range.low);
-    std::snprintf(middle, sizeof middle, "%.6g", 0.5 * (range.low + range.high));
-    std::snprintf(high, sizeof high, "%.6g", range.high);
-    const float startX = ImGui::GetCursorPosX();
-    ImGui::TextUnformatted(low);
-    ImGui::SameLine(startX + 0.5f * (widthPx - ImGui::CalcTextSize(middle).x));
-    ImGui::TextUnformatted(middle);
-    ImGui::SameLine(startX + widthPx - ImGui::CalcTextSize(high).x);
-    ImGui::TextUnformatted(high);
+    drawRangeLabels(range, widthPx);
   } else {
     ImGui::TextUnformatted("classification (ASPRS)");
     const float swatch = ImGui::GetFontSize();

@@ -1,6 +1,8 @@
-/// @brief The viewer's ImGui windows, each a function over the state it shows and edits: the
-/// Settings window (frame time, renderer, quality, camera), the Data window (files, loading,
-/// colouring, picked point), the Legend and the Error window. The loop calls them once a frame.
+/// @brief The viewer's ImGui panels, each a function over the state it shows and edits: one
+/// sidebar docked at the left edge (collapsible, full height, so nothing overlaps at any window
+/// size) with sections for the renderer, the camera and views, the data, Measure and Clip; the
+/// Legend at the top right; the Error window; and the overlay the tools draw over the scene.
+/// The loop calls them once a frame and carries out what they ask for (PanelRequests).
 #pragma once
 
 #include <optional>
@@ -12,10 +14,14 @@
 #include "pcv/raster/render_settings.hpp"
 #include "viewer/camera_rig.hpp"
 #include "viewer/scene_model.hpp"
+#include "viewer/tools/clip_handles.hpp"
+#include "viewer/tools/measure_tool.hpp"
+#include "viewer/tools/screen_projector.hpp"
+#include "viewer/views/bookmarks.hpp"
 
 namespace pcv::app {
 
-/// What the Settings window shows without editing.
+/// What the sidebar shows without editing.
 struct ViewerStatus {
   double frameMs = 0.0;  ///< smoothed
   double fps = 0.0;
@@ -28,38 +34,106 @@ struct ViewerStatus {
   std::string lastScreenshot;
 };
 
-/// The Settings window's switches that belong to the window, not to rendering.
+/// The sidebar's switches that belong to the window, not to rendering.
 struct ViewerToggles {
   bool vsync = false;
   bool showImGuiDemo = false;
 };
 
-/// The Settings window. Returns the camera mode asked for when the user switches it.
-std::optional<CameraMode> drawSettingsPanel(const ViewerStatus& status,
-                                            const std::vector<RasterMethod>& methods,
-                                            RenderSettings& settings, const CameraRig& rig,
-                                            ViewerToggles& toggles);
-
-/// The quality section of the Settings window (point size, EDL, HQ, background).
-void drawQualityControls(RenderSettings& settings);
-
-/// Files the Data window asks to open.
+/// Files the Data section asks to open.
 struct OpenRequest {
   std::string path;
   bool replace = true;  ///< Open replaces the scene; Add adds to it
 };
 
-/// The Data window: what is loaded, the load in progress, the Open field (`openPath` is its
-/// text, `openOptions` what it reads: the scan of an E57 file), the colouring (applied to
-/// `scene` directly) and the picked point.
-std::optional<OpenRequest> drawDataPanel(SceneModel& scene, const Camera& camera,
-                                         std::string& openPath, ReadOptions& openOptions,
-                                         float uiScale);
+/// The Camera section's view tools: bookmarks of the scene shown and the last copied view.
+struct ViewsPanel {
+  std::vector<Bookmark> bookmarks;  ///< of the scene shown, as saved
+  std::string bookmarkName;         ///< the name field
+  std::string copiedView;           ///< the last "Copy view" command
+  std::string message;              ///< a bookmark file that could not be read or written
+};
 
-/// The Legend window for the colouring in effect (nothing for the files' own colours).
+/// How the Clip section's slab is oriented.
+enum class SlabOrientation { AlongX, AlongY, AlongZ, AlongView };
+
+/// The Clip section's own state.
+struct ClipPanel {
+  bool showHandles = true;  ///< draw the box's handles and let them be dragged
+  SlabOrientation slabOrientation = SlabOrientation::AlongView;
+};
+
+/// How a tool's section is brought into view when its tool turns on: scrolled to the top of the
+/// sidebar for a few frames (the sidebar's height is only known a frame after it opened).
+struct SectionScroll {
+  bool forcedOpen = false;  ///< last frame
+  int framesLeft = 0;       ///< frames to scroll to it yet
+};
+
+/// The sidebar's memory between frames.
+struct SidebarState {
+  SectionScroll measure;
+  SectionScroll clip;
+};
+
+/// What the user asked for in the panels this frame; the window carries it out.
+struct PanelRequests {
+  std::optional<CameraMode> mode;
+  std::optional<OpenRequest> open;
+  bool home = false;                          ///< frame the scene again
+  bool copyView = false;                      ///< the pcv render command to the clipboard
+  std::optional<UpAxis> upAxis;               ///< switch the up axis (and frame again)
+  std::optional<std::string> saveBookmark;    ///< under this name
+  std::optional<Bookmark> restoreBookmark;    ///< go to this view
+  std::optional<std::string> deleteBookmark;  ///< by name
+  std::optional<std::string> exportMeasures;  ///< to this path (.json, else CSV)
+};
+
+/// Everything the sidebar shows and edits, for one frame.
+struct PanelContext {
+  const ViewerStatus& status;
+  const std::vector<RasterMethod>& methods;
+  RenderSettings& settings;
+  const CameraRig& rig;
+  ViewerToggles& toggles;
+  SceneModel& scene;
+  MeasureTool& measure;
+  ViewsPanel& views;
+  ClipPanel& clip;
+  SidebarState& sidebar;
+  std::string& openPath;     ///< the Open field
+  ReadOptions& openOptions;  ///< what Open reads of a file (the scan of an E57 file)
+  std::string& exportPath;   ///< the Measure section's export field
+  float uiScale;             ///< HiDPI content scale (1 on ordinary screens)
+};
+
+/// The sidebar: its sections in one window docked at the left edge. Returns its width in
+/// window pixels (0 while collapsed), so other windows keep clear of it.
+float drawSidebar(PanelContext& context, PanelRequests& requests);
+
+// The sidebar's sections, each in its own file.
+void drawStatusSection(const ViewerStatus& status);
+void drawRenderingSection(const std::vector<RasterMethod>& methods, RenderSettings& settings,
+                          ViewerToggles& toggles);
+void drawQualityControls(RenderSettings& settings);
+void drawCameraSection(const CameraRig& rig, ViewsPanel& views, PanelRequests& requests);
+void drawDataSection(PanelContext& context, PanelRequests& requests);
+void drawMeasureSection(MeasureTool& measure, std::string& exportPath, PanelRequests& requests);
+void drawClipSection(ClipSettings& clip, ClipPanel& panel, const SceneModel& scene,
+                     const Camera& camera);
+
+/// The Legend window for the colouring in effect (nothing for the files' own colours), at the
+/// top right.
 void drawLegend(const SceneModel& scene);
 
-/// The Error window while `errors` is not empty; Dismiss clears them.
-void drawErrorWindow(std::vector<std::string>& errors);
+/// The Error window while `errors` is not empty; Dismiss clears them. Centred in the part of
+/// the window right of the sidebar.
+void drawErrorWindow(std::vector<std::string>& errors, float sidebarWidth);
+
+/// The tools' drawing over the scene: measurements with their labels, the clip box with its
+/// handles (`hovered` highlighted), and while the scene is prepared the line that says so.
+void drawToolOverlay(const MeasureTool& measure, const ClipSettings& clip,
+                     const ClipPanel& clipPanel, const ScreenProjector& projector,
+                     ClipHandle hovered, const std::string& notice);
 
 }  // namespace pcv::app

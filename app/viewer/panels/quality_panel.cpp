@@ -19,7 +19,7 @@ void colorEdit(const char* label, uint32_t& rgba) {
 }  // namespace
 
 void drawQualityControls(RenderSettings& settings) {
-  if (!ImGui::CollapsingHeader("Quality", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!ImGui::TreeNode("Quality")) return;
   QualitySettings& q = settings.quality;
   int sizeMode = q.sizeMode == PointSizeMode::World ? 1 : 0;
   ImGui::RadioButton("Pixels", &sizeMode, 0);
@@ -69,6 +69,7 @@ void drawQualityControls(RenderSettings& settings) {
   q.edlStrength = std::clamp(q.edlStrength, 0.0f, 100.0f);
   q.edlRadiusPx = std::clamp(q.edlRadiusPx, 1, kMaxEdlRadiusPx);
   q.hqDepthRange = std::clamp(q.hqDepthRange, 0.0f, 1.0f);
+  ImGui::TreePop();
 }
 
 }  // namespace pcv::app

@@ -1,27 +1,41 @@
 /// @brief The camera with the seed's conventions: z up, yaw about z, pitch above the horizon,
-/// perspective with a vertical field of view. World positions are double so the camera can sit
-/// among georeferenced data; the matrices the renderers get are float and relative to a cloud's
-/// origin.
+/// perspective with a vertical field of view; or y up for models made that way (many meshes).
+/// World positions are double so the camera can sit among georeferenced data; the matrices the
+/// renderers get are float and relative to a cloud's origin.
 #pragma once
+
+#include <cstdint>
 
 #include <glm/glm.hpp>
 
 namespace pcv {
 
+/// The world axis that points up: yaw turns about it, pitch tilts towards it.
+enum class UpAxis : uint8_t {
+  Z,  ///< the seed's (and LiDAR's) convention: yaw 0 looks along +x, 90 along +y
+  Y,  ///< y up: yaw 0 looks along +x, 90 along -z (the z-up frame turned about x)
+};
+
 struct Camera {
   glm::dvec3 eye{-3.0, 0.0, 0.0};  ///< world position
-  float yawRadians = 0.0f;         ///< 0 looks along +x, positive turns towards +y
+  float yawRadians = 0.0f;         ///< 0 looks along +x, positive turns left (towards +y, z up)
   float pitchRadians = 0.0f;       ///< 0 is level, positive looks up; limited to +-pi/2
   float fovYRadians = glm::radians(60.0f);
   float nearPlane = 0.01f;  ///< world units
   float farPlane = 100.0f;  ///< world units
+  UpAxis upAxis = UpAxis::Z;
 
   /// A camera at `eye` turned by yaw and pitch given in degrees (pitch clamped to +-90).
-  static Camera lookingFrom(const glm::dvec3& eye, float yawDegrees, float pitchDegrees);
+  static Camera lookingFrom(const glm::dvec3& eye, float yawDegrees, float pitchDegrees,
+                            UpAxis upAxis = UpAxis::Z);
 
   glm::dvec3 forward() const;
-  glm::dvec3 up() const;     ///< perpendicular to forward, towards +z
+  glm::dvec3 up() const;     ///< perpendicular to forward, towards worldUp()
   glm::dvec3 right() const;  ///< forward x up
+  /// The unit vector of the up axis.
+  glm::dvec3 worldUp() const;
+  /// Turns yaw and pitch to look along `direction` (world; any length but zero).
+  void lookAlong(const glm::dvec3& direction);
 
   /// Projection * view for points given as offsets from `origin`, computed in double and then
   /// rounded, so large world coordinates cost no precision.

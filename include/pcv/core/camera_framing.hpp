@@ -1,6 +1,6 @@
 /// @brief A camera that shows a whole cloud: looking at the centre of its bounds from an oblique
-/// angle (z up), far enough that the bounding sphere fits the view, with near/far planes from the
-/// scene's size instead of fixed constants.
+/// angle (above it, on the camera's up axis), far enough that the bounding sphere fits the view,
+/// with near/far planes from the scene's size instead of fixed constants.
 #pragma once
 
 #include "pcv/core/bounds.hpp"
@@ -14,8 +14,8 @@ struct FramingAngles {
   float pitchDegrees = -30.0f;  ///< negative looks down
 };
 
-/// The camera for `worldBounds` in an image of width/height `aspect`; keeps `fovYRadians` of
-/// `base`. Empty bounds give a unit box at the origin; flat or single-point clouds are framed as
+/// The camera for `worldBounds` in an image of width/height `aspect`; keeps `fovYRadians` and
+/// `upAxis` of `base`. Empty bounds give a unit box at the origin; flat or single-point clouds are framed as
 /// if they had at least a small size.
 Camera frameBounds(const Box3d& worldBounds, float aspect, const FramingAngles& angles = {},
                    const Camera& base = {});

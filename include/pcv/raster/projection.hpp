@@ -23,6 +23,8 @@ struct ViewTransform {
   float nearPlane;           ///< view distance (clip w) of the near plane, world units; points
                              ///< are drawn for nearPlane < w < farPlane
   float farPlane;            ///< view distance (clip w) of the far plane, world units
+  double origin[3];          ///< the world position the points are offsets from: settings given
+                             ///< in world coordinates (the clip box) are moved by it
 };
 
 /// Where a point lands. Row 0 is the bottom row (OpenGL's convention).

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "pcv/core/point.hpp"
+#include "pcv/raster/clip_settings.hpp"
 #include "pcv/raster/quality_settings.hpp"
 #include "pcv/raster/raster_method.hpp"
 
@@ -15,6 +16,8 @@ struct RenderSettings {
   std::optional<RasterMethod> method;  ///< empty: the renderer's default (the fastest it has)
   uint32_t background = kOpaqueBlack;  ///< packed RGBA8 of pixels no point reaches (seed: black)
   QualitySettings quality;             ///< point size, EDL, blending ...; defaults change nothing
+  ClipSettings clip;                   ///< the box and slab drawn (world coordinates); none by
+                                       ///< default. Drawn from the compact layout only.
 };
 
 }  // namespace pcv

@@ -4,6 +4,7 @@
 /// octree's nodes are many that come and go between frames. Each frame draws a list of sets.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -49,10 +50,27 @@ struct RendererOptions {
 /// A resident set of points; valid until removeSet().
 using PointSetId = uint32_t;
 
+/// How far addSet has laid out a set, for a progress display on another thread.
+struct LayoutProgress {
+  std::atomic<uint64_t> pointsDone{0};   ///< stored after each layout slice
+  std::atomic<uint64_t> pointsTotal{0};  ///< set when the layout starts
+  /// 0..1, or 0 before the layout starts.
+  double fraction() const {
+    const uint64_t total = pointsTotal.load();
+    return total == 0 ? 0.0 : double(pointsDone.load()) / double(total);
+  }
+};
+
 /// What a renderer knows of a set besides its points.
 struct PointSetOptions {
   /// The colours are the data's own (not a colour map): EdlMode::Auto shades sets without.
   bool hasColor = true;
+  /// Keep on the host, for sourceIndex(), which of the given points each stored one is (the
+  /// layout reorders them by Morton code): 4 bytes per point. A viewer that holds the points'
+  /// attributes and double coordinates asks for this to find a picked point among them.
+  bool keepSourceOrder = false;
+  /// Where addSet reports how far it is (slice by slice); may be null.
+  LayoutProgress* progress = nullptr;
 };
 
 /// Where the point behind a framebuffer payload lives.
@@ -61,8 +79,24 @@ struct PointLocation {
   uint64_t index = 0;  ///< in the set's stored order (Morton order when sorted)
 };
 
+/// The point a pick found.
+struct PickedPoint {
+  PointLocation location;
+  /// Its index among the points given to addSet: known when the set keeps its source order
+  /// (PointSetOptions::keepSourceOrder) or the storage keeps the given order (Unsorted).
+  std::optional<uint64_t> sourceIndex;
+  /// Its position as an offset from the view's origin: the stored 16-byte point where the
+  /// storage keeps them (the given coordinates, exactly), else the compact layout's quantized
+  /// position (within half a quantization step, 1/2046 of its batch's box, of the given one).
+  float position[3] = {0.0f, 0.0f, 0.0f};
+  float viewDepth = 0.0f;  ///< distance along the view direction
+  int pixelX = 0;          ///< the pixel it won, row 0 at the bottom
+  int pixelY = 0;
+};
+
 class RasterBackend;  // a backend's storage and draws (src/raster/raster_backend.hpp)
 struct DrawList;      // the slots a frame draws (same header)
+struct FrameDraw;     // one frame's pipeline, view and target (same header)
 
 class Renderer {
  public:
@@ -117,6 +151,18 @@ class Renderer {
   std::vector<Point> downloadPoints(PointSetId set) const;
   /// The set and point a framebuffer payload names; empty for a payload no set holds.
   std::optional<PointLocation> locate(uint32_t payload) const;
+  /// The index among the points given to addSet of a stored point; empty when the set keeps no
+  /// source order (see PointSetOptions::keepSourceOrder).
+  std::optional<uint64_t> sourceIndex(const PointLocation& location) const;
+
+  /// Which point the frame render(view, settings) draws at pixel (xPx, yPx), row 0 at the
+  /// bottom; where that pixel is empty, the nearest pixel within radiusPx (a square) that is
+  /// not, ties to the closer point. Read from the frame's own depth pass on the backend (the
+  /// compact layout's, or the quality pipeline's with its point sizes, hole filling and clip
+  /// region), so it finds what is shown for points that live only in GPU memory. Empty when no
+  /// point is drawn near the pixel. Throws UnavailableError with Unsorted storage.
+  std::optional<PickedPoint> pick(const ViewTransform& view, const RenderSettings& settings,
+                                  int xPx, int yPx, int radiusPx = 2);
 
   /// Draws every resident set. `target` must be in a memory space this backend writes (the cpu
   /// backend: Host; the cuda backend: Device, Host or CudaSurface). Throws InputError for
@@ -139,14 +185,23 @@ class Renderer {
     uint64_t pointFirst = 0, pointCount = 0, pointSlots = 0;  ///< pool point slots
     uint64_t batchFirst = 0, batchCount = 0, batchSlots = 0;  ///< pool batch slots
     bool hasColor = true;
+    std::vector<uint32_t> sourceOrder;  ///< stored index -> source index, when kept
   };
   /// Finds slots for the record, growing the pool unless it is fixed; false when it cannot.
   bool placeInPool(SetRecord& record);
-  PointSetId storeSet(const PointProducer& points, SetRecord record);
+  PointSetId storeSet(const PointProducer& points, SetRecord record,
+                      const PointSetOptions& options);
   SetRecord recordFor(uint64_t count, const PointSetOptions& options) const;
   uint64_t slicePoints() const;
+  /// The batch slot a point of the set lies in (slices cut batches: each ends a partial one).
+  uint64_t batchSlotOf(const SetRecord& record, uint64_t index) const;
+  /// The frame's pipeline and clip region for `requested`, whose decided copy goes to `decided`
+  /// (the frame points to it). Throws InputError for settings this renderer cannot draw.
+  FrameDraw prepareFrame(const DrawList& list, bool drawsColourless, const ViewTransform& view,
+                         const RenderSettings& requested, RenderSettings& decided) const;
   void draw(const DrawList& list, bool drawsColourless, const ViewTransform& view,
             const RenderSettings& settings, const RenderTarget& target);
+  bool drawsColourless() const;
 
   std::unique_ptr<RasterBackend> backend_;
   RendererOptions options_;

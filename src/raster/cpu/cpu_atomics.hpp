@@ -27,7 +27,10 @@ inline void atomicAddTo(Word& slot, Word value) {
 
 class WallStageClock {
  public:
-  explicit WallStageClock(StageTimings& timings) : timings_(timings) { timings_.clear(); }
+  enum Start { kClear, kKeep };  ///< a new frame's timings, or more stages of the same frame
+  explicit WallStageClock(StageTimings& timings, Start start = kClear) : timings_(timings) {
+    if (start == kClear) timings_.clear();
+  }
   void finish(const char* stage) {
     const auto now = std::chrono::steady_clock::now();
     timings_.push_back({stage, std::chrono::duration<double, std::milli>(now - start_).count()});

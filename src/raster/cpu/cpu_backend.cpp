@@ -65,7 +65,7 @@ class CpuBackend final : public RasterBackend {
   }
 
   void storeSlice(const PointProducer& source, uint64_t sourceFirst, uint64_t count,
-                  uint64_t pointFirst, uint64_t batchFirst) override {
+                  uint64_t pointFirst, uint64_t batchFirst, uint32_t* sourceOrder) override {
     std::span<const Point> slice = source.hostPoints();
     if (slice.empty()) {
       requireHostMemory("a slice of generated points", count, sizeof(Point));
@@ -82,6 +82,7 @@ class CpuBackend final : public RasterBackend {
     // Sorting holds 16-byte keys and, without kept points, a sorted copy of the slice.
     requireHostMemory("the Morton sort of a slice", count, keepsPoints_ ? 16 : 32);
     const std::vector<uint32_t> order = mortonOrder(slice);
+    if (sourceOrder) std::copy(order.begin(), order.end(), sourceOrder);
     std::vector<Point> sortedCopy;
     Point* sorted = pool_.points.data() + pointFirst;
     if (!keepsPoints_) {
@@ -108,6 +109,40 @@ class CpuBackend final : public RasterBackend {
             pool_.points.begin() + points.first + points.count};
   }
 
+  StoredPoint storedPoint(uint64_t pointSlot, uint64_t batchSlot) const override {
+    StoredPoint stored;
+    if (keepsPoints_) {
+      stored.hasPoint = true;
+      stored.point = pool_.points[pointSlot];
+    }
+    if (sorted_) {
+      stored.position = pool_.positions[pointSlot];
+      stored.batch = pool_.batches[batchSlot];
+    }
+    return stored;
+  }
+
+  std::vector<uint64_t> pickWords(const FrameDraw& f, PixelRect rect) override {
+    StageTimings timings;  // a pick's own, so lastTimings() still tells of the last frame
+    const cpu::Frame frame{f.view, f.settings->background, nullptr, &pickWords_, &timings, f.list,
+                           f.clip};
+    const uint64_t* words = pickWords_.data();
+    if (f.pipeline == DrawPipeline::Quality) {
+      cpu::WallStageClock clock(timings);
+      words = cpu::drawQualityWords(frame, pool_, f.settings->quality, pickScratch_, clock);
+    } else {
+      cpu::drawCompactWords(frame, pool_);
+      words = pickWords_.data();
+    }
+    std::vector<uint64_t> out;
+    out.reserve(uint64_t(rect.width) * rect.height);
+    for (int y = rect.y; y < rect.y + rect.height; ++y) {
+      const uint64_t* row = words + uint64_t(y) * f.view.width;
+      out.insert(out.end(), row + rect.x, row + rect.x + rect.width);
+    }
+    return out;
+  }
+
   void draw(const FrameDraw& f) override {
     if (f.target.memory != MemorySpace::Host) {
       throw UnavailableError("the cpu backend writes host memory only");
@@ -117,7 +152,8 @@ class CpuBackend final : public RasterBackend {
       ownImage_.resize(uint64_t(f.view.width) * f.view.height);
       rgba = ownImage_.data();
     }
-    const cpu::Frame frame{f.view, f.settings->background, rgba, &words_, &timings_, f.list};
+    const cpu::Frame frame{f.view, f.settings->background, rgba, &words_, &timings_, f.list,
+                           f.clip};
     switch (f.pipeline) {
       case DrawPipeline::Quality:
         cpu::renderQuality(frame, pool_, f.settings->quality, qualityScratch_);
@@ -143,7 +179,9 @@ class CpuBackend final : public RasterBackend {
   HostPointPool pool_;
   std::vector<Point> produced_;  // a generated slice, while it is laid out
   std::vector<uint64_t> words_;
-  std::vector<uint32_t> ownImage_;  // drawn here when the caller passes no pixels
+  std::vector<uint64_t> pickWords_;  // a pick's depth pass
+  cpu::QualityScratch pickScratch_;  // its hole filling
+  std::vector<uint32_t> ownImage_;   // drawn here when the caller passes no pixels
   StageTimings timings_;
   cpu::QualityScratch qualityScratch_;
 };

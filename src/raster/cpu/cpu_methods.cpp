@@ -109,11 +109,18 @@ PCV_CPU_FMA_CLONES void rasterCompactBatches(const Frame& frame, const HostPoint
     const BatchProjection projection = makeBatchProjection(frame.view, batch);
     const BatchVisibility visibility = classifyBatch(projection);
     if (visibility == BatchVisibility::kOutside) continue;
+    BatchClip clip{};
+    const BatchClipClass clipClass = classifyBatchClip(frame.clip, batch, clip);
+    if (clipClass == BatchClipClass::kNone) continue;
+    // As the GPU: batches the clip region's faces cross test the view too (the same pixels).
+    const bool clipTested = clipClass == BatchClipClass::kTested;
     for (uint32_t i = batch.first; i < batch.first + batch.count; ++i) {
+      const uint32_t word = pool.positions[i];
       PixelHit hit;
-      const bool drawn = visibility == BatchVisibility::kInside
-                             ? projectQuantized<false>(projection, pool.positions[i], hit)
-                             : projectQuantized<true>(projection, pool.positions[i], hit);
+      if (clipTested && !clipKeepsQuantized(clip, word)) continue;
+      const bool drawn = visibility == BatchVisibility::kInside && !clipTested
+                             ? projectQuantized<false>(projection, word, hit)
+                             : projectQuantized<true>(projection, word, hit);
       if (!drawn) continue;
       atomicMinimumOf(words[uint64_t(hit.y) * frame.view.width + hit.x],
                       packDepthWord(hit.viewDepth, i));
@@ -123,7 +130,7 @@ PCV_CPU_FMA_CLONES void rasterCompactBatches(const Frame& frame, const HostPoint
 
 }  // namespace
 
-void renderCompact(const Frame& frame, const HostPointPool& pool) {
+void drawCompactWords(const Frame& frame, const HostPointPool& pool) {
   WallStageClock clock(*frame.timings);
   clearWords(frame);
   clock.finish("clear");
@@ -134,6 +141,11 @@ void renderCompact(const Frame& frame, const HostPointPool& pool) {
       },
       4);
   clock.finish("raster");
+}
+
+void renderCompact(const Frame& frame, const HostPointPool& pool) {
+  drawCompactWords(frame, pool);
+  WallStageClock clock(*frame.timings, WallStageClock::kKeep);
   resolveIndexWords(frame, [&](uint32_t index) { return pool.colors[index]; });
   clock.finish("resolve");
 }

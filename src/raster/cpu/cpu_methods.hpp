@@ -22,6 +22,7 @@ struct Frame {
   std::vector<uint64_t>* words;  ///< framebuffer scratch, resized as needed
   StageTimings* timings;         ///< filled with the stages' wall times
   const DrawList* list;          ///< the slots to draw
+  ClipFrame clip;                ///< the clip region (compact layout only)
 };
 
 /// The batch slots a frame draws, by position in the draw.
@@ -41,5 +42,7 @@ void renderPacked(const Frame& frame, std::span<const Point> points);
 void renderSeed(const Frame& frame, std::span<const Point> points);
 /// "compact": batches culled by their boxes, quantized positions, colours read in the resolve.
 void renderCompact(const Frame& frame, const HostPointPool& pool);
+/// The compact method's clear and raster: each pixel's closest point into frame.words.
+void drawCompactWords(const Frame& frame, const HostPointPool& pool);
 
 }  // namespace pcv::cpu

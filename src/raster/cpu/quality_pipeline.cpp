@@ -22,7 +22,12 @@ PCV_CPU_FMA_CLONES void splatBatches(const Frame& frame, const HostPointPool& po
     const Batch& batch = pool.batches[drawn[b]];
     const BatchProjection projection = makeBatchProjection(frame.view, batch);
     if (batchOutsideView(projection, splat.marginPx)) continue;
+    BatchClip clip{};
+    const BatchClipClass clipClass = classifyBatchClip(frame.clip, batch, clip);
+    if (clipClass == BatchClipClass::kNone) continue;
+    const bool clipTested = clipClass == BatchClipClass::kTested;
     for (uint32_t i = batch.first; i < batch.first + batch.count; ++i) {
+      if (clipTested && !clipKeepsQuantized(clip, pool.positions[i])) continue;
       splatQuantized(splat, projection, pool.positions[i],
                      [&](uint32_t pixel, float depth) { visit(pixel, depth, i); });
     }
@@ -50,12 +55,11 @@ void forEachPixel(const Frame& frame, const PerPixel& perPixel) {
 
 }  // namespace
 
-void renderQuality(const Frame& frame, const HostPointPool& pool, const QualitySettings& quality,
-                   QualityScratch& scratch) {
-  WallStageClock clock(*frame.timings);
+const uint64_t* drawQualityWords(const Frame& frame, const HostPointPool& pool,
+                                 const QualitySettings& quality, QualityScratch& scratch,
+                                 WallStageClock& clock) {
   const uint64_t pixels = uint64_t(frame.view.width) * frame.view.height;
   frame.words->assign(pixels, kEmptyPixel);
-  if (quality.highQuality) scratch.accumulators.assign(pixels * kAccumulatorsPerPixel, 0u);
   clock.finish("clear");
 
   // Closest point per pixel of each footprint: 64-bit minimum of depth|index.
@@ -77,9 +81,19 @@ void renderQuality(const Frame& frame, const HostPointPool& pool, const QualityS
     finalWords = scratch.filled.data();
     clock.finish("fill");
   }
+  return finalWords;
+}
+
+void renderQuality(const Frame& frame, const HostPointPool& pool, const QualitySettings& quality,
+                   QualityScratch& scratch) {
+  WallStageClock clock(*frame.timings);
+  const uint64_t* finalWords = drawQualityWords(frame, pool, quality, scratch, clock);
+  const uint64_t pixels = uint64_t(frame.view.width) * frame.view.height;
+  const SplatFrame splat = makeSplatFrame(quality, frame.view);
 
   // Colour sums and counts of the points near each pixel's closest depth.
   if (quality.highQuality) {
+    scratch.accumulators.assign(pixels * kAccumulatorsPerPixel, 0u);
     const float depthScale = 1.0f + quality.hqDepthRange;
     uint32_t* sums = scratch.accumulators.data();
     splatAll(frame, pool, splat, [&](uint32_t pixel, float depth, uint32_t index) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cpu_atomics.hpp"
 #include "cpu_methods.hpp"
 #include "pcv/raster/quality_settings.hpp"
 #include "point_layout.hpp"
@@ -20,5 +21,11 @@ struct QualityScratch {
 
 void renderQuality(const Frame& frame, const HostPointPool& pool, const QualitySettings& quality,
                    QualityScratch& scratch);
+
+/// The pipeline's depth pass: clear, each footprint pixel's closest point, hole filling. Returns
+/// the words the shading reads (frame.words, or scratch.filled after hole filling).
+const uint64_t* drawQualityWords(const Frame& frame, const HostPointPool& pool,
+                                 const QualitySettings& quality, QualityScratch& scratch,
+                                 WallStageClock& clock);
 
 }  // namespace pcv::cpu

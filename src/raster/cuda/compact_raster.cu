@@ -16,12 +16,15 @@ struct CullParams {
   const uint32_t* drawn;  ///< the slots to draw, or null for slots [0, batchCount)
   uint32_t batchCount;    ///< batches drawn
   ViewTransform view;
+  ClipFrame clip;       ///< the frame's clip region (clip.active == 0: none)
   CulledBatch* culled;  ///< one per batch drawn
+  BatchClip* clips;     ///< one per batch drawn, written for batches the region's faces cross
 };
 
 struct CompactRasterParams {
   const uint32_t* positions;  ///< quantized words, 16-byte aligned per batch
   const CulledBatch* culled;  ///< one per batch drawn
+  const BatchClip* clips;     ///< one per batch drawn, read for batches with clipTest
   uint32_t width;             ///< pixels per framebuffer row
   uint32_t pixelBias;         ///< -kFloorBias * (width + 1), mod 2^32: see drawQuantized
   unsigned long long* words;  ///< framebuffer, one word per pixel, kEmptyPixel where clear
@@ -38,8 +41,9 @@ __device__ void cullBatch(const CullParams& p) {
   BatchProjection projection{};
   CornerClass c{0x3f, true};
   uint32_t first = 0, count = 0;
+  Batch batch{};
   if (active) {
-    const Batch batch = p.batches[drawnBatchSlot(p.drawn, b)];
+    batch = p.batches[drawnBatchSlot(p.drawn, b)];
     first = batch.first;
     count = batch.count;
     projection = makeBatchProjection(p.view, batch);
@@ -52,10 +56,15 @@ __device__ void cullBatch(const CullParams& p) {
     insideAll &= __shfl_xor_sync(0xffffffffu, insideAll, offset);
   }
   if (active && corner == 0) {
-    // Free slots hold no points: nothing to draw.
-    const BatchVisibility visibility =
-        count == 0 ? BatchVisibility::kOutside : combineCorners(outsideAll, insideAll != 0);
-    p.culled[b] = CulledBatch{projection, visibility, first, count, 0u};
+    BatchClip clip{};
+    const BatchClipClass clipClass = classifyBatchClip(p.clip, batch, clip);
+    const bool clipTest = clipClass == BatchClipClass::kTested;
+    if (clipTest) p.clips[b] = clip;
+    // Free slots hold no points, and a batch the clip region cuts away nothing to draw.
+    const BatchVisibility visibility = count == 0 || clipClass == BatchClipClass::kNone
+                                           ? BatchVisibility::kOutside
+                                           : combineCorners(outsideAll, insideAll != 0);
+    p.culled[b] = CulledBatch{projection, visibility, first, count, clipTest ? 1u : 0u};
   }
 }
 
@@ -94,11 +103,13 @@ __device__ PCV_FORCE_INLINE uint4 readStreaming(const uint4* address) {
 
 /// Draws one point. Early-z: most points of a dense cloud are hidden; a plain read is far
 /// cheaper than an atomic, and a stale value only costs an atomic that was not needed. Equal
-/// depths go to the atomic, which keeps the lower index.
-template <bool kTested>
+/// depths go to the atomic, which keeps the lower index. With kClipped the point is first tested
+/// against the batch's clip region.
+template <bool kTested, bool kClipped>
 __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
                                                const BatchProjection& projection, uint32_t word,
-                                               uint32_t index) {
+                                               uint32_t index, const BatchClip& clip) {
+  if (kClipped && !clipKeepsQuantized(clip, word)) return;
   ScreenPoint point;
   if (!projectQuantizedToScreen<kTested>(projection, word, point)) return;
   // The pixel index row * width + column, with the floors' biases removed once by pixelBias (the
@@ -111,48 +122,64 @@ __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
 }
 
 /// Draws points [begin, end) of the positions, four per 16-byte load; begin is a multiple of 4.
-template <bool kTested>
+/// With kClipped each point is tested against `clip` (in shared memory: no registers held).
+template <bool kTested, bool kClipped>
 __device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
                                            const BatchProjection& projection, uint32_t begin,
-                                           uint32_t end) {
+                                           uint32_t end, const BatchClip& clip) {
   const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
   const uint32_t quadCount = (end - begin) / 4;
   for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
     const uint4 w = readStreaming(&quads[q]);
     const uint32_t index = begin + 4 * q;
-    drawQuantized<kTested>(p, projection, w.x, index);
-    drawQuantized<kTested>(p, projection, w.y, index + 1);
-    drawQuantized<kTested>(p, projection, w.z, index + 2);
-    drawQuantized<kTested>(p, projection, w.w, index + 3);
+    drawQuantized<kTested, kClipped>(p, projection, w.x, index, clip);
+    drawQuantized<kTested, kClipped>(p, projection, w.y, index + 1, clip);
+    drawQuantized<kTested, kClipped>(p, projection, w.z, index + 2, clip);
+    drawQuantized<kTested, kClipped>(p, projection, w.w, index + 3, clip);
   }
   for (uint32_t i = begin + quadCount * 4 + threadIdx.x; i < end; i += kRasterBlock) {
-    drawQuantized<kTested>(p, projection, __ldg(&p.positions[i]), i);
+    drawQuantized<kTested, kClipped>(p, projection, __ldg(&p.positions[i]), i, clip);
   }
 }
 
+template <bool kClipped>
 __device__ PCV_FORCE_INLINE void drawSlice(const CompactRasterParams& p, const CulledBatch& culled,
-                                           uint32_t begin, uint32_t end) {
-  // Batches wholly inside the view skip the per-point range tests: all their points pass them.
-  if (culled.visibility == BatchVisibility::kInside) {
-    drawRange<false>(p, culled.projection, begin, end);
+                                           uint32_t begin, uint32_t end, const BatchClip& clip) {
+  if (kClipped) {
+    // The clip test, and the view's range tests too (one variant fewer; they only pass where the
+    // view keeps the points anyway).
+    drawRange<true, true>(p, culled.projection, begin, end, clip);
+  } else if (culled.visibility == BatchVisibility::kInside) {
+    // Batches wholly inside the view skip the per-point range tests: all their points pass them.
+    drawRange<false, false>(p, culled.projection, begin, end, clip);
   } else {
-    drawRange<true>(p, culled.projection, begin, end);
+    drawRange<true, false>(p, culled.projection, begin, end, clip);
   }
 }
 
-/// Block blockIdx.x draws slice (blockIdx.x % kSlices) of batch (blockIdx.x / kSlices).
+/// Block blockIdx.x draws slice (blockIdx.x % kSlices) of batch (blockIdx.x / kSlices): with
+/// kClipped the batches the clip region's faces cross, else all the others. Two kernels, so the
+/// per-point clip test's registers (it spills under the 32 of full occupancy) never weigh on
+/// frames or batches without it.
+template <bool kClipped>
 __device__ void rasterCompact(const CompactRasterParams& p) {
   static_assert(kBatchSize % (4 * kSlices) == 0, "slices must hold whole 16-byte loads");
+  __shared__ BatchClip clip;
   beginDependentKernel();
   const uint32_t b = blockIdx.x / kSlices;
   const CulledBatch culled = p.culled[b];
   const uint32_t first = culled.first, count = culled.count;
   if (culled.visibility == BatchVisibility::kOutside) return;
+  if ((culled.clipTest != 0) != kClipped) return;
   constexpr uint32_t kSliceSize = kBatchSize / kSlices;
   const uint32_t begin = first + (blockIdx.x % kSlices) * kSliceSize;
   const uint32_t end = min(begin + kSliceSize, first + count);
   if (begin >= end) return;
-  drawSlice(p, culled, begin, end);
+  if (kClipped) {
+    if (threadIdx.x == 0) clip = p.clips[b];
+    __syncthreads();
+  }
+  drawSlice<kClipped>(p, culled, begin, end, clip);
 }
 
 __global__ void cullBatchesKernel(CullParams p) {
@@ -169,7 +196,13 @@ constexpr int kRasterBlocksPerSm = 1536 / kRasterBlock;
 #endif
 __global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm)
     rasterCompactKernel(CompactRasterParams p) {
-  rasterCompact(p);
+  rasterCompact<false>(p);
+}
+// The clip test's registers spill under the full-occupancy bound (32 on sm_90); five eighths of
+// the blocks (48 registers) hold them.
+__global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm * 5 / 8)
+    rasterClippedKernel(CompactRasterParams p) {
+  rasterCompact<true>(p);
 }
 
 }  // namespace
@@ -179,16 +212,22 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
   const uint32_t batchCount = f.batchCount;
   const auto width = uint32_t(f.view.width);
   culled_.reserve(batchCount);
-  // Each batch's projection and visibility.
-  f.recorder->launchDependent(
-      "cull", uint64_t(batchCount) * 8, cullBatchesKernel,
-      CullParams{pool.batches.data(), f.drawnBatches, batchCount, f.view, culled_.data()}, 128);
+  if (f.clip.active) clips_.reserve(batchCount);
+  // Each batch's projection and visibility, and what the clip region leaves of it.
+  f.recorder->launchDependent("cull", uint64_t(batchCount) * 8, cullBatchesKernel,
+                              CullParams{pool.batches.data(), f.drawnBatches, batchCount, f.view,
+                                         f.clip, culled_.data(), clips_.data()},
+                              128);
   // kSlices blocks per batch; those of batches outside the view return at once.
+  const CompactRasterParams raster{pool.positions.data(), culled_.data(), clips_.data(), width,
+                                   0u - kFloorBias * (width + 1), words};
   f.recorder->launchDependent("raster", uint64_t(batchCount) * kSlices * kRasterBlock,
-                              rasterCompactKernel,
-                              CompactRasterParams{pool.positions.data(), culled_.data(), width,
-                                                  0u - kFloorBias * (width + 1), words},
-                              kRasterBlock);
+                              rasterCompactKernel, raster, kRasterBlock);
+  // The batches the clip region's faces cross, point by point; the rest of its blocks return.
+  if (f.clip.active) {
+    f.recorder->launchDependent("clip raster", uint64_t(batchCount) * kSlices * kRasterBlock,
+                                rasterClippedKernel, raster, kRasterBlock);
+  }
 }
 
 }  // namespace pcv::cuda

@@ -2,12 +2,14 @@
 /// pixel), shared by the compact method and the quality pipeline:
 ///   cull    eight threads per batch, one per box corner: the batch's projection to pixels, and
 ///           whether its box is outside the view (skipped), inside (its points skip the range
-///           tests) or partial.
+///           tests) or partial; with a clip region, whether the region keeps all, none or part
+///           of the batch (only then are its points tested against the region).
 ///   raster  kSlices blocks per batch, 16-byte loads of 4 points per thread, early-z (read the
 ///           pixel's depth, skip the atomic when farther), 64-bit atomicMin of depth|index.
 #pragma once
 
 #include "cuda_method.hpp"
+#include "shared/clip_region.hpp"
 #include "shared/compact_points.hpp"
 
 namespace pcv::cuda {
@@ -17,9 +19,9 @@ namespace pcv::cuda {
 struct alignas(16) CulledBatch {
   BatchProjection projection;
   BatchVisibility visibility;
-  uint32_t first;   ///< the batch's first point slot
-  uint32_t count;   ///< its points
-  uint32_t unused;  ///< written as 0: keeps the struct free of padding
+  uint32_t first;     ///< the batch's first point slot
+  uint32_t count;     ///< its points
+  uint32_t clipTest;  ///< non-zero: the clip region's faces cross the batch, test each point
 };
 // No padding: a block reads every byte of its CulledBatch, and padding bytes the cull never
 // writes would be reads of uninitialised memory.
@@ -33,6 +35,7 @@ class CompactRasterStages {
 
  private:
   DeviceBuffer<CulledBatch> culled_;
+  DeviceBuffer<BatchClip> clips_;  // one per batch drawn, written for kClipTestedBatch batches
 };
 
 }  // namespace pcv::cuda

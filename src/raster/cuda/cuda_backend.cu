@@ -108,7 +108,7 @@ class CudaBackend final : public RasterBackend {
   }
 
   void storeSlice(const PointProducer& source, uint64_t sourceFirst, uint64_t count,
-                  uint64_t pointFirst, uint64_t batchFirst) override {
+                  uint64_t pointFirst, uint64_t batchFirst, uint32_t* order) override {
     if (!sorted_) {
       // The slots are the slice's destination: no workspace.
       producePoints(source, sourceFirst, count, pool_.points.data() + pointFirst);
@@ -118,7 +118,8 @@ class CudaBackend final : public RasterBackend {
     requireDeviceMemory("a slice of points to lay out", count, sizeof(Point));
     DeviceBuffer<Point> slice(count);
     producePoints(source, sourceFirst, count, slice.data());
-    cuda::layoutSlice(slice.data(), count, pool_, pointFirst, batchFirst, keepsPoints_, stream_);
+    cuda::layoutSlice(slice.data(), count, pool_, pointFirst, batchFirst, keepsPoints_, order,
+                      stream_);
   }
 
   void releaseSlots(PointRange points, PointRange batches) override {
@@ -133,6 +134,48 @@ class CudaBackend final : public RasterBackend {
                                points.count * sizeof(Point), cudaMemcpyDeviceToHost, stream_));
     CUDA_CHECK(cudaStreamSynchronize(stream_));
     return host;
+  }
+
+  StoredPoint storedPoint(uint64_t pointSlot, uint64_t batchSlot) const override {
+    StoredPoint stored;
+    auto copy = [&](void* host, const void* device, size_t bytes) {
+      CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, stream_));
+    };
+    if (keepsPoints_) {
+      stored.hasPoint = true;
+      copy(&stored.point, pool_.points.data() + pointSlot, sizeof(Point));
+    }
+    if (sorted_) {
+      copy(&stored.position, pool_.positions.data() + pointSlot, sizeof(uint32_t));
+      copy(&stored.batch, pool_.batches.data() + batchSlot, sizeof(Batch));
+    }
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return stored;
+  }
+
+  std::vector<uint64_t> pickWords(const FrameDraw& f, PixelRect rect) override {
+    const uint64_t pixels = uint64_t(f.view.width) * f.view.height;
+    // A recorder of its own, so lastTimings() still tells of the last frame.
+    pickRecorder_.beginFrame(stream_);
+    cuda::FrameContext pickFrame = frameContext(*f.list, f, cuda::PixelSink{});
+    pickFrame.recorder = &pickRecorder_;
+    const uint64_t* words = nullptr;
+    if (f.pipeline == DrawPipeline::Quality) {
+      words = quality_.drawWords(pickFrame, f.settings->quality);
+    } else {
+      pickWords_.reserve(pixels);
+      CUDA_CHECK(cudaMemsetAsync(pickWords_.data(), 0xff, pixels * sizeof(uint64_t), stream_));
+      pickStages_.draw(pickFrame, reinterpret_cast<unsigned long long*>(pickWords_.data()));
+      words = pickWords_.data();
+    }
+    pickRecorder_.endFrame();
+    std::vector<uint64_t> out(uint64_t(rect.width) * rect.height);
+    CUDA_CHECK(cudaMemcpy2DAsync(out.data(), rect.width * sizeof(uint64_t),
+                                 words + uint64_t(rect.y) * f.view.width + rect.x,
+                                 f.view.width * sizeof(uint64_t), rect.width * sizeof(uint64_t),
+                                 rect.height, cudaMemcpyDeviceToHost, stream_));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return out;
   }
 
   void draw(const FrameDraw& f) override {
@@ -188,6 +231,7 @@ class CudaBackend final : public RasterBackend {
                              .pointRanges = {{0, list.pointSlots}},
                              .view = f.view,
                              .settings = f.settings,
+                             .clip = f.clip,
                              .out = out,
                              .framebuffer = &framebuffer_,
                              .recorder = &recorder_};
@@ -234,6 +278,9 @@ class CudaBackend final : public RasterBackend {
   DeviceBuffer<uint64_t> framebuffer_;
   DeviceBuffer<uint32_t> deviceImage_;  // drawn here when the caller wants the image on the host
   StageRecorder recorder_;
+  StageRecorder pickRecorder_;            // a pick's depth pass, timed apart from the frames
+  cuda::CompactRasterStages pickStages_;  // its cull and raster
+  DeviceBuffer<uint64_t> pickWords_;      // its framebuffer
   std::unique_ptr<cuda::CudaMethod> methods_[4];  // by DrawPipeline, made on first use
   cuda::QualityPipeline quality_;  // runs instead of the method when a quality setting is on
 };

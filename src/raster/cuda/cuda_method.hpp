@@ -28,6 +28,7 @@ struct FrameContext {
   std::vector<PointRange> pointRanges;  ///< point slots drawn by the 16-byte methods
   ViewTransform view;
   const RenderSettings* settings;
+  ClipFrame clip;                       ///< settings->clip in the points' coordinates
   PixelSink out;                        ///< view.width * view.height output pixels
   DeviceBuffer<uint64_t>* framebuffer;  ///< scratch, at least one word per pixel
   StageRecorder* recorder;              ///< launches and times the stages on the frame's stream

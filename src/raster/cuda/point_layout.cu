@@ -161,7 +161,7 @@ DeviceBuffer<uint32_t> mortonOrder(const Point* points, uint64_t count, cudaStre
 }  // namespace
 
 void layoutSlice(const Point* slice, uint64_t count, DevicePointPool& pool, uint64_t pointFirst,
-                 uint64_t batchFirst, bool keepPoints, cudaStream_t stream) {
+                 uint64_t batchFirst, bool keepPoints, uint32_t* hostOrder, cudaStream_t stream) {
   if (count == 0) return;
   // The sort's keys and indices (twice), then the sorted copy where the pool keeps no points.
   requireDeviceMemory("the Morton sort of a slice of points", count, 24);
@@ -169,6 +169,10 @@ void layoutSlice(const Point* slice, uint64_t count, DevicePointPool& pool, uint
   Point* sorted = keepPoints ? pool.points.data() + pointFirst : nullptr;
   {
     const DeviceBuffer<uint32_t> order = mortonOrder(slice, count, stream);
+    if (hostOrder) {
+      CUDA_CHECK(cudaMemcpyAsync(hostOrder, order.data(), count * sizeof(uint32_t),
+                                 cudaMemcpyDeviceToHost, stream));
+    }
     if (!keepPoints) {
       sortedCopy.resize(count);
       sorted = sortedCopy.data();

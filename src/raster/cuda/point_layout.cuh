@@ -32,9 +32,11 @@ constexpr uint64_t kSliceLayoutBytesPerPoint = sizeof(Point) + 24 + sizeof(Point
 /// Orders the `count` points at `slice` (device memory) by Morton code, stably, and lays them
 /// out into the pool: the compact layout at point slots [pointFirst, pointFirst + count) and
 /// batch slots from batchFirst on, and the sorted 16-byte points there too when `keepPoints`.
-/// Throws OutOfMemoryError naming the sizes when the workspace does not fit.
+/// With `hostOrder` (host memory, `count` entries), hostOrder[i] is set to the slice index of the
+/// point stored at slot pointFirst + i. Throws OutOfMemoryError naming the sizes when the
+/// workspace does not fit.
 void layoutSlice(const Point* slice, uint64_t count, DevicePointPool& pool, uint64_t pointFirst,
-                 uint64_t batchFirst, bool keepPoints, cudaStream_t stream);
+                 uint64_t batchFirst, bool keepPoints, uint32_t* hostOrder, cudaStream_t stream);
 
 /// Writes non-finite points into point slots and empty batches into batch slots (of the pool's
 /// buffers that exist).

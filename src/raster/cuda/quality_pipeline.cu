@@ -5,21 +5,16 @@
 
 namespace pcv::cuda {
 
-void QualityPipeline::render(const FrameContext& f, const QualitySettings& quality) {
+const uint64_t* QualityPipeline::drawWords(const FrameContext& f, const QualitySettings& quality) {
   const uint64_t pixels = uint64_t(f.view.width) * f.view.height;
   const DevicePointPool& pool = *f.pool;
   const uint64_t batchThreads = uint64_t(f.batchCount) * kSplatBlock;
   words_.reserve(pixels);
   if (quality.fillRadiusPx > 0) filled_.reserve(pixels);
-  if (quality.highQuality) accumulators_.reserve(pixels * kAccumulatorsPerPixel);
   cudaStream_t stream = f.recorder->stream();
 
-  // Every word to kEmptyPixel (all bits set), every accumulator to 0.
+  // Every word to kEmptyPixel (all bits set).
   CUDA_CHECK(cudaMemsetAsync(words_.data(), 0xff, pixels * sizeof(uint64_t), stream));
-  if (quality.highQuality) {
-    CUDA_CHECK(cudaMemsetAsync(accumulators_.data(), 0,
-                               pixels * kAccumulatorsPerPixel * sizeof(uint32_t), stream));
-  }
   f.recorder->endStage("clear");
 
   const SplatFrame splat = makeSplatFrame(quality, f.view);
@@ -31,7 +26,7 @@ void QualityPipeline::render(const FrameContext& f, const QualitySettings& quali
     // Closest point per footprint pixel: 64-bit atomicMin of depth|index, one block per batch.
     f.recorder->launch("splat", batchThreads, splatRasterKernel,
                        SplatRasterParams{pool.positions.data(), pool.batches.data(), f.drawnBatches,
-                                         f.view, splat, words},
+                                         f.view, splat, f.clip, words},
                        kSplatBlock);
   }
 
@@ -43,13 +38,26 @@ void QualityPipeline::render(const FrameContext& f, const QualitySettings& quali
                                   quality.fillRadiusPx});
     finalWords = filled_.data();
   }
+  return finalWords;
+}
+
+void QualityPipeline::render(const FrameContext& f, const QualitySettings& quality) {
+  const uint64_t pixels = uint64_t(f.view.width) * f.view.height;
+  const DevicePointPool& pool = *f.pool;
+  const uint64_t batchThreads = uint64_t(f.batchCount) * kSplatBlock;
+  const uint64_t* finalWords = drawWords(f, quality);
+  const SplatFrame splat = makeSplatFrame(quality, f.view);
 
   // Colour sums and counts of the points near each pixel's closest depth.
   if (quality.highQuality) {
+    accumulators_.reserve(pixels * kAccumulatorsPerPixel);
+    CUDA_CHECK(cudaMemsetAsync(accumulators_.data(), 0,
+                               pixels * kAccumulatorsPerPixel * sizeof(uint32_t),
+                               f.recorder->stream()));
     f.recorder->launch(
         "accumulate", batchThreads, splatAccumulateKernel,
         SplatAccumulateParams{pool.positions.data(), pool.colors.data(), pool.batches.data(),
-                              f.drawnBatches, f.view, splat, finalWords,
+                              f.drawnBatches, f.view, splat, f.clip, finalWords,
                               1.0f + quality.hqDepthRange, accumulators_.data()},
         kSplatBlock);
   }

@@ -14,6 +14,9 @@ class QualityPipeline {
  public:
   /// Launches the frame's stages on the recorder's stream; no host synchronization.
   void render(const FrameContext& frame, const QualitySettings& quality);
+  /// Launches only the depth pass (clear, splat or the one-pixel stages, hole filling) and
+  /// returns the device words the shading would read; no host synchronization.
+  const uint64_t* drawWords(const FrameContext& frame, const QualitySettings& quality);
 
  private:
   CompactRasterStages onePixelStages_;   // the depth pass when points are one pixel wide

@@ -7,16 +7,21 @@ namespace pcv::cuda {
 namespace {
 
 /// Calls visit(pixel, depth, index) for each footprint pixel of the block's batch; the batch is
-/// culled against the image grown by the largest footprint's reach.
+/// culled against the image grown by the largest footprint's reach, and by the clip region.
 template <typename Visit>
 __device__ void splatBatch(const uint32_t* positions, const Batch* batches, const uint32_t* drawn,
-                           const ViewTransform& view, const SplatFrame& splat, Visit visit) {
+                           const ViewTransform& view, const SplatFrame& splat,
+                           const ClipFrame& clipFrame, Visit visit) {
   __shared__ BatchProjection sharedProjection;
-  __shared__ bool culled;
+  __shared__ BatchClip clip;
+  __shared__ bool culled, clipTested;
   const Batch& batch = batches[drawn ? drawn[blockIdx.x] : blockIdx.x];
   if (threadIdx.x == 0) {
     sharedProjection = makeBatchProjection(view, batch);
-    culled = batchOutsideView(sharedProjection, splat.marginPx);
+    const BatchClipClass clipClass = classifyBatchClip(clipFrame, batch, clip);
+    culled =
+        batchOutsideView(sharedProjection, splat.marginPx) || clipClass == BatchClipClass::kNone;
+    clipTested = clipClass == BatchClipClass::kTested;
   }
   __syncthreads();
   if (culled) return;
@@ -24,13 +29,15 @@ __device__ void splatBatch(const uint32_t* positions, const Batch* batches, cons
   const uint32_t first = batch.first, count = batch.count;
   for (uint32_t i = threadIdx.x; i < count; i += blockDim.x) {
     const uint32_t index = first + i;
-    splatQuantized(splat, projection, __ldg(&positions[index]),
+    const uint32_t word = __ldg(&positions[index]);
+    if (clipTested && !clipKeepsQuantized(clip, word)) continue;
+    splatQuantized(splat, projection, word,
                    [&](uint32_t pixel, float depth) { visit(pixel, depth, index); });
   }
 }
 
 __device__ void splatRaster(const SplatRasterParams& p) {
-  splatBatch(p.positions, p.batches, p.drawn, p.view, p.splat,
+  splatBatch(p.positions, p.batches, p.drawn, p.view, p.splat, p.clip,
              [&](uint32_t pixel, float depth, uint32_t index) {
                const unsigned long long key = packDepthWord(depth, index);
                // Early-z: a plain read is far cheaper than an atomic that would not win.
@@ -39,7 +46,7 @@ __device__ void splatRaster(const SplatRasterParams& p) {
 }
 
 __device__ void splatAccumulate(const SplatAccumulateParams& p) {
-  splatBatch(p.positions, p.batches, p.drawn, p.view, p.splat,
+  splatBatch(p.positions, p.batches, p.drawn, p.view, p.splat, p.clip,
              [&](uint32_t pixel, float depth, uint32_t index) {
                if (!blendsInto(p.words[pixel], depth, p.depthScale)) return;
                const uint32_t rgba = __ldg(&p.colors[index]);

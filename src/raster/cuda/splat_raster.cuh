@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "shared/clip_region.hpp"
 #include "shared/compact_points.hpp"
 #include "pcv/raster/projection.hpp"
 #include "shared/splat.hpp"
@@ -22,6 +23,7 @@ struct SplatRasterParams {
   const uint32_t* drawn;      ///< block b draws slot drawn[b], or slot b when null
   ViewTransform view;         ///< the frame's view
   SplatFrame splat;           ///< footprint sizes and shape
+  ClipFrame clip;             ///< the frame's clip region (clip.active == 0: none)
   unsigned long long* words;  ///< framebuffer, kEmptyPixel where no point is yet
 };
 
@@ -32,6 +34,7 @@ struct SplatAccumulateParams {
   const uint32_t* drawn;      ///< block b draws slot drawn[b], or slot b when null
   ViewTransform view;         ///< the frame's view
   SplatFrame splat;           ///< footprint sizes and shape, as in the depth pass
+  ClipFrame clip;             ///< the clip region, as in the depth pass
   const uint64_t* words;      ///< the closest word per pixel (after hole filling)
   float depthScale;           ///< 1 + relative depth range that blends
   uint32_t* accumulators;     ///< kAccumulatorsPerPixel per pixel, zeroed before

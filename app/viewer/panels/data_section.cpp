@@ -1,7 +1,6 @@
-// The "Data" window: the files shown and the one loading (progress, cancel), an Open field with
-// the scan to read of multi-scan files, the colouring (mode, attribute, map, range), and world
-// coordinates of the camera and picked point.
-// Beside settings_panel.cpp rather than in it: it is the loaded data's concern, not the renderer's.
+// The sidebar's Data section: the files shown and the one loading (progress, cancel), an Open
+// field with the scan to read of multi-scan files (files dropped on the window open too), the
+// colouring (mode, attribute, map, range), and the picked point in world coordinates.
 #include <imgui.h>
 
 #include <algorithm>
@@ -37,20 +36,16 @@ void drawLoading(CloudLoader* loader) {
   if (const size_t queued = loader->queuedFiles()) ImGui::Text("%zu more queued", queued);
 }
 
-void drawPicked(const SceneModel& scene, const Camera& camera) {
-  const PointCloud& cloud = scene.cloud();
-  // World coordinates in double: the float offsets the renderer uses would show UTM
-  // coordinates to the metre only.
-  ImGui::Text("Camera (world): %.3f, %.3f, %.3f", camera.eye.x, camera.eye.y, camera.eye.z);
-  ImGui::Text("Origin:         %.3f, %.3f, %.3f", cloud.origin.x, cloud.origin.y, cloud.origin.z);
-  const std::optional<uint64_t> picked = scene.pickedIndex();
-  if (!picked || *picked >= cloud.size()) {
+void drawPicked(const SceneModel& scene) {
+  const std::optional<glm::dvec3> world = scene.pickedPosition();
+  if (!world) {
     ImGui::TextDisabled("Double-click a point to pick it");
     return;
   }
-  const Point& p = cloud.points[*picked];
-  const glm::dvec3 world = cloud.origin + glm::dvec3(p.x, p.y, p.z);
-  ImGui::Text("Picked (world): %.3f, %.3f, %.3f", world.x, world.y, world.z);
+  ImGui::TextWrapped("Picked (world): %.3f, %.3f, %.3f", world->x, world->y, world->z);
+  const PointCloud& cloud = scene.cloud();
+  const std::optional<uint64_t> picked = scene.pickedIndex();
+  if (!picked || *picked >= cloud.size()) return;
   for (const ScalarAttribute& attribute : cloud.attributes) {
     ImGui::Text("  %s: %g", attribute.name.c_str(), double(attribute.values[*picked]));
   }
@@ -129,14 +124,9 @@ void drawColoringControls(SceneModel& scene) {
 
 }  // namespace
 
-std::optional<OpenRequest> drawDataPanel(SceneModel& scene, const Camera& camera,
-                                         std::string& openPath, ReadOptions& openOptions,
-                                         float uiScale) {
-  ImGui::SetNextWindowPos(ImVec2(10.0f, 400.0f * uiScale), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Data", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::End();
-    return std::nullopt;
-  }
+void drawDataSection(PanelContext& context, PanelRequests& requests) {
+  SceneModel& scene = context.scene;
+  std::string& openPath = context.openPath;
   if (!scene.hasCloud()) {
     ImGui::TextDisabled(scene.loader() ? "No points loaded yet"
                                        : "Cylinder scene (no file loaded)");
@@ -148,51 +138,30 @@ std::optional<OpenRequest> drawDataPanel(SceneModel& scene, const Camera& camera
     }
   }
   for (const std::string& warning : scene.warnings()) {
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
     ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s", warning.c_str());
-    ImGui::PopTextWrapPos();
   }
   drawLoading(scene.loader());
-  std::optional<OpenRequest> request;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7.5f);
   const bool entered = inputPath("##open", openPath);
   ImGui::SameLine();
-  if ((ImGui::Button("Open") || entered) && !openPath.empty())
-    request = OpenRequest{openPath, true};
+  if ((ImGui::Button("Open") || entered) && !openPath.empty()) {
+    requests.open = OpenRequest{openPath, true};
+  }
   ImGui::SameLine();
-  if (ImGui::Button("Add") && !openPath.empty()) request = OpenRequest{openPath, false};
+  if (ImGui::Button("Add") && !openPath.empty()) requests.open = OpenRequest{openPath, false};
+  ImGui::TextDisabled("Or drop files on the window (Shift adds)");
   // Multi-scan files (E57): which scan Open and Add read; -1 merges every scan with its pose.
-  int scan = openOptions.scan ? int(*openOptions.scan) : -1;
+  int scan = context.openOptions.scan ? int(*context.openOptions.scan) : -1;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   if (ImGui::InputInt("Scan (E57, -1: all)", &scan)) {
-    openOptions.scan = scan < 0 ? std::nullopt : std::optional<uint32_t>(uint32_t(scan));
+    context.openOptions.scan = scan < 0 ? std::nullopt : std::optional<uint32_t>(uint32_t(scan));
   }
   if (scene.hasCloud()) {
     ImGui::Separator();
     drawColoringControls(scene);
-    ImGui::Separator();
-    drawPicked(scene, camera);
   }
-  ImGui::End();
-  return request;
-}
-
-void drawErrorWindow(std::vector<std::string>& errors) {
-  if (errors.empty()) return;
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(
-      ImVec2(viewport->Pos.x + viewport->Size.x * 0.5f, viewport->Pos.y + viewport->Size.y * 0.3f),
-      ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  // Not modal: the viewer stays usable with what it had while the message is up.
-  if (ImGui::Begin("Error", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
-    for (const std::string& message : errors) {
-      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", message.c_str());
-    }
-    ImGui::PopTextWrapPos();
-    if (ImGui::Button("Dismiss")) errors.clear();
-  }
-  ImGui::End();
+  ImGui::Separator();
+  drawPicked(scene);
 }
 
 }  // namespace pcv::app

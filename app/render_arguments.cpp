@@ -1,0 +1,142 @@
+#include "render_arguments.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include <glm/gtc/constants.hpp>
+
+#include "clip_options.hpp"
+#include "pcv/core/color_map.hpp"
+
+namespace pcv::app {
+namespace {
+
+/// The shortest text that reads back to the same double.
+std::string exact(double value) {
+  char text[32];
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (std::strtod(text, nullptr) == value) break;
+  }
+  return text;
+}
+
+/// The shortest text that reads back to the same float.
+std::string exactFloat(float value) {
+  char text[32];
+  for (int digits = 6; digits <= 9; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, double(value));
+    if (std::strtof(text, nullptr) == value) break;
+  }
+  return text;
+}
+
+std::string hexColour(uint32_t rgba) {
+  char text[8];
+  std::snprintf(text, sizeof text, "%02x%02x%02x", redOf(rgba), greenOf(rgba), blueOf(rgba));
+  return text;
+}
+
+std::string cameraArguments(const Camera& c) {
+  std::string text = " --eye " + exact(c.eye.x) + "," + exact(c.eye.y) + "," + exact(c.eye.z) +
+                     " --yaw " + exact(degreesReproducing(c.yawRadians)) + " --pitch " +
+                     exact(degreesReproducing(c.pitchRadians)) + " --near " +
+                     exactFloat(c.nearPlane) + " --far " + exactFloat(c.farPlane);
+  if (c.upAxis == UpAxis::Y) text += " --up y";
+  return text;
+}
+
+/// The quality flags that differ from applyQualityOptions' defaults, and --edl always (its
+/// default differs between pcv view and pcv render in no way, but says what is drawn).
+std::string qualityArguments(const RenderSettings& settings) {
+  const QualitySettings& q = settings.quality;
+  const QualitySettings plain;
+  std::string text;
+  if (q.sizeMode == PointSizeMode::World) {
+    text += " --world-size " + exactFloat(q.worldSize);
+    if (q.maxPointSizePx != plain.maxPointSizePx) {
+      text += " --max-point-size " + std::to_string(q.maxPointSizePx);
+    }
+  } else if (q.pointSizePx != plain.pointSizePx) {
+    text += " --point-size " + std::to_string(q.pointSizePx);
+  }
+  if (q.shape == PointShape::Round) text += " --point-shape round";
+  if (q.fillRadiusPx > 0) text += " --fill-holes " + std::to_string(q.fillRadiusPx);
+  text += std::string(" --edl ") + (q.edl == EdlMode::On    ? "on"
+                                    : q.edl == EdlMode::Off ? "off"
+                                                            : "auto");
+  if (q.edl != EdlMode::Off) {
+    if (q.edlStrength != plain.edlStrength) text += " --edl-strength " + exactFloat(q.edlStrength);
+    if (q.edlRadiusPx != plain.edlRadiusPx) {
+      text += " --edl-radius " + std::to_string(q.edlRadiusPx);
+    }
+  }
+  if (q.highQuality) {
+    text += " --hq";
+    if (q.hqDepthRange != plain.hqDepthRange) text += " --hq-range " + exactFloat(q.hqDepthRange);
+  }
+  if (settings.background != kOpaqueBlack)
+    text += " --background " + hexColour(settings.background);
+  if (q.backgroundGradient) text += " --background-top " + hexColour(q.backgroundTop);
+  return text;
+}
+
+std::string coloringArguments(const ColoringOptions& coloring) {
+  std::string text;
+  if (coloring.mode == ColorMode::Attribute) {
+    text += " --color-attribute " + shellQuoted(coloring.attribute);
+  } else if (coloring.mode != ColorMode::Rgb) {
+    text += " --color " + colorModeName(coloring.mode);
+  }
+  if (coloring.map) text += " --color-map " + colorMapName(*coloring.map);
+  if (coloring.range) {
+    text += " --color-range " + exact(coloring.range->low) + "," + exact(coloring.range->high);
+  }
+  return text;
+}
+
+}  // namespace
+
+double degreesReproducing(float radians) {
+  double degrees = double(radians) * 180.0 / glm::pi<double>();
+  // The round trip errs by ulps of a double, far below half a float ulp; step to be sure.
+  for (int step = 0; step < 8 && float(glm::radians(degrees)) != radians; ++step) {
+    degrees =
+        std::nextafter(degrees, float(glm::radians(degrees)) < radians ? INFINITY : -INFINITY);
+  }
+  return degrees;
+}
+
+std::string shellQuoted(const std::string& text) {
+  bool safe = !text.empty();
+  for (const char c : text) {
+    safe = safe && (std::isalnum(static_cast<unsigned char>(c)) ||
+                    std::string_view("/._-+=:,@%").find(c) != std::string_view::npos);
+  }
+  if (safe) return text;
+  std::string quoted = "'";
+  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string renderCommand(const ViewDescription& view) {
+  std::string command = "pcv render";
+  for (const std::string& file : view.files) command += " " + shellQuoted(file);
+  if (view.files.empty()) {
+    command +=
+        " --points " + std::to_string(view.demoPoints) + " --seed " + std::to_string(view.demoSeed);
+  }
+  command += " --size " + std::to_string(view.widthPx) + "x" + std::to_string(view.heightPx);
+  command += cameraArguments(view.camera);
+  if (view.settings.method)
+    command += std::string(" --method ") + methodName(*view.settings.method);
+  command += qualityArguments(view.settings);
+  command += clipArguments(view.settings.clip);
+  if (!view.files.empty()) command += coloringArguments(view.coloring);
+  if (view.read.scan) command += " --scan " + std::to_string(*view.read.scan);
+  return command + " --out pcv-view.png";
+}
+
+}  // namespace pcv::app

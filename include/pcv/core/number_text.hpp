@@ -1,0 +1,26 @@
+/// @brief Numbers as text for people: fixed decimals that never read "-0.000", and the decimals
+/// a range of values needs, so labels of small ranges neither run together nor lose digits.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <glm/glm.hpp>
+
+namespace pcv {
+
+/// `value` with `decimals` digits after the point; a value that rounds to zero is "0.000", not
+/// "-0.000".
+std::string fixedText(double value, int decimals);
+
+/// "(x, y, z)" of fixedText.
+std::string fixedText(const glm::dvec3& value, int decimals);
+
+/// A count for people: "950", "200 k", "1.5 M", "10 M", "2 G".
+std::string countText(uint64_t count);
+
+/// Decimals that show the values between `low` and `high` to about a tenth of the span: 0 for
+/// spans of 10 and more, 3 for a span of 0.05; at most 12.
+int decimalsForSpan(double low, double high);
+
+}  // namespace pcv
