@@ -1,31 +1,49 @@
 #include "info_command.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "pcv/io/point_cloud_reader.hpp"
+#include "option_groups.hpp"
 
 namespace pcv::app {
 namespace {
 
+/// A coordinate for printing: -0.000 prints as 0.000.
+double printable(double value) {
+  return std::abs(value) < 0.0005 ? 0.0 : value;
+}
+
 void printSummary(const std::string& path, const FileSummary& s) {
   std::printf("%s\n", path.c_str());
   std::printf("  format:     %s %s\n", s.format.c_str(), s.details.c_str());
-  std::printf("  points:     %llu", static_cast<unsigned long long>(s.pointCount));
+  if (!s.pointCountKnown) {
+    std::printf("  points:     not declared by the format (--stats counts them)\n");
+  } else {
+    std::printf("  points:     %llu%s", static_cast<unsigned long long>(s.pointCount),
+                s.fromHeader ? " (as the header declares; --stats reads them)" : "");
+  }
   if (s.droppedPoints) {
     std::printf(" (%llu with NaN/inf coordinates dropped)",
                 static_cast<unsigned long long>(s.droppedPoints));
   }
-  std::printf("\n");
+  if (s.pointCountKnown) std::printf("\n");
   if (s.worldBounds.empty()) {
-    std::printf("  bounds:     (none)\n");
+    std::printf("  bounds:     %s\n",
+                s.fromHeader ? "(not in the header; --stats computes them)" : "(none)");
   } else {
     const auto& b = s.worldBounds;
-    std::printf("  bounds:     min (%.3f, %.3f, %.3f)\n              max (%.3f, %.3f, %.3f)\n",
-                b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z);
-    std::printf("  origin:     (%.3f, %.3f, %.3f)\n", s.origin.x, s.origin.y, s.origin.z);
+    std::printf("  bounds:     min (%.3f, %.3f, %.3f)\n              max (%.3f, %.3f, %.3f)%s\n",
+                printable(b.min.x), printable(b.min.y), printable(b.min.z), printable(b.max.x),
+                printable(b.max.y), printable(b.max.z),
+                s.fromHeader ? "\n              (as the header declares)" : "");
+    if (!s.fromHeader) {
+      std::printf("  origin:     (%.3f, %.3f, %.3f)\n", printable(s.origin.x),
+                  printable(s.origin.y), printable(s.origin.z));
+    }
   }
   std::printf("  colour:     %s\n", s.hasColor ? "rgb from the file" : "none");
   std::string names;
@@ -39,13 +57,24 @@ void printSummary(const std::string& path, const FileSummary& s) {
 
 void addInfoCommand(CLI::App& cli) {
   auto files = std::make_shared<std::vector<std::string>>();
-  CLI::App* info = cli.add_subcommand("info", "Describe point cloud files (PLY, LAS, LAZ, COPC, PCD, text)");
+  auto read = std::make_shared<ReadFlags>();
+  auto stats = std::make_shared<bool>(false);
+  CLI::App* info = cli.add_subcommand(
+      "info", "Describe point cloud files (PLY, LAS, LAZ, COPC, PCD, E57, text)");
   info->add_option("files", *files, "Files to describe")->required();
-  info->callback([files] {
+  addReadFlags(*info, *read);
+  info->add_flag("--stats", *stats,
+                 "Read every point: counts without NaN/inf points and bounds computed from them "
+                 "(default: the header alone, instant at any size)");
+  info->callback([files, read, stats] {
+    ReadOptions options = readOptionsFrom(*read);
+    options.headerOnly = !*stats;
     int failures = 0;
     for (const std::string& path : *files) {
       try {
-        printSummary(path, summarizePointCloud(path));
+        FileSummary summary;
+        readPointCloud(path, options, nullptr, &summary);
+        printSummary(path, summary);
       } catch (const Error& error) {
         std::fprintf(stderr, "pcv: error: %s\n", error.what());
         ++failures;

@@ -1,6 +1,7 @@
 /// @brief The option groups the commands share, each declared once: the demo scene (--points,
-/// --seed), the renderer (--backend, --method) and the view (--size, --eye, --yaw, --pitch,
-/// --near, --far). `pcv render`, `pcv bench` and `pcv view` add the groups they take.
+/// --seed), the renderer (--backend, --method), the view (--size, --eye, --yaw, --pitch,
+/// --near, --far) and file reading (--scan). `pcv render`, `pcv bench`, `pcv view` and
+/// `pcv info` add the groups they take.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 #include "cli_options.hpp"
 #include "pcv/core/camera.hpp"
+#include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "pcv/scene/cylinders.hpp"
 
@@ -51,5 +53,12 @@ struct ViewFlags {
 void addViewFlags(CLI::App& command, ViewFlags& flags, const char* sizeHelp);
 /// The camera the flags give, with near and far from --near/--far where given.
 Camera cameraFrom(const ViewFlags& flags);
+
+/// What to read of each file.
+struct ReadFlags {
+  int64_t scan = -1;  ///< --scan N: an E57 file's scan N only (0-based); -1 reads every scan
+};
+void addReadFlags(CLI::App& command, ReadFlags& flags);
+ReadOptions readOptionsFrom(const ReadFlags& flags);
 
 }  // namespace pcv::app

@@ -25,6 +25,7 @@ struct RenderOptions {
   ViewFlags view;
   ColoringFlags coloring;          ///< --color, --color-attribute, --color-map, --color-range
   QualityOptions quality;          ///< point size, EDL, HQ, background
+  ReadFlags read;                  ///< --scan
   std::vector<std::string> files;  ///< point cloud files; empty renders the cylinder scene
   std::string out = "pcv.png";
   std::string gl = "none";       // "egl": through the viewer's GL interop path, headless
@@ -33,7 +34,8 @@ struct RenderOptions {
 
 /// Loads and merges `files` into one cloud with one origin, with a progress bar for slow loads;
 /// warnings go to stderr.
-PointCloud loadFiles(const std::vector<std::string>& files, Box3d& worldBounds) {
+PointCloud loadFiles(const std::vector<std::string>& files, const ReadOptions& read,
+                     Box3d& worldBounds) {
   PointCloud merged;
   for (const std::string& file : files) {
     LoadProgress progress;
@@ -41,7 +43,7 @@ PointCloud loadFiles(const std::vector<std::string>& files, Box3d& worldBounds) 
     PointCloud cloud;
     {
       ProgressBar bar(progress, "loading " + file);
-      cloud = readPointCloud(file, ReadOptions{}, &progress, &summary);
+      cloud = readPointCloud(file, read, &progress, &summary);
     }
     for (const std::string& warning : summary.warnings) {
       std::fprintf(stderr, "pcv: warning: %s\n", warning.c_str());
@@ -57,7 +59,7 @@ PointCloud loadFiles(const std::vector<std::string>& files, Box3d& worldBounds) 
 /// Adds the files, coloured as the flags ask, to the renderer; returns their origin and bounds.
 glm::dvec3 addFiles(const RenderOptions& options, Renderer& renderer, Box3d& worldBounds) {
   const ColoringOptions coloring = coloringOptionsFrom(options.coloring);  // before loading
-  const PointCloud cloud = loadFiles(options.files, worldBounds);
+  const PointCloud cloud = loadFiles(options.files, readOptionsFrom(options.read), worldBounds);
   UninitializedVector<Point> coloured;
   const Coloring used = coloredPoints(cloud, coloring, coloured);
   if (!used.note.empty()) {
@@ -124,6 +126,7 @@ void addRenderCommand(CLI::App& cli) {
   addViewFlags(*render, options->view, "Image size");
   addColoringFlags(*render, options->coloring);
   addQualityOptions(*render, options->quality);
+  addReadFlags(*render, options->read);
   render->add_option("--out", options->out, "Output PNG path")->capture_default_str();
   render
       ->add_option("--gl", options->gl,
@@ -134,7 +137,8 @@ void addRenderCommand(CLI::App& cli) {
       ->check(CLI::IsMember({"auto", "surface", "pbo", "host"}))
       ->capture_default_str();
   render->add_option("files", options->files,
-                     "Point cloud files (PLY, LAS, PCD, XYZ/TXT/CSV/PTS), merged; none: cylinders");
+                     "Point cloud files (PLY, LAS, PCD, E57, XYZ/TXT/CSV/PTS), merged; none: "
+                     "cylinders");
   render->callback([options] { runRender(*options); });
 }
 

@@ -20,10 +20,13 @@ CloudLoader::~CloudLoader() {
   thread_.join();
 }
 
-void CloudLoader::load(const std::vector<std::string>& files, bool replace) {
+void CloudLoader::load(const std::vector<std::string>& files, bool replace,
+                       const ReadOptions& options) {
   {
     std::lock_guard lock(mutex_);
-    for (size_t i = 0; i < files.size(); ++i) jobs_.push_back({files[i], replace && i == 0});
+    for (size_t i = 0; i < files.size(); ++i) {
+      jobs_.push_back({.path = files[i], .replaces = replace && i == 0, .options = options});
+    }
   }
   wake_.notify_all();
 }
@@ -107,7 +110,7 @@ void CloudLoader::run() {
     const auto start = std::chrono::steady_clock::now();
     try {
       FileSummary summary;
-      done.cloud = readPointCloud(job.path, ReadOptions{}, &progress_, &summary);
+      done.cloud = readPointCloud(job.path, job.options, &progress_, &summary);
       done.warnings = std::move(summary.warnings);
       done.worldBounds = summary.worldBounds;
     } catch (const LoadCancelled& error) {

@@ -54,8 +54,9 @@ class CloudLoader {
   CloudLoader& operator=(const CloudLoader&) = delete;
 
   /// Queues `files` as one batch; with `replace`, the batch's first file replaces the scene
-  /// (later ones are added to it), otherwise every file is added.
-  void load(const std::vector<std::string>& files, bool replace);
+  /// (later ones are added to it), otherwise every file is added. `options` says what to read
+  /// of each (an E57 scan ...).
+  void load(const std::vector<std::string>& files, bool replace, const ReadOptions& options = {});
   /// Stops the file being read and drops the files still queued.
   void cancel();
   /// Files finished since the last call, in the order they were queued.
@@ -77,6 +78,7 @@ class CloudLoader {
   struct Job {
     std::string path;
     bool replaces = false;
+    ReadOptions options;
   };
   void run();
   /// On the loading thread: copies the part of `prefix` not forwarded yet into preview_, when

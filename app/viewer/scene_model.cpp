@@ -42,11 +42,12 @@ void SceneModel::showDemo() {
   demoPoints_.clear();
 }
 
-void SceneModel::open(const std::vector<std::string>& files, bool replace) {
+void SceneModel::open(const std::vector<std::string>& files, bool replace,
+                      const ReadOptions& options) {
   if (files.empty()) return;
   if (!loader_) loader_ = std::make_unique<CloudLoader>();
   for (const std::string& file : files) std::fprintf(stderr, "pcv: loading %s\n", file.c_str());
-  loader_->load(files, replace);
+  loader_->load(files, replace, options);
 }
 
 bool SceneModel::loading() const {

@@ -38,8 +38,8 @@ class SceneModel {
   /// Shows the cylinder scene (nothing is loaded).
   void showDemo();
   /// Queues `files` on the background loader: with `replace` the first replaces the scene,
-  /// otherwise all are added to it.
-  void open(const std::vector<std::string>& files, bool replace);
+  /// otherwise all are added to it. `options` says what to read of each (an E57 scan ...).
+  void open(const std::vector<std::string>& files, bool replace, const ReadOptions& options = {});
   /// Takes what the loader finished or decoded since the last call and updates the renderer.
   /// Returns the world bounds of what is shown when it changed (for framing), else empty.
   std::optional<Box3d> poll();

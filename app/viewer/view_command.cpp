@@ -17,6 +17,7 @@ struct ViewFlagsAll {
   ViewFlags view;
   ColoringFlags coloring;
   QualityOptions quality;
+  ReadFlags read;
   ViewerOptions viewer;  // the options without a group of their own
 };
 
@@ -27,6 +28,7 @@ ViewerOptions viewerOptionsFrom(const ViewFlagsAll& flags) {
   options.render.method = methodFrom(flags.renderer);
   applyQualityOptions(flags.quality, options.render);
   options.coloring = coloringOptionsFrom(flags.coloring);
+  options.read = readOptionsFrom(flags.read);
   const ImageSize windowSize = parseImageSize(flags.view.size);
   options.widthPx = windowSize.width;
   options.heightPx = windowSize.height;
@@ -49,6 +51,7 @@ void addViewCommand(CLI::App& cli) {
   addViewFlags(*view, flags->view, "Window size");
   addColoringFlags(*view, flags->coloring);
   addQualityOptions(*view, flags->quality);
+  addReadFlags(*view, flags->read);
   view->add_option("--interop", o.interop,
                    "How frames reach GL: auto, surface (CUDA writes the texture), pbo, host")
       ->check(CLI::IsMember({"auto", "surface", "pbo", "host"}))
@@ -65,8 +68,8 @@ void addViewCommand(CLI::App& cli) {
   view->add_option("--screenshot-dir", o.screenshotDir, "Folder F12 writes PNGs to")
       ->capture_default_str();
   view->add_option("files", o.files,
-                   "Point cloud files (PLY, LAS, PCD, XYZ/TXT/CSV/PTS), loaded in the background "
-                   "and merged; none: cylinders");
+                   "Point cloud files (PLY, LAS, PCD, E57, XYZ/TXT/CSV/PTS), loaded in the "
+                   "background and merged; none: cylinders");
   view->callback([flags] { runViewer(viewerOptionsFrom(*flags)); });
 }
 

@@ -69,6 +69,7 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   renderer_->methodFor(settings_);  // an unknown method fails here, not at the first frame
   presenter_ = std::make_unique<FramePresenter>(*renderer_, parseInteropPath(options.interop));
   scene_ = std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring);
+  readOptions_ = options.read;
   if (options.camera) rig_.setCamera(*options.camera);
   if (options.files.empty()) {
     scene_->showDemo();
@@ -220,7 +221,7 @@ void ViewerWindow::setMode(CameraMode mode) {
 void ViewerWindow::openFiles(const std::vector<std::string>& files, bool replace) {
   if (files.empty()) return;
   if (replace) rig_.setFollowsScene(true);  // a new scene: show it whole as it arrives
-  scene_->open(files, replace);
+  scene_->open(files, replace, readOptions_);
 }
 
 float ViewerWindow::aspect() const {
@@ -343,7 +344,8 @@ void ViewerWindow::drawPanels() {
           drawSettingsPanel(status, renderer_->methods(), settings_, rig_, toggles_)) {
     setMode(*mode);
   }
-  if (const auto request = drawDataPanel(*scene_, rig_.camera(), openPath_, uiScale_)) {
+  if (const auto request =
+          drawDataPanel(*scene_, rig_.camera(), openPath_, readOptions_, uiScale_)) {
     openFiles({request->path}, request->replace);
   }
   drawLegend(*scene_);

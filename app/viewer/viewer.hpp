@@ -33,6 +33,7 @@ struct ViewerOptions {
   std::vector<std::string> files;   ///< point cloud files, loaded in the background and merged;
                                     ///< empty shows the cylinder scene
   ColoringOptions coloring;         ///< how loaded files are coloured (the panel changes it)
+  ReadOptions read;                 ///< what to read of each file (--scan; the panel changes it)
 };
 
 /// Opens the window and runs until it is closed (or `frames` are done). Throws pcv::Error

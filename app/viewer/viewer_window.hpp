@@ -88,6 +88,7 @@ class ViewerWindow {
   std::string lastScreenshot_;
   std::vector<std::string> errors_;  // shown in the error window until dismissed
   std::string openPath_;             // the Data panel's Open field
+  ReadOptions readOptions_;          // what Open reads of a file (--scan; the panel's Scan)
 
   bool quit_ = false;
   int framebufferWidthPx_ = 0;

@@ -1,5 +1,7 @@
 #include "pcv/core/point_coloring.hpp"
 
+#include "pcv/core/host_memory.hpp"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -212,6 +214,8 @@ Coloring colorPoints(const PointCloud& cloud, const ColoringOptions& options,
 
 Coloring coloredPoints(const PointCloud& cloud, const ColoringOptions& options,
                        UninitializedVector<Point>& out) {
+  // The colours, then the coloured copy: refused with the sizes rather than killed.
+  requireHostMemory("the coloured points", cloud.size(), sizeof(uint32_t) + sizeof(Point));
   std::vector<uint32_t> rgba(cloud.size());
   const Coloring used = colorPoints(cloud, options, rgba);
   out.resize(cloud.size());

@@ -21,12 +21,28 @@ void requireRecordsInFile(const LasHeader& header, uint64_t fileSize, const Read
 
 }  // namespace
 
+ReadResult describeLas(const LasHeader& header, const ReadContext& context) {
+  ReadResult result{.format = "LAS", .details = header.description()};
+  ReadResult::Declared declared{.points = header.pointCount};
+  if (header.headerMax[0] >= header.headerMin[0] && header.headerMax[1] >= header.headerMin[1] &&
+      header.headerMax[2] >= header.headerMin[2]) {
+    declared.worldBounds.extend(
+        glm::dvec3(header.headerMin[0], header.headerMin[1], header.headerMin[2]));
+    declared.worldBounds.extend(
+        glm::dvec3(header.headerMax[0], header.headerMax[1], header.headerMax[2]));
+  }
+  result.declared = declared;
+  result.cloud = RecordDecoder(lasRecordLayout(header), context).describeCloud();
+  return result;
+}
+
 ReadResult readLas(std::span<const uint8_t> bytes, const ReadContext& context) {
   const LasHeader header = parseLasHeader(bytes, context);
   // LASzip marks compressed files by setting bits 6 and 7 of the point format and by its VLR.
   if (header.compressed() || header.findVlr("laszip encoded", 22204)) {
     return readLaz(bytes, header, context);
   }
+  if (context.headerOnly()) return describeLas(header, context);
   requireRecordsInFile(header, bytes.size(), context);
   context.reachedByte(header.pointsOffset);
   const RecordSource source{.data = bytes.data() + header.pointsOffset,

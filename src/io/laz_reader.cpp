@@ -196,12 +196,12 @@ void LazCloudDecoder::finishColours() {
 
 PointCloud LazCloudDecoder::decode(Box3d& worldBounds) {
   const auto& chunks = records_.layout().chunks;
-  if (chunks.empty()) return recordDecoder_.allocateCloud(0, glm::dvec3(0.0));
+  if (chunks.empty()) return recordDecoder_.allocateCloud(0, glm::dvec3(0.0), context_);
   redOffset_ = recordDecoder_.needsChannelScale() ? redOffset(choice_.layout) : -1;
   // A chunk's first record is stored raw: the origin comes from it, as from a LAS file's first.
   const uint8_t* firstRecord = records_.firstRecordOf(0);
   cloud_ = recordDecoder_.allocateCloud(chunks.back().firstPoint + chunks.back().pointCount,
-                                        recordDecoder_.originOf(firstRecord, 1));
+                                        recordDecoder_.originOf(firstRecord, 1), context_);
   workers_.resize(records_.sequential() ? 1 : workerCount());
   // Slices of whole rounds of chunks (a multiple of the worker count, so no worker idles at a
   // slice's end while the others finish), each followed by its prefix.
@@ -242,15 +242,23 @@ void describeCopcInto(std::span<const uint8_t> bytes, const LasHeader& header,
 
 ReadResult readLaz(std::span<const uint8_t> bytes, const LasHeader& header,
                    const ReadContext& context) {
+  // The VLR and the chunk table are read either way: `pcv info` shows them.
   LazPointRecords records(bytes, header, context);
-  context.reachedByte(header.pointsOffset);
-  const FieldChoice choice = chooseFields(header, context.options);
   const bool copc = findCopcInfo(header) != nullptr;
-  ReadResult result{.format = copc ? "COPC" : "LAZ", .details = header.description()};
+  const FieldChoice choice = chooseFields(header, context.options);
+  ReadResult result;
+  if (context.headerOnly()) {
+    result = describeLas(header, context);
+    result.cloud = RecordDecoder(choice.layout, context).describeCloud();
+  } else {
+    context.reachedByte(header.pointsOffset);
+    LazCloudDecoder decoder(records, choice, context);
+    result.cloud = decoder.decode(result.worldBounds);
+  }
+  result.format = copc ? "COPC" : "LAZ";
+  result.details = header.description();
   result.notes = records.describe();
   if (copc) describeCopcInto(bytes, header, context, result);
-  LazCloudDecoder decoder(records, choice, context);
-  result.cloud = decoder.decode(result.worldBounds);
   return result;
 }
 

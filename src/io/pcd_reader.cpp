@@ -278,6 +278,7 @@ void readAscii(std::string_view text, const PcdHeader& header, const TextColumns
                        std::to_string(text.size() - header.bodyOffset) + " bytes left can hold");
   }
   TextColumns columns = asciiColumns(header, fields);
+  context.requireMemoryForPoints(points, columns.attributeNames.size());
   std::vector<double> row(columns.roles.size());
   TextRowAssembler rows(std::move(columns));
   rows.reserve(points);
@@ -379,7 +380,15 @@ ReadResult readPcd(std::span<const uint8_t> bytes, const ReadContext& context) {
                     .details = (header.version.empty() ? "" : header.version + ", ") + header.data +
                                ", " + std::to_string(header.width) + "x" +
                                std::to_string(header.height)};
-  if (header.data == "ascii") {
+  if (context.headerOnly()) {
+    result.declared = ReadResult::Declared{.points = header.points};
+    for (const std::string& name : columns.attributeNames) {
+      result.cloud.attributes.push_back({name, {}});
+    }
+    result.cloud.hasColor = std::any_of(
+        columns.roles.begin(), columns.roles.end(),
+        [](FieldRole role) { return role == FieldRole::Red || role == FieldRole::PackedRgb; });
+  } else if (header.data == "ascii") {
     readAscii(text, header, columns, context, result);
   } else {
     readBinary(bytes, header, columns, context, result);

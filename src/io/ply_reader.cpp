@@ -391,7 +391,9 @@ void skipAsciiElement(TokenCursor& tokens, const PlyElement& element, uint64_t f
 
 PointCloud readAsciiVertices(TokenCursor& tokens, const PlyElement& vertex, uint64_t fileSize,
                              const ReadContext& context, Box3d& worldBounds) {
-  TextRowAssembler rows(vertexColumns(vertex, context));
+  TextColumns columns = vertexColumns(vertex, context);
+  context.requireMemoryForPoints(vertex.count, columns.attributeNames.size());
+  TextRowAssembler rows(std::move(columns));
   rows.reserve(vertex.count);
   std::vector<double> values(vertex.properties.size());
   for (uint64_t row = 0; row < vertex.count; ++row) {
@@ -441,13 +443,31 @@ ReadResult readAscii(std::span<const uint8_t> bytes, const PlyHeader& header,
   return result;
 }
 
+/// What the header declares: the vertex count and what its properties mean.
+ReadResult describePly(const PlyHeader& header, const ReadContext& context) {
+  ReadResult result;
+  for (const PlyElement& element : header.elements) {
+    if (element.name != "vertex") continue;
+    const TextColumns columns = vertexColumns(element, context);
+    result.declared = ReadResult::Declared{.points = element.count};
+    for (const std::string& name : columns.attributeNames) {
+      result.cloud.attributes.push_back({name, {}});
+    }
+    result.cloud.hasColor = std::find(columns.roles.begin(), columns.roles.end(), FieldRole::Red) !=
+                            columns.roles.end();
+    return result;
+  }
+  context.fail("no 'vertex' element, expected one with x, y, z properties");
+}
+
 }  // namespace
 
 ReadResult readPly(std::span<const uint8_t> bytes, const ReadContext& context) {
   const PlyHeader header = parseHeader(bytes, context);
   context.reachedByte(header.bodyOffset);
-  ReadResult result = header.encoding == PlyEncoding::Ascii ? readAscii(bytes, header, context)
-                                                            : readBinary(bytes, header, context);
+  ReadResult result = context.headerOnly()                    ? describePly(header, context)
+                      : header.encoding == PlyEncoding::Ascii ? readAscii(bytes, header, context)
+                                                              : readBinary(bytes, header, context);
   static const char* encodings[] = {"ascii", "binary little endian", "binary big endian"};
   result.format = "PLY";
   result.details = header.version + ", " + encodings[int(header.encoding)];

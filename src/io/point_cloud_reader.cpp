@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "cloud_checks.hpp"
+#include "pcv/core/host_memory.hpp"
 #include "mapped_file.hpp"
 #include "readers.hpp"
 #include "tokens.hpp"
@@ -24,6 +25,7 @@ bool startsWith(std::span<const uint8_t> bytes, std::string_view prefix) {
 
 PointFileFormat detect(std::span<const uint8_t> bytes, const std::string& extension) {
   if (startsWith(bytes, "LASF")) return PointFileFormat::Las;
+  if (startsWith(bytes, "ASTM-E57")) return PointFileFormat::E57;
   if (startsWith(bytes, "ply") && bytes.size() > 3 &&
       (bytes[3] == '\n' || bytes[3] == '\r' || bytes[3] == ' ')) {
     return PointFileFormat::Ply;
@@ -34,6 +36,7 @@ PointFileFormat detect(std::span<const uint8_t> bytes, const std::string& extens
   if (extension == ".ply") return PointFileFormat::Ply;
   if (extension == ".las" || extension == ".laz") return PointFileFormat::Las;
   if (extension == ".pcd") return PointFileFormat::Pcd;
+  if (extension == ".e57") return PointFileFormat::E57;
   if (extension == ".xyz" || extension == ".txt" || extension == ".csv" || extension == ".pts" ||
       extension == ".asc") {
     return PointFileFormat::Text;
@@ -70,12 +73,13 @@ io::ReadResult readByFormat(const io::MappedFile& file, const std::string& exten
       return io::readPcd(file.bytes(), context);
     case PointFileFormat::Text:
       return io::readText(file.bytes(), context, extension);
+    case PointFileFormat::E57:
+      return io::readE57(file.bytes(), context);
     case PointFileFormat::Unknown:
       break;
   }
-  if (startsWith(file.bytes(), "ASTM-E57")) context.fail("E57 files are not supported yet");
   context.fail("unknown format (extension '" + extension +
-               "'): expected PLY, LAS, PCD or a text point list (.xyz .txt .csv .pts)");
+               "'): expected PLY, LAS, PCD, E57 or a text point list (.xyz .txt .csv .pts)");
 }
 
 /// The rules every format shares: non-finite points dropped; colours that carry no
@@ -94,9 +98,11 @@ uint64_t applyCommonRules(io::ReadResult& result, const io::ReadContext& context
 void fillSummary(const io::ReadResult& result, uint64_t dropped, FileSummary& summary) {
   summary.format = result.format;
   summary.details = result.details;
-  summary.pointCount = result.cloud.size();
+  summary.pointCount = result.declared ? result.declared->points : result.cloud.size();
   summary.droppedPoints = dropped;
-  summary.worldBounds = result.worldBounds;
+  summary.worldBounds = result.declared ? result.declared->worldBounds : result.worldBounds;
+  summary.fromHeader = result.declared.has_value();
+  summary.pointCountKnown = !result.declared || result.declared->pointsKnown;
   summary.origin = result.cloud.origin;
   summary.hasColor = result.cloud.hasColor;
   summary.notes = result.notes;
@@ -119,10 +125,17 @@ PointCloud readPointCloud(const std::filesystem::path& path, const ReadOptions& 
   const io::ReadContext context{path.string(), progress, &options};
   if (file.size() == 0) context.fail("file is empty, expected a point cloud");
   io::ReadResult result = readByFormat(file, extensionOf(path), context);
-  const uint64_t dropped = applyCommonRules(result, context);
+  const uint64_t dropped = options.headerOnly ? 0 : applyCommonRules(result, context);
   if (progress) progress->bytesDone = file.size();
   if (summary) fillSummary(result, dropped, *summary);
   return std::move(result.cloud);
+}
+
+FileSummary describePointFile(const std::filesystem::path& path, ReadOptions options) {
+  options.headerOnly = true;
+  FileSummary summary;
+  readPointCloud(path, options, nullptr, &summary);
+  return summary;
 }
 
 FileSummary summarizePointCloud(const std::filesystem::path& path) {
@@ -137,6 +150,8 @@ void appendPointCloud(PointCloud& into, const PointCloud& other) {
     return;
   }
   const uint64_t before = into.points.size();
+  requireHostMemory("merging the files' points", other.size(),
+                    sizeof(Point) + 4 * std::max(into.attributes.size(), other.attributes.size()));
   const glm::dvec3 shift = other.origin - into.origin;
   into.points.reserve(before + other.points.size());
   for (const Point& p : other.points) {

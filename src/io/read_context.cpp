@@ -1,6 +1,13 @@
 #include "read_context.hpp"
 
+#include "pcv/core/host_memory.hpp"
+
 namespace pcv::io {
+
+void ReadContext::requireMemoryForPoints(uint64_t points, size_t attributes) const {
+  requireHostMemory(file + "'s points (16 bytes each, 4 per attribute)", points,
+                    sizeof(Point) + 4 * attributes);
+}
 
 void ReadContext::failAt(uint64_t byteOffset, const std::string& what) const {
   throw InputError(file + ": byte " + std::to_string(byteOffset) + ": " + what);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,14 @@ struct ReadResult {
   Box3d worldBounds;                  ///< of the decoded double coordinates, finite points only
   std::vector<std::string> notes;     ///< FileSummary::notes
   std::vector<std::string> warnings;  ///< FileSummary::warnings
+  /// Header-only reads (ReadOptions::headerOnly): what the header declares. The cloud is empty
+  /// but for its attribute names and hasColor.
+  struct Declared {
+    uint64_t points = 0;
+    bool pointsKnown = true;  ///< false where the format has no count (text)
+    Box3d worldBounds;        ///< empty when the header has none
+  };
+  std::optional<Declared> declared;
 };
 
 /// Where a reader reports progress and errors.
@@ -28,6 +37,12 @@ struct ReadContext {
   std::string file;                      ///< path, for messages
   LoadProgress* progress = nullptr;      ///< may be null
   const ReadOptions* options = nullptr;  ///< what to read; null reads everything
+
+  /// Only the header is wanted (ReadOptions::headerOnly).
+  bool headerOnly() const { return options && options->headerOnly; }
+  /// Fails with OutOfMemoryError naming the file and the sizes when `points` points with
+  /// `attributes` scalar attributes cannot fit in the host memory available.
+  void requireMemoryForPoints(uint64_t points, size_t attributes) const;
 
   [[noreturn]] void failAt(uint64_t byteOffset, const std::string& what) const;
   [[noreturn]] void failAtLine(uint64_t line, const std::string& what) const;

@@ -16,10 +16,15 @@ struct LasHeader;
 
 ReadResult readPly(std::span<const uint8_t> bytes, const ReadContext& context);
 ReadResult readLas(std::span<const uint8_t> bytes, const ReadContext& context);
+/// What a LAS header declares (its count, bounds and fields), for header-only reads of LAS and
+/// LAZ.
+ReadResult describeLas(const LasHeader& header, const ReadContext& context);
 /// LAZ and COPC: a LAS file whose header marks its points as LASzip-compressed.
 ReadResult readLaz(std::span<const uint8_t> bytes, const LasHeader& header,
                    const ReadContext& context);
 ReadResult readPcd(std::span<const uint8_t> bytes, const ReadContext& context);
+/// E57 (ASTM E2807): src/io/e57/. Every scan, or ReadOptions::scan only.
+ReadResult readE57(std::span<const uint8_t> bytes, const ReadContext& context);
 /// `extension` lower case with dot (".pts" may have count lines).
 ReadResult readText(std::span<const uint8_t> bytes, const ReadContext& context,
                     const std::string& extension);

@@ -112,7 +112,16 @@ double RecordDecoder::maxChannelValue(const uint8_t* data, uint64_t count) const
   return std::bit_cast<double>(maxBits.load());
 }
 
-PointCloud RecordDecoder::allocateCloud(uint64_t count, const glm::dvec3& origin) const {
+PointCloud RecordDecoder::describeCloud() const {
+  PointCloud cloud;
+  cloud.hasColor = hasColor();
+  for (const std::string& name : attributeNames_) cloud.attributes.push_back({name, {}});
+  return cloud;
+}
+
+PointCloud RecordDecoder::allocateCloud(uint64_t count, const glm::dvec3& origin,
+                                        const ReadContext& context) const {
+  context.requireMemoryForPoints(count, attributeNames_.size());
   // Uninitialised: decode() writes every point and value, so each thread takes the page faults
   // of its own chunk instead of one thread zero-filling everything first.
   PointCloud cloud;
@@ -168,7 +177,7 @@ PointCloud decodeRecords(const RecordSource& source, const ReadContext& context,
                       [](const FieldLayout& f) { return f.role == FieldRole::Red; });
     decoder.setChannelScale(colourScaleFor(red.type, decoder.maxChannelValue(source.data, count)));
   }
-  PointCloud cloud = decoder.allocateCloud(count, decoder.originOf(source.data, count));
+  PointCloud cloud = decoder.allocateCloud(count, decoder.originOf(source.data, count), context);
 
   // Consecutive slices, each decoded in parallel, so a viewer can show the finished prefix while
   // the rest decodes. Few and large: each costs one fork/join of the workers (25 % of the speed

@@ -37,8 +37,12 @@ class RecordDecoder {
   /// Whether colours come as three channels whose type is wider than 8 bits and so need a scale.
   bool needsChannelScale() const;
 
-  /// A cloud of `count` points and attribute values, all uninitialised, for decode() to fill.
-  PointCloud allocateCloud(uint64_t count, const glm::dvec3& origin) const;
+  /// A cloud of `count` points and attribute values, all uninitialised, for decode() to fill;
+  /// fails through `context` with the sizes when they cannot fit in host memory.
+  PointCloud allocateCloud(uint64_t count, const glm::dvec3& origin,
+                           const ReadContext& context) const;
+  /// The empty cloud a header-only read returns: attribute names and hasColor, no points.
+  PointCloud describeCloud() const;
   /// Decodes records [begin, end) of the block at `data` into cloud points from `firstPoint`
   /// on (cloud made by allocateCloud); returns the world bounds of their finite positions.
   Box3d decode(const uint8_t* data, uint64_t begin, uint64_t end, PointCloud& cloud,

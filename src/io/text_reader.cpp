@@ -5,6 +5,9 @@
 // is reported.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+
+#include "pcv/core/host_memory.hpp"
 
 #include "readers.hpp"
 #include "text_rows.hpp"
@@ -43,6 +46,24 @@ struct TextRows {
   uint64_t rows() const { return columns == 0 ? 0 : values.size() / columns; }
 };
 
+/// Lines of the text, counted without parsing (a header-only read's estimate of the rows).
+uint64_t countLines(std::string_view text) {
+  uint64_t lines = 0;
+  for (const char *at = text.data(), *end = text.data() + text.size();
+       (at = static_cast<const char*>(std::memchr(at, '\n', size_t(end - at)))) != nullptr; ++at) {
+    ++lines;
+  }
+  return lines + (!text.empty() && text.back() != '\n');
+}
+
+/// Fails with the sizes before the rows' values outgrow the host memory (they are held whole
+/// until the columns are known).
+void requireRoomForMoreRows(const TextRows& rows, const ReadContext& context) {
+  if (rows.values.size() < rows.values.capacity()) return;
+  requireHostMemory(context.file + "'s values (8 bytes each, held until the columns are known)",
+                    std::max<uint64_t>(rows.values.size() * 2, 1 << 20), sizeof(double));
+}
+
 /// Adds one non-blank line to `rows`: a header line, a count line or a row of numbers.
 void addLine(const TextLine& line, const std::vector<std::string_view>& tokens, TextRows& rows,
              const ReadContext& context) {
@@ -77,6 +98,7 @@ void addLine(const TextLine& line, const std::vector<std::string_view>& tokens, 
     context.failAtLine(line.number, std::to_string(tokens.size()) + " values, expected " +
                                         std::to_string(rows.columns) + " like the first row");
   }
+  requireRoomForMoreRows(rows, context);
   rows.values.insert(rows.values.end(), parsed, parsed + rows.columns);
   if (!rows.counts.empty()) ++rows.counts.back().rows;
 }
@@ -194,6 +216,14 @@ std::string describeColumns(const std::vector<FieldRole>& roles,
 ReadResult readText(std::span<const uint8_t> bytes, const ReadContext& context,
                     const std::string& extension) {
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  if (context.headerOnly()) {
+    // Text has no header to declare a count: the lines are counted, not parsed.
+    ReadResult result{.format = "Text",
+                      .details = extension.substr(extension.empty() ? 0 : 1) + ", " +
+                                 std::to_string(countLines(text)) + " lines (rows not parsed)"};
+    result.declared = ReadResult::Declared{.pointsKnown = false};
+    return result;
+  }
   const TextRows rows = scanRows(text, context);
   const size_t columns = rows.columns;
   std::vector<FieldRole> roles(columns, FieldRole::Attribute);

@@ -13,8 +13,9 @@ TEST(InfoCli, DescribesFilesAndFailsOnBadOnes) {
   writeText(dir.file("a.xyz"), "500000.5 5000000.25 10 200\n500001 5000001 11 100\n");
   writeText(dir.file("bad.ply"), "ply\nformat ascii 1.0\nend_header\n");
   std::string output;
-  EXPECT_EQ(runCommand(pcvExecutable().string() + " info " + dir.file("a.xyz").string(), &output),
-            0)
+  EXPECT_EQ(
+      runCommand(pcvExecutable().string() + " info --stats " + dir.file("a.xyz").string(), &output),
+      0)
       << output;
   EXPECT_NE(output.find("points:     2"), std::string::npos) << output;
   EXPECT_NE(output.find("500000.500"), std::string::npos) << output;
@@ -24,6 +25,27 @@ TEST(InfoCli, DescribesFilesAndFailsOnBadOnes) {
                        &output),
             0);
   EXPECT_NE(output.find("bad.ply"), std::string::npos) << output;
+}
+
+TEST(InfoCli, ReadsOnlyTheHeaderUnlessAskedForStatistics) {
+  TempDir dir;
+  // A LAS header that declares 5 points of 34 bytes where the file holds 3: the header alone
+  // answers, --stats reads the points and says the file is truncated.
+  std::vector<SyntheticPoint> points = {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
+  LasOptions options;
+  options.declaredCount = 5;
+  writeBytes(dir.file("short.las"), makeLas(points, options));
+  std::string output;
+  EXPECT_EQ(
+      runCommand(pcvExecutable().string() + " info " + dir.file("short.las").string(), &output), 0)
+      << output;
+  EXPECT_NE(output.find("points:     5 (as the header declares"), std::string::npos) << output;
+  EXPECT_NE(output.find("attributes: intensity, classification, return_number"), std::string::npos)
+      << output;
+  EXPECT_NE(runCommand(pcvExecutable().string() + " info --stats " + dir.file("short.las").string(),
+                       &output),
+            0);
+  EXPECT_NE(output.find("truncated"), std::string::npos) << output;
 }
 
 TEST(RenderCli, RendersAFileFramedAndColoured) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "io_test_util.hpp"
+#include "pcv/core/host_memory.hpp"
 
 namespace pcv::test {
 namespace {
@@ -33,6 +34,46 @@ TEST(LasReader, KeepsCentimetresOfUtmCoordinates) {
     EXPECT_NEAR(world.y, points[i].y, 1e-3);
     EXPECT_NEAR(world.z, points[i].z, 1e-3);
   }
+}
+
+/// A LAS file declaring `count` 20-byte points whose records are a hole (a sparse file): the
+/// size of a real huge file, with no disk or time spent on it.
+std::filesystem::path sparseLas(const TempDir& dir, uint64_t count) {
+  LasOptions options;
+  options.minor = 4;  // the 64-bit point count
+  options.pointFormat = 0;
+  options.declaredCount = count;
+  const std::filesystem::path path = dir.file("huge.las");
+  writeBytes(path, makeLas({}, options));
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) + count * 20);
+  return path;
+}
+
+TEST(LasReader, FileLargerThanMemoryIsRefusedBeforeDecoding) {
+  TempDir dir;
+  // 16 bytes per point and 4 per attribute (intensity, classification, return number): twice
+  // what the memory available holds, so other processes freeing memory meanwhile change nothing.
+  const uint64_t count = availableHostMemoryBytes() / 28 * 2;
+  const std::filesystem::path path = sparseLas(dir, count);
+  try {
+    readPointCloud(path);
+    FAIL() << "expected an OutOfMemoryError";
+  } catch (const OutOfMemoryError& error) {
+    EXPECT_NE(std::string(error.what()).find(std::to_string(count) + " x 28 bytes"),
+              std::string::npos)
+        << error.what();
+    EXPECT_NE(std::string(error.what()).find("huge.las"), std::string::npos) << error.what();
+  }
+}
+
+TEST(LasReader, DescribingAHugeFileReadsOnlyItsHeader) {
+  TempDir dir;
+  const uint64_t count = 3'000'000'000;  // 60 GB of records, none of them read
+  const FileSummary summary = describePointFile(sparseLas(dir, count));
+  EXPECT_TRUE(summary.fromHeader);
+  EXPECT_EQ(summary.pointCount, count);
+  EXPECT_EQ(summary.attributes.size(), 3u);
+  EXPECT_FALSE(summary.hasColor);
 }
 
 TEST(LasReader, BlackEverywhereMeansNoColourAndSaysSo) {

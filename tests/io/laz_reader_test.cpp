@@ -109,6 +109,25 @@ TEST(LazReader, InfoDescribesCompressorChunksAndItems) {
   EXPECT_NE(notes.find("POINT10 v2, GPSTIME11 v2, RGB12 v2"), std::string::npos) << notes;
 }
 
+TEST(LazReader, HeaderQuestionsDecodeNoPoints) {
+  PCV_REQUIRE_LAZ_CORPUS();
+  TempDir dir;
+  std::vector<uint8_t> bytes = readBytes(lazCorpusDir() / "split-1.laz");
+  uint64_t table;
+  const uint64_t points = pointsOffsetOf(bytes);
+  std::memcpy(&table, bytes.data() + points, 8);
+  // Chunks of zeros: nothing a decoder would get through, but the header and table are intact.
+  std::fill(bytes.begin() + int64_t(points) + 8, bytes.begin() + int64_t(table), uint8_t(0));
+  writeBytes(dir.file("z.laz"), bytes);
+  const FileSummary summary = describePointFile(dir.file("z.laz"));
+  EXPECT_EQ(summary.pointCount, 122893u);
+  EXPECT_TRUE(summary.fromHeader);
+  std::string notes;
+  for (const std::string& line : summary.notes) notes += line + "\n";
+  EXPECT_NE(notes.find("3 chunks"), std::string::npos) << notes;
+  EXPECT_NE(inputErrorOf(dir.file("z.laz")).find("chunk 0 of 3"), std::string::npos);
+}
+
 TEST(LazReader, RejectsTheBrokenCorpusFiles) {
   PCV_REQUIRE_LAZ_CORPUS();
   const std::pair<const char*, const char*> cases[] = {

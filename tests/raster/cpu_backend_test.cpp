@@ -1,6 +1,7 @@
 #include <cstdlib>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/host_memory.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
 #include "test_support.hpp"
 
@@ -115,19 +116,33 @@ TEST(BackendFactory, CudaWithoutDeviceIsAClearError) {
   EXPECT_EQ(createRenderer("auto")->backendName(), "cpu");
 }
 
-TEST(CpuBackend, HugePointCountIsAClearErrorNotACrash) {
+TEST(CpuBackend, PointsBeyondHostMemoryAreAClearErrorBeforeAnyAllocation) {
+  // 24 bytes per point resident (compact layout and the 16-byte points): one point more than
+  // the memory available holds.
+  const uint64_t count = availableHostMemoryBytes() / 24 * 2;  // twice: other tests free memory
+  if (count > kMaxPointCount) GTEST_SKIP() << "this machine holds every point a renderer takes";
   auto renderer = createRenderer("cpu");
   try {
-    // 4 G points take 96 GB resident: more than the test machines have.
-    renderer->addSet(CylinderProducer(makeCylinderScene(1), 4'000'000'000));
+    renderer->addSet(CylinderProducer(makeCylinderScene(1), count));
     FAIL() << "expected an OutOfMemoryError";
   } catch (const OutOfMemoryError& error) {
-    EXPECT_NE(std::string(error.what()).find("4000000000 x 24 bytes"), std::string::npos)
+    // The pool's slots come in multiples of 16 points.
+    const uint64_t slots = (count + 15) / 16 * 16;
+    EXPECT_NE(std::string(error.what()).find(std::to_string(slots) + " x 24 bytes"),
+              std::string::npos)
         << error.what();
   }
+  renderer->addSet(CylinderProducer(makeCylinderScene(1), 100));  // still usable
+  EXPECT_EQ(renderer->pointCount(), 100u);
+}
+
+TEST(CpuBackend, MorePointsThanPayloadsIsAnInputError) {
+  auto renderer = createRenderer("cpu");
   EXPECT_THROW(renderer->addSet(CylinderProducer(makeCylinderScene(1), kMaxPointCount + 1)),
                InputError);
-  renderer->addSet(CylinderProducer(makeCylinderScene(1), 100));  // still usable
+  renderer->addSet(CylinderProducer(makeCylinderScene(1), 100));
+  EXPECT_THROW(renderer->addSet(CylinderProducer(makeCylinderScene(1), kMaxPointCount - 99)),
+               InputError);
   EXPECT_EQ(renderer->pointCount(), 100u);
 }
 

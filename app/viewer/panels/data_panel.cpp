@@ -1,5 +1,6 @@
-// The "Data" window: the files shown and the one loading (progress, cancel), an Open field, the
-// colouring (mode, attribute, map, range), and world coordinates of the camera and picked point.
+// The "Data" window: the files shown and the one loading (progress, cancel), an Open field with
+// the scan to read of multi-scan files, the colouring (mode, attribute, map, range), and world
+// coordinates of the camera and picked point.
 // Beside settings_panel.cpp rather than in it: it is the loaded data's concern, not the renderer's.
 #include <imgui.h>
 
@@ -129,7 +130,8 @@ void drawColoringControls(SceneModel& scene) {
 }  // namespace
 
 std::optional<OpenRequest> drawDataPanel(SceneModel& scene, const Camera& camera,
-                                         std::string& openPath, float uiScale) {
+                                         std::string& openPath, ReadOptions& openOptions,
+                                         float uiScale) {
   ImGui::SetNextWindowPos(ImVec2(10.0f, 400.0f * uiScale), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Data", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
@@ -159,6 +161,12 @@ std::optional<OpenRequest> drawDataPanel(SceneModel& scene, const Camera& camera
     request = OpenRequest{openPath, true};
   ImGui::SameLine();
   if (ImGui::Button("Add") && !openPath.empty()) request = OpenRequest{openPath, false};
+  // Multi-scan files (E57): which scan Open and Add read; -1 merges every scan with its pose.
+  int scan = openOptions.scan ? int(*openOptions.scan) : -1;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  if (ImGui::InputInt("Scan (E57, -1: all)", &scan)) {
+    openOptions.scan = scan < 0 ? std::nullopt : std::optional<uint32_t>(uint32_t(scan));
+  }
   if (scene.hasCloud()) {
     ImGui::Separator();
     drawColoringControls(scene);

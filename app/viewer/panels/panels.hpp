@@ -50,9 +50,11 @@ struct OpenRequest {
 };
 
 /// The Data window: what is loaded, the load in progress, the Open field (`openPath` is its
-/// text), the colouring (applied to `scene` directly) and the picked point.
+/// text, `openOptions` what it reads: the scan of an E57 file), the colouring (applied to
+/// `scene` directly) and the picked point.
 std::optional<OpenRequest> drawDataPanel(SceneModel& scene, const Camera& camera,
-                                         std::string& openPath, float uiScale);
+                                         std::string& openPath, ReadOptions& openOptions,
+                                         float uiScale);
 
 /// The Legend window for the colouring in effect (nothing for the files' own colours).
 void drawLegend(const SceneModel& scene);

@@ -63,7 +63,7 @@ class LoadCancelled : public Error {
   using Error::Error;
 };
 
-enum class PointFileFormat { Unknown, Ply, Las, Pcd, Text };
+enum class PointFileFormat { Unknown, Ply, Las, Pcd, Text, E57 };
 
 /// What to read of a file. The defaults read everything.
 struct ReadOptions {
@@ -74,17 +74,24 @@ struct ReadOptions {
   std::vector<std::string> attributes;
   /// Decode the file's colours (false skips them where the format allows).
   bool colors = true;
+  /// Read the header only: the point count, bounds and fields as the file declares them, at any
+  /// file size; no point is decoded and the cloud comes back empty.
+  bool headerOnly = false;
 };
 
 /// What `pcv info` prints about a file.
 struct FileSummary {
-  std::string format;                   ///< "PLY", "LAS", "PCD", "Text"
-  std::string details;                  ///< version and encoding, e.g. "1.4, point format 6"
-  uint64_t pointCount = 0;              ///< points loaded (non-finite points dropped)
-  uint64_t droppedPoints = 0;           ///< points with a NaN or infinite coordinate, not loaded
-  Box3d worldBounds;                    ///< computed from the points, never trusted from a header
-  glm::dvec3 origin{0.0};               ///< the origin the offsets are relative to
-  bool hasColor = false;                ///< RGB came from the file
+  std::string format;   ///< "PLY", "LAS", "PCD", "Text"
+  std::string details;  ///< version and encoding, e.g. "1.4, point format 6"
+  /// Points loaded (non-finite points dropped); from the header: the points it declares.
+  uint64_t pointCount = 0;
+  uint64_t droppedPoints = 0;  ///< points with a NaN or infinite coordinate, not loaded
+  /// Computed from the points; from the header, the bounds it declares (empty when none).
+  Box3d worldBounds;
+  bool fromHeader = false;  ///< counts and bounds as the header declares them; no point was read
+  bool pointCountKnown = true;  ///< false: the format declares no count (text), pointCount is 0
+  glm::dvec3 origin{0.0};       ///< the origin the offsets are relative to
+  bool hasColor = false;        ///< RGB came from the file
   std::vector<std::string> attributes;  ///< names of the scalar attributes
   /// Format-specific lines for `pcv info` (LAZ compressor and chunks, E57 scans ...).
   std::vector<std::string> notes;
@@ -109,6 +116,10 @@ PointCloud readPointCloud(const std::filesystem::path& path, const ReadOptions& 
 
 /// Reads the file and describes it (the points are discarded).
 FileSummary summarizePointCloud(const std::filesystem::path& path);
+
+/// Describes the file from its header alone (ReadOptions::headerOnly): instant, bounded
+/// memory, at any file size.
+FileSummary describePointFile(const std::filesystem::path& path, ReadOptions options = {});
 
 /// The format by magic bytes, then by extension; Unknown when neither matches.
 PointFileFormat detectPointFileFormat(const std::filesystem::path& path);

@@ -11,11 +11,6 @@ constexpr int kRasterBlock = 256;
 /// wave is shorter) and than five (each block re-reads the batch's pixels into another L1).
 constexpr uint32_t kSlices = 2;
 
-/// A batch is dense when it has at least this many points per pixel of its box's screen
-/// rectangle; its blocks then filter points through a PixelCache (bench/RESULTS.md: the cache
-/// pays where many points of one block share a pixel, as in far views, and costs elsewhere).
-constexpr float kDensePointsPerPixel = 64.0f;
-
 struct CullParams {
   const Batch* batches;   ///< the pool's batch slots
   const uint32_t* drawn;  ///< the slots to draw, or null for slots [0, batchCount)
@@ -42,43 +37,25 @@ __device__ void cullBatch(const CullParams& p) {
   const bool active = b < p.batchCount;
   BatchProjection projection{};
   CornerClass c{0x3f, true};
-  float x = 0.0f, y = 0.0f;
-  bool inFront = false;
   uint32_t first = 0, count = 0;
   if (active) {
     const Batch batch = p.batches[drawnBatchSlot(p.drawn, b)];
     first = batch.first;
     count = batch.count;
     projection = makeBatchProjection(p.view, batch);
-    const ProjectedCorner projected = projectCorner(projection, corner);
-    c = classifyCorner(projection, projected);
-    // The corner's pixel, when it is in front of the near plane (else the rectangle is unbounded).
-    inFront = projected.w > projection.nearPlane;
-    if (inFront) {
-      x = projected.sx / projected.w;
-      y = projected.sy / projected.w;
-    }
+    c = classifyCorner(projection, corner);
   }
-  // Over the eight lanes of the batch (aligned groups of eight in the warp): AND of the corner
-  // classes, and the pixel rectangle of the corners.
-  uint32_t outsideAll = c.outside, insideAll = c.inside, allInFront = inFront;
-  float minX = x, maxX = x, minY = y, maxY = y;
+  // AND of the corner classes over the eight lanes of the batch (aligned groups of eight).
+  uint32_t outsideAll = c.outside, insideAll = c.inside;
   for (int offset = 1; offset < 8; offset *= 2) {
     outsideAll &= __shfl_xor_sync(0xffffffffu, outsideAll, offset);
     insideAll &= __shfl_xor_sync(0xffffffffu, insideAll, offset);
-    allInFront &= __shfl_xor_sync(0xffffffffu, allInFront, offset);
-    minX = fminf(minX, __shfl_xor_sync(0xffffffffu, minX, offset));
-    maxX = fmaxf(maxX, __shfl_xor_sync(0xffffffffu, maxX, offset));
-    minY = fminf(minY, __shfl_xor_sync(0xffffffffu, minY, offset));
-    maxY = fmaxf(maxY, __shfl_xor_sync(0xffffffffu, maxY, offset));
   }
   if (active && corner == 0) {
-    const float area = (floorf(maxX) - floorf(minX) + 1.0f) * (floorf(maxY) - floorf(minY) + 1.0f);
-    const bool dense = allInFront && float(count) >= kDensePointsPerPixel * area;
     // Free slots hold no points: nothing to draw.
     const BatchVisibility visibility =
         count == 0 ? BatchVisibility::kOutside : combineCorners(outsideAll, insideAll != 0);
-    p.culled[b] = CulledBatch{projection, visibility, dense, first, count};
+    p.culled[b] = CulledBatch{projection, visibility, first, count, 0u};
   }
 }
 
@@ -115,39 +92,13 @@ __device__ PCV_FORCE_INLINE uint4 readStreaming(const uint4* address) {
 #endif
 }
 
-/// A block's memory of the closest depth it has sent to a few recent pixels, in shared memory:
-/// entry = pixel (32) | depth bits (32) of a point of this block that passed it, at slot
-/// (x mod 64, y mod 32) of the pixel. A point at the same pixel and farther than the entry cannot
-/// win (that point, or a closer one, reaches the framebuffer), so it is dropped before the
-/// framebuffer read. Entries are plain stores: racing writers each leave a valid pair.
-struct PixelCache {
-  static constexpr uint32_t kColumns = 64, kRows = 32;
-  static constexpr unsigned long long kNoPixel = ~0ull;  // no real pixel has index 2^32 - 1
-  unsigned long long entries[kColumns * kRows];
-
-  __device__ void clear() {
-    for (uint32_t i = threadIdx.x; i < kColumns * kRows; i += kRasterBlock) entries[i] = kNoPixel;
-    __syncthreads();
-  }
-  /// False when the point cannot win; else remembers it. Only the low bits of column and row
-  /// are used, so they may carry kFloorBias (whose low 24 bits are zero).
-  __device__ PCV_FORCE_INLINE bool admit(uint32_t column, uint32_t row, uint32_t pixel,
-                                         uint32_t depth) {
-    unsigned long long& entry = entries[column % kColumns | (row % kRows) * kColumns];
-    const unsigned long long seen = entry;
-    if (uint32_t(seen >> 32) == pixel && depth > uint32_t(seen)) return false;
-    entry = (uint64_t(pixel) << 32) | depth;
-    return true;
-  }
-};
-
 /// Draws one point. Early-z: most points of a dense cloud are hidden; a plain read is far
 /// cheaper than an atomic, and a stale value only costs an atomic that was not needed. Equal
 /// depths go to the atomic, which keeps the lower index.
-template <bool kTested, bool kCached>
+template <bool kTested>
 __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
                                                const BatchProjection& projection, uint32_t word,
-                                               uint32_t index, PixelCache& cache) {
+                                               uint32_t index) {
   ScreenPoint point;
   if (!projectQuantizedToScreen<kTested>(projection, word, point)) return;
   // The pixel index row * width + column, with the floors' biases removed once by pixelBias (the
@@ -155,46 +106,43 @@ __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
   const uint32_t column = floorToUintBiased(point.x), row = floorToUintBiased(point.y);
   const uint32_t pixel = row * p.width + column + p.pixelBias;
   const uint32_t depth = floatBits(point.w);
-  if (kCached && !cache.admit(column, row, pixel, depth)) return;
   unsigned long long* slot = &p.words[pixel];
   if (depth <= readDepthKeptInL2(slot)) atomicMin(slot, packDepthWord(point.w, index));
 }
 
 /// Draws points [begin, end) of the positions, four per 16-byte load; begin is a multiple of 4.
-template <bool kTested, bool kCached>
+template <bool kTested>
 __device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
                                            const BatchProjection& projection, uint32_t begin,
-                                           uint32_t end, PixelCache& cache) {
+                                           uint32_t end) {
   const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
   const uint32_t quadCount = (end - begin) / 4;
   for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
     const uint4 w = readStreaming(&quads[q]);
     const uint32_t index = begin + 4 * q;
-    drawQuantized<kTested, kCached>(p, projection, w.x, index, cache);
-    drawQuantized<kTested, kCached>(p, projection, w.y, index + 1, cache);
-    drawQuantized<kTested, kCached>(p, projection, w.z, index + 2, cache);
-    drawQuantized<kTested, kCached>(p, projection, w.w, index + 3, cache);
+    drawQuantized<kTested>(p, projection, w.x, index);
+    drawQuantized<kTested>(p, projection, w.y, index + 1);
+    drawQuantized<kTested>(p, projection, w.z, index + 2);
+    drawQuantized<kTested>(p, projection, w.w, index + 3);
   }
   for (uint32_t i = begin + quadCount * 4 + threadIdx.x; i < end; i += kRasterBlock) {
-    drawQuantized<kTested, kCached>(p, projection, __ldg(&p.positions[i]), i, cache);
+    drawQuantized<kTested>(p, projection, __ldg(&p.positions[i]), i);
   }
 }
 
-template <bool kCached>
 __device__ PCV_FORCE_INLINE void drawSlice(const CompactRasterParams& p, const CulledBatch& culled,
-                                           uint32_t begin, uint32_t end, PixelCache& cache) {
+                                           uint32_t begin, uint32_t end) {
   // Batches wholly inside the view skip the per-point range tests: all their points pass them.
   if (culled.visibility == BatchVisibility::kInside) {
-    drawRange<false, kCached>(p, culled.projection, begin, end, cache);
+    drawRange<false>(p, culled.projection, begin, end);
   } else {
-    drawRange<true, kCached>(p, culled.projection, begin, end, cache);
+    drawRange<true>(p, culled.projection, begin, end);
   }
 }
 
 /// Block blockIdx.x draws slice (blockIdx.x % kSlices) of batch (blockIdx.x / kSlices).
 __device__ void rasterCompact(const CompactRasterParams& p) {
   static_assert(kBatchSize % (4 * kSlices) == 0, "slices must hold whole 16-byte loads");
-  __shared__ PixelCache cache;
   beginDependentKernel();
   const uint32_t b = blockIdx.x / kSlices;
   const CulledBatch culled = p.culled[b];
@@ -204,12 +152,7 @@ __device__ void rasterCompact(const CompactRasterParams& p) {
   const uint32_t begin = first + (blockIdx.x % kSlices) * kSliceSize;
   const uint32_t end = min(begin + kSliceSize, first + count);
   if (begin >= end) return;
-  if (culled.dense) {
-    cache.clear();
-    drawSlice<true>(p, culled, begin, end, cache);
-  } else {
-    drawSlice<false>(p, culled, begin, end, cache);
-  }
+  drawSlice(p, culled, begin, end);
 }
 
 __global__ void cullBatchesKernel(CullParams p) {

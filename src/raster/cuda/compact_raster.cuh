@@ -4,8 +4,7 @@
 ///           whether its box is outside the view (skipped), inside (its points skip the range
 ///           tests) or partial.
 ///   raster  kSlices blocks per batch, 16-byte loads of 4 points per thread, early-z (read the
-///           pixel's depth, skip the atomic when farther), 64-bit atomicMin of depth|index;
-///           blocks of dense batches first drop points a block-local pixel cache proves hidden.
+///           pixel's depth, skip the atomic when farther), 64-bit atomicMin of depth|index.
 #pragma once
 
 #include "cuda_method.hpp"
@@ -18,10 +17,13 @@ namespace pcv::cuda {
 struct alignas(16) CulledBatch {
   BatchProjection projection;
   BatchVisibility visibility;
-  bool dense;      ///< many points per pixel: filter them through the block's pixel cache
-  uint32_t first;  ///< the batch's first point slot
-  uint32_t count;  ///< its points
+  uint32_t first;   ///< the batch's first point slot
+  uint32_t count;   ///< its points
+  uint32_t unused;  ///< written as 0: keeps the struct free of padding
 };
+// No padding: a block reads every byte of its CulledBatch, and padding bytes the cull never
+// writes would be reads of uninitialised memory.
+static_assert(sizeof(CulledBatch) == sizeof(BatchProjection) + 16);
 
 class CompactRasterStages {
  public:

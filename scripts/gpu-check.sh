@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Runs compute-sanitizer's four tools (memcheck with leak checking, racecheck, initcheck,
+# synccheck) over `pcv render --backend cuda` with every method at several viewpoints, the
+# quality modes, and a LAS file, on a machine with an NVIDIA GPU. Fails when any tool reports
+# anything; prints one line per run and the reports of failing runs.
+# Usage: scripts/gpu-check.sh BUILD_DIR [LAS_FILE]
+#   GPU_CHECK_POINTS   cylinder points per run (default 200000)
+#   GPU_CHECK_TOOLS    the tools to run (default "memcheck racecheck initcheck synccheck")
+#   GPU_CHECK_JOBS     runs at once (default 8; they share the GPU)
+set -uo pipefail
+build=${1:?usage: gpu-check.sh BUILD_DIR [LAS_FILE]}
+pcv="$(cd "$build" && pwd)/app/pcv"
+las=${2:-}
+points=${GPU_CHECK_POINTS:-200000}
+tools=${GPU_CHECK_TOOLS:-memcheck racecheck initcheck synccheck}
+jobs=${GPU_CHECK_JOBS:-8}
+sanitizer=${COMPUTE_SANITIZER:-compute-sanitizer}
+command -v "$sanitizer" >/dev/null || sanitizer=/usr/local/cuda/bin/compute-sanitizer
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+views=(
+  ""                                          # the seed's overview
+  "--eye -0.8,-0.6,0.9 --yaw 35 --pitch -40"  # close up
+  "--eye 0.1,0,0.05 --yaw 120 --pitch 10"     # inside the scene
+  "--eye -30,12,9 --yaw -21 --pitch -16"      # far: dense batches, the pixel cache
+)
+qualities=(
+  "--point-size 3"
+  "--point-size 8 --point-shape round"
+  "--world-size 0.01"
+  "--fill-holes 2"
+  "--edl on"
+  "--hq"
+  "--background-top 203040"
+  "--point-size 2 --fill-holes 2 --edl on --hq"
+)
+
+# One line per run: tool, then the pcv render arguments (split on spaces when run).
+for tool in $tools; do
+  for view in "${views[@]}"; do
+    for method in compact earlyz packed seed; do
+      echo "$tool --points $points --method $method $view"
+    done
+  done
+  for view in "${views[0]}" "${views[3]}"; do
+    for quality in "${qualities[@]}"; do echo "$tool --points $points $quality $view"; done
+  done
+  if [ -n "$las" ]; then
+    echo "$tool $las"
+    echo "$tool $las --edl on --point-size 2"
+  fi
+done >"$work/runs.txt"
+
+run() {  # one line of runs.txt; prints ok or FAIL with the reports
+  local tool=$1
+  shift
+  local extra=()
+  [ "$tool" = memcheck ] && extra=(--leak-check full)
+  local log
+  log=$(mktemp -p "$work")
+  # Clean: the tool's exit status, and its summary (racecheck counts hazards, not errors).
+  if "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 "$pcv" render --backend cuda \
+      --size 640x360 --out "$log.png" "$@" >"$log" 2>&1 &&
+      grep -qE "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)" "$log"; then
+    printf '%-10s ok    %s\n' "$tool" "$*"
+  else
+    printf '%-10s FAIL  %s\n' "$tool" "$*"
+    grep -E "SUMMARY|^========= +(Error|Invalid|Race|Uninitialized|Barrier|Leaked|[A-Z][a-z]+ access)" \
+      "$log" | sed 's/0x[0-9a-f]*/0x../g' | sort | uniq -c | sort -rn | head -n 8
+  fi
+}
+export -f run
+export sanitizer pcv work
+# shellcheck disable=SC2016
+xargs -d '\n' -n 1 -P "$jobs" bash -c 'run $1' _ <"$work/runs.txt" | tee "$work/results.txt"
+runs=$(grep -cE " (ok|FAIL) " "$work/results.txt")
+failures=$(grep -c " FAIL " "$work/results.txt")
+echo "gpu-check: $runs runs, $failures with reports"
+[ "$failures" -eq 0 ] && [ "$runs" -eq "$(wc -l <"$work/runs.txt")" ]
