@@ -176,6 +176,27 @@ TEST(LazReader, DecodesChunksInSequenceWithoutChunkTable) {
   }
 }
 
+TEST(LazReader, FindsTheChunkTableOfWritersThatCannotSeekBack) {
+  PCV_REQUIRE_LAZ_CORPUS();
+  TempDir dir;
+  std::vector<uint8_t> bytes = readBytes(lazCorpusDir() / "split-1.laz");
+  // Such writers leave -1 where the offset goes and append it after the table.
+  const uint64_t points = pointsOffsetOf(bytes);
+  uint64_t table;
+  std::memcpy(&table, bytes.data() + points, 8);
+  const int64_t unknown = -1;
+  std::memcpy(bytes.data() + points, &unknown, 8);
+  bytes.insert(bytes.end(), reinterpret_cast<const uint8_t*>(&table),
+               reinterpret_cast<const uint8_t*>(&table) + 8);
+  writeBytes(dir.file("s.laz"), bytes);
+  FileSummary summary;
+  const PointCloud cloud = readPointCloud(dir.file("s.laz"), nullptr, &summary);
+  expectSameCloud(cloud, readPointCloud(lazCorpusDir() / "split-1.laz"));
+  for (const std::string& line : summary.notes) {
+    EXPECT_EQ(line.find("not used"), std::string::npos) << line;
+  }
+}
+
 TEST(LazReader, DecodesChunksInSequenceWhenTheChunkTableIsCorrupt) {
   PCV_REQUIRE_LAZ_CORPUS();
   TempDir dir;

@@ -55,6 +55,11 @@ std::vector<ChunkLocation> chunksFromTable(std::span<const uint8_t> file, uint64
                           std::to_string(entry.byteCount) + " bytes at byte " +
                           std::to_string(offset) + ") runs past the end of the file"};
     }
+    // Writers that close a chunk twice leave an empty one in variable tables; nothing to decode.
+    if (points == 0 && vlr.variableChunks()) {
+      offset += entry.byteCount;
+      continue;
+    }
     if (points > remaining || points == 0) {
       throw LazError(
           tableOffset + 4,
