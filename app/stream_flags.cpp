@@ -69,14 +69,7 @@ StreamingOptions streamingOptionsFrom(const StreamFlags& flags, const Renderer& 
 }
 
 bool streams(const std::vector<std::string>& files, const StreamFlags& flags) {
-  if (flags.inCore || files.size() != 1) return false;
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(files[0], error)) return false;
-  try {
-    return isCopcFile(files[0]);
-  } catch (const InputError&) {
-    return false;  // not LAS at all: the file's own reader says what it is not
-  }
+  return !flags.inCore && files.size() == 1 && isCopcFile(files[0]);
 }
 
 }  // namespace pcv::app

@@ -1,5 +1,6 @@
 // The viewer's scene: files queued on the background loader, shown growing while each one is read
-// (a preview of its decoded prefix), merged as each one finishes, coloured from the host copy.
+// (a preview of its decoded prefix), merged as each one finishes, coloured from the host copy; or
+// one COPC file streamed from its octree, its nodes chosen frame by frame.
 #include "viewer/scene_model.hpp"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "pcv/io/copc_hierarchy.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
 
@@ -38,13 +40,15 @@ Box3d boundsOf(const CylinderScene& scene) {
 }  // namespace
 
 SceneModel::~SceneModel() {
-  loader_.reset();  // cancels a load in progress and joins its thread
+  loader_.reset();    // cancels a load in progress and joins its thread
+  streamed_.reset();  // stops its decoders, removes its sets
   if (demoThread_.joinable()) demoThread_.join();
   if (preparedDemo_) renderer_.removeSet(*preparedDemo_);
   removeShown();
 }
 
 void SceneModel::removeShown() {
+  closeStreamed();
   if (demoSet_) renderer_.removeSet(*demoSet_);
   if (cloudSet_) renderer_.removeSet(*cloudSet_);
   demoSet_.reset();
@@ -98,6 +102,7 @@ void SceneModel::takePreparedDemo() {
 }
 
 Box3d SceneModel::shownBounds() const {
+  if (streamed_) return bounds_;
   if (!haveCloud_ && previewBounds_.empty()) return demoSet_ || preparing() ? demoBounds_ : Box3d{};
   Box3d shown = previewBounds_;
   if (haveCloud_) shown.extend(bounds_);
@@ -121,12 +126,87 @@ std::string SceneModel::sceneKey() const {
 void SceneModel::open(const std::vector<std::string>& files, bool replace,
                       const ReadOptions& options) {
   if (files.empty()) return;
+  if (replace && files.size() == 1 && streaming_ && isCopcFile(files[0])) {
+    if (!openStreamed(files[0], options) && demoWhenEmpty_) showDemo();  // as for a bad file
+    return;
+  }
+  if (streamed_) {
+    if (!replace) {
+      // Its renderer pool is fixed at the GPU budget: nothing else fits beside it.
+      errors_.push_back("a streamed COPC file is shown alone: open " + files[0] +
+                        " on its own, or the COPC file with --in-core to add files to it");
+      return;
+    }
+    closeStreamed();
+  }
   if (!loader_) loader_ = std::make_unique<CloudLoader>();
   for (const std::string& file : files) std::fprintf(stderr, "pcv: loading %s\n", file.c_str());
   loader_->load(files, replace, options);
 }
 
+bool SceneModel::openStreamed(const std::string& path, const ReadOptions& options) {
+  waitUntilPrepared();  // the renderer is the cylinders' layout thread's until then
+  if (loader_) {
+    loader_->cancel();  // what was loading would replace the stream when it finished
+    loader_->takeFinished();
+    loader_->takePreview();
+  }
+  closeStreamed();
+  removeShown();
+  cloud_ = {};
+  haveCloud_ = false;
+  pickedIndex_.reset();
+  pickedPosition_.reset();
+  StreamingOptions streaming = *streaming_;
+  streaming.coloring = coloring_;
+  std::fprintf(stderr, "pcv: streaming %s\n", path.c_str());
+  try {
+    streamed_ = std::make_unique<StreamedScene>(path, options, renderer_, streaming);
+  } catch (const InputError& error) {
+    errors_.push_back(error.what());
+    return false;
+  }
+  streamedRead_ = options;
+  streamedFramed_ = false;
+  usedColoring_ = streamed_->cloud().coloring();
+  files_ = {path};
+  bounds_ = streamed_->bounds();
+  shownOrigin_ = streamed_->cloud().origin();
+  const uint64_t points = streamed_->file().pointCount();
+  std::fprintf(stderr, "pcv: %llu points in %zu octree nodes, up to %llu drawn per frame\n",
+               static_cast<unsigned long long>(points), streamed_->file().hierarchy().nodes.size(),
+               static_cast<unsigned long long>(streamed_->cloud().pointBudget()));
+  return true;
+}
+
+void SceneModel::closeStreamed() {
+  if (!streamed_) return;
+  streamed_.reset();
+  files_.clear();
+  bounds_ = {};
+}
+
+void SceneModel::updateStream(const Camera& camera, int widthPx, int heightPx) {
+  if (!streamed_) return;
+  streamed_->update(camera, widthPx, heightPx);
+  for (std::string& error : streamed_->cloud().takeErrors()) errors_.push_back(std::move(error));
+}
+
+SetSelection SceneModel::drawnSets() const {
+  return streamed_ ? streamed_->selection() : SetSelection::everySet();
+}
+
+std::vector<std::string> SceneModel::colorableAttributes() const {
+  if (!streamed_) return pcv::colorableAttributes(cloud_);
+  std::vector<std::string> names = streamed_->file().attributeNames();
+  for (const char* axis : {"x", "y", "z"}) {
+    if (std::find(names.begin(), names.end(), axis) == names.end()) names.push_back(axis);
+  }
+  return names;
+}
+
 bool SceneModel::loading() const {
+  if (streamed_) return !streamed_->cloud().converged();
   return loader_ && loader_->busy();
 }
 
@@ -136,6 +216,11 @@ std::optional<Box3d> SceneModel::poll() {
     if (!demoReady_) return std::nullopt;
     demoThread_.join();
     takePreparedDemo();
+  }
+  if (streamed_) {
+    if (streamedFramed_) return std::nullopt;
+    streamedFramed_ = true;
+    return bounds_;
   }
   if (!loader_) return std::nullopt;
   // Finished files first: a finished file drops its own preview.
@@ -233,6 +318,17 @@ std::optional<Box3d> SceneModel::takePreview(const LoadPreview& update) {
 
 void SceneModel::setColoring(const ColoringOptions& coloring) {
   coloring_ = coloring;
+  if (streamed_) {
+    // A streamed node is coloured as it is decoded: the nodes are decoded again, from the root.
+    const std::string path = streamed_->path();
+    const ReadOptions read = streamedRead_;
+    if (!openStreamed(path, read)) {
+      coloring_ = ColoringOptions{};  // an attribute the file lacks: its colours, or elevation
+      openStreamed(path, read);
+    }
+    streamedFramed_ = true;  // the view stays where it is
+    return;
+  }
   recolor();
 }
 
@@ -268,7 +364,7 @@ std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, const RenderSet
                                            int width, int height, int xPx, int yPx) {
   if (preparing()) return std::nullopt;
   const ViewTransform view = makeViewTransform(camera, width, height, shownOrigin_);
-  const std::optional<PickedPoint> picked = renderer_.pick(view, settings, xPx, yPx);
+  const std::optional<PickedPoint> picked = renderer_.pick(drawnSets(), view, settings, xPx, yPx);
   if (!picked) return std::nullopt;
   pickedIndex_.reset();
   if (cloudSet_ && picked->location.set == *cloudSet_ && picked->sourceIndex &&
@@ -278,7 +374,7 @@ std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, const RenderSet
     const Point& p = cloud_.points[*pickedIndex_];
     pickedPosition_ = cloud_.origin + glm::dvec3(p.x, p.y, p.z);
   } else {
-    // The cylinders, or a file still loading: the stored point (the renderer keeps them).
+    // The cylinders, a file still loading or a streamed node: the stored point.
     pickedPosition_ =
         shownOrigin_ + glm::dvec3(picked->position[0], picked->position[1], picked->position[2]);
   }

@@ -21,6 +21,7 @@
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "viewer/cloud_loader.hpp"
+#include "viewer/streamed_scene.hpp"
 
 namespace pcv::app {
 
@@ -48,13 +49,26 @@ class SceneModel {
   /// Waits until the cylinders are ready and shows them (tests; closing the window).
   void waitUntilPrepared();
   const DemoScene& demo() const { return demo_; }
+  /// From now on a COPC file opened alone (replacing the scene) is streamed from its octree
+  /// with `options`, instead of read whole; without a call every file is read whole.
+  void streamCopcFiles(const StreamingOptions& options) { streaming_ = options; }
   /// Queues `files` on the background loader: with `replace` the first replaces the scene,
-  /// otherwise all are added to it. `options` says what to read of each (an E57 scan ...).
+  /// otherwise all are added to it. `options` says what to read of each (an E57 scan ...). A
+  /// COPC file opened alone is streamed instead (see streamCopcFiles): it shows at once.
   void open(const std::vector<std::string>& files, bool replace, const ReadOptions& options = {});
+  /// One frame's choice of streamed nodes for a width x height view through `camera`
+  /// (nothing to do for other scenes). Call before drawing the frame.
+  void updateStream(const Camera& camera, int widthPx, int heightPx);
+  /// What a frame draws: the streamed nodes chosen, or every set.
+  SetSelection drawnSets() const;
+  /// The streamed COPC file shown; null for other scenes.
+  StreamedScene* streamed() { return streamed_.get(); }
+  const StreamedScene* streamed() const { return streamed_.get(); }
   /// Takes what the loader finished or decoded since the last call and updates the renderer.
   /// Returns the world bounds of what is shown when it changed (for framing), else empty.
   std::optional<Box3d> poll();
-  /// True while a file is queued, being read, or read but not yet taken by poll().
+  /// True while a file is queued, being read, or read but not yet taken by poll(); for a
+  /// streamed file, until the view's nodes are resident.
   bool loading() const;
   /// The background loader (progress, the file being read, cancel); null before any open().
   CloudLoader* loader() { return loader_.get(); }
@@ -65,8 +79,13 @@ class SceneModel {
   /// The colouring in effect (its map, range and classes, and why it differs from the asked).
   const Coloring& usedColoring() const { return usedColoring_; }
 
-  /// Whether files are shown (else the cylinders, or nothing while the first file loads).
-  bool hasCloud() const { return haveCloud_; }
+  /// Whether files are shown, loaded or streamed (else the cylinders, or nothing while the
+  /// first file loads).
+  bool hasCloud() const { return haveCloud_ || streamed_; }
+  /// What the Colour menu offers to colour by: the files' attributes (loaded or streamed), and
+  /// x, y, z.
+  std::vector<std::string> colorableAttributes() const;
+  /// The loaded files, merged (empty while a COPC file is streamed).
   const PointCloud& cloud() const { return cloud_; }
   const std::vector<std::string>& files() const { return files_; }
   /// World bounds of the loaded files.
@@ -103,6 +122,9 @@ class SceneModel {
   void recolor();
   void removeShown();
   void takePreparedDemo();
+  /// False, with the error kept, when the file cannot be streamed.
+  bool openStreamed(const std::string& path, const ReadOptions& options);
+  void closeStreamed();
 
   Renderer& renderer_;
   DemoScene demo_;
@@ -132,6 +154,12 @@ class SceneModel {
   uint64_t previewSerial_ = 0;  // LoadPreview::fileSerial of the preview shown; 0: none
   uint64_t previewPoints_ = 0;  // of that file, shown so far
   Box3d previewBounds_;         // their world bounds
+
+  // A COPC file streamed from its octree (then cloud_ is empty), and how streams are opened.
+  std::optional<StreamingOptions> streaming_;
+  std::unique_ptr<StreamedScene> streamed_;
+  ReadOptions streamedRead_;     // what it reads of each node (reopened to recolour)
+  bool streamedFramed_ = false;  // poll() returned its bounds once
 
   std::optional<uint64_t> pickedIndex_;
   std::optional<glm::dvec3> pickedPosition_;

@@ -20,6 +20,7 @@ struct ViewFlagsAll {
   QualityOptions quality;
   ClipFlags clip;
   ReadFlags read;
+  StreamFlags stream;
   ViewerOptions viewer;  // the options without a group of their own
 };
 
@@ -32,6 +33,7 @@ ViewerOptions viewerOptionsFrom(const ViewFlagsAll& flags) {
   options.render.clip = clipSettingsFrom(flags.clip);
   options.coloring = coloringOptionsFrom(flags.coloring);
   options.read = readOptionsFrom(flags.read);
+  options.stream = flags.stream;
   const ImageSize windowSize = parseImageSize(flags.view.size);
   options.widthPx = windowSize.width;
   options.heightPx = windowSize.height;
@@ -57,6 +59,7 @@ void addViewCommand(CLI::App& cli) {
   addQualityOptions(*view, flags->quality);
   addClipFlags(*view, flags->clip);
   addReadFlags(*view, flags->read);
+  addStreamFlags(*view, flags->stream);
   view->add_option("--interop", o.interop,
                    "How frames reach GL: auto, surface (CUDA writes the texture), pbo, host")
       ->check(CLI::IsMember({"auto", "surface", "pbo", "host"}))
@@ -73,8 +76,8 @@ void addViewCommand(CLI::App& cli) {
   view->add_option("--screenshot-dir", o.screenshotDir, "Folder F12 writes PNGs to")
       ->capture_default_str();
   view->add_option("files", o.files,
-                   "Point cloud files (PLY, LAS, PCD, E57, XYZ/TXT/CSV/PTS), loaded in the "
-                   "background and merged; none: cylinders");
+                   "Point cloud files (PLY, LAS, LAZ, PCD, E57, XYZ/TXT/CSV/PTS), loaded in the "
+                   "background and merged, or one COPC file, streamed; none: cylinders");
   view->callback([flags] { runViewer(viewerOptionsFrom(*flags)); });
 }
 

@@ -65,6 +65,14 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   renderer_->methodFor(settings_);  // an unknown method fails here, not at the first frame
   presenter_ = std::make_unique<FramePresenter>(*renderer_, parseInteropPath(options.interop));
   scene_ = std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring);
+  if (!options.stream.inCore) {
+    std::vector<std::string> notes;
+    scene_->streamCopcFiles(streamingOptionsFrom(options.stream, *renderer_, notes));
+    // The defaults taken matter only when a COPC file is given (the panel shows them later).
+    if (streams(options.files, options.stream)) {
+      for (const std::string& note : notes) std::fprintf(stderr, "pcv: %s\n", note.c_str());
+    }
+  }
   readOptions_ = options.read;
   Camera start = options.camera.value_or(Camera{});
   start.upAxis = options.upAxis;
@@ -157,8 +165,9 @@ void ViewerWindow::renderFrame(int widthPx, int heightPx) {
     return;
   }
   try {
+    scene_->updateStream(rig_.camera(), widthPx, heightPx);  // a streamed file's nodes
     presenter_->render(makeViewTransform(rig_.camera(), widthPx, heightPx, scene_->shownOrigin()),
-                       frameSettings());
+                       frameSettings(), scene_->drawnSets());
   } catch (const InputError& error) {
     // A setting the renderer refuses (a typed clip box it cannot use): say so, draw without it.
     errors_.push_back(error.what());
@@ -170,10 +179,14 @@ void ViewerWindow::renderFrame(int widthPx, int heightPx) {
 
 void ViewerWindow::drawPanels() {
   const bool preparing = scene_->preparing();
+  const StreamedScene* streamed = scene_->streamed();
+  const uint64_t drawn = preparing  ? 0
+                         : streamed ? streamed->cloud().stats().pointsDrawn
+                                    : renderer_->pointCount();
   const ViewerStatus status{.frameMs = stats_.smoothedFrameMs,
                             .fps = stats_.fps(),
                             .stages = stageTimings_,
-                            .points = preparing ? 0 : renderer_->pointCount(),
+                            .points = drawn,
                             .backend = renderer_->backendName(),
                             .backendNote = backendNote_,
                             .interop = interopPathName(presenter_->path()),

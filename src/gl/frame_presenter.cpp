@@ -106,7 +106,8 @@ void FramePresenter::resize(int widthPx, int heightPx) {
 #endif
 }
 
-void FramePresenter::render(const ViewTransform& view, const RenderSettings& settings) {
+void FramePresenter::render(const ViewTransform& view, const RenderSettings& settings,
+                            SetSelection selection) {
   if (!screen_ || screen_->width() != view.width || screen_->height() != view.height) {
     resize(view.width, view.height);
   }
@@ -115,7 +116,7 @@ void FramePresenter::render(const ViewTransform& view, const RenderSettings& set
   if (path_ == InteropPath::CudaSurface) {
     const cudaSurfaceObject_t surface = cuda_->texture->map(stream);
     try {
-      renderer_.render(view, settings,
+      renderer_.render(selection, view, settings,
                        RenderTarget{nullptr, view.width, view.height, MemorySpace::CudaSurface,
                                     static_cast<unsigned long long>(surface)});
     } catch (...) {
@@ -130,7 +131,7 @@ void FramePresenter::render(const ViewTransform& view, const RenderSettings& set
     try {
       const DeviceView<uint32_t> pixels =
           cuda_->pixelBuffer->view<uint32_t>(size_t(view.width) * view.height);
-      renderer_.render(view, settings,
+      renderer_.render(selection, view, settings,
                        RenderTarget{pixels.data, view.width, view.height, MemorySpace::Device});
     } catch (...) {
       cuda_->pixelBuffer->unmap(stream);
@@ -145,7 +146,7 @@ void FramePresenter::render(const ViewTransform& view, const RenderSettings& set
     hostImage_ = Image(view.width, view.height);
   }
   renderer_.render(
-      view, settings,
+      selection, view, settings,
       RenderTarget{hostImage_.pixels.data(), view.width, view.height, MemorySpace::Host});
   screen_->uploadToPixelBuffer(hostImage_.pixels.data());
   screen_->copyPixelBufferToTexture();

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "mapped_file.hpp"
+#include "pcv/core/error.hpp"
 
 namespace pcv {
 
@@ -32,9 +33,15 @@ Box3d CopcHierarchy::boundsOf(const CopcNodeKey& key) const {
 }
 
 bool isCopcFile(const std::filesystem::path& path) {
-  const io::MappedFile file(path);
-  const io::ReadContext context{.file = path.string()};
-  return io::findCopcInfo(io::parseLasHeader(file.bytes(), context)) != nullptr;
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return false;
+  try {
+    const io::MappedFile file(path);
+    const io::ReadContext context{.file = path.string()};
+    return io::findCopcInfo(io::parseLasHeader(file.bytes(), context)) != nullptr;
+  } catch (const InputError&) {
+    return false;  // not LAS at all, or a broken header: its reader says what is wrong
+  }
 }
 
 CopcHierarchy readCopcHierarchy(const std::filesystem::path& path) {

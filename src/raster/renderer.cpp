@@ -225,6 +225,11 @@ PointSetId Renderer::storeSet(const PointProducer& points, SetRecord record,
   return id;
 }
 
+void Renderer::releasePool() {
+  poolFixed_ = false;
+  if (sets_.empty()) clear();
+}
+
 void Renderer::removeSet(PointSetId set) {
   const auto found = sets_.find(set);
   if (found == sets_.end()) return;
@@ -309,19 +314,16 @@ bool Renderer::drawsColourless() const {
                      [](const auto& entry) { return !entry.second.hasColor; });
 }
 
-void Renderer::render(const ViewTransform& view, const RenderSettings& settings,
-                      const RenderTarget& target) {
-  DrawList list{.everything = true,
-                .batchSlots = pool_->batches.usedEnd(),
-                .pointSlots = pool_->points.usedEnd()};
-  draw(list, drawsColourless(), view, settings, target);
-}
-
-void Renderer::render(std::span<const PointSetId> sets, const ViewTransform& view,
-                      const RenderSettings& settings, const RenderTarget& target) {
+DrawList Renderer::drawListFor(SetSelection selection, bool& colourless) const {
+  if (selection.everything()) {
+    colourless = drawsColourless();
+    return DrawList{.everything = true,
+                    .batchSlots = pool_->batches.usedEnd(),
+                    .pointSlots = pool_->points.usedEnd()};
+  }
   DrawList list{.everything = false};
-  bool colourless = false;
-  for (PointSetId id : sets) {
+  colourless = false;
+  for (PointSetId id : selection.sets()) {
     const auto found = sets_.find(id);
     if (found == sets_.end()) continue;
     const SetRecord& record = found->second;
@@ -331,6 +333,23 @@ void Renderer::render(std::span<const PointSetId> sets, const ViewTransform& vie
     }
     list.pointRanges.push_back({record.pointFirst, record.pointCount});
   }
+  return list;
+}
+
+void Renderer::render(const ViewTransform& view, const RenderSettings& settings,
+                      const RenderTarget& target) {
+  render(SetSelection::everySet(), view, settings, target);
+}
+
+void Renderer::render(std::span<const PointSetId> sets, const ViewTransform& view,
+                      const RenderSettings& settings, const RenderTarget& target) {
+  render(SetSelection::only(sets), view, settings, target);
+}
+
+void Renderer::render(SetSelection selection, const ViewTransform& view,
+                      const RenderSettings& settings, const RenderTarget& target) {
+  bool colourless = false;
+  const DrawList list = drawListFor(selection, colourless);
   draw(list, colourless, view, settings, target);
 }
 
@@ -375,6 +394,12 @@ void Renderer::draw(const DrawList& list, bool drawsColourless, const ViewTransf
 std::optional<PickedPoint> Renderer::pick(const ViewTransform& view,
                                           const RenderSettings& requested, int xPx, int yPx,
                                           int radiusPx) {
+  return pick(SetSelection::everySet(), view, requested, xPx, yPx, radiusPx);
+}
+
+std::optional<PickedPoint> Renderer::pick(SetSelection selection, const ViewTransform& view,
+                                          const RenderSettings& requested, int xPx, int yPx,
+                                          int radiusPx) {
   if (options_.storage == PointStorage::Unsorted) {
     throw UnavailableError(
         "picking reads the compact layout's depth pass; this renderer keeps unsorted points only");
@@ -385,11 +410,10 @@ std::optional<PickedPoint> Renderer::pick(const ViewTransform& view,
       .width = std::min(xPx + radiusPx + 1, view.width) - std::max(xPx - radiusPx, 0),
       .height = std::min(yPx + radiusPx + 1, view.height) - std::max(yPx - radiusPx, 0)};
   if (rect.width <= 0 || rect.height <= 0 || sets_.empty()) return std::nullopt;
-  const DrawList list{.everything = true,
-                      .batchSlots = pool_->batches.usedEnd(),
-                      .pointSlots = pool_->points.usedEnd()};
+  bool colourless = false;
+  const DrawList list = drawListFor(selection, colourless);
   RenderSettings settings;
-  FrameDraw frame = prepareFrame(list, drawsColourless(), view, requested, settings);
+  FrameDraw frame = prepareFrame(list, colourless, view, requested, settings);
   // The 16-byte methods draw the same points as the compact layout; its depth pass names them.
   if (frame.pipeline != DrawPipeline::Quality) frame.pipeline = DrawPipeline::Compact;
   frame.target = {.width = view.width, .height = view.height};

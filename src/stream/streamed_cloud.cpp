@@ -71,6 +71,7 @@ StreamedCloud::~StreamedCloud() {
   for (const auto& resident : resident_) {
     if (resident) renderer_.removeSet(resident->set);
   }
+  renderer_.releasePool();  // the renderer may hold other clouds again
 }
 
 const glm::dvec3& StreamedCloud::origin() const {
@@ -176,6 +177,7 @@ void StreamedCloud::keepOnlyWanted() {
 }
 
 bool StreamedCloud::converged() const {
+  if (frame_ == 0) return false;  // no view has chosen its nodes yet
   return std::all_of(wanted_.begin(), wanted_.end(), [&](uint32_t node) {
     return resident_[node].has_value() || tree_.node(node).pointCount == 0;
   });

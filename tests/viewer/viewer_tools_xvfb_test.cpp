@@ -196,5 +196,35 @@ TEST_F(ViewerToolsXvfb, CopyViewGivesPcvRenderTheSameImage) {
   EXPECT_EQ(test::countDifferentPixels(viewer, readPng(path("render.png"))), 0u) << command;
 }
 
+TEST_F(ViewerToolsXvfb, StreamedCopcViewConvergesToThePcvRenderImage) {
+  const std::filesystem::path copc = test::testDataDir() / "laz-corpus" / "lone-star.copc.laz";
+  if (test::testDataDir().empty() || !std::filesystem::exists(copc)) {
+    GTEST_SKIP() << "lone-star.copc.laz not found in the shared data";
+  }
+  // Streamed from its octree, flown closer (other nodes), converged, then the copied view.
+  std::string output;
+  ASSERT_EQ(runViewer("0.02 wait_load\n0.1 key_down W\n0.3 key_up W\n0.3 wait_load\n"
+                      "0.4 screenshot " +
+                          path("streamed.png") + "\n0.4 key_press C\n0.5 quit\n",
+                      &output, copc.string()),
+            0)
+      << output;
+  EXPECT_NE(output.find("streaming "), std::string::npos) << output;
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(output, match, std::regex("\n(pcv render [^\n]+) --out \\S+\n")))
+      << output;
+  const std::string command = match[1].str();
+  std::string rendered;
+  ASSERT_EQ(test::runCommand(test::pcvExecutable().string() + command.substr(3) +
+                                 " --backend cpu --out " + path("render.png"),
+                             &rendered),
+            0)
+      << rendered;
+  EXPECT_NE(rendered.find("converged after"), std::string::npos) << rendered;
+  const Image viewer = readPng(path("streamed.png"));
+  EXPECT_GT(test::countLitPixels(viewer, kOpaqueBlack), 5000u);
+  EXPECT_EQ(test::countDifferentPixels(viewer, readPng(path("render.png"))), 0u) << command;
+}
+
 }  // namespace
 }  // namespace pcv

@@ -106,7 +106,7 @@ void drawColoringControls(SceneModel& scene) {
       }
     }
     ImGui::Separator();
-    for (const std::string& name : colorableAttributes(scene.cloud())) {
+    for (const std::string& name : scene.colorableAttributes()) {
       if (ImGui::Selectable(name.c_str(), name == current)) {
         coloring.mode = ColorMode::Attribute;
         coloring.attribute = name;
@@ -130,6 +130,10 @@ void drawDataSection(PanelContext& context, PanelRequests& requests) {
   if (!scene.hasCloud()) {
     ImGui::TextDisabled(scene.loader() ? "No points loaded yet"
                                        : "Cylinder scene (no file loaded)");
+  } else if (const StreamedScene* streamed = scene.streamed()) {
+    ImGui::Text("%llu points, streamed from the octree",
+                static_cast<unsigned long long>(streamed->file().pointCount()));
+    ImGui::BulletText("%s", std::filesystem::path(streamed->path()).filename().string().c_str());
   } else {
     ImGui::Text("%llu points from %zu file(s)",
                 static_cast<unsigned long long>(scene.cloud().size()), scene.files().size());

@@ -118,6 +118,7 @@ void drawRenderingSection(const std::vector<RasterMethod>& methods, RenderSettin
 void drawQualityControls(RenderSettings& settings);
 void drawCameraSection(const CameraRig& rig, ViewsPanel& views, PanelRequests& requests);
 void drawDataSection(PanelContext& context, PanelRequests& requests);
+void drawStreamingSection(StreamedScene& streamed);
 void drawMeasureSection(MeasureTool& measure, std::string& exportPath, PanelRequests& requests);
 void drawClipSection(ClipSettings& clip, ClipPanel& panel, const SceneModel& scene,
                      const Camera& camera);

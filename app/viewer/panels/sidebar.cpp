@@ -56,6 +56,9 @@ float drawSidebar(PanelContext& c, PanelRequests& requests) {
       drawClipSection(c.settings.clip, c.clip, c.scene, c.rig.camera());
     }
     if (section("Data", true)) drawDataSection(c, requests);
+    if (StreamedScene* streamed = c.scene.streamed(); streamed && section("Streaming", true)) {
+      drawStreamingSection(*streamed);
+    }
   }
   ImGui::End();
   if (c.toggles.showImGuiDemo) ImGui::ShowDemoWindow(&c.toggles.showImGuiDemo);

@@ -33,10 +33,11 @@ class FramePresenter {
   FramePresenter(const FramePresenter&) = delete;
   FramePresenter& operator=(const FramePresenter&) = delete;
 
-  /// Renders `view` into the screen buffer's texture (view.width x view.height; the buffer and
-  /// its CUDA registration are rebuilt when the size changes). Map -> render -> unmap on the
-  /// renderer's stream; returns without waiting for the GPU.
-  void render(const ViewTransform& view, const RenderSettings& settings);
+  /// Renders the selected sets through `view` into the screen buffer's texture (view.width x
+  /// view.height; the buffer and its CUDA registration are rebuilt when the size changes). Map ->
+  /// render -> unmap on the renderer's stream; returns without waiting for the GPU.
+  void render(const ViewTransform& view, const RenderSettings& settings,
+              SetSelection selection = SetSelection::everySet());
   /// Blits the last frame to `drawFramebuffer` (0 = the window) scaled to the given size.
   void blitTo(GLuint drawFramebuffer, int widthPx, int heightPx) const;
   /// The last frame read back from the texture (waits for it).

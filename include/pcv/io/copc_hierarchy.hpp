@@ -46,7 +46,8 @@ struct CopcHierarchy {
   Box3d boundsOf(const CopcNodeKey& key) const;
 };
 
-/// True when `path` is a LAS file with a COPC info VLR.
+/// True when `path` is a regular file in LAS form with a COPC info VLR; false for anything else
+/// (missing, a folder, another format, a header too broken to tell), which its reader explains.
 bool isCopcFile(const std::filesystem::path& path);
 
 /// Reads the hierarchy of a COPC file: the header, the VLRs and the hierarchy pages. Throws

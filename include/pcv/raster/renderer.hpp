@@ -73,6 +73,22 @@ struct PointSetOptions {
   LayoutProgress* progress = nullptr;
 };
 
+/// The resident sets a frame draws: every one, or the listed ones only (a streamed octree keeps
+/// nodes resident that the current view does not want). The listed ids must outlive the call.
+class SetSelection {
+ public:
+  static SetSelection everySet() { return SetSelection(); }
+  static SetSelection only(std::span<const PointSetId> sets) { return SetSelection(sets); }
+  bool everything() const { return everything_; }
+  std::span<const PointSetId> sets() const { return sets_; }
+
+ private:
+  SetSelection() = default;
+  explicit SetSelection(std::span<const PointSetId> sets) : everything_(false), sets_(sets) {}
+  bool everything_ = true;
+  std::span<const PointSetId> sets_;
+};
+
 /// Where the point behind a framebuffer payload lives.
 struct PointLocation {
   PointSetId set = 0;
@@ -127,6 +143,8 @@ class Renderer {
   /// removing every set keeps it. For streaming within a memory budget. Throws
   /// OutOfMemoryError.
   void fixPool(uint64_t bytes);
+  /// Ends fixPool(): the pool grows and shrinks with its sets again (freed now if none is left).
+  void releasePool();
   /// Adds a set when it fits the fixed pool's free slots (as addSet otherwise); empty when it
   /// does not, and nothing changed: remove sets and try again.
   std::optional<PointSetId> tryAddSet(const PointProducer& points,
@@ -163,6 +181,10 @@ class Renderer {
   /// point is drawn near the pixel. Throws UnavailableError with Unsorted storage.
   std::optional<PickedPoint> pick(const ViewTransform& view, const RenderSettings& settings,
                                   int xPx, int yPx, int radiusPx = 2);
+  /// The same, for the frame that draws `selection`.
+  std::optional<PickedPoint> pick(SetSelection selection, const ViewTransform& view,
+                                  const RenderSettings& settings, int xPx, int yPx,
+                                  int radiusPx = 2);
 
   /// Draws every resident set. `target` must be in a memory space this backend writes (the cpu
   /// backend: Host; the cuda backend: Device, Host or CudaSurface). Throws InputError for
@@ -172,6 +194,9 @@ class Renderer {
   /// Draws the given sets only.
   void render(std::span<const PointSetId> sets, const ViewTransform& view,
               const RenderSettings& settings, const RenderTarget& target);
+  /// Draws the selected sets.
+  void render(SetSelection selection, const ViewTransform& view, const RenderSettings& settings,
+              const RenderTarget& target);
   /// Per-stage times of the last render (may wait for the GPU to finish it).
   StageTimings lastTimings();
   /// The cudaStream_t the renderer draws on (void*, so this header needs no CUDA), for interop:
@@ -202,6 +227,8 @@ class Renderer {
   void draw(const DrawList& list, bool drawsColourless, const ViewTransform& view,
             const RenderSettings& settings, const RenderTarget& target);
   bool drawsColourless() const;
+  /// The slots `selection` draws; `colourless` says whether any of its sets lacks colours.
+  DrawList drawListFor(SetSelection selection, bool& colourless) const;
 
   std::unique_ptr<RasterBackend> backend_;
   RendererOptions options_;
