@@ -1,0 +1,218 @@
+// pcv_stream_benchmark: a COPC file streamed through the renderer as the viewer streams it.
+//   open          the hierarchy read and the root decoded and resident (what a viewer waits for
+//                 before its first image), then the first image drawn
+//   converge      wall time until every node the overview wants is resident
+//   static        the converged overview's GPU frame time (the renderer's own CUDA-event or
+//                 host timings), median of --frames after --warmup
+//   fly           a path from the overview down into the cloud and across it, one step a frame,
+//                 never waiting for a node: per frame the time of the node choice and uploads
+//                 (update), the GPU frame time, the points drawn and the nodes still missing;
+//                 median, 99th percentile and maximum
+//   memory        the renderer's resident bytes against --gpu-memory, the process's peak RSS
+// Results as text, and JSON with --json.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cli_options.hpp"
+#include "option_groups.hpp"
+#include "pcv/core/camera_framing.hpp"
+#include "pcv/core/error.hpp"
+#include "pcv/core/image.hpp"
+#include "pcv/raster/view_setup.hpp"
+#include "pcv/stream/streamed_cloud.hpp"
+#include "stream_flags.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+struct Spread {
+  double median = 0.0, p99 = 0.0, max = 0.0;
+};
+
+Spread spreadOf(std::vector<double> values) {
+  if (values.empty()) return {};
+  std::sort(values.begin(), values.end());
+  return {values[values.size() / 2], values[std::min(values.size() - 1, values.size() * 99 / 100)],
+          values.back()};
+}
+
+/// Peak resident set of this process (VmHWM), bytes.
+uint64_t peakRssBytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  }
+  return 0;
+}
+
+struct Options {
+  std::string file;
+  pcv::app::RendererFlags renderer;
+  pcv::app::StreamFlags stream;
+  std::string size = "1920x1080";
+  int frames = 100;
+  int warmup = 10;
+  int flyFrames = 600;
+  std::string json;
+};
+
+/// The camera of fly frame `i` of `n`: from the overview (frame 0) down to a tenth of the
+/// cloud's size above its centre, then across it along x, looking ahead and down.
+pcv::Camera flyCamera(const pcv::Box3d& box, const pcv::Camera& overview, int i, int n) {
+  const double t = double(i) / double(std::max(n - 1, 1));
+  const glm::dvec3 size = box.max - box.min;
+  const glm::dvec3 low = box.center() + glm::dvec3(-0.4 * size.x, 0.0, 0.1 * size.z);
+  const glm::dvec3 end = box.center() + glm::dvec3(0.4 * size.x, 0.0, 0.1 * size.z);
+  pcv::Camera camera = overview;
+  if (t < 0.5) {
+    const double s = t / 0.5;
+    camera.eye = glm::mix(overview.eye, low, s);
+    camera.pitchRadians = float((1.0 - s) * overview.pitchRadians + s * -0.35);
+    camera.yawRadians = float((1.0 - s) * overview.yawRadians);
+  } else {
+    camera.eye = glm::mix(low, end, (t - 0.5) / 0.5);
+    camera.pitchRadians = -0.35f;
+    camera.yawRadians = 0.0f;
+  }
+  return camera;
+}
+
+void run(const Options& o) {
+  const pcv::app::ImageSize size = pcv::app::parseImageSize(o.size);
+  auto renderer = pcv::createRenderer(o.renderer.backend, {.storage = pcv::PointStorage::Compact});
+  std::printf("file: %s\nbackend: %s (%s)\n", o.file.c_str(), renderer->backendName().c_str(),
+              renderer->deviceDescription().c_str());
+  std::vector<std::string> notes;
+  const pcv::StreamingOptions options = pcv::app::streamingOptionsFrom(o.stream, *renderer, notes);
+  for (const std::string& note : notes) std::printf("%s\n", note.c_str());
+
+  const Clock::time_point start = Clock::now();
+  auto file = std::make_shared<const pcv::CopcFile>(o.file);
+  const double hierarchyMs = msSince(start);
+  pcv::StreamedCloud cloud(file, *renderer, options);
+  const double rootMs = msSince(start);
+  const pcv::Box3d box = file->statedBounds();
+  const pcv::Camera overview = pcv::frameBounds(box, float(size.width) / float(size.height));
+  const pcv::ViewTransform view =
+      pcv::makeViewTransform(overview, size.width, size.height, cloud.origin());
+  pcv::Image image(size.width, size.height);
+  const pcv::RenderTarget target{image.pixels.data(), size.width, size.height,
+                                 pcv::MemorySpace::Host};
+  std::vector<pcv::PointSetId> sets = cloud.update(overview, size.width, size.height);
+  renderer->render(sets, view, {}, target);
+  const double firstImageMs = msSince(start);
+  std::printf("points: %llu in %zu nodes\n",
+              static_cast<unsigned long long>(file->pointCount()),
+              file->hierarchy().nodes.size());
+  std::printf("open: hierarchy %.1f ms, root resident %.1f ms, first image %.1f ms\n",
+              hierarchyMs, rootMs, firstImageMs);
+
+  // Converge on the overview, drawing every frame as a viewer would.
+  int convergeFrames = 0;
+  while (!cloud.converged() && msSince(start) < 600'000.0) {
+    sets = cloud.update(overview, size.width, size.height);
+    renderer->render(sets, view, {}, target);
+    ++convergeFrames;
+  }
+  const double convergeMs = msSince(start);
+  const pcv::StreamingStats converged = cloud.stats();
+  std::printf("converge: %.1f ms, %d frames, %zu nodes, %llu points drawn, %llu decoded\n",
+              convergeMs, convergeFrames, converged.nodesResident,
+              static_cast<unsigned long long>(converged.pointsDrawn),
+              static_cast<unsigned long long>(converged.decodedPoints));
+
+  std::vector<double> staticMs;
+  for (int frame = 0; frame < o.warmup + o.frames; ++frame) {
+    sets = cloud.update(overview, size.width, size.height);
+    renderer->render(sets, view, {}, target);
+    if (frame >= o.warmup) staticMs.push_back(pcv::totalMilliseconds(renderer->lastTimings()));
+  }
+  const Spread staticSpread = spreadOf(staticMs);
+  std::printf("static: GPU frame median %.3f ms, p99 %.3f ms (%d frames)\n", staticSpread.median,
+              staticSpread.p99, o.frames);
+
+  std::vector<double> updateMs, frameMs, wallMs;
+  std::vector<double> drawn, missing;
+  const uint64_t decodedBefore = cloud.stats().decodedPoints;
+  const Clock::time_point flyStart = Clock::now();
+  for (int frame = 0; frame < o.flyFrames; ++frame) {
+    const pcv::Camera camera = flyCamera(box, overview, frame, o.flyFrames);
+    const Clock::time_point frameStart = Clock::now();
+    sets = cloud.update(camera, size.width, size.height);
+    updateMs.push_back(msSince(frameStart));
+    renderer->render(sets, pcv::makeViewTransform(camera, size.width, size.height, cloud.origin()),
+                     {}, target);
+    wallMs.push_back(msSince(frameStart));
+    frameMs.push_back(pcv::totalMilliseconds(renderer->lastTimings()));
+    drawn.push_back(double(cloud.stats().pointsDrawn));
+    missing.push_back(double(cloud.stats().nodesWanted - cloud.stats().nodesResident));
+  }
+  const double flySeconds = msSince(flyStart) / 1000.0;
+  const Spread update = spreadOf(updateMs), gpu = spreadOf(frameMs), wall = spreadOf(wallMs);
+  const Spread drawnSpread = spreadOf(drawn), missingSpread = spreadOf(missing);
+  const pcv::StreamingStats& end = cloud.stats();
+  const double decodeRate = double(end.decodedPoints - decodedBefore) / flySeconds;
+  std::printf("fly: %d frames in %.2f s\n", o.flyFrames, flySeconds);
+  std::printf("fly: update median %.3f p99 %.3f max %.3f ms\n", update.median, update.p99,
+              update.max);
+  std::printf("fly: GPU frame median %.3f p99 %.3f max %.3f ms\n", gpu.median, gpu.p99, gpu.max);
+  std::printf("fly: whole frame (update + draw + copy to host) median %.3f p99 %.3f max %.3f ms\n",
+              wall.median, wall.p99, wall.max);
+  std::printf("fly: points drawn median %.0f, nodes missing median %.0f max %.0f\n",
+              drawnSpread.median, missingSpread.median, missingSpread.max);
+  std::printf("fly: decoded %.1f M points/s, %llu nodes evicted\n", decodeRate / 1e6,
+              static_cast<unsigned long long>(end.evictedNodes));
+  const uint64_t resident = renderer->residentBytes();
+  std::printf("memory: renderer %.1f MiB of --gpu-memory %.1f MiB; peak RSS %.1f MiB\n",
+              double(resident) / (1 << 20), double(options.gpuMemoryBytes) / (1 << 20),
+              double(peakRssBytes()) / (1 << 20));
+
+  if (!o.json.empty()) {
+    std::ofstream out(o.json);
+    out << "{\"file\": \"" << o.file << "\", \"backend\": \"" << renderer->backendName()
+        << "\", \"points\": " << file->pointCount() << ", \"point_budget\": "
+        << cloud.pointBudget() << ", \"first_image_ms\": " << firstImageMs
+        << ", \"converge_ms\": " << convergeMs << ", \"static_gpu_ms\": " << staticSpread.median
+        << ", \"fly_update_ms\": [" << update.median << ", " << update.p99 << ", " << update.max
+        << "], \"fly_gpu_ms\": [" << gpu.median << ", " << gpu.p99 << ", " << gpu.max
+        << "], \"fly_decode_points_per_s\": " << decodeRate << ", \"renderer_bytes\": " << resident
+        << ", \"gpu_memory_bytes\": " << options.gpuMemoryBytes
+        << ", \"peak_rss_bytes\": " << peakRssBytes() << "}\n";
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("Streams a COPC file as the viewer does and times it");
+  Options o;
+  app.add_option("file", o.file, "A COPC file")->required();
+  pcv::app::addRendererFlags(app, o.renderer, false);
+  pcv::app::addStreamFlags(app, o.stream);
+  app.add_option("--size", o.size, "Image size WIDTHxHEIGHT")->capture_default_str();
+  app.add_option("--frames", o.frames, "Timed frames of the converged overview")
+      ->capture_default_str();
+  app.add_option("--warmup", o.warmup, "Untimed frames before those")->capture_default_str();
+  app.add_option("--fly-frames", o.flyFrames, "Frames of the fly-through")->capture_default_str();
+  app.add_option("--json", o.json, "Also write the results as JSON to this file");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    run(o);
+  } catch (const pcv::Error& error) {
+    std::fprintf(stderr, "pcv_stream_benchmark: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}
