@@ -109,7 +109,9 @@ struct LasFileWriter::State {
   std::FILE* file = nullptr;
   LasWriteFormat format;
   bool compressed = false;
+  bool variableChunks = false;  ///< chunks come from writeChunks, the table holds their counts
   uint32_t chunkPoints = 0;
+  bool pointsFinished = false;  ///< the chunk table is written
   bool finished = false;
   uint64_t pointsOffset = 0;
   uint64_t evlrStart = 0;  ///< file offset of the first EVLR, once written
@@ -131,6 +133,8 @@ struct LasFileWriter::State {
 
   std::vector<uint8_t> headerAndVlrs() const;
   void encodeChunks(const uint8_t* records, uint64_t points);
+  std::vector<LasChunkPlacement> encodeChunkList(std::span<const LasChunkRecords> chunks);
+  uint64_t finishPoints();
   void writeEvlrs();
 };
 
@@ -193,30 +197,56 @@ std::vector<uint8_t> LasFileWriter::State::headerAndVlrs() const {
 }
 
 void LasFileWriter::State::encodeChunks(const uint8_t* batch, uint64_t points) {
-  const uint64_t chunks = (points + chunkPoints - 1) / chunkPoints;
-  std::vector<std::vector<uint8_t>> encoded(chunks);
-  std::vector<RecordStats> chunkStats(chunks);
-  std::atomic<uint64_t> next{0};
-  const uint64_t threads = std::min<uint64_t>(encoders.size(), chunks);
+  std::vector<LasChunkRecords> chunks;
+  for (uint64_t first = 0; first < points; first += chunkPoints) {
+    chunks.push_back({.records = batch + first * format.recordLength,
+                      .count = std::min<uint64_t>(chunkPoints, points - first)});
+  }
+  encodeChunkList(chunks);
+}
+
+std::vector<LasChunkPlacement> LasFileWriter::State::encodeChunkList(
+    std::span<const LasChunkRecords> chunks) {
+  std::vector<std::vector<uint8_t>> encoded(chunks.size());
+  std::vector<RecordStats> chunkStats(chunks.size());
+  std::atomic<size_t> next{0};
+  const uint64_t threads = std::min<uint64_t>(encoders.size(), chunks.size());
   const bool extended = format.pointFormat >= 6;
   parallelFor(
       threads,
       [&](uint64_t slot, uint64_t) {
         if (!encoders[slot]) encoders[slot] = std::make_unique<laz::ChunkEncoder>(vlr);
-        for (uint64_t c; (c = next.fetch_add(1)) < chunks;) {
-          const uint64_t first = c * chunkPoints;
-          const uint64_t count = std::min<uint64_t>(chunkPoints, points - first);
-          const uint8_t* records = batch + first * format.recordLength;
-          encoders[slot]->encode(records, count, encoded[c]);
-          chunkStats[c].add(records, count, format.recordLength, extended);
+        for (size_t c; (c = next.fetch_add(1)) < chunks.size();) {
+          encoders[slot]->encode(chunks[c].records, chunks[c].count, encoded[c]);
+          chunkStats[c].add(chunks[c].records, chunks[c].count, format.recordLength, extended);
         }
       },
       1);
-  for (uint64_t c = 0; c < chunks; ++c) {
+  std::vector<LasChunkPlacement> placements(chunks.size());
+  for (size_t c = 0; c < chunks.size(); ++c) {
+    placements[c] = {.offset = position(), .bytes = encoded[c].size()};
     writeBytes(encoded[c].data(), encoded[c].size());
     table.push_back({chunkStats[c].count, encoded[c].size()});
     stats.merge(chunkStats[c]);
   }
+  return placements;
+}
+
+uint64_t LasFileWriter::State::finishPoints() {
+  if (pointsFinished) return position();
+  pointsFinished = true;
+  if (compressed) {
+    if (pendingPoints) encodeChunks(pending.data(), pendingPoints);
+    pending.clear();
+    pendingPoints = 0;
+    const uint64_t tableOffset = position();
+    const std::vector<uint8_t> encodedTable = laz::encodeChunkTable(table, variableChunks);
+    writeBytes(encodedTable.data(), encodedTable.size());
+    std::fseek(file, long(pointsOffset), SEEK_SET);
+    writeBytes(&tableOffset, 8);
+    std::fseek(file, 0, SEEK_END);
+  }
+  return position();
 }
 
 void LasFileWriter::State::writeEvlrs() {
@@ -244,8 +274,10 @@ LasFileWriter::LasFileWriter(const std::filesystem::path& path, const LasWriteFo
   s.format = format;
   s.compressed = compression == LasCompression::Laz;
   s.chunkPoints = std::max<uint32_t>(1, chunkPoints);
+  s.variableChunks = s.compressed && chunkPoints == kLasVariableChunks;
   if (s.compressed) {
-    s.vlr = laz::laszipVlrFor(format.pointFormat, format.recordLength, s.chunkPoints);
+    s.vlr = laz::laszipVlrFor(format.pointFormat, format.recordLength,
+                              s.variableChunks ? laz::kVariableChunkSize : s.chunkPoints);
     s.encoders.resize(workerCount());
     s.batchPoints = uint64_t(s.chunkPoints) * s.encoders.size();
   }
@@ -276,6 +308,10 @@ uint64_t LasFileWriter::pointsWritten() const {
 void LasFileWriter::write(const uint8_t* records, uint64_t count) {
   State& s = *state_;
   const uint64_t length = s.format.recordLength;
+  if (s.variableChunks) {
+    throw Error(s.path.string() + ": a LAZ file of variable chunks is written by writeChunks");
+  }
+  if (s.pointsFinished) throw Error(s.path.string() + ": points written after finishPoints");
   if (!s.compressed) {
     s.stats.add(records, count, uint16_t(length), s.format.pointFormat >= 6);
     s.writeBytes(records, count * length);
@@ -304,21 +340,45 @@ void LasFileWriter::write(const uint8_t* records, uint64_t count) {
   }
 }
 
+std::vector<LasChunkPlacement> LasFileWriter::writeChunks(std::span<const LasChunkRecords> chunks) {
+  State& s = *state_;
+  if (!s.variableChunks) {
+    throw Error(s.path.string() + ": writeChunks needs a LAZ writer of kLasVariableChunks");
+  }
+  if (s.pointsFinished) throw Error(s.path.string() + ": chunks written after finishPoints");
+  for (const LasChunkRecords& chunk : chunks) {
+    if (chunk.count == 0) throw Error(s.path.string() + ": a LAZ chunk needs at least one point");
+  }
+  return s.encodeChunkList(chunks);
+}
+
+void LasFileWriter::replaceVlrPayload(size_t index, std::vector<uint8_t> payload) {
+  State& s = *state_;
+  if (index >= s.format.vlrs.size() || payload.size() != s.format.vlrs[index].payload.size()) {
+    throw Error(s.path.string() + ": VLR " + std::to_string(index) + " of " +
+                std::to_string(s.format.vlrs.size()) + " cannot take a payload of " +
+                std::to_string(payload.size()) + " bytes (its size is fixed once written)");
+  }
+  s.format.vlrs[index].payload = std::move(payload);
+}
+
+uint64_t LasFileWriter::finishPoints() {
+  return state_->finishPoints();
+}
+
+void LasFileWriter::setEvlrs(std::vector<LasVariableRecord> evlrs) {
+  State& s = *state_;
+  if (!evlrs.empty() && s.format.versionMinor < 4) {
+    throw InputError("EVLRs need LAS 1.4, not 1." + std::to_string(s.format.versionMinor));
+  }
+  s.format.evlrs = std::move(evlrs);
+}
+
 void LasFileWriter::finish() {
   State& s = *state_;
   if (s.finished) return;
   s.finished = true;
-  if (s.compressed) {
-    if (s.pendingPoints) s.encodeChunks(s.pending.data(), s.pendingPoints);
-    s.pending.clear();
-    s.pendingPoints = 0;
-    const uint64_t tableOffset = s.position();
-    const std::vector<uint8_t> table = laz::encodeChunkTable(s.table, false);
-    s.writeBytes(table.data(), table.size());
-    std::fseek(s.file, long(s.pointsOffset), SEEK_SET);
-    s.writeBytes(&tableOffset, 8);
-    std::fseek(s.file, 0, SEEK_END);
-  }
+  s.finishPoints();
   s.writeEvlrs();
   // The header again, now with the counts, bounds and EVLR start.
   const std::vector<uint8_t> header = s.headerAndVlrs();
