@@ -99,6 +99,12 @@ struct StepBounds {
   int64_t max[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
 
   bool empty() const { return min[0] > max[0]; }
+  bool contains(const StepBounds& other) const {
+    for (int a = 0; a < 3; ++a) {
+      if (other.min[a] < min[a] || other.max[a] > max[a]) return false;
+    }
+    return true;
+  }
   void add(const uint8_t* records, uint64_t count, uint32_t length) {
     std::mutex mutex;
     parallelFor(count, [&](uint64_t begin, uint64_t end) {
@@ -292,10 +298,14 @@ CopcWriteSummary writeCopcFile(const PointRecordSource& source, const std::files
   OctreeGeometry geometry;
   io::HeldPoints root;
   if (stream->pointCount() <= plan.partPoints) {
+    const StepBounds declared = declaredSteps(*stream);
     UninitializedVector<uint8_t> records = readAll(*stream, plan.batchPoints, progress);
     stream.reset();
     StepBounds steps;
     steps.add(records.data(), records.size() / length, length);
+    // The declared bounds when they hold every point, as when the records do not fit in memory,
+    // so that the octree does not depend on --memory.
+    if (!declared.empty() && declared.contains(steps)) steps = declared;
     if (!steps.empty()) {
       geometry = geometryFor(steps.min, steps.max, format);
       build.quantizer = geometry.quantizer;

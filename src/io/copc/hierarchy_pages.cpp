@@ -81,23 +81,25 @@ PackedCopcHierarchy packCopcHierarchy(std::vector<CopcHierarchyEntry> entries,
   std::vector<Page> pages;
   pages.push_back({.root = indexOf.at(packedKey({}))});
   for (size_t p = 0; p < pages.size(); ++p) {
-    std::vector<size_t> level{pages[p].root};
-    std::vector<size_t> listed;
-    while (!level.empty()) {
-      listed.insert(listed.end(), level.begin(), level.end());
+    auto childrenOfAll = [&](const std::vector<size_t>& nodes) {
       std::vector<size_t> below;
-      for (const size_t node : level) {
+      for (const size_t node : nodes) {
         below.insert(below.end(), childrenOf[node].begin(), childrenOf[node].end());
       }
-      if (below.empty()) break;
-      if (listed.size() + below.size() > maxEntriesPerPage) {
-        for (const size_t node : below) {
-          pages[p].children.push_back(pages.size());
-          pages.push_back({.root = node});
-        }
-        break;
-      }
-      level = std::move(below);
+      return below;
+    };
+    std::vector<size_t> listed{pages[p].root};
+    std::vector<size_t> below = childrenOfAll(listed);
+    // A level joins the page when it fits together with the pointers to the level under it.
+    while (!below.empty()) {
+      std::vector<size_t> further = childrenOfAll(below);
+      if (listed.size() + below.size() + further.size() > maxEntriesPerPage) break;
+      listed.insert(listed.end(), below.begin(), below.end());
+      below = std::move(further);
+    }
+    for (const size_t node : below) {
+      pages[p].children.push_back(pages.size());
+      pages.push_back({.root = node});
     }
     pages[p].nodes = std::move(listed);
   }
