@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <limits>
 
 #include "laz/chunk_encoder.hpp"
@@ -123,13 +124,26 @@ struct LasFileWriter::State {
   uint64_t batchPoints = 0;
   std::vector<std::unique_ptr<laz::ChunkEncoder>> encoders;
   std::vector<laz::ChunkTableEntry> table;
+  // Each round of chunks is written by a thread of its own while the next is encoded, into the
+  // other of two sets of buffers (kept, so their pages are not faulted in again each round).
+  std::vector<std::vector<uint8_t>> encoded[2];
+  int nextEncoded = 0;
+  std::future<void> writing;
+  uint64_t chunksEnd = 0;  ///< file offset where the next chunk goes
 
   void writeBytes(const void* data, size_t size) {
     if (size && std::fwrite(data, 1, size, file) != size) {
       throw Error(path.string() + ": writing failed (disk full?)");
     }
   }
-  uint64_t position() const { return uint64_t(std::ftell(file)); }
+  /// Waits for the round being written; rethrows its error.
+  void waitForWriting() {
+    if (writing.valid()) writing.get();
+  }
+  uint64_t position() {
+    waitForWriting();
+    return uint64_t(std::ftell(file));
+  }
 
   std::vector<uint8_t> headerAndVlrs() const;
   void encodeChunks(const uint8_t* records, uint64_t points);
@@ -207,7 +221,21 @@ void LasFileWriter::State::encodeChunks(const uint8_t* batch, uint64_t points) {
 
 std::vector<LasChunkPlacement> LasFileWriter::State::encodeChunkList(
     std::span<const LasChunkRecords> chunks) {
-  std::vector<std::vector<uint8_t>> encoded(chunks.size());
+  std::vector<std::vector<uint8_t>>& out = encoded[nextEncoded];
+  nextEncoded ^= 1;
+  // Buffers kept from earlier rounds may add up to more than this round needs (chunk sizes vary
+  // from round to round): above the round's record bytes, which its chunks rarely exceed, they
+  // are let go, so the two sets stay within the rounds' share of the memory budget.
+  uint64_t roundRecordBytes = 0;
+  for (const LasChunkRecords& chunk : chunks) roundRecordBytes += chunk.count * format.recordLength;
+  out.resize(chunks.size());
+  uint64_t keptBytes = 0;
+  for (const std::vector<uint8_t>& buffer : out) keptBytes += buffer.capacity();
+  if (keptBytes > roundRecordBytes) {
+    out.clear();
+    out.resize(chunks.size());
+  }
+  for (size_t c = 0; c < chunks.size(); ++c) out[c].clear();
   std::vector<RecordStats> chunkStats(chunks.size());
   std::atomic<size_t> next{0};
   const uint64_t threads = std::min<uint64_t>(encoders.size(), chunks.size());
@@ -217,18 +245,22 @@ std::vector<LasChunkPlacement> LasFileWriter::State::encodeChunkList(
       [&](uint64_t slot, uint64_t) {
         if (!encoders[slot]) encoders[slot] = std::make_unique<laz::ChunkEncoder>(vlr);
         for (size_t c; (c = next.fetch_add(1)) < chunks.size();) {
-          encoders[slot]->encode(chunks[c].records, chunks[c].count, encoded[c]);
+          encoders[slot]->encode(chunks[c].records, chunks[c].count, out[c]);
           chunkStats[c].add(chunks[c].records, chunks[c].count, format.recordLength, extended);
         }
       },
       1);
   std::vector<LasChunkPlacement> placements(chunks.size());
   for (size_t c = 0; c < chunks.size(); ++c) {
-    placements[c] = {.offset = position(), .bytes = encoded[c].size()};
-    writeBytes(encoded[c].data(), encoded[c].size());
-    table.push_back({chunkStats[c].count, encoded[c].size()});
+    placements[c] = {.offset = chunksEnd, .bytes = out[c].size()};
+    chunksEnd += out[c].size();
+    table.push_back({chunkStats[c].count, out[c].size()});
     stats.merge(chunkStats[c]);
   }
+  waitForWriting();
+  writing = std::async(std::launch::async, [this, &out, count = chunks.size()] {
+    for (size_t c = 0; c < count; ++c) writeBytes(out[c].data(), out[c].size());
+  });
   return placements;
 }
 
@@ -289,10 +321,16 @@ LasFileWriter::LasFileWriter(const std::filesystem::path& path, const LasWriteFo
   if (s.compressed) {
     const int64_t unknown = -1;  // the chunk table offset, patched in finish()
     s.writeBytes(&unknown, 8);
+    s.chunksEnd = s.position();
   }
 }
 
 LasFileWriter::~LasFileWriter() {
+  try {
+    state_->waitForWriting();
+  } catch (const std::exception&) {
+    // The file is removed below either way.
+  }
   // Not finished (an error on the way): a half-written file would only mislead.
   if (state_->file) {
     std::fclose(state_->file);

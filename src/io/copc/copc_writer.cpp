@@ -26,9 +26,10 @@ namespace {
 constexpr uint16_t kFormatBytes[11] = {20, 28, 26, 34, 57, 63, 30, 36, 38, 59, 67};
 /// Levels between the region being split and its cells (8^3 = 512 files at most).
 constexpr int kPartitionLevels = 3;
-/// Bytes of working memory per point of a part built in memory, beyond its record: keys before
-/// and after sorting, order, holder level, grouping by node, and slack.
-constexpr uint64_t kPartBytesPerPoint = 28;
+/// Bytes of working memory per point of a part built in memory, beyond its record: the keys
+/// before and after sorting and the order (then the holder level and grouping by node instead of
+/// the unsorted keys).
+constexpr uint64_t kPartBytesPerPoint = 21;
 
 bool hasRgb(int format) {
   return format == 2 || format == 3 || format == 5 || format == 7 || format == 8 || format == 10;
@@ -43,25 +44,28 @@ uint64_t machineMemoryBytes() {
 /// How the memory budget is spent.
 struct MemoryPlan {
   uint64_t budgetBytes = 0;
-  uint64_t partPoints = 0;   ///< most points of a part built in memory
+  uint64_t wholePoints = 0;  ///< most points of an input built in memory in one part
+  uint64_t partPoints = 0;   ///< most points of a part of a larger input
   uint64_t roundPoints = 0;  ///< points gathered per encoding round
   uint64_t batchPoints = 0;  ///< points read and scattered at a time
 };
 
 MemoryPlan planMemory(uint64_t budgetBytes, uint32_t recordLength, uint32_t maxPointsPerNode) {
   MemoryPlan plan{.budgetBytes = budgetBytes};
-  // A sixteenth each for the encoding rounds (records gathered and their chunks) and for the
-  // batches read (the stream's buffer and the scattered copy); an eighth for what the roots of
-  // finished parts hold; the rest for the part being built.
-  plan.roundPoints = std::clamp<uint64_t>(budgetBytes / 16 / (2 * recordLength), 1 << 14, 1 << 23);
+  // A sixteenth each for the encoding rounds (records gathered, and two sets of their chunks: one
+  // being written while the next is encoded) and for the batches read (the stream's buffer and
+  // the scattered copy); of a larger input, an eighth for what the roots of finished parts hold;
+  // the rest for the part being built.
+  plan.roundPoints = std::clamp<uint64_t>(budgetBytes / 16 / (3 * recordLength), 1 << 14, 1 << 22);
   plan.batchPoints = std::clamp<uint64_t>(budgetBytes / 16 / (3 * recordLength), 1 << 12, 1 << 22);
-  plan.partPoints = budgetBytes / 8 * 5 / (recordLength + kPartBytesPerPoint);
+  plan.wholePoints = budgetBytes / 8 * 7 / (recordLength + kPartBytesPerPoint);
+  plan.partPoints = budgetBytes / 4 * 3 / (recordLength + kPartBytesPerPoint);
   if (plan.partPoints < 4 * uint64_t(maxPointsPerNode)) {
     throw InputError("--memory " + formatBytes(double(budgetBytes)) +
                      " is too little for nodes of up to " + std::to_string(maxPointsPerNode) +
                      " points: give at least " +
                      formatBytes(double(4 * uint64_t(maxPointsPerNode) *
-                                        (recordLength + kPartBytesPerPoint) * 8 / 5)));
+                                        (recordLength + kPartBytesPerPoint) * 4 / 3)));
   }
   return plan;
 }
@@ -226,7 +230,11 @@ UninitializedVector<uint8_t> readAll(PointRecordStream& stream, uint64_t batchPo
   const uint8_t* batch = nullptr;
   while (const uint64_t count = stream.next(batchPoints, batch)) {
     if ((done + count) * length > records.size()) records.resize((done + count) * length);
-    std::copy(batch, batch + count * length, records.data() + done * length);
+    // On all cores: the copy is where the buffer's pages are first touched.
+    uint8_t* into = records.data() + done * length;
+    parallelFor(count * length, [&](uint64_t begin, uint64_t end) {
+      std::memcpy(into + begin, batch + begin, end - begin);
+    });
     done += count;
     if (progress) progress->pointsRead += count;
     io::stopIfCancelled(progress);
@@ -297,7 +305,7 @@ CopcWriteSummary writeCopcFile(const PointRecordSource& source, const std::files
   CopcWriteSummary summary{.pointFormat = format.pointFormat, .memoryBudgetBytes = budget};
   OctreeGeometry geometry;
   io::HeldPoints root;
-  if (stream->pointCount() <= plan.partPoints) {
+  if (stream->pointCount() <= plan.wholePoints) {
     const StepBounds declared = declaredSteps(*stream);
     UninitializedVector<uint8_t> records = readAll(*stream, plan.batchPoints, progress);
     stream.reset();
