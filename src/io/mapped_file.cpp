@@ -1,5 +1,6 @@
 #include "mapped_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -66,6 +67,18 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
     size_ = std::exchange(other.size_, 0);
   }
   return *this;
+}
+
+uint64_t MappedFile::dropPages(uint64_t begin, uint64_t end) const noexcept {
+  static const uint64_t pageBytes = uint64_t(::sysconf(_SC_PAGESIZE));
+  end = std::min<uint64_t>(end, size_);
+  begin = (begin + pageBytes - 1) / pageBytes * pageBytes;
+  end = end / pageBytes * pageBytes;
+  if (!data_ || begin >= end) return begin;
+  // A private read-only mapping holds no changes, so dropping its pages loses nothing. Failure
+  // only leaves them resident.
+  ::madvise(const_cast<uint8_t*>(data_) + begin, end - begin, MADV_DONTNEED);
+  return end;
 }
 
 void MappedFile::release() noexcept {

@@ -26,6 +26,12 @@ class MappedFile {
   size_t size() const { return size_; }  ///< bytes
   const std::filesystem::path& path() const { return path_; }
 
+  /// Gives back this process's copies of the whole pages inside bytes [begin, end): a reader
+  /// streaming through a file larger than memory keeps only what it still reads resident. The
+  /// bytes stay readable (the kernel reads them from the file again when touched). Returns where
+  /// the next range to drop can start (the end of the pages dropped).
+  uint64_t dropPages(uint64_t begin, uint64_t end) const noexcept;
+
  private:
   void release() noexcept;
   std::filesystem::path path_;
