@@ -1,26 +1,38 @@
 #include "convert_command.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
+#include "interrupt_signals.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/io/copc_writer.hpp"
 #include "pcv/io/las_writer.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/io/point_records.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinders.hpp"
+#include "progress_bar.hpp"
 
 namespace pcv::app {
 namespace {
 
 struct ConvertOptions {
   std::vector<std::string> files;  ///< inputs, then the output
-  int pointFormat = -1;            ///< -1: the input's (3 for the cylinders)
+  int pointFormat = -1;            ///< -1: the input's (3 for the cylinders, 7 for COPC)
   uint64_t points = 0;             ///< > 0: write the cylinder scene instead of inputs
   uint64_t seed = 1;
   uint32_t chunkSize = 50000;
+  bool copc = false;               ///< write COPC whatever the output's name
+  uint64_t memoryBytes = 0;        ///< COPC: host memory budget; 0: half of RAM
+  std::string temporaryDirectory;  ///< COPC: where temporary files go; empty: beside the output
+  uint32_t nodePoints = 100000;    ///< COPC: most points of a leaf
+  bool quiet = false;
 };
 
 /// The cylinder scene's points lie within each cylinder's centre plus radius and half-height.
@@ -34,7 +46,7 @@ std::unique_ptr<PointRecordStream> cylinderStream(uint64_t count, uint64_t seed,
     bounds.extend(center + glm::dvec3(reach));
   }
   return producedRecords(std::make_shared<CylinderProducer>(std::move(scene), count), bounds,
-                         glm::dvec3(0.0), format < 0 ? 3 : format);
+                         glm::dvec3(0.0), format);
 }
 
 std::unique_ptr<PointRecordStream> inputStream(const std::string& path, int format) {
@@ -57,38 +69,162 @@ std::unique_ptr<PointRecordStream> withPointFormat(std::unique_ptr<PointRecordSt
   return reformatRecords(std::move(stream), target);
 }
 
-LasCompression compressionFor(const std::string& output) {
-  const std::string extension = std::filesystem::path(output).extension().string();
-  if (extension == ".laz" || extension == ".LAZ") return LasCompression::Laz;
-  if (extension == ".las" || extension == ".LAS") return LasCompression::None;
-  throw InputError(output + ": the output must end in .las or .laz");
+enum class OutputKind { Las, Laz, Copc };
+
+bool endsWith(const std::string& text, const std::string& suffix) {
+  if (text.size() < suffix.size()) return false;
+  return std::equal(suffix.rbegin(), suffix.rend(), text.rbegin(),
+                    [](char a, char b) { return std::tolower(a) == std::tolower(b); });
+}
+
+OutputKind outputKindFor(const std::string& output, bool copc) {
+  if (endsWith(output, ".copc.laz")) return OutputKind::Copc;
+  if (copc) {
+    if (endsWith(output, ".laz")) return OutputKind::Copc;
+    throw InputError(output + ": a COPC file is a LAZ file: its name must end in .laz");
+  }
+  if (endsWith(output, ".laz")) return OutputKind::Laz;
+  if (endsWith(output, ".las")) return OutputKind::Las;
+  throw InputError(output + ": the output must end in .las, .laz or .copc.laz");
+}
+
+/// Opens the records to write (the inputs merged, or the cylinders); called again for a second
+/// pass. COPC takes point format 7 for the cylinders and picks 6, 7 or 8 for the rest itself.
+PointRecordSource recordSource(const ConvertOptions& options,
+                               const std::vector<std::string>& inputs, OutputKind kind) {
+  const bool copc = kind == OutputKind::Copc;
+  if (options.points > 0) {
+    if (!inputs.empty()) throw InputError("--points writes the cylinder scene: give no inputs");
+    const int format = options.pointFormat >= 0 ? options.pointFormat : (copc ? 7 : 3);
+    return [=] { return cylinderStream(options.points, options.seed, format); };
+  }
+  if (inputs.empty()) {
+    throw InputError("convert needs at least one input before " + options.files.back());
+  }
+  const int format = copc ? -1 : options.pointFormat;
+  return [=] {
+    std::vector<std::unique_ptr<PointRecordStream>> streams;
+    for (const std::string& input : inputs) streams.push_back(inputStream(input, format));
+    return withPointFormat(concatenateRecords(std::move(streams)), format);
+  };
+}
+
+/// "12.3 M points/s, 0:41 left" for points done of a total after `seconds`.
+ProgressState conversionState(double fraction, double pointsDone, double seconds,
+                              std::string figures) {
+  char rate[64];
+  std::snprintf(rate, sizeof rate, ", %.1f M points/s", pointsDone / std::max(seconds, 1e-3) / 1e6);
+  figures += rate;
+  if (fraction > 0.01)
+    figures += ", " + formatDuration(seconds * (1.0 - fraction) / fraction) + " left";
+  return {.fraction = fraction, .details = figures};
+}
+
+std::string millions(uint64_t points) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f M", double(points) / 1e6);
+  return text;
+}
+
+/// LAS or LAZ: the records copied batch by batch, under a temporary name until complete.
+void writeLasOrLaz(const PointRecordSource& source, const std::string& output,
+                   LasCompression compression, const ConvertOptions& options,
+                   CopcWriteProgress& progress) {
+  std::unique_ptr<PointRecordStream> stream = source();
+  progress.pointsTotal = stream->pointCount();
+  const std::string partial = output + ".partial-" + std::to_string(::getpid());
+  {
+    LasFileWriter writer(partial, stream->format(), compression, options.chunkSize);
+    std::unique_ptr<ProgressBar> bar;
+    if (!options.quiet) {
+      bar = std::make_unique<ProgressBar>(
+          [&](double seconds) {
+            const uint64_t total = std::max<uint64_t>(1, progress.pointsTotal);
+            const uint64_t read = progress.pointsRead;
+            return conversionState(double(read) / double(total), double(read), seconds,
+                                   millions(read) + " of " + millions(total) + " points");
+          },
+          "converting");
+    }
+    constexpr uint64_t kBatchPoints = 1 << 20;
+    const uint8_t* records = nullptr;
+    while (const uint64_t count = stream->next(kBatchPoints, records)) {
+      writer.write(records, count);
+      progress.pointsRead += count;
+      if (progress.cancel) throw ConversionCancelled("conversion cancelled");
+    }
+    writer.finish();
+    bar.reset();
+    std::error_code renameError;
+    std::filesystem::rename(partial, output, renameError);
+    if (renameError) {
+      std::error_code ignored;
+      std::filesystem::remove(partial, ignored);
+      throw Error(output + ": cannot rename the finished " + partial +
+                  " to it: " + renameError.message());
+    }
+  }
+  std::printf("%s: %llu points, %s, point format %d\n", output.c_str(),
+              static_cast<unsigned long long>(progress.pointsRead.load()),
+              compression == LasCompression::Laz ? "LAZ" : "LAS", stream->format().pointFormat);
+}
+
+void writeCopc(const PointRecordSource& source, const std::string& output,
+               const ConvertOptions& options, CopcWriteProgress& progress) {
+  std::unique_ptr<ProgressBar> bar;
+  if (!options.quiet) {
+    bar = std::make_unique<ProgressBar>(
+        [&](double seconds) {
+          const uint64_t total = std::max<uint64_t>(1, progress.pointsTotal);
+          const uint64_t read = progress.pointsRead, written = progress.pointsWritten;
+          // Reading (and partitioning) is half the work, building and encoding the other half.
+          const double fraction = double(read + written) / double(2 * total);
+          return conversionState(fraction, double(read + written) / 2.0, seconds,
+                                 millions(read) + " points read, " +
+                                     std::to_string(progress.nodesWritten.load()) +
+                                     " nodes written");
+        },
+        "converting");
+  }
+  const CopcWriteOptions copcOptions{.memoryBytes = options.memoryBytes,
+                                     .tempDirectory = options.temporaryDirectory,
+                                     .maxPointsPerNode = options.nodePoints,
+                                     .pointFormat = options.pointFormat};
+  const CopcWriteSummary summary = writeCopcFile(source, output, copcOptions, &progress);
+  bar.reset();
+  std::printf("%s: %llu points, COPC, point format %d, %llu nodes in %zu levels", output.c_str(),
+              static_cast<unsigned long long>(summary.pointCount), summary.pointFormat,
+              static_cast<unsigned long long>(summary.nodeCount), summary.pointsPerLevel.size());
+  if (summary.temporaryBytes > 0) {
+    std::printf(" (%llu parts through %s of temporary files, --memory %s)",
+                static_cast<unsigned long long>(summary.partsBuilt),
+                formatBytes(double(summary.temporaryBytes)).c_str(),
+                formatBytes(double(summary.memoryBudgetBytes)).c_str());
+  }
+  std::printf("\n");
 }
 
 void runConvert(const ConvertOptions& options) {
   std::vector<std::string> inputs = options.files;
   const std::string output = inputs.back();
   inputs.pop_back();
-  const LasCompression compression = compressionFor(output);
-  std::unique_ptr<PointRecordStream> stream;
-  if (options.points > 0) {
-    if (!inputs.empty()) throw InputError("--points writes the cylinder scene: give no inputs");
-    stream = cylinderStream(options.points, options.seed, options.pointFormat);
-  } else {
-    if (inputs.empty()) throw InputError("convert needs at least one input before " + output);
-    std::vector<std::unique_ptr<PointRecordStream>> streams;
-    for (const std::string& input : inputs) {
-      streams.push_back(inputStream(input, options.pointFormat));
+  const OutputKind kind = outputKindFor(output, options.copc);
+  const PointRecordSource source = recordSource(options, inputs, kind);
+  CopcWriteProgress progress;
+  InterruptSignals signals(progress.cancel);
+  try {
+    if (kind == OutputKind::Copc) {
+      writeCopc(source, output, options, progress);
+    } else {
+      writeLasOrLaz(source, output,
+                    kind == OutputKind::Laz ? LasCompression::Laz : LasCompression::None, options,
+                    progress);
     }
-    stream = withPointFormat(concatenateRecords(std::move(streams)), options.pointFormat);
+  } catch (const ConversionCancelled&) {
+    // Everything temporary is gone by now; end as the signal asks.
+    signals.endAsSignalled();
+    throw;
   }
-  LasFileWriter writer(output, stream->format(), compression, options.chunkSize);
-  constexpr uint64_t kBatchPoints = 1 << 20;
-  const uint8_t* records = nullptr;
-  while (const uint64_t count = stream->next(kBatchPoints, records)) writer.write(records, count);
-  writer.finish();
-  std::printf("%s: %llu points, %s, point format %d\n", output.c_str(),
-              static_cast<unsigned long long>(writer.pointsWritten()),
-              compression == LasCompression::Laz ? "LAZ" : "LAS", stream->format().pointFormat);
 }
 
 }  // namespace
@@ -96,15 +232,32 @@ void runConvert(const ConvertOptions& options) {
 void addConvertCommand(CLI::App& cli) {
   auto options = std::make_shared<ConvertOptions>();
   CLI::App* convert = cli.add_subcommand(
-      "convert", "Write LAS or LAZ from any point files (merged), or the cylinder scene");
-  convert->add_option("files", options->files, "Inputs, then the output (.las or .laz)")
+      "convert",
+      "Write LAS, LAZ or COPC (a LAZ octree for streaming) from any point files (merged), or the "
+      "cylinder scene");
+  convert->add_option("files", options->files, "Inputs, then the output (.las, .laz or .copc.laz)")
       ->required();
-  convert->add_option("--point-format", options->pointFormat, "LAS point format of the output")
+  convert
+      ->add_option("--point-format", options->pointFormat,
+                   "LAS point format of the output (COPC: 6, 7 or 8)")
       ->check(CLI::Range(0, 10));
   convert->add_option("--points", options->points, "Write the cylinder scene with N points");
   convert->add_option("--seed", options->seed, "Seed of the cylinder scene");
   convert->add_option("--chunk-size", options->chunkSize, "LAZ points per chunk")
       ->check(CLI::Range(1u, 100000000u));
+  convert->add_flag("--copc", options->copc, "Write COPC whatever the output's name (.laz)");
+  convert
+      ->add_option("--memory", options->memoryBytes,
+                   "COPC: host memory to use, e.g. 8G (default: half of RAM); larger inputs go "
+                   "through temporary files")
+      ->transform(CLI::AsSizeValue(false));
+  convert->add_option("--tmp", options->temporaryDirectory,
+                      "COPC: folder for temporary files (default: the output's)");
+  convert
+      ->add_option("--node-points", options->nodePoints,
+                   "COPC: a node holding more points is split (default 100000)")
+      ->check(CLI::Range(1u, 100000000u));
+  convert->add_flag("--quiet,-q", options->quiet, "No progress bar");
   convert->callback([options] { runConvert(*options); });
 }
 

@@ -72,7 +72,7 @@ glm::dvec3 addFiles(const RenderOptions& options, Renderer& renderer, Box3d& wor
   reportColoring(used);
   LayoutProgress progress;
   {
-    ProgressBar bar([&progress] { return progress.fraction(); },
+    ProgressBar bar([&progress](double) { return ProgressState{.fraction = progress.fraction()}; },
                     "laying out " + countText(cloud.size()) + " points");
     renderer.addSet(coloured, {.hasColor = cloud.hasColor, .progress = &progress});
   }
@@ -129,7 +129,7 @@ void runRender(const RenderOptions& options) {
   if (options.files.empty()) {
     // Laying out hundreds of millions of points takes minutes on the CPU: say how far it is.
     LayoutProgress progress;
-    ProgressBar bar([&progress] { return progress.fraction(); },
+    ProgressBar bar([&progress](double) { return ProgressState{.fraction = progress.fraction()}; },
                     "laying out " + countText(options.scene.pointCount) + " cylinder points");
     renderer->addSet(
         CylinderProducer(makeCylinderScene(options.scene.seed), options.scene.pointCount),

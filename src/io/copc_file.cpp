@@ -91,7 +91,7 @@ PointCloud CopcFile::State::decode(size_t node) const {
   // The chunk's pages are not needed again soon: a streamed file larger than memory must not
   // fill it with pages it has read.
   const laz::ChunkLocation& location = records->layout().chunks[chunk];
-  file.dropPages(location.offset, location.byteCount);
+  file.dropPages(location.offset, location.offset + location.byteCount);
   return cloud;
 }
 

@@ -4,6 +4,7 @@
 #include "copc_reader.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "mapped_file.hpp"
@@ -194,12 +195,23 @@ std::vector<std::string> describeCopc(const CopcHierarchy& h) {
                   " with points), " + std::to_string(points) + " points in " +
                   std::to_string(h.pageCount) + " hierarchy page" + (h.pageCount == 1 ? "" : "s") +
                   "; " + cube);
-  std::string perLevel = "COPC points per level:";
   const std::vector<uint64_t> counts = h.pointsPerLevel();
+  std::vector<uint64_t> nodesPerLevel(counts.size(), 0);
+  for (const CopcNode& node : h.nodes) nodesPerLevel[node.key.level] += node.pointCount > 0;
+  std::string pointLine = "COPC points per level:", nodeLine = "COPC nodes per level:",
+              spacingLine = "COPC spacing per level:";
   for (size_t level = 0; level < counts.size(); ++level) {
-    perLevel += (level ? ", " : " ") + std::to_string(level) + ": " + std::to_string(counts[level]);
+    const std::string prefix = (level ? ", " : " ") + std::to_string(level) + ": ";
+    pointLine += prefix + std::to_string(counts[level]);
+    nodeLine += prefix + std::to_string(nodesPerLevel[level]);
+    // The spacing halves at each level.
+    char value[32];
+    std::snprintf(value, sizeof value, "%.4g", std::ldexp(h.spacing, -int(level)));
+    spacingLine += prefix + value;
   }
-  lines.push_back(perLevel);
+  lines.push_back(pointLine);
+  lines.push_back(nodeLine);
+  lines.push_back(spacingLine);
   return lines;
 }
 

@@ -85,8 +85,12 @@ class LasFileRecords : public PointRecordStream {
   uint64_t next(uint64_t maxPoints, const uint8_t*& records) override {
     const uint64_t length = header_.recordLength;
     if (!laz_) {
+      // The batch handed out before is no longer valid: its pages go, so that streaming a file
+      // larger than memory keeps a batch resident, not the file.
+      const uint64_t start = header_.pointsOffset + done_ * length;
+      droppedTo_ = file_.dropPages(std::max(droppedTo_, header_.pointsOffset), start);
       const uint64_t count = std::min(maxPoints, pointCount_ - done_);
-      records = file_.data() + header_.pointsOffset + done_ * length;
+      records = file_.data() + start;
       done_ += count;
       return count;
     }
@@ -97,6 +101,12 @@ class LasFileRecords : public PointRecordStream {
   /// Whole chunks that fit in `maxPoints` (at least one), decoded in parallel.
   uint64_t nextChunks(uint64_t maxPoints, const uint8_t*& records) {
     const auto& chunks = laz_->layout().chunks;
+    // The chunks decoded before are done with (where a table says where chunks start).
+    if (!laz_->layout().sequential) {
+      const uint64_t decodedEnd =
+          nextChunk_ < chunks.size() ? chunks[nextChunk_].offset : laz_->layout().dataEnd;
+      droppedTo_ = file_.dropPages(std::max(droppedTo_, header_.pointsOffset), decodedEnd);
+    }
     if (nextChunk_ >= chunks.size()) return 0;
     size_t end = nextChunk_ + 1;
     uint64_t points = chunks[nextChunk_].pointCount;
@@ -134,6 +144,7 @@ class LasFileRecords : public PointRecordStream {
   std::vector<uint8_t> buffer_;
   size_t nextChunk_ = 0;
   uint64_t done_ = 0;
+  uint64_t droppedTo_ = 0;  ///< file offset below which the mapping's pages were dropped
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <limits>
 
 #include "laz/chunk_encoder.hpp"
@@ -109,7 +110,9 @@ struct LasFileWriter::State {
   std::FILE* file = nullptr;
   LasWriteFormat format;
   bool compressed = false;
+  bool variableChunks = false;  ///< chunks come from writeChunks, the table holds their counts
   uint32_t chunkPoints = 0;
+  bool pointsFinished = false;  ///< the chunk table is written
   bool finished = false;
   uint64_t pointsOffset = 0;
   uint64_t evlrStart = 0;  ///< file offset of the first EVLR, once written
@@ -121,16 +124,31 @@ struct LasFileWriter::State {
   uint64_t batchPoints = 0;
   std::vector<std::unique_ptr<laz::ChunkEncoder>> encoders;
   std::vector<laz::ChunkTableEntry> table;
+  // Each round of chunks is written by a thread of its own while the next is encoded, into the
+  // other of two sets of buffers (kept, so their pages are not faulted in again each round).
+  std::vector<std::vector<uint8_t>> encoded[2];
+  int nextEncoded = 0;
+  std::future<void> writing;
+  uint64_t chunksEnd = 0;  ///< file offset where the next chunk goes
 
   void writeBytes(const void* data, size_t size) {
     if (size && std::fwrite(data, 1, size, file) != size) {
       throw Error(path.string() + ": writing failed (disk full?)");
     }
   }
-  uint64_t position() const { return uint64_t(std::ftell(file)); }
+  /// Waits for the round being written; rethrows its error.
+  void waitForWriting() {
+    if (writing.valid()) writing.get();
+  }
+  uint64_t position() {
+    waitForWriting();
+    return uint64_t(std::ftell(file));
+  }
 
   std::vector<uint8_t> headerAndVlrs() const;
   void encodeChunks(const uint8_t* records, uint64_t points);
+  std::vector<LasChunkPlacement> encodeChunkList(std::span<const LasChunkRecords> chunks);
+  uint64_t finishPoints();
   void writeEvlrs();
 };
 
@@ -193,30 +211,74 @@ std::vector<uint8_t> LasFileWriter::State::headerAndVlrs() const {
 }
 
 void LasFileWriter::State::encodeChunks(const uint8_t* batch, uint64_t points) {
-  const uint64_t chunks = (points + chunkPoints - 1) / chunkPoints;
-  std::vector<std::vector<uint8_t>> encoded(chunks);
-  std::vector<RecordStats> chunkStats(chunks);
-  std::atomic<uint64_t> next{0};
-  const uint64_t threads = std::min<uint64_t>(encoders.size(), chunks);
+  std::vector<LasChunkRecords> chunks;
+  for (uint64_t first = 0; first < points; first += chunkPoints) {
+    chunks.push_back({.records = batch + first * format.recordLength,
+                      .count = std::min<uint64_t>(chunkPoints, points - first)});
+  }
+  encodeChunkList(chunks);
+}
+
+std::vector<LasChunkPlacement> LasFileWriter::State::encodeChunkList(
+    std::span<const LasChunkRecords> chunks) {
+  std::vector<std::vector<uint8_t>>& out = encoded[nextEncoded];
+  nextEncoded ^= 1;
+  // Buffers kept from earlier rounds may add up to more than this round needs (chunk sizes vary
+  // from round to round): above the round's record bytes, which its chunks rarely exceed, they
+  // are let go, so the two sets stay within the rounds' share of the memory budget.
+  uint64_t roundRecordBytes = 0;
+  for (const LasChunkRecords& chunk : chunks) roundRecordBytes += chunk.count * format.recordLength;
+  out.resize(chunks.size());
+  uint64_t keptBytes = 0;
+  for (const std::vector<uint8_t>& buffer : out) keptBytes += buffer.capacity();
+  if (keptBytes > roundRecordBytes) {
+    out.clear();
+    out.resize(chunks.size());
+  }
+  for (size_t c = 0; c < chunks.size(); ++c) out[c].clear();
+  std::vector<RecordStats> chunkStats(chunks.size());
+  std::atomic<size_t> next{0};
+  const uint64_t threads = std::min<uint64_t>(encoders.size(), chunks.size());
   const bool extended = format.pointFormat >= 6;
   parallelFor(
       threads,
       [&](uint64_t slot, uint64_t) {
         if (!encoders[slot]) encoders[slot] = std::make_unique<laz::ChunkEncoder>(vlr);
-        for (uint64_t c; (c = next.fetch_add(1)) < chunks;) {
-          const uint64_t first = c * chunkPoints;
-          const uint64_t count = std::min<uint64_t>(chunkPoints, points - first);
-          const uint8_t* records = batch + first * format.recordLength;
-          encoders[slot]->encode(records, count, encoded[c]);
-          chunkStats[c].add(records, count, format.recordLength, extended);
+        for (size_t c; (c = next.fetch_add(1)) < chunks.size();) {
+          encoders[slot]->encode(chunks[c].records, chunks[c].count, out[c]);
+          chunkStats[c].add(chunks[c].records, chunks[c].count, format.recordLength, extended);
         }
       },
       1);
-  for (uint64_t c = 0; c < chunks; ++c) {
-    writeBytes(encoded[c].data(), encoded[c].size());
-    table.push_back({chunkStats[c].count, encoded[c].size()});
+  std::vector<LasChunkPlacement> placements(chunks.size());
+  for (size_t c = 0; c < chunks.size(); ++c) {
+    placements[c] = {.offset = chunksEnd, .bytes = out[c].size()};
+    chunksEnd += out[c].size();
+    table.push_back({chunkStats[c].count, out[c].size()});
     stats.merge(chunkStats[c]);
   }
+  waitForWriting();
+  writing = std::async(std::launch::async, [this, &out, count = chunks.size()] {
+    for (size_t c = 0; c < count; ++c) writeBytes(out[c].data(), out[c].size());
+  });
+  return placements;
+}
+
+uint64_t LasFileWriter::State::finishPoints() {
+  if (pointsFinished) return position();
+  pointsFinished = true;
+  if (compressed) {
+    if (pendingPoints) encodeChunks(pending.data(), pendingPoints);
+    pending.clear();
+    pendingPoints = 0;
+    const uint64_t tableOffset = position();
+    const std::vector<uint8_t> encodedTable = laz::encodeChunkTable(table, variableChunks);
+    writeBytes(encodedTable.data(), encodedTable.size());
+    std::fseek(file, long(pointsOffset), SEEK_SET);
+    writeBytes(&tableOffset, 8);
+    std::fseek(file, 0, SEEK_END);
+  }
+  return position();
 }
 
 void LasFileWriter::State::writeEvlrs() {
@@ -244,8 +306,10 @@ LasFileWriter::LasFileWriter(const std::filesystem::path& path, const LasWriteFo
   s.format = format;
   s.compressed = compression == LasCompression::Laz;
   s.chunkPoints = std::max<uint32_t>(1, chunkPoints);
+  s.variableChunks = s.compressed && chunkPoints == kLasVariableChunks;
   if (s.compressed) {
-    s.vlr = laz::laszipVlrFor(format.pointFormat, format.recordLength, s.chunkPoints);
+    s.vlr = laz::laszipVlrFor(format.pointFormat, format.recordLength,
+                              s.variableChunks ? laz::kVariableChunkSize : s.chunkPoints);
     s.encoders.resize(workerCount());
     s.batchPoints = uint64_t(s.chunkPoints) * s.encoders.size();
   }
@@ -257,10 +321,16 @@ LasFileWriter::LasFileWriter(const std::filesystem::path& path, const LasWriteFo
   if (s.compressed) {
     const int64_t unknown = -1;  // the chunk table offset, patched in finish()
     s.writeBytes(&unknown, 8);
+    s.chunksEnd = s.position();
   }
 }
 
 LasFileWriter::~LasFileWriter() {
+  try {
+    state_->waitForWriting();
+  } catch (const std::exception&) {
+    // The file is removed below either way.
+  }
   // Not finished (an error on the way): a half-written file would only mislead.
   if (state_->file) {
     std::fclose(state_->file);
@@ -276,6 +346,10 @@ uint64_t LasFileWriter::pointsWritten() const {
 void LasFileWriter::write(const uint8_t* records, uint64_t count) {
   State& s = *state_;
   const uint64_t length = s.format.recordLength;
+  if (s.variableChunks) {
+    throw Error(s.path.string() + ": a LAZ file of variable chunks is written by writeChunks");
+  }
+  if (s.pointsFinished) throw Error(s.path.string() + ": points written after finishPoints");
   if (!s.compressed) {
     s.stats.add(records, count, uint16_t(length), s.format.pointFormat >= 6);
     s.writeBytes(records, count * length);
@@ -304,21 +378,45 @@ void LasFileWriter::write(const uint8_t* records, uint64_t count) {
   }
 }
 
+std::vector<LasChunkPlacement> LasFileWriter::writeChunks(std::span<const LasChunkRecords> chunks) {
+  State& s = *state_;
+  if (!s.variableChunks) {
+    throw Error(s.path.string() + ": writeChunks needs a LAZ writer of kLasVariableChunks");
+  }
+  if (s.pointsFinished) throw Error(s.path.string() + ": chunks written after finishPoints");
+  for (const LasChunkRecords& chunk : chunks) {
+    if (chunk.count == 0) throw Error(s.path.string() + ": a LAZ chunk needs at least one point");
+  }
+  return s.encodeChunkList(chunks);
+}
+
+void LasFileWriter::replaceVlrPayload(size_t index, std::vector<uint8_t> payload) {
+  State& s = *state_;
+  if (index >= s.format.vlrs.size() || payload.size() != s.format.vlrs[index].payload.size()) {
+    throw Error(s.path.string() + ": VLR " + std::to_string(index) + " of " +
+                std::to_string(s.format.vlrs.size()) + " cannot take a payload of " +
+                std::to_string(payload.size()) + " bytes (its size is fixed once written)");
+  }
+  s.format.vlrs[index].payload = std::move(payload);
+}
+
+uint64_t LasFileWriter::finishPoints() {
+  return state_->finishPoints();
+}
+
+void LasFileWriter::setEvlrs(std::vector<LasVariableRecord> evlrs) {
+  State& s = *state_;
+  if (!evlrs.empty() && s.format.versionMinor < 4) {
+    throw InputError("EVLRs need LAS 1.4, not 1." + std::to_string(s.format.versionMinor));
+  }
+  s.format.evlrs = std::move(evlrs);
+}
+
 void LasFileWriter::finish() {
   State& s = *state_;
   if (s.finished) return;
   s.finished = true;
-  if (s.compressed) {
-    if (s.pendingPoints) s.encodeChunks(s.pending.data(), s.pendingPoints);
-    s.pending.clear();
-    s.pendingPoints = 0;
-    const uint64_t tableOffset = s.position();
-    const std::vector<uint8_t> table = laz::encodeChunkTable(s.table, false);
-    s.writeBytes(table.data(), table.size());
-    std::fseek(s.file, long(s.pointsOffset), SEEK_SET);
-    s.writeBytes(&tableOffset, 8);
-    std::fseek(s.file, 0, SEEK_END);
-  }
+  s.finishPoints();
   s.writeEvlrs();
   // The header again, now with the counts, bounds and EVLR start.
   const std::vector<uint8_t> header = s.headerAndVlrs();

@@ -4,6 +4,7 @@
 // layout reads.
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <mutex>
 
 #include "colour_values.hpp"
@@ -96,19 +97,35 @@ void LazCloudDecoder::decodeSlice(size_t firstChunk, size_t endChunk) {
   std::atomic<size_t> next{firstChunk};
   const size_t threads =
       records_.sequential() ? 1 : std::min<size_t>(workers_.size(), endChunk - firstChunk);
+  // A broken file names its first broken chunk, whichever thread got there first: chunks are
+  // handed out in order, so every chunk below a failed one was started and finishes or fails.
+  std::mutex errorMutex;
+  size_t failedChunk = SIZE_MAX;
+  std::exception_ptr failure;
   parallelFor(
       threads,
       [&](uint64_t slot, uint64_t) {
         Worker& worker = workerFor(slot);
         for (size_t chunk; (chunk = next.fetch_add(1)) < endChunk;) {
-          records_.decodeChunk(chunk, *worker.decoder, worker.buffer.data(), kPiecePoints,
-                               [&](const uint8_t* records, uint64_t first, uint64_t count) {
-                                 decodePiece(worker, records, first, count);
-                               });
+          try {
+            records_.decodeChunk(chunk, *worker.decoder, worker.buffer.data(), kPiecePoints,
+                                 [&](const uint8_t* records, uint64_t first, uint64_t count) {
+                                   decodePiece(worker, records, first, count);
+                                 });
+          } catch (...) {
+            const std::lock_guard lock(errorMutex);
+            if (chunk < failedChunk) {
+              failedChunk = chunk;
+              failure = std::current_exception();
+            }
+            next = endChunk;  // no new chunks
+            return;
+          }
           context_.advance(records_.layout().chunks[chunk].byteCount);
         }
       },
       1);
+  if (failure) std::rethrow_exception(failure);
 }
 
 void LazCloudDecoder::publish(uint64_t pointsReady) {

@@ -70,21 +70,24 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   return *this;
 }
 
+uint64_t MappedFile::dropPages(uint64_t begin, uint64_t end) const noexcept {
+  static const uint64_t pageBytes = uint64_t(::sysconf(_SC_PAGESIZE));
+  end = std::min<uint64_t>(end, size_);
+  begin = (begin + pageBytes - 1) / pageBytes * pageBytes;
+  end = end / pageBytes * pageBytes;
+  if (!data_ || begin >= end) return begin;
+  // A private read-only mapping holds no changes, so dropping its pages loses nothing. Failure
+  // only leaves them resident.
+  ::madvise(const_cast<uint8_t*>(data_) + begin, end - begin, MADV_DONTNEED);
+  return end;
+}
+
 void MappedFile::release() noexcept {
   if (data_ && ::munmap(const_cast<uint8_t*>(data_), size_) != 0) {
     std::fprintf(stderr, "pcv: munmap of %s failed: %s\n", path_.c_str(), std::strerror(errno));
   }
   data_ = nullptr;
   size_ = 0;
-}
-
-void MappedFile::dropPages(uint64_t offset, uint64_t bytes) const {
-  if (data_ == nullptr || offset >= size_) return;
-  const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
-  const uint64_t first = (offset + page - 1) / page * page;  // whole pages inside the range only
-  const uint64_t end = std::min<uint64_t>(offset + bytes, size_) / page * page;
-  if (end <= first) return;
-  ::madvise(const_cast<uint8_t*>(data_) + first, end - first, MADV_DONTNEED);
 }
 
 }  // namespace pcv::io

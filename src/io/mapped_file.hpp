@@ -24,11 +24,13 @@ class MappedFile {
   std::span<const uint8_t> bytes() const { return {data_, size_}; }
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }  ///< bytes
-  /// Gives the pages of [offset, offset + bytes) back to the system (they are read again from
-  /// the file when touched), so reading a huge file piece by piece keeps the resident memory
-  /// bounded.
-  void dropPages(uint64_t offset, uint64_t bytes) const;
   const std::filesystem::path& path() const { return path_; }
+
+  /// Gives back this process's copies of the whole pages inside bytes [begin, end): a reader
+  /// streaming through a file larger than memory keeps only what it still reads resident. The
+  /// bytes stay readable (the kernel reads them from the file again when touched). Returns where
+  /// the next range to drop can start (the end of the pages dropped).
+  uint64_t dropPages(uint64_t begin, uint64_t end) const noexcept;
 
  private:
   void release() noexcept;

@@ -60,12 +60,80 @@ TEST(ConvertCli, MergesInputsOfDifferentFormats) {
   EXPECT_NE(output.find("point format 1"), std::string::npos) << output;
 }
 
+TEST(ConvertCli, WritesTheCylinderSceneAsCopcAndInfoShowsItsLevels) {
+  TempDir dir;
+  const std::string out = dir.file("c.copc.laz").string();
+  int status = -1;
+  std::string output = pcv("convert --points 200000 --seed 5 --node-points 5000 " + out, &status);
+  ASSERT_EQ(status, 0) << output;
+  EXPECT_NE(output.find("200000 points, COPC, point format 7"), std::string::npos) << output;
+  output = pcv("info " + out, &status);
+  ASSERT_EQ(status, 0) << output;
+  EXPECT_NE(output.find("COPC 1.4, point format 7"), std::string::npos) << output;
+  EXPECT_NE(output.find("LAZ chunks: variable size"), std::string::npos) << output;
+  EXPECT_NE(output.find("COPC octree: "), std::string::npos) << output;
+  EXPECT_NE(output.find("COPC nodes per level: 0: 1, 1: "), std::string::npos) << output;
+  EXPECT_NE(output.find("COPC spacing per level: 0: "), std::string::npos) << output;
+}
+
+TEST(ConvertCli, WritesCopcFromTextAndUnderAnyLazNameWithCopc) {
+  TempDir dir;
+  writeText(dir.file("a.xyz"), "500000.5 5000000.25 10 200\n500001 5000001 11 100\n");
+  int status = -1;
+  std::string output =
+      pcv("convert -q --copc " + dir.file("a.xyz").string() + " " + dir.file("a.laz").string(),
+          &status);
+  ASSERT_EQ(status, 0) << output;
+  output = pcv("info " + dir.file("a.laz").string(), &status);
+  EXPECT_NE(output.find("COPC octree: 1 levels, 1 nodes"), std::string::npos) << output;
+  EXPECT_NE(output.find("point format 6"), std::string::npos) << output;
+  EXPECT_NE(output.find("500000.500"), std::string::npos) << output;
+  output = pcv("convert --copc " + dir.file("a.xyz").string() + " " + dir.file("a.las").string(),
+               &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(output.find("must end in .laz"), std::string::npos) << output;
+}
+
+TEST(ConvertCli, BadInputLeavesNoOutput) {
+  TempDir dir;
+  int status = -1;
+  pcv("convert -q --points 50000 --seed 1 " + dir.file("good.las").string(), &status);
+  ASSERT_EQ(status, 0);
+  // Cut in the middle of the records: the header promises more than the file holds.
+  std::filesystem::resize_file(dir.file("good.las"), 375 + 20000 * 34);
+  for (const char* memory : {"", " --memory 4M --node-points 1000"}) {
+    SCOPED_TRACE(memory);
+    const std::string output = pcv("convert -q " + dir.file("good.las").string() + " " +
+                                       dir.file("out.copc.laz").string() + memory,
+                                   &status);
+    EXPECT_EQ(status, 1) << output;
+    EXPECT_NE(output.find("truncated"), std::string::npos) << output;
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.file(""))) {
+      names.push_back(entry.path().filename().string());
+    }
+    EXPECT_EQ(names, std::vector<std::string>{"good.las"});
+  }
+}
+
+TEST(ConvertCli, CtrlCLeavesNoOutputAndEndsByTheSignal) {
+  TempDir dir;
+  int status = -1;
+  // Long enough to be interrupted while its temporary files exist.
+  const std::string output =
+      pcv("convert -q --points 100000000 --memory 64M --node-points 20000 " +
+              dir.file("big.copc.laz").string() + " & pid=$!; sleep 1; kill -INT $pid; wait $pid",
+          &status);
+  EXPECT_EQ(status, 128 + 2) << output;
+  EXPECT_TRUE(std::filesystem::is_empty(dir.file(""))) << output;
+}
+
 TEST(ConvertCli, RefusesAnOutputThatIsNeitherLasNorLaz) {
   TempDir dir;
   int status = 0;
   const std::string output = pcv("convert --points 10 " + dir.file("x.ply").string(), &status);
   EXPECT_NE(status, 0);
-  EXPECT_NE(output.find(".las or .laz"), std::string::npos) << output;
+  EXPECT_NE(output.find(".las, .laz or .copc.laz"), std::string::npos) << output;
 }
 
 }  // namespace

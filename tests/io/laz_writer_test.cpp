@@ -1,12 +1,15 @@
 // Writing LAS and LAZ: LAS -> LAZ -> LAS and LAZ -> LAS -> LAZ give identical point records for
 // every shared file; the cylinder scene written in every point format, with chunk sizes that
 // leave a partial last chunk, reads back to the records it was made of; the header's counts and
-// bounds are the points'.
+// bounds are the points'; variable chunks written in rounds of varying sizes each decode alone
+// where the writer said it put them.
 #include <gtest/gtest.h>
 
 #include <cstring>
 
 #include "io_test_util.hpp"
+#include "laz/chunk_decoder.hpp"
+#include "laz/laszip_vlr.hpp"
 #include "laz_test_support.hpp"
 #include "pcv/io/las_writer.hpp"
 #include "pcv/io/point_records.hpp"
@@ -156,6 +159,69 @@ TEST(LazWriter, ConvertsBetweenPointFormats) {
   auto three = reformatRecords(std::move(back), legacy);
   auto original = openLasRecords(lazCorpusDir() / "simple.laz");
   EXPECT_TRUE(drain(*three) == drain(*original));
+}
+
+TEST(LazWriter, VariableChunksOfManyRoundsDecodeAloneWhereTheyWerePlaced) {
+  // Each round of chunks is written while the next is encoded, into buffers kept between rounds:
+  // every chunk is sought through its placement and decoded by itself, and the whole file reads
+  // back in order.
+  TempDir dir;
+  constexpr uint64_t kCount = 60000;
+  auto stream = cylinders(kCount, 7);
+  const std::vector<uint8_t> records = drain(*stream);
+  const uint32_t length = stream->format().recordLength;
+  // Rounds alternate between two sets of buffers: the fourth, small after the second's large
+  // chunks, lets go of what the second kept. The last takes the rest of the points.
+  const std::vector<std::vector<uint64_t>> rounds = {std::vector<uint64_t>(40, 100),
+                                                     {9000, 7000, 1},
+                                                     std::vector<uint64_t>(300, 37),
+                                                     {3, 500, 2},
+                                                     {0}};
+  std::vector<LasChunkRecords> all;
+  std::vector<LasChunkPlacement> placements;
+  {
+    LasFileWriter writer(dir.file("v.laz"), stream->format(), LasCompression::Laz,
+                         kLasVariableChunks);
+    uint64_t at = 0;
+    for (size_t r = 0; r < rounds.size(); ++r) {
+      std::vector<LasChunkRecords> chunks;
+      for (uint64_t count : rounds[r]) {
+        if (r + 1 == rounds.size()) count = kCount - at;
+        chunks.push_back({.records = records.data() + at * length, .count = count});
+        at += count;
+      }
+      const std::vector<LasChunkPlacement> placed = writer.writeChunks(chunks);
+      ASSERT_EQ(placed.size(), chunks.size());
+      all.insert(all.end(), chunks.begin(), chunks.end());
+      placements.insert(placements.end(), placed.begin(), placed.end());
+    }
+    ASSERT_EQ(at, kCount);
+    writer.finish();
+  }
+  const io::MappedFile file(dir.file("v.laz"));
+  const io::ReadContext context{.file = "v.laz"};
+  const io::LasHeader header = io::parseLasHeader(file.bytes(), context);
+  EXPECT_EQ(header.pointCount, kCount);
+  const io::LasVlr* vlr = header.findVlr(laz::kLaszipUserId, laz::kLaszipRecordId);
+  ASSERT_NE(vlr, nullptr);
+  const laz::LaszipVlr laszip =
+      laz::parseLaszipVlr(file.bytes().subspan(vlr->payloadOffset, vlr->payloadBytes),
+                          header.pointFormat, uint32_t(header.recordLength));
+  laz::ChunkDecoder decoder(laszip, {});
+  for (size_t c = 0; c < all.size(); ++c) {
+    SCOPED_TRACE("chunk " + std::to_string(c));
+    if (c > 0) {
+      EXPECT_EQ(placements[c].offset, placements[c - 1].offset + placements[c - 1].bytes);
+    }
+    ASSERT_LE(placements[c].offset + placements[c].bytes, file.bytes().size());
+    std::vector<uint8_t> decoded(all[c].count * length);
+    decoder.start(file.data() + placements[c].offset, placements[c].bytes, all[c].count);
+    decoder.decode(all[c].count, decoded.data());
+    ASSERT_FALSE(decoder.fault().has_value()) << decoder.fault()->what;
+    EXPECT_EQ(std::memcmp(decoded.data(), all[c].records, decoded.size()), 0);
+  }
+  auto back = openLasRecords(dir.file("v.laz"));
+  EXPECT_TRUE(drain(*back) == records);
 }
 
 TEST(LazWriter, RejectsInconsistentFormats) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,18 +46,45 @@ uint16_t lasFormatRecordBytes(int pointFormat);
 
 enum class LasCompression { None, Laz };
 
+/// `chunkPoints` of a LAZ file whose chunks vary in size: each is written by writeChunks.
+inline constexpr uint32_t kLasVariableChunks = 0xFFFFFFFFu;
+
+/// One chunk's records for LasFileWriter::writeChunks.
+struct LasChunkRecords {
+  const uint8_t* records = nullptr;  ///< count * recordLength bytes
+  uint64_t count = 0;                ///< points, at least 1
+};
+
+/// Where a chunk was written.
+struct LasChunkPlacement {
+  uint64_t offset = 0;  ///< file offset of its first byte
+  uint64_t bytes = 0;   ///< compressed size
+};
+
 class LasFileWriter {
  public:
   /// Creates `path`; throws Error when it cannot, InputError when `format` is inconsistent.
-  /// LAZ chunks hold `chunkPoints` points (the last one fewer).
+  /// LAZ chunks hold `chunkPoints` points (the last one fewer), or as many as each
+  /// writeChunks entry with kLasVariableChunks.
   LasFileWriter(const std::filesystem::path& path, const LasWriteFormat& format,
                 LasCompression compression, uint32_t chunkPoints = 50000);
   ~LasFileWriter();
   LasFileWriter(const LasFileWriter&) = delete;
   LasFileWriter& operator=(const LasFileWriter&) = delete;
 
-  /// Appends `count` records (count * recordLength bytes).
+  /// Appends `count` records (count * recordLength bytes). Not with kLasVariableChunks.
   void write(const uint8_t* records, uint64_t count);
+  /// kLasVariableChunks only: encodes each of `chunks` as one LAZ chunk, on all cores, and
+  /// appends them in order; returns where each went.
+  std::vector<LasChunkPlacement> writeChunks(std::span<const LasChunkRecords> chunks);
+  /// Replaces the payload of the format's VLR `index` with one of the same size: for VLRs that
+  /// describe what is known only at the end (a table of contents).
+  void replaceVlrPayload(size_t index, std::vector<uint8_t> payload);
+  /// Writes what is buffered and the chunk table, and returns the file offset where the EVLRs
+  /// will begin, for EVLRs that point into themselves. No points may follow.
+  uint64_t finishPoints();
+  /// Replaces the EVLRs that finish() writes (LAS 1.4).
+  void setEvlrs(std::vector<LasVariableRecord> evlrs);
   /// Writes what is buffered, the chunk table and the EVLRs, then the header's counts and
   /// bounds. Without it the file is incomplete.
   void finish();
