@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Runs compute-sanitizer's four tools (memcheck with leak checking, racecheck, initcheck,
 # synccheck) over `pcv render --backend cuda` with every method at several viewpoints, the
-# quality modes, and a LAS file, on a machine with an NVIDIA GPU. Fails when any tool reports
+# quality modes, clipping (box, cut-away box, slab), a LAS file and a streamed COPC file, on a
+# machine with an NVIDIA GPU. Fails when any tool reports
 # anything; prints one line per run and the reports of failing runs.
-# Usage: scripts/gpu-check.sh BUILD_DIR [LAS_FILE]
+# Usage: scripts/gpu-check.sh BUILD_DIR [LAS_FILE [COPC_FILE]]
 #   GPU_CHECK_POINTS   cylinder points per run (default 200000)
 #   GPU_CHECK_TOOLS    the tools to run (default "memcheck racecheck initcheck synccheck")
 #   GPU_CHECK_JOBS     runs at once (default 8; they share the GPU)
 set -uo pipefail
-build=${1:?usage: gpu-check.sh BUILD_DIR [LAS_FILE]}
+build=${1:?usage: gpu-check.sh BUILD_DIR [LAS_FILE [COPC_FILE]]}
 pcv="$(cd "$build" && pwd)/app/pcv"
 las=${2:-}
+copc=${3:-}
 points=${GPU_CHECK_POINTS:-200000}
 tools=${GPU_CHECK_TOOLS:-memcheck racecheck initcheck synccheck}
 jobs=${GPU_CHECK_JOBS:-8}
@@ -35,6 +37,12 @@ qualities=(
   "--background-top 203040"
   "--point-size 2 --fill-holes 2 --edl on --hq"
 )
+clips=(
+  "--clip-box -0.6,-0.5,-0.4,0.5,0.6,0.7"                      # batches kept, cut and crossed
+  "--clip-box -0.6,-0.5,-0.4,0.5,0.6,0.7 --clip-keep outside"  # the box cut away
+  "--clip-slab 1,2,-0.5,0.1,0,0,0.4"                           # the plane test per point
+  "--clip-box -0.6,-0.5,-0.4,0.5,0.6,0.7 --point-size 3 --edl on --hq"
+)
 
 # One line per run: tool, then the pcv render arguments (split on spaces when run).
 for tool in $tools; do
@@ -46,9 +54,16 @@ for tool in $tools; do
   for view in "${views[0]}" "${views[3]}"; do
     for quality in "${qualities[@]}"; do echo "$tool --points $points $quality $view"; done
   done
+  for view in "${views[0]}" "${views[3]}"; do
+    for clip in "${clips[@]}"; do echo "$tool --points $points $clip $view"; done
+  done
   if [ -n "$las" ]; then
     echo "$tool $las"
     echo "$tool $las --edl on --point-size 2"
+  fi
+  if [ -n "$copc" ]; then
+    echo "$tool $copc"                         # streamed: nodes come and go as sets
+    echo "$tool $copc --point-budget 100000 --point-size 2 --edl on"
   fi
 done >"$work/runs.txt"
 

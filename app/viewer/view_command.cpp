@@ -64,6 +64,11 @@ void addViewCommand(CLI::App& cli) {
                    "How frames reach GL: auto, surface (CUDA writes the texture), pbo, host")
       ->check(CLI::IsMember({"auto", "surface", "pbo", "host"}))
       ->capture_default_str();
+  view->add_option("--gl-context", o.glContext,
+                   "Where the window's GL context comes from: native (GLX on X11) or egl (the "
+                   "GPU driver's GL on an X server without its GLX)")
+      ->check(CLI::IsMember({"native", "egl"}))
+      ->capture_default_str();
   view->add_option("--frames", o.frames, "Exit after this many frames (0: run until closed)")
       ->capture_default_str();
   view->add_option(

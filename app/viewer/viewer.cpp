@@ -51,7 +51,8 @@ class ImGuiSession {
 
 ViewerWindow::ViewerWindow(const ViewerOptions& options)
     : options_(options),
-      window_("pcv - point cloud viewer", options.widthPx, options.heightPx),
+      window_("pcv - point cloud viewer", options.widthPx, options.heightPx,
+              options.glContext == "egl" ? GlContextApi::Egl : GlContextApi::Native),
       settings_(options.render) {
   std::fprintf(stderr, "pcv: %s\n", window_.description().c_str());
   renderer_ = createRenderer(options.backend);
@@ -299,6 +300,8 @@ void ViewerWindow::run() {
     if (ready) ++sceneFrame;
     if (options_.frames > 0 && sceneFrame >= options_.frames) break;
   }
+  std::fprintf(stderr, "pcv: frames reached GL by the %s path\n",
+               interopPathName(presenter_->path()));
   const Camera& camera = rig_.camera();
   std::fprintf(stderr, "pcv: %llu frames; camera eye (%.4f, %.4f, %.4f) yaw %.4f pitch %.4f\n",
                static_cast<unsigned long long>(frame), camera.eye.x, camera.eye.y, camera.eye.z,

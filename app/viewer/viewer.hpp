@@ -16,10 +16,11 @@
 namespace pcv::app {
 
 struct ViewerOptions {
-  DemoScene demo;                ///< the cylinders, shown when no file is given
-  std::string backend = "auto";  ///< auto, cuda, cpu
-  std::string interop = "auto";  ///< auto, surface, pbo, host
-  int widthPx = 1280;            ///< initial window size (screen coordinates)
+  DemoScene demo;                    ///< the cylinders, shown when no file is given
+  std::string backend = "auto";      ///< auto, cuda, cpu
+  std::string interop = "auto";      ///< auto, surface, pbo, host
+  std::string glContext = "native";  ///< native (GLX on X11) or egl: the window's GL context
+  int widthPx = 1280;                ///< initial window size (screen coordinates)
   int heightPx = 720;
   /// Where the camera starts (--eye, --yaw, --pitch, --near, --far); empty: the seed's view, or
   /// framing the files. With files, a given camera keeps near and far from the scene's size

@@ -20,7 +20,7 @@ std::string glfwLastError() {
 
 }  // namespace
 
-GlfwWindow::GlfwWindow(const std::string& title, int widthPx, int heightPx) {
+GlfwWindow::GlfwWindow(const std::string& title, int widthPx, int heightPx, GlContextApi api) {
   if (!glfwInit()) throw UnavailableError("cannot initialize GLFW: " + glfwLastError());
   for (const auto& [major, minor] : {std::pair{4, 5}, std::pair{3, 3}}) {
     glfwDefaultWindowHints();
@@ -32,13 +32,15 @@ GlfwWindow::GlfwWindow(const std::string& title, int widthPx, int heightPx) {
     glfwWindowHint(GLFW_DEPTH_BITS, 0);
     glfwWindowHint(GLFW_STENCIL_BITS, 0);
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+    if (api == GlContextApi::Egl) glfwWindowHint(GLFW_CONTEXT_CREATION_API, GLFW_EGL_CONTEXT_API);
     window_ = glfwCreateWindow(widthPx, heightPx, title.c_str(), nullptr, nullptr);
     if (window_) break;
   }
   if (!window_) {
     const std::string why = glfwLastError();
     glfwTerminate();
-    throw UnavailableError("cannot open a window with OpenGL 3.3 core: " + why);
+    throw UnavailableError(std::string("cannot open a window with OpenGL 3.3 core") +
+                           (api == GlContextApi::Egl ? " through EGL" : "") + ": " + why);
   }
   glfwMakeContextCurrent(window_);
   glfwSwapInterval(0);  // vsync off, as the seed: frame times show the renderer, not the display

@@ -1,5 +1,6 @@
-// The viewer end to end in a virtual X display (Xvfb + Mesa llvmpipe, no GPU): scripted input,
-// images read back from the framebuffer. Skipped, with the reason, where Xvfb is missing.
+// The viewer end to end in a virtual X display (Xvfb with Mesa; the GPU draws where there is one):
+// scripted input, images read back from the framebuffer. Skipped, with the reason, where Xvfb is
+// missing.
 #include <filesystem>
 #include <regex>
 
@@ -32,6 +33,23 @@ TEST_F(ViewerXvfb, CylindersAreVisibleInTheWindow) {
     EXPECT_NE(output.find("pcv: cuda backend"), std::string::npos) << output;
   } else {
     EXPECT_NE(output.find(whyNotCuda + "; using the CPU backend"), std::string::npos) << output;
+  }
+}
+
+TEST_F(ViewerXvfb, AnEglContextDrawsTheWindowToo) {
+  // --gl-context egl: the GPU driver's GL on an X server without its GLX. Where CUDA can share
+  // that context's objects the frame goes by the surface or PBO path, else by the host upload.
+  std::string output;
+  ASSERT_EQ(runViewer("0.1 window_shot " + path("window.png") + "\n0.2 quit\n", &output,
+                      "--gl-context egl"),
+            0)
+      << output;
+  EXPECT_GT(test::countLitPixels(readPng(path("window.png")), kOpaqueBlack), 20000u) << output;
+  EXPECT_NE(output.find("frames reached GL by the "), std::string::npos) << output;
+  std::printf("%s", output.substr(0, output.find('\n') + 1).c_str());  // the GL it got
+  std::smatch path;
+  if (std::regex_search(output, path, std::regex("frames reached GL by the [^\n]+"))) {
+    std::printf("%s\n", path[0].str().c_str());
   }
 }
 

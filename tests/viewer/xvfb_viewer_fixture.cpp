@@ -87,7 +87,7 @@ int ViewerXvfb::runViewer(const std::string& script, std::string* output, const 
   const std::string config = "XDG_CONFIG_HOME=" + (dir_ / "config").string() + " ";
   return runCommand(config + environment + " DISPLAY=" + server_->display() + " " +
                         pcvExecutable().string() +
-                        " view --backend cpu --points 200000 --frame-dt 0.02 --frames 400"
+                        " view --backend auto --points 200000 --frame-dt 0.02 --frames 400"
                         " --script " +
                         scriptPath.string() + " " + extra,
                     output);

@@ -8,11 +8,17 @@ struct GLFWwindow;
 
 namespace pcv {
 
+/// Where the window's GL context comes from. The platform's own API (GLX on X11) is what most
+/// displays offer; EGL gives the NVIDIA driver's GL on X servers without NVIDIA's GLX (a
+/// virtual or remote X server), so CUDA can share its buffers.
+enum class GlContextApi { Native, Egl };
+
 class GlfwWindow {
  public:
   /// Initializes GLFW, opens the window and makes its context current. Throws UnavailableError
   /// with GLFW's words when there is no display or no suitable OpenGL.
-  GlfwWindow(const std::string& title, int widthPx, int heightPx);
+  GlfwWindow(const std::string& title, int widthPx, int heightPx,
+             GlContextApi api = GlContextApi::Native);
   /// Destroys the window and terminates GLFW; GL objects must be gone before.
   ~GlfwWindow();
   GlfwWindow(GlfwWindow&&) = delete;
