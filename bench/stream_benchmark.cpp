@@ -113,11 +113,10 @@ void run(const Options& o) {
   std::vector<pcv::PointSetId> sets = cloud.update(overview, size.width, size.height);
   renderer->render(sets, view, {}, target);
   const double firstImageMs = msSince(start);
-  std::printf("points: %llu in %zu nodes\n",
-              static_cast<unsigned long long>(file->pointCount()),
+  std::printf("points: %llu in %zu nodes\n", static_cast<unsigned long long>(file->pointCount()),
               file->hierarchy().nodes.size());
-  std::printf("open: hierarchy %.1f ms, root resident %.1f ms, first image %.1f ms\n",
-              hierarchyMs, rootMs, firstImageMs);
+  std::printf("open: hierarchy %.1f ms, root resident %.1f ms, first image %.1f ms\n", hierarchyMs,
+              rootMs, firstImageMs);
 
   // Converge on the overview, drawing every frame as a viewer would.
   int convergeFrames = 0;
@@ -172,8 +171,9 @@ void run(const Options& o) {
               wall.median, wall.p99, wall.max);
   std::printf("fly: points drawn median %.0f, nodes missing median %.0f max %.0f\n",
               drawnSpread.median, missingSpread.median, missingSpread.max);
-  std::printf("fly: decoded %.1f M points/s, %llu nodes evicted\n", decodeRate / 1e6,
-              static_cast<unsigned long long>(end.evictedNodes));
+  std::printf("fly: decoded %.1f M points/s, %llu nodes evicted, %llu repacks\n", decodeRate / 1e6,
+              static_cast<unsigned long long>(end.evictedNodes),
+              static_cast<unsigned long long>(end.repacks));
   const uint64_t resident = renderer->residentBytes();
   std::printf("memory: renderer %.1f MiB of --gpu-memory %.1f MiB; peak RSS %.1f MiB\n",
               double(resident) / (1 << 20), double(options.gpuMemoryBytes) / (1 << 20),
@@ -182,11 +182,11 @@ void run(const Options& o) {
   if (!o.json.empty()) {
     std::ofstream out(o.json);
     out << "{\"file\": \"" << o.file << "\", \"backend\": \"" << renderer->backendName()
-        << "\", \"points\": " << file->pointCount() << ", \"point_budget\": "
-        << cloud.pointBudget() << ", \"first_image_ms\": " << firstImageMs
-        << ", \"converge_ms\": " << convergeMs << ", \"static_gpu_ms\": " << staticSpread.median
-        << ", \"fly_update_ms\": [" << update.median << ", " << update.p99 << ", " << update.max
-        << "], \"fly_gpu_ms\": [" << gpu.median << ", " << gpu.p99 << ", " << gpu.max
+        << "\", \"points\": " << file->pointCount() << ", \"point_budget\": " << cloud.pointBudget()
+        << ", \"first_image_ms\": " << firstImageMs << ", \"converge_ms\": " << convergeMs
+        << ", \"static_gpu_ms\": " << staticSpread.median << ", \"fly_update_ms\": ["
+        << update.median << ", " << update.p99 << ", " << update.max << "], \"fly_gpu_ms\": ["
+        << gpu.median << ", " << gpu.p99 << ", " << gpu.max
         << "], \"fly_decode_points_per_s\": " << decodeRate << ", \"renderer_bytes\": " << resident
         << ", \"gpu_memory_bytes\": " << options.gpuMemoryBytes
         << ", \"peak_rss_bytes\": " << peakRssBytes() << "}\n";

@@ -1,6 +1,7 @@
 #include "pcv/stream/streamed_cloud.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <thread>
 
 #include "node_loader.hpp"
@@ -114,9 +115,32 @@ void StreamedCloud::evict(size_t node) {
   ++stats_.evictedNodes;
 }
 
+void StreamedCloud::repack() {
+  for (size_t node = 0; node < resident_.size(); ++node) {
+    if (resident_[node] && int64_t(node) != tree_.root()) evict(node);
+  }
+  ++stats_.repacks;
+}
+
 void StreamedCloud::addDecoded() {
-  for (DecodedNode& decoded : loader_->take(options_.uploadPointsPerFrame)) {
+  // Uploads and layouts run on the frame's thread, so they get a slice of the frame: nodes are
+  // added one at a time until the time or point budget is spent (at least one a frame, so a
+  // slow backend still converges).
+  const auto start = std::chrono::steady_clock::now();
+  uint64_t added = 0;
+  for (;;) {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (added > 0 &&
+        (added >= options_.uploadPointsPerFrame || seconds >= options_.uploadSecondsPerFrame)) {
+      break;
+    }
+    std::vector<DecodedNode> next = loader_->take(1);  // the oldest decoded node
+    if (next.empty()) break;
+    DecodedNode& decoded = next.front();
+    added += std::max<uint64_t>(decoded.points.size(), 1);
     if (resident_[decoded.node]) continue;
+    bool repacked = false;
     for (;;) {
       const std::optional<PointSetId> set =
           renderer_.tryAddSet(HostPoints(decoded.points), {.hasColor = file_->hasColor()});
@@ -126,10 +150,17 @@ void StreamedCloud::addDecoded() {
         stats_.residentPoints += decoded.points.size();
         break;
       }
-      // Room comes from the nodes drawn longest ago that this frame does not want; when every
-      // resident node is wanted, the budget asks for more than the GPU memory holds and this
-      // node waits to be asked for again.
-      if (!evictOneNotIn(wantedNow_)) break;
+      // Room comes from the nodes drawn longest ago that this frame does not want.
+      if (evictOneNotIn(wantedNow_)) continue;
+      // Every resident node is wanted. When the pool still has the room in all, the holes that
+      // evictions left are too small for this node: the pool is repacked (every node but the
+      // root goes, and comes back in the next frames, placed end to end). Otherwise the budget
+      // asks for more than the GPU memory holds, and this node waits to be asked for again.
+      if (repacked || stats_.residentPoints + decoded.points.size() > renderer_.fixedPoolPoints()) {
+        break;
+      }
+      repack();
+      repacked = true;
     }
   }
 }

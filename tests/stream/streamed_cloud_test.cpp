@@ -35,7 +35,10 @@ int convergeFrames(StreamedCloud& cloud, const Camera& camera, int width, int he
     if (cloud.converged()) return frame;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  ADD_FAILURE() << "no convergence";
+  const StreamingStats& stats = cloud.stats();
+  ADD_FAILURE() << "no convergence: " << stats.nodesResident << " of " << stats.nodesWanted
+                << " wanted nodes resident, " << stats.nodesPending << " pending, "
+                << stats.residentPoints << " points resident in " << stats.nodesCached << " nodes";
   return -1;
 }
 
@@ -120,8 +123,10 @@ TEST(StreamedCloud, EveryNodeStreamedCoversWhatTheWholeFileDoes) {
 TEST(StreamedCloud, TinyGpuBudgetStillConvergesOnWhatItWants) {
   PCV_OPEN_SAMPLE(file, "lone-star.copc.laz");
   auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
-  // Room for about 300 k of the 519 k points; the point budget asks for 250 k.
-  StreamedCloud cloud(file, *renderer, {.pointBudget = 250'000, .gpuMemoryBytes = 300'000 * 8});
+  // Room for about 300 k of the 519 k points; the point budget asks for 250 k. Many decoders
+  // deliver nodes in any order, so evictions leave holes a node may not fit (the pool repacks).
+  StreamedCloud cloud(file, *renderer,
+                      {.pointBudget = 250'000, .gpuMemoryBytes = 300'000 * 8, .decodeThreads = 15});
   const Box3d box = cloud.bounds();
   std::vector<PointSetId> sets;
   // Two views that want different nodes: the second evicts what only the first wanted.

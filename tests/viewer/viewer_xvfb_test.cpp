@@ -40,10 +40,13 @@ TEST_F(ViewerXvfb, AnEglContextDrawsTheWindowToo) {
   // --gl-context egl: the GPU driver's GL on an X server without its GLX. Where CUDA can share
   // that context's objects the frame goes by the surface or PBO path, else by the host upload.
   std::string output;
-  ASSERT_EQ(runViewer("0.1 window_shot " + path("window.png") + "\n0.2 quit\n", &output,
-                      "--gl-context egl"),
-            0)
-      << output;
+  const int status = runViewer("0.1 window_shot " + path("window.png") + "\n0.2 quit\n", &output,
+                               "--gl-context egl");
+  if (status != 0 && output.find("Failed to get EGL display") != std::string::npos) {
+    // NVIDIA's EGL, for one, has no X11 display on an X server without NVIDIA's driver.
+    GTEST_SKIP() << "no EGL display on this X server: " << output;
+  }
+  ASSERT_EQ(status, 0) << output;
   EXPECT_GT(test::countLitPixels(readPng(path("window.png")), kOpaqueBlack), 20000u) << output;
   EXPECT_NE(output.find("frames reached GL by the "), std::string::npos) << output;
   std::printf("%s", output.substr(0, output.find('\n') + 1).c_str());  // the GL it got

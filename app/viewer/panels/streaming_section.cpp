@@ -20,7 +20,9 @@ void drawStreamingSection(StreamedScene& streamed) {
   ImGui::Text("Pending: %zu nodes", stats.nodesPending);
   ImGui::Text("Resident: %s points in %zu nodes", countText(stats.residentPoints).c_str(),
               stats.nodesCached);
-  ImGui::Text("Evicted: %llu nodes", static_cast<unsigned long long>(stats.evictedNodes));
+  ImGui::Text("Evicted: %llu nodes; repacked %llu times",
+              static_cast<unsigned long long>(stats.evictedNodes),
+              static_cast<unsigned long long>(stats.repacks));
   const StreamRates& rates = streamed.rates();
   ImGui::Text("Decoding %s points/s, uploading %s points/s",
               countText(uint64_t(rates.decodedPerSecond)).c_str(),

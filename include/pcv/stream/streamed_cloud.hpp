@@ -27,6 +27,7 @@ struct StreamingOptions {
   uint64_t hostMemoryBytes = 1ull << 30;      ///< decoded points waiting for upload, at most
   unsigned decodeThreads = 0;                 ///< 0: all cores but one
   uint64_t uploadPointsPerFrame = 8'000'000;  ///< decoded points added per frame, at most
+  double uploadSecondsPerFrame = 0.002;       ///< time a frame spends adding nodes, about
   double refineSpacingPx = 1.0;  ///< refine nodes whose points show farther apart (pixels)
   ColoringOptions coloring;      ///< its range is fixed from the root node for every node
 };
@@ -42,6 +43,7 @@ struct StreamingStats {
   uint64_t decodedPoints = 0;   ///< since the start
   uint64_t uploadedPoints = 0;  ///< since the start
   uint64_t evictedNodes = 0;    ///< since the start
+  uint64_t repacks = 0;         ///< times the pool was emptied but for the root (see .cpp)
 };
 
 class StreamedCloud {
@@ -87,6 +89,7 @@ class StreamedCloud {
   void addDecoded();
   bool evictOneNotIn(const std::vector<bool>& wanted);
   void evict(size_t node);
+  void repack();
 
   std::shared_ptr<const CopcFile> file_;
   Renderer& renderer_;
