@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "interrupt_signals.hpp"
+#include "octree_sampler_choice.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/las_writer.hpp"
@@ -32,6 +33,7 @@ struct ConvertOptions {
   uint64_t memoryBytes = 0;        ///< COPC: host memory budget; 0: half of RAM
   std::string temporaryDirectory;  ///< COPC: where temporary files go; empty: beside the output
   uint32_t nodePoints = 100000;    ///< COPC: most points of a leaf
+  std::string sort = "auto";       ///< COPC: where keys are sorted (octreeSamplerNames)
   bool quiet = false;
 };
 
@@ -171,6 +173,9 @@ void writeLasOrLaz(const PointRecordSource& source, const std::string& output,
 
 void writeCopc(const PointRecordSource& source, const std::string& output,
                const ConvertOptions& options, CopcWriteProgress& progress) {
+  std::string samplerNote;
+  const std::unique_ptr<OctreeLodSampler> sampler = chooseOctreeSampler(options.sort, &samplerNote);
+  if (!options.quiet) std::fprintf(stderr, "pcv: %s\n", samplerNote.c_str());
   std::unique_ptr<ProgressBar> bar;
   if (!options.quiet) {
     bar = std::make_unique<ProgressBar>(
@@ -189,7 +194,8 @@ void writeCopc(const PointRecordSource& source, const std::string& output,
   const CopcWriteOptions copcOptions{.memoryBytes = options.memoryBytes,
                                      .tempDirectory = options.temporaryDirectory,
                                      .maxPointsPerNode = options.nodePoints,
-                                     .pointFormat = options.pointFormat};
+                                     .pointFormat = options.pointFormat,
+                                     .sampler = sampler.get()};
   const CopcWriteSummary summary = writeCopcFile(source, output, copcOptions, &progress);
   bar.reset();
   std::printf("%s: %llu points, COPC, point format %d, %llu nodes in %zu levels", output.c_str(),
@@ -257,6 +263,11 @@ void addConvertCommand(CLI::App& cli) {
       ->add_option("--node-points", options->nodePoints,
                    "COPC: a node holding more points is split (default 100000)")
       ->check(CLI::Range(1u, 100000000u));
+  convert
+      ->add_option("--sort", options->sort,
+                   "COPC: where the octree's keys are sorted: auto (the GPU when there is one), "
+                   "cuda or cpu; the output is the same")
+      ->check(CLI::IsMember(octreeSamplerNames()));
   convert->add_flag("--quiet,-q", options->quiet, "No progress bar");
   convert->callback([options] { runConvert(*options); });
 }

@@ -1,6 +1,10 @@
 // `pcv convert` end to end: the cylinder scene to LAZ, text to LAS in a chosen point format,
-// several inputs merged, and the refusals.
+// several inputs merged, the octree's keys sorted on the GPU or the CPU to the same file, and the
+// refusals.
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
 
 #include "io_test_util.hpp"
 #include "test_support.hpp"
@@ -134,6 +138,40 @@ TEST(ConvertCli, RefusesAnOutputThatIsNeitherLasNorLaz) {
   const std::string output = pcv("convert --points 10 " + dir.file("x.ply").string(), &status);
   EXPECT_NE(status, 0);
   EXPECT_NE(output.find(".las, .laz or .copc.laz"), std::string::npos) << output;
+}
+
+TEST(ConvertCli, SortOnTheGpuWithoutOneIsAClearErrorAndWritesNothing) {
+  if (cudaAvailable()) GTEST_SKIP() << "this machine has a usable GPU";
+  TempDir dir;
+  int status = 0;
+  const std::string output =
+      pcv("convert -q --points 1000 --sort cuda " + dir.file("x.copc.laz").string(), &status);
+  EXPECT_EQ(status, 1) << output;
+  EXPECT_NE(output.find("cannot sort octree keys on the GPU: "), std::string::npos) << output;
+  EXPECT_TRUE(std::filesystem::is_empty(dir.file(""))) << output;
+}
+
+TEST(ConvertCli, SortOnTheGpuWritesTheCpusFile) {
+  PCV_REQUIRE_CUDA();
+  TempDir dir;
+  for (const char* sort : {"cpu", "cuda"}) {
+    int status = -1;
+    const std::string output =
+        pcv("convert --points 200000 --seed 3 --node-points 5000 --sort " + std::string(sort) +
+                " " + dir.file(std::string(sort) + ".copc.laz").string(),
+            &status);
+    ASSERT_EQ(status, 0) << output;
+    EXPECT_NE(output.find(std::string("octree keys sorted on the ") +
+                          (sort == std::string("cuda") ? "GPU" : "CPU")),
+              std::string::npos)
+        << output;
+  }
+  std::ifstream a(dir.file("cpu.copc.laz"), std::ios::binary);
+  std::ifstream b(dir.file("cuda.copc.laz"), std::ios::binary);
+  const std::string cpuBytes{std::istreambuf_iterator<char>(a), std::istreambuf_iterator<char>()};
+  const std::string gpuBytes{std::istreambuf_iterator<char>(b), std::istreambuf_iterator<char>()};
+  ASSERT_FALSE(cpuBytes.empty());
+  EXPECT_TRUE(cpuBytes == gpuBytes) << cpuBytes.size() << " and " << gpuBytes.size() << " bytes";
 }
 
 }  // namespace

@@ -1,0 +1,32 @@
+#include "octree_sampler_choice.hpp"
+
+#include "pcv/core/error.hpp"
+#include "pcv/raster/renderer.hpp"
+#if PCV_WITH_CUDA
+#include "pcv/cuda/octree_key_sort_cuda.hpp"
+#endif
+
+namespace pcv::app {
+
+std::vector<std::string> octreeSamplerNames() {
+  return {"auto", "cuda", "cpu"};
+}
+
+std::unique_ptr<OctreeLodSampler> chooseOctreeSampler(const std::string& name, std::string* note) {
+  if (name == "cpu") return makeCpuOctreeLodSampler();
+  if (name != "auto" && name != "cuda") {
+    throw InputError("unknown octree sort '" + name + "': auto, cuda or cpu");
+  }
+  std::string whyNot;
+  if (cudaAvailable(&whyNot)) {
+#if PCV_WITH_CUDA
+    if (note) *note = "octree keys sorted on the GPU";
+    return makeCudaOctreeLodSampler();
+#endif
+  }
+  if (name == "cuda") throw UnavailableError("cannot sort octree keys on the GPU: " + whyNot);
+  if (note) *note = "octree keys sorted on the CPU (" + whyNot + ")";
+  return makeCpuOctreeLodSampler();
+}
+
+}  // namespace pcv::app
