@@ -13,7 +13,10 @@ std::vector<std::string> octreeSamplerNames() {
 }
 
 std::unique_ptr<OctreeLodSampler> chooseOctreeSampler(const std::string& name, std::string* note) {
-  if (name == "cpu") return makeCpuOctreeLodSampler();
+  if (name == "cpu") {
+    if (note) *note = "octree keys sorted on the CPU (--sort cpu)";
+    return makeCpuOctreeLodSampler();
+  }
   if (name != "auto" && name != "cuda") {
     throw InputError("unknown octree sort '" + name + "': auto, cuda or cpu");
   }

@@ -97,6 +97,23 @@ TEST(StreamedCloud, ConvergedImageEqualsTheInCoreRenderOfTheSamePoints) {
       0u);
 }
 
+TEST(StreamedCloud, ConvergedViewIsTheSameImageOnBothBackends) {
+  PCV_OPEN_SAMPLE(file, "lone-star.copc.laz");
+  std::string whyNot;
+  if (!cudaAvailable(&whyNot)) GTEST_SKIP() << whyNot;
+  const Camera camera = frameBounds(file->statedBounds(), 16.0f / 9.0f);
+  std::vector<Image> images;
+  for (const char* backend : {"cpu", "cuda"}) {
+    auto renderer = createRenderer(backend, {.storage = PointStorage::Compact});
+    StreamedCloud cloud(file, *renderer, {.gpuMemoryBytes = 64ull << 20});
+    std::vector<PointSetId> sets;
+    ASSERT_GT(convergeFrames(cloud, camera, 640, 360, sets), 0) << backend;
+    images.push_back(renderSets(*renderer, sets, camera, cloud.origin(), 640, 360));
+  }
+  EXPECT_GT(test::countLitPixels(images[0], kOpaqueBlack), 5'000u);
+  EXPECT_EQ(test::countDifferentPixels(images[0], images[1]), 0u);
+}
+
 TEST(StreamedCloud, EveryNodeStreamedCoversWhatTheWholeFileDoes) {
   PCV_OPEN_SAMPLE(file, "lone-star.copc.laz");
   auto streamed = createRenderer("cpu", {.storage = PointStorage::Compact});
