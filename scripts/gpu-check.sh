@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs compute-sanitizer's four tools (memcheck with leak checking, racecheck, initcheck,
 # synccheck) over `pcv render --backend cuda` with every method at several viewpoints, the
-# quality modes, clipping (box, cut-away box, slab), a LAS file and a streamed COPC file, on a
-# machine with an NVIDIA GPU. Fails when any tool reports
+# quality modes, clipping (box, cut-away box, slab), a LAS file and a streamed COPC file, and
+# over `pcv convert --sort cuda` (the octree keys sorted on the GPU), on a machine with an NVIDIA
+# GPU. Fails when any tool reports
 # anything; prints one line per run and the reports of failing runs.
 # Usage: scripts/gpu-check.sh BUILD_DIR [LAS_FILE [COPC_FILE]]
 #   GPU_CHECK_POINTS   cylinder points per run (default 200000)
@@ -61,6 +62,7 @@ for tool in $tools; do
     echo "$tool $las"
     echo "$tool $las --edl on --point-size 2"
   fi
+  echo "$tool convert --points $points --seed 2 --node-points 5000 --sort cuda"
   if [ -n "$copc" ]; then
     echo "$tool $copc"                         # streamed: nodes come and go as sets
     echo "$tool $copc --point-budget 100000 --point-size 2 --edl on"
@@ -75,14 +77,16 @@ run() {  # one line of runs.txt; prints ok or FAIL with the reports
   local log
   log=$(mktemp -p "$work")
   # Clean: the tool's exit status, and its summary (racecheck counts hazards, not errors).
-  if "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 "$pcv" render --backend cuda \
-      --size 640x360 --out "$log.png" "$@" >"$log" 2>&1 &&
+  local command=(render --backend cuda --size 640x360 --out "$log.png" "$@")
+  [ "${1:-}" = convert ] && command=("$@" --quiet "$log.copc.laz")
+  if "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 "$pcv" "${command[@]}" >"$log" 2>&1 &&
       grep -qE "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)" "$log"; then
     printf '%-10s ok    %s\n' "$tool" "$*"
   else
     printf '%-10s FAIL  %s\n' "$tool" "$*"
     grep -E "SUMMARY|^========= +(Error|Invalid|Race|Uninitialized|Barrier|Leaked|[A-Z][a-z]+ access)" \
       "$log" | sed 's/0x[0-9a-f]*/0x../g' | sort | uniq -c | sort -rn | head -n 8
+    grep -E "^pcv: |^=========.*(rror|ailed)" "$log" | head -n 4  # pcv's own words: why it stopped
   fi
 }
 export -f run
