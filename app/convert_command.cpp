@@ -235,6 +235,17 @@ void runConvert(const ConvertOptions& options) {
 
 }  // namespace
 
+void convertToCopc(const std::vector<std::string>& inputs, const std::string& output,
+                   uint64_t memoryBytes, bool quiet) {
+  ConvertOptions options;
+  options.files = inputs;
+  options.files.push_back(output);
+  options.copc = true;
+  options.memoryBytes = memoryBytes;
+  options.quiet = quiet;
+  runConvert(options);
+}
+
 void addConvertCommand(CLI::App& cli) {
   auto options = std::make_shared<ConvertOptions>();
   CLI::App* convert = cli.add_subcommand(

@@ -4,10 +4,19 @@
 /// in memory. COPC is built out of core under `--memory`, with temporary files in `--tmp`.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include <CLI/CLI.hpp>
 
 namespace pcv::app {
 
 void addConvertCommand(CLI::App& cli);
+
+/// `pcv convert INPUTS... OUTPUT.copc.laz [--memory M] [--quiet]`: the same conversion, for the
+/// commands that stream what does not fit (copc_cache.hpp). Ctrl+C removes what was written and
+/// ends the process by the signal.
+void convertToCopc(const std::vector<std::string>& inputs, const std::string& output,
+                   uint64_t memoryBytes, bool quiet);
 
 }  // namespace pcv::app

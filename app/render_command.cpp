@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "clip_options.hpp"
+#include "copc_cache.hpp"
 #include "coloring_options.hpp"
 #include "gl_render.hpp"
 #include "option_groups.hpp"
@@ -103,8 +104,14 @@ Image renderStreamedFile(const RenderOptions& options, Renderer& renderer,
   });
 }
 
-void runRender(const RenderOptions& options) {
-  const ImageSize size = parseImageSize(options.view.size);
+void runRender(RenderOptions options) {
+  const ImageSize size = parseImageSize(options.view.size);  // a bad size fails before converting
+  // LAS or LAZ files too large to read whole stream from their conversion in the COPC cache.
+  if (!options.stream.inCore) {
+    if (auto cached = copcCacheFor(options.files, options.stream.memoryBytes)) {
+      options.files = {*cached};
+    }
+  }
   Camera camera = cameraFrom(options.view);
   // A streamed cloud keeps the compact layout only (8 bytes a point): three times the points
   // in the GPU budget, and a headless render picks nothing.

@@ -28,7 +28,9 @@ void addStreamFlags(CLI::App& command, StreamFlags& flags) {
   command
       .add_option("--memory", flags.memoryBytes,
                   "COPC: host memory for decoded nodes waiting to be drawn, e.g. 1G (default: "
-                  "an eighth of the available memory, at most 4G)")
+                  "an eighth of the available memory, at most 4G). LAS/LAZ files that take more "
+                  "than this read whole (default: the available memory) are converted once to a "
+                  "COPC cache ($PCV_CACHE_DIR, else ~/.cache/pcv) and streamed")
       ->transform(CLI::AsSizeValue(false));
   command.add_flag("--in-core", flags.inCore,
                    "Read a COPC file whole instead of streaming its octree");

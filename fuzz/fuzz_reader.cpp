@@ -1,15 +1,21 @@
 // libFuzzer target for one reader, chosen at build time (PCV_FUZZ_FORMAT: 0 PLY, 1 LAS, 2 PCD,
-// 3 text, 4 E57, 5 LAZ): the reader on arbitrary bytes must return or throw pcv::Error, never
-// crash, hang, read out of bounds or allocate without bound. LAZ and COPC files go through the
-// LAS reader as they do in pcv; their target differs by its seed corpus of compressed files.
+// 3 text, 4 E57, 5 LAZ, 6 COPC streamed): the reader on arbitrary bytes must return or throw
+// pcv::Error, never crash, hang, read out of bounds or allocate without bound. LAZ and COPC
+// files read whole go through the LAS reader as they do in pcv; their target differs by its seed
+// corpus of compressed files. The COPC target opens the input as the streaming viewer does (the
+// hierarchy pages, then each node's chunk on its own).
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
+#include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "e57/crc32c.hpp"
 #include "pcv/core/error.hpp"
 #include "cloud_checks.hpp"
 #include "las_header.hpp"
+#include "pcv/io/copc_file.hpp"
 #include "readers.hpp"
 
 namespace {
@@ -50,8 +56,35 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 /// measure decoding speed, so the LAZ target leaves out those that declare more than this.
 constexpr uint64_t kMaxFuzzedLazPoints = 1 << 18;
 
+/// A COPC file opened for streaming, as `pcv view` opens one: the hierarchy, then every node
+/// decoded alone (the first few hundred). CopcFile maps a path, so the input goes to a file.
+void streamCopcInput(const uint8_t* data, size_t size) {
+  static const std::string path = "/tmp/pcv-fuzz-copc-" + std::to_string(::getpid()) + ".laz";
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data), std::streamsize(size));
+  const pcv::CopcFile file(path);
+  const size_t nodes = std::min<size_t>(file.hierarchy().nodes.size(), 256);
+  uint64_t points = 0;
+  for (size_t node = 0; node < nodes && points <= kMaxFuzzedLazPoints; ++node) {
+    points += file.hierarchy().nodes[node].pointCount;
+    if (points > kMaxFuzzedLazPoints) break;  // zeros decode as millions of points: speed only
+    try {
+      file.decodeNode(node);
+    } catch (const pcv::Error&) {
+      // A broken node is reported and the others still decode, as in the viewer.
+    }
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const pcv::io::ReadContext context{"fuzz-input", nullptr};
+#if PCV_FUZZ_FORMAT == 6
+  try {
+    streamCopcInput(data, size);
+  } catch (const pcv::Error&) {
+  }
+  return 0;
+#endif
   try {
 #if PCV_FUZZ_FORMAT == 5
     if (pcv::io::parseLasHeader(std::span<const uint8_t>(data, size), context).pointCount >

@@ -9,7 +9,7 @@
 #                 input to fuzz/corpus/<format>/
 #   FUZZ_SEED     libFuzzer's seed (default 1); FUZZ_SECONDS instead of FUZZ_RUNS for open-ended
 #                 local runs
-#   FUZZ_FORMATS  the targets to run (default: ply las pcd text laz)
+#   FUZZ_FORMATS  the targets to run (default: ply las pcd text e57 laz copc)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${FUZZ_RUNS:-1000000}"
@@ -22,7 +22,7 @@ cmake -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="$sanitize -fsanitize=fuzzer-no-link -fno-omit-frame-pointer" \
   -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
   -DPCV_CUDA=OFF -DPCV_VIEWER=OFF -DPCV_TESTS=OFF -DPCV_FUZZ=ON
-formats="${FUZZ_FORMATS:-ply las pcd text e57 laz}"
+formats="${FUZZ_FORMATS:-ply las pcd text e57 laz copc}"
 targets=""
 for format in $formats; do targets="$targets fuzz_$format"; done
 # shellcheck disable=SC2086  # one target per word

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "clip_options.hpp"
+#include "copc_cache.hpp"
 #include "coloring_options.hpp"
 #include "option_groups.hpp"
 #include "quality_options.hpp"
@@ -83,7 +84,17 @@ void addViewCommand(CLI::App& cli) {
   view->add_option("files", o.files,
                    "Point cloud files (PLY, LAS, LAZ, PCD, E57, XYZ/TXT/CSV/PTS), loaded in the "
                    "background and merged, or one COPC file, streamed; none: cylinders");
-  view->callback([flags] { runViewer(viewerOptionsFrom(*flags)); });
+  view->callback([flags] {
+    ViewerOptions options = viewerOptionsFrom(*flags);
+    // LAS or LAZ files too large to read whole stream from their conversion in the COPC cache
+    // (converted here, before the window opens, with the terminal's progress bar).
+    if (!options.stream.inCore) {
+      if (auto cached = copcCacheFor(options.files, options.stream.memoryBytes)) {
+        options.files = {*cached};
+      }
+    }
+    runViewer(options);
+  });
 }
 
 }  // namespace pcv::app

@@ -1,6 +1,7 @@
 // `pcv render` of a COPC file, streamed from its octree: the image, the messages that say what
 // was drawn, the converged image against --in-core, and budgets too small for the root.
 // Reads a COPC file of another project's test suite (skipped where absent).
+#include <chrono>
 #include <filesystem>
 
 #include "pcv/io/png_writer.hpp"
@@ -75,6 +76,49 @@ TEST_F(StreamCli, BadPointBudgetIsRejectedByTheParser) {
   std::string text;
   EXPECT_NE(render("--point-budget lots --out " + output("bad.png").string(), &text), 0);
   EXPECT_NE(text.find("--point-budget"), std::string::npos) << text;
+}
+
+TEST(CopcCacheCli, LasLargerThanMemoryIsConvertedOnceToTheCacheThenStreamed) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("pcv_copc_cache_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string pcv = test::pcvExecutable().string();
+  const std::string las = (dir / "big.las").string();
+  std::string text;
+  ASSERT_EQ(test::runCommand(pcv + " convert --points 200000 --seed 5 --quiet " + las, &text), 0)
+      << text;
+  // 200 000 points take 3.2 MB read whole: more than --memory 1M.
+  const std::string render = "PCV_CACHE_DIR=" + (dir / "cache").string() + " " + pcv +
+                             " render --backend cpu --size 160x90 --memory 1M " + las + " --out " +
+                             (dir / "a.png").string();
+  ASSERT_EQ(test::runCommand(render, &text), 0) << text;
+  EXPECT_NE(text.find("converting once to the COPC cache"), std::string::npos) << text;
+  EXPECT_NE(text.find("converged after"), std::string::npos) << text;
+  const auto cached = [&] {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir / "cache")) {
+      files.push_back(entry.path());
+    }
+    return files;
+  };
+  ASSERT_EQ(cached().size(), 1u);
+  ASSERT_EQ(test::runCommand(render, &text), 0) << text;
+  EXPECT_NE(text.find("from its COPC cache"), std::string::npos) << text;
+  EXPECT_EQ(text.find("converting"), std::string::npos) << "reused, not converted again: " << text;
+  // A changed input is converted again, and its old conversion goes.
+  std::filesystem::last_write_time(las,
+                                   std::filesystem::last_write_time(las) + std::chrono::seconds(5));
+  ASSERT_EQ(test::runCommand(render, &text), 0) << text;
+  EXPECT_NE(text.find("converting once"), std::string::npos) << text;
+  EXPECT_EQ(cached().size(), 1u);
+  // Within memory the file is read whole as before.
+  ASSERT_EQ(test::runCommand(pcv + " render --backend cpu --size 160x90 " + las + " --out " +
+                                 (dir / "b.png").string(),
+                             &text),
+            0)
+      << text;
+  EXPECT_EQ(text.find("COPC cache"), std::string::npos) << text;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -2,10 +2,13 @@
 // (a machine with an NVIDIA GPU). Every case skips, with the reason, without one.
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "gl_test_support.hpp"
 #include "pcv/gl/frame_presenter.hpp"
+#include "pcv/raster/view_setup.hpp"
+#include "pcv/stream/streamed_cloud.hpp"
 
 #if PCV_WITH_CUDA
 #include "pcv/cuda/device_buffer.hpp"
@@ -100,6 +103,57 @@ TEST_P(Interop, TenThousandFramesGrowNeitherGpuNorHostMemory) {
               static_cast<unsigned long long>(rssAfter));
   EXPECT_LE(double(freeBefore) - double(freeAfter), 2.0 * 1024 * 1024);
   EXPECT_LE(double(rssAfter) - double(rssBefore), 8.0 * 1024 * 1024);
+}
+
+TEST_P(Interop, StreamingFlyThroughGrowsNeitherGpuNorHostMemory) {
+  PCV_REQUIRE_CUDA();
+  PCV_REQUIRE_EGL();
+  const std::filesystem::path copc = test::testDataDir() / "laz-corpus" / "lone-star.copc.laz";
+  if (test::testDataDir().empty() || !std::filesystem::exists(copc)) {
+    GTEST_SKIP() << "lone-star.copc.laz not found in the shared data";
+  }
+  // A GPU budget of about half the file: flying between its two ends evicts and adds nodes
+  // all the time, while frames are still in flight on the renderer's stream.
+  auto file = std::make_shared<const CopcFile>(copc);
+  auto renderer = createRenderer("cuda", {.storage = PointStorage::Compact});
+  StreamedCloud cloud(file, *renderer, {.pointBudget = 250'000, .gpuMemoryBytes = 300'000 * 8});
+  FramePresenter presenter(*renderer, GetParam());
+  ASSERT_EQ(presenter.path(), GetParam()) << presenter.fallbackReason();
+  const Box3d box = cloud.bounds();
+  const int frames =
+      std::getenv("PCV_SOAK_FRAMES") ? std::atoi(std::getenv("PCV_SOAK_FRAMES")) : 10'000;
+  auto frame = [&](int i) {
+    // Back and forth along x, a swing every 400 frames, looking along the path.
+    const double t = std::abs(double(i % 400) / 200.0 - 1.0);
+    const Camera camera = Camera::lookingFrom(box.center() + glm::dvec3((t - 0.5) * 40.0, 0.0, 0.0),
+                                              t < 0.5 ? 0.0f : 180.0f, -10.0f);
+    const std::vector<PointSetId> sets = cloud.update(camera, 640, 360);
+    presenter.render(makeViewTransform(camera, 640, 360, cloud.origin()), {},
+                     SetSelection::only(sets));
+    presenter.blitTo(presenter.screenBuffer()->framebuffer(), 640, 360);
+    if (i % 1000 == 999) renderer->lastTimings();
+  };
+  for (int i = 0; i < 400; ++i) frame(i);  // warm-up: one swing, the pool's slots all used
+  glFinish();
+  size_t freeBefore = 0, total = 0;
+  CUDA_CHECK(cudaMemGetInfo(&freeBefore, &total));
+  const uint64_t rssBefore = residentBytes();
+  const uint64_t evictedBefore = cloud.stats().evictedNodes;
+  for (int i = 0; i < frames; ++i) frame(i);
+  glFinish();
+  size_t freeAfter = 0;
+  CUDA_CHECK(cudaMemGetInfo(&freeAfter, &total));
+  const uint64_t rssAfter = residentBytes();
+  std::printf(
+      "streaming %s: %d frames, %llu nodes evicted, %llu repacks; GPU free %zu -> %zu "
+      "bytes, host RSS %llu -> %llu bytes\n",
+      interopPathName(GetParam()), frames,
+      static_cast<unsigned long long>(cloud.stats().evictedNodes - evictedBefore),
+      static_cast<unsigned long long>(cloud.stats().repacks), freeBefore, freeAfter,
+      static_cast<unsigned long long>(rssBefore), static_cast<unsigned long long>(rssAfter));
+  EXPECT_GT(cloud.stats().evictedNodes, evictedBefore) << "the path must evict to test anything";
+  EXPECT_LE(double(freeBefore) - double(freeAfter), 2.0 * 1024 * 1024);
+  EXPECT_LE(double(rssAfter) - double(rssBefore), 16.0 * 1024 * 1024);
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, Interop,
