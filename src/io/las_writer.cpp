@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -128,7 +129,8 @@ struct LasFileWriter::State {
   // other of two sets of buffers (kept, so their pages are not faulted in again each round).
   std::vector<std::vector<uint8_t>> encoded[2];
   int nextEncoded = 0;
-  std::future<void> writing;
+  std::future<double> writing;  ///< returns its wall seconds
+  LasWriteTimes times;
   uint64_t chunksEnd = 0;  ///< file offset where the next chunk goes
 
   void writeBytes(const void* data, size_t size) {
@@ -138,7 +140,13 @@ struct LasFileWriter::State {
   }
   /// Waits for the round being written; rethrows its error.
   void waitForWriting() {
-    if (writing.valid()) writing.get();
+    if (!writing.valid()) return;
+    const auto start = std::chrono::steady_clock::now();
+    times.writingSeconds += writing.get();
+    times.waitingSeconds += secondsSince(start);
+  }
+  static double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   uint64_t position() {
     waitForWriting();
@@ -237,6 +245,7 @@ std::vector<LasChunkPlacement> LasFileWriter::State::encodeChunkList(
   }
   for (size_t c = 0; c < chunks.size(); ++c) out[c].clear();
   std::vector<RecordStats> chunkStats(chunks.size());
+  const auto encodingStart = std::chrono::steady_clock::now();
   std::atomic<size_t> next{0};
   const uint64_t threads = std::min<uint64_t>(encoders.size(), chunks.size());
   const bool extended = format.pointFormat >= 6;
@@ -250,6 +259,7 @@ std::vector<LasChunkPlacement> LasFileWriter::State::encodeChunkList(
         }
       },
       1);
+  times.encodingSeconds += secondsSince(encodingStart);
   std::vector<LasChunkPlacement> placements(chunks.size());
   for (size_t c = 0; c < chunks.size(); ++c) {
     placements[c] = {.offset = chunksEnd, .bytes = out[c].size()};
@@ -259,7 +269,9 @@ std::vector<LasChunkPlacement> LasFileWriter::State::encodeChunkList(
   }
   waitForWriting();
   writing = std::async(std::launch::async, [this, &out, count = chunks.size()] {
+    const auto start = std::chrono::steady_clock::now();
     for (size_t c = 0; c < count; ++c) writeBytes(out[c].data(), out[c].size());
+    return secondsSince(start);
   });
   return placements;
 }
@@ -341,6 +353,10 @@ LasFileWriter::~LasFileWriter() {
 
 uint64_t LasFileWriter::pointsWritten() const {
   return state_->stats.count + state_->pendingPoints;
+}
+
+LasWriteTimes LasFileWriter::times() const {
+  return state_->times;
 }
 
 void LasFileWriter::write(const uint8_t* records, uint64_t count) {

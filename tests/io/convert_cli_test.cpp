@@ -80,6 +80,25 @@ TEST(ConvertCli, WritesTheCylinderSceneAsCopcAndInfoShowsItsLevels) {
   EXPECT_NE(output.find("COPC spacing per level: 0: "), std::string::npos) << output;
 }
 
+TEST(ConvertCli, CopcSaysWhereTheTimeWentEvenWhenQuiet) {
+  TempDir dir;
+  int status = -1;
+  const std::string output = pcv(
+      "convert -q --points 100000 --seed 2 --node-points 5000 " + dir.file("c.copc.laz").string(),
+      &status);
+  ASSERT_EQ(status, 0) << output;
+  const size_t line = output.find("pcv: COPC in ");
+  ASSERT_NE(line, std::string::npos) << output;
+  const std::string phases = output.substr(line, output.find('\n', line) - line);
+  for (const char* phase : {"reading ", "keys ", "sort ", "sampling ", "grouping ", "gathering ",
+                            "encoding ", "finishing ", "other "}) {
+    EXPECT_NE(phases.find(phase), std::string::npos) << phase << " in " << phases;
+  }
+  EXPECT_NE(phases.find("s on its own thread, overlapping"), std::string::npos) << phases;
+  // The in-memory path has no temporary files, so none of their phases.
+  EXPECT_EQ(phases.find("partitioning"), std::string::npos) << phases;
+}
+
 TEST(ConvertCli, WritesCopcFromTextAndUnderAnyLazNameWithCopc) {
   TempDir dir;
   writeText(dir.file("a.xyz"), "500000.5 5000000.25 10 200\n500001 5000001 11 100\n");
