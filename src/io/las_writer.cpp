@@ -11,6 +11,7 @@
 #include <cstring>
 #include <future>
 #include <limits>
+#include <numeric>
 
 #include "laz/chunk_encoder.hpp"
 #include "laz/chunk_table.hpp"
@@ -246,6 +247,13 @@ std::vector<LasChunkPlacement> LasFileWriter::State::encodeChunkList(
   for (size_t c = 0; c < chunks.size(); ++c) out[c].clear();
   std::vector<RecordStats> chunkStats(chunks.size());
   const auto encodingStart = std::chrono::steady_clock::now();
+  // Largest chunks first: a round ends with its last chunk, and a large one taken last leaves
+  // the other cores idle (COPC nodes range from a few points to a full leaf). Each chunk still
+  // has its own buffer and place in the file.
+  std::vector<size_t> largestFirst(chunks.size());
+  std::iota(largestFirst.begin(), largestFirst.end(), size_t(0));
+  std::stable_sort(largestFirst.begin(), largestFirst.end(),
+                   [&](size_t a, size_t b) { return chunks[a].count > chunks[b].count; });
   std::atomic<size_t> next{0};
   const uint64_t threads = std::min<uint64_t>(encoders.size(), chunks.size());
   const bool extended = format.pointFormat >= 6;
@@ -253,7 +261,8 @@ std::vector<LasChunkPlacement> LasFileWriter::State::encodeChunkList(
       threads,
       [&](uint64_t slot, uint64_t) {
         if (!encoders[slot]) encoders[slot] = std::make_unique<laz::ChunkEncoder>(vlr);
-        for (size_t c; (c = next.fetch_add(1)) < chunks.size();) {
+        for (size_t taken; (taken = next.fetch_add(1)) < chunks.size();) {
+          const size_t c = largestFirst[taken];
           encoders[slot]->encode(chunks[c].records, chunks[c].count, out[c]);
           chunkStats[c].add(chunks[c].records, chunks[c].count, format.recordLength, extended);
         }

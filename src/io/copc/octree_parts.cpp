@@ -123,7 +123,14 @@ HeldPoints finishPart(OctreeBuild& build, const SampledPart& part) {
     {
       PhaseTimer timer(phases.gathering);
       roundRecords.resize(roundOffsets.back() * length);
-      forEachDynamic(round.size(), [&](size_t i) {
+      // Largest nodes first, so that no core is left with a large one when the rest are done.
+      std::vector<size_t> largestFirst(round.size());
+      std::iota(largestFirst.begin(), largestFirst.end(), size_t(0));
+      std::stable_sort(largestFirst.begin(), largestFirst.end(), [&](size_t a, size_t b) {
+        return points.countOf(round[a]) > points.countOf(round[b]);
+      });
+      forEachDynamic(round.size(), [&](size_t taken) {
+        const size_t i = largestFirst[taken];
         gather(round[i], roundRecords.data() + roundOffsets[i] * length);
       });
     }
