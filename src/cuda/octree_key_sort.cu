@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "pcv/core/first_touch.hpp"
 #include "pcv/core/octree_keys.hpp"
 #include "pcv/cuda/cuda_check.hpp"
 #include "pcv/cuda/device_buffer.hpp"
@@ -85,6 +86,11 @@ bool sortOctreeKeysOnGpu(std::span<const uint64_t> keys, std::span<uint64_t> sor
   indexBuffers = cub::DoubleBuffer<uint32_t>(indicesA.data(), indicesB.data());
   CUDA_CHECK(cub::DeviceRadixSort::SortPairs(scratch.data(), scratchBytes, keyBuffers, indexBuffers,
                                              int64_t(count), 0, kKeyBits));
+  // While the GPU sorts (the launch returns at once): the outputs are fresh pages, and the
+  // copies below would fault every one of them on this thread, as the driver stages pageable
+  // memory; 12 bytes a point, 12 GB for 1 B points.
+  firstTouchInParallel(sortedKeys.data(), count * sizeof(uint64_t));
+  firstTouchInParallel(order.data(), count * sizeof(uint32_t));
   // The sort ends in either buffer of each pair: Current() is where.
   CUDA_CHECK(cudaMemcpy(sortedKeys.data(), keyBuffers.Current(), count * sizeof(uint64_t),
                         cudaMemcpyDeviceToHost));

@@ -3,10 +3,12 @@
 // pcv's attributes in their LAS fields.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "las_point_fields.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
+#include "pcv/core/uninitialized_vector.hpp"
 #include "pcv/io/point_records.hpp"
 
 namespace pcv {
@@ -81,8 +83,10 @@ class CloudRecords : public PointRecordStream {
   uint64_t next(uint64_t maxPoints, const uint8_t*& records) override {
     const uint64_t count = std::min(maxPoints, pointCount_ - done_);
     const uint64_t length = format_.recordLength;
-    buffer_.assign(count * length, 0);
+    buffer_.resize(count * length);
     parallelFor(count, [&](uint64_t begin, uint64_t end) {
+      // Fields a format has but pcv does not fill stay 0; zeroed here, not by one thread first.
+      std::memset(buffer_.data() + begin * length, 0, (end - begin) * length);
       for (uint64_t i = begin; i < end; ++i) {
         const uint64_t p = done_ + i;
         auto value = [&](const ScalarAttribute* a, double missing) {
@@ -103,7 +107,7 @@ class CloudRecords : public PointRecordStream {
   const ScalarAttribute* intensity_ = nullptr;
   const ScalarAttribute* classification_ = nullptr;
   const ScalarAttribute* returnNumber_ = nullptr;
-  std::vector<uint8_t> buffer_;
+  UninitializedVector<uint8_t> buffer_;  ///< zeroed by the threads that fill it
   uint64_t done_ = 0;
 };
 
@@ -126,8 +130,10 @@ class ProducedRecords : public PointRecordStream {
     const uint64_t length = format_.recordLength;
     points_.resize(count);
     producer_->produce(done_, std::span<Point>(points_.data(), count));
-    buffer_.assign(count * length, 0);
+    buffer_.resize(count * length);
     parallelFor(count, [&](uint64_t begin, uint64_t end) {
+      // Fields a format has but pcv does not fill stay 0; zeroed here, not by one thread first.
+      std::memset(buffer_.data() + begin * length, 0, (end - begin) * length);
       for (uint64_t i = begin; i < end; ++i) {
         const Point& p = points_[i];
         const double luminance = (redOf(p.rgba) + greenOf(p.rgba) + blueOf(p.rgba)) / 3.0;
@@ -144,8 +150,8 @@ class ProducedRecords : public PointRecordStream {
  private:
   std::shared_ptr<const PointProducer> producer_;
   RecordMaker maker_;
-  std::vector<Point> points_;
-  std::vector<uint8_t> buffer_;
+  UninitializedVector<Point> points_;    ///< written by the producer
+  UninitializedVector<uint8_t> buffer_;  ///< zeroed by the threads that fill it
   uint64_t done_ = 0;
 };
 

@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <future>
 #include <limits>
+#include <numeric>
 
 #include "laz/chunk_encoder.hpp"
 #include "laz/chunk_table.hpp"
@@ -128,7 +130,8 @@ struct LasFileWriter::State {
   // other of two sets of buffers (kept, so their pages are not faulted in again each round).
   std::vector<std::vector<uint8_t>> encoded[2];
   int nextEncoded = 0;
-  std::future<void> writing;
+  std::future<double> writing;  ///< returns its wall seconds
+  LasWriteTimes times;
   uint64_t chunksEnd = 0;  ///< file offset where the next chunk goes
 
   void writeBytes(const void* data, size_t size) {
@@ -138,7 +141,13 @@ struct LasFileWriter::State {
   }
   /// Waits for the round being written; rethrows its error.
   void waitForWriting() {
-    if (writing.valid()) writing.get();
+    if (!writing.valid()) return;
+    const auto start = std::chrono::steady_clock::now();
+    times.writingSeconds += writing.get();
+    times.waitingSeconds += secondsSince(start);
+  }
+  static double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   uint64_t position() {
     waitForWriting();
@@ -237,6 +246,14 @@ std::vector<LasChunkPlacement> LasFileWriter::State::encodeChunkList(
   }
   for (size_t c = 0; c < chunks.size(); ++c) out[c].clear();
   std::vector<RecordStats> chunkStats(chunks.size());
+  const auto encodingStart = std::chrono::steady_clock::now();
+  // Largest chunks first: a round ends with its last chunk, and a large one taken last leaves
+  // the other cores idle (COPC nodes range from a few points to a full leaf). Each chunk still
+  // has its own buffer and place in the file.
+  std::vector<size_t> largestFirst(chunks.size());
+  std::iota(largestFirst.begin(), largestFirst.end(), size_t(0));
+  std::stable_sort(largestFirst.begin(), largestFirst.end(),
+                   [&](size_t a, size_t b) { return chunks[a].count > chunks[b].count; });
   std::atomic<size_t> next{0};
   const uint64_t threads = std::min<uint64_t>(encoders.size(), chunks.size());
   const bool extended = format.pointFormat >= 6;
@@ -244,12 +261,14 @@ std::vector<LasChunkPlacement> LasFileWriter::State::encodeChunkList(
       threads,
       [&](uint64_t slot, uint64_t) {
         if (!encoders[slot]) encoders[slot] = std::make_unique<laz::ChunkEncoder>(vlr);
-        for (size_t c; (c = next.fetch_add(1)) < chunks.size();) {
+        for (size_t taken; (taken = next.fetch_add(1)) < chunks.size();) {
+          const size_t c = largestFirst[taken];
           encoders[slot]->encode(chunks[c].records, chunks[c].count, out[c]);
           chunkStats[c].add(chunks[c].records, chunks[c].count, format.recordLength, extended);
         }
       },
       1);
+  times.encodingSeconds += secondsSince(encodingStart);
   std::vector<LasChunkPlacement> placements(chunks.size());
   for (size_t c = 0; c < chunks.size(); ++c) {
     placements[c] = {.offset = chunksEnd, .bytes = out[c].size()};
@@ -259,7 +278,9 @@ std::vector<LasChunkPlacement> LasFileWriter::State::encodeChunkList(
   }
   waitForWriting();
   writing = std::async(std::launch::async, [this, &out, count = chunks.size()] {
+    const auto start = std::chrono::steady_clock::now();
     for (size_t c = 0; c < count; ++c) writeBytes(out[c].data(), out[c].size());
+    return secondsSince(start);
   });
   return placements;
 }
@@ -341,6 +362,10 @@ LasFileWriter::~LasFileWriter() {
 
 uint64_t LasFileWriter::pointsWritten() const {
   return state_->stats.count + state_->pendingPoints;
+}
+
+LasWriteTimes LasFileWriter::times() const {
+  return state_->times;
 }
 
 void LasFileWriter::write(const uint8_t* records, uint64_t count) {

@@ -2,10 +2,12 @@
 // inputs with different scales), and streams one after the other.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "las_point_fields.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
+#include "pcv/core/uninitialized_vector.hpp"
 #include "pcv/io/point_records.hpp"
 
 namespace pcv {
@@ -32,12 +34,15 @@ class ReformattedRecords : public PointRecordStream {
     const uint8_t* in = nullptr;
     const uint64_t count = source_->next(maxPoints, in);
     const LasWriteFormat& from = source_->format();
-    buffer_.assign(count * format_.recordLength, 0);
+    buffer_.resize(count * format_.recordLength);
     const uint32_t fromExtra = from.recordLength - lasFormatRecordBytes(from.pointFormat);
     const uint32_t toExtra = format_.recordLength - lasFormatRecordBytes(format_.pointFormat);
     const uint32_t extra = std::min(fromExtra, toExtra);
     const bool regrid = !sameGrid(from, format_);
     parallelFor(count, [&](uint64_t begin, uint64_t end) {
+      // Bytes no field or extra byte fills stay 0; zeroed here, not by one thread first.
+      std::memset(buffer_.data() + begin * format_.recordLength, 0,
+                  (end - begin) * format_.recordLength);
       for (uint64_t i = begin; i < end; ++i) {
         const uint8_t* r = in + i * from.recordLength;
         uint8_t* out = buffer_.data() + i * format_.recordLength;
@@ -68,7 +73,7 @@ class ReformattedRecords : public PointRecordStream {
   }
 
   std::unique_ptr<PointRecordStream> source_;
-  std::vector<uint8_t> buffer_;
+  UninitializedVector<uint8_t> buffer_;  ///< zeroed by the threads that fill it
 };
 
 class ConcatenatedRecords : public PointRecordStream {

@@ -80,6 +80,59 @@ TEST(ConvertCli, WritesTheCylinderSceneAsCopcAndInfoShowsItsLevels) {
   EXPECT_NE(output.find("COPC spacing per level: 0: "), std::string::npos) << output;
 }
 
+TEST(ConvertCli, CopcSaysWhereTheTimeWentEvenWhenQuiet) {
+  TempDir dir;
+  int status = -1;
+  const std::string output = pcv(
+      "convert -q --points 100000 --seed 2 --node-points 5000 " + dir.file("c.copc.laz").string(),
+      &status);
+  ASSERT_EQ(status, 0) << output;
+  const size_t line = output.find("pcv: COPC in ");
+  ASSERT_NE(line, std::string::npos) << output;
+  const std::string phases = output.substr(line, output.find('\n', line) - line);
+  for (const char* phase : {"reading ", "keys ", "sort ", "sampling ", "grouping ", "gathering ",
+                            "encoding ", "finishing ", "other "}) {
+    EXPECT_NE(phases.find(phase), std::string::npos) << phase << " in " << phases;
+  }
+  EXPECT_NE(phases.find("s on its own thread, overlapping"), std::string::npos) << phases;
+  // The in-memory path has no temporary files, so none of their phases.
+  EXPECT_EQ(phases.find("partitioning"), std::string::npos) << phases;
+}
+
+/// FNV-1a over a file's bytes: a fingerprint to compare a file against the one written before.
+uint64_t fileFingerprint(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (std::istreambuf_iterator<char> it(in), end; it != end; ++it) {
+    hash = (hash ^ uint8_t(*it)) * 0x100000001b3ull;
+  }
+  return hash;
+}
+
+// Speeding the conversion up must not change a byte of what it writes: these are the files
+// written before any of it (the CPU and GPU sorts give the same bytes, tested below), in memory
+// and through temporary files.
+TEST(ConvertCli, CopcOfTwoMillionPointsIsTheFileItAlwaysWas) {
+  TempDir dir;
+  struct Case {
+    const char* flags;
+    uint64_t bytes;
+    uint64_t fingerprint;
+  };
+  for (const Case& c :
+       {Case{"--points 2000000 --memory 2G", 38317277, 11328199100835258815ull},
+        Case{"--points 300000 --memory 6M --node-points 3000", 6257970, 888401358278700144ull}}) {
+    SCOPED_TRACE(c.flags);
+    const std::filesystem::path out = dir.file("c.copc.laz");
+    int status = -1;
+    const std::string output =
+        pcv("convert -q --seed 1 " + std::string(c.flags) + " " + out.string(), &status);
+    ASSERT_EQ(status, 0) << output;
+    EXPECT_EQ(std::filesystem::file_size(out), c.bytes);
+    EXPECT_EQ(fileFingerprint(out), c.fingerprint);
+  }
+}
+
 TEST(ConvertCli, WritesCopcFromTextAndUnderAnyLazNameWithCopc) {
   TempDir dir;
   writeText(dir.file("a.xyz"), "500000.5 5000000.25 10 200\n500001 5000001 11 100\n");

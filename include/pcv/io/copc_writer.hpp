@@ -13,6 +13,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/octree_lod.hpp"
+#include "pcv/io/copc_phases.hpp"
 #include "pcv/io/las_writer.hpp"
 #include "pcv/io/point_records.hpp"
 
@@ -60,6 +61,7 @@ struct CopcWriteSummary {
   uint64_t partsBuilt = 0;      ///< parts of the octree built in memory one after the other
   uint64_t temporaryBytes = 0;  ///< records written to temporary files (0: all fitted in memory)
   uint64_t memoryBudgetBytes = 0;
+  CopcPhaseTimes phases;  ///< where the time went (describeCopcPhases)
 };
 
 /// The records' format as COPC stores it: point format 6, 7 or 8 (`pointFormat`, or 8 where the

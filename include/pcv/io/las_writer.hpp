@@ -55,6 +55,13 @@ struct LasChunkRecords {
   uint64_t count = 0;                ///< points, at least 1
 };
 
+/// Wall seconds a LAZ writer has spent so far, for a conversion's phase breakdown.
+struct LasWriteTimes {
+  double encodingSeconds = 0.0;  ///< chunks encoded, on all cores, by the caller's call
+  double writingSeconds = 0.0;   ///< on the writing thread, while the caller goes on
+  double waitingSeconds = 0.0;   ///< the caller waited for the writing thread
+};
+
 /// Where a chunk was written.
 struct LasChunkPlacement {
   uint64_t offset = 0;  ///< file offset of its first byte
@@ -90,6 +97,8 @@ class LasFileWriter {
   void finish();
 
   uint64_t pointsWritten() const;
+  /// So far; the writing thread's share counts once its round is waited for (finish waits).
+  LasWriteTimes times() const;
 
  private:
   struct State;

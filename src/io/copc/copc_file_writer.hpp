@@ -42,6 +42,8 @@ class CopcFileWriter {
   uint64_t nodesWritten() const { return nodesWritten_; }
   uint64_t pointsWritten() const { return pointsWritten_; }
   const std::vector<CopcHierarchyEntry>& entries() const { return entries_; }
+  /// Encoding and writing times of the chunks so far.
+  LasWriteTimes times() const { return las_.times(); }
 
   /// Writes the chunk table, the hierarchy and the info VLR; `spacing` is the root's distance
   /// between points. Without it the file is incomplete.

@@ -7,6 +7,7 @@
 #include "pcv/io/copc_writer.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <mutex>
@@ -18,6 +19,7 @@
 #include "copc_file_writer.hpp"
 #include "octree_parts.hpp"
 #include "pcv/core/parallel.hpp"
+#include "phase_timer.hpp"
 #include "temporary_files.hpp"
 
 namespace pcv {
@@ -191,11 +193,14 @@ struct RegionBuilder {
                              " allows");
     }
     UninitializedVector<uint8_t> records(total * length);
-    uint64_t at = 0;
-    for (const io::CellFile& cell : cells) {
-      io::readRecordFile(cell.path, records.data() + at * length, cell.count * length);
-      std::filesystem::remove(cell.path);
-      at += cell.count;
+    {
+      io::PhaseTimer timer(build.phases.loading);
+      uint64_t at = 0;
+      for (const io::CellFile& cell : cells) {
+        io::readRecordFile(cell.path, records.data() + at * length, cell.count * length);
+        std::filesystem::remove(cell.path);
+        at += cell.count;
+      }
     }
     ++partsBuilt;
     return io::buildPart(build, level, key, std::move(records));
@@ -205,6 +210,7 @@ struct RegionBuilder {
   io::HeldPoints split(int level, uint64_t key, const io::CellFile& cell) {
     std::vector<io::CellFile> cells;
     {
+      io::PhaseTimer timer(build.phases.partitioning);
       auto stream = io::recordFileStream(cell.path, format, cell.count);
       cells = io::partitionIntoCells(
           *stream, {.regionLevel = level,
@@ -276,6 +282,7 @@ LasWriteFormat copcFormatFor(const LasWriteFormat& records, int pointFormat) {
 
 CopcWriteSummary writeCopcFile(const PointRecordSource& source, const std::filesystem::path& output,
                                const CopcWriteOptions& options, CopcWriteProgress* progress) {
+  const auto start = std::chrono::steady_clock::now();
   auto open = [&] {
     std::unique_ptr<PointRecordStream> stream = source();
     const LasWriteFormat format = copcFormatFor(stream->format(), options.pointFormat);
@@ -307,10 +314,12 @@ CopcWriteSummary writeCopcFile(const PointRecordSource& source, const std::files
   io::HeldPoints root;
   if (stream->pointCount() <= plan.wholePoints) {
     const StepBounds declared = declaredSteps(*stream);
-    UninitializedVector<uint8_t> records = readAll(*stream, plan.batchPoints, progress);
+    UninitializedVector<uint8_t> records = io::timed(
+        build.phases.reading, [&] { return readAll(*stream, plan.batchPoints, progress); });
     stream.reset();
     StepBounds steps;
-    steps.add(records.data(), records.size() / length, length);
+    io::timed(build.phases.bounds,
+              [&] { steps.add(records.data(), records.size() / length, length); });
     // The declared bounds when they hold every point, as when the records do not fit in memory,
     // so that the octree does not depend on --memory.
     if (!declared.empty() && declared.contains(steps)) steps = declared;
@@ -326,10 +335,12 @@ CopcWriteSummary writeCopcFile(const PointRecordSource& source, const std::files
     io::TemporaryDirectory temporary(tempParent);
     StepBounds steps = declaredSteps(*stream);
     if (steps.empty()) {
-      steps = measureSteps(*stream, plan.batchPoints, progress);
+      steps = io::timed(build.phases.bounds,
+                        [&] { return measureSteps(*stream, plan.batchPoints, progress); });
       stream = open();
     }
     auto partitionInput = [&] {
+      io::PhaseTimer timer(build.phases.partitioning);
       geometry = geometryFor(steps.min, steps.max, format);
       build.quantizer = geometry.quantizer;
       return io::partitionIntoCells(*stream, {.regionLevel = 0,
@@ -350,7 +361,8 @@ CopcWriteSummary writeCopcFile(const PointRecordSource& source, const std::files
       for (const auto& entry : std::filesystem::directory_iterator(temporary.path()))
         std::filesystem::remove(entry.path());
       stream = open();
-      steps = measureSteps(*stream, plan.batchPoints, progress);
+      steps = io::timed(build.phases.bounds,
+                        [&] { return measureSteps(*stream, plan.batchPoints, progress); });
       stream = open();
       cells = partitionInput();
     }
@@ -363,17 +375,22 @@ CopcWriteSummary writeCopcFile(const PointRecordSource& source, const std::files
     summary.temporaryBytes = regions.temporaryBytes;
   }
   io::writeRoot(build, std::move(root));
-  const bool anyPoints = writer.pointsWritten() > 0;
-  if (!anyPoints) geometry.cube.halfSize = 0.5;
-  writer.finish(geometry.cube, anyPoints ? geometry.spacing : 1.0 / kSampleGridCells,
-                anyPoints ? build.gpsTimeMin : 0.0, anyPoints ? build.gpsTimeMax : 0.0);
-  std::error_code renameError;
-  std::filesystem::rename(partial, output, renameError);
-  if (renameError) {
-    std::error_code ignored;
-    std::filesystem::remove(partial, ignored);
-    throw Error(output.string() + ": cannot rename the finished " + partial.filename().string() +
-                " to it: " + renameError.message());
+  // The writer's own clocks exclude the final wait, which belongs to finishing.
+  const LasWriteTimes chunkTimes = writer.times();
+  {
+    io::PhaseTimer timer(build.phases.finishing);
+    const bool anyPoints = writer.pointsWritten() > 0;
+    if (!anyPoints) geometry.cube.halfSize = 0.5;
+    writer.finish(geometry.cube, anyPoints ? geometry.spacing : 1.0 / kSampleGridCells,
+                  anyPoints ? build.gpsTimeMin : 0.0, anyPoints ? build.gpsTimeMax : 0.0);
+    std::error_code renameError;
+    std::filesystem::rename(partial, output, renameError);
+    if (renameError) {
+      std::error_code ignored;
+      std::filesystem::remove(partial, ignored);
+      throw Error(output.string() + ": cannot rename the finished " + partial.filename().string() +
+                  " to it: " + renameError.message());
+    }
   }
   summary.pointCount = writer.pointsWritten();
   for (const io::CopcHierarchyEntry& entry : writer.entries()) {
@@ -383,6 +400,12 @@ CopcWriteSummary writeCopcFile(const PointRecordSource& source, const std::files
       summary.pointsPerLevel.resize(size_t(entry.key.level) + 1, 0);
     summary.pointsPerLevel[size_t(entry.key.level)] += entry.pointCount;
   }
+  summary.phases = build.phases;
+  summary.phases.encoding = chunkTimes.encodingSeconds;
+  summary.phases.waitingForWrites = chunkTimes.waitingSeconds;
+  summary.phases.writing = writer.times().writingSeconds;
+  summary.phases.totalSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return summary;
 }
 

@@ -11,6 +11,7 @@
 #include <numeric>
 
 #include "pcv/core/parallel.hpp"
+#include "phase_timer.hpp"
 
 namespace pcv::io {
 namespace {
@@ -92,14 +93,19 @@ struct SampledPart {
 
 HeldPoints finishPart(OctreeBuild& build, const SampledPart& part) {
   const LodTree& tree = part.tree;
-  const LodNodePoints points = lodNodePoints(tree, part.holderLevel);
+  CopcPhaseTimes& phases = build.phases;
   const size_t nodeCount = tree.nodes.size();
+  LodNodePoints points;
   // A node is listed when it or a node below it has points.
   std::vector<bool> listed(nodeCount, false);
-  for (size_t n = nodeCount; n-- > 0;) {
-    if (points.countOf(n) > 0 || (!part.nodesBelowBefore.empty() && part.nodesBelowBefore[n]))
-      listed[n] = true;
-    if (listed[n] && tree.nodes[n].parent >= 0) listed[tree.nodes[n].parent] = true;
+  {
+    PhaseTimer timer(phases.grouping);
+    points = lodNodePoints(tree, part.holderLevel);
+    for (size_t n = nodeCount; n-- > 0;) {
+      if (points.countOf(n) > 0 || (!part.nodesBelowBefore.empty() && part.nodesBelowBefore[n]))
+        listed[n] = true;
+      if (listed[n] && tree.nodes[n].parent >= 0) listed[tree.nodes[n].parent] = true;
+    }
   }
   const uint32_t length = build.recordLength;
   auto gather = [&](size_t node, uint8_t* into) {
@@ -114,10 +120,20 @@ HeldPoints finishPart(OctreeBuild& build, const SampledPart& part) {
   UninitializedVector<uint8_t> roundRecords;
   auto flush = [&] {
     if (round.empty()) return;
-    roundRecords.resize(roundOffsets.back() * length);
-    forEachDynamic(round.size(), [&](size_t i) {
-      gather(round[i], roundRecords.data() + roundOffsets[i] * length);
-    });
+    {
+      PhaseTimer timer(phases.gathering);
+      roundRecords.resize(roundOffsets.back() * length);
+      // Largest nodes first, so that no core is left with a large one when the rest are done.
+      std::vector<size_t> largestFirst(round.size());
+      std::iota(largestFirst.begin(), largestFirst.end(), size_t(0));
+      std::stable_sort(largestFirst.begin(), largestFirst.end(), [&](size_t a, size_t b) {
+        return points.countOf(round[a]) > points.countOf(round[b]);
+      });
+      forEachDynamic(round.size(), [&](size_t taken) {
+        const size_t i = largestFirst[taken];
+        gather(round[i], roundRecords.data() + roundOffsets[i] * length);
+      });
+    }
     std::vector<CopcNodeRecords> nodes;
     for (size_t i = 0; i < round.size(); ++i) {
       const LodNode& node = tree.nodes[round[i]];
@@ -158,6 +174,7 @@ HeldPoints finishPart(OctreeBuild& build, const SampledPart& part) {
   const uint64_t heldCount = points.countOf(0);
   held.records.resize(heldCount * length);
   held.keys.resize(heldCount);
+  PhaseTimer timer(phases.gathering);
   gather(0, held.records.data());
   const std::span<const uint32_t> rootPoints = points.of(0);
   for (uint64_t i = 0; i < heldCount; ++i) held.keys[i] = part.keys[rootPoints[i]];
@@ -181,16 +198,19 @@ HeldPoints buildPart(OctreeBuild& build, int level, uint64_t key,
                      UninitializedVector<uint8_t> records) {
   const uint32_t length = build.recordLength;
   const uint64_t count = records.size() / length;
-  UninitializedVector<uint64_t> keys = keysOf(build, records.data(), count);
+  CopcPhaseTimes& phases = build.phases;
+  UninitializedVector<uint64_t> keys =
+      timed(phases.keys, [&] { return keysOf(build, records.data(), count); });
   UninitializedVector<uint64_t> sortedKeys(count);
   UninitializedVector<uint32_t> order(count);
-  build.sampler.sortKeys(keys, sortedKeys, order);
+  timed(phases.sort, [&] { build.sampler.sortKeys(keys, sortedKeys, order); });
   release(keys);
   stopIfCancelled(build.progress);
-  orderEqualKeysByRecord(sortedKeys, order, records.data(), length);
-  const LodTree tree = buildLodTree(sortedKeys, level, key, build.maxPointsPerNode);
+  timed(phases.ties, [&] { orderEqualKeysByRecord(sortedKeys, order, records.data(), length); });
+  const LodTree tree = timed(
+      phases.tree, [&] { return buildLodTree(sortedKeys, level, key, build.maxPointsPerNode); });
   UninitializedVector<uint8_t> holderLevel(count);
-  build.sampler.sampleLevels(sortedKeys, tree, holderLevel);
+  timed(phases.sampling, [&] { build.sampler.sampleLevels(sortedKeys, tree, holderLevel); });
   stopIfCancelled(build.progress);
   HeldPoints held = finishPart(build, {.tree = tree,
                                        .keys = sortedKeys,
@@ -213,19 +233,24 @@ HeldPoints sampleAboveParts(OctreeBuild& build, int level, uint64_t key,
     childCounts.push_back(child.count());
     total += child.count();
   }
+  CopcPhaseTimes& phases = build.phases;
   UninitializedVector<uint8_t> records(total * length);
   UninitializedVector<uint64_t> keys(total);
   std::vector<uint64_t> childEnds;
-  uint64_t at = 0;
-  for (HeldPoints& child : children) {
-    std::copy(child.records.begin(), child.records.end(), records.begin() + at * length);
-    std::copy(child.keys.begin(), child.keys.end(), keys.begin() + at);
-    at += child.count();
-    childEnds.push_back(at);
-    release(child.records);
-    release(child.keys);
+  {
+    PhaseTimer timer(phases.merging);
+    uint64_t at = 0;
+    for (HeldPoints& child : children) {
+      std::copy(child.records.begin(), child.records.end(), records.begin() + at * length);
+      std::copy(child.keys.begin(), child.keys.end(), keys.begin() + at);
+      at += child.count();
+      childEnds.push_back(at);
+      release(child.records);
+      release(child.keys);
+    }
   }
-  const LodTree tree = lodTreeOverChildren(keys, level, key, childEnds);
+  const LodTree tree =
+      timed(phases.tree, [&] { return lodTreeOverChildren(keys, level, key, childEnds); });
   std::vector<bool> nodesBelowBefore(tree.nodes.size(), false);
   {
     // The tree's children are the non-empty ones, in order.
@@ -238,7 +263,7 @@ HeldPoints sampleAboveParts(OctreeBuild& build, int level, uint64_t key,
   std::iota(order.begin(), order.end(), 0u);
   UninitializedVector<uint8_t> holderLevel(total);
   // Few points (what a node's children hold): the CPU sampler needs no transfers.
-  makeCpuOctreeLodSampler()->sampleLevels(keys, tree, holderLevel);
+  timed(phases.sampling, [&] { makeCpuOctreeLodSampler()->sampleLevels(keys, tree, holderLevel); });
   HeldPoints held = finishPart(build, {.tree = tree,
                                        .keys = keys,
                                        .order = order,

@@ -36,6 +36,7 @@ struct OctreeBuild {
   uint32_t maxPointsPerNode = 0;
   uint64_t encodeRoundPoints = 0;  ///< points gathered for one parallel encoding round
   CopcWriteProgress* progress = nullptr;
+  CopcPhaseTimes phases;  ///< added to by every part
 
   /// GPS times seen (point formats 6-8 all have them).
   double gpsTimeMin = std::numeric_limits<double>::infinity();
