@@ -188,7 +188,15 @@ void SceneModel::closeStreamed() {
 
 void SceneModel::updateStream(const Camera& camera, int widthPx, int heightPx) {
   if (!streamed_) return;
-  streamed_->update(camera, widthPx, heightPx);
+  try {
+    streamed_->update(camera, widthPx, heightPx);
+  } catch (const Error& error) {
+    // The renderer failed to take a node (GPU memory gone, a device error): every later frame
+    // would fail alike, so the stream stops and the viewer keeps running.
+    errors_.push_back(std::string("streaming stopped: ") + error.what());
+    closeStreamed();
+    return;
+  }
   for (std::string& error : streamed_->cloud().takeErrors()) errors_.push_back(std::move(error));
 }
 
