@@ -7,6 +7,6 @@ scripts/install-deps.sh
 scripts/build.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)"
 # The file loaders under ASan/UBSan, then each format's fuzzer for a fixed number of inputs from
-# a fixed seed (~4 min in all on 2 cores).
+# a fixed seed (at most 150 s each; ~10 min in all on 2 cores).
 scripts/test-sanitizers.sh
 scripts/fuzz.sh
