@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "pcv/core/number_text.hpp"
 #include "pcv/core/error.hpp"
 
 namespace pcv::app {
@@ -25,19 +26,9 @@ std::vector<double> parseNumbers(const std::string& text, size_t count) {
   return values;
 }
 
-/// The shortest text that reads back as exactly `value`.
-std::string exact(double value) {
-  char buffer[32];
-  for (int digits = 6; digits <= 17; ++digits) {
-    std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
-    if (std::strtod(buffer, nullptr) == value) break;
-  }
-  return buffer;
-}
-
 std::string joined(std::initializer_list<double> values) {
   std::string text;
-  for (double value : values) text += (text.empty() ? "" : ",") + exact(value);
+  for (double value : values) text += (text.empty() ? "" : ",") + exactText(value);
   return text;
 }
 
@@ -53,8 +44,8 @@ ClipBox parseClipBox(const std::string& text) {
   for (int axis = 0; axis < 3; ++axis) {
     if (box.min[axis] > box.max[axis]) {
       throw InputError("bad --clip-box '" + text + "': the minimum corner comes first, but " +
-                       "xyz"[axis] + "0 = " + exact(box.min[axis]) + " > " + "xyz"[axis] +
-                       "1 = " + exact(box.max[axis]));
+                       "xyz"[axis] + "0 = " + exactText(box.min[axis]) + " > " + "xyz"[axis] +
+                       "1 = " + exactText(box.max[axis]));
     }
   }
   return box;

@@ -8,30 +8,11 @@
 #include <glm/gtc/constants.hpp>
 
 #include "clip_options.hpp"
+#include "pcv/core/number_text.hpp"
 #include "pcv/core/color_map.hpp"
 
 namespace pcv::app {
 namespace {
-
-/// The shortest text that reads back to the same double.
-std::string exact(double value) {
-  char text[32];
-  for (int digits = 6; digits <= 17; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, value);
-    if (std::strtod(text, nullptr) == value) break;
-  }
-  return text;
-}
-
-/// The shortest text that reads back to the same float.
-std::string exactFloat(float value) {
-  char text[32];
-  for (int digits = 6; digits <= 9; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, double(value));
-    if (std::strtof(text, nullptr) == value) break;
-  }
-  return text;
-}
 
 std::string hexColour(uint32_t rgba) {
   char text[8];
@@ -40,10 +21,10 @@ std::string hexColour(uint32_t rgba) {
 }
 
 std::string cameraArguments(const Camera& c) {
-  std::string text = " --eye " + exact(c.eye.x) + "," + exact(c.eye.y) + "," + exact(c.eye.z) +
-                     " --yaw " + exact(degreesReproducing(c.yawRadians)) + " --pitch " +
-                     exact(degreesReproducing(c.pitchRadians)) + " --near " +
-                     exactFloat(c.nearPlane) + " --far " + exactFloat(c.farPlane);
+  std::string text = " --eye " + exactText(c.eye.x) + "," + exactText(c.eye.y) + "," +
+                     exactText(c.eye.z) + " --yaw " + exactText(degreesReproducing(c.yawRadians)) +
+                     " --pitch " + exactText(degreesReproducing(c.pitchRadians)) + " --near " +
+                     exactFloatText(c.nearPlane) + " --far " + exactFloatText(c.farPlane);
   if (c.upAxis == UpAxis::Y) text += " --up y";
   return text;
 }
@@ -55,7 +36,7 @@ std::string qualityArguments(const RenderSettings& settings) {
   const QualitySettings plain;
   std::string text;
   if (q.sizeMode == PointSizeMode::World) {
-    text += " --world-size " + exactFloat(q.worldSize);
+    text += " --world-size " + exactFloatText(q.worldSize);
     if (q.maxPointSizePx != plain.maxPointSizePx) {
       text += " --max-point-size " + std::to_string(q.maxPointSizePx);
     }
@@ -68,14 +49,16 @@ std::string qualityArguments(const RenderSettings& settings) {
                                     : q.edl == EdlMode::Off ? "off"
                                                             : "auto");
   if (q.edl != EdlMode::Off) {
-    if (q.edlStrength != plain.edlStrength) text += " --edl-strength " + exactFloat(q.edlStrength);
+    if (q.edlStrength != plain.edlStrength)
+      text += " --edl-strength " + exactFloatText(q.edlStrength);
     if (q.edlRadiusPx != plain.edlRadiusPx) {
       text += " --edl-radius " + std::to_string(q.edlRadiusPx);
     }
   }
   if (q.highQuality) {
     text += " --hq";
-    if (q.hqDepthRange != plain.hqDepthRange) text += " --hq-range " + exactFloat(q.hqDepthRange);
+    if (q.hqDepthRange != plain.hqDepthRange)
+      text += " --hq-range " + exactFloatText(q.hqDepthRange);
   }
   if (settings.background != kOpaqueBlack)
     text += " --background " + hexColour(settings.background);
@@ -92,7 +75,8 @@ std::string coloringArguments(const ColoringOptions& coloring) {
   }
   if (coloring.map) text += " --color-map " + colorMapName(*coloring.map);
   if (coloring.range) {
-    text += " --color-range " + exact(coloring.range->low) + "," + exact(coloring.range->high);
+    text +=
+        " --color-range " + exactText(coloring.range->low) + "," + exactText(coloring.range->high);
   }
   return text;
 }

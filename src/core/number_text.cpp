@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace pcv {
@@ -13,6 +14,24 @@ std::string fixedText(double value, int decimals) {
   // Rounded to zero, a small negative value keeps its sign in printf: drop it.
   if (text[0] == '-' && std::strspn(text + 1, "0.") == std::strlen(text + 1)) {
     return text + 1;
+  }
+  return text;
+}
+
+std::string exactText(double value) {
+  char text[32];
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (std::strtod(text, nullptr) == value) break;
+  }
+  return text;
+}
+
+std::string exactFloatText(float value) {
+  char text[32];
+  for (int digits = 6; digits <= 9; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, double(value));
+    if (std::strtof(text, nullptr) == value) break;
   }
   return text;
 }

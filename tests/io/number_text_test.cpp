@@ -1,5 +1,9 @@
-// Numbers for people: no negative zero, and as many decimals as a range's span asks for.
+// Numbers as text: no negative zero, as many decimals as a range's span asks for, and the
+// shortest text that reads back exactly.
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
 
 #include "pcv/core/number_text.hpp"
 
@@ -28,6 +32,20 @@ TEST(NumberText, DecimalsFollowTheSpan) {
   EXPECT_EQ(decimalsForSpan(1.0, 4.0), 1);
   EXPECT_EQ(decimalsForSpan(1000.001, 1000.002), 4);
   EXPECT_EQ(decimalsForSpan(5.0, 5.0), 3);  // no span: a sensible default
+}
+
+TEST(NumberText, ExactTextReadsBackToTheSameBitsAndIsShort) {
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> wide(-1e7, 1e7);
+  for (int i = 0; i < 10000; ++i) {
+    const double value = wide(random);
+    EXPECT_EQ(std::strtod(exactText(value).c_str(), nullptr), value);
+    const float single = float(value);
+    EXPECT_EQ(std::strtof(exactFloatText(single).c_str(), nullptr), single);
+  }
+  EXPECT_EQ(exactText(0.1), "0.1");
+  EXPECT_EQ(exactText(636400.25), "636400.25");
+  EXPECT_EQ(exactFloatText(0.1f), "0.1");
 }
 
 }  // namespace

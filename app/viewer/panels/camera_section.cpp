@@ -9,18 +9,6 @@
 namespace pcv::app {
 namespace {
 
-/// A text field bound to a std::string (ImGui 1.86 edits char buffers); true on Enter.
-bool inputText(const char* label, std::string& text) {
-  char buffer[256];
-  const size_t length = std::min(text.size(), sizeof buffer - 1);
-  std::copy_n(text.data(), length, buffer);
-  buffer[length] = '\0';
-  const bool entered =
-      ImGui::InputText(label, buffer, sizeof buffer, ImGuiInputTextFlags_EnterReturnsTrue);
-  text = buffer;
-  return entered;
-}
-
 void drawModeAndPosition(const CameraRig& rig, PanelRequests& requests) {
   const Camera& camera = rig.camera();
   int mode = rig.mode() == CameraMode::Fly ? 0 : 1;
@@ -70,7 +58,7 @@ void drawViewTools(const Camera& camera, ViewsPanel& views, PanelRequests& reque
 void drawBookmarks(ViewsPanel& views, PanelRequests& requests) {
   ImGui::TextUnformatted("Bookmarks (B saves one):");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
-  const bool entered = inputText("##bookmark", views.bookmarkName);
+  const bool entered = inputString("##bookmark", views.bookmarkName);
   ImGui::SameLine();
   if ((ImGui::Button("Save") || entered) && !views.bookmarkName.empty()) {
     requests.saveBookmark = views.bookmarkName;

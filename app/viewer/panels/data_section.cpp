@@ -12,18 +12,6 @@
 namespace pcv::app {
 namespace {
 
-/// A text field bound to a std::string (ImGui 1.86 edits char buffers).
-bool inputPath(const char* label, std::string& text) {
-  char buffer[4096];
-  const size_t length = std::min(text.size(), sizeof buffer - 1);
-  std::copy_n(text.data(), length, buffer);
-  buffer[length] = '\0';
-  const bool entered =
-      ImGui::InputText(label, buffer, sizeof buffer, ImGuiInputTextFlags_EnterReturnsTrue);
-  text = buffer;
-  return entered;
-}
-
 void drawLoading(CloudLoader* loader) {
   if (!loader || !loader->busy()) return;
   const std::string current = loader->currentFile();
@@ -146,7 +134,7 @@ void drawDataSection(PanelContext& context, PanelRequests& requests) {
   }
   drawLoading(scene.loader());
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7.5f);
-  const bool entered = inputPath("##open", openPath);
+  const bool entered = inputString("##open", openPath);
   ImGui::SameLine();
   if ((ImGui::Button("Open") || entered) && !openPath.empty()) {
     requests.open = OpenRequest{openPath, true};

@@ -9,17 +9,6 @@
 namespace pcv::app {
 namespace {
 
-bool inputText(const char* label, std::string& text) {
-  char buffer[1024];
-  const size_t length = std::min(text.size(), sizeof buffer - 1);
-  std::copy_n(text.data(), length, buffer);
-  buffer[length] = '\0';
-  const bool entered =
-      ImGui::InputText(label, buffer, sizeof buffer, ImGuiInputTextFlags_EnterReturnsTrue);
-  text = buffer;
-  return entered;
-}
-
 void drawKindChoice(MeasureTool& measure) {
   int kind = int(measure.kind());
   const char* labels[] = {"Distance", "Polyline", "Height", "Area"};
@@ -67,7 +56,7 @@ void drawMeasureSection(MeasureTool& measure, std::string& exportPath, PanelRequ
   if (measure.finished().empty()) return;
   if (ImGui::SmallButton("Delete all")) measure.clear();
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5.0f);
-  const bool entered = inputText("##export", exportPath);
+  const bool entered = inputString("##export", exportPath);
   ImGui::SameLine();
   if ((ImGui::Button("Export") || entered) && !exportPath.empty()) {
     requests.exportMeasures = exportPath;

@@ -111,6 +111,10 @@ struct PanelContext {
 /// window pixels (0 while collapsed), so other windows keep clear of it.
 float drawSidebar(PanelContext& context, PanelRequests& requests);
 
+/// A text field bound to a std::string (ImGui 1.86 edits char buffers; paths fit its 4 KiB);
+/// true when Enter was pressed in it.
+bool inputString(const char* label, std::string& text);
+
 // The sidebar's sections, each in its own file.
 void drawStatusSection(const ViewerStatus& status);
 void drawRenderingSection(const std::vector<RasterMethod>& methods, RenderSettings& settings,

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "pcv/core/number_text.hpp"
 #include "pcv/core/error.hpp"
 #include "viewer/views/json_value.hpp"
 
@@ -13,24 +14,15 @@ namespace {
 
 constexpr int kVersion = 1;
 
-/// The shortest text that reads back to the same double (floats widen to doubles exactly).
-std::string exact(double value) {
-  char text[32];
-  for (int digits = 6; digits <= 17; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, value);
-    if (std::strtod(text, nullptr) == value) break;
-  }
-  return text;
-}
-
 std::string bookmarkJson(const Bookmark& b) {
   const Camera& c = b.camera;
-  return "{\"name\": " + jsonQuoted(b.name) + ", \"eye\": [" + exact(c.eye.x) + ", " +
-         exact(c.eye.y) + ", " + exact(c.eye.z) + "], \"yaw_radians\": " + exact(c.yawRadians) +
-         ", \"pitch_radians\": " + exact(c.pitchRadians) +
-         ", \"fov_y_radians\": " + exact(c.fovYRadians) + ", \"near\": " + exact(c.nearPlane) +
-         ", \"far\": " + exact(c.farPlane) + ", \"up\": \"" + (c.upAxis == UpAxis::Y ? "y" : "z") +
-         "\"}";
+  return "{\"name\": " + jsonQuoted(b.name) + ", \"eye\": [" + exactText(c.eye.x) + ", " +
+         exactText(c.eye.y) + ", " + exactText(c.eye.z) +
+         "], \"yaw_radians\": " + exactText(c.yawRadians) +
+         ", \"pitch_radians\": " + exactText(c.pitchRadians) +
+         ", \"fov_y_radians\": " + exactText(c.fovYRadians) +
+         ", \"near\": " + exactText(c.nearPlane) + ", \"far\": " + exactText(c.farPlane) +
+         ", \"up\": \"" + (c.upAxis == UpAxis::Y ? "y" : "z") + "\"}";
 }
 
 /// Reads a bookmark object; `where` names it in errors.

@@ -16,6 +16,13 @@ std::string fixedText(double value, int decimals);
 /// "(x, y, z)" of fixedText.
 std::string fixedText(const glm::dvec3& value, int decimals);
 
+/// The shortest text that reads back to exactly `value` (for commands and files that must
+/// reproduce it: a copied view, a bookmark).
+std::string exactText(double value);
+
+/// The shortest text that reads back to exactly `value` when parsed as a float.
+std::string exactFloatText(float value);
+
 /// A count for people: "950", "200 k", "1.5 M", "10 M", "2 G".
 std::string countText(uint64_t count);
 
