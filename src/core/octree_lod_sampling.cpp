@@ -19,18 +19,6 @@ struct Piece {
   uint64_t begin, end;
 };
 
-/// Runs in parallel over `count` items taken in order from a shared counter.
-template <typename Body>
-void forEachDynamic(size_t count, const Body& body) {
-  std::atomic<size_t> next{0};
-  parallelFor(
-      std::min<uint64_t>(workerCount(), count),
-      [&](uint64_t, uint64_t) {
-        for (size_t i; (i = next.fetch_add(1)) < count;) body(i);
-      },
-      1);
-}
-
 /// The pieces of [begin, end) at `level`'s sampling cell boundaries.
 void cutAtCells(std::span<const uint64_t> keys, uint64_t begin, uint64_t end, int level,
                 std::vector<Piece>& pieces) {
@@ -90,7 +78,7 @@ class CpuOctreeLodSampler : public OctreeLodSampler {
     for (const LodNode& node : tree.nodes) {
       if (!node.leaf) deepestInternal = std::max(deepestInternal, node.level);
     }
-    forEachDynamic(tree.nodes.size(), [&](size_t n) {
+    parallelForEachDynamic(tree.nodes.size(), [&](size_t n) {
       const LodNode& node = tree.nodes[n];
       if (node.leaf) {
         std::fill(holderLevel.begin() + node.begin, holderLevel.begin() + node.end,
@@ -104,8 +92,9 @@ class CpuOctreeLodSampler : public OctreeLodSampler {
         if (!node.leaf && node.level == level)
           cutAtCells(sortedKeys, node.begin, node.end, level, pieces);
       }
-      forEachDynamic(pieces.size(),
-                     [&](size_t i) { pickCellWinners(sortedKeys, holderLevel, pieces[i], level); });
+      parallelForEachDynamic(pieces.size(), [&](size_t i) {
+        pickCellWinners(sortedKeys, holderLevel, pieces[i], level);
+      });
     }
   }
 };

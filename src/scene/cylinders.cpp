@@ -37,6 +37,17 @@ void store(float out[3], const glm::vec3& v) {
 
 }  // namespace
 
+Box3d cylinderSceneReach(const CylinderScene& scene) {
+  Box3d bounds;
+  for (const Cylinder& c : scene.cylinders) {
+    const double reach = double(c.radius) + double(c.halfHeight);
+    const glm::dvec3 center(c.center[0], c.center[1], c.center[2]);
+    bounds.extend(center - glm::dvec3(reach));
+    bounds.extend(center + glm::dvec3(reach));
+  }
+  return bounds;
+}
+
 CylinderScene makeCylinderScene(uint64_t seed, int cylinderCount) {
   CylinderScene scene;
   scene.seed = seed;

@@ -32,13 +32,7 @@ TEST(CopcPhases, OtherIsNeverNegative) {
 PointRecordSource cylinders(uint64_t count) {
   return [=] {
     CylinderScene scene = makeCylinderScene(4);
-    Box3d bounds;
-    for (const Cylinder& c : scene.cylinders) {
-      const double reach = double(c.radius) + double(c.halfHeight);
-      const glm::dvec3 center(c.center[0], c.center[1], c.center[2]);
-      bounds.extend(center - glm::dvec3(reach));
-      bounds.extend(center + glm::dvec3(reach));
-    }
+    const Box3d bounds = cylinderSceneReach(scene);
     return producedRecords(std::make_shared<CylinderProducer>(std::move(scene), count), bounds,
                            glm::dvec3(0.0), 7);
   };

@@ -27,13 +27,7 @@ namespace {
 PointRecordSource cylinderSource(uint64_t count, uint64_t seed, int format = 7) {
   return [=] {
     CylinderScene scene = makeCylinderScene(seed);
-    Box3d bounds;
-    for (const Cylinder& c : scene.cylinders) {
-      const double reach = double(c.radius) + double(c.halfHeight);
-      const glm::dvec3 center(c.center[0], c.center[1], c.center[2]);
-      bounds.extend(center - glm::dvec3(reach));
-      bounds.extend(center + glm::dvec3(reach));
-    }
+    const Box3d bounds = cylinderSceneReach(scene);
     return producedRecords(std::make_shared<CylinderProducer>(std::move(scene), count), bounds,
                            glm::dvec3(0.0), format);
   };

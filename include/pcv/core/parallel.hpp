@@ -2,6 +2,9 @@
 /// loaders). Chunks are contiguous so each thread streams through memory.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 
@@ -14,5 +17,19 @@ unsigned workerCount();
 /// when all are done. The first exception thrown by a body is rethrown here.
 void parallelFor(uint64_t count, const std::function<void(uint64_t begin, uint64_t end)>& body,
                  uint64_t minChunk = 1 << 16);
+
+/// Calls body(i) for every i in [0, count) on all cores, each thread taking the next index from
+/// a shared counter: for items of very different costs (octree nodes, chunks), where contiguous
+/// ranges would leave one thread with the expensive end.
+template <typename Body>
+void parallelForEachDynamic(size_t count, const Body& body) {
+  std::atomic<size_t> next{0};
+  parallelFor(
+      std::min<uint64_t>(workerCount(), count),
+      [&](uint64_t, uint64_t) {
+        for (size_t i; (i = next.fetch_add(1)) < count;) body(i);
+      },
+      1);
+}
 
 }  // namespace pcv

@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "pcv/core/bounds.hpp"
 #include "pcv/core/point.hpp"
 
 namespace pcv {
@@ -30,6 +31,10 @@ constexpr int kSeedCylinderCount = 10;
 
 /// Draws the cylinders' parameters from `seed` (on the host; they are a few hundred bytes).
 CylinderScene makeCylinderScene(uint64_t seed, int cylinderCount = kSeedCylinderCount);
+
+/// A box every point of the scene lies in: each cylinder's centre plus its radius and half
+/// height on every axis (loose, cheap, and fixed before any point is made).
+Box3d cylinderSceneReach(const CylinderScene& scene);
 
 /// Fills `points` on the CPU with all threads; point i lies on cylinder floor(i * count / N).
 void generateCylinderPoints(const CylinderScene& scene, std::span<Point> points);

@@ -19,17 +19,6 @@ namespace {
 /// Byte offset of the GPS time in point formats 6-10.
 constexpr uint32_t kGpsTimeOffset = 22;
 
-template <typename Body>
-void forEachDynamic(size_t count, const Body& body) {
-  std::atomic<size_t> next{0};
-  parallelFor(
-      std::min<uint64_t>(workerCount(), count),
-      [&](uint64_t, uint64_t) {
-        for (size_t i; (i = next.fetch_add(1)) < count;) body(i);
-      },
-      1);
-}
-
 template <typename T>
 void release(UninitializedVector<T>& v) {
   UninitializedVector<T>().swap(v);
@@ -129,7 +118,7 @@ HeldPoints finishPart(OctreeBuild& build, const SampledPart& part) {
       std::stable_sort(largestFirst.begin(), largestFirst.end(), [&](size_t a, size_t b) {
         return points.countOf(round[a]) > points.countOf(round[b]);
       });
-      forEachDynamic(round.size(), [&](size_t taken) {
+      parallelForEachDynamic(round.size(), [&](size_t taken) {
         const size_t i = largestFirst[taken];
         gather(round[i], roundRecords.data() + roundOffsets[i] * length);
       });
