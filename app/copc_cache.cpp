@@ -7,6 +7,7 @@
 #include "convert_command.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/host_memory.hpp"
+#include "pcv/io/copc_hierarchy.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 
 namespace pcv::app {
@@ -23,6 +24,20 @@ bool lasOrLaz(const std::string& file) {
     return detectPointFileFormat(file) == PointFileFormat::Las;
   } catch (const InputError&) {
     return false;
+  }
+}
+
+/// Removes the cached conversions of the same inputs before they changed.
+void removeOutdated(const std::filesystem::path& cached) {
+  const std::string name = cached.filename().string();
+  const std::string prefix = name.substr(0, name.find('-') + 1);
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(cached.parent_path(), error)) {
+    const std::string other = entry.path().filename().string();
+    if (other != name && other.rfind(prefix, 0) == 0) {
+      std::fprintf(stderr, "pcv: removing the outdated COPC cache %s\n", entry.path().c_str());
+      std::filesystem::remove(entry.path(), error);
+    }
   }
 }
 
@@ -57,24 +72,6 @@ std::filesystem::path copcCachePath(const std::vector<std::string>& files,
   return directory / name;
 }
 
-namespace {
-
-/// Removes the cached conversions of the same inputs before they changed.
-void removeOutdated(const std::filesystem::path& cached) {
-  const std::string name = cached.filename().string();
-  const std::string prefix = name.substr(0, name.find('-') + 1);
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(cached.parent_path(), error)) {
-    const std::string other = entry.path().filename().string();
-    if (other != name && other.rfind(prefix, 0) == 0) {
-      std::fprintf(stderr, "pcv: removing the outdated COPC cache %s\n", entry.path().c_str());
-      std::filesystem::remove(entry.path(), error);
-    }
-  }
-}
-
-}  // namespace
-
 std::optional<uint64_t> inCoreBytes(const std::vector<std::string>& files) {
   uint64_t bytes = 0;
   for (const std::string& file : files) {
@@ -88,6 +85,7 @@ std::optional<uint64_t> inCoreBytes(const std::vector<std::string>& files) {
 std::optional<std::string> copcCacheFor(const std::vector<std::string>& files, uint64_t memoryBytes,
                                         bool quiet) {
   if (files.empty()) return std::nullopt;
+  if (files.size() == 1 && isCopcFile(files[0])) return std::nullopt;  // it streams itself
   for (const std::string& file : files) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(file, error) || !lasOrLaz(file)) return std::nullopt;
@@ -115,8 +113,8 @@ std::optional<std::string> copcCacheFor(const std::vector<std::string>& files, u
     throw Error("cannot make the COPC cache folder " + directory.string() + ": " + error.message());
   }
   // The conversion writes under a temporary name and renames when complete, so an interrupted
-  // one leaves no cache file behind.
-  // within the conversion's own default memory (half of RAM, out of core beyond that).
+  // one leaves no cache file behind; it takes its own default memory (half of RAM, out of core
+  // beyond that), not the streaming budget.
   convertToCopc(files, cached.string(), 0, quiet);
   removeOutdated(cached);
   return cached.string();

@@ -111,6 +111,17 @@ TEST(CopcCacheCli, LasLargerThanMemoryIsConvertedOnceToTheCacheThenStreamed) {
   ASSERT_EQ(test::runCommand(render, &text), 0) << text;
   EXPECT_NE(text.find("converting once"), std::string::npos) << text;
   EXPECT_EQ(cached().size(), 1u);
+  // A COPC file streams itself, however little --memory is.
+  const std::string copc = (dir / "small.copc.laz").string();
+  ASSERT_EQ(test::runCommand(pcv + " convert --points 20000 --quiet " + copc, &text), 0) << text;
+  ASSERT_EQ(test::runCommand("PCV_CACHE_DIR=" + (dir / "cache").string() + " " + pcv +
+                                 " render --backend cpu --size 160x90 --memory 1k " + copc +
+                                 " --out " + (dir / "c.png").string(),
+                             &text),
+            0)
+      << text;
+  EXPECT_EQ(text.find("COPC cache"), std::string::npos) << text;
+  EXPECT_NE(text.find("converged after"), std::string::npos) << text;
   // Within memory the file is read whole as before.
   ASSERT_EQ(test::runCommand(pcv + " render --backend cpu --size 160x90 " + las + " --out " +
                                  (dir / "b.png").string(),
