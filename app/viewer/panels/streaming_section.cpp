@@ -24,9 +24,8 @@ void drawStreamingSection(StreamedScene& streamed) {
               static_cast<unsigned long long>(stats.evictedNodes),
               static_cast<unsigned long long>(stats.repacks));
   const StreamRates& rates = streamed.rates();
-  ImGui::Text("Decoding %s points/s, uploading %s points/s",
-              countText(uint64_t(rates.decodedPerSecond)).c_str(),
-              countText(uint64_t(rates.uploadedPerSecond)).c_str());
+  ImGui::Text("Decoding: %s points/s", countText(uint64_t(rates.decodedPerSecond)).c_str());
+  ImGui::Text("Uploading: %s points/s", countText(uint64_t(rates.uploadedPerSecond)).c_str());
   // Up to what the GPU budget holds; setPointBudget raises too little to the root's points (a
   // frame draws the root whole).
   uint64_t budget = cloud.pointBudget();
@@ -37,7 +36,9 @@ void drawStreamingSection(StreamedScene& streamed) {
                           ImGuiSliderFlags_Logarithmic)) {
     cloud.setPointBudget(budget);
   }
-  ImGui::TextDisabled("Points drawn per frame, at most (--point-budget)");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("Points drawn per frame, at most (--point-budget)");
+  ImGui::PopStyleColor();
 }
 
 }  // namespace pcv::app
