@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pcv/core/parallel.hpp"
+#include "pcv/core/scatter_offsets.hpp"
 
 namespace pcv {
 namespace {
@@ -121,17 +122,7 @@ void sortOctreeKeys(std::span<const uint64_t> keys, std::span<uint64_t> sortedKe
         }
       },
       1);
-  std::vector<uint64_t> bucketStart(buckets + 1, 0);
-  uint64_t running = 0;
-  for (size_t b = 0; b < buckets; ++b) {
-    bucketStart[b] = running;
-    for (unsigned t = 0; t < threads; ++t) {
-      const uint64_t count = slots[t * buckets + b];
-      slots[t * buckets + b] = running;
-      running += count;
-    }
-  }
-  bucketStart[buckets] = running;
+  const std::vector<uint64_t> bucketStart = scatterOffsets(slots, buckets, threads);
   parallelFor(
       threads,
       [&](uint64_t first, uint64_t last) {

@@ -10,6 +10,7 @@
 
 #include "octree_parts.hpp"
 #include "pcv/core/parallel.hpp"
+#include "pcv/core/scatter_offsets.hpp"
 #include "pcv/core/uninitialized_vector.hpp"
 #include "temporary_files.hpp"
 
@@ -73,17 +74,7 @@ std::vector<CellFile> partitionIntoCells(PointRecordStream& stream,
       throw Error("partitionIntoCells: a record lies outside the node being split");
     }
     // Each thread's slots in every cell, threads in order: the scatter keeps the stream's order.
-    std::vector<uint64_t> cellStart(cellCount + 1, 0);
-    uint64_t running = 0;
-    for (size_t c = 0; c < cellCount; ++c) {
-      cellStart[c] = running;
-      for (unsigned t = 0; t < threads; ++t) {
-        const uint64_t n = slots[t * cellCount + c];
-        slots[t * cellCount + c] = running;
-        running += n;
-      }
-    }
-    cellStart[cellCount] = running;
+    const std::vector<uint64_t> cellStart = scatterOffsets(slots, cellCount, threads);
     scattered.resize(count * length);
     parallelFor(
         threads,
