@@ -106,8 +106,9 @@ struct BenchData {
   std::filesystem::path dir;
   uint64_t points = benchPointCount();
   std::map<int, std::filesystem::path> files;
-  std::vector<uint8_t> pf3Records;
-  pcv::LasWriteFormat pf3Format;
+  /// The records of the encode cases: point format 3 (pointwise) and 7 (layered, as COPC).
+  std::map<int, std::vector<uint8_t>> encodeRecords;
+  std::map<int, pcv::LasWriteFormat> formats;
 
   BenchData() {
     dir = std::filesystem::temp_directory_path() / ("pcv-laz-bench-" + std::to_string(points));
@@ -117,12 +118,15 @@ struct BenchData {
       files[format] = dir / ("pf" + std::to_string(format) + ".laz");
       pcv::LasFileWriter writer(files[format], records.format(), pcv::LasCompression::Laz);
       const uint8_t* block = nullptr;
+      const bool kept = format == 3 || format == 7;
+      const uint64_t length = records.format().recordLength;
       while (const uint64_t n = records.next(block)) {
         writer.write(block, n);
-        if (format == 3) pf3Records.insert(pf3Records.end(), block, block + n * 34);
+        if (kept)
+          encodeRecords[format].insert(encodeRecords[format].end(), block, block + n * length);
       }
       writer.finish();
-      if (format == 3) pf3Format = records.format();
+      if (kept) formats[format] = records.format();
     }
   }
   ~BenchData() {
@@ -171,12 +175,14 @@ void BM_DecodePositionRgb(benchmark::State& state) {
   decode(state, int(state.range(0)), pcv::ReadOptions{.attributes = {"return_number"}});
 }
 
-void BM_EncodePf3(benchmark::State& state) {
+/// Point format 3 (compressor 2, pointwise) or 7 (compressor 3, layered: what COPC holds).
+void BM_Encode(benchmark::State& state) {
   BenchData& d = data();
+  const int format = int(state.range(0));
   const std::filesystem::path out = d.dir / "encoded.laz";
   for (auto _ : state) {
-    pcv::LasFileWriter writer(out, d.pf3Format, pcv::LasCompression::Laz);
-    writer.write(d.pf3Records.data(), d.points);
+    pcv::LasFileWriter writer(out, d.formats[format], pcv::LasCompression::Laz);
+    writer.write(d.encodeRecords[format].data(), d.points);
     writer.finish();
   }
   state.counters["points/s"] = benchmark::Counter(double(d.points) * double(state.iterations()),
@@ -194,6 +200,6 @@ BENCHMARK(BM_DecodePositionRgb)
     ->Arg(8)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK(BM_EncodePf3)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Encode)->Arg(3)->Arg(7)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK_MAIN();

@@ -1,8 +1,18 @@
 /// @brief The LAZ arithmetic encoder (host only): the exact inverse of ArithmeticDecoder, writing
 /// one block of compressed bytes into a growing buffer that the caller copies into the file.
+///
+/// Each operation reads the interval (base, length) once into locals, and stores it once after
+/// renormalizing, with the bytes written through a pointer into storage grown ahead. A byte
+/// stored through a pointer may alias any member, so writing through std::vector::push_back had
+/// the interval reloaded and re-stored around every byte, and the compiler loaded base and length
+/// as one 64-bit word just after storing them apart, which stalls the load until the stores
+/// retire: the two were most of the encoder's time.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "arithmetic_decoder.hpp"
@@ -14,37 +24,39 @@ class ArithmeticEncoder {
  public:
   /// Starts a new block; the buffer keeps its capacity.
   void start() {
-    bytes_.clear();
+    used_ = 0;
     base_ = 0;
     length_ = 0xFFFFFFFFu;
   }
 
   void encodeBit(BitModel& model, uint32_t bit) {
-    const uint32_t split = model.zeroProbability * (length_ >> kBitModelShift);
+    uint32_t base = base_;
+    uint32_t length = length_;
+    const uint32_t split = model.zeroProbability * (length >> kBitModelShift);
     if (bit == 0) {
-      length_ = split;
+      length = split;
     } else {
-      advanceBase(split);
-      length_ -= split;
+      base = addToBase(base, split);
+      length -= split;
     }
-    if (length_ < kMinIntervalLength) renormalize();
+    keep(base, length);
     model.count(bit);
   }
 
   template <uint32_t kCapacity>
   void encodeSymbol(SymbolModel<kCapacity>& model, uint32_t symbol) {
+    uint32_t length = length_;
+    uint32_t low;
     // The last symbol takes the rest of the interval, so no product is needed for its end.
     if (symbol == model.symbols - 1) {
-      const uint32_t low = model.cumulative[symbol] * (length_ >> kSymbolModelShift);
-      advanceBase(low);
-      length_ -= low;
+      low = model.cumulative[symbol] * (length >> kSymbolModelShift);
+      length -= low;
     } else {
-      length_ >>= kSymbolModelShift;
-      const uint32_t low = model.cumulative[symbol] * length_;
-      advanceBase(low);
-      length_ = model.cumulative[symbol + 1] * length_ - low;
+      length >>= kSymbolModelShift;
+      low = model.cumulative[symbol] * length;
+      length = model.cumulative[symbol + 1] * length - low;
     }
-    if (length_ < kMinIntervalLength) renormalize();
+    keep(addToBase(base_, low), length);
     model.count(symbol);
   }
 
@@ -55,9 +67,8 @@ class ArithmeticEncoder {
       value >>= 16;
       bits -= 16;
     }
-    length_ >>= bits;
-    advanceBase(value * length_);
-    if (length_ < kMinIntervalLength) renormalize();
+    const uint32_t length = length_ >> bits;
+    keep(addToBase(base_, value * length), length);
   }
 
   void writeShort(uint32_t value) { writeBits(16, value & 0xFFFFu); }
@@ -73,47 +84,61 @@ class ArithmeticEncoder {
   /// Ends the block: the last interval bytes, then the zero bytes that bring the total to what
   /// the decoder reads (its four initial bytes plus one per renormalization).
   void finish() {
-    bool threeZeros = true;
-    const uint32_t before = base_;
-    if (length_ > 2 * kMinIntervalLength) {
-      base_ += kMinIntervalLength;
-      length_ = kMinIntervalLength >> 1;
-    } else {
-      base_ += kMinIntervalLength >> 1;
-      length_ = kMinIntervalLength >> 9;
-      threeZeros = false;
-    }
-    if (before > base_) propagateCarry();
-    renormalize();
-    bytes_.push_back(0);
-    bytes_.push_back(0);
-    if (threeZeros) bytes_.push_back(0);
+    const bool longInterval = length_ > 2 * kMinIntervalLength;
+    const uint32_t base =
+        addToBase(base_, longInterval ? kMinIntervalLength : kMinIntervalLength >> 1);
+    // A length under 2^24 makes keep() shift out the base's top byte (two when the interval was
+    // short).
+    keep(base, longInterval ? kMinIntervalLength >> 1 : kMinIntervalLength >> 9);
+    makeRoom(3);
+    storage_[used_++] = 0;
+    storage_[used_++] = 0;
+    if (longInterval) storage_[used_++] = 0;
   }
 
-  /// The block's bytes (complete after finish()).
-  const std::vector<uint8_t>& bytes() const { return bytes_; }
+  /// The block's bytes (complete after finish(); valid until the next start()).
+  std::span<const uint8_t> bytes() const { return {storage_.data(), used_}; }
 
  private:
-  void advanceBase(uint32_t amount) {
-    const uint32_t before = base_;
-    base_ += amount;
-    if (before > base_) propagateCarry();
+  /// base + amount, carried into the bytes already written when it wraps.
+  uint32_t addToBase(uint32_t base, uint32_t amount) {
+    const uint32_t sum = base + amount;
+    if (sum < base) propagateCarry();
+    return sum;
   }
 
   void propagateCarry() {
-    size_t i = bytes_.size();
-    while (i > 0 && bytes_[i - 1] == 0xFF) bytes_[--i] = 0;
-    if (i > 0) ++bytes_[i - 1];
+    const uint8_t* first = storage_.data();
+    uint8_t* byte = storage_.data() + used_;
+    while (byte > first && byte[-1] == 0xFF) *--byte = 0;
+    if (byte > first) ++byte[-1];
   }
 
-  void renormalize() {
-    do {
-      bytes_.push_back(uint8_t(base_ >> 24));
-      base_ <<= 8;
-    } while ((length_ <<= 8) < kMinIntervalLength);
+  /// Makes (base, length) the interval, first shifting out its top bytes until the length is
+  /// 2^24 or more again (at most three, since the length is never zero).
+  void keep(uint32_t base, uint32_t length) {
+    if (length < kMinIntervalLength) {
+      makeRoom(4);
+      uint8_t* const first = storage_.data() + used_;
+      uint8_t* next = first;
+      do {
+        *next++ = uint8_t(base >> 24);
+        base <<= 8;
+      } while ((length <<= 8) < kMinIntervalLength);
+      used_ += size_t(next - first);
+    }
+    base_ = base;
+    length_ = length;
   }
 
-  std::vector<uint8_t> bytes_;
+  void makeRoom(size_t bytes) {
+    if (storage_.size() - used_ < bytes) {
+      storage_.resize(std::max<size_t>(storage_.size() * 2, 4096));
+    }
+  }
+
+  std::vector<uint8_t> storage_;  ///< grown ahead of the bytes; its size is the capacity
+  size_t used_ = 0;               ///< bytes written in this block
   uint32_t base_ = 0;
   uint32_t length_ = 0xFFFFFFFFu;
 };

@@ -1,5 +1,7 @@
 #include "chunk_encoder.hpp"
 
+#include <span>
+
 #include "arithmetic_encoder.hpp"
 #include "byte_codec.hpp"
 #include "gps_time_codec.hpp"
@@ -21,7 +23,7 @@ void appendU32(std::vector<uint8_t>& out, uint32_t value) {
   for (int i = 0; i < 4; ++i) out.push_back(uint8_t(value >> (8 * i)));
 }
 
-void append(std::vector<uint8_t>& out, const std::vector<uint8_t>& bytes) {
+void append(std::vector<uint8_t>& out, std::span<const uint8_t> bytes) {
   out.insert(out.end(), bytes.begin(), bytes.end());
 }
 
@@ -217,11 +219,10 @@ void ChunkEncoder::encodeLayered(const uint8_t* records, uint64_t count,
     }
   }
   // Layers nobody changed are left out (size 0); the returns/XY and z layers always go in.
-  std::vector<const std::vector<uint8_t>*> layers;
-  const std::vector<uint8_t> empty;
+  std::vector<std::span<const uint8_t>> layers;
   auto add = [&](ArithmeticEncoder& encoder, bool used) {
     encoder.finish();
-    layers.push_back(used ? &encoder.bytes() : &empty);
+    layers.push_back(used ? encoder.bytes() : std::span<const uint8_t>());
   };
   for (uint32_t l = 0; l < kPoint14LayerCount; ++l) {
     add(c.point14Layers[l], (c.point14->layersActive & (1u << l)) != 0);
@@ -247,8 +248,8 @@ void ChunkEncoder::encodeLayered(const uint8_t* records, uint64_t count,
         break;
     }
   }
-  for (const auto* layer : layers) appendU32(out, uint32_t(layer->size()));
-  for (const auto* layer : layers) append(out, *layer);
+  for (const auto layer : layers) appendU32(out, uint32_t(layer.size()));
+  for (const auto layer : layers) append(out, layer);
 }
 
 }  // namespace pcv::laz

@@ -5,6 +5,7 @@
 /// the rest raw. Differences wrap modulo 2^bits.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
 #include "arithmetic_decoder.hpp"
@@ -100,12 +101,7 @@ void encodeCorrection(ArithmeticEncoder& encoder, CorrectorModels& models,
     }
   }
   // k: bits of |c| (c - 1 for positive c, so that 2^k itself still fits in k).
-  uint32_t magnitudeBits = c <= 0 ? 0u - uint32_t(c) : uint32_t(c) - 1;
-  uint32_t k = 0;
-  while (magnitudeBits) {
-    magnitudeBits >>= 1;
-    ++k;
-  }
+  const uint32_t k = uint32_t(std::bit_width(c <= 0 ? 0u - uint32_t(c) : uint32_t(c) - 1));
   encoder.encodeSymbol(magnitude, k);
   models.lastK = k;
   if (k == 0) {
