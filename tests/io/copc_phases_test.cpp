@@ -16,12 +16,14 @@ TEST(CopcPhases, TheLineListsThePhasesThatRanAndTheRest) {
   const CopcPhaseTimes times{.totalSeconds = 10.0,
                              .reading = 2.0,
                              .sort = 1.3,
+                             .gatheringAhead = 0.8,
                              .encoding = 4.0,
                              .writing = 3.0,
                              .finishing = 0.5};
   EXPECT_EQ(describeCopcPhases(times),
             "COPC in 10.0 s: reading 2.0 s, sort 1.3 s, encoding 4.0 s, finishing 0.5 s, other "
-            "2.2 s; writing 3.0 s on its own thread, overlapping gathering and encoding");
+            "2.2 s; writing 3.0 s on its own thread, overlapping gathering and encoding; "
+            "gathering ahead 0.8 s, overlapping encoding");
 }
 
 TEST(CopcPhases, OtherIsNeverNegative) {
@@ -68,6 +70,8 @@ TEST(CopcPhases, AConversionTimesItsPhasesWithinItsWallTime) {
       EXPECT_GT(t.partitioning, 0.0);
       EXPECT_GT(t.loading, 0.0);
       EXPECT_GT(t.merging, 0.0);
+      // Rounds of 16 384 points (the budget's smallest): later rounds are gathered ahead.
+      EXPECT_GT(t.gatheringAhead, 0.0);
     }
   }
 }

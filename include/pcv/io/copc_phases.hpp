@@ -9,7 +9,8 @@ namespace pcv {
 /// Wall seconds of each phase of writeCopcFile, summed over the parts built one after the other.
 /// The phases follow each other on the calling thread (most of them on all cores inside), except
 /// `writing`, which runs on a thread of its own while the next round of nodes is gathered and
-/// encoded; only `waitingForWrites` of it holds the conversion up.
+/// encoded, and `gatheringAhead`, each round's records gathered while the round before is
+/// encoded; only `waitingForWrites` and `gathering` of them hold the conversion up.
 struct CopcPhaseTimes {
   double totalSeconds = 0.0;      ///< writeCopcFile from start to end
   double reading = 0.0;           ///< the source's records into memory
@@ -23,7 +24,8 @@ struct CopcPhaseTimes {
   double sampling = 0.0;          ///< which node holds each point, by the OctreeLodSampler
   double merging = 0.0;           ///< larger inputs: what finished parts hold, copied together
   double grouping = 0.0;          ///< the points grouped by the node holding them
-  double gathering = 0.0;         ///< each node's records copied together for its chunk
+  double gathering = 0.0;         ///< the first round's records gathered, then waits for the next
+  double gatheringAhead = 0.0;    ///< each node's records copied together, overlapping encoding
   double encoding = 0.0;          ///< LAZ chunks encoded, on all cores
   double waitingForWrites = 0.0;  ///< the calling thread waited for the writing thread
   double writing = 0.0;           ///< on the writing thread, overlapping the phases above
@@ -31,7 +33,8 @@ struct CopcPhaseTimes {
 };
 
 /// "COPC in 76.0 s: reading 9.1 s, keys 3.2 s, ...; writing 7.3 s on its own thread, overlapping
-/// gathering and encoding": the phases that ran, in order, then the time no phase accounts for.
+/// gathering and encoding; gathering ahead 2.6 s, overlapping encoding": the phases that ran, in
+/// order, then the time no phase accounts for, then what overlapped them.
 std::string describeCopcPhases(const CopcPhaseTimes& times);
 
 }  // namespace pcv

@@ -45,6 +45,11 @@ std::string describeCopcPhases(const CopcPhaseTimes& t) {
                   t.writing);
     line += text;
   }
+  if (t.gatheringAhead > 0.0) {
+    std::snprintf(text, sizeof text, "; gathering ahead %.1f s, overlapping encoding",
+                  t.gatheringAhead);
+    line += text;
+  }
   return line;
 }
 

@@ -54,11 +54,11 @@ struct MemoryPlan {
 
 MemoryPlan planMemory(uint64_t budgetBytes, uint32_t recordLength, uint32_t maxPointsPerNode) {
   MemoryPlan plan{.budgetBytes = budgetBytes};
-  // A sixteenth each for the encoding rounds (records gathered, and two sets of their chunks: one
-  // being written while the next is encoded) and for the batches read (the stream's buffer and
-  // the scattered copy); of a larger input, an eighth for what the roots of finished parts hold;
-  // the rest for the part being built.
-  plan.roundPoints = std::clamp<uint64_t>(budgetBytes / 16 / (3 * recordLength), 1 << 14, 1 << 22);
+  // A sixteenth each for the encoding rounds (two sets of records gathered: one being encoded
+  // while the next is gathered; and two sets of their chunks: one being written while the next is
+  // encoded) and for the batches read (the stream's buffer and the scattered copy); of a larger
+  // input, an eighth for what the roots of finished parts hold; the rest for the part being built.
+  plan.roundPoints = std::clamp<uint64_t>(budgetBytes / 16 / (4 * recordLength), 1 << 14, 1 << 22);
   plan.batchPoints = std::clamp<uint64_t>(budgetBytes / 16 / (3 * recordLength), 1 << 12, 1 << 22);
   plan.wholePoints = budgetBytes / 8 * 7 / (recordLength + kPartBytesPerPoint);
   plan.partPoints = budgetBytes / 4 * 3 / (recordLength + kPartBytesPerPoint);

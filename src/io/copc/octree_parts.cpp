@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
+#include <future>
 #include <numeric>
 
 #include "pcv/core/parallel.hpp"
@@ -80,6 +82,34 @@ struct SampledPart {
   std::vector<bool> nodesBelowBefore;
 };
 
+/// Nodes with no points of their own but nodes below them (listed with an empty entry), then
+/// nodes whose records are gathered and encoded together, in one parallel round.
+struct EncodingRound {
+  std::vector<size_t> emptyNodes;
+  std::vector<size_t> nodes;
+  std::vector<uint64_t> offsets{0};  ///< of each node's records in the round; the last: the total
+};
+
+/// The nodes below the root, in tree order, cut into rounds of about `roundPoints` points.
+std::vector<EncodingRound> planRounds(const LodTree& tree, const LodNodePoints& points,
+                                      const std::vector<bool>& listed, uint64_t roundPoints) {
+  std::vector<EncodingRound> rounds(1);
+  for (size_t n = 1; n < tree.nodes.size(); ++n) {
+    if (!listed[n]) continue;
+    EncodingRound& round = rounds.back();
+    const uint64_t count = points.countOf(n);
+    if (count == 0) {
+      round.emptyNodes.push_back(n);
+      continue;
+    }
+    round.nodes.push_back(n);
+    round.offsets.push_back(round.offsets.back() + count);
+    if (round.offsets.back() >= roundPoints) rounds.emplace_back();
+  }
+  if (rounds.back().nodes.empty() && rounds.back().emptyNodes.empty()) rounds.pop_back();
+  return rounds;
+}
+
 HeldPoints finishPart(OctreeBuild& build, const SampledPart& part) {
   const LodTree& tree = part.tree;
   CopcPhaseTimes& phases = build.phases;
@@ -103,58 +133,64 @@ HeldPoints finishPart(OctreeBuild& build, const SampledPart& part) {
       into += length;
     }
   };
-  // Nodes below the root, a round of them at a time: gathered and encoded in parallel.
-  std::vector<size_t> round;
-  std::vector<uint64_t> roundOffsets;
-  UninitializedVector<uint8_t> roundRecords;
-  auto flush = [&] {
-    if (round.empty()) return;
-    {
-      PhaseTimer timer(phases.gathering);
-      roundRecords.resize(roundOffsets.back() * length);
-      // Largest nodes first, so that no core is left with a large one when the rest are done.
-      std::vector<size_t> largestFirst(round.size());
-      std::iota(largestFirst.begin(), largestFirst.end(), size_t(0));
-      std::stable_sort(largestFirst.begin(), largestFirst.end(), [&](size_t a, size_t b) {
-        return points.countOf(round[a]) > points.countOf(round[b]);
-      });
-      parallelForEachDynamic(round.size(), [&](size_t taken) {
-        const size_t i = largestFirst[taken];
-        gather(round[i], roundRecords.data() + roundOffsets[i] * length);
-      });
-    }
-    std::vector<CopcNodeRecords> nodes;
-    for (size_t i = 0; i < round.size(); ++i) {
-      const LodNode& node = tree.nodes[round[i]];
-      nodes.push_back({.key = copcKeyOf(node.level, node.key),
-                       .records = roundRecords.data() + roundOffsets[i] * length,
-                       .count = points.countOf(round[i])});
-    }
-    build.writer.writeNodes(nodes);
-    if (build.progress) {
-      build.progress->pointsWritten += roundOffsets.back();
-      build.progress->nodesWritten += round.size();
-    }
-    stopIfCancelled(build.progress);
-    round.clear();
-    roundOffsets.assign(1, 0);
+  const std::vector<EncodingRound> rounds =
+      planRounds(tree, points, listed, build.encodeRoundPoints);
+  // A round's records are gathered while the round before it is encoded (two buffers): the
+  // gathering waits on memory, the encoding on arithmetic, so they share the cores well.
+  UninitializedVector<uint8_t> gathered[2];
+  auto gatherRound = [&](const EncodingRound& round, UninitializedVector<uint8_t>& into) {
+    into.resize(round.offsets.back() * length);
+    // Largest nodes first, so that no core is left with a large one when the rest are done.
+    std::vector<size_t> largestFirst(round.nodes.size());
+    std::iota(largestFirst.begin(), largestFirst.end(), size_t(0));
+    std::stable_sort(largestFirst.begin(), largestFirst.end(), [&](size_t a, size_t b) {
+      return points.countOf(round.nodes[a]) > points.countOf(round.nodes[b]);
+    });
+    parallelForEachDynamic(round.nodes.size(), [&](size_t taken) {
+      const size_t i = largestFirst[taken];
+      gather(round.nodes[i], into.data() + round.offsets[i] * length);
+    });
   };
-  roundOffsets.assign(1, 0);
-  bool nodesBelow = false;
-  for (size_t n = 1; n < nodeCount; ++n) {
-    if (!listed[n]) continue;
-    nodesBelow = true;
-    const uint64_t count = points.countOf(n);
-    if (count == 0) {
-      const LodNode& node = tree.nodes[n];
-      build.writer.addEmptyNode(copcKeyOf(node.level, node.key));
-      continue;
+  // Declared after the buffers it fills, so that leaving early (an error, a cancel) waits for it
+  // before they go.
+  std::future<double> gatheringAhead;
+  auto waitForGathering = [&] {
+    if (!gatheringAhead.valid()) return;
+    PhaseTimer timer(phases.gathering);
+    phases.gatheringAhead += gatheringAhead.get();
+  };
+  if (!rounds.empty()) timed(phases.gathering, [&] { gatherRound(rounds[0], gathered[0]); });
+  for (size_t r = 0; r < rounds.size(); ++r) {
+    if (r + 1 < rounds.size()) {
+      gatheringAhead = std::async(std::launch::async, [&, r] {
+        const auto start = std::chrono::steady_clock::now();
+        gatherRound(rounds[r + 1], gathered[(r + 1) & 1]);
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      });
     }
-    round.push_back(n);
-    roundOffsets.push_back(roundOffsets.back() + count);
-    if (roundOffsets.back() >= build.encodeRoundPoints) flush();
+    const EncodingRound& round = rounds[r];
+    for (const size_t n : round.emptyNodes) {
+      build.writer.addEmptyNode(copcKeyOf(tree.nodes[n].level, tree.nodes[n].key));
+    }
+    if (!round.nodes.empty()) {
+      std::vector<CopcNodeRecords> nodes;
+      for (size_t i = 0; i < round.nodes.size(); ++i) {
+        const LodNode& node = tree.nodes[round.nodes[i]];
+        nodes.push_back({.key = copcKeyOf(node.level, node.key),
+                         .records = gathered[r & 1].data() + round.offsets[i] * length,
+                         .count = points.countOf(round.nodes[i])});
+      }
+      build.writer.writeNodes(nodes);
+      if (build.progress) {
+        build.progress->pointsWritten += round.offsets.back();
+        build.progress->nodesWritten += round.nodes.size();
+      }
+    }
+    waitForGathering();
+    stopIfCancelled(build.progress);
   }
-  flush();
+  const bool nodesBelow =
+      std::any_of(listed.begin() + (nodeCount > 0 ? 1 : 0), listed.end(), [](bool l) { return l; });
   HeldPoints held;
   if (nodeCount == 0) return held;
   held.level = tree.nodes[0].level;
