@@ -126,24 +126,28 @@ class ProducedRecords : public PointRecordStream {
   }
 
   uint64_t next(uint64_t maxPoints, const uint8_t*& records) override {
+    buffer_.resize(std::min(maxPoints, pointCount_ - done_) * format_.recordLength);
+    records = buffer_.data();
+    return read(maxPoints, buffer_.data());
+  }
+
+  uint64_t read(uint64_t maxPoints, uint8_t* into) override {
     const uint64_t count = std::min(maxPoints, pointCount_ - done_);
     const uint64_t length = format_.recordLength;
     points_.resize(count);
     producer_->produce(done_, std::span<Point>(points_.data(), count));
-    buffer_.resize(count * length);
     parallelFor(count, [&](uint64_t begin, uint64_t end) {
       // Fields a format has but pcv does not fill stay 0; zeroed here, not by one thread first.
-      std::memset(buffer_.data() + begin * length, 0, (end - begin) * length);
+      std::memset(into + begin * length, 0, (end - begin) * length);
       for (uint64_t i = begin; i < end; ++i) {
         const Point& p = points_[i];
         const double luminance = (redOf(p.rgba) + greenOf(p.rgba) + blueOf(p.rgba)) / 3.0;
         // A scanner's pulse every 10 microseconds.
         const double gpsTime = double(done_ + i) * 1e-5;
-        maker_.make(p, luminance * 256.0, 1.0, 1.0, gpsTime, buffer_.data() + i * length);
+        maker_.make(p, luminance * 256.0, 1.0, 1.0, gpsTime, into + i * length);
       }
     });
     done_ += count;
-    records = buffer_.data();
     return count;
   }
 
@@ -151,7 +155,7 @@ class ProducedRecords : public PointRecordStream {
   std::shared_ptr<const PointProducer> producer_;
   RecordMaker maker_;
   UninitializedVector<Point> points_;    ///< written by the producer
-  UninitializedVector<uint8_t> buffer_;  ///< zeroed by the threads that fill it
+  UninitializedVector<uint8_t> buffer_;  ///< next()'s records, zeroed by the threads that fill it
   uint64_t done_ = 0;
 };
 

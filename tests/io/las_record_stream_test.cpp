@@ -1,11 +1,13 @@
 // The records of LAS and LAZ files streamed in batches (what pcv convert reads): a file larger
 // than memory must not stay resident behind the reader, so only about a batch of the file's
-// pages may be mapped into the process at a time, and every record still reads back unchanged.
+// pages may be mapped into the process at a time, and every record still reads back unchanged,
+// through next() or read() into the caller's buffer.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "io_test_util.hpp"
 #include "laz_test_support.hpp"
@@ -85,6 +87,53 @@ TEST(LasRecordStream, StreamingAFileKeepsAboutABatchOfItResident) {
     EXPECT_EQ(read.hash, expected.hash) << "records changed on the way";
     EXPECT_LT(read.mostResidentGrowth, kMostGrowth)
         << "of a " << std::filesystem::file_size(path) << "-byte file";
+  }
+}
+
+/// The hash of every record of `stream`, read into a buffer of `batchPoints` records by read().
+Streamed readAll(PointRecordStream& stream, uint64_t batchPoints) {
+  Streamed result;
+  const uint32_t length = stream.format().recordLength;
+  // A guard record past the batch: read() must never write beyond the room it was given.
+  std::vector<uint8_t> buffer((batchPoints + 1) * length, 0xA5);
+  while (const uint64_t count = stream.read(batchPoints, buffer.data())) {
+    EXPECT_LE(count, batchPoints);
+    result.hash = fnv1a(buffer.data(), count * length, result.hash);
+    result.points += count;
+  }
+  EXPECT_TRUE(std::all_of(buffer.end() - length, buffer.end(), [](uint8_t b) { return b == 0xA5; }))
+      << "read() wrote past its room";
+  return result;
+}
+
+TEST(PointRecordStream, ReadIntoABufferGivesWhatNextGives) {
+  TempDir dir;
+  constexpr uint64_t kPoints = 300'000;
+  auto source = cylinders(kPoints);
+  const Streamed expected = streamAll(*source, 65536);
+  // The generated records are written in place; LAS and LAZ records copied, and a LAZ stream's
+  // whole chunks (50 000 points) split over batches smaller than a chunk.
+  auto generated = cylinders(kPoints);
+  const Streamed made = readAll(*generated, 40'000);
+  EXPECT_EQ(made.points, kPoints);
+  EXPECT_EQ(made.hash, expected.hash);
+  for (const LasCompression compression : {LasCompression::None, LasCompression::Laz}) {
+    const bool laz = compression == LasCompression::Laz;
+    SCOPED_TRACE(laz ? "LAZ" : "LAS");
+    const std::filesystem::path path = dir.file(laz ? "r.laz" : "r.las");
+    {
+      auto stream = cylinders(kPoints);
+      LasFileWriter writer(path, stream->format(), compression);
+      const uint8_t* records = nullptr;
+      while (const uint64_t count = stream->next(65536, records)) writer.write(records, count);
+      writer.finish();
+    }
+    for (const uint64_t batch : {uint64_t(7'777), uint64_t(65'536)}) {
+      auto stream = openLasRecords(path);
+      const Streamed read = readAll(*stream, batch);
+      EXPECT_EQ(read.points, kPoints) << "batches of " << batch;
+      EXPECT_EQ(read.hash, expected.hash) << "batches of " << batch;
+    }
   }
 }
 

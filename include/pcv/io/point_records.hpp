@@ -30,10 +30,20 @@ class PointRecordStream {
   /// many, 0 at the end. `records` stays valid until the next call.
   virtual uint64_t next(uint64_t maxPoints, const uint8_t*& records) = 0;
 
+  /// The same records written to `into` (room for maxPoints of them) instead; a stream is read by
+  /// one of the two, not both. The default copies what next() gives, on all cores, keeping what
+  /// does not fit for the next call (a LAZ stream yields whole chunks); a stream that makes its
+  /// records writes them there itself, which saves a pass when a caller gathers a whole input.
+  virtual uint64_t read(uint64_t maxPoints, uint8_t* into);
+
  protected:
   LasWriteFormat format_;
   uint64_t pointCount_ = 0;
   Box3d bounds_;
+
+ private:
+  const uint8_t* unread_ = nullptr;  ///< records next() gave that read() has not passed on yet
+  uint64_t unreadCount_ = 0;
 };
 
 /// A LAS or LAZ file's records, its VLRs and EVLRs (except LAZ's and COPC's own, which describe

@@ -233,14 +233,19 @@ UninitializedVector<uint8_t> readAll(PointRecordStream& stream, uint64_t batchPo
   const uint32_t length = stream.format().recordLength;
   UninitializedVector<uint8_t> records(stream.pointCount() * length);
   uint64_t done = 0;
-  const uint8_t* batch = nullptr;
-  while (const uint64_t count = stream.next(batchPoints, batch)) {
-    if ((done + count) * length > records.size()) records.resize((done + count) * length);
-    // On all cores: the copy is where the buffer's pages are first touched.
-    uint8_t* into = records.data() + done * length;
-    parallelFor(count * length, [&](uint64_t begin, uint64_t end) {
-      std::memcpy(into + begin, batch + begin, end - begin);
-    });
+  for (;;) {
+    const uint64_t room = records.size() / length - done;
+    uint64_t count = 0;
+    if (room > 0) {
+      count = stream.read(std::min(batchPoints, room), records.data() + done * length);
+    } else {
+      // More records than the stream declared: the buffer grows as they come.
+      const uint8_t* batch = nullptr;
+      count = stream.next(batchPoints, batch);
+      records.resize((done + count) * length);
+      std::memcpy(records.data() + done * length, batch, count * length);
+    }
+    if (count == 0) break;
     done += count;
     if (progress) progress->pointsRead += count;
     io::stopIfCancelled(progress);
