@@ -78,13 +78,9 @@ struct SymbolModel {
   uint32_t totalCount;  ///< sum of counts since the last halving
   uint32_t updateInterval;
   uint32_t symbolsUntilUpdate;
-  // 16 bits each: the coder reads a few entries of many models per point, and half the bytes
-  // keep twice as many of them in cache. Everything fits: cumulative values are below 2^15, a
-  // symbol index below 2^11, and a count at most the counts' sum, which is halved once it passes
-  // 2^15 and grows by at most one update interval (8 (2048 + 6)) before that is checked.
-  uint16_t cumulative[kCapacity];  ///< P(symbol < s) in 1/2^15
-  uint16_t counts[kCapacity];
-  uint16_t lookup[kLookupCapacity];  ///< first candidate symbol per slot of the scaled value
+  uint32_t cumulative[kCapacity];  ///< P(symbol < s) in 1/2^15
+  uint32_t counts[kCapacity];
+  uint32_t lookup[kLookupCapacity];  ///< first candidate symbol per slot of the scaled value
 
   /// Starts over with equal counts; `withLookup` builds the decoder's table.
   PCV_HOST_DEVICE void reset(uint32_t symbolCount, bool withLookup) {
@@ -101,14 +97,13 @@ struct SymbolModel {
     constexpr uint32_t kMaxCount = 1u << kSymbolModelShift;
     if ((totalCount += updateInterval) > kMaxCount) {
       totalCount = 0;
-      for (uint32_t s = 0; s < symbols; ++s)
-        totalCount += (counts[s] = uint16_t((counts[s] + 1) >> 1));
+      for (uint32_t s = 0; s < symbols; ++s) totalCount += (counts[s] = (counts[s] + 1) >> 1);
     }
     const uint32_t scale = 0x80000000u / totalCount;
     uint32_t sum = 0;
     if (!kHasLookup || lookupBits == 0) {
       for (uint32_t s = 0; s < symbols; ++s) {
-        cumulative[s] = uint16_t((scale * sum) >> (31 - kSymbolModelShift));
+        cumulative[s] = (scale * sum) >> (31 - kSymbolModelShift);
         sum += counts[s];
       }
     } else if constexpr (kHasLookup) {
@@ -116,13 +111,13 @@ struct SymbolModel {
       const uint32_t slots = 1u << lookupBits;
       uint32_t slot = 0;
       for (uint32_t s = 0; s < symbols; ++s) {
-        cumulative[s] = uint16_t((scale * sum) >> (31 - kSymbolModelShift));
+        cumulative[s] = (scale * sum) >> (31 - kSymbolModelShift);
         sum += counts[s];
         const uint32_t firstSlot = cumulative[s] >> shift;
-        while (slot < firstSlot) lookup[++slot] = uint16_t(s - 1);
+        while (slot < firstSlot) lookup[++slot] = s - 1;
       }
       lookup[0] = 0;
-      while (slot <= slots) lookup[++slot] = uint16_t(symbols - 1);
+      while (slot <= slots) lookup[++slot] = symbols - 1;
     }
     updateInterval = (5 * updateInterval) >> 2;
     const uint32_t maxInterval = (symbols + 6) << 3;
