@@ -179,6 +179,7 @@ void ChunkEncoder::encodeLayered(const uint8_t* records, uint64_t count,
   c.nirLayer.start();
   c.waveLayer.start();
   for (auto& layer : c.byteLayers) layer.start();
+  c.point14->layersUnchanging = unchangingLayersOf(records, count, recordLength_);
   const uint32_t channel = c.point14->startChunk(records, false);
   for (size_t i = 1; i < vlr_.items.size(); ++i) {
     const uint8_t* first = records + c.offsets[i];

@@ -149,6 +149,28 @@ struct Point14Context {
   GpsTimeSequences gps;
 };
 
+/// The classification, flags, intensity and user data layers whose field holds the first
+/// record's value in every one of `count` records. An encoder activates a layer only when its
+/// field differs from a channel's last point, which here it never does, so the layer is left out
+/// of the chunk whatever was coded into it: not coding it writes the same chunk, faster (constant
+/// user data, flags and classes are common, and every point codes one symbol for each).
+inline uint32_t unchangingLayersOf(const uint8_t* records, uint64_t count, uint32_t recordLength) {
+  // Bytes 12-13 intensity; 15: class flags (bits 0-3), channel (4-5, not a flag), scan
+  // direction and edge (6, 7); 16 classification; 17 user data.
+  constexpr uint8_t kFlagBits = 0xCF;
+  bool intensity = true, flags = true, classification = true, userData = true;
+  for (uint64_t i = 1; i < count; ++i) {
+    const uint8_t* r = records + i * recordLength;
+    intensity &= r[12] == records[12] && r[13] == records[13];
+    flags &= ((r[15] ^ records[15]) & kFlagBits) == 0;
+    classification &= r[16] == records[16];
+    userData &= r[17] == records[17];
+  }
+  return (uint32_t(intensity) << kIntensityLayer) | (uint32_t(flags) << kFlagsLayer) |
+         (uint32_t(classification) << kClassificationLayer) |
+         (uint32_t(userData) << kUserDataLayer);
+}
+
 struct Point14Codec {
   uint32_t version;  ///< 3 or 4
   bool decoding;
@@ -158,6 +180,9 @@ struct Point14Codec {
   uint32_t layersActive;
   uint32_t current;  ///< channel of the last point
   bool corrupt;      ///< the GPS layer switched sequences without end
+  /// Encoding: layers whose field keeps the first record's value all through the chunk (see
+  /// unchangingLayersOf), not coded.
+  uint32_t layersUnchanging = 0;
   Point14Context contexts[4];
   ArithmeticDecoder layers[kPoint14LayerCount];
 
@@ -400,32 +425,42 @@ struct Point14Codec {
     }
   }
 
-  /// Every layer is coded; a layer whose values never changed in the chunk is left out of it.
+  /// Every layer is coded but the unchanging ones; a layer whose values never changed in the
+  /// chunk is left out of it.
   void encodeLayers(ArithmeticEncoder* out, Point14Context& context, uint32_t changed,
                     const ReturnShape& s, const Point14Fields& point, const Point14Fields& last) {
     const uint32_t k = (context.dxCoder.lastK() + context.dyCoder.lastK()) / 2;
     context.zCoder.encode(out[kZLayer], context.lastZ[s.level], point.z,
                           (s.n == 1) + evenBitsContext(k, 18));
     context.lastZ[s.level] = point.z;
-    if (point.classification != last.classification) layersActive |= 1u << kClassificationLayer;
-    const uint32_t classKey = ((last.classification & 0x1Fu) << 1) + (s.kind == 3 ? 1u : 0u);
-    out[kClassificationLayer].encodeSymbol(context.classByLast.at(classKey, false),
-                                           point.classification);
-    if (point.flags() != last.flags()) layersActive |= 1u << kFlagsLayer;
-    out[kFlagsLayer].encodeSymbol(context.flagsByLast.at(last.flags(), false), point.flags());
-    if (point.intensity != last.intensity) layersActive |= 1u << kIntensityLayer;
-    const uint32_t slot = (s.kind << 1) | uint32_t(s.gpsChanged);
-    context.intensityCoder.encode(out[kIntensityLayer], context.lastIntensity[slot],
-                                  point.intensity, s.kind);
-    context.lastIntensity[slot] = point.intensity;
+    const auto coded = [&](Point14Layer layer) { return !(layersUnchanging & (1u << layer)); };
+    if (coded(kClassificationLayer)) {
+      if (point.classification != last.classification) layersActive |= 1u << kClassificationLayer;
+      const uint32_t classKey = ((last.classification & 0x1Fu) << 1) + (s.kind == 3 ? 1u : 0u);
+      out[kClassificationLayer].encodeSymbol(context.classByLast.at(classKey, false),
+                                             point.classification);
+    }
+    if (coded(kFlagsLayer)) {
+      if (point.flags() != last.flags()) layersActive |= 1u << kFlagsLayer;
+      out[kFlagsLayer].encodeSymbol(context.flagsByLast.at(last.flags(), false), point.flags());
+    }
+    if (coded(kIntensityLayer)) {
+      if (point.intensity != last.intensity) layersActive |= 1u << kIntensityLayer;
+      const uint32_t slot = (s.kind << 1) | uint32_t(s.gpsChanged);
+      context.intensityCoder.encode(out[kIntensityLayer], context.lastIntensity[slot],
+                                    point.intensity, s.kind);
+      context.lastIntensity[slot] = point.intensity;
+    }
     if (changed & kScanAngleChanged) {
       layersActive |= 1u << kScanAngleLayer;
       context.scanAngleCoder.encode(out[kScanAngleLayer], last.scanAngle, point.scanAngle,
                                     s.gpsChanged);
     }
-    if (point.userData != last.userData) layersActive |= 1u << kUserDataLayer;
-    out[kUserDataLayer].encodeSymbol(context.userDataByLast.at(last.userData / 4u, false),
-                                     point.userData);
+    if (coded(kUserDataLayer)) {
+      if (point.userData != last.userData) layersActive |= 1u << kUserDataLayer;
+      out[kUserDataLayer].encodeSymbol(context.userDataByLast.at(last.userData / 4u, false),
+                                       point.userData);
+    }
     if (changed & kPointSourceChanged) {
       layersActive |= 1u << kPointSourceLayer;
       context.pointSourceCoder.encode(out[kPointSourceLayer], last.pointSourceId,
