@@ -1,8 +1,11 @@
-// The CPU OctreeLodSampler. Sampling goes up a level at a time: the points of a sampling cell are
-// consecutive in key order, so each internal node's range is cut into pieces at cell boundaries
-// and the pieces are scanned in parallel, each cell's winner moving up to the node.
+// The CPU OctreeLodSampler. Sampling goes up a level at a time, deepest first: in each internal
+// node, every sampling cell's winner among the points its children hold moves up to the node.
+// The points a child holds are all of a leaf's, or the winners an internal child kept, so each
+// level scans those lists, not the node's whole range: the points are read about once in all,
+// not once per level.
 #include <algorithm>
 #include <atomic>
+#include <vector>
 
 #include "octree_key_sort.hpp"
 #include "pcv/core/octree_keys.hpp"
@@ -12,55 +15,41 @@
 namespace pcv {
 namespace {
 
-/// Points per piece of work: small enough to balance the cores, large enough to amortise.
-constexpr uint64_t kPiecePoints = uint64_t(1) << 18;
+/// The winner of each sampling cell of `level`, from candidates visited in key order: the one
+/// nearest the cell's centre, the first among equals.
+class CellWinners {
+ public:
+  CellWinners(std::span<const uint64_t> keys, int level, std::vector<uint32_t>& winners)
+      : keys_(keys), level_(level), winners_(winners) {}
 
-struct Piece {
-  uint64_t begin, end;
+  void offer(uint32_t p) {
+    const uint64_t key = keys_[p];
+    const uint64_t cell = sampleCellAt(key, level_);
+    const uint32_t distance = sampleCellDistance(key, level_);
+    if (!any_ || cell != cell_) {
+      if (any_) winners_.push_back(best_);
+      any_ = true;
+      cell_ = cell;
+      bestDistance_ = distance;
+      best_ = p;
+    } else if (distance < bestDistance_) {
+      bestDistance_ = distance;
+      best_ = p;
+    }
+  }
+  void finish() {
+    if (any_) winners_.push_back(best_);
+  }
+
+ private:
+  std::span<const uint64_t> keys_;
+  int level_;
+  std::vector<uint32_t>& winners_;
+  bool any_ = false;
+  uint64_t cell_ = 0;
+  uint32_t bestDistance_ = 0;
+  uint32_t best_ = 0;
 };
-
-/// The pieces of [begin, end) at `level`'s sampling cell boundaries.
-void cutAtCells(std::span<const uint64_t> keys, uint64_t begin, uint64_t end, int level,
-                std::vector<Piece>& pieces) {
-  while (begin < end) {
-    uint64_t cut = std::min(end, begin + kPiecePoints);
-    if (cut < end) {
-      const uint64_t cell = sampleCellAt(keys[cut - 1], level);
-      cut = uint64_t(
-          std::partition_point(keys.begin() + cut, keys.begin() + end,
-                               [&](uint64_t k) { return sampleCellAt(k, level) <= cell; }) -
-          keys.begin());
-    }
-    pieces.push_back({begin, cut});
-    begin = cut;
-  }
-}
-
-/// In each sampling cell of `level` within the piece, the point held at level + 1 nearest the
-/// cell's centre (the first among equals) moves up to `level`.
-void pickCellWinners(std::span<const uint64_t> keys, std::span<uint8_t> holderLevel,
-                     const Piece& piece, int level) {
-  const uint8_t childLevel = uint8_t(level + 1);
-  uint64_t cell = 0;
-  uint32_t bestDistance = 0;
-  uint64_t best = piece.end;  // none yet
-  for (uint64_t p = piece.begin; p < piece.end; ++p) {
-    if (holderLevel[p] != childLevel) continue;
-    const uint64_t key = keys[p];
-    const uint64_t pointCell = sampleCellAt(key, level);
-    const uint32_t distance = sampleCellDistance(key, level);
-    if (best == piece.end || pointCell != cell) {
-      if (best != piece.end) holderLevel[best] = uint8_t(level);
-      cell = pointCell;
-      bestDistance = distance;
-      best = p;
-    } else if (distance < bestDistance) {
-      bestDistance = distance;
-      best = p;
-    }
-  }
-  if (best != piece.end) holderLevel[best] = uint8_t(level);
-}
 
 class CpuOctreeLodSampler : public OctreeLodSampler {
  public:
@@ -74,26 +63,41 @@ class CpuOctreeLodSampler : public OctreeLodSampler {
   void sampleLevels(std::span<const uint64_t> sortedKeys, const LodTree& tree,
                     std::span<uint8_t> holderLevel) override {
     if (tree.nodes.empty()) return;
-    int deepestInternal = -1;
-    for (const LodNode& node : tree.nodes) {
-      if (!node.leaf) deepestInternal = std::max(deepestInternal, node.level);
+    const size_t nodeCount = tree.nodes.size();
+    // Children in key order (the tree is depth first), and the internal nodes of each level.
+    std::vector<std::vector<size_t>> children(nodeCount);
+    std::vector<std::vector<size_t>> internalAt;
+    for (size_t n = 0; n < nodeCount; ++n) {
+      const LodNode& node = tree.nodes[n];
+      if (node.parent >= 0) children[size_t(node.parent)].push_back(n);
+      if (node.leaf) continue;
+      if (internalAt.size() <= size_t(node.level)) internalAt.resize(size_t(node.level) + 1);
+      internalAt[size_t(node.level)].push_back(n);
     }
-    parallelForEachDynamic(tree.nodes.size(), [&](size_t n) {
+    parallelForEachDynamic(nodeCount, [&](size_t n) {
       const LodNode& node = tree.nodes[n];
       if (node.leaf) {
         std::fill(holderLevel.begin() + node.begin, holderLevel.begin() + node.end,
                   uint8_t(node.level));
       }
     });
-    std::vector<Piece> pieces;
-    for (int level = deepestInternal; level >= tree.nodes[0].level; --level) {
-      pieces.clear();
-      for (const LodNode& node : tree.nodes) {
-        if (!node.leaf && node.level == level)
-          cutAtCells(sortedKeys, node.begin, node.end, level, pieces);
-      }
-      parallelForEachDynamic(pieces.size(), [&](size_t i) {
-        pickCellWinners(sortedKeys, holderLevel, pieces[i], level);
+    // What each internal node holds once sampled: its winners, in key order.
+    std::vector<std::vector<uint32_t>> held(nodeCount);
+    for (size_t level = internalAt.size(); level-- > 0;) {
+      parallelForEachDynamic(internalAt[level].size(), [&](size_t i) {
+        const size_t n = internalAt[level][i];
+        CellWinners cells(sortedKeys, int(level), held[n]);
+        for (const size_t c : children[n]) {
+          const LodNode& child = tree.nodes[c];
+          if (child.leaf) {
+            for (uint64_t p = child.begin; p < child.end; ++p) cells.offer(uint32_t(p));
+          } else {
+            for (const uint32_t p : held[c]) cells.offer(p);
+            std::vector<uint32_t>().swap(held[c]);
+          }
+        }
+        cells.finish();
+        for (const uint32_t p : held[n]) holderLevel[p] = uint8_t(level);
       });
     }
   }
