@@ -17,6 +17,7 @@
 
 #include "arithmetic_decoder.hpp"
 #include "entropy_models.hpp"
+#include "pcv/core/host_device.hpp"
 
 namespace pcv::laz {
 
@@ -114,21 +115,25 @@ class ArithmeticEncoder {
     if (byte > first) ++byte[-1];
   }
 
-  /// Makes (base, length) the interval, first shifting out its top bytes until the length is
-  /// 2^24 or more again (at most three, since the length is never zero).
-  void keep(uint32_t base, uint32_t length) {
-    if (length < kMinIntervalLength) {
-      makeRoom(4);
-      uint8_t* const first = storage_.data() + used_;
-      uint8_t* next = first;
-      do {
-        *next++ = uint8_t(base >> 24);
-        base <<= 8;
-      } while ((length <<= 8) < kMinIntervalLength);
-      used_ += size_t(next - first);
-    }
+  /// Makes (base, length) the interval, renormalized first when it has become too short. Inline
+  /// in every operation (it runs once per symbol), the renormalization apart.
+  PCV_FORCE_INLINE void keep(uint32_t base, uint32_t length) {
+    if (length < kMinIntervalLength) renormalize(base, length);
     base_ = base;
     length_ = length;
+  }
+
+  /// Shifts the top bytes out of the interval until its length is 2^24 or more again (at most
+  /// three, since the length is never zero).
+  void renormalize(uint32_t& base, uint32_t& length) {
+    makeRoom(4);
+    uint8_t* const first = storage_.data() + used_;
+    uint8_t* next = first;
+    do {
+      *next++ = uint8_t(base >> 24);
+      base <<= 8;
+    } while ((length <<= 8) < kMinIntervalLength);
+    used_ += size_t(next - first);
   }
 
   void makeRoom(size_t bytes) {
