@@ -38,6 +38,15 @@ std::unique_ptr<PointRecordStream> cylinders(uint64_t count) {
                          glm::dvec3(0.0), 7);
 }
 
+/// `count` cylinder points as a LAS or LAZ file.
+void writeCylinders(const std::filesystem::path& path, uint64_t count, LasCompression compression) {
+  auto stream = cylinders(count);
+  LasFileWriter writer(path, stream->format(), compression);
+  const uint8_t* records = nullptr;
+  while (const uint64_t n = stream->next(65536, records)) writer.write(records, n);
+  writer.finish();
+}
+
 /// Reads `stream` to its end in batches of `batchPoints`: the hash of every record, and the most
 /// file bytes resident beyond those at the start.
 struct Streamed {
@@ -71,15 +80,7 @@ TEST(LasRecordStream, StreamingAFileKeepsAboutABatchOfItResident) {
     const bool laz = compression == LasCompression::Laz;
     SCOPED_TRACE(laz ? "LAZ" : "LAS");
     const std::filesystem::path path = dir.file(laz ? "s.laz" : "s.las");
-    {
-      auto stream = cylinders(kPoints);
-      LasFileWriter writer(path, stream->format(), compression);
-      const uint8_t* records = nullptr;
-      while (const uint64_t count = stream->next(kBatchPoints, records)) {
-        writer.write(records, count);
-      }
-      writer.finish();
-    }
+    writeCylinders(path, kPoints, compression);
     ASSERT_GT(std::filesystem::file_size(path), 3 * kMostGrowth) << "too small to tell";
     auto stream = openLasRecords(path);
     const Streamed read = streamAll(*stream, kBatchPoints);
@@ -121,13 +122,7 @@ TEST(PointRecordStream, ReadIntoABufferGivesWhatNextGives) {
     const bool laz = compression == LasCompression::Laz;
     SCOPED_TRACE(laz ? "LAZ" : "LAS");
     const std::filesystem::path path = dir.file(laz ? "r.laz" : "r.las");
-    {
-      auto stream = cylinders(kPoints);
-      LasFileWriter writer(path, stream->format(), compression);
-      const uint8_t* records = nullptr;
-      while (const uint64_t count = stream->next(65536, records)) writer.write(records, count);
-      writer.finish();
-    }
+    writeCylinders(path, kPoints, compression);
     for (const uint64_t batch : {uint64_t(7'777), uint64_t(65'536)}) {
       auto stream = openLasRecords(path);
       const Streamed read = readAll(*stream, batch);
