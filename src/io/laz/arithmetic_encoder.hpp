@@ -6,7 +6,7 @@
 /// stored through a pointer may alias any member, so writing through std::vector::push_back had
 /// the interval reloaded and re-stored around every byte, and the compiler loaded base and length
 /// as one 64-bit word just after storing them apart, which stalls the load until the stores
-/// retire: the two were most of the encoder's time.
+/// retire: a large share of the encoder's time went to the two.
 #pragma once
 
 #include <algorithm>
