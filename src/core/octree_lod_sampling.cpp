@@ -4,7 +4,6 @@
 // level scans those lists, not the node's whole range: the points are read about once in all,
 // not once per level.
 #include <algorithm>
-#include <atomic>
 #include <vector>
 
 #include "octree_key_sort.hpp"

@@ -3,6 +3,7 @@
 #include "pcv/io/copc_phases.hpp"
 
 #include <cstdio>
+#include <tuple>
 #include <utility>
 
 namespace pcv {
@@ -39,15 +40,13 @@ std::string describeCopcPhases(const CopcPhaseTimes& t) {
   std::snprintf(text, sizeof text, "%sother %.1f s", separator,
                 t.totalSeconds > accounted ? t.totalSeconds - accounted : 0.0);
   line += text;
-  if (t.writing > 0.0) {
-    std::snprintf(text, sizeof text,
-                  "; writing %.1f s on its own thread, overlapping gathering and encoding",
-                  t.writing);
-    line += text;
-  }
-  if (t.gatheringAhead > 0.0) {
-    std::snprintf(text, sizeof text, "; gathering ahead %.1f s, overlapping encoding",
-                  t.gatheringAhead);
+  // Then the work that ran beside those phases, on other threads.
+  const std::tuple<const char*, double, const char*> overlapping[] = {
+      {"writing", t.writing, " on its own thread, overlapping gathering and encoding"},
+      {"gathering ahead", t.gatheringAhead, ", overlapping encoding"}};
+  for (const auto& [name, seconds, how] : overlapping) {
+    if (!(seconds > 0.0)) continue;
+    std::snprintf(text, sizeof text, "; %s %.1f s%s", name, seconds, how);
     line += text;
   }
   return line;

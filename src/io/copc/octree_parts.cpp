@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstring>
 #include <future>
 #include <numeric>
@@ -163,9 +162,9 @@ HeldPoints finishPart(OctreeBuild& build, const SampledPart& part) {
   for (size_t r = 0; r < rounds.size(); ++r) {
     if (r + 1 < rounds.size()) {
       gatheringAhead = std::async(std::launch::async, [&, r] {
-        const auto start = std::chrono::steady_clock::now();
-        gatherRound(rounds[r + 1], gathered[(r + 1) & 1]);
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        double seconds = 0.0;
+        timed(seconds, [&] { gatherRound(rounds[r + 1], gathered[(r + 1) & 1]); });
+        return seconds;
       });
     }
     const EncodingRound& round = rounds[r];
