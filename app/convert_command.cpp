@@ -272,8 +272,8 @@ void addConvertCommand(CLI::App& cli) {
       ->check(CLI::Range(1u, 100000000u));
   convert
       ->add_option("--sort", options->sort,
-                   "COPC: where the octree's keys are sorted: auto (the GPU when there is one), "
-                   "cuda or cpu; the output is the same")
+                   "COPC: where the octree's keys are sorted and its levels sampled: auto (the "
+                   "GPU when there is one), cuda or cpu; the output is the same")
       ->check(CLI::IsMember(octreeSamplerNames()));
   convert->add_flag("--quiet,-q", options->quiet, "No progress bar");
   convert->callback([options] { runConvert(*options); });

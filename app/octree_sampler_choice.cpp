@@ -3,7 +3,7 @@
 #include "pcv/core/error.hpp"
 #include "pcv/raster/renderer.hpp"
 #if PCV_WITH_CUDA
-#include "pcv/cuda/octree_key_sort_cuda.hpp"
+#include "pcv/cuda/octree_lod_cuda.hpp"
 #endif
 
 namespace pcv::app {
@@ -14,7 +14,7 @@ std::vector<std::string> octreeSamplerNames() {
 
 std::unique_ptr<OctreeLodSampler> chooseOctreeSampler(const std::string& name, std::string* note) {
   if (name == "cpu") {
-    if (note) *note = "octree keys sorted on the CPU (--sort cpu)";
+    if (note) *note = "octree keys sorted and levels sampled on the CPU (--sort cpu)";
     return makeCpuOctreeLodSampler();
   }
   if (name != "auto" && name != "cuda") {
@@ -23,12 +23,12 @@ std::unique_ptr<OctreeLodSampler> chooseOctreeSampler(const std::string& name, s
   std::string whyNot;
   if (cudaAvailable(&whyNot)) {
 #if PCV_WITH_CUDA
-    if (note) *note = "octree keys sorted on the GPU";
+    if (note) *note = "octree keys sorted and levels sampled on the GPU";
     return makeCudaOctreeLodSampler();
 #endif
   }
   if (name == "cuda") throw UnavailableError("cannot sort octree keys on the GPU: " + whyNot);
-  if (note) *note = "octree keys sorted on the CPU (" + whyNot + ")";
+  if (note) *note = "octree keys sorted and levels sampled on the CPU (" + whyNot + ")";
   return makeCpuOctreeLodSampler();
 }
 

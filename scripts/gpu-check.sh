@@ -2,9 +2,9 @@
 # Runs compute-sanitizer's four tools (memcheck with leak checking, racecheck, initcheck,
 # synccheck) over `pcv render --backend cuda` with every method at several viewpoints, the
 # quality modes, clipping (box, cut-away box, slab), a LAS file and a streamed COPC file, and
-# over `pcv convert --sort cuda` (the octree keys sorted on the GPU), on a machine with an NVIDIA
-# GPU. Fails when any tool reports
-# anything; prints one line per run and the reports of failing runs.
+# over `pcv convert --sort cuda` (the octree keys sorted and its levels sampled on the GPU), on a
+# machine with an NVIDIA GPU. Fails when any tool reports anything; prints one line per run and
+# the reports of failing runs.
 # Usage: scripts/gpu-check.sh BUILD_DIR [LAS_FILE [COPC_FILE]]
 #   GPU_CHECK_POINTS   cylinder points per run (default 200000)
 #   GPU_CHECK_TOOLS    the tools to run (default "memcheck racecheck initcheck synccheck")

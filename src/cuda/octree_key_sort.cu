@@ -1,7 +1,8 @@
 // Octree keys sorted on the GPU: keys up, indices 0..n-1 made on the device, one CUB radix sort of
 // the (key, index) pairs over the key's 63 bits between two buffers each (DoubleBuffer, so CUB's
-// scratch stays small), sorted keys and order back. Host memory is the caller's pageable memory:
-// a part is sorted once, so pinning it would cost more than the copies it speeds up.
+// scratch stays small), sorted keys and order back, the sorted keys also kept on the device for
+// the sampling. Host memory is the caller's pageable memory: a part is sorted once, so pinning it
+// would cost more than the copies it speeds up.
 #include <cub/device/device_radix_sort.cuh>
 
 #include <limits>
@@ -11,7 +12,8 @@
 #include "pcv/core/octree_keys.hpp"
 #include "pcv/cuda/cuda_check.hpp"
 #include "pcv/cuda/device_buffer.hpp"
-#include "pcv/cuda/octree_key_sort_cuda.hpp"
+#include "pcv/cuda/octree_lod_cuda.hpp"
+#include "octree_lod_device.hpp"
 
 namespace pcv {
 namespace {
@@ -33,29 +35,11 @@ __global__ void iotaKernel(IotaParams p) {
   writeIndex(p, blockIdx.x * uint64_t(blockDim.x) + threadIdx.x);
 }
 
-class CudaOctreeLodSampler : public OctreeLodSampler {
- public:
-  const char* name() const override { return "cuda"; }
-
-  void sortKeys(std::span<const uint64_t> keys, std::span<uint64_t> sortedKeys,
-                std::span<uint32_t> order) override {
-    // The same sorted keys either way; the GPU may lack room for a large part.
-    if (!sortOctreeKeysOnGpu(keys, sortedKeys, order)) cpu_->sortKeys(keys, sortedKeys, order);
-  }
-
-  void sampleLevels(std::span<const uint64_t> sortedKeys, const LodTree& tree,
-                    std::span<uint8_t> holderLevel) override {
-    cpu_->sampleLevels(sortedKeys, tree, holderLevel);
-  }
-
- private:
-  std::unique_ptr<OctreeLodSampler> cpu_ = makeCpuOctreeLodSampler();
-};
-
 }  // namespace
 
-bool sortOctreeKeysOnGpu(std::span<const uint64_t> keys, std::span<uint64_t> sortedKeys,
-                         std::span<uint32_t> order) {
+bool sortOctreeKeysOnDevice(std::span<const uint64_t> keys, std::span<uint64_t> sortedKeys,
+                            std::span<uint32_t> order, DeviceBuffer<uint64_t>& kept) {
+  kept = DeviceBuffer<uint64_t>();
   const uint64_t count = keys.size();
   if (count == 0) return true;
   if (count > std::numeric_limits<uint32_t>::max()) {
@@ -96,11 +80,14 @@ bool sortOctreeKeysOnGpu(std::span<const uint64_t> keys, std::span<uint64_t> sor
                         cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaMemcpy(order.data(), indexBuffers.Current(), count * sizeof(uint32_t),
                         cudaMemcpyDeviceToHost));
+  kept = std::move(keyBuffers.Current() == keysA.data() ? keysA : keysB);
   return true;
 }
 
-std::unique_ptr<OctreeLodSampler> makeCudaOctreeLodSampler() {
-  return std::make_unique<CudaOctreeLodSampler>();
+bool sortOctreeKeysOnGpu(std::span<const uint64_t> keys, std::span<uint64_t> sortedKeys,
+                         std::span<uint32_t> order) {
+  DeviceBuffer<uint64_t> unused;
+  return sortOctreeKeysOnDevice(keys, sortedKeys, order, unused);
 }
 
 }  // namespace pcv

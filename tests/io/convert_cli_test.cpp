@@ -214,7 +214,7 @@ TEST(ConvertCli, SortOnTheGpuWritesTheCpusFile) {
                 " " + dir.file(std::string(sort) + ".copc.laz").string(),
             &status);
     ASSERT_EQ(status, 0) << output;
-    EXPECT_NE(output.find(std::string("octree keys sorted on the ") +
+    EXPECT_NE(output.find(std::string("octree keys sorted and levels sampled on the ") +
                           (sort == std::string("cuda") ? "GPU" : "CPU")),
               std::string::npos)
         << output;

@@ -1,6 +1,7 @@
-// The GPU's sort of octree keys against the CPU's: the same sorted keys, an order that is a
-// stable permutation, and a COPC file identical byte for byte to the CPU's, in memory and through
-// temporary files. Skipped (never passed) without a usable GPU or without CUDA in the build.
+// The GPU's sort of octree keys and sampling of levels against the CPU's: the same sorted keys, an
+// order that is a stable permutation, every point held at the CPU's level, and a COPC file
+// identical byte for byte to the CPU's, in memory and through temporary files. Skipped (never
+// passed) without a usable GPU or without CUDA in the build.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "io_test_util.hpp"
+#include "pcv/core/octree_keys.hpp"
 #include "pcv/core/octree_lod.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_records.hpp"
@@ -17,7 +19,7 @@
 #include "pcv/scene/cylinders.hpp"
 #include "test_support.hpp"
 #if PCV_WITH_CUDA
-#include "pcv/cuda/octree_key_sort_cuda.hpp"
+#include "pcv/cuda/octree_lod_cuda.hpp"
 #endif
 
 namespace pcv::test {
@@ -91,6 +93,53 @@ TEST(CudaOctreeKeySort, SortsAsTheCpuDoesAndStably) {
     }
     EXPECT_EQ(wrong, 0u) << "positions whose order entry is out of range, repeated, names "
                             "another key, or breaks index order among equal keys";
+  }
+#endif
+}
+
+TEST(CudaOctreeLodSampling, HoldsEveryPointAtTheCpusLevel) {
+  PCV_REQUIRE_CUDA();
+#if PCV_WITH_CUDA
+  struct Case {
+    size_t n;
+    int sharedBits, randomBits;
+    int rootLevel;
+    uint64_t maxPointsPerNode;
+  };
+  for (const Case& c : std::vector<Case>{{1, 0, 63, 0, 100},
+                                         {5000, 0, 63, 0, 10000},      // the root alone
+                                         {300001, 0, 63, 0, 1000},     // deep, uneven leaves
+                                         {400000, 9, 54, 3, 2000},     // a level-3 part
+                                         {300000, 9, 18, 3, 500},      // equal keys: ties
+                                         {200000, 63, 0, 0, 3000}}) {  // every key equal
+    SCOPED_TRACE(::testing::Message()
+                 << c.n << " keys, " << c.sharedBits << " shared bits, " << c.randomBits
+                 << " random, nodes of " << c.maxPointsPerNode);
+    const std::vector<uint64_t> keys = partKeys(c.n, c.n + 7, c.sharedBits, c.randomBits);
+    const std::unique_ptr<OctreeLodSampler> cpu = makeCpuOctreeLodSampler();
+    std::vector<uint64_t> sorted(c.n);
+    std::vector<uint32_t> order(c.n);
+    cpu->sortKeys(keys, sorted, order);
+    const LodTree tree =
+        buildLodTree(sorted, c.rootLevel, nodeKeyAt(sorted[0], c.rootLevel), c.maxPointsPerNode);
+    std::vector<uint8_t> expected(c.n);
+    cpu->sampleLevels(sorted, tree, expected);
+    // Poisoned, so that an entry the GPU did not write shows.
+    std::vector<uint8_t> held(c.n, 0xEE);
+    ASSERT_TRUE(sampleOctreeLevelsOnGpu(sorted, tree, held)) << "the GPU had no room";
+    size_t differing = 0;
+    for (size_t i = 0; i < c.n; ++i) differing += held[i] != expected[i];
+    EXPECT_EQ(differing, 0u) << "points held at another level than the CPU's, of " << c.n << " in "
+                             << tree.nodes.size() << " nodes";
+    // Through the sampler, whose sampling starts from the keys its sort left on the GPU.
+    const std::unique_ptr<OctreeLodSampler> gpu = makeCudaOctreeLodSampler();
+    std::vector<uint64_t> gpuSorted(c.n);
+    std::vector<uint32_t> gpuOrder(c.n);
+    gpu->sortKeys(keys, gpuSorted, gpuOrder);
+    ASSERT_TRUE(gpuSorted == sorted);
+    std::fill(held.begin(), held.end(), 0xEE);
+    gpu->sampleLevels(gpuSorted, tree, held);
+    EXPECT_TRUE(held == expected) << "the sampler's levels differ from the CPU's";
   }
 #endif
 }
