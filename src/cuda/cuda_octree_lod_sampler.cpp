@@ -16,7 +16,7 @@ class CudaOctreeLodSampler : public OctreeLodSampler {
                 std::span<uint32_t> order) override {
     keptFor_ = {};
     // The same sorted keys either way; the GPU may lack room for a large part.
-    if (sortOctreeKeysOnDevice(keys, sortedKeys, order, kept_)) {
+    if (sortOctreeKeysOnDevice(keys, sortedKeys, order, kept_, copier())) {
       keptFor_ = sortedKeys.first(keys.size());
     } else {
       cpu_->sortKeys(keys, sortedKeys, order);
@@ -30,7 +30,7 @@ class CudaOctreeLodSampler : public OctreeLodSampler {
     const bool kept = kept_.size() > 0 && sortedKeys.data() == keptFor_.data() &&
                       sortedKeys.size() == keptFor_.size();
     const bool sampled =
-        kept ? sampleOctreeLevelsOnDevice(kept_.data(), kept_.size(), tree, holderLevel)
+        kept ? sampleOctreeLevelsOnDevice(kept_.data(), kept_.size(), tree, holderLevel, copier())
              : sampleOctreeLevelsOnGpu(sortedKeys, tree, holderLevel);
     kept_ = DeviceBuffer<uint64_t>();
     keptFor_ = {};
@@ -38,7 +38,15 @@ class CudaOctreeLodSampler : public OctreeLodSampler {
   }
 
  private:
+  /// Made at the first copy (96 MiB of pinned memory), and kept for every part of the
+  /// conversion: pinning memory takes time.
+  StagedCopier& copier() {
+    if (!copier_) copier_ = std::make_unique<StagedCopier>();
+    return *copier_;
+  }
+
   std::unique_ptr<OctreeLodSampler> cpu_ = makeCpuOctreeLodSampler();
+  std::unique_ptr<StagedCopier> copier_;
   DeviceBuffer<uint64_t> kept_;        ///< the last sort's keys on the GPU, until sampled
   std::span<const uint64_t> keptFor_;  ///< the host keys they are a copy of
 };

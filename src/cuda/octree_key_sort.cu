@@ -1,14 +1,13 @@
 // Octree keys sorted on the GPU: keys up, indices 0..n-1 made on the device, one CUB radix sort of
 // the (key, index) pairs over the key's 63 bits between two buffers each (DoubleBuffer, so CUB's
 // scratch stays small), sorted keys and order back, the sorted keys also kept on the device for
-// the sampling. Host memory is the caller's pageable memory: a part is sorted once, so pinning it
-// would cost more than the copies it speeds up.
+// the sampling. Host memory is the caller's pageable memory, copied through a few pinned buffers
+// (pinning a part's gigabytes would cost more than the copies it speeds up).
 #include <cub/device/device_radix_sort.cuh>
 
 #include <limits>
 #include <string>
 
-#include "pcv/core/first_touch.hpp"
 #include "pcv/core/octree_keys.hpp"
 #include "pcv/cuda/cuda_check.hpp"
 #include "pcv/cuda/device_buffer.hpp"
@@ -38,7 +37,8 @@ __global__ void iotaKernel(IotaParams p) {
 }  // namespace
 
 bool sortOctreeKeysOnDevice(std::span<const uint64_t> keys, std::span<uint64_t> sortedKeys,
-                            std::span<uint32_t> order, DeviceBuffer<uint64_t>& kept) {
+                            std::span<uint32_t> order, DeviceBuffer<uint64_t>& kept,
+                            StagedCopier& copier) {
   kept = DeviceBuffer<uint64_t>();
   const uint64_t count = keys.size();
   if (count == 0) return true;
@@ -62,24 +62,17 @@ bool sortOctreeKeysOnDevice(std::span<const uint64_t> keys, std::span<uint64_t> 
   DeviceBuffer<uint64_t> keysA(count), keysB(count);
   DeviceBuffer<uint32_t> indicesA(count), indicesB(count);
   DeviceBuffer<uint8_t> scratch(std::max<size_t>(scratchBytes, 1));
-  CUDA_CHECK(
-      cudaMemcpy(keysA.data(), keys.data(), count * sizeof(uint64_t), cudaMemcpyHostToDevice));
+  copier.toDevice(keysA.data(), keys.data(), count * sizeof(uint64_t));
   iotaKernel<<<unsigned((count + kBlock - 1) / kBlock), kBlock>>>({indicesA.data(), count});
   CUDA_CHECK(cudaGetLastError());
   keyBuffers = cub::DoubleBuffer<uint64_t>(keysA.data(), keysB.data());
   indexBuffers = cub::DoubleBuffer<uint32_t>(indicesA.data(), indicesB.data());
   CUDA_CHECK(cub::DeviceRadixSort::SortPairs(scratch.data(), scratchBytes, keyBuffers, indexBuffers,
                                              int64_t(count), 0, kKeyBits));
-  // While the GPU sorts (the launch returns at once): the outputs are fresh pages, and the
-  // copies below would fault every one of them on this thread, as the driver stages pageable
-  // memory; 12 bytes a point, 12 GB for 1 B points.
-  firstTouchInParallel(sortedKeys.data(), count * sizeof(uint64_t));
-  firstTouchInParallel(order.data(), count * sizeof(uint32_t));
-  // The sort ends in either buffer of each pair: Current() is where.
-  CUDA_CHECK(cudaMemcpy(sortedKeys.data(), keyBuffers.Current(), count * sizeof(uint64_t),
-                        cudaMemcpyDeviceToHost));
-  CUDA_CHECK(cudaMemcpy(order.data(), indexBuffers.Current(), count * sizeof(uint32_t),
-                        cudaMemcpyDeviceToHost));
+  // The sort ends in either buffer of each pair: Current() is where. The copies fault in the
+  // outputs' fresh pages on all cores (see pcv/cuda/staged_copy.hpp).
+  copier.toHost(sortedKeys.data(), keyBuffers.Current(), count * sizeof(uint64_t));
+  copier.toHost(order.data(), indexBuffers.Current(), count * sizeof(uint32_t));
   kept = std::move(keyBuffers.Current() == keysA.data() ? keysA : keysB);
   return true;
 }
@@ -87,7 +80,8 @@ bool sortOctreeKeysOnDevice(std::span<const uint64_t> keys, std::span<uint64_t> 
 bool sortOctreeKeysOnGpu(std::span<const uint64_t> keys, std::span<uint64_t> sortedKeys,
                          std::span<uint32_t> order) {
   DeviceBuffer<uint64_t> unused;
-  return sortOctreeKeysOnDevice(keys, sortedKeys, order, unused);
+  StagedCopier copier;
+  return sortOctreeKeysOnDevice(keys, sortedKeys, order, unused, copier);
 }
 
 }  // namespace pcv

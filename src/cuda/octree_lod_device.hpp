@@ -8,17 +8,20 @@
 
 #include "pcv/core/octree_lod.hpp"
 #include "pcv/cuda/device_buffer.hpp"
+#include "pcv/cuda/staged_copy.hpp"
 
 namespace pcv {
 
-/// sortOctreeKeysOnGpu, the sorted keys also left in `kept` (whatever it held is freed).
+/// sortOctreeKeysOnGpu, the sorted keys also left in `kept` (whatever it held is freed), the
+/// copies made through `copier`.
 bool sortOctreeKeysOnDevice(std::span<const uint64_t> keys, std::span<uint64_t> sortedKeys,
-                            std::span<uint32_t> order, DeviceBuffer<uint64_t>& kept);
+                            std::span<uint32_t> order, DeviceBuffer<uint64_t>& kept,
+                            StagedCopier& copier);
 
 /// sampleOctreeLevelsOnGpu from `count` sorted keys in device memory (GPU pointer owned by the
 /// caller). Returns false, writing nothing, when the device lacks the 9 bytes a point it needs and
 /// CUB's scratch.
 bool sampleOctreeLevelsOnDevice(const uint64_t* sortedKeys, uint64_t count, const LodTree& tree,
-                                std::span<uint8_t> holderLevel);
+                                std::span<uint8_t> holderLevel, StagedCopier& copier);
 
 }  // namespace pcv

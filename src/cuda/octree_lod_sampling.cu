@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "octree_lod_device.hpp"
-#include "pcv/core/first_touch.hpp"
 #include "pcv/core/octree_keys.hpp"
 #include "pcv/cuda/cuda_check.hpp"
 #include "pcv/cuda/octree_lod_cuda.hpp"
@@ -110,7 +109,7 @@ cudaError_t leastPerCell(void* scratch, size_t& scratchBytes, const uint64_t* ke
 }  // namespace
 
 bool sampleOctreeLevelsOnDevice(const uint64_t* keys, uint64_t count, const LodTree& tree,
-                                std::span<uint8_t> holderLevel) {
+                                std::span<uint8_t> holderLevel, StagedCopier& copier) {
   if (tree.nodes.empty() || count == 0) return true;
   if (holderLevel.size() < count) throw Error("sampleOctreeLevelsOnGpu: holderLevel too short");
   std::vector<uint64_t> leafBegins;
@@ -153,9 +152,6 @@ bool sampleOctreeLevelsOnDevice(const uint64_t* keys, uint64_t count, const LodT
                               .leafCount = uint32_t(leafBegins.size()),
                               .count = count,
                               .holderLevel = held.data()});
-  // While the GPU works: the output's fresh pages, which the copy back would otherwise fault on
-  // one thread (see pcv/core/first_touch.hpp).
-  firstTouchInParallel(holderLevel.data(), count);
   for (int level = kMaxOctreeLevel; level-- > 0;) {
     if (!internalLevels.test(size_t(level))) continue;
     CUDA_CHECK(leastPerCell(scratch.data(), scratchBytes, keys, held.data(), count, level,
@@ -169,7 +165,7 @@ bool sampleOctreeLevelsOnDevice(const uint64_t* keys, uint64_t count, const LodT
                              .holderLevel = held.data()});
   }
   gpu.endFrame();
-  CUDA_CHECK(cudaMemcpy(holderLevel.data(), held.data(), count, cudaMemcpyDeviceToHost));
+  copier.toHost(holderLevel.data(), held.data(), count);
   return true;
 }
 
@@ -182,9 +178,9 @@ bool sampleOctreeLevelsOnGpu(std::span<const uint64_t> sortedKeys, const LodTree
   // The keys themselves; sampleOctreeLevelsOnDevice checks the rest.
   if (count * sizeof(uint64_t) > freeBytes) return false;
   DeviceBuffer<uint64_t> keys(count);
-  CUDA_CHECK(
-      cudaMemcpy(keys.data(), sortedKeys.data(), count * sizeof(uint64_t), cudaMemcpyHostToDevice));
-  return sampleOctreeLevelsOnDevice(keys.data(), count, tree, holderLevel);
+  StagedCopier copier;
+  copier.toDevice(keys.data(), sortedKeys.data(), count * sizeof(uint64_t));
+  return sampleOctreeLevelsOnDevice(keys.data(), count, tree, holderLevel, copier);
 }
 
 }  // namespace pcv

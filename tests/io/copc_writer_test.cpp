@@ -127,6 +127,24 @@ std::vector<std::string> filesIn(const std::filesystem::path& dir) {
   return names;
 }
 
+/// Points outside the cube of the node holding them (a grid step of slack), over all nodes.
+uint64_t pointsOutsideTheirNodes(const CopcContents& contents) {
+  uint64_t outside = 0;
+  for (size_t n = 0; n < contents.hierarchy.nodes.size(); ++n) {
+    const CopcNode& node = contents.hierarchy.nodes[n];
+    for (const std::string& record : contents.nodeRecords[n]) {
+      const glm::dvec3 w = worldOf(record, contents.header);
+      bool inside = true;
+      for (int a = 0; a < 3; ++a) {
+        const double slack = contents.header.scale[a];
+        inside &= w[a] >= node.bounds.min[a] - slack && w[a] <= node.bounds.max[a] + slack;
+      }
+      outside += !inside;
+    }
+  }
+  return outside;
+}
+
 class CylinderCopc : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -157,18 +175,8 @@ TEST_F(CylinderCopc, EveryPointIsPresentOnceAndUnchanged) {
 
 TEST_F(CylinderCopc, NodesHoldOnlyPointsOfTheirCube) {
   ASSERT_GT(contents_->hierarchy.levelCount(), 3u);
-  for (size_t n = 0; n < contents_->hierarchy.nodes.size(); ++n) {
-    const CopcNode& node = contents_->hierarchy.nodes[n];
-    uint64_t outside = 0;
-    for (const std::string& record : contents_->nodeRecords[n]) {
-      const glm::dvec3 w = worldOf(record, contents_->header);
-      for (int a = 0; a < 3; ++a) {
-        const double slack = contents_->header.scale[a];
-        outside += w[a] < node.bounds.min[a] - slack || w[a] > node.bounds.max[a] + slack;
-      }
-    }
-    EXPECT_EQ(outside, 0u) << "node " << node.key.level << "-" << node.key.x << "-" << node.key.y
-                           << "-" << node.key.z;
+  EXPECT_EQ(pointsOutsideTheirNodes(*contents_), 0u);
+  for (const CopcNode& node : contents_->hierarchy.nodes) {
     if (node.pointCount == 0) continue;
     if (node.key.level == 0) continue;
     // Leaves hold at most the limit; nodes above, one point per cell of their grid.
@@ -294,10 +302,15 @@ TEST(CopcWriter, ASmallMemoryBudgetGivesTheSameOctreeThroughTemporaryFiles) {
   EXPECT_EQ(filesIn(dir.file("")), (std::vector<std::string>{"disk.copc.laz", "memory.copc.laz"}));
 }
 
-/// A stream that fails, cancels or lies about its bounds part of the way through another.
+/// A stream that fails, cancels or lies about its bounds or count part of the way through another.
 class MisbehavingStream : public PointRecordStream {
  public:
-  enum class Fault { FailOnThirdBatch, CancelAfterFirstBatch, DeclareHalfTheBounds };
+  enum class Fault {
+    FailOnThirdBatch,
+    CancelAfterFirstBatch,
+    DeclareHalfTheBounds,
+    DeclareHalfThePoints
+  };
 
   MisbehavingStream(std::unique_ptr<PointRecordStream> inner, Fault fault,
                     CopcWriteProgress* progress)
@@ -306,6 +319,7 @@ class MisbehavingStream : public PointRecordStream {
     pointCount_ = inner_->pointCount();
     bounds_ = inner_->bounds();
     if (fault == Fault::DeclareHalfTheBounds) bounds_.max = bounds_.center();
+    if (fault == Fault::DeclareHalfThePoints) pointCount_ /= 2;
   }
   uint64_t next(uint64_t maxPoints, const uint8_t*& records) override {
     ++batches_;
@@ -346,21 +360,33 @@ TEST(CopcWriter, FailureAndCancellationLeaveNoFiles) {
   }
 }
 
-TEST(CopcWriter, BoundsDeclaredTooSmallAreMeasured) {
+TEST(CopcWriter, BoundsOrCountsDeclaredWrongAreMeasured) {
   TempDir dir;
-  const PointRecordSource source = [] {
-    return std::make_unique<MisbehavingStream>(
-        cylinderSource(60000, 4)(), MisbehavingStream::Fault::DeclareHalfTheBounds, nullptr);
-  };
-  const CopcWriteSummary summary = writeCopcFile(
-      source, dir.file("out.copc.laz"), {.memoryBytes = 2560 << 10, .maxPointsPerNode = 2000});
-  EXPECT_GT(summary.temporaryBytes, 0u);
-  const CopcContents contents = readCopc(dir.file("out.copc.laz"));
-  auto input = cylinderSource(60000, 4)();
-  EXPECT_EQ(allRecords(contents), recordMultiset(*input));
-  const glm::dvec3 corner = contents.hierarchy.center - glm::dvec3(contents.hierarchy.halfSize);
-  const Box3d& bounds = input->bounds();
-  for (int a = 0; a < 3; ++a) EXPECT_LE(corner[a], bounds.max[a]);
+  using Fault = MisbehavingStream::Fault;
+  for (const Fault fault : {Fault::DeclareHalfTheBounds, Fault::DeclareHalfThePoints}) {
+    // In memory (the keys made while reading, from the declared cube, must be made again), then
+    // through temporary files.
+    for (const uint64_t memoryBytes : {uint64_t(0), uint64_t(2560) << 10}) {
+      SCOPED_TRACE(::testing::Message()
+                   << (fault == Fault::DeclareHalfTheBounds ? "half the bounds" : "half the points")
+                   << (memoryBytes ? ", through temporary files" : ", in memory"));
+      const PointRecordSource source = [fault] {
+        return std::make_unique<MisbehavingStream>(cylinderSource(60000, 4)(), fault, nullptr);
+      };
+      const CopcWriteSummary summary = writeCopcFile(
+          source, dir.file("out.copc.laz"), {.memoryBytes = memoryBytes, .maxPointsPerNode = 2000});
+      if (memoryBytes && fault == Fault::DeclareHalfTheBounds) {
+        EXPECT_GT(summary.temporaryBytes, 0u);
+      }
+      const CopcContents contents = readCopc(dir.file("out.copc.laz"));
+      auto input = cylinderSource(60000, 4)();
+      EXPECT_EQ(allRecords(contents), recordMultiset(*input));
+      EXPECT_EQ(pointsOutsideTheirNodes(contents), 0u);
+      const glm::dvec3 corner = contents.hierarchy.center - glm::dvec3(contents.hierarchy.halfSize);
+      const Box3d& bounds = input->bounds();
+      for (int a = 0; a < 3; ++a) EXPECT_LE(corner[a], bounds.max[a]);
+    }
+  }
 }
 
 TEST(CopcWriter, KeepsTheRecordsOfLasAndLazFiles) {
