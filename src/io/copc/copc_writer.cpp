@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <mutex>
 #include <string>
 
@@ -106,7 +105,6 @@ struct StepBounds {
   int64_t max[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
 
   bool empty() const { return min[0] > max[0]; }
-  bool operator==(const StepBounds&) const = default;
   bool contains(const StepBounds& other) const {
     for (int a = 0; a < 3; ++a) {
       if (other.min[a] < min[a] || other.max[a] > max[a]) return false;
@@ -230,30 +228,24 @@ struct RegionBuilder {
 };
 
 /// Every record of `stream`, in one buffer.
-/// Every record of `stream`, the time spent reading into `readingSeconds`; each batch is handed
-/// to `onBatch` (its records, the index of its first, its count) as soon as it is read.
-UninitializedVector<uint8_t> readAll(
-    PointRecordStream& stream, uint64_t batchPoints, CopcWriteProgress* progress,
-    double& readingSeconds,
-    const std::function<void(const uint8_t*, uint64_t, uint64_t)>& onBatch) {
+UninitializedVector<uint8_t> readAll(PointRecordStream& stream, uint64_t batchPoints,
+                                     CopcWriteProgress* progress) {
   const uint32_t length = stream.format().recordLength;
-  UninitializedVector<uint8_t> records;
-  io::timed(readingSeconds, [&] { records.resize(stream.pointCount() * length); });
+  UninitializedVector<uint8_t> records(stream.pointCount() * length);
   uint64_t done = 0;
-  auto readBatch = [&]() -> uint64_t {
-    const uint64_t room = records.size() / length - done;
-    if (room > 0) return stream.read(std::min(batchPoints, room), records.data() + done * length);
-    // More records than the stream declared: the buffer grows as they come.
-    const uint8_t* batch = nullptr;
-    const uint64_t count = stream.next(batchPoints, batch);
-    records.resize((done + count) * length);
-    std::memcpy(records.data() + done * length, batch, count * length);
-    return count;
-  };
   for (;;) {
-    const uint64_t count = io::timed(readingSeconds, readBatch);
+    const uint64_t room = records.size() / length - done;
+    uint64_t count = 0;
+    if (room > 0) {
+      count = stream.read(std::min(batchPoints, room), records.data() + done * length);
+    } else {
+      // More records than the stream declared: the buffer grows as they come.
+      const uint8_t* batch = nullptr;
+      count = stream.next(batchPoints, batch);
+      records.resize((done + count) * length);
+      std::memcpy(records.data() + done * length, batch, count * length);
+    }
     if (count == 0) break;
-    onBatch(records.data() + done * length, done, count);
     done += count;
     if (progress) progress->pointsRead += count;
     io::stopIfCancelled(progress);
@@ -326,36 +318,22 @@ CopcWriteSummary writeCopcFile(const PointRecordSource& source, const std::files
   OctreeGeometry geometry;
   io::HeldPoints root;
   if (stream->pointCount() <= plan.wholePoints) {
-    // The declared bounds when they hold every point, as when the records do not fit in memory,
-    // so that the octree does not depend on --memory. Its cube is then known before reading, and
-    // each batch's keys are made as the batch arrives, while its records are still in cache.
     const StepBounds declared = declaredSteps(*stream);
-    if (!declared.empty()) {
-      geometry = geometryFor(declared.min, declared.max, format);
-      build.quantizer = geometry.quantizer;
-    }
-    UninitializedVector<uint64_t> keys(declared.empty() ? 0 : stream->pointCount());
-    StepBounds steps;
-    UninitializedVector<uint8_t> records =
-        readAll(*stream, plan.batchPoints, progress, build.phases.reading,
-                [&](const uint8_t* batch, uint64_t first, uint64_t count) {
-                  io::timed(build.phases.bounds, [&] { steps.add(batch, count, length); });
-                  if (first + count > keys.size()) return;  // more records than declared
-                  io::timed(build.phases.keys,
-                            [&] { io::makeKeys(build, batch, count, keys.data() + first); });
-                });
+    UninitializedVector<uint8_t> records = io::timed(
+        build.phases.reading, [&] { return readAll(*stream, plan.batchPoints, progress); });
     stream.reset();
-    const uint64_t count = records.size() / length;
-    if (!declared.empty() && declared.contains(steps)) {
-      steps = declared;
-    } else if (!steps.empty()) {
+    StepBounds steps;
+    io::timed(build.phases.bounds,
+              [&] { steps.add(records.data(), records.size() / length, length); });
+    // The declared bounds when they hold every point, as when the records do not fit in memory,
+    // so that the octree does not depend on --memory.
+    if (!declared.empty() && declared.contains(steps)) steps = declared;
+    if (!steps.empty()) {
       geometry = geometryFor(steps.min, steps.max, format);
       build.quantizer = geometry.quantizer;
     }
-    // Keys made from the declared cube hold when it is the cube, for exactly the records read.
-    if (steps != declared || keys.size() != count) keys = {};
     summary.partsBuilt = 1;
-    root = io::buildPart(build, 0, 0, std::move(records), std::move(keys));
+    root = io::buildPart(build, 0, 0, std::move(records));
   } else {
     const std::filesystem::path tempParent =
         options.tempDirectory.empty() ? output.parent_path() : options.tempDirectory;

@@ -25,6 +25,30 @@ void release(UninitializedVector<T>& v) {
   UninitializedVector<T>().swap(v);
 }
 
+/// Keys of every record, and the GPS time range.
+UninitializedVector<uint64_t> keysOf(OctreeBuild& build, const uint8_t* records, uint64_t count) {
+  UninitializedVector<uint64_t> keys(count);
+  const uint32_t length = build.recordLength;
+  parallelFor(count, [&](uint64_t begin, uint64_t end) {
+    double low = std::numeric_limits<double>::infinity();
+    double high = -low;
+    for (uint64_t i = begin; i < end; ++i) {
+      const uint8_t* r = records + i * length;
+      int32_t xyz[3];
+      std::memcpy(xyz, r, 12);
+      keys[i] = build.quantizer.keyOf(xyz);
+      double gps;
+      std::memcpy(&gps, r + kGpsTimeOffset, 8);
+      low = std::min(low, gps);
+      high = std::max(high, gps);
+    }
+    std::lock_guard lock(build.gpsMutex);
+    build.gpsTimeMin = std::min(build.gpsTimeMin, low);
+    build.gpsTimeMax = std::max(build.gpsTimeMax, high);
+  });
+  return keys;
+}
+
 /// Within each run of equal keys, orders the points by their records' bytes (then by index).
 void orderEqualKeysByRecord(std::span<const uint64_t> keys, std::span<uint32_t> order,
                             const uint8_t* records, uint32_t length) {
@@ -190,42 +214,17 @@ CopcNodeKey copcKeyOf(int level, uint64_t key) {
           .z = int32_t(compactOctreeBits(key >> 2))};
 }
 
-void makeKeys(OctreeBuild& build, const uint8_t* records, uint64_t count, uint64_t* keys) {
-  const uint32_t length = build.recordLength;
-  parallelFor(count, [&](uint64_t begin, uint64_t end) {
-    double low = std::numeric_limits<double>::infinity();
-    double high = -low;
-    for (uint64_t i = begin; i < end; ++i) {
-      const uint8_t* r = records + i * length;
-      int32_t xyz[3];
-      std::memcpy(xyz, r, 12);
-      keys[i] = build.quantizer.keyOf(xyz);
-      double gps;
-      std::memcpy(&gps, r + kGpsTimeOffset, 8);
-      low = std::min(low, gps);
-      high = std::max(high, gps);
-    }
-    std::lock_guard lock(build.gpsMutex);
-    build.gpsTimeMin = std::min(build.gpsTimeMin, low);
-    build.gpsTimeMax = std::max(build.gpsTimeMax, high);
-  });
-}
-
 void stopIfCancelled(const CopcWriteProgress* progress) {
   if (progress && progress->cancel.load()) throw ConversionCancelled("conversion cancelled");
 }
 
 HeldPoints buildPart(OctreeBuild& build, int level, uint64_t key,
-                     UninitializedVector<uint8_t> records, UninitializedVector<uint64_t> keys) {
+                     UninitializedVector<uint8_t> records) {
   const uint32_t length = build.recordLength;
   const uint64_t count = records.size() / length;
   CopcPhaseTimes& phases = build.phases;
-  if (keys.size() != count) {
-    timed(phases.keys, [&] {
-      keys.resize(count);
-      makeKeys(build, records.data(), count, keys.data());
-    });
-  }
+  UninitializedVector<uint64_t> keys =
+      timed(phases.keys, [&] { return keysOf(build, records.data(), count); });
   UninitializedVector<uint64_t> sortedKeys(count);
   UninitializedVector<uint32_t> order(count);
   timed(phases.sort, [&] { build.sampler.sortKeys(keys, sortedKeys, order); });

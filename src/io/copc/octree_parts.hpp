@@ -47,15 +47,10 @@ struct OctreeBuild {
 /// The key of a node for the hierarchy.
 CopcNodeKey copcKeyOf(int level, uint64_t key);
 
-/// The keys of `count` records into `keys`, by build.quantizer, and their GPS times into the
-/// build's range.
-void makeKeys(OctreeBuild& build, const uint8_t* records, uint64_t count, uint64_t* keys);
-
 /// The subtree of node (`level`, `key`) from all the records in its cube (`records`: whole
-/// records, released as soon as they are no longer needed). `keys`: the records' keys when they
-/// were made already (makeKeys, their GPS times counted), else empty.
+/// records, released as soon as they are no longer needed).
 HeldPoints buildPart(OctreeBuild& build, int level, uint64_t key,
-                     UninitializedVector<uint8_t> records, UninitializedVector<uint64_t> keys = {});
+                     UninitializedVector<uint8_t> records);
 
 /// Node (`level`, `key`) sampled from its children (in key order, each one level below),
 /// built apart; writes what the children keep.

@@ -6,12 +6,15 @@
 /// stored through a pointer may alias any member, so writing through std::vector::push_back had
 /// the interval reloaded and re-stored around every byte, and the compiler loaded base and length
 /// as one 64-bit word just after storing them apart, which stalls the load until the stores
-/// retire: a large share of the encoder's time went to the two.
+/// retire: a large share of the encoder's time went to the two. Renormalizing without a branch
+/// (keep()) took another eighth off the encoding on the 16 cores of the GPU machine.
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -115,25 +118,21 @@ class ArithmeticEncoder {
     if (byte > first) ++byte[-1];
   }
 
-  /// Makes (base, length) the interval, renormalized first when it has become too short. Inline
-  /// in every operation (it runs once per symbol), the renormalization apart.
+  /// Makes (base, length) the interval, renormalized first when it has become too short: the
+  /// length's top bytes that are zero are shifted out, and as many of the base's top bytes go to
+  /// the output. Inline in every operation, and without a branch on that count: whether a symbol
+  /// ends a byte is as good as random, and mispredicting it cost more than storing all four of
+  /// the base's bytes every time and keeping those that went out.
   PCV_FORCE_INLINE void keep(uint32_t base, uint32_t length) {
-    if (length < kMinIntervalLength) renormalize(base, length);
-    base_ = base;
-    length_ = length;
-  }
-
-  /// Shifts the top bytes out of the interval until its length is 2^24 or more again (at most
-  /// three, since the length is never zero).
-  void renormalize(uint32_t& base, uint32_t& length) {
+    // The length is never 0: 0, 8, 16 or 24 bits go.
+    const uint32_t shifted = uint32_t(std::countl_zero(length)) & ~7u;
     makeRoom(4);
-    uint8_t* const first = storage_.data() + used_;
-    uint8_t* next = first;
-    do {
-      *next++ = uint8_t(base >> 24);
-      base <<= 8;
-    } while ((length <<= 8) < kMinIntervalLength);
-    used_ += size_t(next - first);
+    const size_t used = used_;  // read before the store below, which may alias any member
+    const uint32_t bigEndian = __builtin_bswap32(base);
+    std::memcpy(storage_.data() + used, &bigEndian, 4);
+    used_ = used + (shifted >> 3);
+    base_ = base << shifted;
+    length_ = length << shifted;
   }
 
   void makeRoom(size_t bytes) {
