@@ -12,6 +12,8 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <bitset>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "octree_lod_device.hpp"
@@ -112,6 +114,10 @@ bool sampleOctreeLevelsOnDevice(const uint64_t* keys, uint64_t count, const LodT
                                 std::span<uint8_t> holderLevel, StagedCopier& copier) {
   if (tree.nodes.empty() || count == 0) return true;
   if (holderLevel.size() < count) throw Error("sampleOctreeLevelsOnGpu: holderLevel too short");
+  if (count > std::numeric_limits<uint32_t>::max()) {
+    throw Error("cannot sample " + std::to_string(count) +
+                " points at once: a part holds at most 2^32 - 1 points");
+  }
   std::vector<uint64_t> leafBegins;
   std::vector<uint8_t> leafLevels;
   std::bitset<kMaxOctreeLevel + 1> internalLevels;
