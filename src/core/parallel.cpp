@@ -11,7 +11,6 @@
 #include <exception>
 #include <memory>
 #include <mutex>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -124,8 +123,8 @@ void parallelFor(uint64_t count, const std::function<void(uint64_t, uint64_t)>& 
     };
     try {
       threadCache().run(range);
-    } catch (const std::system_error&) {
-      range();  // no thread to be had: the range runs here
+    } catch (...) {
+      range();  // no thread to be had (the task was not handed out): the range runs here
     }
   }
   try {
