@@ -7,6 +7,7 @@
 #include "pcv/core/parallel.hpp"
 
 #include <condition_variable>
+#include <cstring>
 #include <cstdlib>
 #include <exception>
 #include <memory>
@@ -134,6 +135,14 @@ void parallelFor(uint64_t count, const std::function<void(uint64_t, uint64_t)>& 
   }
   for (unsigned left; (left = state->rangesLeft.load()) > 0;) state->rangesLeft.wait(left);
   if (state->firstError) std::rethrow_exception(state->firstError);
+}
+
+void copyInParallel(void* to, const void* from, size_t bytes) {
+  auto* target = static_cast<uint8_t*>(to);
+  const auto* source = static_cast<const uint8_t*>(from);
+  parallelFor(bytes, [&](uint64_t begin, uint64_t end) {
+    std::memcpy(target + begin, source + begin, end - begin);
+  });
 }
 
 }  // namespace pcv

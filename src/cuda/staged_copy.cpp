@@ -1,23 +1,11 @@
 #include "pcv/cuda/staged_copy.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <utility>
 
 #include "pcv/core/parallel.hpp"
 
 namespace pcv {
-namespace {
-
-/// memcpy on all cores, in pieces of at least a megabyte.
-void copyInParallel(uint8_t* to, const uint8_t* from, size_t bytes) {
-  parallelFor(
-      bytes,
-      [&](uint64_t begin, uint64_t end) { std::memcpy(to + begin, from + begin, end - begin); },
-      size_t(1) << 20);
-}
-
-}  // namespace
 
 PinnedHostBuffer::PinnedHostBuffer(size_t bytes) {
   CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), std::max<size_t>(bytes, 1)));

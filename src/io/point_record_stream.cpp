@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <cstring>
 
 #include "pcv/core/parallel.hpp"
 #include "pcv/io/point_records.hpp"
@@ -11,9 +10,7 @@ uint64_t PointRecordStream::read(uint64_t maxPoints, uint8_t* into) {
   const uint64_t count = std::min(maxPoints, unreadCount_);
   const uint64_t bytes = count * format_.recordLength;
   // On all cores: a caller gathering a whole input first touches its buffer's pages here.
-  parallelFor(bytes, [&](uint64_t begin, uint64_t end) {
-    std::memcpy(into + begin, unread_ + begin, end - begin);
-  });
+  copyInParallel(into, unread_, bytes);
   unread_ += bytes;
   unreadCount_ -= count;
   return count;

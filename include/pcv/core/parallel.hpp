@@ -18,6 +18,10 @@ unsigned workerCount();
 void parallelFor(uint64_t count, const std::function<void(uint64_t begin, uint64_t end)>& body,
                  uint64_t minChunk = 1 << 16);
 
+/// memcpy of `bytes` on all cores, each thread copying a contiguous part: for large copies, and
+/// for those that first touch the destination's pages (the faults then come on all cores too).
+void copyInParallel(void* to, const void* from, size_t bytes);
+
 /// Calls body(i) for every i in [0, count) on all cores, each thread taking the next index from
 /// a shared counter: for items of very different costs (octree nodes, chunks), where contiguous
 /// ranges would leave one thread with the expensive end.
