@@ -1,83 +1,91 @@
-/// @brief Timed input for tests and demos (`pcv view --script FILE`): the viewer feeds these
-/// events through the same handlers as real input. One event per line:
-///   <seconds> key_down|key_up|key_press <Key>     (W, Escape, F12, LeftShift, Space ...)
-///   <seconds> mouse_move <x> <y>                   (cursor position, window pixels)
-///   <seconds> mouse_down|mouse_up <left|right|middle>
-///   <seconds> scroll <notches>
-///   <seconds> double_click <x> <y>
-///   <seconds> resize <width> <height>              (window size)
-///   <seconds> screenshot <path.png>                (the rendered scene, as F12)
-///   <seconds> window_shot <path.png>               (the window's back buffer, before the UI)
-///   <seconds> ui_shot <path.png>                   (the whole window, panels and overlay too)
-///   <seconds> mode fly|orbit
-///   <seconds> open <path>                          (load a file in place of the scene)
-///   <seconds> add <path>                           (load a file into the scene)
-///   <seconds> color <mode> [attribute]             (rgb, elevation ..., attribute NAME)
-///   <seconds> drop <path>                          (a file dropped on the window; Shift adds)
-///   <seconds> measure distance|polyline|height|area|off   (the Measure tool, as M and 1-4)
-///   <seconds> export_measures <path>               (.json, else CSV)
-///   <seconds> clip_box <x0> <y0> <z0> <x1> <y1> <z1>      (typed in the Clip section)
-///   <seconds> clip_keep inside|outside
-///   <seconds> clip_off
-///   <seconds> bookmark_save <name> | bookmark_restore <name>
-///   <seconds> wait_load                            (later events wait until loading is done)
-///   <seconds> quit
+/// @brief Timed input for tests and demos (`pcv view --script FILE`): one event per line,
+///   <seconds> <command> <arguments...>
 /// Times are seconds since the first frame after the cylinder scene is laid out (at once with
-/// files), non-decreasing; '#' starts a comment. Keys include Home, Backspace and Delete.
+/// files), non-decreasing; '#' starts a comment. The parser knows no command: the window
+/// registers its own (window_commands.hpp) and each tool registers those it understands, with
+/// their parsing, so a new tool's commands are written beside the tool.
 #pragma once
 
+#include <functional>
 #include <istream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
 namespace pcv::app {
 
-enum class ScriptAction {
-  KeyDown,
-  KeyUp,
-  KeyPress,
-  MouseMove,
-  MouseDown,
-  MouseUp,
-  Scroll,
-  DoubleClick,
-  Resize,
-  Screenshot,
-  WindowShot,
-  UiShot,
-  Mode,
-  Open,
-  Add,
-  Color,
-  Drop,
-  Measure,
-  ExportMeasures,
-  ClipBox,
-  ClipKeep,
-  ClipOff,
-  BookmarkSave,
-  BookmarkRestore,
-  WaitLoad,
-  Quit,
+/// The arguments after a command's name on one script line; every error names the line.
+class ScriptLine {
+ public:
+  /// `where` is "file:line", `text` the line without its comment.
+  ScriptLine(std::string where, std::string text, std::istringstream& fields);
+
+  /// The next word; fails with "expected `expected`" when there is none.
+  std::string word(const std::string& expected);
+  /// The next word when there is one, else empty.
+  std::string optionalWord();
+  /// The next word, which must be one of `choices`.
+  std::string oneOf(const std::vector<std::string>& choices, const std::string& expected);
+  double number(const std::string& expected);
+
+  /// Throws InputError "<file>:<line>: <what> in '<line>'".
+  [[noreturn]] void fail(const std::string& what) const;
+
+ private:
+  std::string where_;
+  std::string text_;
+  std::istringstream& fields_;
+};
+
+/// What a parsed line does when its time comes; false when it cannot yet (wait_load while files
+/// load): it is run again the next frame, and later lines wait.
+using ScriptStep = std::function<bool()>;
+
+/// A step that always completes.
+ScriptStep stepOf(std::function<void()> action);
+
+/// The commands a script may use, each with its parser.
+class ScriptCommands {
+ public:
+  /// Reads a command's arguments from the line and binds what it does.
+  using Parser = std::function<ScriptStep(ScriptLine& arguments)>;
+  /// Registers `name`; a name registered twice is a programming error (std::logic_error).
+  void add(const std::string& name, Parser parser);
+  const Parser* find(const std::string& name) const;
+
+ private:
+  std::map<std::string, Parser> parsers_;
 };
 
 struct ScriptEvent {
   double timeSeconds = 0.0;
-  ScriptAction action = ScriptAction::Quit;
-  int key = -1;           ///< GLFW key code (KeyDown/KeyUp/KeyPress) or mouse button
-  double x = 0.0;         ///< cursor x, width, or scroll notches
-  double y = 0.0;         ///< cursor y or height
-  std::string text;       ///< path (Screenshot, WindowShot, UiShot, Open, Add, Drop, Export...),
-                          ///< name (Mode, Color, Measure, ClipKeep, Bookmark...)
-  std::string attribute;  ///< Color attribute: the attribute's name
-  std::vector<double> numbers;  ///< ClipBox: x0 y0 z0 x1 y1 z1
+  std::string command;  ///< its name, as written
+  ScriptStep run;
 };
 
-/// Parses a script; throws InputError naming `sourceName`, the line and what was expected.
-std::vector<ScriptEvent> parseInputScript(std::istream& input, const std::string& sourceName);
-std::vector<ScriptEvent> loadInputScript(const std::string& path);
+/// Parses a script; throws InputError naming `sourceName`, the line and what was expected (an
+/// unknown command too).
+std::vector<ScriptEvent> parseInputScript(std::istream& input, const std::string& sourceName,
+                                          const ScriptCommands& commands);
+std::vector<ScriptEvent> loadInputScript(const std::string& path, const ScriptCommands& commands);
 
-/// GLFW key code for a name ("W", "Escape", "F12", "LeftShift" ...), or -1.
+/// Runs a script's events as its clock reaches them.
+class ScriptPlayer {
+ public:
+  ScriptPlayer() = default;
+  explicit ScriptPlayer(std::vector<ScriptEvent> events) : events_(std::move(events)) {}
+  /// Runs every event due at `nowSeconds`, in order, stopping at one that cannot run yet.
+  void advance(double nowSeconds);
+
+ private:
+  std::vector<ScriptEvent> events_;
+  size_t next_ = 0;
+};
+
+/// GLFW key code for a name ("W", "Escape", "F12", "LeftShift", "Home", "Delete" ...), or -1.
 int keyFromName(const std::string& name);
+/// GLFW mouse button for left, right or middle, or -1.
+int buttonFromName(const std::string& name);
 
 }  // namespace pcv::app

@@ -21,6 +21,7 @@
 #include "pcv/gl/gl_check.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/raster/view_setup.hpp"
+#include "viewer/tools/standard_tools.hpp"
 #include "viewer/viewer_window.hpp"
 
 namespace pcv::app {
@@ -53,7 +54,8 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
     : options_(options),
       window_("pcv - point cloud viewer", options.widthPx, options.heightPx,
               options.glContext == "egl" ? GlContextApi::Egl : GlContextApi::Native),
-      settings_(options.render) {
+      settings_(options.render),
+      input_(tools_, rig_, [this](glm::dvec2 atPx) { focusAt(atPx); }) {
   std::fprintf(stderr, "pcv: %s\n", window_.description().c_str());
   renderer_ = createRenderer(options.backend);
   std::string whyNotCuda;
@@ -66,6 +68,7 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   renderer_->methodFor(settings_);  // an unknown method fails here, not at the first frame
   presenter_ = std::make_unique<FramePresenter>(*renderer_, parseInteropPath(options.interop));
   scene_ = std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring);
+  addStandardTools(tools_, *this);
   if (!options.stream.inCore) {
     std::vector<std::string> notes;
     scene_->streamCopcFiles(streamingOptionsFrom(options.stream, *renderer_, notes));
@@ -85,13 +88,13 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
     // A camera given on the command line stays where it is; otherwise the files are framed.
     rig_.setFollowsScene(!options.camera);
   }
-  if (!options.script.empty()) script_ = loadInputScript(options.script);
+  if (!options.script.empty()) script_ = loadScript(options.script);
 
   installCallbacks();
   float scaleX = 1.0f, scaleY = 1.0f;
   glfwGetWindowContentScale(window_.handle(), &scaleX, &scaleY);
   uiScale_ = std::max(1.0f, std::max(scaleX, scaleY));
-  refreshBookmarks();
+  tools_.sceneShown();  // the scene's bookmarks, even before anything arrives
 }
 
 ViewerWindow::~ViewerWindow() {
@@ -106,8 +109,8 @@ void ViewerWindow::openFiles(const std::vector<std::string>& files, bool replace
 }
 
 float ViewerWindow::aspect() const {
-  return framebufferHeightPx_ > 0 ? float(framebufferWidthPx_) / float(framebufferHeightPx_)
-                                  : float(options_.widthPx) / float(options_.heightPx);
+  return framebufferPx_.y > 0 ? float(framebufferPx_.x) / float(framebufferPx_.y)
+                              : float(options_.widthPx) / float(options_.heightPx);
 }
 
 void ViewerWindow::takeSceneChanges() {
@@ -117,7 +120,7 @@ void ViewerWindow::takeSceneChanges() {
     errors_.push_back(std::move(error));
   }
   if (!shown) return;
-  if (scene_->sceneKey() != bookmarkScene_) refreshBookmarks();
+  tools_.sceneShown();
   if (rig_.followsScene()) {
     rig_.frame(*shown, aspect());
   } else if (options_.camera && !options_.clipPlanesGiven) {
@@ -148,12 +151,6 @@ RenderSettings ViewerWindow::frameSettings() const {
     settings.method.reset();
   }
   return settings;
-}
-
-ScreenProjector ViewerWindow::projector() const {
-  int windowWidth = 0, windowHeight = 0;
-  glfwGetWindowSize(window_.handle(), &windowWidth, &windowHeight);
-  return ScreenProjector(rig_.camera(), windowWidth, windowHeight);
 }
 
 void ViewerWindow::renderFrame(int widthPx, int heightPx) {
@@ -192,52 +189,44 @@ void ViewerWindow::drawPanels() {
                             .backendNote = backendNote_,
                             .interop = interopPathName(presenter_->path()),
                             .interopFallback = presenter_->fallbackReason(),
-                            .lastScreenshot = lastScreenshot_};
+                            .lastScreenshot = shots_.lastScene};
   const std::vector<RasterMethod> methods = renderer_->methods();
   PanelContext context{.status = status,
                        .methods = methods,
                        .settings = settings_,
-                       .rig = rig_,
                        .toggles = toggles_,
                        .scene = *scene_,
-                       .measure = measure_,
-                       .views = views_,
-                       .clip = clipPanel_,
-                       .sidebar = sidebar_,
                        .openPath = openPath_,
-                       .openOptions = readOptions_,
-                       .exportPath = exportPath_,
-                       .uiScale = uiScale_};
+                       .openOptions = readOptions_};
   PanelRequests requests;
-  sidebarWidthPx_ = drawSidebar(context, requests);
+  sidebarWidthPx_ = drawSidebar(context, tools_, requests);
   drawLegend(*scene_);
   drawErrorWindow(errors_, sidebarWidthPx_);
-  const std::string notice =
-      preparing ? "preparing " + countText(scene_->demo().pointCount) + " points..." : "";
-  drawToolOverlay(measure_, settings_.clip, clipPanel_, projector(), hoveredHandle_, notice);
-  carryOut(requests);
+  tools_.drawOverlays(projector());
+  drawNotice(preparing ? "preparing " + countText(scene_->demo().pointCount) + " points..." : "");
+  if (requests.open) openFiles({requests.open->path}, requests.open->replace);
 }
 
 void ViewerWindow::takePendingShots(int widthPx, int heightPx) {
-  for (const auto& path : pendingWindowShots_) {
+  for (const auto& path : shots_.window) {
     writePng(path, readFramebuffer(0, widthPx, heightPx));
     std::fprintf(stderr, "pcv: saved window shot %dx%d to %s\n", widthPx, heightPx, path.c_str());
   }
-  pendingWindowShots_.clear();
+  shots_.window.clear();
   if (scene_->preparing()) return;  // nothing drawn yet: the screenshots wait for the scene
-  for (const auto& path : pendingScreenshots_) {
+  for (const auto& path : shots_.scene) {
     try {
       writePng(path, presenter_->readImage());
       // Normal form: "dir/./pcv-....png" reads as "dir/pcv-....png".
-      lastScreenshot_ = std::filesystem::absolute(path).lexically_normal().string();
+      shots_.lastScene = std::filesystem::absolute(path).lexically_normal().string();
       std::fprintf(stderr, "pcv: saved screenshot %dx%d to %s\n", widthPx, heightPx,
-                   lastScreenshot_.c_str());
+                   shots_.lastScene.c_str());
     } catch (const Error& error) {
-      lastScreenshot_ = std::string("failed: ") + error.what();
-      std::fprintf(stderr, "pcv: screenshot %s\n", lastScreenshot_.c_str());
+      shots_.lastScene = std::string("failed: ") + error.what();
+      std::fprintf(stderr, "pcv: screenshot %s\n", shots_.lastScene.c_str());
     }
   }
-  pendingScreenshots_.clear();
+  shots_.scene.clear();
 }
 
 void ViewerWindow::run() {
@@ -264,20 +253,19 @@ void ViewerWindow::run() {
       if (!sceneStartSeconds) sceneStartSeconds = wallSeconds;
       nowSeconds_ = options_.frameDtSeconds > 0.0 ? double(sceneFrame) * options_.frameDtSeconds
                                                   : wallSeconds - *sceneStartSeconds;
-      applyScript(nowSeconds_);
+      script_.advance(nowSeconds_);
       // Last frame's stage times: its events are done by now, so this rarely waits.
       if (sceneFrame > 0) stageTimings_ = renderer_->lastTimings();
-      rig_.move(input_.motionKeys(), nowSeconds_ - lastSimSeconds);
+      rig_.move(input_.state().motionKeys(), nowSeconds_ - lastSimSeconds);
       lastSimSeconds = nowSeconds_;
     }
 
     int widthPx = 0, heightPx = 0;
     glfwGetFramebufferSize(window, &widthPx, &heightPx);
     if (widthPx <= 0 || heightPx <= 0) continue;
-    if (widthPx != framebufferWidthPx_ || heightPx != framebufferHeightPx_) {
+    if (glm::ivec2(widthPx, heightPx) != framebufferPx_) {
       std::fprintf(stderr, "pcv: rendering at %dx%d\n", widthPx, heightPx);
-      framebufferWidthPx_ = widthPx;
-      framebufferHeightPx_ = heightPx;
+      framebufferPx_ = {widthPx, heightPx};
     }
     renderFrame(widthPx, heightPx);
     takePendingShots(widthPx, heightPx);
@@ -289,7 +277,7 @@ void ViewerWindow::run() {
     ImGui::Render();
     GL_CHECK(glViewport(0, 0, widthPx, heightPx));
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    for (const auto& path : std::exchange(pendingUiShots_, {})) {
+    for (const auto& path : std::exchange(shots_.ui, {})) {
       writePng(path, readFramebuffer(0, widthPx, heightPx));
       std::fprintf(stderr, "pcv: saved window with panels %dx%d to %s\n", widthPx, heightPx,
                    path.c_str());

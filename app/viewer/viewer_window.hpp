@@ -1,11 +1,11 @@
-/// @brief The viewer's window and frame loop: routes input (GLFW callbacks, dropped files and the
-/// script) to the camera rig, the tools and the scene model, renders through the frame
-/// presenter, draws the panels and the tools' overlay, and carries out what the panels ask for.
-/// Private to app/viewer; its methods live in viewer.cpp (the loop), viewer_input.cpp (input)
-/// and viewer_views.cpp (views, bookmarks, measurements' export).
+/// @brief The viewer's window and frame loop: the core (GL context, renderer, frame presenter,
+/// scene model, camera rig) and the tools (ViewerTool plug-ins) it lends itself to. Input (GLFW
+/// callbacks, dropped files and the script) goes through the input router to the tools, then
+/// the camera; each frame renders, then draws the panels, the tools' sections and overlays.
+/// Private to app/viewer; its methods live in viewer.cpp (the loop), viewer_input.cpp (input
+/// and the window's script commands) and viewer_host.cpp (what the tools are lent).
 #pragma once
 
-#include <array>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -16,11 +16,14 @@
 #include "pcv/gl/glfw_window.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "viewer/camera_rig.hpp"
+#include "viewer/input_router.hpp"
 #include "viewer/input_script.hpp"
-#include "viewer/motion_keys.hpp"
 #include "viewer/panels/panels.hpp"
 #include "viewer/scene_model.hpp"
+#include "viewer/tools/tool_host.hpp"
+#include "viewer/tools/tool_list.hpp"
 #include "viewer/viewer.hpp"
+#include "viewer/window_commands.hpp"
 
 namespace pcv::app {
 
@@ -33,74 +36,65 @@ struct FrameStats {
   double fps() const { return smoothedFrameMs > 0.0 ? 1000.0 / smoothedFrameMs : 0.0; }
 };
 
-/// Keys and buttons held, the cursor, the last click (for double-clicks) and where the buttons
-/// went down (a press and release without a drag is a click).
-struct InputState {
-  static constexpr int kKeyCount = 512;  // > GLFW_KEY_LAST
-  std::array<bool, kKeyCount> keyHeld{};
-  std::array<bool, 8> buttonHeld{};
-  std::optional<glm::dvec2> cursorPx;
-  double lastClickSeconds = -1.0;
-  glm::dvec2 lastClickPx{0.0};
-  std::array<std::optional<glm::dvec2>, 8> pressedAtPx;  ///< per button, until it is dragged
-  bool releaseIsNoClick = false;  ///< the press was a double-click: its release adds nothing
-  MotionKeys motionKeys() const;
-  bool shiftHeld() const;
+/// Pictures asked for, each taken where the frame has it.
+struct PendingShots {
+  std::vector<std::filesystem::path> scene;   ///< the rendered scene (F12, screenshot)
+  std::vector<std::filesystem::path> window;  ///< the back buffer before the panels
+  std::vector<std::filesystem::path> ui;      ///< after the panels are drawn
+  std::string lastScene;  ///< where the last screenshot went (or why not), for the panel
 };
 
-class ViewerWindow {
+class ViewerWindow final : private ToolHost, private ScriptedWindow {
  public:
   explicit ViewerWindow(const ViewerOptions& options);
-  ~ViewerWindow();
+  ~ViewerWindow() override;
   void run();
 
  private:
-  // Input, from GLFW callbacks and from the script alike (viewer_input.cpp).
-  void onKey(int key, int action);
-  void onToolKey(int key);
-  void onCursor(double xPx, double yPx);
-  void onMouseButton(int button, int action);
-  void onScroll(double notches);
-  void onDoubleClick(double xPx, double yPx);
-  void onClick(int button, double xPx, double yPx);
-  void onDrop(const std::vector<std::string>& paths);
-  void applyScript(double nowSeconds);
-  void applyScriptEvent(const ScriptEvent& event);
-  void applyToolEvent(const ScriptEvent& event);
-  void installCallbacks();
-  /// The world position of the point drawn under window position (x, y), from the renderer.
-  std::optional<glm::dvec3> pickAt(double xPx, double yPx);
-  void addMeasurePoint(double xPx, double yPx);
-  void finishMeasurement();
-  void reportLastMeasurement() const;
+  // What the tools are lent (viewer_host.cpp).
+  CameraRig& rig() override { return rig_; }
+  void setMode(CameraMode mode) override;  // the script's `mode` too
+  float aspect() const override;
+  SceneModel& scene() override { return *scene_; }
+  RenderSettings& settings() override { return settings_; }
+  ViewDescription describeView() const override;
+  ScreenProjector projector() const override;
+  std::optional<glm::dvec3> pickAt(glm::dvec2 windowPx) override;
+  float uiScale() const override { return uiScale_; }
+  void showError(const std::string& message) override;
+  void setClipboard(const std::string& text) override;
 
-  // Views, bookmarks and exports (viewer_views.cpp).
-  void carryOut(const PanelRequests& requests);
-  void goHome();
-  void setUpAxis(UpAxis up);
-  void copyView();
-  void refreshBookmarks();
-  BookmarkStore* bookmarkStore();
-  void saveBookmark(const std::string& name);
-  void restoreBookmark(const std::string& name);
-  void deleteBookmark(const std::string& name);
-  void exportMeasures(const std::string& path);
-  void toggleClipBox();
-  void reportClipBox() const;
+  // Input, from GLFW's callbacks and the script's commands alike (viewer_input.cpp).
+  void key(int key, int action) override;
+  void cursor(glm::dvec2 atPx) override;
+  void mouseButton(int button, int action) override;
+  void scroll(double notches) override;
+  void doubleClick(glm::dvec2 atPx) override;
+  void resize(int widthPx, int heightPx) override;
+  void shoot(ShotKind kind, const std::string& path) override;
+  void openFile(const std::string& path, bool replace) override;
+  void drop(const std::string& path) override;
+  void color(const std::string& mode, const std::string& attribute) override;
+  bool loading() const override;
+  void quit() override { quit_ = true; }
+  void installCallbacks();
+  /// The window's commands and every tool's.
+  ScriptPlayer loadScript(const std::string& path);
+  void dropFiles(const std::vector<std::string>& paths);
+  /// The camera's double click: orbit around the point under the cursor.
+  void focusAt(glm::dvec2 atPx);
+  void setMouselook(bool on);
+  glm::ivec2 windowSize() const;
 
   // The loop (viewer.cpp).
-  void setMouselook(bool on);
-  void setMode(CameraMode mode);
   void openFiles(const std::vector<std::string>& files, bool replace);
   void takeSceneChanges();
   /// The settings a frame draws with: clipping draws with the compact method.
   RenderSettings frameSettings() const;
-  ScreenProjector projector() const;
   void renderFrame(int widthPx, int heightPx);
   void drawPanels();
   void takePendingShots(int widthPx, int heightPx);
   std::filesystem::path nextScreenshotPath() const;
-  float aspect() const;
 
   ViewerOptions options_;
   GlfwWindow window_;  // first member: the GL context outlives every GL object below
@@ -113,33 +107,16 @@ class ViewerWindow {
   StageTimings stageTimings_;
   FrameStats stats_;
   ViewerToggles toggles_;
-
-  InputState input_;
-  std::vector<ScriptEvent> script_;
-  size_t nextScriptEvent_ = 0;
-  std::vector<std::filesystem::path> pendingScreenshots_;
-  std::vector<std::filesystem::path> pendingWindowShots_;
-  std::vector<std::filesystem::path> pendingUiShots_;  // after the panels are drawn
-  std::string lastScreenshot_;
+  ToolList tools_;
+  InputRouter input_;  // after the tools and the rig it routes to
+  ScriptPlayer script_;
+  PendingShots shots_;
   std::vector<std::string> errors_;  // shown in the error window until dismissed
   std::string openPath_;             // the Data section's Open field
   ReadOptions readOptions_;          // what Open reads of a file (--scan; the panel's Scan)
-
-  // The tools.
-  MeasureTool measure_;
-  std::string exportPath_ = "pcv-measurements.csv";
-  ClipPanel clipPanel_;
-  ClipHandle hoveredHandle_ = ClipHandle::None;
-  ClipHandle draggedHandle_ = ClipHandle::None;
-  ViewsPanel views_;
-  std::optional<BookmarkStore> bookmarks_;  // opened at first use
-  std::string bookmarkScene_;               // the scene views_.bookmarks belong to
-  SidebarState sidebar_;
   float sidebarWidthPx_ = 0.0f;
-
   bool quit_ = false;
-  int framebufferWidthPx_ = 0;
-  int framebufferHeightPx_ = 0;
+  glm::ivec2 framebufferPx_{0, 0};
   double nowSeconds_ = 0.0;
   float uiScale_ = 1.0f;
 };

@@ -1,42 +1,83 @@
-// Saved views: the JSON reader, the bookmarks file round trip (every camera bit kept), where the
-// file lives, and malformed files named with the byte and what was expected.
+// Saved views: the bookmarks file round trip (every camera bit kept), a file as pcv has written
+// it since bookmarks exist, where the file lives, and malformed files named with the file, the
+// byte and what was expected.
 #include <cstdlib>
 #include <fstream>
 
 #include "pcv/core/error.hpp"
 #include "test_support.hpp"
 #include "viewer/views/bookmarks.hpp"
-#include "viewer/views/json_value.hpp"
 
 namespace pcv::app {
 namespace {
 
-TEST(JsonValue, ReadsObjectsArraysStringsNumbersAndLiterals) {
-  const JsonValue v =
-      parseJson(R"({"a": [1, -2.5e3, true, false, null], "s": "q\"\\\n\u00e9", "o": {}})", "test");
-  ASSERT_EQ(v.type, JsonValue::Type::Object);
-  const JsonValue* a = v.find("a");
-  ASSERT_TRUE(a);
-  ASSERT_EQ(a->array.size(), 5u);
-  EXPECT_EQ(a->array[1].number, -2500.0);
-  EXPECT_TRUE(a->array[2].boolean);
-  EXPECT_EQ(a->array[3].type, JsonValue::Type::Bool);
-  EXPECT_FALSE(a->array[3].boolean);
-  EXPECT_EQ(a->array[4].type, JsonValue::Type::Null);
-  EXPECT_EQ(v.find("s")->string, "q\"\\\n\xc3\xa9");
-  EXPECT_EQ(parseJson(jsonQuoted("tab\there \"q\" \x01"), "q").string, "tab\there \"q\" \x01");
+/// The error `parseBookmarks` gives for `text`, or empty when it gives none.
+std::string bookmarksError(const std::string& text, const std::string& sourceName) {
+  try {
+    parseBookmarks(text, sourceName);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return {};
 }
 
-TEST(JsonValue, MalformedTextNamesTheByteAndWhatWasExpected) {
-  try {
-    parseJson(R"({"a": [1, 2})", "views.json");
-    FAIL() << "no error";
-  } catch (const InputError& error) {
-    EXPECT_STREQ(error.what(), "views.json: byte 11: expected ']'");
+TEST(Bookmarks, ReadsAFileWrittenBeforeTheJsonLibrary) {
+  // Byte for byte what the hand-written writer produced (and still produces).
+  const std::string text = R"({
+  "version": 1,
+  "scenes": {
+    "/data/site \"a\".las": [
+      {"name": "north", "eye": [637012.123456789, 4849001.1, 0.3333333333333333], "yaw_radians": 0.58119464, "pitch_radians": -0.37873644, "fov_y_radians": 0.9, "near": 0.0123, "far": 4567.8, "up": "y"},
+      {"name": "caf\u00e9 \"roof\"", "eye": [1, -2, 3e2], "yaw_radians": 0, "pitch_radians": 0, "fov_y_radians": 1.0471976, "near": 0.01, "far": 100, "up": "z"}
+    ],
+    "cylinders:10000000:1": [
+      {"name": "overview", "eye": [-3, 0, 0], "yaw_radians": 0, "pitch_radians": 0, "fov_y_radians": 1.0471976, "near": 0.01, "far": 100, "up": "z"}
+    ]
   }
-  EXPECT_THROW(parseJson(R"({"a": 1} x)", "t"), InputError);
-  EXPECT_THROW(parseJson(R"("open)", "t"), InputError);
-  EXPECT_THROW(parseJson(std::string(100, '['), "t"), InputError);  // too deep
+}
+)";
+  const BookmarkTable table = parseBookmarks(text, "bookmarks.json");
+  ASSERT_EQ(table.size(), 2u);
+  const std::vector<Bookmark>& site = table.at("/data/site \"a\".las");
+  ASSERT_EQ(site.size(), 2u);
+  EXPECT_EQ(site[0].name, "north");
+  EXPECT_EQ(site[0].camera.eye, glm::dvec3(637012.123456789, 4849001.1, 1.0 / 3.0));
+  EXPECT_EQ(site[0].camera.yawRadians, 0.58119464f);
+  EXPECT_EQ(site[0].camera.pitchRadians, -0.37873644f);
+  EXPECT_EQ(site[0].camera.fovYRadians, 0.9f);
+  EXPECT_EQ(site[0].camera.nearPlane, 0.0123f);
+  EXPECT_EQ(site[0].camera.farPlane, 4567.8f);
+  EXPECT_EQ(site[0].camera.upAxis, UpAxis::Y);
+  EXPECT_EQ(site[1].name, "caf\xc3\xa9 \"roof\"");
+  EXPECT_EQ(site[1].camera.eye, glm::dvec3(1.0, -2.0, 300.0));
+  EXPECT_EQ(site[1].camera.upAxis, UpAxis::Z);
+  EXPECT_EQ(table.at("cylinders:10000000:1")[0].camera.eye, glm::dvec3(-3.0, 0.0, 0.0));
+  // And what is written today reads back the same.
+  EXPECT_EQ(parseBookmarks(bookmarksJson(table), "again").at("/data/site \"a\".las")[1].name,
+            site[1].name);
+}
+
+TEST(Bookmarks, MalformedJsonNamesTheFileAndTheByte) {
+  // The array is closed by '}' at byte offset 36.
+  const std::string error =
+      bookmarksError(R"({"version": 1, "scenes": {"a": [1, 2}})", "/home/u/bookmarks.json");
+  EXPECT_TRUE(error.starts_with("/home/u/bookmarks.json: byte 36: ")) << error;
+  for (const std::string& bad :
+       {std::string(R"({"version": 1} x)"), std::string(R"("open)"), std::string(),
+        std::string(100000, '['),
+        std::string(R"({"version": 1, "scenes": {"a": [)") + std::string(50000, '{')}) {
+    EXPECT_TRUE(bookmarksError(bad, "b.json").starts_with("b.json: byte ")) << bad.substr(0, 40);
+  }
+}
+
+TEST(Bookmarks, WellFormedJsonOfAnotherShapeIsRefused) {
+  for (const char* bad :
+       {"[]", "{}", R"({"version": 2, "scenes": {}})", R"({"version": 1, "scenes": []})",
+        R"({"version": 1, "scenes": {"a": {}}})",
+        R"({"version": 1, "scenes": {"a": [{"name": "n", "eye": [1, 2]}]}})",
+        R"({"version": 1, "scenes": {"a": [{"name": "n", "eye": [1, 2, "3"]}]}})"}) {
+    EXPECT_TRUE(bookmarksError(bad, "b.json").starts_with("b.json: ")) << bad;
+  }
 }
 
 Bookmark sampleBookmark(const std::string& name) {

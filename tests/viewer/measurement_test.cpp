@@ -3,9 +3,10 @@
 // and the CSV and JSON exports reading back to the same doubles.
 #include <cstdlib>
 
+#include <nlohmann/json.hpp>
+
 #include "test_support.hpp"
-#include "viewer/tools/measure_tool.hpp"
-#include "viewer/views/json_value.hpp"
+#include "viewer/tools/measure_state.hpp"
 
 namespace pcv::app {
 namespace {
@@ -57,8 +58,8 @@ TEST(Measurement, AreaOfAPolygonOnTheHorizontalPlaneAtUtmCoordinates) {
   EXPECT_DOUBLE_EQ(measure(yUp).area, 3.0);
 }
 
-TEST(MeasureTool, DistancesFinishThemselvesPolylinesByHand) {
-  MeasureTool tool;
+TEST(MeasureState, DistancesFinishThemselvesPolylinesByHand) {
+  MeasureState tool;
   tool.setActive(true);
   tool.setKind(MeasureKind::Distance);
   tool.addPoint({0, 0, 0}, UpAxis::Z);
@@ -87,13 +88,13 @@ TEST(Measurement, ExportsReadBackToTheSameDoubles) {
       {.kind = MeasureKind::Distance,
        .points = {{637000.123456789, 4849000.1, 1.0 / 3.0}, {637001.5, 4849002.25, 7.0}}},
       {.kind = MeasureKind::Area, .points = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}}};
-  const JsonValue json = parseJson(measurementsJson(list), "export");
-  ASSERT_EQ(json.array.size(), 2u);
-  EXPECT_EQ(json.array[0].find("kind")->string, "distance");
-  EXPECT_EQ(json.array[0].find("length")->number, measure(list[0]).length);
-  EXPECT_EQ(json.array[0].find("points")->array[0].array[0].number, 637000.123456789);
-  EXPECT_EQ(json.array[0].find("points")->array[0].array[2].number, 1.0 / 3.0);
-  EXPECT_EQ(json.array[1].find("area")->number, 0.5);
+  const nlohmann::json json = nlohmann::json::parse(measurementsJson(list));
+  ASSERT_EQ(json.size(), 2u);
+  EXPECT_EQ(json[0]["kind"], "distance");
+  EXPECT_EQ(json[0]["length"].get<double>(), measure(list[0]).length);
+  EXPECT_EQ(json[0]["points"][0][0].get<double>(), 637000.123456789);
+  EXPECT_EQ(json[0]["points"][0][2].get<double>(), 1.0 / 3.0);
+  EXPECT_EQ(json[1]["area"].get<double>(), 0.5);
   const std::string csv = measurementsCsv(list);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
   const size_t row = csv.find("\n1,distance,");

@@ -5,11 +5,12 @@
 #include <algorithm>
 
 #include "viewer/panels/panels.hpp"
+#include "viewer/panels/tool_panels.hpp"
 
 namespace pcv::app {
 namespace {
 
-void drawModeAndPosition(const CameraRig& rig, PanelRequests& requests) {
+void drawModeAndPosition(const CameraRig& rig, ViewsRequests& requests) {
   const Camera& camera = rig.camera();
   int mode = rig.mode() == CameraMode::Fly ? 0 : 1;
   ImGui::RadioButton("Fly", &mode, 0);
@@ -36,7 +37,7 @@ void drawModeAndPosition(const CameraRig& rig, PanelRequests& requests) {
   }
 }
 
-void drawViewTools(const Camera& camera, ViewsPanel& views, PanelRequests& requests) {
+void drawViewTools(const Camera& camera, ViewsPanel& views, ViewsRequests& requests) {
   int up = camera.upAxis == UpAxis::Z ? 0 : 1;
   ImGui::Text("Up axis:");
   ImGui::SameLine();
@@ -55,7 +56,7 @@ void drawViewTools(const Camera& camera, ViewsPanel& views, PanelRequests& reque
   if (!views.copiedView.empty()) ImGui::TextWrapped("%s", views.copiedView.c_str());
 }
 
-void drawBookmarks(ViewsPanel& views, PanelRequests& requests) {
+void drawBookmarks(ViewsPanel& views, ViewsRequests& requests) {
   ImGui::TextUnformatted("Bookmarks (B saves one):");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
   const bool entered = inputString("##bookmark", views.bookmarkName);
@@ -65,7 +66,7 @@ void drawBookmarks(ViewsPanel& views, PanelRequests& requests) {
   }
   for (const Bookmark& bookmark : views.bookmarks) {
     ImGui::PushID(bookmark.name.c_str());
-    if (ImGui::Button("Go")) requests.restoreBookmark = bookmark;
+    if (ImGui::Button("Go")) requests.restoreBookmark = bookmark.name;
     ImGui::SameLine();
     if (ImGui::Button("Delete")) requests.deleteBookmark = bookmark.name;
     ImGui::SameLine();
@@ -79,7 +80,7 @@ void drawBookmarks(ViewsPanel& views, PanelRequests& requests) {
 
 }  // namespace
 
-void drawCameraSection(const CameraRig& rig, ViewsPanel& views, PanelRequests& requests) {
+void drawCameraSection(const CameraRig& rig, ViewsPanel& views, ViewsRequests& requests) {
   drawModeAndPosition(rig, requests);
   drawViewTools(rig.camera(), views, requests);
   drawBookmarks(views, requests);

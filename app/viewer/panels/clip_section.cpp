@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "viewer/panels/panels.hpp"
+#include "viewer/panels/tool_panels.hpp"
 
 namespace pcv::app {
 namespace {

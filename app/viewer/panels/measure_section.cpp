@@ -5,11 +5,12 @@
 #include <algorithm>
 
 #include "viewer/panels/panels.hpp"
+#include "viewer/panels/tool_panels.hpp"
 
 namespace pcv::app {
 namespace {
 
-void drawKindChoice(MeasureTool& measure) {
+void drawKindChoice(MeasureState& measure) {
   int kind = int(measure.kind());
   const char* labels[] = {"Distance", "Polyline", "Height", "Area"};
   for (int k = 0; k < 4; ++k) {
@@ -21,7 +22,7 @@ void drawKindChoice(MeasureTool& measure) {
   if (kind != int(measure.kind())) measure.setKind(MeasureKind(kind));
 }
 
-void drawList(MeasureTool& measure) {
+void drawList(MeasureState& measure) {
   const std::vector<Measurement>& list = measure.finished();
   std::optional<size_t> deleted;
   for (size_t i = 0; i < list.size(); ++i) {
@@ -36,7 +37,7 @@ void drawList(MeasureTool& measure) {
 
 }  // namespace
 
-void drawMeasureSection(MeasureTool& measure, std::string& exportPath, PanelRequests& requests) {
+std::optional<std::string> drawMeasureSection(MeasureState& measure, std::string& exportPath) {
   bool active = measure.active();
   if (ImGui::Checkbox("Measure with clicks (M)", &active)) measure.setActive(active);
   drawKindChoice(measure);
@@ -53,15 +54,14 @@ void drawMeasureSection(MeasureTool& measure, std::string& exportPath, PanelRequ
     if (ImGui::SmallButton("Finish")) measure.finish();
   }
   drawList(measure);
-  if (measure.finished().empty()) return;
+  if (measure.finished().empty()) return std::nullopt;
   if (ImGui::SmallButton("Delete all")) measure.clear();
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5.0f);
   const bool entered = inputString("##export", exportPath);
   ImGui::SameLine();
-  if ((ImGui::Button("Export") || entered) && !exportPath.empty()) {
-    requests.exportMeasures = exportPath;
-  }
+  const bool exported = (ImGui::Button("Export") || entered) && !exportPath.empty();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("A .json path writes JSON, any other CSV");
+  return exported ? std::optional<std::string>(exportPath) : std::nullopt;
 }
 
 }  // namespace pcv::app

@@ -1,7 +1,7 @@
 /// @brief The viewer's ImGui panels, each a function over the state it shows and edits: one
 /// sidebar docked at the left edge (collapsible, full height, so nothing overlaps at any window
-/// size) with sections for the renderer, the camera and views, the data, Measure and Clip; the
-/// Legend at the top right; the Error window; and the overlay the tools draw over the scene.
+/// size) with sections for the renderer, each tool's (tool_panels.hpp), the data and streaming;
+/// the Legend at the top right; the Error window; and the notice while the scene is prepared.
 /// The loop calls them once a frame and carries out what they ask for (PanelRequests).
 #pragma once
 
@@ -12,12 +12,8 @@
 #include "pcv/core/camera.hpp"
 #include "pcv/core/stage_timings.hpp"
 #include "pcv/raster/render_settings.hpp"
-#include "viewer/camera_rig.hpp"
 #include "viewer/scene_model.hpp"
-#include "viewer/tools/clip_handles.hpp"
-#include "viewer/tools/measure_tool.hpp"
-#include "viewer/tools/screen_projector.hpp"
-#include "viewer/views/bookmarks.hpp"
+#include "viewer/tools/tool_list.hpp"
 
 namespace pcv::app {
 
@@ -46,47 +42,9 @@ struct OpenRequest {
   bool replace = true;  ///< Open replaces the scene; Add adds to it
 };
 
-/// The Camera section's view tools: bookmarks of the scene shown and the last copied view.
-struct ViewsPanel {
-  std::vector<Bookmark> bookmarks;  ///< of the scene shown, as saved
-  std::string bookmarkName;         ///< the name field
-  std::string copiedView;           ///< the last "Copy view" command
-  std::string message;              ///< a bookmark file that could not be read or written
-};
-
-/// How the Clip section's slab is oriented.
-enum class SlabOrientation { AlongX, AlongY, AlongZ, AlongView };
-
-/// The Clip section's own state.
-struct ClipPanel {
-  bool showHandles = true;  ///< draw the box's handles and let them be dragged
-  SlabOrientation slabOrientation = SlabOrientation::AlongView;
-};
-
-/// How a tool's section is brought into view when its tool turns on: scrolled to the top of the
-/// sidebar for a few frames (the sidebar's height is only known a frame after it opened).
-struct SectionScroll {
-  bool forcedOpen = false;  ///< last frame
-  int framesLeft = 0;       ///< frames to scroll to it yet
-};
-
-/// The sidebar's memory between frames.
-struct SidebarState {
-  SectionScroll measure;
-  SectionScroll clip;
-};
-
 /// What the user asked for in the panels this frame; the window carries it out.
 struct PanelRequests {
-  std::optional<CameraMode> mode;
   std::optional<OpenRequest> open;
-  bool home = false;                          ///< frame the scene again
-  bool copyView = false;                      ///< the pcv render command to the clipboard
-  std::optional<UpAxis> upAxis;               ///< switch the up axis (and frame again)
-  std::optional<std::string> saveBookmark;    ///< under this name
-  std::optional<Bookmark> restoreBookmark;    ///< go to this view
-  std::optional<std::string> deleteBookmark;  ///< by name
-  std::optional<std::string> exportMeasures;  ///< to this path (.json, else CSV)
 };
 
 /// Everything the sidebar shows and edits, for one frame.
@@ -94,22 +52,16 @@ struct PanelContext {
   const ViewerStatus& status;
   const std::vector<RasterMethod>& methods;
   RenderSettings& settings;
-  const CameraRig& rig;
   ViewerToggles& toggles;
   SceneModel& scene;
-  MeasureTool& measure;
-  ViewsPanel& views;
-  ClipPanel& clip;
-  SidebarState& sidebar;
   std::string& openPath;     ///< the Open field
   ReadOptions& openOptions;  ///< what Open reads of a file (the scan of an E57 file)
-  std::string& exportPath;   ///< the Measure section's export field
-  float uiScale;             ///< HiDPI content scale (1 on ordinary screens)
 };
 
-/// The sidebar: its sections in one window docked at the left edge. Returns its width in
-/// window pixels (0 while collapsed), so other windows keep clear of it.
-float drawSidebar(PanelContext& context, PanelRequests& requests);
+/// The sidebar: its sections in one window docked at the left edge, the tools' after the
+/// renderer's, in the tools' order. Returns its width in window pixels (0 while collapsed), so
+/// other windows keep clear of it.
+float drawSidebar(PanelContext& context, ToolList& tools, PanelRequests& requests);
 
 /// A text field bound to a std::string (ImGui 1.86 edits char buffers; paths fit its 4 KiB);
 /// true when Enter was pressed in it.
@@ -120,12 +72,8 @@ void drawStatusSection(const ViewerStatus& status);
 void drawRenderingSection(const std::vector<RasterMethod>& methods, RenderSettings& settings,
                           ViewerToggles& toggles);
 void drawQualityControls(RenderSettings& settings);
-void drawCameraSection(const CameraRig& rig, ViewsPanel& views, PanelRequests& requests);
 void drawDataSection(PanelContext& context, PanelRequests& requests);
 void drawStreamingSection(StreamedScene& streamed);
-void drawMeasureSection(MeasureTool& measure, std::string& exportPath, PanelRequests& requests);
-void drawClipSection(ClipSettings& clip, ClipPanel& panel, const SceneModel& scene,
-                     const Camera& camera);
 
 /// The Legend window for the colouring in effect (nothing for the files' own colours), at the
 /// top right.
@@ -135,10 +83,7 @@ void drawLegend(const SceneModel& scene);
 /// the window right of the sidebar.
 void drawErrorWindow(std::vector<std::string>& errors, float sidebarWidth);
 
-/// The tools' drawing over the scene: measurements with their labels, the clip box with its
-/// handles (`hovered` highlighted), and while the scene is prepared the line that says so.
-void drawToolOverlay(const MeasureTool& measure, const ClipSettings& clip,
-                     const ClipPanel& clipPanel, const ScreenProjector& projector,
-                     ClipHandle hovered, const std::string& notice);
+/// While the scene is prepared, the line that says so, in the middle of the window.
+void drawNotice(const std::string& notice);
 
 }  // namespace pcv::app

@@ -33,7 +33,7 @@ bool section(const char* title, bool defaultOpen, bool forceOpen = false,
 
 }  // namespace
 
-float drawSidebar(PanelContext& c, PanelRequests& requests) {
+float drawSidebar(PanelContext& c, ToolList& tools, PanelRequests& requests) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const float width = std::min(ImGui::GetFontSize() * kSidebarEms, viewport->Size.x * 0.5f);
   ImGui::SetNextWindowPos(viewport->Pos);
@@ -47,13 +47,15 @@ float drawSidebar(PanelContext& c, PanelRequests& requests) {
       drawStatusSection(c.status);
       drawRenderingSection(c.methods, c.settings, c.toggles);
     }
-    if (section("Camera and views", true)) drawCameraSection(c.rig, c.views, requests);
     // The tools above the data: opened by their keys, they show without scrolling at 720 px.
-    if (section("Measure", false, c.measure.active(), &c.sidebar.measure)) {
-      drawMeasureSection(c.measure, c.exportPath, requests);
-    }
-    if (section("Clip", false, c.settings.clip.active(), &c.sidebar.clip)) {
-      drawClipSection(c.settings.clip, c.clip, c.scene, c.rig.camera());
+    for (ToolList::Entry& entry : tools.entries()) {
+      ViewerTool& tool = *entry.tool;
+      if (!tool.sectionTitle()) continue;
+      ImGui::PushID(&tool);
+      if (section(tool.sectionTitle(), tool.sectionOpenByDefault(), tool.inUse(), &entry.scroll)) {
+        tool.drawSection();
+      }
+      ImGui::PopID();
     }
     if (section("Data", true)) drawDataSection(c, requests);
     if (StreamedScene* streamed = c.scene.streamed(); streamed && section("Streaming", true)) {

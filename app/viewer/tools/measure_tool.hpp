@@ -1,41 +1,41 @@
-/// @brief The Measure tool's state: whether clicks measure, the kind measured, the points picked
-/// so far and the finished measurements (listed, deleted, exported by the Measure section).
+/// @brief The Measure tool: M turns it on, 1-4 pick the kind, clicks on the scene add picked
+/// points (Enter, a right click or a double click ends a polyline or polygon, Backspace takes
+/// the last point back, Delete the last measurement); its section lists and exports the
+/// measurements, its overlay draws them with their lengths. Script: measure, export_measures.
 #pragma once
 
-#include <vector>
+#include <string>
 
-#include "viewer/tools/measurement.hpp"
+#include "viewer/tools/measure_state.hpp"
+#include "viewer/tools/tool_host.hpp"
+#include "viewer/tools/viewer_tool.hpp"
 
 namespace pcv::app {
 
-class MeasureTool {
+class MeasureTool final : public ViewerTool {
  public:
-  /// While active, clicks on the scene add points.
-  bool active() const { return active_; }
-  void setActive(bool active);
-  MeasureKind kind() const { return current_.kind; }
-  /// Starts measuring `kind`; the points in progress are dropped.
-  void setKind(MeasureKind kind);
+  explicit MeasureTool(ToolHost& host) : host_(host) {}
 
-  /// Adds a picked point (world coordinates); `up` says what is horizontal. A distance or height
-  /// finishes by itself at its second point.
-  void addPoint(const glm::dvec3& point, UpAxis up);
-  /// Removes the last point in progress.
-  void undoPoint();
-  /// Ends the measurement in progress: kept when it has enough points, else dropped. True when
-  /// kept.
-  bool finish();
-  void remove(size_t index);
-  void clear();
-
-  /// The measurement in progress (no points when none is).
-  const Measurement& current() const { return current_; }
-  const std::vector<Measurement>& finished() const { return finished_; }
+  bool onKey(const KeyEvent& event) override;
+  bool onClick(const ButtonEvent& event) override;
+  bool onDoubleClick(glm::dvec2 atPx) override;
+  const char* sectionTitle() const override { return "Measure"; }
+  bool inUse() const override { return state_.active(); }
+  void drawSection() override;
+  void drawOverlay(const ScreenProjector& projector) override;
+  void addScriptCommands(ScriptCommands& commands) override;
 
  private:
-  bool active_ = false;
-  Measurement current_;
-  std::vector<Measurement> finished_;
+  void addPoint(glm::dvec2 atPx);
+  void finish();
+  /// The last finished measurement's numbers on stderr, every digit: scripts read them back.
+  void reportLast() const;
+  /// To `path`: JSON for a .json path, else CSV.
+  void exportTo(const std::string& path);
+
+  ToolHost& host_;
+  MeasureState state_;
+  std::string exportPath_ = "pcv-measurements.csv";  ///< the section's export field
 };
 
 }  // namespace pcv::app

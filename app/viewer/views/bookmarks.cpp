@@ -5,14 +5,21 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "pcv/core/number_text.hpp"
 #include "pcv/core/error.hpp"
-#include "viewer/views/json_value.hpp"
 
 namespace pcv::app {
 namespace {
 
 constexpr int kVersion = 1;
+
+/// `text` as a JSON string literal; bytes that are not UTF-8 (a path on a Latin-1 file system)
+/// become U+FFFD rather than an error.
+std::string jsonQuoted(const std::string& text) {
+  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 std::string bookmarkJson(const Bookmark& b) {
   const Camera& c = b.camera;
@@ -26,38 +33,55 @@ std::string bookmarkJson(const Bookmark& b) {
 }
 
 /// Reads a bookmark object; `where` names it in errors.
-Bookmark bookmarkFrom(const JsonValue& value, const std::string& where) {
-  auto number = [&](const char* key) {
-    const JsonValue* member = value.find(key);
-    if (!member || member->type != JsonValue::Type::Number) {
-      throw InputError(where + ": expected a number \"" + key + "\"");
-    }
-    return member->number;
-  };
-  const JsonValue* name = value.find("name");
-  const JsonValue* eye = value.find("eye");
-  if (value.type != JsonValue::Type::Object || !name || name->type != JsonValue::Type::String) {
+Bookmark bookmarkFrom(const nlohmann::json& value, const std::string& where) {
+  if (!value.is_object() || !value.contains("name") || !value["name"].is_string()) {
     throw InputError(where + ": expected an object with a string \"name\"");
   }
-  if (!eye || eye->type != JsonValue::Type::Array || eye->array.size() != 3) {
+  auto number = [&](const char* key) {
+    const auto member = value.find(key);
+    if (member == value.end() || !member->is_number()) {
+      throw InputError(where + ": expected a number \"" + key + "\"");
+    }
+    return member->get<double>();
+  };
+  const auto eye = value.find("eye");
+  if (eye == value.end() || !eye->is_array() || eye->size() != 3) {
     throw InputError(where + ": expected \"eye\" as [x, y, z]");
   }
-  Bookmark b{.name = name->string};
+  Bookmark b{.name = value["name"].get<std::string>()};
   for (int axis = 0; axis < 3; ++axis) {
-    if (eye->array[axis].type != JsonValue::Type::Number) {
+    if (!(*eye)[axis].is_number()) {
       throw InputError(where + ": expected \"eye\" as [x, y, z] of numbers");
     }
-    b.camera.eye[axis] = eye->array[axis].number;
+    b.camera.eye[axis] = (*eye)[axis].get<double>();
   }
   b.camera.yawRadians = float(number("yaw_radians"));
   b.camera.pitchRadians = float(number("pitch_radians"));
   b.camera.fovYRadians = float(number("fov_y_radians"));
   b.camera.nearPlane = float(number("near"));
   b.camera.farPlane = float(number("far"));
-  const JsonValue* up = value.find("up");
-  b.camera.upAxis =
-      up && up->type == JsonValue::Type::String && up->string == "y" ? UpAxis::Y : UpAxis::Z;
+  const auto up = value.find("up");
+  b.camera.upAxis = up != value.end() && *up == "y" ? UpAxis::Y : UpAxis::Z;
   return b;
+}
+
+/// The document in `text`; a syntax error names the file, the byte and what was expected.
+nlohmann::json parseDocument(const std::string& text, const std::string& sourceName) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& error) {
+    // The library's message is "[json.exception.parse_error.101] parse error at line 1, column
+    // 12: syntax error while parsing ... - unexpected ...; expected ..."; its tag says nothing
+    // to a user and the byte is given separately.
+    std::string what = error.what();
+    if (const size_t tag = what.find("] ");
+        what.starts_with("[json.") && tag != std::string::npos) {
+      what.erase(0, tag + 2);
+    }
+    // The library counts bytes read, up to the offending one; pcv's errors give its offset.
+    const size_t offset = error.byte > 0 ? error.byte - 1 : 0;
+    throw InputError(sourceName + ": byte " + std::to_string(offset) + ": " + what);
+  }
 }
 
 }  // namespace
@@ -79,23 +103,23 @@ std::string bookmarksJson(const BookmarkTable& table) {
 }
 
 BookmarkTable parseBookmarks(const std::string& text, const std::string& sourceName) {
-  const JsonValue root = parseJson(text, sourceName);
-  const JsonValue* version = root.find("version");
-  if (!version || version->type != JsonValue::Type::Number || version->number != kVersion) {
+  const nlohmann::json root = parseDocument(text, sourceName);
+  const auto version = root.is_object() ? root.find("version") : root.end();
+  if (version == root.end() || !version->is_number() || version->get<double>() != kVersion) {
     throw InputError(sourceName + ": expected \"version\": " + std::to_string(kVersion));
   }
-  const JsonValue* scenes = root.find("scenes");
-  if (!scenes || scenes->type != JsonValue::Type::Object) {
+  const auto scenes = root.find("scenes");
+  if (scenes == root.end() || !scenes->is_object()) {
     throw InputError(sourceName + ": expected an object \"scenes\"");
   }
   BookmarkTable table;
-  for (const auto& [key, list] : scenes->object) {
-    if (list.type != JsonValue::Type::Array) {
+  for (const auto& [key, list] : scenes->items()) {
+    if (!list.is_array()) {
       throw InputError(sourceName + ": scene \"" + key + "\": expected an array of bookmarks");
     }
-    for (size_t i = 0; i < list.array.size(); ++i) {
+    for (size_t i = 0; i < list.size(); ++i) {
       table[key].push_back(bookmarkFrom(
-          list.array[i], sourceName + ": scene \"" + key + "\", bookmark " + std::to_string(i)));
+          list[i], sourceName + ": scene \"" + key + "\", bookmark " + std::to_string(i)));
     }
   }
   return table;

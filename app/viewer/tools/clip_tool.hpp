@@ -1,0 +1,40 @@
+/// @brief The Clip tool: X toggles a box over the middle of the scene; its handles in the view
+/// are dragged (before the camera sees the drag); its section types the box's corners and sets
+/// up a slab; its overlay draws the box and the handles. It edits RenderSettings::clip, which
+/// the renderer reads. Script: clip_box, clip_keep, clip_off.
+#pragma once
+
+#include "viewer/panels/tool_panels.hpp"
+#include "viewer/tools/clip_handles.hpp"
+#include "viewer/tools/tool_host.hpp"
+#include "viewer/tools/viewer_tool.hpp"
+
+namespace pcv::app {
+
+class ClipTool final : public ViewerTool {
+ public:
+  explicit ClipTool(ToolHost& host) : host_(host) {}
+
+  bool onKey(const KeyEvent& event) override;
+  bool onButton(const ButtonEvent& event) override;
+  bool onCursor(const CursorEvent& event) override;
+  const char* sectionTitle() const override { return "Clip"; }
+  bool inUse() const override { return host_.settings().clip.active(); }
+  void drawSection() override;
+  void drawOverlay(const ScreenProjector& projector) override;
+  void addScriptCommands(ScriptCommands& commands) override;
+
+ private:
+  /// The handle within grabbing distance of the cursor, or None.
+  ClipHandle handleUnder(glm::dvec2 atPx) const;
+  void toggleBox();
+  /// The box's corners on stderr (scripts and tests read them).
+  void reportBox() const;
+
+  ToolHost& host_;
+  ClipPanel panel_;
+  ClipHandle hovered_ = ClipHandle::None;
+  ClipHandle dragged_ = ClipHandle::None;
+};
+
+}  // namespace pcv::app

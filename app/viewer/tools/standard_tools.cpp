@@ -1,0 +1,17 @@
+#include "viewer/tools/standard_tools.hpp"
+
+#include <memory>
+
+#include "viewer/tools/clip_tool.hpp"
+#include "viewer/tools/measure_tool.hpp"
+#include "viewer/tools/views_tool.hpp"
+
+namespace pcv::app {
+
+void addStandardTools(ToolList& tools, ToolHost& host) {
+  tools.add(std::make_unique<ViewsTool>(host));
+  tools.add(std::make_unique<MeasureTool>(host));
+  tools.add(std::make_unique<ClipTool>(host));
+}
+
+}  // namespace pcv::app

@@ -1,0 +1,46 @@
+#include "viewer/tools/tool_list.hpp"
+
+namespace pcv::app {
+
+ViewerTool& ToolList::add(std::unique_ptr<ViewerTool> tool) {
+  entries_.push_back(Entry{.tool = std::move(tool)});
+  return *entries_.back().tool;
+}
+
+bool ToolList::key(const KeyEvent& event) {
+  return firstTaker([&](ViewerTool& tool) { return tool.onKey(event); });
+}
+
+bool ToolList::button(const ButtonEvent& event) {
+  return firstTaker([&](ViewerTool& tool) { return tool.onButton(event); });
+}
+
+bool ToolList::click(const ButtonEvent& event) {
+  return firstTaker([&](ViewerTool& tool) { return tool.onClick(event); });
+}
+
+bool ToolList::doubleClick(glm::dvec2 atPx) {
+  return firstTaker([&](ViewerTool& tool) { return tool.onDoubleClick(atPx); });
+}
+
+bool ToolList::cursor(const CursorEvent& event) {
+  return firstTaker([&](ViewerTool& tool) { return tool.onCursor(event); });
+}
+
+bool ToolList::scroll(double notches) {
+  return firstTaker([&](ViewerTool& tool) { return tool.onScroll(notches); });
+}
+
+void ToolList::addScriptCommands(ScriptCommands& commands) {
+  for (Entry& entry : entries_) entry.tool->addScriptCommands(commands);
+}
+
+void ToolList::drawOverlays(const ScreenProjector& projector) {
+  for (Entry& entry : entries_) entry.tool->drawOverlay(projector);
+}
+
+void ToolList::sceneShown() {
+  for (Entry& entry : entries_) entry.tool->onSceneShown();
+}
+
+}  // namespace pcv::app
