@@ -2,8 +2,9 @@
 ///   <seconds> <command> <arguments...>
 /// Times are seconds since the first frame after the cylinder scene is laid out (at once with
 /// files), non-decreasing; '#' starts a comment. The parser knows no command: the window
-/// registers its own (window_commands.hpp) and each tool registers those it understands, with
-/// their parsing, so a new tool's commands are written beside the tool.
+/// registers its own (window_commands.hpp lists them) and each tool registers those it
+/// understands, with their parsing, so a new tool's commands are written beside the tool (its
+/// header in tools/ lists them).
 #pragma once
 
 #include <functional>

@@ -1,6 +1,7 @@
 // The viewer's tools end to end under Xvfb: measuring a known distance on a synthetic cloud, a
 // clip box typed and dragged (counted in lit pixels), files dropped on the window, a bookmark
 // saved and restored across sessions, and "Copy view" giving pcv render the same image.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -73,6 +74,55 @@ TEST_F(ViewerToolsXvfb, MeasuresTheFilesDistanceAndHeightInDouble) {
   std::ifstream exported(path("m.json"));
   const std::string json((std::istreambuf_iterator<char>(exported)), {});
   EXPECT_NE(json.find("[500030.625, 4000012.75, 108]"), std::string::npos) << json;
+}
+
+TEST_F(ViewerToolsXvfb, ToolKeysAndDoubleClicksReachTheirTools) {
+  const std::string grid = writeGrid();
+  // Grid points in the window (face on from x = -3): A (637.4, 357.4), B 0.1 to its left on
+  // screen (616.6, 357.4), C 0.1 above it (637.4, 336.6).
+  const auto click = [](const char* at, const char* xy) {
+    return std::string(at) + " mouse_move " + xy + "\n" + at + " mouse_down left\n" + at +
+           " mouse_up left\n";
+  };
+  std::string output;
+  ASSERT_EQ(
+      runViewer("0.02 wait_load\n0.1 screenshot " + path("all.png") +
+                    "\n0.12 key_press X\n0.15 screenshot " + path("box.png") +
+                    "\n0.2 key_press X\n0.25 screenshot " + path("off.png") +
+                    "\n0.3 key_press B\n0.35 key_press M\n0.35 key_press 2\n" +
+                    click("0.4", "637.4 357.4") + click("0.45", "616.6 357.4") +
+                    "0.5 key_press Backspace\n" + click("0.55", "637.4 336.6") +
+                    "0.6 key_press Enter\n" + click("0.65", "637.4 357.4") +
+                    click("0.7", "616.6 357.4") +
+                    "0.75 double_click 616.6 357.4\n0.8 key_press Delete\n"
+                    "0.85 export_measures " +
+                    path("m.json") + "\n0.9 key_press M\n0.95 double_click 637.4 357.4\n1.0 quit\n",
+                &output, grid + " --eye -3,0,0 --point-size 3"),
+      0)
+      << output;
+  // X: the box over the middle of the scene cuts points away; X again: all of them back.
+  EXPECT_LT(lit("box.png"), lit("all.png"));
+  EXPECT_EQ(test::countDifferentPixels(readPng(path("all.png")), readPng(path("off.png"))), 0u);
+  // B: a bookmark named after its number, in the file.
+  std::ifstream bookmarks(dir_ / "config" / "pcv" / "bookmarks.json");
+  const std::string saved((std::istreambuf_iterator<char>(bookmarks)), {});
+  EXPECT_NE(saved.find("\"name\": \"View 1\""), std::string::npos) << saved;
+  // M, 2, clicks, Backspace, Enter: a polyline A-C; then A-B ended by a double click (no focus
+  // while measuring), which Delete removes; after M, a double click focuses.
+  EXPECT_NEAR(printedMeasurement(output, 1, "polyline").length, 0.1, 1e-6) << output;
+  EXPECT_NEAR(printedMeasurement(output, 2, "polyline").length, 0.1, 1e-6) << output;
+  std::ifstream exported(path("m.json"));
+  const std::string json((std::istreambuf_iterator<char>(exported)), {});
+  EXPECT_EQ(std::count(json.begin(), json.end(), '{'), 1) << json;
+  const size_t focus = output.find("focus on");
+  ASSERT_NE(focus, std::string::npos) << output;
+  EXPECT_GT(focus, output.find("measure off")) << output;
+}
+
+TEST_F(ViewerToolsXvfb, AMistakeInAToolsScriptCommandStopsTheViewerAtItsLine) {
+  std::string output;
+  EXPECT_EQ(runViewer("0.1 measure distance\n0.2 measure sideways\n0.3 quit\n", &output), 1);
+  EXPECT_NE(output.find("script.txt:2: "), std::string::npos) << output;
 }
 
 TEST_F(ViewerToolsXvfb, ClipBoxTypedAndDraggedHidesExactlyThePointsOutside) {

@@ -1,7 +1,10 @@
 /// @brief The Clip tool: X toggles a box over the middle of the scene; its handles in the view
 /// are dragged (before the camera sees the drag); its section types the box's corners and sets
 /// up a slab; its overlay draws the box and the handles. It edits RenderSettings::clip, which
-/// the renderer reads. Script: clip_box, clip_keep, clip_off.
+/// the renderer reads. Script commands:
+///   <seconds> clip_box <x0> <y0> <z0> <x1> <y1> <z1>     (as typed in the Clip section)
+///   <seconds> clip_keep inside|outside
+///   <seconds> clip_off
 #pragma once
 
 #include "viewer/panels/tool_panels.hpp"

@@ -1,7 +1,9 @@
 /// @brief The Measure tool: M turns it on, 1-4 pick the kind, clicks on the scene add picked
 /// points (Enter, a right click or a double click ends a polyline or polygon, Backspace takes
 /// the last point back, Delete the last measurement); its section lists and exports the
-/// measurements, its overlay draws them with their lengths. Script: measure, export_measures.
+/// measurements, its overlay draws them with their lengths. Script commands:
+///   <seconds> measure distance|polyline|height|area|off   (as M and 1-4)
+///   <seconds> export_measures <path>                     (.json, else CSV)
 #pragma once
 
 #include <string>

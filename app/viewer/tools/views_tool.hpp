@@ -1,7 +1,8 @@
 /// @brief The Views tool, the sidebar's "Camera and views": the camera's mode and position, the
 /// up axis, Home (frame the scene again), "Copy view" (C: the pcv render command of this view,
 /// to the clipboard and stdout) and bookmarks of the scene shown (B saves one), kept across
-/// sessions in the bookmarks file. Script: bookmark_save, bookmark_restore.
+/// sessions in the bookmarks file. Script commands:
+///   <seconds> bookmark_save <name> | bookmark_restore <name>
 #pragma once
 
 #include <optional>
