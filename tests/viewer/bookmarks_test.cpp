@@ -71,6 +71,9 @@ TEST(Bookmarks, MalformedJsonNamesTheFileAndTheByte) {
 }
 
 TEST(Bookmarks, WellFormedJsonOfAnotherShapeIsRefused) {
+  // Nested deeper than any stack would take recursion: refused, not a crash.
+  EXPECT_TRUE(bookmarksError(std::string(200000, '[') + std::string(200000, ']'), "b.json")
+                  .starts_with("b.json: "));
   for (const char* bad :
        {"[]", "{}", R"({"version": 2, "scenes": {}})", R"({"version": 1, "scenes": []})",
         R"({"version": 1, "scenes": {"a": {}}})",

@@ -36,7 +36,10 @@ void ToolList::addScriptCommands(ScriptCommands& commands) {
 }
 
 void ToolList::drawOverlays(const ScreenProjector& projector) {
-  for (Entry& entry : entries_) entry.tool->drawOverlay(projector);
+  // Last first: the tool that sees input first is drawn on top.
+  for (auto entry = entries_.rbegin(); entry != entries_.rend(); ++entry) {
+    entry->tool->drawOverlay(projector);
+  }
 }
 
 void ToolList::sceneShown() {

@@ -37,6 +37,7 @@ class ToolList {
   bool scroll(double notches);
 
   void addScriptCommands(ScriptCommands& commands);
+  /// Each tool's overlay, the first tool's on top.
   void drawOverlays(const ScreenProjector& projector);
   void sceneShown();
 
