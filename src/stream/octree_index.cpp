@@ -2,19 +2,33 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <tuple>
+#include <unordered_map>
 
 #include "pcv/stream/copc_node_source.hpp"
 
 namespace pcv {
 namespace {
 
-using KeyTuple = std::tuple<uint32_t, int32_t, int32_t, int32_t, int32_t>;
+/// A node's tree and key in one hashable value.
+struct TreeKey {
+  uint32_t tree;
+  CopcNodeKey key;
+  bool operator==(const TreeKey&) const = default;
+};
 
-KeyTuple tupleOf(uint32_t tree, const CopcNodeKey& key) {
-  return {tree, key.level, key.x, key.y, key.z};
-}
+struct TreeKeyHash {
+  size_t operator()(const TreeKey& k) const {
+    // splitmix64's finalizer over each part in turn: every bit of every part reaches the bucket.
+    uint64_t h = k.tree;
+    for (int32_t part : {k.key.level, k.key.x, k.key.y, k.key.z}) {
+      h += uint32_t(part) + 0x9e3779b97f4a7c15ull;
+      h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+      h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+      h ^= h >> 31;
+    }
+    return size_t(h);
+  }
+};
 
 }  // namespace
 
@@ -25,10 +39,10 @@ OctreeIndex::OctreeIndex(const NodeForest& forest)
       parent_(forest.nodes.size(), kNone),
       children_(forest.nodes.size()),
       rootSpacing_(forest.trees.size(), 0.0) {
-  std::map<KeyTuple, int32_t> byKey;
-  for (size_t i = 0; i < nodes_.size(); ++i) {
-    byKey[tupleOf(nodes_[i].tree, nodes_[i].key)] = int32_t(i);
-  }
+  // Hashed, not ordered: a forest of thousands of tiles has millions of nodes.
+  std::unordered_map<TreeKey, int32_t, TreeKeyHash> byKey;
+  byKey.reserve(nodes_.size());
+  for (size_t i = 0; i < nodes_.size(); ++i) byKey[{nodes_[i].tree, nodes_[i].key}] = int32_t(i);
   for (auto& children : children_) children.fill(kNone);
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const SourceNode& node = nodes_[i];
@@ -37,8 +51,7 @@ OctreeIndex::OctreeIndex(const NodeForest& forest)
       roots_.push_back(int32_t(i));
       continue;
     }
-    const auto parent =
-        byKey.find(tupleOf(node.tree, {key.level - 1, key.x / 2, key.y / 2, key.z / 2}));
+    const auto parent = byKey.find({node.tree, {key.level - 1, key.x / 2, key.y / 2, key.z / 2}});
     if (parent == byKey.end()) continue;  // an orphan is never reached from a root
     parent_[i] = parent->second;
     const int child = (key.x & 1) | (key.y & 1) << 1 | (key.z & 1) << 2;
