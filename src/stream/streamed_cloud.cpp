@@ -65,7 +65,7 @@ StreamedCloud::StreamedCloud(std::shared_ptr<const NodeSource> source, Renderer&
     coloring_ = coloredPoints(root, options_.coloring, coloured);
     fixed = fixedColoring(coloring_, options_.coloring);
     if (const auto set = pool_.tryAddSet(HostPoints(coloured), {.hasColor = source_->hasColor()})) {
-      resident_[first] = Resident{.set = *set};
+      makeResident(uint32_t(first), *set);
       stats_.uploadedPoints += coloured.size();
       stats_.residentPoints += coloured.size();
     }
@@ -97,11 +97,19 @@ void StreamedCloud::setPointBudget(uint64_t points) {
   options_.pointBudget = std::clamp(points, rootPoints_, maxPointBudget_);
 }
 
+void StreamedCloud::makeResident(uint32_t node, PointSetId set) {
+  resident_[node] = Resident{.set = set, .lastFrame = frame_};
+  residentNodes_.push_back(node);
+}
+
 bool StreamedCloud::evictOneNotIn(const std::vector<bool>& wanted) {
+  // The node drawn longest ago; among those, the lowest index (the choice does not depend on
+  // the order nodes arrived in).
   size_t oldest = SIZE_MAX;
-  for (size_t node = 0; node < resident_.size(); ++node) {
-    if (!resident_[node] || wanted[node]) continue;
-    if (oldest == SIZE_MAX || resident_[node]->lastFrame < resident_[oldest]->lastFrame) {
+  for (uint32_t node : residentNodes_) {
+    if (wanted[node]) continue;
+    if (oldest == SIZE_MAX || resident_[node]->lastFrame < resident_[oldest]->lastFrame ||
+        (resident_[node]->lastFrame == resident_[oldest]->lastFrame && node < oldest)) {
       oldest = node;
     }
   }
@@ -116,12 +124,13 @@ void StreamedCloud::evict(size_t node) {
   renderer_.removeSet(resident_[node]->set);
   stats_.residentPoints -= tree_.node(node).pointCount;
   resident_[node].reset();
+  std::erase(residentNodes_, uint32_t(node));
   ++stats_.evictedNodes;
 }
 
 void StreamedCloud::repack() {
-  for (size_t node = 0; node < resident_.size(); ++node) {
-    if (resident_[node] && !tree_.isRoot(node)) evict(node);
+  for (uint32_t node : std::vector<uint32_t>(residentNodes_)) {
+    if (!tree_.isRoot(node)) evict(node);
   }
   ++stats_.repacks;
 }
@@ -149,7 +158,7 @@ void StreamedCloud::addDecoded() {
       const std::optional<PointSetId> set =
           pool_.tryAddSet(HostPoints(decoded.points), {.hasColor = source_->hasColor()});
       if (set) {
-        resident_[decoded.node] = Resident{.set = *set, .lastFrame = frame_};
+        makeResident(decoded.node, *set);
         stats_.uploadedPoints += decoded.points.size();
         stats_.residentPoints += decoded.points.size();
         break;
@@ -177,7 +186,7 @@ std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx,
                                    .pointBudget = options_.pointBudget,
                                    .refineSpacingPx = options_.refineSpacingPx};
   wanted_ = selectNodes(tree_, params);
-  std::fill(wantedNow_.begin(), wantedNow_.end(), false);
+  std::fill(wantedNow_.begin(), wantedNow_.end(), false);  // bits: fast even for millions
   std::vector<uint32_t> missing;
   for (uint32_t node : wanted_) {
     wantedNow_[node] = true;
@@ -197,16 +206,14 @@ std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx,
   }
   stats_.nodesWanted = wanted_.size();
   stats_.nodesPending = loader_->pendingCount();
-  stats_.nodesCached = size_t(std::count_if(resident_.begin(), resident_.end(),
-                                            [](const auto& r) { return r.has_value(); }));
+  stats_.nodesCached = residentNodes_.size();
   stats_.decodedPoints = loader_->decodedPoints();
   return sets;
 }
 
 void StreamedCloud::keepOnlyWanted() {
-  for (size_t node = 0; node < resident_.size(); ++node) {
-    if (!resident_[node] || wantedNow_[node]) continue;
-    evict(node);
+  for (uint32_t node : std::vector<uint32_t>(residentNodes_)) {
+    if (!wantedNow_[node]) evict(node);
   }
   stats_.nodesCached = stats_.nodesResident;
 }

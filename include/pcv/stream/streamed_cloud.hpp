@@ -97,6 +97,7 @@ class StreamedCloud {
     uint64_t lastFrame = 0;  ///< the frame that last drew it
   };
   void addDecoded();
+  void makeResident(uint32_t node, PointSetId set);
   bool evictOneNotIn(const std::vector<bool>& wanted);
   void evict(size_t node);
   void repack();
@@ -108,8 +109,11 @@ class StreamedCloud {
   OctreeIndex tree_;
   Coloring coloring_;
   std::vector<std::optional<Resident>> resident_;  // by node
-  std::vector<uint32_t> wanted_;                   // the last frame's choice
-  std::vector<bool> wantedNow_;                    // by node
+  // The nodes resident_ holds, in any order: what eviction scans (a forest of many tiles has
+  // millions of nodes, of which a few thousand fit the GPU budget).
+  std::vector<uint32_t> residentNodes_;
+  std::vector<uint32_t> wanted_;  // the last frame's choice
+  std::vector<bool> wantedNow_;   // by node
   uint64_t frame_ = 0;
   uint64_t maxPointBudget_ = 0;
   uint64_t rootPoints_ = 0;
