@@ -1,7 +1,8 @@
 // Streaming a forest (several octrees, as a set of tiles is) through the CPU renderer: every tree
 // converges under one budget, the converged image equals the in-core render of the same nodes,
 // a budget smaller than the forest is shared by its trees, an in-core set is drawn and picked
-// beside the stream, and a forest made of several sources moves their points to one origin.
+// beside the stream (and one added mid-stream grows the renderer without touching the stream's
+// nodes), and a forest made of several sources moves their points to one origin.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -131,6 +132,25 @@ TEST(StreamedForest, AnInCoreSetIsDrawnAndPickedBesideTheStream) {
   EXPECT_EQ(renderer->sets(), std::vector<PointSetId>{inCore}) << "the stream's sets are gone";
   EXPECT_EQ(renderer->reservedPointSlots(), 0u);
   EXPECT_EQ(renderer->pointCount(), wall.size());
+}
+
+TEST(StreamedForest, InCoreSetsAddedWhileStreamingGrowTheRestAndKeepTheStreamsNodes) {
+  const auto source = std::make_shared<const SyntheticNodeSource>(2, 3, 2000);
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
+  StreamedCloud cloud(source, *renderer, {.gpuMemoryBytes = 8ull << 20, .decodeThreads = 2});
+  const Camera camera = frameBounds(cloud.bounds(), 16.0f / 9.0f);
+  const std::vector<PointSetId> sets = converge(cloud, camera, 320, 180);
+  const Image before = render(*renderer, sets, camera, cloud.origin());
+  const uint64_t bytes = renderer->residentBytes();
+  // Far more points than the pool's spare slots: the renderer's memory grows around the pool.
+  const std::vector<Point> far(2 * cloud.reservedPoints(), Point{0.0f, 0.0f, 5000.0f, 0});
+  const PointSetId inCore = renderer->addSet(far);
+  EXPECT_GT(renderer->residentBytes(), bytes);
+  EXPECT_EQ(test::countDifferentPixels(before, render(*renderer, sets, camera, cloud.origin())), 0u)
+      << "the stream's nodes survive the growth";
+  EXPECT_EQ(cloud.update(camera, 320, 180), sets) << "nothing was evicted for it";
+  renderer->removeSet(inCore);
+  EXPECT_TRUE(cloud.converged());
 }
 
 TEST(ForestNodeSource, MovesEachMembersPointsToTheForestsOrigin) {
