@@ -38,6 +38,7 @@ OctreeIndex::OctreeIndex(const NodeForest& forest)
     : nodes_(forest.nodes),
       parent_(forest.nodes.size(), kNone),
       children_(forest.nodes.size()),
+      isRoot_(forest.nodes.size(), false),
       rootSpacing_(forest.trees.size(), 0.0) {
   // Hashed, not ordered: a forest of thousands of tiles has millions of nodes.
   std::unordered_map<TreeKey, int32_t, TreeKeyHash> byKey;
@@ -48,7 +49,11 @@ OctreeIndex::OctreeIndex(const NodeForest& forest)
     const SourceNode& node = nodes_[i];
     const CopcNodeKey& key = node.key;
     if (key.level == 0) {
-      roots_.push_back(int32_t(i));
+      // A key listed twice is one node (the last listed, as for children): one root per tree.
+      if (byKey.at({node.tree, key}) == int32_t(i)) {
+        roots_.push_back(int32_t(i));
+        isRoot_[i] = true;
+      }
       continue;
     }
     const auto parent = byKey.find({node.tree, {key.level - 1, key.x / 2, key.y / 2, key.z / 2}});

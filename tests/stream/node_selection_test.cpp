@@ -148,6 +148,27 @@ TEST(OctreeIndex, LinksNodesWithinTheirOwnTreeOnly) {
   EXPECT_DOUBLE_EQ(forest.bounds().max.x, 350.0);
 }
 
+TEST(OctreeIndex, AKeyListedTwiceIsOneNode) {
+  NodeForest nodes = syntheticForest(2, 2, 6);
+  // The first tree's root and one of its children, listed again at the end.
+  for (const SourceNode node : std::vector<SourceNode>(nodes.nodes)) {
+    if (node.tree == 0 &&
+        (node.key == CopcNodeKey{0, 0, 0, 0} || node.key == CopcNodeKey{1, 1, 0, 1})) {
+      nodes.nodes.push_back(node);
+    }
+  }
+  const OctreeIndex forest(nodes);
+  ASSERT_EQ(forest.roots().size(), 2u) << "one root per tree";
+  size_t rootsFlagged = 0;
+  for (size_t n = 0; n < forest.size(); ++n) rootsFlagged += forest.isRoot(n);
+  EXPECT_EQ(rootsFlagged, 2u);
+  Camera camera = Camera::lookingFrom({-300.0, 0.0, 0.0}, 0.0f, 0.0f);
+  camera.farPlane = 5000.0f;
+  const std::vector<uint32_t> chosen =
+      selectNodes(forest, {.camera = camera, .pointBudget = ~0ull, .refineSpacingPx = 0.0});
+  EXPECT_EQ(chosen.size(), nodes.nodes.size() - 2) << "every node once";
+}
+
 TEST(NodeSelection, RanksTheTreesOfAForestUnderOneBudget) {
   // Two trees; the camera sits near the first, looking along +x over both.
   const OctreeIndex forest(syntheticForest(2, 4, 9));

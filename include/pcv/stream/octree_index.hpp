@@ -24,7 +24,8 @@ class OctreeIndex {
   size_t size() const { return nodes_.size(); }
   /// The level-0 node of each tree that has one, in tree order.
   const std::vector<int32_t>& roots() const { return roots_; }
-  bool isRoot(size_t index) const { return nodes_[index].key.level == 0; }
+  /// Whether `index` is one of roots().
+  bool isRoot(size_t index) const { return isRoot_[index]; }
   const SourceNode& node(size_t index) const { return nodes_[index]; }
   int32_t parent(size_t index) const { return parent_[index]; }
   /// Up to eight children, kNone where there is none.
@@ -39,6 +40,7 @@ class OctreeIndex {
   std::vector<int32_t> parent_;
   std::vector<std::array<int32_t, 8>> children_;
   std::vector<int32_t> roots_;
+  std::vector<bool> isRoot_;         // by node
   std::vector<double> rootSpacing_;  // by tree
 };
 
