@@ -3,7 +3,9 @@
 #include "pcv/raster/renderer.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
+#include <utility>
 
 #include "clip_frame.hpp"
 #include "cpu/cpu_backend.hpp"
@@ -51,10 +53,22 @@ DrawPipeline pipelineFor(RasterMethod method) {
 
 }  // namespace
 
+/// A reserved pool: a range of the pool's point slots and one of its batch slots, taken from the
+/// shared allocators as if by one set, and handed out to its own sets by allocators of its own
+/// (slots counted from the range's start). So the backends keep one pool, a frame draws and picks
+/// across every set by pool slot, and the shared rest grows around the reservation.
+struct Reservation {
+  uint64_t pointFirst = 0, pointSlots = 0;
+  uint64_t batchFirst = 0, batchSlots = 0;
+  RangeAllocator points;   // within [0, pointSlots)
+  RangeAllocator batches;  // within [0, batchSlots)
+};
+
 struct Renderer::Pool {
   RangeAllocator points;                      // slots of points
   RangeAllocator batches;                     // slots of batches (compact layout)
   std::map<uint64_t, PointSetId> setAtPoint;  // first point slot -> set
+  std::map<uint32_t, Reservation> reservations;
 };
 
 Renderer::Renderer(std::unique_ptr<RasterBackend> backend, const RendererOptions& options)
@@ -104,22 +118,29 @@ uint64_t Renderer::slicePoints() const {
   return options_.layoutSliceBatches * kBatchSize;
 }
 
-bool Renderer::placeInPool(SetRecord& record) {
+void Renderer::placeInPool(SetRecord& record, bool headroom) {
   auto pointFirst = pool_->points.allocate(record.pointSlots, kPointSlotAlignment);
   auto batchFirst = pool_->batches.allocate(record.batchSlots);
   if (pointFirst && batchFirst) {
     record.pointFirst = *pointFirst;
     record.batchFirst = *batchFirst;
-    return true;
+    return;
   }
   if (pointFirst) pool_->points.release(*pointFirst, record.pointSlots);
   if (batchFirst) pool_->batches.release(*batchFirst, record.batchSlots);
-  if (poolFixed_) return false;
-  // Grow by half again where memory allows (for sets that stream in), else by what is needed.
+  // Grow by half again where memory allows (for sets that stream in), else by what is needed;
+  // never past the slots the framebuffer's 32-bit payload can name.
   const uint64_t points = pool_->points.capacity() + record.pointSlots;
   const uint64_t batches = pool_->batches.capacity() + record.batchSlots;
-  uint64_t pointCapacity = std::max(points, pool_->points.capacity() * 3 / 2);
-  uint64_t batchCapacity = std::max(batches, pool_->batches.capacity() * 3 / 2);
+  if (points > kMaxPointCount) {
+    throw OutOfMemoryError(std::to_string(points) + " point slots is more than the " +
+                           std::to_string(kMaxPointCount) +
+                           " a renderer holds (the framebuffer names points with 32 bits)");
+  }
+  uint64_t pointCapacity =
+      headroom ? std::clamp(pool_->points.capacity() * 3 / 2, points, kMaxPointCount) : points;
+  uint64_t batchCapacity =
+      headroom ? std::max(batches, pool_->batches.capacity() * 3 / 2) : batches;
   try {
     backend_->reservePool(pointCapacity, batchCapacity);
   } catch (const OutOfMemoryError&) {
@@ -132,7 +153,35 @@ bool Renderer::placeInPool(SetRecord& record) {
   pool_->batches.grow(batchCapacity);
   record.pointFirst = *pool_->points.allocate(record.pointSlots, kPointSlotAlignment);
   record.batchFirst = *pool_->batches.allocate(record.batchSlots);
+}
+
+bool Renderer::placeInReservation(SetRecord& record, uint32_t reservation) {
+  Reservation& r = pool_->reservations.at(reservation);
+  // The range starts aligned, so slots aligned within it are aligned in the pool.
+  const auto pointFirst = r.points.allocate(record.pointSlots, kPointSlotAlignment);
+  const auto batchFirst = r.batches.allocate(record.batchSlots);
+  if (!pointFirst || !batchFirst) {
+    if (pointFirst) r.points.release(*pointFirst, record.pointSlots);
+    if (batchFirst) r.batches.release(*batchFirst, record.batchSlots);
+    return false;
+  }
+  record.reservation = reservation;
+  record.pointFirst = r.pointFirst + *pointFirst;
+  record.batchFirst = r.batchFirst + *batchFirst;
   return true;
+}
+
+void Renderer::releaseSlotsOf(const SetRecord& record) {
+  backend_->releaseSlots({record.pointFirst, record.pointSlots},
+                         {record.batchFirst, record.batchSlots});
+  if (record.reservation == 0) {
+    pool_->points.release(record.pointFirst, record.pointSlots);
+    pool_->batches.release(record.batchFirst, record.batchSlots);
+    return;
+  }
+  Reservation& r = pool_->reservations.at(record.reservation);
+  r.points.release(record.pointFirst - r.pointFirst, record.pointSlots);
+  r.batches.release(record.batchFirst - r.batchFirst, record.batchSlots);
 }
 
 /// The slots a set of `count` points takes, before it is placed.
@@ -153,38 +202,56 @@ Renderer::SetRecord Renderer::recordFor(uint64_t count, const PointSetOptions& o
 
 PointSetId Renderer::addSet(const PointProducer& points, const PointSetOptions& options) {
   SetRecord record = recordFor(points.pointCount(), options);
-  if (!placeInPool(record)) {
-    throw OutOfMemoryError("the renderer's fixed pool has no room for a set of " +
-                           std::to_string(points.pointCount()) + " points");
-  }
+  placeInPool(record, true);
   return storeSet(points, std::move(record), options);
 }
 
-std::optional<PointSetId> Renderer::tryAddSet(const PointProducer& points,
-                                              const PointSetOptions& options) {
+std::optional<PointSetId> Renderer::tryAddSetIn(uint32_t reservation, const PointProducer& points,
+                                                const PointSetOptions& options) {
   SetRecord record = recordFor(points.pointCount(), options);
-  if (!placeInPool(record)) return std::nullopt;
+  if (!placeInReservation(record, reservation)) return std::nullopt;
   return storeSet(points, std::move(record), options);
 }
 
-void Renderer::fixPool(uint64_t bytes) {
+ReservedPool Renderer::reservePool(uint64_t bytes) {
   const double perPoint = options_.storage == PointStorage::Compact    ? 8.0
                           : options_.storage == PointStorage::Unsorted ? double(sizeof(Point))
                                                                        : 8.0 + sizeof(Point);
   // Batch slots cost 32 bytes each, about one per thousand points (see below).
   const uint64_t points = uint64_t(double(bytes) / (perPoint + 32.0 / 1024 + 32.0 / kBatchSize));
-  const uint64_t pointSlots = roundUp(points, kPointSlotAlignment);
+  // Taken from the shared rest like one set's slots, exactly (no room to grow into: the
+  // reservation is the budget).
+  SetRecord range{.pointSlots = roundUp(std::max<uint64_t>(points, 1), kPointSlotAlignment)};
   // A batch slot per batch of points, and room for the partial batch each set ends in, for sets
   // of a thousand points on average (octree nodes hold thousands to a hundred thousand); sets
   // that find no batch slot are refused like those that find no point slots.
-  const uint64_t batchSlots = batchesForPoints(pointSlots) + pointSlots / 1024 + 64;
-  if (pointSlots > pool_->points.capacity() || batchSlots > pool_->batches.capacity()) {
-    backend_->reservePool(std::max(pointSlots, pool_->points.capacity()),
-                          std::max(batchSlots, pool_->batches.capacity()));
-    pool_->points.grow(pointSlots);
-    pool_->batches.grow(batchSlots);
+  range.batchSlots = batchesForPoints(range.pointSlots) + range.pointSlots / 1024 + 64;
+  placeInPool(range, false);
+  const uint32_t id = nextReservation_++;
+  Reservation& r = pool_->reservations[id];
+  r.pointFirst = range.pointFirst;
+  r.pointSlots = range.pointSlots;
+  r.batchFirst = range.batchFirst;
+  r.batchSlots = range.batchSlots;
+  r.points.grow(r.pointSlots);
+  r.batches.grow(r.batchSlots);
+  return ReservedPool(this, id);
+}
+
+void Renderer::dropReservation(uint32_t reservation) {
+  const auto found = pool_->reservations.find(reservation);
+  if (found == pool_->reservations.end()) return;
+  std::vector<PointSetId> inside;
+  for (PointSetId id : order_) {
+    if (sets_.at(id).reservation == reservation) inside.push_back(id);
   }
-  poolFixed_ = true;
+  for (PointSetId id : inside) removeSet(id);
+  // Its free slots are already empty (new slots are, and removed sets' slots are emptied).
+  const Reservation& r = found->second;
+  pool_->points.release(r.pointFirst, r.pointSlots);
+  pool_->batches.release(r.batchFirst, r.batchSlots);
+  pool_->reservations.erase(found);
+  if (sets_.empty() && pool_->reservations.empty()) clear();
 }
 
 PointSetId Renderer::storeSet(const PointProducer& points, SetRecord record,
@@ -225,11 +292,6 @@ PointSetId Renderer::storeSet(const PointProducer& points, SetRecord record,
   return id;
 }
 
-void Renderer::releasePool() {
-  poolFixed_ = false;
-  if (sets_.empty()) clear();
-}
-
 void Renderer::removeSet(PointSetId set) {
   const auto found = sets_.find(set);
   if (found == sets_.end()) return;
@@ -238,24 +300,25 @@ void Renderer::removeSet(PointSetId set) {
   std::erase(order_, set);
   pool_->setAtPoint.erase(record.pointFirst);
   residentPoints_ -= record.pointCount;
-  if (sets_.empty() && !poolFixed_) {
+  if (sets_.empty() && pool_->reservations.empty()) {
     clear();
     return;
   }
-  backend_->releaseSlots({record.pointFirst, record.pointSlots},
-                         {record.batchFirst, record.batchSlots});
-  pool_->points.release(record.pointFirst, record.pointSlots);
-  pool_->batches.release(record.batchFirst, record.batchSlots);
+  releaseSlotsOf(record);
 }
 
 void Renderer::clear() {
+  if (!pool_->reservations.empty()) {
+    // The reserved ranges stay where they are: their handles still name them.
+    while (!order_.empty()) removeSet(order_.back());
+    return;
+  }
   sets_.clear();
   order_.clear();
   pool_->points.reset();
   pool_->batches.reset();
   pool_->setAtPoint.clear();
   residentPoints_ = 0;
-  poolFixed_ = false;
   backend_->freePool();
 }
 
@@ -276,8 +339,51 @@ uint64_t Renderer::freeMemoryBytes() const {
   return backend_->freeMemoryBytes();
 }
 
-uint64_t Renderer::fixedPoolPoints() const {
-  return poolFixed_ ? pool_->points.capacity() : 0;
+uint64_t Renderer::reservedPointSlots() const {
+  uint64_t slots = 0;
+  for (const auto& [id, reservation] : pool_->reservations) slots += reservation.pointSlots;
+  return slots;
+}
+
+ReservedPool::~ReservedPool() {
+  try {
+    reset();
+  } catch (const std::exception& e) {
+    // Only a failing device gets here (emptying slots); the renderer's next call reports it too.
+    std::fprintf(stderr, "pcv: releasing a reserved point pool: %s\n", e.what());
+  }
+}
+
+ReservedPool::ReservedPool(ReservedPool&& other) noexcept
+    : renderer_(std::exchange(other.renderer_, nullptr)), id_(std::exchange(other.id_, 0)) {}
+
+ReservedPool& ReservedPool::operator=(ReservedPool&& other) noexcept {
+  if (this != &other) {
+    reset();
+    renderer_ = std::exchange(other.renderer_, nullptr);
+    id_ = std::exchange(other.id_, 0);
+  }
+  return *this;
+}
+
+std::optional<PointSetId> ReservedPool::tryAddSet(const PointProducer& points,
+                                                  const PointSetOptions& options) {
+  if (!renderer_) return std::nullopt;
+  return renderer_->tryAddSetIn(id_, points, options);
+}
+
+uint64_t ReservedPool::pointCapacity() const {
+  return renderer_ ? renderer_->pool_->reservations.at(id_).pointSlots : 0;
+}
+
+uint64_t ReservedPool::usedPointSlots() const {
+  return renderer_ ? renderer_->pool_->reservations.at(id_).points.used() : 0;
+}
+
+void ReservedPool::reset() {
+  if (!renderer_) return;
+  std::exchange(renderer_, nullptr)->dropReservation(id_);
+  id_ = 0;
 }
 
 std::vector<Point> Renderer::downloadPoints(PointSetId set) const {

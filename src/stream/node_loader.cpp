@@ -6,9 +6,9 @@
 
 namespace pcv {
 
-NodeLoader::NodeLoader(const CopcFile& file, const ColoringOptions& coloring, unsigned threads,
-                       uint64_t hostBudgetBytes)
-    : file_(file), coloring_(coloring), hostBudgetBytes_(hostBudgetBytes) {
+NodeLoader::NodeLoader(std::shared_ptr<const NodeSource> source, const ColoringOptions& coloring,
+                       unsigned threads, uint64_t hostBudgetBytes)
+    : source_(std::move(source)), coloring_(coloring), hostBudgetBytes_(hostBudgetBytes) {
   for (unsigned t = 0; t < std::max(1u, threads); ++t) threads_.emplace_back([this] { run(); });
 }
 
@@ -88,20 +88,20 @@ void NodeLoader::run() {
     wake_.wait(lock, [&] {
       if (stopping_) return true;
       if (queue_.empty()) return false;
-      const uint64_t bytes = file_.hierarchy().nodes[queue_.front()].pointCount * sizeof(Point);
+      const uint64_t bytes = source_->forest().nodes[queue_.front()].pointCount * sizeof(Point);
       return bytesHeld_ == 0 || bytesHeld_ + bytes <= hostBudgetBytes_;
     });
     if (stopping_) return;
     const uint32_t node = queue_.front();
     queue_.pop_front();
-    const uint64_t bytes = file_.hierarchy().nodes[node].pointCount * sizeof(Point);
+    const uint64_t bytes = source_->forest().nodes[node].pointCount * sizeof(Point);
     inFlight_.insert(node);
     bytesHeld_ += bytes;
     lock.unlock();
     DecodedNode decoded{.node = node};
     std::string error;
     try {
-      const PointCloud cloud = file_.decodeNode(node);
+      const PointCloud cloud = source_->decodeNode(node);
       coloredPoints(cloud, coloring_, decoded.points);
     } catch (const Error& e) {
       error = e.what();

@@ -16,11 +16,11 @@
 #include "pcv/core/point.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/core/uninitialized_vector.hpp"
-#include "pcv/io/copc_file.hpp"
+#include "pcv/stream/node_source.hpp"
 
 namespace pcv {
 
-/// A node's points, coloured, as offsets from the file's origin.
+/// A node's points, coloured, as offsets from the source's origin.
 struct DecodedNode {
   uint32_t node = 0;
   UninitializedVector<Point> points;
@@ -30,8 +30,8 @@ class NodeLoader {
  public:
   /// `coloring` is applied to every node (its range fixed, so nodes agree); `hostBudgetBytes`
   /// bounds the decoded points waiting to be taken, and those being decoded.
-  NodeLoader(const CopcFile& file, const ColoringOptions& coloring, unsigned threads,
-             uint64_t hostBudgetBytes);
+  NodeLoader(std::shared_ptr<const NodeSource> source, const ColoringOptions& coloring,
+             unsigned threads, uint64_t hostBudgetBytes);
   ~NodeLoader();  ///< stops the threads; decodes in progress finish first
   NodeLoader(const NodeLoader&) = delete;
   NodeLoader& operator=(const NodeLoader&) = delete;
@@ -54,7 +54,7 @@ class NodeLoader {
  private:
   void run();
 
-  const CopcFile& file_;
+  const std::shared_ptr<const NodeSource> source_;
   const ColoringOptions coloring_;
   const uint64_t hostBudgetBytes_;
 

@@ -54,7 +54,6 @@ bool needsRefinement(const OctreeIndex& tree, size_t node, const NodeSelectionPa
 
 std::vector<uint32_t> selectNodes(const OctreeIndex& tree, const NodeSelectionParams& p) {
   std::vector<uint32_t> chosen;
-  if (tree.root() == OctreeIndex::kNone) return chosen;
   struct Candidate {
     double priority;
     uint32_t node;
@@ -69,7 +68,8 @@ std::vector<uint32_t> selectNodes(const OctreeIndex& tree, const NodeSelectionPa
     const double priority = nodePriority(tree, size_t(node), p);
     if (priority > 0.0) candidates.push({priority, uint32_t(node)});
   };
-  consider(tree.root());
+  // Every tree's root competes from the start: one ranking across the forest.
+  for (int32_t root : tree.roots()) consider(root);
   uint64_t points = 0;
   while (!candidates.empty()) {
     const uint32_t node = candidates.top().node;

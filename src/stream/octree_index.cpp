@@ -1,48 +1,91 @@
 #include "pcv/stream/octree_index.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <map>
-#include <tuple>
+#include <unordered_map>
+
+#include "pcv/stream/copc_node_source.hpp"
 
 namespace pcv {
 namespace {
 
-using KeyTuple = std::tuple<int32_t, int32_t, int32_t, int32_t>;
+/// A node's tree and key in one hashable value.
+struct TreeKey {
+  uint32_t tree;
+  CopcNodeKey key;
+  bool operator==(const TreeKey&) const = default;
+};
 
-KeyTuple tupleOf(const CopcNodeKey& key) {
-  return {key.level, key.x, key.y, key.z};
-}
+struct TreeKeyHash {
+  size_t operator()(const TreeKey& k) const {
+    // splitmix64's finalizer over each part in turn: every bit of every part reaches the bucket.
+    uint64_t h = k.tree;
+    for (int32_t part : {k.key.level, k.key.x, k.key.y, k.key.z}) {
+      h += uint32_t(part) + 0x9e3779b97f4a7c15ull;
+      h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+      h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+      h ^= h >> 31;
+    }
+    return size_t(h);
+  }
+};
 
 }  // namespace
 
-OctreeIndex::OctreeIndex(const CopcHierarchy& hierarchy)
-    : nodes_(hierarchy.nodes),
-      parent_(hierarchy.nodes.size(), kNone),
-      children_(hierarchy.nodes.size()),
-      rootSpacing_(hierarchy.spacing) {
-  std::map<KeyTuple, int32_t> byKey;
-  if (!(rootSpacing_ > 0.0)) {
-    // A hierarchy that states no spacing: a root of ~100 x 100 points across its cube.
-    rootSpacing_ = 2.0 * hierarchy.halfSize / 100.0;
-  }
-  for (size_t i = 0; i < nodes_.size(); ++i) byKey[tupleOf(nodes_[i].key)] = int32_t(i);
+OctreeIndex::OctreeIndex(const CopcHierarchy& hierarchy) : OctreeIndex(forestOf(hierarchy)) {}
+
+OctreeIndex::OctreeIndex(const NodeForest& forest)
+    : nodes_(forest.nodes),
+      parent_(forest.nodes.size(), kNone),
+      children_(forest.nodes.size()),
+      isRoot_(forest.nodes.size(), false),
+      rootSpacing_(forest.trees.size(), 0.0) {
+  // Hashed, not ordered: a forest of thousands of tiles has millions of nodes.
+  std::unordered_map<TreeKey, int32_t, TreeKeyHash> byKey;
+  byKey.reserve(nodes_.size());
+  for (size_t i = 0; i < nodes_.size(); ++i) byKey[{nodes_[i].tree, nodes_[i].key}] = int32_t(i);
   for (auto& children : children_) children.fill(kNone);
   for (size_t i = 0; i < nodes_.size(); ++i) {
-    const CopcNodeKey& key = nodes_[i].key;
+    const SourceNode& node = nodes_[i];
+    const CopcNodeKey& key = node.key;
     if (key.level == 0) {
-      root_ = int32_t(i);
+      // A key listed twice is one node (the last listed, as for children): one root per tree.
+      if (byKey.at({node.tree, key}) == int32_t(i)) {
+        roots_.push_back(int32_t(i));
+        isRoot_[i] = true;
+      }
       continue;
     }
-    const auto parent = byKey.find({key.level - 1, key.x / 2, key.y / 2, key.z / 2});
-    if (parent == byKey.end()) continue;  // an orphan is never reached from the root
+    const auto parent = byKey.find({node.tree, {key.level - 1, key.x / 2, key.y / 2, key.z / 2}});
+    if (parent == byKey.end()) continue;  // an orphan is never reached from a root
     parent_[i] = parent->second;
     const int child = (key.x & 1) | (key.y & 1) << 1 | (key.z & 1) << 2;
     children_[size_t(parent->second)][size_t(child)] = int32_t(i);
   }
+  // Roots in tree order, so the forest's ranking does not depend on the order nodes are listed.
+  std::sort(roots_.begin(), roots_.end(),
+            [&](int32_t a, int32_t b) { return nodes_[size_t(a)].tree < nodes_[size_t(b)].tree; });
+  for (size_t tree = 0; tree < forest.trees.size(); ++tree) {
+    rootSpacing_[tree] = forest.trees[tree].rootSpacing;
+  }
+  for (int32_t root : roots_) {
+    double& spacing = rootSpacing_[nodes_[size_t(root)].tree];
+    if (!(spacing > 0.0)) {
+      // A tree that states no spacing: a root of ~100 x 100 points across its cube.
+      const glm::dvec3 size = nodes_[size_t(root)].bounds.size();
+      spacing = std::max({size.x, size.y, size.z}) / 100.0;
+    }
+  }
 }
 
 double OctreeIndex::spacing(size_t index) const {
-  return std::ldexp(rootSpacing_, -nodes_[index].key.level);
+  return std::ldexp(rootSpacing_[nodes_[index].tree], -nodes_[index].key.level);
+}
+
+Box3d OctreeIndex::bounds() const {
+  Box3d box;
+  for (int32_t root : roots_) box.extend(nodes_[size_t(root)].bounds);
+  return box;
 }
 
 }  // namespace pcv

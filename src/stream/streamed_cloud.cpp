@@ -6,6 +6,7 @@
 
 #include "node_loader.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/stream/copc_node_source.hpp"
 #include "pcv/stream/node_selection.hpp"
 
 namespace pcv {
@@ -33,16 +34,22 @@ unsigned decodeThreads(unsigned asked) {
 
 StreamedCloud::StreamedCloud(std::shared_ptr<const CopcFile> file, Renderer& renderer,
                              const StreamingOptions& options)
-    : file_(std::move(file)),
+    : StreamedCloud(std::make_shared<const CopcNodeSource>(std::move(file)), renderer, options) {}
+
+StreamedCloud::StreamedCloud(std::shared_ptr<const NodeSource> source, Renderer& renderer,
+                             const StreamingOptions& options)
+    : source_(std::move(source)),
       renderer_(renderer),
       options_(options),
-      tree_(file_->hierarchy()),
+      tree_(source_->forest()),
       resident_(tree_.size()),
       wantedNow_(tree_.size(), false) {
   if (options_.gpuMemoryBytes == 0) throw InputError("streaming needs a GPU memory budget");
-  renderer_.fixPool(options_.gpuMemoryBytes);
-  maxPointBudget_ = renderer_.fixedPoolPoints() / 10 * 9;
-  if (tree_.root() != OctreeIndex::kNone) rootPoints_ = tree_.node(size_t(tree_.root())).pointCount;
+  for (int32_t root : tree_.roots()) {
+    rootPoints_ = std::max(rootPoints_, tree_.node(size_t(root)).pointCount);
+  }
+  pool_ = renderer_.reservePool(options_.gpuMemoryBytes);
+  maxPointBudget_ = pool_.pointCapacity() / 10 * 9;
   if (maxPointBudget_ < rootPoints_) {
     throw InputError("a resident-node budget (--gpu-memory) of " +
                      formatBytes(double(options_.gpuMemoryBytes)) + " holds " +
@@ -51,36 +58,33 @@ StreamedCloud::StreamedCloud(std::shared_ptr<const CopcFile> file, Renderer& ren
   }
   setPointBudget(options_.pointBudget);
   ColoringOptions fixed = options_.coloring;
-  if (tree_.root() != OctreeIndex::kNone) {
-    const PointCloud root = file_->decodeNode(size_t(tree_.root()));
+  if (!tree_.roots().empty()) {
+    const auto first = size_t(tree_.roots().front());
+    const PointCloud root = source_->decodeNode(first);
     UninitializedVector<Point> coloured;
     coloring_ = coloredPoints(root, options_.coloring, coloured);
     fixed = fixedColoring(coloring_, options_.coloring);
-    if (const auto set =
-            renderer_.tryAddSet(HostPoints(coloured), {.hasColor = file_->hasColor()})) {
-      resident_[size_t(tree_.root())] = Resident{.set = *set};
+    if (const auto set = pool_.tryAddSet(HostPoints(coloured), {.hasColor = source_->hasColor()})) {
+      makeResident(uint32_t(first), *set);
       stats_.uploadedPoints += coloured.size();
       stats_.residentPoints += coloured.size();
     }
   }
-  loader_ = std::make_unique<NodeLoader>(*file_, fixed, decodeThreads(options_.decodeThreads),
+  loader_ = std::make_unique<NodeLoader>(source_, fixed, decodeThreads(options_.decodeThreads),
                                          options_.hostMemoryBytes);
 }
 
 StreamedCloud::~StreamedCloud() {
-  loader_.reset();  // the threads stop before the sets and the file go
-  for (const auto& resident : resident_) {
-    if (resident) renderer_.removeSet(resident->set);
-  }
-  renderer_.releasePool();  // the renderer may hold other clouds again
+  loader_.reset();  // the threads stop before the sets go
+  // pool_ removes the sets and gives its memory back to the renderer.
 }
 
 const glm::dvec3& StreamedCloud::origin() const {
-  return file_->origin();
+  return source_->origin();
 }
 
 Box3d StreamedCloud::bounds() const {
-  return tree_.root() == OctreeIndex::kNone ? Box3d{} : tree_.node(size_t(tree_.root())).bounds;
+  return tree_.bounds();
 }
 
 std::vector<std::string> StreamedCloud::takeErrors() {
@@ -93,11 +97,19 @@ void StreamedCloud::setPointBudget(uint64_t points) {
   options_.pointBudget = std::clamp(points, rootPoints_, maxPointBudget_);
 }
 
+void StreamedCloud::makeResident(uint32_t node, PointSetId set) {
+  resident_[node] = Resident{.set = set, .lastFrame = frame_};
+  residentNodes_.push_back(node);
+}
+
 bool StreamedCloud::evictOneNotIn(const std::vector<bool>& wanted) {
+  // The node drawn longest ago; among those, the lowest index (the choice does not depend on
+  // the order nodes arrived in).
   size_t oldest = SIZE_MAX;
-  for (size_t node = 0; node < resident_.size(); ++node) {
-    if (!resident_[node] || wanted[node]) continue;
-    if (oldest == SIZE_MAX || resident_[node]->lastFrame < resident_[oldest]->lastFrame) {
+  for (uint32_t node : residentNodes_) {
+    if (wanted[node]) continue;
+    if (oldest == SIZE_MAX || resident_[node]->lastFrame < resident_[oldest]->lastFrame ||
+        (resident_[node]->lastFrame == resident_[oldest]->lastFrame && node < oldest)) {
       oldest = node;
     }
   }
@@ -112,12 +124,13 @@ void StreamedCloud::evict(size_t node) {
   renderer_.removeSet(resident_[node]->set);
   stats_.residentPoints -= tree_.node(node).pointCount;
   resident_[node].reset();
+  std::erase(residentNodes_, uint32_t(node));
   ++stats_.evictedNodes;
 }
 
 void StreamedCloud::repack() {
-  for (size_t node = 0; node < resident_.size(); ++node) {
-    if (resident_[node] && int64_t(node) != tree_.root()) evict(node);
+  for (uint32_t node : std::vector<uint32_t>(residentNodes_)) {
+    if (!tree_.isRoot(node)) evict(node);
   }
   ++stats_.repacks;
 }
@@ -143,9 +156,9 @@ void StreamedCloud::addDecoded() {
     bool repacked = false;
     for (;;) {
       const std::optional<PointSetId> set =
-          renderer_.tryAddSet(HostPoints(decoded.points), {.hasColor = file_->hasColor()});
+          pool_.tryAddSet(HostPoints(decoded.points), {.hasColor = source_->hasColor()});
       if (set) {
-        resident_[decoded.node] = Resident{.set = *set, .lastFrame = frame_};
+        makeResident(decoded.node, *set);
         stats_.uploadedPoints += decoded.points.size();
         stats_.residentPoints += decoded.points.size();
         break;
@@ -154,9 +167,9 @@ void StreamedCloud::addDecoded() {
       if (evictOneNotIn(wantedNow_)) continue;
       // Every resident node is wanted. When the pool still has the room in all, the holes that
       // evictions left are too small for this node: the pool is repacked (every node but the
-      // root goes, and comes back in the next frames, placed end to end). Otherwise the budget
+      // roots goes, and comes back in the next frames, placed end to end). Otherwise the budget
       // asks for more than the GPU memory holds, and this node waits to be asked for again.
-      if (repacked || stats_.residentPoints + decoded.points.size() > renderer_.fixedPoolPoints()) {
+      if (repacked || stats_.residentPoints + decoded.points.size() > pool_.pointCapacity()) {
         break;
       }
       repack();
@@ -173,7 +186,7 @@ std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx,
                                    .pointBudget = options_.pointBudget,
                                    .refineSpacingPx = options_.refineSpacingPx};
   wanted_ = selectNodes(tree_, params);
-  std::fill(wantedNow_.begin(), wantedNow_.end(), false);
+  std::fill(wantedNow_.begin(), wantedNow_.end(), false);  // bits: fast even for millions
   std::vector<uint32_t> missing;
   for (uint32_t node : wanted_) {
     wantedNow_[node] = true;
@@ -193,16 +206,14 @@ std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx,
   }
   stats_.nodesWanted = wanted_.size();
   stats_.nodesPending = loader_->pendingCount();
-  stats_.nodesCached = size_t(std::count_if(resident_.begin(), resident_.end(),
-                                            [](const auto& r) { return r.has_value(); }));
+  stats_.nodesCached = residentNodes_.size();
   stats_.decodedPoints = loader_->decodedPoints();
   return sets;
 }
 
 void StreamedCloud::keepOnlyWanted() {
-  for (size_t node = 0; node < resident_.size(); ++node) {
-    if (!resident_[node] || wantedNow_[node]) continue;
-    evict(node);
+  for (uint32_t node : std::vector<uint32_t>(residentNodes_)) {
+    if (!wantedNow_[node]) evict(node);
   }
   stats_.nodesCached = stats_.nodesResident;
 }

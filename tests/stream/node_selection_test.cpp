@@ -1,9 +1,11 @@
-// Node selection against a brute-force reference on synthetic octrees: the same nodes in the
-// same order, parents always before children, the budget kept, nothing outside the view.
+// Node selection against a brute-force reference on synthetic octrees and forests of them: the
+// same nodes in the same order, parents always before children, the budget kept, nothing outside
+// the view; a forest is ranked as one under one budget.
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "pcv/stream/copc_node_source.hpp"
 #include "pcv/stream/node_selection.hpp"
 
 namespace pcv {
@@ -29,6 +31,26 @@ CopcHierarchy syntheticHierarchy(int levels, uint64_t seed) {
   return h;
 }
 
+/// `trees` synthetic octrees of `levels` levels side by side along x (root centres 250 apart),
+/// each with its own spacing, their nodes shuffled together.
+NodeForest syntheticForest(int trees, int levels, uint64_t seed) {
+  NodeForest forest;
+  for (int t = 0; t < trees; ++t) {
+    CopcHierarchy h = syntheticHierarchy(levels, seed + uint64_t(t));
+    h.center = glm::dvec3(250.0 * t, 0.0, 0.0);
+    for (CopcNode& node : h.nodes) node.bounds = h.boundsOf(node.key);
+    NodeForest one = forestOf(h);
+    forest.trees.push_back({.rootSpacing = 2.0 + t});
+    for (SourceNode node : one.nodes) {
+      node.tree = uint32_t(t);
+      forest.nodes.push_back(node);
+    }
+  }
+  std::mt19937_64 random(seed);
+  std::shuffle(forest.nodes.begin(), forest.nodes.end(), random);
+  return forest;
+}
+
 /// The definition, naively: repeatedly take the highest-priority visible candidate (a node whose
 /// parent is taken and needs refinement, or the root) that fits, scanning every node each step.
 std::vector<uint32_t> bruteForce(const OctreeIndex& tree, const NodeSelectionParams& p) {
@@ -42,8 +64,8 @@ std::vector<uint32_t> bruteForce(const OctreeIndex& tree, const NodeSelectionPar
       if (taken[n] || skipped[n]) continue;
       const int32_t parent = tree.parent(n);
       const bool candidate =
-          int32_t(n) == tree.root() || (parent != OctreeIndex::kNone && taken[size_t(parent)] &&
-                                        needsRefinement(tree, size_t(parent), p));
+          tree.isRoot(n) || (parent != OctreeIndex::kNone && taken[size_t(parent)] &&
+                             needsRefinement(tree, size_t(parent), p));
       const double priority = candidate ? nodePriority(tree, n, p) : 0.0;
       if (priority > bestPriority) best = int64_t(n), bestPriority = priority;
     }
@@ -58,10 +80,10 @@ std::vector<uint32_t> bruteForce(const OctreeIndex& tree, const NodeSelectionPar
   }
 }
 
-TEST(NodeSelection, MatchesTheBruteForceReferenceAtManyViewsAndBudgets) {
-  const CopcHierarchy hierarchy = syntheticHierarchy(4, 7);
-  const OctreeIndex tree(hierarchy);
-  std::mt19937 random(3);
+/// Compares selectNodes with the brute force at 40 random views and four budgets; the number
+/// of cases where something was chosen.
+int checkAgainstBruteForce(const OctreeIndex& tree, uint32_t seed) {
+  std::mt19937 random(seed);
   std::uniform_real_distribution<double> coordinate(-300.0, 300.0);
   std::uniform_real_distribution<float> angle(-180.0f, 180.0f);
   int checked = 0;
@@ -80,7 +102,7 @@ TEST(NodeSelection, MatchesTheBruteForceReferenceAtManyViewsAndBudgets) {
       for (uint32_t node : chosen) {
         points += tree.node(node).pointCount;
         const int32_t parent = tree.parent(node);
-        EXPECT_TRUE(int32_t(node) == tree.root() || taken[size_t(parent)]) << "parent first";
+        EXPECT_TRUE(tree.isRoot(node) || taken[size_t(parent)]) << "parent first";
         EXPECT_GT(nodePriority(tree, node, params), 0.0) << "in view";
         taken[node] = true;
       }
@@ -88,7 +110,88 @@ TEST(NodeSelection, MatchesTheBruteForceReferenceAtManyViewsAndBudgets) {
       checked += !chosen.empty();
     }
   }
-  EXPECT_GT(checked, 20);
+  return checked;
+}
+
+TEST(NodeSelection, MatchesTheBruteForceReferenceAtManyViewsAndBudgets) {
+  const CopcHierarchy hierarchy = syntheticHierarchy(4, 7);
+  EXPECT_GT(checkAgainstBruteForce(OctreeIndex(hierarchy), 3), 20);
+}
+
+TEST(NodeSelection, MatchesTheBruteForceReferenceOverAForest) {
+  const OctreeIndex forest(syntheticForest(3, 3, 11));
+  ASSERT_EQ(forest.roots().size(), 3u);
+  EXPECT_GT(checkAgainstBruteForce(forest, 5), 20);
+}
+
+TEST(OctreeIndex, LinksNodesWithinTheirOwnTreeOnly) {
+  const NodeForest nodes = syntheticForest(2, 3, 4);
+  const OctreeIndex forest(nodes);
+  ASSERT_EQ(forest.roots().size(), 2u);
+  EXPECT_NE(forest.node(size_t(forest.roots()[0])).tree,
+            forest.node(size_t(forest.roots()[1])).tree);
+  for (size_t n = 0; n < forest.size(); ++n) {
+    const int32_t parent = forest.parent(n);
+    if (forest.isRoot(n)) {
+      EXPECT_EQ(parent, OctreeIndex::kNone);
+      continue;
+    }
+    ASSERT_NE(parent, OctreeIndex::kNone) << "a full tree has no orphans";
+    EXPECT_EQ(forest.node(size_t(parent)).tree, forest.node(n).tree);
+    EXPECT_EQ(forest.node(size_t(parent)).key.level + 1, forest.node(n).key.level);
+  }
+  // Spacing is per tree: 2 and 3 at the roots, halved per level.
+  for (int32_t root : forest.roots()) {
+    EXPECT_DOUBLE_EQ(forest.spacing(size_t(root)), 2.0 + forest.node(size_t(root)).tree);
+  }
+  EXPECT_DOUBLE_EQ(forest.bounds().min.x, -100.0);
+  EXPECT_DOUBLE_EQ(forest.bounds().max.x, 350.0);
+}
+
+TEST(OctreeIndex, AKeyListedTwiceIsOneNode) {
+  NodeForest nodes = syntheticForest(2, 2, 6);
+  // The first tree's root and one of its children, listed again at the end.
+  for (const SourceNode node : std::vector<SourceNode>(nodes.nodes)) {
+    if (node.tree == 0 &&
+        (node.key == CopcNodeKey{0, 0, 0, 0} || node.key == CopcNodeKey{1, 1, 0, 1})) {
+      nodes.nodes.push_back(node);
+    }
+  }
+  const OctreeIndex forest(nodes);
+  ASSERT_EQ(forest.roots().size(), 2u) << "one root per tree";
+  size_t rootsFlagged = 0;
+  for (size_t n = 0; n < forest.size(); ++n) rootsFlagged += forest.isRoot(n);
+  EXPECT_EQ(rootsFlagged, 2u);
+  Camera camera = Camera::lookingFrom({-300.0, 0.0, 0.0}, 0.0f, 0.0f);
+  camera.farPlane = 5000.0f;
+  const std::vector<uint32_t> chosen =
+      selectNodes(forest, {.camera = camera, .pointBudget = ~0ull, .refineSpacingPx = 0.0});
+  EXPECT_EQ(chosen.size(), nodes.nodes.size() - 2) << "every node once";
+}
+
+TEST(NodeSelection, RanksTheTreesOfAForestUnderOneBudget) {
+  // Two trees; the camera sits near the first, looking along +x over both.
+  const OctreeIndex forest(syntheticForest(2, 4, 9));
+  Camera camera = Camera::lookingFrom({-150.0, 0.0, 0.0}, 0.0f, 0.0f);
+  camera.farPlane = 10000.0f;
+  NodeSelectionParams params{.camera = camera, .pointBudget = ~0ull};
+  auto pointsOf = [&](const std::vector<uint32_t>& chosen, uint32_t tree) {
+    uint64_t points = 0;
+    for (uint32_t node : chosen) {
+      if (forest.node(node).tree == tree) points += forest.node(node).pointCount;
+    }
+    return points;
+  };
+  const std::vector<uint32_t> all = selectNodes(forest, params);
+  EXPECT_GT(pointsOf(all, 0), 0u);
+  EXPECT_GT(pointsOf(all, 1), 0u) << "both trees are drawn";
+  // A third of the points: the near tree keeps most of what it had, the far one little.
+  params.pointBudget = (pointsOf(all, 0) + pointsOf(all, 1)) / 3;
+  const std::vector<uint32_t> part = selectNodes(forest, params);
+  EXPECT_GT(pointsOf(part, 1), 0u) << "the far tree's root still fits";
+  EXPECT_LE(pointsOf(part, 0) + pointsOf(part, 1), params.pointBudget);
+  EXPECT_GT(double(pointsOf(part, 0)) / double(pointsOf(all, 0)),
+            2.0 * double(pointsOf(part, 1)) / double(pointsOf(all, 1)));
 }
 
 TEST(NodeSelection, FarViewsStopAtCoarseLevels) {

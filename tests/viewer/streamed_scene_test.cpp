@@ -116,7 +116,7 @@ TEST(StreamedScene, AnotherFileReplacesTheStreamAndAddingIsRefused) {
   }
   EXPECT_EQ(s.scene.cloud().size(), 50u);
   EXPECT_EQ(s.renderer->pointCount(), 50u);
-  EXPECT_EQ(s.renderer->fixedPoolPoints(), 0u) << "the pool is the renderer's own again";
+  EXPECT_EQ(s.renderer->reservedPointSlots(), 0u) << "the stream's reserved pool is given back";
 }
 
 TEST(StreamedScene, ABrokenCopcFileKeepsTheCylinders) {

@@ -110,6 +110,39 @@ struct PickedPoint {
   int pixelY = 0;
 };
 
+class Renderer;
+
+/// Point memory a renderer holds for one streamed source (see Renderer::reservePool): move-only;
+/// its destructor removes the sets added through it and gives the slots back to the renderer,
+/// which must outlive it. A default-constructed handle holds nothing.
+class ReservedPool {
+ public:
+  ReservedPool() = default;
+  ~ReservedPool();
+  ReservedPool(ReservedPool&& other) noexcept;
+  ReservedPool& operator=(ReservedPool&& other) noexcept;
+  ReservedPool(const ReservedPool&) = delete;
+  ReservedPool& operator=(const ReservedPool&) = delete;
+
+  explicit operator bool() const { return renderer_ != nullptr; }
+  /// Adds a set in this pool's free slots (as Renderer::addSet does in the rest); empty when
+  /// it does not fit, and nothing changed: remove sets (Renderer::removeSet) and try again.
+  std::optional<PointSetId> tryAddSet(const PointProducer& points,
+                                      const PointSetOptions& options = {});
+  /// Points the pool holds at most (count of point slots, not bytes).
+  uint64_t pointCapacity() const;
+  /// Point slots its sets take now.
+  uint64_t usedPointSlots() const;
+  /// Removes its sets and gives its slots back now (the handle then holds nothing).
+  void reset();
+
+ private:
+  friend class Renderer;
+  ReservedPool(Renderer* renderer, uint32_t id) : renderer_(renderer), id_(id) {}
+  Renderer* renderer_ = nullptr;
+  uint32_t id_ = 0;
+};
+
 class RasterBackend;  // a backend's storage and draws (src/raster/raster_backend.hpp)
 struct DrawList;      // the slots a frame draws (same header)
 struct FrameDraw;     // one frame's pipeline, view and target (same header)
@@ -138,20 +171,16 @@ class Renderer {
   PointSetId addSet(std::span<const Point> points, const PointSetOptions& options = {});
   /// Adds a set of the producer's points, pulled in slices (on the GPU where it can).
   PointSetId addSet(const PointProducer& points, const PointSetOptions& options = {});
-  /// Fixes the pool at about `bytes` of point memory (point and batch slots), allocated now:
-  /// sets that do not fit its free slots are refused (tryAddSet) instead of growing it, and
-  /// removing every set keeps it. For streaming within a memory budget. Throws
-  /// OutOfMemoryError.
-  void fixPool(uint64_t bytes);
-  /// Ends fixPool(): the pool grows and shrinks with its sets again (freed now if none is left).
-  void releasePool();
-  /// Adds a set when it fits the fixed pool's free slots (as addSet otherwise); empty when it
-  /// does not, and nothing changed: remove sets and try again.
-  std::optional<PointSetId> tryAddSet(const PointProducer& points,
-                                      const PointSetOptions& options = {});
+  /// Reserves about `bytes` of point memory (point and batch slots), allocated now, for the
+  /// sets a streamed source adds through the handle: they are refused there when its free slots
+  /// are full instead of taking more, while addSet() places other sets in the rest of the
+  /// renderer's memory, growing it as before. Every set is drawn and picked alike wherever it
+  /// lives. Dropping the handle removes its sets and gives the slots back. Throws
+  /// OutOfMemoryError naming the sizes.
+  ReservedPool reservePool(uint64_t bytes);
   /// Frees a set's memory for later sets. Unknown ids are ignored.
   void removeSet(PointSetId set);
-  /// Removes every set and gives their memory back (a fixed pool too: it grows again after).
+  /// Removes every set and gives their memory back; reserved pools stay reserved, empty.
   void clear();
   /// Resident sets, in the order they were added.
   std::vector<PointSetId> sets() const;
@@ -161,10 +190,10 @@ class Renderer {
   /// Bytes of point data resident (the pool all sets live in).
   uint64_t residentBytes() const;
   /// Bytes free now in the memory the points live in (GPU memory, or host memory for the cpu
-  /// backend): what a fixed pool for streaming can take.
+  /// backend): what a reserved pool for streaming can take.
   uint64_t freeMemoryBytes() const;
-  /// Points a fixed pool holds at most (0 when the pool is not fixed).
-  uint64_t fixedPoolPoints() const;
+  /// Point slots held by reserved pools, all together (0 when none is).
+  uint64_t reservedPointSlots() const;
   /// Copies a set's 16-byte points back to the host in stored order; empty with Compact storage.
   std::vector<Point> downloadPoints(PointSetId set) const;
   /// The set and point a framebuffer payload names; empty for a payload no set holds.
@@ -206,14 +235,24 @@ class Renderer {
   void* cudaStream() const;
 
  private:
+  friend class ReservedPool;
   struct SetRecord {
     uint64_t pointFirst = 0, pointCount = 0, pointSlots = 0;  ///< pool point slots
     uint64_t batchFirst = 0, batchCount = 0, batchSlots = 0;  ///< pool batch slots
+    uint32_t reservation = 0;  ///< the reserved pool it lives in; 0: the shared rest
     bool hasColor = true;
     std::vector<uint32_t> sourceOrder;  ///< stored index -> source index, when kept
   };
-  /// Finds slots for the record, growing the pool unless it is fixed; false when it cannot.
-  bool placeInPool(SetRecord& record);
+  /// Finds slots for the record in the shared rest of the pool, growing it (by half again when
+  /// `headroom`, else by what is needed). Throws OutOfMemoryError.
+  void placeInPool(SetRecord& record, bool headroom);
+  /// Finds slots for the record in reserved pool `reservation`; false when they are full.
+  bool placeInReservation(SetRecord& record, uint32_t reservation);
+  /// Gives a removed set's slots back to where they came from.
+  void releaseSlotsOf(const SetRecord& record);
+  std::optional<PointSetId> tryAddSetIn(uint32_t reservation, const PointProducer& points,
+                                        const PointSetOptions& options);
+  void dropReservation(uint32_t reservation);
   PointSetId storeSet(const PointProducer& points, SetRecord record,
                       const PointSetOptions& options);
   SetRecord recordFor(uint64_t count, const PointSetOptions& options) const;
@@ -238,7 +277,7 @@ class Renderer {
   std::vector<PointSetId> order_;  // sets_ keys in the order added
   PointSetId nextId_ = 1;
   uint64_t residentPoints_ = 0;
-  bool poolFixed_ = false;
+  uint32_t nextReservation_ = 1;
 };
 
 /// Known backend names, for messages and help: {"auto", "cuda", "cpu"}.

@@ -1,8 +1,9 @@
 /// @brief Which octree nodes a frame draws: the visible ones whose points still look too sparse
 /// on screen, the most important first (large on screen, near the view's centre and the
-/// camera), until the point budget is spent. COPC keeps every point on exactly one level, so a
-/// node's parent is part of the full cloud and is always chosen before it: drawing the chosen
-/// nodes leaves no holes, whatever is still loading below them.
+/// camera), until the point budget is spent. A forest (tiles) is ranked as one: the roots of all
+/// trees are the first candidates, under the one budget. COPC keeps every point on exactly one
+/// level, so a node's parent is part of the full cloud and is always chosen before it: drawing the
+/// chosen nodes leaves no holes, whatever is still loading below them.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,7 @@ double nodePriority(const OctreeIndex& tree, size_t node, const NodeSelectionPar
 bool needsRefinement(const OctreeIndex& tree, size_t node, const NodeSelectionParams& params);
 
 /// The nodes to draw, in the order chosen (highest priority first, parents before children): from
-/// the root, the visible node of highest priority whose parent is chosen is taken next while
+/// the roots, the visible node of highest priority whose parent is chosen is taken next while
 /// its points fit the budget; the children of a node are candidates when it needs refinement.
 /// Empty nodes (no points) are taken freely, to reach their children.
 std::vector<uint32_t> selectNodes(const OctreeIndex& tree, const NodeSelectionParams& params);

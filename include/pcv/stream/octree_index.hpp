@@ -1,5 +1,6 @@
-/// @brief A COPC octree as the node selection walks it: each node's parent and children by
-/// index, its cube and the spacing of its points.
+/// @brief A forest of octrees as the node selection walks it: each node's parent and children by
+/// index, its cube and the spacing of its points, and the roots of all trees (a COPC file is one
+/// tree; a set of tiles is many, ranked together).
 #pragma once
 
 #include <array>
@@ -8,6 +9,7 @@
 
 #include "pcv/core/bounds.hpp"
 #include "pcv/io/copc_hierarchy.hpp"
+#include "pcv/stream/node_source.hpp"
 
 namespace pcv {
 
@@ -15,24 +17,31 @@ class OctreeIndex {
  public:
   static constexpr int32_t kNone = -1;
 
+  explicit OctreeIndex(const NodeForest& forest);
+  /// One tree: forestOf(hierarchy).
   explicit OctreeIndex(const CopcHierarchy& hierarchy);
 
   size_t size() const { return nodes_.size(); }
-  /// The root's index, or kNone for an empty hierarchy.
-  int32_t root() const { return root_; }
-  const CopcNode& node(size_t index) const { return nodes_[index]; }
+  /// The level-0 node of each tree that has one, in tree order.
+  const std::vector<int32_t>& roots() const { return roots_; }
+  /// Whether `index` is one of roots().
+  bool isRoot(size_t index) const { return isRoot_[index]; }
+  const SourceNode& node(size_t index) const { return nodes_[index]; }
   int32_t parent(size_t index) const { return parent_[index]; }
   /// Up to eight children, kNone where there is none.
   const std::array<int32_t, 8>& children(size_t index) const { return children_[index]; }
-  /// Typical distance between the points of `index` (the root's spacing halved per level).
+  /// Typical distance between the points of `index` (its tree's root spacing halved per level).
   double spacing(size_t index) const;
+  /// The box around every root's cube (empty for an empty forest).
+  Box3d bounds() const;
 
  private:
-  std::vector<CopcNode> nodes_;
+  std::vector<SourceNode> nodes_;
   std::vector<int32_t> parent_;
   std::vector<std::array<int32_t, 8>> children_;
-  int32_t root_ = kNone;
-  double rootSpacing_ = 0.0;
+  std::vector<int32_t> roots_;
+  std::vector<bool> isRoot_;         // by node
+  std::vector<double> rootSpacing_;  // by tree
 };
 
 }  // namespace pcv

@@ -1,9 +1,10 @@
-/// @brief A COPC cloud of any size drawn through a renderer: each frame picks the octree nodes
-/// the view needs under a point budget, decodes the missing ones on a pool of threads, adds
-/// what is decoded as point sets within an upload budget per frame, and evicts the nodes drawn
-/// longest ago when the renderer's fixed pool (the GPU memory budget) is full. The frame loop
-/// never waits for the disk or a decode; it draws what is resident, and the parents of what is
-/// missing are always drawn, so there are no holes.
+/// @brief A node source of any size (a COPC file, a forest of tiles) drawn through a renderer:
+/// each frame picks the octree nodes the view needs under a point budget, decodes the missing
+/// ones on a pool of threads, adds what is decoded as point sets within an upload budget per
+/// frame, and evicts the nodes drawn longest ago when its reserved pool (the GPU memory budget)
+/// is full. The frame loop never waits for the disk or a decode; it draws what is resident, and
+/// the parents of what is missing are always drawn, so there are no holes. The renderer holds
+/// other sets beside it (in-core clouds), outside the reserved pool.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/io/copc_file.hpp"
 #include "pcv/raster/renderer.hpp"
+#include "pcv/stream/node_source.hpp"
 #include "pcv/stream/octree_index.hpp"
 
 namespace pcv {
@@ -23,13 +25,13 @@ class NodeLoader;
 
 struct StreamingOptions {
   uint64_t pointBudget = 100'000'000;         ///< points drawn per frame, at most
-  uint64_t gpuMemoryBytes = 0;                ///< the renderer's point memory for this cloud (> 0)
+  uint64_t gpuMemoryBytes = 0;                ///< the renderer's point memory reserved (> 0)
   uint64_t hostMemoryBytes = 1ull << 30;      ///< decoded points waiting for upload, at most
   unsigned decodeThreads = 0;                 ///< 0: all cores but one
   uint64_t uploadPointsPerFrame = 8'000'000;  ///< decoded points added per frame, at most
   double uploadSecondsPerFrame = 0.002;       ///< time a frame spends adding nodes, about
   double refineSpacingPx = 1.0;  ///< refine nodes whose points show farther apart (pixels)
-  ColoringOptions coloring;      ///< its range is fixed from the root node for every node
+  ColoringOptions coloring;      ///< its range is fixed from the first root node for every node
 };
 
 /// What the panel shows.
@@ -43,14 +45,19 @@ struct StreamingStats {
   uint64_t decodedPoints = 0;   ///< since the start
   uint64_t uploadedPoints = 0;  ///< since the start
   uint64_t evictedNodes = 0;    ///< since the start
-  uint64_t repacks = 0;         ///< times the pool was emptied but for the root (see .cpp)
+  uint64_t repacks = 0;         ///< times the pool was emptied but for the roots (see .cpp)
 };
 
 class StreamedCloud {
  public:
-  /// `renderer` must outlive the cloud, and draws nothing else while it streams (its pool is
-  /// fixed at the GPU budget). Decodes the root at once (the colouring's range comes from it).
-  /// Throws InputError when the GPU budget cannot hold the root.
+  /// `renderer` must outlive the cloud; the cloud reserves options.gpuMemoryBytes of its point
+  /// memory (Renderer::reservePool), and other sets may be added beside. Decodes the first
+  /// tree's root at once (the colouring's range comes from it); the other roots stream like any
+  /// node. Throws InputError when the GPU budget cannot hold the largest root, OutOfMemoryError
+  /// when the renderer cannot reserve it.
+  StreamedCloud(std::shared_ptr<const NodeSource> source, Renderer& renderer,
+                const StreamingOptions& options);
+  /// A COPC file: the source is a CopcNodeSource over it.
   StreamedCloud(std::shared_ptr<const CopcFile> file, Renderer& renderer,
                 const StreamingOptions& options);
   ~StreamedCloud();  ///< stops the decoding threads and removes its sets
@@ -68,11 +75,14 @@ class StreamedCloud {
   const StreamingStats& stats() const { return stats_; }
   /// The origin the renderer's points are offsets from.
   const glm::dvec3& origin() const;
-  /// The cloud's cube.
+  /// The box around every root's cube.
   Box3d bounds() const;
+  const NodeSource& source() const { return *source_; }
+  /// The renderer's point slots reserved for this cloud.
+  uint64_t reservedPoints() const { return pool_.pointCapacity(); }
   const Coloring& coloring() const { return coloring_; }
-  /// Points drawn per frame at most; at least the root's (a frame draws it whole), at most
-  /// maxPointBudget().
+  /// Points drawn per frame at most; at least the largest root's (a frame draws a node whole),
+  /// at most maxPointBudget().
   void setPointBudget(uint64_t points);
   uint64_t pointBudget() const { return options_.pointBudget; }
   /// The most points a frame can ask for: what the GPU budget's pool holds, less room for the
@@ -87,18 +97,23 @@ class StreamedCloud {
     uint64_t lastFrame = 0;  ///< the frame that last drew it
   };
   void addDecoded();
+  void makeResident(uint32_t node, PointSetId set);
   bool evictOneNotIn(const std::vector<bool>& wanted);
   void evict(size_t node);
   void repack();
 
-  std::shared_ptr<const CopcFile> file_;
+  std::shared_ptr<const NodeSource> source_;
   Renderer& renderer_;
   StreamingOptions options_;
+  ReservedPool pool_;  // before the loader: its threads stop before the sets go
   OctreeIndex tree_;
   Coloring coloring_;
   std::vector<std::optional<Resident>> resident_;  // by node
-  std::vector<uint32_t> wanted_;                   // the last frame's choice
-  std::vector<bool> wantedNow_;                    // by node
+  // The nodes resident_ holds, in any order: what eviction scans (a forest of many tiles has
+  // millions of nodes, of which a few thousand fit the GPU budget).
+  std::vector<uint32_t> residentNodes_;
+  std::vector<uint32_t> wanted_;  // the last frame's choice
+  std::vector<bool> wantedNow_;   // by node
   uint64_t frame_ = 0;
   uint64_t maxPointBudget_ = 0;
   uint64_t rootPoints_ = 0;

@@ -1,0 +1,60 @@
+/// @brief What streaming needs from a source of points: a forest of octrees (one or more roots)
+/// with each node's cube and point count, one double origin, and any node's points decoded on
+/// demand from several threads. A COPC file is one tree (copc_node_source.hpp); a set of tiles
+/// is a forest (forest_node_source.hpp), where a tile that is not an octree is a lone root.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "pcv/core/bounds.hpp"
+#include "pcv/core/point_cloud.hpp"
+#include "pcv/io/copc_hierarchy.hpp"
+
+namespace pcv {
+
+/// One node of a forest: which tree it belongs to, its place in that tree, its cube, its points.
+struct SourceNode {
+  uint32_t tree = 0;        ///< index into NodeForest::trees
+  CopcNodeKey key;          ///< level and cell in its tree (level 0: the tree's root)
+  Box3d bounds;             ///< the node's cube (a lone root: its box), world coordinates
+  uint64_t pointCount = 0;  ///< 0: an empty node whose children may hold some
+};
+
+/// What a tree of the forest says about all its nodes.
+struct SourceTree {
+  /// Typical distance between the root's points, in world units; halves at each level. 0 when
+  /// unknown: the selection then assumes ~100 points across the root's cube.
+  double rootSpacing = 0.0;
+};
+
+/// Every node of every tree, in any order; a node's parent is the node of its tree one level up
+/// whose cell holds it. Node indices are what decodeNode() and the selection name.
+struct NodeForest {
+  std::vector<SourceTree> trees;
+  std::vector<SourceNode> nodes;
+};
+
+/// The interface every streamable source implements. Implementations live in stream/ (adapters
+/// over io/ readers such as CopcFile), so io/ stays below stream/ and knows nothing of it.
+class NodeSource {
+ public:
+  virtual ~NodeSource() = default;
+  /// The hierarchy, fixed for the source's life.
+  virtual const NodeForest& forest() const = 0;
+  /// The world position every decoded node's points are offsets from.
+  virtual const glm::dvec3& origin() const = 0;
+  /// Whether the points carry colours of their own (else a colour map colours them).
+  virtual bool hasColor() const = 0;
+  /// The attributes each decoded node carries, in order.
+  virtual const std::vector<std::string>& attributeNames() const = 0;
+  /// The points of forest().nodes[node], as offsets from origin() (PointCloud::origin is
+  /// origin()), with the colours and attributes above. Safe to call from several threads at
+  /// once. Throws pcv::Error (InputError naming the file, node and byte for broken data).
+  virtual PointCloud decodeNode(size_t node) const = 0;
+};
+
+}  // namespace pcv

@@ -1,0 +1,201 @@
+// Streaming a forest (several octrees, as a set of tiles is) through the CPU renderer: every tree
+// converges under one budget, the converged image equals the in-core render of the same nodes,
+// a budget smaller than the forest is shared by its trees, an in-core set is drawn and picked
+// beside the stream (and one added mid-stream grows the renderer without touching the stream's
+// nodes), and a forest made of several sources moves their points to one origin.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "pcv/core/camera_framing.hpp"
+#include "pcv/raster/view_setup.hpp"
+#include "pcv/stream/copc_node_source.hpp"
+#include "pcv/stream/forest_node_source.hpp"
+#include "pcv/stream/node_selection.hpp"
+#include "pcv/stream/streamed_cloud.hpp"
+#include "synthetic_node_source.hpp"
+#include "test_support.hpp"
+
+namespace pcv {
+namespace {
+
+using test::SyntheticNodeSource;
+
+/// Frames until the stream converges (at most ~10 s); the last frame's sets.
+std::vector<PointSetId> converge(StreamedCloud& cloud, const Camera& camera, int width,
+                                 int height) {
+  for (int frame = 0; frame < 2000; ++frame) {
+    std::vector<PointSetId> sets = cloud.update(camera, width, height);
+    if (cloud.converged()) return sets;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ADD_FAILURE() << "no convergence: " << cloud.stats().nodesResident << " of "
+                << cloud.stats().nodesWanted << " wanted nodes resident";
+  return {};
+}
+
+Image render(Renderer& renderer, std::span<const PointSetId> sets, const Camera& camera,
+             const glm::dvec3& origin) {
+  Image image(320, 180, test::kPoisonPixel);
+  renderer.render(sets, makeViewTransform(camera, 320, 180, origin), {},
+                  {image.pixels.data(), 320, 180, MemorySpace::Host});
+  return image;
+}
+
+long countColour(const Image& image, uint32_t rgba) {
+  return long(std::count(image.pixels.begin(), image.pixels.end(), rgba));
+}
+
+TEST(StreamedForest, EveryTreeConvergesToTheInCoreImageOfItsNodes) {
+  const auto source = std::make_shared<const SyntheticNodeSource>(3, 3, 2000);
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
+  StreamedCloud cloud(source, *renderer,
+                      {.gpuMemoryBytes = 64ull << 20, .decodeThreads = 3, .refineSpacingPx = 0.0});
+  EXPECT_DOUBLE_EQ(cloud.bounds().max.x - cloud.bounds().min.x, 400.0) << "all three roots";
+  const Camera camera = frameBounds(cloud.bounds(), 16.0f / 9.0f);
+  const std::vector<PointSetId> sets = converge(cloud, camera, 320, 180);
+  EXPECT_EQ(cloud.stats().pointsDrawn, source->forest().nodes.size() * 2000u)
+      << "refined to the last level: every node of every tree";
+  const Image streamed = render(*renderer, sets, camera, cloud.origin());
+  for (uint32_t tree = 0; tree < 3; ++tree) {
+    EXPECT_GT(countColour(streamed, SyntheticNodeSource::treeColour(tree)), 500) << tree;
+  }
+  // In core: the same nodes decoded and added in the order the stream draws them.
+  auto inCore = createRenderer("cpu", {.storage = PointStorage::Compact});
+  const OctreeIndex forest(source->forest());
+  std::vector<PointSetId> all;
+  for (uint32_t node : selectNodes(forest, {.camera = camera,
+                                           .widthPx = 320,
+                                           .heightPx = 180,
+                                           .pointBudget = ~0ull,
+                                           .refineSpacingPx = 0.0})) {
+    all.push_back(inCore->addSet(source->decodeNode(node).points));
+  }
+  EXPECT_EQ(test::countDifferentPixels(streamed, render(*inCore, all, camera, cloud.origin())), 0u);
+}
+
+TEST(StreamedForest, ABudgetSmallerThanTheForestIsSharedByItsTrees) {
+  const auto source = std::make_shared<const SyntheticNodeSource>(2, 4, 1000);
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
+  StreamedCloud cloud(source, *renderer,
+                      {.pointBudget = 30'000,
+                       .gpuMemoryBytes = 40'000 * 8,
+                       .decodeThreads = 2,
+                       .refineSpacingPx = 0.0});
+  const Camera camera = frameBounds(cloud.bounds(), 16.0f / 9.0f);
+  const std::vector<PointSetId> sets = converge(cloud, camera, 320, 180);
+  EXPECT_LE(cloud.stats().pointsDrawn, 30'000u);
+  EXPECT_GT(cloud.stats().pointsDrawn, 25'000u) << "the budget is used";
+  EXPECT_LE(renderer->reservedPointSlots(), 40'000u);
+  const Image image = render(*renderer, sets, camera, cloud.origin());
+  EXPECT_GT(countColour(image, SyntheticNodeSource::treeColour(0)), 500);
+  EXPECT_GT(countColour(image, SyntheticNodeSource::treeColour(1)), 500);
+}
+
+TEST(StreamedForest, AnInCoreSetIsDrawnAndPickedBesideTheStream) {
+  const auto source = std::make_shared<const SyntheticNodeSource>(2, 2, 3000);
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
+  // A red wall in front of the lower half of the first tree (y < 0), in the stream's coordinates
+  // (offsets from its origin); the camera looks along +x at it.
+  const uint32_t red = packRgba(255, 0, 0);
+  std::vector<Point> wall;
+  for (int i = 0; i < 100; ++i) {
+    for (int j = 0; j < 100; ++j) {
+      wall.push_back({-60.0f, -50.0f + float(i) * 0.5f, -50.0f + float(j), red});
+    }
+  }
+  const PointSetId inCore = renderer->addSet(wall);
+  std::vector<PointSetId> sets;
+  Camera camera;
+  {
+    StreamedCloud cloud(source, *renderer, {.gpuMemoryBytes = 16ull << 20, .decodeThreads = 2});
+    camera = Camera::lookingFrom(cloud.origin() + glm::dvec3(-300.0, 0.0, 0.0), 0.0f, 0.0f);
+    camera.farPlane = 5000.0f;
+    sets = converge(cloud, camera, 320, 180);
+    EXPECT_GT(cloud.reservedPoints(), 0u);
+    sets.push_back(inCore);
+    const Image both = render(*renderer, sets, camera, cloud.origin());
+    EXPECT_GT(countColour(both, red), 1000);
+    EXPECT_GT(countColour(both, SyntheticNodeSource::treeColour(0)), 1000) << "beside the wall";
+    const ViewTransform view = makeViewTransform(camera, 320, 180, cloud.origin());
+    PixelHit hit{};
+    ASSERT_TRUE(projectPoint(view, -60.0f, -25.0f, 0.0f, hit));
+    const auto onWall = renderer->pick(SetSelection::only(sets), view, {}, hit.x, hit.y);
+    ASSERT_TRUE(onWall);
+    EXPECT_EQ(onWall->location.set, inCore);
+    ASSERT_TRUE(projectPoint(view, 0.0f, 25.0f, 0.0f, hit));
+    const auto onTree = renderer->pick(SetSelection::only(sets), view, {}, hit.x, hit.y);
+    ASSERT_TRUE(onTree);
+    EXPECT_NE(onTree->location.set, inCore);
+  }
+  EXPECT_EQ(renderer->sets(), std::vector<PointSetId>{inCore}) << "the stream's sets are gone";
+  EXPECT_EQ(renderer->reservedPointSlots(), 0u);
+  EXPECT_EQ(renderer->pointCount(), wall.size());
+}
+
+TEST(StreamedForest, InCoreSetsAddedWhileStreamingGrowTheRestAndKeepTheStreamsNodes) {
+  const auto source = std::make_shared<const SyntheticNodeSource>(2, 3, 2000);
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
+  StreamedCloud cloud(source, *renderer, {.gpuMemoryBytes = 8ull << 20, .decodeThreads = 2});
+  const Camera camera = frameBounds(cloud.bounds(), 16.0f / 9.0f);
+  const std::vector<PointSetId> sets = converge(cloud, camera, 320, 180);
+  const Image before = render(*renderer, sets, camera, cloud.origin());
+  const uint64_t bytes = renderer->residentBytes();
+  // Far more points than the pool's spare slots: the renderer's memory grows around the pool.
+  const std::vector<Point> far(2 * cloud.reservedPoints(), Point{0.0f, 0.0f, 5000.0f, 0});
+  const PointSetId inCore = renderer->addSet(far);
+  EXPECT_GT(renderer->residentBytes(), bytes);
+  EXPECT_EQ(test::countDifferentPixels(before, render(*renderer, sets, camera, cloud.origin())), 0u)
+      << "the stream's nodes survive the growth";
+  EXPECT_EQ(cloud.update(camera, 320, 180), sets) << "nothing was evicted for it";
+  renderer->removeSet(inCore);
+  EXPECT_TRUE(cloud.converged());
+}
+
+TEST(ForestNodeSource, MovesEachMembersPointsToTheForestsOrigin) {
+  const glm::dvec3 farCorner(500'400.0, 5'000'050.0, 80.0);
+  const auto a = std::make_shared<const SyntheticNodeSource>(1, 2, 100);
+  const auto b = std::make_shared<const SyntheticNodeSource>(2, 2, 100, farCorner);
+  const ForestNodeSource forest({a, b});
+  EXPECT_EQ(forest.forest().trees.size(), 3u);
+  EXPECT_EQ(forest.forest().nodes.size(), a->forest().nodes.size() + b->forest().nodes.size());
+  EXPECT_EQ(forest.origin(), a->origin());
+  const OctreeIndex index(forest.forest());
+  EXPECT_EQ(index.roots().size(), 3u);
+  // The last node is b's last: same world positions, now as offsets from a's origin.
+  const size_t last = forest.forest().nodes.size() - 1;
+  EXPECT_EQ(forest.memberNode(last), (std::pair<size_t, size_t>{1, b->forest().nodes.size() - 1}));
+  EXPECT_EQ(forest.forest().nodes[last].tree, 2u);
+  const PointCloud moved = forest.decodeNode(last);
+  const PointCloud original = b->decodeNode(b->forest().nodes.size() - 1);
+  ASSERT_EQ(moved.size(), original.size());
+  EXPECT_EQ(moved.origin, a->origin());
+  for (size_t i = 0; i < moved.size(); ++i) {
+    const glm::dvec3 before =
+        original.origin +
+        glm::dvec3(original.points[i].x, original.points[i].y, original.points[i].z);
+    const glm::dvec3 after =
+        moved.origin + glm::dvec3(moved.points[i].x, moved.points[i].y, moved.points[i].z);
+    EXPECT_LT(glm::length(after - before), 1e-4) << i;
+  }
+  EXPECT_THROW(ForestNodeSource({}), InputError);
+}
+
+TEST(ForestNodeSource, TwoCopcFilesStreamAsOneForest) {
+  const std::filesystem::path path = test::testDataDir() / "laz-corpus" / "lone-star.copc.laz";
+  if (test::testDataDir().empty() || !std::filesystem::exists(path)) {
+    GTEST_SKIP() << "lone-star.copc.laz not found in the shared data";
+  }
+  const auto file = std::make_shared<const CopcFile>(path);
+  const auto one = std::make_shared<const CopcNodeSource>(file);
+  const auto twice = std::make_shared<const ForestNodeSource>(
+      std::vector<std::shared_ptr<const NodeSource>>{one, one});
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
+  StreamedCloud cloud(twice, *renderer, {.gpuMemoryBytes = 64ull << 20, .refineSpacingPx = 0.0});
+  converge(cloud, frameBounds(cloud.bounds(), 16.0f / 9.0f), 320, 180);
+  EXPECT_EQ(cloud.stats().pointsDrawn, 2 * file->pointCount()) << "both trees whole";
+}
+
+}  // namespace
+}  // namespace pcv
