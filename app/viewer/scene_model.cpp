@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "pcv/io/copc_hierarchy.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
 
@@ -16,28 +15,6 @@ namespace pcv::app {
 
 SceneModel::SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring)
     : renderer_(renderer), demo_(demo), coloring_(coloring) {}
-
-namespace {
-
-/// The cylinders' world bounds, from each one's centre, axis, radius and half height.
-Box3d boundsOf(const CylinderScene& scene) {
-  Box3d box;
-  for (const Cylinder& c : scene.cylinders) {
-    for (int axis = 0; axis < 3; ++axis) {
-      const double along = std::abs(double(c.axisZ[axis])) * c.halfHeight;
-      const double across =
-          c.radius * std::sqrt(std::max(0.0, 1.0 - double(c.axisZ[axis]) * double(c.axisZ[axis])));
-      glm::dvec3 low(0.0), high(0.0);
-      low[axis] = c.center[axis] - along - across;
-      high[axis] = c.center[axis] + along + across;
-      box.min[axis] = std::min(box.min[axis], low[axis]);
-      box.max[axis] = std::max(box.max[axis], high[axis]);
-    }
-  }
-  return box;
-}
-
-}  // namespace
 
 SceneModel::~SceneModel() {
   loader_.reset();    // cancels a load in progress and joins its thread
@@ -68,7 +45,7 @@ void SceneModel::showDemo() {
   waitUntilPrepared();
   removeShown();
   const CylinderScene cylinders = makeCylinderScene(demo_.seed);
-  demoBounds_ = boundsOf(cylinders);
+  demoBounds_ = demoSceneBounds(demo_);
   shownOrigin_ = glm::dvec3(0.0);
   demoWhenEmpty_ = true;
   demoReady_ = false;
@@ -126,7 +103,7 @@ std::string SceneModel::sceneKey() const {
 void SceneModel::open(const std::vector<std::string>& files, bool replace,
                       const ReadOptions& options) {
   if (files.empty()) return;
-  if (replace && files.size() == 1 && streaming_ && isCopcFile(files[0])) {
+  if (replace && streaming_ && streamsAsCopc(files, {})) {
     if (!openStreamed(files[0], options) && demoWhenEmpty_) showDemo();  // as for a bad file
     return;
   }

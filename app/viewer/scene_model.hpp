@@ -20,16 +20,11 @@
 #include "pcv/core/point_cloud.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/raster/renderer.hpp"
-#include "viewer/cloud_loader.hpp"
-#include "viewer/streamed_scene.hpp"
+#include "pcv/session/cloud_loader.hpp"
+#include "pcv/session/scene_sources.hpp"
+#include "pcv/session/streamed_scene.hpp"
 
 namespace pcv::app {
-
-/// The seed's cylinders, shown while no file is.
-struct DemoScene {
-  uint64_t pointCount = 10'000'000;
-  uint64_t seed = 1;
-};
 
 class SceneModel {
  public:

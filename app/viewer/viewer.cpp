@@ -68,9 +68,9 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   scene_ = std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring);
   if (!options.stream.inCore) {
     std::vector<std::string> notes;
-    scene_->streamCopcFiles(streamingOptionsFrom(options.stream, *renderer_, notes));
+    scene_->streamCopcFiles(streamingOptionsFor(options.stream, *renderer_, notes));
     // The defaults taken matter only when a COPC file is given (the panel shows them later).
-    if (streams(options.files, options.stream)) {
+    if (streamsAsCopc(options.files, options.stream)) {
       for (const std::string& note : notes) std::fprintf(stderr, "pcv: %s\n", note.c_str());
     }
   }

@@ -15,20 +15,38 @@ Camera frameBounds(const Box3d& worldBounds, float aspect, const FramingAngles& 
   const glm::dvec3 centre = box.center();
   // A single point or a zero-size cloud still gets a view of a metre-ish around it; otherwise
   // never less than a millionth of the coordinates' magnitude (float offsets resolve no finer).
-  const double radius = std::max({0.5 * glm::length(box.size()), 1e-6 * glm::length(centre), 1e-3});
+  const double minimumRadius = std::max(1e-6 * glm::length(centre), 1e-3);
+  const double radius = std::max(0.5 * glm::length(box.size()), minimumRadius);
 
   Camera camera = base;
   camera.yawRadians = glm::radians(angles.yawDegrees);
   camera.pitchRadians = glm::radians(std::clamp(angles.pitchDegrees, -89.0f, 89.0f));
-  // The sphere fits when its radius subtends half of the narrower field of view.
-  const double halfFovY = 0.5 * double(camera.fovYRadians);
-  const double halfFovX = std::atan(std::tan(halfFovY) * double(std::max(aspect, 1e-3f)));
-  const double halfFov = std::min(halfFovX, halfFovY);
-  const double distance = radius / std::sin(halfFov) * 1.05;  // 5 % margin
-  camera.eye = centre - camera.forward() * distance;
-  // Depth precision follows far/near: near just in front of the sphere, far well behind it so
+  const glm::dvec3 forward = camera.forward(), up = camera.up(), right = camera.right();
+  // The half extents of the view at unit depth, less the margin.
+  const double tanY = std::tan(0.5 * double(camera.fovYRadians)) / kFramingMargin;
+  const double tanX = tanY * double(std::max(aspect, 1e-3f));
+  // Looking at the centre from `distance`, a corner at offset (x right, y up, z forward) from it
+  // lies inside the view when |x| <= tanX (distance + z) and |y| <= tanY (distance + z): the
+  // nearest distance where every corner does is the largest of these bounds. That corner
+  // touches the view's edge (within the margin); a bounding sphere would leave the flat box of
+  // a LiDAR tile small in the image.
+  double distance = minimumRadius / std::sin(std::min(std::atan(tanX), std::atan(tanY)));
+  double nearestAhead = 0.0;  // the largest -z: the corner nearest the camera
+  for (int c = 0; c < 8; ++c) {
+    const glm::dvec3 corner((c & 1) ? box.max.x : box.min.x, (c & 2) ? box.max.y : box.min.y,
+                            (c & 4) ? box.max.z : box.min.z);
+    const glm::dvec3 offset = corner - centre;
+    const double x = glm::dot(offset, right), y = glm::dot(offset, up);
+    const double z = glm::dot(offset, forward);
+    distance = std::max(distance, std::max(std::abs(x) / tanX, std::abs(y) / tanY) - z);
+    nearestAhead = std::max(nearestAhead, -z);
+  }
+  // Never inside the box, whatever its shape: a corner on the view axis bounds nothing above.
+  distance = std::max(distance, nearestAhead + 0.05 * radius);
+  camera.eye = centre - forward * distance;
+  // Depth precision follows far/near: near just in front of the box, far well behind it so
   // the camera can back off a little without clipping.
-  camera.nearPlane = float(std::max(distance - radius, distance * 1e-3) * 0.5);
+  camera.nearPlane = float(std::max(distance - nearestAhead, distance * 1e-3) * 0.5);
   camera.farPlane = float((distance + radius) * 4.0);
   return camera;
 }
