@@ -113,6 +113,11 @@ void Scene::openInCore() {
     bounds_.extend(summary.worldBounds);
     appendPointCloud(cloud_, cloud);
   }
+  for (const std::shared_ptr<const PointCloud>& given : plan_.clouds) {
+    if (!given) continue;
+    bounds_.extend(given->worldBounds());
+    appendPointCloud(cloud_, *given);
+  }
   UninitializedVector<Point> coloured;
   coloring_ = coloredPoints(cloud_, options_.coloring, coloured);
   LayoutProgress progress;

@@ -45,8 +45,13 @@ bool streamsAsCopc(const std::vector<std::string>& files, const StreamLimits& li
 ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   ScenePlan plan;
   plan.files = sources.files;
+  plan.clouds = sources.clouds;
   plan.demo = sources.demo;
-  if (sources.files.empty()) return plan;  // the cylinders
+  if (sources.files.empty() && sources.clouds.empty()) return plan;  // the cylinders
+  if (!sources.clouds.empty()) {
+    plan.kind = SceneKind::InCore;  // memory cannot stream: everything is merged with it
+    return plan;
+  }
   if (streamsAsCopc(sources.files, limits)) {
     plan.kind = SceneKind::Streamed;
     return plan;

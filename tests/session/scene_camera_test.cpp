@@ -12,11 +12,15 @@
 namespace pcv {
 namespace {
 
-/// The largest |ndc x| and |ndc y| of the box's corners; fails when one is behind the camera.
-glm::dvec2 cornerReach(const Camera& camera, const Box3d& box, float aspect) {
+struct Projected {
+  glm::dvec2 low{HUGE_VAL}, high{-HUGE_VAL};  ///< of the corners' ndc x and y
+};
+
+/// Where the box's corners project (ndc); fails when one is behind the camera or clipped.
+Projected projectCorners(const Camera& camera, const Box3d& box, float aspect) {
   const glm::dvec3 origin = box.center();
   const glm::mat4 vp = camera.viewProjection(origin, aspect);
-  glm::dvec2 reach(0.0);
+  Projected projected;
   for (int c = 0; c < 8; ++c) {
     const glm::dvec3 corner((c & 1) ? box.max.x : box.min.x, (c & 2) ? box.max.y : box.min.y,
                             (c & 4) ? box.max.z : box.min.z);
@@ -24,9 +28,17 @@ glm::dvec2 cornerReach(const Camera& camera, const Box3d& box, float aspect) {
     EXPECT_GT(clip.w, 0.0f) << "corner " << c << " behind the camera";
     EXPECT_GT(clip.z / clip.w, -1.0f) << "corner " << c << " before the near plane";
     EXPECT_LT(clip.z / clip.w, 1.0f) << "corner " << c << " beyond the far plane";
-    reach = glm::max(reach, glm::dvec2(std::abs(clip.x / clip.w), std::abs(clip.y / clip.w)));
+    const glm::dvec2 ndc(clip.x / clip.w, clip.y / clip.w);
+    projected.low = glm::min(projected.low, ndc);
+    projected.high = glm::max(projected.high, ndc);
   }
-  return reach;
+  return projected;
+}
+
+/// The largest |ndc x| and |ndc y| of the box's corners.
+glm::dvec2 cornerReach(const Camera& camera, const Box3d& box, float aspect) {
+  const Projected projected = projectCorners(camera, box, aspect);
+  return glm::max(glm::abs(projected.low), glm::abs(projected.high));
 }
 
 TEST(StartCamera, FramedFilesFillTheViewToTheMargin) {
@@ -47,6 +59,10 @@ TEST(StartCamera, FramedFilesFillTheViewToTheMargin) {
       // Touching one side: as far out as the margin lets it, no nearer the centre.
       EXPECT_NEAR(std::max(reach.x, reach.y), 1.0 / kFramingMargin, 1e-3)
           << "aspect " << aspect << ", box " << box.size().x << " x " << box.size().z;
+      // Centred: the projection reaches as far to either side.
+      const Projected projected = projectCorners(camera, box, aspect);
+      EXPECT_NEAR(projected.low.x, -projected.high.x, 1e-3);
+      EXPECT_NEAR(projected.low.y, -projected.high.y, 1e-3);
     }
   }
 }
@@ -57,9 +73,8 @@ TEST(StartCamera, ALidarTileFillsMostOfTheImageWidth) {
   tile.extend(glm::dvec3(501000.0, 5001000.0, 180.0));
   const float aspect = 16.0f / 9.0f;
   const Camera camera = startCamera(SceneKind::InCore, tile, aspect, {});
-  // A bounding sphere left it at about 40 % of the width (reach 0.4); the corners' fit, its
-  // height bound by the view's, over half.
-  EXPECT_GT(cornerReach(camera, tile, aspect).x, 0.5);
+  // A bounding sphere left it at about 40 % of the width (reach 0.4).
+  EXPECT_GT(cornerReach(camera, tile, aspect).x, 0.6);
 }
 
 TEST(StartCamera, TheCylindersKeepTheSeedCameraExactly) {

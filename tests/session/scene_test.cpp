@@ -59,6 +59,26 @@ TEST(Scene, MergesFilesInOneOrigin) {
   EXPECT_EQ(renderer->pointCount(), 500u);
 }
 
+TEST(Scene, PointsGivenInMemoryAreMergedWithTheFiles) {
+  test::TempDir dir;
+  const std::string las = test::writeGridLas(dir.file("grid.las"), 10).string();
+  auto given = std::make_shared<PointCloud>();
+  given->origin = glm::dvec3(500200.0, 5000000.0, 100.0);
+  for (int i = 0; i < 50; ++i) {
+    given->points.push_back(Point{float(i), 0.0f, 1.0f, 0xff00ff00u});
+  }
+  given->hasColor = true;
+  auto renderer = createRenderer("cpu");
+  const ScenePlan plan = planScene({.files = {las}, .clouds = {given}}, {});
+  EXPECT_EQ(plan.kind, SceneKind::InCore);
+  Scene scene(plan, {}, *renderer);
+  EXPECT_EQ(scene.pointCount(), 150u);
+  EXPECT_EQ(renderer->pointCount(), 150u);
+  EXPECT_NEAR(scene.worldBounds().min.x, 500000.0, 0.01);
+  EXPECT_NEAR(scene.worldBounds().max.x, 500249.0, 0.01);
+  EXPECT_GT(test::countLitPixels(render(scene), RenderSettings{}.background), 20u);
+}
+
 TEST(Scene, TheCylindersAreASourceToo) {
   auto renderer = createRenderer("cpu");
   const std::unique_ptr<Scene> scene =

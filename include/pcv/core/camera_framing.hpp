@@ -1,6 +1,6 @@
-/// @brief A camera that shows a whole cloud: looking at the centre of its bounds from an oblique
-/// angle (above it, on the camera's up axis), as near as lets every corner of the bounds project
-/// inside the view, with near/far planes from the scene's size instead of fixed constants.
+/// @brief A camera that shows a whole cloud: looking from an oblique angle (above it, on the
+/// camera's up axis), placed as near as lets every corner of its bounds project inside the view,
+/// with near/far planes from the scene's size instead of fixed constants.
 #pragma once
 
 #include "pcv/core/bounds.hpp"
@@ -18,8 +18,8 @@ struct FramingAngles {
   float pitchDegrees = -30.0f;  ///< negative looks down
 };
 
-/// The camera for `worldBounds` in an image of width/height `aspect`, its view axis through the
-/// bounds' centre and every corner inside the view, one touching its edge within the margin;
+/// The camera for `worldBounds` in an image of width/height `aspect`: every corner of the bounds
+/// inside the view, their projection centred and touching two opposite edges within the margin;
 /// keeps `fovYRadians` and `upAxis` of `base`. Empty bounds give a unit box at the origin; flat or
 /// single-point clouds are framed as if they had at least a small size.
 Camera frameBounds(const Box3d& worldBounds, float aspect, const FramingAngles& angles = {},

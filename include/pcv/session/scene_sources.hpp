@@ -6,11 +6,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "pcv/core/bounds.hpp"
+#include "pcv/core/point_cloud.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "pcv/session/stream_limits.hpp"
 
@@ -22,10 +24,14 @@ struct DemoScene {
   uint64_t seed = 1;
 };
 
-/// The sources of a scene: files, or the cylinders when there are none.
+/// The sources of a scene: files and points already in memory, or the cylinders when there are
+/// none.
 struct SceneSources {
-  std::vector<std::string> files;  ///< merged when read whole; empty: the cylinders
-  DemoScene demo;
+  std::vector<std::string> files;  ///< merged when read whole
+  /// Points given in memory (an array from a caller), merged after the files: the scene is then
+  /// read whole, whatever the files are.
+  std::vector<std::shared_ptr<const PointCloud>> clouds;
+  DemoScene demo;  ///< the cylinders, when there are neither files nor clouds
 };
 
 enum class SceneKind {
@@ -39,6 +45,7 @@ struct ScenePlan {
   SceneKind kind = SceneKind::Cylinders;
   DemoScene demo;                  ///< the cylinders, when kind is Cylinders
   std::vector<std::string> files;  ///< what is opened: the files, or the one COPC file streamed
+  std::vector<std::shared_ptr<const PointCloud>> clouds;  ///< points given in memory, in core
   /// Set when the files stream from their COPC cache: the files it converts.
   std::vector<std::string> cachedFrom;
   bool cacheMissing = false;  ///< the cache must be made (converted) before the stream opens
@@ -54,7 +61,8 @@ struct ScenePlan {
 /// Whether `files` are one COPC file that `limits` say to stream.
 bool streamsAsCopc(const std::vector<std::string>& files, const StreamLimits& limits);
 
-/// The decision: cylinders without files; one COPC file streams unless `limits.inCore`; LAS or
+/// The decision: cylinders without files or clouds; clouds in memory make the scene in core; one
+/// COPC file streams unless `limits.inCore`; LAS or
 /// LAZ files that take more than `limits.memoryBytes` read whole (0: the memory available now)
 /// stream from their COPC cache (unless `limits.inCore`); everything else is read whole (its
 /// readers refuse what does not fit, with the sizes). Reads headers only.
