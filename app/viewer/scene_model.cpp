@@ -27,9 +27,8 @@ SceneModel::~SceneModel() {
 void SceneModel::removeShown() {
   closeStreamed();
   if (demoSet_) renderer_.removeSet(*demoSet_);
-  if (cloudSet_) renderer_.removeSet(*cloudSet_);
   demoSet_.reset();
-  cloudSet_.reset();
+  cloud_.hide();
   dropPreview();
 }
 
@@ -130,7 +129,7 @@ bool SceneModel::openStreamed(const std::string& path, const ReadOptions& option
   }
   closeStreamed();
   removeShown();
-  cloud_ = {};
+  cloud_.clear();
   haveCloud_ = false;
   pickedIndex_.reset();
   pickedPosition_.reset();
@@ -182,7 +181,7 @@ SetSelection SceneModel::drawnSets() const {
 }
 
 std::vector<std::string> SceneModel::colorableAttributes() const {
-  if (!streamed_) return pcv::colorableAttributes(cloud_);
+  if (!streamed_) return pcv::colorableAttributes(cloud_.cloud());
   std::vector<std::string> names = streamed_->file().attributeNames();
   for (const char* axis : {"x", "y", "z"}) {
     if (std::find(names.begin(), names.end(), axis) == names.end()) names.push_back(axis);
@@ -236,12 +235,12 @@ bool SceneModel::takeFinished() {
     }
     std::fprintf(stderr, "pcv: loaded %s: %llu points in %.3f s\n", file.path.c_str(),
                  static_cast<unsigned long long>(file.cloud.size()), file.seconds);
-    if (file.replaces || !haveCloud_) {
-      cloud_ = std::move(file.cloud);
+    const bool replaces = file.replaces || !haveCloud_;
+    cloud_.merge(std::move(file.cloud), replaces);
+    if (replaces) {
       files_.clear();
       bounds_ = file.worldBounds;
     } else {
-      appendPointCloud(cloud_, file.cloud);
       bounds_.extend(file.worldBounds);
     }
     files_.push_back(file.path);
@@ -254,7 +253,7 @@ bool SceneModel::takeFinished() {
   if (changed) {
     recolor();
   } else if (haveCloud_) {
-    if (!cloudSet_) recolor();  // a file that would have replaced them failed
+    if (!cloud_.set()) recolor();  // a file that would have replaced them failed
   } else if (demoWhenEmpty_ && !demoSet_) {
     showDemo();  // a file that replaced the cylinders failed: they come back
   }
@@ -268,9 +267,8 @@ std::optional<Box3d> SceneModel::takePreview(const LoadPreview& update) {
     if (update.replaces || !haveCloud_) {
       // The file replaces what is shown: its points alone, in its own origin.
       if (demoSet_) renderer_.removeSet(*demoSet_);
-      if (cloudSet_) renderer_.removeSet(*cloudSet_);
       demoSet_.reset();
-      cloudSet_.reset();
+      cloud_.hide();
       shownOrigin_ = update.origin;
     }
   }
@@ -297,7 +295,7 @@ std::optional<Box3d> SceneModel::takePreview(const LoadPreview& update) {
   std::fprintf(stderr, "pcv: showing %llu points of %s so far\n",
                static_cast<unsigned long long>(previewPoints_), update.path.c_str());
   Box3d shownBounds = previewBounds_;
-  if (cloudSet_) shownBounds.extend(bounds_);
+  if (cloud_.set()) shownBounds.extend(bounds_);
   return shownBounds;
 }
 
@@ -319,28 +317,25 @@ void SceneModel::setColoring(const ColoringOptions& coloring) {
 
 void SceneModel::recolor() {
   if (!haveCloud_) return;
-  UninitializedVector<Point> coloured;
-  try {
-    usedColoring_ = coloredPoints(cloud_, coloring_, coloured);
-  } catch (const InputError& error) {
-    // An attribute this cloud lacks (--color-attribute, or a file without it): say so, show rgb.
-    errors_.push_back(error.what());
-    coloring_ = ColoringOptions{};
-    usedColoring_ = coloredPoints(cloud_, coloring_, coloured);
-  }
   // Everything goes first: with no set left the renderer frees its pool, so the new set is laid
   // out in memory of exactly its size.
   removeShown();
+  std::string fallback;
   try {
-    // The source order finds a picked point's double coordinates and attributes in cloud_.
-    cloudSet_ = renderer_.addSet(coloured, {.hasColor = cloud_.hasColor, .keepSourceOrder = true});
+    // The source order finds a picked point's double coordinates and attributes in cloud().
+    usedColoring_ = cloud_.show(coloring_, {.keepSourceOrder = true}, &fallback);
   } catch (const Error& error) {
     errors_.push_back(error.what());
     return;
   }
-  shownOrigin_ = cloud_.origin;
+  if (!fallback.empty()) {
+    // An attribute this cloud lacks (--color-attribute, or a file without it): say so, show rgb.
+    errors_.push_back(fallback);
+    coloring_ = ColoringOptions{};
+  }
+  shownOrigin_ = cloud_.cloud().origin;
   std::fprintf(stderr, "pcv: %llu points coloured by %s%s%s\n",
-               static_cast<unsigned long long>(cloud_.size()),
+               static_cast<unsigned long long>(cloud_.cloud().size()),
                colorModeName(usedColoring_.mode).c_str(),
                usedColoring_.attribute.empty() ? "" : " ", usedColoring_.attribute.c_str());
 }
@@ -352,12 +347,13 @@ std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, const RenderSet
   const std::optional<PickedPoint> picked = renderer_.pick(drawnSets(), view, settings, xPx, yPx);
   if (!picked) return std::nullopt;
   pickedIndex_.reset();
-  if (cloudSet_ && picked->location.set == *cloudSet_ && picked->sourceIndex &&
-      *picked->sourceIndex < cloud_.size()) {
+  const PointCloud& cloud = cloud_.cloud();
+  if (cloud_.set() && picked->location.set == *cloud_.set() && picked->sourceIndex &&
+      *picked->sourceIndex < cloud.size()) {
     // The file's own point: double coordinates, and the index finds its attributes.
     pickedIndex_ = *picked->sourceIndex;
-    const Point& p = cloud_.points[*pickedIndex_];
-    pickedPosition_ = cloud_.origin + glm::dvec3(p.x, p.y, p.z);
+    const Point& p = cloud.points[*pickedIndex_];
+    pickedPosition_ = cloud.origin + glm::dvec3(p.x, p.y, p.z);
   } else {
     // The cylinders, a file still loading or a streamed node: the stored point.
     pickedPosition_ =

@@ -21,6 +21,7 @@
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "pcv/session/cloud_loader.hpp"
+#include "pcv/session/coloured_cloud.hpp"
 #include "pcv/session/scene_sources.hpp"
 #include "pcv/session/streamed_scene.hpp"
 
@@ -81,7 +82,7 @@ class SceneModel {
   /// x, y, z.
   std::vector<std::string> colorableAttributes() const;
   /// The loaded files, merged (empty while a COPC file is streamed).
-  const PointCloud& cloud() const { return cloud_; }
+  const PointCloud& cloud() const { return cloud_.cloud(); }
   const std::vector<std::string>& files() const { return files_; }
   /// World bounds of the loaded files.
   const Box3d& bounds() const { return bounds_; }
@@ -124,9 +125,10 @@ class SceneModel {
   Renderer& renderer_;
   DemoScene demo_;
   std::unique_ptr<CloudLoader> loader_;
-  // The renderer's sets this model added: the cylinders, or the loaded files, and the preview's
-  // pieces (each update's new points are a set of their own, so only they are uploaded).
-  std::optional<PointSetId> demoSet_, cloudSet_;
+  // The renderer's sets this model added: the cylinders (the loaded files' set is cloud_'s), and
+  // the preview's pieces (each update's new points are a set of their own, so only they are
+  // uploaded).
+  std::optional<PointSetId> demoSet_;
   std::vector<PointSetId> previewSets_;
   bool demoWhenEmpty_ = false;  // the viewer started on the cylinders: back to them, not black
   Box3d demoBounds_;            // the cylinders' world bounds
@@ -136,7 +138,7 @@ class SceneModel {
   std::optional<PointSetId> preparedDemo_;
   std::exception_ptr demoError_;
 
-  PointCloud cloud_;  // the loaded files, merged; their own colours and attributes
+  ColouredCloud cloud_{renderer_};  // the loaded files, merged, and their set
   bool haveCloud_ = false;
   std::vector<std::string> files_;
   Box3d bounds_;

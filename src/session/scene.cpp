@@ -2,6 +2,7 @@
 #include "pcv/session/scene.hpp"
 
 #include <filesystem>
+#include <utility>
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/host_memory.hpp"
@@ -79,7 +80,8 @@ Scene::Scene(const ScenePlan& plan, const SceneOptions& options, Renderer& rende
 
 Scene::~Scene() {
   streamed_.reset();  // stops its decoders, removes its sets
-  if (set_) renderer_.removeSet(*set_);
+  inCore_.reset();
+  if (cylinders_) renderer_.removeSet(*cylinders_);
 }
 
 void Scene::openCylinders() {
@@ -89,7 +91,7 @@ void Scene::openCylinders() {
   {
     auto shown = report.show("laying out " + countText(plan_.demo.pointCount) + " cylinder points",
                              nullptr, fractionOf(progress));
-    set_ = renderer_.addSet(
+    cylinders_ = renderer_.addSet(
         CylinderProducer(makeCylinderScene(plan_.demo.seed), plan_.demo.pointCount),
         {.progress = &progress});
   }
@@ -99,6 +101,8 @@ void Scene::openCylinders() {
 
 void Scene::openInCore() {
   const SessionReport& report = options_.report;
+  inCore_ = std::make_unique<ColouredCloud>(renderer_);
+  bool first = true;
   for (const std::string& file : plan_.files) {
     LoadProgress progress;
     FileSummary summary;
@@ -111,23 +115,22 @@ void Scene::openInCore() {
     for (const std::string& warning : summary.warnings) report.warn(warning);
     report.say(file + ": " + std::to_string(cloud.size()) + " points");
     bounds_.extend(summary.worldBounds);
-    appendPointCloud(cloud_, cloud);
+    inCore_->merge(std::move(cloud), std::exchange(first, false));
   }
   for (const std::shared_ptr<const PointCloud>& given : plan_.clouds) {
     if (!given) continue;
     bounds_.extend(given->worldBounds());
-    appendPointCloud(cloud_, *given);
+    inCore_->merge(PointCloud(*given), std::exchange(first, false));
   }
-  UninitializedVector<Point> coloured;
-  coloring_ = coloredPoints(cloud_, options_.coloring, coloured);
+  const PointCloud& cloud = inCore_->cloud();
   LayoutProgress progress;
   {
-    auto shown = report.show("laying out " + countText(cloud_.size()) + " points", nullptr,
+    auto shown = report.show("laying out " + countText(cloud.size()) + " points", nullptr,
                              fractionOf(progress));
-    set_ = renderer_.addSet(coloured, {.hasColor = cloud_.hasColor, .progress = &progress});
+    coloring_ = inCore_->show(options_.coloring, {.progress = &progress});
   }
-  origin_ = cloud_.origin;
-  hasColor_ = cloud_.hasColor;
+  origin_ = cloud.origin;
+  hasColor_ = cloud.hasColor;
 }
 
 void Scene::openStreamed() {
@@ -146,7 +149,12 @@ void Scene::openStreamed() {
 uint64_t Scene::pointCount() const {
   if (file_) return file_->pointCount();
   if (plan_.kind == SceneKind::Cylinders) return plan_.demo.pointCount;
-  return cloud_.size();
+  return inCore_ ? inCore_->cloud().size() : 0;
+}
+
+const PointCloud& Scene::cloud() const {
+  static const PointCloud none;
+  return inCore_ ? inCore_->cloud() : none;
 }
 
 SetSelection Scene::update(const Camera& camera, int widthPx, int heightPx) {

@@ -15,6 +15,7 @@
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/raster/renderer.hpp"
+#include "pcv/session/coloured_cloud.hpp"
 #include "pcv/session/scene_sources.hpp"
 #include "pcv/session/session_report.hpp"
 #include "pcv/session/stream_limits.hpp"
@@ -61,7 +62,7 @@ class Scene {
   /// The colouring in effect (files; streamed nodes are coloured as they are decoded).
   const Coloring& coloring() const { return coloring_; }
   /// The files read whole, merged, with their own colours and attributes; empty otherwise.
-  const PointCloud& cloud() const { return cloud_; }
+  const PointCloud& cloud() const;
   /// Points in the scene (a streamed file's total, not what is resident).
   uint64_t pointCount() const;
   /// The streamed cloud; null unless kind() is Streamed.
@@ -91,8 +92,8 @@ class Scene {
   glm::dvec3 origin_{0.0};
   bool hasColor_ = false;
   Coloring coloring_;
-  PointCloud cloud_;
-  std::optional<PointSetId> set_;
+  std::optional<PointSetId> cylinders_;
+  std::unique_ptr<ColouredCloud> inCore_;
   std::shared_ptr<const CopcFile> file_;
   std::unique_ptr<StreamedCloud> streamed_;
   std::vector<PointSetId> frameSets_;
