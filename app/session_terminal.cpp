@@ -13,6 +13,9 @@ SessionReport terminalReport() {
   report.warning = [](const std::string& line) {
     std::fprintf(stderr, "pcv: warning: %s\n", line.c_str());
   };
+  report.error = [](const std::string& line) {
+    std::fprintf(stderr, "pcv: error: %s\n", line.c_str());
+  };
   report.progress = [](const std::string& label, const LoadProgress* load,
                        std::function<double()> fraction) -> std::shared_ptr<void> {
     if (load) return std::make_shared<ProgressBar>(*load, label);

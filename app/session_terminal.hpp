@@ -9,7 +9,8 @@
 
 namespace pcv::app {
 
-/// Notes as "pcv: LINE", warnings as "pcv: warning: LINE", progress as a terminal bar.
+/// Notes as "pcv: LINE", warnings as "pcv: warning: LINE", errors as "pcv: error: LINE",
+/// progress as a terminal bar.
 SessionReport terminalReport();
 
 /// Converts `inputs` to the COPC cache `output` as `pcv convert` does (a progress bar unless

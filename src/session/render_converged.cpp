@@ -16,7 +16,7 @@ double secondsSince(Clock::time_point start) {
 }
 
 void reportErrors(Scene& scene) {
-  for (const std::string& error : scene.takeErrors()) scene.report().warn(error);
+  for (const std::string& error : scene.takeErrors()) scene.report().fail(error);
 }
 
 }  // namespace

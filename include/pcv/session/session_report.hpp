@@ -16,6 +16,8 @@ struct SessionReport {
   std::function<void(const std::string& line)> note;
   /// What a reader said without failing (a count that disagrees ...).
   std::function<void(const std::string& line)> warning;
+  /// What failed without stopping the session (a streamed node that cannot be decoded).
+  std::function<void(const std::string& line)> error;
   /// A long step starts: shows `label` while the returned token lives. `load` is the file
   /// read's progress when the step is one; otherwise `fraction` says how far it is (0..1).
   std::function<std::shared_ptr<void>(const std::string& label, const LoadProgress* load,
@@ -27,6 +29,9 @@ struct SessionReport {
   }
   void warn(const std::string& line) const {
     if (warning) warning(line);
+  }
+  void fail(const std::string& line) const {
+    if (error) error(line);
   }
   std::shared_ptr<void> show(const std::string& label, const LoadProgress* load,
                              std::function<double()> fraction) const {
