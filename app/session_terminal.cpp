@@ -8,14 +8,7 @@
 namespace pcv::app {
 
 SessionReport terminalReport() {
-  SessionReport report;
-  report.note = [](const std::string& line) { std::fprintf(stderr, "pcv: %s\n", line.c_str()); };
-  report.warning = [](const std::string& line) {
-    std::fprintf(stderr, "pcv: warning: %s\n", line.c_str());
-  };
-  report.error = [](const std::string& line) {
-    std::fprintf(stderr, "pcv: error: %s\n", line.c_str());
-  };
+  SessionReport report = reportOnStderr();
   report.progress = [](const std::string& label, const LoadProgress* load,
                        std::function<double()> fraction) -> std::shared_ptr<void> {
     if (load) return std::make_shared<ProgressBar>(*load, label);

@@ -9,8 +9,7 @@
 
 namespace pcv::app {
 
-/// Notes as "pcv: LINE", warnings as "pcv: warning: LINE", errors as "pcv: error: LINE",
-/// progress as a terminal bar.
+/// reportOnStderr(), with progress as a terminal bar.
 SessionReport terminalReport();
 
 /// Converts `inputs` to the COPC cache `output` as `pcv convert` does (a progress bar unless

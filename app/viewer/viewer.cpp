@@ -65,7 +65,8 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
                backendNote_.c_str());
   renderer_->methodFor(settings_);  // an unknown method fails here, not at the first frame
   presenter_ = std::make_unique<FramePresenter>(*renderer_, parseInteropPath(options.interop));
-  scene_ = std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring);
+  scene_ =
+      std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring, reportOnStderr());
   if (!options.stream.inCore) {
     std::vector<std::string> notes;
     scene_->streamCopcFiles(streamingOptionsFor(options.stream, *renderer_, notes));

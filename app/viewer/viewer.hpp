@@ -11,7 +11,7 @@
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/raster/render_settings.hpp"
 #include "pcv/session/stream_limits.hpp"
-#include "viewer/scene_model.hpp"
+#include "pcv/session/scene_model.hpp"
 
 namespace pcv::app {
 

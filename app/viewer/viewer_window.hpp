@@ -19,7 +19,7 @@
 #include "viewer/input_script.hpp"
 #include "viewer/motion_keys.hpp"
 #include "viewer/panels/panels.hpp"
-#include "viewer/scene_model.hpp"
+#include "pcv/session/scene_model.hpp"
 #include "viewer/viewer.hpp"
 
 namespace pcv::app {

@@ -13,7 +13,7 @@
 #include "pcv/core/stage_timings.hpp"
 #include "pcv/raster/render_settings.hpp"
 #include "viewer/camera_rig.hpp"
-#include "viewer/scene_model.hpp"
+#include "pcv/session/scene_model.hpp"
 #include "viewer/tools/clip_handles.hpp"
 #include "viewer/tools/measure_tool.hpp"
 #include "viewer/tools/screen_projector.hpp"

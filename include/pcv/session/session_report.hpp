@@ -39,4 +39,8 @@ struct SessionReport {
   }
 };
 
+/// Notes as "pcv: LINE", warnings as "pcv: warning: LINE" and errors as "pcv: error: LINE" on
+/// stderr; no progress display.
+SessionReport reportOnStderr();
+
 }  // namespace pcv

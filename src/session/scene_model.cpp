@@ -1,7 +1,7 @@
 // The viewer's scene: files queued on the background loader, shown growing while each one is read
 // (a preview of its decoded prefix), merged as each one finishes, coloured from the host copy; or
 // one COPC file streamed from its octree, its nodes chosen frame by frame.
-#include "viewer/scene_model.hpp"
+#include "pcv/session/scene_model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,10 +11,11 @@
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
 
-namespace pcv::app {
+namespace pcv {
 
-SceneModel::SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring)
-    : renderer_(renderer), demo_(demo), coloring_(coloring) {}
+SceneModel::SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring,
+                       SessionReport report)
+    : renderer_(renderer), demo_(demo), coloring_(coloring), report_(std::move(report)) {}
 
 SceneModel::~SceneModel() {
   loader_.reset();    // cancels a load in progress and joins its thread
@@ -48,8 +49,7 @@ void SceneModel::showDemo() {
   shownOrigin_ = glm::dvec3(0.0);
   demoWhenEmpty_ = true;
   demoReady_ = false;
-  std::fprintf(stderr, "pcv: preparing %llu cylinder points\n",
-               static_cast<unsigned long long>(demo_.pointCount));
+  report_.say("preparing " + std::to_string(demo_.pointCount) + " cylinder points");
   demoThread_ = std::thread([this, cylinders] {
     try {
       preparedDemo_ = renderer_.addSet(CylinderProducer(cylinders, demo_.pointCount));
@@ -116,7 +116,7 @@ void SceneModel::open(const std::vector<std::string>& files, bool replace,
     closeStreamed();
   }
   if (!loader_) loader_ = std::make_unique<CloudLoader>();
-  for (const std::string& file : files) std::fprintf(stderr, "pcv: loading %s\n", file.c_str());
+  for (const std::string& file : files) report_.say("loading " + file);
   loader_->load(files, replace, options);
 }
 
@@ -135,7 +135,7 @@ bool SceneModel::openStreamed(const std::string& path, const ReadOptions& option
   pickedPosition_.reset();
   StreamingOptions streaming = *streaming_;
   streaming.coloring = coloring_;
-  std::fprintf(stderr, "pcv: streaming %s\n", path.c_str());
+  report_.say("streaming " + path);
   try {
     streamed_ = std::make_unique<StreamedScene>(path, options, renderer_, streaming);
   } catch (const InputError& error) {
@@ -149,9 +149,9 @@ bool SceneModel::openStreamed(const std::string& path, const ReadOptions& option
   bounds_ = streamed_->bounds();
   shownOrigin_ = streamed_->cloud().origin();
   const uint64_t points = streamed_->file().pointCount();
-  std::fprintf(stderr, "pcv: %llu points in %zu octree nodes, up to %llu drawn per frame\n",
-               static_cast<unsigned long long>(points), streamed_->file().hierarchy().nodes.size(),
-               static_cast<unsigned long long>(streamed_->cloud().pointBudget()));
+  report_.say(std::to_string(points) + " points in " +
+              std::to_string(streamed_->file().hierarchy().nodes.size()) + " octree nodes, up to " +
+              std::to_string(streamed_->cloud().pointBudget()) + " drawn per frame");
   return true;
 }
 
@@ -220,21 +220,23 @@ bool SceneModel::takeFinished() {
   bool changed = false;
   for (LoadedFile& file : finished) {
     for (const std::string& warning : file.warnings) {
-      std::fprintf(stderr, "pcv: warning: %s\n", warning.c_str());
+      report_.warn(warning);
       warnings_.push_back(warning);
     }
     if (file.cancelled) {
-      std::fprintf(stderr, "pcv: %s\n", file.error.c_str());
+      report_.say(file.error);
       continue;
     }
     if (!file.error.empty()) {
       // The scene keeps what it had: a bad file costs only itself.
-      std::fprintf(stderr, "pcv: error: %s\n", file.error.c_str());
+      report_.fail(file.error);
       errors_.push_back(file.error);
       continue;
     }
-    std::fprintf(stderr, "pcv: loaded %s: %llu points in %.3f s\n", file.path.c_str(),
-                 static_cast<unsigned long long>(file.cloud.size()), file.seconds);
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.3f s", file.seconds);
+    report_.say("loaded " + file.path + ": " + std::to_string(file.cloud.size()) + " points in " +
+                seconds);
     const bool replaces = file.replaces || !haveCloud_;
     cloud_.merge(std::move(file.cloud), replaces);
     if (replaces) {
@@ -292,8 +294,8 @@ std::optional<Box3d> SceneModel::takePreview(const LoadPreview& update) {
   } catch (const Error&) {
     return std::nullopt;  // out of memory for a preview: the finished file reports it
   }
-  std::fprintf(stderr, "pcv: showing %llu points of %s so far\n",
-               static_cast<unsigned long long>(previewPoints_), update.path.c_str());
+  report_.say("showing " + std::to_string(previewPoints_) + " points of " + update.path +
+              " so far");
   Box3d shownBounds = previewBounds_;
   if (cloud_.set()) shownBounds.extend(bounds_);
   return shownBounds;
@@ -334,10 +336,9 @@ void SceneModel::recolor() {
     coloring_ = ColoringOptions{};
   }
   shownOrigin_ = cloud_.cloud().origin;
-  std::fprintf(stderr, "pcv: %llu points coloured by %s%s%s\n",
-               static_cast<unsigned long long>(cloud_.cloud().size()),
-               colorModeName(usedColoring_.mode).c_str(),
-               usedColoring_.attribute.empty() ? "" : " ", usedColoring_.attribute.c_str());
+  report_.say(std::to_string(cloud_.cloud().size()) + " points coloured by " +
+              colorModeName(usedColoring_.mode) +
+              (usedColoring_.attribute.empty() ? "" : " " + usedColoring_.attribute));
 }
 
 std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, const RenderSettings& settings,
@@ -366,4 +367,4 @@ std::vector<std::string> SceneModel::takeErrors() {
   return std::exchange(errors_, {});
 }
 
-}  // namespace pcv::app
+}  // namespace pcv

@@ -1,8 +1,9 @@
-/// @brief What the viewer shows, apart from how: the cylinder scene or the loaded files (merged,
-/// their colours and attributes kept host-side so colour modes switch without loss), the growing
-/// preview of the file being read, and the colouring. It loads files in the background and
-/// keeps the renderer's point sets in step with what is shown. No window and no GL, so it is
-/// tested on its own.
+/// @brief A scene opened while frames run, for an interactive front end (the viewer): the
+/// cylinder scene or the loaded files (merged, their colours and attributes kept host-side so
+/// colour modes switch without loss), the growing preview of the file being read (its decoded
+/// prefixes), a COPC file streamed frame by frame, and the colouring. It loads files in the
+/// background and keeps the renderer's point sets in step with what is shown: the asynchronous
+/// form of Scene and renderConverged. No window and no GL, so it is tested on its own.
 #pragma once
 
 #include <atomic>
@@ -23,14 +24,17 @@
 #include "pcv/session/cloud_loader.hpp"
 #include "pcv/session/coloured_cloud.hpp"
 #include "pcv/session/scene_sources.hpp"
+#include "pcv/session/session_report.hpp"
 #include "pcv/session/streamed_scene.hpp"
 
-namespace pcv::app {
+namespace pcv {
 
 class SceneModel {
  public:
-  /// `renderer` must outlive the model; the model owns the sets it adds to it.
-  SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring);
+  /// `renderer` must outlive the model; the model owns the sets it adds to it. `report` hears
+  /// what is loaded, streamed and coloured.
+  SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring,
+             SessionReport report = {});
   ~SceneModel();
   SceneModel(const SceneModel&) = delete;
   SceneModel& operator=(const SceneModel&) = delete;
@@ -162,6 +166,7 @@ class SceneModel {
   std::optional<glm::dvec3> pickedPosition_;
   std::vector<std::string> errors_;
   std::vector<std::string> warnings_;
+  SessionReport report_;
 };
 
-}  // namespace pcv::app
+}  // namespace pcv
