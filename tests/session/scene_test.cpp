@@ -112,5 +112,23 @@ TEST(Scene, AStreamedCopcFileConvergesToTheImageOfTheFileReadWhole) {
   EXPECT_LE(differing, uint64_t(kWidth) * kHeight / 20) << differing << " pixels differ";
 }
 
+TEST(RenderConverged, StopsAtTheTimeLimitWithWhatIsResident) {
+  test::TempDir dir;
+  const std::string copc = test::writeCylinderCopc(dir.file("c.copc.laz")).string();
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
+  const StreamLimits limits{.pointBudget = 100'000'000, .gpuMemoryBytes = 64ull << 20};
+  Scene scene(prepareScene({.files = {copc}}, {.stream = limits}), {.stream = limits}, *renderer);
+  const Camera camera =
+      startCamera(scene.kind(), scene.worldBounds(), float(kWidth) / float(kHeight), {});
+  Image image(kWidth, kHeight, test::kPoisonPixel);
+  const ConvergedRender stopped = renderConverged(
+      scene, camera, {}, {image.pixels.data(), kWidth, kHeight, MemorySpace::Host}, 0.0);
+  EXPECT_FALSE(stopped.converged) << "the root alone is not the view";
+  EXPECT_LT(scene.streamed()->stats().pointsDrawn, scene.pointCount());
+  EXPECT_EQ(test::countDifferentPixels(image, Image(kWidth, kHeight, test::kPoisonPixel)),
+            uint64_t(kWidth) * kHeight)
+      << "an image all the same";
+}
+
 }  // namespace
 }  // namespace pcv
