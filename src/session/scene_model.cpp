@@ -9,7 +9,6 @@
 #include <filesystem>
 
 #include "pcv/raster/view_setup.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
 
 namespace pcv {
 
@@ -21,14 +20,13 @@ SceneModel::~SceneModel() {
   loader_.reset();    // cancels a load in progress and joins its thread
   streamed_.reset();  // stops its decoders, removes its sets
   if (demoThread_.joinable()) demoThread_.join();
-  if (preparedDemo_) renderer_.removeSet(*preparedDemo_);
+  preparedCylinders_.reset();
   removeShown();
 }
 
 void SceneModel::removeShown() {
   closeStreamed();
-  if (demoSet_) renderer_.removeSet(*demoSet_);
-  demoSet_.reset();
+  cylinders_.reset();
   cloud_.hide();
   dropPreview();
 }
@@ -44,15 +42,15 @@ void SceneModel::dropPreview() {
 void SceneModel::showDemo() {
   waitUntilPrepared();
   removeShown();
-  const CylinderScene cylinders = makeCylinderScene(demo_.seed);
   demoBounds_ = demoSceneBounds(demo_);
   shownOrigin_ = glm::dvec3(0.0);
   demoWhenEmpty_ = true;
   demoReady_ = false;
   report_.say("preparing " + std::to_string(demo_.pointCount) + " cylinder points");
-  demoThread_ = std::thread([this, cylinders] {
+  demoThread_ = std::thread([this] {
     try {
-      preparedDemo_ = renderer_.addSet(CylinderProducer(cylinders, demo_.pointCount));
+      preparedCylinders_ =
+          std::make_unique<Scene>(planScene({.demo = demo_}, {}), SceneOptions{}, renderer_);
     } catch (...) {
       demoError_ = std::current_exception();
     }
@@ -67,7 +65,7 @@ void SceneModel::waitUntilPrepared() {
 }
 
 void SceneModel::takePreparedDemo() {
-  demoSet_ = std::exchange(preparedDemo_, std::nullopt);
+  cylinders_ = std::move(preparedCylinders_);
   if (demoError_) {
     try {
       std::rethrow_exception(std::exchange(demoError_, nullptr));
@@ -79,7 +77,8 @@ void SceneModel::takePreparedDemo() {
 
 Box3d SceneModel::shownBounds() const {
   if (streamed_) return bounds_;
-  if (!haveCloud_ && previewBounds_.empty()) return demoSet_ || preparing() ? demoBounds_ : Box3d{};
+  if (!haveCloud_ && previewBounds_.empty())
+    return cylinders_ || preparing() ? demoBounds_ : Box3d{};
   Box3d shown = previewBounds_;
   if (haveCloud_) shown.extend(bounds_);
   return shown;
@@ -256,7 +255,7 @@ bool SceneModel::takeFinished() {
     recolor();
   } else if (haveCloud_) {
     if (!cloud_.set()) recolor();  // a file that would have replaced them failed
-  } else if (demoWhenEmpty_ && !demoSet_) {
+  } else if (demoWhenEmpty_ && !cylinders_) {
     showDemo();  // a file that replaced the cylinders failed: they come back
   }
   return changed;
@@ -268,8 +267,7 @@ std::optional<Box3d> SceneModel::takePreview(const LoadPreview& update) {
     previewSerial_ = update.fileSerial;
     if (update.replaces || !haveCloud_) {
       // The file replaces what is shown: its points alone, in its own origin.
-      if (demoSet_) renderer_.removeSet(*demoSet_);
-      demoSet_.reset();
+      cylinders_.reset();
       cloud_.hide();
       shownOrigin_ = update.origin;
     }

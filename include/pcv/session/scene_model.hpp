@@ -23,6 +23,7 @@
 #include "pcv/raster/renderer.hpp"
 #include "pcv/session/cloud_loader.hpp"
 #include "pcv/session/coloured_cloud.hpp"
+#include "pcv/session/scene.hpp"
 #include "pcv/session/scene_sources.hpp"
 #include "pcv/session/session_report.hpp"
 #include "pcv/session/streamed_scene.hpp"
@@ -129,17 +130,17 @@ class SceneModel {
   Renderer& renderer_;
   DemoScene demo_;
   std::unique_ptr<CloudLoader> loader_;
-  // The renderer's sets this model added: the cylinders (the loaded files' set is cloud_'s), and
-  // the preview's pieces (each update's new points are a set of their own, so only they are
-  // uploaded).
-  std::optional<PointSetId> demoSet_;
+  // What this model added to the renderer: the cylinders (a Scene of their own), the loaded
+  // files (cloud_), the streamed file (streamed_), and the preview's pieces (each update's new
+  // points are a set of their own, so only they are uploaded).
+  std::unique_ptr<Scene> cylinders_;
   std::vector<PointSetId> previewSets_;
   bool demoWhenEmpty_ = false;  // the viewer started on the cylinders: back to them, not black
   Box3d demoBounds_;            // the cylinders' world bounds
-  // The cylinders' layout thread, its set once done, and what it threw.
+  // The cylinders' layout thread, their scene once done, and what it threw.
   std::thread demoThread_;
   std::atomic<bool> demoReady_{false};
-  std::optional<PointSetId> preparedDemo_;
+  std::unique_ptr<Scene> preparedCylinders_;
   std::exception_ptr demoError_;
 
   ColouredCloud cloud_{renderer_};  // the loaded files, merged, and their set
