@@ -13,8 +13,8 @@
 #include "pcv/core/error.hpp"
 #include "pcv/raster/quality_presets.hpp"
 #include "pcv/raster/view_setup.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinder_viewpoints.hpp"
+#include "pcv/session/scene.hpp"
 #include "quality_options.hpp"
 
 namespace pcv::app {
@@ -255,7 +255,8 @@ void runBench(const BenchOptions& o) {
         o.renderer, {.storage = storageFor(order, o.compactOnly), .timeStages = !o.wholeFrames});
     device = renderer->backendName() + ": " + renderer->deviceDescription();
     const auto start = std::chrono::steady_clock::now();
-    renderer->addSet(CylinderProducer(makeCylinderScene(o.scene.seed), o.scene.pointCount));
+    // The scene lives while the order is measured: its set is what every row draws.
+    const Scene scene(planScene({.demo = {o.scene.pointCount, o.scene.seed}}, {}), {}, *renderer);
     prepareSeconds[order] =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     residentBytes[order] = renderer->residentBytes();

@@ -60,7 +60,7 @@ uint64_t peakRssBytes() {
 struct Options {
   std::string file;
   pcv::app::RendererFlags renderer;
-  pcv::app::StreamFlags stream;
+  pcv::StreamLimits stream;
   std::string size = "1920x1080";
   int frames = 100;
   int warmup = 10;
@@ -95,7 +95,7 @@ void run(const Options& o) {
   std::printf("file: %s\nbackend: %s (%s)\n", o.file.c_str(), renderer->backendName().c_str(),
               renderer->deviceDescription().c_str());
   std::vector<std::string> notes;
-  const pcv::StreamingOptions options = pcv::app::streamingOptionsFrom(o.stream, *renderer, notes);
+  const pcv::StreamingOptions options = pcv::streamingOptionsFor(o.stream, *renderer, notes);
   for (const std::string& note : notes) std::printf("%s\n", note.c_str());
 
   const Clock::time_point start = Clock::now();

@@ -3,10 +3,12 @@
 #include <memory>
 
 #include "clip_options.hpp"
-#include "copc_cache.hpp"
 #include "coloring_options.hpp"
 #include "option_groups.hpp"
 #include "quality_options.hpp"
+#include "session_terminal.hpp"
+#include "stream_flags.hpp"
+#include "pcv/session/scene.hpp"
 #include "viewer/viewer.hpp"
 
 namespace pcv::app {
@@ -21,7 +23,7 @@ struct ViewFlagsAll {
   QualityOptions quality;
   ClipFlags clip;
   ReadFlags read;
-  StreamFlags stream;
+  StreamLimits stream;
   ViewerOptions viewer;  // the options without a group of their own
 };
 
@@ -88,11 +90,13 @@ void addViewCommand(CLI::App& cli) {
     ViewerOptions options = viewerOptionsFrom(*flags);
     // LAS or LAZ files too large to read whole stream from their conversion in the COPC cache
     // (converted here, before the window opens, with the terminal's progress bar).
-    if (!options.stream.inCore) {
-      if (auto cached = copcCacheFor(options.files, options.stream.memoryBytes)) {
-        options.files = {*cached};
-      }
-    }
+    const ScenePlan plan = prepareScene(
+        {.files = options.files},
+        {.stream = options.stream,
+         .convertToCopc = [](const std::vector<std::string>& inputs,
+                             const std::string& output) { convertToCopcCache(inputs, output); },
+         .report = terminalReport()});
+    if (!plan.cachedFrom.empty()) options.files = plan.files;
     runViewer(options);
   });
 }

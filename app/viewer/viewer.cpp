@@ -67,13 +67,14 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
                backendNote_.c_str());
   renderer_->methodFor(settings_);  // an unknown method fails here, not at the first frame
   presenter_ = std::make_unique<FramePresenter>(*renderer_, parseInteropPath(options.interop));
-  scene_ = std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring);
+  scene_ =
+      std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring, reportOnStderr());
   addStandardTools(tools_, *this);
   if (!options.stream.inCore) {
     std::vector<std::string> notes;
-    scene_->streamCopcFiles(streamingOptionsFrom(options.stream, *renderer_, notes));
+    scene_->streamCopcFiles(streamingOptionsFor(options.stream, *renderer_, notes));
     // The defaults taken matter only when a COPC file is given (the panel shows them later).
-    if (streams(options.files, options.stream)) {
+    if (streamsAsCopc(options.files, options.stream)) {
       for (const std::string& note : notes) std::fprintf(stderr, "pcv: %s\n", note.c_str());
     }
   }

@@ -10,8 +10,8 @@
 #include "pcv/core/camera.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/raster/render_settings.hpp"
-#include "stream_flags.hpp"
-#include "viewer/scene_model.hpp"
+#include "pcv/session/stream_limits.hpp"
+#include "pcv/session/scene_model.hpp"
 
 namespace pcv::app {
 
@@ -37,7 +37,7 @@ struct ViewerOptions {
                                     ///< empty shows the cylinder scene
   ColoringOptions coloring;         ///< how loaded files are coloured (the panel changes it)
   ReadOptions read;                 ///< what to read of each file (--scan; the panel changes it)
-  StreamFlags stream;               ///< how a COPC file is streamed (--point-budget ...)
+  StreamLimits stream;              ///< how a COPC file is streamed (--point-budget ...)
 };
 
 /// Opens the window and runs until it is closed (or `frames` are done). Throws pcv::Error

@@ -19,7 +19,7 @@
 #include "viewer/input_router.hpp"
 #include "viewer/input_script.hpp"
 #include "viewer/panels/panels.hpp"
-#include "viewer/scene_model.hpp"
+#include "pcv/session/scene_model.hpp"
 #include "viewer/tools/tool_host.hpp"
 #include "viewer/tools/tool_list.hpp"
 #include "viewer/viewer.hpp"

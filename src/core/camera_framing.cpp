@@ -15,21 +15,67 @@ Camera frameBounds(const Box3d& worldBounds, float aspect, const FramingAngles& 
   const glm::dvec3 centre = box.center();
   // A single point or a zero-size cloud still gets a view of a metre-ish around it; otherwise
   // never less than a millionth of the coordinates' magnitude (float offsets resolve no finer).
-  const double radius = std::max({0.5 * glm::length(box.size()), 1e-6 * glm::length(centre), 1e-3});
+  const double minimumHalfSize = std::max(1e-6 * glm::length(centre), 1e-3);
+  box.min = glm::min(box.min, centre - minimumHalfSize);
+  box.max = glm::max(box.max, centre + minimumHalfSize);
+  const double radius = 0.5 * glm::length(box.size());
 
   Camera camera = base;
   camera.yawRadians = glm::radians(angles.yawDegrees);
   camera.pitchRadians = glm::radians(std::clamp(angles.pitchDegrees, -89.0f, 89.0f));
-  // The sphere fits when its radius subtends half of the narrower field of view.
-  const double halfFovY = 0.5 * double(camera.fovYRadians);
-  const double halfFovX = std::atan(std::tan(halfFovY) * double(std::max(aspect, 1e-3f)));
-  const double halfFov = std::min(halfFovX, halfFovY);
-  const double distance = radius / std::sin(halfFov) * 1.05;  // 5 % margin
-  camera.eye = centre - camera.forward() * distance;
-  // Depth precision follows far/near: near just in front of the sphere, far well behind it so
+  const glm::dvec3 forward = camera.forward(), up = camera.up(), right = camera.right();
+  // The half extents of the view at unit depth, less the margin.
+  const double tanY = std::tan(0.5 * double(camera.fovYRadians)) / kFramingMargin;
+  const double tanX = tanY * double(std::max(aspect, 1e-3f));
+  // In the camera's axes (x right, y up, z forward, from the centre), an eye at (ex, ey, ez)
+  // sees a corner (x, y, z) when |x - ex| <= tanX (z - ez), and likewise in y. For each axis the
+  // corners bound ez by lowX + ex / tanX and highX - ex / tanX; the eye is nearest where both
+  // are equal, (lowX + highX) / 2: the box's projection then touches both edges of that axis.
+  // The farther of the two axes' distances sees every corner. A bounding sphere would leave the
+  // flat box of a LiDAR tile small in the image.
+  double lowX = HUGE_VAL, highX = HUGE_VAL, lowY = HUGE_VAL, highY = HUGE_VAL;
+  glm::dvec3 corners[8];
+  for (int c = 0; c < 8; ++c) {
+    const glm::dvec3 corner((c & 1) ? box.max.x : box.min.x, (c & 2) ? box.max.y : box.min.y,
+                            (c & 4) ? box.max.z : box.min.z);
+    const glm::dvec3 offset = corner - centre;
+    corners[c] = {glm::dot(offset, right), glm::dot(offset, up), glm::dot(offset, forward)};
+    lowX = std::min(lowX, corners[c].z - corners[c].x / tanX);
+    highX = std::min(highX, corners[c].z + corners[c].x / tanX);
+    lowY = std::min(lowY, corners[c].z - corners[c].y / tanY);
+    highY = std::min(highY, corners[c].z + corners[c].y / tanY);
+  }
+  glm::dvec3 eye(0.0, 0.0, std::min(0.5 * (lowX + highX), 0.5 * (lowY + highY)));
+  // The axis that did not decide the distance is centred again at it: the projection's two
+  // extremes are then equally far from the middle (the sum below falls as the eye moves, and
+  // is zero inside the range of eyes that see every corner).
+  for (const int axis : {0, 1}) {
+    const auto extremesSum = [&](double at) {
+      double low = HUGE_VAL, high = -HUGE_VAL;
+      for (const glm::dvec3& corner : corners) {
+        const double slope = (corner[axis] - at) / (corner.z - eye.z);
+        low = std::min(low, slope);
+        high = std::max(high, slope);
+      }
+      return low + high;
+    };
+    double below = -2.0 * radius, above = 2.0 * radius;
+    for (int step = 0; step < 64; ++step) {
+      const double middle = 0.5 * (below + above);
+      (extremesSum(middle) > 0.0 ? below : above) = middle;
+    }
+    eye[axis] = 0.5 * (below + above);
+  }
+  camera.eye = centre + right * eye.x + up * eye.y + forward * eye.z;
+  double nearest = HUGE_VAL, farthest = 0.0;
+  for (const glm::dvec3& corner : corners) {
+    nearest = std::min(nearest, corner.z - eye.z);
+    farthest = std::max(farthest, corner.z - eye.z);
+  }
+  // Depth precision follows far/near: near just in front of the box, far well behind it so
   // the camera can back off a little without clipping.
-  camera.nearPlane = float(std::max(distance - radius, distance * 1e-3) * 0.5);
-  camera.farPlane = float((distance + radius) * 4.0);
+  camera.nearPlane = float(std::max(nearest, farthest * 1e-3) * 0.5);
+  camera.farPlane = float((farthest + radius) * 4.0);
   return camera;
 }
 

@@ -1,6 +1,6 @@
 // The layers of pcv and which may use which (dependencies point down): a header or source of a
 // layer that includes one of a layer above it fails here, naming the file and the line.
-//   core  <- cuda, scene, io <- raster <- stream, gl <- app
+//   core  <- cuda, scene, io <- raster <- stream, gl <- session <- app
 // scene and io sit on core (scene may use the cuda helpers); the renderer knows neither; stream
 // draws io's octrees through the renderer.
 #include <gtest/gtest.h>
@@ -23,6 +23,7 @@ const std::map<std::string, std::set<std::string>> kMayInclude = {
     {"raster", {"core", "cuda", "raster"}},
     {"stream", {"core", "cuda", "io", "raster", "stream"}},
     {"gl", {"core", "cuda", "raster", "gl"}},
+    {"session", {"core", "cuda", "io", "scene", "raster", "stream", "octree", "session"}},
 };
 
 /// "include "pcv/<layer>/..."" lines of `file` whose layer is not allowed, as "file:line: text".

@@ -12,7 +12,7 @@
 #include "pcv/core/camera.hpp"
 #include "pcv/core/stage_timings.hpp"
 #include "pcv/raster/render_settings.hpp"
-#include "viewer/scene_model.hpp"
+#include "pcv/session/scene_model.hpp"
 #include "viewer/tools/tool_list.hpp"
 
 namespace pcv::app {

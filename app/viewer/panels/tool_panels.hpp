@@ -10,7 +10,7 @@
 #include "pcv/core/camera.hpp"
 #include "pcv/raster/clip_settings.hpp"
 #include "viewer/camera_rig.hpp"
-#include "viewer/scene_model.hpp"
+#include "pcv/session/scene_model.hpp"
 #include "viewer/tools/clip_handles.hpp"
 #include "viewer/tools/measure_state.hpp"
 #include "viewer/tools/screen_projector.hpp"

@@ -11,7 +11,7 @@
 #include "pcv/raster/render_settings.hpp"
 #include "render_arguments.hpp"
 #include "viewer/camera_rig.hpp"
-#include "viewer/scene_model.hpp"
+#include "pcv/session/scene_model.hpp"
 #include "viewer/tools/screen_projector.hpp"
 
 namespace pcv::app {

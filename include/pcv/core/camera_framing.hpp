@@ -1,5 +1,5 @@
-/// @brief A camera that shows a whole cloud: looking at the centre of its bounds from an oblique
-/// angle (above it, on the camera's up axis), far enough that the bounding sphere fits the view,
+/// @brief A camera that shows a whole cloud: looking from an oblique angle (above it, on the
+/// camera's up axis), placed as near as lets every corner of its bounds project inside the view,
 /// with near/far planes from the scene's size instead of fixed constants.
 #pragma once
 
@@ -8,15 +8,20 @@
 
 namespace pcv {
 
+/// The framed corners reach at most 1 / kFramingMargin of the way from the view's centre to its
+/// edge: a margin of about 5 % of the half width or height.
+inline constexpr double kFramingMargin = 1.05;
+
 /// Direction the camera looks from, relative to the centre.
 struct FramingAngles {
   float yawDegrees = 45.0f;     ///< 0 looks along +x; 45 looks from the south-west corner
   float pitchDegrees = -30.0f;  ///< negative looks down
 };
 
-/// The camera for `worldBounds` in an image of width/height `aspect`; keeps `fovYRadians` and
-/// `upAxis` of `base`. Empty bounds give a unit box at the origin; flat or single-point clouds are framed as
-/// if they had at least a small size.
+/// The camera for `worldBounds` in an image of width/height `aspect`: every corner of the bounds
+/// inside the view, their projection centred and touching two opposite edges within the margin;
+/// keeps `fovYRadians` and `upAxis` of `base`. Empty bounds give a unit box at the origin; flat or
+/// single-point clouds are framed as if they had at least a small size.
 Camera frameBounds(const Box3d& worldBounds, float aspect, const FramingAngles& angles = {},
                    const Camera& base = {});
 

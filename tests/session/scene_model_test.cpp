@@ -6,9 +6,9 @@
 #include "io_test_util.hpp"
 #include "pcv/core/camera_framing.hpp"
 #include "test_support.hpp"
-#include "viewer/scene_model.hpp"
+#include "pcv/session/scene_model.hpp"
 
-namespace pcv::app {
+namespace pcv {
 namespace {
 
 /// Polls until the loader is idle; the bounds of the last change.
@@ -156,4 +156,4 @@ TEST(SceneModel, PicksTheCloudsPointUnderThePixel) {
 }
 
 }  // namespace
-}  // namespace pcv::app
+}  // namespace pcv

@@ -1,58 +1,33 @@
 // The viewer's scene: files queued on the background loader, shown growing while each one is read
 // (a preview of its decoded prefix), merged as each one finishes, coloured from the host copy; or
 // one COPC file streamed from its octree, its nodes chosen frame by frame.
-#include "viewer/scene_model.hpp"
+#include "pcv/session/scene_model.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 
-#include "pcv/io/copc_hierarchy.hpp"
 #include "pcv/raster/view_setup.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
 
-namespace pcv::app {
+namespace pcv {
 
-SceneModel::SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring)
-    : renderer_(renderer), demo_(demo), coloring_(coloring) {}
-
-namespace {
-
-/// The cylinders' world bounds, from each one's centre, axis, radius and half height.
-Box3d boundsOf(const CylinderScene& scene) {
-  Box3d box;
-  for (const Cylinder& c : scene.cylinders) {
-    for (int axis = 0; axis < 3; ++axis) {
-      const double along = std::abs(double(c.axisZ[axis])) * c.halfHeight;
-      const double across =
-          c.radius * std::sqrt(std::max(0.0, 1.0 - double(c.axisZ[axis]) * double(c.axisZ[axis])));
-      glm::dvec3 low(0.0), high(0.0);
-      low[axis] = c.center[axis] - along - across;
-      high[axis] = c.center[axis] + along + across;
-      box.min[axis] = std::min(box.min[axis], low[axis]);
-      box.max[axis] = std::max(box.max[axis], high[axis]);
-    }
-  }
-  return box;
-}
-
-}  // namespace
+SceneModel::SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring,
+                       SessionReport report)
+    : renderer_(renderer), demo_(demo), coloring_(coloring), report_(std::move(report)) {}
 
 SceneModel::~SceneModel() {
   loader_.reset();    // cancels a load in progress and joins its thread
   streamed_.reset();  // stops its decoders, removes its sets
   if (demoThread_.joinable()) demoThread_.join();
-  if (preparedDemo_) renderer_.removeSet(*preparedDemo_);
+  preparedCylinders_.reset();
   removeShown();
 }
 
 void SceneModel::removeShown() {
   closeStreamed();
-  if (demoSet_) renderer_.removeSet(*demoSet_);
-  if (cloudSet_) renderer_.removeSet(*cloudSet_);
-  demoSet_.reset();
-  cloudSet_.reset();
+  cylinders_.reset();
+  cloud_.hide();
   dropPreview();
 }
 
@@ -67,16 +42,15 @@ void SceneModel::dropPreview() {
 void SceneModel::showDemo() {
   waitUntilPrepared();
   removeShown();
-  const CylinderScene cylinders = makeCylinderScene(demo_.seed);
-  demoBounds_ = boundsOf(cylinders);
+  demoBounds_ = demoSceneBounds(demo_);
   shownOrigin_ = glm::dvec3(0.0);
   demoWhenEmpty_ = true;
   demoReady_ = false;
-  std::fprintf(stderr, "pcv: preparing %llu cylinder points\n",
-               static_cast<unsigned long long>(demo_.pointCount));
-  demoThread_ = std::thread([this, cylinders] {
+  report_.say("preparing " + std::to_string(demo_.pointCount) + " cylinder points");
+  demoThread_ = std::thread([this] {
     try {
-      preparedDemo_ = renderer_.addSet(CylinderProducer(cylinders, demo_.pointCount));
+      preparedCylinders_ =
+          std::make_unique<Scene>(planScene({.demo = demo_}, {}), SceneOptions{}, renderer_);
     } catch (...) {
       demoError_ = std::current_exception();
     }
@@ -91,7 +65,7 @@ void SceneModel::waitUntilPrepared() {
 }
 
 void SceneModel::takePreparedDemo() {
-  demoSet_ = std::exchange(preparedDemo_, std::nullopt);
+  cylinders_ = std::move(preparedCylinders_);
   if (demoError_) {
     try {
       std::rethrow_exception(std::exchange(demoError_, nullptr));
@@ -103,7 +77,8 @@ void SceneModel::takePreparedDemo() {
 
 Box3d SceneModel::shownBounds() const {
   if (streamed_) return bounds_;
-  if (!haveCloud_ && previewBounds_.empty()) return demoSet_ || preparing() ? demoBounds_ : Box3d{};
+  if (!haveCloud_ && previewBounds_.empty())
+    return cylinders_ || preparing() ? demoBounds_ : Box3d{};
   Box3d shown = previewBounds_;
   if (haveCloud_) shown.extend(bounds_);
   return shown;
@@ -126,7 +101,7 @@ std::string SceneModel::sceneKey() const {
 void SceneModel::open(const std::vector<std::string>& files, bool replace,
                       const ReadOptions& options) {
   if (files.empty()) return;
-  if (replace && files.size() == 1 && streaming_ && isCopcFile(files[0])) {
+  if (replace && streaming_ && streamsAsCopc(files, {})) {
     if (!openStreamed(files[0], options) && demoWhenEmpty_) showDemo();  // as for a bad file
     return;
   }
@@ -140,7 +115,7 @@ void SceneModel::open(const std::vector<std::string>& files, bool replace,
     closeStreamed();
   }
   if (!loader_) loader_ = std::make_unique<CloudLoader>();
-  for (const std::string& file : files) std::fprintf(stderr, "pcv: loading %s\n", file.c_str());
+  for (const std::string& file : files) report_.say("loading " + file);
   loader_->load(files, replace, options);
 }
 
@@ -153,13 +128,13 @@ bool SceneModel::openStreamed(const std::string& path, const ReadOptions& option
   }
   closeStreamed();
   removeShown();
-  cloud_ = {};
+  cloud_.clear();
   haveCloud_ = false;
   pickedIndex_.reset();
   pickedPosition_.reset();
   StreamingOptions streaming = *streaming_;
   streaming.coloring = coloring_;
-  std::fprintf(stderr, "pcv: streaming %s\n", path.c_str());
+  report_.say("streaming " + path);
   try {
     streamed_ = std::make_unique<StreamedScene>(path, options, renderer_, streaming);
   } catch (const InputError& error) {
@@ -173,9 +148,9 @@ bool SceneModel::openStreamed(const std::string& path, const ReadOptions& option
   bounds_ = streamed_->bounds();
   shownOrigin_ = streamed_->cloud().origin();
   const uint64_t points = streamed_->file().pointCount();
-  std::fprintf(stderr, "pcv: %llu points in %zu octree nodes, up to %llu drawn per frame\n",
-               static_cast<unsigned long long>(points), streamed_->file().hierarchy().nodes.size(),
-               static_cast<unsigned long long>(streamed_->cloud().pointBudget()));
+  report_.say(std::to_string(points) + " points in " +
+              std::to_string(streamed_->file().hierarchy().nodes.size()) + " octree nodes, up to " +
+              std::to_string(streamed_->cloud().pointBudget()) + " drawn per frame");
   return true;
 }
 
@@ -205,7 +180,7 @@ SetSelection SceneModel::drawnSets() const {
 }
 
 std::vector<std::string> SceneModel::colorableAttributes() const {
-  if (!streamed_) return pcv::colorableAttributes(cloud_);
+  if (!streamed_) return pcv::colorableAttributes(cloud_.cloud());
   std::vector<std::string> names = streamed_->file().attributeNames();
   for (const char* axis : {"x", "y", "z"}) {
     if (std::find(names.begin(), names.end(), axis) == names.end()) names.push_back(axis);
@@ -244,27 +219,29 @@ bool SceneModel::takeFinished() {
   bool changed = false;
   for (LoadedFile& file : finished) {
     for (const std::string& warning : file.warnings) {
-      std::fprintf(stderr, "pcv: warning: %s\n", warning.c_str());
+      report_.warn(warning);
       warnings_.push_back(warning);
     }
     if (file.cancelled) {
-      std::fprintf(stderr, "pcv: %s\n", file.error.c_str());
+      report_.say(file.error);
       continue;
     }
     if (!file.error.empty()) {
       // The scene keeps what it had: a bad file costs only itself.
-      std::fprintf(stderr, "pcv: error: %s\n", file.error.c_str());
+      report_.fail(file.error);
       errors_.push_back(file.error);
       continue;
     }
-    std::fprintf(stderr, "pcv: loaded %s: %llu points in %.3f s\n", file.path.c_str(),
-                 static_cast<unsigned long long>(file.cloud.size()), file.seconds);
-    if (file.replaces || !haveCloud_) {
-      cloud_ = std::move(file.cloud);
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.3f s", file.seconds);
+    report_.say("loaded " + file.path + ": " + std::to_string(file.cloud.size()) + " points in " +
+                seconds);
+    const bool replaces = file.replaces || !haveCloud_;
+    cloud_.merge(std::move(file.cloud), replaces);
+    if (replaces) {
       files_.clear();
       bounds_ = file.worldBounds;
     } else {
-      appendPointCloud(cloud_, file.cloud);
       bounds_.extend(file.worldBounds);
     }
     files_.push_back(file.path);
@@ -277,8 +254,8 @@ bool SceneModel::takeFinished() {
   if (changed) {
     recolor();
   } else if (haveCloud_) {
-    if (!cloudSet_) recolor();  // a file that would have replaced them failed
-  } else if (demoWhenEmpty_ && !demoSet_) {
+    if (!cloud_.set()) recolor();  // a file that would have replaced them failed
+  } else if (demoWhenEmpty_ && !cylinders_) {
     showDemo();  // a file that replaced the cylinders failed: they come back
   }
   return changed;
@@ -290,10 +267,8 @@ std::optional<Box3d> SceneModel::takePreview(const LoadPreview& update) {
     previewSerial_ = update.fileSerial;
     if (update.replaces || !haveCloud_) {
       // The file replaces what is shown: its points alone, in its own origin.
-      if (demoSet_) renderer_.removeSet(*demoSet_);
-      if (cloudSet_) renderer_.removeSet(*cloudSet_);
-      demoSet_.reset();
-      cloudSet_.reset();
+      cylinders_.reset();
+      cloud_.hide();
       shownOrigin_ = update.origin;
     }
   }
@@ -317,10 +292,10 @@ std::optional<Box3d> SceneModel::takePreview(const LoadPreview& update) {
   } catch (const Error&) {
     return std::nullopt;  // out of memory for a preview: the finished file reports it
   }
-  std::fprintf(stderr, "pcv: showing %llu points of %s so far\n",
-               static_cast<unsigned long long>(previewPoints_), update.path.c_str());
+  report_.say("showing " + std::to_string(previewPoints_) + " points of " + update.path +
+              " so far");
   Box3d shownBounds = previewBounds_;
-  if (cloudSet_) shownBounds.extend(bounds_);
+  if (cloud_.set()) shownBounds.extend(bounds_);
   return shownBounds;
 }
 
@@ -342,30 +317,26 @@ void SceneModel::setColoring(const ColoringOptions& coloring) {
 
 void SceneModel::recolor() {
   if (!haveCloud_) return;
-  UninitializedVector<Point> coloured;
-  try {
-    usedColoring_ = coloredPoints(cloud_, coloring_, coloured);
-  } catch (const InputError& error) {
-    // An attribute this cloud lacks (--color-attribute, or a file without it): say so, show rgb.
-    errors_.push_back(error.what());
-    coloring_ = ColoringOptions{};
-    usedColoring_ = coloredPoints(cloud_, coloring_, coloured);
-  }
   // Everything goes first: with no set left the renderer frees its pool, so the new set is laid
   // out in memory of exactly its size.
   removeShown();
+  std::string fallback;
   try {
-    // The source order finds a picked point's double coordinates and attributes in cloud_.
-    cloudSet_ = renderer_.addSet(coloured, {.hasColor = cloud_.hasColor, .keepSourceOrder = true});
+    // The source order finds a picked point's double coordinates and attributes in cloud().
+    usedColoring_ = cloud_.show(coloring_, {.keepSourceOrder = true}, &fallback);
   } catch (const Error& error) {
     errors_.push_back(error.what());
     return;
   }
-  shownOrigin_ = cloud_.origin;
-  std::fprintf(stderr, "pcv: %llu points coloured by %s%s%s\n",
-               static_cast<unsigned long long>(cloud_.size()),
-               colorModeName(usedColoring_.mode).c_str(),
-               usedColoring_.attribute.empty() ? "" : " ", usedColoring_.attribute.c_str());
+  if (!fallback.empty()) {
+    // An attribute this cloud lacks (--color-attribute, or a file without it): say so, show rgb.
+    errors_.push_back(fallback);
+    coloring_ = ColoringOptions{};
+  }
+  shownOrigin_ = cloud_.cloud().origin;
+  report_.say(std::to_string(cloud_.cloud().size()) + " points coloured by " +
+              colorModeName(usedColoring_.mode) +
+              (usedColoring_.attribute.empty() ? "" : " " + usedColoring_.attribute));
 }
 
 std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, const RenderSettings& settings,
@@ -375,12 +346,13 @@ std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, const RenderSet
   const std::optional<PickedPoint> picked = renderer_.pick(drawnSets(), view, settings, xPx, yPx);
   if (!picked) return std::nullopt;
   pickedIndex_.reset();
-  if (cloudSet_ && picked->location.set == *cloudSet_ && picked->sourceIndex &&
-      *picked->sourceIndex < cloud_.size()) {
+  const PointCloud& cloud = cloud_.cloud();
+  if (cloud_.set() && picked->location.set == *cloud_.set() && picked->sourceIndex &&
+      *picked->sourceIndex < cloud.size()) {
     // The file's own point: double coordinates, and the index finds its attributes.
     pickedIndex_ = *picked->sourceIndex;
-    const Point& p = cloud_.points[*pickedIndex_];
-    pickedPosition_ = cloud_.origin + glm::dvec3(p.x, p.y, p.z);
+    const Point& p = cloud.points[*pickedIndex_];
+    pickedPosition_ = cloud.origin + glm::dvec3(p.x, p.y, p.z);
   } else {
     // The cylinders, a file still loading or a streamed node: the stored point.
     pickedPosition_ =
@@ -393,4 +365,4 @@ std::vector<std::string> SceneModel::takeErrors() {
   return std::exchange(errors_, {});
 }
 
-}  // namespace pcv::app
+}  // namespace pcv

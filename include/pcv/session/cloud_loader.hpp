@@ -18,7 +18,7 @@
 #include "pcv/core/point_cloud.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 
-namespace pcv::app {
+namespace pcv {
 
 /// One file's outcome, successful or not.
 struct LoadedFile {
@@ -101,4 +101,4 @@ class CloudLoader {
   std::thread thread_;     // last: starts once everything above exists
 };
 
-}  // namespace pcv::app
+}  // namespace pcv

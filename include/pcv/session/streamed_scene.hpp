@@ -13,7 +13,7 @@
 #include "pcv/raster/renderer.hpp"
 #include "pcv/stream/streamed_cloud.hpp"
 
-namespace pcv::app {
+namespace pcv {
 
 /// Points per second decoded and uploaded, over the last second or so.
 struct StreamRates {
@@ -53,4 +53,4 @@ class StreamedScene {
   uint64_t decodedAtRates_ = 0, uploadedAtRates_ = 0;
 };
 
-}  // namespace pcv::app
+}  // namespace pcv

@@ -7,9 +7,9 @@
 #include <thread>
 
 #include "io_test_util.hpp"
-#include "viewer/cloud_loader.hpp"
+#include "pcv/session/cloud_loader.hpp"
 
-namespace pcv::app {
+namespace pcv {
 namespace {
 
 using namespace std::chrono_literals;
@@ -134,4 +134,4 @@ TEST(CloudLoader, SmallFilesFinishBeforeAnyPreview) {
 }
 
 }  // namespace
-}  // namespace pcv::app
+}  // namespace pcv

@@ -1,6 +1,6 @@
-#include "viewer/streamed_scene.hpp"
+#include "pcv/session/streamed_scene.hpp"
 
-namespace pcv::app {
+namespace pcv {
 
 StreamedScene::StreamedScene(const std::string& path, const ReadOptions& read, Renderer& renderer,
                              const StreamingOptions& options)
@@ -22,4 +22,4 @@ void StreamedScene::update(const Camera& camera, int widthPx, int heightPx) {
   ratesSince_ = now;
 }
 
-}  // namespace pcv::app
+}  // namespace pcv

@@ -8,9 +8,9 @@
 #include "io_test_util.hpp"
 #include "pcv/core/camera_framing.hpp"
 #include "test_support.hpp"
-#include "viewer/scene_model.hpp"
+#include "pcv/session/scene_model.hpp"
 
-namespace pcv::app {
+namespace pcv {
 namespace {
 
 std::string sample(const char* name) {
@@ -139,4 +139,4 @@ TEST(StreamedScene, ABrokenCopcFileKeepsTheCylinders) {
 }
 
 }  // namespace
-}  // namespace pcv::app
+}  // namespace pcv

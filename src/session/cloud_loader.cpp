@@ -1,10 +1,10 @@
-#include "viewer/cloud_loader.hpp"
+#include "pcv/session/cloud_loader.hpp"
 
 #include <chrono>
 #include <cstdio>
 #include <utility>
 
-namespace pcv::app {
+namespace pcv {
 
 CloudLoader::CloudLoader(std::chrono::milliseconds previewInterval)
     : previewInterval_(previewInterval), thread_([this] { run(); }) {}
@@ -128,4 +128,4 @@ void CloudLoader::run() {
   }
 }
 
-}  // namespace pcv::app
+}  // namespace pcv

@@ -1,8 +1,9 @@
-/// @brief What the viewer shows, apart from how: the cylinder scene or the loaded files (merged,
-/// their colours and attributes kept host-side so colour modes switch without loss), the growing
-/// preview of the file being read, and the colouring. It loads files in the background and
-/// keeps the renderer's point sets in step with what is shown. No window and no GL, so it is
-/// tested on its own.
+/// @brief A scene opened while frames run, for an interactive front end (the viewer): the
+/// cylinder scene or the loaded files (merged, their colours and attributes kept host-side so
+/// colour modes switch without loss), the growing preview of the file being read (its decoded
+/// prefixes), a COPC file streamed frame by frame, and the colouring. It loads files in the
+/// background and keeps the renderer's point sets in step with what is shown: the asynchronous
+/// form of Scene and renderConverged. No window and no GL, so it is tested on its own.
 #pragma once
 
 #include <atomic>
@@ -20,21 +21,21 @@
 #include "pcv/core/point_cloud.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/raster/renderer.hpp"
-#include "viewer/cloud_loader.hpp"
-#include "viewer/streamed_scene.hpp"
+#include "pcv/session/cloud_loader.hpp"
+#include "pcv/session/coloured_cloud.hpp"
+#include "pcv/session/scene.hpp"
+#include "pcv/session/scene_sources.hpp"
+#include "pcv/session/session_report.hpp"
+#include "pcv/session/streamed_scene.hpp"
 
-namespace pcv::app {
-
-/// The seed's cylinders, shown while no file is.
-struct DemoScene {
-  uint64_t pointCount = 10'000'000;
-  uint64_t seed = 1;
-};
+namespace pcv {
 
 class SceneModel {
  public:
-  /// `renderer` must outlive the model; the model owns the sets it adds to it.
-  SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring);
+  /// `renderer` must outlive the model; the model owns the sets it adds to it. `report` hears
+  /// what is loaded, streamed and coloured.
+  SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring,
+             SessionReport report = {});
   ~SceneModel();
   SceneModel(const SceneModel&) = delete;
   SceneModel& operator=(const SceneModel&) = delete;
@@ -86,7 +87,7 @@ class SceneModel {
   /// x, y, z.
   std::vector<std::string> colorableAttributes() const;
   /// The loaded files, merged (empty while a COPC file is streamed).
-  const PointCloud& cloud() const { return cloud_; }
+  const PointCloud& cloud() const { return cloud_.cloud(); }
   const std::vector<std::string>& files() const { return files_; }
   /// World bounds of the loaded files.
   const Box3d& bounds() const { return bounds_; }
@@ -129,19 +130,20 @@ class SceneModel {
   Renderer& renderer_;
   DemoScene demo_;
   std::unique_ptr<CloudLoader> loader_;
-  // The renderer's sets this model added: the cylinders, or the loaded files, and the preview's
-  // pieces (each update's new points are a set of their own, so only they are uploaded).
-  std::optional<PointSetId> demoSet_, cloudSet_;
+  // What this model added to the renderer: the cylinders (a Scene of their own), the loaded
+  // files (cloud_), the streamed file (streamed_), and the preview's pieces (each update's new
+  // points are a set of their own, so only they are uploaded).
+  std::unique_ptr<Scene> cylinders_;
   std::vector<PointSetId> previewSets_;
   bool demoWhenEmpty_ = false;  // the viewer started on the cylinders: back to them, not black
   Box3d demoBounds_;            // the cylinders' world bounds
-  // The cylinders' layout thread, its set once done, and what it threw.
+  // The cylinders' layout thread, their scene once done, and what it threw.
   std::thread demoThread_;
   std::atomic<bool> demoReady_{false};
-  std::optional<PointSetId> preparedDemo_;
+  std::unique_ptr<Scene> preparedCylinders_;
   std::exception_ptr demoError_;
 
-  PointCloud cloud_;  // the loaded files, merged; their own colours and attributes
+  ColouredCloud cloud_{renderer_};  // the loaded files, merged, and their set
   bool haveCloud_ = false;
   std::vector<std::string> files_;
   Box3d bounds_;
@@ -165,6 +167,7 @@ class SceneModel {
   std::optional<glm::dvec3> pickedPosition_;
   std::vector<std::string> errors_;
   std::vector<std::string> warnings_;
+  SessionReport report_;
 };
 
-}  // namespace pcv::app
+}  // namespace pcv

@@ -1,0 +1,50 @@
+/// @brief Files read whole, merged into one cloud with one origin, and shown as one renderer set
+/// coloured from that host copy (so a colour mode switches without reading again): the in-core
+/// part of a scene, built at once (`pcv render`) or file by file as they finish (the viewer).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "pcv/core/point_cloud.hpp"
+#include "pcv/core/point_coloring.hpp"
+#include "pcv/raster/renderer.hpp"
+
+namespace pcv {
+
+class ColouredCloud {
+ public:
+  /// `renderer` must outlive this; the set shown is removed when this is destroyed.
+  explicit ColouredCloud(Renderer& renderer) : renderer_(renderer) {}
+  ~ColouredCloud() { hide(); }
+  ColouredCloud(const ColouredCloud&) = delete;
+  ColouredCloud& operator=(const ColouredCloud&) = delete;
+
+  /// Replaces the points with `cloud` (`replace`; the first cloud must), or merges it into
+  /// them, in their origin.
+  /// Nothing is shown until show().
+  void merge(PointCloud&& cloud, bool replace);
+  /// Drops the points and the set.
+  void clear();
+
+  /// Colours the points as `coloring` asks and lays them out as the one set shown (the previous
+  /// one removed first, so the renderer can reuse its memory); returns the colouring used. An
+  /// attribute the points lack: with `fallbackError`, coloured as the default (the file's
+  /// colours, or elevation) and the reason written there; without, the InputError is thrown.
+  /// Throws what the renderer throws (out of memory) with nothing shown.
+  Coloring show(const ColoringOptions& coloring, const PointSetOptions& options = {},
+                std::string* fallbackError = nullptr);
+  /// Removes the set; the points stay.
+  void hide();
+
+  const PointCloud& cloud() const { return cloud_; }
+  /// The set shown; empty while hidden.
+  const std::optional<PointSetId>& set() const { return set_; }
+
+ private:
+  Renderer& renderer_;
+  PointCloud cloud_;
+  std::optional<PointSetId> set_;
+};
+
+}  // namespace pcv

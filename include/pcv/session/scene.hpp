@@ -1,0 +1,106 @@
+/// @brief A scene opened on a renderer, whatever its sources: the cylinders, files read whole
+/// (loaded, merged, coloured, laid out as one set), or a COPC file streamed from its octree.
+/// `pcv render`, `pcv bench`, the viewer and bindings open scenes here, so each does it alike.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pcv/core/bounds.hpp"
+#include "pcv/core/camera.hpp"
+#include "pcv/core/point_cloud.hpp"
+#include "pcv/core/point_coloring.hpp"
+#include "pcv/io/point_cloud_reader.hpp"
+#include "pcv/raster/renderer.hpp"
+#include "pcv/session/coloured_cloud.hpp"
+#include "pcv/session/scene_sources.hpp"
+#include "pcv/session/session_report.hpp"
+#include "pcv/session/stream_limits.hpp"
+#include "pcv/stream/streamed_cloud.hpp"
+
+namespace pcv {
+
+struct SceneOptions {
+  ReadOptions read;          ///< what to read of each file (an E57 scan ...)
+  ColoringOptions coloring;  ///< how files are coloured
+  StreamLimits stream;       ///< how much a streamed source may take; --in-core
+  /// Converts LAS/LAZ `inputs` into the COPC file `output` for the cache (a front end's `pcv
+  /// convert`, with its progress and Ctrl+C handling). Empty: a missing cache is an InputError.
+  std::function<void(const std::vector<std::string>& inputs, const std::string& output)>
+      convertToCopc;
+  SessionReport report;  ///< notes, warnings and progress for the user
+};
+
+/// planScene(), then the COPC cache made when the plan needs one that is missing (through
+/// `options.convertToCopc`, its outdated versions removed). The plan returned has nothing
+/// missing.
+ScenePlan prepareScene(const SceneSources& sources, const SceneOptions& options);
+
+/// A scene's point sets on one renderer; removes them when destroyed.
+class Scene {
+ public:
+  /// Opens `plan` on `renderer` (which must outlive the scene, and is best created with
+  /// plan.rendererOptions()): reads and merges the files, colours them and lays them out; or
+  /// opens the stream (its root decoded); or lays out the cylinders. Throws InputError for bad
+  /// files (file, byte offset, expectation) and a missing cache.
+  Scene(const ScenePlan& plan, const SceneOptions& options, Renderer& renderer);
+  ~Scene();
+  Scene(const Scene&) = delete;
+  Scene& operator=(const Scene&) = delete;
+
+  SceneKind kind() const { return plan_.kind; }
+  const ScenePlan& plan() const { return plan_; }
+  /// World bounds: of the points read, as the COPC file states them, or of the cylinders.
+  const Box3d& worldBounds() const { return bounds_; }
+  /// The origin the renderer's points are offsets from.
+  const glm::dvec3& origin() const { return origin_; }
+  /// Colours came from the files (the cylinders have their own).
+  bool hasColor() const { return hasColor_; }
+  /// The colouring in effect (files; streamed nodes are coloured as they are decoded).
+  const Coloring& coloring() const { return coloring_; }
+  /// The files read whole, merged, with their own colours and attributes; empty otherwise.
+  const PointCloud& cloud() const;
+  /// Points in the scene (a streamed file's total, not what is resident).
+  uint64_t pointCount() const;
+  /// The streamed cloud; null unless kind() is Streamed.
+  StreamedCloud* streamed() { return streamed_.get(); }
+  const StreamedCloud* streamed() const { return streamed_.get(); }
+
+  /// One frame's choice for a width x height view through `camera`: the streamed nodes it draws
+  /// (never waiting for a decode), or every set.
+  SetSelection update(const Camera& camera, int widthPx, int heightPx);
+  /// Every node the last update() wanted is drawn (always true in core).
+  bool converged() const;
+  /// Errors of streamed nodes that could not be decoded (each once).
+  std::vector<std::string> takeErrors();
+  Renderer& renderer() { return renderer_; }
+  /// Where the scene says what it does.
+  const SessionReport& report() const { return options_.report; }
+
+ private:
+  void openCylinders();
+  void openInCore();
+  void openStreamed();
+
+  ScenePlan plan_;
+  SceneOptions options_;
+  Renderer& renderer_;
+  Box3d bounds_;
+  glm::dvec3 origin_{0.0};
+  bool hasColor_ = false;
+  Coloring coloring_;
+  std::optional<PointSetId> cylinders_;
+  std::unique_ptr<ColouredCloud> inCore_;
+  std::shared_ptr<const CopcFile> file_;
+  std::unique_ptr<StreamedCloud> streamed_;
+  std::vector<PointSetId> frameSets_;
+};
+
+/// prepareScene() and the Scene on `renderer`, for a renderer made without the plan.
+std::unique_ptr<Scene> openScene(const SceneSources& sources, const SceneOptions& options,
+                                 Renderer& renderer);
+
+}  // namespace pcv

@@ -1,0 +1,23 @@
+/// @brief The camera a scene starts with: the seed's cylinders keep the seed's camera exactly;
+/// files are framed so that their bounds fill the view; a camera placed by hand stays, its near
+/// and far planes fitted to the scene unless they were given too.
+#pragma once
+
+#include "pcv/core/bounds.hpp"
+#include "pcv/core/camera.hpp"
+#include "pcv/session/scene_sources.hpp"
+
+namespace pcv {
+
+struct CameraRequest {
+  Camera camera;                 ///< the given camera, or the base (fov, up axis) to frame with
+  bool eyeGiven = false;         ///< the camera was placed by hand (--eye)
+  bool clipPlanesGiven = false;  ///< --near or --far was given
+};
+
+/// The start camera of a scene of `kind` with `worldBounds`, in an image of width/height
+/// `aspect` (see the brief).
+Camera startCamera(SceneKind kind, const Box3d& worldBounds, float aspect,
+                   const CameraRequest& request);
+
+}  // namespace pcv

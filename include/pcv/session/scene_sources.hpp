@@ -1,0 +1,74 @@
+/// @brief What a scene is opened from, and the one place that decides how: the seed's
+/// cylinders, files read whole ("in core"), one COPC file streamed from its octree, or LAS/LAZ
+/// files too large for memory streamed from their COPC cache. Every front end (render, view,
+/// bench, the viewer's Open) asks here, so they all decide alike.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pcv/core/bounds.hpp"
+#include "pcv/core/point_cloud.hpp"
+#include "pcv/raster/renderer.hpp"
+#include "pcv/session/stream_limits.hpp"
+
+namespace pcv {
+
+/// The seed's cylinders: a scene source without a file.
+struct DemoScene {
+  uint64_t pointCount = 10'000'000;
+  uint64_t seed = 1;
+};
+
+/// The sources of a scene: files and points already in memory, or the cylinders when there are
+/// none.
+struct SceneSources {
+  std::vector<std::string> files;  ///< merged when read whole
+  /// Points given in memory (an array from a caller), merged after the files: the scene is then
+  /// read whole, whatever the files are.
+  std::vector<std::shared_ptr<const PointCloud>> clouds;
+  DemoScene demo;  ///< the cylinders, when there are neither files nor clouds
+};
+
+enum class SceneKind {
+  Cylinders,  ///< no file: the seed's scene, generated
+  InCore,     ///< the files read whole and merged
+  Streamed,   ///< one COPC file (maybe a cache of the files) streamed from its octree
+};
+
+/// How a scene is opened: the decision, from headers alone.
+struct ScenePlan {
+  SceneKind kind = SceneKind::Cylinders;
+  DemoScene demo;                  ///< the cylinders, when kind is Cylinders
+  std::vector<std::string> files;  ///< what is opened: the files, or the one COPC file streamed
+  std::vector<std::shared_ptr<const PointCloud>> clouds;  ///< points given in memory, in core
+  /// Set when the files stream from their COPC cache: the files it converts.
+  std::vector<std::string> cachedFrom;
+  bool cacheMissing = false;  ///< the cache must be made (converted) before the stream opens
+  uint64_t inCoreBytes = 0;   ///< what the files take read whole (when a cache was chosen)
+  uint64_t limitBytes = 0;    ///< the memory they were compared with
+  bool limitGiven = false;    ///< that limit was StreamLimits::memoryBytes, not the available
+
+  /// A streamed scene keeps the compact layout only (8 bytes a point): three times the points
+  /// in the GPU budget.
+  RendererOptions rendererOptions() const;
+};
+
+/// Whether `files` are one COPC file that `limits` say to stream.
+bool streamsAsCopc(const std::vector<std::string>& files, const StreamLimits& limits);
+
+/// The decision: cylinders without files or clouds; clouds in memory make the scene in core; one
+/// COPC file streams unless `limits.inCore`; LAS or
+/// LAZ files that take more than `limits.memoryBytes` read whole (0: the memory available now)
+/// stream from their COPC cache (unless `limits.inCore`); everything else is read whole (its
+/// readers refuse what does not fit, with the sizes). Reads headers only.
+ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits);
+
+/// World bounds of the cylinders of `demo` (from each one's centre, axis, radius, half height).
+Box3d demoSceneBounds(const DemoScene& demo);
+
+}  // namespace pcv

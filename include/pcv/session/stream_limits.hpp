@@ -1,0 +1,35 @@
+/// @brief How much a streamed source may take (points per frame, GPU and host memory) and whether
+/// a COPC file is read whole instead: what `--point-budget`, `--gpu-memory`, `--memory` and
+/// `--in-core` say, as plain values, and the streaming options they give on a renderer, with
+/// defaults from its free memory and its backend's speed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pcv/raster/renderer.hpp"
+#include "pcv/stream/streamed_cloud.hpp"
+
+namespace pcv {
+
+struct StreamLimits {
+  uint64_t pointBudget = 0;     ///< points drawn per frame; 0: the backend's default
+  uint64_t gpuMemoryBytes = 0;  ///< bytes for resident nodes; 0: half the free GPU memory
+  uint64_t memoryBytes = 0;     ///< host bytes; 0: a fraction of the available memory
+  bool inCore = false;          ///< read a COPC file whole, like any other file
+};
+
+/// Points per frame by default: what keeps a frame near 4 ms. The cuda backend draws about
+/// 1.7 ms per billion points on an H200 in core (bench/RESULTS.md), and a streamed cloud's
+/// thousands of sets, uploads and parents drawn beside their children cost more: a billion.
+/// The cpu backend draws tens of millions per second: ten million keeps it interactive.
+uint64_t defaultPointBudget(const Renderer& renderer);
+
+/// The streaming options `limits` give on `renderer`; `notes` gets a line for each default
+/// taken (the budget, the memory), for the user. Throws InputError when the renderer's free
+/// memory is unknown and no GPU memory was given.
+StreamingOptions streamingOptionsFor(const StreamLimits& limits, const Renderer& renderer,
+                                     std::vector<std::string>& notes);
+
+}  // namespace pcv

@@ -1,0 +1,179 @@
+// Opening a scene on a renderer: load -> merge -> colour -> add set, a stream, or the cylinders.
+#include "pcv/session/scene.hpp"
+
+#include <filesystem>
+#include <utility>
+
+#include "pcv/core/error.hpp"
+#include "pcv/core/host_memory.hpp"
+#include "pcv/core/number_text.hpp"
+#include "pcv/io/copc_file.hpp"
+#include "pcv/scene/cylinder_producer.hpp"
+#include "pcv/session/copc_cache.hpp"
+
+namespace pcv {
+namespace {
+
+/// A layout's progress for the report's display.
+std::function<double()> fractionOf(const LayoutProgress& progress) {
+  return [&progress] { return progress.fraction(); };
+}
+
+}  // namespace
+
+ScenePlan prepareScene(const SceneSources& sources, const SceneOptions& options) {
+  ScenePlan plan = planScene(sources, options.stream);
+  if (!plan.cachedFrom.empty()) {
+    const std::string what = plan.cachedFrom.size() == 1
+                                 ? plan.cachedFrom[0]
+                                 : std::to_string(plan.cachedFrom.size()) + " files";
+    const std::filesystem::path cached = plan.files[0];
+    if (!plan.cacheMissing) {
+      options.report.say("streaming " + what + " from its COPC cache " + cached.string());
+      return plan;
+    }
+    const std::string says = what + (plan.cachedFrom.size() == 1 ? " takes " : " take ") +
+                             formatBytes(double(plan.inCoreBytes)) + " read whole, more than the " +
+                             formatBytes(double(plan.limitBytes)) +
+                             (plan.limitGiven ? " --memory allows" : " available");
+    if (!options.convertToCopc) {
+      throw InputError(says + ": convert it to COPC first (pcv convert ... OUT.copc.laz)");
+    }
+    options.report.say(says + ": converting once to the COPC cache " + cached.string() +
+                       ", then streaming it");
+    std::error_code error;
+    std::filesystem::create_directories(cached.parent_path(), error);
+    if (error) {
+      throw Error("cannot make the COPC cache folder " + cached.parent_path().string() + ": " +
+                  error.message());
+    }
+    // The conversion writes under a temporary name and renames when complete, so an interrupted
+    // one leaves no cache file behind; it takes its own default memory (half of RAM, out of core
+    // beyond that), not the streaming budget.
+    options.convertToCopc(plan.cachedFrom, cached.string());
+    for (const std::filesystem::path& removed : removeOutdatedCopcCaches(cached)) {
+      options.report.say("removed the outdated COPC cache " + removed.string());
+    }
+    plan.cacheMissing = false;
+  }
+  return plan;
+}
+
+Scene::Scene(const ScenePlan& plan, const SceneOptions& options, Renderer& renderer)
+    : plan_(plan), options_(options), renderer_(renderer) {
+  if (plan_.cacheMissing) {
+    throw InputError("the COPC cache " + plan_.files[0] + " of " +
+                     std::to_string(plan_.cachedFrom.size()) + " file(s) is not made yet");
+  }
+  switch (plan_.kind) {
+    case SceneKind::Cylinders:
+      openCylinders();
+      break;
+    case SceneKind::InCore:
+      openInCore();
+      break;
+    case SceneKind::Streamed:
+      openStreamed();
+      break;
+  }
+}
+
+Scene::~Scene() {
+  streamed_.reset();  // stops its decoders, removes its sets
+  inCore_.reset();
+  if (cylinders_) renderer_.removeSet(*cylinders_);
+}
+
+void Scene::openCylinders() {
+  const SessionReport& report = options_.report;
+  // Laying out hundreds of millions of points takes minutes on the CPU: say how far it is.
+  LayoutProgress progress;
+  {
+    auto shown = report.show("laying out " + countText(plan_.demo.pointCount) + " cylinder points",
+                             nullptr, fractionOf(progress));
+    cylinders_ = renderer_.addSet(
+        CylinderProducer(makeCylinderScene(plan_.demo.seed), plan_.demo.pointCount),
+        {.progress = &progress});
+  }
+  bounds_ = demoSceneBounds(plan_.demo);
+  hasColor_ = true;
+}
+
+void Scene::openInCore() {
+  const SessionReport& report = options_.report;
+  inCore_ = std::make_unique<ColouredCloud>(renderer_);
+  bool first = true;
+  for (const std::string& file : plan_.files) {
+    LoadProgress progress;
+    FileSummary summary;
+    PointCloud cloud;
+    {
+      auto shown =
+          report.show("loading " + file, &progress, [&progress] { return progress.fraction(); });
+      cloud = readPointCloud(file, options_.read, &progress, &summary);
+    }
+    for (const std::string& warning : summary.warnings) report.warn(warning);
+    report.say(file + ": " + std::to_string(cloud.size()) + " points");
+    bounds_.extend(summary.worldBounds);
+    inCore_->merge(std::move(cloud), std::exchange(first, false));
+  }
+  for (const std::shared_ptr<const PointCloud>& given : plan_.clouds) {
+    if (!given) continue;
+    bounds_.extend(given->worldBounds());
+    inCore_->merge(PointCloud(*given), std::exchange(first, false));
+  }
+  const PointCloud& cloud = inCore_->cloud();
+  LayoutProgress progress;
+  {
+    auto shown = report.show("laying out " + countText(cloud.size()) + " points", nullptr,
+                             fractionOf(progress));
+    coloring_ = inCore_->show(options_.coloring, {.progress = &progress});
+  }
+  origin_ = cloud.origin;
+  hasColor_ = cloud.hasColor;
+}
+
+void Scene::openStreamed() {
+  file_ = std::make_shared<const CopcFile>(plan_.files[0], options_.read);
+  std::vector<std::string> notes;
+  StreamingOptions streaming = streamingOptionsFor(options_.stream, renderer_, notes);
+  for (const std::string& note : notes) options_.report.say(note);
+  streaming.coloring = options_.coloring;
+  streamed_ = std::make_unique<StreamedCloud>(file_, renderer_, streaming);
+  bounds_ = file_->statedBounds();
+  origin_ = streamed_->origin();
+  hasColor_ = file_->hasColor();
+  coloring_ = streamed_->coloring();
+}
+
+uint64_t Scene::pointCount() const {
+  if (file_) return file_->pointCount();
+  if (plan_.kind == SceneKind::Cylinders) return plan_.demo.pointCount;
+  return inCore_ ? inCore_->cloud().size() : 0;
+}
+
+const PointCloud& Scene::cloud() const {
+  static const PointCloud none;
+  return inCore_ ? inCore_->cloud() : none;
+}
+
+SetSelection Scene::update(const Camera& camera, int widthPx, int heightPx) {
+  if (!streamed_) return SetSelection::everySet();
+  frameSets_ = streamed_->update(camera, widthPx, heightPx);
+  return SetSelection::only(frameSets_);
+}
+
+bool Scene::converged() const {
+  return !streamed_ || streamed_->converged();
+}
+
+std::vector<std::string> Scene::takeErrors() {
+  return streamed_ ? streamed_->takeErrors() : std::vector<std::string>{};
+}
+
+std::unique_ptr<Scene> openScene(const SceneSources& sources, const SceneOptions& options,
+                                 Renderer& renderer) {
+  return std::make_unique<Scene>(prepareScene(sources, options), options, renderer);
+}
+
+}  // namespace pcv

@@ -1,0 +1,93 @@
+// The one decision of how sources open: cylinders, in core, streamed, or streamed from a cache.
+#include "pcv/session/scene_sources.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "pcv/core/error.hpp"
+#include "pcv/core/host_memory.hpp"
+#include "pcv/io/copc_hierarchy.hpp"
+#include "pcv/io/point_cloud_reader.hpp"
+#include "pcv/scene/cylinders.hpp"
+#include "pcv/session/copc_cache.hpp"
+
+namespace pcv {
+namespace {
+
+bool lasOrLaz(const std::string& file) {
+  try {
+    return detectPointFileFormat(file) == PointFileFormat::Las;
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+/// Whether every one of `files` is a LAS or LAZ file that exists (a COPC cache can hold them).
+bool cacheable(const std::vector<std::string>& files) {
+  return std::all_of(files.begin(), files.end(), [](const std::string& file) {
+    std::error_code error;
+    return std::filesystem::is_regular_file(file, error) && lasOrLaz(file);
+  });
+}
+
+}  // namespace
+
+RendererOptions ScenePlan::rendererOptions() const {
+  return kind == SceneKind::Streamed ? RendererOptions{.storage = PointStorage::Compact}
+                                     : RendererOptions{};
+}
+
+bool streamsAsCopc(const std::vector<std::string>& files, const StreamLimits& limits) {
+  return !limits.inCore && files.size() == 1 && isCopcFile(files[0]);
+}
+
+ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
+  ScenePlan plan;
+  plan.files = sources.files;
+  plan.clouds = sources.clouds;
+  plan.demo = sources.demo;
+  if (sources.files.empty() && sources.clouds.empty()) return plan;  // the cylinders
+  if (!sources.clouds.empty()) {
+    plan.kind = SceneKind::InCore;  // memory cannot stream: everything is merged with it
+    return plan;
+  }
+  if (streamsAsCopc(sources.files, limits)) {
+    plan.kind = SceneKind::Streamed;
+    return plan;
+  }
+  plan.kind = SceneKind::InCore;
+  if (limits.inCore || (sources.files.size() == 1 && isCopcFile(sources.files[0])) ||
+      !cacheable(sources.files)) {
+    return plan;  // other formats: their readers refuse what does not fit, with the sizes
+  }
+  const std::optional<uint64_t> needed = inCoreBytes(sources.files);
+  const uint64_t limit = limits.memoryBytes > 0 ? limits.memoryBytes : availableHostMemoryBytes();
+  if (!needed || *needed <= limit) return plan;
+  const std::filesystem::path cached = copcCachePath(sources.files, copcCacheDirectory());
+  std::error_code error;
+  plan.kind = SceneKind::Streamed;
+  plan.files = {cached.string()};
+  plan.cachedFrom = sources.files;
+  plan.cacheMissing = !std::filesystem::is_regular_file(cached, error);
+  plan.inCoreBytes = *needed;
+  plan.limitBytes = limit;
+  plan.limitGiven = limits.memoryBytes > 0;
+  return plan;
+}
+
+Box3d demoSceneBounds(const DemoScene& demo) {
+  Box3d box;
+  for (const Cylinder& c : makeCylinderScene(demo.seed).cylinders) {
+    for (int axis = 0; axis < 3; ++axis) {
+      const double along = std::abs(double(c.axisZ[axis])) * c.halfHeight;
+      const double across =
+          c.radius * std::sqrt(std::max(0.0, 1.0 - double(c.axisZ[axis]) * double(c.axisZ[axis])));
+      box.min[axis] = std::min(box.min[axis], c.center[axis] - along - across);
+      box.max[axis] = std::max(box.max[axis], c.center[axis] + along + across);
+    }
+  }
+  return box;
+}
+
+}  // namespace pcv

@@ -1,0 +1,45 @@
+#include "pcv/session/stream_limits.hpp"
+
+#include <algorithm>
+
+#include "pcv/core/error.hpp"
+#include "pcv/core/host_memory.hpp"
+#include "pcv/core/point.hpp"
+
+namespace pcv {
+
+uint64_t defaultPointBudget(const Renderer& renderer) {
+  return renderer.backendName() == "cuda" ? 1'000'000'000 : 10'000'000;
+}
+
+StreamingOptions streamingOptionsFor(const StreamLimits& limits, const Renderer& renderer,
+                                     std::vector<std::string>& notes) {
+  StreamingOptions options;
+  const bool onGpu = renderer.backendName() == "cuda";
+  options.pointBudget = limits.pointBudget;
+  if (options.pointBudget == 0) {
+    options.pointBudget = defaultPointBudget(renderer);
+    notes.push_back("point budget " + std::to_string(options.pointBudget) +
+                    " per frame (--point-budget)");
+  }
+  options.gpuMemoryBytes = limits.gpuMemoryBytes;
+  if (options.gpuMemoryBytes == 0) {
+    const uint64_t free = renderer.freeMemoryBytes();
+    if (free == UINT64_MAX) throw InputError("the free memory is unknown: give --gpu-memory");
+    // The cpu backend's pool is host memory, filled when it is fixed: four frames' worth of
+    // points, so that what the view turns from stays cached, and no more.
+    options.gpuMemoryBytes =
+        onGpu ? free / 2 : std::min(free / 4, options.pointBudget * 4 * sizeof(Point));
+    notes.push_back(formatBytes(double(options.gpuMemoryBytes)) + " for resident nodes, of " +
+                    formatBytes(double(free)) + " free (--gpu-memory)");
+  }
+  options.hostMemoryBytes = limits.memoryBytes;
+  if (options.hostMemoryBytes == 0) {
+    const uint64_t available = availableHostMemoryBytes();
+    options.hostMemoryBytes =
+        available == UINT64_MAX ? 1ull << 30 : std::min<uint64_t>(available / 8, 4ull << 30);
+  }
+  return options;
+}
+
+}  // namespace pcv
