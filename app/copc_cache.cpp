@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <nlohmann/json.hpp>
+
 #include "convert_command.hpp"
+#include "run_report.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/host_memory.hpp"
 #include "pcv/io/copc_hierarchy.hpp"
@@ -97,6 +100,7 @@ std::optional<std::string> copcCacheFor(const std::vector<std::string>& files, u
   const std::filesystem::path cached = copcCachePath(files, directory);
   const std::string what = files.size() == 1 ? files[0] : std::to_string(files.size()) + " files";
   std::error_code error;
+  runReport()["copcCache"] = {{"path", cached.string()}, {"converted", false}};
   if (std::filesystem::is_regular_file(cached, error)) {
     std::fprintf(stderr, "pcv: streaming %s from its COPC cache %s\n", what.c_str(),
                  cached.c_str());
@@ -116,6 +120,7 @@ std::optional<std::string> copcCacheFor(const std::vector<std::string>& files, u
   // one leaves no cache file behind; it takes its own default memory (half of RAM, out of core
   // beyond that), not the streaming budget.
   convertToCopc(files, cached.string(), 0, quiet);
+  runReport()["copcCache"]["converted"] = true;
   removeOutdated(cached);
   return cached.string();
 }

@@ -15,6 +15,7 @@
 #include "convert_command.hpp"
 #include "info_command.hpp"
 #include "render_command.hpp"
+#include "run_report.hpp"
 #include "viewer_launcher.hpp"
 
 namespace {
@@ -65,6 +66,7 @@ int main(int argc, char** argv) {
   }
   try {
     cli.parse(argc, argv);
+    pcv::app::writeRunReport();
   } catch (const CLI::ParseError& error) {
     return cli.exit(error);
   } catch (const pcv::Error& error) {

@@ -10,8 +10,11 @@
 #include "option_groups.hpp"
 #include "progress_bar.hpp"
 #include "quality_options.hpp"
+#include "run_report.hpp"
 #include "stream_flags.hpp"
 #include "streamed_render.hpp"
+#include <nlohmann/json.hpp>
+
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/image.hpp"
 #include "pcv/core/number_text.hpp"
@@ -58,6 +61,7 @@ PointCloud loadFiles(const std::vector<std::string>& files, const ReadOptions& r
     }
     std::fprintf(stderr, "pcv: %s: %llu points\n", file.c_str(),
                  static_cast<unsigned long long>(cloud.size()));
+    runReport()["files"].push_back({{"path", file}, {"points", cloud.size()}});
     worldBounds.extend(summary.worldBounds);
     appendPointCloud(merged, cloud);
   }
@@ -78,6 +82,7 @@ glm::dvec3 addFiles(const RenderOptions& options, Renderer& renderer, Box3d& wor
     renderer.addSet(coloured, {.hasColor = cloud.hasColor, .progress = &progress});
   }
   if (!cloud.hasColor && options.quality.edl == "auto") {
+    runReport()["eyeDomeLighting"] = true;
     std::fprintf(stderr, "pcv: no colour in the data, eye-dome lighting on (--edl off: without)\n");
   }
   return cloud.origin;
@@ -104,6 +109,14 @@ Image renderStreamedFile(const RenderOptions& options, Renderer& renderer,
   });
 }
 
+/// The figures of the image written, for --report.
+void reportRender(Renderer& renderer, const RenderSettings& settings, const std::string& out) {
+  runReport()["points"] = renderer.pointCount();
+  runReport()["method"] = methodName(renderer.methodFor(settings));
+  runReport()["milliseconds"] = totalMilliseconds(renderer.lastTimings());
+  runReport()["out"] = out;
+}
+
 void runRender(RenderOptions options) {
   const ImageSize size = parseImageSize(options.view.size);  // a bad size fails before converting
   // LAS or LAZ files too large to read whole stream from their conversion in the COPC cache.
@@ -124,8 +137,10 @@ void runRender(RenderOptions options) {
   applyQualityOptions(options.quality, settings);
   settings.clip = clipSettingsFrom(options.clip);
   renderer->methodFor(settings);  // an unknown method fails before anything is loaded
+  runReport()["eyeDomeLighting"] = options.quality.edl == "on";
   if (streamed) {
     writePng(options.out, renderStreamedFile(options, *renderer, settings, size));
+    reportRender(*renderer, settings, options.out);
     std::fprintf(stderr, "pcv: method %s, %.3f ms; wrote %s\n",
                  methodName(renderer->methodFor(settings)),
                  totalMilliseconds(renderer->lastTimings()), options.out.c_str());
@@ -161,6 +176,7 @@ void runRender(RenderOptions options) {
                      RenderTarget{image.pixels.data(), size.width, size.height, MemorySpace::Host});
   }
   writePng(options.out, image);
+  reportRender(*renderer, settings, options.out);
   std::fprintf(stderr, "pcv: %llu points, method %s, %.3f ms; wrote %s\n",
                static_cast<unsigned long long>(renderer->pointCount()),
                methodName(renderer->methodFor(settings)),
@@ -197,6 +213,7 @@ void addRenderCommand(CLI::App& cli) {
   render->add_option("files", options->files,
                      "Point cloud files (PLY, LAS, LAZ, PCD, E57, XYZ/TXT/CSV/PTS), merged, or one "
                      "COPC file, streamed; none: cylinders");
+  addReportOption(*render);
   render->callback([options] { runRender(*options); });
 }
 

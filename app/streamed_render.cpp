@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "coloring_options.hpp"
+#include "run_report.hpp"
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/raster/view_setup.hpp"
 
@@ -44,6 +47,7 @@ Image renderStreamed(const StreamedRenderRequest& request, Renderer& renderer,
   StreamedCloud cloud(file, renderer, request.streaming);
   reportColoring(cloud.coloring());
   if (!file->hasColor() && request.edlAuto) {
+    runReport()["eyeDomeLighting"] = true;
     std::fprintf(stderr, "pcv: no colour in the data, eye-dome lighting on (--edl off: without)\n");
   }
   const ViewTransform view =
@@ -56,6 +60,11 @@ Image renderStreamed(const StreamedRenderRequest& request, Renderer& renderer,
   renderer.render(sets, view, request.settings, target);
   std::fprintf(stderr, "pcv: first image after %.3f s (%llu points)\n", secondsSince(start),
                static_cast<unsigned long long>(cloud.stats().pointsDrawn));
+  nlohmann::json& streamed = runReport()["stream"];
+  streamed["pointBudget"] = request.streaming.pointBudget;
+  streamed["residentBytes"] = request.streaming.gpuMemoryBytes;
+  streamed["firstImageSeconds"] = secondsSince(start);
+  streamed["firstImagePoints"] = cloud.stats().pointsDrawn;
   // Then only the selection runs, taking what the decoders finish, until the view converges:
   // a headless render has no frames to show in between.
   while (!cloud.converged() && secondsSince(start) < request.timeLimitSeconds) {
@@ -70,6 +79,12 @@ Image renderStreamed(const StreamedRenderRequest& request, Renderer& renderer,
                stats.nodesResident, stats.nodesWanted,
                static_cast<unsigned long long>(stats.pointsDrawn),
                static_cast<unsigned long long>(file->pointCount()));
+  streamed["converged"] = cloud.converged();
+  streamed["seconds"] = secondsSince(start);
+  streamed["nodesResident"] = stats.nodesResident;
+  streamed["nodesWanted"] = stats.nodesWanted;
+  streamed["pointsDrawn"] = stats.pointsDrawn;
+  streamed["pointsInFile"] = file->pointCount();
   if (drawThroughGl) {
     cloud.keepOnlyWanted();  // the GL path draws every resident set
     return drawThroughGl(view);
