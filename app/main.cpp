@@ -1,5 +1,7 @@
-// pcv: the command line. Subcommands are thin wrappers over the library; with no subcommand the
-// viewer opens (when built with it), as the seed's demo does, and takes the viewer's options.
+// pcv: the headless command line. Subcommands are thin wrappers over the library and link no
+// GLFW, ImGui or X11, so they run on a server without a display. With no subcommand, with `view`
+// or with a file, the viewer opens, as the seed's demo does: pcv-view, beside this executable,
+// takes the command line over.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -13,9 +15,8 @@
 #include "convert_command.hpp"
 #include "info_command.hpp"
 #include "render_command.hpp"
-#if PCV_WITH_VIEWER
-#include "viewer/view_command.hpp"
-#endif
+#include "run_report.hpp"
+#include "viewer_launcher.hpp"
 
 namespace {
 
@@ -32,11 +33,11 @@ In the window: W A S D E Q fly, Escape mouselook, Tab orbit, double-click focus,
 the scene, M measure, X clip box, C copy view (as a pcv render command), B bookmark, F12
 screenshot; files dropped on the window open (Shift adds them).)";
 
-/// True when the first argument names no command (none, a file, or a viewer option): the
-/// arguments go to `pcv view`.
-bool startsWithoutCommand(int argc, char** argv, const CLI::App& cli) {
+/// True when the arguments are the viewer's: `view ...`, none, a file, or a viewer option.
+bool opensTheViewer(int argc, char** argv, const CLI::App& cli) {
   if (argc < 2) return true;
   const std::string first = argv[1];
+  if (first == "view") return true;
   if (first == "-h" || first == "--help") return false;
   for (const CLI::App* command : cli.get_subcommands({})) {
     if (command->get_name() == first) return false;
@@ -51,22 +52,21 @@ int main(int argc, char** argv) {
   cli.require_subcommand(0, 1);
   pcv::app::addRenderCommand(cli);
   pcv::app::addBenchCommand(cli);
-#if PCV_WITH_VIEWER
-  pcv::app::addViewCommand(cli);
+  // Listed here for --help; pcv-view parses its options.
+  cli.add_subcommand("view", "Open the interactive viewer (the default; runs pcv-view)");
   cli.footer(kViewerHelp);
-#endif
   pcv::app::addInfoCommand(cli);
   pcv::app::addCompareCommand(cli);
   pcv::app::addConvertCommand(cli);
-  std::vector<char*> arguments(argv, argv + argc);
-#if PCV_WITH_VIEWER
   // `pcv`, `pcv FILE...` and `pcv --size 1920x1080 FILE` are `pcv view ...`.
-  char view[] = "view";
-  if (startsWithoutCommand(argc, argv, cli)) arguments.insert(arguments.begin() + 1, view);
-#endif
+  if (opensTheViewer(argc, argv, cli)) {
+    const int skipped = argc > 1 && std::strcmp(argv[1], "view") == 0 ? 2 : 1;
+    const std::vector<std::string> viewerArguments(argv + skipped, argv + argc);
+    return pcv::app::runViewerExecutable(argv[0], viewerArguments);
+  }
   try {
-    cli.parse(int(arguments.size()), arguments.data());
-    if (cli.get_subcommands().empty()) std::fputs(cli.help().c_str(), stdout);  // no viewer
+    cli.parse(argc, argv);
+    pcv::app::writeRunReport();
   } catch (const CLI::ParseError& error) {
     return cli.exit(error);
   } catch (const pcv::Error& error) {

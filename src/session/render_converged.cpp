@@ -33,6 +33,7 @@ ConvergedRender renderConverged(Scene& scene, const Camera& camera, const Render
   renderer.render(scene.update(camera, width, height), view, settings, target);
   result.firstImageSeconds = secondsSince(start);
   StreamedCloud* streamed = scene.streamed();
+  result.firstImagePoints = streamed ? streamed->stats().pointsDrawn : renderer.pointCount();
   if (!streamed) {
     result.seconds = result.firstImageSeconds;
     return result;

@@ -114,6 +114,7 @@ void Scene::openInCore() {
     }
     for (const std::string& warning : summary.warnings) report.warn(warning);
     report.say(file + ": " + std::to_string(cloud.size()) + " points");
+    filesRead_.push_back({file, cloud.size()});
     bounds_.extend(summary.worldBounds);
     inCore_->merge(std::move(cloud), std::exchange(first, false));
   }

@@ -2,8 +2,10 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <set>
 
 #include "pcv/io/png_writer.hpp"
+#include "json_report.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
@@ -65,27 +67,45 @@ TEST_F(QualityCli, LasWithoutColourGetsEyeDomeLighting) {
   const auto file = test::testDataDir() / "las" / "vegetation_1_3.las";
   if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " is not there";
   const auto png = output("las.png");
-  std::string text;
-  ASSERT_EQ(
-      run("render --backend cpu --size 160x90 --out " + png.string() + " " + file.string(), &text),
-      0)
-      << text;
-  EXPECT_NE(text.find("eye-dome lighting on"), std::string::npos) << text;
+  const auto report = output("las.json");
+  for (const char* edl : {"auto", "off"}) {
+    std::string text;
+    ASSERT_EQ(run("render --backend cpu --size 160x90 --out " + png.string() + " " + file.string() +
+                      " --edl " + edl + " --report " + report.string(),
+                  &text),
+              0)
+        << text;
+    const nlohmann::json figures = test::readJsonReport(report);
+    EXPECT_EQ(figures.value("eyeDomeLighting", false), edl == std::string("auto"))
+        << edl << ": " << figures;
+  }
   std::filesystem::remove(png);
+  std::filesystem::remove(report);
 }
 
 TEST_F(QualityCli, BenchTimesEveryQualityPreset) {
   std::string text;
+  const auto json = output("bench.json");
   ASSERT_EQ(run("bench --backend cpu --points 20000 --size 64x36 --frames 1 --warmup 0 "
-                "--order both --methods compact,packed --quality-modes every",
+                "--order both --methods compact,packed --quality-modes every --json " +
+                    json.string(),
                 &text),
             0)
       << text;
+  const nlohmann::json figures = test::readJsonReport(json);
+  std::set<std::string> methods, stages;
+  for (const nlohmann::json& row : figures.value("results", nlohmann::json::array())) {
+    methods.insert(row.value("method", ""));
+    for (const auto& [stage, times] : row.value("stages_ms", nlohmann::json::object()).items()) {
+      stages.insert(stage);
+    }
+  }
   for (const char* row : {"compact+size3", "compact+edl", "compact+hq", "compact+fill2",
                           "compact+world", "compact+all"}) {
-    EXPECT_NE(text.find(row), std::string::npos) << row << "\n" << text;
+    EXPECT_TRUE(methods.contains(row)) << row << "\n" << figures;
   }
-  EXPECT_NE(text.find("splat"), std::string::npos) << text;
+  EXPECT_TRUE(stages.contains("splat")) << figures;
+  std::filesystem::remove(json);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include "pcv/io/png_writer.hpp"
 #include "pcv/core/host_memory.hpp"
+#include "json_report.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
@@ -21,16 +22,23 @@ class RenderCli : public ::testing::Test {
 
 TEST_F(RenderCli, WritesThePngOfTheCylinders) {
   const auto png = output("cylinders.png");
+  const auto report = output("cylinders.json");
   std::string text;
-  ASSERT_EQ(run("render --backend cpu --points 200000 --size 320x180 --out " + png.string(), &text),
+  ASSERT_EQ(run("render --backend cpu --points 200000 --size 320x180 --out " + png.string() +
+                    " --report " + report.string(),
+                &text),
             0)
       << text;
   const Image image = readPng(png);
   EXPECT_EQ(image.width, 320);
   EXPECT_EQ(image.height, 180);
   EXPECT_GT(test::countLitPixels(image, kOpaqueBlack), 2000u);
-  EXPECT_NE(text.find("cpu backend"), std::string::npos) << text;
+  const nlohmann::json figures = test::readJsonReport(report);
+  EXPECT_EQ(figures.value("backend", ""), "cpu") << figures;
+  EXPECT_EQ(figures.value("points", 0ull), 200000u) << figures;
+  EXPECT_EQ(figures.value("out", ""), png.string()) << figures;
   std::filesystem::remove(png);
+  std::filesystem::remove(report);
 }
 
 TEST_F(RenderCli, ZeroPointsGiveABlackImage) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "pcv/io/png_writer.hpp"
+#include "json_report.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
@@ -24,9 +25,11 @@ class StreamCli : public ::testing::Test {
   }
   int render(const std::string& arguments, std::string* text) {
     return test::runCommand(test::pcvExecutable().string() + " render --backend cpu " +
-                                copc_.string() + " --size 320x180 " + arguments,
+                                copc_.string() + " --size 320x180 --report " + report().string() +
+                                " " + arguments,
                             text);
   }
+  std::filesystem::path report() { return output("report.json"); }
   std::filesystem::path copc_;
 };
 
@@ -34,9 +37,13 @@ TEST_F(StreamCli, StreamsTheOctreeAndSaysWhatItDrew) {
   const auto png = output("streamed.png");
   std::string text;
   ASSERT_EQ(render("--out " + png.string(), &text), 0) << text;
-  EXPECT_NE(text.find("point budget"), std::string::npos) << text;
-  EXPECT_NE(text.find("first image after"), std::string::npos) << text;
-  EXPECT_NE(text.find("converged after"), std::string::npos) << text;
+  const nlohmann::json stream =
+      test::readJsonReport(report()).value("stream", nlohmann::json::object());
+  EXPECT_EQ(stream.value("pointBudget", 0ull), 10'000'000u) << stream;  // the cpu's default
+  EXPECT_GT(stream.value("firstImagePoints", 0ull), 0u) << stream;
+  EXPECT_GE(stream.value("seconds", -1.0), stream.value("firstImageSeconds", -1.0)) << stream;
+  EXPECT_TRUE(stream.value("converged", false)) << stream;
+  EXPECT_EQ(stream.value("pointsInFile", 0ull), 518862u) << stream;
   EXPECT_GT(test::countLitPixels(readPng(png), kOpaqueBlack), 1000u);
   std::filesystem::remove(png);
 }
@@ -45,12 +52,11 @@ TEST_F(StreamCli, SmallPointBudgetDrawsFewerPoints) {
   const auto png = output("budget.png");
   std::string text;
   ASSERT_EQ(render("--point-budget 100k --out " + png.string(), &text), 0) << text;
-  // "converged after T s: A of B nodes, DRAWN of TOTAL points drawn"
-  const size_t nodes = text.find(" nodes, ", text.find("converged after"));
-  ASSERT_NE(nodes, std::string::npos) << text;
-  const unsigned long long drawn = std::stoull(text.substr(nodes + 8));
-  EXPECT_LE(drawn, 100'000u) << text;
-  EXPECT_GT(drawn, 0u) << text;
+  const nlohmann::json stream =
+      test::readJsonReport(report()).value("stream", nlohmann::json::object());
+  const uint64_t drawn = stream.value("pointsDrawn", uint64_t(0));
+  EXPECT_LE(drawn, 100'000u) << stream;
+  EXPECT_GT(drawn, 0u) << stream;
   std::filesystem::remove(png);
 }
 
@@ -58,8 +64,9 @@ TEST_F(StreamCli, InCoreReadsEveryPoint) {
   const auto png = output("in_core.png");
   std::string text;
   ASSERT_EQ(render("--in-core --out " + png.string(), &text), 0) << text;
-  EXPECT_NE(text.find("518862 points"), std::string::npos) << text;
-  EXPECT_EQ(text.find("first image after"), std::string::npos) << text;
+  const nlohmann::json figures = test::readJsonReport(report());
+  EXPECT_EQ(figures.value("points", 0ull), 518862u) << figures;
+  EXPECT_FALSE(figures.contains("stream")) << figures;
   std::filesystem::remove(png);
 }
 
@@ -88,12 +95,14 @@ TEST(CopcCacheCli, LasLargerThanMemoryIsConvertedOnceToTheCacheThenStreamed) {
   ASSERT_EQ(test::runCommand(pcv + " convert --points 200000 --seed 5 --quiet " + las, &text), 0)
       << text;
   // 200 000 points take 3.2 MB read whole: more than --memory 1M.
+  const std::string report = (dir / "report.json").string();
+  const auto figures = [&] { return test::readJsonReport(report); };
   const std::string render = "PCV_CACHE_DIR=" + (dir / "cache").string() + " " + pcv +
                              " render --backend cpu --size 160x90 --memory 1M " + las + " --out " +
-                             (dir / "a.png").string();
+                             (dir / "a.png").string() + " --report " + report;
   ASSERT_EQ(test::runCommand(render, &text), 0) << text;
-  EXPECT_NE(text.find("converting once to the COPC cache"), std::string::npos) << text;
-  EXPECT_NE(text.find("converged after"), std::string::npos) << text;
+  EXPECT_TRUE(figures().value("/copcCache/converted"_json_pointer, false)) << figures();
+  EXPECT_TRUE(figures().value("/stream/converged"_json_pointer, false)) << figures();
   const auto cached = [&] {
     std::vector<std::filesystem::path> files;
     for (const auto& entry : std::filesystem::directory_iterator(dir / "cache")) {
@@ -103,32 +112,34 @@ TEST(CopcCacheCli, LasLargerThanMemoryIsConvertedOnceToTheCacheThenStreamed) {
   };
   ASSERT_EQ(cached().size(), 1u);
   ASSERT_EQ(test::runCommand(render, &text), 0) << text;
-  EXPECT_NE(text.find("from its COPC cache"), std::string::npos) << text;
-  EXPECT_EQ(text.find("converting"), std::string::npos) << "reused, not converted again: " << text;
+  EXPECT_FALSE(figures().value("/copcCache/converted"_json_pointer, true))
+      << "reused: " << figures();
+  EXPECT_TRUE(figures().value("/stream/converged"_json_pointer, false)) << figures();
   // A changed input is converted again, and its old conversion goes.
   std::filesystem::last_write_time(las,
                                    std::filesystem::last_write_time(las) + std::chrono::seconds(5));
   ASSERT_EQ(test::runCommand(render, &text), 0) << text;
-  EXPECT_NE(text.find("converting once"), std::string::npos) << text;
+  EXPECT_TRUE(figures().value("/copcCache/converted"_json_pointer, false)) << figures();
   EXPECT_EQ(cached().size(), 1u);
   // A COPC file streams itself, however little --memory is.
   const std::string copc = (dir / "small.copc.laz").string();
   ASSERT_EQ(test::runCommand(pcv + " convert --points 20000 --quiet " + copc, &text), 0) << text;
   ASSERT_EQ(test::runCommand("PCV_CACHE_DIR=" + (dir / "cache").string() + " " + pcv +
                                  " render --backend cpu --size 160x90 --memory 1k " + copc +
-                                 " --out " + (dir / "c.png").string(),
+                                 " --out " + (dir / "c.png").string() + " --report " + report,
                              &text),
             0)
       << text;
-  EXPECT_EQ(text.find("COPC cache"), std::string::npos) << text;
-  EXPECT_NE(text.find("converged after"), std::string::npos) << text;
+  EXPECT_FALSE(figures().contains("copcCache")) << figures();
+  EXPECT_TRUE(figures().value("/stream/converged"_json_pointer, false)) << figures();
   // Within memory the file is read whole as before.
   ASSERT_EQ(test::runCommand(pcv + " render --backend cpu --size 160x90 " + las + " --out " +
-                                 (dir / "b.png").string(),
+                                 (dir / "b.png").string() + " --report " + report,
                              &text),
             0)
       << text;
-  EXPECT_EQ(text.find("COPC cache"), std::string::npos) << text;
+  EXPECT_FALSE(figures().contains("copcCache")) << figures();
+  EXPECT_EQ(figures().value("points", 0ull), 200000u) << figures();
   std::filesystem::remove_all(dir);
 }
 

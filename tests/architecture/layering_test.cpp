@@ -1,75 +1,127 @@
-// The layers of pcv and which may use which (dependencies point down): a header or source of a
-// layer that includes one of a layer above it fails here, naming the file and the line.
-//   core  <- cuda, scene, io <- raster <- stream, gl <- session <- app
-// scene and io sit on core (scene may use the cuda helpers); the renderer knows neither; stream
-// draws io's octrees through the renderer.
+// The layers of pcv (tests/architecture/layer_map.hpp) checked on the source tree: a file that
+// includes a header of a layer above it, or a system header its layer may not use, fails here
+// with the file and the line; so does a folder that belongs to no layer. Each rule is also run on
+// a planted violation, so that a check that sees nothing cannot pass.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <regex>
-#include <set>
 #include <string>
 
-namespace pcv {
+#include "layer_map.hpp"
+
+namespace pcv::architecture {
 namespace {
 
-const std::map<std::string, std::set<std::string>> kMayInclude = {
-    {"core", {"core"}},
-    {"cuda", {"core", "cuda"}},
-    {"scene", {"core", "cuda", "scene"}},
-    {"io", {"core", "io"}},
-    {"raster", {"core", "cuda", "raster"}},
-    {"stream", {"core", "cuda", "io", "raster", "stream"}},
-    {"gl", {"core", "cuda", "raster", "gl"}},
-    {"session", {"core", "cuda", "io", "scene", "raster", "stream", "octree", "session"}},
+std::string lines(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += item + "\n";
+  return text;
+}
+
+/// A scratch source tree, removed at the end of the test.
+class PlantedTree : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = std::filesystem::temp_directory_path() /
+            ("pcv_layering_" + std::to_string(::getpid()) + "_" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(root_);
+  }
+  void TearDown() override { std::filesystem::remove_all(root_); }
+  /// Writes `text` to `relative` under the tree and returns its path.
+  std::filesystem::path plant(const std::string& relative, const std::string& text) {
+    const std::filesystem::path file = root_ / relative;
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+    return file;
+  }
+  std::filesystem::path root_;
 };
 
-/// "include "pcv/<layer>/..."" lines of `file` whose layer is not allowed, as "file:line: text".
-std::vector<std::string> violations(const std::filesystem::path& file, const std::string& layer) {
-  static const std::regex include(R"(^\s*#\s*include\s*["<]pcv/([a-z_]+)/)");
-  std::vector<std::string> found;
-  std::ifstream in(file);
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    std::smatch match;
-    if (std::regex_search(line, match, include) && !kMayInclude.at(layer).contains(match[1])) {
-      found.push_back(file.string() + ":" + std::to_string(number) + ": " + line);
-    }
-  }
-  return found;
-}
-
-TEST(Layering, NoLayerIncludesOneAboveIt) {
+TEST(Layering, NoLayerIncludesWhatItMayNot) {
   const std::filesystem::path root = PCV_SOURCE_DIR;
   std::vector<std::string> found;
-  uint64_t files = 0;
-  for (const auto& [layer, allowed] : kMayInclude) {
-    for (const auto& dir : {root / "include" / "pcv" / layer, root / "src" / layer}) {
-      if (!std::filesystem::is_directory(dir)) continue;
-      for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
-        if (!entry.is_regular_file()) continue;
-        ++files;
-        for (std::string& v : violations(entry.path(), layer)) found.push_back(std::move(v));
-      }
-    }
+  uint64_t appFiles = 0;
+  const auto files = layerFiles(root);
+  for (const auto& [file, layer] : files) {
+    if (layer == "cli" || layer == "main" || layer == "viewer") ++appFiles;
+    for (std::string& v : includeViolations(file, layer)) found.push_back(std::move(v));
   }
-  EXPECT_GT(files, 50u) << "the layers' folders were not found under " << root;
-  std::string report;
-  for (const std::string& v : found) report += v + "\n";
-  EXPECT_TRUE(found.empty()) << "includes from a layer above:\n" << report;
+  EXPECT_GT(files.size(), 200u) << "the layers' folders were not found under " << root;
+  EXPECT_GT(appFiles, 50u) << "app/ was not found under " << root;
+  EXPECT_TRUE(found.empty()) << "includes a layer may not use:\n" << lines(found);
 }
 
-TEST(Layering, TheCheckSeesAViolation) {
-  // The check itself: a raster file that includes the scene must be reported.
-  const std::filesystem::path file =
-      std::filesystem::temp_directory_path() / "pcv_layering_probe.hpp";
-  std::ofstream(file) << "#pragma once\n#include \"pcv/scene/cylinders.hpp\"\n";
-  EXPECT_EQ(violations(file, "raster").size(), 1u);
-  EXPECT_TRUE(violations(file, "scene").empty());
-  std::filesystem::remove(file);
+TEST(Layering, EveryFolderBelongsToALayer) {
+  const std::vector<std::string> unknown = unknownFolders(PCV_SOURCE_DIR);
+  EXPECT_TRUE(unknown.empty()) << "folders of no layer (add them to tests/architecture/"
+                                  "layer_map.cpp):\n"
+                               << lines(unknown);
+}
+
+TEST_F(PlantedTree, ProjectIncludeFromALayerAboveIsSeen) {
+  const auto raster = plant("src/raster/probe.hpp", "#include \"pcv/scene/cylinders.hpp\"\n");
+  EXPECT_EQ(includeViolations(raster, "raster").size(), 1u);
+  EXPECT_TRUE(includeViolations(raster, "scene").empty());
+  // The library layers never include the session above them; app does.
+  const auto io = plant("src/io/probe.cpp", "#include \"pcv/session/scene.hpp\"\n");
+  EXPECT_EQ(includeViolations(io, "io").size(), 1u);
+  EXPECT_TRUE(includeViolations(io, "cli").empty());
+}
+
+TEST_F(PlantedTree, HeadlessCommandsIncludingTheViewerAreSeen) {
+  const auto cli = plant("app/cli/probe.cpp", "#include \"viewer/viewer.hpp\"\n");
+  EXPECT_EQ(includeViolations(cli, "cli").size(), 1u);
+  const auto main = plant("app/main.cpp", "#include \"viewer/view_command.hpp\"\n");
+  EXPECT_EQ(includeViolations(main, "main").size(), 1u);
+}
+
+TEST_F(PlantedTree, ViewerUsesOnlyTheCliHeadersItAlreadyUses) {
+  plant("app/viewer/own.hpp", "#pragma once\n");
+  const auto viewer = plant("app/viewer/probe.cpp",
+                            "#include \"own.hpp\"\n"               // beside it: the viewer's own
+                            "#include \"option_groups.hpp\"\n"     // allowed for now
+                            "#include \"render_command.hpp\"\n");  // a CLI command: not allowed
+  const std::vector<std::string> found = includeViolations(viewer, "viewer");
+  ASSERT_EQ(found.size(), 1u) << lines(found);
+  EXPECT_NE(found[0].find(":3:"), std::string::npos) << found[0];
+}
+
+TEST_F(PlantedTree, SystemHeadersOutsideTheirLayersAreSeen) {
+  struct Case {
+    const char* header;
+    const char* forbiddenIn;
+    const char* allowedIn;
+  };
+  for (const Case& c :
+       {Case{"epoxy/gl.h", "raster", "gl"}, Case{"GLFW/glfw3.h", "cli", "viewer"},
+        Case{"imgui.h", "main", "viewer"}, Case{"EGL/egl.h", "stream", "gl"},
+        Case{"cuda_runtime.h", "io", "raster"}, Case{"cub/cub.cuh", "stream", "cuda"},
+        Case{"thrust/sort.h", "core", "octree"}, Case{"cuda_gl_interop.h", "session", "gl"},
+        Case{"CLI/CLI.hpp", "io", "cli"}, Case{"CLI/CLI.hpp", "session", "main"}}) {
+    SCOPED_TRACE(c.header);
+    const auto file = plant("probe.cpp", std::string("#include <") + c.header + ">\n");
+    EXPECT_EQ(includeViolations(file, c.forbiddenIn).size(), 1u) << c.forbiddenIn;
+    EXPECT_TRUE(includeViolations(file, c.allowedIn).empty()) << c.allowedIn;
+  }
+  // Headers that merely look alike are not caught: GLM is maths, <cmath> is not CUDA.
+  const auto alike = plant("alike.cpp", "#include <glm/glm.hpp>\n#include <cmath>\n");
+  EXPECT_TRUE(includeViolations(alike, "core").empty());
+}
+
+TEST_F(PlantedTree, UnknownFoldersAreSeen) {
+  plant("include/pcv/core/a.hpp", "");
+  plant("src/core/a.cpp", "");
+  plant("app/viewer/a.cpp", "");
+  plant("app/main.cpp", "");
+  EXPECT_TRUE(unknownFolders(root_).empty()) << lines(unknownFolders(root_));
+  plant("include/pcv/widgets/a.hpp", "");
+  plant("src/misc/a.cpp", "");
+  plant("app/tools/a.cpp", "");
+  EXPECT_EQ(unknownFolders(root_).size(), 3u) << lines(unknownFolders(root_));
 }
 
 }  // namespace
-}  // namespace pcv
+}  // namespace pcv::architecture

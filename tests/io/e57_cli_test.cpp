@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "e57_test_util.hpp"
+#include "json_report.hpp"
 #include "test_support.hpp"
 
 namespace pcv::test {
@@ -23,16 +24,18 @@ TEST(E57Cli, InfoListsEveryScanAndScanPicksOne) {
   const std::string file = twoScanFile(dir).string();
   const std::string pcv = pcvExecutable().string();
   std::string output;
-  ASSERT_EQ(runCommand(pcv + " info " + file, &output), 0) << output;
+  const std::string report = dir.file("info.json").string();
+  ASSERT_EQ(runCommand(pcv + " info " + file + " --report " + report, &output), 0) << output;
   EXPECT_NE(output.find("format:     E57 1.0, 2 scans, 10 records"), std::string::npos) << output;
-  EXPECT_NE(output.find("points:     10"), std::string::npos) << output;
+  EXPECT_EQ(readJsonReport(report).value("/files/0/points"_json_pointer, 0ull), 10u) << output;
   EXPECT_NE(output.find("scan 0:     \"east\", 4 records"), std::string::npos) << output;
   EXPECT_NE(output.find("pose translation (100, 0, 0)"), std::string::npos) << output;
   EXPECT_NE(output.find("scan 1:     \"west\", 6 records"), std::string::npos) << output;
 
-  ASSERT_EQ(runCommand(pcv + " info --scan 1 " + file, &output), 0) << output;
+  ASSERT_EQ(runCommand(pcv + " info --scan 1 " + file + " --report " + report, &output), 0)
+      << output;
   EXPECT_NE(output.find("scan 1 of 2"), std::string::npos) << output;
-  EXPECT_NE(output.find("points:     6"), std::string::npos) << output;
+  EXPECT_EQ(readJsonReport(report).value("/files/0/points"_json_pointer, 0ull), 6u) << output;
 
   EXPECT_NE(runCommand(pcv + " info --scan 2 " + file, &output), 0);
   EXPECT_NE(output.find("scan 2 asked for, but the file has 2 (0 to 1)"), std::string::npos)
@@ -43,12 +46,16 @@ TEST(E57Cli, RenderReadsOnlyTheScanAskedFor) {
   TempDir dir;
   const std::string file = twoScanFile(dir).string();
   std::string output;
+  const std::string report = dir.file("render.json").string();
   ASSERT_EQ(runCommand(pcvExecutable().string() + " render --scan 0 " + file +
-                           " --backend cpu --size 64x48 --out " + dir.file("east.png").string(),
+                           " --backend cpu --size 64x48 --out " + dir.file("east.png").string() +
+                           " --report " + report,
                        &output),
             0)
       << output;
-  EXPECT_NE(output.find("two.e57: 4 points"), std::string::npos) << output;
+  const nlohmann::json figures = readJsonReport(report);
+  EXPECT_EQ(figures.value("/files/0/points"_json_pointer, 0ull), 4u) << figures;
+  EXPECT_EQ(figures.value("points", 0ull), 4u) << figures;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include "io_test_util.hpp"
 #include "pcv/io/png_writer.hpp"
+#include "json_report.hpp"
 #include "test_support.hpp"
 
 namespace pcv::test {
@@ -13,13 +14,19 @@ TEST(InfoCli, DescribesFilesAndFailsOnBadOnes) {
   writeText(dir.file("a.xyz"), "500000.5 5000000.25 10 200\n500001 5000001 11 100\n");
   writeText(dir.file("bad.ply"), "ply\nformat ascii 1.0\nend_header\n");
   std::string output;
-  EXPECT_EQ(
-      runCommand(pcvExecutable().string() + " info --stats " + dir.file("a.xyz").string(), &output),
-      0)
+  const std::string report = dir.file("a.json").string();
+  EXPECT_EQ(runCommand(pcvExecutable().string() + " info --stats " + dir.file("a.xyz").string() +
+                           " --report " + report,
+                       &output),
+            0)
       << output;
-  EXPECT_NE(output.find("points:     2"), std::string::npos) << output;
-  EXPECT_NE(output.find("500000.500"), std::string::npos) << output;
-  EXPECT_NE(output.find("intensity"), std::string::npos) << output;
+  const nlohmann::json file =
+      readJsonReport(report).value("/files/0"_json_pointer, nlohmann::json());
+  ASSERT_TRUE(file.is_object()) << output;
+  EXPECT_EQ(file.value("points", 0ull), 2u) << file;
+  EXPECT_EQ(file.value("/bounds/min/0"_json_pointer, 0.0), 500000.5) << file;
+  EXPECT_EQ(file.value("/bounds/max/1"_json_pointer, 0.0), 5000001.0) << file;
+  EXPECT_EQ(file.value("attributes", nlohmann::json()), nlohmann::json({"intensity"})) << file;
   EXPECT_NE(runCommand(pcvExecutable().string() + " info " + dir.file("a.xyz").string() + " " +
                            dir.file("bad.ply").string(),
                        &output),
@@ -31,8 +38,9 @@ TEST(InfoCli, CoordinatesNearZeroNeverReadMinusZero) {
   TempDir dir;
   writeText(dir.file("z.xyz"), "-0.0001 -0.0002 -0.0003\n0.0001 0.0002 0.0003\n");
   std::string output;
-  ASSERT_EQ(runCommand(pcvExecutable().string() + " info --stats " + dir.file("z.xyz").string(), &output),
-            0)
+  ASSERT_EQ(
+      runCommand(pcvExecutable().string() + " info --stats " + dir.file("z.xyz").string(), &output),
+      0)
       << output;
   EXPECT_NE(output.find("min (0.000, 0.000, 0.000)"), std::string::npos) << output;
   EXPECT_EQ(output.find("-0.000"), std::string::npos) << output;
@@ -47,12 +55,21 @@ TEST(InfoCli, ReadsOnlyTheHeaderUnlessAskedForStatistics) {
   options.declaredCount = 5;
   writeBytes(dir.file("short.las"), makeLas(points, options));
   std::string output;
-  EXPECT_EQ(
-      runCommand(pcvExecutable().string() + " info " + dir.file("short.las").string(), &output), 0)
+  EXPECT_EQ(runCommand(pcvExecutable().string() + " info " + dir.file("short.las").string() +
+                           " --report -",
+                       &output),
+            0)
       << output;
-  EXPECT_NE(output.find("points:     5 (as the header declares"), std::string::npos) << output;
-  EXPECT_NE(output.find("attributes: intensity, classification, return_number"), std::string::npos)
-      << output;
+  // With --report -, standard output is the report alone.
+  const nlohmann::json report = nlohmann::json::parse(output, nullptr, false);
+  ASSERT_TRUE(report.is_object()) << output;
+  const nlohmann::json file = report.value("/files/0"_json_pointer, nlohmann::json::object());
+  EXPECT_EQ(file.value("points", 0ull), 5u) << file;
+  EXPECT_TRUE(file.value("fromHeader", false)) << file;
+  const std::vector<std::string> attributes = file.value("attributes", std::vector<std::string>());
+  ASSERT_GE(attributes.size(), 3u) << file;
+  EXPECT_EQ(std::vector<std::string>(attributes.begin(), attributes.begin() + 3),
+            (std::vector<std::string>{"intensity", "classification", "return_number"}));
   EXPECT_NE(runCommand(pcvExecutable().string() + " info --stats " + dir.file("short.las").string(),
                        &output),
             0);

@@ -9,6 +9,7 @@
 #include "pcv/core/error.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/io/png_writer.hpp"
+#include "json_report.hpp"
 #include "test_support.hpp"
 
 namespace pcv::test {
@@ -194,13 +195,19 @@ TEST(RenderCli, ColoursByAnAttributeWithAMapAndRange) {
   const std::string png = dir.file("i.png").string();
   const std::string command = pcvExecutable().string() + " render " + dir.file("i.las").string() +
                               " --backend cpu --size 160x90 --out " + png;
-  ASSERT_EQ(runCommand(command + " --color-attribute intensity --color-map viridis "
-                                 "--color-range 0,2000",
+  const std::string report = dir.file("i.json").string();
+  ASSERT_EQ(runCommand(command +
+                           " --color-attribute intensity --color-map viridis "
+                           "--color-range 0,2000 --report " +
+                           report,
                        &output),
             0)
       << output;
-  EXPECT_NE(output.find("intensity mapped with viridis from 0 to 2000"), std::string::npos)
-      << output;
+  const nlohmann::json coloring = readJsonReport(report).value("coloring", nlohmann::json());
+  EXPECT_EQ(coloring, nlohmann::json({{"mode", "attribute"},
+                                      {"attribute", "intensity"},
+                                      {"map", "viridis"},
+                                      {"range", {0.0, 2000.0}}}));
   const Image image = readPng(png);
   EXPECT_GT(countLitPixels(image, image.pixels[0]), 100u);
   EXPECT_NE(runCommand(command + " --color-attribute nir", &output), 0);

@@ -4,6 +4,8 @@
 /// screenshot of a still view.
 #pragma once
 
+#include <cstdint>
+
 #include "pcv/core/camera.hpp"
 #include "pcv/raster/render_settings.hpp"
 #include "pcv/raster/renderer.hpp"
@@ -14,6 +16,7 @@ namespace pcv {
 struct ConvergedRender {
   bool converged = true;           ///< false: the time limit passed first
   double firstImageSeconds = 0.0;  ///< from the call to the first frame drawn
+  uint64_t firstImagePoints = 0;   ///< points the first frame drew
   double seconds = 0.0;            ///< from the call to the last frame drawn
 };
 

@@ -39,6 +39,12 @@ struct SceneOptions {
 /// missing.
 ScenePlan prepareScene(const SceneSources& sources, const SceneOptions& options);
 
+/// A file a scene read whole, and the points it gave.
+struct FileRead {
+  std::string path;
+  uint64_t points = 0;
+};
+
 /// A scene's point sets on one renderer; removes them when destroyed.
 class Scene {
  public:
@@ -63,6 +69,8 @@ class Scene {
   const Coloring& coloring() const { return coloring_; }
   /// The files read whole, merged, with their own colours and attributes; empty otherwise.
   const PointCloud& cloud() const;
+  /// The files read whole, in order, with their points (empty for a stream or the cylinders).
+  const std::vector<FileRead>& filesRead() const { return filesRead_; }
   /// Points in the scene (a streamed file's total, not what is resident).
   uint64_t pointCount() const;
   /// The streamed cloud; null unless kind() is Streamed.
@@ -89,6 +97,7 @@ class Scene {
   SceneOptions options_;
   Renderer& renderer_;
   Box3d bounds_;
+  std::vector<FileRead> filesRead_;
   glm::dvec3 origin_{0.0};
   bool hasColor_ = false;
   Coloring coloring_;

@@ -9,6 +9,8 @@
 
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include "interrupt_signals.hpp"
 #include "octree_sampler_choice.hpp"
 #include "pcv/core/error.hpp"
@@ -19,6 +21,7 @@
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinders.hpp"
 #include "progress_bar.hpp"
+#include "run_report.hpp"
 
 namespace pcv::app {
 namespace {
@@ -160,9 +163,46 @@ void writeLasOrLaz(const PointRecordSource& source, const std::string& output,
                   " to it: " + renameError.message());
     }
   }
+  runReport()["convert"] = {{"output", output},
+                            {"points", progress.pointsRead.load()},
+                            {"format", compression == LasCompression::Laz ? "LAZ" : "LAS"},
+                            {"pointFormat", stream->format().pointFormat}};
   std::printf("%s: %llu points, %s, point format %d\n", output.c_str(),
               static_cast<unsigned long long>(progress.pointsRead.load()),
               compression == LasCompression::Laz ? "LAZ" : "LAS", stream->format().pointFormat);
+}
+
+/// The COPC file written and where the time went, for --report.
+void reportCopc(const std::string& output, const CopcWriteSummary& summary, const char* sampler) {
+  const CopcPhaseTimes& t = summary.phases;
+  runReport()["convert"] = {{"output", output},
+                            {"points", summary.pointCount},
+                            {"format", "COPC"},
+                            {"pointFormat", summary.pointFormat},
+                            {"nodes", summary.nodeCount},
+                            {"pointsPerLevel", summary.pointsPerLevel},
+                            {"partsBuilt", summary.partsBuilt},
+                            {"temporaryBytes", summary.temporaryBytes},
+                            {"sampler", sampler},
+                            {"phaseSeconds",
+                             {{"total", t.totalSeconds},
+                              {"reading", t.reading},
+                              {"bounds", t.bounds},
+                              {"partitioning", t.partitioning},
+                              {"loading", t.loading},
+                              {"keys", t.keys},
+                              {"sort", t.sort},
+                              {"ties", t.ties},
+                              {"tree", t.tree},
+                              {"sampling", t.sampling},
+                              {"merging", t.merging},
+                              {"grouping", t.grouping},
+                              {"gathering", t.gathering},
+                              {"gatheringAhead", t.gatheringAhead},
+                              {"encoding", t.encoding},
+                              {"waitingForWrites", t.waitingForWrites},
+                              {"writing", t.writing},
+                              {"finishing", t.finishing}}}};
 }
 
 void writeCopc(const PointRecordSource& source, const std::string& output,
@@ -192,6 +232,7 @@ void writeCopc(const PointRecordSource& source, const std::string& output,
                                      .sampler = sampler.get()};
   const CopcWriteSummary summary = writeCopcFile(source, output, copcOptions, &progress);
   bar.reset();
+  reportCopc(output, summary, sampler->name());
   std::printf("%s: %llu points, COPC, point format %d, %llu nodes in %zu levels", output.c_str(),
               static_cast<unsigned long long>(summary.pointCount), summary.pointFormat,
               static_cast<unsigned long long>(summary.nodeCount), summary.pointsPerLevel.size());
@@ -276,6 +317,7 @@ void addConvertCommand(CLI::App& cli) {
                    "GPU when there is one), cuda or cpu; the output is the same")
       ->check(CLI::IsMember(octreeSamplerNames()));
   convert->add_flag("--quiet,-q", options->quiet, "No progress bar");
+  addReportOption(*convert);
   convert->callback([options] { runConvert(*options); });
 }
 

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 
+#include <nlohmann/json.hpp>
+
 #include "pcv/core/error.hpp"
+#include "run_report.hpp"
 
 namespace pcv::app {
 
@@ -30,6 +33,7 @@ void addRendererFlags(CLI::App& command, RendererFlags& flags, bool withMethod) 
 std::unique_ptr<Renderer> createRendererFrom(const RendererFlags& flags,
                                              const RendererOptions& options) {
   std::unique_ptr<Renderer> renderer = createRenderer(flags.backend, options);
+  runReport()["backend"] = renderer->backendName();
   std::string whyNotCuda;
   if (flags.backend == "auto" && renderer->backendName() == "cpu" && !cudaAvailable(&whyNotCuda)) {
     std::fprintf(stderr, "pcv: %s; using the CPU backend\n", whyNotCuda.c_str());

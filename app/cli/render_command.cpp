@@ -8,8 +8,11 @@
 #include "gl_render.hpp"
 #include "option_groups.hpp"
 #include "quality_options.hpp"
+#include "run_report.hpp"
 #include "session_terminal.hpp"
 #include "stream_flags.hpp"
+#include <nlohmann/json.hpp>
+
 #include "pcv/core/image.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/io/png_writer.hpp"
@@ -38,6 +41,23 @@ struct RenderOptions {
   std::string interop = "auto";  // with --gl egl: auto, surface, pbo or host
 };
 
+/// A streamed scene's figures for --report: its budget, first image and convergence.
+void reportStream(const Scene& scene, const ConvergedRender& render) {
+  const StreamedCloud* streamed = scene.streamed();
+  if (!streamed) return;
+  const StreamingStats& stats = streamed->stats();
+  runReport()["stream"] = {{"pointBudget", streamed->pointBudget()},
+                           {"residentPoints", streamed->reservedPoints()},
+                           {"firstImageSeconds", render.firstImageSeconds},
+                           {"firstImagePoints", render.firstImagePoints},
+                           {"converged", render.converged},
+                           {"seconds", render.seconds},
+                           {"nodesResident", stats.nodesResident},
+                           {"nodesWanted", stats.nodesWanted},
+                           {"pointsDrawn", stats.pointsDrawn},
+                           {"pointsInFile", scene.pointCount()}};
+}
+
 /// The image of the scene's converged view, drawn into host memory or, with --gl egl, through
 /// the viewer's GL interop path.
 Image renderImage(const RenderOptions& options, Scene& scene, const Camera& camera,
@@ -45,11 +65,11 @@ Image renderImage(const RenderOptions& options, Scene& scene, const Camera& came
   Image image(size.width, size.height);
   const RenderTarget target{image.pixels.data(), size.width, size.height, MemorySpace::Host};
   if (options.gl != "egl") {
-    renderConverged(scene, camera, settings, target, options.streamSeconds);
+    reportStream(scene, renderConverged(scene, camera, settings, target, options.streamSeconds));
     return image;
   }
   if (StreamedCloud* streamed = scene.streamed()) {
-    renderConverged(scene, camera, settings, target, options.streamSeconds);
+    reportStream(scene, renderConverged(scene, camera, settings, target, options.streamSeconds));
     streamed->keepOnlyWanted();  // the GL path draws every resident set
   }
   return renderThroughGl(scene.renderer(),
@@ -63,13 +83,22 @@ void runRender(const RenderOptions& options) {
       .read = readOptionsFrom(options.read),
       .coloring = coloringOptionsFrom(options.coloring),  // before loading
       .stream = options.stream,
-      .convertToCopc = [](const std::vector<std::string>& inputs,
-                          const std::string& output) { convertToCopcCache(inputs, output); },
+      .convertToCopc =
+          [](const std::vector<std::string>& inputs, const std::string& output) {
+            convertToCopcCache(inputs, output);
+            runReport()["copcCache"]["converted"] = true;
+          },
       .report = terminalReport()};
+  runReport()["copcCache"]["converted"] = false;  // set when the cache is made below
   // LAS or LAZ files too large to read whole stream from their conversion in the COPC cache.
   const ScenePlan plan =
       prepareScene({.files = options.files, .demo = {options.scene.pointCount, options.scene.seed}},
                    sceneOptions);
+  if (plan.cachedFrom.empty()) {
+    runReport().erase("copcCache");
+  } else {
+    runReport()["copcCache"]["path"] = plan.files[0];
+  }
   std::unique_ptr<Renderer> renderer = createRendererFrom(options.renderer, plan.rendererOptions());
   RenderSettings settings;
   settings.method = methodFrom(options.renderer);
@@ -77,9 +106,13 @@ void runRender(const RenderOptions& options) {
   settings.clip = clipSettingsFrom(options.clip);
   renderer->methodFor(settings);  // an unknown method fails before anything is loaded
   Scene scene(plan, sceneOptions, *renderer);
+  for (const FileRead& file : scene.filesRead()) {
+    runReport()["files"].push_back({{"path", file.path}, {"points", file.points}});
+  }
   if (scene.kind() != SceneKind::Cylinders) {
     reportColoring(scene.coloring());
     if (!scene.hasColor() && options.quality.edl == "auto") {
+      runReport()["eyeDomeLighting"] = true;
       std::fprintf(stderr,
                    "pcv: no colour in the data, eye-dome lighting on (--edl off: without)\n");
     }
@@ -90,6 +123,10 @@ void runRender(const RenderOptions& options) {
                    .eyeGiven = options.view.eyeGiven,
                    .clipPlanesGiven = options.view.nearPlane || options.view.farPlane});
   writePng(options.out, renderImage(options, scene, camera, settings, size));
+  runReport()["points"] = renderer->pointCount();
+  runReport()["method"] = methodName(renderer->methodFor(settings));
+  runReport()["milliseconds"] = totalMilliseconds(renderer->lastTimings());
+  runReport()["out"] = options.out;
   if (scene.streamed()) {
     std::fprintf(stderr, "pcv: method %s, %.3f ms; wrote %s\n",
                  methodName(renderer->methodFor(settings)),
@@ -132,6 +169,7 @@ void addRenderCommand(CLI::App& cli) {
   render->add_option("files", options->files,
                      "Point cloud files (PLY, LAS, LAZ, PCD, E57, XYZ/TXT/CSV/PTS), merged, or one "
                      "COPC file, streamed; none: cylinders");
+  addReportOption(*render);
   render->callback([options] { runRender(*options); });
 }
 

@@ -6,8 +6,11 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "pcv/io/point_cloud_reader.hpp"
 #include "option_groups.hpp"
+#include "run_report.hpp"
 
 namespace pcv::app {
 namespace {
@@ -53,6 +56,23 @@ void printSummary(const std::string& path, const FileSummary& s) {
   for (const auto& warning : s.warnings) std::printf("  warning:    %s\n", warning.c_str());
 }
 
+/// `s` for --report: counts and bounds as numbers, null where the file gives none.
+nlohmann::json summaryFigures(const std::string& path, const FileSummary& s) {
+  nlohmann::json figures = {
+      {"path", path},      {"format", s.format},         {"details", s.details},
+      {"points", nullptr}, {"fromHeader", s.fromHeader}, {"droppedPoints", s.droppedPoints},
+      {"bounds", nullptr}, {"colour", s.hasColor},       {"attributes", s.attributes},
+      {"notes", s.notes},  {"warnings", s.warnings}};
+  if (s.pointCountKnown) figures["points"] = s.pointCount;
+  if (!s.worldBounds.empty()) {
+    const Box3d& b = s.worldBounds;
+    figures["bounds"] = {{"min", {b.min.x, b.min.y, b.min.z}},
+                         {"max", {b.max.x, b.max.y, b.max.z}}};
+  }
+  if (!s.fromHeader) figures["origin"] = {s.origin.x, s.origin.y, s.origin.z};
+  return figures;
+}
+
 }  // namespace
 
 void addInfoCommand(CLI::App& cli) {
@@ -66,6 +86,7 @@ void addInfoCommand(CLI::App& cli) {
   info->add_flag("--stats", *stats,
                  "Read every point: counts without NaN/inf points and bounds computed from them "
                  "(default: the header alone, instant at any size)");
+  addReportOption(*info);
   info->callback([files, read, stats] {
     ReadOptions options = readOptionsFrom(*read);
     options.headerOnly = !*stats;
@@ -74,7 +95,9 @@ void addInfoCommand(CLI::App& cli) {
       try {
         FileSummary summary;
         readPointCloud(path, options, nullptr, &summary);
-        printSummary(path, summary);
+        // With --report -, the JSON alone is on standard output.
+        if (!reportGoesToStdout()) printSummary(path, summary);
+        runReport()["files"].push_back(summaryFigures(path, summary));
       } catch (const Error& error) {
         std::fprintf(stderr, "pcv: error: %s\n", error.what());
         ++failures;

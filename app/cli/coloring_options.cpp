@@ -2,7 +2,10 @@
 
 #include <cstdio>
 
+#include <nlohmann/json.hpp>
+
 #include "pcv/core/error.hpp"
+#include "run_report.hpp"
 
 namespace pcv::app {
 
@@ -40,6 +43,10 @@ ColoringOptions coloringOptionsFrom(const ColoringFlags& flags) {
 }
 
 void reportColoring(const Coloring& used) {
+  runReport()["coloring"] = {{"mode", colorModeName(used.mode)},
+                             {"attribute", used.attribute},
+                             {"map", colorMapName(used.map)},
+                             {"range", {used.range.low, used.range.high}}};
   if (!used.note.empty()) {
     std::fprintf(stderr, "pcv: %s, coloured by %s\n", used.note.c_str(),
                  colorModeName(used.mode).c_str());

@@ -1,0 +1,184 @@
+#include "layer_map.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <stdexcept>
+
+namespace pcv::architecture {
+namespace {
+
+const std::set<std::string> kLibraries = {"core",   "cuda",   "octree", "scene",  "io",
+                                          "raster", "stream", "gl",     "session"};
+
+std::set<std::string> librariesAnd(std::set<std::string> more) {
+  more.insert(kLibraries.begin(), kLibraries.end());
+  return more;
+}
+
+/// The CLI headers the viewer still includes: the option groups it parses `pcv view` with, the
+/// "copy view as a pcv render command" text, and the terminal's report and COPC conversion that
+/// it hands the session layer. This list only shrinks, and the viewer does not link pcv_cli once
+/// it is empty.
+const std::set<std::string> kCliHeadersTheViewerUses = {
+    "clip_options.hpp",     "coloring_options.hpp", "option_groups.hpp", "quality_options.hpp",
+    "render_arguments.hpp", "session_terminal.hpp", "stream_flags.hpp"};
+
+/// System headers that only some layers may include.
+struct SystemHeaderFamily {
+  const char* what;
+  std::regex header;  ///< matched against the path inside <...>
+  std::set<std::string> layers;
+};
+
+const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
+  static const std::vector<SystemHeaderFamily> families = {
+      // The rasterizer never includes a GL header; the headless commands need none.
+      {"a GL, GLFW, epoxy, EGL or ImGui header",
+       std::regex(R"(^(GL/|GLES|GLFW/|epoxy/|EGL/|KHR/|imgui|backends/imgui))"),
+       {"gl", "viewer"}},
+      {"a CUDA header",
+       std::regex(R"(^(cuda[_a-z0-9]*\.h|cuda/|cub/|thrust/|nccl\.h|curand|cooperative_groups)"
+                  R"(|device_launch_parameters\.h|vector_types\.h))"),
+       {"cuda", "raster", "scene", "gl", "octree"}},
+      // The viewer's `pcv view` options are CLI11 too (viewer/view_command.hpp).
+      {"CLI11", std::regex(R"(^CLI/)"), {"cli", "main", "viewer"}},
+  };
+  return families;
+}
+
+bool isAppLayer(const std::string& layer) {
+  return layer == "cli" || layer == "main" || layer == "viewer";
+}
+
+/// The layer a project include names, or "" for a header of the including file's own folder.
+/// In app/, "viewer/..." is the viewer and a bare name not beside the file is a CLI header
+/// (app/cli is on the include path).
+std::string includedLayer(const std::string& line, const std::filesystem::path& file,
+                          const std::string& layer, std::string& header) {
+  static const std::regex library(R"(^\s*#\s*include\s*["<]pcv/([a-z_]+)/)");
+  static const std::regex appFolder(R"(^\s*#\s*include\s*"(viewer|cli)/)");
+  static const std::regex bare(R"re(^\s*#\s*include\s*"([A-Za-z0-9_.]+)")re");
+  std::smatch match;
+  if (std::regex_search(line, match, library)) return match[1];
+  if (!isAppLayer(layer)) return "";
+  if (std::regex_search(line, match, appFolder)) return match[1];
+  if (std::regex_search(line, match, bare)) {
+    header = match[1];
+    if (std::filesystem::exists(file.parent_path() / header)) return "";
+    return "cli";
+  }
+  return "";
+}
+
+std::string systemHeaderViolation(const std::string& line, const std::string& layer) {
+  static const std::regex system(R"(^\s*#\s*include\s*<([^>]+)>)");
+  std::smatch match;
+  if (!std::regex_search(line, match, system)) return "";
+  const std::string header = match[1];
+  for (const SystemHeaderFamily& family : systemHeaderFamilies()) {
+    if (std::regex_search(header, family.header) && !family.layers.contains(layer)) {
+      return std::string(family.what) + " outside the layers that may use it";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+const std::vector<Layer>& layers() {
+  static const std::vector<Layer> all = {
+      {"core", {"include/pcv/core", "src/core"}, false, {"core"}},
+      {"cuda", {"include/pcv/cuda", "src/cuda"}, false, {"core", "cuda"}},
+      {"octree", {"include/pcv/octree", "src/octree"}, false, {"core", "cuda", "octree"}},
+      {"scene", {"include/pcv/scene", "src/scene"}, false, {"core", "cuda", "scene"}},
+      {"io", {"include/pcv/io", "src/io"}, false, {"core", "octree", "io"}},
+      {"raster", {"include/pcv/raster", "src/raster"}, false, {"core", "cuda", "raster"}},
+      {"stream",
+       {"include/pcv/stream", "src/stream"},
+       false,
+       {"core", "cuda", "octree", "io", "raster", "stream"}},
+      {"gl", {"include/pcv/gl", "src/gl"}, false, {"core", "cuda", "raster", "gl"}},
+      {"session",
+       {"include/pcv/session", "src/session"},
+       false,
+       {"core", "cuda", "io", "scene", "raster", "stream", "octree", "session"}},
+      // The headless commands: every library layer, never the viewer.
+      {"cli", {"app/cli"}, false, librariesAnd({"cli"})},
+      {"main", {"app"}, true, librariesAnd({"cli", "main"})},
+      // The window: the library layers, and of the CLI only kCliHeadersTheViewerUses.
+      {"viewer", {"app/viewer"}, false, librariesAnd({"viewer"})},
+  };
+  return all;
+}
+
+const Layer& layerNamed(const std::string& name) {
+  for (const Layer& layer : layers()) {
+    if (layer.name == name) return layer;
+  }
+  throw std::out_of_range("no layer " + name);
+}
+
+std::vector<std::string> includeViolations(const std::filesystem::path& file,
+                                           const std::string& layer) {
+  const std::set<std::string>& allowed = layerNamed(layer).mayInclude;
+  std::vector<std::string> found;
+  std::ifstream in(file);
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::string why = systemHeaderViolation(line, layer);
+    std::string header;
+    const std::string target = includedLayer(line, file, layer, header);
+    const bool viewerUsesCli =
+        layer == "viewer" && target == "cli" && kCliHeadersTheViewerUses.contains(header);
+    if (!target.empty() && !allowed.contains(target) && !viewerUsesCli) {
+      why = "the " + target + " layer from the " + layer + " layer";
+    }
+    if (!why.empty()) {
+      found.push_back(file.string() + ":" + std::to_string(number) + ": " + line + " (" + why +
+                      ")");
+    }
+  }
+  return found;
+}
+
+std::vector<std::string> unknownFolders(const std::filesystem::path& root) {
+  std::set<std::filesystem::path> known;
+  for (const Layer& layer : layers()) {
+    for (const std::string& folder : layer.folders) known.insert(root / folder);
+  }
+  std::vector<std::string> unknown;
+  for (const char* parent : {"include/pcv", "src", "app"}) {
+    if (!std::filesystem::is_directory(root / parent)) continue;
+    for (const auto& entry : std::filesystem::directory_iterator(root / parent)) {
+      if (entry.is_directory() && !known.contains(entry.path())) {
+        unknown.push_back(entry.path().string());
+      }
+    }
+  }
+  std::sort(unknown.begin(), unknown.end());
+  return unknown;
+}
+
+std::vector<std::pair<std::filesystem::path, std::string>> layerFiles(
+    const std::filesystem::path& root) {
+  std::vector<std::pair<std::filesystem::path, std::string>> files;
+  for (const Layer& layer : layers()) {
+    for (const std::string& folder : layer.folders) {
+      const std::filesystem::path dir = root / folder;
+      if (!std::filesystem::is_directory(dir)) continue;
+      if (layer.topLevelOnly) {
+        for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+          if (entry.is_regular_file()) files.emplace_back(entry.path(), layer.name);
+        }
+        continue;
+      }
+      for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+        if (entry.is_regular_file()) files.emplace_back(entry.path(), layer.name);
+      }
+    }
+  }
+  return files;
+}
+
+}  // namespace pcv::architecture
