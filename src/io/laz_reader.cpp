@@ -211,6 +211,7 @@ ReadResult readLaz(std::span<const uint8_t> bytes, const LasHeader& header,
   const bool copc = findCopcInfo(header) != nullptr;
   ReadResult result{.format = copc ? "COPC" : "LAZ", .details = header.description()};
   result.notes = records.describe();
+  result.warnings = records.warnings();
   if (copc) describeCopcInto(bytes, header, context, result);
   if (context.headerOnly()) {
     result.declared = declaredByHeader(header);

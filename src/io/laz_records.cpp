@@ -66,6 +66,18 @@ std::vector<std::string> LazPointRecords::describe() const {
   return lines;
 }
 
+std::vector<std::string> LazPointRecords::warnings() const {
+  std::vector<std::string> lines;
+  if (!layout_.tableProblem.empty()) {
+    lines.push_back(context_.file + ": " + layout_.tableProblem +
+                    (layout_.sequential ? "; the chunks were decoded one after the other"
+                                        : "; the chunks were found from their own sizes"));
+  }
+  for (const std::string& warning : layout_.warnings)
+    lines.push_back(context_.file + ": " + warning);
+  return lines;
+}
+
 std::unique_ptr<laz::ChunkDecoder> LazPointRecords::makeDecoder(
     const laz::FieldSelection& fields) const {
   return std::make_unique<laz::ChunkDecoder>(vlr_, fields);

@@ -38,6 +38,9 @@ class LazPointRecords {
 
   /// Lines for `pcv info`: compressor, chunks, items (and why the chunk table was not used).
   std::vector<std::string> describe() const;
+  /// What the user should know although the points are read: a chunk table that could not be
+  /// used or that leaves points out. Each names the file.
+  std::vector<std::string> warnings() const;
 
   /// A decoder for this file's chunks (one per thread).
   std::unique_ptr<laz::ChunkDecoder> makeDecoder(const laz::FieldSelection& fields) const;

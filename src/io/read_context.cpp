@@ -1,6 +1,7 @@
 #include "read_context.hpp"
 
 #include "pcv/core/host_memory.hpp"
+#include "pcv/io/malformed_file_error.hpp"
 
 namespace pcv::io {
 
@@ -10,15 +11,15 @@ void ReadContext::requireMemoryForPoints(uint64_t points, size_t attributes) con
 }
 
 void ReadContext::failAt(uint64_t byteOffset, const std::string& what) const {
-  throw InputError(file + ": byte " + std::to_string(byteOffset) + ": " + what);
+  throw MalformedFileError(file, {.byteOffset = byteOffset, .line = {}}, what);
 }
 
 void ReadContext::failAtLine(uint64_t line, const std::string& what) const {
-  throw InputError(file + ": line " + std::to_string(line) + ": " + what);
+  throw MalformedFileError(file, {.byteOffset = {}, .line = line}, what);
 }
 
 void ReadContext::fail(const std::string& what) const {
-  throw InputError(file + ": " + what);
+  throw MalformedFileError(file, {}, what);
 }
 
 void ReadContext::advance(uint64_t bytes) const {

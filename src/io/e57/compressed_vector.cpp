@@ -36,32 +36,33 @@ SectionExtent readSectionHeader(const PagedFile& file, const ScanDescription& sc
   const uint64_t physical = scan.sectionPhysicalOffset;
   const uint64_t fileBytes = file.pageCount() * PagedFile::kPageSize;
   if (physical >= fileBytes || !PagedFile::isPayloadOffset(physical)) {
-    file.fail(label + ": points fileOffset " + std::to_string(physical) +
-              ", expected a page payload byte inside the " + std::to_string(fileBytes) +
-              "-byte file");
+    file.failAt(physical, label + ": points fileOffset " + std::to_string(physical) +
+                              ", expected a page payload byte inside the " +
+                              std::to_string(fileBytes) + "-byte file");
   }
   SectionExtent extent{.start = PagedFile::logicalFromPhysical(physical)};
   uint8_t header[kSectionHeaderSize];
   file.read(extent.start, kSectionHeaderSize, header, label + ": compressed vector section header");
   const uint64_t length = loadLittleEndian<uint64_t>(header + 8);
   const uint64_t dataPhysical = loadLittleEndian<uint64_t>(header + 16);
-  const std::string where =
-      label + ": compressed vector section at byte " + std::to_string(physical);
+  // Faults of the header name its byte: the section starts there.
+  const std::string where = label + ": compressed vector section header";
   if (header[0] != kCompressedVectorSectionId) {
-    file.fail(where + ": section id " + std::to_string(header[0]) +
-              ", expected 1 (compressed vector)");
+    file.failAt(physical, where + ": section id " + std::to_string(header[0]) +
+                              ", expected 1 (compressed vector)");
   }
   const uint64_t room = file.logicalSize() - extent.start;
   if (length < kSectionHeaderSize || length > room) {
-    file.fail(where + ": section length " + std::to_string(length) + ", expected 32 to " +
-              std::to_string(room) + " bytes (what the file holds after the section start)");
+    file.failAt(physical, where + ": section length " + std::to_string(length) +
+                              ", expected 32 to " + std::to_string(room) +
+                              " bytes (what the file holds after the section start)");
   }
   extent.end = extent.start + length;
   extent.dataStart = PagedFile::logicalFromPhysical(dataPhysical);
   if (!PagedFile::isPayloadOffset(dataPhysical) ||
       extent.dataStart < extent.start + kSectionHeaderSize || extent.dataStart > extent.end) {
-    file.fail(where + ": data offset " + std::to_string(dataPhysical) +
-              ", expected a byte after the section header and inside the section");
+    file.failAt(physical, where + ": data offset " + std::to_string(dataPhysical) +
+                              ", expected a byte after the section header and inside the section");
   }
   return extent;
 }
@@ -145,9 +146,12 @@ CompressedVectorLayout readCompressedVectorLayout(const PagedFile& file,
   CompressedVectorLayout layout;
   layout.streams.resize(scan.prototype.size());
   for (BytestreamSlices& stream : layout.streams) stream.starts.push_back(0);
-  if (scan.recordCount == 0) return layout;
+  // The section header is read even for no records: a scan whose section was never written
+  // (a writer that stopped, or an empty scan with a zeroed header) is a broken file, as
+  // libE57Format finds when it opens the section, not an empty scan.
   const SectionExtent section = readSectionHeader(file, scan, label);
   layout.sectionBytes = section.end - section.start;
+  if (scan.recordCount == 0) return layout;
   const std::vector<uint64_t> needed = neededBytes(file, scan, layout.sectionBytes, label);
   auto complete = [&] {
     for (size_t f = 0; f < needed.size(); ++f) {

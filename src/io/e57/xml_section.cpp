@@ -17,6 +17,19 @@
 namespace pcv::io::e57 {
 namespace {
 
+/// Writers that know no bounds state placeholders (libE57Format's defaults are -DBL_MAX and
+/// DBL_MAX): no coordinate of a scan lies beyond 1e15 (a double's unit digit is already lost
+/// there), so such a box, or one with NaN or min above max, states nothing.
+bool isStatedBox(const Box3d& box) {
+  constexpr double kLargestCoordinate = 1e15;
+  for (int axis = 0; axis < 3; ++axis) {
+    const double low = box.min[axis], high = box.max[axis];
+    if (!(std::abs(low) < kLargestCoordinate && std::abs(high) < kLargestCoordinate)) return false;
+    if (low > high) return false;
+  }
+  return true;
+}
+
 std::string_view trimmed(std::string_view text) {
   const auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
   while (!text.empty() && isSpace(text.front())) text.remove_prefix(1);
@@ -308,7 +321,7 @@ class XmlReader {
       box.max = glm::dvec3(childNumber(bounds, boundsPath, "xMaximum", 0.0),
                            childNumber(bounds, boundsPath, "yMaximum", 0.0),
                            childNumber(bounds, boundsPath, "zMaximum", 0.0));
-      result.cartesianBounds = box;
+      if (isStatedBox(box)) result.cartesianBounds = box;
     }
     result.intensityLimits =
         limits(node, path, "intensityLimits", "intensityMinimum", "intensityMaximum");
