@@ -1,5 +1,5 @@
-/// @brief LZF decompression (the format PCD binary_compressed uses), bounds-checked on both
-/// sides so corrupt input throws instead of reading or writing out of range.
+/// @brief LZF decompression (the format PCD binary_compressed uses) through Debian's liblzf,
+/// whose checked decoder never reads or writes out of range, so corrupt input is refused.
 #pragma once
 
 #include <cstdint>
