@@ -7,7 +7,7 @@
 
 #include <lzf.h>
 
-#include "lzf.hpp"
+#include "pcd/lzf.hpp"
 
 namespace pcv::io {
 namespace {

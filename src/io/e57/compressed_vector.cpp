@@ -1,4 +1,5 @@
 #include "compressed_vector.hpp"
+#include "common/byte_order.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -12,13 +13,6 @@ constexpr uint64_t kSectionHeaderSize = 32;  // id, 7 reserved, length, data off
 constexpr uint8_t kIndexPacket = 0, kDataPacket = 1, kIgnoredPacket = 2;
 constexpr uint64_t kPacketPrefixSize = 4;      // type, flags, logical length - 1 (uint16)
 constexpr uint64_t kDataPacketHeaderSize = 6;  // the prefix, then the bytestream count (uint16)
-
-template <typename T>
-T loadLittleEndian(const uint8_t* p) {
-  T value;
-  std::memcpy(&value, p, sizeof value);
-  return value;
-}
 
 /// Bytes a bytestream needs for `records` values of `bits` bits; the caller checked that
 /// records * bits cannot overflow.
@@ -43,8 +37,8 @@ SectionExtent readSectionHeader(const PagedFile& file, const ScanDescription& sc
   SectionExtent extent{.start = PagedFile::logicalFromPhysical(physical)};
   uint8_t header[kSectionHeaderSize];
   file.read(extent.start, kSectionHeaderSize, header, label + ": compressed vector section header");
-  const uint64_t length = loadLittleEndian<uint64_t>(header + 8);
-  const uint64_t dataPhysical = loadLittleEndian<uint64_t>(header + 16);
+  const uint64_t length = loadLe<uint64_t>(header + 8);
+  const uint64_t dataPhysical = loadLe<uint64_t>(header + 16);
   // Faults of the header name its byte: the section starts there.
   const std::string where = label + ": compressed vector section header";
   if (header[0] != kCompressedVectorSectionId) {
@@ -101,7 +95,7 @@ void readDataPacket(const PagedFile& file, const ScanDescription& scan, uint64_t
   }
   std::vector<uint8_t> header(headerSize);
   file.read(position, headerSize, header.data(), where);
-  const uint64_t streamCount = loadLittleEndian<uint16_t>(header.data() + kPacketPrefixSize);
+  const uint64_t streamCount = loadLe<uint16_t>(header.data() + kPacketPrefixSize);
   if (streamCount != fieldCount) {
     file.fail(where + ": " + std::to_string(streamCount) +
               " bytestreams, expected one per prototype field (" + std::to_string(fieldCount) +
@@ -109,8 +103,7 @@ void readDataPacket(const PagedFile& file, const ScanDescription& scan, uint64_t
   }
   uint64_t offset = position + headerSize;
   for (uint64_t f = 0; f < fieldCount; ++f) {
-    const uint64_t length =
-        loadLittleEndian<uint16_t>(header.data() + kDataPacketHeaderSize + 2 * f);
+    const uint64_t length = loadLe<uint16_t>(header.data() + kDataPacketHeaderSize + 2 * f);
     if (length > position + packetLength - offset) {
       file.fail(where + ": bytestream '" + scan.prototype[f].name + "' buffer of " +
                 std::to_string(length) + " bytes runs past the packet's " +
@@ -168,7 +161,7 @@ CompressedVectorLayout readCompressedVectorLayout(const PagedFile& file,
                               std::to_string(PagedFile::physicalFromLogical(position));
     uint8_t prefix[kPacketPrefixSize];
     file.read(position, kPacketPrefixSize, prefix, where);
-    const uint64_t packetLength = uint64_t(loadLittleEndian<uint16_t>(prefix + 2)) + 1;
+    const uint64_t packetLength = uint64_t(loadLe<uint16_t>(prefix + 2)) + 1;
     if (packetLength > section.end - position) {
       file.fail(where + ": length " + std::to_string(packetLength) +
                 " runs past the end of the section at byte " +

@@ -12,7 +12,7 @@
 
 #include <pugixml.hpp>
 
-#include "pcv/core/error.hpp"
+#include "pcv/io/malformed_file_error.hpp"
 
 namespace pcv::io::e57 {
 namespace {
@@ -58,7 +58,7 @@ class XmlReader {
   explicit XmlReader(const std::string& fileName) : fileName_(fileName) {}
 
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-    throw InputError(fileName_ + ": XML section: " + path + ": " + what);
+    throw MalformedFileError(fileName_, {}, "XML section: " + path + ": " + what);
   }
 
   std::string typeOf(const pugi::xml_node& node, const std::string& path) const {
@@ -397,8 +397,9 @@ XmlSection parseXmlSection(std::string_view xml, const std::string& fileName) {
   const pugi::xml_parse_result parsed =
       document.load_buffer(xml.data(), xml.size(), pugi::parse_default, pugi::encoding_auto);
   if (!parsed) {
-    throw InputError(fileName + ": XML section does not parse: " + parsed.description() +
-                     " at XML byte " + std::to_string(parsed.offset));
+    throw MalformedFileError(fileName, {},
+                             std::string("XML section does not parse: ") + parsed.description() +
+                                 " at XML byte " + std::to_string(parsed.offset));
   }
   const XmlReader reader(fileName);
   const pugi::xml_node root = document.child("e57Root");

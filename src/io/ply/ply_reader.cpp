@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "readers.hpp"
-#include "record_decoder.hpp"
-#include "text_rows.hpp"
-#include "tokens.hpp"
+#include "common/readers.hpp"
+#include "common/record_decoder.hpp"
+#include "text/text_rows.hpp"
+#include "common/tokens.hpp"
 
 namespace pcv::io {
 namespace {

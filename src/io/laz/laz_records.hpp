@@ -10,11 +10,11 @@
 #include <span>
 #include <string>
 
-#include "las_header.hpp"
-#include "laz/chunk_decoder.hpp"
-#include "laz/chunk_layout.hpp"
-#include "laz/laszip_vlr.hpp"
-#include "read_context.hpp"
+#include "las/las_header.hpp"
+#include "chunk_decoder.hpp"
+#include "chunk_layout.hpp"
+#include "laszip_vlr.hpp"
+#include "common/read_context.hpp"
 
 namespace pcv::io {
 

@@ -4,7 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
+
+#include "byte_order.hpp"
 
 namespace pcv::io {
 
@@ -26,19 +27,6 @@ size_t scalarSize(ScalarType type);
 bool isFloatType(ScalarType type);
 /// "int8" ... "float64", for messages and `pcv info`.
 const char* scalarTypeName(ScalarType type);
-
-template <typename T>
-inline T loadUnaligned(const uint8_t* p, bool bigEndian = false) {
-  T value;
-  if (!bigEndian) {
-    std::memcpy(&value, p, sizeof(T));
-  } else {
-    uint8_t swapped[sizeof(T)];
-    for (size_t i = 0; i < sizeof(T); ++i) swapped[i] = p[sizeof(T) - 1 - i];
-    std::memcpy(&value, swapped, sizeof(T));
-  }
-  return value;
-}
 
 /// The scalar at `p` (no alignment needed) converted to double.
 double loadScalar(const uint8_t* p, ScalarType type, bool bigEndian);

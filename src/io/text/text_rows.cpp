@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "colour_values.hpp"
+#include "common/colour_values.hpp"
 
 namespace pcv::io {
 

@@ -18,6 +18,7 @@
 #include "laz/laszip_vlr.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
+#include "common/byte_order.hpp"
 
 namespace pcv {
 namespace {
@@ -40,8 +41,7 @@ struct RecordStats {
     for (uint64_t i = 0; i < n; ++i) {
       const uint8_t* r = records + i * length;
       for (int a = 0; a < 3; ++a) {
-        int32_t v;
-        std::memcpy(&v, r + 4 * a, 4);
+        const int32_t v = io::loadLe<int32_t>(r + 4 * a);
         min[a] = std::min(min[a], v);
         max[a] = std::max(max[a], v);
       }

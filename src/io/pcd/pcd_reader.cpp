@@ -4,10 +4,10 @@
 #include <cmath>
 
 #include "lzf.hpp"
-#include "readers.hpp"
-#include "record_decoder.hpp"
-#include "text_rows.hpp"
-#include "tokens.hpp"
+#include "common/readers.hpp"
+#include "common/record_decoder.hpp"
+#include "text/text_rows.hpp"
+#include "common/tokens.hpp"
 
 namespace pcv::io {
 namespace {
@@ -301,8 +301,8 @@ std::vector<uint8_t> decompressColumns(std::span<const uint8_t> bytes, const Pcd
   const uint64_t at = header.bodyOffset, remaining = bytes.size() - at;
   const uint64_t recordBytes = header.recordBytes(), points = header.points;
   if (remaining < 8) context.failAt(at, "expected the 8-byte compressed sizes");
-  const uint64_t compressed = loadUnaligned<uint32_t>(bytes.data() + at);
-  const uint64_t uncompressed = loadUnaligned<uint32_t>(bytes.data() + at + 4);
+  const uint64_t compressed = loadLe<uint32_t>(bytes.data() + at);
+  const uint64_t uncompressed = loadLe<uint32_t>(bytes.data() + at + 4);
   if (compressed > remaining - 8) {
     context.failAt(at, "compressed size " + std::to_string(compressed) + " is larger than the " +
                            std::to_string(remaining - 8) + " bytes that follow");

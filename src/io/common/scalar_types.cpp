@@ -39,21 +39,21 @@ double loadScalar(const uint8_t* p, ScalarType type, bool bigEndian) {
     case ScalarType::UInt8:
       return double(*p);
     case ScalarType::Int16:
-      return loadUnaligned<int16_t>(p, bigEndian);
+      return loadInOrder<int16_t>(p, bigEndian);
     case ScalarType::UInt16:
-      return loadUnaligned<uint16_t>(p, bigEndian);
+      return loadInOrder<uint16_t>(p, bigEndian);
     case ScalarType::Int32:
-      return loadUnaligned<int32_t>(p, bigEndian);
+      return loadInOrder<int32_t>(p, bigEndian);
     case ScalarType::UInt32:
-      return loadUnaligned<uint32_t>(p, bigEndian);
+      return loadInOrder<uint32_t>(p, bigEndian);
     case ScalarType::Int64:
-      return double(loadUnaligned<int64_t>(p, bigEndian));
+      return double(loadInOrder<int64_t>(p, bigEndian));
     case ScalarType::UInt64:
-      return double(loadUnaligned<uint64_t>(p, bigEndian));
+      return double(loadInOrder<uint64_t>(p, bigEndian));
     case ScalarType::Float32:
-      return loadUnaligned<float>(p, bigEndian);
+      return loadInOrder<float>(p, bigEndian);
     case ScalarType::Float64:
-      return loadUnaligned<double>(p, bigEndian);
+      return loadInOrder<double>(p, bigEndian);
   }
   return 0.0;
 }

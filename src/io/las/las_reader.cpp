@@ -2,8 +2,8 @@
 // the point records decoded in parallel straight from the mapping. LAZ (LASzip-compressed LAS)
 // goes to the LAZ reader.
 #include "las_header.hpp"
-#include "readers.hpp"
-#include "record_decoder.hpp"
+#include "common/readers.hpp"
+#include "common/record_decoder.hpp"
 
 namespace pcv::io {
 namespace {

@@ -4,7 +4,8 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
+
+#include "common/byte_order.hpp"
 
 namespace pcv::io {
 
@@ -59,22 +60,11 @@ inline LasFormatFields lasFormatFields(int format) {
   }
 }
 
-template <typename T>
-inline T loadField(const uint8_t* p) {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
-}
-template <typename T>
-inline void storeField(uint8_t* p, T value) {
-  std::memcpy(p, &value, sizeof(T));
-}
-
 inline LasPointFields unpackLasPoint(const uint8_t* r, int format) {
   const LasFormatFields f = lasFormatFields(format);
   LasPointFields p;
-  for (int a = 0; a < 3; ++a) p.xyz[a] = loadField<int32_t>(r + 4 * a);
-  p.intensity = loadField<uint16_t>(r + 12);
+  for (int a = 0; a < 3; ++a) p.xyz[a] = loadLe<int32_t>(r + 4 * a);
+  p.intensity = loadLe<uint16_t>(r + 12);
   if (f.extended) {
     p.returnNumber = r[14] & 0x0F;
     p.numberOfReturns = r[14] >> 4;
@@ -84,10 +74,10 @@ inline LasPointFields unpackLasPoint(const uint8_t* r, int format) {
     p.edgeOfFlightLine = r[15] >> 7;
     p.classification = r[16];
     p.userData = r[17];
-    p.scanAngle = loadField<int16_t>(r + 18);
+    p.scanAngle = loadLe<int16_t>(r + 18);
     const int32_t degrees = (int32_t(p.scanAngle) * 6 + (p.scanAngle >= 0 ? 500 : -500)) / 1000;
     p.scanAngleRank = int8_t(degrees < -90 ? -90 : (degrees > 90 ? 90 : degrees));
-    p.pointSourceId = loadField<uint16_t>(r + 20);
+    p.pointSourceId = loadLe<uint16_t>(r + 20);
   } else {
     p.returnNumber = r[14] & 7;
     p.numberOfReturns = (r[14] >> 3) & 7;
@@ -98,29 +88,29 @@ inline LasPointFields unpackLasPoint(const uint8_t* r, int format) {
     p.scanAngleRank = int8_t(r[16]);
     p.scanAngle = int16_t(int32_t(p.scanAngleRank) * 1000 / 6);
     p.userData = r[17];
-    p.pointSourceId = loadField<uint16_t>(r + 18);
+    p.pointSourceId = loadLe<uint16_t>(r + 18);
   }
-  if (f.gps) p.gpsTime = loadField<double>(r + f.gps);
+  if (f.gps) p.gpsTime = loadLe<double>(r + f.gps);
   if (f.rgb) {
-    for (int c = 0; c < 3; ++c) p.rgb[c] = loadField<uint16_t>(r + f.rgb + 2 * c);
+    for (int c = 0; c < 3; ++c) p.rgb[c] = loadLe<uint16_t>(r + f.rgb + 2 * c);
   }
-  if (f.nir) p.nir = loadField<uint16_t>(r + f.nir);
+  if (f.nir) p.nir = loadLe<uint16_t>(r + f.nir);
   if (f.wave) std::memcpy(p.wavePacket, r + f.wave, 29);
   return p;
 }
 
 inline void packLasPoint(const LasPointFields& p, int format, uint8_t* r) {
   const LasFormatFields f = lasFormatFields(format);
-  for (int a = 0; a < 3; ++a) storeField(r + 4 * a, p.xyz[a]);
-  storeField(r + 12, p.intensity);
+  for (int a = 0; a < 3; ++a) storeLe(r + 4 * a, p.xyz[a]);
+  storeLe(r + 12, p.intensity);
   if (f.extended) {
     r[14] = uint8_t((p.returnNumber & 0x0F) | (p.numberOfReturns << 4));
     r[15] = uint8_t((p.classFlags & 0x0F) | ((p.scannerChannel & 3) << 4) |
                     (uint32_t(p.scanDirection) << 6) | (uint32_t(p.edgeOfFlightLine) << 7));
     r[16] = p.classification;
     r[17] = p.userData;
-    storeField(r + 18, p.scanAngle);
-    storeField(r + 20, p.pointSourceId);
+    storeLe(r + 18, p.scanAngle);
+    storeLe(r + 20, p.pointSourceId);
   } else {
     const uint32_t returnNumber = p.returnNumber > 7 ? 7 : p.returnNumber;
     const uint32_t returns = p.numberOfReturns > 7 ? 7 : p.numberOfReturns;
@@ -130,13 +120,13 @@ inline void packLasPoint(const LasPointFields& p, int format, uint8_t* r) {
     r[15] = uint8_t((p.classification < 32 ? p.classification : 0) | ((p.classFlags & 7) << 5));
     r[16] = uint8_t(p.scanAngleRank);
     r[17] = p.userData;
-    storeField(r + 18, p.pointSourceId);
+    storeLe(r + 18, p.pointSourceId);
   }
-  if (f.gps) storeField(r + f.gps, p.gpsTime);
+  if (f.gps) storeLe(r + f.gps, p.gpsTime);
   if (f.rgb) {
-    for (int c = 0; c < 3; ++c) storeField(r + f.rgb + 2 * c, p.rgb[c]);
+    for (int c = 0; c < 3; ++c) storeLe(r + f.rgb + 2 * c, p.rgb[c]);
   }
-  if (f.nir) storeField(r + f.nir, p.nir);
+  if (f.nir) storeLe(r + f.nir, p.nir);
   if (f.wave) std::memcpy(r + f.wave, p.wavePacket, 29);
 }
 

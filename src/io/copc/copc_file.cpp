@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <map>
 
-#include "colour_values.hpp"
+#include "common/colour_values.hpp"
 #include "copc_reader.hpp"
-#include "las_header.hpp"
-#include "laz_field_choice.hpp"
-#include "laz_records.hpp"
-#include "mapped_file.hpp"
-#include "record_decoder.hpp"
+#include "las/las_header.hpp"
+#include "laz/laz_field_choice.hpp"
+#include "laz/laz_records.hpp"
+#include "common/mapped_file.hpp"
+#include "common/record_decoder.hpp"
 
 namespace pcv {
 
@@ -106,8 +106,8 @@ double CopcFile::State::rootChannelScale() const {
   decodeRecords(chunkOfNode[0], [&](const uint8_t* piece, uint64_t, uint64_t count) {
     for (uint64_t i = 0; i < count; ++i) {
       for (int c = 0; c < 3; ++c) {
-        maximum = std::max<uint32_t>(maximum,
-                                     io::loadUnaligned<uint16_t>(piece + i * length + red + 2 * c));
+        maximum =
+            std::max<uint32_t>(maximum, io::loadLe<uint16_t>(piece + i * length + red + 2 * c));
       }
     }
   });

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <set>
 
-#include "mapped_file.hpp"
+#include "common/mapped_file.hpp"
 #include "pcv/core/error.hpp"
 
 namespace pcv {
@@ -73,13 +73,12 @@ void readInfo(std::span<const uint8_t> file, const LasVlr& info, const ReadConte
                                            " bytes, expected 160");
   }
   const uint8_t* p = file.data() + info.payloadOffset;
-  h.center = {loadUnaligned<double>(p), loadUnaligned<double>(p + 8),
-              loadUnaligned<double>(p + 16)};
-  h.halfSize = loadUnaligned<double>(p + 24);
-  h.spacing = loadUnaligned<double>(p + 32);
-  root = {loadUnaligned<uint64_t>(p + 40), loadUnaligned<uint64_t>(p + 48)};
-  h.gpsTimeMin = loadUnaligned<double>(p + 56);
-  h.gpsTimeMax = loadUnaligned<double>(p + 64);
+  h.center = {loadLe<double>(p), loadLe<double>(p + 8), loadLe<double>(p + 16)};
+  h.halfSize = loadLe<double>(p + 24);
+  h.spacing = loadLe<double>(p + 32);
+  root = {loadLe<uint64_t>(p + 40), loadLe<uint64_t>(p + 48)};
+  h.gpsTimeMin = loadLe<double>(p + 56);
+  h.gpsTimeMax = loadLe<double>(p + 64);
   if (!std::isfinite(h.center.x) || !std::isfinite(h.center.y) || !std::isfinite(h.center.z) ||
       !std::isfinite(h.halfSize) || !(h.halfSize > 0.0)) {
     context.failAt(info.payloadOffset,
@@ -100,11 +99,11 @@ void checkPage(const PageRef& page, uint64_t fileSize, const ReadContext& contex
 CopcNode readEntry(const uint8_t* e, uint64_t fileSize, const ReadContext& context, uint64_t at,
                    const CopcHierarchy& h, int32_t& pointCount) {
   CopcNode node;
-  node.key = {loadUnaligned<int32_t>(e), loadUnaligned<int32_t>(e + 4),
-              loadUnaligned<int32_t>(e + 8), loadUnaligned<int32_t>(e + 12)};
-  node.chunkOffset = loadUnaligned<uint64_t>(e + 16);
-  const int32_t byteSize = loadUnaligned<int32_t>(e + 24);
-  pointCount = loadUnaligned<int32_t>(e + 28);
+  node.key = {loadLe<int32_t>(e), loadLe<int32_t>(e + 4), loadLe<int32_t>(e + 8),
+              loadLe<int32_t>(e + 12)};
+  node.chunkOffset = loadLe<uint64_t>(e + 16);
+  const int32_t byteSize = loadLe<int32_t>(e + 24);
+  pointCount = loadLe<int32_t>(e + 28);
   const CopcNodeKey& k = node.key;
   const int64_t cells = k.level >= 0 && k.level <= kMaxLevel ? int64_t(1) << k.level : 0;
   if (cells == 0 || k.x < 0 || k.y < 0 || k.z < 0 || k.x >= cells || k.y >= cells || k.z >= cells) {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "las_header.hpp"
+#include "las/las_header.hpp"
 #include "pcv/io/copc_hierarchy.hpp"
-#include "read_context.hpp"
+#include "common/read_context.hpp"
 
 namespace pcv::io {
 

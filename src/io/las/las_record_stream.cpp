@@ -4,8 +4,8 @@
 #include <atomic>
 
 #include "las_header.hpp"
-#include "laz_records.hpp"
-#include "mapped_file.hpp"
+#include "laz/laz_records.hpp"
+#include "common/mapped_file.hpp"
 #include "pcv/core/parallel.hpp"
 #include "pcv/io/point_records.hpp"
 
@@ -38,15 +38,15 @@ LasWriteFormat formatOf(const io::LasHeader& header, std::span<const uint8_t> fi
       .versionMinor = std::max(header.versionMinor, minimumLasMinorVersion(header.pointFormat)),
       .scale = {header.scale[0], header.scale[1], header.scale[2]},
       .offset = {header.offset[0], header.offset[1], header.offset[2]},
-      .fileSourceId = io::loadUnaligned<uint16_t>(h + 4),
-      .globalEncoding = io::loadUnaligned<uint16_t>(h + 6)};
+      .fileSourceId = io::loadLe<uint16_t>(h + 4),
+      .globalEncoding = io::loadLe<uint16_t>(h + 6)};
   f.systemIdentifier.assign(reinterpret_cast<const char*>(h + 26), 32);
   f.generatingSoftware.assign(reinterpret_cast<const char*>(h + 58), 32);
   for (std::string* text : {&f.systemIdentifier, &f.generatingSoftware}) {
     text->resize(std::min(text->size(), text->find('\0')));
   }
-  f.creationDay = io::loadUnaligned<uint16_t>(h + 90);
-  f.creationYear = io::loadUnaligned<uint16_t>(h + 92);
+  f.creationDay = io::loadLe<uint16_t>(h + 90);
+  f.creationYear = io::loadLe<uint16_t>(h + 92);
   for (const io::LasVlr& vlr : header.vlrs) {
     if (!describesLayout(vlr)) f.vlrs.push_back(copyRecord(vlr, file));
   }

@@ -7,14 +7,14 @@
 #include <exception>
 #include <mutex>
 
-#include "colour_values.hpp"
-#include "copc_reader.hpp"
-#include "las_header.hpp"
+#include "common/colour_values.hpp"
+#include "copc/copc_reader.hpp"
+#include "las/las_header.hpp"
 #include "laz_field_choice.hpp"
 #include "laz_records.hpp"
 #include "pcv/core/parallel.hpp"
-#include "readers.hpp"
-#include "record_decoder.hpp"
+#include "common/readers.hpp"
+#include "common/record_decoder.hpp"
 
 namespace pcv::io {
 namespace {
@@ -81,8 +81,8 @@ void LazCloudDecoder::decodePiece(Worker& worker, const uint8_t* records, uint64
     const uint64_t length = records_.recordLength();
     for (uint64_t i = 0; i < count; ++i) {
       for (int c = 0; c < 3; ++c) {
-        maximum = std::max<uint32_t>(
-            maximum, loadUnaligned<uint16_t>(records + i * length + redOffset_ + 2 * c));
+        maximum = std::max<uint32_t>(maximum,
+                                     loadLe<uint16_t>(records + i * length + redOffset_ + 2 * c));
       }
     }
     worker.maxChannel = std::max(worker.maxChannel, double(maximum));

@@ -9,7 +9,7 @@
 
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/point_cloud.hpp"
-#include "record_layout.hpp"
+#include "common/record_layout.hpp"
 
 namespace pcv::io {
 

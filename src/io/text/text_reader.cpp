@@ -9,9 +9,9 @@
 
 #include "pcv/core/host_memory.hpp"
 
-#include "readers.hpp"
+#include "common/readers.hpp"
 #include "text_rows.hpp"
-#include "tokens.hpp"
+#include "common/tokens.hpp"
 
 namespace pcv::io {
 namespace {

@@ -5,10 +5,10 @@
 
 #include <cstdint>
 
-#include "las_header.hpp"
-#include "laz/chunk_decoder.hpp"
+#include "las/las_header.hpp"
+#include "chunk_decoder.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
-#include "record_layout.hpp"
+#include "common/record_layout.hpp"
 
 namespace pcv::io {
 

@@ -42,7 +42,7 @@ void parseVersionAndSizes(std::span<const uint8_t> bytes, const ReadContext& con
                                       std::to_string(h.versionMinor) +
                                       " is not supported (1.0-1.4)");
   }
-  h.headerSize = loadUnaligned<uint16_t>(file + kHeaderSizeField);
+  h.headerSize = loadLe<uint16_t>(file + kHeaderSizeField);
   const uint64_t required = h.versionMinor >= 4 ? kHeaderSize14 : kHeaderSize10;
   if (h.headerSize < required || h.headerSize > fileSize) {
     context.failAt(kHeaderSizeField, "header size " + std::to_string(h.headerSize) + " for LAS 1." +
@@ -50,7 +50,7 @@ void parseVersionAndSizes(std::span<const uint8_t> bytes, const ReadContext& con
                                          std::to_string(required) + " and within the " +
                                          std::to_string(fileSize) + "-byte file");
   }
-  h.pointsOffset = loadUnaligned<uint32_t>(file + kOffsetToPoints);
+  h.pointsOffset = loadLe<uint32_t>(file + kOffsetToPoints);
   if (h.pointsOffset < h.headerSize || h.pointsOffset > fileSize) {
     context.failAt(kOffsetToPoints, "offset to point data " + std::to_string(h.pointsOffset) +
                                         " is outside [header size " + std::to_string(h.headerSize) +
@@ -65,16 +65,16 @@ void parsePointFormat(const uint8_t* file, const ReadContext& context, LasHeader
     context.failAt(kPointFormat, "point data record format " + std::to_string(h.pointFormat) +
                                      " is not defined (0-10)");
   }
-  h.recordLength = loadUnaligned<uint16_t>(file + kRecordLength);
+  h.recordLength = loadLe<uint16_t>(file + kRecordLength);
   if (h.recordLength < kLasFormatBytes[h.pointFormat]) {
     context.failAt(kRecordLength, "point record length " + std::to_string(h.recordLength) +
                                       " is shorter than point format " +
                                       std::to_string(h.pointFormat) + "'s " +
                                       std::to_string(kLasFormatBytes[h.pointFormat]) + " bytes");
   }
-  h.pointCount = loadUnaligned<uint32_t>(file + kLegacyPointCount);
+  h.pointCount = loadLe<uint32_t>(file + kLegacyPointCount);
   if (h.versionMinor >= 4) {
-    const uint64_t count64 = loadUnaligned<uint64_t>(file + kPointCount14);
+    const uint64_t count64 = loadLe<uint64_t>(file + kPointCount14);
     // The 64-bit count rules in 1.4; the legacy count is 0 for formats 6-10 and may be stale.
     if (count64 != 0 || h.pointFormat >= 6) h.pointCount = count64;
   }
@@ -82,22 +82,22 @@ void parsePointFormat(const uint8_t* file, const ReadContext& context, LasHeader
 
 void parseScaleAndBounds(const uint8_t* file, const ReadContext& context, LasHeader& h) {
   for (int a = 0; a < 3; ++a) {
-    h.scale[a] = loadUnaligned<double>(file + kScale + 8 * a);
-    h.offset[a] = loadUnaligned<double>(file + kOffset + 8 * a);
+    h.scale[a] = loadLe<double>(file + kScale + 8 * a);
+    h.offset[a] = loadLe<double>(file + kOffset + 8 * a);
     if (!std::isfinite(h.scale[a]) || h.scale[a] == 0.0 || !std::isfinite(h.offset[a])) {
       context.failAt(kScale + 8 * a, "scale factor " + std::to_string(h.scale[a]) + " / offset " +
                                          std::to_string(h.offset[a]) +
                                          ": expected a finite non-zero scale and finite offset");
     }
     // Max X, min X, max Y, min Y, max Z, min Z.
-    h.headerMax[a] = loadUnaligned<double>(file + kMaxX + 16 * a);
-    h.headerMin[a] = loadUnaligned<double>(file + kMaxX + 16 * a + 8);
+    h.headerMax[a] = loadLe<double>(file + kMaxX + 16 * a);
+    h.headerMin[a] = loadLe<double>(file + kMaxX + 16 * a + 8);
   }
 }
 
 /// VLRs lie between the header and the points; each must fit there.
 void parseVlrs(const uint8_t* file, const ReadContext& context, LasHeader& h) {
-  const uint64_t vlrCount = loadUnaligned<uint32_t>(file + kVlrCount);
+  const uint64_t vlrCount = loadLe<uint32_t>(file + kVlrCount);
   uint64_t pos = h.headerSize;
   for (uint64_t v = 0; v < vlrCount; ++v) {
     if (h.pointsOffset - pos < kVlrHeaderBytes) {
@@ -106,9 +106,9 @@ void parseVlrs(const uint8_t* file, const ReadContext& context, LasHeader& h) {
                               std::to_string(h.pointsOffset));
     }
     LasVlr vlr{.userId = userIdAt(file + pos + 2),
-               .recordId = loadUnaligned<uint16_t>(file + pos + 18),
+               .recordId = loadLe<uint16_t>(file + pos + 18),
                .payloadOffset = pos + kVlrHeaderBytes,
-               .payloadBytes = loadUnaligned<uint16_t>(file + pos + 20)};
+               .payloadBytes = loadLe<uint16_t>(file + pos + 20)};
     pos += kVlrHeaderBytes;
     if (h.pointsOffset - pos < vlr.payloadBytes) {
       context.failAt(
@@ -125,14 +125,14 @@ void parseVlrs(const uint8_t* file, const ReadContext& context, LasHeader& h) {
 void parseEvlrs(std::span<const uint8_t> bytes, LasHeader& h) {
   if (h.versionMinor < 4) return;
   const uint8_t* file = bytes.data();
-  uint64_t pos = loadUnaligned<uint64_t>(file + kFirstEvlr);
-  const uint64_t count = loadUnaligned<uint32_t>(file + kEvlrCount);
+  uint64_t pos = loadLe<uint64_t>(file + kFirstEvlr);
+  const uint64_t count = loadLe<uint32_t>(file + kEvlrCount);
   for (uint64_t e = 0; e < count && pos >= h.pointsOffset; ++e) {
     if (bytes.size() < kEvlrHeaderBytes || pos > bytes.size() - kEvlrHeaderBytes) return;
     LasVlr evlr{.userId = userIdAt(file + pos + 2),
-                .recordId = loadUnaligned<uint16_t>(file + pos + 18),
+                .recordId = loadLe<uint16_t>(file + pos + 18),
                 .payloadOffset = pos + kEvlrHeaderBytes,
-                .payloadBytes = loadUnaligned<uint64_t>(file + pos + 20)};
+                .payloadBytes = loadLe<uint64_t>(file + pos + 20)};
     if (evlr.payloadBytes > bytes.size() - evlr.payloadOffset) return;
     pos = evlr.payloadOffset + evlr.payloadBytes;
     h.evlrs.push_back(std::move(evlr));

@@ -20,7 +20,7 @@ inline double channelValue(const uint8_t* p, const FieldLayout& field) {
 
 inline uint32_t packedBits(const uint8_t* p, const FieldLayout& field) {
   if (field.type == ScalarType::Float32) {
-    return std::bit_cast<uint32_t>(loadUnaligned<float>(p, field.bigEndian));
+    return std::bit_cast<uint32_t>(loadInOrder<float>(p, field.bigEndian));
   }
   return saturatedUint32(loadScalar(p, field.type, field.bigEndian));
 }

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "read_context.hpp"
-#include "record_layout.hpp"
+#include "common/read_context.hpp"
+#include "common/record_layout.hpp"
 
 namespace pcv::io {
 
