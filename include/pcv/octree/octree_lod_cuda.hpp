@@ -1,4 +1,4 @@
-/// @brief The GPU's stand-in for the CPU octree sampler (pcv/core/octree_lod.hpp) in pcv convert:
+/// @brief The GPU's stand-in for the CPU octree sampler (pcv/octree/octree_lod.hpp) in pcv convert:
 /// a part's Morton keys sorted with CUB's radix sort, then the levels sampled from the sorted keys
 /// the sort left on the GPU. The sorted keys and every node's picks are the CPU's exactly (equal
 /// keys are ordered by their records afterwards), so the COPC file written is the same byte for
@@ -9,7 +9,7 @@
 #include <memory>
 #include <span>
 
-#include "pcv/core/octree_lod.hpp"
+#include "pcv/octree/octree_lod.hpp"
 
 namespace pcv {
 

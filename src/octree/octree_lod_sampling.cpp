@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "octree_key_sort.hpp"
-#include "pcv/core/octree_keys.hpp"
-#include "pcv/core/octree_lod.hpp"
+#include "pcv/octree/octree_keys.hpp"
+#include "pcv/octree/octree_lod.hpp"
 #include "pcv/core/parallel.hpp"
 
 namespace pcv {

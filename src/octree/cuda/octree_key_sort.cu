@@ -8,10 +8,10 @@
 #include <limits>
 #include <string>
 
-#include "pcv/core/octree_keys.hpp"
+#include "pcv/octree/octree_keys.hpp"
 #include "pcv/cuda/cuda_check.hpp"
 #include "pcv/cuda/device_buffer.hpp"
-#include "pcv/cuda/octree_lod_cuda.hpp"
+#include "pcv/octree/octree_lod_cuda.hpp"
 #include "octree_lod_device.hpp"
 
 namespace pcv {

@@ -1,5 +1,5 @@
 // The octree's levels sampled on the GPU, picking what the CPU sampler picks
-// (src/core/octree_lod_sampling.cpp). Every point starts held by its leaf. Then, a level at a time
+// (src/octree/octree_lod_sampling.cpp). Every point starts held by its leaf. Then, a level at a time
 // from the deepest internal one up, the points held one level below compete in their cell of this
 // level's sampling grid, and each cell's winner moves up to this level. The points held one level
 // below are exactly what the CPU offers a node: its leaf children's points and its internal
@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "octree_lod_device.hpp"
-#include "pcv/core/octree_keys.hpp"
+#include "pcv/octree/octree_keys.hpp"
 #include "pcv/cuda/cuda_check.hpp"
-#include "pcv/cuda/octree_lod_cuda.hpp"
+#include "pcv/octree/octree_lod_cuda.hpp"
 #include "pcv/cuda/stage_recorder.hpp"
 
 namespace pcv {

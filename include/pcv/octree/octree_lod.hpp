@@ -1,4 +1,4 @@
-/// @brief The level-of-detail octree of points sorted by key (pcv/core/octree_keys.hpp): which
+/// @brief The level-of-detail octree of points sorted by key (pcv/octree/octree_keys.hpp): which
 /// nodes exist (a node splits while its cube holds more than a maximum of points), and which node
 /// holds each point (bottom-up: a node keeps, of its children's points, the one nearest the centre
 /// of each cell of its 128^3 grid, so each level is an even sample of the one below). The sorting

@@ -1,12 +1,12 @@
 /// @brief The GPU sort and sampling of pcv convert's octree as steps on device memory, so that the
 /// sampling starts from the sorted keys the sort left on the GPU instead of uploading them again
-/// (8 bytes a point). Internal to pcv_cuda_lod; pcv/cuda/octree_lod_cuda.hpp is the interface.
+/// (8 bytes a point). Internal to pcv_octree_cuda; pcv/octree/octree_lod_cuda.hpp is the interface.
 #pragma once
 
 #include <cstdint>
 #include <span>
 
-#include "pcv/core/octree_lod.hpp"
+#include "pcv/octree/octree_lod.hpp"
 #include "pcv/cuda/device_buffer.hpp"
 #include "pcv/cuda/staged_copy.hpp"
 

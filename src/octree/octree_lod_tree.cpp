@@ -5,8 +5,8 @@
 #include <atomic>
 
 #include "pcv/core/error.hpp"
-#include "pcv/core/octree_keys.hpp"
-#include "pcv/core/octree_lod.hpp"
+#include "pcv/octree/octree_keys.hpp"
+#include "pcv/octree/octree_lod.hpp"
 #include "pcv/core/parallel.hpp"
 
 namespace pcv {

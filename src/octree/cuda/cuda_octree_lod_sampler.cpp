@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "octree_lod_device.hpp"
-#include "pcv/cuda/octree_lod_cuda.hpp"
+#include "pcv/octree/octree_lod_cuda.hpp"
 
 namespace pcv {
 namespace {
