@@ -31,10 +31,10 @@ struct CompressedVectorLayout {
 };
 
 /// Reads the section header (also for a scan of no records) and walks the packets until every
-/// bytestream holds the bits of the scan's recordCount records. Throws InputError naming the file, the scan and the packet
-/// when the section lies outside the file, a header is malformed, a packet runs past the
-/// section, its bytestream count differs from the prototype's field count, or the section ends
-/// before a bytestream holds recordCount records.
+/// bytestream holds the bits of the scan's recordCount records. Throws InputError naming the file,
+/// the scan and the packet when the section lies outside the file, a header is malformed, a packet
+/// runs past the section, its bytestream count differs from the prototype's field count, or the
+/// section ends before a bytestream holds recordCount records.
 CompressedVectorLayout readCompressedVectorLayout(const PagedFile& file,
                                                   const ScanDescription& scan);
 

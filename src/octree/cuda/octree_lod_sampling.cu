@@ -1,5 +1,5 @@
 // The octree's levels sampled on the GPU, picking what the CPU sampler picks
-// (src/octree/octree_lod_sampling.cpp). Every point starts held by its leaf. Then, a level at a time
+// (../octree_lod_sampling.cpp). Every point starts held by its leaf. Then, a level at a time
 // from the deepest internal one up, the points held one level below compete in their cell of this
 // level's sampling grid, and each cell's winner moves up to this level. The points held one level
 // below are exactly what the CPU offers a node: its leaf children's points and its internal
