@@ -13,10 +13,10 @@
 
 #include "e57/crc32c.hpp"
 #include "pcv/core/error.hpp"
-#include "cloud_checks.hpp"
-#include "las_header.hpp"
+#include "common/cloud_checks.hpp"
+#include "las/las_header.hpp"
 #include "pcv/io/copc_file.hpp"
-#include "readers.hpp"
+#include "common/readers.hpp"
 
 namespace {
 

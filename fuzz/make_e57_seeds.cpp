@@ -1,11 +1,15 @@
 // Writes the E57 fuzzer's seed corpus (fuzz/corpus/e57) with the test writer, so the seeds
 // cover the reader's paths without copying anyone's files: float, double, scaled and 64-bit
 // integer fields, values across packet boundaries, ignored and index packets, spherical
-// coordinates with invalid states, poses, limits, several scans, images and extensions.
+// coordinates with invalid states, poses, limits, several scans, images and extensions, and an
+// empty scan whose section header is invalid.
 //   make_e57_seeds OUTPUT_DIR
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <vector>
 
 #include "e57_writer.hpp"
 
@@ -109,5 +113,13 @@ int main(int argc, char** argv) {
                                    [](uint64_t r) { return int64_t(r) << 30; }),
                  e57::integerField("cartesianZ", 5, 5, [](uint64_t) { return 5; })};
   e57::writeE57File(out / "integers64-zero-width.e57", {wide}, {.recordsPerPacket = 5});
+
+  // An empty scan whose section header was never finished (data offset 0), before a full one.
+  std::vector<uint8_t> unfinished = e57::makeE57({cartesian(0, true), cartesian(30, true)});
+  constexpr uint64_t kFirstSectionDataOffset = 48 + 16;
+  std::memset(unfinished.data() + e57::physicalIndex(kFirstSectionDataOffset), 0, 8);
+  e57::resealPages(unfinished);
+  std::ofstream(out / "empty-scan-unfinished-section.e57", std::ios::binary)
+      .write(reinterpret_cast<const char*>(unfinished.data()), std::streamsize(unfinished.size()));
   return 0;
 }

@@ -20,6 +20,17 @@ double printable(double value) {
   return std::abs(value) < 0.0005 ? 0.0 : value;
 }
 
+/// Bounds a real cloud can have. Files without bounds may state placeholders (±1.8e308), which
+/// %.3f would print as 300-digit numbers; beyond 1e15 a double has no millimetres to print.
+bool plausibleBounds(const Box3d& b) {
+  constexpr double kLargestCoordinate = 1e15;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (!(std::abs(b.min[axis]) < kLargestCoordinate && std::abs(b.max[axis]) < kLargestCoordinate))
+      return false;
+  }
+  return true;
+}
+
 void printSummary(const std::string& path, const FileSummary& s) {
   std::printf("%s\n", path.c_str());
   std::printf("  format:     %s %s\n", s.format.c_str(), s.details.c_str());
@@ -37,6 +48,10 @@ void printSummary(const std::string& path, const FileSummary& s) {
   if (s.worldBounds.empty()) {
     std::printf("  bounds:     %s\n",
                 s.fromHeader ? "(not in the header; --stats computes them)" : "(none)");
+  } else if (!plausibleBounds(s.worldBounds)) {
+    const auto& b = s.worldBounds;
+    std::printf("  bounds:     none (stated as min (%.3g, %.3g, %.3g) max (%.3g, %.3g, %.3g))\n",
+                b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z);
   } else {
     const auto& b = s.worldBounds;
     std::printf("  bounds:     min (%.3f, %.3f, %.3f)\n              max (%.3f, %.3f, %.3f)%s\n",

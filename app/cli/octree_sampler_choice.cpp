@@ -3,7 +3,7 @@
 #include "pcv/core/error.hpp"
 #include "pcv/raster/renderer.hpp"
 #if PCV_WITH_CUDA
-#include "pcv/cuda/octree_lod_cuda.hpp"
+#include "pcv/octree/octree_lod_cuda.hpp"
 #endif
 
 namespace pcv::app {

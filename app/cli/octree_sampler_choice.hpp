@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "pcv/core/octree_lod.hpp"
+#include "pcv/octree/octree_lod.hpp"
 
 namespace pcv::app {
 

@@ -14,7 +14,7 @@
 #include "copc/hierarchy_pages.hpp"
 #include "io_test_util.hpp"
 #include "laz_test_support.hpp"
-#include "pcv/core/octree_keys.hpp"
+#include "pcv/octree/octree_keys.hpp"
 #include "pcv/io/copc_hierarchy.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_records.hpp"

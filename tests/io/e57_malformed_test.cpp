@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <optional>
 #include <regex>
 
 #include "e57_test_util.hpp"
+#include "pcv/io/malformed_file_error.hpp"
 
 namespace pcv::test {
 namespace {
@@ -219,6 +221,42 @@ TEST(E57Malformed, RejectsBadSectionHeader) {
       e57ErrorOf(dir, e57::makeE57({doubleScan()},
                                    editingXml("fileOffset=\"48\"", "fileOffset=\"99999999\""))),
       "points fileOffset 99999999");
+}
+
+/// Where reading `bytes` fails, as the error states it; a test failure when they load.
+std::optional<uint64_t> faultOffsetOf(const TempDir& dir, const std::vector<uint8_t>& bytes) {
+  writeBytes(dir.file("broken.e57"), bytes);
+  try {
+    readPointCloud(dir.file("broken.e57"));
+  } catch (const MalformedFileError& error) {
+    return error.byteOffset();
+  }
+  ADD_FAILURE() << "loaded, expected a MalformedFileError";
+  return std::nullopt;
+}
+
+// A scan of no records still has a section, which libE57Format opens: one whose header was
+// never written (zeroed, or an older writer's data offset 0) makes the file broken, not empty.
+TEST(E57Malformed, RejectsEmptyScanWhoseSectionHeaderIsInvalid) {
+  TempDir dir;
+  const std::vector<e57::Scan> scans = {doubleScan(0), doubleScan(50)};
+  ASSERT_EQ(readE57Bytes(dir, e57::makeE57(scans)).size(), 50u);
+  std::vector<uint8_t> bytes = e57::makeE57(scans);
+  overwrite<uint64_t>(bytes, kFirstSection + 16, 0);  // data offset
+  EXPECT_EQ(faultOffsetOf(dir, bytes), kFirstSection);
+  bytes = e57::makeE57(scans);
+  for (uint64_t at = 0; at < 32; at += 8) overwrite<uint64_t>(bytes, kFirstSection + at, 0);
+  EXPECT_EQ(faultOffsetOf(dir, bytes), kFirstSection);
+}
+
+TEST(E57Malformed, SectionHeaderFaultsNameTheSectionsByte) {
+  TempDir dir;
+  std::vector<uint8_t> bytes = e57::makeE57({doubleScan()});
+  overwrite<uint8_t>(bytes, kFirstSection, 3);
+  EXPECT_EQ(faultOffsetOf(dir, bytes), kFirstSection);
+  bytes = e57::makeE57({doubleScan()});
+  overwrite<uint64_t>(bytes, kFirstSection + 8, uint64_t(1) << 50);
+  EXPECT_EQ(faultOffsetOf(dir, bytes), kFirstSection);
 }
 
 TEST(E57Malformed, RejectsUnknownPacketType) {

@@ -1,6 +1,10 @@
 // `pcv info` and `pcv render FILE` end to end.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <regex>
+
+#include "e57_test_util.hpp"
 #include "io_test_util.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "json_report.hpp"
@@ -74,6 +78,56 @@ TEST(InfoCli, ReadsOnlyTheHeaderUnlessAskedForStatistics) {
                        &output),
             0);
   EXPECT_NE(output.find("truncated"), std::string::npos) << output;
+}
+
+std::string placeholderBoundsXml() {
+  std::string xml = "<cartesianBounds type=\"Structure\">";
+  for (const char* axis : {"x", "y", "z"}) {
+    xml += std::string("<") + axis + "Minimum type=\"Float\">-1.7976931348623157e+308</" + axis +
+           "Minimum><" + axis + "Maximum type=\"Float\">1.7976931348623157e+308</" + axis +
+           "Maximum>";
+  }
+  return xml + "</cartesianBounds>";
+}
+
+// E57 writers without bounds state +-DBL_MAX: the header declares no bounds then.
+TEST(InfoCli, E57PlaceholderBoundsAreNoBounds) {
+  TempDir dir;
+  e57::Scan scan = floatScan(3, [](uint64_t r) { return glm::dvec3(double(r), 1.0, 2.0); });
+  scan.extraXml = placeholderBoundsXml();
+  writeBytes(dir.file("p.e57"), e57::makeE57({scan}));
+  EXPECT_TRUE(describePointFile(dir.file("p.e57")).worldBounds.empty());
+  scan.extraXml =
+      "<cartesianBounds type=\"Structure\"><xMinimum type=\"Float\">-1</xMinimum><xMaximum "
+      "type=\"Float\">3</xMaximum><yMinimum type=\"Float\"/><yMaximum type=\"Float\">1</yMaximum>"
+      "<zMinimum type=\"Float\"/><zMaximum type=\"Float\">2</zMaximum></cartesianBounds>";
+  writeBytes(dir.file("b.e57"), e57::makeE57({scan}));
+  const FileSummary bounded = describePointFile(dir.file("b.e57"));
+  ASSERT_FALSE(bounded.worldBounds.empty());
+  EXPECT_EQ(bounded.worldBounds.min.x, -1.0);
+  EXPECT_EQ(bounded.worldBounds.max.z, 2.0);
+}
+
+// Whatever a header states, `pcv info` never prints a coordinate as hundreds of digits.
+TEST(InfoCli, AbsurdHeaderBoundsPrintShort) {
+  TempDir dir;
+  std::vector<uint8_t> las = makeLas({{1, 2, 3}, {4, 5, 6}});
+  for (int i = 0; i < 6; ++i) {  // max x, min x, max y, min y, max z, min z
+    const double value = (i % 2 == 0 ? 1.0 : -1.0) * 1.7976931348623157e308;
+    std::memcpy(las.data() + 179 + 8 * i, &value, 8);
+  }
+  writeBytes(dir.file("huge.las"), las);
+  e57::Scan scan = floatScan(3, [](uint64_t r) { return glm::dvec3(double(r), 1.0, 2.0); });
+  scan.extraXml = placeholderBoundsXml();
+  writeBytes(dir.file("p.e57"), e57::makeE57({scan}));
+  for (const char* name : {"huge.las", "p.e57"}) {
+    SCOPED_TRACE(name);
+    std::string output;
+    ASSERT_EQ(runCommand(pcvExecutable().string() + " info " + dir.file(name).string(), &output), 0)
+        << output;
+    EXPECT_FALSE(std::regex_search(output, std::regex("[0-9]{40}"))) << output;
+    EXPECT_LT(output.size(), 2000u) << output;
+  }
 }
 
 TEST(RenderCli, RendersAFileFramedAndColoured) {

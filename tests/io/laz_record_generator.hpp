@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "las_header.hpp"
+#include "las/las_header.hpp"
 
 namespace pcv::test {
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "las_header.hpp"
-#include "laz_records.hpp"
-#include "mapped_file.hpp"
+#include "las/las_header.hpp"
+#include "laz/laz_records.hpp"
+#include "common/mapped_file.hpp"
 #include "test_support.hpp"
 
 namespace pcv::test {

@@ -11,15 +11,15 @@
 #include <vector>
 
 #include "io_test_util.hpp"
-#include "pcv/core/octree_keys.hpp"
-#include "pcv/core/octree_lod.hpp"
+#include "pcv/octree/octree_keys.hpp"
+#include "pcv/octree/octree_lod.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_records.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinders.hpp"
 #include "test_support.hpp"
 #if PCV_WITH_CUDA
-#include "pcv/cuda/octree_lod_cuda.hpp"
+#include "pcv/octree/octree_lod_cuda.hpp"
 #endif
 
 namespace pcv::test {

@@ -10,8 +10,8 @@
 #include <set>
 #include <vector>
 
-#include "pcv/core/octree_keys.hpp"
-#include "pcv/core/octree_lod.hpp"
+#include "pcv/octree/octree_keys.hpp"
+#include "pcv/octree/octree_lod.hpp"
 
 namespace pcv::test {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "pcv/core/error.hpp"
-#include "pcv/core/octree_lod.hpp"
+#include "pcv/octree/octree_lod.hpp"
 #include "pcv/io/copc_phases.hpp"
 #include "pcv/io/las_writer.hpp"
 #include "pcv/io/point_records.hpp"

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "pcv/core/octree_keys.hpp"
+#include "pcv/octree/octree_keys.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_records.hpp"
 

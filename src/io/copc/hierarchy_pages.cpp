@@ -9,7 +9,7 @@
 #include <unordered_map>
 
 #include "pcv/core/error.hpp"
-#include "pcv/core/octree_keys.hpp"
+#include "pcv/octree/octree_keys.hpp"
 
 namespace pcv::io {
 namespace {

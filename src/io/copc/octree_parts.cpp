@@ -11,6 +11,7 @@
 #include <future>
 #include <numeric>
 
+#include "common/byte_order.hpp"
 #include "pcv/core/parallel.hpp"
 #include "phase_timer.hpp"
 
@@ -37,8 +38,7 @@ UninitializedVector<uint64_t> keysOf(OctreeBuild& build, const uint8_t* records,
       int32_t xyz[3];
       std::memcpy(xyz, r, 12);
       keys[i] = build.quantizer.keyOf(xyz);
-      double gps;
-      std::memcpy(&gps, r + kGpsTimeOffset, 8);
+      const double gps = loadLe<double>(r + kGpsTimeOffset);
       low = std::min(low, gps);
       high = std::max(high, gps);
     }

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "copc_file_writer.hpp"
-#include "pcv/core/octree_keys.hpp"
-#include "pcv/core/octree_lod.hpp"
+#include "pcv/octree/octree_keys.hpp"
+#include "pcv/octree/octree_lod.hpp"
 #include "pcv/core/uninitialized_vector.hpp"
 #include "pcv/io/copc_writer.hpp"
 

@@ -1,4 +1,5 @@
 #include "bitpack.hpp"
+#include "common/byte_order.hpp"
 
 #include <cstring>
 
@@ -6,9 +7,7 @@ namespace pcv::io::e57 {
 namespace {
 
 inline uint64_t load64(const uint8_t* p) {
-  uint64_t word;
-  std::memcpy(&word, p, 8);
-  return word;  // little-endian hosts: the first byte is the least significant
+  return loadLe<uint64_t>(p);  // the first byte is the least significant
 }
 
 /// Widths the compiler can specialise (shifts and masks become constants).

@@ -1,4 +1,5 @@
 #include "compressed_vector.hpp"
+#include "common/byte_order.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -12,13 +13,6 @@ constexpr uint64_t kSectionHeaderSize = 32;  // id, 7 reserved, length, data off
 constexpr uint8_t kIndexPacket = 0, kDataPacket = 1, kIgnoredPacket = 2;
 constexpr uint64_t kPacketPrefixSize = 4;      // type, flags, logical length - 1 (uint16)
 constexpr uint64_t kDataPacketHeaderSize = 6;  // the prefix, then the bytestream count (uint16)
-
-template <typename T>
-T loadLittleEndian(const uint8_t* p) {
-  T value;
-  std::memcpy(&value, p, sizeof value);
-  return value;
-}
 
 /// Bytes a bytestream needs for `records` values of `bits` bits; the caller checked that
 /// records * bits cannot overflow.
@@ -36,32 +30,33 @@ SectionExtent readSectionHeader(const PagedFile& file, const ScanDescription& sc
   const uint64_t physical = scan.sectionPhysicalOffset;
   const uint64_t fileBytes = file.pageCount() * PagedFile::kPageSize;
   if (physical >= fileBytes || !PagedFile::isPayloadOffset(physical)) {
-    file.fail(label + ": points fileOffset " + std::to_string(physical) +
-              ", expected a page payload byte inside the " + std::to_string(fileBytes) +
-              "-byte file");
+    file.failAt(physical, label + ": points fileOffset " + std::to_string(physical) +
+                              ", expected a page payload byte inside the " +
+                              std::to_string(fileBytes) + "-byte file");
   }
   SectionExtent extent{.start = PagedFile::logicalFromPhysical(physical)};
   uint8_t header[kSectionHeaderSize];
   file.read(extent.start, kSectionHeaderSize, header, label + ": compressed vector section header");
-  const uint64_t length = loadLittleEndian<uint64_t>(header + 8);
-  const uint64_t dataPhysical = loadLittleEndian<uint64_t>(header + 16);
-  const std::string where =
-      label + ": compressed vector section at byte " + std::to_string(physical);
+  const uint64_t length = loadLe<uint64_t>(header + 8);
+  const uint64_t dataPhysical = loadLe<uint64_t>(header + 16);
+  // Faults of the header name its byte: the section starts there.
+  const std::string where = label + ": compressed vector section header";
   if (header[0] != kCompressedVectorSectionId) {
-    file.fail(where + ": section id " + std::to_string(header[0]) +
-              ", expected 1 (compressed vector)");
+    file.failAt(physical, where + ": section id " + std::to_string(header[0]) +
+                              ", expected 1 (compressed vector)");
   }
   const uint64_t room = file.logicalSize() - extent.start;
   if (length < kSectionHeaderSize || length > room) {
-    file.fail(where + ": section length " + std::to_string(length) + ", expected 32 to " +
-              std::to_string(room) + " bytes (what the file holds after the section start)");
+    file.failAt(physical, where + ": section length " + std::to_string(length) +
+                              ", expected 32 to " + std::to_string(room) +
+                              " bytes (what the file holds after the section start)");
   }
   extent.end = extent.start + length;
   extent.dataStart = PagedFile::logicalFromPhysical(dataPhysical);
   if (!PagedFile::isPayloadOffset(dataPhysical) ||
       extent.dataStart < extent.start + kSectionHeaderSize || extent.dataStart > extent.end) {
-    file.fail(where + ": data offset " + std::to_string(dataPhysical) +
-              ", expected a byte after the section header and inside the section");
+    file.failAt(physical, where + ": data offset " + std::to_string(dataPhysical) +
+                              ", expected a byte after the section header and inside the section");
   }
   return extent;
 }
@@ -100,7 +95,7 @@ void readDataPacket(const PagedFile& file, const ScanDescription& scan, uint64_t
   }
   std::vector<uint8_t> header(headerSize);
   file.read(position, headerSize, header.data(), where);
-  const uint64_t streamCount = loadLittleEndian<uint16_t>(header.data() + kPacketPrefixSize);
+  const uint64_t streamCount = loadLe<uint16_t>(header.data() + kPacketPrefixSize);
   if (streamCount != fieldCount) {
     file.fail(where + ": " + std::to_string(streamCount) +
               " bytestreams, expected one per prototype field (" + std::to_string(fieldCount) +
@@ -108,8 +103,7 @@ void readDataPacket(const PagedFile& file, const ScanDescription& scan, uint64_t
   }
   uint64_t offset = position + headerSize;
   for (uint64_t f = 0; f < fieldCount; ++f) {
-    const uint64_t length =
-        loadLittleEndian<uint16_t>(header.data() + kDataPacketHeaderSize + 2 * f);
+    const uint64_t length = loadLe<uint16_t>(header.data() + kDataPacketHeaderSize + 2 * f);
     if (length > position + packetLength - offset) {
       file.fail(where + ": bytestream '" + scan.prototype[f].name + "' buffer of " +
                 std::to_string(length) + " bytes runs past the packet's " +
@@ -145,9 +139,12 @@ CompressedVectorLayout readCompressedVectorLayout(const PagedFile& file,
   CompressedVectorLayout layout;
   layout.streams.resize(scan.prototype.size());
   for (BytestreamSlices& stream : layout.streams) stream.starts.push_back(0);
-  if (scan.recordCount == 0) return layout;
+  // The section header is read even for no records: a scan whose section was never written
+  // (a writer that stopped, or an empty scan with a zeroed header) is a broken file, as
+  // libE57Format finds when it opens the section, not an empty scan.
   const SectionExtent section = readSectionHeader(file, scan, label);
   layout.sectionBytes = section.end - section.start;
+  if (scan.recordCount == 0) return layout;
   const std::vector<uint64_t> needed = neededBytes(file, scan, layout.sectionBytes, label);
   auto complete = [&] {
     for (size_t f = 0; f < needed.size(); ++f) {
@@ -164,7 +161,7 @@ CompressedVectorLayout readCompressedVectorLayout(const PagedFile& file,
                               std::to_string(PagedFile::physicalFromLogical(position));
     uint8_t prefix[kPacketPrefixSize];
     file.read(position, kPacketPrefixSize, prefix, where);
-    const uint64_t packetLength = uint64_t(loadLittleEndian<uint16_t>(prefix + 2)) + 1;
+    const uint64_t packetLength = uint64_t(loadLe<uint16_t>(prefix + 2)) + 1;
     if (packetLength > section.end - position) {
       file.fail(where + ": length " + std::to_string(packetLength) +
                 " runs past the end of the section at byte " +

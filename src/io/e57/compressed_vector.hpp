@@ -30,11 +30,11 @@ struct CompressedVectorLayout {
   uint64_t sectionBytes = 0;  ///< logical length of the binary section
 };
 
-/// Reads the section header and walks the packets until every bytestream holds the bits of
-/// the scan's recordCount records. Throws InputError naming the file, the scan and the packet
-/// when the section lies outside the file, a header is malformed, a packet runs past the
-/// section, its bytestream count differs from the prototype's field count, or the section ends
-/// before a bytestream holds recordCount records.
+/// Reads the section header (also for a scan of no records) and walks the packets until every
+/// bytestream holds the bits of the scan's recordCount records. Throws InputError naming the file,
+/// the scan and the packet when the section lies outside the file, a header is malformed, a packet
+/// runs past the section, its bytestream count differs from the prototype's field count, or the
+/// section ends before a bytestream holds recordCount records.
 CompressedVectorLayout readCompressedVectorLayout(const PagedFile& file,
                                                   const ScanDescription& scan);
 

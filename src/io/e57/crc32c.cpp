@@ -1,4 +1,5 @@
 #include "crc32c.hpp"
+#include "common/byte_order.hpp"
 
 #include <array>
 #include <cstring>
@@ -37,9 +38,7 @@ constexpr SliceTables kTables = makeSliceTables();
 __attribute__((target("sse4.2"))) uint32_t crc32cHardware(const uint8_t* data, size_t size) {
   uint64_t crc = 0xffffffffu;
   for (; size >= 8; data += 8, size -= 8) {
-    uint64_t word;
-    std::memcpy(&word, data, 8);
-    crc = _mm_crc32_u64(crc, word);
+    crc = _mm_crc32_u64(crc, loadLe<uint64_t>(data));
   }
   uint32_t crc32 = uint32_t(crc);
   for (; size > 0; ++data, --size) crc32 = _mm_crc32_u8(crc32, *data);

@@ -7,7 +7,7 @@
 #include <memory>
 #include <mutex>
 
-#include "../readers.hpp"
+#include "common/readers.hpp"
 #include "compressed_vector.hpp"
 #include "file_header.hpp"
 #include "paged_file.hpp"

@@ -3,7 +3,8 @@
 #include <cstring>
 
 #include "paged_file.hpp"
-#include "pcv/core/error.hpp"
+#include "pcv/io/malformed_file_error.hpp"
+#include "common/byte_order.hpp"
 
 namespace pcv::io::e57 {
 namespace {
@@ -13,15 +14,8 @@ constexpr uint64_t kMajorVersion = 8, kMinorVersion = 12, kPhysicalLength = 16,
                    kXmlPhysicalOffset = 24, kXmlLogicalLength = 32, kPageSizeField = 40;
 constexpr uint64_t kHeaderSize = 48;
 
-template <typename T>
-T loadLittleEndian(const uint8_t* p) {
-  T value;
-  std::memcpy(&value, p, sizeof value);
-  return value;
-}
-
 [[noreturn]] void failAt(const std::string& fileName, uint64_t byte, const std::string& what) {
-  throw InputError(fileName + ": byte " + std::to_string(byte) + ": " + what);
+  throw MalformedFileError(fileName, {.byteOffset = byte, .line = {}}, what);
 }
 
 /// Version, page size, physical length and the XML section's place against the file.
@@ -78,12 +72,12 @@ FileHeader readFileHeader(std::span<const uint8_t> bytes, const std::string& fil
   }
   const uint8_t* header = bytes.data();
   FileHeader result{
-      .majorVersion = loadLittleEndian<uint32_t>(header + kMajorVersion),
-      .minorVersion = loadLittleEndian<uint32_t>(header + kMinorVersion),
-      .physicalLength = loadLittleEndian<uint64_t>(header + kPhysicalLength),
-      .xmlPhysicalOffset = loadLittleEndian<uint64_t>(header + kXmlPhysicalOffset),
-      .xmlLogicalLength = loadLittleEndian<uint64_t>(header + kXmlLogicalLength),
-      .pageSize = loadLittleEndian<uint64_t>(header + kPageSizeField),
+      .majorVersion = loadLe<uint32_t>(header + kMajorVersion),
+      .minorVersion = loadLe<uint32_t>(header + kMinorVersion),
+      .physicalLength = loadLe<uint64_t>(header + kPhysicalLength),
+      .xmlPhysicalOffset = loadLe<uint64_t>(header + kXmlPhysicalOffset),
+      .xmlLogicalLength = loadLe<uint64_t>(header + kXmlLogicalLength),
+      .pageSize = loadLe<uint64_t>(header + kPageSizeField),
   };
   // Page 0 first: a corrupt header is better reported as corruption than as odd field values.
   PagedFile(bytes.first(PagedFile::kPageSize), fileName).verifyPage(0);

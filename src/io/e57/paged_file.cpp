@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "crc32c.hpp"
-#include "pcv/core/error.hpp"
+#include "pcv/io/malformed_file_error.hpp"
 
 namespace pcv::io::e57 {
 namespace {
@@ -26,7 +26,11 @@ PagedFile::PagedFile(std::span<const uint8_t> pages, std::string fileName)
 }
 
 void PagedFile::fail(const std::string& what) const {
-  throw InputError(fileName_ + ": " + what);
+  throw MalformedFileError(fileName_, {}, what);
+}
+
+void PagedFile::failAt(uint64_t physical, const std::string& what) const {
+  throw MalformedFileError(fileName_, {.byteOffset = physical, .line = {}}, what);
 }
 
 void PagedFile::verifyPage(uint64_t page) const {

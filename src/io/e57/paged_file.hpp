@@ -43,8 +43,10 @@ class PagedFile {
   }
   static bool isPayloadOffset(uint64_t physical) { return physical % kPageSize < kPayloadSize; }
 
-  /// Throws InputError "<file>: <what>".
+  /// Throws MalformedFileError "<file>: <what>".
   [[noreturn]] void fail(const std::string& what) const;
+  /// Throws MalformedFileError "<file>: byte <physical>: <what>".
+  [[noreturn]] void failAt(uint64_t physical, const std::string& what) const;
 
  private:
   std::span<const uint8_t> pages_;

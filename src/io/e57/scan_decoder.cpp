@@ -8,6 +8,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "bitpack.hpp"
+#include "common/byte_order.hpp"
 
 namespace pcv::io::e57 {
 namespace {
@@ -114,9 +115,7 @@ void ScanDecoder::decodeField(int field, uint64_t first, size_t count, Block& bl
   const uint8_t* packed = block.packed.data();
   if (description.type == FieldType::Single) {
     for (size_t i = 0; i < count; ++i) {
-      float value;
-      std::memcpy(&value, packed + 4 * i, 4);
-      values[i] = value;
+      values[i] = loadLe<float>(packed + 4 * i);
     }
   } else if (description.type == FieldType::Double) {
     std::memcpy(values, packed, 8 * count);

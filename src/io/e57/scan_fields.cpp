@@ -3,7 +3,7 @@
 #include <cmath>
 #include <optional>
 
-#include "pcv/core/error.hpp"
+#include "pcv/io/malformed_file_error.hpp"
 
 namespace pcv::io::e57 {
 namespace {
@@ -57,9 +57,11 @@ void choosePosition(const ScanDescription& scan, const std::string& fileName, Sc
     fields.spherical = true;
     fields.invalidState = scan.findField("sphericalInvalidState");
   } else {
-    throw InputError(fileName + ": scan " + scan.elementPath +
-                     ": the prototype has neither cartesianX/Y/Z nor "
-                     "sphericalRange/Azimuth/Elevation, expected one of the two coordinate sets");
+    throw MalformedFileError(
+        fileName, {},
+        "scan " + scan.elementPath +
+            ": the prototype has neither cartesianX/Y/Z nor "
+            "sphericalRange/Azimuth/Elevation, expected one of the two coordinate sets");
   }
 }
 

@@ -12,10 +12,23 @@
 
 #include <pugixml.hpp>
 
-#include "pcv/core/error.hpp"
+#include "pcv/io/malformed_file_error.hpp"
 
 namespace pcv::io::e57 {
 namespace {
+
+/// Writers that know no bounds state placeholders (libE57Format's defaults are -DBL_MAX and
+/// DBL_MAX): no coordinate of a scan lies beyond 1e15 (a double's unit digit is already lost
+/// there), so such a box, or one with NaN or min above max, states nothing.
+bool isStatedBox(const Box3d& box) {
+  constexpr double kLargestCoordinate = 1e15;
+  for (int axis = 0; axis < 3; ++axis) {
+    const double low = box.min[axis], high = box.max[axis];
+    if (!(std::abs(low) < kLargestCoordinate && std::abs(high) < kLargestCoordinate)) return false;
+    if (low > high) return false;
+  }
+  return true;
+}
 
 std::string_view trimmed(std::string_view text) {
   const auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
@@ -45,7 +58,7 @@ class XmlReader {
   explicit XmlReader(const std::string& fileName) : fileName_(fileName) {}
 
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-    throw InputError(fileName_ + ": XML section: " + path + ": " + what);
+    throw MalformedFileError(fileName_, {}, "XML section: " + path + ": " + what);
   }
 
   std::string typeOf(const pugi::xml_node& node, const std::string& path) const {
@@ -308,7 +321,7 @@ class XmlReader {
       box.max = glm::dvec3(childNumber(bounds, boundsPath, "xMaximum", 0.0),
                            childNumber(bounds, boundsPath, "yMaximum", 0.0),
                            childNumber(bounds, boundsPath, "zMaximum", 0.0));
-      result.cartesianBounds = box;
+      if (isStatedBox(box)) result.cartesianBounds = box;
     }
     result.intensityLimits =
         limits(node, path, "intensityLimits", "intensityMinimum", "intensityMaximum");
@@ -384,8 +397,9 @@ XmlSection parseXmlSection(std::string_view xml, const std::string& fileName) {
   const pugi::xml_parse_result parsed =
       document.load_buffer(xml.data(), xml.size(), pugi::parse_default, pugi::encoding_auto);
   if (!parsed) {
-    throw InputError(fileName + ": XML section does not parse: " + parsed.description() +
-                     " at XML byte " + std::to_string(parsed.offset));
+    throw MalformedFileError(fileName, {},
+                             std::string("XML section does not parse: ") + parsed.description() +
+                                 " at XML byte " + std::to_string(parsed.offset));
   }
   const XmlReader reader(fileName);
   const pugi::xml_node root = document.child("e57Root");

@@ -17,11 +17,76 @@ struct UnusableTable {
   std::string why;
 };
 
+/// Layered chunks state their own sizes, so they can be found one after the other: appends
+/// those from byte `offset` on, their points from `firstPoint` on, up to the header's count.
+void walkLayeredChunks(std::span<const uint8_t> file, uint64_t offset, uint64_t firstPoint,
+                       uint64_t dataEnd, uint64_t pointCount, const LaszipVlr& vlr,
+                       std::vector<ChunkLocation>& chunks) {
+  while (firstPoint < pointCount) {
+    LayeredChunkShape shape;
+    try {
+      shape = readLayeredChunkShape(vlr, file.data() + offset, dataEnd - offset);
+    } catch (const LazError& e) {
+      throw LazError(offset + e.byte, "chunk " + std::to_string(chunks.size()) + " (at byte " +
+                                          std::to_string(offset) + "): " + e.what());
+    }
+    const uint64_t remaining = pointCount - firstPoint;
+    uint64_t points = std::min<uint64_t>(vlr.chunkSize, remaining);
+    if (vlr.variableChunks()) {
+      points = shape.statedPointCount;
+      if (points == 0 || points > remaining) {
+        throw LazError(offset + vlr.recordLength(),
+                       "point counts disagree: chunk " + std::to_string(chunks.size()) +
+                           " states " + std::to_string(points) + " points, but only " +
+                           std::to_string(remaining) + " of the header's " +
+                           std::to_string(pointCount) + " are left");
+      }
+    }
+    chunks.push_back({offset, shape.totalBytes, points, firstPoint});
+    offset += shape.totalBytes;
+    firstPoint += points;
+  }
+}
+
+/// A variable-size table that accounts for fewer points than the header declares (writers that
+/// leave the last chunk out of it): LASzip reads on from where the tabled chunks end, so the
+/// missing points are in the bytes between them and the table or, when there are none, in the
+/// last tabled chunk, which runs on to the declared count. Layered chunks state their sizes, so
+/// several untabled ones are found exactly; a pointwise one runs to the declared count.
+void readUntabledPoints(std::span<const uint8_t> file, uint64_t untabledStart, uint64_t tableOffset,
+                        uint64_t pointCount, const LaszipVlr& vlr,
+                        std::vector<ChunkLocation>& chunks, std::vector<std::string>& warnings) {
+  const uint64_t tabled = chunks.empty() ? 0 : chunks.back().firstPoint + chunks.back().pointCount;
+  const uint64_t missing = pointCount - tabled;
+  std::string how;
+  if (untabledStart < tableOffset) {
+    const size_t before = chunks.size();
+    if (vlr.compressor == Compressor::Layered) {
+      walkLayeredChunks(file, untabledStart, tabled, tableOffset, pointCount, vlr, chunks);
+    } else {
+      chunks.push_back({untabledStart, tableOffset - untabledStart, missing, tabled});
+    }
+    how = "read from the " + std::to_string(chunks.size() - before) +
+          " untabled chunk(s) between byte " + std::to_string(untabledStart) + " and the table";
+  } else if (!chunks.empty()) {
+    chunks.back().pointCount += missing;
+    how = "read by running the last chunk (from byte " + std::to_string(chunks.back().offset) +
+          ") on to the declared count";
+  } else {
+    return;  // no chunk data at all: the caller refuses the counts
+  }
+  warnings.push_back("the LAZ chunk table at byte " + std::to_string(tableOffset) +
+                     " accounts for " + std::to_string(tabled) + " of the header's " +
+                     std::to_string(pointCount) + " points; the other " + std::to_string(missing) +
+                     " were " + how + ", as LASzip reads them");
+}
+
 /// Chunks from the table at `tableOffset`; throws UnusableTable when it cannot be read, LazError
 /// when it reads fine but disagrees with the header.
 std::vector<ChunkLocation> chunksFromTable(std::span<const uint8_t> file, uint64_t tableOffset,
                                            uint64_t chunksStart, uint64_t pointCount,
-                                           const LaszipVlr& vlr) {
+                                           const LaszipVlr& vlr,
+                                           std::vector<std::string>& warnings) {
   const uint64_t size = file.size();
   const uint32_t version = loadLe<uint32_t>(file.data() + tableOffset);
   if (version != 0) {
@@ -73,44 +138,15 @@ std::vector<ChunkLocation> chunksFromTable(std::span<const uint8_t> file, uint64
     offset += entry.byteCount;
     firstPoint += points;
   }
+  if (firstPoint < pointCount && vlr.variableChunks() && offset <= tableOffset) {
+    readUntabledPoints(file, offset, tableOffset, pointCount, vlr, chunks, warnings);
+    firstPoint = chunks.empty() ? 0 : chunks.back().firstPoint + chunks.back().pointCount;
+  }
   if (firstPoint != pointCount) {
     throw LazError(tableOffset + 4,
                    "point counts disagree: the chunk table's " + std::to_string(count) +
                        " chunks hold " + std::to_string(firstPoint) +
                        " points, but the header declares " + std::to_string(pointCount));
-  }
-  return chunks;
-}
-
-/// Layered chunks state their own sizes, so they can be found one after the other.
-std::vector<ChunkLocation> walkLayeredChunks(std::span<const uint8_t> file, uint64_t chunksStart,
-                                             uint64_t dataEnd, uint64_t pointCount,
-                                             const LaszipVlr& vlr) {
-  std::vector<ChunkLocation> chunks;
-  uint64_t offset = chunksStart, firstPoint = 0;
-  while (firstPoint < pointCount) {
-    LayeredChunkShape shape;
-    try {
-      shape = readLayeredChunkShape(vlr, file.data() + offset, dataEnd - offset);
-    } catch (const LazError& e) {
-      throw LazError(offset + e.byte, "chunk " + std::to_string(chunks.size()) + " (at byte " +
-                                          std::to_string(offset) + "): " + e.what());
-    }
-    const uint64_t remaining = pointCount - firstPoint;
-    uint64_t points = std::min<uint64_t>(vlr.chunkSize, remaining);
-    if (vlr.variableChunks()) {
-      points = shape.statedPointCount;
-      if (points == 0 || points > remaining) {
-        throw LazError(offset + vlr.recordLength(),
-                       "point counts disagree: chunk " + std::to_string(chunks.size()) +
-                           " states " + std::to_string(points) + " points, but only " +
-                           std::to_string(remaining) + " of the header's " +
-                           std::to_string(pointCount) + " are left");
-      }
-    }
-    chunks.push_back({offset, shape.totalBytes, points, firstPoint});
-    offset += shape.totalBytes;
-    firstPoint += points;
   }
   return chunks;
 }
@@ -145,9 +181,11 @@ ChunkLayout locateChunks(std::span<const uint8_t> file, uint64_t pointsOffset, u
   }
   const uint64_t chunksStart = pointsOffset + 8;
   int64_t tableOffset = loadLe<int64_t>(file.data() + pointsOffset);
+  // Writers that cannot seek back put the offset in the file's last 8 bytes and write -1 here;
+  // whatever else ends the file (EVLRs appended later, say) makes those bytes point anywhere.
+  const bool offsetAtEnd = tableOffset == -1;
   try {
-    // Writers that cannot seek back put the offset in the file's last 8 bytes and write -1 here.
-    if (tableOffset == -1 && size >= chunksStart + 8) {
+    if (offsetAtEnd && size >= chunksStart + 8) {
       tableOffset = loadLe<int64_t>(file.data() + size - 8);
     }
     if (tableOffset == int64_t(pointsOffset)) {
@@ -155,19 +193,36 @@ ChunkLayout locateChunks(std::span<const uint8_t> file, uint64_t pointsOffset, u
     }
     if (tableOffset < int64_t(chunksStart) || uint64_t(tableOffset) > size - 8) {
       throw UnusableTable{"the chunk table offset " + std::to_string(tableOffset) +
+                          (offsetAtEnd ? " (in the file's last 8 bytes, as streaming writers "
+                                         "leave it)"
+                                       : "") +
                           " lies outside the file's chunk data (bytes " +
                           std::to_string(chunksStart) + " to " + std::to_string(size) + ")"};
     }
+    layout.chunks =
+        chunksFromTable(file, uint64_t(tableOffset), chunksStart, pointCount, vlr, layout.warnings);
     layout.dataEnd = uint64_t(tableOffset);
-    layout.chunks = chunksFromTable(file, uint64_t(tableOffset), chunksStart, pointCount, vlr);
     layout.fromTable = true;
     return layout;
   } catch (const UnusableTable& problem) {
     layout.tableProblem = problem.why;
+  } catch (const LazError& error) {
+    // A table the header points at and that disagrees with it is the file's word; one found
+    // through the file's last bytes may be any data that happens to parse.
+    if (!offsetAtEnd) throw;
+    layout.tableProblem =
+        "the file's last 8 bytes (where streaming writers leave the chunk "
+        "table offset) point at byte " +
+        std::to_string(tableOffset) +
+        ", which holds no chunk table for these "
+        "points (" +
+        error.what() + ")";
   }
+  layout.chunks.clear();
+  layout.warnings.clear();
   // Without a table: layered chunks state their sizes; pointwise ones end where decoding ends.
   if (vlr.compressor == Compressor::Layered) {
-    layout.chunks = walkLayeredChunks(file, chunksStart, layout.dataEnd, pointCount, vlr);
+    walkLayeredChunks(file, chunksStart, 0, layout.dataEnd, pointCount, vlr, layout.chunks);
     return layout;
   }
   if (vlr.variableChunks()) {

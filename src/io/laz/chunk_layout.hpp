@@ -27,6 +27,9 @@ struct ChunkLayout {
   uint64_t dataEnd = 0;      ///< end of the chunk data (the chunk table, or the file's end)
   bool fromTable = false;    ///< read from the chunk table
   std::string tableProblem;  ///< why the table was not used, for `pcv info`; empty when it was
+  /// What the file gets wrong that the layout reads around (a table that leaves points out),
+  /// for the reader's warnings; the table's problem is not repeated here.
+  std::vector<std::string> warnings;
 };
 
 /// `file` is the whole file; points start at `pointsOffset`; `dataLimit` is where the point data

@@ -1,25 +1,16 @@
-/// @brief Little-endian loads and stores at any alignment, for the item codecs that read and
-/// write LAS point records byte by byte.
+/// @brief What the item codecs that read and write LAS point records byte by byte share: the
+/// byte-order helper's loads and stores, and byte arithmetic modulo 256.
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
+#include "common/byte_order.hpp"
 #include "pcv/core/host_device.hpp"
 
 namespace pcv::laz {
 
-template <typename T>
-PCV_HOST_DEVICE inline T loadLe(const uint8_t* p) {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
-}
-
-template <typename T>
-PCV_HOST_DEVICE inline void storeLe(uint8_t* p, T value) {
-  std::memcpy(p, &value, sizeof(T));
-}
+using io::loadLe;
+using io::storeLe;
 
 /// n wrapped into a byte: LAZ adds byte differences modulo 256.
 PCV_HOST_DEVICE inline uint8_t wrapByte(int32_t n) {

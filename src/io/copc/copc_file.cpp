@@ -1,0 +1,168 @@
+// A COPC file's nodes decoded one chunk at a time: the LAZ chunk decoder into a buffer of raw LAS
+// records, then the record decoder into points, exactly as the LAZ reader decodes a chunk.
+#include "pcv/io/copc_file.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "common/colour_values.hpp"
+#include "copc_reader.hpp"
+#include "las/las_header.hpp"
+#include "laz/laz_field_choice.hpp"
+#include "laz/laz_records.hpp"
+#include "common/mapped_file.hpp"
+#include "common/record_decoder.hpp"
+
+namespace pcv {
+
+struct CopcFile::State {
+  io::MappedFile file;
+  io::ReadContext context;
+  io::LasHeader header;
+  io::FieldChoice choice;
+  std::unique_ptr<io::LazPointRecords> records;
+  std::unique_ptr<io::RecordDecoder> decoder;
+  CopcHierarchy hierarchy;
+  std::vector<size_t> chunkOfNode;  // hierarchy node -> chunk of the chunk table
+  glm::dvec3 origin{0.0};
+  std::vector<std::string> attributeNames;
+  double channelScale = 1.0;  // 16-bit colours to 8 bits, decided once from the root's records
+
+  /// Decodes chunk `chunk`, handing its records to `sink` piece by piece.
+  void decodeRecords(size_t chunk, const io::LazPointRecords::RecordSink& sink) const;
+  PointCloud decode(size_t node) const;
+  /// 16-bit channels written as 0..255 exist: the root, an even sample of the whole cloud, says
+  /// which the file holds, so every node is scaled alike (as a LAS file by its maximum).
+  double rootChannelScale() const;
+};
+
+namespace {
+
+constexpr uint64_t kPiecePoints = 1 << 14;  // records decoded per call
+
+/// Chunk of the chunk table that holds each node, by the nodes' chunk offsets.
+std::vector<size_t> chunksOfNodes(const CopcHierarchy& hierarchy,
+                                  const io::LazPointRecords& records,
+                                  const io::ReadContext& context) {
+  std::map<uint64_t, size_t> chunkAt;
+  for (size_t c = 0; c < records.chunkCount(); ++c) chunkAt[records.layout().chunks[c].offset] = c;
+  std::vector<size_t> chunks(hierarchy.nodes.size(), SIZE_MAX);
+  for (size_t n = 0; n < hierarchy.nodes.size(); ++n) {
+    const CopcNode& node = hierarchy.nodes[n];
+    if (node.pointCount == 0) continue;
+    const auto found = chunkAt.find(node.chunkOffset);
+    if (found == chunkAt.end() ||
+        records.layout().chunks[found->second].pointCount != node.pointCount) {
+      context.failAt(node.chunkOffset, "the hierarchy's node " + std::to_string(node.key.level) +
+                                           "-" + std::to_string(node.key.x) + "-" +
+                                           std::to_string(node.key.y) + "-" +
+                                           std::to_string(node.key.z) +
+                                           " names no chunk of the chunk table with its " +
+                                           std::to_string(node.pointCount) + " points");
+    }
+    chunks[n] = found->second;
+  }
+  return chunks;
+}
+
+}  // namespace
+
+void CopcFile::State::decodeRecords(size_t chunk,
+                                    const io::LazPointRecords::RecordSink& sink) const {
+  std::unique_ptr<laz::ChunkDecoder> chunkDecoder = records->makeDecoder(choice.fields);
+  const uint64_t count = records->layout().chunks[chunk].pointCount;
+  std::vector<uint8_t> buffer(std::min(count, kPiecePoints) * records->recordLength());
+  // decodeChunk changes nothing of a file with a chunk table (COPC always has one), so threads
+  // may share the records.
+  const_cast<io::LazPointRecords&>(*records).decodeChunk(chunk, *chunkDecoder, buffer.data(),
+                                                         kPiecePoints, sink);
+}
+
+PointCloud CopcFile::State::decode(size_t node) const {
+  const size_t chunk = chunkOfNode.at(node);
+  if (chunk == SIZE_MAX) return decoder->describeCloud();
+  io::RecordDecoder points = *decoder;
+  points.setChannelScale(channelScale);
+  PointCloud cloud = points.allocateCloud(hierarchy.nodes[node].pointCount, origin, context);
+  const uint64_t firstOfChunk = records->layout().chunks[chunk].firstPoint;
+  decodeRecords(chunk, [&](const uint8_t* piece, uint64_t firstPoint, uint64_t count) {
+    points.decode(piece, 0, count, cloud, firstPoint - firstOfChunk);
+  });
+  // The chunk's pages are not needed again soon: a streamed file larger than memory must not
+  // fill it with pages it has read.
+  const laz::ChunkLocation& location = records->layout().chunks[chunk];
+  file.dropPages(location.offset, location.offset + location.byteCount);
+  return cloud;
+}
+
+double CopcFile::State::rootChannelScale() const {
+  const int64_t red = io::redOffset(choice.layout);
+  if (red < 0 || !decoder->needsChannelScale() || hierarchy.nodes.empty() ||
+      chunkOfNode[0] == SIZE_MAX) {
+    return 1.0;
+  }
+  uint32_t maximum = 0;
+  const uint64_t length = records->recordLength();
+  decodeRecords(chunkOfNode[0], [&](const uint8_t* piece, uint64_t, uint64_t count) {
+    for (uint64_t i = 0; i < count; ++i) {
+      for (int c = 0; c < 3; ++c) {
+        maximum =
+            std::max<uint32_t>(maximum, io::loadLe<uint16_t>(piece + i * length + red + 2 * c));
+      }
+    }
+  });
+  return io::colourScaleFor(io::ScalarType::UInt16, double(maximum));
+}
+
+CopcFile::CopcFile(const std::filesystem::path& path, const ReadOptions& options)
+    : state_(std::make_unique<State>(
+          State{.file = io::MappedFile(path), .context = {path.string(), nullptr, nullptr}})) {
+  State& s = *state_;
+  s.header = io::parseLasHeader(s.file.bytes(), s.context);
+  if (!io::findCopcInfo(s.header)) s.context.fail("is not COPC: it has no COPC info VLR");
+  s.choice = io::chooseFields(s.header, &options);
+  s.records = std::make_unique<io::LazPointRecords>(s.file.bytes(), s.header, s.context);
+  s.decoder = std::make_unique<io::RecordDecoder>(s.choice.layout, s.context);
+  s.hierarchy = io::parseCopcHierarchy(s.file.bytes(), s.header, s.context);
+  s.chunkOfNode = chunksOfNodes(s.hierarchy, *s.records, s.context);
+  s.origin = originNear(s.hierarchy.center);
+  s.attributeNames = s.choice.layout.attributeNames;
+  s.channelScale = s.rootChannelScale();
+}
+
+CopcFile::~CopcFile() = default;
+
+const std::filesystem::path& CopcFile::path() const {
+  return state_->file.path();
+}
+const CopcHierarchy& CopcFile::hierarchy() const {
+  return state_->hierarchy;
+}
+const glm::dvec3& CopcFile::origin() const {
+  return state_->origin;
+}
+bool CopcFile::hasColor() const {
+  return state_->decoder->hasColor();
+}
+const std::vector<std::string>& CopcFile::attributeNames() const {
+  return state_->attributeNames;
+}
+uint64_t CopcFile::pointCount() const {
+  return state_->header.pointCount;
+}
+
+Box3d CopcFile::statedBounds() const {
+  const Box3d stated = io::declaredByHeader(state_->header).worldBounds;
+  if (!stated.empty()) return stated;
+  const CopcHierarchy& tree = state_->hierarchy;
+  Box3d cube;
+  cube.extend(tree.center - glm::dvec3(tree.halfSize));
+  cube.extend(tree.center + glm::dvec3(tree.halfSize));
+  return cube;
+}
+
+PointCloud CopcFile::decodeNode(size_t node) const {
+  return state_->decode(node);
+}
+
+}  // namespace pcv

@@ -1,0 +1,221 @@
+// LAS public header offsets from the LAS 1.4 R15 specification, table 3.
+#include "las_header.hpp"
+
+#include <cmath>
+
+namespace pcv::io {
+namespace {
+
+constexpr uint64_t kVersionMajor = 24, kVersionMinor = 25, kHeaderSizeField = 94,
+                   kOffsetToPoints = 96, kVlrCount = 100, kPointFormat = 104, kRecordLength = 105,
+                   kLegacyPointCount = 107, kScale = 131, kOffset = 155, kMaxX = 179,
+                   kFirstEvlr = 235, kEvlrCount = 243, kPointCount14 = 247;
+constexpr uint64_t kHeaderSize10 = 227;  // LAS 1.0-1.2 public header
+constexpr uint64_t kHeaderSize14 = 375;  // LAS 1.4
+constexpr uint64_t kVlrHeaderBytes = 54;
+constexpr uint64_t kEvlrHeaderBytes = 60;
+
+/// Byte offset of Red in formats with RGB, 0 where there is none.
+constexpr uint16_t kRgbOffset[11] = {0, 0, 20, 28, 0, 28, 0, 30, 30, 0, 30};
+
+std::string userIdAt(const uint8_t* p) {
+  std::string id(reinterpret_cast<const char*>(p), 16);
+  id.resize(id.find_first_of('\0') == std::string::npos ? 16 : id.find_first_of('\0'));
+  return id;
+}
+
+void parseVersionAndSizes(std::span<const uint8_t> bytes, const ReadContext& context,
+                          LasHeader& h) {
+  const uint8_t* file = bytes.data();
+  const uint64_t fileSize = bytes.size();
+  if (fileSize < 4 || std::string_view(reinterpret_cast<const char*>(file), 4) != "LASF") {
+    context.failAt(0, "expected the LAS signature 'LASF'");
+  }
+  if (fileSize < kHeaderSize10) {
+    context.failAt(fileSize, "file ends inside the " + std::to_string(kHeaderSize10) +
+                                 "-byte LAS public header");
+  }
+  h.versionMajor = file[kVersionMajor];
+  h.versionMinor = file[kVersionMinor];
+  if (h.versionMajor != 1 || h.versionMinor > 4) {
+    context.failAt(kVersionMajor, "LAS version " + std::to_string(h.versionMajor) + "." +
+                                      std::to_string(h.versionMinor) +
+                                      " is not supported (1.0-1.4)");
+  }
+  h.headerSize = loadLe<uint16_t>(file + kHeaderSizeField);
+  const uint64_t required = h.versionMinor >= 4 ? kHeaderSize14 : kHeaderSize10;
+  if (h.headerSize < required || h.headerSize > fileSize) {
+    context.failAt(kHeaderSizeField, "header size " + std::to_string(h.headerSize) + " for LAS 1." +
+                                         std::to_string(h.versionMinor) + ": expected at least " +
+                                         std::to_string(required) + " and within the " +
+                                         std::to_string(fileSize) + "-byte file");
+  }
+  h.pointsOffset = loadLe<uint32_t>(file + kOffsetToPoints);
+  if (h.pointsOffset < h.headerSize || h.pointsOffset > fileSize) {
+    context.failAt(kOffsetToPoints, "offset to point data " + std::to_string(h.pointsOffset) +
+                                        " is outside [header size " + std::to_string(h.headerSize) +
+                                        ", file size " + std::to_string(fileSize) + "]");
+  }
+}
+
+void parsePointFormat(const uint8_t* file, const ReadContext& context, LasHeader& h) {
+  h.formatByte = file[kPointFormat];
+  h.pointFormat = h.formatByte & 0x3f;
+  if (h.pointFormat > 10) {
+    context.failAt(kPointFormat, "point data record format " + std::to_string(h.pointFormat) +
+                                     " is not defined (0-10)");
+  }
+  h.recordLength = loadLe<uint16_t>(file + kRecordLength);
+  if (h.recordLength < kLasFormatBytes[h.pointFormat]) {
+    context.failAt(kRecordLength, "point record length " + std::to_string(h.recordLength) +
+                                      " is shorter than point format " +
+                                      std::to_string(h.pointFormat) + "'s " +
+                                      std::to_string(kLasFormatBytes[h.pointFormat]) + " bytes");
+  }
+  h.pointCount = loadLe<uint32_t>(file + kLegacyPointCount);
+  if (h.versionMinor >= 4) {
+    const uint64_t count64 = loadLe<uint64_t>(file + kPointCount14);
+    // The 64-bit count rules in 1.4; the legacy count is 0 for formats 6-10 and may be stale.
+    if (count64 != 0 || h.pointFormat >= 6) h.pointCount = count64;
+  }
+}
+
+void parseScaleAndBounds(const uint8_t* file, const ReadContext& context, LasHeader& h) {
+  for (int a = 0; a < 3; ++a) {
+    h.scale[a] = loadLe<double>(file + kScale + 8 * a);
+    h.offset[a] = loadLe<double>(file + kOffset + 8 * a);
+    if (!std::isfinite(h.scale[a]) || h.scale[a] == 0.0 || !std::isfinite(h.offset[a])) {
+      context.failAt(kScale + 8 * a, "scale factor " + std::to_string(h.scale[a]) + " / offset " +
+                                         std::to_string(h.offset[a]) +
+                                         ": expected a finite non-zero scale and finite offset");
+    }
+    // Max X, min X, max Y, min Y, max Z, min Z.
+    h.headerMax[a] = loadLe<double>(file + kMaxX + 16 * a);
+    h.headerMin[a] = loadLe<double>(file + kMaxX + 16 * a + 8);
+  }
+}
+
+/// VLRs lie between the header and the points; each must fit there.
+void parseVlrs(const uint8_t* file, const ReadContext& context, LasHeader& h) {
+  const uint64_t vlrCount = loadLe<uint32_t>(file + kVlrCount);
+  uint64_t pos = h.headerSize;
+  for (uint64_t v = 0; v < vlrCount; ++v) {
+    if (h.pointsOffset - pos < kVlrHeaderBytes) {
+      context.failAt(pos, "VLR " + std::to_string(v) + " of " + std::to_string(vlrCount) +
+                              " declared does not fit before the point data at byte " +
+                              std::to_string(h.pointsOffset));
+    }
+    LasVlr vlr{.userId = userIdAt(file + pos + 2),
+               .recordId = loadLe<uint16_t>(file + pos + 18),
+               .payloadOffset = pos + kVlrHeaderBytes,
+               .payloadBytes = loadLe<uint16_t>(file + pos + 20)};
+    pos += kVlrHeaderBytes;
+    if (h.pointsOffset - pos < vlr.payloadBytes) {
+      context.failAt(
+          pos, "VLR " + std::to_string(v) + " payload of " + std::to_string(vlr.payloadBytes) +
+                   " bytes runs past the point data at byte " + std::to_string(h.pointsOffset));
+    }
+    pos += vlr.payloadBytes;
+    h.vlrs.push_back(std::move(vlr));
+  }
+}
+
+/// EVLRs (1.4) follow the points. Their table is only listed where it is readable: pcv reads
+/// none of them itself, so a broken table is no reason to refuse the points.
+void parseEvlrs(std::span<const uint8_t> bytes, LasHeader& h) {
+  if (h.versionMinor < 4) return;
+  const uint8_t* file = bytes.data();
+  uint64_t pos = loadLe<uint64_t>(file + kFirstEvlr);
+  const uint64_t count = loadLe<uint32_t>(file + kEvlrCount);
+  for (uint64_t e = 0; e < count && pos >= h.pointsOffset; ++e) {
+    if (bytes.size() < kEvlrHeaderBytes || pos > bytes.size() - kEvlrHeaderBytes) return;
+    LasVlr evlr{.userId = userIdAt(file + pos + 2),
+                .recordId = loadLe<uint16_t>(file + pos + 18),
+                .payloadOffset = pos + kEvlrHeaderBytes,
+                .payloadBytes = loadLe<uint64_t>(file + pos + 20)};
+    if (evlr.payloadBytes > bytes.size() - evlr.payloadOffset) return;
+    pos = evlr.payloadOffset + evlr.payloadBytes;
+    h.evlrs.push_back(std::move(evlr));
+  }
+}
+
+}  // namespace
+
+const LasVlr* LasHeader::findVlr(std::string_view userId, uint16_t recordId) const {
+  for (const auto* list : {&vlrs, &evlrs}) {
+    for (const LasVlr& vlr : *list) {
+      if (vlr.userId == userId && vlr.recordId == recordId) return &vlr;
+    }
+  }
+  return nullptr;
+}
+
+std::string LasHeader::description() const {
+  return std::to_string(versionMajor) + "." + std::to_string(versionMinor) + ", point format " +
+         std::to_string(pointFormat) + ", " + std::to_string(recordLength) + " bytes per point";
+}
+
+LasHeader parseLasHeader(std::span<const uint8_t> bytes, const ReadContext& context) {
+  LasHeader header;
+  parseVersionAndSizes(bytes, context, header);
+  parsePointFormat(bytes.data(), context, header);
+  parseScaleAndBounds(bytes.data(), context, header);
+  parseVlrs(bytes.data(), context, header);
+  parseEvlrs(bytes, header);
+  return header;
+}
+
+ReadResult::Declared declaredByHeader(const LasHeader& h) {
+  ReadResult::Declared declared{.points = h.pointCount};
+  if (h.headerMax[0] >= h.headerMin[0] && h.headerMax[1] >= h.headerMin[1] &&
+      h.headerMax[2] >= h.headerMin[2]) {
+    declared.worldBounds.extend(glm::dvec3(h.headerMin[0], h.headerMin[1], h.headerMin[2]));
+    declared.worldBounds.extend(glm::dvec3(h.headerMax[0], h.headerMax[1], h.headerMax[2]));
+  }
+  return declared;
+}
+
+RecordLayout lasRecordLayout(const LasHeader& h) {
+  const uint64_t stride = h.recordLength;
+  RecordLayout layout{.attributeNames = {"intensity", "classification", "return_number"},
+                      .bytesPerPoint = stride};
+  for (int a = 0; a < 3; ++a) {
+    layout.fields.push_back({.type = ScalarType::Int32,
+                             .role = FieldRole(int(FieldRole::X) + a),
+                             .base = uint64_t(4 * a),
+                             .stride = stride,
+                             .scale = h.scale[a],
+                             .offset = h.offset[a]});
+  }
+  const bool extended = h.pointFormat >= 6;
+  layout.fields.push_back({.type = ScalarType::UInt16,
+                           .role = FieldRole::Attribute,
+                           .base = 12,
+                           .stride = stride,
+                           .attribute = 0});
+  // Formats 0-5 pack the class in the low 5 bits of byte 15; 6-10 give it byte 16.
+  layout.fields.push_back({.type = ScalarType::UInt8,
+                           .role = FieldRole::Attribute,
+                           .base = extended ? 16u : 15u,
+                           .stride = stride,
+                           .bitMask = extended ? 0xffu : 0x1fu,
+                           .attribute = 1});
+  // Return number: bits 0-2 of byte 14 (formats 0-5), bits 0-3 (formats 6-10).
+  layout.fields.push_back({.type = ScalarType::UInt8,
+                           .role = FieldRole::Attribute,
+                           .base = 14,
+                           .stride = stride,
+                           .bitMask = extended ? 0x0fu : 0x07u,
+                           .attribute = 2});
+  if (const uint64_t rgb = kRgbOffset[h.pointFormat]) {
+    for (int c = 0; c < 3; ++c) {
+      layout.fields.push_back({.type = ScalarType::UInt16,
+                               .role = FieldRole(int(FieldRole::Red) + c),
+                               .base = rgb + 2 * c,
+                               .stride = stride});
+    }
+  }
+  return layout;
+}
+
+}  // namespace pcv::io

@@ -1,0 +1,156 @@
+// The records of a LAS file straight from the mapping, or of a LAZ file decoded a few chunks at
+// a time on all cores, with the header fields and the VLRs a copy of the file should keep.
+#include <algorithm>
+#include <atomic>
+
+#include "las_header.hpp"
+#include "laz/laz_records.hpp"
+#include "common/mapped_file.hpp"
+#include "pcv/core/parallel.hpp"
+#include "pcv/io/point_records.hpp"
+
+namespace pcv {
+namespace {
+
+/// VLRs that describe the file's own compressed layout, not its points.
+bool describesLayout(const io::LasVlr& vlr) {
+  return (vlr.userId == laz::kLaszipUserId && vlr.recordId == laz::kLaszipRecordId) ||
+         vlr.userId == "copc";
+}
+
+LasVariableRecord copyRecord(const io::LasVlr& vlr, std::span<const uint8_t> file) {
+  // The description is the last 32 bytes of the record's header.
+  const uint8_t* description = file.data() + vlr.payloadOffset - 32;
+  std::string text(reinterpret_cast<const char*>(description), 32);
+  text.resize(std::min(text.size(), text.find('\0')));
+  const uint8_t* payload = file.data() + vlr.payloadOffset;
+  return {.userId = vlr.userId,
+          .recordId = vlr.recordId,
+          .description = text,
+          .payload = std::vector<uint8_t>(payload, payload + vlr.payloadBytes)};
+}
+
+LasWriteFormat formatOf(const io::LasHeader& header, std::span<const uint8_t> file) {
+  const uint8_t* h = file.data();
+  LasWriteFormat f{
+      .pointFormat = header.pointFormat,
+      .recordLength = uint16_t(header.recordLength),
+      .versionMinor = std::max(header.versionMinor, minimumLasMinorVersion(header.pointFormat)),
+      .scale = {header.scale[0], header.scale[1], header.scale[2]},
+      .offset = {header.offset[0], header.offset[1], header.offset[2]},
+      .fileSourceId = io::loadLe<uint16_t>(h + 4),
+      .globalEncoding = io::loadLe<uint16_t>(h + 6)};
+  f.systemIdentifier.assign(reinterpret_cast<const char*>(h + 26), 32);
+  f.generatingSoftware.assign(reinterpret_cast<const char*>(h + 58), 32);
+  for (std::string* text : {&f.systemIdentifier, &f.generatingSoftware}) {
+    text->resize(std::min(text->size(), text->find('\0')));
+  }
+  f.creationDay = io::loadLe<uint16_t>(h + 90);
+  f.creationYear = io::loadLe<uint16_t>(h + 92);
+  for (const io::LasVlr& vlr : header.vlrs) {
+    if (!describesLayout(vlr)) f.vlrs.push_back(copyRecord(vlr, file));
+  }
+  for (const io::LasVlr& evlr : header.evlrs) {
+    if (!describesLayout(evlr)) f.evlrs.push_back(copyRecord(evlr, file));
+  }
+  // Only LAS 1.4 holds EVLRs.
+  if (!f.evlrs.empty()) f.versionMinor = 4;
+  return f;
+}
+
+class LasFileRecords : public PointRecordStream {
+ public:
+  explicit LasFileRecords(const std::filesystem::path& path)
+      : file_(path), context_{.file = path.string()} {
+    header_ = io::parseLasHeader(file_.bytes(), context_);
+    format_ = formatOf(header_, file_.bytes());
+    pointCount_ = header_.pointCount;
+    for (int a = 0; a < 3; ++a) {
+      bounds_.min[a] = header_.headerMin[a];
+      bounds_.max[a] = header_.headerMax[a];
+    }
+    if (header_.compressed() || header_.findVlr(laz::kLaszipUserId, laz::kLaszipRecordId)) {
+      laz_ = std::make_unique<io::LazPointRecords>(file_.bytes(), header_, context_);
+      decoders_.resize(laz_->sequential() ? 1 : workerCount());
+    } else {
+      const uint64_t available = file_.size() - header_.pointsOffset;
+      if (header_.pointCount > available / header_.recordLength) {
+        context_.failAt(header_.pointsOffset, "header declares " +
+                                                  std::to_string(header_.pointCount) +
+                                                  " points, more than the file holds (truncated?)");
+      }
+    }
+  }
+
+  uint64_t next(uint64_t maxPoints, const uint8_t*& records) override {
+    const uint64_t length = header_.recordLength;
+    if (!laz_) {
+      // The batch handed out before is no longer valid: its pages go, so that streaming a file
+      // larger than memory keeps a batch resident, not the file.
+      const uint64_t start = header_.pointsOffset + done_ * length;
+      droppedTo_ = file_.dropPages(std::max(droppedTo_, header_.pointsOffset), start);
+      const uint64_t count = std::min(maxPoints, pointCount_ - done_);
+      records = file_.data() + start;
+      done_ += count;
+      return count;
+    }
+    return nextChunks(maxPoints, records);
+  }
+
+ private:
+  /// Whole chunks that fit in `maxPoints` (at least one), decoded in parallel.
+  uint64_t nextChunks(uint64_t maxPoints, const uint8_t*& records) {
+    const auto& chunks = laz_->layout().chunks;
+    // The chunks decoded before are done with (where a table says where chunks start).
+    if (!laz_->layout().sequential) {
+      const uint64_t decodedEnd =
+          nextChunk_ < chunks.size() ? chunks[nextChunk_].offset : laz_->layout().dataEnd;
+      droppedTo_ = file_.dropPages(std::max(droppedTo_, header_.pointsOffset), decodedEnd);
+    }
+    if (nextChunk_ >= chunks.size()) return 0;
+    size_t end = nextChunk_ + 1;
+    uint64_t points = chunks[nextChunk_].pointCount;
+    while (end < chunks.size() && end - nextChunk_ < decoders_.size() &&
+           points + chunks[end].pointCount <= maxPoints) {
+      points += chunks[end++].pointCount;
+    }
+    const uint64_t length = laz_->recordLength();
+    buffer_.resize(points * length);
+    const uint64_t base = chunks[nextChunk_].firstPoint;
+    std::atomic<size_t> next{nextChunk_};
+    const size_t threads = std::min(decoders_.size(), end - nextChunk_);
+    parallelFor(
+        threads,
+        [&](uint64_t slot, uint64_t) {
+          if (!decoders_[slot]) decoders_[slot] = laz_->makeDecoder({});
+          for (size_t c; (c = next.fetch_add(1)) < end;) {
+            const uint64_t count = chunks[c].pointCount;
+            uint8_t* out = buffer_.data() + (chunks[c].firstPoint - base) * length;
+            laz_->decodeChunk(c, *decoders_[slot], out, count,
+                              [](const uint8_t*, uint64_t, uint64_t) {});
+          }
+        },
+        1);
+    nextChunk_ = end;
+    records = buffer_.data();
+    return points;
+  }
+
+  io::MappedFile file_;
+  io::ReadContext context_;
+  io::LasHeader header_;
+  std::unique_ptr<io::LazPointRecords> laz_;
+  std::vector<std::unique_ptr<laz::ChunkDecoder>> decoders_;
+  std::vector<uint8_t> buffer_;
+  size_t nextChunk_ = 0;
+  uint64_t done_ = 0;
+  uint64_t droppedTo_ = 0;  ///< file offset below which the mapping's pages were dropped
+};
+
+}  // namespace
+
+std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path) {
+  return std::make_unique<LasFileRecords>(path);
+}
+
+}  // namespace pcv
