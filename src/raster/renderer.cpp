@@ -218,7 +218,14 @@ ReservedPool Renderer::reservePool(uint64_t bytes) {
                           : options_.storage == PointStorage::Unsorted ? double(sizeof(Point))
                                                                        : 8.0 + sizeof(Point);
   // Batch slots cost 32 bytes each, about one per thousand points (see below).
-  const uint64_t points = uint64_t(double(bytes) / (perPoint + 32.0 / 1024 + 32.0 / kBatchSize));
+  const uint64_t affordable =
+      uint64_t(double(bytes) / (perPoint + 32.0 / 1024 + 32.0 / kBatchSize));
+  // The framebuffer names points with 32 bits, so more slots than that could never be drawn
+  // (a large GPU's budget holds several billion points): a reservation takes at most half of
+  // what the pool can still name, and the other half stays for sets added beside it.
+  const uint64_t nameable = (kMaxPointCount - std::min(kMaxPointCount, pool_->points.used())) / 2;
+  const uint64_t points =
+      std::min(affordable, nameable / kPointSlotAlignment * kPointSlotAlignment);
   // Taken from the shared rest like one set's slots, exactly (no room to grow into: the
   // reservation is the budget).
   SetRecord range{.pointSlots = roundUp(std::max<uint64_t>(points, 1), kPointSlotAlignment)};
