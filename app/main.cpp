@@ -13,6 +13,7 @@
 #include "convert_command.hpp"
 #include "info_command.hpp"
 #include "render_command.hpp"
+#include "vpc_command.hpp"
 #if PCV_WITH_VIEWER
 #include "viewer/view_command.hpp"
 #endif
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
   pcv::app::addInfoCommand(cli);
   pcv::app::addCompareCommand(cli);
   pcv::app::addConvertCommand(cli);
+  pcv::app::addVpcCommand(cli);
   std::vector<char*> arguments(argv, argv + argc);
 #if PCV_WITH_VIEWER
   // `pcv`, `pcv FILE...` and `pcv --size 1920x1080 FILE` are `pcv view ...`.
