@@ -16,9 +16,8 @@ namespace {
 
 bool isTileExtension(std::filesystem::path extension) {
   std::string text = extension.string();
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) {
-    return char(std::tolower(c));
-  });
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
   return text == ".las" || text == ".laz";
 }
 
@@ -49,9 +48,10 @@ std::vector<std::filesystem::path> tileFiles(const std::vector<std::string>& inp
 void addVpcCommand(CLI::App& cli) {
   auto output = std::make_shared<std::string>();
   auto inputs = std::make_shared<std::vector<std::string>>();
-  CLI::App* vpc = cli.add_subcommand(
-      "vpc", "Write a QGIS virtual point cloud (.vpc) of tiles from their headers, as "
-             "pdal_wrench build_vpc does");
+  CLI::App* vpc =
+      cli.add_subcommand("vpc",
+                         "Write a QGIS virtual point cloud (.vpc) of tiles from their headers, as "
+                         "pdal_wrench build_vpc does");
   vpc->add_option("output", *output, "The .vpc file to write")->required();
   vpc->add_option("inputs", *inputs, "Tiles (LAS, LAZ, COPC) or folders of them")->required();
   vpc->callback([output, inputs] {
@@ -64,12 +64,13 @@ void addVpcCommand(CLI::App& cli) {
                 summary.tiles.size(), static_cast<unsigned long long>(summary.totalPoints),
                 summary.crs.label().c_str(), seconds);
     if (!summary.geographic) {
-      std::fprintf(stderr, "pcv: warning: %s: no WGS84 geometry written (%s); QGIS places the "
-                           "tiles by proj:bbox%s\n",
+      std::fprintf(stderr,
+                   "pcv: warning: %s: no WGS84 geometry written (%s); QGIS places the "
+                   "tiles by proj:bbox%s\n",
                    output->c_str(),
-                   !summary.crs.known()                ? "the tiles declare no CRS"
+                   !summary.crs.known()               ? "the tiles declare no CRS"
                    : !coordinateTransformsAvailable() ? "pcv was built without PROJ"
-                                                       : "PROJ cannot transform this CRS",
+                                                      : "PROJ cannot transform this CRS",
                    summary.crs.known() ? "" : " and cannot place them on a map");
     }
   });

@@ -9,8 +9,7 @@ namespace {
 constexpr uint16_t kWktRecord = 2112;
 constexpr uint16_t kGeoKeyDirectory = 34735;
 // GeoTIFF 1.0 key ids; a value of 32767 means "user-defined", i.e. no EPSG code.
-constexpr uint16_t kGeographicTypeKey = 2048, kProjectedCsTypeKey = 3072,
-                   kVerticalCsTypeKey = 4096;
+constexpr uint16_t kGeographicTypeKey = 2048, kProjectedCsTypeKey = 3072, kVerticalCsTypeKey = 4096;
 constexpr uint16_t kUserDefined = 32767;
 
 uint16_t wordAt(const uint8_t* bytes, size_t index) {

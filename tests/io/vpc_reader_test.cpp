@@ -143,8 +143,8 @@ TEST(VpcReader, RejectsMalformedFilesNamingWhere) {
       {"overview without href",
        oneItem(R"("assets": {"data": {"href": "a"}, "o": {"roles": ["overview"]}})"),
        "/features/0/assets/o/href"},
-      {"deep nesting", "{\"features\": [{\"x\": " + std::string(100, '[') + std::string(100, ']') +
-                           "}]}",
+      {"deep nesting",
+       "{\"features\": [{\"x\": " + std::string(100, '[') + std::string(100, ']') + "}]}",
        "/features/0"},
   };
   for (const MalformedCase& c : cases) {
@@ -179,7 +179,10 @@ TEST(VpcReader, RejectsAMissingFile) {
 /// items like pdal_wrench's, with a WKT of about 1 KB each.
 class GeneratedVpc : public std::streambuf {
  public:
-  explicit GeneratedVpc(uint64_t count) : count_(count) { text_ = R"({"features": [)"; reset(); }
+  explicit GeneratedVpc(uint64_t count) : count_(count) {
+    text_ = R"({"features": [)";
+    reset();
+  }
 
  private:
   int_type underflow() override {
@@ -192,7 +195,8 @@ class GeneratedVpc : public std::streambuf {
               std::to_string(next_) + R"(", "assets": {"data": {"href": "./tile)" +
               std::to_string(next_) + R"(.copc.laz", "roles": ["data"]}},
               "properties": {"pc:count": 1000000, "proj:bbox": [0, 0, 0, 1000, 1000, 50],
-              "proj:wkt2": ")" + std::string(1000, 'W') + R"("}})";
+              "proj:wkt2": ")" +
+              std::string(1000, 'W') + R"("}})";
     }
     ++next_;
     reset();

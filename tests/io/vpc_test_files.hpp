@@ -22,8 +22,7 @@ inline const std::string kUtm33Wkt =
 
 /// The LAS 1.4 OGC WKT record ("LASF_Projection" 2112), NUL-terminated.
 inline LasVariableRecord wktRecord(const std::string& wkt) {
-  LasVariableRecord record{.userId = "LASF_Projection", .recordId = 2112,
-                           .description = "OGC WKT"};
+  LasVariableRecord record{.userId = "LASF_Projection", .recordId = 2112, .description = "OGC WKT"};
   record.payload.assign(wkt.begin(), wkt.end());
   record.payload.push_back(0);
   return record;
@@ -32,8 +31,8 @@ inline LasVariableRecord wktRecord(const std::string& wkt) {
 /// A GeoTIFF key directory ("LASF_Projection" 34735) with one key held in its entry.
 inline LasVariableRecord geoKeyRecord(uint16_t keyId, uint16_t value) {
   const uint16_t words[8] = {1, 1, 0, 1, keyId, 0, 1, value};
-  LasVariableRecord record{.userId = "LASF_Projection", .recordId = 34735,
-                           .description = "GeoKeyDirectoryTag"};
+  LasVariableRecord record{
+      .userId = "LASF_Projection", .recordId = 34735, .description = "GeoKeyDirectoryTag"};
   record.payload.resize(sizeof words);
   std::memcpy(record.payload.data(), words, sizeof words);
   return record;
@@ -44,8 +43,11 @@ inline LasVariableRecord geoKeyRecord(uint16_t keyId, uint16_t value) {
 inline void writeTile(const std::filesystem::path& path, uint64_t count, glm::dvec3 min,
                       glm::dvec3 max, std::vector<LasVariableRecord> vlrs,
                       bool compressed = false) {
-  LasWriteFormat format{.pointFormat = 6, .recordLength = 30, .versionMinor = 4,
-                        .scale = glm::dvec3(0.001), .offset = glm::floor(min)};
+  LasWriteFormat format{.pointFormat = 6,
+                        .recordLength = 30,
+                        .versionMinor = 4,
+                        .scale = glm::dvec3(0.001),
+                        .offset = glm::floor(min)};
   format.globalEncoding = 1u << 4;  // CRS in WKT
   format.vlrs = std::move(vlrs);
   LasFileWriter writer(path, format, compressed ? LasCompression::Laz : LasCompression::None);

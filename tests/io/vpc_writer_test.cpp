@@ -49,10 +49,9 @@ TEST(VpcWriter, TilesReadBackWithTheirCountsBoundsAndHrefs) {
   std::filesystem::create_directories(dir.file("sub"));
   const std::vector<std::filesystem::path> files = {dir.file("a.las"), dir.file("sub/b.laz"),
                                                     dir.file("c.copc.laz")};
-  writeTile(files[0], 100, {500000, 5000000, 100}, {500100, 5000100, 120},
-            {wktRecord(kUtm33Wkt)});
-  writeTile(files[1], 250, {500100, 5000000, 90}, {500200, 5000100, 140},
-            {wktRecord(kUtm33Wkt)}, true);
+  writeTile(files[0], 100, {500000, 5000000, 100}, {500100, 5000100, 120}, {wktRecord(kUtm33Wkt)});
+  writeTile(files[1], 250, {500100, 5000000, 90}, {500200, 5000100, 140}, {wktRecord(kUtm33Wkt)},
+            true);
   writeTile(files[2], 7, {500200, 5000000, 95}, {500300, 5000100, 96}, {wktRecord(kUtm33Wkt)},
             true);
   const VpcBuildSummary built = buildVirtualPointCloud(dir.file("all.vpc"), files);
@@ -125,8 +124,7 @@ TEST(VpcWriter, HrefsLeadBackUpWhenTheVpcIsInASubfolder) {
   writeTile(dir.file("a.las"), 3, {0, 0, 0}, {1, 1, 1}, {});
   const std::vector<std::filesystem::path> files = {dir.file("a.las")};
   buildVirtualPointCloud(dir.file("index/a.vpc"), files);
-  EXPECT_EQ(readJson(dir.file("index/a.vpc"))["features"][0]["assets"]["data"]["href"],
-            "../a.las");
+  EXPECT_EQ(readJson(dir.file("index/a.vpc"))["features"][0]["assets"]["data"]["href"], "../a.las");
   const VirtualPointCloud vpc = readVirtualPointCloud(dir.file("index/a.vpc"));
   EXPECT_TRUE(std::filesystem::equivalent(vpc.tiles[0].location, files[0]));
   EXPECT_FALSE(vpc.crsOf(vpc.tiles[0]).known());

@@ -2,6 +2,7 @@
 /// record, GeoTIFF keys), and the WGS84 footprint of a box in it, which GeoJSON and STAC ask for.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -28,16 +29,35 @@ struct GeographicBox {
   double minZ = 0, maxZ = 0;                        ///< native heights, not transformed
 };
 
+/// From one CRS to WGS84 longitude/latitude, set up once (PROJ's search for the operation takes
+/// tens of milliseconds) and then applied to the box of every tile. One thread at a time.
+class GeographicTransform {
+ public:
+  /// Never throws: valid() says whether the CRS could be set up.
+  explicit GeographicTransform(const CoordinateSystem& crs);
+  ~GeographicTransform();
+  GeographicTransform(GeographicTransform&&) noexcept;
+  GeographicTransform& operator=(GeographicTransform&&) noexcept;
+
+  /// False when the CRS is unknown or cannot be transformed (no PROJ: only EPSG 4326 / 4979 or a
+  /// WKT GEOGCS in degrees passes through unchanged).
+  bool valid() const;
+  /// The WGS84 box that holds `box`: its edges densified, so a projected tile's curved outline
+  /// is covered. Empty when !valid() or the box is empty or cannot be transformed.
+  std::optional<GeographicBox> box(const Box3d& box) const;
+  /// The CRS as OGC WKT2:2019 for `proj:wkt2`: converted by PROJ where available (from WKT1 or
+  /// the EPSG codes), else the file's WKT as stored; empty when unknown.
+  const std::string& wkt2() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 /// True when pcv was built with PROJ (libproj-dev) and can transform coordinates.
 bool coordinateTransformsAvailable();
 
-/// The WGS84 box that holds `box` given in `crs`: its edges densified, so a projected tile's
-/// curved outline is covered. Empty when the CRS is unknown or cannot be transformed (no PROJ:
-/// only an EPSG 4326 / 4979 or a WKT GEOGCS in degrees passes through unchanged).
+/// GeographicTransform(crs).box(box), for a single box.
 std::optional<GeographicBox> geographicBoxOf(const CoordinateSystem& crs, const Box3d& box);
-
-/// The CRS as OGC WKT2:2019 for `proj:wkt2`: converted by PROJ where available (from WKT1 or the
-/// EPSG codes), else the file's WKT as stored; empty when unknown.
-std::string wkt2Of(const CoordinateSystem& crs);
 
 }  // namespace pcv

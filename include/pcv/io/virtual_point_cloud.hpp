@@ -88,9 +88,9 @@ void writeVirtualPointCloud(const std::filesystem::path& path,
 struct VpcBuildSummary {
   std::vector<VpcTileDescription> tiles;  ///< in the order of the inputs
   uint64_t totalPoints = 0;
-  Box3d bounds;               ///< of all tiles, native coordinates
-  CoordinateSystem crs;       ///< shared by every tile
-  bool geographic = false;    ///< WGS84 geometry was written (the CRS could be transformed)
+  Box3d bounds;             ///< of all tiles, native coordinates
+  CoordinateSystem crs;     ///< shared by every tile
+  bool geographic = false;  ///< WGS84 geometry was written (the CRS could be transformed)
 };
 
 /// Describes `files` from their headers alone (ReadOptions::headerOnly), on all cores, for

@@ -86,57 +86,90 @@ bool CoordinateSystem::sameAs(const CoordinateSystem& other) const {
   return epsg == other.epsg && verticalEpsg == other.verticalEpsg;
 }
 
+#if PCV_WITH_PROJ
+struct GeographicTransform::State {
+  ProjContext context = quietContext();
+  ProjObject lonLat;  ///< the operation, longitude first; null when the CRS cannot transform
+  std::string wkt2;
+
+  explicit State(const CoordinateSystem& crs) : wkt2(crs.wkt) {
+    if (!context) return;
+    ProjObject source = crsObject(context.get(), crs);
+    if (!source) return;
+    const char* const oneLine[] = {"MULTILINE=NO", nullptr};
+    if (const char* converted = proj_as_wkt(context.get(), source.get(), PJ_WKT2_2019, oneLine)) {
+      wkt2 = converted;
+    }
+    // A compound CRS (horizontal + vertical) maps to 2D WGS84 through its horizontal part.
+    if (proj_get_type(source.get()) == PJ_TYPE_COMPOUND_CRS) {
+      source = ProjObject(proj_crs_get_sub_crs(context.get(), source.get(), 0));
+      if (!source) return;
+    }
+    const ProjObject wgs84(proj_create(context.get(), "EPSG:4326"));
+    if (!wgs84) return;
+    const ProjObject transform(
+        proj_create_crs_to_crs_from_pj(context.get(), source.get(), wgs84.get(), nullptr, nullptr));
+    if (!transform) return;
+    // EPSG:4326 is latitude first; GeoJSON and STAC are longitude first.
+    lonLat = ProjObject(proj_normalize_for_visualization(context.get(), transform.get()));
+  }
+
+  bool valid() const { return lonLat != nullptr; }
+
+  std::optional<GeographicBox> box(const Box3d& native) const {
+    GeographicBox result{.minZ = native.min.z, .maxZ = native.max.z};
+    constexpr int kPointsPerEdge = 21;
+    if (!proj_trans_bounds(context.get(), lonLat.get(), PJ_FWD, native.min.x, native.min.y,
+                           native.max.x, native.max.y, &result.west, &result.south, &result.east,
+                           &result.north, kPointsPerEdge)) {
+      return std::nullopt;
+    }
+    return result;
+  }
+};
+#else
+struct GeographicTransform::State {
+  bool geographic = false;  ///< the coordinates are degrees already
+  std::string wkt2;
+
+  explicit State(const CoordinateSystem& crs)
+      : geographic(isGeographicEpsg(crs.epsg) || isGeographicWkt(crs.wkt)), wkt2(crs.wkt) {}
+
+  bool valid() const { return geographic; }
+
+  std::optional<GeographicBox> box(const Box3d& native) const {
+    return GeographicBox{native.min.x, native.min.y, native.max.x,
+                         native.max.y, native.min.z, native.max.z};
+  }
+};
+#endif
+
+GeographicTransform::GeographicTransform(const CoordinateSystem& crs)
+    : state_(std::make_unique<State>(crs)) {}
+GeographicTransform::~GeographicTransform() = default;
+GeographicTransform::GeographicTransform(GeographicTransform&&) noexcept = default;
+GeographicTransform& GeographicTransform::operator=(GeographicTransform&&) noexcept = default;
+
+bool GeographicTransform::valid() const {
+  return state_->valid();
+}
+
+std::optional<GeographicBox> GeographicTransform::box(const Box3d& box) const {
+  if (!valid() || box.empty()) return std::nullopt;
+  return state_->box(box);
+}
+
+const std::string& GeographicTransform::wkt2() const {
+  return state_->wkt2;
+}
+
 bool coordinateTransformsAvailable() {
   return PCV_WITH_PROJ != 0;
 }
 
 std::optional<GeographicBox> geographicBoxOf(const CoordinateSystem& crs, const Box3d& box) {
-  if (!crs.known() || box.empty()) return std::nullopt;
-  const GeographicBox unchanged{box.min.x, box.min.y, box.max.x, box.max.y, box.min.z, box.max.z};
-#if PCV_WITH_PROJ
-  ProjContext context = quietContext();
-  if (!context) return std::nullopt;
-  ProjObject source = crsObject(context.get(), crs);
-  if (!source) return std::nullopt;
-  // A compound CRS (horizontal + vertical) maps to 2D WGS84 through its horizontal part.
-  if (proj_get_type(source.get()) == PJ_TYPE_COMPOUND_CRS) {
-    source = ProjObject(proj_crs_get_sub_crs(context.get(), source.get(), 0));
-    if (!source) return std::nullopt;
-  }
-  const ProjObject wgs84(proj_create(context.get(), "EPSG:4326"));
-  if (!wgs84) return std::nullopt;
-  const ProjObject transform(
-      proj_create_crs_to_crs_from_pj(context.get(), source.get(), wgs84.get(), nullptr, nullptr));
-  if (!transform) return std::nullopt;
-  // EPSG:4326 is latitude first; GeoJSON and STAC are longitude first.
-  const ProjObject lonLat(proj_normalize_for_visualization(context.get(), transform.get()));
-  if (!lonLat) return std::nullopt;
-  GeographicBox result = unchanged;
-  constexpr int kPointsPerEdge = 21;
-  if (!proj_trans_bounds(context.get(), lonLat.get(), PJ_FWD, box.min.x, box.min.y, box.max.x,
-                         box.max.y, &result.west, &result.south, &result.east, &result.north,
-                         kPointsPerEdge)) {
-    return std::nullopt;
-  }
-  return result;
-#else
-  if (isGeographicEpsg(crs.epsg) || isGeographicWkt(crs.wkt)) return unchanged;
-  return std::nullopt;
-#endif
-}
-
-std::string wkt2Of(const CoordinateSystem& crs) {
-#if PCV_WITH_PROJ
-  ProjContext context = quietContext();
-  if (context) {
-    if (const ProjObject object = crsObject(context.get(), crs)) {
-      if (const char* wkt = proj_as_wkt(context.get(), object.get(), PJ_WKT2_2019, nullptr)) {
-        return wkt;
-      }
-    }
-  }
-#endif
-  return crs.wkt;
+  if (!crs.known()) return std::nullopt;
+  return GeographicTransform(crs).box(box);
 }
 
 }  // namespace pcv

@@ -26,15 +26,15 @@ VpcBuildSummary describeVpcTiles(std::span<const std::filesystem::path> files) {
   summary.crs = summary.tiles.front().crs;
   for (const VpcTileDescription& tile : summary.tiles) {
     if (!tile.crs.sameAs(summary.crs)) {
-      throw InputError("the tiles' coordinate systems differ: " +
-                       summary.tiles.front().file.string() + " is in " + summary.crs.label() +
-                       ", " + tile.file.string() + " in " + tile.crs.label() +
-                       " (a VPC holds tiles of one CRS)");
+      throw InputError(
+          "the tiles' coordinate systems differ: " + summary.tiles.front().file.string() +
+          " is in " + summary.crs.label() + ", " + tile.file.string() + " in " + tile.crs.label() +
+          " (a VPC holds tiles of one CRS)");
     }
     summary.totalPoints += tile.pointCount;
     summary.bounds.extend(tile.nativeBounds);
   }
-  summary.geographic = geographicBoxOf(summary.crs, summary.bounds).has_value();
+  summary.geographic = GeographicTransform(summary.crs).box(summary.bounds).has_value();
   return summary;
 }
 

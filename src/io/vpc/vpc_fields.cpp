@@ -73,9 +73,8 @@ std::array<double, 6> boxNumbers(const Field& field) {
   std::array<double, 6> n{};
   const bool is3d = field.value.size() == 6;
   for (size_t i = 0; i < field.value.size(); ++i) {
-    const double number = Field{field.value[i], field.pointer + "/" + std::to_string(i),
-                                field.name}
-                              .finiteNumber();
+    const double number =
+        Field{field.value[i], field.pointer + "/" + std::to_string(i), field.name}.finiteNumber();
     // Stored as min x, y, z, max x, y, z; a 2D box has z 0.
     n[is3d ? i : (i < 2 ? i : i + 1)] = number;
   }
@@ -165,8 +164,8 @@ void readProperties(const Field& properties, VpcTile& tile, CoordinateSystem& cr
 
 }  // namespace
 
-FeatureFields readFeature(const json& feature, const std::string& pointer,
-                          const std::string& name, const std::string& base) {
+FeatureFields readFeature(const json& feature, const std::string& pointer, const std::string& name,
+                          const std::string& base) {
   const Field item{feature, pointer, name};
   FeatureFields fields;
   VpcTile& tile = fields.tile;

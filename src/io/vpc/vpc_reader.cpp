@@ -37,8 +37,9 @@ class FeatureCollectionParser {
     using Event = json::parse_event_t;
     const bool opens = event == Event::object_start || event == Event::array_start;
     if (opens && depth > kMaxDepth) {
-      failAt(name_, featurePointer(), "nested deeper than " + std::to_string(kMaxDepth) +
-                                          " levels, expected a FeatureCollection");
+      failAt(name_, featurePointer(),
+             "nested deeper than " + std::to_string(kMaxDepth) +
+                 " levels, expected a FeatureCollection");
     }
     if (depth == 0) return onRoot(event);
     if (depth == 1) return onRootMember(event, parsed);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -13,11 +14,13 @@
 namespace pcv {
 namespace {
 
-using nlohmann::json;
+// Members in the order written, as pdal_wrench writes them, so the file reads like theirs.
+using json = nlohmann::ordered_json;
 
 /// The href QGIS resolves against the VPC's folder: "./tile.laz", "./sub/tile.laz",
 /// "../other/tile.laz"; an absolute path where no relative one exists.
-std::string relativeHref(const std::filesystem::path& vpcFolder, const std::filesystem::path& file) {
+std::string relativeHref(const std::filesystem::path& vpcFolder,
+                         const std::filesystem::path& file) {
   const std::filesystem::path absoluteFile = std::filesystem::absolute(file).lexically_normal();
   const std::filesystem::path relative = absoluteFile.lexically_relative(vpcFolder);
   if (relative.empty()) return absoluteFile.generic_string();
@@ -56,23 +59,44 @@ std::string encodingOf(const std::filesystem::path& file) {
   return extension == ".laz" ? "LASzip" : "binary";
 }
 
-json featureOf(const VpcTileDescription& tile, const std::filesystem::path& vpcFolder) {
+/// The transform of each CRS met, set up on first use: a VPC has one CRS or a few, and PROJ
+/// takes tens of milliseconds to set up each.
+class TransformCache {
+ public:
+  const GeographicTransform& of(const CoordinateSystem& crs) {
+    std::string key = crs.wkt;
+    key += '\0';
+    key += std::to_string(crs.epsg);
+    key += '+';
+    key += std::to_string(crs.verticalEpsg);
+    auto found = transforms_.find(key);
+    if (found == transforms_.end()) {
+      found = transforms_.emplace(std::move(key), GeographicTransform(crs)).first;
+    }
+    return found->second;
+  }
+
+ private:
+  std::unordered_map<std::string, GeographicTransform> transforms_;
+};
+
+json featureOf(const VpcTileDescription& tile, const std::filesystem::path& vpcFolder,
+               const GeographicTransform& transform) {
   const Box3d& b = tile.nativeBounds;
   json properties = {
       {"datetime", modificationTime(tile.file)},
       {"pc:count", tile.pointCount},
       {"pc:type", "lidar"},
       {"pc:encoding", encodingOf(tile.file)},
-      {"pc:schemas",
-       json::array({{{"name", "X"}, {"size", 8}, {"type", "floating"}},
-                    {{"name", "Y"}, {"size", 8}, {"type", "floating"}},
-                    {{"name", "Z"}, {"size", 8}, {"type", "floating"}}})},
+      {"pc:schemas", json::array({{{"name", "X"}, {"size", 8}, {"type", "floating"}},
+                                  {{"name", "Y"}, {"size", 8}, {"type", "floating"}},
+                                  {{"name", "Z"}, {"size", 8}, {"type", "floating"}}})},
       {"proj:bbox", {b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z}},
   };
   // proj:epsg holds one code: a compound horizontal+vertical CRS goes in the WKT only.
   properties["proj:epsg"] =
       tile.crs.epsg != 0 && tile.crs.verticalEpsg == 0 ? json(tile.crs.epsg) : json(nullptr);
-  if (const std::string wkt = wkt2Of(tile.crs); !wkt.empty()) properties["proj:wkt2"] = wkt;
+  if (!transform.wkt2().empty()) properties["proj:wkt2"] = transform.wkt2();
 
   json feature = {
       {"type", "Feature"},
@@ -84,15 +108,14 @@ json featureOf(const VpcTileDescription& tile, const std::filesystem::path& vpcF
   };
   // GeoJSON wants WGS84; without it the geometry is null, which STAC allows, and readers use
   // the native proj:bbox.
-  if (const std::optional<GeographicBox> g = geographicBoxOf(tile.crs, b)) {
-    feature["geometry"] = {
-        {"type", "Polygon"},
-        {"coordinates",
-         {{{g->west, g->south, g->minZ},
-           {g->east, g->south, g->minZ},
-           {g->east, g->north, g->maxZ},
-           {g->west, g->north, g->maxZ},
-           {g->west, g->south, g->minZ}}}}};
+  if (const std::optional<GeographicBox> g = transform.box(b)) {
+    feature["geometry"] = {{"type", "Polygon"},
+                           {"coordinates",
+                            {{{g->west, g->south, g->minZ},
+                              {g->east, g->south, g->minZ},
+                              {g->east, g->north, g->maxZ},
+                              {g->west, g->north, g->maxZ},
+                              {g->west, g->south, g->minZ}}}}};
     feature["bbox"] = {g->west, g->south, g->minZ, g->east, g->north, g->maxZ};
   } else {
     feature["geometry"] = nullptr;
@@ -121,9 +144,10 @@ void writeVirtualPointCloud(const std::filesystem::path& path,
     std::ofstream out(partial, std::ios::binary | std::ios::trunc);
     if (!out) throw Error(partial.string() + ": cannot create the VPC file");
     out << "{\n  \"type\": \"FeatureCollection\",\n  \"features\": [\n";
+    TransformCache transforms;
     for (size_t i = 0; i < tiles.size(); ++i) {
-      out << "    " << featureOf(tiles[i], folder).dump(-1, ' ', false,
-                                                        json::error_handler_t::replace)
+      const json feature = featureOf(tiles[i], folder, transforms.of(tiles[i].crs));
+      out << "    " << feature.dump(-1, ' ', false, json::error_handler_t::replace)
           << (i + 1 < tiles.size() ? ",\n" : "\n");
     }
     out << "  ]\n}\n";
