@@ -175,5 +175,18 @@ TEST(VpcCli, WritesAVpcOfAFolderOfTiles) {
             "./tiles/t3.laz");
 }
 
+TEST(VpcCli, FailsWithoutWritingWhenATileCannotBeRead) {
+  TempDir dir;
+  writeTile(dir.file("a.las"), 3, {0, 0, 0}, {1, 1, 1}, {});
+  writeText(dir.file("broken.las"), "LASF but not a header");
+  std::string output;
+  EXPECT_NE(runCommand(pcvExecutable().string() + " vpc " + dir.file("out.vpc").string() + " " +
+                           dir.file("a.las").string() + " " + dir.file("broken.las").string(),
+                       &output),
+            0)
+      << output;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.vpc")));
+}
+
 }  // namespace
 }  // namespace pcv::test
