@@ -130,6 +130,22 @@ TEST(VpcWriter, HrefsLeadBackUpWhenTheVpcIsInASubfolder) {
   EXPECT_FALSE(vpc.crsOf(vpc.tiles[0]).known());
 }
 
+TEST(VpcWriter, PlacesAutzenInOregon) {
+  // Autzen stadium, Eugene, Oregon, in UTM zone 10N (EPSG:26910 by GeoTIFF keys): shared data.
+  const std::filesystem::path file = testDataDir() / "las" / "point-color.las";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " absent";
+  if (!coordinateTransformsAvailable()) GTEST_SKIP() << "built without PROJ";
+  TempDir dir;
+  const std::vector<std::filesystem::path> files = {file};
+  buildVirtualPointCloud(dir.file("autzen.vpc"), files);
+  const VirtualPointCloud vpc = readVirtualPointCloud(dir.file("autzen.vpc"));
+  EXPECT_TRUE(std::filesystem::equivalent(vpc.tiles[0].location, file));
+  EXPECT_EQ(vpc.crsOf(vpc.tiles[0]).epsg, 26910);
+  ASSERT_TRUE(vpc.tiles[0].geographicBounds);
+  EXPECT_NEAR(vpc.tiles[0].geographicBounds->west, -123.07, 0.02);
+  EXPECT_NEAR(vpc.tiles[0].geographicBounds->south, 44.05, 0.02);
+}
+
 TEST(VpcWriter, RefusesMixedCoordinateSystemsNamingTwoTiles) {
   TempDir dir;
   writeTile(dir.file("utm.las"), 3, {500000, 5000000, 0}, {500001, 5000001, 1},

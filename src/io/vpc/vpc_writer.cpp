@@ -18,12 +18,19 @@ namespace {
 using json = nlohmann::ordered_json;
 
 /// The href QGIS resolves against the VPC's folder: "./tile.laz", "./sub/tile.laz",
-/// "../other/tile.laz"; an absolute path where no relative one exists.
+/// "../other/tile.laz"; the absolute path where the two share no folder but the root, so moving
+/// the VPC beside its tiles keeps it working and one on another tree is not climbed to.
 std::string relativeHref(const std::filesystem::path& vpcFolder,
                          const std::filesystem::path& file) {
   const std::filesystem::path absoluteFile = std::filesystem::absolute(file).lexically_normal();
+  const auto firstFolder = [](const std::filesystem::path& path) {
+    const std::filesystem::path below = path.relative_path();
+    return below.empty() ? std::filesystem::path() : *below.begin();
+  };
   const std::filesystem::path relative = absoluteFile.lexically_relative(vpcFolder);
-  if (relative.empty()) return absoluteFile.generic_string();
+  if (relative.empty() || firstFolder(absoluteFile) != firstFolder(vpcFolder)) {
+    return absoluteFile.generic_string();
+  }
   const std::string text = relative.generic_string();
   return text.starts_with("..") ? text : "./" + text;
 }
