@@ -17,6 +17,7 @@
 #include "render_command.hpp"
 #include "run_report.hpp"
 #include "viewer_launcher.hpp"
+#include "vpc_command.hpp"
 
 namespace {
 
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
   pcv::app::addInfoCommand(cli);
   pcv::app::addCompareCommand(cli);
   pcv::app::addConvertCommand(cli);
+  pcv::app::addVpcCommand(cli);
   // `pcv`, `pcv FILE...` and `pcv --size 1920x1080 FILE` are `pcv view ...`.
   if (opensTheViewer(argc, argv, cli)) {
     const int skipped = argc > 1 && std::strcmp(argv[1], "view") == 0 ? 2 : 1;

@@ -12,7 +12,9 @@
 #   FUZZ_MAX_SECONDS  a cap per target besides FUZZ_RUNS (default 150): the compressed formats
 #                 (LAZ, COPC) decode chunks for every input and would take many minutes for a
 #                 million, which CI's time limit cannot spare
-#   FUZZ_FORMATS  the targets to run (default: ply las pcd text e57 laz copc)
+#   FUZZ_VPC_SECONDS  the VPC target's budget (default 30): JSON parsing is fast, and a
+#                 million inputs would take longer than the format is worth in CI
+#   FUZZ_FORMATS  the targets to run (default: ply las pcd text e57 laz copc vpc)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${FUZZ_RUNS:-1000000}"
@@ -26,17 +28,23 @@ cmake -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="$sanitize -fsanitize=fuzzer-no-link -fno-omit-frame-pointer" \
   -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
   -DPCV_CUDA=OFF -DPCV_VIEWER=OFF -DPCV_TESTS=OFF -DPCV_FUZZ=ON
-formats="${FUZZ_FORMATS:-ply las pcd text e57 laz copc}"
+formats="${FUZZ_FORMATS:-ply las pcd text e57 laz copc vpc}"
 targets=""
 for format in $formats; do targets="$targets fuzz_$format"; done
 # shellcheck disable=SC2086  # one target per word
 cmake --build build-fuzz -j"$(nproc)" --target $targets
 for format in $formats; do
   mkdir -p "build-fuzz/corpus/$format"
-  echo "fuzz: $format ($limit, seed $seed)"
+  format_limit="$limit"
+  extra=""
+  if [ "$format" = vpc ]; then
+    [ -z "${FUZZ_SECONDS:-}" ] && format_limit="-runs=$runs -max_total_time=${FUZZ_VPC_SECONDS:-30}"
+    extra="-dict=../fuzz/vpc.dict"  # the STAC/GeoJSON keys, which mutation rarely spells
+  fi
+  echo "fuzz: $format ($format_limit, seed $seed)"
   # -rss_limit_mb/-malloc_limit_mb: an allocation beyond what the input can justify is a bug.
   # shellcheck disable=SC2086  # $limit is several flags
   (cd build-fuzz && "./fuzz/fuzz_$format" "corpus/$format" "../fuzz/corpus/$format" \
-     $limit -seed="$seed" -max_len=65536 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+     $format_limit $extra -seed="$seed" -max_len=65536 -rss_limit_mb=2048 -malloc_limit_mb=512 \
      -timeout=10 -print_final_stats=1 2>&1 | tail -n 12)
 done

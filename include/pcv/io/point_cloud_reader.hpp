@@ -16,6 +16,7 @@
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/point_cloud.hpp"
+#include "pcv/io/coordinate_system.hpp"
 
 namespace pcv {
 
@@ -98,6 +99,8 @@ struct FileSummary {
   /// Things the user should know that did not stop the load (a count line that disagrees with
   /// the rows, colours that carry no information ...); also printed on stderr.
   std::vector<std::string> warnings;
+  /// The coordinate system the file declares (LAS/LAZ/COPC VLRs); unknown for other formats.
+  CoordinateSystem crs;
 };
 
 /// Reads a whole file. Points with a NaN or infinite coordinate (organized PCD clouds, broken

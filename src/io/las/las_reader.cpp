@@ -1,6 +1,7 @@
 // ASPRS LAS 1.0-1.4, point data record formats 0-10: the header and VLRs (las_header.hpp), then
 // the point records decoded in parallel straight from the mapping. LAZ (LASzip-compressed LAS)
 // goes to the LAZ reader.
+#include "las_crs.hpp"
 #include "las_header.hpp"
 #include "common/readers.hpp"
 #include "common/record_decoder.hpp"
@@ -33,9 +34,15 @@ ReadResult readLas(std::span<const uint8_t> bytes, const ReadContext& context) {
   const LasHeader header = parseLasHeader(bytes, context);
   // LASzip marks compressed files by setting bits 6 and 7 of the point format and by its VLR.
   if (header.compressed() || header.findVlr("laszip encoded", 22204)) {
-    return readLaz(bytes, header, context);
+    ReadResult result = readLaz(bytes, header, context);
+    result.crs = lasCoordinateSystem(header, bytes);
+    return result;
   }
-  if (context.headerOnly()) return describeLas(header, context);
+  if (context.headerOnly()) {
+    ReadResult result = describeLas(header, context);
+    result.crs = lasCoordinateSystem(header, bytes);
+    return result;
+  }
   requireRecordsInFile(header, bytes.size(), context);
   context.reachedByte(header.pointsOffset);
   const RecordSource source{.data = bytes.data() + header.pointsOffset,
@@ -43,6 +50,7 @@ ReadResult readLas(std::span<const uint8_t> bytes, const ReadContext& context) {
                             .layout = lasRecordLayout(header)};
   ReadResult result{.format = "LAS", .details = header.description()};
   result.cloud = decodeRecords(source, context, result.worldBounds);
+  result.crs = lasCoordinateSystem(header, bytes);
   return result;
 }
 

@@ -1,0 +1,59 @@
+#include "las_crs.hpp"
+
+#include <cstring>
+#include <string>
+
+namespace pcv::io {
+namespace {
+
+constexpr uint16_t kWktRecord = 2112;
+constexpr uint16_t kGeoKeyDirectory = 34735;
+// GeoTIFF 1.0 key ids; a value of 32767 means "user-defined", i.e. no EPSG code.
+constexpr uint16_t kGeographicTypeKey = 2048, kProjectedCsTypeKey = 3072, kVerticalCsTypeKey = 4096;
+constexpr uint16_t kUserDefined = 32767;
+
+uint16_t wordAt(const uint8_t* bytes, size_t index) {
+  uint16_t word;
+  std::memcpy(&word, bytes + 2 * index, 2);
+  return word;
+}
+
+/// The directory: a 4-word header (version, revision, minor, key count), then 4 words per key
+/// (id, tag location, count, value); location 0 keeps the value in the entry itself.
+void readGeoKeys(std::span<const uint8_t> payload, CoordinateSystem& crs) {
+  const size_t words = payload.size() / 2;
+  if (words < 4) return;
+  const size_t keys = wordAt(payload.data(), 3);
+  int geographic = 0;
+  for (size_t k = 0; k < keys && 4 + 4 * k + 4 <= words; ++k) {
+    const size_t entry = 4 + 4 * k;
+    const uint16_t id = wordAt(payload.data(), entry);
+    const uint16_t location = wordAt(payload.data(), entry + 1);
+    const uint16_t value = wordAt(payload.data(), entry + 3);
+    if (location != 0 || value == 0 || value >= kUserDefined) continue;
+    if (id == kProjectedCsTypeKey) crs.epsg = value;
+    if (id == kGeographicTypeKey) geographic = value;
+    if (id == kVerticalCsTypeKey) crs.verticalEpsg = value;
+  }
+  if (crs.epsg == 0) crs.epsg = geographic;
+}
+
+}  // namespace
+
+CoordinateSystem lasCoordinateSystem(const LasHeader& header, std::span<const uint8_t> file) {
+  CoordinateSystem crs;
+  auto payloadOf = [&](const LasVlr& vlr) {
+    return file.subspan(size_t(vlr.payloadOffset), size_t(vlr.payloadBytes));
+  };
+  if (const LasVlr* wkt = header.findVlr("LASF_Projection", kWktRecord)) {
+    const std::span<const uint8_t> text = payloadOf(*wkt);
+    crs.wkt.assign(text.begin(), text.end());
+    crs.wkt.resize(std::strlen(crs.wkt.c_str()));  // the record ends in one or more NULs
+  }
+  if (const LasVlr* keys = header.findVlr("LASF_Projection", kGeoKeyDirectory)) {
+    readGeoKeys(payloadOf(*keys), crs);
+  }
+  return crs;
+}
+
+}  // namespace pcv::io

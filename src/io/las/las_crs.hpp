@@ -1,0 +1,18 @@
+/// @brief The coordinate system a LAS/LAZ/COPC file declares in its VLRs: the OGC WKT record
+/// (LAS 1.4) and the GeoTIFF key directory (the older way), read from the header alone.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "las_header.hpp"
+#include "pcv/io/coordinate_system.hpp"
+
+namespace pcv::io {
+
+/// The WKT record ("LASF_Projection" 2112) where present, and the EPSG codes of the GeoTIFF keys
+/// (ProjectedCSTypeGeoKey or GeographicTypeGeoKey, VerticalCSTypeGeoKey). A malformed key
+/// directory is ignored, as the points do not depend on it.
+CoordinateSystem lasCoordinateSystem(const LasHeader& header, std::span<const uint8_t> file);
+
+}  // namespace pcv::io
