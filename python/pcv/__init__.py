@@ -5,6 +5,7 @@
     pcv.info("tile.laz")["point_count"]       # from the header alone
     image = pcv.render("tile.laz", size=(800, 600))   # (600, 800, 4) uint8 RGBA
     image = pcv.render(cloud["xyz"], cloud.get("rgb"))
+    pcv.write("copy.copc.laz", cloud)             # LAS, LAZ or COPC by the name
 
 The module binds pcv's C++ session layer: the same readers, scene and renderer as the `pcv`
 command, on the CUDA backend when a GPU is usable and on the CPU otherwise.
@@ -20,6 +21,7 @@ from ._pcv import (
     info,
     read,
     render,
+    write,
 )
 
 __all__ = [
@@ -32,4 +34,5 @@ __all__ = [
     "info",
     "read",
     "render",
+    "write",
 ]

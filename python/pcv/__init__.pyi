@@ -88,5 +88,13 @@ def render(
     """An (height, width, 4) uint8 RGBA image of the source, top row first, as `pcv render`
     draws it."""
 
+def write(
+    path: PathLike,
+    data: dict[str, npt.NDArray[Any]] | npt.ArrayLike,
+    rgb: npt.ArrayLike | None = None,
+) -> int:
+    """Writes LAS, LAZ or COPC (by the name: *.las, *.laz, *.copc.laz); returns the points
+    written."""
+
 def backends() -> list[str]:
     """The backends that can render here: "cuda" (with a usable GPU) and "cpu"."""

@@ -7,6 +7,7 @@
 #include "pcv/raster/renderer.hpp"
 #include "read_binding.hpp"
 #include "render_binding.hpp"
+#include "write_binding.hpp"
 
 namespace py = pybind11;
 
@@ -17,6 +18,7 @@ PYBIND11_MODULE(_pcv, module) {
   pcv::python::bindRead(module);
   pcv::python::bindInfo(module);
   pcv::python::bindRender(module);
+  pcv::python::bindWrite(module);
   module.def(
       "backends",
       [] {

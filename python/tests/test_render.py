@@ -107,3 +107,13 @@ def test_a_list_of_files_is_merged(utm_las, tmp_path):
 def test_auto_backend_renders_without_a_gpu():
     image = pcv.render(cube_points(), size=SIZE)  # cuda where usable, else cpu
     assert drawn(image).any()
+
+
+def test_cuda_draws_the_cpus_image(utm_las):
+    if "cuda" not in pcv.backends():
+        pytest.skip("no usable CUDA device here")
+    for source in (utm_las["path"], cube_points()):
+        on_cpu = pcv.render(source, size=SIZE, backend="cpu", method="compact")
+        on_cuda = pcv.render(source, size=SIZE, backend="cuda", method="compact")
+        assert drawn(on_cuda).any()
+        np.testing.assert_array_equal(on_cuda, on_cpu)
