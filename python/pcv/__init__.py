@@ -6,6 +6,7 @@
     image = pcv.render("tile.laz", size=(800, 600))   # (600, 800, 4) uint8 RGBA
     image = pcv.render(cloud["xyz"], cloud.get("rgb"))
     pcv.write("copy.copc.laz", cloud)             # LAS, LAZ or COPC by the name
+    renderer = pcv.Renderer(size=(800, 600))      # sets added once, frames from any camera
 
 The module binds pcv's C++ session layer: the same readers, scene and renderer as the `pcv`
 command, on the CUDA backend when a GPU is usable and on the CPU otherwise.
@@ -15,6 +16,7 @@ from ._pcv import (
     Error,
     InputError,
     OutOfMemoryError,
+    Renderer,
     UnavailableError,
     __version__,
     backends,
@@ -28,6 +30,7 @@ __all__ = [
     "Error",
     "InputError",
     "OutOfMemoryError",
+    "Renderer",
     "UnavailableError",
     "__version__",
     "backends",

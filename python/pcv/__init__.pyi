@@ -96,5 +96,57 @@ def write(
     """Writes LAS, LAZ or COPC (by the name: *.las, *.laz, *.copc.laz); returns the points
     written."""
 
+class Renderer:
+    """A renderer kept across frames: sets added once, drawn from any camera."""
+
+    def __init__(
+        self, size: tuple[int, int] = (1280, 720), backend: Literal["auto", "cuda", "cpu"] = "auto"
+    ) -> None: ...
+    def add(
+        self,
+        source: RenderSource,
+        rgb: npt.ArrayLike | None = None,
+        *,
+        color: str = "rgb",
+        color_map: Literal["viridis", "turbo", "grey", "gray"] | None = None,
+        color_range: tuple[float, float] | None = None,
+    ) -> int:
+        """Adds a set (read, coloured, laid out); returns its id."""
+    def remove(self, set: int) -> None: ...
+    def clear(self) -> None: ...
+    @property
+    def sets(self) -> list[int]: ...
+    @property
+    def point_count(self) -> int: ...
+    @property
+    def backend(self) -> str: ...
+    @property
+    def size(self) -> tuple[int, int]: ...
+    @property
+    def bounds(self) -> tuple[tuple[float, float, float], tuple[float, float, float]] | None: ...
+    def render(
+        self,
+        *,
+        eye: tuple[float, float, float] | None = None,
+        yaw: float = 0.0,
+        pitch: float = 0.0,
+        up: Literal["z", "y"] = "z",
+        fov: float = 60.0,
+        near: float | None = None,
+        far: float | None = None,
+        method: str | None = None,
+        point_size: int = 1,
+        point_shape: Literal["square", "round"] = "square",
+        world_size: float = 0.0,
+        fill_holes: int = 0,
+        edl: Literal["auto", "on", "off"] = "auto",
+        edl_strength: float = 1.0,
+        edl_radius: int = 1,
+        hq: bool = False,
+        background: tuple[int, int, int] = (0, 0, 0),
+        background_top: tuple[int, int, int] | None = None,
+    ) -> npt.NDArray[np.uint8]:
+        """An (height, width, 4) uint8 RGBA image of every set, top row first."""
+
 def backends() -> list[str]:
     """The backends that can render here: "cuda" (with a usable GPU) and "cpu"."""

@@ -7,6 +7,7 @@
 #include "pcv/raster/renderer.hpp"
 #include "read_binding.hpp"
 #include "render_binding.hpp"
+#include "renderer_binding.hpp"
 #include "write_binding.hpp"
 
 namespace py = pybind11;
@@ -18,6 +19,7 @@ PYBIND11_MODULE(_pcv, module) {
   pcv::python::bindRead(module);
   pcv::python::bindInfo(module);
   pcv::python::bindRender(module);
+  pcv::python::bindRenderer(module);
   pcv::python::bindWrite(module);
   module.def(
       "backends",
