@@ -5,6 +5,16 @@ install(FILES ${PROJECT_SOURCE_DIR}/packaging/pcv.desktop
         DESTINATION ${CMAKE_INSTALL_DATADIR}/applications COMPONENT runtime)
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/pcv.svg
         DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps COMPONENT runtime)
+# The man page, compressed as Debian keeps them; pcv-view's is the same page.
+file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/packaging)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             ${PROJECT_SOURCE_DIR}/packaging/pcv.1)
+file(ARCHIVE_CREATE OUTPUT ${PROJECT_BINARY_DIR}/packaging/pcv.1.gz
+     PATHS ${PROJECT_SOURCE_DIR}/packaging/pcv.1 FORMAT raw COMPRESSION GZip)
+install(FILES ${PROJECT_BINARY_DIR}/packaging/pcv.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1
+        COMPONENT runtime)
+install(FILES ${PROJECT_BINARY_DIR}/packaging/pcv.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1
+        RENAME pcv-view.1.gz COMPONENT runtime)
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/pcv-mime.xml
         DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages RENAME pcv.xml COMPONENT runtime)
 

@@ -26,7 +26,7 @@ set(listing "${step_output}")
 set(expected ./usr/bin/pcv ./usr/include/pcv/session/scene.hpp ./usr/lib/libpcv_session.a
              ./usr/lib/cmake/pcv/pcvConfig.cmake ./usr/lib/pkgconfig/pcv.pc
              ./usr/share/applications/pcv.desktop ./usr/share/icons/hicolor/scalable/apps/pcv.svg
-             ./usr/share/mime/packages/pcv.xml)
+             ./usr/share/mime/packages/pcv.xml ./usr/share/man/man1/pcv.1.gz)
 if(PCV_VIEWER)
   list(APPEND expected ./usr/bin/pcv-view)
 endif()
