@@ -2,6 +2,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,7 @@ class PythonRenderer {
     const ColoringOptions coloring = coloringFrom(color, colorMap, colorRange);
     const SceneSources sources = sceneSourcesFrom(source, rgb);
     py::gil_scoped_release unlocked;
+    const std::lock_guard lock(mutex_);
     PointCloud merged;
     bool first = true;
     for (const std::string& file : sources.files) {
@@ -68,19 +70,33 @@ class PythonRenderer {
   }
 
   void remove(PointSetId id) {
+    const std::lock_guard lock(mutex_);
     if (sets_.erase(id) == 0) throw InputError("no set " + std::to_string(id) + " to remove");
   }
 
-  void clear() { sets_.clear(); }
+  void clear() {
+    const std::lock_guard lock(mutex_);
+    sets_.clear();
+  }
 
-  std::vector<PointSetId> sets() const { return renderer_->sets(); }
-  uint64_t pointCount() const { return renderer_->pointCount(); }
+  std::vector<PointSetId> sets() {
+    const std::lock_guard lock(mutex_);
+    return renderer_->sets();
+  }
+  uint64_t pointCount() {
+    const std::lock_guard lock(mutex_);
+    return renderer_->pointCount();
+  }
   std::string backend() const { return renderer_->backendName(); }
   std::array<int, 2> size() const { return size_; }
 
   /// World bounds of every set, or None.
-  py::object bounds() const {
-    const Box3d all = worldBounds();
+  py::object bounds() {
+    Box3d all;
+    {
+      const std::lock_guard lock(mutex_);
+      all = worldBounds();
+    }
     if (all.empty()) return py::none();
     return py::make_tuple(py::make_tuple(all.min.x, all.min.y, all.min.z),
                           py::make_tuple(all.max.x, all.max.y, all.max.z));
@@ -88,11 +104,12 @@ class PythonRenderer {
 
   py::array_t<uint8_t> render(const CameraRequest& request, const RenderSettings& settings) {
     const int width = size_[0], height = size_[1];
-    const Camera camera =
-        startCamera(SceneKind::InCore, worldBounds(), float(width) / float(height), request);
     Image image(width, height);
     {
       py::gil_scoped_release unlocked;
+      const std::lock_guard lock(mutex_);
+      const Camera camera =
+          startCamera(SceneKind::InCore, worldBounds(), float(width) / float(height), request);
       const RenderTarget target{image.pixels.data(), width, height, MemorySpace::Host};
       renderer_->render(makeViewTransform(camera, width, height, origin_.value_or(glm::dvec3(0.0))),
                         settings, target);
@@ -124,6 +141,8 @@ class PythonRenderer {
     return all;
   }
 
+  // Python threads may share a renderer: the GIL is released while it reads and draws.
+  std::mutex mutex_;
   std::unique_ptr<Renderer> renderer_;
   std::array<int, 2> size_{1280, 720};
   std::optional<glm::dvec3> origin_;

@@ -62,3 +62,15 @@ def test_sets_far_apart_share_one_origin():
     image = renderer.render(eye=(500005.0, 4999980.0, 100.0), yaw=90)
     columns = np.nonzero(drawn(image).any(axis=0))[0]
     assert columns.min() < SIZE[0] // 2 < columns.max()  # one cube each side of the centre
+
+
+def test_threads_sharing_a_renderer_draw_what_one_thread_draws():
+    from concurrent.futures import ThreadPoolExecutor
+    renderer = pcv.Renderer(size=SIZE, backend="cpu")
+    renderer.add(cube([0.0, 0.0, 0.0]))
+    views = [{"eye": (-4.0, 0.0, 0.0), "yaw": 0.0}, {"eye": (0.0, -4.0, 0.0), "yaw": 90.0}] * 4
+    serial = [renderer.render(**view) for view in views]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parallel = list(pool.map(lambda view: renderer.render(**view), views))
+    for one, other in zip(serial, parallel):
+        np.testing.assert_array_equal(one, other)
