@@ -7,6 +7,7 @@
     image = pcv.render(cloud["xyz"], cloud.get("rgb"))
     pcv.write("copy.copc.laz", cloud)             # LAS, LAZ or COPC by the name
     renderer = pcv.Renderer(size=(800, 600))      # sets added once, frames from any camera
+    pcv.view(cloud)                               # pcv's window (pcv-view) on the points
 
 The module binds pcv's C++ session layer: the same readers, scene and renderer as the `pcv`
 command, on the CUDA backend when a GPU is usable and on the CPU otherwise.
@@ -25,6 +26,7 @@ from ._pcv import (
     render,
     write,
 )
+from ._view import view
 
 __all__ = [
     "Error",
@@ -37,5 +39,6 @@ __all__ = [
     "info",
     "read",
     "render",
+    "view",
     "write",
 ]

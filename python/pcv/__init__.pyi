@@ -150,5 +150,19 @@ class Renderer:
     ) -> npt.NDArray[np.uint8]:
         """An (height, width, 4) uint8 RGBA image of every set, top row first."""
 
+def view(
+    source: RenderSource | None = None,
+    rgb: npt.ArrayLike | None = None,
+    *,
+    size: tuple[int, int] | None = None,
+    eye: tuple[float, float, float] | None = None,
+    yaw: float | None = None,
+    pitch: float | None = None,
+    backend: Literal["auto", "cuda", "cpu"] | None = None,
+    args: Sequence[str] = (),
+    wait: bool = True,
+) -> Any:
+    """Opens pcv's window (pcv-view) on files or points; with wait, returns its exit status."""
+
 def backends() -> list[str]:
     """The backends that can render here: "cuda" (with a usable GPU) and "cpu"."""
