@@ -108,6 +108,8 @@ const std::vector<Layer>& layers() {
       {"main", {"app"}, true, librariesAnd({"cli", "main"})},
       // The window: the library layers, and of the CLI only kCliHeadersTheViewerUses.
       {"viewer", {"app/viewer"}, false, librariesAnd({"viewer"})},
+      // The Python module: a front end beside app/, over the library layers, never the CLI.
+      {"python", {"python/src"}, false, librariesAnd({"python"})},
   };
   return all;
 }

@@ -1,0 +1,60 @@
+# CTest script: installs the build into a scratch prefix, then builds and runs
+# examples/render_points against it through find_package(pcv), and asks pkg-config for pcv.
+#   cmake -DPCV_BUILD_DIR=... -DPCV_EXAMPLE_DIR=... -DPCV_WORK_DIR=... -P test_installed_package.cmake
+foreach(variable PCV_BUILD_DIR PCV_EXAMPLE_DIR PCV_WORK_DIR)
+  if(NOT ${variable})
+    message(FATAL_ERROR "${variable} is not set")
+  endif()
+endforeach()
+
+function(run_step what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE output
+                  ERROR_VARIABLE output)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${result}):\n${output}")
+  endif()
+  message(STATUS "${what}: ok")
+  set(step_output "${output}" PARENT_SCOPE)
+endfunction()
+
+set(prefix ${PCV_WORK_DIR}/prefix)
+file(REMOVE_RECURSE ${PCV_WORK_DIR})
+run_step("install" ${CMAKE_COMMAND} --install ${PCV_BUILD_DIR} --prefix ${prefix})
+if(NOT PCV_LIBDIR)
+  set(PCV_LIBDIR lib)
+endif()
+foreach(installed include/pcv/session/scene.hpp ${PCV_LIBDIR}/cmake/pcv/pcvConfig.cmake
+                  ${PCV_LIBDIR}/cmake/pcv/pcvConfigVersion.cmake ${PCV_LIBDIR}/pkgconfig/pcv.pc
+                  ${PCV_LIBDIR}/libpcv_session.a bin/pcv)
+  if(NOT EXISTS ${prefix}/${installed})
+    message(FATAL_ERROR "the install lacks ${installed}")
+  endif()
+endforeach()
+
+set(compiler_flag "")
+if(PCV_CXX_COMPILER)
+  set(compiler_flag -DCMAKE_CXX_COMPILER=${PCV_CXX_COMPILER})
+endif()
+run_step("configure the example" ${CMAKE_COMMAND} -S ${PCV_EXAMPLE_DIR} -B ${PCV_WORK_DIR}/build
+         -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${prefix} ${compiler_flag})
+run_step("build the example" ${CMAKE_COMMAND} --build ${PCV_WORK_DIR}/build)
+run_step("run the example" ${PCV_WORK_DIR}/build/render_points ${PCV_WORK_DIR}/helix.png)
+if(NOT EXISTS ${PCV_WORK_DIR}/helix.png)
+  message(FATAL_ERROR "the example wrote no image")
+endif()
+
+find_program(PKG_CONFIG pkg-config)
+if(PKG_CONFIG)
+  set(ENV{PKG_CONFIG_PATH} ${prefix}/${PCV_LIBDIR}/pkgconfig)
+  run_step("pkg-config" ${PKG_CONFIG} --cflags --libs pcv)
+  if(NOT step_output MATCHES "-lpcv_session" OR NOT step_output MATCHES "-I[^ ]*/include")
+    message(FATAL_ERROR "pkg-config gives no usable flags for pcv: ${step_output}")
+  endif()
+  if(PCV_CXX_COMPILER)
+    separate_arguments(flags UNIX_COMMAND "${step_output}")
+    run_step("build the example with pkg-config" ${PCV_CXX_COMPILER}
+             ${PCV_EXAMPLE_DIR}/main.cpp -o ${PCV_WORK_DIR}/render_points_pc ${flags})
+    run_step("run it" ${PCV_WORK_DIR}/render_points_pc ${PCV_WORK_DIR}/helix_pc.png)
+  endif()
+endif()
+file(REMOVE_RECURSE ${PCV_WORK_DIR})

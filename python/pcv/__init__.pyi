@@ -1,0 +1,168 @@
+"""Type stub of the pcv package (the extension module pcv._pcv, re-exported)."""
+
+import os
+from typing import Any, Literal, Sequence, TypedDict, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+class Error(RuntimeError):
+    """Base of every error pcv raises; the message says what, where and why."""
+
+class InputError(Error, ValueError):
+    """A file or argument is malformed: the message names the file, the byte offset or line."""
+
+class OutOfMemoryError(Error, MemoryError):
+    """Not enough host or GPU memory for what was asked; the message names the sizes."""
+
+class UnavailableError(Error):
+    """A capability is missing on this machine or in this build (no CUDA device ...)."""
+
+PathLike = Union[str, os.PathLike[str]]
+
+class FileInfo(TypedDict):
+    format: str
+    details: str
+    point_count: int | None
+    bounds: tuple[tuple[float, float, float], tuple[float, float, float]] | None
+    origin: tuple[float, float, float]
+    has_color: bool
+    attributes: list[str]
+    notes: list[str]
+    warnings: list[str]
+
+def read(
+    path: PathLike,
+    *,
+    fields: Sequence[str] | None = None,
+    scan: int | None = None,
+    bounds: tuple[Sequence[float], Sequence[float]] | None = None,
+    resolution: float | None = None,
+) -> dict[str, npt.NDArray[Any]]:
+    """A point cloud file as NumPy arrays: "xyz" (N x 3 float64, world), "origin" (3 float64),
+    "offsets" (N x 3 float32 view), "rgb" (N x 3 uint8 view) when the file has colours, and one
+    float32 view per attribute ("intensity", "classification", ...)."""
+
+def info(path: PathLike) -> FileInfo:
+    """What the file's header declares, without decoding a point."""
+
+RenderSource = Union[
+    PathLike,
+    Sequence[PathLike],
+    dict[str, npt.NDArray[Any]],
+    npt.ArrayLike,
+]
+
+def render(
+    source: RenderSource,
+    rgb: npt.ArrayLike | None = None,
+    *,
+    size: tuple[int, int] = (1280, 720),
+    eye: tuple[float, float, float] | None = None,
+    yaw: float = 0.0,
+    pitch: float = 0.0,
+    up: Literal["z", "y"] = "z",
+    fov: float = 60.0,
+    near: float | None = None,
+    far: float | None = None,
+    backend: Literal["auto", "cuda", "cpu"] = "auto",
+    method: str | None = None,
+    color: str = "rgb",
+    color_map: Literal["viridis", "turbo", "grey", "gray"] | None = None,
+    color_range: tuple[float, float] | None = None,
+    point_size: int = 1,
+    point_shape: Literal["square", "round"] = "square",
+    world_size: float = 0.0,
+    fill_holes: int = 0,
+    edl: Literal["auto", "on", "off"] = "auto",
+    edl_strength: float = 1.0,
+    edl_radius: int = 1,
+    hq: bool = False,
+    background: tuple[int, int, int] = (0, 0, 0),
+    background_top: tuple[int, int, int] | None = None,
+    scan: int | None = None,
+    point_budget: int = 0,
+    in_core: bool = False,
+    time_limit: float = 600.0,
+) -> npt.NDArray[np.uint8]:
+    """An (height, width, 4) uint8 RGBA image of the source, top row first, as `pcv render`
+    draws it."""
+
+def write(
+    path: PathLike,
+    data: dict[str, npt.NDArray[Any]] | npt.ArrayLike,
+    rgb: npt.ArrayLike | None = None,
+) -> int:
+    """Writes LAS, LAZ or COPC (by the name: *.las, *.laz, *.copc.laz); returns the points
+    written."""
+
+class Renderer:
+    """A renderer kept across frames: sets added once, drawn from any camera."""
+
+    def __init__(
+        self, size: tuple[int, int] = (1280, 720), backend: Literal["auto", "cuda", "cpu"] = "auto"
+    ) -> None: ...
+    def add(
+        self,
+        source: RenderSource,
+        rgb: npt.ArrayLike | None = None,
+        *,
+        color: str = "rgb",
+        color_map: Literal["viridis", "turbo", "grey", "gray"] | None = None,
+        color_range: tuple[float, float] | None = None,
+    ) -> int:
+        """Adds a set (read, coloured, laid out); returns its id."""
+    def remove(self, set: int) -> None: ...
+    def clear(self) -> None: ...
+    @property
+    def sets(self) -> list[int]: ...
+    @property
+    def point_count(self) -> int: ...
+    @property
+    def backend(self) -> str: ...
+    @property
+    def size(self) -> tuple[int, int]: ...
+    @property
+    def bounds(self) -> tuple[tuple[float, float, float], tuple[float, float, float]] | None: ...
+    def render(
+        self,
+        *,
+        eye: tuple[float, float, float] | None = None,
+        yaw: float = 0.0,
+        pitch: float = 0.0,
+        up: Literal["z", "y"] = "z",
+        fov: float = 60.0,
+        near: float | None = None,
+        far: float | None = None,
+        method: str | None = None,
+        point_size: int = 1,
+        point_shape: Literal["square", "round"] = "square",
+        world_size: float = 0.0,
+        fill_holes: int = 0,
+        edl: Literal["auto", "on", "off"] = "auto",
+        edl_strength: float = 1.0,
+        edl_radius: int = 1,
+        hq: bool = False,
+        background: tuple[int, int, int] = (0, 0, 0),
+        background_top: tuple[int, int, int] | None = None,
+    ) -> npt.NDArray[np.uint8]:
+        """An (height, width, 4) uint8 RGBA image of every set, top row first."""
+
+def view(
+    source: RenderSource | None = None,
+    rgb: npt.ArrayLike | None = None,
+    *,
+    size: tuple[int, int] | None = None,
+    eye: tuple[float, float, float] | None = None,
+    yaw: float | None = None,
+    pitch: float | None = None,
+    backend: Literal["auto", "cuda", "cpu"] | None = None,
+    args: Sequence[str] = (),
+    wait: bool = True,
+) -> Any:
+    """Opens pcv's window (pcv-view) on files or points; with wait, returns its exit status."""
+
+def backends() -> list[str]:
+    """The backends that can render here: "cuda" (with a usable GPU) and "cpu"."""
