@@ -93,6 +93,11 @@ struct FileSummary {
   glm::dvec3 origin{0.0};       ///< the origin the offsets are relative to
   bool hasColor = false;        ///< RGB came from the file
   std::vector<std::string> attributes;  ///< names of the scalar attributes
+  /// The coordinate system's records as stored (LAS family: the LASF_Projection WKT and GeoTIFF
+  /// records' bytes, each after its record id), for telling whether files share one; empty when
+  /// the file states none or the format has none.
+  std::string crsRecords;
+  std::string crsWkt;  ///< the OGC WKT the file states, when it states one
   /// Format-specific lines for `pcv info` (LAZ compressor and chunks, E57 scans ...).
   std::vector<std::string> notes;
   /// Things the user should know that did not stop the load (a count line that disagrees with

@@ -107,6 +107,8 @@ void fillSummary(const io::ReadResult& result, uint64_t dropped, FileSummary& su
   summary.hasColor = result.cloud.hasColor;
   summary.notes = result.notes;
   summary.warnings = result.warnings;
+  summary.crsRecords = result.crsRecords;
+  summary.crsWkt = result.crsWkt;
   summary.attributes.clear();
   for (const auto& attribute : result.cloud.attributes)
     summary.attributes.push_back(attribute.name);

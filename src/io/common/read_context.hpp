@@ -22,6 +22,8 @@ struct ReadResult {
   Box3d worldBounds;                  ///< of the decoded double coordinates, finite points only
   std::vector<std::string> notes;     ///< FileSummary::notes
   std::vector<std::string> warnings;  ///< FileSummary::warnings
+  std::string crsRecords;             ///< FileSummary::crsRecords
+  std::string crsWkt;                 ///< FileSummary::crsWkt
   /// Header-only reads (ReadOptions::headerOnly): what the header declares. The cloud is empty
   /// but for its attribute names and hasColor.
   struct Declared {

@@ -1,6 +1,8 @@
 // LAS public header offsets from the LAS 1.4 R15 specification, table 3.
 #include "las_header.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 
 namespace pcv::io {
@@ -140,6 +142,44 @@ void parseEvlrs(std::span<const uint8_t> bytes, LasHeader& h) {
 }
 
 }  // namespace
+
+namespace {
+
+constexpr uint16_t kOgcWktRecord = 2112;
+constexpr uint16_t kGeoKeyRecords[] = {34735, 34736, 34737};  // directory, doubles, ASCII
+
+std::string_view payloadOf(std::span<const uint8_t> bytes, const LasVlr& vlr) {
+  if (vlr.payloadOffset > bytes.size() || vlr.payloadBytes > bytes.size() - vlr.payloadOffset) {
+    return {};  // a record past the end: parseLasHeader already warned or refused
+  }
+  return {reinterpret_cast<const char*>(bytes.data() + vlr.payloadOffset),
+          size_t(vlr.payloadBytes)};
+}
+
+}  // namespace
+
+std::string crsRecordBytes(std::span<const uint8_t> bytes, const LasHeader& header) {
+  std::string records;
+  for (const auto* list : {&header.vlrs, &header.evlrs}) {
+    for (const LasVlr& vlr : *list) {
+      const bool crs = vlr.recordId == kOgcWktRecord ||
+                       std::find(std::begin(kGeoKeyRecords), std::end(kGeoKeyRecords),
+                                 vlr.recordId) != std::end(kGeoKeyRecords);
+      if (vlr.userId != "LASF_Projection" || !crs) continue;
+      records += std::to_string(vlr.recordId) + ':';
+      records += payloadOf(bytes, vlr);
+    }
+  }
+  return records;
+}
+
+std::string crsWkt(std::span<const uint8_t> bytes, const LasHeader& header) {
+  const LasVlr* vlr = header.findVlr("LASF_Projection", kOgcWktRecord);
+  if (!vlr) return {};
+  std::string wkt(payloadOf(bytes, *vlr));
+  while (!wkt.empty() && wkt.back() == '\0') wkt.pop_back();
+  return wkt;
+}
 
 const LasVlr* LasHeader::findVlr(std::string_view userId, uint16_t recordId) const {
   for (const auto* list : {&vlrs, &evlrs}) {

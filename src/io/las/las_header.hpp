@@ -50,6 +50,13 @@ constexpr uint16_t kLasFormatBytes[11] = {20, 28, 26, 34, 57, 63, 30, 36, 38, 59
 /// Does not check that the point records fit: compressed files store fewer bytes.
 LasHeader parseLasHeader(std::span<const uint8_t> bytes, const ReadContext& context);
 
+/// The coordinate system as the file states it: the bytes of its LASF_Projection records (OGC WKT,
+/// record 2112; GeoTIFF keys, 34735-34737), each prefixed by its record id, so files compare
+/// equal exactly when they state the same records. Empty when the file states none.
+std::string crsRecordBytes(std::span<const uint8_t> bytes, const LasHeader& header);
+/// The WKT of the OGC WKT record, trailing NULs removed; empty when there is none.
+std::string crsWkt(std::span<const uint8_t> bytes, const LasHeader& header);
+
 /// What the header declares: its point count, and its bounds where they make a box.
 ReadResult::Declared declaredByHeader(const LasHeader& header);
 

@@ -20,8 +20,11 @@ void requireRecordsInFile(const LasHeader& header, uint64_t fileSize, const Read
 }
 
 /// What the header declares: the count, its bounds, the fields.
-ReadResult describeLas(const LasHeader& header, const ReadContext& context) {
+ReadResult describeLas(std::span<const uint8_t> bytes, const LasHeader& header,
+                       const ReadContext& context) {
   ReadResult result{.format = "LAS", .details = header.description()};
+  result.crsRecords = crsRecordBytes(bytes, header);
+  result.crsWkt = crsWkt(bytes, header);
   result.declared = declaredByHeader(header);
   result.cloud = RecordDecoder(lasRecordLayout(header), context).describeCloud();
   return result;
@@ -35,13 +38,15 @@ ReadResult readLas(std::span<const uint8_t> bytes, const ReadContext& context) {
   if (header.compressed() || header.findVlr("laszip encoded", 22204)) {
     return readLaz(bytes, header, context);
   }
-  if (context.headerOnly()) return describeLas(header, context);
+  if (context.headerOnly()) return describeLas(bytes, header, context);
   requireRecordsInFile(header, bytes.size(), context);
   context.reachedByte(header.pointsOffset);
   const RecordSource source{.data = bytes.data() + header.pointsOffset,
                             .count = header.pointCount,
                             .layout = lasRecordLayout(header)};
   ReadResult result{.format = "LAS", .details = header.description()};
+  result.crsRecords = crsRecordBytes(bytes, header);
+  result.crsWkt = crsWkt(bytes, header);
   result.cloud = decodeRecords(source, context, result.worldBounds);
   return result;
 }

@@ -212,6 +212,8 @@ ReadResult readLaz(std::span<const uint8_t> bytes, const LasHeader& header,
   ReadResult result{.format = copc ? "COPC" : "LAZ", .details = header.description()};
   result.notes = records.describe();
   result.warnings = records.warnings();
+  result.crsRecords = crsRecordBytes(bytes, header);
+  result.crsWkt = crsWkt(bytes, header);
   if (copc) describeCopcInto(bytes, header, context, result);
   if (context.headerOnly()) {
     result.declared = declaredByHeader(header);

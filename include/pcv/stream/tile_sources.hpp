@@ -1,0 +1,84 @@
+/// @brief The tiles of a dataset as node sources, none holding its file open between decodes: a
+/// COPC tile is its octree (read once at open), its file reopened through a small shared cache
+/// of open files when a node is decoded; a plain LAS or LAZ tile is one node, a lone root whose
+/// decode reads the whole tile (LAZ chunks in parallel). tile_forest.hpp joins them as one forest.
+#pragma once
+
+#include <cstddef>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "pcv/io/copc_file.hpp"
+#include "pcv/io/point_cloud_reader.hpp"
+#include "pcv/stream/node_source.hpp"
+#include "pcv/stream/tile_set.hpp"
+
+namespace pcv {
+
+/// The COPC files open now, the least recently used closed past `capacity`, so a dataset of any
+/// number of tiles maps only a few at a time. Safe to use from several threads.
+class OpenCopcFiles {
+ public:
+  explicit OpenCopcFiles(size_t capacity, ReadOptions options = {})
+      : capacity_(capacity), options_(std::move(options)) {}
+  /// The file at `path`, opened when it is not open. It stays usable for as long as the caller
+  /// holds it, even once the cache closes its own reference.
+  std::shared_ptr<const CopcFile> get(const std::string& path);
+  size_t openCount() const;
+
+ private:
+  using Entry = std::pair<std::string, std::shared_ptr<const CopcFile>>;
+  size_t capacity_;
+  ReadOptions options_;
+  mutable std::mutex mutex_;
+  std::list<Entry> recent_;  // most recent first
+  std::unordered_map<std::string, std::list<Entry>::iterator> byPath_;
+};
+
+/// A COPC tile: one tree, the nodes of its hierarchy in the same order.
+class CopcTileSource final : public NodeSource {
+ public:
+  /// Opens `path` through `files` to read its hierarchy (the file may be closed again later).
+  CopcTileSource(std::string path, std::shared_ptr<OpenCopcFiles> files);
+
+  const NodeForest& forest() const override { return forest_; }
+  const glm::dvec3& origin() const override { return origin_; }
+  bool hasColor() const override { return hasColor_; }
+  const std::vector<std::string>& attributeNames() const override { return attributes_; }
+  PointCloud decodeNode(size_t node) const override;
+
+ private:
+  std::string path_;
+  std::shared_ptr<OpenCopcFiles> files_;
+  NodeForest forest_;
+  glm::dvec3 origin_{0.0};
+  bool hasColor_ = false;
+  std::vector<std::string> attributes_;
+};
+
+/// A LAS or LAZ tile as one node: a lone root, its box the tile's header box.
+class WholeTileSource final : public NodeSource {
+ public:
+  WholeTileSource(const Tile& tile, ReadOptions options);
+
+  const NodeForest& forest() const override { return forest_; }
+  const glm::dvec3& origin() const override { return origin_; }
+  bool hasColor() const override { return hasColor_; }
+  const std::vector<std::string>& attributeNames() const override { return attributes_; }
+  /// The whole tile, read through readPointCloud (LAZ chunks on all cores).
+  PointCloud decodeNode(size_t node) const override;
+
+ private:
+  std::string path_;
+  ReadOptions options_;
+  NodeForest forest_;
+  glm::dvec3 origin_{0.0};
+  bool hasColor_ = false;
+  std::vector<std::string> attributes_;
+};
+
+}  // namespace pcv

@@ -1,0 +1,100 @@
+// Tiles as node sources that open their files only while they decode.
+#include "pcv/stream/tile_sources.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "pcv/core/error.hpp"
+#include "pcv/stream/copc_node_source.hpp"
+
+namespace pcv {
+namespace {
+
+void requireNode(size_t node, size_t count, const std::string& path) {
+  if (node >= count) {
+    throw InputError(path + ": node " + std::to_string(node) + " is not in a tile of " +
+                     std::to_string(count) + " nodes");
+  }
+}
+
+/// Points of a tile spread over its ground: their spacing, were they evenly spread.
+double evenSpacing(const Box3d& bounds, uint64_t points) {
+  if (bounds.empty() || points == 0) return 0.0;
+  const glm::dvec3 size = bounds.size();
+  const double area = std::max(size.x * size.y, std::max(size.x, size.y) * size.z);
+  return area > 0.0 ? std::sqrt(area / double(points)) : 0.0;
+}
+
+}  // namespace
+
+std::shared_ptr<const CopcFile> OpenCopcFiles::get(const std::string& path) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (const auto found = byPath_.find(path); found != byPath_.end()) {
+      recent_.splice(recent_.begin(), recent_, found->second);
+      return found->second->second;
+    }
+  }
+  // Opened outside the lock: other tiles decode meanwhile. Two threads opening the same file at
+  // once both succeed; the second keeps the first's entry.
+  auto file = std::make_shared<const CopcFile>(path, options_);
+  const std::lock_guard lock(mutex_);
+  if (const auto found = byPath_.find(path); found != byPath_.end()) return found->second->second;
+  recent_.emplace_front(path, file);
+  byPath_[path] = recent_.begin();
+  while (recent_.size() > std::max<size_t>(capacity_, 1)) {
+    byPath_.erase(recent_.back().first);
+    recent_.pop_back();
+  }
+  return file;
+}
+
+size_t OpenCopcFiles::openCount() const {
+  const std::lock_guard lock(mutex_);
+  return recent_.size();
+}
+
+CopcTileSource::CopcTileSource(std::string path, std::shared_ptr<OpenCopcFiles> files)
+    : path_(std::move(path)), files_(std::move(files)) {
+  const std::shared_ptr<const CopcFile> file = files_->get(path_);
+  forest_ = forestOf(file->hierarchy());
+  origin_ = file->origin();
+  hasColor_ = file->hasColor();
+  attributes_ = file->attributeNames();
+}
+
+PointCloud CopcTileSource::decodeNode(size_t node) const {
+  requireNode(node, forest_.nodes.size(), path_);
+  return files_->get(path_)->decodeNode(node);
+}
+
+WholeTileSource::WholeTileSource(const Tile& tile, ReadOptions options)
+    : path_(tile.path), options_(std::move(options)) {
+  options_.headerOnly = false;
+  forest_.trees.push_back({.rootSpacing = evenSpacing(tile.bounds, tile.pointCount)});
+  forest_.nodes.push_back(
+      {.tree = 0, .key = {}, .bounds = tile.bounds, .pointCount = tile.pointCount});
+  // The box's centre in whole units: tiles far from zero keep sub-millimetre offsets.
+  origin_ = tile.bounds.empty() ? tile.origin : glm::round(tile.bounds.center());
+  hasColor_ = tile.hasColor;
+  attributes_ = tile.attributes;
+}
+
+PointCloud WholeTileSource::decodeNode(size_t node) const {
+  requireNode(node, 1, path_);
+  PointCloud cloud = readPointCloud(path_, options_, nullptr, nullptr);
+  // The reader's origin is the header's; should it differ, the points move to the one promised.
+  const glm::dvec3 shift = cloud.origin - origin_;
+  if (shift != glm::dvec3(0.0)) {
+    for (Point& point : cloud.points) {
+      point.x = float(double(point.x) + shift.x);
+      point.y = float(double(point.y) + shift.y);
+      point.z = float(double(point.z) + shift.z);
+    }
+    cloud.origin = origin_;
+  }
+  if (!hasColor_) cloud.hasColor = false;
+  return cloud;
+}
+
+}  // namespace pcv
