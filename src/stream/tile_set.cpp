@@ -97,7 +97,7 @@ std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths) 
   return files;
 }
 
-TileSet readTileSet(const std::vector<std::string>& files) {
+TileSet describeTiles(const std::vector<std::string>& files) {
   TileSet set;
   set.tiles.resize(files.size());
   // The first error by tile order, so a broken dataset says the same thing on every run.
@@ -117,21 +117,32 @@ TileSet readTileSet(const std::vector<std::string>& files) {
   });
   if (failedTile < files.size()) throw InputError(failure);
   for (const Tile& tile : set.tiles) {
-    const Tile& first = set.tiles.front();
-    if (tile.crsRecords != first.crsRecords) {
-      const auto says = [](const Tile& t) {
-        return t.crsRecords.empty() ? std::string("states no coordinate system")
-                                    : std::string("states other LASF_Projection records");
-      };
-      throw InputError("the tiles are in different coordinate systems: " + first.path + " " +
-                       (first.crsRecords.empty() ? says(first) : "states one") + ", " + tile.path +
-                       " " + says(tile) +
-                       " (compared: the bytes of their WKT and GeoTIFF records)");
-    }
     set.pointCount += tile.pointCount;
     set.bounds.extend(tile.bounds);
   }
   if (!set.tiles.empty()) set.crsWkt = set.tiles.front().crsWkt;
+  return set;
+}
+
+void requireOneCoordinateSystem(const TileSet& set) {
+  if (set.tiles.empty()) return;
+  const Tile& first = set.tiles.front();
+  const auto says = [](const Tile& tile) {
+    if (tile.crsRecords.empty()) return std::string("states no coordinate system");
+    return tile.crsWkt.empty() ? std::string("states GeoTIFF keys")
+                               : "states the WKT " + tile.crsWkt.substr(0, 80);
+  };
+  for (const Tile& tile : set.tiles) {
+    if (tile.crsRecords == first.crsRecords) continue;
+    throw InputError("the tiles are in different coordinate systems: " + first.path + " " +
+                     says(first) + "; " + tile.path + " " + says(tile) +
+                     " (compared: the bytes of their LASF_Projection WKT and GeoTIFF records)");
+  }
+}
+
+TileSet readTileSet(const std::vector<std::string>& files) {
+  TileSet set = describeTiles(files);
+  requireOneCoordinateSystem(set);
   return set;
 }
 

@@ -24,6 +24,7 @@
 #include "pcv/stream/tile_set.hpp"
 #include "pcv/stream/tile_sources.hpp"
 #include "synthetic_point_files.hpp"
+#include "synthetic_tiles.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
@@ -32,70 +33,14 @@ namespace {
 namespace fs = std::filesystem;
 using test::SyntheticPoint;
 
-constexpr double kTileSize = 100.0;  // world units a tile spans in x and y
-constexpr double kEast = 500000.0, kNorth = 5000000.0;
-
-/// The points of an n x n grid covering tile (column, row) of the dataset, z rising with x.
-std::vector<SyntheticPoint> gridTile(int column, int row, int n) {
-  std::vector<SyntheticPoint> points;
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) {
-      const double x = kTileSize * (column + (i + 0.5) / n);
-      points.push_back({.x = kEast + x,
-                        .y = kNorth + kTileSize * (row + (j + 0.5) / n),
-                        .z = 100.0 + 0.01 * x,
-                        .red = 50000,
-                        .green = 20000,
-                        .blue = 9000});
-    }
-  }
-  return points;
-}
-
-/// A LAS 1.2 file of `points` whose header states their bounds, as real tiles' headers do (the
-/// synthetic writer leaves them zero).
-std::vector<uint8_t> lasWithBounds(const std::vector<SyntheticPoint>& points) {
-  std::vector<uint8_t> las = test::makeLas(points, {.pointFormat = 2});
-  Box3d box;
-  for (const SyntheticPoint& p : points) box.extend(glm::dvec3(p.x, p.y, p.z));
-  const double stated[6] = {box.max.x, box.min.x, box.max.y, box.min.y, box.max.z, box.min.z};
-  std::memcpy(&las[179], stated, sizeof(stated));  // max x, min x, max y, ... (LAS 1.2 header)
-  return las;
-}
-
-fs::path writeLasTile(const fs::path& path, int column, int row, int n) {
-  test::writeBytes(path, lasWithBounds(gridTile(column, row, n)));
-  return path;
-}
-
-fs::path writeCopcTile(const fs::path& path, int column, int row, int n) {
-  const fs::path las = fs::path(path).replace_extension(".source.las");
-  writeLasTile(las, column, row, n);
-  writeCopcFile([las] { return openLasRecords(las); }, path, {.maxPointsPerNode = 500});
-  fs::remove(las);
-  return path;
-}
-
-/// A LAS 1.2 file's bytes with an OGC WKT record (LASF_Projection 2112) put before its points.
-std::vector<uint8_t> withWkt(std::vector<uint8_t> las, const std::string& wkt) {
-  constexpr size_t kHeaderBytes = 227, kVlrHeaderBytes = 54;
-  test::ByteWriter vlr;
-  vlr.put<uint16_t>(0);
-  vlr.putText("LASF_Projection", 16);
-  vlr.put<uint16_t>(2112);
-  vlr.put<uint16_t>(uint16_t(wkt.size() + 1));
-  vlr.putText("wkt", 32);
-  vlr.putText(wkt, wkt.size() + 1);
-  uint32_t pointsOffset = 0, vlrCount = 0;
-  std::memcpy(&pointsOffset, &las[96], 4);
-  std::memcpy(&vlrCount, &las[100], 4);
-  pointsOffset += uint32_t(kVlrHeaderBytes + wkt.size() + 1);
-  vlrCount += 1;
-  std::memcpy(&las[96], &pointsOffset, 4);
-  std::memcpy(&las[100], &vlrCount, 4);
-  las.insert(las.begin() + kHeaderBytes, vlr.bytes.begin(), vlr.bytes.end());
-  return las;
-}
+using test::gridTile;
+using test::kEast;
+using test::kNorth;
+using test::kTileSize;
+using test::lasWithBounds;
+using test::withWkt;
+using test::writeCopcTile;
+using test::writeLasTile;
 
 /// The soft limit on open files lowered for one test, and restored after.
 class OpenFileLimit {

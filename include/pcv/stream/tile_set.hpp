@@ -58,8 +58,15 @@ bool namesFolder(const std::vector<std::string>& paths);
 
 /// Reads the header of every one of `files` on all cores (ReadOptions::headerOnly: no point is
 /// decoded, each file is open only while its header is read). Throws InputError naming the file
-/// for one that is not LAS, LAZ or COPC or whose header is broken, and naming two tiles when they
-/// state different coordinate systems (their LASF_Projection records' bytes differ).
+/// for one that is not LAS, LAZ or COPC or whose header is broken. Does not compare the tiles'
+/// coordinate systems (files merged in core never did).
+TileSet describeTiles(const std::vector<std::string>& files);
+
+/// Throws InputError naming two tiles when `set`'s tiles state different coordinate systems (the
+/// bytes of their LASF_Projection WKT and GeoTIFF records differ, a tile stating none included).
+void requireOneCoordinateSystem(const TileSet& set);
+
+/// describeTiles(), then requireOneCoordinateSystem(): a dataset's tiles.
 TileSet readTileSet(const std::vector<std::string>& files);
 
 }  // namespace pcv
