@@ -68,12 +68,17 @@ PointCloud CopcTileSource::decodeNode(size_t node) const {
   return files_->get(path_)->decodeNode(node);
 }
 
-WholeTileSource::WholeTileSource(const Tile& tile, ReadOptions options)
-    : path_(tile.path), options_(std::move(options)) {
+WholeTileSource::WholeTileSource(const Tile& tile, ReadOptions options,
+                                 std::vector<uint64_t> shownElsewhere)
+    : path_(tile.path),
+      options_(std::move(options)),
+      declaredPoints_(tile.pointCount),
+      shownElsewhere_(std::move(shownElsewhere)) {
   options_.headerOnly = false;
-  forest_.trees.push_back({.rootSpacing = evenSpacing(tile.bounds, tile.pointCount)});
-  forest_.nodes.push_back(
-      {.tree = 0, .key = {}, .bounds = tile.bounds, .pointCount = tile.pointCount});
+  const uint64_t points =
+      tile.pointCount - std::min<uint64_t>(tile.pointCount, shownElsewhere_.size());
+  forest_.trees.push_back({.rootSpacing = evenSpacing(tile.bounds, points)});
+  forest_.nodes.push_back({.tree = 0, .key = {}, .bounds = tile.bounds, .pointCount = points});
   // The box's centre in whole units: tiles far from zero keep sub-millimetre offsets.
   origin_ = tile.bounds.empty() ? tile.origin : glm::round(tile.bounds.center());
   hasColor_ = tile.hasColor;
@@ -83,6 +88,22 @@ WholeTileSource::WholeTileSource(const Tile& tile, ReadOptions options)
 PointCloud WholeTileSource::decodeNode(size_t node) const {
   requireNode(node, 1, path_);
   PointCloud cloud = readPointCloud(path_, options_, nullptr, nullptr);
+  // The points come in record order unless some were dropped (non-finite): then the indices no
+  // longer hold and the overview's few points are drawn twice, which shows the same pixels.
+  if (!shownElsewhere_.empty() && cloud.size() == declaredPoints_) {
+    size_t out = 0, skip = 0;
+    for (size_t i = 0; i < cloud.size(); ++i) {
+      if (skip < shownElsewhere_.size() && shownElsewhere_[skip] == i) {
+        ++skip;
+        continue;
+      }
+      cloud.points[out] = cloud.points[i];
+      for (auto& attribute : cloud.attributes) attribute.values[out] = attribute.values[i];
+      ++out;
+    }
+    cloud.points.resize(out);
+    for (auto& attribute : cloud.attributes) attribute.values.resize(out);
+  }
   // The reader's origin is the header's; should it differ, the points move to the one promised.
   const glm::dvec3 shift = cloud.origin - origin_;
   if (shift != glm::dvec3(0.0)) {
@@ -95,6 +116,18 @@ PointCloud WholeTileSource::decodeNode(size_t node) const {
   }
   if (!hasColor_) cloud.hasColor = false;
   return cloud;
+}
+
+MemoryNodeSource::MemoryNodeSource(PointCloud cloud, const Box3d& bounds)
+    : cloud_(std::move(cloud)) {
+  forest_.trees.push_back({.rootSpacing = evenSpacing(bounds, cloud_.size())});
+  forest_.nodes.push_back({.tree = 0, .key = {}, .bounds = bounds, .pointCount = cloud_.size()});
+  for (const ScalarAttribute& attribute : cloud_.attributes) attributes_.push_back(attribute.name);
+}
+
+PointCloud MemoryNodeSource::decodeNode(size_t node) const {
+  requireNode(node, 1, "points in memory");
+  return cloud_;
 }
 
 }  // namespace pcv

@@ -18,6 +18,7 @@
 #include "pcv/core/parallel.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_records.hpp"
+#include "pcv/io/point_sample.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/stream/streamed_cloud.hpp"
 #include "pcv/stream/tile_forest.hpp"
@@ -41,6 +42,7 @@ using test::lasWithBounds;
 using test::withWkt;
 using test::writeCopcTile;
 using test::writeLasTile;
+using test::writeLazTile;
 
 /// The soft limit on open files lowered for one test, and restored after.
 class OpenFileLimit {
@@ -144,7 +146,8 @@ TEST_F(TileSetTest, TenThousandTilesOpenAndDecodeUnderAThousandOpenFiles) {
   ASSERT_EQ(set.tiles.size(), size_t(kTiles));
   EXPECT_EQ(set.pointCount, uint64_t(kTiles) * 4);
   const std::shared_ptr<const ForestNodeSource> forest = openTileForest(set);
-  ASSERT_EQ(forest->forest().nodes.size(), size_t(kTiles)) << "a LAS tile is one node";
+  ASSERT_EQ(forest->forest().nodes.size(), size_t(kTiles) + 1)
+      << "a LAS tile is one node, and their overview one more";
   std::atomic<uint64_t> decoded{0};
   parallelForEachDynamic(forest->forest().nodes.size(),
                          [&](size_t node) { decoded += forest->decodeNode(node).size(); });
@@ -196,6 +199,29 @@ std::vector<std::array<int64_t, 3>> worldPoints(const NodeSource& source) {
   return worldPoints(all);
 }
 
+TEST_F(TileSetTest, SamplesLazChunkFirstPointsAndEveryKthLasRecord) {
+  const fs::path laz = writeLazTile(dir_ / "t.laz", 0, 0, 30, 100);
+  const fs::path las = writeLasTile(dir_ / "t.las", 1, 0, 30);
+  const PointSample lazSample = readPointSample(laz, 1000);
+  const std::vector<uint64_t> chunkStarts = {0, 100, 200, 300, 400, 500, 600, 700, 800};
+  EXPECT_EQ(lazSample.recordIndices, chunkStarts);
+  const PointSample lasSample = readPointSample(las, 10);
+  const std::vector<uint64_t> everyNinetieth = {0, 90, 180, 270, 360, 450, 540, 630, 720, 810};
+  EXPECT_EQ(lasSample.recordIndices, everyNinetieth);
+  for (const auto& [path, sample] : {std::pair{laz, &lazSample}, std::pair{las, &lasSample}}) {
+    const PointCloud whole = readPointCloud(path);
+    ASSERT_EQ(sample->cloud.size(), sample->recordIndices.size());
+    for (size_t i = 0; i < sample->cloud.size(); ++i) {
+      const Point& p = sample->cloud.points[i];
+      const Point& q = whole.points[sample->recordIndices[i]];
+      EXPECT_NEAR(double(p.x) + sample->cloud.origin.x, double(q.x) + whole.origin.x, 1e-3);
+      EXPECT_NEAR(double(p.y) + sample->cloud.origin.y, double(q.y) + whole.origin.y, 1e-3);
+      EXPECT_NEAR(double(p.z) + sample->cloud.origin.z, double(q.z) + whole.origin.z, 1e-3);
+      EXPECT_EQ(p.rgba, q.rgba) << path << " point " << i;
+    }
+  }
+}
+
 /// Frames until the stream converges (at most ~20 s); the last frame's sets.
 std::vector<PointSetId> converge(StreamedCloud& cloud, const Camera& camera, int width,
                                  int height) {
@@ -212,16 +238,21 @@ TEST_F(TileSetTest, CopcAndLasTilesStreamAsOneForestToTheInCoreImage) {
   std::vector<std::string> files = {writeCopcTile(dir_ / "a.copc.laz", 0, 0, 60).string(),
                                     writeLasTile(dir_ / "b.las", 1, 0, 50).string(),
                                     writeCopcTile(dir_ / "c.copc.laz", 0, 1, 40).string(),
-                                    writeLasTile(dir_ / "d.las", 1, 1, 30).string()};
+                                    writeLazTile(dir_ / "d.laz", 1, 1, 30, 100).string()};
   const TileSet set = readTileSet(files);
-  const std::shared_ptr<const ForestNodeSource> forest = openTileForest(set);
-  EXPECT_EQ(forest->forest().trees.size(), 4u);
+  const std::shared_ptr<const ForestNodeSource> forest =
+      openTileForest(set, {.lasSamplePoints = 100});
+  ASSERT_EQ(forest->forest().trees.size(), 5u) << "the overview, then the tiles";
+  const uint64_t overviewPoints = forest->forest().nodes[0].pointCount;
+  EXPECT_EQ(overviewPoints, 100u + 9u) << "LAS: every 25th of 2500; LAZ: 9 chunks' first points";
 
   constexpr int kWidth = 320, kHeight = 180;
   auto streamedRenderer = createRenderer("cpu", {.storage = PointStorage::Compact});
   StreamedCloud cloud(forest, *streamedRenderer,
                       {.gpuMemoryBytes = 64ull << 20, .decodeThreads = 2, .refineSpacingPx = 0.0});
   const Camera camera = frameBounds(set.bounds, float(kWidth) / kHeight);
+  cloud.update(camera, kWidth, kHeight);
+  EXPECT_GE(cloud.stats().pointsDrawn, overviewPoints) << "the overview is in the first frame";
   const std::vector<PointSetId> sets = converge(cloud, camera, kWidth, kHeight);
   EXPECT_EQ(cloud.stats().pointsDrawn, set.pointCount) << "every point of every tile";
   Image streamed(kWidth, kHeight, test::kPoisonPixel);

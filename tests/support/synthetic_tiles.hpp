@@ -10,6 +10,7 @@
 
 #include "pcv/core/bounds.hpp"
 #include "pcv/io/copc_writer.hpp"
+#include "pcv/io/las_writer.hpp"
 #include "pcv/io/point_records.hpp"
 #include "synthetic_point_files.hpp"
 
@@ -57,6 +58,22 @@ inline std::filesystem::path writeCopcTile(const std::filesystem::path& path, in
   const std::filesystem::path las = std::filesystem::path(path).replace_extension(".source.las");
   writeLasTile(las, column, row, n);
   writeCopcFile([las] { return openLasRecords(las); }, path, {.maxPointsPerNode = 500});
+  std::filesystem::remove(las);
+  return path;
+}
+
+/// A LAZ tile through pcv's writer, in chunks of `chunkPoints`.
+inline std::filesystem::path writeLazTile(const std::filesystem::path& path, int column, int row,
+                                          int n, uint32_t chunkPoints) {
+  const std::filesystem::path las = std::filesystem::path(path).replace_extension(".source.las");
+  writeLasTile(las, column, row, n);
+  {
+    auto records = openLasRecords(las);
+    LasFileWriter writer(path, records->format(), LasCompression::Laz, chunkPoints);
+    const uint8_t* data = nullptr;
+    while (const uint64_t count = records->next(1 << 20, data)) writer.write(data, count);
+    writer.finish();
+  }
   std::filesystem::remove(las);
   return path;
 }

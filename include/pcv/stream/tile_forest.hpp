@@ -14,12 +14,17 @@ namespace pcv {
 struct TileForestOptions {
   ReadOptions read;           ///< what each tile's decode reads (attributes, colours)
   size_t openCopcFiles = 64;  ///< COPC files mapped at once, at most (closed least recent first)
+  /// The LAS/LAZ tiles' overview as the forest's first tree (so it is resident with the first
+  /// image): each LAZ tile's chunk first points, about `lasSamplePoints` records of each LAS tile.
+  bool overview = true;
+  uint64_t lasSamplePoints = 256;
 };
 
-/// The forest of `tiles` (in their order; the forest's origin is the first tile's). Reads every
-/// COPC tile's hierarchy, on all cores: every page of it, since a NodeSource's forest is fixed
-/// for its life (about 80 bytes a node). Throws InputError when a tile set is empty or a COPC
-/// tile's hierarchy is broken.
+/// The forest of `tiles`: the overview (when asked for and there are LAS/LAZ tiles), then the
+/// tiles in their order; the forest's origin is its first tree's. Reads every COPC tile's
+/// hierarchy and every LAS/LAZ tile's sample, on all cores: every hierarchy page, since a
+/// NodeSource's forest is fixed for its life (about 80 bytes a node). Throws InputError when a
+/// tile set is empty or a tile's hierarchy or chunk table is broken.
 std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
                                                        const TileForestOptions& options = {});
 

@@ -63,21 +63,44 @@ class CopcTileSource final : public NodeSource {
 /// A LAS or LAZ tile as one node: a lone root, its box the tile's header box.
 class WholeTileSource final : public NodeSource {
  public:
-  WholeTileSource(const Tile& tile, ReadOptions options);
+  /// `shownElsewhere`: indices of the tile's records an overview draws (ascending), left out of
+  /// the decode so that each point is drawn once.
+  WholeTileSource(const Tile& tile, ReadOptions options, std::vector<uint64_t> shownElsewhere = {});
 
   const NodeForest& forest() const override { return forest_; }
   const glm::dvec3& origin() const override { return origin_; }
   bool hasColor() const override { return hasColor_; }
   const std::vector<std::string>& attributeNames() const override { return attributes_; }
-  /// The whole tile, read through readPointCloud (LAZ chunks on all cores).
+  /// The whole tile but the points shown elsewhere, read through readPointCloud (LAZ chunks on
+  /// all cores).
   PointCloud decodeNode(size_t node) const override;
 
  private:
   std::string path_;
   ReadOptions options_;
+  uint64_t declaredPoints_ = 0;
+  std::vector<uint64_t> shownElsewhere_;
   NodeForest forest_;
   glm::dvec3 origin_{0.0};
   bool hasColor_ = false;
+  std::vector<std::string> attributes_;
+};
+
+/// Points already in memory as one node (the overview of a dataset's LAS/LAZ tiles): a lone
+/// root with the box given.
+class MemoryNodeSource final : public NodeSource {
+ public:
+  MemoryNodeSource(PointCloud cloud, const Box3d& bounds);
+
+  const NodeForest& forest() const override { return forest_; }
+  const glm::dvec3& origin() const override { return cloud_.origin; }
+  bool hasColor() const override { return cloud_.hasColor; }
+  const std::vector<std::string>& attributeNames() const override { return attributes_; }
+  PointCloud decodeNode(size_t node) const override;
+
+ private:
+  PointCloud cloud_;
+  NodeForest forest_;
   std::vector<std::string> attributes_;
 };
 
