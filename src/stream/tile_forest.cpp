@@ -1,6 +1,7 @@
 // A dataset's tiles joined into one forest: hierarchies read on all cores, files left closed.
 #include "pcv/stream/tile_forest.hpp"
 
+#include <algorithm>
 #include <mutex>
 
 #include "pcv/core/error.hpp"
@@ -9,6 +10,50 @@
 #include "pcv/stream/tile_sources.hpp"
 
 namespace pcv {
+namespace {
+
+/// The samples as one cloud at the first one's origin, with the attributes all of them carry, in
+/// one allocation (appending one by one would copy the growing cloud once per tile).
+PointCloud mergeSamples(const std::vector<const PointCloud*>& samples) {
+  PointCloud merged;
+  merged.origin = samples.front()->origin;
+  merged.hasColor = true;
+  size_t total = 0;
+  for (const PointCloud* sample : samples) {
+    total += sample->size();
+    merged.hasColor = merged.hasColor && sample->hasColor;
+  }
+  for (const ScalarAttribute& attribute : samples.front()->attributes) {
+    const bool everywhere = std::all_of(samples.begin(), samples.end(), [&](const PointCloud* s) {
+      return std::any_of(s->attributes.begin(), s->attributes.end(),
+                         [&](const ScalarAttribute& a) { return a.name == attribute.name; });
+    });
+    if (everywhere) merged.attributes.push_back({.name = attribute.name, .values = {}});
+  }
+  merged.points.resize(total);
+  for (ScalarAttribute& attribute : merged.attributes) attribute.values.resize(total);
+  size_t at = 0;
+  for (const PointCloud* sample : samples) {
+    const glm::dvec3 shift = sample->origin - merged.origin;
+    for (size_t i = 0; i < sample->size(); ++i) {
+      Point point = sample->points[i];
+      point.x = float(double(point.x) + shift.x);
+      point.y = float(double(point.y) + shift.y);
+      point.z = float(double(point.z) + shift.z);
+      merged.points[at + i] = point;
+    }
+    for (ScalarAttribute& attribute : merged.attributes) {
+      for (const ScalarAttribute& from : sample->attributes) {
+        if (from.name != attribute.name) continue;
+        std::copy(from.values.begin(), from.values.end(), attribute.values.begin() + at);
+      }
+    }
+    at += sample->size();
+  }
+  return merged;
+}
+
+}  // namespace
 
 std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
                                                        const TileForestOptions& options) {
@@ -42,22 +87,16 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
     }
   });
   if (failedTile < members.size()) throw InputError(failure);
-  PointCloud overview;
+  std::vector<const PointCloud*> sampled;
   Box3d overviewBounds;
-  bool first = true;
   for (size_t i = 0; i < samples.size(); ++i) {
     if (tiles.tiles[i].format == TileFormat::Copc || !options.overview) continue;
     overviewBounds.extend(tiles.tiles[i].bounds);
-    if (first) {
-      overview = std::move(samples[i].cloud);
-      first = false;
-    } else {
-      appendPointCloud(overview, samples[i].cloud);
-    }
+    sampled.push_back(&samples[i].cloud);
   }
-  if (!first) {
+  if (!sampled.empty()) {
     members.insert(members.begin(),
-                   std::make_shared<const MemoryNodeSource>(std::move(overview), overviewBounds));
+                   std::make_shared<const MemoryNodeSource>(mergeSamples(sampled), overviewBounds));
   }
   return std::make_shared<const ForestNodeSource>(std::move(members));
 }
