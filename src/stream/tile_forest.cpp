@@ -53,6 +53,26 @@ PointCloud mergeSamples(const std::vector<const PointCloud*>& samples) {
   return merged;
 }
 
+/// The COPC tiles' roots decoded into `samples` (on all cores) and hidden in their trees, when
+/// they hold `limit` points at most in all.
+void addCopcRoots(const std::vector<std::shared_ptr<CopcTileSource>>& copcTiles, uint64_t limit,
+                  std::vector<PointSample>& samples) {
+  uint64_t rootPoints = 0;
+  for (const auto& tile : copcTiles) {
+    if (!tile || tile->rootNode() == tile->forest().nodes.size()) continue;
+    rootPoints += tile->forest().nodes[tile->rootNode()].pointCount;
+  }
+  if (rootPoints == 0 || rootPoints > limit) return;
+  parallelForEachDynamic(copcTiles.size(), [&](size_t i) {
+    const auto& tile = copcTiles[i];
+    if (!tile || tile->rootNode() == tile->forest().nodes.size()) return;
+    samples[i].cloud = tile->decodeNode(tile->rootNode());
+  });
+  for (const auto& tile : copcTiles) {
+    if (tile) tile->hideRoot();
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
@@ -61,6 +81,7 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
   const auto files = std::make_shared<OpenCopcFiles>(options.openCopcFiles, options.read);
   std::vector<std::shared_ptr<const NodeSource>> members(tiles.tiles.size());
   std::vector<PointSample> samples(tiles.tiles.size());
+  std::vector<std::shared_ptr<CopcTileSource>> copcTiles(tiles.tiles.size());
   std::mutex failedMutex;
   size_t failedTile = members.size();
   std::string failure;
@@ -68,7 +89,8 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
     const Tile& tile = tiles.tiles[i];
     try {
       if (tile.format == TileFormat::Copc) {
-        members[i] = std::make_shared<const CopcTileSource>(tile.path, files);
+        copcTiles[i] = std::make_shared<CopcTileSource>(tile, files, options.read);
+        members[i] = copcTiles[i];
       } else {
         std::vector<uint64_t> sampled;
         if (options.overview) {
@@ -87,10 +109,11 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
     }
   });
   if (failedTile < members.size()) throw InputError(failure);
+  if (options.overview) addCopcRoots(copcTiles, options.copcRootPointLimit, samples);
   std::vector<const PointCloud*> sampled;
   Box3d overviewBounds;
   for (size_t i = 0; i < samples.size(); ++i) {
-    if (tiles.tiles[i].format == TileFormat::Copc || !options.overview) continue;
+    if (!options.overview || (copcTiles[i] && samples[i].cloud.size() == 0)) continue;
     overviewBounds.extend(tiles.tiles[i].bounds);
     sampled.push_back(&samples[i].cloud);
   }

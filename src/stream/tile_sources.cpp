@@ -25,7 +25,32 @@ double evenSpacing(const Box3d& bounds, uint64_t points) {
   return area > 0.0 ? std::sqrt(area / double(points)) : 0.0;
 }
 
+/// `cloud` with its points as offsets from `origin` (added in double, so each rounds once).
+PointCloud movedTo(PointCloud cloud, const glm::dvec3& origin) {
+  const glm::dvec3 shift = cloud.origin - origin;
+  if (shift == glm::dvec3(0.0)) return cloud;
+  for (Point& point : cloud.points) {
+    point.x = float(double(point.x) + shift.x);
+    point.y = float(double(point.y) + shift.y);
+    point.z = float(double(point.z) + shift.z);
+  }
+  cloud.origin = origin;
+  return cloud;
+}
+
 }  // namespace
+
+std::vector<std::string> attributesRead(const Tile& tile, const ReadOptions& options) {
+  std::vector<std::string> names;
+  for (const std::string& name : tile.attributes) {
+    if (options.attributes.empty() ||
+        std::find(options.attributes.begin(), options.attributes.end(), name) !=
+            options.attributes.end()) {
+      names.push_back(name);
+    }
+  }
+  return names;
+}
 
 std::shared_ptr<const CopcFile> OpenCopcFiles::get(const std::string& path) {
   {
@@ -54,18 +79,42 @@ size_t OpenCopcFiles::openCount() const {
   return recent_.size();
 }
 
-CopcTileSource::CopcTileSource(std::string path, std::shared_ptr<OpenCopcFiles> files)
-    : path_(std::move(path)), files_(std::move(files)) {
-  const std::shared_ptr<const CopcFile> file = files_->get(path_);
-  forest_ = forestOf(file->hierarchy());
-  origin_ = file->origin();
-  hasColor_ = file->hasColor();
-  attributes_ = file->attributeNames();
+CopcTileSource::CopcTileSource(const Tile& tile, std::shared_ptr<OpenCopcFiles> files,
+                               const ReadOptions& options)
+    : path_(tile.path), files_(std::move(files)) {
+  const CopcHierarchy hierarchy = readCopcHierarchy(path_);
+  forest_ = forestOf(hierarchy);
+  // Near the octree's centre, as CopcFile's; decodeNode moves the points should they differ.
+  origin_ = glm::round(hierarchy.center);
+  hasColor_ = tile.hasColor && options.colors;
+  attributes_ = attributesRead(tile, options);
 }
 
 PointCloud CopcTileSource::decodeNode(size_t node) const {
   requireNode(node, forest_.nodes.size(), path_);
-  return files_->get(path_)->decodeNode(node);
+  if (rootHidden_ && node == rootNode()) {
+    PointCloud none;
+    none.origin = origin_;
+    none.hasColor = hasColor_;
+    for (const std::string& name : attributes_)
+      none.attributes.push_back({.name = name, .values = {}});
+    return none;
+  }
+  return movedTo(files_->get(path_)->decodeNode(node), origin_);
+}
+
+size_t CopcTileSource::rootNode() const {
+  for (size_t node = 0; node < forest_.nodes.size(); ++node) {
+    if (forest_.nodes[node].key.level == 0) return node;
+  }
+  return forest_.nodes.size();
+}
+
+void CopcTileSource::hideRoot() {
+  const size_t root = rootNode();
+  if (root == forest_.nodes.size()) return;
+  forest_.nodes[root].pointCount = 0;
+  rootHidden_ = true;
 }
 
 WholeTileSource::WholeTileSource(const Tile& tile, ReadOptions options,
@@ -81,8 +130,8 @@ WholeTileSource::WholeTileSource(const Tile& tile, ReadOptions options,
   forest_.nodes.push_back({.tree = 0, .key = {}, .bounds = tile.bounds, .pointCount = points});
   // The box's centre in whole units: tiles far from zero keep sub-millimetre offsets.
   origin_ = tile.bounds.empty() ? tile.origin : glm::round(tile.bounds.center());
-  hasColor_ = tile.hasColor;
-  attributes_ = tile.attributes;
+  hasColor_ = tile.hasColor && options_.colors;
+  attributes_ = attributesRead(tile, options_);
 }
 
 PointCloud WholeTileSource::decodeNode(size_t node) const {
@@ -104,18 +153,8 @@ PointCloud WholeTileSource::decodeNode(size_t node) const {
     cloud.points.resize(out);
     for (auto& attribute : cloud.attributes) attribute.values.resize(out);
   }
-  // The reader's origin is the header's; should it differ, the points move to the one promised.
-  const glm::dvec3 shift = cloud.origin - origin_;
-  if (shift != glm::dvec3(0.0)) {
-    for (Point& point : cloud.points) {
-      point.x = float(double(point.x) + shift.x);
-      point.y = float(double(point.y) + shift.y);
-      point.z = float(double(point.z) + shift.z);
-    }
-    cloud.origin = origin_;
-  }
   if (!hasColor_) cloud.hasColor = false;
-  return cloud;
+  return movedTo(std::move(cloud), origin_);
 }
 
 MemoryNodeSource::MemoryNodeSource(PointCloud cloud, const Box3d& bounds)

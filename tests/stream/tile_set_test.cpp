@@ -162,10 +162,10 @@ TEST_F(TileSetTest, CopcTilesKeepOnlyAFewFilesOpen) {
   const TileSet set = readTileSet(files);
   const auto open = std::make_shared<OpenCopcFiles>(2);
   std::vector<std::shared_ptr<const NodeSource>> tiles;
-  for (const std::string& file : files) {
-    tiles.push_back(std::make_shared<const CopcTileSource>(file, open));
+  for (const Tile& tile : set.tiles) {
+    tiles.push_back(std::make_shared<const CopcTileSource>(tile, open));
   }
-  EXPECT_LE(open->openCount(), 2u);
+  EXPECT_EQ(open->openCount(), 0u) << "the hierarchies are read without opening the files";
   const ForestNodeSource forest(tiles);
   uint64_t decoded = 0;
   for (size_t node = 0; node < forest.forest().nodes.size(); ++node) {
@@ -244,7 +244,23 @@ TEST_F(TileSetTest, CopcAndLasTilesStreamAsOneForestToTheInCoreImage) {
       openTileForest(set, {.lasSamplePoints = 100});
   ASSERT_EQ(forest->forest().trees.size(), 5u) << "the overview, then the tiles";
   const uint64_t overviewPoints = forest->forest().nodes[0].pointCount;
-  EXPECT_EQ(overviewPoints, 100u + 9u) << "LAS: every 25th of 2500; LAZ: 9 chunks' first points";
+  uint64_t copcRootPoints = 0;
+  for (const std::string& copc : {files[0], files[2]}) {
+    const CopcFile file(copc);
+    for (const CopcNode& node : file.hierarchy().nodes) {
+      if (node.key.level == 0) copcRootPoints += node.pointCount;
+    }
+  }
+  EXPECT_EQ(overviewPoints, 100u + 9u + copcRootPoints)
+      << "LAS: every 25th of 2500; LAZ: 9 chunks' first points; the COPC tiles' roots";
+  for (const SourceNode& node : forest->forest().nodes) {
+    if (node.tree > 0 && node.key.level == 0 && (node.tree == 1 || node.tree == 3)) {
+      EXPECT_EQ(node.pointCount, 0u) << "a COPC root drawn in the overview is empty in its tree";
+    }
+  }
+  const std::shared_ptr<const ForestNodeSource> streamedRoots =
+      openTileForest(set, {.lasSamplePoints = 100, .copcRootPointLimit = 10});
+  EXPECT_EQ(streamedRoots->forest().nodes[0].pointCount, 109u) << "roots past the limit stream";
 
   constexpr int kWidth = 320, kHeight = 180;
   auto streamedRenderer = createRenderer("cpu", {.storage = PointStorage::Compact});

@@ -18,9 +18,14 @@ struct TileForestOptions {
   /// image): each LAZ tile's chunk first points, about `lasSamplePoints` records of each LAS tile.
   bool overview = true;
   uint64_t lasSamplePoints = 256;
+  /// The COPC tiles' root nodes join the overview (decoded at open, on all cores) when they hold
+  /// this many points at most in all; beyond, the roots stream as any node. Decoding is what the
+  /// first image waits for: 250 k layered LAZ points take about 0.5 s on 2 busy cores.
+  uint64_t copcRootPointLimit = 250'000;
 };
 
-/// The forest of `tiles`: the overview (when asked for and there are LAS/LAZ tiles), then the
+/// The forest of `tiles`: the overview (when asked for and there are LAS/LAZ tiles or COPC roots
+/// within the limit), then the
 /// tiles in their order; the forest's origin is its first tree's. Reads every COPC tile's
 /// hierarchy and every LAS/LAZ tile's sample, on all cores: every hierarchy page, since a
 /// NodeSource's forest is fixed for its life (about 80 bytes a node). Throws InputError when a

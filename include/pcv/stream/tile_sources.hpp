@@ -19,6 +19,9 @@
 
 namespace pcv {
 
+/// The attributes of `tile` that `options` ask for, in the tile's order.
+std::vector<std::string> attributesRead(const Tile& tile, const ReadOptions& options);
+
 /// The COPC files open now, the least recently used closed past `capacity`, so a dataset of any
 /// number of tiles maps only a few at a time. Safe to use from several threads.
 class OpenCopcFiles {
@@ -39,11 +42,15 @@ class OpenCopcFiles {
   std::unordered_map<std::string, std::list<Entry>::iterator> byPath_;
 };
 
-/// A COPC tile: one tree, the nodes of its hierarchy in the same order.
+/// A COPC tile: one tree, the nodes of its hierarchy in the same order (not thread-safe until
+/// shared as const).
 class CopcTileSource final : public NodeSource {
  public:
-  /// Opens `path` through `files` to read its hierarchy (the file may be closed again later).
-  CopcTileSource(std::string path, std::shared_ptr<OpenCopcFiles> files);
+  /// Reads the tile's hierarchy pages (readCopcHierarchy: no point is decoded, the file is not
+  /// kept open); `files` opens it when a node is decoded. The colours and attributes are those
+  /// the header declares (`tile`) and `options` asks for, as for files opened through `files`.
+  CopcTileSource(const Tile& tile, std::shared_ptr<OpenCopcFiles> files,
+                 const ReadOptions& options = {});
 
   const NodeForest& forest() const override { return forest_; }
   const glm::dvec3& origin() const override { return origin_; }
@@ -51,9 +58,16 @@ class CopcTileSource final : public NodeSource {
   const std::vector<std::string>& attributeNames() const override { return attributes_; }
   PointCloud decodeNode(size_t node) const override;
 
+  /// Its root's index in forest().nodes; forest().nodes.size() when the hierarchy has none.
+  size_t rootNode() const;
+  /// The root's points are drawn elsewhere (a dataset's overview): the root becomes an empty
+  /// node (its children stream as before) and decodes to no point.
+  void hideRoot();
+
  private:
   std::string path_;
   std::shared_ptr<OpenCopcFiles> files_;
+  bool rootHidden_ = false;
   NodeForest forest_;
   glm::dvec3 origin_{0.0};
   bool hasColor_ = false;
