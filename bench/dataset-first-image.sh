@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The first image of a dataset of tiles: makes 1 000 LAS tiles (40 x 25, 5 000 points each) and
-# their LAZ copies (chunks of 500 points, so each tile has 10 chunk first points), then times
+# The first image of a dataset of tiles: makes 1 000 LAS tiles (40 x 25, 5 000 points each), their
+# LAZ copies (chunks of 500 points, so each tile has 10 chunk first points) and COPC copies, then
+# times
 # `pcv info DIR` (the header index) and, from the start of `pcv render DIR`, when it says the
 # first image and the converged one were drawn. Usage: dataset-first-image.sh PCV WORKDIR
 set -euo pipefail
@@ -14,8 +15,14 @@ if [ ! -d "$work/laz" ]; then
     "$pcv" convert --chunk-size 500 "$tile" "$work/laz/$(basename "$tile" .las).laz" >/dev/null
   done
 fi
+if [ ! -d "$work/copc" ]; then
+  mkdir -p "$work/copc"
+  for tile in "$work"/las/*.las; do
+    "$pcv" convert "$tile" "$work/copc/$(basename "$tile" .las).copc.laz" >/dev/null
+  done
+fi
 now() { date +%s.%N; }
-for set in las laz; do
+for set in las laz copc; do
   start=$(now)
   "$pcv" info "$work/$set" --report "$work/$set-info.json" >/dev/null
   echo "$set: header index of $(ls "$work/$set" | wc -l) tiles: $(echo "$(now) - $start" | bc) s"
