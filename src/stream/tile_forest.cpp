@@ -2,12 +2,11 @@
 #include "pcv/stream/tile_forest.hpp"
 
 #include <algorithm>
-#include <mutex>
 
 #include "pcv/core/error.hpp"
-#include "pcv/core/parallel.hpp"
 #include "pcv/io/point_sample.hpp"
 #include "pcv/stream/tile_sources.hpp"
+#include "each_tile.hpp"
 
 namespace pcv {
 namespace {
@@ -63,7 +62,7 @@ void addCopcRoots(const std::vector<std::shared_ptr<CopcTileSource>>& copcTiles,
     rootPoints += tile->forest().nodes[tile->rootNode()].pointCount;
   }
   if (rootPoints == 0 || rootPoints > limit) return;
-  parallelForEachDynamic(copcTiles.size(), [&](size_t i) {
+  forEachTile(copcTiles.size(), [&](size_t i) {
     const auto& tile = copcTiles[i];
     if (!tile || tile->rootNode() == tile->forest().nodes.size()) return;
     samples[i].cloud = tile->decodeNode(tile->rootNode());
@@ -82,33 +81,20 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
   std::vector<std::shared_ptr<const NodeSource>> members(tiles.tiles.size());
   std::vector<PointSample> samples(tiles.tiles.size());
   std::vector<std::shared_ptr<CopcTileSource>> copcTiles(tiles.tiles.size());
-  std::mutex failedMutex;
-  size_t failedTile = members.size();
-  std::string failure;
-  parallelForEachDynamic(members.size(), [&](size_t i) {
+  forEachTile(members.size(), [&](size_t i) {
     const Tile& tile = tiles.tiles[i];
-    try {
-      if (tile.format == TileFormat::Copc) {
-        copcTiles[i] = std::make_shared<CopcTileSource>(tile, files, options.read);
-        members[i] = copcTiles[i];
-      } else {
-        std::vector<uint64_t> sampled;
-        if (options.overview) {
-          samples[i] = readPointSample(tile.path, options.lasSamplePoints, options.read);
-          sampled = samples[i].recordIndices;
-        }
-        members[i] =
-            std::make_shared<const WholeTileSource>(tile, options.read, std::move(sampled));
-      }
-    } catch (const Error& error) {
-      const std::lock_guard lock(failedMutex);
-      if (i < failedTile) {
-        failedTile = i;
-        failure = error.what();
-      }
+    if (tile.format == TileFormat::Copc) {
+      copcTiles[i] = std::make_shared<CopcTileSource>(tile, files, options.read);
+      members[i] = copcTiles[i];
+      return;
     }
+    std::vector<uint64_t> sampled;
+    if (options.overview) {
+      samples[i] = readPointSample(tile.path, options.lasSamplePoints, options.read);
+      sampled = samples[i].recordIndices;
+    }
+    members[i] = std::make_shared<const WholeTileSource>(tile, options.read, std::move(sampled));
   });
-  if (failedTile < members.size()) throw InputError(failure);
   if (options.overview) addCopcRoots(copcTiles, options.copcRootPointLimit, samples);
   std::vector<const PointCloud*> sampled;
   Box3d overviewBounds;

@@ -4,11 +4,10 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <mutex>
 
 #include "pcv/core/error.hpp"
-#include "pcv/core/parallel.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
+#include "each_tile.hpp"
 
 namespace pcv {
 namespace {
@@ -100,22 +99,7 @@ std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths) 
 TileSet describeTiles(const std::vector<std::string>& files) {
   TileSet set;
   set.tiles.resize(files.size());
-  // The first error by tile order, so a broken dataset says the same thing on every run.
-  std::mutex failedMutex;
-  size_t failedTile = files.size();
-  std::string failure;
-  parallelForEachDynamic(files.size(), [&](size_t i) {
-    try {
-      set.tiles[i] = describeTile(files[i]);
-    } catch (const Error& error) {
-      const std::lock_guard lock(failedMutex);
-      if (i < failedTile) {
-        failedTile = i;
-        failure = error.what();
-      }
-    }
-  });
-  if (failedTile < files.size()) throw InputError(failure);
+  forEachTile(files.size(), [&](size_t i) { set.tiles[i] = describeTile(files[i]); });
   for (const Tile& tile : set.tiles) {
     set.pointCount += tile.pointCount;
     set.bounds.extend(tile.bounds);
