@@ -1,7 +1,9 @@
 // A dataset of tiles: folders expand to their tiles, every header is read (in parallel) into
 // counts and bounds, tiles in different coordinate systems are refused naming two of them,
 // 10 000 tiles open and decode under a limit of 1 024 open files, COPC files stay few in the open
-// cache, and COPC and LAS tiles stream as one forest to every point, as the in-core image shows.
+// cache, a LAZ tile's sample is its chunks' first points and a LAS tile's every k-th record, and
+// COPC, LAS and LAZ tiles stream as one forest (their overview first, drawn in the first frame)
+// to every point exactly once, as the in-core read shows.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
