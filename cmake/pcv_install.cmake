@@ -34,6 +34,13 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/pcv DESTINATION ${CMAKE_INSTALL_
 
 set(pcv_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/pcv)
 install(EXPORT pcvTargets NAMESPACE pcv:: DESTINATION ${pcv_cmake_dir} COMPONENT development)
+# pcv_io links PROJ when src/ found it (VPC geometry): the package asks for it the same way.
+find_package(PROJ CONFIG QUIET)
+set(PCV_WITH_PROJ ${PROJ_FOUND})
+set(PCV_PC_REQUIRES "libpng pugixml liblzf")
+if(PROJ_FOUND)
+  string(APPEND PCV_PC_REQUIRES " proj")
+endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/pcvConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/pcvConfig.cmake
                               INSTALL_DESTINATION ${pcv_cmake_dir})

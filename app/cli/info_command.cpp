@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pcv/io/point_cloud_reader.hpp"
+#include "pcv/stream/tile_set.hpp"
 #include "option_groups.hpp"
 #include "run_report.hpp"
 
@@ -88,6 +89,61 @@ nlohmann::json summaryFigures(const std::string& path, const FileSummary& s) {
   return figures;
 }
 
+nlohmann::json boundsFigures(const Box3d& b) {
+  if (b.empty()) return nullptr;
+  return {{"min", {b.min.x, b.min.y, b.min.z}}, {"max", {b.max.x, b.max.y, b.max.z}}};
+}
+
+/// A dataset (folders among the paths): its tiles, one line each, then the totals. Its tiles'
+/// headers are read in parallel; tiles in two coordinate systems are an error naming two.
+void describeDataset(const std::vector<std::string>& paths) {
+  const TileSet set = describeTiles(expandTilePaths(paths));
+  requireOneCoordinateSystem(set);
+  nlohmann::json formats = nlohmann::json::object();
+  std::string formatText;
+  for (const TileFormat format : {TileFormat::Copc, TileFormat::Laz, TileFormat::Las}) {
+    if (const size_t count = set.count(format)) {
+      formats[tileFormatName(format)] = count;
+      formatText +=
+          (formatText.empty() ? "" : ", ") + std::to_string(count) + " " + tileFormatName(format);
+    }
+  }
+  const std::string crs = set.crs.known() ? set.crs.label() : std::string("none stated");
+  nlohmann::json tiles = nlohmann::json::array();
+  for (const Tile& tile : set.tiles) {
+    tiles.push_back({{"path", tile.path},
+                     {"format", tileFormatName(tile.format)},
+                     {"points", tile.pointCount},
+                     {"bounds", boundsFigures(tile.bounds)}});
+  }
+  runReport()["dataset"] = {{"tiles", tiles},
+                            {"tileCount", set.tiles.size()},
+                            {"points", set.pointCount},
+                            {"bounds", boundsFigures(set.bounds)},
+                            {"formats", formats},
+                            {"crs", set.crs.known() ? nlohmann::json{{"label", set.crs.label()},
+                                                                     {"wkt", set.crs.wkt},
+                                                                     {"epsg", set.crs.epsg}}
+                                                    : nlohmann::json(nullptr)}};
+  if (reportGoesToStdout()) return;
+  for (const Tile& tile : set.tiles) {
+    std::printf("%s  %s  %llu points\n", tile.path.c_str(), tileFormatName(tile.format),
+                static_cast<unsigned long long>(tile.pointCount));
+  }
+  std::printf("dataset\n  tiles:      %zu (%s)\n  points:     %llu (as the headers declare)\n",
+              set.tiles.size(), formatText.c_str(),
+              static_cast<unsigned long long>(set.pointCount));
+  const Box3d& b = set.bounds;
+  if (b.empty() || !plausibleBounds(b)) {
+    std::printf("  bounds:     none\n");
+  } else {
+    std::printf("  bounds:     min (%.3f, %.3f, %.3f)\n              max (%.3f, %.3f, %.3f)\n",
+                printable(b.min.x), printable(b.min.y), printable(b.min.z), printable(b.max.x),
+                printable(b.max.y), printable(b.max.z));
+  }
+  std::printf("  crs:        %s\n", crs.c_str());
+}
+
 }  // namespace
 
 void addInfoCommand(CLI::App& cli) {
@@ -96,13 +152,19 @@ void addInfoCommand(CLI::App& cli) {
   auto stats = std::make_shared<bool>(false);
   CLI::App* info = cli.add_subcommand(
       "info", "Describe point cloud files (PLY, LAS, LAZ, COPC, PCD, E57, text)");
-  info->add_option("files", *files, "Files to describe")->required();
+  info->add_option("files", *files,
+                   "Files to describe; a folder: the dataset of the LAS/LAZ/COPC tiles under it")
+      ->required();
   addReadFlags(*info, *read);
   info->add_flag("--stats", *stats,
                  "Read every point: counts without NaN/inf points and bounds computed from them "
                  "(default: the header alone, instant at any size)");
   addReportOption(*info);
   info->callback([files, read, stats] {
+    if (namesFolder(*files)) {
+      describeDataset(*files);
+      return;
+    }
     ReadOptions options = readOptionsFrom(*read);
     options.headerOnly = !*stats;
     int failures = 0;

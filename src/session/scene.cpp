@@ -10,6 +10,7 @@
 #include "pcv/io/copc_file.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/session/copc_cache.hpp"
+#include "pcv/stream/tile_forest.hpp"
 
 namespace pcv {
 namespace {
@@ -135,20 +136,32 @@ void Scene::openInCore() {
 }
 
 void Scene::openStreamed() {
-  file_ = std::make_shared<const CopcFile>(plan_.files[0], options_.read);
   std::vector<std::string> notes;
   StreamingOptions streaming = streamingOptionsFor(options_.stream, renderer_, notes);
   for (const std::string& note : notes) options_.report.say(note);
   streaming.coloring = options_.coloring;
-  streamed_ = std::make_unique<StreamedCloud>(file_, renderer_, streaming);
-  bounds_ = file_->statedBounds();
+  if (plan_.tiles) {
+    const TileSet& tiles = *plan_.tiles;
+    options_.report.say("streaming " + std::to_string(tiles.tiles.size()) + " tiles (" +
+                        countText(tiles.pointCount) + " points) as one forest");
+    const std::shared_ptr<const ForestNodeSource> forest =
+        openTileForest(tiles, {.read = options_.read});
+    streamed_ = std::make_unique<StreamedCloud>(forest, renderer_, streaming);
+    bounds_ = tiles.bounds.empty() ? streamed_->bounds() : tiles.bounds;
+    hasColor_ = forest->hasColor();
+  } else {
+    file_ = std::make_shared<const CopcFile>(plan_.files[0], options_.read);
+    streamed_ = std::make_unique<StreamedCloud>(file_, renderer_, streaming);
+    bounds_ = file_->statedBounds();
+    hasColor_ = file_->hasColor();
+  }
   origin_ = streamed_->origin();
-  hasColor_ = file_->hasColor();
   coloring_ = streamed_->coloring();
 }
 
 uint64_t Scene::pointCount() const {
   if (file_) return file_->pointCount();
+  if (plan_.tiles) return plan_.tiles->pointCount;
   if (plan_.kind == SceneKind::Cylinders) return plan_.demo.pointCount;
   return inCore_ ? inCore_->cloud().size() : 0;
 }

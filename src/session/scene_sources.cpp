@@ -11,6 +11,7 @@
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/scene/cylinders.hpp"
 #include "pcv/session/copc_cache.hpp"
+#include "pcv/stream/tile_set.hpp"
 
 namespace pcv {
 namespace {
@@ -31,6 +32,12 @@ bool cacheable(const std::vector<std::string>& files) {
   });
 }
 
+/// Whether every one of `files` is named as a tile (LAS, LAZ or COPC): the dataset's check by
+/// name, so thousands of files are not opened twice.
+bool namedAsTiles(const std::vector<std::string>& files) {
+  return std::all_of(files.begin(), files.end(), hasTileExtension);
+}
+
 }  // namespace
 
 RendererOptions ScenePlan::rendererOptions() const {
@@ -44,31 +51,45 @@ bool streamsAsCopc(const std::vector<std::string>& files, const StreamLimits& li
 
 ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   ScenePlan plan;
-  plan.files = sources.files;
+  const bool folder = namesFolder(sources.files);
+  plan.files = folder ? expandTilePaths(sources.files) : sources.files;
   plan.clouds = sources.clouds;
   plan.demo = sources.demo;
-  if (sources.files.empty() && sources.clouds.empty()) return plan;  // the cylinders
+  if (plan.files.empty() && sources.clouds.empty()) return plan;  // the cylinders
   if (!sources.clouds.empty()) {
     plan.kind = SceneKind::InCore;  // memory cannot stream: everything is merged with it
     return plan;
   }
-  if (streamsAsCopc(sources.files, limits)) {
+  if (streamsAsCopc(plan.files, limits)) {
     plan.kind = SceneKind::Streamed;
     return plan;
   }
   plan.kind = SceneKind::InCore;
-  if (limits.inCore || (sources.files.size() == 1 && isCopcFile(sources.files[0])) ||
-      !cacheable(sources.files)) {
-    return plan;  // other formats: their readers refuse what does not fit, with the sizes
-  }
-  const std::optional<uint64_t> needed = inCoreBytes(sources.files);
+  if (limits.inCore || (plan.files.size() == 1 && isCopcFile(plan.files[0]))) return plan;
   const uint64_t limit = limits.memoryBytes > 0 ? limits.memoryBytes : availableHostMemoryBytes();
+  if (folder || (plan.files.size() > 1 && namedAsTiles(plan.files))) {
+    auto tiles = std::make_shared<TileSet>(describeTiles(plan.files));
+    const bool anyCopc = tiles->count(TileFormat::Copc) > 0;
+    if (!folder && !anyCopc) {
+      const std::optional<uint64_t> needed = inCoreBytes(plan.files);
+      if (!needed || *needed <= limit) return plan;  // LAS/LAZ files that fit: merged as before
+      plan.inCoreBytes = *needed;
+      plan.limitBytes = limit;
+      plan.limitGiven = limits.memoryBytes > 0;
+    }
+    requireOneCoordinateSystem(*tiles);
+    plan.kind = SceneKind::Streamed;
+    plan.tiles = std::move(tiles);
+    return plan;
+  }
+  if (!cacheable(plan.files)) return plan;  // other formats: their readers refuse what does not fit
+  const std::optional<uint64_t> needed = inCoreBytes(plan.files);
   if (!needed || *needed <= limit) return plan;
-  const std::filesystem::path cached = copcCachePath(sources.files, copcCacheDirectory());
+  const std::filesystem::path cached = copcCachePath(plan.files, copcCacheDirectory());
   std::error_code error;
   plan.kind = SceneKind::Streamed;
+  plan.cachedFrom = plan.files;
   plan.files = {cached.string()};
-  plan.cachedFrom = sources.files;
   plan.cacheMissing = !std::filesystem::is_regular_file(cached, error);
   plan.inCoreBytes = *needed;
   plan.limitBytes = limit;

@@ -15,6 +15,7 @@
 #include "pcv/core/point_cloud.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "pcv/session/stream_limits.hpp"
+#include "pcv/stream/tile_set.hpp"
 
 namespace pcv {
 
@@ -27,7 +28,8 @@ struct DemoScene {
 /// The sources of a scene: files and points already in memory, or the cylinders when there are
 /// none.
 struct SceneSources {
-  std::vector<std::string> files;  ///< merged when read whole
+  /// Merged when read whole; a folder stands for the .las/.laz/.copc.laz files under it.
+  std::vector<std::string> files;
   /// Points given in memory (an array from a caller), merged after the files: the scene is then
   /// read whole, whatever the files are.
   std::vector<std::shared_ptr<const PointCloud>> clouds;
@@ -37,14 +39,18 @@ struct SceneSources {
 enum class SceneKind {
   Cylinders,  ///< no file: the seed's scene, generated
   InCore,     ///< the files read whole and merged
-  Streamed,   ///< one COPC file (maybe a cache of the files) streamed from its octree
+  Streamed,   ///< one COPC file (maybe a cache of the files) or a dataset of tiles, streamed
 };
 
 /// How a scene is opened: the decision, from headers alone.
 struct ScenePlan {
   SceneKind kind = SceneKind::Cylinders;
-  DemoScene demo;                  ///< the cylinders, when kind is Cylinders
-  std::vector<std::string> files;  ///< what is opened: the files, or the one COPC file streamed
+  DemoScene demo;  ///< the cylinders, when kind is Cylinders
+  /// What is opened: the files (folders replaced by their tiles), or the one COPC file streamed.
+  std::vector<std::string> files;
+  /// Set when the files stream as a dataset: one forest of their tiles (tile_forest.hpp), never
+  /// converted. Their headers, read once here.
+  std::shared_ptr<const TileSet> tiles;
   std::vector<std::shared_ptr<const PointCloud>> clouds;  ///< points given in memory, in core
   /// Set when the files stream from their COPC cache: the files it converts.
   std::vector<std::string> cachedFrom;
@@ -62,10 +68,12 @@ struct ScenePlan {
 bool streamsAsCopc(const std::vector<std::string>& files, const StreamLimits& limits);
 
 /// The decision: cylinders without files or clouds; clouds in memory make the scene in core; one
-/// COPC file streams unless `limits.inCore`; LAS or
-/// LAZ files that take more than `limits.memoryBytes` read whole (0: the memory available now)
-/// stream from their COPC cache (unless `limits.inCore`); everything else is read whole (its
-/// readers refuse what does not fit, with the sizes). Reads headers only.
+/// COPC file streams unless `limits.inCore`. A dataset streams as one forest of its tiles (unless
+/// `limits.inCore`): a folder, several LAS/LAZ/COPC files of which one at least is COPC, or
+/// several LAS/LAZ files that take more than `limits.memoryBytes` read whole (0: the memory
+/// available now); its tiles must state one coordinate system. One LAS or LAZ file past that
+/// limit streams from its COPC cache (unless `limits.inCore`); everything else is read whole (its
+/// readers refuse what does not fit, with the sizes). Reads headers only (a dataset's in parallel).
 ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits);
 
 /// World bounds of the cylinders of `demo` (from each one's centre, axis, radius, half height).

@@ -50,6 +50,7 @@ constexpr uint16_t kLasFormatBytes[11] = {20, 28, 26, 34, 57, 63, 30, 36, 38, 59
 /// Does not check that the point records fit: compressed files store fewer bytes.
 LasHeader parseLasHeader(std::span<const uint8_t> bytes, const ReadContext& context);
 
+
 /// What the header declares: its point count, and its bounds where they make a box.
 ReadResult::Declared declaredByHeader(const LasHeader& header);
 

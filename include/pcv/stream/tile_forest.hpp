@@ -1,0 +1,36 @@
+/// @brief A dataset's tiles as one forest of octrees (ForestNodeSource), so they stream under one
+/// point budget and one GPU pool with one ranking of nodes across all tiles: COPC tiles are their
+/// octrees, plain LAS/LAZ tiles a lone root each (tile_sources.hpp).
+#pragma once
+
+#include <memory>
+
+#include "pcv/io/point_cloud_reader.hpp"
+#include "pcv/stream/forest_node_source.hpp"
+#include "pcv/stream/tile_set.hpp"
+
+namespace pcv {
+
+struct TileForestOptions {
+  ReadOptions read;           ///< what each tile's decode reads (attributes, colours)
+  size_t openCopcFiles = 64;  ///< COPC files mapped at once, at most (closed least recent first)
+  /// The LAS/LAZ tiles' overview as the forest's first tree (so it is resident with the first
+  /// image): each LAZ tile's chunk first points, about `lasSamplePoints` records of each LAS tile.
+  bool overview = true;
+  uint64_t lasSamplePoints = 256;
+  /// The COPC tiles' root nodes join the overview (decoded at open, on all cores) when they hold
+  /// this many points at most in all; beyond, the roots stream as any node. Decoding is what the
+  /// first image waits for: 250 k layered LAZ points take about 0.5 s on 2 busy cores.
+  uint64_t copcRootPointLimit = 250'000;
+};
+
+/// The forest of `tiles`: the overview (when asked for and there are LAS/LAZ tiles or COPC roots
+/// within the limit), then the
+/// tiles in their order; the forest's origin is its first tree's. Reads every COPC tile's
+/// hierarchy and every LAS/LAZ tile's sample, on all cores: every hierarchy page, since a
+/// NodeSource's forest is fixed for its life (about 80 bytes a node). Throws InputError when a
+/// tile set is empty or a tile's hierarchy or chunk table is broken.
+std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
+                                                       const TileForestOptions& options = {});
+
+}  // namespace pcv

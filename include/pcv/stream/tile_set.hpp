@@ -1,0 +1,72 @@
+/// @brief A dataset of tiles (a folder, a list of LAS/LAZ/COPC files) described from the tiles'
+/// headers alone, read in parallel with each file opened only while its header is read, so
+/// thousands of tiles open fast and under a small limit of open files. What the forest of a
+/// dataset (tile_forest.hpp) and `pcv info` start from; a VPC's items are one more list of tiles.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "pcv/core/bounds.hpp"
+#include "pcv/io/coordinate_system.hpp"
+
+namespace pcv {
+
+enum class TileFormat {
+  Copc,  ///< an octree: streams node by node
+  Laz,   ///< plain LAZ: one node, its chunks decoded in parallel
+  Las,   ///< plain LAS: one node
+};
+
+/// What a tile's header says.
+struct Tile {
+  std::string path;
+  TileFormat format = TileFormat::Las;
+  uint64_t pointCount = 0;
+  Box3d bounds;  ///< as the header declares them
+  glm::dvec3 origin{0.0};
+  bool hasColor = false;
+  std::vector<std::string> attributes;
+  CoordinateSystem crs;  ///< FileSummary::crs (compared between tiles)
+};
+
+/// The tiles of a dataset, in the order given (folders: their files sorted by path).
+struct TileSet {
+  std::vector<Tile> tiles;
+  uint64_t pointCount = 0;  ///< of all tiles
+  Box3d bounds;             ///< around all tiles'
+  CoordinateSystem crs;     ///< the first tile's (requireOneCoordinateSystem: every tile's)
+
+  size_t count(TileFormat format) const;
+};
+
+/// "COPC", "LAZ", "LAS".
+const char* tileFormatName(TileFormat format);
+
+/// Whether `path` names a LAS, LAZ or COPC file by its name (.las, .laz, .copc.laz; any case).
+bool hasTileExtension(const std::string& path);
+
+/// `paths` with every folder replaced by the tile files under it (recursively, by name, sorted);
+/// files stay as given. Throws InputError for a folder without tiles or a path that is not there.
+std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths);
+
+/// Whether `paths` name a dataset rather than files: a folder among them.
+bool namesFolder(const std::vector<std::string>& paths);
+
+/// Reads the header of every one of `files` on all cores (ReadOptions::headerOnly: no point is
+/// decoded, each file is open only while its header is read). Throws InputError naming the file
+/// for one that is not LAS, LAZ or COPC or whose header is broken. Does not compare the tiles'
+/// coordinate systems (files merged in core never did).
+TileSet describeTiles(const std::vector<std::string>& files);
+
+/// Throws InputError naming two tiles when `set`'s tiles state different coordinate systems (the
+/// bytes of their LASF_Projection WKT and GeoTIFF records differ, a tile stating none included).
+void requireOneCoordinateSystem(const TileSet& set);
+
+/// describeTiles(), then requireOneCoordinateSystem(): a dataset's tiles.
+TileSet readTileSet(const std::vector<std::string>& files);
+
+}  // namespace pcv

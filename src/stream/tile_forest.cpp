@@ -1,0 +1,113 @@
+// A dataset's tiles joined into one forest: hierarchies read on all cores, files left closed.
+#include "pcv/stream/tile_forest.hpp"
+
+#include <algorithm>
+
+#include "pcv/core/error.hpp"
+#include "pcv/io/point_sample.hpp"
+#include "pcv/stream/tile_sources.hpp"
+#include "each_tile.hpp"
+
+namespace pcv {
+namespace {
+
+/// The samples as one cloud at the first one's origin, with the attributes all of them carry, in
+/// one allocation (appending one by one would copy the growing cloud once per tile).
+PointCloud mergeSamples(const std::vector<const PointCloud*>& samples) {
+  PointCloud merged;
+  merged.origin = samples.front()->origin;
+  merged.hasColor = true;
+  size_t total = 0;
+  for (const PointCloud* sample : samples) {
+    total += sample->size();
+    merged.hasColor = merged.hasColor && sample->hasColor;
+  }
+  for (const ScalarAttribute& attribute : samples.front()->attributes) {
+    const bool everywhere = std::all_of(samples.begin(), samples.end(), [&](const PointCloud* s) {
+      return std::any_of(s->attributes.begin(), s->attributes.end(),
+                         [&](const ScalarAttribute& a) { return a.name == attribute.name; });
+    });
+    if (everywhere) merged.attributes.push_back({.name = attribute.name, .values = {}});
+  }
+  merged.points.resize(total);
+  for (ScalarAttribute& attribute : merged.attributes) attribute.values.resize(total);
+  size_t at = 0;
+  for (const PointCloud* sample : samples) {
+    const glm::dvec3 shift = sample->origin - merged.origin;
+    for (size_t i = 0; i < sample->size(); ++i) {
+      Point point = sample->points[i];
+      point.x = float(double(point.x) + shift.x);
+      point.y = float(double(point.y) + shift.y);
+      point.z = float(double(point.z) + shift.z);
+      merged.points[at + i] = point;
+    }
+    for (ScalarAttribute& attribute : merged.attributes) {
+      for (const ScalarAttribute& from : sample->attributes) {
+        if (from.name != attribute.name) continue;
+        std::copy(from.values.begin(), from.values.end(), attribute.values.begin() + at);
+      }
+    }
+    at += sample->size();
+  }
+  return merged;
+}
+
+/// The COPC tiles' roots decoded into `samples` (on all cores) and hidden in their trees, when
+/// they hold `limit` points at most in all.
+void addCopcRoots(const std::vector<std::shared_ptr<CopcTileSource>>& copcTiles, uint64_t limit,
+                  std::vector<PointSample>& samples) {
+  uint64_t rootPoints = 0;
+  for (const auto& tile : copcTiles) {
+    if (!tile || tile->rootNode() == tile->forest().nodes.size()) continue;
+    rootPoints += tile->forest().nodes[tile->rootNode()].pointCount;
+  }
+  if (rootPoints == 0 || rootPoints > limit) return;
+  forEachTile(copcTiles.size(), [&](size_t i) {
+    const auto& tile = copcTiles[i];
+    if (!tile || tile->rootNode() == tile->forest().nodes.size()) return;
+    samples[i].cloud = tile->decodeNode(tile->rootNode());
+  });
+  for (const auto& tile : copcTiles) {
+    if (tile) tile->hideRoot();
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
+                                                       const TileForestOptions& options) {
+  if (tiles.tiles.empty()) throw InputError("a dataset without tiles cannot be opened");
+  const auto files = std::make_shared<OpenCopcFiles>(options.openCopcFiles, options.read);
+  std::vector<std::shared_ptr<const NodeSource>> members(tiles.tiles.size());
+  std::vector<PointSample> samples(tiles.tiles.size());
+  std::vector<std::shared_ptr<CopcTileSource>> copcTiles(tiles.tiles.size());
+  forEachTile(members.size(), [&](size_t i) {
+    const Tile& tile = tiles.tiles[i];
+    if (tile.format == TileFormat::Copc) {
+      copcTiles[i] = std::make_shared<CopcTileSource>(tile, files, options.read);
+      members[i] = copcTiles[i];
+      return;
+    }
+    std::vector<uint64_t> sampled;
+    if (options.overview) {
+      samples[i] = readPointSample(tile.path, options.lasSamplePoints, options.read);
+      sampled = samples[i].recordIndices;
+    }
+    members[i] = std::make_shared<const WholeTileSource>(tile, options.read, std::move(sampled));
+  });
+  if (options.overview) addCopcRoots(copcTiles, options.copcRootPointLimit, samples);
+  std::vector<const PointCloud*> sampled;
+  Box3d overviewBounds;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    if (!options.overview || (copcTiles[i] && samples[i].cloud.size() == 0)) continue;
+    overviewBounds.extend(tiles.tiles[i].bounds);
+    sampled.push_back(&samples[i].cloud);
+  }
+  if (!sampled.empty()) {
+    members.insert(members.begin(),
+                   std::make_shared<const MemoryNodeSource>(mergeSamples(sampled), overviewBounds));
+  }
+  return std::make_shared<const ForestNodeSource>(std::move(members));
+}
+
+}  // namespace pcv

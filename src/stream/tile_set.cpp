@@ -1,0 +1,131 @@
+// The header index of a dataset: every tile's header read on all cores, one file open per thread.
+#include "pcv/stream/tile_set.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "pcv/core/error.hpp"
+#include "pcv/io/point_cloud_reader.hpp"
+#include "each_tile.hpp"
+
+namespace pcv {
+namespace {
+
+std::string lowercase(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
+  return text;
+}
+
+TileFormat tileFormatOf(const FileSummary& summary, const std::string& path) {
+  if (summary.format == "COPC") return TileFormat::Copc;
+  if (summary.format == "LAZ") return TileFormat::Laz;
+  if (summary.format == "LAS") return TileFormat::Las;
+  throw InputError(path + ": a " + summary.format +
+                   " file cannot be a tile of a dataset (tiles are LAS, LAZ or COPC files)");
+}
+
+Tile describeTile(const std::string& path) {
+  const FileSummary summary = describePointFile(path);
+  Tile tile{.path = path,
+            .format = tileFormatOf(summary, path),
+            .pointCount = summary.pointCount,
+            .bounds = summary.worldBounds,
+            .origin = summary.origin,
+            .hasColor = summary.hasColor,
+            .attributes = summary.attributes,
+            .crs = summary.crs};
+  return tile;
+}
+
+}  // namespace
+
+size_t TileSet::count(TileFormat format) const {
+  return size_t(std::count_if(tiles.begin(), tiles.end(),
+                              [format](const Tile& tile) { return tile.format == format; }));
+}
+
+const char* tileFormatName(TileFormat format) {
+  switch (format) {
+    case TileFormat::Copc:
+      return "COPC";
+    case TileFormat::Laz:
+      return "LAZ";
+    case TileFormat::Las:
+      return "LAS";
+  }
+  return "?";
+}
+
+bool hasTileExtension(const std::string& path) {
+  const std::string extension = lowercase(std::filesystem::path(path).extension().string());
+  return extension == ".las" || extension == ".laz";  // .copc.laz ends in .laz
+}
+
+bool namesFolder(const std::vector<std::string>& paths) {
+  return std::any_of(paths.begin(), paths.end(), [](const std::string& path) {
+    std::error_code error;
+    return std::filesystem::is_directory(path, error);
+  });
+}
+
+std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(path, error)) {
+      files.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (auto it = std::filesystem::recursive_directory_iterator(
+             path, std::filesystem::directory_options::skip_permission_denied, error);
+         !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+      if (it->is_regular_file(error) && hasTileExtension(it->path().string())) {
+        found.push_back(it->path().string());
+      }
+    }
+    if (error) throw InputError(path + ": cannot list the folder: " + error.message());
+    if (found.empty())
+      throw InputError(path + ": the folder holds no .las, .laz or .copc.laz file");
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
+
+TileSet describeTiles(const std::vector<std::string>& files) {
+  TileSet set;
+  set.tiles.resize(files.size());
+  forEachTile(files.size(), [&](size_t i) { set.tiles[i] = describeTile(files[i]); });
+  for (const Tile& tile : set.tiles) {
+    set.pointCount += tile.pointCount;
+    set.bounds.extend(tile.bounds);
+  }
+  if (!set.tiles.empty()) set.crs = set.tiles.front().crs;
+  return set;
+}
+
+void requireOneCoordinateSystem(const TileSet& set) {
+  if (set.tiles.empty()) return;
+  const Tile& first = set.tiles.front();
+  const auto says = [](const Tile& tile) {
+    return tile.crs.known() ? "is in " + tile.crs.label()
+                            : std::string("states no coordinate system");
+  };
+  for (const Tile& tile : set.tiles) {
+    if (tile.crs.sameAs(first.crs)) continue;
+    throw InputError("the tiles are in different coordinate systems: " + first.path + " " +
+                     says(first) + "; " + tile.path + " " + says(tile) +
+                     " (compared: their WKT records, or their EPSG codes where neither has WKT)");
+  }
+}
+
+TileSet readTileSet(const std::vector<std::string>& files) {
+  TileSet set = describeTiles(files);
+  requireOneCoordinateSystem(set);
+  return set;
+}
+
+}  // namespace pcv

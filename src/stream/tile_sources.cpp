@@ -1,0 +1,172 @@
+// Tiles as node sources that open their files only while they decode.
+#include "pcv/stream/tile_sources.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "pcv/core/error.hpp"
+#include "pcv/stream/copc_node_source.hpp"
+
+namespace pcv {
+namespace {
+
+void requireNode(size_t node, size_t count, const std::string& path) {
+  if (node >= count) {
+    throw InputError(path + ": node " + std::to_string(node) + " is not in a tile of " +
+                     std::to_string(count) + " nodes");
+  }
+}
+
+/// Points of a tile spread over its ground: their spacing, were they evenly spread.
+double evenSpacing(const Box3d& bounds, uint64_t points) {
+  if (bounds.empty() || points == 0) return 0.0;
+  const glm::dvec3 size = bounds.size();
+  const double area = std::max(size.x * size.y, std::max(size.x, size.y) * size.z);
+  return area > 0.0 ? std::sqrt(area / double(points)) : 0.0;
+}
+
+/// `cloud` with its points as offsets from `origin` (added in double, so each rounds once).
+PointCloud movedTo(PointCloud cloud, const glm::dvec3& origin) {
+  const glm::dvec3 shift = cloud.origin - origin;
+  if (shift == glm::dvec3(0.0)) return cloud;
+  for (Point& point : cloud.points) {
+    point.x = float(double(point.x) + shift.x);
+    point.y = float(double(point.y) + shift.y);
+    point.z = float(double(point.z) + shift.z);
+  }
+  cloud.origin = origin;
+  return cloud;
+}
+
+}  // namespace
+
+std::vector<std::string> attributesRead(const Tile& tile, const ReadOptions& options) {
+  std::vector<std::string> names;
+  for (const std::string& name : tile.attributes) {
+    if (options.attributes.empty() ||
+        std::find(options.attributes.begin(), options.attributes.end(), name) !=
+            options.attributes.end()) {
+      names.push_back(name);
+    }
+  }
+  return names;
+}
+
+std::shared_ptr<const CopcFile> OpenCopcFiles::get(const std::string& path) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (const auto found = byPath_.find(path); found != byPath_.end()) {
+      recent_.splice(recent_.begin(), recent_, found->second);
+      return found->second->second;
+    }
+  }
+  // Opened outside the lock: other tiles decode meanwhile. Two threads opening the same file at
+  // once both succeed; the second keeps the first's entry.
+  auto file = std::make_shared<const CopcFile>(path, options_);
+  const std::lock_guard lock(mutex_);
+  if (const auto found = byPath_.find(path); found != byPath_.end()) return found->second->second;
+  recent_.emplace_front(path, file);
+  byPath_[path] = recent_.begin();
+  while (recent_.size() > std::max<size_t>(capacity_, 1)) {
+    byPath_.erase(recent_.back().first);
+    recent_.pop_back();
+  }
+  return file;
+}
+
+size_t OpenCopcFiles::openCount() const {
+  const std::lock_guard lock(mutex_);
+  return recent_.size();
+}
+
+CopcTileSource::CopcTileSource(const Tile& tile, std::shared_ptr<OpenCopcFiles> files,
+                               const ReadOptions& options)
+    : path_(tile.path), files_(std::move(files)) {
+  const CopcHierarchy hierarchy = readCopcHierarchy(path_);
+  forest_ = forestOf(hierarchy);
+  // Near the octree's centre, as CopcFile's; decodeNode moves the points should they differ.
+  origin_ = glm::round(hierarchy.center);
+  hasColor_ = tile.hasColor && options.colors;
+  attributes_ = attributesRead(tile, options);
+}
+
+PointCloud CopcTileSource::decodeNode(size_t node) const {
+  requireNode(node, forest_.nodes.size(), path_);
+  if (rootHidden_ && node == rootNode()) {
+    PointCloud none;
+    none.origin = origin_;
+    none.hasColor = hasColor_;
+    for (const std::string& name : attributes_)
+      none.attributes.push_back({.name = name, .values = {}});
+    return none;
+  }
+  return movedTo(files_->get(path_)->decodeNode(node), origin_);
+}
+
+size_t CopcTileSource::rootNode() const {
+  for (size_t node = 0; node < forest_.nodes.size(); ++node) {
+    if (forest_.nodes[node].key.level == 0) return node;
+  }
+  return forest_.nodes.size();
+}
+
+void CopcTileSource::hideRoot() {
+  const size_t root = rootNode();
+  if (root == forest_.nodes.size()) return;
+  forest_.nodes[root].pointCount = 0;
+  rootHidden_ = true;
+}
+
+WholeTileSource::WholeTileSource(const Tile& tile, ReadOptions options,
+                                 std::vector<uint64_t> shownElsewhere)
+    : path_(tile.path),
+      options_(std::move(options)),
+      declaredPoints_(tile.pointCount),
+      shownElsewhere_(std::move(shownElsewhere)) {
+  options_.headerOnly = false;
+  const uint64_t points =
+      tile.pointCount - std::min<uint64_t>(tile.pointCount, shownElsewhere_.size());
+  forest_.trees.push_back({.rootSpacing = evenSpacing(tile.bounds, points)});
+  forest_.nodes.push_back({.tree = 0, .key = {}, .bounds = tile.bounds, .pointCount = points});
+  // The box's centre in whole units: tiles far from zero keep sub-millimetre offsets.
+  origin_ = tile.bounds.empty() ? tile.origin : glm::round(tile.bounds.center());
+  hasColor_ = tile.hasColor && options_.colors;
+  attributes_ = attributesRead(tile, options_);
+}
+
+PointCloud WholeTileSource::decodeNode(size_t node) const {
+  requireNode(node, 1, path_);
+  PointCloud cloud = readPointCloud(path_, options_, nullptr, nullptr);
+  // The points come in record order unless some were dropped (non-finite): then the indices no
+  // longer hold and the overview's few points are drawn twice, which shows the same pixels.
+  if (!shownElsewhere_.empty() && cloud.size() == declaredPoints_) {
+    size_t out = 0, skip = 0;
+    for (size_t i = 0; i < cloud.size(); ++i) {
+      if (skip < shownElsewhere_.size() && shownElsewhere_[skip] == i) {
+        ++skip;
+        continue;
+      }
+      cloud.points[out] = cloud.points[i];
+      for (auto& attribute : cloud.attributes) attribute.values[out] = attribute.values[i];
+      ++out;
+    }
+    cloud.points.resize(out);
+    for (auto& attribute : cloud.attributes) attribute.values.resize(out);
+  }
+  if (!hasColor_) cloud.hasColor = false;
+  return movedTo(std::move(cloud), origin_);
+}
+
+MemoryNodeSource::MemoryNodeSource(PointCloud cloud, const Box3d& bounds)
+    : cloud_(std::move(cloud)) {
+  forest_.trees.push_back({.rootSpacing = evenSpacing(bounds, cloud_.size())});
+  forest_.nodes.push_back({.tree = 0, .key = {}, .bounds = bounds, .pointCount = cloud_.size()});
+  for (const ScalarAttribute& attribute : cloud_.attributes) attributes_.push_back(attribute.name);
+}
+
+PointCloud MemoryNodeSource::decodeNode(size_t node) const {
+  requireNode(node, 1, "points in memory");
+  return cloud_;
+}
+
+}  // namespace pcv
