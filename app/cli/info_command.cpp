@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "pcv/io/point_cloud_reader.hpp"
-#include "option_groups.hpp"
-#include "run_report.hpp"
+#include "options/option_groups.hpp"
+#include "options/run_report.hpp"
 
 namespace pcv::app {
 namespace {
