@@ -160,7 +160,9 @@ bool SceneModel::startStream(const std::string& path, const ReadOptions& options
   report_.say("streaming " + path);
   try {
     streamed_ = std::make_unique<StreamedScene>(path, options, renderer_, streaming);
-  } catch (const InputError& error) {
+  } catch (const Error& error) {
+    // Not COPC, or a GPU budget the renderer cannot reserve beside what is shown: said, and
+    // the viewer keeps running.
     errors_.push_back(error.what());
     return false;
   }

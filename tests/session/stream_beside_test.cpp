@@ -193,6 +193,50 @@ TEST(StreamBeside, ReplacingTheSceneClosesTheStream) {
   EXPECT_EQ(s.renderer->pointCount(), 40u * 40u);
 }
 
+TEST(StreamBeside, AFileThatDoesNotFitBesideTheStreamIsAnError) {
+  // On the GPU, whose memory is bounded: a stream given all but 16 MB of it, then a file of a
+  // million points (16 bytes each and their compact copy) added beside it.
+  std::string whyNot;
+  if (!cudaAvailable(&whyNot)) GTEST_SKIP() << whyNot;
+  test::TempDir dir;
+  const std::string copc = test::writeCylinderCopc(dir.file("c.copc.laz"), 20'000, kStreamCentre);
+  const std::string las = test::writeGridLas(dir.file("big.las"), 1000).string();
+  std::unique_ptr<Renderer> renderer = createRenderer("cuda");
+  SceneModel scene{*renderer, DemoScene{.pointCount = 1000, .seed = 1}, {}};
+  const uint64_t free = renderer->freeMemoryBytes();
+  scene.streamCopcFiles({.pointBudget = 10'000'000, .gpuMemoryBytes = free - (16 << 20)});
+  scene.open({copc}, true);
+  if (!scene.streamed()) {
+    // The reservation itself did not fit (another process took memory meanwhile): an error too.
+    EXPECT_FALSE(scene.takeErrors().empty());
+    return;
+  }
+  const Camera camera = frameBounds(*scene.poll(), 1.0f);
+  settle(scene, camera);
+  scene.open({las}, false);
+  settle(scene, camera);
+  const std::vector<std::string> errors = scene.takeErrors();
+  ASSERT_FALSE(errors.empty()) << "a million points do not fit in 16 MB";
+  ASSERT_NE(scene.streamed(), nullptr) << "the stream stays";
+  EXPECT_EQ(scene.cloud().size(), 1000u * 1000u) << "the file stays read, on the host";
+  for (PointSetId set : scene.drawnSets().sets()) {
+    EXPECT_LT(renderer->pointCount(set), 1000u * 1000u) << "no set of the file";
+  }
+}
+
+TEST(StreamBeside, ABudgetTheRendererCannotReserveIsAnError) {
+  // --gpu-memory of a petabyte: the reservation is refused, said, and nothing is thrown out.
+  test::TempDir dir;
+  const std::string copc = test::writeCylinderCopc(dir.file("c.copc.laz"), 20'000, kStreamCentre);
+  std::unique_ptr<Renderer> renderer = createRenderer("cpu");
+  SceneModel scene{*renderer, DemoScene{.pointCount = 1000, .seed = 1}, {}};
+  scene.streamCopcFiles({.pointBudget = 10'000'000, .gpuMemoryBytes = 1ull << 50});
+  EXPECT_NO_THROW(scene.open({copc}, true));
+  EXPECT_EQ(scene.streamed(), nullptr);
+  EXPECT_FALSE(scene.takeErrors().empty());
+  EXPECT_EQ(renderer->reservedPointSlots(), 0u);
+}
+
 TEST(StreamBeside, TheDefaultStreamBudgetLeavesRoomForFiles) {
   // The stream takes a share of the free memory, never all of it: files added beside it are
   // laid out in the rest.
