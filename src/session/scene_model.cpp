@@ -368,6 +368,9 @@ void SceneModel::setColoring(const ColoringOptions& coloring) {
     // A streamed node is coloured as it is decoded: the nodes are decoded again, from the root.
     const std::string path = streamed_->path();
     const ReadOptions read = streamedRead_;
+    // The files beside it go first (recolor() lays them out again after), so that the
+    // stream's reservation is made in the memory it had.
+    removeInCore();
     if (!restartStream(path, read)) {
       coloring_ = ColoringOptions{};  // an attribute the file lacks: its colours, or elevation
       restartStream(path, read);
