@@ -212,7 +212,8 @@ TEST_F(ViewerXvfb, AFileAddedBesideAStreamIsDrawnWithIt) {
   if (copc.empty() || las.empty()) GTEST_SKIP() << "shared test data not found";
   std::string output;
   ASSERT_EQ(runViewer("0.02 wait_load\n0.1 screenshot " + path("stream.png") + "\n0.2 add " + las +
-                          "\n0.2 wait_load\n0.3 screenshot " + path("both.png") + "\n0.4 quit\n",
+                          "\n0.2 wait_load\n0.3 screenshot " + path("both.png") +
+                          "\n0.4 close_stream\n0.5 screenshot " + path("file.png") + "\n0.6 quit\n",
                       &output, copc),
             0)
       << output;
@@ -225,6 +226,11 @@ TEST_F(ViewerXvfb, AFileAddedBesideAStreamIsDrawnWithIt) {
   const uint64_t bothLit = test::countLitPixels(readPng(path("both.png")), kOpaqueBlack);
   EXPECT_GT(streamLit, 500u);
   EXPECT_GT(bothLit, streamLit + 10000u);
+  // The stream closed: the tile stays, in the same view, without the streamed points.
+  const Image both = readPng(path("both.png"));
+  const Image file = readPng(path("file.png"));
+  EXPECT_GT(test::countLitPixels(file, kOpaqueBlack), 10000u);
+  EXPECT_GT(test::countDifferentPixels(both, file), 100u);
 }
 
 }  // namespace
