@@ -15,7 +15,7 @@
 #include "convert_command.hpp"
 #include "info_command.hpp"
 #include "render_command.hpp"
-#include "run_report.hpp"
+#include "options/run_report.hpp"
 #include "viewer_launcher.hpp"
 #include "vpc_command.hpp"
 

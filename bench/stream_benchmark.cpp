@@ -20,14 +20,14 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli_options.hpp"
-#include "option_groups.hpp"
+#include "options/cli_options.hpp"
+#include "options/option_groups.hpp"
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/image.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/stream/streamed_cloud.hpp"
-#include "stream_flags.hpp"
+#include "options/stream_flags.hpp"
 
 namespace {
 

@@ -8,14 +8,14 @@
 #include <memory>
 #include <sstream>
 
-#include "clip_options.hpp"
-#include "option_groups.hpp"
+#include "options/clip_options.hpp"
+#include "options/option_groups.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/raster/quality_presets.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/scene/cylinder_viewpoints.hpp"
 #include "pcv/session/scene.hpp"
-#include "quality_options.hpp"
+#include "options/quality_options.hpp"
 
 namespace pcv::app {
 namespace {

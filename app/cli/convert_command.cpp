@@ -11,8 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "interrupt_signals.hpp"
-#include "octree_sampler_choice.hpp"
+#include "options/conversion_progress.hpp"
+#include "options/interrupt_signals.hpp"
+#include "options/octree_sampler_choice.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/las_writer.hpp"
@@ -20,8 +21,9 @@
 #include "pcv/io/point_records.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinders.hpp"
-#include "progress_bar.hpp"
-#include "run_report.hpp"
+#include "pcv/session/copc_conversion.hpp"
+#include "options/progress_bar.hpp"
+#include "options/run_report.hpp"
 
 namespace pcv::app {
 namespace {
@@ -46,26 +48,6 @@ std::unique_ptr<PointRecordStream> cylinderStream(uint64_t count, uint64_t seed,
   const Box3d bounds = cylinderSceneReach(scene);
   return producedRecords(std::make_shared<CylinderProducer>(std::move(scene), count), bounds,
                          glm::dvec3(0.0), format);
-}
-
-std::unique_ptr<PointRecordStream> inputStream(const std::string& path, int format) {
-  if (detectPointFileFormat(path) == PointFileFormat::Las) return openLasRecords(path);
-  PointCloud cloud = readPointCloud(path);
-  const int defaultFormat = cloud.hasColor ? 2 : 0;
-  return cloudRecords(std::move(cloud), format < 0 ? defaultFormat : format);
-}
-
-/// The stream in `format` (when one was asked for), extra bytes kept.
-std::unique_ptr<PointRecordStream> withPointFormat(std::unique_ptr<PointRecordStream> stream,
-                                                   int format) {
-  if (format < 0 || format == stream->format().pointFormat) return stream;
-  LasWriteFormat target = stream->format();
-  const uint32_t extra = target.recordLength - lasFormatRecordBytes(target.pointFormat);
-  target.pointFormat = format;
-  target.recordLength = uint16_t(lasFormatRecordBytes(format) + extra);
-  target.versionMinor = std::max(target.versionMinor, minimumLasMinorVersion(format));
-  if (format >= 6) target.globalEncoding |= 1u << 4;
-  return reformatRecords(std::move(stream), target);
 }
 
 enum class OutputKind { Las, Laz, Copc };
@@ -100,29 +82,7 @@ PointRecordSource recordSource(const ConvertOptions& options,
   if (inputs.empty()) {
     throw InputError("convert needs at least one input before " + options.files.back());
   }
-  const int format = copc ? -1 : options.pointFormat;
-  return [=] {
-    std::vector<std::unique_ptr<PointRecordStream>> streams;
-    for (const std::string& input : inputs) streams.push_back(inputStream(input, format));
-    return withPointFormat(concatenateRecords(std::move(streams)), format);
-  };
-}
-
-/// "12.3 M points/s, 0:41 left" for points done of a total after `seconds`.
-ProgressState conversionState(double fraction, double pointsDone, double seconds,
-                              std::string figures) {
-  char rate[64];
-  std::snprintf(rate, sizeof rate, ", %.1f M points/s", pointsDone / std::max(seconds, 1e-3) / 1e6);
-  figures += rate;
-  if (fraction > 0.01)
-    figures += ", " + formatDuration(seconds * (1.0 - fraction) / fraction) + " left";
-  return {.fraction = fraction, .details = figures};
-}
-
-std::string millions(uint64_t points) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f M", double(points) / 1e6);
-  return text;
+  return pointFileRecords(inputs, copc ? -1 : options.pointFormat);
 }
 
 /// LAS or LAZ: the records copied batch by batch, under a temporary name until complete.
@@ -211,20 +171,7 @@ void writeCopc(const PointRecordSource& source, const std::string& output,
   const std::unique_ptr<OctreeLodSampler> sampler = chooseOctreeSampler(options.sort, &samplerNote);
   if (!options.quiet) std::fprintf(stderr, "pcv: %s\n", samplerNote.c_str());
   std::unique_ptr<ProgressBar> bar;
-  if (!options.quiet) {
-    bar = std::make_unique<ProgressBar>(
-        [&](double seconds) {
-          const uint64_t total = std::max<uint64_t>(1, progress.pointsTotal);
-          const uint64_t read = progress.pointsRead, written = progress.pointsWritten;
-          // Reading (and partitioning) is half the work, building and encoding the other half.
-          const double fraction = double(read + written) / double(2 * total);
-          return conversionState(fraction, double(read + written) / 2.0, seconds,
-                                 millions(read) + " points read, " +
-                                     std::to_string(progress.nodesWritten.load()) +
-                                     " nodes written");
-        },
-        "converting");
-  }
+  if (!options.quiet) bar = copcConversionBar(progress);
   const CopcWriteOptions copcOptions{.memoryBytes = options.memoryBytes,
                                      .tempDirectory = options.temporaryDirectory,
                                      .maxPointsPerNode = options.nodePoints,
@@ -271,17 +218,6 @@ void runConvert(const ConvertOptions& options) {
 }
 
 }  // namespace
-
-void convertToCopc(const std::vector<std::string>& inputs, const std::string& output,
-                   uint64_t memoryBytes, bool quiet) {
-  ConvertOptions options;
-  options.files = inputs;
-  options.files.push_back(output);
-  options.copc = true;
-  options.memoryBytes = memoryBytes;
-  options.quiet = quiet;
-  runConvert(options);
-}
 
 void addConvertCommand(CLI::App& cli) {
   auto options = std::make_shared<ConvertOptions>();

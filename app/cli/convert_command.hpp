@@ -13,10 +13,4 @@ namespace pcv::app {
 
 void addConvertCommand(CLI::App& cli);
 
-/// `pcv convert INPUTS... OUTPUT.copc.laz [--memory M] [--quiet]`: the same conversion, for the
-/// commands that stream what does not fit (copc_cache.hpp). Ctrl+C removes what was written and
-/// ends the process by the signal.
-void convertToCopc(const std::vector<std::string>& inputs, const std::string& output,
-                   uint64_t memoryBytes, bool quiet);
-
 }  // namespace pcv::app

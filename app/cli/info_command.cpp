@@ -10,8 +10,8 @@
 
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/stream/tile_set.hpp"
-#include "option_groups.hpp"
-#include "run_report.hpp"
+#include "options/option_groups.hpp"
+#include "options/run_report.hpp"
 
 namespace pcv::app {
 namespace {

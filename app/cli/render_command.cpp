@@ -3,14 +3,14 @@
 #include <cstdio>
 #include <memory>
 
-#include "clip_options.hpp"
-#include "coloring_options.hpp"
+#include "options/clip_options.hpp"
+#include "options/coloring_options.hpp"
 #include "gl_render.hpp"
-#include "option_groups.hpp"
-#include "quality_options.hpp"
-#include "run_report.hpp"
-#include "session_terminal.hpp"
-#include "stream_flags.hpp"
+#include "options/option_groups.hpp"
+#include "options/quality_options.hpp"
+#include "options/run_report.hpp"
+#include "options/session_terminal.hpp"
+#include "options/stream_flags.hpp"
 #include <nlohmann/json.hpp>
 
 #include "pcv/core/image.hpp"

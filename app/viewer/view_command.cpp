@@ -2,12 +2,12 @@
 
 #include <memory>
 
-#include "clip_options.hpp"
-#include "coloring_options.hpp"
-#include "option_groups.hpp"
-#include "quality_options.hpp"
-#include "session_terminal.hpp"
-#include "stream_flags.hpp"
+#include "options/clip_options.hpp"
+#include "options/coloring_options.hpp"
+#include "options/option_groups.hpp"
+#include "options/quality_options.hpp"
+#include "options/session_terminal.hpp"
+#include "options/stream_flags.hpp"
 #include "pcv/session/scene.hpp"
 #include "viewer/viewer.hpp"
 

@@ -178,10 +178,7 @@ void ViewerWindow::renderFrame(int widthPx, int heightPx) {
 
 void ViewerWindow::drawPanels() {
   const bool preparing = scene_->preparing();
-  const StreamedScene* streamed = scene_->streamed();
-  const uint64_t drawn = preparing  ? 0
-                         : streamed ? streamed->cloud().stats().pointsDrawn
-                                    : renderer_->pointCount();
+  const uint64_t drawn = scene_->pointsDrawn();
   const ViewerStatus status{.frameMs = stats_.smoothedFrameMs,
                             .fps = stats_.fps(),
                             .stages = stageTimings_,

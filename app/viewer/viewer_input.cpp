@@ -122,6 +122,14 @@ void ViewerWindow::drop(const std::string& path) {
   dropFiles({path});
 }
 
+void ViewerWindow::closeStream() {
+  scene_->closeStream();
+}
+
+void ViewerWindow::removeFiles() {
+  scene_->removeFiles();
+}
+
 void ViewerWindow::dropFiles(const std::vector<std::string>& paths) {
   // Shift adds to the scene, as the Data section's Add; else the first file replaces it.
   const bool add = input_.state().shiftHeld() ||

@@ -74,6 +74,8 @@ class ViewerWindow final : private ToolHost, private ScriptedWindow {
   void shoot(ShotKind kind, const std::string& path) override;
   void openFile(const std::string& path, bool replace) override;
   void drop(const std::string& path) override;
+  void closeStream() override;
+  void removeFiles() override;
   void color(const std::string& mode, const std::string& attribute) override;
   bool loading() const override;
   void quit() override { quit_ = true; }

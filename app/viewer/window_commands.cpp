@@ -82,6 +82,8 @@ void addSceneCommands(ScriptCommands& commands, ScriptedWindow& w) {
   commands.add("drop", [&w](ScriptLine& line) {
     return stepOf([&w, path = line.word("a point cloud path")] { w.drop(path); });
   });
+  commands.add("close_stream", [&w](ScriptLine&) { return stepOf([&w] { w.closeStream(); }); });
+  commands.add("remove_files", [&w](ScriptLine&) { return stepOf([&w] { w.removeFiles(); }); });
   commands.add("color", [&w](ScriptLine& line) {
     const std::string mode = line.word("a colour mode");
     try {

@@ -35,6 +35,10 @@ class ScriptedWindow {
   virtual void openFile(const std::string& path, bool replace) = 0;
   /// `path` dropped on the window (Shift held adds it).
   virtual void drop(const std::string& path) = 0;
+  /// Stops the streamed file; the files read whole beside it stay.
+  virtual void closeStream() = 0;
+  /// Removes the files read whole; a streamed file stays.
+  virtual void removeFiles() = 0;
   /// A colour mode (parseColorMode's names) and, for "attribute", the attribute's name.
   virtual void color(const std::string& mode, const std::string& attribute) = 0;
   virtual bool loading() const = 0;
@@ -52,6 +56,7 @@ class ScriptedWindow {
 ///   mode fly|orbit
 ///   open <path> | add <path>            (in place of the scene, into it)
 ///   drop <path>                         (a file dropped on the window; Shift adds)
+///   close_stream | remove_files         (the streamed file, the files read whole beside it)
 ///   color <mode> [attribute]            (rgb, elevation ..., attribute NAME)
 ///   wait_load                           (later events wait until loading is done)
 ///   quit

@@ -19,7 +19,8 @@ void ColouredCloud::clear() {
 }
 
 Coloring ColouredCloud::show(const ColoringOptions& coloring, const PointSetOptions& options,
-                             std::string* fallbackError) {
+                             std::string* fallbackError,
+                             const std::optional<glm::dvec3>& shownOrigin) {
   UninitializedVector<Point> coloured;
   Coloring used;
   try {
@@ -28,6 +29,16 @@ Coloring ColouredCloud::show(const ColoringOptions& coloring, const PointSetOpti
     if (!fallbackError) throw;
     *fallbackError = error.what();
     used = coloredPoints(cloud_, ColoringOptions{}, coloured);
+  }
+  if (shownOrigin && *shownOrigin != cloud_.origin) {
+    // The shift is added in double and rounded once: near the other origin the offsets stay
+    // small, so UTM-sized coordinates keep the precision of the cloud's own offsets.
+    const glm::dvec3 shift = cloud_.origin - *shownOrigin;
+    for (Point& p : coloured) {
+      p.x = float(double(p.x) + shift.x);
+      p.y = float(double(p.y) + shift.y);
+      p.z = float(double(p.z) + shift.z);
+    }
   }
   hide();
   PointSetOptions setOptions = options;

@@ -1,6 +1,8 @@
 // The viewer's scene: files queued on the background loader, shown growing while each one is read
-// (a preview of its decoded prefix), merged as each one finishes, coloured from the host copy; or
-// one COPC file streamed from its octree, its nodes chosen frame by frame.
+// (a preview of its decoded prefix), merged as each one finishes, coloured from the host copy; and
+// one COPC file streamed from its octree, its nodes chosen frame by frame, in a reserved pool of
+// the renderer beside them. With a stream the frame's one view origin is the stream's: the files
+// added beside it are shown as offsets from it (near the data, so they stay small).
 #include "pcv/session/scene_model.hpp"
 
 #include <algorithm>
@@ -26,6 +28,10 @@ SceneModel::~SceneModel() {
 
 void SceneModel::removeShown() {
   closeStreamed();
+  removeInCore();
+}
+
+void SceneModel::removeInCore() {
   cylinders_.reset();
   cloud_.hide();
   dropPreview();
@@ -75,22 +81,35 @@ void SceneModel::takePreparedDemo() {
   }
 }
 
-Box3d SceneModel::shownBounds() const {
-  if (streamed_) return bounds_;
-  if (!haveCloud_ && previewBounds_.empty())
-    return cylinders_ || preparing() ? demoBounds_ : Box3d{};
-  Box3d shown = previewBounds_;
+Box3d SceneModel::bounds() const {
+  Box3d shown = streamed_ ? streamed_->bounds() : Box3d{};
   if (haveCloud_) shown.extend(bounds_);
   return shown;
 }
 
+Box3d SceneModel::shownBounds() const {
+  if (!streamed_ && !haveCloud_ && previewBounds_.empty())
+    return cylinders_ || preparing() ? demoBounds_ : Box3d{};
+  Box3d shown = previewBounds_;
+  shown.extend(bounds());
+  return shown;
+}
+
+std::vector<std::string> SceneModel::files() const {
+  std::vector<std::string> files;
+  if (streamed_) files.push_back(streamed_->path());
+  files.insert(files.end(), files_.begin(), files_.end());
+  return files;
+}
+
 std::string SceneModel::sceneKey() const {
-  if (files_.empty()) {
+  const std::vector<std::string> shownFiles = files();
+  if (shownFiles.empty()) {
     return "cylinders points=" + std::to_string(demo_.pointCount) +
            " seed=" + std::to_string(demo_.seed);
   }
   std::string key;
-  for (const std::string& file : files_) {
+  for (const std::string& file : shownFiles) {
     std::error_code error;
     const std::filesystem::path absolute = std::filesystem::weakly_canonical(file, error);
     key += (key.empty() ? "" : " + ") + (error ? file : absolute.string());
@@ -105,15 +124,9 @@ void SceneModel::open(const std::vector<std::string>& files, bool replace,
     if (!openStreamed(files[0], options) && demoWhenEmpty_) showDemo();  // as for a bad file
     return;
   }
-  if (streamed_) {
-    if (!replace) {
-      // Its renderer pool is fixed at the GPU budget: nothing else fits beside it.
-      errors_.push_back("a streamed COPC file is shown alone: open " + files[0] +
-                        " on its own, or the COPC file with --in-core to add files to it");
-      return;
-    }
-    closeStreamed();
-  }
+  // Added files go beside a stream (its nodes live in a reserved pool of the renderer, they in
+  // the rest of its memory); files that replace the scene replace the stream too.
+  if (streamed_ && replace) closeStreamed();
   if (!loader_) loader_ = std::make_unique<CloudLoader>();
   for (const std::string& file : files) report_.say("loading " + file);
   loader_->load(files, replace, options);
@@ -126,26 +139,36 @@ bool SceneModel::openStreamed(const std::string& path, const ReadOptions& option
     loader_->takeFinished();
     loader_->takePreview();
   }
-  closeStreamed();
   removeShown();
   cloud_.clear();
   haveCloud_ = false;
+  files_.clear();
+  bounds_ = {};
   pickedIndex_.reset();
   pickedPosition_.reset();
+  return startStream(path, options);
+}
+
+bool SceneModel::restartStream(const std::string& path, const ReadOptions& options) {
+  closeStreamed();
+  return startStream(path, options);
+}
+
+bool SceneModel::startStream(const std::string& path, const ReadOptions& options) {
   StreamingOptions streaming = *streaming_;
   streaming.coloring = coloring_;
   report_.say("streaming " + path);
   try {
     streamed_ = std::make_unique<StreamedScene>(path, options, renderer_, streaming);
-  } catch (const InputError& error) {
+  } catch (const Error& error) {
+    // Not COPC, or a GPU budget the renderer cannot reserve beside what is shown: said, and
+    // the viewer keeps running.
     errors_.push_back(error.what());
     return false;
   }
   streamedRead_ = options;
   streamedFramed_ = false;
   usedColoring_ = streamed_->cloud().coloring();
-  files_ = {path};
-  bounds_ = streamed_->bounds();
   shownOrigin_ = streamed_->cloud().origin();
   const uint64_t points = streamed_->file().pointCount();
   report_.say(std::to_string(points) + " points in " +
@@ -156,9 +179,28 @@ bool SceneModel::openStreamed(const std::string& path, const ReadOptions& option
 
 void SceneModel::closeStreamed() {
   if (!streamed_) return;
-  streamed_.reset();
+  streamed_.reset();  // its reserved pool goes with it: the sets of the files beside it stay
+}
+
+void SceneModel::closeStream() {
+  if (!streamed_) return;
+  report_.say("closing the stream of " + streamed_->path());
+  closeStreamed();
+  // The files beside it keep their sets and offsets: the view origin stays where it was.
+}
+
+void SceneModel::removeFiles() {
+  if (loader_) {
+    loader_->cancel();
+    loader_->takeFinished();
+    loader_->takePreview();
+  }
+  removeInCore();
+  cloud_.clear();
+  haveCloud_ = false;
   files_.clear();
   bounds_ = {};
+  pickedIndex_.reset();
 }
 
 void SceneModel::updateStream(const Camera& camera, int widthPx, int heightPx) {
@@ -176,12 +218,32 @@ void SceneModel::updateStream(const Camera& camera, int widthPx, int heightPx) {
 }
 
 SetSelection SceneModel::drawnSets() const {
-  return streamed_ ? streamed_->selection() : SetSelection::everySet();
+  if (!streamed_) return SetSelection::everySet();
+  // The stream's chosen nodes (it keeps others resident that this view does not want), and
+  // every set of the files beside it.
+  const SetSelection streamedSets = streamed_->selection();
+  drawn_.assign(streamedSets.sets().begin(), streamedSets.sets().end());
+  if (cloud_.set()) drawn_.push_back(*cloud_.set());
+  drawn_.insert(drawn_.end(), previewSets_.begin(), previewSets_.end());
+  return SetSelection::only(drawn_);
+}
+
+uint64_t SceneModel::pointsDrawn() const {
+  if (preparing()) return 0;
+  if (!streamed_) return renderer_.pointCount();
+  uint64_t points = streamed_->cloud().stats().pointsDrawn;
+  if (cloud_.set()) points += renderer_.pointCount(*cloud_.set());
+  for (PointSetId set : previewSets_) points += renderer_.pointCount(set);
+  return points;
 }
 
 std::vector<std::string> SceneModel::colorableAttributes() const {
-  if (!streamed_) return pcv::colorableAttributes(cloud_.cloud());
-  std::vector<std::string> names = streamed_->file().attributeNames();
+  std::vector<std::string> names = pcv::colorableAttributes(cloud_.cloud());
+  if (!streamed_) return names;
+  // Both kinds: a file beside the stream that lacks one is shown in its colours, with an error.
+  for (const std::string& name : streamed_->file().attributeNames()) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
   for (const char* axis : {"x", "y", "z"}) {
     if (std::find(names.begin(), names.end(), axis) == names.end()) names.push_back(axis);
   }
@@ -189,7 +251,7 @@ std::vector<std::string> SceneModel::colorableAttributes() const {
 }
 
 bool SceneModel::loading() const {
-  if (streamed_) return !streamed_->cloud().converged();
+  if (streamed_ && !streamed_->cloud().converged()) return true;
   return loader_ && loader_->busy();
 }
 
@@ -200,14 +262,13 @@ std::optional<Box3d> SceneModel::poll() {
     demoThread_.join();
     takePreparedDemo();
   }
-  if (streamed_) {
-    if (streamedFramed_) return std::nullopt;
+  if (streamed_ && !streamedFramed_) {
     streamedFramed_ = true;
-    return bounds_;
+    return shownBounds();
   }
   if (!loader_) return std::nullopt;
   // Finished files first: a finished file drops its own preview.
-  if (takeFinished()) return bounds_;
+  if (takeFinished()) return bounds();
   const std::optional<LoadPreview> update = loader_->takePreview();
   if (!update || update->points.empty()) return std::nullopt;
   return takePreview(*update);
@@ -255,7 +316,7 @@ bool SceneModel::takeFinished() {
     recolor();
   } else if (haveCloud_) {
     if (!cloud_.set()) recolor();  // a file that would have replaced them failed
-  } else if (demoWhenEmpty_ && !cylinders_) {
+  } else if (demoWhenEmpty_ && !cylinders_ && !streamed_) {
     showDemo();  // a file that replaced the cylinders failed: they come back
   }
   return changed;
@@ -266,10 +327,11 @@ std::optional<Box3d> SceneModel::takePreview(const LoadPreview& update) {
     dropPreview();
     previewSerial_ = update.fileSerial;
     if (update.replaces || !haveCloud_) {
-      // The file replaces what is shown: its points alone, in its own origin.
+      // The file replaces what is shown: its points alone, in its own origin (beside a stream,
+      // in the stream's).
       cylinders_.reset();
       cloud_.hide();
-      shownOrigin_ = update.origin;
+      if (!streamed_) shownOrigin_ = update.origin;
     }
   }
   if (update.firstPoint != previewPoints_) return std::nullopt;  // not a continuation
@@ -296,6 +358,7 @@ std::optional<Box3d> SceneModel::takePreview(const LoadPreview& update) {
               " so far");
   Box3d shownBounds = previewBounds_;
   if (cloud_.set()) shownBounds.extend(bounds_);
+  if (streamed_) shownBounds.extend(streamed_->bounds());
   return shownBounds;
 }
 
@@ -305,35 +368,43 @@ void SceneModel::setColoring(const ColoringOptions& coloring) {
     // A streamed node is coloured as it is decoded: the nodes are decoded again, from the root.
     const std::string path = streamed_->path();
     const ReadOptions read = streamedRead_;
-    if (!openStreamed(path, read)) {
+    // The files beside it go first (recolor() lays them out again after), so that the
+    // stream's reservation is made in the memory it had.
+    removeInCore();
+    if (!restartStream(path, read)) {
       coloring_ = ColoringOptions{};  // an attribute the file lacks: its colours, or elevation
-      openStreamed(path, read);
+      restartStream(path, read);
     }
     streamedFramed_ = true;  // the view stays where it is
-    return;
   }
   recolor();
 }
 
 void SceneModel::recolor() {
   if (!haveCloud_) return;
-  // Everything goes first: with no set left the renderer frees its pool, so the new set is laid
-  // out in memory of exactly its size.
-  removeShown();
+  // Everything in core goes first: with no set left the renderer frees its pool, so the new set
+  // is laid out in memory of exactly its size. A stream keeps its reserved pool.
+  removeInCore();
   std::string fallback;
+  const Coloring streamColoring = usedColoring_;
   try {
     // The source order finds a picked point's double coordinates and attributes in cloud().
-    usedColoring_ = cloud_.show(coloring_, {.keepSourceOrder = true}, &fallback);
+    const std::optional<glm::dvec3> origin =
+        streamed_ ? std::optional<glm::dvec3>(shownOrigin_) : std::nullopt;
+    const Coloring used = cloud_.show(coloring_, {.keepSourceOrder = true}, &fallback, origin);
+    usedColoring_ = streamed_ ? streamColoring : used;  // the stream's, with its range
   } catch (const Error& error) {
-    errors_.push_back(error.what());
+    // Out of memory beside a stream (its reserved pool holds the GPU budget), say: the files
+    // stay listed and loaded on the host, drawn once there is room (recolouring tries again).
+    errors_.push_back(std::string("cannot show the files: ") + error.what());
     return;
   }
   if (!fallback.empty()) {
     // An attribute this cloud lacks (--color-attribute, or a file without it): say so, show rgb.
     errors_.push_back(fallback);
-    coloring_ = ColoringOptions{};
+    if (!streamed_) coloring_ = ColoringOptions{};  // a stream beside keeps what it shows
   }
-  shownOrigin_ = cloud_.cloud().origin;
+  if (!streamed_) shownOrigin_ = cloud_.cloud().origin;
   report_.say(std::to_string(cloud_.cloud().size()) + " points coloured by " +
               colorModeName(usedColoring_.mode) +
               (usedColoring_.attribute.empty() ? "" : " " + usedColoring_.attribute));
@@ -354,7 +425,8 @@ std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, const RenderSet
     const Point& p = cloud.points[*pickedIndex_];
     pickedPosition_ = cloud.origin + glm::dvec3(p.x, p.y, p.z);
   } else {
-    // The cylinders, a file still loading or a streamed node: the stored point.
+    // The cylinders, a file still loading or a streamed node (it keeps no attributes on the
+    // host): the stored point, no index.
     pickedPosition_ =
         shownOrigin_ + glm::dvec3(picked->position[0], picked->position[1], picked->position[2]);
   }

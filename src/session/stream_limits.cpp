@@ -26,8 +26,10 @@ StreamingOptions streamingOptionsFor(const StreamLimits& limits, const Renderer&
   if (options.gpuMemoryBytes == 0) {
     const uint64_t free = renderer.freeMemoryBytes();
     if (free == UINT64_MAX) throw InputError("the free memory is unknown: give --gpu-memory");
-    // The cpu backend's pool is host memory, filled when it is fixed: four frames' worth of
-    // points, so that what the view turns from stays cached, and no more.
+    // Half of what is free at most: the rest is for the sets of files added beside the stream
+    // (the viewer's Add), laid out outside its reserved pool; one that does not fit there is
+    // refused with the sizes. The cpu backend's pool is host memory, filled when it is fixed:
+    // four frames' worth of points, so that what the view turns from stays cached, and no more.
     options.gpuMemoryBytes =
         onGpu ? free / 2 : std::min(free / 4, options.pointBudget * 4 * sizeof(Point));
     notes.push_back(formatBytes(double(options.gpuMemoryBytes)) + " for resident nodes, of " +

@@ -4,7 +4,7 @@
 
 #include <glm/gtc/constants.hpp>
 
-#include "render_arguments.hpp"
+#include "options/render_arguments.hpp"
 #include "test_support.hpp"
 
 namespace pcv::app {

@@ -2,7 +2,9 @@
 // ImGui nor X11, so it starts on a server without X libraries. Read from the built executable:
 // `ldd` lists every shared library the loader would pull in, transitively (GLFW, X11, xcb, GLX);
 // `nm` lists the symbols static libraries left behind (Debian's ImGui is a static library, which
-// ldd cannot see). pcv-view, which links them all, is the planted violation.
+// ldd cannot see). pcv-view, which links them all, is the planted violation. And the other way:
+// pcv-view never links the headless commands (pcv_cli), neither as a link edge CMake has nor as
+// their code in the executable; pcv, which does, is the planted violation.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -10,6 +12,7 @@
 #include <cstdio>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 
 namespace pcv::architecture {
@@ -83,7 +86,51 @@ TEST(HeadlessLinks, TheCheckSeesPlantedLibraries) {
   EXPECT_TRUE(windowLibrariesIn(ldd.substr(0, ldd.find("\tlibglfw")), "T main\n").empty());
 }
 
+/// The project libraries in a comma-separated list of link edges (PCV_LINKS, PCV_VIEW_LINKS).
+std::set<std::string> linkedLibraries(const std::string& commaSeparated) {
+  std::set<std::string> libraries;
+  std::stringstream in(commaSeparated);
+  for (std::string name; std::getline(in, name, ',');) {
+    if (!name.empty()) libraries.insert(name);
+  }
+  return libraries;
+}
+
+/// The headless commands whose code `nmOutput` shows ("addRenderCommand", ...).
+std::set<std::string> headlessCommandsIn(const std::string& nmOutput) {
+  static const std::regex commands(
+      R"(_ZN3pcv3app[0-9]+(add(Render|Convert|Info|Bench|Compare)Command))");
+  std::set<std::string> found;
+  for (auto it = std::sregex_iterator(nmOutput.begin(), nmOutput.end(), commands);
+       it != std::sregex_iterator(); ++it) {
+    found.insert((*it)[1]);
+  }
+  return found;
+}
+
+TEST(HeadlessLinks, TheLinkCheckSeesPcvLinkingTheCommands) {
+  const std::set<std::string> pcv = linkedLibraries(PCV_LINKS);
+  EXPECT_TRUE(pcv.contains("pcv_cli")) << PCV_LINKS;
+  EXPECT_TRUE(pcv.contains("pcv_options")) << PCV_LINKS;
+  bool ran = false;
+  const std::string nm = outputOf("nm '" + std::string(PCV_EXECUTABLE) + "'", ran);
+  if (!ran) GTEST_SKIP() << "nm could not read " << PCV_EXECUTABLE;
+  EXPECT_TRUE(headlessCommandsIn(nm).contains("addRenderCommand"));
+}
+
 #ifdef PCV_VIEW_EXECUTABLE
+TEST(HeadlessLinks, PcvViewLinksNoHeadlessCommand) {
+  const std::set<std::string> view = linkedLibraries(PCV_VIEW_LINKS);
+  EXPECT_TRUE(view.contains("pcv_viewer")) << "the link edges were not read: " << PCV_VIEW_LINKS;
+  EXPECT_TRUE(view.contains("pcv_options")) << PCV_VIEW_LINKS;
+  EXPECT_FALSE(view.contains("pcv_cli")) << "pcv-view links " << PCV_VIEW_LINKS;
+  bool ran = false;
+  const std::string nm = outputOf("nm '" + std::string(PCV_VIEW_EXECUTABLE) + "'", ran);
+  if (!ran) GTEST_SKIP() << "nm could not read " << PCV_VIEW_EXECUTABLE;
+  const std::set<std::string> commands = headlessCommandsIn(nm);
+  EXPECT_TRUE(commands.empty()) << PCV_VIEW_EXECUTABLE << " holds " << names(commands);
+}
+
 TEST(HeadlessLinks, TheCheckSeesTheViewersLibraries) {
   std::string why;
   const std::set<std::string> found = windowLibrariesOf(PCV_VIEW_EXECUTABLE, why);

@@ -16,14 +16,6 @@ std::set<std::string> librariesAnd(std::set<std::string> more) {
   return more;
 }
 
-/// The CLI headers the viewer still includes: the option groups it parses `pcv view` with, the
-/// "copy view as a pcv render command" text, and the terminal's report and COPC conversion that
-/// it hands the session layer. This list only shrinks, and the viewer does not link pcv_cli once
-/// it is empty.
-const std::set<std::string> kCliHeadersTheViewerUses = {
-    "clip_options.hpp",     "coloring_options.hpp", "option_groups.hpp", "quality_options.hpp",
-    "render_arguments.hpp", "session_terminal.hpp", "stream_flags.hpp"};
-
 /// System headers that only some layers may include.
 struct SystemHeaderFamily {
   const char* what;
@@ -41,31 +33,31 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
        std::regex(R"(^(cuda[_a-z0-9]*\.h|cuda/|cub/|thrust/|nccl\.h|curand|cooperative_groups)"
                   R"(|device_launch_parameters\.h|vector_types\.h))"),
        {"cuda", "raster", "scene", "gl", "octree"}},
-      // The viewer's `pcv view` options are CLI11 too (viewer/view_command.hpp).
-      {"CLI11", std::regex(R"(^CLI/)"), {"cli", "main", "viewer"}},
+      // The option groups both front ends parse with, and the viewer's `pcv view` command
+      // (viewer/view_command.hpp).
+      {"CLI11", std::regex(R"(^CLI/)"), {"options", "cli", "main", "viewer"}},
   };
   return families;
 }
 
 bool isAppLayer(const std::string& layer) {
-  return layer == "cli" || layer == "main" || layer == "viewer";
+  return layer == "options" || layer == "cli" || layer == "main" || layer == "viewer";
 }
 
 /// The layer a project include names, or "" for a header of the including file's own folder.
-/// In app/, "viewer/..." is the viewer and a bare name not beside the file is a CLI header
-/// (app/cli is on the include path).
+/// In app/, "viewer/...", "options/..." and "cli/..." name their folders, and a bare name not
+/// beside the file is a CLI header (app/cli is on the include path of what links pcv_cli).
 std::string includedLayer(const std::string& line, const std::filesystem::path& file,
-                          const std::string& layer, std::string& header) {
+                          const std::string& layer) {
   static const std::regex library(R"(^\s*#\s*include\s*["<]pcv/([a-z_]+)/)");
-  static const std::regex appFolder(R"(^\s*#\s*include\s*"(viewer|cli)/)");
+  static const std::regex appFolder(R"(^\s*#\s*include\s*"(viewer|options|cli)/)");
   static const std::regex bare(R"re(^\s*#\s*include\s*"([A-Za-z0-9_.]+)")re");
   std::smatch match;
   if (std::regex_search(line, match, library)) return match[1];
   if (!isAppLayer(layer)) return "";
   if (std::regex_search(line, match, appFolder)) return match[1];
   if (std::regex_search(line, match, bare)) {
-    header = match[1];
-    if (std::filesystem::exists(file.parent_path() / header)) return "";
+    if (std::filesystem::exists(file.parent_path() / match[1].str())) return "";
     return "cli";
   }
   return "";
@@ -103,11 +95,14 @@ const std::vector<Layer>& layers() {
        {"include/pcv/session", "src/session"},
        false,
        {"core", "cuda", "io", "scene", "raster", "stream", "octree", "session"}},
-      // The headless commands: every library layer, never the viewer.
-      {"cli", {"app/cli"}, false, librariesAnd({"cli"})},
-      {"main", {"app"}, true, librariesAnd({"cli", "main"})},
-      // The window: the library layers, and of the CLI only kCliHeadersTheViewerUses.
-      {"viewer", {"app/viewer"}, false, librariesAnd({"viewer"})},
+      // What both front ends share (option groups, --report, the render command's text, the
+      // terminal's report and COPC cache conversion): the library layers, neither front end.
+      {"options", {"app/options"}, false, librariesAnd({"options"})},
+      // The headless commands: every library layer and the shared options, never the viewer.
+      {"cli", {"app/cli"}, false, librariesAnd({"options", "cli"})},
+      {"main", {"app"}, true, librariesAnd({"options", "cli", "main"})},
+      // The window: the library layers and the shared options, never the headless commands.
+      {"viewer", {"app/viewer"}, false, librariesAnd({"options", "viewer"})},
       // The Python module: a front end beside app/, over the library layers, never the CLI.
       {"python", {"python/src"}, false, librariesAnd({"python"})},
   };
@@ -129,11 +124,8 @@ std::vector<std::string> includeViolations(const std::filesystem::path& file,
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     std::string why = systemHeaderViolation(line, layer);
-    std::string header;
-    const std::string target = includedLayer(line, file, layer, header);
-    const bool viewerUsesCli =
-        layer == "viewer" && target == "cli" && kCliHeadersTheViewerUses.contains(header);
-    if (!target.empty() && !allowed.contains(target) && !viewerUsesCli) {
+    const std::string target = includedLayer(line, file, layer);
+    if (!target.empty() && !allowed.contains(target)) {
       why = "the " + target + " layer from the " + layer + " layer";
     }
     if (!why.empty()) {

@@ -1,7 +1,7 @@
 /// @brief The layers of pcv, which may use which (dependencies point down), and the checks of a
 /// source tree against them: project includes, system headers per layer, unknown folders.
-//   core <- cuda <- octree, scene, io <- raster <- stream, gl <- session <- app/cli, app/main
-//                                                              <- app/viewer
+//   core <- cuda <- octree, scene, io <- raster <- stream, gl <- session <- app/options
+//                                                   <- app/cli, app/main; <- app/viewer
 // scene and io sit on core (scene may use the cuda helpers); the renderer knows neither; stream
 // draws io's octrees through the renderer; session is what a front end does with sources.
 #pragma once

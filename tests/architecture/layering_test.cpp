@@ -46,7 +46,7 @@ TEST(Layering, NoLayerIncludesWhatItMayNot) {
   uint64_t appFiles = 0;
   const auto files = layerFiles(root);
   for (const auto& [file, layer] : files) {
-    if (layer == "cli" || layer == "main" || layer == "viewer") ++appFiles;
+    if (layer == "options" || layer == "cli" || layer == "main" || layer == "viewer") ++appFiles;
     for (std::string& v : includeViolations(file, layer)) found.push_back(std::move(v));
   }
   EXPECT_GT(files.size(), 200u) << "the layers' folders were not found under " << root;
@@ -78,15 +78,31 @@ TEST_F(PlantedTree, HeadlessCommandsIncludingTheViewerAreSeen) {
   EXPECT_EQ(includeViolations(main, "main").size(), 1u);
 }
 
-TEST_F(PlantedTree, ViewerUsesOnlyTheCliHeadersItAlreadyUses) {
+TEST_F(PlantedTree, ViewerIncludingTheHeadlessCommandsIsSeen) {
   plant("app/viewer/own.hpp", "#pragma once\n");
   const auto viewer = plant("app/viewer/probe.cpp",
-                            "#include \"own.hpp\"\n"               // beside it: the viewer's own
-                            "#include \"option_groups.hpp\"\n"     // allowed for now
-                            "#include \"render_command.hpp\"\n");  // a CLI command: not allowed
+                            "#include \"own.hpp\"\n"                    // beside it: its own
+                            "#include \"options/option_groups.hpp\"\n"  // shared: allowed
+                            "#include \"option_groups.hpp\"\n"          // bare: a CLI header
+                            "#include \"cli/render_command.hpp\"\n");   // a CLI command
   const std::vector<std::string> found = includeViolations(viewer, "viewer");
-  ASSERT_EQ(found.size(), 1u) << lines(found);
+  ASSERT_EQ(found.size(), 2u) << lines(found);
   EXPECT_NE(found[0].find(":3:"), std::string::npos) << found[0];
+  EXPECT_NE(found[1].find(":4:"), std::string::npos) << found[1];
+}
+
+TEST_F(PlantedTree, SharedOptionsIncludingAFrontEndAreSeen) {
+  const auto options = plant("app/options/probe.cpp",
+                             "#include \"options/run_report.hpp\"\n"  // its own layer
+                             "#include \"pcv/session/scene.hpp\"\n"   // a library layer
+                             "#include \"viewer/viewer.hpp\"\n"
+                             "#include \"cli/render_command.hpp\"\n");
+  const std::vector<std::string> found = includeViolations(options, "options");
+  ASSERT_EQ(found.size(), 2u) << lines(found);
+  EXPECT_NE(found[0].find(":3:"), std::string::npos) << found[0];
+  EXPECT_NE(found[1].find(":4:"), std::string::npos) << found[1];
+  const auto cli = plant("app/cli/probe.cpp", "#include \"options/run_report.hpp\"\n");
+  EXPECT_TRUE(includeViolations(cli, "cli").empty());
 }
 
 TEST_F(PlantedTree, SystemHeadersOutsideTheirLayersAreSeen) {
@@ -100,7 +116,8 @@ TEST_F(PlantedTree, SystemHeadersOutsideTheirLayersAreSeen) {
         Case{"imgui.h", "main", "viewer"}, Case{"EGL/egl.h", "stream", "gl"},
         Case{"cuda_runtime.h", "io", "raster"}, Case{"cub/cub.cuh", "stream", "cuda"},
         Case{"thrust/sort.h", "core", "octree"}, Case{"cuda_gl_interop.h", "session", "gl"},
-        Case{"CLI/CLI.hpp", "io", "cli"}, Case{"CLI/CLI.hpp", "session", "main"}}) {
+        Case{"CLI/CLI.hpp", "io", "cli"}, Case{"CLI/CLI.hpp", "session", "main"},
+        Case{"CLI/CLI.hpp", "gl", "options"}}) {
     SCOPED_TRACE(c.header);
     const auto file = plant("probe.cpp", std::string("#include <") + c.header + ">\n");
     EXPECT_EQ(includeViolations(file, c.forbiddenIn).size(), 1u) << c.forbiddenIn;

@@ -31,14 +31,16 @@ inline std::filesystem::path writeGridLas(const std::filesystem::path& path, int
   return path;
 }
 
-/// A COPC file of `count` cylinder points, in nodes of at most 2 000.
+/// A COPC file of `count` cylinder points, in nodes of at most 2 000, around `origin` (the
+/// cylinders reach about 2 units from it).
 inline std::filesystem::path writeCylinderCopc(const std::filesystem::path& path,
-                                               uint64_t count = 40'000) {
-  const PointRecordSource source = [count] {
+                                               uint64_t count = 40'000,
+                                               const glm::dvec3& origin = glm::dvec3(0.0)) {
+  const PointRecordSource source = [count, origin] {
     CylinderScene scene = makeCylinderScene(3);
     const Box3d bounds = cylinderSceneReach(scene);
     return producedRecords(std::make_shared<CylinderProducer>(std::move(scene), count), bounds,
-                           glm::dvec3(0.0), 7);
+                           origin, 7);
   };
   writeCopcFile(source, path, {.maxPointsPerNode = 2000});
   return path;

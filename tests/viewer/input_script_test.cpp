@@ -29,6 +29,8 @@ class RecordingWindow : public ScriptedWindow {
   void setMode(CameraMode mode) override { record("mode", mode == CameraMode::Orbit ? 1 : 0); }
   void openFile(const std::string& path, bool replace) override { record("open", path, replace); }
   void drop(const std::string& path) override { record("drop", path); }
+  void closeStream() override { record("close_stream"); }
+  void removeFiles() override { record("remove_files"); }
   void color(const std::string& mode, const std::string& attribute) override {
     record("color", mode, attribute);
   }
@@ -110,12 +112,18 @@ TEST(InputScript, ParsesEveryWindowCommandWithComments) {
 TEST(InputScript, ParsesFileAndColourCommands) {
   const std::vector<std::string> calls =
       run("0 open a.las\n0 add b.ply\n0 drop c.xyz\n0 wait_load\n1 color classification\n"
-          "1 color attribute gps_time\n");
-  const std::vector<std::string> expected = {"open a.las 1", "open b.ply 0", "drop c.xyz",
-                                             "color classification ", "color attribute gps_time"};
+          "1 color attribute gps_time\n2 close_stream\n2 remove_files\n");
+  const std::vector<std::string> expected = {"open a.las 1",
+                                             "open b.ply 0",
+                                             "drop c.xyz",
+                                             "color classification ",
+                                             "color attribute gps_time",
+                                             "close_stream",
+                                             "remove_files"};
   EXPECT_EQ(calls, expected);
-  for (const char* bad : {"0 open\n", "0 color\n", "0 color height\n", "0 color attribute\n",
-                          "0 mode walk\n", "0 mouse_down thumb\n", "0 double_click 5\n"}) {
+  for (const char* bad :
+       {"0 open\n", "0 color\n", "0 color height\n", "0 color attribute\n", "0 mode walk\n",
+        "0 mouse_down thumb\n", "0 double_click 5\n", "0 close_stream now\n"}) {
     EXPECT_FALSE(errorOf(bad).empty()) << bad;
   }
 }

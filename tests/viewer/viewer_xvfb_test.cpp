@@ -206,5 +206,32 @@ TEST_F(ViewerXvfb, MalformedFileShowsItsErrorAndTheViewerKeepsRendering) {
   EXPECT_EQ(test::countDifferentPixels(before, readPng(path("after.png"))), 0u);
 }
 
+TEST_F(ViewerXvfb, AFileAddedBesideAStreamIsDrawnWithIt) {
+  const std::string copc = sharedFile("laz-corpus/1.2-with-color.copc.laz");
+  const std::string las = sharedFile("las/autzen_trim.las");
+  if (copc.empty() || las.empty()) GTEST_SKIP() << "shared test data not found";
+  std::string output;
+  ASSERT_EQ(runViewer("0.02 wait_load\n0.1 screenshot " + path("stream.png") + "\n0.2 add " + las +
+                          "\n0.2 wait_load\n0.3 screenshot " + path("both.png") +
+                          "\n0.4 close_stream\n0.5 screenshot " + path("file.png") + "\n0.6 quit\n",
+                      &output, copc),
+            0)
+      << output;
+  EXPECT_NE(output.find("streaming " + copc), std::string::npos) << output;
+  EXPECT_NE(output.find("loaded " + las + ": 110000 points"), std::string::npos) << output;
+  EXPECT_EQ(output.find("error:"), std::string::npos) << output;
+  // Both Autzen files, one streamed (its 1 065 points) and one read whole, in one frame: the
+  // added tile's 110 000 points light many more pixels.
+  const uint64_t streamLit = test::countLitPixels(readPng(path("stream.png")), kOpaqueBlack);
+  const uint64_t bothLit = test::countLitPixels(readPng(path("both.png")), kOpaqueBlack);
+  EXPECT_GT(streamLit, 500u);
+  EXPECT_GT(bothLit, streamLit + 10000u);
+  // The stream closed: the tile stays, in the same view, without the streamed points.
+  const Image both = readPng(path("both.png"));
+  const Image file = readPng(path("file.png"));
+  EXPECT_GT(test::countLitPixels(file, kOpaqueBlack), 10000u);
+  EXPECT_GT(test::countDifferentPixels(both, file), 100u);
+}
+
 }  // namespace
 }  // namespace pcv

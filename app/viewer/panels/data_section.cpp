@@ -118,15 +118,22 @@ void drawDataSection(PanelContext& context, PanelRequests& requests) {
   if (!scene.hasCloud()) {
     ImGui::TextDisabled(scene.loader() ? "No points loaded yet"
                                        : "Cylinder scene (no file loaded)");
-  } else if (const StreamedScene* streamed = scene.streamed()) {
-    ImGui::Text("%llu points, streamed from the octree",
-                static_cast<unsigned long long>(streamed->file().pointCount()));
-    ImGui::BulletText("%s", std::filesystem::path(streamed->path()).filename().string().c_str());
   } else {
-    ImGui::Text("%llu points from %zu file(s)",
-                static_cast<unsigned long long>(scene.cloud().size()), scene.files().size());
-    for (const std::string& file : scene.files()) {
-      ImGui::BulletText("%s", std::filesystem::path(file).filename().string().c_str());
+    // A stream and the files read whole beside it, each with its own Close.
+    if (const StreamedScene* streamed = scene.streamed()) {
+      ImGui::Text("%llu points, streamed from the octree",
+                  static_cast<unsigned long long>(streamed->file().pointCount()));
+      ImGui::BulletText("%s", std::filesystem::path(streamed->path()).filename().string().c_str());
+      if (!scene.inCoreFiles().empty() && ImGui::SmallButton("Close stream")) scene.closeStream();
+    }
+    if (!scene.inCoreFiles().empty()) {
+      ImGui::Text("%llu points from %zu file(s)",
+                  static_cast<unsigned long long>(scene.cloud().size()),
+                  scene.inCoreFiles().size());
+      for (const std::string& file : scene.inCoreFiles()) {
+        ImGui::BulletText("%s", std::filesystem::path(file).filename().string().c_str());
+      }
+      if (scene.streamed() && ImGui::SmallButton("Remove files")) scene.removeFiles();
     }
   }
   for (const std::string& warning : scene.warnings()) {

@@ -9,7 +9,7 @@
 #include <glm/glm.hpp>
 
 #include "pcv/raster/render_settings.hpp"
-#include "render_arguments.hpp"
+#include "options/render_arguments.hpp"
 #include "viewer/camera_rig.hpp"
 #include "pcv/session/scene_model.hpp"
 #include "viewer/tools/screen_projector.hpp"

@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "pcv/core/error.hpp"
-#include "render_arguments.hpp"
+#include "options/render_arguments.hpp"
 #include "viewer/input_script.hpp"
 
 namespace pcv::app {

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include <glm/glm.hpp>
+
 #include "pcv/core/point_cloud.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/raster/renderer.hpp"
@@ -31,9 +33,12 @@ class ColouredCloud {
   /// one removed first, so the renderer can reuse its memory); returns the colouring used. An
   /// attribute the points lack: with `fallbackError`, coloured as the default (the file's
   /// colours, or elevation) and the reason written there; without, the InputError is thrown.
-  /// Throws what the renderer throws (out of memory) with nothing shown.
+  /// Throws what the renderer throws (out of memory) with nothing shown. With `shownOrigin`, the
+  /// set's points are offsets from it instead of from the cloud's own origin (a frame has one
+  /// view origin: a streamed source's, say); the host copy keeps its own origin and precision.
   Coloring show(const ColoringOptions& coloring, const PointSetOptions& options = {},
-                std::string* fallbackError = nullptr);
+                std::string* fallbackError = nullptr,
+                const std::optional<glm::dvec3>& shownOrigin = std::nullopt);
   /// Removes the set; the points stay.
   void hide();
 

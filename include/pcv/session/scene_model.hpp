@@ -1,7 +1,8 @@
 /// @brief A scene opened while frames run, for an interactive front end (the viewer): the
 /// cylinder scene or the loaded files (merged, their colours and attributes kept host-side so
 /// colour modes switch without loss), the growing preview of the file being read (its decoded
-/// prefixes), a COPC file streamed frame by frame, and the colouring. It loads files in the
+/// prefixes), a COPC file streamed frame by frame (files may be added beside it), and the
+/// colouring. It loads files in the
 /// background and keeps the renderer's point sets in step with what is shown: the asynchronous
 /// form of Scene and renderConverged. No window and no GL, so it is tested on its own.
 #pragma once
@@ -54,14 +55,24 @@ class SceneModel {
   /// with `options`, instead of read whole; without a call every file is read whole.
   void streamCopcFiles(const StreamingOptions& options) { streaming_ = options; }
   /// Queues `files` on the background loader: with `replace` the first replaces the scene,
-  /// otherwise all are added to it. `options` says what to read of each (an E57 scan ...). A
-  /// COPC file opened alone is streamed instead (see streamCopcFiles): it shows at once.
+  /// otherwise all are added to it (beside a stream too: they are shown as offsets from the
+  /// stream's origin, in the renderer's memory outside the stream's reserved pool). `options`
+  /// says what to read of each (an E57 scan ...). A COPC file opened alone is streamed instead
+  /// (see streamCopcFiles): it shows at once.
   void open(const std::vector<std::string>& files, bool replace, const ReadOptions& options = {});
+  /// Stops the stream and gives its reserved pool back; the files beside it stay shown, in the
+  /// same view origin.
+  void closeStream();
+  /// Removes the files read whole (and cancels one being read); a stream stays as it is.
+  void removeFiles();
   /// One frame's choice of streamed nodes for a width x height view through `camera`
   /// (nothing to do for other scenes). Call before drawing the frame.
   void updateStream(const Camera& camera, int widthPx, int heightPx);
-  /// What a frame draws: the streamed nodes chosen, or every set.
+  /// What a frame draws: every set, or with a stream the nodes it chose and the sets of the
+  /// files beside it. The listed ids live until the next call.
   SetSelection drawnSets() const;
+  /// Points that selection draws (count of points), for the status line.
+  uint64_t pointsDrawn() const;
   /// The streamed COPC file shown; null for other scenes.
   StreamedScene* streamed() { return streamed_.get(); }
   const StreamedScene* streamed() const { return streamed_.get(); }
@@ -86,11 +97,14 @@ class SceneModel {
   /// What the Colour menu offers to colour by: the files' attributes (loaded or streamed), and
   /// x, y, z.
   std::vector<std::string> colorableAttributes() const;
-  /// The loaded files, merged (empty while a COPC file is streamed).
+  /// The files read whole, merged (the streamed file is not among them), in their own origin.
   const PointCloud& cloud() const { return cloud_.cloud(); }
-  const std::vector<std::string>& files() const { return files_; }
-  /// World bounds of the loaded files.
-  const Box3d& bounds() const { return bounds_; }
+  /// The files shown: the streamed one first, then those read whole.
+  std::vector<std::string> files() const;
+  /// The files read whole (not the streamed one).
+  const std::vector<std::string>& inCoreFiles() const { return files_; }
+  /// World bounds of the files shown: the stream's stated bounds and the loaded files'.
+  Box3d bounds() const;
   /// World bounds of what is shown: the files (and the one loading), or the cylinders.
   Box3d shownBounds() const;
   /// Names the scene shown, for its bookmarks: the files' absolute paths, or the cylinders with
@@ -102,7 +116,8 @@ class SceneModel {
   /// The world position of the point drawn at pixel (x, y) (row 0 at the bottom; or the nearest
   /// drawn within two pixels) of the width x height frame `settings` draw through `camera`,
   /// from the renderer's own depth pass; remembers it for pickedIndex(). Loaded files give the
-  /// file's double coordinates, the cylinders their stored points.
+  /// file's double coordinates (and pickedIndex() their attributes); the cylinders and a
+  /// streamed node their stored point (no index: a node keeps no attributes on the host).
   std::optional<glm::dvec3> pick(const Camera& camera, const RenderSettings& settings, int width,
                                  int height, int xPx, int yPx);
   /// The picked point's index in cloud() (after a pick on loaded files).
@@ -122,9 +137,15 @@ class SceneModel {
   void dropPreview();
   void recolor();
   void removeShown();
+  /// The cylinders, the loaded files' set and the preview (not the stream).
+  void removeInCore();
   void takePreparedDemo();
   /// False, with the error kept, when the file cannot be streamed.
   bool openStreamed(const std::string& path, const ReadOptions& options);
+  /// Opens the stream beside what is shown (openStreamed removes that first; recolouring
+  /// restarts the stream alone).
+  bool startStream(const std::string& path, const ReadOptions& options);
+  bool restartStream(const std::string& path, const ReadOptions& options);
   void closeStreamed();
 
   Renderer& renderer_;
@@ -145,8 +166,8 @@ class SceneModel {
 
   ColouredCloud cloud_{renderer_};  // the loaded files, merged, and their set
   bool haveCloud_ = false;
-  std::vector<std::string> files_;
-  Box3d bounds_;
+  std::vector<std::string> files_;  // read whole
+  Box3d bounds_;                    // of the files read whole
   ColoringOptions coloring_;
   Coloring usedColoring_;
   glm::dvec3 shownOrigin_{0.0};
@@ -157,11 +178,12 @@ class SceneModel {
   uint64_t previewPoints_ = 0;  // of that file, shown so far
   Box3d previewBounds_;         // their world bounds
 
-  // A COPC file streamed from its octree (then cloud_ is empty), and how streams are opened.
+  // A COPC file streamed from its octree (beside cloud_), and how streams are opened.
   std::optional<StreamingOptions> streaming_;
   std::unique_ptr<StreamedScene> streamed_;
-  ReadOptions streamedRead_;     // what it reads of each node (reopened to recolour)
-  bool streamedFramed_ = false;  // poll() returned its bounds once
+  ReadOptions streamedRead_;               // what it reads of each node (reopened to recolour)
+  bool streamedFramed_ = false;            // poll() returned its bounds once
+  mutable std::vector<PointSetId> drawn_;  // what drawnSets() lists beside a stream
 
   std::optional<uint64_t> pickedIndex_;
   std::optional<glm::dvec3> pickedPosition_;

@@ -1,4 +1,4 @@
-#include "progress_bar.hpp"
+#include "options/progress_bar.hpp"
 
 #include <algorithm>
 #include <chrono>

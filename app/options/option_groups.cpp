@@ -1,4 +1,4 @@
-#include "option_groups.hpp"
+#include "options/option_groups.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pcv/core/error.hpp"
-#include "run_report.hpp"
+#include "options/run_report.hpp"
 
 namespace pcv::app {
 

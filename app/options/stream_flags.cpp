@@ -1,4 +1,4 @@
-#include "stream_flags.hpp"
+#include "options/stream_flags.hpp"
 
 #include <map>
 #include <string>

@@ -1,4 +1,4 @@
-#include "clip_options.hpp"
+#include "options/clip_options.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "quality_options.hpp"
+#include "options/quality_options.hpp"
 
 #include <charconv>
 

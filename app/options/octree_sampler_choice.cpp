@@ -1,4 +1,4 @@
-#include "octree_sampler_choice.hpp"
+#include "options/octree_sampler_choice.hpp"
 
 #include "pcv/core/error.hpp"
 #include "pcv/raster/renderer.hpp"

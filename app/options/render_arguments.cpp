@@ -1,4 +1,4 @@
-#include "render_arguments.hpp"
+#include "options/render_arguments.hpp"
 
 #include <cctype>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include <glm/gtc/constants.hpp>
 
-#include "clip_options.hpp"
+#include "options/clip_options.hpp"
 #include "pcv/core/number_text.hpp"
 #include "pcv/core/color_map.hpp"
 

@@ -1,6 +1,6 @@
 // The handler only stores to lock-free atomics, which is all a signal handler may safely do;
 // SA_RESETHAND puts the default action back, so a second Ctrl+C ends a stuck process.
-#include "interrupt_signals.hpp"
+#include "options/interrupt_signals.hpp"
 
 #include <csignal>
 

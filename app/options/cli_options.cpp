@@ -1,4 +1,4 @@
-#include "cli_options.hpp"
+#include "options/cli_options.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -11,7 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli_options.hpp"
+#include "options/cli_options.hpp"
 #include "pcv/core/camera.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/raster/renderer.hpp"

@@ -1,11 +1,11 @@
-#include "coloring_options.hpp"
+#include "options/coloring_options.hpp"
 
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
 
 #include "pcv/core/error.hpp"
-#include "run_report.hpp"
+#include "options/run_report.hpp"
 
 namespace pcv::app {
 

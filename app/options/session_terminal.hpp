@@ -1,5 +1,6 @@
 /// @brief The session's report on the terminal ("pcv: " lines and progress bars on stderr) and
-/// its COPC cache made by `pcv convert`: what `pcv render` and `pcv view` give the session layer.
+/// the COPC cache conversion (convertFilesToCopc with a progress bar and Ctrl+C): what `pcv render`
+/// and `pcv view` give the session layer.
 #pragma once
 
 #include <string>

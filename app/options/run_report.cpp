@@ -1,4 +1,4 @@
-#include "run_report.hpp"
+#include "options/run_report.hpp"
 
 #include <cstdio>
 #include <fstream>

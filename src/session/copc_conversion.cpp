@@ -1,0 +1,50 @@
+#include "pcv/session/copc_conversion.hpp"
+
+#include <algorithm>
+
+#include "pcv/core/error.hpp"
+#include "pcv/io/las_writer.hpp"
+#include "pcv/io/point_cloud_reader.hpp"
+#include "pcv/io/point_records.hpp"
+
+namespace pcv {
+namespace {
+
+std::unique_ptr<PointRecordStream> inputStream(const std::string& path, int format) {
+  if (detectPointFileFormat(path) == PointFileFormat::Las) return openLasRecords(path);
+  PointCloud cloud = readPointCloud(path);
+  const int defaultFormat = cloud.hasColor ? 2 : 0;
+  return cloudRecords(std::move(cloud), format < 0 ? defaultFormat : format);
+}
+
+/// The stream in `format` (when one was asked for), extra bytes kept.
+std::unique_ptr<PointRecordStream> withPointFormat(std::unique_ptr<PointRecordStream> stream,
+                                                   int format) {
+  if (format < 0 || format == stream->format().pointFormat) return stream;
+  LasWriteFormat target = stream->format();
+  const uint32_t extra = target.recordLength - lasFormatRecordBytes(target.pointFormat);
+  target.pointFormat = format;
+  target.recordLength = uint16_t(lasFormatRecordBytes(format) + extra);
+  target.versionMinor = std::max(target.versionMinor, minimumLasMinorVersion(format));
+  if (format >= 6) target.globalEncoding |= 1u << 4;
+  return reformatRecords(std::move(stream), target);
+}
+
+}  // namespace
+
+PointRecordSource pointFileRecords(const std::vector<std::string>& inputs, int pointFormat) {
+  return [inputs, pointFormat] {
+    std::vector<std::unique_ptr<PointRecordStream>> streams;
+    for (const std::string& input : inputs) streams.push_back(inputStream(input, pointFormat));
+    return withPointFormat(concatenateRecords(std::move(streams)), pointFormat);
+  };
+}
+
+CopcWriteSummary convertFilesToCopc(const std::vector<std::string>& inputs,
+                                    const std::string& output, const CopcWriteOptions& options,
+                                    CopcWriteProgress* progress) {
+  if (inputs.empty()) throw InputError("no input to convert to " + output);
+  return writeCopcFile(pointFileRecords(inputs), output, options, progress);
+}
+
+}  // namespace pcv
