@@ -213,19 +213,16 @@ std::optional<PointSetId> Renderer::tryAddSetIn(uint32_t reservation, const Poin
   return storeSet(points, std::move(record), options);
 }
 
-ReservedPool Renderer::reservePool(uint64_t bytes) {
+double Renderer::poolBytesPerPoint() const {
   const double perPoint = options_.storage == PointStorage::Compact    ? 8.0
                           : options_.storage == PointStorage::Unsorted ? double(sizeof(Point))
                                                                        : 8.0 + sizeof(Point);
-  // Batch slots cost 32 bytes each, about one per thousand points (see below).
-  const uint64_t affordable =
-      uint64_t(double(bytes) / (perPoint + 32.0 / 1024 + 32.0 / kBatchSize));
-  // The framebuffer names points with 32 bits, so more slots than that could never be drawn
-  // (a large GPU's budget holds several billion points): a reservation takes at most half of
-  // what the pool can still name, and the other half stays for sets added beside it.
-  const uint64_t nameable = (kMaxPointCount - std::min(kMaxPointCount, pool_->points.used())) / 2;
-  const uint64_t points =
-      std::min(affordable, nameable / kPointSlotAlignment * kPointSlotAlignment);
+  // Batch slots cost 32 bytes each, about one per thousand points (see reservePool).
+  return perPoint + 32.0 / 1024 + 32.0 / kBatchSize;
+}
+
+ReservedPool Renderer::reservePool(uint64_t bytes) {
+  const uint64_t points = uint64_t(double(bytes) / poolBytesPerPoint());
   // Taken from the shared rest like one set's slots, exactly (no room to grow into: the
   // reservation is the budget).
   SetRecord range{.pointSlots = roundUp(std::max<uint64_t>(points, 1), kPointSlotAlignment)};

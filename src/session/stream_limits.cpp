@@ -12,6 +12,20 @@ uint64_t defaultPointBudget(const Renderer& renderer) {
   return renderer.backendName() == "cuda" ? 1'000'000'000 : 10'000'000;
 }
 
+uint64_t defaultStreamMemoryBytes(uint64_t freeBytes, bool onGpu, uint64_t pointBudget,
+                                  double poolBytesPerPoint) {
+  // Half of what is free at most: the rest is for the sets of files added beside the stream
+  // (the viewer's Add), laid out outside its reserved pool; one that does not fit there is
+  // refused with the sizes. The cpu backend's pool is host memory, filled when it is reserved:
+  // four frames' worth of points, so that what the view turns from stays cached, and no more.
+  const uint64_t share =
+      onGpu ? freeBytes / 2 : std::min(freeBytes / 4, pointBudget * 4 * sizeof(Point));
+  // And no more than half the points the framebuffer's 32-bit payload names: on a large GPU
+  // half the free memory holds several billion points, which no renderer can draw.
+  const uint64_t nameable = uint64_t(poolBytesPerPoint * double(kMaxPointCount / 2));
+  return std::min(share, nameable);
+}
+
 StreamingOptions streamingOptionsFor(const StreamLimits& limits, const Renderer& renderer,
                                      std::vector<std::string>& notes) {
   StreamingOptions options;
@@ -26,12 +40,8 @@ StreamingOptions streamingOptionsFor(const StreamLimits& limits, const Renderer&
   if (options.gpuMemoryBytes == 0) {
     const uint64_t free = renderer.freeMemoryBytes();
     if (free == UINT64_MAX) throw InputError("the free memory is unknown: give --gpu-memory");
-    // Half of what is free at most: the rest is for the sets of files added beside the stream
-    // (the viewer's Add), laid out outside its reserved pool; one that does not fit there is
-    // refused with the sizes. The cpu backend's pool is host memory, filled when it is fixed:
-    // four frames' worth of points, so that what the view turns from stays cached, and no more.
     options.gpuMemoryBytes =
-        onGpu ? free / 2 : std::min(free / 4, options.pointBudget * 4 * sizeof(Point));
+        defaultStreamMemoryBytes(free, onGpu, options.pointBudget, renderer.poolBytesPerPoint());
     notes.push_back(formatBytes(double(options.gpuMemoryBytes)) + " for resident nodes, of " +
                     formatBytes(double(free)) + " free (--gpu-memory)");
   }

@@ -84,7 +84,7 @@ TEST(VpcWriter, TilesReadBackWithTheirCountsBoundsAndHrefs) {
 }
 
 TEST(VpcWriter, WritesWgs84GeometryWhenTheCrsTransforms) {
-  if (!coordinateTransformsAvailable()) GTEST_SKIP() << "built without PROJ";
+  if (!coordinateTransformsAvailable()) GTEST_SKIP() << "PROJ is not built in, or finds no database";
   TempDir dir;
   writeTile(dir.file("a.las"), 10, {500000, 5000000, 100}, {500100, 5000100, 120},
             {wktRecord(kUtm33Wkt)});
@@ -134,7 +134,7 @@ TEST(VpcWriter, PlacesAutzenInOregon) {
   // Autzen stadium, Eugene, Oregon, in UTM zone 10N (EPSG:26910 by GeoTIFF keys): shared data.
   const std::filesystem::path file = testDataDir() / "las" / "point-color.las";
   if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " absent";
-  if (!coordinateTransformsAvailable()) GTEST_SKIP() << "built without PROJ";
+  if (!coordinateTransformsAvailable()) GTEST_SKIP() << "PROJ is not built in, or finds no database";
   TempDir dir;
   const std::vector<std::filesystem::path> files = {file};
   buildVirtualPointCloud(dir.file("autzen.vpc"), files);

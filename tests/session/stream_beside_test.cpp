@@ -10,6 +10,9 @@
 #include "pcv/session/scene_model.hpp"
 #include "pcv/session/stream_limits.hpp"
 #include "session_test_files.hpp"
+#if PCV_WITH_CUDA
+#include "pcv/cuda/device_buffer.hpp"
+#endif
 
 namespace pcv {
 namespace {
@@ -202,6 +205,13 @@ TEST(StreamBeside, AFileThatDoesNotFitBesideTheStreamIsAnError) {
   const std::string copc = test::writeCylinderCopc(dir.file("c.copc.laz"), 20'000, kStreamCentre);
   const std::string las = test::writeGridLas(dir.file("big.las"), 1000).string();
   std::unique_ptr<Renderer> renderer = createRenderer("cuda");
+#if PCV_WITH_CUDA
+  // A large GPU has more memory than a stream's reservation can take (the framebuffer names at
+  // most 2^32 points): held here, all but 1 GiB of it, so that the stream can fill the rest.
+  DeviceBuffer<uint8_t> held;
+  if (renderer->freeMemoryBytes() > (2ull << 30))
+    held.resize(renderer->freeMemoryBytes() - (1ull << 30));
+#endif
   SceneModel scene{*renderer, DemoScene{.pointCount = 1000, .seed = 1}, {}};
   const uint64_t free = renderer->freeMemoryBytes();
   scene.streamCopcFiles({.pointBudget = 10'000'000, .gpuMemoryBytes = free - (16 << 20)});
@@ -245,6 +255,27 @@ TEST(StreamBeside, TheDefaultStreamBudgetLeavesRoomForFiles) {
   const StreamingOptions options = streamingOptionsFor({}, *renderer, notes);
   EXPECT_GT(options.gpuMemoryBytes, 0u);
   EXPECT_LE(options.gpuMemoryBytes, renderer->freeMemoryBytes() / 2);
+}
+
+}  // namespace
+}  // namespace pcv
+
+namespace pcv {
+namespace {
+
+TEST(StreamLimits, TheDefaultGpuBudgetStaysWithinWhatARendererNames) {
+  const double perPoint = 8.04;  // the compact layout and its batch slots
+  // A small GPU: half its free memory, the other half for files added beside the stream.
+  EXPECT_EQ(defaultStreamMemoryBytes(8ull << 30, true, 1'000'000'000, perPoint), 4ull << 30);
+  // A large one (137 GiB free): half of it would be 9 billion points, more than the 32-bit
+  // payload names; the budget stops at half of what it names.
+  const uint64_t large = defaultStreamMemoryBytes(137ull << 30, true, 1'000'000'000, perPoint);
+  EXPECT_LE(double(large) / perPoint, double(kMaxPointCount / 2) + 1.0);
+  EXPECT_GT(double(large) / perPoint, double(kMaxPointCount / 2) - 1.0);
+  // The CPU backend: four frames of the point budget, within a quarter of the free memory.
+  EXPECT_EQ(defaultStreamMemoryBytes(64ull << 30, false, 10'000'000, perPoint),
+            4ull * 10'000'000 * sizeof(Point));
+  EXPECT_EQ(defaultStreamMemoryBytes(1ull << 30, false, 10'000'000, perPoint), 1ull << 28);
 }
 
 }  // namespace

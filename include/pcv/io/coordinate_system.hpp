@@ -54,7 +54,8 @@ class GeographicTransform {
   std::unique_ptr<State> state_;
 };
 
-/// True when pcv was built with PROJ (libproj-dev) and can transform coordinates.
+/// True when pcv was built with PROJ (libproj-dev) and PROJ finds its database, so that it can
+/// transform coordinates.
 bool coordinateTransformsAvailable();
 
 /// GeographicTransform(crs).box(box), for a single box.

@@ -175,10 +175,12 @@ class Renderer {
   /// sets a streamed source adds through the handle: they are refused there when its free slots
   /// are full instead of taking more, while addSet() places other sets in the rest of the
   /// renderer's memory, growing it as before. Every set is drawn and picked alike wherever it
-  /// lives. Dropping the handle removes its sets and gives the slots back. Takes at most half
-  /// the point slots the 32-bit payload can still name (ReservedPool::pointCapacity() says what
-  /// it got). Throws OutOfMemoryError naming the sizes.
+  /// lives. Dropping the handle removes its sets and gives the slots back. Throws
+  /// OutOfMemoryError naming the sizes (also when the pool would hold more points than the
+  /// framebuffer's 32-bit payload names).
   ReservedPool reservePool(uint64_t bytes);
+  /// Pool memory one point takes with this storage, its share of batch slots included, in bytes.
+  double poolBytesPerPoint() const;
   /// Frees a set's memory for later sets. Unknown ids are ignored.
   void removeSet(PointSetId set);
   /// Removes every set and gives their memory back; reserved pools stay reserved, empty.

@@ -26,6 +26,13 @@ struct StreamLimits {
 /// The cpu backend draws tens of millions per second: ten million keeps it interactive.
 uint64_t defaultPointBudget(const Renderer& renderer);
 
+/// The default memory for a stream's resident nodes (StreamLimits::gpuMemoryBytes 0): on the GPU
+/// half of `freeBytes` (the rest is for files added beside the stream); on the CPU a quarter, and
+/// no more than four frames of `pointBudget` points; never more than half the points the
+/// framebuffer's 32-bit payload names, at `poolBytesPerPoint` (Renderer::poolBytesPerPoint).
+uint64_t defaultStreamMemoryBytes(uint64_t freeBytes, bool onGpu, uint64_t pointBudget,
+                                  double poolBytesPerPoint);
+
 /// The streaming options `limits` give on `renderer`; `notes` gets a line for each default
 /// taken (the budget, the memory), for the user. Throws InputError when the renderer's free
 /// memory is unknown and no GPU memory was given.

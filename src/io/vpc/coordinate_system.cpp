@@ -164,7 +164,17 @@ const std::string& GeographicTransform::wkt2() const {
 }
 
 bool coordinateTransformsAvailable() {
-  return PCV_WITH_PROJ != 0;
+#if PCV_WITH_PROJ
+  // PROJ needs its database (proj.db, Debian's proj-data) to know any CRS: a library without it
+  // transforms nothing, so ask once whether WGS84 can be made.
+  static const bool usable = [] {
+    const ProjContext context = quietContext();
+    return ProjObject(proj_create(context.get(), "EPSG:4326")) != nullptr;
+  }();
+  return usable;
+#else
+  return false;
+#endif
 }
 
 std::optional<GeographicBox> geographicBoxOf(const CoordinateSystem& crs, const Box3d& box) {
