@@ -51,7 +51,7 @@ bool streamsAsCopc(const std::vector<std::string>& files, const StreamLimits& li
 
 ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   ScenePlan plan;
-  const bool folder = namesFolder(sources.files);
+  const bool folder = namesDataset(sources.files);
   plan.files = folder ? expandTilePaths(sources.files) : sources.files;
   plan.clouds = sources.clouds;
   plan.demo = sources.demo;

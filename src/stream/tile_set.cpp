@@ -7,6 +7,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
+#include "pcv/io/virtual_point_cloud.hpp"
 #include "each_tile.hpp"
 
 namespace pcv {
@@ -63,10 +64,33 @@ bool hasTileExtension(const std::string& path) {
   return extension == ".las" || extension == ".laz";  // .copc.laz ends in .laz
 }
 
-bool namesFolder(const std::vector<std::string>& paths) {
+namespace {
+
+/// Whether `path` names a QGIS virtual point cloud, by its extension (any case).
+bool namesVpc(const std::string& path) {
+  return lowercase(std::filesystem::path(path).extension().string()) == ".vpc";
+}
+
+/// The local tiles of the VPC at `path`, in its order, appended to `files`.
+void appendVpcTiles(const std::string& path, std::vector<std::string>& files) {
+  const VirtualPointCloud vpc = readVirtualPointCloud(path);
+  if (vpc.tiles.empty()) throw InputError(path + ": the virtual point cloud lists no tile");
+  for (size_t i = 0; i < vpc.tiles.size(); ++i) {
+    const std::string& location = vpc.tiles[i].location;
+    if (isUrl(location)) {
+      throw InputError(path + ": tile " + std::to_string(i) + " is the URL " + location +
+                       ": pcv reads tiles from local files only for now");
+    }
+    files.push_back(location);
+  }
+}
+
+}  // namespace
+
+bool namesDataset(const std::vector<std::string>& paths) {
   return std::any_of(paths.begin(), paths.end(), [](const std::string& path) {
     std::error_code error;
-    return std::filesystem::is_directory(path, error);
+    return std::filesystem::is_directory(path, error) || namesVpc(path);
   });
 }
 
@@ -74,6 +98,10 @@ std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths) 
   std::vector<std::string> files;
   for (const std::string& path : paths) {
     std::error_code error;
+    if (namesVpc(path)) {
+      appendVpcTiles(path, files);
+      continue;
+    }
     if (!std::filesystem::is_directory(path, error)) {
       files.push_back(path);
       continue;

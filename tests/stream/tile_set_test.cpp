@@ -21,6 +21,7 @@
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_records.hpp"
 #include "pcv/io/point_sample.hpp"
+#include "pcv/io/virtual_point_cloud.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/stream/streamed_cloud.hpp"
 #include "pcv/stream/tile_forest.hpp"
@@ -87,8 +88,8 @@ TEST_F(TileSetTest, FolderExpandsToItsTilesSortedAndHeadersGiveTotals) {
   EXPECT_EQ(files[0], (dir_ / "a.LAS").string());
   EXPECT_EQ(files[1], (dir_ / "b" / "t11.las").string());
   EXPECT_EQ(files[2], (dir_ / "t10.copc.laz").string());
-  EXPECT_TRUE(namesFolder({dir_.string()}));
-  EXPECT_FALSE(namesFolder(files));
+  EXPECT_TRUE(namesDataset({dir_.string()}));
+  EXPECT_FALSE(namesDataset(files));
 
   const TileSet set = readTileSet(files);
   ASSERT_EQ(set.tiles.size(), 3u);
@@ -99,6 +100,31 @@ TEST_F(TileSetTest, FolderExpandsToItsTilesSortedAndHeadersGiveTotals) {
   EXPECT_NEAR(set.bounds.min.x, kEast + 0.5 * kTileSize / 20, 0.1);  // a.LAS: 20 across
   EXPECT_NEAR(set.bounds.max.x, kEast + 2 * kTileSize - 0.5 * kTileSize / 30, 0.1);
   EXPECT_NEAR(set.bounds.max.y, kNorth + 2 * kTileSize - 0.5 * kTileSize / 10, 0.1);
+}
+
+TEST_F(TileSetTest, AVirtualPointCloudExpandsToItsTilesInItsOrder) {
+  fs::create_directories(dir_ / "tiles");
+  writeLasTile(dir_ / "tiles" / "b.las", 1, 0, 10);
+  writeLasTile(dir_ / "tiles" / "a.las", 0, 0, 20);
+  const std::vector<std::filesystem::path> tiles = {dir_ / "tiles" / "b.las",
+                                                    dir_ / "tiles" / "a.las"};
+  const fs::path vpc = dir_ / "set.VPC";
+  buildVirtualPointCloud(vpc, tiles);
+  EXPECT_TRUE(namesDataset({vpc.string()}));
+  const std::vector<std::string> files = expandTilePaths({vpc.string()});
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_TRUE(fs::equivalent(files[0], tiles[0]));
+  EXPECT_TRUE(fs::equivalent(files[1], tiles[1]));
+  EXPECT_EQ(readTileSet(files).pointCount, 100u + 400u);
+
+  // A tile given by URL is refused (remote tiles are not read yet), as is a VPC without tiles.
+  test::writeText(dir_ / "remote.vpc",
+                  R"({"type": "FeatureCollection", "features": [{"type": "Feature",
+                      "stac_version": "1.0.0", "id": "t", "geometry": null, "properties": {},
+                      "assets": {"data": {"href": "https://example.org/t.copc.laz"}}}]})");
+  EXPECT_THROW(expandTilePaths({(dir_ / "remote.vpc").string()}), InputError);
+  test::writeText(dir_ / "empty.vpc", R"({"type": "FeatureCollection", "features": []})");
+  EXPECT_THROW(expandTilePaths({(dir_ / "empty.vpc").string()}), InputError);
 }
 
 TEST_F(TileSetTest, RejectsAFolderWithoutTilesAndAFileThatIsNotATile) {

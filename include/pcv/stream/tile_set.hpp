@@ -49,12 +49,14 @@ const char* tileFormatName(TileFormat format);
 /// Whether `path` names a LAS, LAZ or COPC file by its name (.las, .laz, .copc.laz; any case).
 bool hasTileExtension(const std::string& path);
 
-/// `paths` with every folder replaced by the tile files under it (recursively, by name, sorted);
-/// files stay as given. Throws InputError for a folder without tiles or a path that is not there.
+/// `paths` with every folder replaced by the tile files under it (recursively, by name, sorted)
+/// and every QGIS virtual point cloud (.vpc) by its tiles, in its order; files stay as given.
+/// Throws InputError for a folder or VPC without tiles, a VPC tile given by URL (remote tiles are
+/// not read yet) or a path that is not there.
 std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths);
 
-/// Whether `paths` name a dataset rather than files: a folder among them.
-bool namesFolder(const std::vector<std::string>& paths);
+/// Whether `paths` name a dataset rather than files: a folder or a .vpc among them.
+bool namesDataset(const std::vector<std::string>& paths);
 
 /// Reads the header of every one of `files` on all cores (ReadOptions::headerOnly: no point is
 /// decoded, each file is open only while its header is read). Throws InputError naming the file
