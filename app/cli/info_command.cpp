@@ -161,7 +161,7 @@ void addInfoCommand(CLI::App& cli) {
                  "(default: the header alone, instant at any size)");
   addReportOption(*info);
   info->callback([files, read, stats] {
-    if (namesFolder(*files)) {
+    if (namesDataset(*files)) {
       describeDataset(*files);
       return;
     }
