@@ -2,19 +2,18 @@
 // GLFW, ImGui or X11, so they run on a server without a display. With no subcommand, with `view`
 // or with a file, the viewer opens, as the seed's demo does: pcv-view, beside this executable,
 // takes the command line over.
-#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "pcv/core/error.hpp"
 #include "bench_command.hpp"
 #include "compare_command.hpp"
 #include "convert_command.hpp"
 #include "info_command.hpp"
 #include "render_command.hpp"
+#include "options/command_line.hpp"
 #include "options/run_report.hpp"
 #include "viewer_launcher.hpp"
 #include "vpc_command.hpp"
@@ -66,17 +65,5 @@ int main(int argc, char** argv) {
     const std::vector<std::string> viewerArguments(argv + skipped, argv + argc);
     return pcv::app::runViewerExecutable(argv[0], viewerArguments);
   }
-  try {
-    cli.parse(argc, argv);
-    pcv::app::writeRunReport();
-  } catch (const CLI::ParseError& error) {
-    return cli.exit(error);
-  } catch (const pcv::Error& error) {
-    std::fprintf(stderr, "pcv: error: %s\n", error.what());
-    return 1;
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "pcv: unexpected error: %s\n", error.what());
-    return 2;
-  }
-  return 0;
+  return pcv::app::runCommandLine(cli, argc, argv, pcv::app::writeRunReport);
 }

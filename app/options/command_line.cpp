@@ -1,0 +1,26 @@
+#include "options/command_line.hpp"
+
+#include <cstdio>
+#include <exception>
+
+#include "pcv/core/error.hpp"
+
+namespace pcv::app {
+
+int runCommandLine(CLI::App& cli, int argc, char** argv, const std::function<void()>& afterParse) {
+  try {
+    cli.parse(argc, argv);
+    if (afterParse) afterParse();
+  } catch (const CLI::ParseError& error) {
+    return cli.exit(error);
+  } catch (const pcv::Error& error) {
+    std::fprintf(stderr, "pcv: error: %s\n", error.what());
+    return 1;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "pcv: unexpected error: %s\n", error.what());
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace pcv::app
