@@ -15,6 +15,7 @@
 #include "render_command.hpp"
 #include "options/command_line.hpp"
 #include "options/run_report.hpp"
+#include "pcv/raster/renderer.hpp"
 #include "viewer_launcher.hpp"
 #include "vpc_command.hpp"
 
@@ -38,11 +39,18 @@ bool opensTheViewer(int argc, char** argv, const CLI::App& cli) {
   if (argc < 2) return true;
   const std::string first = argv[1];
   if (first == "view") return true;
-  if (first == "-h" || first == "--help") return false;
+  if (first == "-h" || first == "--help" || first == "--version") return false;
   for (const CLI::App* command : cli.get_subcommands({})) {
     if (command->get_name() == first) return false;
   }
   return true;
+}
+
+/// `pcv --version`: the version and the backends this build holds (a device need not be present).
+std::string versionText() {
+  std::string text = std::string("pcv ") + PCV_VERSION + "\nbackends:";
+  for (const std::string& backend : pcv::builtBackends()) text += " " + backend;
+  return text;
 }
 
 }  // namespace
@@ -50,6 +58,7 @@ bool opensTheViewer(int argc, char** argv, const CLI::App& cli) {
 int main(int argc, char** argv) {
   CLI::App cli{"pcv - a real-time point cloud viewer with a CUDA software rasterizer"};
   cli.require_subcommand(0, 1);
+  cli.set_version_flag("--version", versionText());
   pcv::app::addRenderCommand(cli);
   pcv::app::addBenchCommand(cli);
   // Listed here for --help; pcv-view parses its options.

@@ -49,6 +49,10 @@ endif()
 
 set(root ${PCV_WORK_DIR}/root)
 run_step("dpkg -x" dpkg-deb -x ${packages} ${root})
+run_step("pcv --version from the package" ${root}/usr/bin/pcv --version)
+if(NOT step_output MATCHES "^pcv [0-9]+\\.[0-9]+\\.[0-9]+\nbackends:( cuda)? cpu")
+  message(FATAL_ERROR "pcv --version printed: ${step_output}")
+endif()
 run_step("pcv from the package" ${root}/usr/bin/pcv render --backend cpu --points 10000
          --size 64x48 --out ${PCV_WORK_DIR}/cylinders.png)
 if(NOT EXISTS ${PCV_WORK_DIR}/cylinders.png)

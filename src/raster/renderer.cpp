@@ -581,6 +581,14 @@ std::vector<std::string> backendNames() {
   return {"auto", "cuda", "cpu"};
 }
 
+std::vector<std::string> builtBackends() {
+#if PCV_WITH_CUDA
+  return {"cuda", "cpu"};
+#else
+  return {"cpu"};
+#endif
+}
+
 bool cudaAvailable(std::string* reason) {
 #if PCV_WITH_CUDA
   return cudaDeviceUsable(reason);

@@ -286,6 +286,10 @@ class Renderer {
 /// Known backend names, for messages and help: {"auto", "cuda", "cpu"}.
 std::vector<std::string> backendNames();
 
+/// The backends compiled into this build ("cuda" only where it was built with the CUDA toolkit),
+/// whether or not a device is present: what `pcv --version` lists.
+std::vector<std::string> builtBackends();
+
 /// True when this build has CUDA and a usable device exists; otherwise `reason` says why not.
 bool cudaAvailable(std::string* reason = nullptr);
 
