@@ -32,6 +32,10 @@ bool reportGoesToStdout() {
   return reportPath() == "-";
 }
 
+void discardRunReport() {
+  reportPath().clear();
+}
+
 void writeRunReport() {
   const std::string& path = reportPath();
   if (path.empty()) return;

@@ -131,6 +131,14 @@ TEST(HeadlessLinks, PcvViewLinksNoHeadlessCommand) {
   EXPECT_TRUE(commands.empty()) << PCV_VIEW_EXECUTABLE << " holds " << names(commands);
 }
 
+TEST(HeadlessLinks, PcvViewLinksNoMpi) {
+  bool ran = false;
+  const std::string ldd = outputOf("ldd '" + std::string(PCV_VIEW_EXECUTABLE) + "'", ran);
+  if (!ran) GTEST_SKIP() << "ldd could not read " << PCV_VIEW_EXECUTABLE;
+  static const std::regex mpi(R"(\blib(mpi|open-pal|open-rte|pmix)[a-z_]*\.so)");
+  EXPECT_FALSE(std::regex_search(ldd, mpi)) << PCV_VIEW_EXECUTABLE << " reaches MPI:\n" << ldd;
+}
+
 TEST(HeadlessLinks, TheCheckSeesTheViewersLibraries) {
   std::string why;
   const std::set<std::string> found = windowLibrariesOf(PCV_VIEW_EXECUTABLE, why);
