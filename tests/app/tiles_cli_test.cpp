@@ -25,14 +25,15 @@ std::string bytesOf(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-/// tiles/a.las (900 points), tiles/b.laz (1 600), tiles/more/c.las (400), tiles/d.las (2 500).
+/// tiles/a.las (900 points), tiles/b.laz (1 600), tiles/more/c.las (400), tiles/d.las (40 000,
+/// dense enough for an octree of many nodes).
 std::filesystem::path writeDataset(const test::TempDir& dir) {
   const std::filesystem::path folder = dir.file("tiles");
   std::filesystem::create_directories(folder / "more");
   test::writeLasTile(folder / "a.las", 0, 0, 30);
   test::writeLazTile(folder / "b.laz", 1, 0, 40, 500);
   test::writeLasTile(folder / "more" / "c.las", 2, 0, 20);
-  test::writeLasTile(folder / "d.las", 3, 0, 50);
+  test::writeLasTile(folder / "d.las", 3, 0, 200);
   return folder;
 }
 
@@ -51,15 +52,15 @@ TEST(TilesCli, AFolderBecomesCopcTilesAndAVpc) {
   EXPECT_EQ(figures.value("tiles", 0), 4) << figures;
   EXPECT_EQ(figures.value("tilesDone", 0), 4) << figures;
   EXPECT_EQ(figures.value("tilesFailed", -1), 0) << figures;
-  EXPECT_EQ(figures.value("points", 0ull), 5400u) << figures;
+  EXPECT_EQ(figures.value("points", 0ull), 42900u) << figures;
   EXPECT_GT(figures.value("pointsPerSecond", 0.0), 0.0) << figures;
   EXPECT_EQ(figures.value("vpc", ""), (out / "dataset.vpc").string()) << figures;
 
   const VirtualPointCloud vpc = readVirtualPointCloud(out / "dataset.vpc");
   ASSERT_EQ(vpc.tiles.size(), 4u);
-  EXPECT_EQ(vpc.totalPoints(), 5400u);
+  EXPECT_EQ(vpc.totalPoints(), 42900u);
   const char* names[] = {"a", "b", "d", "c"};  // the folder's files sorted by path
-  const uint64_t counts[] = {900, 1600, 2500, 400};
+  const uint64_t counts[] = {900, 1600, 40000, 400};
   const std::string json = bytesOf(out / "dataset.vpc");
   for (int i = 0; i < 4; ++i) {
     const std::string name = std::string(names[i]) + ".copc.laz";
@@ -74,7 +75,7 @@ TEST(TilesCli, AFolderBecomesCopcTilesAndAVpc) {
     EXPECT_NEAR(vpc.tiles[size_t(i)].nativeBounds->max.y, copc.statedBounds().max.y, 1e-6);
   }
   // Tile c is the third column: its box starts two tiles east of the first.
-  EXPECT_NEAR(vpc.tiles[3].nativeBounds->min.x, test::kEast + 2 * test::kTileSize, 1.0);
+  EXPECT_NEAR(vpc.tiles[3].nativeBounds->min.x, test::kEast + 2 * test::kTileSize, 3.0);
 }
 
 TEST(TilesCli, AVpcOfTilesConvertsUnderAnotherName) {
