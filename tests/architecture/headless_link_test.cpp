@@ -108,6 +108,18 @@ std::set<std::string> headlessCommandsIn(const std::string& nmOutput) {
   return found;
 }
 
+/// Whether `lddOutput` lists Open MPI's libraries (what pcv convert --tiles links for ranks).
+bool reachesMpi(const std::string& lddOutput) {
+  static const std::regex mpi(R"(\blib(mpi|open-pal|open-rte|pmix)[a-z_]*\.so)");
+  return std::regex_search(lddOutput, mpi);
+}
+
+TEST(HeadlessLinks, TheMpiCheckSeesOpenMpi) {
+  EXPECT_TRUE(reachesMpi("\tlibmpi.so.40 => /lib/x86_64-linux-gnu/libmpi.so.40 (0x00007f00)\n"));
+  EXPECT_TRUE(reachesMpi("\tlibopen-pal.so.40 => /lib/x86_64-linux-gnu/libopen-pal.so.40\n"));
+  EXPECT_FALSE(reachesMpi("\tlibpng16.so.16 => /lib/x86_64-linux-gnu/libpng16.so.16\n"));
+}
+
 TEST(HeadlessLinks, TheLinkCheckSeesPcvLinkingTheCommands) {
   const std::set<std::string> pcv = linkedLibraries(PCV_LINKS);
   EXPECT_TRUE(pcv.contains("pcv_cli")) << PCV_LINKS;
@@ -135,8 +147,7 @@ TEST(HeadlessLinks, PcvViewLinksNoMpi) {
   bool ran = false;
   const std::string ldd = outputOf("ldd '" + std::string(PCV_VIEW_EXECUTABLE) + "'", ran);
   if (!ran) GTEST_SKIP() << "ldd could not read " << PCV_VIEW_EXECUTABLE;
-  static const std::regex mpi(R"(\blib(mpi|open-pal|open-rte|pmix)[a-z_]*\.so)");
-  EXPECT_FALSE(std::regex_search(ldd, mpi)) << PCV_VIEW_EXECUTABLE << " reaches MPI:\n" << ldd;
+  EXPECT_FALSE(reachesMpi(ldd)) << PCV_VIEW_EXECUTABLE << " reaches MPI:\n" << ldd;
 }
 
 TEST(HeadlessLinks, TheCheckSeesTheViewersLibraries) {
