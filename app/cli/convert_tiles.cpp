@@ -11,6 +11,8 @@
 #include <memory>
 #include <thread>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "options/conversion_progress.hpp"
@@ -38,6 +40,18 @@ void shareCoresWithLocalRanks(int localRanks) {
   ::setenv("PCV_THREADS", std::to_string(mine).c_str(), 1);
 }
 
+/// This rank's part of --memory, which is the machine's budget (default: half of its RAM): the
+/// ranks on one machine split it.
+uint64_t memoryOfRank(uint64_t memoryBytes, int localRanks) {
+  if (localRanks <= 1) return memoryBytes;
+  if (memoryBytes == 0) {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), pageBytes = ::sysconf(_SC_PAGESIZE);
+    memoryBytes =
+        pages > 0 && pageBytes > 0 ? uint64_t(pages) * uint64_t(pageBytes) / 2 : uint64_t(4) << 30;
+  }
+  return memoryBytes / uint64_t(localRanks);
+}
+
 struct Plan {
   std::vector<TileJob> jobs;
   std::filesystem::path vpc;
@@ -45,12 +59,14 @@ struct Plan {
 
 Plan planJobs(const ConvertTilesOptions& options) {
   if (options.paths.size() < 2) {
-    throw InputError("convert --tiles needs input tiles (files, folders or a .vpc), then the "
-                     "output folder");
+    throw InputError(
+        "convert --tiles needs input tiles (files, folders or a .vpc), then the "
+        "output folder");
   }
   const std::filesystem::path outputDir = options.paths.back();
   if (std::filesystem::exists(outputDir) && !std::filesystem::is_directory(outputDir)) {
-    throw InputError(outputDir.string() + ": convert --tiles writes into a folder, and this is a "
+    throw InputError(outputDir.string() +
+                     ": convert --tiles writes into a folder, and this is a "
                      "file (give a folder as the last argument)");
   }
   const std::filesystem::path vpcName(options.vpcName);
@@ -83,9 +99,12 @@ std::string rankSummary(const std::vector<TileOutcome>& outcomes, int rank, unsi
                         unsigned lanes, double seconds) {
   nlohmann::json tiles = nlohmann::json::array();
   for (const TileOutcome& o : outcomes) {
-    nlohmann::json tile = {{"job", o.job},         {"done", o.done},
-                           {"error", o.error},     {"seconds", o.seconds},
-                           {"points", o.summary.pointCount}, {"nodes", o.summary.nodeCount}};
+    nlohmann::json tile = {{"job", o.job},
+                           {"done", o.done},
+                           {"error", o.error},
+                           {"seconds", o.seconds},
+                           {"points", o.summary.pointCount},
+                           {"nodes", o.summary.nodeCount}};
     if (o.done && o.description.pointCount > 0) {
       tile["bounds"] = boundsJson(o.description.nativeBounds);
       tile["crs"] = {{"wkt", o.description.crs.wkt},
@@ -99,7 +118,7 @@ std::string rankSummary(const std::vector<TileOutcome>& outcomes, int rank, unsi
                         {"lanes", lanes},
                         {"seconds", seconds},
                         {"tiles", std::move(tiles)}}
-      .dump();
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 /// The outcome of a tile as a rank summary states it.
@@ -162,9 +181,12 @@ void finishOnRoot(const Plan& plan, const std::vector<std::string>& summaries, i
   std::string failed;
   for (const TileOutcome& o : outcomes) {
     const TileJob& job = plan.jobs[o.job];
-    nlohmann::json tile = {{"input", job.input},  {"output", job.output.string()},
-                           {"done", o.done},      {"points", o.summary.pointCount},
-                           {"nodes", o.summary.nodeCount}, {"seconds", o.seconds},
+    nlohmann::json tile = {{"input", job.input},
+                           {"output", job.output.string()},
+                           {"done", o.done},
+                           {"points", o.summary.pointCount},
+                           {"nodes", o.summary.nodeCount},
+                           {"seconds", o.seconds},
                            {"rank", rankOf[o.job]}};
     if (o.done) {
       points += o.summary.pointCount;
@@ -178,18 +200,18 @@ void finishOnRoot(const Plan& plan, const std::vector<std::string>& summaries, i
   const bool allDone = failures.empty();
   if (allDone) writeTileDatasetVpc(plan.vpc, outcomes);
   const double total = seconds;
-  runReport()["convertTiles"] = {{"tiles", plan.jobs.size()},
-                                 {"tilesDone", plan.jobs.size() - failures.size()},
-                                 {"tilesFailed", failures.size()},
-                                 {"points", points},
-                                 {"seconds", total},
-                                 {"pointsPerSecond", double(points) / std::max(total, 1e-9)},
-                                 {"ranks", ranks},
-                                 {"perRank", std::move(perRank)},
-                                 {"vpc", allDone ? nlohmann::json(plan.vpc.string())
-                                                 : nlohmann::json(nullptr)},
-                                 {"outputs", std::move(tiles)},
-                                 {"failures", failures}};
+  runReport()["convertTiles"] = {
+      {"tiles", plan.jobs.size()},
+      {"tilesDone", plan.jobs.size() - failures.size()},
+      {"tilesFailed", failures.size()},
+      {"points", points},
+      {"seconds", total},
+      {"pointsPerSecond", double(points) / std::max(total, 1e-9)},
+      {"ranks", ranks},
+      {"perRank", std::move(perRank)},
+      {"vpc", allDone ? nlohmann::json(plan.vpc.string()) : nlohmann::json(nullptr)},
+      {"outputs", std::move(tiles)},
+      {"failures", failures}};
   if (!allDone) {
     writeRunReport();  // the failures are what a script wants to read
     throw Error(std::to_string(failures.size()) + " of " + std::to_string(plan.jobs.size()) +
@@ -238,7 +260,7 @@ void runConvertTiles(const ConvertTilesOptions& options) {
     if (!options.quiet && rank == 0) bar = tilesBar(progress);
     try {
       outcomes = convertTiles(plan.jobs, mine,
-                              {.memoryBytes = options.memoryBytes,
+                              {.memoryBytes = memoryOfRank(options.memoryBytes, ranks->localSize()),
                                .tempDirectory = options.temporaryDirectory,
                                .maxPointsPerNode = options.nodePoints,
                                .pointFormat = options.pointFormat},

@@ -9,7 +9,7 @@
 namespace pcv::app {
 
 struct ConvertTilesOptions {
-  std::vector<std::string> paths;  ///< inputs (files, folders, .vpc), then the output folder
+  std::vector<std::string> paths;       ///< inputs (files, folders, .vpc), then the output folder
   std::string vpcName = "dataset.vpc";  ///< written in the output folder
   uint64_t memoryBytes = 0;             ///< shared by this process's conversions; 0: half of RAM
   std::string temporaryDirectory;

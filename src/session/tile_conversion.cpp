@@ -10,8 +10,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include <unistd.h>
@@ -85,7 +87,8 @@ std::vector<TileJob> planTileJobs(const std::vector<std::string>& inputs,
     TileJob job{.input = input, .output = outputDir / name, .inputBytes = bytes};
     if (std::filesystem::exists(job.output) &&
         std::filesystem::equivalent(job.output, input, error)) {
-      throw InputError(input + " would be overwritten by its own conversion: give another output "
+      throw InputError(input +
+                       " would be overwritten by its own conversion: give another output "
                        "folder");
     }
     jobs.push_back(std::move(job));
@@ -96,9 +99,8 @@ std::vector<TileJob> planTileJobs(const std::vector<std::string>& inputs,
 std::vector<size_t> tilesOfRank(std::span<const TileJob> jobs, int rank, int rankCount) {
   std::vector<size_t> order(jobs.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return jobs[a].inputBytes > jobs[b].inputBytes;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return jobs[a].inputBytes > jobs[b].inputBytes; });
   const int ranks = std::max(1, rankCount);
   std::vector<uint64_t> load(size_t(ranks), 0);
   std::vector<size_t> mine;
@@ -135,7 +137,10 @@ std::vector<TileOutcome> convertTiles(std::span<const TileJob> jobs, std::span<c
   // Each lane's running conversion, so that a cancel reaches it.
   std::vector<std::unique_ptr<CopcWriteProgress>> laneProgress(lanes);
   for (auto& p : laneProgress) p = std::make_unique<CopcWriteProgress>();
-  std::atomic<unsigned> lanesRunning{lanes};
+  // Lanes still running, and a wake-up for the caller's thread when one ends.
+  std::mutex laneMutex;
+  std::condition_variable laneEnded;
+  unsigned lanesRunning = lanes;
 
   auto lane = [&](unsigned laneIndex) {
     CopcWriteProgress& tileProgress = *laneProgress[laneIndex];
@@ -188,19 +193,23 @@ std::vector<TileOutcome> convertTiles(std::span<const TileJob> jobs, std::span<c
         ++shared.tilesFailed;
       }
     }
+    std::lock_guard lock(laneMutex);
     --lanesRunning;
-    lanesRunning.notify_all();
+    laneEnded.notify_all();
   };
 
   std::vector<std::thread> threads;
   threads.reserve(lanes);
   for (unsigned l = 0; l < lanes; ++l) threads.emplace_back(lane, l);
   // The caller's thread watches for a cancel and hands it to the running conversions.
-  while (lanesRunning.load() > 0) {
-    if (shared.cancel) {
-      for (auto& p : laneProgress) p->cancel = true;
+  {
+    std::unique_lock lock(laneMutex);
+    while (!laneEnded.wait_for(lock, std::chrono::milliseconds(50),
+                               [&] { return lanesRunning == 0; })) {
+      if (shared.cancel) {
+        for (auto& p : laneProgress) p->cancel = true;
+      }
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   for (std::thread& thread : threads) thread.join();
   if (shared.cancel) throw ConversionCancelled("conversion cancelled");

@@ -114,10 +114,10 @@ TEST(TilesCli, AFailedTileIsNamedLeavesNoFileAndNoVpc) {
   const std::filesystem::path out = dir.file("out");
   const std::string report = dir.file("report.json").string();
   std::string text;
-  EXPECT_NE(pcv("convert --tiles -q " + folder.string() + " " + out.string() + " --report " +
-                    report,
-                &text),
-            0);
+  EXPECT_NE(
+      pcv("convert --tiles -q " + folder.string() + " " + out.string() + " --report " + report,
+          &text),
+      0);
   const nlohmann::json figures = test::readJsonReport(report)["convertTiles"];
   EXPECT_EQ(figures.value("tilesDone", 0), 4) << figures;
   EXPECT_EQ(figures.value("tilesFailed", 0), 1) << figures;

@@ -177,7 +177,8 @@ TEST(TileConversion, AFailedTileIsReportedAndLeavesNoFile) {
   const std::vector<TileJob> jobs = planTileJobs(inputs, dir.file("out"));
   std::filesystem::create_directories(dir.file("out"));
   TileConversionProgress progress;
-  const std::vector<TileOutcome> outcomes = convertTiles(jobs, tilesOfRank(jobs, 0, 1), {}, &progress);
+  const std::vector<TileOutcome> outcomes =
+      convertTiles(jobs, tilesOfRank(jobs, 0, 1), {}, &progress);
   EXPECT_EQ(progress.tilesDone.load(), 4u);
   EXPECT_EQ(progress.tilesFailed.load(), 1u);
   for (const TileOutcome& outcome : outcomes) {

@@ -63,11 +63,11 @@ struct TileConversionProgress {
   std::atomic<uint64_t> tilesTotal{0};
   std::atomic<uint64_t> tilesDone{0};
   std::atomic<uint64_t> tilesFailed{0};
-  std::atomic<uint64_t> bytesTotal{0};   ///< inputs' sizes
-  std::atomic<uint64_t> bytesDone{0};    ///< of the inputs of finished tiles
-  std::atomic<uint64_t> pointsDone{0};   ///< written, of finished tiles
-  std::atomic<bool> cancel{false};       ///< set to stop soon (ConversionCancelled)
-  std::atomic<unsigned> lanes{0};        ///< tiles converted at once (set by convertTiles)
+  std::atomic<uint64_t> bytesTotal{0};  ///< inputs' sizes
+  std::atomic<uint64_t> bytesDone{0};   ///< of the inputs of finished tiles
+  std::atomic<uint64_t> pointsDone{0};  ///< written, of finished tiles
+  std::atomic<bool> cancel{false};      ///< set to stop soon (ConversionCancelled)
+  std::atomic<unsigned> lanes{0};       ///< tiles converted at once (set by convertTiles)
 };
 
 /// Converts the jobs `which` (indices into `jobs`, in the order to start them) on all cores
