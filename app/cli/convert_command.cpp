@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "convert_tiles.hpp"
 #include "options/conversion_progress.hpp"
 #include "options/interrupt_signals.hpp"
 #include "options/octree_sampler_choice.hpp"
@@ -40,6 +41,8 @@ struct ConvertOptions {
   uint32_t nodePoints = 100000;    ///< COPC: most points of a leaf
   std::string sort = "auto";       ///< COPC: where keys are sorted (octreeSamplerNames)
   bool quiet = false;
+  bool tiles = false;                  ///< one COPC per input into a folder, and a VPC
+  std::string vpcName = "dataset.vpc";  ///< --tiles: the VPC written in the folder
 };
 
 /// The cylinder scene as records, within its reach (cylinderSceneReach).
@@ -194,7 +197,23 @@ void writeCopc(const PointRecordSource& source, const std::string& output,
   std::fprintf(stderr, "pcv: %s\n", describeCopcPhases(summary.phases).c_str());
 }
 
+/// --tiles: the options that apply to each tile's conversion; refuses those that do not.
+void runTiles(const ConvertOptions& options) {
+  if (options.points > 0) throw InputError("--tiles converts input tiles: leave out --points");
+  if (options.sort == "cuda") {
+    throw InputError("--tiles converts several tiles at once on the CPU: leave out --sort cuda");
+  }
+  runConvertTiles({.paths = options.files,
+                   .vpcName = options.vpcName,
+                   .memoryBytes = options.memoryBytes,
+                   .temporaryDirectory = options.temporaryDirectory,
+                   .nodePoints = options.nodePoints,
+                   .pointFormat = options.pointFormat,
+                   .quiet = options.quiet});
+}
+
 void runConvert(const ConvertOptions& options) {
+  if (options.tiles) return runTiles(options);
   std::vector<std::string> inputs = options.files;
   const std::string output = inputs.back();
   inputs.pop_back();
@@ -225,7 +244,7 @@ void addConvertCommand(CLI::App& cli) {
       "convert",
       "Write LAS, LAZ or COPC (a LAZ octree for streaming) from any point files (merged), or the "
       "cylinder scene");
-  convert->add_option("files", options->files, "Inputs, then the output (.las, .laz or .copc.laz)")
+  convert->add_option("files", options->files, "Inputs, then the output (.las, .laz or .copc.laz; with --tiles, a folder)")
       ->required();
   convert
       ->add_option("--point-format", options->pointFormat,
@@ -252,6 +271,12 @@ void addConvertCommand(CLI::App& cli) {
                    "COPC: where the octree's keys are sorted and its levels sampled: auto (the "
                    "GPU when there is one), cuda or cpu; the output is the same")
       ->check(CLI::IsMember(octreeSamplerNames()));
+  convert->add_flag("--tiles", options->tiles,
+                    "Write one COPC file per input tile (files, folders, a .vpc) into the output "
+                    "folder, NAME.copc.laz, and a VPC over them; several tiles at once on all "
+                    "cores, and shared among the ranks under mpirun");
+  convert->add_option("--vpc", options->vpcName,
+                      "--tiles: the VPC's file name in the output folder (default dataset.vpc)");
   convert->add_flag("--quiet,-q", options->quiet, "No progress bar");
   addReportOption(*convert);
   convert->callback([options] { runConvert(*options); });

@@ -32,10 +32,16 @@ bool reportGoesToStdout() {
   return reportPath() == "-";
 }
 
+void discardRunReport() {
+  reportPath().clear();
+}
+
 void writeRunReport() {
   const std::string& path = reportPath();
   if (path.empty()) return;
-  const std::string text = runReport().dump(2) + "\n";
+  // Paths and messages are not always UTF-8: such bytes become U+FFFD rather than an exception.
+  const std::string text =
+      runReport().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   if (path == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return;

@@ -19,6 +19,9 @@ void addReportOption(CLI::App& command);
 /// True when --report names standard output, so that a command keeps its human text off it.
 bool reportGoesToStdout();
 
+/// Forgets --report's path, for a process whose report another one writes (an MPI rank but 0).
+void discardRunReport();
+
 /// Writes the report where --report asked, if it was given; throws Error when it cannot.
 void writeRunReport();
 

@@ -89,14 +89,34 @@ struct CallState {
   }
 };
 
-}  // namespace
+/// The calling thread's WorkerLimit; 0: none.
+thread_local unsigned threadWorkerLimit = 0;
 
-unsigned workerCount() {
+unsigned unlimitedWorkerCount() {
   if (const char* text = std::getenv("PCV_THREADS")) {
     const int requested = std::atoi(text);
     if (requested > 0) return unsigned(requested);
   }
   return std::max(1u, std::thread::hardware_concurrency());
+}
+
+}  // namespace
+
+WorkerLimit::WorkerLimit(unsigned threads) : previous_(threadWorkerLimit) {
+  threadWorkerLimit = threads;
+}
+
+WorkerLimit::~WorkerLimit() {
+  threadWorkerLimit = previous_;
+}
+
+unsigned WorkerLimit::current() {
+  return threadWorkerLimit;
+}
+
+unsigned workerCount() {
+  const unsigned count = unlimitedWorkerCount();
+  return threadWorkerLimit > 0 ? std::min(count, threadWorkerLimit) : count;
 }
 
 void parallelFor(uint64_t count, const std::function<void(uint64_t, uint64_t)>& body,
@@ -114,7 +134,8 @@ void parallelFor(uint64_t count, const std::function<void(uint64_t, uint64_t)>& 
     const uint64_t begin = count * t / threads;
     const uint64_t end = count * (t + 1) / threads;
     // `body` outlives the task: the call returns only once every range is done.
-    auto range = [state, &body, begin, end] {
+    auto range = [state, &body, begin, end, limit = threadWorkerLimit] {
+      const WorkerLimit inherited(limit);
       try {
         body(begin, end);
       } catch (...) {

@@ -108,6 +108,18 @@ std::set<std::string> headlessCommandsIn(const std::string& nmOutput) {
   return found;
 }
 
+/// Whether `lddOutput` lists Open MPI's libraries (what pcv convert --tiles links for ranks).
+bool reachesMpi(const std::string& lddOutput) {
+  static const std::regex mpi(R"(\blib(mpi|open-pal|open-rte|pmix)[a-z_]*\.so)");
+  return std::regex_search(lddOutput, mpi);
+}
+
+TEST(HeadlessLinks, TheMpiCheckSeesOpenMpi) {
+  EXPECT_TRUE(reachesMpi("\tlibmpi.so.40 => /lib/x86_64-linux-gnu/libmpi.so.40 (0x00007f00)\n"));
+  EXPECT_TRUE(reachesMpi("\tlibopen-pal.so.40 => /lib/x86_64-linux-gnu/libopen-pal.so.40\n"));
+  EXPECT_FALSE(reachesMpi("\tlibpng16.so.16 => /lib/x86_64-linux-gnu/libpng16.so.16\n"));
+}
+
 TEST(HeadlessLinks, TheLinkCheckSeesPcvLinkingTheCommands) {
   const std::set<std::string> pcv = linkedLibraries(PCV_LINKS);
   EXPECT_TRUE(pcv.contains("pcv_cli")) << PCV_LINKS;
@@ -129,6 +141,13 @@ TEST(HeadlessLinks, PcvViewLinksNoHeadlessCommand) {
   if (!ran) GTEST_SKIP() << "nm could not read " << PCV_VIEW_EXECUTABLE;
   const std::set<std::string> commands = headlessCommandsIn(nm);
   EXPECT_TRUE(commands.empty()) << PCV_VIEW_EXECUTABLE << " holds " << names(commands);
+}
+
+TEST(HeadlessLinks, PcvViewLinksNoMpi) {
+  bool ran = false;
+  const std::string ldd = outputOf("ldd '" + std::string(PCV_VIEW_EXECUTABLE) + "'", ran);
+  if (!ran) GTEST_SKIP() << "ldd could not read " << PCV_VIEW_EXECUTABLE;
+  EXPECT_FALSE(reachesMpi(ldd)) << PCV_VIEW_EXECUTABLE << " reaches MPI:\n" << ldd;
 }
 
 TEST(HeadlessLinks, TheCheckSeesTheViewersLibraries) {

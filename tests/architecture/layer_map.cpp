@@ -36,6 +36,9 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
       // The option groups both front ends parse with, and the viewer's `pcv view` command
       // (viewer/view_command.hpp).
       {"CLI11", std::regex(R"(^CLI/)"), {"options", "cli", "main", "viewer"}},
+      // Open MPI ranks share `pcv convert --tiles`: the headless commands alone, so that neither
+      // the libraries nor the viewer depend on it.
+      {"an MPI header", std::regex(R"(^(mpi\.h|mpi_[a-z_]+\.h|mpi/|openmpi/))"), {"cli"}},
   };
   return families;
 }

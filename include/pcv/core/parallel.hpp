@@ -10,8 +10,26 @@
 
 namespace pcv {
 
-/// Threads parallelFor uses: hardware concurrency, or PCV_THREADS from the environment.
+/// Threads parallelFor uses: hardware concurrency, or PCV_THREADS from the environment, at most
+/// the calling thread's WorkerLimit.
 unsigned workerCount();
+
+/// Caps workerCount() on the calling thread while it lives, and on the threads that run the
+/// ranges of its parallelFor calls (so nested calls obey it too): how several conversions share
+/// the cores, each taking its part instead of every one taking them all.
+class WorkerLimit {
+ public:
+  explicit WorkerLimit(unsigned threads);  ///< 0: no cap
+  ~WorkerLimit();
+  WorkerLimit(const WorkerLimit&) = delete;
+  WorkerLimit& operator=(const WorkerLimit&) = delete;
+
+  /// The calling thread's cap; 0 when none (to carry it to a thread started elsewhere).
+  static unsigned current();
+
+ private:
+  unsigned previous_;
+};
 
 /// Calls body(begin, end) on disjoint sub-ranges covering [0, count), in parallel, and returns
 /// when all are done. The first exception thrown by a body is rethrown here.

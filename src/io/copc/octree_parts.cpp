@@ -161,7 +161,8 @@ HeldPoints finishPart(OctreeBuild& build, const SampledPart& part) {
   if (!rounds.empty()) timed(phases.gathering, [&] { gatherRound(rounds[0], gathered[0]); });
   for (size_t r = 0; r < rounds.size(); ++r) {
     if (r + 1 < rounds.size()) {
-      gatheringAhead = std::async(std::launch::async, [&, r] {
+      gatheringAhead = std::async(std::launch::async, [&, r, limit = WorkerLimit::current()] {
+        const WorkerLimit inherited(limit);  // this conversion's share of the cores
         double seconds = 0.0;
         timed(seconds, [&] { gatherRound(rounds[r + 1], gathered[(r + 1) & 1]); });
         return seconds;

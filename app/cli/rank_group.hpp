@@ -1,0 +1,36 @@
+/// @brief The processes that share a `pcv convert --tiles` run: Open MPI ranks when pcv was built
+/// with MPI and mpirun started it, else this process alone. Only this command joins a group, so
+/// MPI is never initialised for the other commands (and the viewer does not link it).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pcv::app {
+
+class RankGroup {
+ public:
+  virtual ~RankGroup() = default;
+
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  /// Ranks of this group on this machine (they share its cores).
+  virtual int localSize() const = 0;
+  /// Every rank's `text`, in rank order, on rank 0; empty on the others. Collective.
+  virtual std::vector<std::string> gatherToRoot(const std::string& text) = 0;
+  /// Whether any rank passed true. Collective.
+  virtual bool anyRank(bool value) = 0;
+  /// Ends every rank at once (after an error one rank cannot report to the others).
+  [[noreturn]] virtual void abortAll(int status) = 0;
+};
+
+/// Open MPI's ranks when this process was started by mpirun (and pcv built with MPI), else a group
+/// of one. Throws Error when mpirun started several processes of a pcv built without MPI, which
+/// would each convert every tile.
+std::unique_ptr<RankGroup> joinRankGroup();
+
+/// Whether pcv was built with MPI.
+bool builtWithMpi();
+
+}  // namespace pcv::app
