@@ -36,6 +36,9 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
       // The option groups both front ends parse with, and the viewer's `pcv view` command
       // (viewer/view_command.hpp).
       {"CLI11", std::regex(R"(^CLI/)"), {"options", "cli", "main", "viewer"}},
+      // FFmpeg's libraries stay inside the video writer, an optional part of the build.
+      {"an FFmpeg header", std::regex(R"(^lib(avcodec|avformat|avutil|swscale|swresample)/)"),
+       {"video"}},
   };
   return families;
 }
@@ -98,9 +101,12 @@ const std::vector<Layer>& layers() {
       // What both front ends share (option groups, --report, the render command's text, the
       // terminal's report and COPC cache conversion): the library layers, neither front end.
       {"options", {"app/options"}, false, librariesAnd({"options"})},
-      // The headless commands: every library layer and the shared options, never the viewer.
-      {"cli", {"app/cli"}, false, librariesAnd({"options", "cli"})},
-      {"main", {"app"}, true, librariesAnd({"options", "cli", "main"})},
+      // Frames to a video file (FFmpeg): the headless side's, over core alone.
+      {"video", {"include/pcv/video", "src/video"}, false, {"core", "video"}},
+      // The headless commands: every library layer, the shared options and the video writer,
+      // never the viewer.
+      {"cli", {"app/cli"}, false, librariesAnd({"options", "cli", "video"})},
+      {"main", {"app"}, true, librariesAnd({"options", "cli", "main", "video"})},
       // The window: the library layers and the shared options, never the headless commands.
       {"viewer", {"app/viewer"}, false, librariesAnd({"options", "viewer"})},
       // The Python module: a front end beside app/, over the library layers, never the CLI.
