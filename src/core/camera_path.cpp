@@ -54,9 +54,13 @@ void segmentStencil(const std::vector<Value>& values, const std::vector<double>&
   }
 }
 
-bool finite(const glm::dvec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
+/// The largest coordinate, time or angle a key may have: far beyond any survey (UTM northings
+/// are 1e7), and small enough that differences and the spline's sums stay finite.
+constexpr double kMaxMagnitude = 1e12;
+
+bool inRange(double value) { return std::isfinite(value) && std::abs(value) <= kMaxMagnitude; }
+
+bool finite(const glm::dvec3& v) { return inRange(v.x) && inRange(v.y) && inRange(v.z); }
 
 std::string keyName(size_t key) { return "camera path key " + std::to_string(key); }
 
@@ -68,10 +72,12 @@ void checkKeys(const std::vector<CameraKey>& keys) {
   for (size_t i = 0; i < keys.size(); ++i) {
     const CameraKey& key = keys[i];
     if (!finite(key.eye)) {
-      throw CameraPathError(keyName(i) + ": \"eye\" must be three finite numbers", i, "eye");
+      throw CameraPathError(keyName(i) + ": \"eye\" must be three finite numbers within +-1e12",
+                            i, "eye");
     }
-    if (!std::isfinite(key.yawDegrees)) {
-      throw CameraPathError(keyName(i) + ": \"yaw\" must be a finite number of degrees", i, "yaw");
+    if (!inRange(key.yawDegrees)) {
+      throw CameraPathError(keyName(i) + ": \"yaw\" must be a finite number of degrees within "
+                            "+-1e12", i, "yaw");
     }
     if (!(key.pitchDegrees >= -90.0 && key.pitchDegrees <= 90.0)) {
       throw CameraPathError(keyName(i) + ": \"pitch\" must be degrees in [-90, 90]", i, "pitch");
@@ -83,9 +89,9 @@ void checkKeys(const std::vector<CameraKey>& keys) {
                             i, "time");
     }
     if (!timed) continue;
-    if (!std::isfinite(*key.timeSeconds)) {
-      throw CameraPathError(keyName(i) + ": \"time\" must be a finite number of seconds", i,
-                            "time");
+    if (!inRange(*key.timeSeconds)) {
+      throw CameraPathError(keyName(i) + ": \"time\" must be a finite number of seconds within "
+                            "+-1e12", i, "time");
     }
     if (i > 0 && !(*key.timeSeconds > *keys[i - 1].timeSeconds)) {
       throw CameraPathError(keyName(i) + ": \"time\" must be later than the previous key's",

@@ -167,6 +167,9 @@ TEST(CameraPath, RejectsKeysThatMakeNoPath) {
   EXPECT_EQ(fieldOf({{{0, 0, 0}, 0, 0}, {{1, 0, 0}, 0, 95}}), Pair(1, "pitch"));
   EXPECT_EQ(fieldOf({{{0, NAN, 0}, 0, 0}}), Pair(0, "eye"));
   EXPECT_EQ(fieldOf({{{0, 0, 0}, INFINITY, 0}}), Pair(0, "yaw"));
+  // Numbers whose differences would overflow the spline.
+  EXPECT_EQ(fieldOf({{{0, 0, 0}, 0, 0}, {{1e300, 0, 0}, 0, 0}}), Pair(1, "eye"));
+  EXPECT_EQ(fieldOf({{{0, 0, 0}, 0, 0, -1e300}, {{1, 0, 0}, 0, 0, 1e300}}), Pair(0, "time"));
   // One key is a path that stays put.
   const CameraPath still({{{1, 2, 3}, 45, -5}});
   EXPECT_EQ(still.durationSeconds(), 0.0);
