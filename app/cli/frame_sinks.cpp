@@ -104,13 +104,8 @@ std::string framePath(const std::string& pattern, uint64_t frame) {
   return literal(pattern.substr(0, c.begin)) + number + literal(pattern.substr(c.end));
 }
 
-std::unique_ptr<FrameSink> openFrameSink(const std::string& out, int width, int height,
-                                         double framesPerSecond) {
-  if (isVideoPath(out)) {
-    return std::make_unique<VideoSink>(out, VideoOptions{.width = width,
-                                                         .height = height,
-                                                         .framesPerSecond = framesPerSecond});
-  }
+std::unique_ptr<FrameSink> openFrameSink(const std::string& out, const VideoOptions& video) {
+  if (isVideoPath(out)) return std::make_unique<VideoSink>(out, video);
   findConversion(out);  // throws for a pattern without its one frame number
   return std::make_unique<PngSink>(out);
 }

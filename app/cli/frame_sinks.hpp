@@ -8,6 +8,7 @@
 #include <string>
 
 #include "pcv/core/image.hpp"
+#include "pcv/video/video_writer.hpp"
 
 namespace pcv::app {
 
@@ -30,10 +31,9 @@ class FrameSink {
 /// by `frame`. Throws InputError when the pattern has none, more than one, or another.
 std::string framePath(const std::string& pattern, uint64_t frame);
 
-/// The sink `out` names: a video by its extension (.mp4, .mkv, .mov, .webm), else PNG files
-/// by a pattern with one %d. Checks the pattern and opens the video now, so a bad --out fails
+/// The sink `out` names: a video by its extension (.mp4, .mkv, .mov, .webm), written with
+/// `video`'s settings, else PNG files by a pattern with one %d. Checks the pattern and opens the video now, so a bad --out fails
 /// before the scene is loaded; throws InputError or UnavailableError (no FFmpeg) naming it.
-std::unique_ptr<FrameSink> openFrameSink(const std::string& out, int width, int height,
-                                         double framesPerSecond);
+std::unique_ptr<FrameSink> openFrameSink(const std::string& out, const VideoOptions& video);
 
 }  // namespace pcv::app

@@ -103,6 +103,13 @@ void addPathFlags(CLI::App& render, PathFlags& flags) {
                   "(evenly along the path: constant speed)")
       ->check(CLI::IsMember({"keys", "distance"}))
       ->capture_default_str();
+  render
+      .add_option("--video-preset", flags.videoPreset,
+                  "With --path and an H.264 video: x264's preset, ultrafast (fastest, largest) to "
+                  "veryslow")
+      ->check(CLI::IsMember({"ultrafast", "superfast", "veryfast", "faster", "fast", "medium",
+                             "slow", "slower", "veryslow"}))
+      ->capture_default_str();
   for (const char* placed : {"--eye", "--yaw", "--pitch"}) {
     if (CLI::Option* option = render.get_option_no_throw(placed)) path->excludes(option);
   }
@@ -113,7 +120,10 @@ PathRender preparePathRender(const PathFlags& flags, const std::string& out, Ima
   render.path = std::make_unique<CameraPath>(readCameraPath(flags.file));
   render.frameCount =
       flags.frames > 0 ? flags.frames : defaultFrameCount(*render.path, flags.framesPerSecond);
-  render.sink = openFrameSink(out, size.width, size.height, flags.framesPerSecond);
+  render.sink = openFrameSink(out, {.width = size.width,
+                                    .height = size.height,
+                                    .framesPerSecond = flags.framesPerSecond,
+                                    .x264Preset = flags.videoPreset});
   return render;
 }
 

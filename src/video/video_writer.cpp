@@ -16,6 +16,7 @@ extern "C" {
 #include <vector>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/parallel.hpp"
 
 namespace pcv {
 namespace {
@@ -72,7 +73,10 @@ struct VideoWriter::Impl {
   std::unique_ptr<AVCodecContext, CodecContextFree> codec;
   std::unique_ptr<AVFrame, FrameFree> frame;
   std::unique_ptr<AVPacket, PacketFree> packet;
-  std::unique_ptr<SwsContext, ScaleFree> scale;
+  /// One conversion per band of rows: bands convert on all cores at once (a 1080p frame takes
+  /// several milliseconds on one). Each band is an image of its own to libswscale.
+  std::vector<std::unique_ptr<SwsContext, ScaleFree>> bands;
+  std::vector<int> bandFirstRow;  ///< top row of each band (even: 4:2:0 halves rows), then height
   AVStream* stream = nullptr;  // owned by `format`
   int64_t nextPts = 0;
   bool finished = false;
@@ -208,12 +212,21 @@ void VideoWriter::open(const std::filesystem::path& path, const VideoOptions& op
   v.frame->height = c.height;
   status = av_frame_get_buffer(v.frame.get(), 0);
   if (status < 0) v.fail("allocating a frame", status);
-  v.scale.reset(sws_getContext(c.width, c.height, AV_PIX_FMT_RGBA, c.width, c.height,
-                               AV_PIX_FMT_YUV420P, SWS_BILINEAR, nullptr, nullptr, nullptr));
-  if (!v.scale) throw Error("video: no RGBA to YUV 4:2:0 conversion in this libswscale");
-  // Full-range RGB in, BT.709 limited-range YUV out, as the stream says.
-  sws_setColorspaceDetails(v.scale.get(), sws_getCoefficients(SWS_CS_ITU709), 1,
-                           sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
+  // Bands of at least 64 rows, as many as there are cores, up to 16.
+  const int bandCount = std::clamp(c.height / 64, 1, std::clamp(int(workerCount()), 1, 16));
+  for (int band = 0; band <= bandCount; ++band) {
+    v.bandFirstRow.push_back(band == bandCount ? c.height : (c.height * band / bandCount) & ~1);
+  }
+  for (int band = 0; band < bandCount; ++band) {
+    const int rows = v.bandFirstRow[band + 1] - v.bandFirstRow[band];
+    SwsContext* scale = sws_getContext(c.width, rows, AV_PIX_FMT_RGBA, c.width, rows,
+                                       AV_PIX_FMT_YUV420P, SWS_BILINEAR, nullptr, nullptr, nullptr);
+    if (!scale) throw Error("video: no RGBA to YUV 4:2:0 conversion in this libswscale");
+    v.bands.emplace_back(scale);
+    // Full-range RGB in, BT.709 limited-range YUV out, as the stream says.
+    sws_setColorspaceDetails(scale, sws_getCoefficients(SWS_CS_ITU709), 1,
+                             sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
+  }
 }
 
 VideoWriter::~VideoWriter() {
@@ -244,14 +257,24 @@ void VideoWriter::write(const Image& image) {
   const Clock::time_point start = Clock::now();
   int status = av_frame_make_writable(v.frame.get());
   if (status < 0) v.fail("preparing a frame", status);
-  // Row 0 of the image is the bottom one: start at the top row and step backwards.
+  // Row 0 of the image is the bottom one: each band starts at its top row and steps backwards.
   const int stride = image.width * 4;
-  const uint8_t* top =
-      reinterpret_cast<const uint8_t*>(image.pixels.data()) + size_t(image.height - 1) * stride;
-  const uint8_t* source[1] = {top};
-  const int sourceStride[1] = {-stride};
-  sws_scale(v.scale.get(), source, sourceStride, 0, image.height, v.frame->data,
-            v.frame->linesize);
+  const auto* pixels = reinterpret_cast<const uint8_t*>(image.pixels.data());
+  AVFrame& yuv = *v.frame;
+  parallelFor(
+      v.bands.size(),
+      [&](uint64_t begin, uint64_t end) {
+        for (uint64_t band = begin; band < end; ++band) {
+          const int top = v.bandFirstRow[band], rows = v.bandFirstRow[band + 1] - top;
+          const uint8_t* source[1] = {pixels + size_t(image.height - 1 - top) * stride};
+          const int sourceStride[1] = {-stride};
+          uint8_t* target[3] = {yuv.data[0] + size_t(top) * yuv.linesize[0],
+                                yuv.data[1] + size_t(top / 2) * yuv.linesize[1],
+                                yuv.data[2] + size_t(top / 2) * yuv.linesize[2]};
+          sws_scale(v.bands[band].get(), source, sourceStride, 0, rows, target, yuv.linesize);
+        }
+      },
+      1);
   v.frame->pts = v.nextPts++;
   const Clock::time_point converted = Clock::now();
   v.timings.convertSeconds += std::chrono::duration<double>(converted - start).count();
