@@ -53,9 +53,10 @@ void report(const PathRender& render, const PathFigures& figures, const FramePip
   const double waitMs = pipeline.waitSeconds() * perFrameMs;
   const double fps = frames / figures.totalSeconds;
   const int workers = render.sink->workers();
-  // The renderer waiting for free buffers a good part of the time means the writing bounds the
-  // rate; otherwise the rendering and readback do.
-  const bool writeBound = pipeline.waitSeconds() > 0.1 * figures.totalSeconds;
+  // The writers (working side by side) take longer per frame than the renderer: they bound the
+  // rate, and the renderer waits for free buffers; otherwise rendering and readback do.
+  const bool writeBound =
+      pipeline.writeSeconds() / workers > figures.renderSeconds + figures.readbackSeconds;
   runReport()["path"] = {{"file", render.flags.file},
                          {"frames", render.frameCount},
                          {"width", size.width},

@@ -30,8 +30,11 @@ void drawKeys(const PathPlayer& player, PathRequests& requests) {
     ImGui::SameLine();
     if (ImGui::SmallButton("x")) requests.removeKey = i;
     ImGui::SameLine();
-    ImGui::Text("%zu: %.2f, %.2f, %.2f  yaw %.1f pitch %.1f", i + 1, keys[i].eye.x, keys[i].eye.y,
-                keys[i].eye.z, keys[i].yawDegrees, keys[i].pitchDegrees);
+    // Short enough for the sidebar: the angles are in the tooltip.
+    ImGui::Text("%zu: %.7g, %.7g, %.7g", i + 1, keys[i].eye.x, keys[i].eye.y, keys[i].eye.z);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("yaw %.2f, pitch %.2f degrees", keys[i].yawDegrees, keys[i].pitchDegrees);
+    }
     ImGui::PopID();
   }
 }

@@ -23,6 +23,8 @@ class PathTool final : public ViewerTool {
   explicit PathTool(ToolHost& host) : host_(host) {}
 
   const char* sectionTitle() const override { return "Camera path"; }
+  /// Playing opens the section (and scrolls to it): its Pause button is then at hand.
+  bool inUse() const override { return player_.playing(); }
   void drawSection() override;
   void drawOverlay(const ScreenProjector& projector) override;
   void addScriptCommands(ScriptCommands& commands) override;
