@@ -32,8 +32,9 @@ class FrameSink {
 std::string framePath(const std::string& pattern, uint64_t frame);
 
 /// The sink `out` names: a video by its extension (.mp4, .mkv, .mov, .webm), written with
-/// `video`'s settings, else PNG files by a pattern with one %d. Checks the pattern and opens the video now, so a bad --out fails
-/// before the scene is loaded; throws InputError or UnavailableError (no FFmpeg) naming it.
+/// `video`'s settings, else PNG files by a pattern with one %d. Checks the pattern and opens the
+/// video now, so a bad --out fails before the scene is loaded; throws InputError or
+/// UnavailableError (no FFmpeg) naming it.
 std::unique_ptr<FrameSink> openFrameSink(const std::string& out, const VideoOptions& video);
 
 }  // namespace pcv::app

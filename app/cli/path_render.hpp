@@ -19,10 +19,10 @@
 namespace pcv::app {
 
 struct PathFlags {
-  std::string file;             ///< --path: the camera path JSON; empty: one image
-  uint64_t frames = 0;          ///< --frames; 0: the path's duration at --fps, plus one
-  double framesPerSecond = 30;  ///< --fps: of the video, and of the path's clock
-  std::string timing = "keys";  ///< --path-timing keys|distance
+  std::string file;                      ///< --path: the camera path JSON; empty: one image
+  uint64_t frames = 0;                   ///< --frames; 0: the path's duration at --fps, plus one
+  double framesPerSecond = 30;           ///< --fps: of the video, and of the path's clock
+  std::string timing = "keys";           ///< --path-timing keys|distance
   std::string videoPreset = "veryfast";  ///< --video-preset: x264's speed/size trade-off
 };
 

@@ -58,11 +58,17 @@ void segmentStencil(const std::vector<Value>& values, const std::vector<double>&
 /// are 1e7), and small enough that differences and the spline's sums stay finite.
 constexpr double kMaxMagnitude = 1e12;
 
-bool inRange(double value) { return std::isfinite(value) && std::abs(value) <= kMaxMagnitude; }
+bool inRange(double value) {
+  return std::isfinite(value) && std::abs(value) <= kMaxMagnitude;
+}
 
-bool finite(const glm::dvec3& v) { return inRange(v.x) && inRange(v.y) && inRange(v.z); }
+bool finite(const glm::dvec3& v) {
+  return inRange(v.x) && inRange(v.y) && inRange(v.z);
+}
 
-std::string keyName(size_t key) { return "camera path key " + std::to_string(key); }
+std::string keyName(size_t key) {
+  return "camera path key " + std::to_string(key);
+}
 
 void checkKeys(const std::vector<CameraKey>& keys) {
   if (keys.empty()) {
@@ -72,12 +78,14 @@ void checkKeys(const std::vector<CameraKey>& keys) {
   for (size_t i = 0; i < keys.size(); ++i) {
     const CameraKey& key = keys[i];
     if (!finite(key.eye)) {
-      throw CameraPathError(keyName(i) + ": \"eye\" must be three finite numbers within +-1e12",
-                            i, "eye");
+      throw CameraPathError(keyName(i) + ": \"eye\" must be three finite numbers within +-1e12", i,
+                            "eye");
     }
     if (!inRange(key.yawDegrees)) {
-      throw CameraPathError(keyName(i) + ": \"yaw\" must be a finite number of degrees within "
-                            "+-1e12", i, "yaw");
+      throw CameraPathError(keyName(i) +
+                                ": \"yaw\" must be a finite number of degrees within "
+                                "+-1e12",
+                            i, "yaw");
     }
     if (!(key.pitchDegrees >= -90.0 && key.pitchDegrees <= 90.0)) {
       throw CameraPathError(keyName(i) + ": \"pitch\" must be degrees in [-90, 90]", i, "pitch");
@@ -90,12 +98,14 @@ void checkKeys(const std::vector<CameraKey>& keys) {
     }
     if (!timed) continue;
     if (!inRange(*key.timeSeconds)) {
-      throw CameraPathError(keyName(i) + ": \"time\" must be a finite number of seconds within "
-                            "+-1e12", i, "time");
+      throw CameraPathError(keyName(i) +
+                                ": \"time\" must be a finite number of seconds within "
+                                "+-1e12",
+                            i, "time");
     }
     if (i > 0 && !(*key.timeSeconds > *keys[i - 1].timeSeconds)) {
-      throw CameraPathError(keyName(i) + ": \"time\" must be later than the previous key's",
-                            i, "time");
+      throw CameraPathError(keyName(i) + ": \"time\" must be later than the previous key's", i,
+                            "time");
     }
   }
 }
@@ -113,8 +123,8 @@ std::vector<double> centripetalTimes(const std::vector<CameraKey>& keys) {
   const double total = std::accumulate(spans.begin(), spans.end(), 0.0);
   std::vector<double> times(keys.size(), 0.0);
   for (size_t i = 0; i < spans.size(); ++i) {
-    times[i + 1] = times[i] + spans[i] * CameraPath::kDefaultSecondsPerSegment *
-                                  double(spans.size()) / total;
+    times[i + 1] =
+        times[i] + spans[i] * CameraPath::kDefaultSecondsPerSegment * double(spans.size()) / total;
   }
   return times;
 }
@@ -197,8 +207,8 @@ void CameraPath::sampleLength() {
                            ? times_[segment + 1]
                            : times_[segment] + (times_[segment + 1] - times_[segment]) *
                                                    (double(s) / kLengthSamplesPerSegment);
-      const glm::dvec3 eye = s == kLengthSamplesPerSegment ? keys_[segment + 1].eye
-                                                           : eyeAt(segment, t);
+      const glm::dvec3 eye =
+          s == kLengthSamplesPerSegment ? keys_[segment + 1].eye : eyeAt(segment, t);
       sampleTimes_.push_back(t);
       cumulativeLength_.push_back(cumulativeLength_.back() + glm::length(eye - last));
       last = eye;

@@ -26,7 +26,8 @@ Json parseDocument(std::string_view text, const std::string& sourceName) {
     // The library's message starts with a tag ("[json.exception.parse_error.101] ") that says
     // nothing to a user; the byte is given separately.
     std::string what = error.what();
-    if (const size_t tag = what.find("] "); what.starts_with("[json.") && tag != std::string::npos) {
+    if (const size_t tag = what.find("] ");
+        what.starts_with("[json.") && tag != std::string::npos) {
       what.erase(0, tag + 2);
     }
     // The library counts bytes read, up to the offending one.
@@ -42,8 +43,10 @@ Json parseDocument(std::string_view text, const std::string& sourceName) {
 /// Reads one key object; `where` names it in errors.
 CameraKey keyFrom(const Json& value, size_t index, const std::string& where) {
   if (!value.is_object()) {
-    throw CameraPathError(where + ": expected an object {\"eye\": [x, y, z], \"yaw\": degrees, "
-                                  "\"pitch\": degrees}, got " + value.type_name(),
+    throw CameraPathError(where +
+                              ": expected an object {\"eye\": [x, y, z], \"yaw\": degrees, "
+                              "\"pitch\": degrees}, got " +
+                              value.type_name(),
                           index, "");
   }
   for (const auto& [name, member] : value.items()) {
@@ -59,9 +62,9 @@ CameraKey keyFrom(const Json& value, size_t index, const std::string& where) {
       throw CameraPathError(where + ": missing \"" + field + "\" (" + unit + ")", index, field);
     }
     if (!member->is_number()) {
-      throw CameraPathError(where + ": \"" + field + "\" must be a number (" + unit + "), got " +
-                                member->type_name(),
-                            index, field);
+      throw CameraPathError(
+          where + ": \"" + field + "\" must be a number (" + unit + "), got " + member->type_name(),
+          index, field);
     }
     return member->get<double>();
   };
@@ -87,14 +90,15 @@ CameraKey keyFrom(const Json& value, size_t index, const std::string& where) {
 std::vector<CameraKey> parseCameraPath(std::string_view text, const std::string& sourceName) {
   const Json root = parseDocument(text, sourceName);
   if (!root.is_array()) {
-    throw CameraPathError(sourceName + ": expected a JSON array of keys [{\"eye\": [x, y, z], "
-                                       "\"yaw\": degrees, \"pitch\": degrees}, ...], got " +
+    throw CameraPathError(sourceName +
+                              ": expected a JSON array of keys [{\"eye\": [x, y, z], "
+                              "\"yaw\": degrees, \"pitch\": degrees}, ...], got " +
                               std::string(root.type_name()),
                           std::nullopt, "");
   }
   if (root.size() > kMaxKeys) {
-    throw CameraPathError(sourceName + ": " + std::to_string(root.size()) +
-                              " keys; at most " + std::to_string(kMaxKeys) + " are read",
+    throw CameraPathError(sourceName + ": " + std::to_string(root.size()) + " keys; at most " +
+                              std::to_string(kMaxKeys) + " are read",
                           std::nullopt, "");
   }
   std::vector<CameraKey> keys;
@@ -123,8 +127,8 @@ std::string cameraPathJson(const std::vector<CameraKey>& keys) {
   for (size_t i = 0; i < keys.size(); ++i) {
     const CameraKey& k = keys[i];
     json += std::string(i ? ",\n  " : "\n  ") + "{\"eye\": [" + exactText(k.eye.x) + ", " +
-            exactText(k.eye.y) + ", " + exactText(k.eye.z) + "], \"yaw\": " +
-            exactText(k.yawDegrees) + ", \"pitch\": " + exactText(k.pitchDegrees);
+            exactText(k.eye.y) + ", " + exactText(k.eye.z) +
+            "], \"yaw\": " + exactText(k.yawDegrees) + ", \"pitch\": " + exactText(k.pitchDegrees);
     if (k.timeSeconds) json += ", \"time\": " + exactText(*k.timeSeconds);
     json += "}";
   }

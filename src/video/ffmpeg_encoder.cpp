@@ -73,7 +73,7 @@ struct Impl {
   /// several milliseconds on one). Each band is an image of its own to libswscale.
   std::vector<std::unique_ptr<SwsContext, ScaleFree>> bands;
   std::vector<int> bandFirstRow;  ///< top row of each band (even: 4:2:0 halves rows), then height
-  AVStream* stream = nullptr;  // owned by `format`
+  AVStream* stream = nullptr;     // owned by `format`
   int64_t nextPts = 0;
   bool finished = false;
   bool fileCreated = false;
@@ -133,9 +133,10 @@ void FfmpegEncoder::open(const std::filesystem::path& path, const VideoOptions& 
   v.path = path;
   v.options = options;
   if (options.width <= 0 || options.height <= 0 || options.width % 2 || options.height % 2) {
-    throw InputError("video '" + path.string() + "': the size must be even in both directions "
-                     "(YUV 4:2:0 halves it for colour), got " + std::to_string(options.width) +
-                     "x" + std::to_string(options.height));
+    throw InputError("video '" + path.string() +
+                     "': the size must be even in both directions "
+                     "(YUV 4:2:0 halves it for colour), got " +
+                     std::to_string(options.width) + "x" + std::to_string(options.height));
   }
   if (!(options.framesPerSecond > 0.0 && options.framesPerSecond <= 1000.0)) {
     throw InputError("video '" + path.string() + "': frames per second must be in (0, 1000], got " +
@@ -172,7 +173,7 @@ void FfmpegEncoder::open(const std::filesystem::path& path, const VideoOptions& 
   c.framerate = av_d2q(options.framesPerSecond, 100000);
   c.time_base = av_inv_q(c.framerate);
   c.gop_size = std::max(1, int(std::lround(options.framesPerSecond)) * 2);  // a key frame each 2 s
-  c.thread_count = 0;                                                        // as many as cores
+  c.thread_count = 0;                                                       // as many as cores
   // The colours of an HD picture: BT.709, limited range, which players assume for H.264.
   c.colorspace = AVCOL_SPC_BT709;
   c.color_primaries = AVCOL_PRI_BT709;

@@ -15,8 +15,7 @@ std::string lowerExtension(const std::filesystem::path& path) {
 
 bool isVideoPath(const std::filesystem::path& path) {
   const std::string extension = lowerExtension(path);
-  return extension == ".mp4" || extension == ".mkv" || extension == ".mov" ||
-         extension == ".webm";
+  return extension == ".mp4" || extension == ".mkv" || extension == ".mov" || extension == ".webm";
 }
 
 }  // namespace pcv

@@ -27,7 +27,8 @@ struct Module {
 /// installed library folder relative to it.
 std::vector<std::filesystem::path> modulePlaces() {
   std::vector<std::filesystem::path> places;
-  if (const char* given = std::getenv("PCV_VIDEO_MODULE"); given && *given) places.emplace_back(given);
+  if (const char* given = std::getenv("PCV_VIDEO_MODULE"); given && *given)
+    places.emplace_back(given);
   std::error_code error;
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
   if (!error) {
@@ -112,9 +113,17 @@ VideoWriter::~VideoWriter() = default;
 VideoWriter::VideoWriter(VideoWriter&&) noexcept = default;
 VideoWriter& VideoWriter::operator=(VideoWriter&&) noexcept = default;
 
-std::string VideoWriter::codecName() const { return impl_->encoder->codecName(); }
-void VideoWriter::write(const Image& frame) { impl_->encoder->write(frame); }
-void VideoWriter::finish() { impl_->encoder->finish(); }
-const VideoTimings& VideoWriter::timings() const { return impl_->encoder->timings(); }
+std::string VideoWriter::codecName() const {
+  return impl_->encoder->codecName();
+}
+void VideoWriter::write(const Image& frame) {
+  impl_->encoder->write(frame);
+}
+void VideoWriter::finish() {
+  impl_->encoder->finish();
+}
+const VideoTimings& VideoWriter::timings() const {
+  return impl_->encoder->timings();
+}
 
 }  // namespace pcv

@@ -58,8 +58,8 @@ TEST_F(PathCli, WritesNumberedFramesAlongThePath) {
   const std::string cloud = writeCloud();
   std::string text;
   ASSERT_EQ(run("render --backend cpu --size 160x120 --path " + writePath(kCloudPath) +
-                    " --frames 5 --out " + file("f%05d.png") + " --report " + file("r.json") +
-                    " " + cloud,
+                    " --frames 5 --out " + file("f%05d.png") + " --report " + file("r.json") + " " +
+                    cloud,
                 &text),
             0)
       << text;
@@ -117,7 +117,8 @@ TEST_F(PathCli, FramesOnKeysEqualASingleRenderAtTheKey) {
             0)
       << text;
   ASSERT_EQ(run("render --backend cpu --points 100000 --size 96x64 --eye -3,0.5,0.25 --yaw -10 "
-                "--pitch -5 --out " + file("c.png"),
+                "--pitch -5 --out " +
+                    file("c.png"),
                 &text),
             0)
       << text;
@@ -129,11 +130,11 @@ TEST_F(PathCli, BadPathsAndOutputsFailBeforeDrawing) {
   const std::string good = R"([{"eye": [0, 0, 0], "yaw": 0, "pitch": 0}])";
   // A key with a wrong field, an --out without a frame number, a camera placed twice, a file
   // that is not there: each refused, nothing written.
-  EXPECT_NE(run("render --backend cpu --points 1000 --size 32x32 --path " +
-                    writePath(R"([{"eye": [0, 0], "yaw": 0, "pitch": 0}])") + " --out " +
-                    file("a%d.png"),
-                &text),
-            0)
+  EXPECT_NE(
+      run("render --backend cpu --points 1000 --size 32x32 --path " +
+              writePath(R"([{"eye": [0, 0], "yaw": 0, "pitch": 0}])") + " --out " + file("a%d.png"),
+          &text),
+      0)
       << text;
   EXPECT_NE(run("render --backend cpu --points 1000 --size 32x32 --path " + writePath(good) +
                     " --out " + file("a.png"),
@@ -166,8 +167,8 @@ struct DecodedVideo {
 
 /// BT.709 limited-range luma of a pixel, as the writer converts it.
 double lumaOf(uint32_t rgba) {
-  return 16.0 + (0.2126 * redOf(rgba) + 0.7152 * greenOf(rgba) + 0.0722 * blueOf(rgba)) * 219.0 /
-                    255.0;
+  return 16.0 +
+         (0.2126 * redOf(rgba) + 0.7152 * greenOf(rgba) + 0.0722 * blueOf(rgba)) * 219.0 / 255.0;
 }
 
 DecodedVideo decode(const std::string& path) {

@@ -16,9 +16,9 @@ namespace {
 
 /// Keys on a winding path with uneven spacing, yaws crossing +-180 and varied pitch.
 std::vector<CameraKey> windingKeys() {
-  return {{{0.0, 0.0, 1.0}, 170.0, -10.0},   {{4.0, 1.0, 1.5}, -170.0, -20.0},
-          {{5.0, 6.0, 3.0}, -120.0, 5.0},    {{5.5, 6.2, 3.0}, -100.0, 0.0},
-          {{-2.0, 8.0, 2.0}, 10.0, -45.0},   {{-3.0, 0.0, 0.5}, 90.0, 30.0}};
+  return {{{0.0, 0.0, 1.0}, 170.0, -10.0}, {{4.0, 1.0, 1.5}, -170.0, -20.0},
+          {{5.0, 6.0, 3.0}, -120.0, 5.0},  {{5.5, 6.2, 3.0}, -100.0, 0.0},
+          {{-2.0, 8.0, 2.0}, 10.0, -45.0}, {{-3.0, 0.0, 0.5}, 90.0, 30.0}};
 }
 
 std::vector<double> poseValues(const CameraPose& pose) {
@@ -105,8 +105,8 @@ TEST(CameraPath, TwoKeysAreAStraightLineAtConstantSpeed) {
 }
 
 TEST(CameraPath, TimesArePerKeyOrCentripetal) {
-  std::vector<CameraKey> keys = {{{0, 0, 0}, 0, 0}, {{4, 0, 0}, 0, 0}, {{4, 1, 0}, 0, 0},
-                                 {{4, 1, 0}, 90, 0}};
+  std::vector<CameraKey> keys = {
+      {{0, 0, 0}, 0, 0}, {{4, 0, 0}, 0, 0}, {{4, 1, 0}, 0, 0}, {{4, 1, 0}, 90, 0}};
   const CameraPath centripetal(keys);
   const std::vector<double>& t = centripetal.keyTimes();
   ASSERT_EQ(t.size(), 4u);
@@ -150,7 +150,8 @@ TEST(CameraPath, DistanceTimingStepsEquallyAlongThePath) {
 }
 
 TEST(CameraPath, RejectsKeysThatMakeNoPath) {
-  const auto fieldOf = [](std::vector<CameraKey> keys) -> std::pair<std::optional<size_t>, std::string> {
+  const auto fieldOf =
+      [](std::vector<CameraKey> keys) -> std::pair<std::optional<size_t>, std::string> {
     try {
       CameraPath{std::move(keys)};
     } catch (const CameraPathError& error) {

@@ -15,9 +15,9 @@ TEST(PathPlayer, KeysOfCamerasGiveTheCamerasBack) {
   Camera camera = cameraAt({500000.125, 4000000.5, 100.25}, 0.0f, 0.0f);
   camera.yawRadians = 2.7182817f;
   camera.pitchRadians = -0.31415927f;
-  const Camera back = CameraPose{keyOf(camera).eye, keyOf(camera).yawDegrees,
-                                 keyOf(camera).pitchDegrees}
-                          .applyTo(Camera{});
+  const Camera back =
+      CameraPose{keyOf(camera).eye, keyOf(camera).yawDegrees, keyOf(camera).pitchDegrees}.applyTo(
+          Camera{});
   EXPECT_EQ(back.eye, camera.eye);
   EXPECT_EQ(back.yawRadians, camera.yawRadians);
   EXPECT_EQ(back.pitchRadians, camera.pitchRadians);

@@ -43,10 +43,10 @@ TEST_F(PathToolXvfb, PlaysALoadedPathOnceToItsLastKey) {
 
 TEST_F(PathToolXvfb, PausedHalfWayTheCameraIsBetweenTheKeysTurnedTheShortWay) {
   std::string output;
-  ASSERT_EQ(runViewer("0.02 path_load " + writePath() +
-                          "\n0.1 path_play\n1.1 path_pause\n1.5 quit\n",
-                      &output),
-            0)
+  ASSERT_EQ(
+      runViewer("0.02 path_load " + writePath() + "\n0.1 path_play\n1.1 path_pause\n1.5 quit\n",
+                &output),
+      0)
       << output;
   const std::vector<double> camera = finalCamera(output);
   ASSERT_EQ(camera.size(), 5u) << output;

@@ -92,7 +92,8 @@ void drawPathOverlay(const PathPlayer& player, const ScreenProjector& projector)
   for (size_t segment = 0; segment + 1 < times.size(); ++segment) {
     glm::dvec3 last = path->keys()[segment].eye;
     for (int step = 1; step <= kOverlaySteps; ++step) {
-      const double t = times[segment] + (times[segment + 1] - times[segment]) * step / kOverlaySteps;
+      const double t =
+          times[segment] + (times[segment + 1] - times[segment]) * step / kOverlaySteps;
       const glm::dvec3 eye = path->at(t).eye;
       if (const auto screen = projector.segment(last, eye)) {
         draw.AddLine(imVec(screen->first), imVec(screen->second), kPathColour, thickness);

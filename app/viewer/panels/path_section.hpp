@@ -22,14 +22,14 @@ struct PathRequests {
   bool addView = false;        ///< the current view as a key, at the end
   bool fromBookmarks = false;  ///< the scene's bookmarks as the keys, in their order
   bool clear = false;
-  std::optional<size_t> goToKey;      ///< put the camera on this key
+  std::optional<size_t> goToKey;  ///< put the camera on this key
   std::optional<size_t> removeKey;
-  std::optional<bool> play;           ///< play (true) or pause (false)
+  std::optional<bool> play;  ///< play (true) or pause (false)
   std::optional<bool> loop;
   std::optional<double> speed;
-  std::optional<double> seek;         ///< seconds since the path's start
-  bool save = false;                  ///< to panel.file
-  bool load = false;                  ///< from panel.file
+  std::optional<double> seek;  ///< seconds since the path's start
+  bool save = false;           ///< to panel.file
+  bool load = false;           ///< from panel.file
 };
 
 void drawPathSection(const PathPlayer& player, PathPanel& panel, PathRequests& requests);

@@ -115,8 +115,7 @@ void PathTool::load(const std::string& file) {
   try {
     player_.replace(readCameraPath(file));
     panel_.file = file;
-    say("loaded the camera path (" + std::to_string(player_.keys().size()) + " keys) from " +
-        file);
+    say("loaded the camera path (" + std::to_string(player_.keys().size()) + " keys) from " + file);
     showPose();
   } catch (const Error& error) {
     say(error.what());

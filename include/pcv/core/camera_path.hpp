@@ -117,10 +117,10 @@ class CameraPath {
 
   std::vector<CameraKey> keys_;
   std::vector<double> times_;
-  std::vector<glm::dvec3> eyes_;      ///< the keys' eyes, for the spline
-  std::vector<double> pitches_;       ///< degrees, key by key
-  std::vector<double> unwrappedYaw_;  ///< degrees, key by key
-  std::vector<double> sampleTimes_;   ///< the length sampling: times ...
+  std::vector<glm::dvec3> eyes_;          ///< the keys' eyes, for the spline
+  std::vector<double> pitches_;           ///< degrees, key by key
+  std::vector<double> unwrappedYaw_;      ///< degrees, key by key
+  std::vector<double> sampleTimes_;       ///< the length sampling: times ...
   std::vector<double> cumulativeLength_;  ///< ... and the length travelled up to each
 };
 

@@ -22,8 +22,8 @@ bool isVideoPath(const std::filesystem::path& path);
 std::string lowerExtension(const std::filesystem::path& path);
 
 struct VideoOptions {
-  int width = 0;            ///< pixels; even (4:2:0 chroma halves it)
-  int height = 0;           ///< pixels; even
+  int width = 0;   ///< pixels; even (4:2:0 chroma halves it)
+  int height = 0;  ///< pixels; even
   double framesPerSecond = 30.0;
   /// x264's speed/size trade-off (ultrafast ... veryslow); veryfast keeps 1080p encoding well
   /// above 60 frames/s on a machine of 16 cores at a size close to the slower presets'.
