@@ -8,6 +8,7 @@ packages=(
   libglfw3-dev libimgui-dev libglm-dev libepoxy-dev libpng-dev libcli11-dev libpugixml-dev
   nlohmann-json3-dev liblzf-dev libproj-dev
   openmpi-bin libopenmpi-dev
+  libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   pybind11-dev python3-dev python3-numpy python3-pytest
   libgtest-dev libgmock-dev libbenchmark-dev
   clang lld libclang-rt-14-dev

@@ -2,7 +2,9 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
+#include "path_render.hpp"
 #include "options/clip_options.hpp"
 #include "options/coloring_options.hpp"
 #include "gl_render.hpp"
@@ -32,6 +34,7 @@ struct RenderOptions {
   ColoringFlags coloring;          ///< --color, --color-attribute, --color-map, --color-range
   QualityOptions quality;          ///< point size, EDL, HQ, background
   ClipFlags clip;                  ///< --clip-box, --clip-slab, --clip-keep
+  PathFlags path;                  ///< --path, --frames, --fps, --path-timing
   ReadFlags read;                  ///< --scan
   StreamLimits stream;             ///< a COPC file: --point-budget, --gpu-memory, --memory
   double streamSeconds = 600.0;    ///< --stream-time-limit
@@ -79,6 +82,12 @@ Image renderImage(const RenderOptions& options, Scene& scene, const Camera& came
 
 void runRender(const RenderOptions& options) {
   const ImageSize size = parseImageSize(options.view.size);  // a bad size fails before converting
+  // A path file and its output are checked before anything is loaded.
+  std::optional<PathRender> path;
+  if (!options.path.file.empty()) {
+    if (options.gl == "egl") throw InputError("--path renders to host memory: leave out --gl egl");
+    path = preparePathRender(options.path, options.out, size);
+  }
   SceneOptions sceneOptions{
       .read = readOptionsFrom(options.read),
       .coloring = coloringOptionsFrom(options.coloring),  // before loading
@@ -117,6 +126,13 @@ void runRender(const RenderOptions& options) {
                    "pcv: no colour in the data, eye-dome lighting on (--edl off: without)\n");
     }
   }
+  if (path) {
+    renderPath(*path, scene, cameraFrom(options.view), options.view.nearPlane || options.view.farPlane,
+               settings, size, options.streamSeconds);
+    runReport()["points"] = renderer->pointCount();
+    runReport()["method"] = methodName(renderer->methodFor(settings));
+    return;
+  }
   const Camera camera =
       startCamera(scene.kind(), scene.worldBounds(), float(size.width) / float(size.height),
                   {.camera = cameraFrom(options.view),
@@ -147,6 +163,7 @@ void addRenderCommand(CLI::App& cli) {
   addDemoSceneFlags(*render, options->scene);
   addRendererFlags(*render, options->renderer);
   addViewFlags(*render, options->view, "Image size");
+  addPathFlags(*render, options->path);
   addColoringFlags(*render, options->coloring);
   addQualityOptions(*render, options->quality);
   addClipFlags(*render, options->clip);

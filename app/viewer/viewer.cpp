@@ -256,6 +256,7 @@ void ViewerWindow::run() {
       if (sceneFrame > 0) stageTimings_ = renderer_->lastTimings();
       rig_.move(input_.state().motionKeys(), nowSeconds_ - lastSimSeconds);
       lastSimSeconds = nowSeconds_;
+      tools_.frame(nowSeconds_);  // after the keys: a playing path has the last word
     }
 
     int widthPx = 0, heightPx = 0;

@@ -39,6 +39,9 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
       // Open MPI ranks share `pcv convert --tiles`: the headless commands alone, so that neither
       // the libraries nor the viewer depend on it.
       {"an MPI header", std::regex(R"(^(mpi\.h|mpi_[a-z_]+\.h|mpi/|openmpi/))"), {"cli"}},
+      // FFmpeg's libraries stay inside the video writer, an optional part of the build.
+      {"an FFmpeg header", std::regex(R"(^lib(avcodec|avformat|avutil|swscale|swresample)/)"),
+       {"video"}},
   };
   return families;
 }
@@ -101,9 +104,12 @@ const std::vector<Layer>& layers() {
       // What both front ends share (option groups, --report, the render command's text, the
       // terminal's report and COPC cache conversion): the library layers, neither front end.
       {"options", {"app/options"}, false, librariesAnd({"options"})},
-      // The headless commands: every library layer and the shared options, never the viewer.
-      {"cli", {"app/cli"}, false, librariesAnd({"options", "cli"})},
-      {"main", {"app"}, true, librariesAnd({"options", "cli", "main"})},
+      // Frames to a video file (FFmpeg): the headless side's, over core alone.
+      {"video", {"include/pcv/video", "src/video"}, false, {"core", "video"}},
+      // The headless commands: every library layer, the shared options and the video writer,
+      // never the viewer.
+      {"cli", {"app/cli"}, false, librariesAnd({"options", "cli", "video"})},
+      {"main", {"app"}, true, librariesAnd({"options", "cli", "main", "video"})},
       // The window: the library layers and the shared options, never the headless commands.
       {"viewer", {"app/viewer"}, false, librariesAnd({"options", "viewer"})},
       // The Python module: a front end beside app/, over the library layers, never the CLI.

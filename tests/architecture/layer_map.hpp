@@ -2,6 +2,7 @@
 /// source tree against them: project includes, system headers per layer, unknown folders.
 //   core <- cuda <- octree, scene, io <- raster <- stream, gl <- session <- app/options
 //                                                   <- app/cli, app/main; <- app/viewer
+//   core <- video (FFmpeg) <- app/cli, app/main
 // scene and io sit on core (scene may use the cuda helpers); the renderer knows neither; stream
 // draws io's octrees through the renderer; session is what a front end does with sources.
 #pragma once

@@ -78,6 +78,14 @@ TEST_F(PlantedTree, HeadlessCommandsIncludingTheViewerAreSeen) {
   EXPECT_EQ(includeViolations(main, "main").size(), 1u);
 }
 
+TEST_F(PlantedTree, VideoWriterOutsideTheHeadlessSideIsSeen) {
+  const auto viewer = plant("app/viewer/probe.cpp", "#include \"pcv/video/video_writer.hpp\"\n");
+  EXPECT_EQ(includeViolations(viewer, "viewer").size(), 1u);
+  EXPECT_TRUE(includeViolations(viewer, "cli").empty());
+  const auto video = plant("src/video/probe.cpp", "#include \"pcv/raster/renderer.hpp\"\n");
+  EXPECT_EQ(includeViolations(video, "video").size(), 1u);
+}
+
 TEST_F(PlantedTree, ViewerIncludingTheHeadlessCommandsIsSeen) {
   plant("app/viewer/own.hpp", "#pragma once\n");
   const auto viewer = plant("app/viewer/probe.cpp",
@@ -118,7 +126,9 @@ TEST_F(PlantedTree, SystemHeadersOutsideTheirLayersAreSeen) {
         Case{"thrust/sort.h", "core", "octree"}, Case{"cuda_gl_interop.h", "session", "gl"},
         Case{"CLI/CLI.hpp", "io", "cli"}, Case{"CLI/CLI.hpp", "session", "main"},
         Case{"CLI/CLI.hpp", "gl", "options"}, Case{"mpi.h", "viewer", "cli"},
-        Case{"mpi.h", "session", "cli"}, Case{"mpi.h", "options", "cli"}}) {
+        Case{"mpi.h", "session", "cli"}, Case{"mpi.h", "options", "cli"},
+        Case{"libavcodec/avcodec.h", "cli", "video"},
+        Case{"libswscale/swscale.h", "core", "video"}}) {
     SCOPED_TRACE(c.header);
     const auto file = plant("probe.cpp", std::string("#include <") + c.header + ">\n");
     EXPECT_EQ(includeViolations(file, c.forbiddenIn).size(), 1u) << c.forbiddenIn;

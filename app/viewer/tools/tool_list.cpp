@@ -42,6 +42,10 @@ void ToolList::drawOverlays(const ScreenProjector& projector) {
   }
 }
 
+void ToolList::frame(double nowSeconds) {
+  for (Entry& entry : entries_) entry.tool->onFrame(nowSeconds);
+}
+
 void ToolList::sceneShown() {
   for (Entry& entry : entries_) entry.tool->onSceneShown();
 }

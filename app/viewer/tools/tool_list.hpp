@@ -40,6 +40,8 @@ class ToolList {
   /// Each tool's overlay, the first tool's on top.
   void drawOverlays(const ScreenProjector& projector);
   void sceneShown();
+  /// Each tool's onFrame, in order.
+  void frame(double nowSeconds);
 
  private:
   /// The first tool for which `offer` returns true, as a bool.

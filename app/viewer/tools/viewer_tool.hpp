@@ -65,6 +65,9 @@ class ViewerTool {
   virtual void addScriptCommands(ScriptCommands&) {}
   /// The scene shown has (new) bounds: a file arrived or the scene was replaced.
   virtual void onSceneShown() {}
+  /// Once per frame before rendering, with the viewer's clock (seconds; simulated under
+  /// --frame-dt): for tools that move the camera over time (the Path tool's playback).
+  virtual void onFrame(double /*nowSeconds*/) {}
 };
 
 }  // namespace pcv::app
