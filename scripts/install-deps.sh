@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config
   libglfw3-dev libimgui-dev libglm-dev libepoxy-dev libpng-dev libcli11-dev libpugixml-dev
   nlohmann-json3-dev liblzf-dev libproj-dev
-  pybind11-dev python3-dev python3-numpy python3-pytest
+  pybind11-dev python3-dev python3-numpy python3-pytest libdlpack-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang lld libclang-rt-14-dev
   xvfb xauth mesa-utils libgl1-mesa-dri libegl-mesa0
