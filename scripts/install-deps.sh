@@ -9,7 +9,7 @@ packages=(
   nlohmann-json3-dev liblzf-dev libproj-dev
   openmpi-bin libopenmpi-dev
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
-  pybind11-dev python3-dev python3-numpy python3-pytest
+  pybind11-dev python3-dev python3-numpy python3-pytest libdlpack-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang lld libclang-rt-14-dev
   xvfb xauth mesa-utils libgl1-mesa-dri libegl-mesa0

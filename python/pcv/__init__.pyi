@@ -53,6 +53,7 @@ RenderSource = Union[
     Sequence[PathLike],
     dict[str, npt.NDArray[Any]],
     npt.ArrayLike,
+    Any,  # an array in CUDA memory: __cuda_array_interface__ or __dlpack__ (drawn on the GPU)
 ]
 
 def render(

@@ -91,11 +91,11 @@ py::array_t<uint8_t> render(
   request.scene.report.warning = warnings.collector();
   request.scene.report.error = warnings.collector();
 
-  const SceneSources sources = sceneSourcesFrom(source, rgb);
+  const RenderSource given = renderSourceFrom(source, rgb);
   Image image;
   {
     py::gil_scoped_release unlocked;
-    image = renderImage(sources, request);
+    image = renderImage(given.sources, request);
   }
   const py::object warn = py::module_::import("warnings").attr("warn");
   for (const std::string& line : warnings.lines) warn(line, py::arg("stacklevel") = 2);

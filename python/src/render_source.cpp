@@ -21,8 +21,14 @@ std::string pathText(py::handle object) {
 
 }  // namespace
 
-SceneSources sceneSourcesFrom(py::handle source, py::handle rgb) {
-  SceneSources sources;
+RenderSource renderSourceFrom(py::handle source, py::handle rgb) {
+  RenderSource result;
+  SceneSources& sources = result.sources;
+  if (isCudaArray(source)) {
+    result.cudaArrays = std::make_unique<CudaPointArrays>(source, rgb);
+    sources.produced = result.cudaArrays->produced();
+    return result;
+  }
   if (isPath(source)) {
     sources.files.push_back(pathText(source));
   } else if (py::isinstance<py::dict>(source)) {
@@ -34,12 +40,12 @@ SceneSources sceneSourcesFrom(py::handle source, py::handle rgb) {
       sources.files.push_back(pathText(item));
     }
   } else {
-    sources.clouds.push_back(cloudFromArrays(source, rgb));
+    sources.clouds.push_back(cloudFromArrays(hostArrayOf(source), hostArrayOf(rgb)));
   }
   if (!rgb.is_none() && !sources.files.empty()) {
     throw InputError("rgb applies to positions given as an array, not to files");
   }
-  return sources;
+  return result;
 }
 
 }  // namespace pcv::python

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <pybind11/numpy.h>
@@ -12,6 +13,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
+#include "pcv/raster/device_point_arrays.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/session/coloured_cloud.hpp"
@@ -38,7 +40,9 @@ class PythonRenderer {
                  std::optional<std::string> colorMap,
                  std::optional<std::array<double, 2>> colorRange) {
     const ColoringOptions coloring = coloringFrom(color, colorMap, colorRange);
-    const SceneSources sources = sceneSourcesFrom(source, rgb);
+    const RenderSource given = renderSourceFrom(source, rgb);
+    if (given.cudaArrays) return addProduced(*given.cudaArrays);
+    const SceneSources& sources = given.sources;
     py::gil_scoped_release unlocked;
     const std::lock_guard lock(mutex_);
     PointCloud merged;
@@ -66,6 +70,19 @@ class PythonRenderer {
     set->show(coloring);
     const PointSetId id = *set->set();
     sets_[id] = {std::move(set), bounds};
+    return id;
+  }
+
+  /// Arrays in CUDA memory, packed into a set on the GPU (offsets from the renderer's origin).
+  PointSetId addProduced(CudaPointArrays& arrays) {
+    const ProducedPoints& produced = arrays.produced();
+    DevicePointArrays& points = arrays.points();
+    py::gil_scoped_release unlocked;
+    const std::lock_guard lock(mutex_);
+    if (sets_.empty() && !origin_) origin_ = produced.origin;
+    points.moveToOrigin(*origin_);
+    const PointSetId id = renderer_->addSet(points);
+    sets_[id] = {nullptr, produced.worldBounds, SetOnRenderer(renderer_.get(), id)};
     return id;
   }
 
@@ -118,9 +135,28 @@ class PythonRenderer {
   }
 
  private:
+  /// A set added straight to the renderer (CUDA arrays), removed with its entry.
+  struct SetOnRenderer {
+    SetOnRenderer() = default;
+    SetOnRenderer(Renderer* renderer, PointSetId id) : renderer(renderer), id(id) {}
+    SetOnRenderer(SetOnRenderer&& other) noexcept
+        : renderer(std::exchange(other.renderer, nullptr)), id(other.id) {}
+    SetOnRenderer& operator=(SetOnRenderer&& other) noexcept {
+      std::swap(renderer, other.renderer);
+      std::swap(id, other.id);
+      return *this;
+    }
+    ~SetOnRenderer() {
+      if (renderer) renderer->removeSet(id);
+    }
+    Renderer* renderer = nullptr;
+    PointSetId id = 0;
+  };
+
   struct Set {
     std::unique_ptr<ColouredCloud> points;
     Box3d worldBounds;
+    SetOnRenderer produced;
   };
 
   /// Offsets from `origin` instead of the cloud's own: every set of a frame shares one.

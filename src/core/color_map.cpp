@@ -5,6 +5,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/point.hpp"
+#include "pcv/core/turbo_colour.hpp"
 
 namespace pcv {
 namespace {
@@ -27,20 +28,11 @@ glm::vec3 viridis(float t) {
   return glm::mix(colour(kViridisStops[i]), colour(kViridisStops[i + 1]), f);
 }
 
-/// Turbo (Mikhailov, Google AI blog 2019): the published 6th-order polynomial approximation.
+/// Turbo: the one definition both backends colour with (turbo_colour.hpp).
 glm::vec3 turbo(float t) {
-  const glm::vec4 v4(1.0f, t, t * t, t * t * t);
-  const glm::vec2 v2 = glm::vec2(v4.z, v4.w) * v4.z;
-  const glm::vec4 red4(0.13572138f, 4.61539260f, -42.66032258f, 132.13108234f);
-  const glm::vec4 green4(0.09140261f, 2.19418839f, 4.84296658f, -14.18503333f);
-  const glm::vec4 blue4(0.10667330f, 12.64194608f, -60.58204836f, 110.36276771f);
-  const glm::vec2 red2(-152.94239396f, 59.28637943f);
-  const glm::vec2 green2(4.27729857f, 2.82956604f);
-  const glm::vec2 blue2(-89.90310912f, 27.34824973f);
-  return glm::clamp(glm::vec3(glm::dot(v4, red4) + glm::dot(v2, red2),
-                              glm::dot(v4, green4) + glm::dot(v2, green2),
-                              glm::dot(v4, blue4) + glm::dot(v2, blue2)),
-                    0.0f, 1.0f);
+  glm::vec3 c;
+  turboChannels(t, c.r, c.g, c.b);
+  return c;
 }
 
 uint32_t toRgba(const glm::vec3& c) {

@@ -76,6 +76,9 @@ Scene::Scene(const ScenePlan& plan, const SceneOptions& options, Renderer& rende
     case SceneKind::Streamed:
       openStreamed();
       break;
+    case SceneKind::Produced:
+      openProduced();
+      break;
   }
 }
 
@@ -159,10 +162,25 @@ void Scene::openStreamed() {
   coloring_ = streamed_->coloring();
 }
 
+void Scene::openProduced() {
+  const ProducedPoints& produced = *plan_.produced;
+  LayoutProgress progress;
+  {
+    auto shown = options_.report.show(
+        "laying out " + countText(produced.producer->pointCount()) + " points", nullptr,
+        fractionOf(progress));
+    cylinders_ = renderer_.addSet(*produced.producer, {.progress = &progress});
+  }
+  bounds_ = produced.worldBounds;
+  origin_ = produced.origin;
+  hasColor_ = produced.hasColor;
+}
+
 uint64_t Scene::pointCount() const {
   if (file_) return file_->pointCount();
   if (plan_.tiles) return plan_.tiles->pointCount;
   if (plan_.kind == SceneKind::Cylinders) return plan_.demo.pointCount;
+  if (plan_.produced) return plan_.produced->producer->pointCount();
   return inCore_ ? inCore_->cloud().size() : 0;
 }
 

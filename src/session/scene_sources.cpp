@@ -55,6 +55,15 @@ ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   plan.files = folder ? expandTilePaths(sources.files) : sources.files;
   plan.clouds = sources.clouds;
   plan.demo = sources.demo;
+  if (sources.produced) {
+    if (!plan.files.empty() || !sources.clouds.empty()) {
+      throw InputError("points in GPU memory are drawn alone: they cannot be merged with files "
+                       "or with points in host memory");
+    }
+    plan.kind = SceneKind::Produced;
+    plan.produced = sources.produced;
+    return plan;
+  }
   if (plan.files.empty() && sources.clouds.empty()) return plan;  // the cylinders
   if (!sources.clouds.empty()) {
     plan.kind = SceneKind::InCore;  // memory cannot stream: everything is merged with it

@@ -28,7 +28,7 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
       // The rasterizer never includes a GL header; the headless commands need none.
       {"a GL, GLFW, epoxy, EGL or ImGui header",
        std::regex(R"(^(GL/|GLES|GLFW/|epoxy/|EGL/|KHR/|imgui|backends/imgui))"),
-       {"gl", "viewer"}},
+       {"gl", "viewer", "python_window"}},
       {"a CUDA header",
        std::regex(R"(^(cuda[_a-z0-9]*\.h|cuda/|cub/|thrust/|nccl\.h|curand|cooperative_groups)"
                   R"(|device_launch_parameters\.h|vector_types\.h))"),
@@ -114,6 +114,8 @@ const std::vector<Layer>& layers() {
       {"viewer", {"app/viewer"}, false, librariesAnd({"options", "viewer"})},
       // The Python module: a front end beside app/, over the library layers, never the CLI.
       {"python", {"python/src"}, false, librariesAnd({"python"})},
+      // pcv.window: the seed's window, screen buffer and GL buffers in CUDA for Python programs.
+      {"python_window", {"python/window"}, false, librariesAnd({"python_window"})},
   };
   return all;
 }

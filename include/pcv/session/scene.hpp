@@ -92,6 +92,7 @@ class Scene {
   void openCylinders();
   void openInCore();
   void openStreamed();
+  void openProduced();
 
   ScenePlan plan_;
   SceneOptions options_;
@@ -101,7 +102,7 @@ class Scene {
   glm::dvec3 origin_{0.0};
   bool hasColor_ = false;
   Coloring coloring_;
-  std::optional<PointSetId> cylinders_;
+  std::optional<PointSetId> cylinders_;  ///< or the produced points' set
   std::unique_ptr<ColouredCloud> inCore_;
   std::shared_ptr<const CopcFile> file_;
   std::unique_ptr<StreamedCloud> streamed_;

@@ -13,6 +13,7 @@
 
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/point_cloud.hpp"
+#include "pcv/core/point_producer.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "pcv/session/stream_limits.hpp"
 #include "pcv/stream/tile_set.hpp"
@@ -25,6 +26,15 @@ struct DemoScene {
   uint64_t seed = 1;
 };
 
+/// Points a producer writes where the renderer wants them (arrays a caller holds on the GPU:
+/// raster/device_point_arrays.hpp), laid out as one set without passing through the session.
+struct ProducedPoints {
+  std::shared_ptr<const PointProducer> producer;
+  Box3d worldBounds;
+  glm::dvec3 origin{0.0};  ///< what the produced positions are offsets from
+  bool hasColor = false;   ///< the producer's colours are the data's own
+};
+
 /// The sources of a scene: files and points already in memory, or the cylinders when there are
 /// none.
 struct SceneSources {
@@ -33,6 +43,9 @@ struct SceneSources {
   /// Points given in memory (an array from a caller), merged after the files: the scene is then
   /// read whole, whatever the files are.
   std::vector<std::shared_ptr<const PointCloud>> clouds;
+  /// Points the renderer takes from a producer (on the GPU): alone, never merged with files or
+  /// clouds (planScene refuses the mix).
+  std::optional<ProducedPoints> produced;
   DemoScene demo;  ///< the cylinders, when there are neither files nor clouds
 };
 
@@ -40,6 +53,7 @@ enum class SceneKind {
   Cylinders,  ///< no file: the seed's scene, generated
   InCore,     ///< the files read whole and merged
   Streamed,   ///< one COPC file (maybe a cache of the files) or a dataset of tiles, streamed
+  Produced,   ///< points from a producer (arrays on the GPU), one set
 };
 
 /// How a scene is opened: the decision, from headers alone.
@@ -52,6 +66,7 @@ struct ScenePlan {
   /// converted. Their headers, read once here.
   std::shared_ptr<const TileSet> tiles;
   std::vector<std::shared_ptr<const PointCloud>> clouds;  ///< points given in memory, in core
+  std::optional<ProducedPoints> produced;                 ///< when kind is Produced
   /// Set when the files stream from their COPC cache: the files it converts.
   std::vector<std::string> cachedFrom;
   bool cacheMissing = false;  ///< the cache must be made (converted) before the stream opens
