@@ -37,6 +37,12 @@ endif()
 if(TARGET pcv-view)
   string(APPEND pcv_deb_depends ", libglfw3")
 endif()
+if(PCV_MPIEXEC)  # pcv links Open MPI for convert --tiles under mpirun
+  string(APPEND pcv_deb_depends ", libopenmpi3")
+endif()
+if(PCV_WITH_VIDEO)  # the video module pcv loads to write --path videos
+  string(APPEND pcv_deb_depends ", libavcodec59, libavformat59, libswscale6, libavutil57")
+endif()
 if(TARGET pcv_python)
   string(APPEND pcv_deb_depends ", python3 (>= 3.11), python3 (<< 3.12), python3-numpy")
 endif()
