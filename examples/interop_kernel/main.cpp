@@ -59,8 +59,8 @@ std::optional<Options> parseOptions(int argc, char** argv) {
     } else if (arg == "--out" && hasValue) {
       options.out = argv[++i];
     } else {
-      std::fprintf(stderr, "interop_kernel: unknown or incomplete argument '%s'\n%s",
-                   arg.c_str(), kUsage);
+      std::fprintf(stderr, "interop_kernel: unknown or incomplete argument '%s'\n%s", arg.c_str(),
+                   kUsage);
       return std::nullopt;
     }
   }

@@ -37,8 +37,7 @@ TEST(InteropKernelExample, HeadlessFramesEndWithTheKernelsLastPattern) {
   PCV_REQUIRE_EGL();
   const std::filesystem::path example = PCV_INTEROP_EXAMPLE;
   ASSERT_TRUE(std::filesystem::exists(example))
-      << example << " is missing: ctest runs package.installed_package_builds_the_interop_kernel"
-                    "_example first (a fixture), which builds it";
+      << example << " is missing: run the test through ctest, whose fixture builds it first";
   const std::filesystem::path out =
       std::filesystem::temp_directory_path() / ("pcv_interop_kernel_" + std::to_string(getpid()));
   std::filesystem::create_directories(out);
