@@ -111,8 +111,7 @@ if(PCV_TESTS)
                          TIMEOUT 600 FIXTURES_SETUP pcv_interop_example)
   else()
     add_test(NAME package.installed_package_builds_the_interop_kernel_example
-             COMMAND sh -c "echo 'skipped: pcv was built without CUDA (PCV_CUDA), and the example \
-is a CUDA program'; exit 77")
+             COMMAND sh -c "echo 'skipped: pcv built without CUDA; the example is CUDA'; exit 77")
     set_tests_properties(package.installed_package_builds_the_interop_kernel_example PROPERTIES
                          SKIP_RETURN_CODE 77)
   endif()
