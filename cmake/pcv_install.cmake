@@ -17,6 +17,10 @@ foreach(target ${pcv_library_targets})
   string(REGEX REPLACE "^pcv_" "" export_name ${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${export_name})
 endforeach()
+# The window is the package's `window` component: pcv::window, as pcv::gl is `gl`.
+if(TARGET pcv_gl_window)
+  set_target_properties(pcv_gl_window PROPERTIES EXPORT_NAME window)
+endif()
 
 # pcv::pcv: everything a headless program needs (read, open a scene, render, write a PNG).
 add_library(pcv_library INTERFACE)
@@ -79,4 +83,36 @@ if(PCV_TESTS)
                    -DPCV_LIBDIR=${CMAKE_INSTALL_LIBDIR}
                    -P ${CMAKE_CURRENT_LIST_DIR}/test_installed_package.cmake)
   set_tests_properties(package.installed_package_builds_a_consumer PROPERTIES TIMEOUT 600)
+
+  # The static libraries are position-independent: they link whole into a shared object.
+  add_test(NAME package.installed_static_libraries_link_into_a_shared_object
+           COMMAND ${CMAKE_COMMAND} -DPCV_BUILD_DIR=${PROJECT_BINARY_DIR}
+                   -DPCV_WORK_DIR=${PROJECT_BINARY_DIR}/package-pic-test
+                   -DPCV_CXX_COMPILER=${CMAKE_CXX_COMPILER} -DPCV_AR=${CMAKE_AR}
+                   -DPCV_LIBDIR=${CMAKE_INSTALL_LIBDIR}
+                   -P ${CMAKE_CURRENT_LIST_DIR}/test_pic_libraries.cmake)
+  set_tests_properties(package.installed_static_libraries_link_into_a_shared_object
+                       PROPERTIES TIMEOUT 600)
+
+  # The second consumer, with its own CUDA kernel on the interop pieces: built here (it needs
+  # nvcc, not a GPU) and left in place for tests/gl's interop_example_tests, which run it.
+  set(PCV_INTEROP_EXAMPLE_DIR ${PROJECT_BINARY_DIR}/package-interop-test)
+  if(PCV_WITH_CUDA)
+    add_test(NAME package.installed_package_builds_the_interop_kernel_example
+             COMMAND ${CMAKE_COMMAND} -DPCV_BUILD_DIR=${PROJECT_BINARY_DIR}
+                     -DPCV_EXAMPLE_DIR=${PROJECT_SOURCE_DIR}/examples/interop_kernel
+                     -DPCV_WORK_DIR=${PCV_INTEROP_EXAMPLE_DIR}
+                     -DPCV_CXX_COMPILER=${CMAKE_CXX_COMPILER}
+                     -DPCV_CUDA_COMPILER=${CMAKE_CUDA_COMPILER}
+                     "-DPCV_CUDA_ARCHITECTURES=${CMAKE_CUDA_ARCHITECTURES}"
+                     -DPCV_LIBDIR=${CMAKE_INSTALL_LIBDIR}
+                     -P ${CMAKE_CURRENT_LIST_DIR}/test_interop_example.cmake)
+    set_tests_properties(package.installed_package_builds_the_interop_kernel_example PROPERTIES
+                         TIMEOUT 600 FIXTURES_SETUP pcv_interop_example)
+  else()
+    add_test(NAME package.installed_package_builds_the_interop_kernel_example
+             COMMAND sh -c "echo 'skipped: pcv built without CUDA; the example is CUDA'; exit 77")
+    set_tests_properties(package.installed_package_builds_the_interop_kernel_example PROPERTIES
+                         SKIP_RETURN_CODE 77)
+  endif()
 endif()

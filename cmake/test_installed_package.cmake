@@ -1,5 +1,6 @@
 # CTest script: installs the build into a scratch prefix, then builds and runs
-# examples/render_points against it through find_package(pcv), and asks pkg-config for pcv.
+# examples/render_points against it through find_package(pcv), and with its Makefile through
+# pkg-config.
 #   cmake -DPCV_BUILD_DIR=... -DPCV_EXAMPLE_DIR=... -DPCV_WORK_DIR=... -P test_installed_package.cmake
 foreach(variable PCV_BUILD_DIR PCV_EXAMPLE_DIR PCV_WORK_DIR)
   if(NOT ${variable})
@@ -50,11 +51,13 @@ if(PKG_CONFIG)
   if(NOT step_output MATCHES "-lpcv_session" OR NOT step_output MATCHES "-I[^ ]*/include")
     message(FATAL_ERROR "pkg-config gives no usable flags for pcv: ${step_output}")
   endif()
-  if(PCV_CXX_COMPILER)
-    separate_arguments(flags UNIX_COMMAND "${step_output}")
-    run_step("build the example with pkg-config" ${PCV_CXX_COMPILER}
-             ${PCV_EXAMPLE_DIR}/main.cpp -o ${PCV_WORK_DIR}/render_points_pc ${flags})
-    run_step("run it" ${PCV_WORK_DIR}/render_points_pc ${PCV_WORK_DIR}/helix_pc.png)
+  # A plain Makefile consumer: its flags are pkg-config's alone.
+  find_program(MAKE_PROGRAM make)
+  if(PCV_CXX_COMPILER AND MAKE_PROGRAM)
+    file(MAKE_DIRECTORY ${PCV_WORK_DIR}/make)
+    run_step("build the example with make and pkg-config" ${MAKE_PROGRAM} -C ${PCV_WORK_DIR}/make
+             -f ${PCV_EXAMPLE_DIR}/Makefile CXX=${PCV_CXX_COMPILER})
+    run_step("run it" ${PCV_WORK_DIR}/make/render_points ${PCV_WORK_DIR}/helix_pc.png)
   endif()
 endif()
 file(REMOVE_RECURSE ${PCV_WORK_DIR})
