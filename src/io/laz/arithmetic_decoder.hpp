@@ -128,25 +128,19 @@ struct ArithmeticDecoder {
     if (symbol != model.symbols - 1) high = model.cumulative[symbol + 1] * length;
   }
 
-  /// The same by bisection over the whole alphabet (small models, which have no table).
+  /// The same for small models (16 symbols or fewer, which have no table): the symbol is the
+  /// number of interval starts at or below the value, counted without a branch. A bisection
+  /// takes fewer steps but mispredicts about one branch in two.
   template <uint32_t kCapacity>
-  PCV_HOST_DEVICE void findBySearch(const SymbolModel<kCapacity>& model, uint32_t& symbol,
-                                    uint32_t& low, uint32_t& high) {
-    high = length;
-    low = symbol = 0;
+  PCV_HOST_DEVICE PCV_FORCE_INLINE void findBySearch(const SymbolModel<kCapacity>& model,
+                                                     uint32_t& symbol, uint32_t& low,
+                                                     uint32_t& high) {
+    const uint32_t whole = length;
     length >>= kSymbolModelShift;
-    uint32_t end = model.symbols;
-    uint32_t middle = end >> 1;
-    do {
-      const uint32_t bound = length * model.cumulative[middle];
-      if (bound > value) {
-        end = middle;
-        high = bound;
-      } else {
-        symbol = middle;
-        low = bound;
-      }
-    } while ((middle = (symbol + end) >> 1) != symbol);
+    symbol = 0;
+    for (uint32_t s = 1; s < model.symbols; ++s) symbol += model.cumulative[s] * length <= value;
+    low = model.cumulative[symbol] * length;
+    high = symbol + 1 < model.symbols ? model.cumulative[symbol + 1] * length : whole;
   }
 
   /// Brings the interval length back to at least 2^24 by shifting in as many bytes as it has
