@@ -53,13 +53,13 @@ struct ArithmeticDecoder {
       value -= split;
       length -= split;
     }
-    if (length < kMinIntervalLength) renormalize();
+    keepLength();
     model.count(bit);
     return bit;
   }
 
   template <uint32_t kCapacity>
-  PCV_HOST_DEVICE uint32_t decodeSymbol(SymbolModel<kCapacity>& model) {
+  PCV_HOST_DEVICE PCV_FORCE_INLINE uint32_t decodeSymbol(SymbolModel<kCapacity>& model) {
     uint32_t symbol, low, high;
     if constexpr (SymbolModel<kCapacity>::kHasLookup) {
       if (model.lookupBits != 0) {
@@ -72,7 +72,7 @@ struct ArithmeticDecoder {
     }
     value -= low;
     length = high - low;
-    if (length < kMinIntervalLength) renormalize();
+    keepLength();
     model.count(symbol);
     return symbol;
   }
@@ -92,7 +92,7 @@ struct ArithmeticDecoder {
       symbol &= (1u << bits) - 1;
       value = 0;
     }
-    if (length < kMinIntervalLength) renormalize();
+    keepLength();
     return symbol;
   }
 
@@ -110,46 +110,72 @@ struct ArithmeticDecoder {
   /// The symbol whose interval holds the value, and that interval [low, high) scaled to the
   /// length: a table lookup on the value's top bits, then bisection among the few candidates.
   template <uint32_t kCapacity>
-  PCV_HOST_DEVICE void findWithLookup(const SymbolModel<kCapacity>& model, uint32_t& symbol,
+  PCV_HOST_DEVICE PCV_FORCE_INLINE void findWithLookup(const SymbolModel<kCapacity>& model, uint32_t& symbol,
                                       uint32_t& low, uint32_t& high) {
     high = length;
     length >>= kSymbolModelShift;
     const uint32_t scaled = value / length;
     // value < length keeps slot <= 2^lookupBits, the table's last real entry.
     const uint32_t slot = scaled >> (kSymbolModelShift - model.lookupBits);
+    // The last symbol whose interval starts at or below the scaled value, found from the
+    // table's candidate upward (the sentinel stops it at the last symbol). The table leaves one
+    // or two candidates nearly always: a step without a branch, then a loop that rarely runs,
+    // where a search would mispredict a branch per symbol.
     symbol = model.lookup[slot];
-    uint32_t end = model.lookup[slot + 1] + 1;
-    while (end > symbol + 1) {
-      const uint32_t middle = (symbol + end) >> 1;
-      if (model.cumulative[middle] > scaled) {
-        end = middle;
-      } else {
-        symbol = middle;
-      }
-    }
+    symbol += model.cumulative[symbol + 1] <= scaled;
+    while (model.cumulative[symbol + 1] <= scaled) ++symbol;
     low = model.cumulative[symbol] * length;
     if (symbol != model.symbols - 1) high = model.cumulative[symbol + 1] * length;
   }
 
-  /// The same by bisection over the whole alphabet (small models, which have no table).
+  /// The same for small models (16 symbols or fewer, which have no table): the symbol is the
+  /// number of interval starts at or below the value, counted without a branch. A bisection
+  /// takes fewer steps but mispredicts about one branch in two.
   template <uint32_t kCapacity>
-  PCV_HOST_DEVICE void findBySearch(const SymbolModel<kCapacity>& model, uint32_t& symbol,
-                                    uint32_t& low, uint32_t& high) {
-    high = length;
-    low = symbol = 0;
+  PCV_HOST_DEVICE PCV_FORCE_INLINE void findBySearch(const SymbolModel<kCapacity>& model,
+                                                     uint32_t& symbol, uint32_t& low,
+                                                     uint32_t& high) {
+    const uint32_t whole = length;
     length >>= kSymbolModelShift;
-    uint32_t end = model.symbols;
-    uint32_t middle = end >> 1;
-    do {
-      const uint32_t bound = length * model.cumulative[middle];
-      if (bound > value) {
-        end = middle;
-        high = bound;
-      } else {
-        symbol = middle;
-        low = bound;
-      }
-    } while ((middle = (symbol + end) >> 1) != symbol);
+    symbol = 0;
+    for (uint32_t s = 1; s < model.symbols; ++s) symbol += model.cumulative[s] * length <= value;
+    low = model.cumulative[symbol] * length;
+    high = symbol + 1 < model.symbols ? model.cumulative[symbol + 1] * length : whole;
+  }
+
+  /// Brings the interval length back to at least 2^24 by shifting in as many bytes as it has
+  /// leading zero bytes. Away from the block's end this takes no branch (whether a symbol needs
+  /// bytes is as good as random, a mispredicted branch per symbol or two otherwise); the last
+  /// bytes go through renormalize(), which notices an overrun.
+  PCV_HOST_DEVICE PCV_FORCE_INLINE void keepLength() {
+    if (position + 4 <= size) {
+      // 8 x the leading zero bytes (length > 0, since value < length).
+      const uint32_t shift = leadingZeros(length) & 24u;
+      const uint32_t next = bigEndian32(data + position);
+      value = (value << shift) | uint32_t((uint64_t(next) << shift) >> 32);
+      length <<= shift;
+      position += shift >> 3;
+    } else if (length < kMinIntervalLength) {
+      renormalize();
+    }
+  }
+
+  PCV_HOST_DEVICE static uint32_t leadingZeros(uint32_t v) {
+#if defined(__CUDA_ARCH__)
+    return uint32_t(__clz(v));
+#else
+    return uint32_t(__builtin_clz(v));
+#endif
+  }
+
+  PCV_HOST_DEVICE static uint32_t bigEndian32(const uint8_t* p) {
+#if defined(__CUDA_ARCH__)
+    return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | p[3];
+#else
+    uint32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return __builtin_bswap32(v);
+#endif
   }
 
   PCV_HOST_DEVICE uint32_t nextByte() {
@@ -174,7 +200,7 @@ struct ArithmeticDecoder {
     }
   }
 
-  PCV_HOST_DEVICE void renormalize() {
+  PCV_HOST_DEVICE PCV_LAZ_RARE void renormalize() {
     do {
       value = (value << 8) | nextByte();
     } while ((length <<= 8) < kMinIntervalLength);

@@ -14,6 +14,15 @@ namespace pcv::laz {
 inline constexpr uint32_t kBitModelShift = 13;
 inline constexpr uint32_t kSymbolModelShift = 15;
 
+/// Re-estimation runs once every few dozen to few thousand symbols: kept out of line on the CPU
+/// so that the per-symbol path the decoders inline stays small (no registers to save and
+/// restore around it). CUDA builds leave the choice to nvcc.
+#if defined(__CUDACC__)
+#define PCV_LAZ_RARE
+#else
+#define PCV_LAZ_RARE __attribute__((noinline))
+#endif
+
 /// Probability of a 0 bit, re-estimated from the counts every few bits (first every 4 bits, the
 /// interval growing by 5/4 up to 64).
 struct BitModel {
@@ -30,7 +39,7 @@ struct BitModel {
     updateInterval = bitsUntilUpdate = 4;
   }
 
-  PCV_HOST_DEVICE void reestimate() {
+  PCV_HOST_DEVICE PCV_LAZ_RARE void reestimate() {
     constexpr uint32_t kMaxCount = 1u << kBitModelShift;
     if ((bitCount += updateInterval) > kMaxCount) {
       bitCount = (bitCount + 1) >> 1;
@@ -78,7 +87,9 @@ struct SymbolModel {
   uint32_t totalCount;  ///< sum of counts since the last halving
   uint32_t updateInterval;
   uint32_t symbolsUntilUpdate;
-  uint32_t cumulative[kCapacity];  ///< P(symbol < s) in 1/2^15
+  /// P(symbol < s) in 1/2^15; cumulative[symbols] is a sentinel above every scaled value, so a
+  /// decoder's search needs no bound.
+  uint32_t cumulative[kCapacity + 1];
   uint32_t counts[kCapacity];
   uint32_t lookup[kLookupCapacity];  ///< first candidate symbol per slot of the scaled value
 
@@ -93,7 +104,7 @@ struct SymbolModel {
     symbolsUntilUpdate = updateInterval = (symbols + 6) >> 1;
   }
 
-  PCV_HOST_DEVICE void reestimate() {
+  PCV_HOST_DEVICE PCV_LAZ_RARE void reestimate() {
     constexpr uint32_t kMaxCount = 1u << kSymbolModelShift;
     if ((totalCount += updateInterval) > kMaxCount) {
       totalCount = 0;
@@ -119,6 +130,7 @@ struct SymbolModel {
       lookup[0] = 0;
       while (slot <= slots) lookup[++slot] = symbols - 1;
     }
+    cumulative[symbols] = 0xFFFFFFFFu;
     updateInterval = (5 * updateInterval) >> 2;
     const uint32_t maxInterval = (symbols + 6) << 3;
     if (updateInterval > maxInterval) updateInterval = maxInterval;

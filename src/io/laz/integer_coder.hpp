@@ -65,9 +65,9 @@ PCV_HOST_DEVICE inline int32_t decodeCorrection(ArithmeticDecoder& decoder, Corr
     const uint32_t high = decoder.decodeSymbol(models.correctorFor(k));
     c = (high << rawBits) | decoder.readBits(rawBits);
   }
-  // Back from [0, 2^k - 1] to the two halves of the k interval.
-  if (c >= (1u << (k - 1))) return int32_t(c + 1);
-  return int32_t(c - ((1u << k) - 1));
+  // Back from [0, 2^k - 1] to the two halves of the k interval: c + 1 in the upper half,
+  // c - (2^k - 1) in the lower one (the sign is as good as random: no branch).
+  return int32_t(c + 1 - (uint32_t(c < (1u << (k - 1))) << k));
 }
 
 /// Adds the difference to the prediction, wrapping modulo 2^bits.
