@@ -71,18 +71,11 @@ bool namesVpc(const std::string& path) {
   return lowercase(std::filesystem::path(path).extension().string()) == ".vpc";
 }
 
-/// The local tiles of the VPC at `path`, in its order, appended to `files`.
+/// The tiles of the VPC at `path` (local paths or URLs), in its order, appended to `files`.
 void appendVpcTiles(const std::string& path, std::vector<std::string>& files) {
   const VirtualPointCloud vpc = readVirtualPointCloud(path);
   if (vpc.tiles.empty()) throw InputError(path + ": the virtual point cloud lists no tile");
-  for (size_t i = 0; i < vpc.tiles.size(); ++i) {
-    const std::string& location = vpc.tiles[i].location;
-    if (isUrl(location)) {
-      throw InputError(path + ": tile " + std::to_string(i) + " is the URL " + location +
-                       ": pcv reads tiles from local files only for now");
-    }
-    files.push_back(location);
-  }
+  for (const VpcTile& tile : vpc.tiles) files.push_back(tile.location);
 }
 
 }  // namespace
@@ -98,7 +91,7 @@ std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths) 
   std::vector<std::string> files;
   for (const std::string& path : paths) {
     std::error_code error;
-    if (namesVpc(path)) {
+    if (namesVpc(path)) {  // a local file or a URL
       appendVpcTiles(path, files);
       continue;
     }
