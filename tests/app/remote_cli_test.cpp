@@ -47,7 +47,10 @@ TEST(RemoteCli, InfoOfAUrlReadsTheHeaderByRanges) {
   const std::string report = dir.file("info.json").string();
   std::string text;
   ASSERT_EQ(pcv("info " + server.url("a.copc.laz") + " --report " + report, &text), 0) << text;
-  EXPECT_NE(text.find("COPC"), std::string::npos) << text;
+  const nlohmann::json files = test::readJsonReport(report).value("files", nlohmann::json::array());
+  ASSERT_EQ(files.size(), 1u) << text;
+  EXPECT_EQ(files[0].value("format", ""), "COPC");
+  EXPECT_EQ(files[0].value("points", 0ull), 14400u);
   EXPECT_LT(server.requests(), 10u) << "the header, VLRs, chunk table and hierarchy only";
 }
 

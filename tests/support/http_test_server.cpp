@@ -127,6 +127,13 @@ void HttpTestServer::serve(int connection) {
   std::string pending;
   char buffer[16384];
   while (!stopping_) {
+    // A TLS handshake (record type 22) to this plain server: answered in plain text, which the
+    // client's TLS layer refuses at once, as it would a server with a broken certificate setup.
+    if (!pending.empty() && uint8_t(pending[0]) == 0x16) {
+      const std::string plain = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n";
+      sendAll(connection, plain.data(), plain.size());
+      break;
+    }
     const size_t end = pending.find("\r\n\r\n");
     if (end != std::string::npos) {
       const std::string request = pending.substr(0, end + 4);
