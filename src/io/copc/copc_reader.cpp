@@ -43,6 +43,8 @@ bool isCopcFile(const std::filesystem::path& path) {
     const std::shared_ptr<const ByteSource> file = openByteSource(path.string());
     const io::ReadContext context{.file = path.string()};
     return io::findCopcInfo(io::parseLasHeader(*file, context)) != nullptr;
+  } catch (const RemoteError&) {
+    throw;  // a URL that cannot be read is no answer: its error (status, cause) goes on
   } catch (const InputError&) {
     return false;  // not LAS at all, or a broken header: its reader says what is wrong
   }
