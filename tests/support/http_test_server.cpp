@@ -85,9 +85,9 @@ HttpTestServer::~HttpTestServer() {
 void HttpTestServer::put(const std::string& name, std::vector<uint8_t> bytes) {
   const std::lock_guard lock(mutex_);
   File& file = files_[name];
-  file.bytes = std::move(bytes);
+  file.bytes = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
   ++version_;
-  file.etag = "\"v" + std::to_string(version_) + "-" + std::to_string(file.bytes.size()) + "\"";
+  file.etag = "\"v" + std::to_string(version_) + "-" + std::to_string(file.bytes->size()) + "\"";
   // A different date for each version (one second apart, as HTTP dates go).
   const int second = int(version_ % 60), minute = int(version_ / 60 % 60);
   char date[64];
@@ -179,7 +179,8 @@ bool HttpTestServer::answer(int connection, const std::string& request) {
   }
   if (file.status == 404) return sendStatus(404, "Not Found", "");
   if (file.status != 0) return sendStatus(file.status, "Refused", "");
-  const uint64_t size = file.bytes.size();
+  const std::vector<uint8_t>& bytes = *file.bytes;
+  const uint64_t size = bytes.size();
   uint64_t first = 0, last = size == 0 ? 0 : size - 1;
   bool ranged = false;
   const std::string range = headerValue(request, "range");
@@ -210,10 +211,10 @@ bool HttpTestServer::answer(int connection, const std::string& request) {
   head += "\r\n";
   if (!sendAll(connection, head.data(), head.size())) return false;
   if (take(faults_.truncateNext)) {
-    sendAll(connection, file.bytes.data() + first, length / 2);
+    sendAll(connection, bytes.data() + first, length / 2);
     return false;
   }
-  return sendAll(connection, file.bytes.data() + first, length);
+  return sendAll(connection, bytes.data() + first, length);
 }
 
 }  // namespace pcv::test

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -48,7 +49,7 @@ class HttpTestServer {
 
  private:
   struct File {
-    std::vector<uint8_t> bytes;
+    std::shared_ptr<const std::vector<uint8_t>> bytes;  ///< shared: a request copies no file
     std::string etag, lastModified;
     int status = 0;  ///< 0: serve the file
   };
