@@ -7,6 +7,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
+#include "pcv/io/remote_source.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
 #include "each_tile.hpp"
 
@@ -119,7 +120,13 @@ std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths) 
 TileSet describeTiles(const std::vector<std::string>& files) {
   TileSet set;
   set.tiles.resize(files.size());
-  forEachTile(files.size(), [&](size_t i) { set.tiles[i] = describeTile(files[i]); });
+  const auto describe = [&](size_t i) { set.tiles[i] = describeTile(files[i]); };
+  if (std::any_of(files.begin(), files.end(), isRemoteLocation)) {
+    // Remote headers wait on round trips: as many at once as requests may be in flight.
+    forEachTileOnThreads(files.size(), size_t(std::max(1, remoteOptions().connections)), describe);
+  } else {
+    forEachTile(files.size(), describe);
+  }
   for (const Tile& tile : set.tiles) {
     set.pointCount += tile.pointCount;
     set.bounds.extend(tile.bounds);
