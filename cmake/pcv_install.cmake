@@ -41,7 +41,7 @@ install(EXPORT pcvTargets NAMESPACE pcv:: DESTINATION ${pcv_cmake_dir} COMPONENT
 # pcv_io links PROJ when src/ found it (VPC geometry): the package asks for it the same way.
 find_package(PROJ CONFIG QUIET)
 set(PCV_WITH_PROJ ${PROJ_FOUND})
-set(PCV_PC_REQUIRES "libpng pugixml liblzf")
+set(PCV_PC_REQUIRES "libpng pugixml liblzf libcurl")
 if(PROJ_FOUND)
   string(APPEND PCV_PC_REQUIRES " proj")
 endif()

@@ -15,7 +15,8 @@
 #   FUZZ_VPC_SECONDS  the VPC target's budget (default 30): JSON parsing is fast, and a
 #                 million inputs would take longer than the format is worth in CI
 #   FUZZ_PATH_SECONDS the camera path target's budget (default 20): small JSON files, parsed fast
-#   FUZZ_FORMATS  the targets to run (default: ply las pcd text e57 laz copc vpc path)
+#   FUZZ_HTTP_SECONDS  the HTTP answer heads' budget (default 20): a small pure parser
+#   FUZZ_FORMATS  the targets to run (default: ply las pcd text e57 laz copc vpc path http_head)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${FUZZ_RUNS:-1000000}"
@@ -29,7 +30,7 @@ cmake -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="$sanitize -fsanitize=fuzzer-no-link -fno-omit-frame-pointer" \
   -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
   -DPCV_CUDA=OFF -DPCV_VIEWER=OFF -DPCV_TESTS=OFF -DPCV_FUZZ=ON
-formats="${FUZZ_FORMATS:-ply las pcd text e57 laz copc vpc path}"
+formats="${FUZZ_FORMATS:-ply las pcd text e57 laz copc vpc path http_head}"
 targets=""
 for format in $formats; do targets="$targets fuzz_$format"; done
 # shellcheck disable=SC2086  # one target per word
@@ -45,6 +46,9 @@ for format in $formats; do
   if [ "$format" = path ]; then
     [ -z "${FUZZ_SECONDS:-}" ] && format_limit="-runs=$runs -max_total_time=${FUZZ_PATH_SECONDS:-20}"
     extra="-dict=../fuzz/path.dict"  # the keys' field names
+  fi
+  if [ "$format" = http_head ]; then
+    [ -z "${FUZZ_SECONDS:-}" ] && format_limit="-runs=$runs -max_total_time=${FUZZ_HTTP_SECONDS:-20}"
   fi
   echo "fuzz: $format ($format_limit, seed $seed)"
   # -rss_limit_mb/-malloc_limit_mb: an allocation beyond what the input can justify is a bug.

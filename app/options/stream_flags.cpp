@@ -26,6 +26,10 @@ void addStreamFlags(CLI::App& command, StreamLimits& flags) {
                   "than this read whole (default: the available memory) are converted once to a "
                   "COPC cache ($PCV_CACHE_DIR, else ~/.cache/pcv) and streamed")
       ->transform(CLI::AsSizeValue(false));
+  command
+      .add_option("--http-connections", flags.httpConnections,
+                  "URLs (http://, https://, s3://): range requests in flight at most (default 16)")
+      ->check(CLI::Range(1, 256));
   command.add_flag("--in-core", flags.inCore,
                    "Read a COPC file whole instead of streaming its octree");
 }

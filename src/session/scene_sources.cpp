@@ -50,6 +50,7 @@ bool streamsAsCopc(const std::vector<std::string>& files, const StreamLimits& li
 }
 
 ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
+  applyRemoteLimits(limits);
   ScenePlan plan;
   const bool folder = namesDataset(sources.files);
   plan.files = folder ? expandTilePaths(sources.files) : sources.files;

@@ -5,6 +5,7 @@
 #include "pcv/core/error.hpp"
 #include "pcv/core/host_memory.hpp"
 #include "pcv/core/point.hpp"
+#include "pcv/io/remote_source.hpp"
 
 namespace pcv {
 
@@ -52,6 +53,15 @@ StreamingOptions streamingOptionsFor(const StreamLimits& limits, const Renderer&
         available == UINT64_MAX ? 1ull << 30 : std::min<uint64_t>(available / 8, 4ull << 30);
   }
   return options;
+}
+
+void applyRemoteLimits(const StreamLimits& limits) {
+  RemoteOptions options = remoteOptions();
+  if (limits.httpConnections > 0) options.connections = limits.httpConnections;
+  constexpr uint64_t kDefaultCacheBytes = 256ull << 20;
+  options.memoryCacheBytes =
+      limits.memoryBytes > 0 ? limits.memoryBytes / 4 : std::min(kDefaultCacheBytes, availableHostMemoryBytes() / 8);
+  setRemoteOptions(options);
 }
 
 }  // namespace pcv

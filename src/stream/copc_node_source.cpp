@@ -13,6 +13,14 @@ NodeForest forestOf(const CopcHierarchy& hierarchy) {
   return forest;
 }
 
+void CopcNodeSource::prefetchNodes(const std::vector<size_t>& nodes) const noexcept {
+  try {
+    file_->prefetchNodes(nodes);
+  } catch (const std::exception&) {
+    // decodeNode meets the fault again and reports it for its node.
+  }
+}
+
 CopcNodeSource::CopcNodeSource(std::shared_ptr<const CopcFile> file)
     : file_(std::move(file)), forest_(forestOf(file_->hierarchy())) {}
 

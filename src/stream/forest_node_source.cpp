@@ -1,6 +1,7 @@
 #include "pcv/stream/forest_node_source.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "pcv/core/error.hpp"
 
@@ -32,6 +33,16 @@ std::pair<size_t, size_t> ForestNodeSource::memberNode(size_t node) const {
   const size_t member =
       size_t(std::upper_bound(firstNode_.begin(), firstNode_.end(), node) - firstNode_.begin()) - 1;
   return {member, node - firstNode_[member]};
+}
+
+void ForestNodeSource::prefetchNodes(const std::vector<size_t>& nodes) const noexcept {
+  std::map<size_t, std::vector<size_t>> byMember;
+  for (const size_t node : nodes) {
+    if (node >= forest_.nodes.size()) continue;
+    const auto [member, local] = memberNode(node);
+    byMember[member].push_back(local);
+  }
+  for (const auto& [member, local] : byMember) members_[member]->prefetchNodes(local);
 }
 
 PointCloud ForestNodeSource::decodeNode(size_t node) const {

@@ -5,6 +5,12 @@
 #include "pcv/core/error.hpp"
 
 namespace pcv {
+namespace {
+
+/// Nodes handed to a source's prefetch at once: as many as requests may be in flight.
+constexpr size_t kPrefetchNodes = 16;
+
+}  // namespace
 
 NodeLoader::NodeLoader(std::shared_ptr<const NodeSource> source, const ColoringOptions& coloring,
                        unsigned threads, uint64_t hostBudgetBytes)
@@ -97,7 +103,14 @@ void NodeLoader::run() {
     const uint64_t bytes = source_->forest().nodes[node].pointCount * sizeof(Point);
     inFlight_.insert(node);
     bytesHeld_ += bytes;
+    // This node and the next ones wanted, for a remote source to fetch together (many requests
+    // in flight instead of one round trip per node and thread); a local source ignores it.
+    std::vector<size_t> soon{node};
+    for (size_t i = 0; i < queue_.size() && soon.size() < kPrefetchNodes; ++i) {
+      soon.push_back(queue_[i]);
+    }
     lock.unlock();
+    source_->prefetchNodes(soon);
     DecodedNode decoded{.node = node};
     std::string error;
     try {

@@ -5,6 +5,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/io/point_sample.hpp"
+#include "pcv/io/remote_source.hpp"
 #include "pcv/stream/tile_sources.hpp"
 #include "each_tile.hpp"
 
@@ -52,9 +53,23 @@ PointCloud mergeSamples(const std::vector<const PointCloud*>& samples) {
   return merged;
 }
 
+/// forEachTile over `tiles`, on as many threads as requests may be in flight when some are
+/// remote: their hierarchies and roots wait on round trips, not on cores.
+template <typename Body>
+void forEachTileOf(const TileSet& tiles, const Body& body) {
+  const bool remote = std::any_of(tiles.tiles.begin(), tiles.tiles.end(),
+                                  [](const Tile& tile) { return isRemoteLocation(tile.path); });
+  if (remote) {
+    forEachTileOnThreads(tiles.tiles.size(), size_t(std::max(1, remoteOptions().connections)), body);
+  } else {
+    forEachTile(tiles.tiles.size(), body);
+  }
+}
+
 /// The COPC tiles' roots decoded into `samples` (on all cores) and hidden in their trees, when
 /// they hold `limit` points at most in all.
-void addCopcRoots(const std::vector<std::shared_ptr<CopcTileSource>>& copcTiles, uint64_t limit,
+void addCopcRoots(const TileSet& tiles,
+                  const std::vector<std::shared_ptr<CopcTileSource>>& copcTiles, uint64_t limit,
                   std::vector<PointSample>& samples) {
   uint64_t rootPoints = 0;
   for (const auto& tile : copcTiles) {
@@ -62,7 +77,7 @@ void addCopcRoots(const std::vector<std::shared_ptr<CopcTileSource>>& copcTiles,
     rootPoints += tile->forest().nodes[tile->rootNode()].pointCount;
   }
   if (rootPoints == 0 || rootPoints > limit) return;
-  forEachTile(copcTiles.size(), [&](size_t i) {
+  forEachTileOf(tiles, [&](size_t i) {
     const auto& tile = copcTiles[i];
     if (!tile || tile->rootNode() == tile->forest().nodes.size()) return;
     samples[i].cloud = tile->decodeNode(tile->rootNode());
@@ -81,7 +96,7 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
   std::vector<std::shared_ptr<const NodeSource>> members(tiles.tiles.size());
   std::vector<PointSample> samples(tiles.tiles.size());
   std::vector<std::shared_ptr<CopcTileSource>> copcTiles(tiles.tiles.size());
-  forEachTile(members.size(), [&](size_t i) {
+  forEachTileOf(tiles, [&](size_t i) {
     const Tile& tile = tiles.tiles[i];
     if (tile.format == TileFormat::Copc) {
       copcTiles[i] = std::make_shared<CopcTileSource>(tile, files, options.read);
@@ -95,7 +110,7 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
     }
     members[i] = std::make_shared<const WholeTileSource>(tile, options.read, std::move(sampled));
   });
-  if (options.overview) addCopcRoots(copcTiles, options.copcRootPointLimit, samples);
+  if (options.overview) addCopcRoots(tiles, copcTiles, options.copcRootPointLimit, samples);
   std::vector<const PointCloud*> sampled;
   Box3d overviewBounds;
   for (size_t i = 0; i < samples.size(); ++i) {

@@ -7,6 +7,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
+#include "pcv/io/remote_source.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
 #include "each_tile.hpp"
 
@@ -71,18 +72,11 @@ bool namesVpc(const std::string& path) {
   return lowercase(std::filesystem::path(path).extension().string()) == ".vpc";
 }
 
-/// The local tiles of the VPC at `path`, in its order, appended to `files`.
+/// The tiles of the VPC at `path` (local paths or URLs), in its order, appended to `files`.
 void appendVpcTiles(const std::string& path, std::vector<std::string>& files) {
   const VirtualPointCloud vpc = readVirtualPointCloud(path);
   if (vpc.tiles.empty()) throw InputError(path + ": the virtual point cloud lists no tile");
-  for (size_t i = 0; i < vpc.tiles.size(); ++i) {
-    const std::string& location = vpc.tiles[i].location;
-    if (isUrl(location)) {
-      throw InputError(path + ": tile " + std::to_string(i) + " is the URL " + location +
-                       ": pcv reads tiles from local files only for now");
-    }
-    files.push_back(location);
-  }
+  for (const VpcTile& tile : vpc.tiles) files.push_back(tile.location);
 }
 
 }  // namespace
@@ -98,7 +92,7 @@ std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths) 
   std::vector<std::string> files;
   for (const std::string& path : paths) {
     std::error_code error;
-    if (namesVpc(path)) {
+    if (namesVpc(path)) {  // a local file or a URL
       appendVpcTiles(path, files);
       continue;
     }
@@ -126,7 +120,13 @@ std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths) 
 TileSet describeTiles(const std::vector<std::string>& files) {
   TileSet set;
   set.tiles.resize(files.size());
-  forEachTile(files.size(), [&](size_t i) { set.tiles[i] = describeTile(files[i]); });
+  const auto describe = [&](size_t i) { set.tiles[i] = describeTile(files[i]); };
+  if (std::any_of(files.begin(), files.end(), isRemoteLocation)) {
+    // Remote headers wait on round trips: as many at once as requests may be in flight.
+    forEachTileOnThreads(files.size(), size_t(std::max(1, remoteOptions().connections)), describe);
+  } else {
+    forEachTile(files.size(), describe);
+  }
   for (const Tile& tile : set.tiles) {
     set.pointCount += tile.pointCount;
     set.bounds.extend(tile.bounds);

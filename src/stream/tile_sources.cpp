@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "pcv/core/error.hpp"
+#include "pcv/io/remote_source.hpp"
 #include "pcv/stream/copc_node_source.hpp"
 
 namespace pcv {
@@ -101,6 +102,16 @@ PointCloud CopcTileSource::decodeNode(size_t node) const {
     return none;
   }
   return movedTo(files_->get(path_)->decodeNode(node), origin_);
+}
+
+void CopcTileSource::prefetchNodes(const std::vector<size_t>& nodes) const noexcept {
+  // Local tiles have nothing to fetch: they are not opened for a hint.
+  if (!isRemoteLocation(path_)) return;
+  try {
+    files_->get(path_)->prefetchNodes(nodes);
+  } catch (const std::exception&) {
+    // decodeNode meets the fault again and reports it for its node.
+  }
 }
 
 size_t CopcTileSource::rootNode() const {

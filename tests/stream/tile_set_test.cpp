@@ -117,12 +117,13 @@ TEST_F(TileSetTest, AVirtualPointCloudExpandsToItsTilesInItsOrder) {
   EXPECT_TRUE(fs::equivalent(files[1], tiles[1]));
   EXPECT_EQ(readTileSet(files).pointCount, 100u + 400u);
 
-  // A tile given by URL is refused (remote tiles are not read yet), as is a VPC without tiles.
+  // A tile given by URL stays a URL (read by range requests); a VPC without tiles is refused.
   test::writeText(dir_ / "remote.vpc",
                   R"({"type": "FeatureCollection", "features": [{"type": "Feature",
                       "stac_version": "1.0.0", "id": "t", "geometry": null, "properties": {},
                       "assets": {"data": {"href": "https://example.org/t.copc.laz"}}}]})");
-  EXPECT_THROW(expandTilePaths({(dir_ / "remote.vpc").string()}), InputError);
+  EXPECT_EQ(expandTilePaths({(dir_ / "remote.vpc").string()}),
+            std::vector<std::string>{"https://example.org/t.copc.laz"});
   test::writeText(dir_ / "empty.vpc", R"({"type": "FeatureCollection", "features": []})");
   EXPECT_THROW(expandTilePaths({(dir_ / "empty.vpc").string()}), InputError);
 }

@@ -19,7 +19,8 @@ namespace pcv {
 
 class CopcFile {
  public:
-  /// Maps the file and reads its header, LASzip VLR, chunk table and hierarchy (not its points).
+  /// Opens the file (mapped; a URL is read by HTTP range requests, pcv/io/remote_source.hpp) and
+  /// reads its header, LASzip VLR, chunk table and hierarchy (not its points).
   /// `options` chooses the attributes and colours decoded (and so the layers of each chunk).
   /// Throws InputError naming the file and the byte when it is not a readable COPC file.
   explicit CopcFile(const std::filesystem::path& path, const ReadOptions& options = {});
@@ -46,6 +47,10 @@ class CopcFile {
   /// the attributes. Safe to call from several threads. Throws InputError naming the file, the
   /// node and the byte when its chunk is broken.
   PointCloud decodeNode(size_t node) const;
+
+  /// Hint: these nodes are decoded soon. A remote file fetches their chunks together (merged
+  /// where adjacent, several requests in flight); a local one does nothing. Throws as decodeNode.
+  void prefetchNodes(const std::vector<size_t>& nodes) const;
 
  private:
   struct State;

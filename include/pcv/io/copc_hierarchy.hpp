@@ -48,6 +48,7 @@ struct CopcHierarchy {
 
 /// True when `path` is a regular file in LAS form with a COPC info VLR; false for anything else
 /// (missing, a folder, another format, a header too broken to tell), which its reader explains.
+/// A URL is asked by range requests; one that cannot be read throws its RemoteError.
 bool isCopcFile(const std::filesystem::path& path);
 
 /// Reads the hierarchy of a COPC file: the header, the VLRs and the hierarchy pages. Throws

@@ -18,7 +18,13 @@ struct StreamLimits {
   uint64_t gpuMemoryBytes = 0;  ///< bytes for resident nodes; 0: half the free GPU memory
   uint64_t memoryBytes = 0;     ///< host bytes; 0: a fraction of the available memory
   bool inCore = false;          ///< read a COPC file whole, like any other file
+  int httpConnections = 0;      ///< remote files: requests in flight at most; 0: the default (16)
 };
+
+/// Sets what remote files (URLs) are read with from `limits`: the requests in flight and a memory
+/// cache of fetched bytes within a quarter of --memory (or of the default, 256 MiB at most).
+/// Sources opened before keep their connections; the cache shrinks at once.
+void applyRemoteLimits(const StreamLimits& limits);
 
 /// Points per frame by default: what keeps a frame near 4 ms. The cuda backend draws about
 /// 1.7 ms per billion points on an H200 in core (bench/RESULTS.md), and a streamed cloud's

@@ -24,6 +24,7 @@ class CopcNodeSource final : public NodeSource {
     return file_->attributeNames();
   }
   PointCloud decodeNode(size_t node) const override { return file_->decodeNode(node); }
+  void prefetchNodes(const std::vector<size_t>& nodes) const noexcept override;
 
   const CopcFile& file() const { return *file_; }
 

@@ -23,6 +23,8 @@ class ForestNodeSource final : public NodeSource {
   bool hasColor() const override { return hasColor_; }
   const std::vector<std::string>& attributeNames() const override { return attributes_; }
   PointCloud decodeNode(size_t node) const override;
+  /// Each member's nodes passed on to it.
+  void prefetchNodes(const std::vector<size_t>& nodes) const noexcept override;
 
   size_t memberCount() const { return members_.size(); }
   /// The member a node of the forest comes from, and its index there.

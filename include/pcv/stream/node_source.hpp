@@ -55,6 +55,10 @@ class NodeSource {
   /// origin()), with the colours and attributes above. Safe to call from several threads at
   /// once. Throws pcv::Error (InputError naming the file, node and byte for broken data).
   virtual PointCloud decodeNode(size_t node) const = 0;
+  /// Hint: these nodes are decoded soon (most wanted first). A source read over HTTP fetches
+  /// their bytes together, several requests in flight; others ignore it. Never throws: a fault
+  /// is met again, and reported, by decodeNode.
+  virtual void prefetchNodes(const std::vector<size_t>& nodes) const noexcept { (void)nodes; }
 };
 
 }  // namespace pcv

@@ -51,8 +51,9 @@ bool hasTileExtension(const std::string& path);
 
 /// `paths` with every folder replaced by the tile files under it (recursively, by name, sorted)
 /// and every QGIS virtual point cloud (.vpc) by its tiles, in its order; files stay as given.
-/// Throws InputError for a folder or VPC without tiles, a VPC tile given by URL (remote tiles are
-/// not read yet) or a path that is not there.
+/// A VPC (a path or a URL) gives its tiles' locations: local paths, or URLs read by range
+/// requests (pcv/io/remote_source.hpp). Throws InputError for a folder or VPC without tiles or a
+/// path that is not there.
 std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths);
 
 /// Whether `paths` name a dataset rather than files: a folder or a .vpc among them.

@@ -57,6 +57,8 @@ class CopcTileSource final : public NodeSource {
   bool hasColor() const override { return hasColor_; }
   const std::vector<std::string>& attributeNames() const override { return attributes_; }
   PointCloud decodeNode(size_t node) const override;
+  /// A remote tile's chunks fetched together (the file opened through `files` when it is not).
+  void prefetchNodes(const std::vector<size_t>& nodes) const noexcept override;
 
   /// Its root's index in forest().nodes; forest().nodes.size() when the hierarchy has none.
   size_t rootNode() const;

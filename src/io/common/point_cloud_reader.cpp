@@ -7,6 +7,8 @@
 #include "cloud_checks.hpp"
 #include "pcv/core/host_memory.hpp"
 #include "mapped_file.hpp"
+#include "pcv/io/byte_source.hpp"
+#include "pcv/io/remote_source.hpp"
 #include "readers.hpp"
 #include "tokens.hpp"
 
@@ -44,9 +46,19 @@ PointFileFormat detect(std::span<const uint8_t> bytes, const std::string& extens
   return PointFileFormat::Unknown;
 }
 
+/// The first bytes of `source`, enough to tell the formats apart.
+std::span<const uint8_t> headOf(const ByteSource& source, std::vector<uint8_t>& storage) {
+  return source.read(0, std::min<uint64_t>(source.size(), 64), storage);
+}
+
 }  // namespace
 
 PointFileFormat detectPointFileFormat(const std::filesystem::path& path) {
+  if (isRemoteLocation(path.string())) {
+    const std::shared_ptr<const ByteSource> source = openByteSource(path.string());
+    std::vector<uint8_t> storage;
+    return detect(headOf(*source, storage), extensionOf(path));
+  }
   io::MappedFile file(path);
   return detect(file.bytes(), extensionOf(path));
 }
@@ -62,19 +74,19 @@ PointCloud readPointCloud(const std::filesystem::path& path, LoadProgress* progr
 
 namespace {
 
-io::ReadResult readByFormat(const io::MappedFile& file, const std::string& extension,
+io::ReadResult readByFormat(std::span<const uint8_t> bytes, const std::string& extension,
                             const io::ReadContext& context) {
-  switch (detect(file.bytes(), extension)) {
+  switch (detect(bytes, extension)) {
     case PointFileFormat::Ply:
-      return io::readPly(file.bytes(), context);
+      return io::readPly(bytes, context);
     case PointFileFormat::Las:
-      return io::readLas(file.bytes(), context);
+      return io::readLas(bytes, context);
     case PointFileFormat::Pcd:
-      return io::readPcd(file.bytes(), context);
+      return io::readPcd(bytes, context);
     case PointFileFormat::Text:
-      return io::readText(file.bytes(), context, extension);
+      return io::readText(bytes, context, extension);
     case PointFileFormat::E57:
-      return io::readE57(file.bytes(), context);
+      return io::readE57(bytes, context);
     case PointFileFormat::Unknown:
       break;
   }
@@ -113,10 +125,38 @@ void fillSummary(const io::ReadResult& result, uint64_t dropped, FileSummary& su
     summary.attributes.push_back(attribute.name);
 }
 
+/// A file at a URL: a LAS, LAZ or COPC header read by ranges alone when only the header is
+/// wanted; otherwise the whole file fetched into memory (by ranges in parallel; refused with the
+/// sizes when it does not fit) and read like a local one.
+io::ReadResult readRemote(const ByteSource& source, const std::string& extension,
+                          const io::ReadContext& context) {
+  if (source.size() == 0) context.fail("file is empty, expected a point cloud");
+  std::vector<uint8_t> storage;
+  if (context.headerOnly() && detect(headOf(source, storage), extension) == PointFileFormat::Las) {
+    return io::readLas(source, context);
+  }
+  const std::vector<uint8_t> bytes = readWholeSource(source);
+  return readByFormat(bytes, extension, context);
+}
+
 }  // namespace
 
 PointCloud readPointCloud(const std::filesystem::path& path, const ReadOptions& options,
                           LoadProgress* progress, FileSummary* summary) {
+  if (isRemoteLocation(path.string())) {
+    const std::shared_ptr<const ByteSource> source = openByteSource(path.string());
+    if (progress) {
+      progress->bytesDone = 0;
+      progress->bytesTotal = source->size();
+      progress->pointsReady = 0;
+    }
+    const io::ReadContext context{path.string(), progress, &options};
+    io::ReadResult result = readRemote(*source, extensionOf(path), context);
+    const uint64_t dropped = options.headerOnly ? 0 : applyCommonRules(result, context);
+    if (progress) progress->bytesDone = source->size();
+    if (summary) fillSummary(result, dropped, *summary);
+    return std::move(result.cloud);
+  }
   const io::MappedFile file(path);
   if (progress) {
     progress->bytesDone = 0;
@@ -125,7 +165,7 @@ PointCloud readPointCloud(const std::filesystem::path& path, const ReadOptions& 
   }
   const io::ReadContext context{path.string(), progress, &options};
   if (file.size() == 0) context.fail("file is empty, expected a point cloud");
-  io::ReadResult result = readByFormat(file, extensionOf(path), context);
+  io::ReadResult result = readByFormat(file.bytes(), extensionOf(path), context);
   const uint64_t dropped = options.headerOnly ? 0 : applyCommonRules(result, context);
   if (progress) progress->bytesDone = file.size();
   if (summary) fillSummary(result, dropped, *summary);

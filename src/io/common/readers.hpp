@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 
+#include "pcv/io/byte_source.hpp"
 #include "read_context.hpp"
 
 namespace pcv::io {
@@ -16,9 +17,14 @@ struct LasHeader;
 
 ReadResult readPly(std::span<const uint8_t> bytes, const ReadContext& context);
 ReadResult readLas(std::span<const uint8_t> bytes, const ReadContext& context);
+/// The same from a source: LAZ and COPC decode chunk by chunk from it, and a header-only read
+/// reads the header, the VLRs, the chunk table and the hierarchy only (a remote file's few
+/// ranges). A plain LAS file's points need the whole source in memory (ByteSource::whole()).
+ReadResult readLas(const ByteSource& source, const ReadContext& context);
 /// LAZ and COPC: a LAS file whose header marks its points as LASzip-compressed.
 ReadResult readLaz(std::span<const uint8_t> bytes, const LasHeader& header,
                    const ReadContext& context);
+ReadResult readLaz(const ByteSource& source, const LasHeader& header, const ReadContext& context);
 ReadResult readPcd(std::span<const uint8_t> bytes, const ReadContext& context);
 /// E57 (ASTM E2807): src/io/e57/. Every scan, or ReadOptions::scan only.
 ReadResult readE57(std::span<const uint8_t> bytes, const ReadContext& context);

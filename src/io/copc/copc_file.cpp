@@ -10,13 +10,14 @@
 #include "las/las_header.hpp"
 #include "laz/laz_field_choice.hpp"
 #include "laz/laz_records.hpp"
-#include "common/mapped_file.hpp"
+#include "pcv/io/byte_source.hpp"
 #include "common/record_decoder.hpp"
 
 namespace pcv {
 
 struct CopcFile::State {
-  io::MappedFile file;
+  std::filesystem::path path;
+  std::shared_ptr<const ByteSource> file;  ///< mapped, or fetched by ranges for a URL
   io::ReadContext context;
   io::LasHeader header;
   io::FieldChoice choice;
@@ -91,7 +92,7 @@ PointCloud CopcFile::State::decode(size_t node) const {
   // The chunk's pages are not needed again soon: a streamed file larger than memory must not
   // fill it with pages it has read.
   const laz::ChunkLocation& location = records->layout().chunks[chunk];
-  file.dropPages(location.offset, location.offset + location.byteCount);
+  file->release(location.offset, location.byteCount);
   return cloud;
 }
 
@@ -115,15 +116,16 @@ double CopcFile::State::rootChannelScale() const {
 }
 
 CopcFile::CopcFile(const std::filesystem::path& path, const ReadOptions& options)
-    : state_(std::make_unique<State>(
-          State{.file = io::MappedFile(path), .context = {path.string(), nullptr, nullptr}})) {
+    : state_(std::make_unique<State>(State{.path = path,
+                                           .file = openByteSource(path.string()),
+                                           .context = {path.string(), nullptr, nullptr}})) {
   State& s = *state_;
-  s.header = io::parseLasHeader(s.file.bytes(), s.context);
+  s.header = io::parseLasHeader(*s.file, s.context);
   if (!io::findCopcInfo(s.header)) s.context.fail("is not COPC: it has no COPC info VLR");
   s.choice = io::chooseFields(s.header, &options);
-  s.records = std::make_unique<io::LazPointRecords>(s.file.bytes(), s.header, s.context);
+  s.records = std::make_unique<io::LazPointRecords>(*s.file, s.header, s.context);
   s.decoder = std::make_unique<io::RecordDecoder>(s.choice.layout, s.context);
-  s.hierarchy = io::parseCopcHierarchy(s.file.bytes(), s.header, s.context);
+  s.hierarchy = io::parseCopcHierarchy(*s.file, s.header, s.context);
   s.chunkOfNode = chunksOfNodes(s.hierarchy, *s.records, s.context);
   s.origin = originNear(s.hierarchy.center);
   s.attributeNames = s.choice.layout.attributeNames;
@@ -133,7 +135,7 @@ CopcFile::CopcFile(const std::filesystem::path& path, const ReadOptions& options
 CopcFile::~CopcFile() = default;
 
 const std::filesystem::path& CopcFile::path() const {
-  return state_->file.path();
+  return state_->path;
 }
 const CopcHierarchy& CopcFile::hierarchy() const {
   return state_->hierarchy;
@@ -163,6 +165,16 @@ Box3d CopcFile::statedBounds() const {
 
 PointCloud CopcFile::decodeNode(size_t node) const {
   return state_->decode(node);
+}
+
+void CopcFile::prefetchNodes(const std::vector<size_t>& nodes) const {
+  std::vector<ByteRange> ranges;
+  for (const size_t node : nodes) {
+    if (node >= state_->hierarchy.nodes.size()) continue;
+    const CopcNode& n = state_->hierarchy.nodes[node];
+    if (n.pointCount > 0) ranges.push_back({n.chunkOffset, n.chunkBytes});
+  }
+  state_->file->prefetch(ranges);
 }
 
 }  // namespace pcv

@@ -7,7 +7,8 @@
 #include <cstdio>
 #include <set>
 
-#include "common/mapped_file.hpp"
+#include "pcv/io/byte_source.hpp"
+#include "pcv/io/remote_source.hpp"
 #include "pcv/core/error.hpp"
 
 namespace pcv {
@@ -35,21 +36,25 @@ Box3d CopcHierarchy::boundsOf(const CopcNodeKey& key) const {
 
 bool isCopcFile(const std::filesystem::path& path) {
   std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) return false;
+  if (!isRemoteLocation(path.string()) && !std::filesystem::is_regular_file(path, error)) {
+    return false;
+  }
   try {
-    const io::MappedFile file(path);
+    const std::shared_ptr<const ByteSource> file = openByteSource(path.string());
     const io::ReadContext context{.file = path.string()};
-    return io::findCopcInfo(io::parseLasHeader(file.bytes(), context)) != nullptr;
+    return io::findCopcInfo(io::parseLasHeader(*file, context)) != nullptr;
+  } catch (const RemoteError&) {
+    throw;  // a URL that cannot be read is no answer: its error (status, cause) goes on
   } catch (const InputError&) {
     return false;  // not LAS at all, or a broken header: its reader says what is wrong
   }
 }
 
 CopcHierarchy readCopcHierarchy(const std::filesystem::path& path) {
-  const io::MappedFile file(path);
+  const std::shared_ptr<const ByteSource> file = openByteSource(path.string());
   const io::ReadContext context{.file = path.string()};
-  const io::LasHeader header = io::parseLasHeader(file.bytes(), context);
-  return io::parseCopcHierarchy(file.bytes(), header, context);
+  const io::LasHeader header = io::parseLasHeader(*file, context);
+  return io::parseCopcHierarchy(*file, header, context);
 }
 
 }  // namespace pcv
@@ -66,13 +71,14 @@ struct PageRef {
   uint64_t offset, bytes;
 };
 
-void readInfo(std::span<const uint8_t> file, const LasVlr& info, const ReadContext& context,
+void readInfo(const ByteSource& file, const LasVlr& info, const ReadContext& context,
               CopcHierarchy& h, PageRef& root) {
   if (info.payloadBytes < kInfoBytes) {
     context.failAt(info.payloadOffset, "COPC info VLR has " + std::to_string(info.payloadBytes) +
                                            " bytes, expected 160");
   }
-  const uint8_t* p = file.data() + info.payloadOffset;
+  std::vector<uint8_t> storage;
+  const uint8_t* p = file.read(info.payloadOffset, kInfoBytes, storage).data();
   h.center = {loadLe<double>(p), loadLe<double>(p + 8), loadLe<double>(p + 16)};
   h.halfSize = loadLe<double>(p + 24);
   h.spacing = loadLe<double>(p + 32);
@@ -136,7 +142,46 @@ const LasVlr* findCopcInfo(const LasHeader& header) {
   return nullptr;
 }
 
+namespace {
+
+/// A remote file's pages fetched level by level, each level's pages in one go (several
+/// requests in flight), before they are parsed one by one from the cache. Only the pointers to
+/// child pages are read here; whatever looks wrong is left for the parse to report.
+void prefetchPages(const ByteSource& file, const PageRef& root) {
+  std::vector<PageRef> level{root};
+  std::set<uint64_t> seen;
+  std::vector<uint8_t> storage;
+  const uint64_t size = file.size();
+  while (!level.empty()) {
+    std::vector<ByteRange> ranges;
+    for (const PageRef& page : level) ranges.push_back({page.offset, page.bytes});
+    file.prefetch(ranges);
+    std::vector<PageRef> next;
+    for (const PageRef& page : level) {
+      if (!seen.insert(page.offset).second || page.offset > size || page.bytes > size - page.offset ||
+          page.bytes % kEntryBytes) {
+        continue;
+      }
+      const std::span<const uint8_t> bytes = file.read(page.offset, page.bytes, storage);
+      for (uint64_t at = 0; at < page.bytes; at += kEntryBytes) {
+        if (loadLe<int32_t>(bytes.data() + at + 28) == -1) {
+          next.push_back({loadLe<uint64_t>(bytes.data() + at + 16),
+                          uint64_t(std::max(0, loadLe<int32_t>(bytes.data() + at + 24)))});
+        }
+      }
+    }
+    level = std::move(next);
+  }
+}
+
+}  // namespace
+
 CopcHierarchy parseCopcHierarchy(std::span<const uint8_t> file, const LasHeader& header,
+                                 const ReadContext& context) {
+  return parseCopcHierarchy(SpanByteSource(file, context.file), header, context);
+}
+
+CopcHierarchy parseCopcHierarchy(const ByteSource& file, const LasHeader& header,
                                  const ReadContext& context) {
   const LasVlr* info = findCopcInfo(header);
   if (!info) context.fail("is not COPC: it has no COPC info VLR (user id 'copc', record 1)");
@@ -144,6 +189,8 @@ CopcHierarchy parseCopcHierarchy(std::span<const uint8_t> file, const LasHeader&
   PageRef root{};
   readInfo(file, *info, context, h, root);
   checkPage(root, file.size(), context, info->payloadOffset + 40);
+  if (file.whole().empty()) prefetchPages(file, root);
+  std::vector<uint8_t> storage;
   // Pages are visited once each (a page listed twice would loop), so the work is bounded by
   // the file's size.
   std::vector<PageRef> pending{root};
@@ -164,9 +211,11 @@ CopcHierarchy parseCopcHierarchy(std::span<const uint8_t> file, const LasHeader&
       context.failAt(page.offset,
                      "COPC hierarchy pages overlap (more entries than the file holds)");
     }
+    const uint8_t* pageBytes = file.read(page.offset, page.bytes, storage).data();
     for (uint64_t at = page.offset; at < page.offset + page.bytes; at += kEntryBytes) {
       int32_t pointCount = 0;
-      CopcNode node = readEntry(file.data() + at, file.size(), context, at, h, pointCount);
+      CopcNode node =
+          readEntry(pageBytes + (at - page.offset), file.size(), context, at, h, pointCount);
       if (pointCount == -1) {
         const PageRef child{node.chunkOffset, node.chunkBytes};
         checkPage(child, file.size(), context, at + 16);

@@ -41,9 +41,14 @@ void readGeoKeys(std::span<const uint8_t> payload, CoordinateSystem& crs) {
 }  // namespace
 
 CoordinateSystem lasCoordinateSystem(const LasHeader& header, std::span<const uint8_t> file) {
+  return lasCoordinateSystem(header, SpanByteSource(file, "LAS file"));
+}
+
+CoordinateSystem lasCoordinateSystem(const LasHeader& header, const ByteSource& source) {
   CoordinateSystem crs;
+  std::vector<uint8_t> storage;
   auto payloadOf = [&](const LasVlr& vlr) {
-    return file.subspan(size_t(vlr.payloadOffset), size_t(vlr.payloadBytes));
+    return source.read(vlr.payloadOffset, vlr.payloadBytes, storage);
   };
   if (const LasVlr* wkt = header.findVlr("LASF_Projection", kWktRecord)) {
     const std::span<const uint8_t> text = payloadOf(*wkt);

@@ -14,5 +14,6 @@ namespace pcv::io {
 /// (ProjectedCSTypeGeoKey or GeographicTypeGeoKey, VerticalCSTypeGeoKey). A malformed key
 /// directory is ignored, as the points do not depend on it.
 CoordinateSystem lasCoordinateSystem(const LasHeader& header, std::span<const uint8_t> file);
+CoordinateSystem lasCoordinateSystem(const LasHeader& header, const ByteSource& source);
 
 }  // namespace pcv::io

@@ -1,6 +1,7 @@
 // LAS public header offsets from the LAS 1.4 R15 specification, table 3.
 #include "las_header.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace pcv::io {
@@ -24,10 +25,10 @@ std::string userIdAt(const uint8_t* p) {
   return id;
 }
 
-void parseVersionAndSizes(std::span<const uint8_t> bytes, const ReadContext& context,
-                          LasHeader& h) {
-  const uint8_t* file = bytes.data();
-  const uint64_t fileSize = bytes.size();
+/// `head` is the file's first min(fileSize, 375) bytes.
+void parseVersionAndSizes(std::span<const uint8_t> head, uint64_t fileSize,
+                          const ReadContext& context, LasHeader& h) {
+  const uint8_t* file = head.data();
   if (fileSize < 4 || std::string_view(reinterpret_cast<const char*>(file), 4) != "LASF") {
     context.failAt(0, "expected the LAS signature 'LASF'");
   }
@@ -121,19 +122,22 @@ void parseVlrs(const uint8_t* file, const ReadContext& context, LasHeader& h) {
 }
 
 /// EVLRs (1.4) follow the points. Their table is only listed where it is readable: pcv reads
-/// none of them itself, so a broken table is no reason to refuse the points.
-void parseEvlrs(std::span<const uint8_t> bytes, LasHeader& h) {
+/// none of them itself, so a broken table is no reason to refuse the points. `file` is the
+/// header's bytes; each EVLR's own header is read from `source`.
+void parseEvlrs(const uint8_t* file, const ByteSource& source, LasHeader& h) {
   if (h.versionMinor < 4) return;
-  const uint8_t* file = bytes.data();
+  const uint64_t size = source.size();
   uint64_t pos = loadLe<uint64_t>(file + kFirstEvlr);
   const uint64_t count = loadLe<uint32_t>(file + kEvlrCount);
+  std::vector<uint8_t> storage;
   for (uint64_t e = 0; e < count && pos >= h.pointsOffset; ++e) {
-    if (bytes.size() < kEvlrHeaderBytes || pos > bytes.size() - kEvlrHeaderBytes) return;
-    LasVlr evlr{.userId = userIdAt(file + pos + 2),
-                .recordId = loadLe<uint16_t>(file + pos + 18),
+    if (size < kEvlrHeaderBytes || pos > size - kEvlrHeaderBytes) return;
+    const uint8_t* at = source.read(pos, kEvlrHeaderBytes, storage).data();
+    LasVlr evlr{.userId = userIdAt(at + 2),
+                .recordId = loadLe<uint16_t>(at + 18),
                 .payloadOffset = pos + kEvlrHeaderBytes,
-                .payloadBytes = loadLe<uint64_t>(file + pos + 20)};
-    if (evlr.payloadBytes > bytes.size() - evlr.payloadOffset) return;
+                .payloadBytes = loadLe<uint64_t>(at + 20)};
+    if (evlr.payloadBytes > size - evlr.payloadOffset) return;
     pos = evlr.payloadOffset + evlr.payloadBytes;
     h.evlrs.push_back(std::move(evlr));
   }
@@ -156,12 +160,22 @@ std::string LasHeader::description() const {
 }
 
 LasHeader parseLasHeader(std::span<const uint8_t> bytes, const ReadContext& context) {
+  return parseLasHeader(SpanByteSource(bytes, context.file), context);
+}
+
+LasHeader parseLasHeader(const ByteSource& source, const ReadContext& context) {
   LasHeader header;
-  parseVersionAndSizes(bytes, context, header);
-  parsePointFormat(bytes.data(), context, header);
-  parseScaleAndBounds(bytes.data(), context, header);
-  parseVlrs(bytes.data(), context, header);
-  parseEvlrs(bytes, header);
+  std::vector<uint8_t> headStorage, storage;
+  const uint64_t size = source.size();
+  const std::span<const uint8_t> head =
+      source.read(0, std::min<uint64_t>(size, kHeaderSize14), headStorage);
+  parseVersionAndSizes(head, size, context, header);
+  // The header and the VLRs, up to the points: one read (one request for a remote file).
+  const uint8_t* file = source.read(0, header.pointsOffset, storage).data();
+  parsePointFormat(file, context, header);
+  parseScaleAndBounds(file, context, header);
+  parseVlrs(file, context, header);
+  parseEvlrs(file, source, header);
   return header;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/read_context.hpp"
+#include "pcv/io/byte_source.hpp"
 #include "common/record_layout.hpp"
 
 namespace pcv::io {
@@ -49,6 +50,8 @@ constexpr uint16_t kLasFormatBytes[11] = {20, 28, 26, 34, 57, 63, 30, 36, 38, 59
 /// Parses and checks the public header and the VLRs. Fails through `context` naming the byte.
 /// Does not check that the point records fit: compressed files store fewer bytes.
 LasHeader parseLasHeader(std::span<const uint8_t> bytes, const ReadContext& context);
+/// The same from a source: the header and VLRs in one read, then each EVLR's header.
+LasHeader parseLasHeader(const ByteSource& source, const ReadContext& context);
 
 
 /// What the header declares: its point count, and its bounds where they make a box.

@@ -31,25 +31,33 @@ ReadResult describeLas(const LasHeader& header, const ReadContext& context) {
 }  // namespace
 
 ReadResult readLas(std::span<const uint8_t> bytes, const ReadContext& context) {
-  const LasHeader header = parseLasHeader(bytes, context);
+  return readLas(SpanByteSource(bytes, context.file), context);
+}
+
+ReadResult readLas(const ByteSource& source, const ReadContext& context) {
+  const LasHeader header = parseLasHeader(source, context);
   // LASzip marks compressed files by setting bits 6 and 7 of the point format and by its VLR.
   if (header.compressed() || header.findVlr("laszip encoded", 22204)) {
-    ReadResult result = readLaz(bytes, header, context);
-    result.crs = lasCoordinateSystem(header, bytes);
+    ReadResult result = readLaz(source, header, context);
+    result.crs = lasCoordinateSystem(header, source);
     return result;
   }
   if (context.headerOnly()) {
     ReadResult result = describeLas(header, context);
-    result.crs = lasCoordinateSystem(header, bytes);
+    result.crs = lasCoordinateSystem(header, source);
     return result;
+  }
+  const std::span<const uint8_t> bytes = source.whole();
+  if (bytes.empty() && source.size() > 0) {
+    context.fail("a LAS file's points are read from the whole file in memory");
   }
   requireRecordsInFile(header, bytes.size(), context);
   context.reachedByte(header.pointsOffset);
-  const RecordSource source{.data = bytes.data() + header.pointsOffset,
-                            .count = header.pointCount,
-                            .layout = lasRecordLayout(header)};
+  const RecordSource records{.data = bytes.data() + header.pointsOffset,
+                             .count = header.pointCount,
+                             .layout = lasRecordLayout(header)};
   ReadResult result{.format = "LAS", .details = header.description()};
-  result.cloud = decodeRecords(source, context, result.worldBounds);
+  result.cloud = decodeRecords(records, context, result.worldBounds);
   result.crs = lasCoordinateSystem(header, bytes);
   return result;
 }

@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "common/colour_values.hpp"
-#include "common/mapped_file.hpp"
+#include "pcv/io/byte_source.hpp"
 #include "common/read_context.hpp"
 #include "common/record_decoder.hpp"
 #include "las/las_header.hpp"
@@ -16,43 +16,60 @@
 namespace pcv {
 namespace {
 
-/// Where each sampled record lies and its index in the file.
+/// The sampled records, copied into one block (the decoder reads them as a LAS file's), and the
+/// index in the file of each.
 struct SampledRecords {
-  std::vector<const uint8_t*> records;
+  std::vector<uint8_t> block;
   std::vector<uint64_t> indices;
 };
 
-SampledRecords lasRecords(std::span<const uint8_t> bytes, const io::LasHeader& header,
-                          uint64_t wanted, const io::ReadContext& context) {
+/// Copies the records at `offsets` (fetched together first where the file is remote).
+void copyRecords(const ByteSource& file, const std::vector<ByteRange>& ranges,
+                 SampledRecords& sampled) {
+  file.prefetch(ranges);
+  std::vector<uint8_t> storage;
+  for (const ByteRange& range : ranges) {
+    const std::span<const uint8_t> record = file.read(range.offset, range.length, storage);
+    sampled.block.insert(sampled.block.end(), record.begin(), record.end());
+  }
+}
+
+SampledRecords lasRecords(const ByteSource& file, const io::LasHeader& header, uint64_t wanted,
+                          const io::ReadContext& context) {
+  const uint64_t size = file.size();
   const uint64_t available =
-      (bytes.size() - std::min<uint64_t>(bytes.size(), header.pointsOffset)) / header.recordLength;
+      (size - std::min<uint64_t>(size, header.pointsOffset)) / header.recordLength;
   if (header.pointCount > available) {
     context.failAt(header.pointsOffset, "header declares " + std::to_string(header.pointCount) +
                                             " points, but only " + std::to_string(available) +
                                             " records follow (truncated?)");
   }
   SampledRecords sampled;
+  std::vector<ByteRange> ranges;
   const uint64_t stride = std::max<uint64_t>(1, header.pointCount / std::max<uint64_t>(wanted, 1));
   for (uint64_t i = 0; i < header.pointCount; i += stride) {
-    sampled.records.push_back(bytes.data() + header.pointsOffset + i * header.recordLength);
+    ranges.push_back({header.pointsOffset + i * header.recordLength, header.recordLength});
     sampled.indices.push_back(i);
   }
+  copyRecords(file, ranges, sampled);
   return sampled;
 }
 
-SampledRecords lazRecords(std::span<const uint8_t> bytes, const io::LasHeader& header,
+SampledRecords lazRecords(const ByteSource& file, const io::LasHeader& header,
                           const io::ReadContext& context) {
-  const io::LazPointRecords chunks(bytes, header, context);
+  const io::LazPointRecords chunks(file, header, context);
   SampledRecords sampled;
+  std::vector<ByteRange> ranges;
   // Without a chunk table only the first chunk's place is known.
   const size_t count =
       chunks.sequential() ? std::min<size_t>(1, chunks.chunkCount()) : chunks.chunkCount();
   for (size_t chunk = 0; chunk < count; ++chunk) {
     const laz::ChunkLocation& where = chunks.layout().chunks[chunk];
-    if (where.pointCount == 0 || where.offset + header.recordLength > bytes.size()) continue;
-    sampled.records.push_back(chunks.firstRecordOf(chunk));
+    if (where.pointCount == 0 || where.offset + header.recordLength > file.size()) continue;
+    ranges.push_back({where.offset, header.recordLength});
     sampled.indices.push_back(where.firstPoint);
   }
+  copyRecords(file, ranges, sampled);
   return sampled;
 }
 
@@ -60,23 +77,19 @@ SampledRecords lazRecords(std::span<const uint8_t> bytes, const io::LasHeader& h
 
 PointSample readPointSample(const std::filesystem::path& path, uint64_t lasPoints,
                             const ReadOptions& options) {
-  const io::MappedFile file(path);
+  const std::shared_ptr<const ByteSource> file = openByteSource(path.string());
   const io::ReadContext context{path.string(), nullptr, &options};
-  const std::span<const uint8_t> bytes = file.bytes();
-  if (bytes.size() < 4 || std::memcmp(bytes.data(), "LASF", 4) != 0) {
+  std::vector<uint8_t> storage;
+  if (file->size() < 4 || std::memcmp(file->read(0, 4, storage).data(), "LASF", 4) != 0) {
     context.failAt(0, "expected a LAS or LAZ file (\"LASF\") to sample");
   }
-  const io::LasHeader header = io::parseLasHeader(bytes, context);
+  const io::LasHeader header = io::parseLasHeader(*file, context);
   const bool compressed = header.compressed() || header.findVlr("laszip encoded", 22204);
-  const SampledRecords sampled = compressed ? lazRecords(bytes, header, context)
-                                            : lasRecords(bytes, header, lasPoints, context);
-  // One block of the raw records, so the decoder reads them as it reads a LAS file's.
-  std::vector<uint8_t> block(sampled.records.size() * header.recordLength);
-  for (size_t i = 0; i < sampled.records.size(); ++i) {
-    std::memcpy(block.data() + i * header.recordLength, sampled.records[i], header.recordLength);
-  }
+  SampledRecords sampled = compressed ? lazRecords(*file, header, context)
+                                      : lasRecords(*file, header, lasPoints, context);
+  std::vector<uint8_t>& block = sampled.block;
   io::RecordDecoder decoder(io::lasRecordLayout(header), context);
-  const uint64_t count = sampled.records.size();
+  const uint64_t count = sampled.indices.size();
   if (decoder.needsChannelScale()) {
     decoder.setChannelScale(
         io::colourScaleFor(io::ScalarType::UInt16, decoder.maxChannelValue(block.data(), count)));

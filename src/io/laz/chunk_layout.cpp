@@ -12,6 +12,20 @@ namespace {
 /// Points per byte no LAZ stream exceeds (identical points reach about 600).
 constexpr uint64_t kMaxPointsPerByte = 2048;
 
+/// A mapped file's bytes in place, or a remote file's fetched: [offset, end), of which a remote
+/// read takes the first `window` bytes only (what the parser needs of a long stretch).
+std::span<const uint8_t> bytesOf(const ByteSource& file, uint64_t offset, uint64_t end,
+                                 uint64_t window, std::vector<uint8_t>& storage) {
+  if (const auto whole = file.whole(); !whole.empty() || file.size() == 0) {
+    return whole.subspan(offset, end - offset);
+  }
+  return file.read(offset, std::min(end - offset, window), storage);
+}
+
+/// Bytes a layered chunk's head takes at most beyond its raw first record: its point count and
+/// one size per layer.
+constexpr uint64_t kLayeredHeadBytes = 4096;
+
 /// A table that cannot be used; the reader falls back to the chunks themselves.
 struct UnusableTable {
   std::string why;
@@ -19,13 +33,16 @@ struct UnusableTable {
 
 /// Layered chunks state their own sizes, so they can be found one after the other: appends
 /// those from byte `offset` on, their points from `firstPoint` on, up to the header's count.
-void walkLayeredChunks(std::span<const uint8_t> file, uint64_t offset, uint64_t firstPoint,
+void walkLayeredChunks(const ByteSource& file, uint64_t offset, uint64_t firstPoint,
                        uint64_t dataEnd, uint64_t pointCount, const LaszipVlr& vlr,
                        std::vector<ChunkLocation>& chunks) {
+  std::vector<uint8_t> storage;
   while (firstPoint < pointCount) {
     LayeredChunkShape shape;
     try {
-      shape = readLayeredChunkShape(vlr, file.data() + offset, dataEnd - offset);
+      const std::span<const uint8_t> head =
+          bytesOf(file, offset, dataEnd, vlr.recordLength() + kLayeredHeadBytes, storage);
+      shape = readLayeredChunkShape(vlr, head.data(), head.size());
     } catch (const LazError& e) {
       throw LazError(offset + e.byte, "chunk " + std::to_string(chunks.size()) + " (at byte " +
                                           std::to_string(offset) + "): " + e.what());
@@ -53,7 +70,7 @@ void walkLayeredChunks(std::span<const uint8_t> file, uint64_t offset, uint64_t 
 /// missing points are in the bytes between them and the table or, when there are none, in the
 /// last tabled chunk, which runs on to the declared count. Layered chunks state their sizes, so
 /// several untabled ones are found exactly; a pointwise one runs to the declared count.
-void readUntabledPoints(std::span<const uint8_t> file, uint64_t untabledStart, uint64_t tableOffset,
+void readUntabledPoints(const ByteSource& file, uint64_t untabledStart, uint64_t tableOffset,
                         uint64_t pointCount, const LaszipVlr& vlr,
                         std::vector<ChunkLocation>& chunks, std::vector<std::string>& warnings) {
   const uint64_t tabled = chunks.empty() ? 0 : chunks.back().firstPoint + chunks.back().pointCount;
@@ -83,17 +100,22 @@ void readUntabledPoints(std::span<const uint8_t> file, uint64_t untabledStart, u
 
 /// Chunks from the table at `tableOffset`; throws UnusableTable when it cannot be read, LazError
 /// when it reads fine but disagrees with the header.
-std::vector<ChunkLocation> chunksFromTable(std::span<const uint8_t> file, uint64_t tableOffset,
+std::vector<ChunkLocation> chunksFromTable(const ByteSource& file, uint64_t tableOffset,
                                            uint64_t chunksStart, uint64_t pointCount,
-                                           const LaszipVlr& vlr,
+                                           const LaszipVlr& vlr, uint64_t dataLimit,
                                            std::vector<std::string>& warnings) {
   const uint64_t size = file.size();
-  const uint32_t version = loadLe<uint32_t>(file.data() + tableOffset);
+  // The table runs to the first EVLR (or the file's end); a remote file is read that far only.
+  std::vector<uint8_t> storage;
+  const uint64_t tableEnd = tableOffset + 8 < dataLimit ? dataLimit : size;
+  const std::span<const uint8_t> table =
+      bytesOf(file, tableOffset, file.whole().empty() ? tableEnd : size, UINT64_MAX, storage);
+  const uint32_t version = loadLe<uint32_t>(table.data());
   if (version != 0) {
     throw UnusableTable{"the chunk table at byte " + std::to_string(tableOffset) + " has version " +
                         std::to_string(version) + ", expected 0"};
   }
-  const uint32_t count = loadLe<uint32_t>(file.data() + tableOffset + 4);
+  const uint32_t count = loadLe<uint32_t>(table.data() + 4);
   // Every chunk holds at least its first point raw, so the bytes before the table bound the
   // count before anything is allocated.
   const uint64_t available = tableOffset - chunksStart;
@@ -101,8 +123,8 @@ std::vector<ChunkLocation> chunksFromTable(std::span<const uint8_t> file, uint64
     throw UnusableTable{"the chunk table lists " + std::to_string(count) + " chunks, more than " +
                         std::to_string(available) + " bytes of chunks can hold"};
   }
-  auto entries = decodeChunkTableEntries(file.data() + tableOffset + 8, size - tableOffset - 8,
-                                         count, vlr.variableChunks());
+  auto entries =
+      decodeChunkTableEntries(table.data() + 8, table.size() - 8, count, vlr.variableChunks());
   if (!entries) {
     throw UnusableTable{"the chunk table at byte " + std::to_string(tableOffset) +
                         " is truncated or corrupt"};
@@ -153,7 +175,7 @@ std::vector<ChunkLocation> chunksFromTable(std::span<const uint8_t> file, uint64
 
 }  // namespace
 
-ChunkLayout locateChunks(std::span<const uint8_t> file, uint64_t pointsOffset, uint64_t pointCount,
+ChunkLayout locateChunks(const ByteSource& file, uint64_t pointsOffset, uint64_t pointCount,
                          const LaszipVlr& vlr, uint64_t dataLimit) {
   const uint64_t size = file.size();
   dataLimit = std::min(dataLimit, size);
@@ -180,13 +202,14 @@ ChunkLayout locateChunks(std::span<const uint8_t> file, uint64_t pointsOffset, u
     throw LazError(pointsOffset, "the point data ends before the 8-byte offset of the chunk table");
   }
   const uint64_t chunksStart = pointsOffset + 8;
-  int64_t tableOffset = loadLe<int64_t>(file.data() + pointsOffset);
+  std::vector<uint8_t> storage;
+  int64_t tableOffset = loadLe<int64_t>(file.read(pointsOffset, 8, storage).data());
   // Writers that cannot seek back put the offset in the file's last 8 bytes and write -1 here;
   // whatever else ends the file (EVLRs appended later, say) makes those bytes point anywhere.
   const bool offsetAtEnd = tableOffset == -1;
   try {
     if (offsetAtEnd && size >= chunksStart + 8) {
-      tableOffset = loadLe<int64_t>(file.data() + size - 8);
+      tableOffset = loadLe<int64_t>(file.read(size - 8, 8, storage).data());
     }
     if (tableOffset == int64_t(pointsOffset)) {
       throw UnusableTable{"the chunk table is missing (its offset was never written)"};
@@ -200,7 +223,8 @@ ChunkLayout locateChunks(std::span<const uint8_t> file, uint64_t pointsOffset, u
                           std::to_string(chunksStart) + " to " + std::to_string(size) + ")"};
     }
     layout.chunks =
-        chunksFromTable(file, uint64_t(tableOffset), chunksStart, pointCount, vlr, layout.warnings);
+        chunksFromTable(file, uint64_t(tableOffset), chunksStart, pointCount, vlr, dataLimit,
+                        layout.warnings);
     layout.dataEnd = uint64_t(tableOffset);
     layout.fromTable = true;
     return layout;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "laszip_vlr.hpp"
+#include "pcv/io/byte_source.hpp"
 
 namespace pcv::laz {
 
@@ -34,7 +35,7 @@ struct ChunkLayout {
 
 /// `file` is the whole file; points start at `pointsOffset`; `dataLimit` is where the point data
 /// must end (the first EVLR, or the file size). Throws LazError (offsets are file offsets).
-ChunkLayout locateChunks(std::span<const uint8_t> file, uint64_t pointsOffset, uint64_t pointCount,
+ChunkLayout locateChunks(const ByteSource& file, uint64_t pointsOffset, uint64_t pointCount,
                          const LaszipVlr& vlr, uint64_t dataLimit);
 
 }  // namespace pcv::laz

@@ -162,7 +162,8 @@ PointCloud LazCloudDecoder::decode(Box3d& worldBounds) {
   if (chunks.empty()) return recordDecoder_.allocateCloud(0, glm::dvec3(0.0), context_);
   redOffset_ = recordDecoder_.needsChannelScale() ? redOffset(choice_.layout) : -1;
   // A chunk's first record is stored raw: the origin comes from it, as from a LAS file's first.
-  const uint8_t* firstRecord = records_.firstRecordOf(0);
+  std::vector<uint8_t> firstStorage;
+  const uint8_t* firstRecord = records_.firstRecordOf(0, firstStorage);
   cloud_ = recordDecoder_.allocateCloud(chunks.back().firstPoint + chunks.back().pointCount,
                                         recordDecoder_.originOf(firstRecord, 1), context_);
   workers_.resize(records_.sequential() ? 1 : workerCount());
@@ -189,7 +190,7 @@ PointCloud LazCloudDecoder::decode(Box3d& worldBounds) {
 }
 
 /// The octree summary; a broken hierarchy does not stop the points, which the chunk table finds.
-void describeCopcInto(std::span<const uint8_t> bytes, const LasHeader& header,
+void describeCopcInto(const ByteSource& bytes, const LasHeader& header,
                       const ReadContext& context, ReadResult& result) {
   try {
     for (std::string& line : describeCopc(parseCopcHierarchy(bytes, header, context))) {
@@ -205,6 +206,10 @@ void describeCopcInto(std::span<const uint8_t> bytes, const LasHeader& header,
 
 ReadResult readLaz(std::span<const uint8_t> bytes, const LasHeader& header,
                    const ReadContext& context) {
+  return readLaz(SpanByteSource(bytes, context.file), header, context);
+}
+
+ReadResult readLaz(const ByteSource& bytes, const LasHeader& header, const ReadContext& context) {
   LazPointRecords records(bytes, header, context);
   context.reachedByte(header.pointsOffset);
   const FieldChoice choice = chooseFields(header, context.options);

@@ -21,7 +21,29 @@ uint64_t pointDataLimit(const LasHeader& header, uint64_t fileSize) {
 
 LazPointRecords::LazPointRecords(std::span<const uint8_t> file, const LasHeader& header,
                                  const ReadContext& context)
-    : file_(file), context_(context), pointsOffset_(header.pointsOffset) {
+    : ownedSource_(std::make_unique<SpanByteSource>(file, context.file)),
+      file_(ownedSource_.get()),
+      context_(context),
+      pointsOffset_(header.pointsOffset) {
+  locate(header, context);
+}
+
+LazPointRecords::LazPointRecords(const ByteSource& file, const LasHeader& header,
+                                 const ReadContext& context)
+    : file_(&file), context_(context), pointsOffset_(header.pointsOffset) {
+  locate(header, context);
+}
+
+std::vector<ByteRange> LazPointRecords::firstRecordRanges() const {
+  std::vector<ByteRange> ranges;
+  for (const laz::ChunkLocation& chunk : layout_.chunks) {
+    ranges.push_back({chunk.offset, recordLength()});
+  }
+  return ranges;
+}
+
+void LazPointRecords::locate(const LasHeader& header, const ReadContext& context) {
+  std::vector<uint8_t> storage;
   const LasVlr* vlr = header.findVlr(laz::kLaszipUserId, laz::kLaszipRecordId);
   if (!vlr) {
     context.failAt(104,
@@ -29,14 +51,14 @@ LazPointRecords::LazPointRecords(std::span<const uint8_t> file, const LasHeader&
                    "is no LASzip VLR ('laszip encoded', record 22204) to decode them");
   }
   try {
-    vlr_ = laz::parseLaszipVlr(file.subspan(vlr->payloadOffset, vlr->payloadBytes),
+    vlr_ = laz::parseLaszipVlr(file_->read(vlr->payloadOffset, vlr->payloadBytes, storage),
                                header.pointFormat, uint32_t(header.recordLength));
   } catch (const laz::LazError& e) {
     context.failAt(vlr->payloadOffset + e.byte, e.what());
   }
   try {
-    layout_ = laz::locateChunks(file, header.pointsOffset, header.pointCount, vlr_,
-                                pointDataLimit(header, file.size()));
+    layout_ = laz::locateChunks(*file_, header.pointsOffset, header.pointCount, vlr_,
+                                pointDataLimit(header, file_->size()));
   } catch (const laz::LazError& e) {
     context.failAt(e.byte, e.what());
   }
@@ -96,8 +118,11 @@ void LazPointRecords::decodeChunk(size_t index, laz::ChunkDecoder& decoder, uint
                                   uint64_t bufferPoints, const RecordSink& sink) {
   laz::ChunkLocation& chunk = layout_.chunks[index];
   const uint64_t size = layout_.sequential ? layout_.dataEnd - chunk.offset : chunk.byteCount;
+  // The chunk's bytes: in place for a mapped file, fetched (one merged request) for a remote one.
+  std::vector<uint8_t> storage;
+  const std::span<const uint8_t> bytes = file_->read(chunk.offset, size, storage);
   try {
-    decoder.start(file_.data() + chunk.offset, size, chunk.pointCount);
+    decoder.start(bytes.data(), size, chunk.pointCount);
   } catch (const laz::LazError& e) {
     failInChunk(index, e.byte, e.what());
   }

@@ -15,6 +15,7 @@
 #include "chunk_layout.hpp"
 #include "laszip_vlr.hpp"
 #include "common/read_context.hpp"
+#include "pcv/io/byte_source.hpp"
 
 namespace pcv::io {
 
@@ -23,6 +24,8 @@ class LazPointRecords {
   /// Parses the LASzip VLR of `header` and locates the chunks. Fails through `context`.
   LazPointRecords(std::span<const uint8_t> file, const LasHeader& header,
                   const ReadContext& context);
+  /// The same from a source the caller keeps alive (a remote file: chunks fetched as decoded).
+  LazPointRecords(const ByteSource& file, const LasHeader& header, const ReadContext& context);
 
   const laz::LaszipVlr& vlr() const { return vlr_; }
   const laz::ChunkLayout& layout() const { return layout_; }
@@ -31,10 +34,14 @@ class LazPointRecords {
   /// Chunks must be decoded in order (pointwise chunks without a usable chunk table).
   bool sequential() const { return layout_.sequential; }
 
-  /// The raw first record of chunk `index` (a chunk stores its first point uncompressed).
-  const uint8_t* firstRecordOf(size_t index) const {
-    return file_.data() + layout_.chunks[index].offset;
+  /// The raw first record of chunk `index` (a chunk stores its first point uncompressed): in
+  /// place for a mapped file, else read into `storage`.
+  const uint8_t* firstRecordOf(size_t index, std::vector<uint8_t>& storage) const {
+    return file_->read(layout_.chunks[index].offset, recordLength(), storage).data();
   }
+  /// Where each chunk's first record lies, for a source to fetch them together.
+  std::vector<ByteRange> firstRecordRanges() const;
+  const ByteSource& source() const { return *file_; }
 
   /// Lines for `pcv info`: compressor, chunks, items (and why the chunk table was not used).
   std::vector<std::string> describe() const;
@@ -60,7 +67,10 @@ class LazPointRecords {
  private:
   [[noreturn]] void failInChunk(size_t index, uint64_t chunkByte, const std::string& what) const;
 
-  std::span<const uint8_t> file_;
+  void locate(const LasHeader& header, const ReadContext& context);
+
+  std::unique_ptr<SpanByteSource> ownedSource_;  ///< for the span constructor
+  const ByteSource* file_ = nullptr;
   ReadContext context_;
   uint64_t pointsOffset_ = 0;
   laz::LaszipVlr vlr_;

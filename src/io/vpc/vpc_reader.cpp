@@ -3,12 +3,15 @@
 // at a time whatever the number of tiles.
 #include <cmath>
 #include <fstream>
+#include <sstream>
 #include <limits>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
 #include "pcv/core/error.hpp"
+#include "pcv/io/byte_source.hpp"
+#include "pcv/io/remote_source.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
 #include "vpc_fields.hpp"
 
@@ -182,6 +185,15 @@ VirtualPointCloud parseVirtualPointCloud(std::istream& input, const std::string&
 }
 
 VirtualPointCloud readVirtualPointCloud(const std::filesystem::path& path) {
+  if (isRemoteLocation(path.string())) {
+    // Fetched whole (a VPC is a few hundred bytes a tile); relative hrefs join its URL's folder.
+    const std::string url = path.string();
+    const std::vector<uint8_t> bytes = readWholeSource(*openByteSource(url));
+    std::istringstream input(std::string(bytes.begin(), bytes.end()));
+    const size_t query = url.find_first_of("?#");
+    const size_t slash = url.rfind('/', query == std::string::npos ? url.size() : query);
+    return parseVirtualPointCloud(input, url, url.substr(0, slash + 1));
+  }
   std::ifstream input(path, std::ios::binary);
   if (!input) throw InputError(path.string() + ": cannot open the virtual point cloud");
   std::string base = path.parent_path().string();

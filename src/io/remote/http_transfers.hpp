@@ -1,0 +1,51 @@
+/// @brief Range requests run through libcurl: many at once on one thread (curl multi), within a
+/// process-wide number of connections in flight, each repeated with backoff when its judge says
+/// the fault is passing (5xx, timeouts, dropped connections, truncated bodies).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pcv::io {
+
+/// One GET, with a Range unless `length` is 0 (then the whole file).
+struct Transfer {
+  std::string url;
+  uint64_t first = 0;
+  uint64_t length = 0;
+  /// Where the body goes: `target` (length bytes, the caller's) or `body` when null.
+  uint8_t* target = nullptr;
+  uint64_t bodyLimit = 0;  ///< bytes accepted at most; more aborts (overflowed set)
+
+  // What came back (reset before each attempt).
+  std::string head;  ///< the header text, all heads (parseHttpHead takes the last)
+  std::vector<uint8_t> body;
+  uint64_t received = 0;  ///< body bytes, into target or body
+  bool overflowed = false;
+  int curlCode = 0;  ///< CURLcode; 0 is success
+  std::string curlError;
+  int attempt = 0;  ///< 0 for the first
+  std::chrono::steady_clock::time_point notBefore{};
+  std::exception_ptr failure;  ///< the judge's verdict when it gave up
+};
+
+enum class Verdict { Done, Retry, Fail };
+
+/// Decides what an attempt's result means; on Fail it sets `failure`. Called on the runner's
+/// thread, one transfer at a time.
+using Judge = std::function<Verdict(Transfer&)>;
+
+/// Runs `transfers` (at most the connections of remoteOptions() in flight over the process),
+/// retrying as the judge says after remoteOptions().retryDelaySeconds doubled per attempt.
+/// Rethrows the first failure, after stopping the others.
+void runTransfers(const std::vector<Transfer*>& transfers, const Judge& judge);
+
+/// The curl codes of a name that cannot resolve and of TLS failures, for judges.
+bool isDnsFailure(int curlCode);
+bool isTlsFailure(int curlCode);
+
+}  // namespace pcv::io

@@ -1,0 +1,120 @@
+// The process's remote sources: one per URL (its cache and validators shared by every reader),
+// the options they are opened with, and the counters tests and benches read.
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#include "pcv/io/remote_source.hpp"
+#include "remote_file.hpp"
+#include "remote_sources.hpp"
+#include "remote_state.hpp"
+
+namespace pcv {
+namespace {
+
+std::mutex optionsMutex;
+
+RemoteOptions& currentOptions() {
+  static RemoteOptions options = [] {
+    RemoteOptions defaults;
+    if (const char* cache = std::getenv("PCV_CACHE_DIR"); cache && *cache) {
+      defaults.diskCacheDirectory = std::string(cache) + "/http";
+    }
+    return defaults;
+  }();
+  return options;
+}
+
+struct OpenSources {
+  std::mutex mutex;
+  std::map<std::string, std::shared_ptr<const io::RemoteFile>> byLocation;
+};
+
+OpenSources& openSources() {
+  static OpenSources sources;
+  return sources;
+}
+
+bool startsWithNoCase(const std::string& text, std::string_view prefix) {
+  if (text.size() < prefix.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void setRemoteOptions(const RemoteOptions& options) {
+  {
+    const std::lock_guard lock(optionsMutex);
+    currentOptions() = options;
+  }
+  io::remoteBlockCache().setBudget(options.memoryCacheBytes);
+}
+
+RemoteOptions remoteOptions() {
+  const std::lock_guard lock(optionsMutex);
+  return currentOptions();
+}
+
+bool isRemoteLocation(const std::string& location) {
+  return startsWithNoCase(location, "http://") || startsWithNoCase(location, "https://") ||
+         startsWithNoCase(location, "s3://");
+}
+
+std::string requestUrlOf(const std::string& location) {
+  if (!startsWithNoCase(location, "s3://")) return location;
+  const std::string rest = location.substr(5);
+  const size_t slash = rest.find('/');
+  if (slash == 0 || slash == std::string::npos || slash + 1 == rest.size()) {
+    throw RemoteError(RemoteFailure::BadAnswer, 0,
+                      location + ": expected s3://BUCKET/KEY (a public bucket, read over https)");
+  }
+  return "https://" + rest.substr(0, slash) + ".s3.amazonaws.com/" + rest.substr(slash + 1);
+}
+
+RemoteCounters remoteCounters() {
+  const io::RemoteCounterValues& v = io::remoteCounterValues();
+  return {.requests = v.requests,
+          .retries = v.retries,
+          .bytesFetched = v.bytesFetched,
+          .memoryCacheHits = v.memoryCacheHits,
+          .diskCacheHits = v.diskCacheHits};
+}
+
+void forgetRemoteSources() {
+  OpenSources& sources = openSources();
+  const std::lock_guard lock(sources.mutex);
+  sources.byLocation.clear();
+}
+
+namespace io {
+
+RemoteCounterValues& remoteCounterValues() {
+  static RemoteCounterValues values;
+  return values;
+}
+
+BlockCache& remoteBlockCache() {
+  static BlockCache cache;
+  return cache;
+}
+
+std::shared_ptr<const ByteSource> openRemoteSource(const std::string& location) {
+  OpenSources& sources = openSources();
+  {
+    const std::lock_guard lock(sources.mutex);
+    if (const auto found = sources.byLocation.find(location); found != sources.byLocation.end()) {
+      return found->second;
+    }
+  }
+  // Opened outside the lock (a round trip); two threads opening one URL at once both ask, and
+  // the first one kept wins.
+  auto file = std::make_shared<const RemoteFile>(location);
+  const std::lock_guard lock(sources.mutex);
+  return sources.byLocation.emplace(location, std::move(file)).first->second;
+}
+
+}  // namespace io
+}  // namespace pcv

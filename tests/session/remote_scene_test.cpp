@@ -1,0 +1,139 @@
+// Scenes opened from URLs served on loopback (tests/support/http_test_server): a COPC file, a
+// plain LAZ file and a VPC of tiles render the same pixels as the same files on disk (CPU
+// backend); faults during the stream are retried and change no pixel; a file replaced while it
+// streams fails its nodes, never draws other points.
+#include <gtest/gtest.h>
+
+#include "http_test_server.hpp"
+#include "pcv/core/error.hpp"
+#include "pcv/io/copc_file.hpp"
+#include "pcv/io/remote_source.hpp"
+#include "pcv/io/virtual_point_cloud.hpp"
+#include "pcv/session/render_converged.hpp"
+#include "pcv/session/scene.hpp"
+#include "pcv/session/scene_camera.hpp"
+#include "session_test_files.hpp"
+#include "synthetic_tiles.hpp"
+#include "test_support.hpp"
+
+namespace pcv {
+namespace {
+
+constexpr int kWidth = 160, kHeight = 90;
+
+/// The converged image of `files` on the CPU backend, framed on the scene.
+Image renderFiles(const std::vector<std::string>& files) {
+  const SceneSources sources{.files = files};
+  const ScenePlan plan = planScene(sources, {});
+  auto renderer = createRenderer("cpu", plan.rendererOptions());
+  Scene scene(plan, {}, *renderer);
+  const Camera camera =
+      startCamera(scene.kind(), scene.worldBounds(), float(kWidth) / float(kHeight), {});
+  Image image(kWidth, kHeight, test::kPoisonPixel);
+  const ConvergedRender done = renderConverged(
+      scene, camera, {}, {image.pixels.data(), kWidth, kHeight, MemorySpace::Host}, 60.0);
+  EXPECT_TRUE(done.converged);
+  return image;
+}
+
+class RemoteScene : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    saved_ = remoteOptions();
+    RemoteOptions quick = saved_;
+    quick.retryDelaySeconds = 0.01;
+    quick.diskCacheDirectory.clear();
+    setRemoteOptions(quick);
+    forgetRemoteSources();
+  }
+  void TearDown() override {
+    setRemoteOptions(saved_);
+    forgetRemoteSources();
+  }
+  test::TempDir dir_;
+  test::HttpTestServer server_;
+  RemoteOptions saved_;
+};
+
+TEST_F(RemoteScene, ACopcUrlRendersTheSamePixelsAsTheFile) {
+  const std::string local = test::writeCopcTile(dir_.file("a.copc.laz"), 0, 0, 200).string();
+  server_.putFile("data/a.copc.laz", local);
+  const Image fromDisk = renderFiles({local});
+  const Image fromUrl = renderFiles({server_.url("data/a.copc.laz")});
+  EXPECT_GT(test::countLitPixels(fromDisk, RenderSettings{}.background), uint64_t(kWidth));
+  EXPECT_EQ(test::countDifferentPixels(fromDisk, fromUrl), 0u);
+}
+
+TEST_F(RemoteScene, APlainLazUrlIsReadWholeAndRendersAsTheFile) {
+  const std::string local = test::writeLazTile(dir_.file("b.laz"), 0, 0, 100, 1000).string();
+  server_.putFile("b.laz", local);
+  EXPECT_EQ(test::countDifferentPixels(renderFiles({local}), renderFiles({server_.url("b.laz")})),
+            0u);
+}
+
+TEST_F(RemoteScene, ARemoteVpcRendersAsTheLocalVpc) {
+  const std::filesystem::path folder = dir_.file("tiles");
+  std::filesystem::create_directories(folder);
+  const std::vector<std::filesystem::path> tiles = {
+      test::writeCopcTile(folder / "a.copc.laz", 0, 0, 60),
+      test::writeLasTile(folder / "b.las", 1, 0, 50),
+      test::writeLazTile(folder / "c.laz", 0, 1, 40, 500),
+      test::writeCopcTile(folder / "d.copc.laz", 1, 1, 30)};
+  const std::filesystem::path vpc = folder / "set.vpc";
+  buildVirtualPointCloud(vpc, tiles);
+  for (const auto& tile : tiles) server_.putFile("survey/" + tile.filename().string(), tile.string());
+  server_.putFile("survey/set.vpc", vpc.string());
+  const Image local = renderFiles({vpc.string()});
+  const Image remote = renderFiles({server_.url("survey/set.vpc")});
+  EXPECT_GT(test::countLitPixels(local, RenderSettings{}.background), uint64_t(kWidth));
+  EXPECT_EQ(test::countDifferentPixels(local, remote), 0u);
+}
+
+TEST_F(RemoteScene, FaultsWhileStreamingAreRetriedAndChangeNoPixel) {
+  const std::string local = test::writeCopcTile(dir_.file("a.copc.laz"), 0, 0, 200).string();
+  server_.putFile("a.copc.laz", local);
+  const Image fromDisk = renderFiles({local});
+  RemoteOptions patient = remoteOptions();
+  patient.retries = 10;  // the seven faults below may all meet one request
+  setRemoteOptions(patient);
+  const uint64_t retries = remoteCounters().retries;
+  server_.faults().failNext = 3;
+  server_.faults().dropNext = 2;
+  server_.faults().truncateNext = 2;
+  const Image fromUrl = renderFiles({server_.url("a.copc.laz")});
+  EXPECT_EQ(test::countDifferentPixels(fromDisk, fromUrl), 0u);
+  EXPECT_GE(remoteCounters().retries - retries, 7u) << "every fault was met and retried";
+}
+
+TEST_F(RemoteScene, AFileReplacedWhileStreamingFailsItsNodesNeverDrawsOthers) {
+  const std::string local = test::writeCopcTile(dir_.file("a.copc.laz"), 0, 0, 300).string();
+  const std::string other = test::writeCopcTile(dir_.file("b.copc.laz"), 3, 3, 300).string();
+  server_.putFile("a.copc.laz", local);
+  // A memory cache of one block: the small file is not all cached when it changes.
+  RemoteOptions small = remoteOptions();
+  small.memoryCacheBytes = 64 << 10;
+  setRemoteOptions(small);
+  const CopcFile reference(local);
+  const CopcFile remote(server_.url("a.copc.laz"));
+  ASSERT_EQ(remote.hierarchy().nodes.size(), reference.hierarchy().nodes.size());
+  server_.putFile("a.copc.laz", other);
+  size_t failed = 0;
+  for (size_t node = 0; node < reference.hierarchy().nodes.size(); ++node) {
+    try {
+      const PointCloud points = remote.decodeNode(node);
+      const PointCloud expected = reference.decodeNode(node);
+      ASSERT_EQ(points.size(), expected.size());
+      for (size_t i = 0; i < points.size(); ++i) {
+        ASSERT_EQ(points.points[i].x, expected.points[i].x) << "node " << node << " point " << i;
+        ASSERT_EQ(points.points[i].rgba, expected.points[i].rgba);
+      }
+    } catch (const RemoteError& error) {
+      EXPECT_EQ(error.failure(), RemoteFailure::Changed);
+      ++failed;
+    }
+  }
+  EXPECT_GT(failed, 0u) << "nodes not cached before the change must fail";
+}
+
+}  // namespace
+}  // namespace pcv

@@ -1,0 +1,74 @@
+/// @brief A small HTTP/1.1 server on 127.0.0.1 (a free port) for the remote-reading tests: it
+/// serves files held in memory, honours single byte ranges, sends ETag and Last-Modified, and
+/// injects faults on demand (a delay before every answer, dropped connections, 5xx answers,
+/// truncated bodies, a file replaced between requests, a server that ignores Range). Started by
+/// the constructor, stopped by the destructor (RAII), so a test cannot leave it running.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace pcv::test {
+
+/// What the server does wrong, changed by tests while it runs. Counts apply to the next requests
+/// (any file), one each.
+struct HttpFaults {
+  std::atomic<int> delayMs{0};        ///< before every answer (a slow network)
+  std::atomic<int> dropNext{0};       ///< close the connection without answering
+  std::atomic<int> failNext{0};       ///< answer with failStatus
+  std::atomic<int> failStatus{503};
+  std::atomic<int> truncateNext{0};   ///< send the head and half the body, then close
+  std::atomic<bool> ignoreRanges{false};  ///< answer 200 with the whole file, as old servers do
+};
+
+class HttpTestServer {
+ public:
+  HttpTestServer();
+  ~HttpTestServer();
+  HttpTestServer(const HttpTestServer&) = delete;
+  HttpTestServer& operator=(const HttpTestServer&) = delete;
+
+  /// Serves `bytes` at /`name` (replacing what was there: a new ETag and Last-Modified).
+  void put(const std::string& name, std::vector<uint8_t> bytes);
+  /// Serves the local file `path` at /`name`.
+  void putFile(const std::string& name, const std::string& path);
+  /// Every request for /`name` gets `status` (403, say) instead of the file.
+  void setStatus(const std::string& name, int status);
+
+  /// "http://127.0.0.1:PORT/name".
+  std::string url(const std::string& name) const;
+  int port() const { return port_; }
+  HttpFaults& faults() { return faults_; }
+  uint64_t requests() const { return requests_; }
+
+ private:
+  struct File {
+    std::shared_ptr<const std::vector<uint8_t>> bytes;  ///< shared: a request copies no file
+    std::string etag, lastModified;
+    int status = 0;  ///< 0: serve the file
+  };
+  void acceptLoop();
+  void serve(int connection);
+  /// Answers one request; false when the connection must close.
+  bool answer(int connection, const std::string& request);
+
+  int listener_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stopping_{false};
+  std::atomic<uint64_t> requests_{0};
+  HttpFaults faults_;
+  std::mutex mutex_;
+  std::map<std::string, File> files_;
+  uint64_t version_ = 0;
+  std::vector<int> connections_;
+  std::vector<std::thread> workers_;
+  std::thread acceptor_;
+};
+
+}  // namespace pcv::test
