@@ -11,7 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "options/clip_options.hpp"
 #include "options/conversion_progress.hpp"
+#include "options/filter_options.hpp"
 #include "options/interrupt_signals.hpp"
 #include "options/octree_sampler_choice.hpp"
 #include "pcv/core/error.hpp"
@@ -22,6 +24,7 @@
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinders.hpp"
 #include "pcv/session/copc_conversion.hpp"
+#include "pcv/session/selection_export.hpp"
 #include "options/progress_bar.hpp"
 #include "options/run_report.hpp"
 
@@ -40,6 +43,8 @@ struct ConvertOptions {
   uint32_t nodePoints = 100000;    ///< COPC: most points of a leaf
   std::string sort = "auto";       ///< COPC: where keys are sorted (octreeSamplerNames)
   bool quiet = false;
+  ClipFlags clip;      ///< write only what the box or slab keeps
+  FilterFlags filter;  ///< and what the filters keep
 };
 
 /// The cylinder scene as records, within its reach (cylinderSceneReach).
@@ -77,10 +82,22 @@ PointRecordSource recordSource(const ConvertOptions& options,
   if (options.points > 0) {
     if (!inputs.empty()) throw InputError("--points writes the cylinder scene: give no inputs");
     const int format = options.pointFormat >= 0 ? options.pointFormat : (copc ? 7 : 3);
+    if (!options.clip.box.empty() || !options.clip.slab.empty() ||
+        pointFilterFrom(options.filter).active()) {
+      throw InputError("--points writes the whole cylinder scene: clip and filter flags select "
+                       "from input files");
+    }
     return [=] { return cylinderStream(options.points, options.seed, format); };
   }
   if (inputs.empty()) {
     throw InputError("convert needs at least one input before " + options.files.back());
+  }
+  const PointSelection selection{.clip = clipSettingsFrom(options.clip),
+                                 .filter = pointFilterFrom(options.filter)};
+  if (selection.active()) {
+    // The selection at full resolution; of COPC files and tiles only what meets the clip box is
+    // read. COPC needs the count first: a first pass counts what is kept.
+    return selectedFileRecords(inputs, copc ? -1 : options.pointFormat, selection, copc);
   }
   return pointFileRecords(inputs, copc ? -1 : options.pointFormat);
 }
@@ -253,6 +270,8 @@ void addConvertCommand(CLI::App& cli) {
                    "GPU when there is one), cuda or cpu; the output is the same")
       ->check(CLI::IsMember(octreeSamplerNames()));
   convert->add_flag("--quiet,-q", options->quiet, "No progress bar");
+  addClipFlags(*convert, options->clip);
+  addFilterFlags(*convert, options->filter);
   addReportOption(*convert);
   convert->callback([options] { runConvert(*options); });
 }

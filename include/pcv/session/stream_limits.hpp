@@ -18,6 +18,10 @@ struct StreamLimits {
   uint64_t gpuMemoryBytes = 0;  ///< bytes for resident nodes; 0: half the free GPU memory
   uint64_t memoryBytes = 0;     ///< host bytes; 0: a fraction of the available memory
   bool inCore = false;          ///< read a COPC file whole, like any other file
+  /// Points carry what filters read (classes, returns; StreamingOptions::filterData), in core
+  /// and streamed; off costs nothing.
+  bool filterData = false;
+  std::string rangeAttribute;  ///< with filterData: the attribute range filters test
 };
 
 /// Points per frame by default: what keeps a frame near 4 ms. The cuda backend draws about
