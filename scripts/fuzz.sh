@@ -14,7 +14,7 @@
 #                 million, which CI's time limit cannot spare
 #   FUZZ_VPC_SECONDS  the VPC target's budget (default 30): JSON parsing is fast, and a
 #                 million inputs would take longer than the format is worth in CI
-#   FUZZ_FORMATS  the targets to run (default: ply las pcd text e57 laz copc vpc)
+#   FUZZ_FORMATS  the targets to run (default: ply las pcd text e57 laz copc vpc filter)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${FUZZ_RUNS:-1000000}"
@@ -28,7 +28,7 @@ cmake -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="$sanitize -fsanitize=fuzzer-no-link -fno-omit-frame-pointer" \
   -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
   -DPCV_CUDA=OFF -DPCV_VIEWER=OFF -DPCV_TESTS=OFF -DPCV_FUZZ=ON
-formats="${FUZZ_FORMATS:-ply las pcd text e57 laz copc vpc}"
+formats="${FUZZ_FORMATS:-ply las pcd text e57 laz copc vpc filter}"
 targets=""
 for format in $formats; do targets="$targets fuzz_$format"; done
 # shellcheck disable=SC2086  # one target per word
@@ -40,6 +40,9 @@ for format in $formats; do
   if [ "$format" = vpc ]; then
     [ -z "${FUZZ_SECONDS:-}" ] && format_limit="-runs=$runs -max_total_time=${FUZZ_VPC_SECONDS:-30}"
     extra="-dict=../fuzz/vpc.dict"  # the STAC/GeoJSON keys, which mutation rarely spells
+  fi
+  if [ "$format" = filter ]; then  # short texts: seconds cover them
+    [ -z "${FUZZ_SECONDS:-}" ] && format_limit="-runs=$runs -max_total_time=${FUZZ_FILTER_SECONDS:-10}"
   fi
   echo "fuzz: $format ($format_limit, seed $seed)"
   # -rss_limit_mb/-malloc_limit_mb: an allocation beyond what the input can justify is a bug.
