@@ -72,7 +72,7 @@ TEST(LasReader, DescribingAHugeFileReadsOnlyItsHeader) {
   const FileSummary summary = describePointFile(sparseLas(dir, count));
   EXPECT_TRUE(summary.fromHeader);
   EXPECT_EQ(summary.pointCount, count);
-  EXPECT_EQ(summary.attributes.size(), 3u);
+  EXPECT_EQ(summary.attributes.size(), 4u);  // intensity, class, return and number of returns
   EXPECT_FALSE(summary.hasColor);
 }
 
@@ -122,6 +122,8 @@ TEST(LasReader, ReadsEveryPointFormatAndVersion) {
       EXPECT_FLOAT_EQ(cloud.findAttribute("intensity")->values[7], 7.0f);
       EXPECT_FLOAT_EQ(cloud.findAttribute("classification")->values[18], 18.0f);
       EXPECT_FLOAT_EQ(cloud.findAttribute("return_number")->values[3], 4.0f);
+      // makeLas writes one return per pulse (bits 3-5 legacy, 4-7 extended).
+      EXPECT_FLOAT_EQ(cloud.findAttribute("number_of_returns")->values[3], 1.0f);
     }
   }
 }
