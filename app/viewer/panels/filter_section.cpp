@@ -107,7 +107,7 @@ FilterSectionActions drawFilterSection(PointFilter& filter, FilterPanel& panel,
     ImGui::SameLine();
     if (ImGui::Button("Cancel##export")) actions.cancelExport = true;
   } else {
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
     const bool entered = inputString("##exportPath", panel.exportPath);
     ImGui::SameLine();
     if (ImGui::Button("Export selection...") || entered) actions.exportTo = panel.exportPath;
