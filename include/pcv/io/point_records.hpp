@@ -52,7 +52,8 @@ std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& p
 
 /// The same, reading only what may hold points inside `region` (world coordinates): of a COPC
 /// file, the chunks of the octree nodes whose cubes meet it (pointCount() counts those); of a
-/// file whose header bounds miss it, nothing; of other files, everything. The caller tests each
+/// file whose header bounds miss it, nothing (all-zero header bounds count as unknown); of other
+/// files, everything. The caller tests each
 /// record: a chunk read holds points outside the region too. Throws InputError.
 std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path,
                                                   const Box3d& region);

@@ -109,7 +109,11 @@ class LasFileRecords : public PointRecordStream {
   /// Reads only the chunks of COPC nodes that meet `region`, or nothing when the header's
   /// bounds miss it.
   void restrictTo(const std::filesystem::path& path, const Box3d& region) {
-    if (!bounds_.empty() && !overlaps(bounds_, region)) {
+    // A header's bounds skip the whole file, as tile indexes (PDAL, QGIS) use them; all zeros
+    // is a writer that left them out, not a file of points at the origin.
+    const bool stated = !bounds_.empty() && (bounds_.min != glm::dvec3(0.0) ||
+                                             bounds_.max != glm::dvec3(0.0));
+    if (stated && !overlaps(bounds_, region)) {
       pointCount_ = 0;
       chunkOrder_.clear();
       return;
