@@ -48,8 +48,15 @@ Coloring ColouredCloud::show(const ColoringOptions& coloring, const PointSetOpti
   shownColoring_ = coloring;
   shownOrigin_ = shownOrigin;
   shownWithOrder_ = setOptions.keepSourceOrder;
-  if (filterData_) renderer_.setFilterData(*set_, filterDataOf(cloud_.attributes, rangeAttribute_));
+  if (filterData_) applyFilterData();
   return used;
+}
+
+void ColouredCloud::applyFilterData() {
+  const FilterData data = filterDataOf(cloud_.attributes, rangeAttribute_);
+  // Points with nothing a filter reads (a PLY of positions) get no arrays: filters draw none.
+  if (data.classification.empty() && data.returnNumber.empty() && data.rangeValues.empty()) return;
+  renderer_.setFilterData(*set_, data);
 }
 
 void ColouredCloud::setFilterData(bool keep, const std::string& rangeAttribute) {
@@ -57,7 +64,7 @@ void ColouredCloud::setFilterData(bool keep, const std::string& rangeAttribute) 
   rangeAttribute_ = rangeAttribute;
   if (!keep || !set_) return;
   if (shownWithOrder_) {
-    renderer_.setFilterData(*set_, filterDataOf(cloud_.attributes, rangeAttribute_));
+    applyFilterData();
     return;
   }
   // The set shown cannot place per-point values: lay it out again, keeping its order.

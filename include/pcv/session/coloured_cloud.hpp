@@ -53,6 +53,9 @@ class ColouredCloud {
  private:
   Renderer& renderer_;
   PointCloud cloud_;
+  /// Gives the set shown what filters read of the points, when they carry any of it.
+  void applyFilterData();
+
   std::optional<PointSetId> set_;
   bool filterData_ = false;
   std::string rangeAttribute_;
