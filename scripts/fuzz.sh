@@ -16,7 +16,9 @@
 #                 million inputs would take longer than the format is worth in CI
 #   FUZZ_PATH_SECONDS the camera path target's budget (default 20): small JSON files, parsed fast
 #   FUZZ_HTTP_SECONDS  the HTTP answer heads' budget (default 20): a small pure parser
-#   FUZZ_FORMATS  the targets to run (default: ply las pcd text e57 laz copc vpc path http_head)
+#   FUZZ_FILTER_SECONDS  the filter flags' budget (default 10): short texts
+#   FUZZ_FORMATS  the targets to run (default: ply las pcd text e57 laz copc vpc path http_head
+#                 filter)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${FUZZ_RUNS:-1000000}"
@@ -30,7 +32,7 @@ cmake -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="$sanitize -fsanitize=fuzzer-no-link -fno-omit-frame-pointer" \
   -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
   -DPCV_CUDA=OFF -DPCV_VIEWER=OFF -DPCV_TESTS=OFF -DPCV_FUZZ=ON
-formats="${FUZZ_FORMATS:-ply las pcd text e57 laz copc vpc path http_head}"
+formats="${FUZZ_FORMATS:-ply las pcd text e57 laz copc vpc path http_head filter}"
 targets=""
 for format in $formats; do targets="$targets fuzz_$format"; done
 # shellcheck disable=SC2086  # one target per word
@@ -49,6 +51,9 @@ for format in $formats; do
   fi
   if [ "$format" = http_head ]; then
     [ -z "${FUZZ_SECONDS:-}" ] && format_limit="-runs=$runs -max_total_time=${FUZZ_HTTP_SECONDS:-20}"
+  fi
+  if [ "$format" = filter ]; then  # short texts: seconds cover them
+    [ -z "${FUZZ_SECONDS:-}" ] && format_limit="-runs=$runs -max_total_time=${FUZZ_FILTER_SECONDS:-10}"
   fi
   echo "fuzz: $format ($format_limit, seed $seed)"
   # -rss_limit_mb/-malloc_limit_mb: an allocation beyond what the input can justify is a bug.

@@ -6,14 +6,18 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "options/clip_options.hpp"
+#include "options/filter_options.hpp"
 #include "options/option_groups.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/raster/quality_presets.hpp"
 #include "pcv/raster/view_setup.hpp"
+#include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinder_viewpoints.hpp"
+#include "pcv/scene/cylinders.hpp"
 #include "pcv/session/scene.hpp"
 #include "options/quality_options.hpp"
 
@@ -35,7 +39,56 @@ struct BenchOptions {
   ClipFlags clip;                                 // clipping of every row
   std::vector<std::string> clipModes{"none"};     // clip cases of the cylinder scene
   std::vector<std::string> qualityModes{"base"};  // presets on top of them
+  FilterFlags filter;                             // filter of every row
+  std::vector<std::string> filterModes{"none"};   // filter cases of the cylinder scene
 };
+
+/// Filter cases of the cylinder scene, whose points get synthetic filter data (see
+/// cylinderFilterFields): class 1 + the cylinder's index (Morton order keeps cylinders apart, so
+/// most batches hold one class), returns 1-3 of 3 and an "intensity" of 0-4095 at random per
+/// point (every batch holds all of them: per-point tests).
+struct FilterCase {
+  const char* name;
+  PointFilter filter;
+};
+
+const std::vector<FilterCase>& filterCases() {
+  static const std::vector<FilterCase> cases = [] {
+    PointFilter one, half, allPass, first, range;
+    one.classes = parseClassList("2", "--classes");
+    half.classes = parseClassList("1-5", "--classes");
+    allPass.classes = parseClassList("0-199", "--classes");
+    first.returns = ReturnChoice::First;
+    range.ranges = {{"intensity", 0.0, 2047.0}};
+    return std::vector<FilterCase>{{"none", {}},          {"class", one},   {"half", half},
+                                   {"all", allPass},      {"first", first}, {"range", range}};
+  }();
+  return cases;
+}
+
+std::vector<std::string> filterCaseNames() {
+  std::vector<std::string> names;
+  for (const FilterCase& c : filterCases()) names.emplace_back(c.name);
+  names.emplace_back("every");
+  return names;
+}
+
+/// The synthetic filter data of cylinder point `index` of `count` (point i lies on cylinder
+/// floor(i * 10 / count)); a hash gives the return and the intensity.
+FilterFields cylinderFilterFields(uint64_t index, uint64_t count) {
+  uint64_t h = index * 0x9E3779B97F4A7C15ull;
+  h ^= h >> 29;
+  return {.classification = uint8_t(1 + index * 10 / std::max<uint64_t>(count, 1)),
+          .returnNumber = uint8_t(1 + (h >> 7) % 3),
+          .numberOfReturns = 3,
+          .rangeValue = float((h >> 20) % 4096)};
+}
+
+bool wantsFilters(const BenchOptions& o) {
+  return pointFilterFrom(o.filter).active() ||
+         std::any_of(o.filterModes.begin(), o.filterModes.end(),
+                     [](const std::string& name) { return name != "none"; });
+}
 
 std::vector<std::string> qualityModeChoices() {
   std::vector<std::string> names = qualityPresetNames();
@@ -206,14 +259,25 @@ void measureOrder(Renderer& renderer, const std::string& order, const RenderSett
     for (const RasterMethod method : methods) {
       for (const QualityPreset* mode : requestedQualityModes(o.qualityModes)) {
         for (const ClipCase& clipCase : clipCases()) {
+         for (const FilterCase& filterCase : filterCases()) {
           const bool wanted = std::any_of(o.clipModes.begin(), o.clipModes.end(), [&](auto& name) {
             return name == "every" || name == clipCase.name;
           });
-          if (!wanted) continue;
+          const bool filterWanted =
+              std::any_of(o.filterModes.begin(), o.filterModes.end(),
+                          [&](auto& name) { return name == "every" || name == filterCase.name; });
+          if (!wanted || !filterWanted) continue;
           RenderSettings settings = base;
           settings.method = method;
           mode->apply(settings.quality);
           if (clipCase.clip.active()) settings.clip = clipCase.clip;
+          if (filterCase.filter.active()) settings.filter = filterCase.filter;
+          // Filters draw from the compact layout as clipping does.
+          if (settings.filter.active() && order != "morton") continue;
+          if (settings.filter.active() && method != RasterMethod::Compact &&
+              !needsQualityPipeline(settings.quality)) {
+            continue;
+          }
           // The quality pipeline and clipping draw from the compact layout: Morton order only.
           const bool compactLayout = needsQualityPipeline(settings.quality);
           if (compactLayout && order != "morton") continue;
@@ -223,9 +287,13 @@ void measureOrder(Renderer& renderer, const std::string& order, const RenderSett
               (mode == &qualityPresets()[0] ? "" : std::string("+") + mode->name) +
               (clipCase.clip.active()   ? std::string("+clip:") + clipCase.name
                : settings.clip.active() ? "+clip"
-                                        : "");
+                                        : "") +
+              (filterCase.filter.active()   ? std::string("+filter:") + filterCase.name
+               : settings.filter.active() ? "+filter"
+                                          : "");
           results.push_back(measure(renderer, order, settings, label, viewpoint, size, o));
           printRow(results.back(), o.scene.pointCount);
+         }
         }
       }
     }
@@ -243,6 +311,7 @@ void runBench(const BenchOptions& o) {
   RenderSettings base;
   applyQualityOptions(o.quality, base);
   base.clip = clipSettingsFrom(o.clip);
+  base.filter = pointFilterFrom(o.filter);
 
   std::vector<MethodResult> results;
   std::map<std::string, double> prepareSeconds;
@@ -256,7 +325,19 @@ void runBench(const BenchOptions& o) {
     device = renderer->backendName() + ": " + renderer->deviceDescription();
     const auto start = std::chrono::steady_clock::now();
     // The scene lives while the order is measured: its set is what every row draws.
-    const Scene scene(planScene({.demo = {o.scene.pointCount, o.scene.seed}}, {}), {}, *renderer);
+    // With filters the set is laid out here, keeping its source order for the filter data.
+    std::optional<Scene> scene;
+    if (wantsFilters(o) && order == "morton") {
+      const uint64_t count = o.scene.pointCount;
+      const PointSetId set =
+          renderer->addSet(CylinderProducer(makeCylinderScene(o.scene.seed), count),
+                           {.keepSourceOrder = true});
+      renderer->setFilterData(
+          set, [count](uint64_t i) { return cylinderFilterFields(i, count); }, "intensity");
+    } else {
+      scene.emplace(planScene({.demo = {o.scene.pointCount, o.scene.seed}}, {}), SceneOptions{},
+                    *renderer);
+    }
     prepareSeconds[order] =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     residentBytes[order] = renderer->residentBytes();
@@ -300,6 +381,16 @@ void addBenchCommand(CLI::App& cli) {
   bench->add_option("--json", o->json, "Also write the results as JSON to this file");
   addQualityOptions(*bench, o->quality);
   addClipFlags(*bench, o->clip);
+  addFilterFlags(*bench, o->filter);
+  bench
+      ->add_option("--filter-modes", o->filterModes,
+                   "Filter cases to time on the cylinders' synthetic classes (1 + cylinder), "
+                   "returns (1-3 of 3) and intensity (0-4095): none, class (one class of ten), "
+                   "half (five), all (every point passes: the per-batch summaries alone), "
+                   "first (first returns: per-point tests), range (intensity=0:2047), every")
+      ->delimiter(',')
+      ->check(CLI::IsMember(filterCaseNames()))
+      ->capture_default_str();
   bench
       ->add_option("--clip-modes", o->clipModes,
                    "Clip cases to time, each on top of the clip flags: none, box (a box through "

@@ -12,7 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "convert_tiles.hpp"
+#include "options/clip_options.hpp"
 #include "options/conversion_progress.hpp"
+#include "options/filter_options.hpp"
 #include "options/interrupt_signals.hpp"
 #include "options/octree_sampler_choice.hpp"
 #include "pcv/core/error.hpp"
@@ -23,6 +25,7 @@
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinders.hpp"
 #include "pcv/session/copc_conversion.hpp"
+#include "pcv/session/selection_export.hpp"
 #include "options/progress_bar.hpp"
 #include "options/run_report.hpp"
 
@@ -43,6 +46,8 @@ struct ConvertOptions {
   bool quiet = false;
   bool tiles = false;                  ///< one COPC per input into a folder, and a VPC
   std::string vpcName = "dataset.vpc";  ///< --tiles: the VPC written in the folder
+  ClipFlags clip;      ///< write only what the box or slab keeps
+  FilterFlags filter;  ///< and what the filters keep
 };
 
 /// The cylinder scene as records, within its reach (cylinderSceneReach).
@@ -80,10 +85,22 @@ PointRecordSource recordSource(const ConvertOptions& options,
   if (options.points > 0) {
     if (!inputs.empty()) throw InputError("--points writes the cylinder scene: give no inputs");
     const int format = options.pointFormat >= 0 ? options.pointFormat : (copc ? 7 : 3);
+    if (!options.clip.box.empty() || !options.clip.slab.empty() ||
+        pointFilterFrom(options.filter).active()) {
+      throw InputError("--points writes the whole cylinder scene: clip and filter flags select "
+                       "from input files");
+    }
     return [=] { return cylinderStream(options.points, options.seed, format); };
   }
   if (inputs.empty()) {
     throw InputError("convert needs at least one input before " + options.files.back());
+  }
+  const PointSelection selection{.clip = clipSettingsFrom(options.clip),
+                                 .filter = pointFilterFrom(options.filter)};
+  if (selection.active()) {
+    // The selection at full resolution; of COPC files and tiles only what meets the clip box is
+    // read. COPC needs the count first: a first pass counts what is kept.
+    return selectedFileRecords(inputs, copc ? -1 : options.pointFormat, selection, copc);
   }
   return pointFileRecords(inputs, copc ? -1 : options.pointFormat);
 }
@@ -213,7 +230,15 @@ void runTiles(const ConvertOptions& options) {
 }
 
 void runConvert(const ConvertOptions& options) {
-  if (options.tiles) return runTiles(options);
+  if (options.tiles) {
+    // --tiles converts each tile whole; a selection is a plain convert's job.
+    if (!options.clip.box.empty() || !options.clip.slab.empty() ||
+        pointFilterFrom(options.filter).active()) {
+      throw InputError("--tiles converts whole tiles: leave out the clip and filter options (a "
+                       "convert without --tiles writes a selection)");
+    }
+    return runTiles(options);
+  }
   std::vector<std::string> inputs = options.files;
   const std::string output = inputs.back();
   inputs.pop_back();
@@ -278,6 +303,8 @@ void addConvertCommand(CLI::App& cli) {
   convert->add_option("--vpc", options->vpcName,
                       "--tiles: the VPC's file name in the output folder (default dataset.vpc)");
   convert->add_flag("--quiet,-q", options->quiet, "No progress bar");
+  addClipFlags(*convert, options->clip);
+  addFilterFlags(*convert, options->filter);
   addReportOption(*convert);
   convert->callback([options] { runConvert(*options); });
 }

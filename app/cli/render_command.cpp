@@ -7,6 +7,7 @@
 #include "path_render.hpp"
 #include "options/clip_options.hpp"
 #include "options/coloring_options.hpp"
+#include "options/filter_options.hpp"
 #include "gl_render.hpp"
 #include "options/option_groups.hpp"
 #include "options/quality_options.hpp"
@@ -35,6 +36,7 @@ struct RenderOptions {
   QualityOptions quality;          ///< point size, EDL, HQ, background
   ClipFlags clip;                  ///< --clip-box, --clip-slab, --clip-keep
   PathFlags path;                  ///< --path, --frames, --fps, --path-timing
+  FilterFlags filter;              ///< --classes, --exclude-classes, --returns, --range
   ReadFlags read;                  ///< --scan
   StreamLimits stream;             ///< a COPC file: --point-budget, --gpu-memory, --memory
   double streamSeconds = 600.0;    ///< --stream-time-limit
@@ -98,6 +100,8 @@ void runRender(const RenderOptions& options) {
             runReport()["copcCache"]["converted"] = true;
           },
       .report = terminalReport()};
+  const PointFilter filter = pointFilterFrom(options.filter);  // bad flags fail before loading
+  requestFilterData(filter, sceneOptions.stream);
   runReport()["copcCache"]["converted"] = false;  // set when the cache is made below
   // LAS or LAZ files too large to read whole stream from their conversion in the COPC cache.
   const ScenePlan plan =
@@ -113,8 +117,10 @@ void runRender(const RenderOptions& options) {
   settings.method = methodFrom(options.renderer);
   applyQualityOptions(options.quality, settings);
   settings.clip = clipSettingsFrom(options.clip);
+  settings.filter = filter;
   renderer->methodFor(settings);  // an unknown method fails before anything is loaded
   Scene scene(plan, sceneOptions, *renderer);
+  checkSceneFilterable(filter, scene);
   for (const FileRead& file : scene.filesRead()) {
     runReport()["files"].push_back({{"path", file.path}, {"points", file.points}});
   }
@@ -167,6 +173,7 @@ void addRenderCommand(CLI::App& cli) {
   addColoringFlags(*render, options->coloring);
   addQualityOptions(*render, options->quality);
   addClipFlags(*render, options->clip);
+  addFilterFlags(*render, options->filter);
   addReadFlags(*render, options->read);
   addStreamFlags(*render, options->stream);
   render

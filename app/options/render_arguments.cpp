@@ -118,6 +118,7 @@ std::string renderCommand(const ViewDescription& view) {
     command += std::string(" --method ") + methodName(*view.settings.method);
   command += qualityArguments(view.settings);
   command += clipArguments(view.settings.clip);
+  command += filterArguments(view.settings.filter);
   if (!view.files.empty()) command += coloringArguments(view.coloring);
   if (view.read.scan) command += " --scan " + std::to_string(*view.read.scan);
   return command + " --out pcv-view.png";

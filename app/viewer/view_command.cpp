@@ -4,6 +4,7 @@
 
 #include "options/clip_options.hpp"
 #include "options/coloring_options.hpp"
+#include "options/filter_options.hpp"
 #include "options/option_groups.hpp"
 #include "options/quality_options.hpp"
 #include "options/session_terminal.hpp"
@@ -22,6 +23,7 @@ struct ViewFlagsAll {
   ColoringFlags coloring;
   QualityOptions quality;
   ClipFlags clip;
+  FilterFlags filter;
   ReadFlags read;
   StreamLimits stream;
   ViewerOptions viewer;  // the options without a group of their own
@@ -34,9 +36,13 @@ ViewerOptions viewerOptionsFrom(const ViewFlagsAll& flags) {
   options.render.method = methodFrom(flags.renderer);
   applyQualityOptions(flags.quality, options.render);
   options.render.clip = clipSettingsFrom(flags.clip);
+  options.render.filter = pointFilterFrom(flags.filter);
   options.coloring = coloringOptionsFrom(flags.coloring);
   options.read = readOptionsFrom(flags.read);
   options.stream = flags.stream;
+  // The viewer's legend filters at any time: its points always carry what filters read.
+  requestFilterData(options.render.filter, options.stream);
+  options.stream.filterData = true;
   const ImageSize windowSize = parseImageSize(flags.view.size);
   options.widthPx = windowSize.width;
   options.heightPx = windowSize.height;
@@ -61,6 +67,7 @@ void addViewCommand(CLI::App& cli) {
   addColoringFlags(*view, flags->coloring);
   addQualityOptions(*view, flags->quality);
   addClipFlags(*view, flags->clip);
+  addFilterFlags(*view, flags->filter);
   addReadFlags(*view, flags->read);
   addStreamFlags(*view, flags->stream);
   view->add_option("--interop", o.interop,

@@ -70,6 +70,7 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   scene_ =
       std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring, reportOnStderr());
   addStandardTools(tools_, *this);
+  scene_->keepFilterData(options.stream.filterData, options.stream.rangeAttribute);
   if (!options.stream.inCore) {
     std::vector<std::string> notes;
     scene_->streamCopcFiles(streamingOptionsFor(options.stream, *renderer_, notes));

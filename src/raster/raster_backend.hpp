@@ -17,6 +17,7 @@
 #include "pcv/raster/renderer.hpp"
 #include "shared/clip_region.hpp"
 #include "shared/compact_points.hpp"
+#include "shared/point_filter_frame.hpp"
 
 namespace pcv {
 
@@ -61,6 +62,7 @@ struct FrameDraw {
   ViewTransform view;
   const RenderSettings* settings = nullptr;  ///< background and quality
   ClipFrame clip{};                          ///< settings->clip in the points' coordinates
+  FilterFrame filter{};                      ///< settings->filter for the kernels
   RenderTarget target;
   const DrawList* list = nullptr;
 };
@@ -91,6 +93,12 @@ class RasterBackend {
   /// order[i] is set to the slice index of the point stored at slot pointFirst + i.
   virtual void storeSlice(const PointProducer& source, uint64_t sourceFirst, uint64_t count,
                           uint64_t pointFirst, uint64_t batchFirst, uint32_t* order) = 0;
+  /// Stores the filter words (packFilterWord, one per point slot of `points`, stored order) and,
+  /// when `values` is not null, the range values of those slots, and summarizes `batches` (the
+  /// set's batch slots). The first call allocates the filter arrays for the whole pool; pools
+  /// without them cost nothing. Throws OutOfMemoryError.
+  virtual void storeFilterData(PointRange points, PointRange batches, const uint16_t* words,
+                               const float* values) = 0;
   /// Empties the slots of a removed set (non-finite points, batches of no points).
   virtual void releaseSlots(PointRange points, PointRange batches) = 0;
   /// The 16-byte points of the slots, in stored order; empty when the storage keeps none.

@@ -8,9 +8,11 @@
 #include <utility>
 
 #include "clip_frame.hpp"
+#include "filter_frame.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/host_memory.hpp"
+#include "pcv/core/parallel.hpp"
 #include "shared/framebuffer_word.hpp"
 #include "range_allocator.hpp"
 #include "raster_backend.hpp"
@@ -424,6 +426,120 @@ bool Renderer::drawsColourless() const {
                      [](const auto& entry) { return !entry.second.hasColor; });
 }
 
+DrawList Renderer::filterableList(DrawList list, SetSelection selection,
+                                  const PointFilter& filter) const {
+  if (!filter.active()) return list;
+  const uint32_t needed = filterFieldsRead(filter);
+  const std::string ranged = filter.ranges.empty() ? std::string() : filter.ranges[0].attribute;
+  auto filterable = [&](const SetRecord& record) {
+    return (record.filterFields & needed) == needed &&
+           (ranged.empty() || record.rangeAttribute == ranged);
+  };
+  const std::vector<PointSetId> chosen =
+      selection.everything()
+          ? order_
+          : std::vector<PointSetId>(selection.sets().begin(), selection.sets().end());
+  DrawList kept{.everything = false};
+  for (PointSetId id : chosen) {
+    const auto found = sets_.find(id);
+    if (found == sets_.end() || !filterable(found->second)) continue;
+    const SetRecord& record = found->second;
+    for (uint64_t b = 0; b < record.batchCount; ++b) {
+      kept.batches.push_back(uint32_t(record.batchFirst + b));
+    }
+    kept.pointRanges.push_back({record.pointFirst, record.pointCount});
+  }
+  return kept;
+}
+
+FilterData filterDataOf(std::span<const ScalarAttribute> attributes,
+                        std::string_view rangeAttribute) {
+  FilterData data;
+  for (const ScalarAttribute& attribute : attributes) {
+    const std::span<const float> values(attribute.values.data(), attribute.values.size());
+    if (attribute.name == "classification") data.classification = values;
+    if (attribute.name == "return_number") data.returnNumber = values;
+    if (attribute.name == "number_of_returns") data.numberOfReturns = values;
+    if (!rangeAttribute.empty() && attribute.name == rangeAttribute) {
+      data.rangeAttribute = attribute.name;
+      data.rangeValues = values;
+    }
+  }
+  return data;
+}
+
+void Renderer::setFilterData(PointSetId set, const FilterData& data) {
+  const auto found = sets_.find(set);
+  if (found == sets_.end()) throw InputError("setFilterData: no set " + std::to_string(set));
+  const uint64_t count = found->second.pointCount;
+  for (const std::span<const float>* field : {&data.classification, &data.returnNumber,
+                                              &data.numberOfReturns, &data.rangeValues}) {
+    if (!field->empty() && field->size() != count) {
+      throw InputError("setFilterData: " + std::to_string(field->size()) +
+                       " values for a set of " + std::to_string(count) + " points");
+    }
+  }
+  // Values as the readers hold them (floats of whole numbers), clamped to the word's fields.
+  auto field = [](std::span<const float> values, uint64_t i, float high) -> uint8_t {
+    if (values.empty()) return 0;
+    const float v = values[i];
+    return v >= 0.0f ? uint8_t(v < high ? v : high) : 0;
+  };
+  const uint32_t fields = (data.classification.empty() ? 0u : 1u) |
+                          (data.returnNumber.empty() ? 0u : 2u) |
+                          (data.numberOfReturns.empty() ? 0u : 4u);
+  storeFilterData(
+      set,
+      [&](uint64_t i) {
+        return FilterFields{.classification = field(data.classification, i, 255.0f),
+                            .returnNumber = field(data.returnNumber, i, 15.0f),
+                            .numberOfReturns = field(data.numberOfReturns, i, 15.0f),
+                            .rangeValue = data.rangeValues.empty() ? 0.0f : data.rangeValues[i]};
+      },
+      fields, data.rangeAttribute, !data.rangeValues.empty());
+}
+
+void Renderer::setFilterData(PointSetId set, const std::function<FilterFields(uint64_t)>& fieldsOf,
+                             const std::string& rangeAttribute) {
+  storeFilterData(set, fieldsOf, 7u, rangeAttribute, !rangeAttribute.empty());
+}
+
+void Renderer::storeFilterData(PointSetId set,
+                               const std::function<FilterFields(uint64_t)>& fieldsOf,
+                               uint32_t fields, const std::string& rangeAttribute,
+                               bool withValues) {
+  const auto found = sets_.find(set);
+  if (found == sets_.end()) throw InputError("setFilterData: no set " + std::to_string(set));
+  SetRecord& record = found->second;
+  const uint64_t count = record.pointCount;
+  if (options_.storage == PointStorage::Unsorted || record.sourceOrder.size() != count) {
+    throw InputError(
+        "setFilterData: filters draw from the compact layout, and the set must keep its source "
+        "order (PointSetOptions::keepSourceOrder) to place its points' values");
+  }
+  requireHostMemory("the filter data of a point set", count, withValues ? 6 : 2);
+  std::vector<uint16_t> words(count);
+  std::vector<float> values(withValues ? count : 0);
+  // Stored point i is source point sourceOrder[i].
+  const std::vector<uint32_t>& order = record.sourceOrder;
+  parallelFor(count, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+      const FilterFields f = fieldsOf(order[i]);
+      words[i] = packFilterWord(f.classification, f.returnNumber, f.numberOfReturns);
+      if (withValues) values[i] = f.rangeValue;
+    }
+  });
+  backend_->storeFilterData({record.pointFirst, count}, {record.batchFirst, record.batchCount},
+                            words.data(), withValues ? values.data() : nullptr);
+  record.filterFields = fields;
+  record.rangeAttribute = withValues ? rangeAttribute : std::string();
+}
+
+std::string Renderer::rangeAttributeOf(PointSetId set) const {
+  const auto found = sets_.find(set);
+  return found == sets_.end() ? std::string() : found->second.rangeAttribute;
+}
+
 DrawList Renderer::drawListFor(SetSelection selection, bool& colourless) const {
   if (selection.everything()) {
     colourless = drawsColourless();
@@ -459,7 +575,8 @@ void Renderer::render(std::span<const PointSetId> sets, const ViewTransform& vie
 void Renderer::render(SetSelection selection, const ViewTransform& view,
                       const RenderSettings& settings, const RenderTarget& target) {
   bool colourless = false;
-  const DrawList list = drawListFor(selection, colourless);
+  const DrawList list =
+      filterableList(drawListFor(selection, colourless), selection, settings.filter);
   draw(list, colourless, view, settings, target);
 }
 
@@ -489,6 +606,14 @@ FrameDraw Renderer::prepareFrame(const DrawList& list, bool drawsColourless,
                        "' draws the 16-byte points (use the compact method)");
     }
     frame.clip = makeClipFrame(settings.clip, view.origin);
+  }
+  if (settings.filter.active()) {
+    if (frame.pipeline != DrawPipeline::Compact && frame.pipeline != DrawPipeline::Quality) {
+      throw InputError(std::string("filters draw from the compact layout; method '") +
+                       methodName(methodFor(settings)) +
+                       "' draws the 16-byte points (use the compact method)");
+    }
+    frame.filter = makeFilterFrame(settings.filter);
   }
   return frame;
 }
@@ -521,7 +646,8 @@ std::optional<PickedPoint> Renderer::pick(SetSelection selection, const ViewTran
       .height = std::min(yPx + radiusPx + 1, view.height) - std::max(yPx - radiusPx, 0)};
   if (rect.width <= 0 || rect.height <= 0 || sets_.empty()) return std::nullopt;
   bool colourless = false;
-  const DrawList list = drawListFor(selection, colourless);
+  const DrawList list =
+      filterableList(drawListFor(selection, colourless), selection, requested.filter);
   RenderSettings settings;
   FrameDraw frame = prepareFrame(list, colourless, view, requested, settings);
   // The 16-byte methods draw the same points as the compact layout; its depth pass names them.

@@ -43,8 +43,33 @@ Coloring ColouredCloud::show(const ColoringOptions& coloring, const PointSetOpti
   hide();
   PointSetOptions setOptions = options;
   setOptions.hasColor = cloud_.hasColor;
+  setOptions.keepSourceOrder = options.keepSourceOrder || filterData_;
   set_ = renderer_.addSet(coloured, setOptions);
+  shownColoring_ = coloring;
+  shownOrigin_ = shownOrigin;
+  shownWithOrder_ = setOptions.keepSourceOrder;
+  if (filterData_) applyFilterData();
   return used;
+}
+
+void ColouredCloud::applyFilterData() {
+  const FilterData data = filterDataOf(cloud_.attributes, rangeAttribute_);
+  // Points with nothing a filter reads (a PLY of positions) get no arrays: filters draw none.
+  if (data.classification.empty() && data.returnNumber.empty() && data.rangeValues.empty()) return;
+  renderer_.setFilterData(*set_, data);
+}
+
+void ColouredCloud::setFilterData(bool keep, const std::string& rangeAttribute) {
+  filterData_ = keep;
+  rangeAttribute_ = rangeAttribute;
+  if (!keep || !set_) return;
+  if (shownWithOrder_) {
+    applyFilterData();
+    return;
+  }
+  // The set shown cannot place per-point values: lay it out again, keeping its order.
+  std::string fallback;  // the colouring in effect already had its fallback decided
+  show(*shownColoring_, {.keepSourceOrder = true}, &fallback, shownOrigin_);
 }
 
 void ColouredCloud::hide() {

@@ -17,9 +17,10 @@ std::unique_ptr<PointRecordStream> inputStream(const std::string& path, int form
   return cloudRecords(std::move(cloud), format < 0 ? defaultFormat : format);
 }
 
-/// The stream in `format` (when one was asked for), extra bytes kept.
-std::unique_ptr<PointRecordStream> withPointFormat(std::unique_ptr<PointRecordStream> stream,
-                                                   int format) {
+}  // namespace
+
+std::unique_ptr<PointRecordStream> recordsInPointFormat(std::unique_ptr<PointRecordStream> stream,
+                                                        int format) {
   if (format < 0 || format == stream->format().pointFormat) return stream;
   LasWriteFormat target = stream->format();
   const uint32_t extra = target.recordLength - lasFormatRecordBytes(target.pointFormat);
@@ -30,13 +31,11 @@ std::unique_ptr<PointRecordStream> withPointFormat(std::unique_ptr<PointRecordSt
   return reformatRecords(std::move(stream), target);
 }
 
-}  // namespace
-
 PointRecordSource pointFileRecords(const std::vector<std::string>& inputs, int pointFormat) {
   return [inputs, pointFormat] {
     std::vector<std::unique_ptr<PointRecordStream>> streams;
     for (const std::string& input : inputs) streams.push_back(inputStream(input, pointFormat));
-    return withPointFormat(concatenateRecords(std::move(streams)), pointFormat);
+    return recordsInPointFormat(concatenateRecords(std::move(streams)), pointFormat);
   };
 }
 

@@ -128,6 +128,7 @@ void Scene::openInCore() {
     inCore_->merge(PointCloud(*given), std::exchange(first, false));
   }
   const PointCloud& cloud = inCore_->cloud();
+  if (options_.stream.filterData) inCore_->setFilterData(true, options_.stream.rangeAttribute);
   LayoutProgress progress;
   {
     auto shown = report.show("laying out " + countText(cloud.size()) + " points", nullptr,

@@ -46,6 +46,8 @@ StreamingOptions streamingOptionsFor(const StreamLimits& limits, const Renderer&
     notes.push_back(formatBytes(double(options.gpuMemoryBytes)) + " for resident nodes, of " +
                     formatBytes(double(free)) + " free (--gpu-memory)");
   }
+  options.filterData = limits.filterData;
+  options.rangeAttribute = limits.rangeAttribute;
   options.hostMemoryBytes = limits.memoryBytes;
   if (options.hostMemoryBytes == 0) {
     const uint64_t available = availableHostMemoryBytes();

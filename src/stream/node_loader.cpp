@@ -13,8 +13,12 @@ constexpr size_t kPrefetchNodes = 16;
 }  // namespace
 
 NodeLoader::NodeLoader(std::shared_ptr<const NodeSource> source, const ColoringOptions& coloring,
-                       unsigned threads, uint64_t hostBudgetBytes)
-    : source_(std::move(source)), coloring_(coloring), hostBudgetBytes_(hostBudgetBytes) {
+                       unsigned threads, uint64_t hostBudgetBytes,
+                       std::vector<std::string> keptAttributes)
+    : source_(std::move(source)),
+      coloring_(coloring),
+      keptAttributes_(std::move(keptAttributes)),
+      hostBudgetBytes_(hostBudgetBytes) {
   for (unsigned t = 0; t < std::max(1u, threads); ++t) threads_.emplace_back([this] { run(); });
 }
 
@@ -114,8 +118,14 @@ void NodeLoader::run() {
     DecodedNode decoded{.node = node};
     std::string error;
     try {
-      const PointCloud cloud = source_->decodeNode(node);
+      PointCloud cloud = source_->decodeNode(node);
       coloredPoints(cloud, coloring_, decoded.points);
+      for (ScalarAttribute& attribute : cloud.attributes) {
+        if (std::find(keptAttributes_.begin(), keptAttributes_.end(), attribute.name) !=
+            keptAttributes_.end()) {
+          decoded.attributes.push_back(std::move(attribute));
+        }
+      }
     } catch (const Error& e) {
       error = e.what();
     }

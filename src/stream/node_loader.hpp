@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pcv/core/point.hpp"
+#include "pcv/core/point_cloud.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/core/uninitialized_vector.hpp"
 #include "pcv/stream/node_source.hpp"
@@ -24,6 +25,8 @@ namespace pcv {
 struct DecodedNode {
   uint32_t node = 0;
   UninitializedVector<Point> points;
+  /// The attributes filters read (NodeLoader's `keptAttributes`), per point; empty otherwise.
+  std::vector<ScalarAttribute> attributes;
 };
 
 class NodeLoader {
@@ -31,7 +34,8 @@ class NodeLoader {
   /// `coloring` is applied to every node (its range fixed, so nodes agree); `hostBudgetBytes`
   /// bounds the decoded points waiting to be taken, and those being decoded.
   NodeLoader(std::shared_ptr<const NodeSource> source, const ColoringOptions& coloring,
-             unsigned threads, uint64_t hostBudgetBytes);
+             unsigned threads, uint64_t hostBudgetBytes,
+             std::vector<std::string> keptAttributes = {});
   ~NodeLoader();  ///< stops the threads; decodes in progress finish first
   NodeLoader(const NodeLoader&) = delete;
   NodeLoader& operator=(const NodeLoader&) = delete;
@@ -56,6 +60,7 @@ class NodeLoader {
 
   const std::shared_ptr<const NodeSource> source_;
   const ColoringOptions coloring_;
+  const std::vector<std::string> keptAttributes_;  ///< attributes each decoded node keeps
   const uint64_t hostBudgetBytes_;
 
   mutable std::mutex mutex_;

@@ -64,14 +64,24 @@ StreamedCloud::StreamedCloud(std::shared_ptr<const NodeSource> source, Renderer&
     UninitializedVector<Point> coloured;
     coloring_ = coloredPoints(root, options_.coloring, coloured);
     fixed = fixedColoring(coloring_, options_.coloring);
-    if (const auto set = pool_.tryAddSet(HostPoints(coloured), {.hasColor = source_->hasColor()})) {
+    if (const auto set = pool_.tryAddSet(HostPoints(coloured),
+                                         {.hasColor = source_->hasColor(),
+                                          .keepSourceOrder = options_.filterData})) {
+      if (options_.filterData) {
+        renderer_.setFilterData(*set, filterDataOf(root.attributes, options_.rangeAttribute));
+      }
       makeResident(uint32_t(first), *set);
       stats_.uploadedPoints += coloured.size();
       stats_.residentPoints += coloured.size();
     }
   }
+  std::vector<std::string> kept;
+  if (options_.filterData) {
+    kept = {"classification", "return_number", "number_of_returns"};
+    if (!options_.rangeAttribute.empty()) kept.push_back(options_.rangeAttribute);
+  }
   loader_ = std::make_unique<NodeLoader>(source_, fixed, decodeThreads(options_.decodeThreads),
-                                         options_.hostMemoryBytes);
+                                         options_.hostMemoryBytes, std::move(kept));
 }
 
 StreamedCloud::~StreamedCloud() {
@@ -156,8 +166,13 @@ void StreamedCloud::addDecoded() {
     bool repacked = false;
     for (;;) {
       const std::optional<PointSetId> set =
-          pool_.tryAddSet(HostPoints(decoded.points), {.hasColor = source_->hasColor()});
+          pool_.tryAddSet(HostPoints(decoded.points), {.hasColor = source_->hasColor(),
+                                                       .keepSourceOrder = options_.filterData});
       if (set) {
+        if (options_.filterData) {
+          renderer_.setFilterData(*set,
+                                  filterDataOf(decoded.attributes, options_.rangeAttribute));
+        }
         makeResident(decoded.node, *set);
         stats_.uploadedPoints += decoded.points.size();
         stats_.residentPoints += decoded.points.size();

@@ -51,15 +51,16 @@ std::filesystem::path sparseLas(const TempDir& dir, uint64_t count) {
 
 TEST(LasReader, FileLargerThanMemoryIsRefusedBeforeDecoding) {
   TempDir dir;
-  // 16 bytes per point and 4 per attribute (intensity, classification, return number): twice
-  // what the memory available holds, so other processes freeing memory meanwhile change nothing.
-  const uint64_t count = availableHostMemoryBytes() / 28 * 2;
+  // 16 bytes per point and 4 per attribute (intensity, classification, return number, number of
+  // returns): twice what the memory available holds, so other processes freeing memory meanwhile
+  // change nothing.
+  const uint64_t count = availableHostMemoryBytes() / 32 * 2;
   const std::filesystem::path path = sparseLas(dir, count);
   try {
     readPointCloud(path);
     FAIL() << "expected an OutOfMemoryError";
   } catch (const OutOfMemoryError& error) {
-    EXPECT_NE(std::string(error.what()).find(std::to_string(count) + " x 28 bytes"),
+    EXPECT_NE(std::string(error.what()).find(std::to_string(count) + " x 32 bytes"),
               std::string::npos)
         << error.what();
     EXPECT_NE(std::string(error.what()).find("huge.las"), std::string::npos) << error.what();
@@ -72,7 +73,7 @@ TEST(LasReader, DescribingAHugeFileReadsOnlyItsHeader) {
   const FileSummary summary = describePointFile(sparseLas(dir, count));
   EXPECT_TRUE(summary.fromHeader);
   EXPECT_EQ(summary.pointCount, count);
-  EXPECT_EQ(summary.attributes.size(), 3u);
+  EXPECT_EQ(summary.attributes.size(), 4u);  // intensity, class, return and number of returns
   EXPECT_FALSE(summary.hasColor);
 }
 
@@ -122,6 +123,8 @@ TEST(LasReader, ReadsEveryPointFormatAndVersion) {
       EXPECT_FLOAT_EQ(cloud.findAttribute("intensity")->values[7], 7.0f);
       EXPECT_FLOAT_EQ(cloud.findAttribute("classification")->values[18], 18.0f);
       EXPECT_FLOAT_EQ(cloud.findAttribute("return_number")->values[3], 4.0f);
+      // makeLas writes one return per pulse (bits 3-5 legacy, 4-7 extended).
+      EXPECT_FLOAT_EQ(cloud.findAttribute("number_of_returns")->values[3], 1.0f);
     }
   }
 }

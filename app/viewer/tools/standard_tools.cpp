@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "viewer/tools/clip_tool.hpp"
+#include "viewer/tools/filter_tool.hpp"
 #include "viewer/tools/measure_tool.hpp"
 #include "viewer/tools/path_tool.hpp"
 #include "viewer/tools/views_tool.hpp"
@@ -14,6 +15,7 @@ void addStandardTools(ToolList& tools, ToolHost& host) {
   tools.add(std::make_unique<MeasureTool>(host));
   tools.add(std::make_unique<ClipTool>(host));
   tools.add(std::make_unique<PathTool>(host));
+  tools.add(std::make_unique<FilterTool>(host));
 }
 
 }  // namespace pcv::app

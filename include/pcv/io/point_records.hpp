@@ -50,6 +50,14 @@ class PointRecordStream {
 /// the compressed layout). Throws InputError.
 std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path);
 
+/// The same, reading only what may hold points inside `region` (world coordinates): of a COPC
+/// file, the chunks of the octree nodes whose cubes meet it (pointCount() counts those); of a
+/// file whose header bounds miss it, nothing (all-zero header bounds count as unknown); of other
+/// files, everything. The caller tests each
+/// record: a chunk read holds points outside the region too. Throws InputError.
+std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path,
+                                                  const Box3d& region);
+
 /// The points of `cloud` as records of `pointFormat` (0-10): positions on a grid as fine as the
 /// floats' precision over the cloud's extent, offset by its origin; colours scaled to 16 bits;
 /// the intensity, classification and return_number attributes where the cloud has them.

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "pcv/core/point.hpp"
+#include "pcv/core/point_filter.hpp"
 #include "pcv/raster/clip_settings.hpp"
 #include "pcv/raster/quality_settings.hpp"
 #include "pcv/raster/raster_method.hpp"
@@ -18,6 +19,9 @@ struct RenderSettings {
   QualitySettings quality;             ///< point size, EDL, blending ...; defaults change nothing
   ClipSettings clip;                   ///< the box and slab drawn (world coordinates); none by
                                        ///< default. Drawn from the compact layout only.
+  /// Classes, returns and one attribute range drawn (all by default). Compact layout only; a set
+  /// without the data a filter reads (Renderer::setFilterData) draws nothing while it is on.
+  PointFilter filter;
 };
 
 }  // namespace pcv

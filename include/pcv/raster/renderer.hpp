@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "pcv/core/point.hpp"
+#include "pcv/core/point_cloud.hpp"
 #include "pcv/core/point_producer.hpp"
 #include "pcv/core/stage_timings.hpp"
 #include "pcv/raster/projection.hpp"
@@ -72,6 +74,32 @@ struct PointSetOptions {
   /// Where addSet reports how far it is (slice by slice); may be null.
   LayoutProgress* progress = nullptr;
 };
+
+/// What filters read of a set's points, in the order they were given to addSet (one value per
+/// point, as the readers' attributes hold them); empty spans: the set lacks that attribute, and
+/// a filter that reads it draws none of the set's points.
+struct FilterData {
+  std::span<const float> classification;   ///< ASPRS class 0-255
+  std::span<const float> returnNumber;     ///< 1-15
+  std::span<const float> numberOfReturns;  ///< 1-15
+  /// The one attribute a range filter may test on this set (values uploaded only when given).
+  std::string rangeAttribute;
+  std::span<const float> rangeValues;
+};
+
+/// One point's filter data, for generated sets (Renderer::setFilterData with a function).
+struct FilterFields {
+  uint8_t classification = 0;
+  uint8_t returnNumber = 0;     ///< 0-15
+  uint8_t numberOfReturns = 0;  ///< 0-15
+  float rangeValue = 0.0f;      ///< the range attribute's value
+};
+
+/// The filter data of points whose attributes are `attributes` (a cloud's, by the readers'
+/// names: classification, return_number, number_of_returns), with `rangeAttribute`'s values when
+/// it is not empty and present. The spans point into `attributes`.
+FilterData filterDataOf(std::span<const ScalarAttribute> attributes,
+                        std::string_view rangeAttribute = {});
 
 /// The resident sets a frame draws: every one, or the listed ones only (a streamed octree keeps
 /// nodes resident that the current view does not want). The listed ids must outlive the call.
@@ -197,6 +225,18 @@ class Renderer {
   uint64_t freeMemoryBytes() const;
   /// Point slots held by reserved pools, all together (0 when none is).
   uint64_t reservedPointSlots() const;
+  /// Stores what filters read of the set's points (compact layout; the set must keep its source
+  /// order, PointSetOptions::keepSourceOrder, to place them), with per-batch summaries so a
+  /// frame skips batches none of whose points pass. Replaces what was stored before. 2 bytes per
+  /// point, 4 more with range values. Throws InputError for a wrong count or an unknown set.
+  void setFilterData(PointSetId set, const FilterData& data);
+  /// The same from a function of the source index (generated sets, benchmarks; called from
+  /// several threads at once): every field is
+  /// present, the range values too when `rangeAttribute` is not empty.
+  void setFilterData(PointSetId set, const std::function<FilterFields(uint64_t)>& fieldsOf,
+                     const std::string& rangeAttribute = {});
+  /// The attribute whose values the set holds for a range filter; empty when none.
+  std::string rangeAttributeOf(PointSetId set) const;
   /// Copies a set's 16-byte points back to the host in stored order; empty with Compact storage.
   std::vector<Point> downloadPoints(PointSetId set) const;
   /// The set and point a framebuffer payload names; empty for a payload no set holds.
@@ -244,6 +284,8 @@ class Renderer {
     uint64_t batchFirst = 0, batchCount = 0, batchSlots = 0;  ///< pool batch slots
     uint32_t reservation = 0;  ///< the reserved pool it lives in; 0: the shared rest
     bool hasColor = true;
+    uint32_t filterFields = 0;   ///< bits: 1 classes, 2 return numbers, 4 numbers of returns
+    std::string rangeAttribute;  ///< the attribute of its range values; empty: none
     std::vector<uint32_t> sourceOrder;  ///< stored index -> source index, when kept
   };
   /// Finds slots for the record in the shared rest of the pool, growing it (by half again when
@@ -271,6 +313,10 @@ class Renderer {
   bool drawsColourless() const;
   /// The slots `selection` draws; `colourless` says whether any of its sets lacks colours.
   DrawList drawListFor(SetSelection selection, bool& colourless) const;
+  /// The list without the sets `filter` cannot test (they lack what it reads), or `list`.
+  void storeFilterData(PointSetId set, const std::function<FilterFields(uint64_t)>& fieldsOf,
+                       uint32_t fields, const std::string& rangeAttribute, bool withValues);
+  DrawList filterableList(DrawList list, SetSelection selection, const PointFilter& filter) const;
 
   std::unique_ptr<RasterBackend> backend_;
   RendererOptions options_;

@@ -39,6 +39,10 @@ class ColouredCloud {
   Coloring show(const ColoringOptions& coloring, const PointSetOptions& options = {},
                 std::string* fallbackError = nullptr,
                 const std::optional<glm::dvec3>& shownOrigin = std::nullopt);
+  /// Whether the set shown carries what point filters read (Renderer::setFilterData), with the
+  /// values of `rangeAttribute` (may be empty) for range filters; applied to the set shown now
+  /// (shown again when it keeps no source order) and to every later show().
+  void setFilterData(bool keep, const std::string& rangeAttribute = {});
   /// Removes the set; the points stay.
   void hide();
 
@@ -49,7 +53,15 @@ class ColouredCloud {
  private:
   Renderer& renderer_;
   PointCloud cloud_;
+  /// Gives the set shown what filters read of the points, when they carry any of it.
+  void applyFilterData();
+
   std::optional<PointSetId> set_;
+  bool filterData_ = false;
+  std::string rangeAttribute_;
+  std::optional<ColoringOptions> shownColoring_;  ///< what show() was last asked
+  std::optional<glm::dvec3> shownOrigin_;
+  bool shownWithOrder_ = false;
 };
 
 }  // namespace pcv

@@ -17,6 +17,11 @@ namespace pcv {
 /// source opens the files again (a second pass).
 PointRecordSource pointFileRecords(const std::vector<std::string>& inputs, int pointFormat = -1);
 
+/// `stream` re-encoded in point format `format` (extra bytes kept), or as it is for -1 or its
+/// own format.
+std::unique_ptr<PointRecordStream> recordsInPointFormat(std::unique_ptr<PointRecordStream> stream,
+                                                        int format);
+
 /// Writes `inputs`, merged, as the COPC file `output` (the point format picked from theirs),
 /// out of core under `options.memoryBytes`; `progress` (may be null) counts as it goes and
 /// cancels when its flag is set (ConversionCancelled, nothing left behind). Throws InputError

@@ -54,6 +54,11 @@ class SceneModel {
   /// From now on a COPC file opened alone (replacing the scene) is streamed from its octree
   /// with `options`, instead of read whole; without a call every file is read whole.
   void streamCopcFiles(const StreamingOptions& options) { streaming_ = options; }
+  /// The files read whole carry what point filters read (ColouredCloud::setFilterData), with
+  /// `rangeAttribute`'s values (may be empty); streams carry it as their options say.
+  void keepFilterData(bool keep, const std::string& rangeAttribute = {}) {
+    cloud_.setFilterData(keep, rangeAttribute);
+  }
   /// Queues `files` on the background loader: with `replace` the first replaces the scene,
   /// otherwise all are added to it (beside a stream too: they are shown as offsets from the
   /// stream's origin, in the renderer's memory outside the stream's reserved pool). `options`

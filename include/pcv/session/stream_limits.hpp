@@ -19,6 +19,10 @@ struct StreamLimits {
   uint64_t memoryBytes = 0;     ///< host bytes; 0: a fraction of the available memory
   bool inCore = false;          ///< read a COPC file whole, like any other file
   int httpConnections = 0;      ///< remote files: requests in flight at most; 0: the default (16)
+  /// Points carry what filters read (classes, returns; StreamingOptions::filterData), in core
+  /// and streamed; off costs nothing.
+  bool filterData = false;
+  std::string rangeAttribute;  ///< with filterData: the attribute range filters test
 };
 
 /// Sets what remote files (URLs) are read with from `limits`: the requests in flight and a memory

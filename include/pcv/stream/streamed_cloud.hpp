@@ -32,6 +32,12 @@ struct StreamingOptions {
   double uploadSecondsPerFrame = 0.002;       ///< time a frame spends adding nodes, about
   double refineSpacingPx = 1.0;  ///< refine nodes whose points show farther apart (pixels)
   ColoringOptions coloring;      ///< its range is fixed from the first root node for every node
+  /// Give every node the data point filters read (classes, returns: Renderer::setFilterData):
+  /// 6 bytes per resident point on the host and 2 on the GPU. Off: no cost, and filters draw no
+  /// streamed point.
+  bool filterData = false;
+  /// With filterData, the attribute whose values range filters test (empty: none).
+  std::string rangeAttribute;
 };
 
 /// What the panel shows.

@@ -45,7 +45,7 @@ struct RecordMaker {
   LasWriteFormat format;
 
   void make(const Point& p, double intensity, double classification, double returnNumber,
-            double gpsTime, uint8_t* record) const {
+            double gpsTime, uint8_t* record, double numberOfReturns = 0.0) const {
     io::LasPointFields f;
     const float local[3] = {p.x, p.y, p.z};
     for (int a = 0; a < 3; ++a)
@@ -57,7 +57,10 @@ struct RecordMaker {
     f.intensity = saturatedU16(intensity);
     f.classification = uint8_t(std::clamp(classification, 0.0, 255.0));
     f.returnNumber = uint8_t(std::clamp(returnNumber, 0.0, 15.0));
-    f.numberOfReturns = std::max<uint8_t>(f.returnNumber, 1);
+    // Without a number of returns, the return is taken for the pulse's last.
+    f.numberOfReturns = numberOfReturns > 0.0
+                            ? uint8_t(std::clamp(numberOfReturns, 1.0, 15.0))
+                            : std::max<uint8_t>(f.returnNumber, 1);
     f.gpsTime = gpsTime;
     f.pointSourceId = 1;
     io::packLasPoint(f, format.pointFormat, record);
@@ -78,6 +81,7 @@ class CloudRecords : public PointRecordStream {
     intensity_ = cloud_.findAttribute("intensity");
     classification_ = cloud_.findAttribute("classification");
     returnNumber_ = cloud_.findAttribute("return_number");
+    numberOfReturns_ = cloud_.findAttribute("number_of_returns");
   }
 
   uint64_t next(uint64_t maxPoints, const uint8_t*& records) override {
@@ -93,7 +97,8 @@ class CloudRecords : public PointRecordStream {
           return a && std::isfinite(a->values[p]) ? double(a->values[p]) : missing;
         };
         maker_.make(cloud_.points[p], value(intensity_, 0.0), value(classification_, 0.0),
-                    value(returnNumber_, 1.0), 0.0, buffer_.data() + i * length);
+                    value(returnNumber_, 1.0), 0.0, buffer_.data() + i * length,
+                    value(numberOfReturns_, 0.0));
       }
     });
     done_ += count;
@@ -107,6 +112,7 @@ class CloudRecords : public PointRecordStream {
   const ScalarAttribute* intensity_ = nullptr;
   const ScalarAttribute* classification_ = nullptr;
   const ScalarAttribute* returnNumber_ = nullptr;
+  const ScalarAttribute* numberOfReturns_ = nullptr;
   UninitializedVector<uint8_t> buffer_;  ///< zeroed by the threads that fill it
   uint64_t done_ = 0;
 };

@@ -191,7 +191,8 @@ ReadResult::Declared declaredByHeader(const LasHeader& h) {
 
 RecordLayout lasRecordLayout(const LasHeader& h) {
   const uint64_t stride = h.recordLength;
-  RecordLayout layout{.attributeNames = {"intensity", "classification", "return_number"},
+  RecordLayout layout{.attributeNames = {"intensity", "classification", "return_number",
+                                         "number_of_returns"},
                       .bytesPerPoint = stride};
   for (int a = 0; a < 3; ++a) {
     layout.fields.push_back({.type = ScalarType::Int32,
@@ -221,6 +222,14 @@ RecordLayout lasRecordLayout(const LasHeader& h) {
                            .stride = stride,
                            .bitMask = extended ? 0x0fu : 0x07u,
                            .attribute = 2});
+  // Number of returns: bits 3-5 of byte 14 (formats 0-5), bits 4-7 (formats 6-10).
+  layout.fields.push_back({.type = ScalarType::UInt8,
+                           .role = FieldRole::Attribute,
+                           .base = 14,
+                           .stride = stride,
+                           .bitShift = extended ? 4u : 3u,
+                           .bitMask = extended ? 0x0fu : 0x07u,
+                           .attribute = 3});
   if (const uint64_t rgb = kRgbOffset[h.pointFormat]) {
     for (int c = 0; c < 3; ++c) {
       layout.fields.push_back({.type = ScalarType::UInt16,

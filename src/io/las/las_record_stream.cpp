@@ -7,6 +7,7 @@
 #include "laz/laz_records.hpp"
 #include "common/mapped_file.hpp"
 #include "pcv/core/parallel.hpp"
+#include "pcv/io/copc_hierarchy.hpp"
 #include "pcv/io/point_records.hpp"
 
 namespace pcv {
@@ -58,9 +59,14 @@ LasWriteFormat formatOf(const io::LasHeader& header, std::span<const uint8_t> fi
   return f;
 }
 
+bool overlaps(const Box3d& a, const Box3d& b) {
+  return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y &&
+         a.min.z <= b.max.z && b.min.z <= a.max.z;
+}
+
 class LasFileRecords : public PointRecordStream {
  public:
-  explicit LasFileRecords(const std::filesystem::path& path)
+  LasFileRecords(const std::filesystem::path& path, const std::optional<Box3d>& region)
       : file_(path), context_{.file = path.string()} {
     header_ = io::parseLasHeader(file_.bytes(), context_);
     format_ = formatOf(header_, file_.bytes());
@@ -72,6 +78,7 @@ class LasFileRecords : public PointRecordStream {
     if (header_.compressed() || header_.findVlr(laz::kLaszipUserId, laz::kLaszipRecordId)) {
       laz_ = std::make_unique<io::LazPointRecords>(file_.bytes(), header_, context_);
       decoders_.resize(laz_->sequential() ? 1 : workerCount());
+      for (size_t c = 0; c < laz_->chunkCount(); ++c) chunkOrder_.push_back(c);
     } else {
       const uint64_t available = file_.size() - header_.pointsOffset;
       if (header_.pointCount > available / header_.recordLength) {
@@ -80,6 +87,7 @@ class LasFileRecords : public PointRecordStream {
                                                   " points, more than the file holds (truncated?)");
       }
     }
+    if (region) restrictTo(path, *region);
   }
 
   uint64_t next(uint64_t maxPoints, const uint8_t*& records) override {
@@ -98,34 +106,69 @@ class LasFileRecords : public PointRecordStream {
   }
 
  private:
+  /// Reads only the chunks of COPC nodes that meet `region`, or nothing when the header's
+  /// bounds miss it.
+  void restrictTo(const std::filesystem::path& path, const Box3d& region) {
+    // A header's bounds skip the whole file, as tile indexes (PDAL, QGIS) use them; all zeros
+    // is a writer that left them out, not a file of points at the origin.
+    const bool stated = !bounds_.empty() && (bounds_.min != glm::dvec3(0.0) ||
+                                             bounds_.max != glm::dvec3(0.0));
+    if (stated && !overlaps(bounds_, region)) {
+      pointCount_ = 0;
+      chunkOrder_.clear();
+      return;
+    }
+    if (!laz_ || laz_->sequential() || !header_.findVlr("copc", 1)) return;
+    const CopcHierarchy hierarchy = readCopcHierarchy(path);
+    std::vector<uint64_t> offsets;
+    for (const CopcNode& node : hierarchy.nodes) {
+      if (node.pointCount > 0 && overlaps(node.bounds, region)) offsets.push_back(node.chunkOffset);
+    }
+    std::sort(offsets.begin(), offsets.end());
+    const auto& chunks = laz_->layout().chunks;
+    chunkOrder_.clear();
+    pointCount_ = 0;
+    for (size_t c = 0; c < chunks.size(); ++c) {
+      if (!std::binary_search(offsets.begin(), offsets.end(), chunks[c].offset)) continue;
+      chunkOrder_.push_back(c);
+      pointCount_ += chunks[c].pointCount;
+    }
+  }
+
   /// Whole chunks that fit in `maxPoints` (at least one), decoded in parallel.
   uint64_t nextChunks(uint64_t maxPoints, const uint8_t*& records) {
     const auto& chunks = laz_->layout().chunks;
     // The chunks decoded before are done with (where a table says where chunks start).
-    if (!laz_->layout().sequential) {
-      const uint64_t decodedEnd =
-          nextChunk_ < chunks.size() ? chunks[nextChunk_].offset : laz_->layout().dataEnd;
+    if (!laz_->layout().sequential && chunkOrder_.size() == chunks.size()) {
+      const uint64_t decodedEnd = nextChunk_ < chunks.size() ? chunks[chunkOrder_[nextChunk_]].offset
+                                                             : laz_->layout().dataEnd;
       droppedTo_ = file_.dropPages(std::max(droppedTo_, header_.pointsOffset), decodedEnd);
     }
-    if (nextChunk_ >= chunks.size()) return 0;
+    if (nextChunk_ >= chunkOrder_.size()) return 0;
     size_t end = nextChunk_ + 1;
-    uint64_t points = chunks[nextChunk_].pointCount;
-    while (end < chunks.size() && end - nextChunk_ < decoders_.size() &&
-           points + chunks[end].pointCount <= maxPoints) {
-      points += chunks[end++].pointCount;
+    uint64_t points = chunks[chunkOrder_[nextChunk_]].pointCount;
+    while (end < chunkOrder_.size() && end - nextChunk_ < decoders_.size() &&
+           points + chunks[chunkOrder_[end]].pointCount <= maxPoints) {
+      points += chunks[chunkOrder_[end++]].pointCount;
     }
     const uint64_t length = laz_->recordLength();
     buffer_.resize(points * length);
-    const uint64_t base = chunks[nextChunk_].firstPoint;
+    // Where each chunk's records go in the buffer: one after the other.
+    std::vector<uint64_t> placed(end - nextChunk_ + 1, 0);
+    for (size_t k = nextChunk_; k < end; ++k) {
+      placed[k - nextChunk_ + 1] = placed[k - nextChunk_] + chunks[chunkOrder_[k]].pointCount;
+    }
     std::atomic<size_t> next{nextChunk_};
     const size_t threads = std::min(decoders_.size(), end - nextChunk_);
+    const size_t firstChunk = nextChunk_;
     parallelFor(
         threads,
         [&](uint64_t slot, uint64_t) {
           if (!decoders_[slot]) decoders_[slot] = laz_->makeDecoder({});
-          for (size_t c; (c = next.fetch_add(1)) < end;) {
+          for (size_t k; (k = next.fetch_add(1)) < end;) {
+            const size_t c = chunkOrder_[k];
             const uint64_t count = chunks[c].pointCount;
-            uint8_t* out = buffer_.data() + (chunks[c].firstPoint - base) * length;
+            uint8_t* out = buffer_.data() + placed[k - firstChunk] * length;
             laz_->decodeChunk(c, *decoders_[slot], out, count,
                               [](const uint8_t*, uint64_t, uint64_t) {});
           }
@@ -142,7 +185,8 @@ class LasFileRecords : public PointRecordStream {
   std::unique_ptr<io::LazPointRecords> laz_;
   std::vector<std::unique_ptr<laz::ChunkDecoder>> decoders_;
   std::vector<uint8_t> buffer_;
-  size_t nextChunk_ = 0;
+  std::vector<size_t> chunkOrder_;  ///< the chunks read, in file order
+  size_t nextChunk_ = 0;            ///< the next entry of chunkOrder_
   uint64_t done_ = 0;
   uint64_t droppedTo_ = 0;  ///< file offset below which the mapping's pages were dropped
 };
@@ -150,7 +194,12 @@ class LasFileRecords : public PointRecordStream {
 }  // namespace
 
 std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path) {
-  return std::make_unique<LasFileRecords>(path);
+  return std::make_unique<LasFileRecords>(path, std::nullopt);
+}
+
+std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path,
+                                                  const Box3d& region) {
+  return std::make_unique<LasFileRecords>(path, region);
 }
 
 }  // namespace pcv

@@ -56,11 +56,42 @@ class CpuBackend final : public RasterBackend {
       growTo(pool_.batches, batches, Batch{}, "the point batches");
     }
     if (keepsPoints_) growTo(pool_.points, points, kEmptySlot, "the points");
+    // Filter arrays grow with the pool once a set has stored filter data.
+    if (!pool_.filterWords.empty()) growFilterArrays();
+  }
+
+  void storeFilterData(PointRange points, PointRange batches, const uint16_t* words,
+                       const float* values) override {
+    if (pool_.filterWords.empty()) {
+      growTo(pool_.filterWords, pool_.positions.size(), uint16_t(0), "the filter words");
+    }
+    growFilterArrays();
+    std::copy_n(words, points.count, pool_.filterWords.begin() + points.first);
+    if (values) {
+      growTo(pool_.rangeValues, pool_.positions.size(), 0.0f, "the range values");
+      std::copy_n(values, points.count, pool_.rangeValues.begin() + points.first);
+    }
+    parallelFor(batches.count, [&](uint64_t b, uint64_t e) {
+      for (uint64_t slot = batches.first + b; slot < batches.first + e; ++slot) {
+        const Batch& batch = pool_.batches[slot];
+        pool_.summaries[slot] = summarizeBatch(
+            pool_.filterWords.data() + batch.first,
+            values ? pool_.rangeValues.data() + batch.first : nullptr, batch.count);
+      }
+    });
   }
   void freePool() override { pool_ = {}; }
+
+  void growFilterArrays() {
+    growTo(pool_.filterWords, pool_.positions.size(), uint16_t(0), "the filter words");
+    growTo(pool_.summaries, pool_.batches.size(), BatchSummary{}, "the batch summaries");
+    if (!pool_.rangeValues.empty())
+      growTo(pool_.rangeValues, pool_.positions.size(), 0.0f, "the range values");
+  }
   uint64_t freeMemoryBytes() const override { return availableHostMemoryBytes(); }
   uint64_t poolBytes() const override {
-    return pool_.positions.size() * 4 + pool_.colors.size() * 4 +
+    return pool_.positions.size() * 4 + pool_.colors.size() * 4 + pool_.filterWords.size() * 2 +
+           pool_.rangeValues.size() * 4 + pool_.summaries.size() * sizeof(BatchSummary) +
            pool_.batches.size() * sizeof(Batch) + pool_.points.size() * sizeof(Point);
   }
 
@@ -124,8 +155,8 @@ class CpuBackend final : public RasterBackend {
 
   std::vector<uint64_t> pickWords(const FrameDraw& f, PixelRect rect) override {
     StageTimings timings;  // a pick's own, so lastTimings() still tells of the last frame
-    const cpu::Frame frame{f.view, f.settings->background, nullptr, &pickWords_, &timings, f.list,
-                           f.clip};
+    const cpu::Frame frame{f.view,   f.settings->background, nullptr, &pickWords_, &timings,
+                           f.list,   f.clip,                 f.filter};
     const uint64_t* words = pickWords_.data();
     if (f.pipeline == DrawPipeline::Quality) {
       cpu::WallStageClock clock(timings);
@@ -152,8 +183,8 @@ class CpuBackend final : public RasterBackend {
       ownImage_.resize(uint64_t(f.view.width) * f.view.height);
       rgba = ownImage_.data();
     }
-    const cpu::Frame frame{f.view, f.settings->background, rgba, &words_, &timings_, f.list,
-                           f.clip};
+    const cpu::Frame frame{f.view,   f.settings->background, rgba, &words_, &timings_,
+                           f.list,   f.clip,                 f.filter};
     switch (f.pipeline) {
       case DrawPipeline::Quality:
         cpu::renderQuality(frame, pool_, f.settings->quality, qualityScratch_);

@@ -104,21 +104,28 @@ PCV_CPU_FMA_CLONES void rasterCompactBatches(const Frame& frame, const HostPoint
                                              uint64_t beginBatch, uint64_t endBatch) {
   uint64_t* words = frame.words->data();
   const DrawnBatches drawn{*frame.list};
+  const FilterArrays filterArrays = pool.filterArrays();
   for (uint64_t b = beginBatch; b < endBatch; ++b) {
     const Batch& batch = pool.batches[drawn[b]];
+    const BatchFilterClass filterClass =
+        classifyBatchFilter(frame.filter, filterArrays, uint32_t(drawn[b]));
+    if (filterClass == BatchFilterClass::kNone) continue;
+    const bool filterTested = filterClass == BatchFilterClass::kTested;
     const BatchProjection projection = makeBatchProjection(frame.view, batch);
     const BatchVisibility visibility = classifyBatch(projection);
     if (visibility == BatchVisibility::kOutside) continue;
     BatchClip clip{};
     const BatchClipClass clipClass = classifyBatchClip(frame.clip, batch, clip);
     if (clipClass == BatchClipClass::kNone) continue;
-    // As the GPU: batches the clip region's faces cross test the view too (the same pixels).
+    // As the GPU: batches the clip region's faces cross, or whose points the filter tests, test
+    // the view too (the same pixels).
     const bool clipTested = clipClass == BatchClipClass::kTested;
     for (uint32_t i = batch.first; i < batch.first + batch.count; ++i) {
       const uint32_t word = pool.positions[i];
       PixelHit hit;
       if (clipTested && !clipKeepsQuantized(clip, word)) continue;
-      const bool drawn = visibility == BatchVisibility::kInside && !clipTested
+      if (filterTested && !filterKeepsSlot(frame.filter, filterArrays, i)) continue;
+      const bool drawn = visibility == BatchVisibility::kInside && !clipTested && !filterTested
                              ? projectQuantized<false>(projection, word, hit)
                              : projectQuantized<true>(projection, word, hit);
       if (!drawn) continue;

@@ -23,6 +23,7 @@ struct Frame {
   StageTimings* timings;         ///< filled with the stages' wall times
   const DrawList* list;          ///< the slots to draw
   ClipFrame clip;                ///< the clip region (compact layout only)
+  FilterFrame filter;            ///< the point filter (compact layout only)
 };
 
 /// The batch slots a frame draws, by position in the draw.

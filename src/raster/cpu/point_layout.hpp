@@ -9,6 +9,7 @@
 
 #include "pcv/core/point.hpp"
 #include "shared/compact_points.hpp"
+#include "shared/point_filter_frame.hpp"
 
 namespace pcv {
 
@@ -19,6 +20,16 @@ struct HostPointPool {
   std::vector<uint32_t> colors;     ///< RGBA8 (compact layout)
   std::vector<Batch> batches;       ///< batch slots; free ones hold no points
   std::vector<Point> points;        ///< the 16-byte points, when the storage keeps them
+  // Filter data: empty until a set stores some (Renderer::setFilterData), then pool-sized.
+  std::vector<uint16_t> filterWords;     ///< packFilterWord per point slot
+  std::vector<float> rangeValues;        ///< a range attribute's value per point slot
+  std::vector<BatchSummary> summaries;   ///< per batch slot
+
+  FilterArrays filterArrays() const {
+    return {summaries.empty() ? nullptr : summaries.data(),
+            filterWords.empty() ? nullptr : filterWords.data(),
+            rangeValues.empty() ? nullptr : rangeValues.data()};
+  }
 };
 
 /// The permutation that orders points by the Morton code of their position in the finite

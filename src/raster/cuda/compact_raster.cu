@@ -17,6 +17,8 @@ struct CullParams {
   uint32_t batchCount;    ///< batches drawn
   ViewTransform view;
   ClipFrame clip;       ///< the frame's clip region (clip.active == 0: none)
+  FilterFrame filter;   ///< the frame's point filter (filter.active == 0: none)
+  FilterArrays filterArrays;      ///< the pool's filter data
   CulledBatch* culled;  ///< one per batch drawn
   BatchClip* clips;     ///< one per batch drawn, written for batches the region's faces cross
 };
@@ -24,7 +26,9 @@ struct CullParams {
 struct CompactRasterParams {
   const uint32_t* positions;  ///< quantized words, 16-byte aligned per batch
   const CulledBatch* culled;  ///< one per batch drawn
-  const BatchClip* clips;     ///< one per batch drawn, read for batches with clipTest
+  const BatchClip* clips;     ///< one per batch drawn, read for batches with tests bit 0
+  FilterFrame filter;         ///< the frame's point filter, tested for batches with tests bit 1
+  FilterArrays filterArrays;  ///< the pool's filter data (device memory)
   uint32_t width;             ///< pixels per framebuffer row
   uint32_t pixelBias;         ///< -kFloorBias * (width + 1), mod 2^32: see drawQuantized
   unsigned long long* words;  ///< framebuffer, one word per pixel, kEmptyPixel where clear
@@ -40,10 +44,11 @@ __device__ void cullBatch(const CullParams& p) {
   const bool active = b < p.batchCount;
   BatchProjection projection{};
   CornerClass c{0x3f, true};
-  uint32_t first = 0, count = 0;
+  uint32_t first = 0, count = 0, slot = 0;
   Batch batch{};
   if (active) {
-    batch = p.batches[drawnBatchSlot(p.drawn, b)];
+    slot = drawnBatchSlot(p.drawn, b);
+    batch = p.batches[slot];
     first = batch.first;
     count = batch.count;
     projection = makeBatchProjection(p.view, batch);
@@ -60,11 +65,16 @@ __device__ void cullBatch(const CullParams& p) {
     const BatchClipClass clipClass = classifyBatchClip(p.clip, batch, clip);
     const bool clipTest = clipClass == BatchClipClass::kTested;
     if (clipTest) p.clips[b] = clip;
-    // Free slots hold no points, and a batch the clip region cuts away nothing to draw.
-    const BatchVisibility visibility = count == 0 || clipClass == BatchClipClass::kNone
-                                           ? BatchVisibility::kOutside
-                                           : combineCorners(outsideAll, insideAll != 0);
-    p.culled[b] = CulledBatch{projection, visibility, first, count, clipTest ? 1u : 0u};
+    const BatchFilterClass filterClass = classifyBatchFilter(p.filter, p.filterArrays, slot);
+    // Free slots hold no points, and a batch the clip region cuts away or the filter leaves
+    // nothing of has nothing to draw.
+    const BatchVisibility visibility =
+        count == 0 || clipClass == BatchClipClass::kNone || filterClass == BatchFilterClass::kNone
+            ? BatchVisibility::kOutside
+            : combineCorners(outsideAll, insideAll != 0);
+    const uint32_t tests =
+        (clipTest ? 1u : 0u) | (filterClass == BatchFilterClass::kTested ? 2u : 0u);
+    p.culled[b] = CulledBatch{projection, visibility, first, count, tests};
   }
 }
 
@@ -104,12 +114,14 @@ __device__ PCV_FORCE_INLINE uint4 readStreaming(const uint4* address) {
 /// Draws one point. Early-z: most points of a dense cloud are hidden; a plain read is far
 /// cheaper than an atomic, and a stale value only costs an atomic that was not needed. Equal
 /// depths go to the atomic, which keeps the lower index. With kClipped the point is first tested
-/// against the batch's clip region.
+/// against the batch's clip region and the frame's filter, as the batch's `tests` bits say.
 template <bool kTested, bool kClipped>
 __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
                                                const BatchProjection& projection, uint32_t word,
-                                               uint32_t index, const BatchClip& clip) {
-  if (kClipped && !clipKeepsQuantized(clip, word)) return;
+                                               uint32_t index, const BatchClip& clip,
+                                               uint32_t tests) {
+  if (kClipped && (tests & 1u) && !clipKeepsQuantized(clip, word)) return;
+  if (kClipped && (tests & 2u) && !filterKeepsSlot(p.filter, p.filterArrays, index)) return;
   ScreenPoint point;
   if (!projectQuantizedToScreen<kTested>(projection, word, point)) return;
   // The pixel index row * width + column, with the floors' biases removed once by pixelBias (the
@@ -126,19 +138,19 @@ __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
 template <bool kTested, bool kClipped>
 __device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
                                            const BatchProjection& projection, uint32_t begin,
-                                           uint32_t end, const BatchClip& clip) {
+                                           uint32_t end, const BatchClip& clip, uint32_t tests) {
   const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
   const uint32_t quadCount = (end - begin) / 4;
   for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
     const uint4 w = readStreaming(&quads[q]);
     const uint32_t index = begin + 4 * q;
-    drawQuantized<kTested, kClipped>(p, projection, w.x, index, clip);
-    drawQuantized<kTested, kClipped>(p, projection, w.y, index + 1, clip);
-    drawQuantized<kTested, kClipped>(p, projection, w.z, index + 2, clip);
-    drawQuantized<kTested, kClipped>(p, projection, w.w, index + 3, clip);
+    drawQuantized<kTested, kClipped>(p, projection, w.x, index, clip, tests);
+    drawQuantized<kTested, kClipped>(p, projection, w.y, index + 1, clip, tests);
+    drawQuantized<kTested, kClipped>(p, projection, w.z, index + 2, clip, tests);
+    drawQuantized<kTested, kClipped>(p, projection, w.w, index + 3, clip, tests);
   }
   for (uint32_t i = begin + quadCount * 4 + threadIdx.x; i < end; i += kRasterBlock) {
-    drawQuantized<kTested, kClipped>(p, projection, __ldg(&p.positions[i]), i, clip);
+    drawQuantized<kTested, kClipped>(p, projection, __ldg(&p.positions[i]), i, clip, tests);
   }
 }
 
@@ -148,17 +160,18 @@ __device__ PCV_FORCE_INLINE void drawSlice(const CompactRasterParams& p, const C
   if (kClipped) {
     // The clip test, and the view's range tests too (one variant fewer; they only pass where the
     // view keeps the points anyway).
-    drawRange<true, true>(p, culled.projection, begin, end, clip);
+    drawRange<true, true>(p, culled.projection, begin, end, clip, culled.tests);
   } else if (culled.visibility == BatchVisibility::kInside) {
     // Batches wholly inside the view skip the per-point range tests: all their points pass them.
-    drawRange<false, false>(p, culled.projection, begin, end, clip);
+    drawRange<false, false>(p, culled.projection, begin, end, clip, 0u);
   } else {
-    drawRange<true, false>(p, culled.projection, begin, end, clip);
+    drawRange<true, false>(p, culled.projection, begin, end, clip, 0u);
   }
 }
 
 /// Block blockIdx.x draws slice (blockIdx.x % kSlices) of batch (blockIdx.x / kSlices): with
-/// kClipped the batches the clip region's faces cross, else all the others. Two kernels, so the
+/// kClipped the batches the clip region's faces cross or the filter tests point by point, else
+/// all the others. Two kernels, so the
 /// per-point clip test's registers (it spills under the 32 of full occupancy) never weigh on
 /// frames or batches without it.
 template <bool kClipped>
@@ -170,13 +183,13 @@ __device__ void rasterCompact(const CompactRasterParams& p) {
   const CulledBatch culled = p.culled[b];
   const uint32_t first = culled.first, count = culled.count;
   if (culled.visibility == BatchVisibility::kOutside) return;
-  if ((culled.clipTest != 0) != kClipped) return;
+  if ((culled.tests != 0) != kClipped) return;
   constexpr uint32_t kSliceSize = kBatchSize / kSlices;
   const uint32_t begin = first + (blockIdx.x % kSlices) * kSliceSize;
   const uint32_t end = min(begin + kSliceSize, first + count);
   if (begin >= end) return;
   if (kClipped) {
-    if (threadIdx.x == 0) clip = p.clips[b];
+    if (threadIdx.x == 0 && (culled.tests & 1u)) clip = p.clips[b];
     __syncthreads();
   }
   drawSlice<kClipped>(p, culled, begin, end, clip);
@@ -216,15 +229,22 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
   // Each batch's projection and visibility, and what the clip region leaves of it.
   f.recorder->launchDependent("cull", uint64_t(batchCount) * 8, cullBatchesKernel,
                               CullParams{pool.batches.data(), f.drawnBatches, batchCount, f.view,
-                                         f.clip, culled_.data(), clips_.data()},
+                                         f.clip, f.filter, pool.filterArrays(), culled_.data(), clips_.data()},
                               128);
   // kSlices blocks per batch; those of batches outside the view return at once.
-  const CompactRasterParams raster{pool.positions.data(), culled_.data(), clips_.data(), width,
-                                   0u - kFloorBias * (width + 1), words};
+  const CompactRasterParams raster{pool.positions.data(),
+                                   culled_.data(),
+                                   clips_.data(),
+                                   f.filter,
+                                   pool.filterArrays(),
+                                   width,
+                                   0u - kFloorBias * (width + 1),
+                                   words};
   f.recorder->launchDependent("raster", uint64_t(batchCount) * kSlices * kRasterBlock,
                               rasterCompactKernel, raster, kRasterBlock);
-  // The batches the clip region's faces cross, point by point; the rest of its blocks return.
-  if (f.clip.active) {
+  // The batches the clip region's faces cross or the filter tests, point by point; the rest of
+  // its blocks return.
+  if (f.clip.active || f.filter.active) {
     f.recorder->launchDependent("clip raster", uint64_t(batchCount) * kSlices * kRasterBlock,
                                 rasterClippedKernel, raster, kRasterBlock);
   }

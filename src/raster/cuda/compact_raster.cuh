@@ -3,7 +3,8 @@
 ///   cull    eight threads per batch, one per box corner: the batch's projection to pixels, and
 ///           whether its box is outside the view (skipped), inside (its points skip the range
 ///           tests) or partial; with a clip region, whether the region keeps all, none or part
-///           of the batch (only then are its points tested against the region).
+///           of the batch (only then are its points tested against the region); likewise with
+///           a point filter, from the batch's summary.
 ///   raster  kSlices blocks per batch, 16-byte loads of 4 points per thread, early-z (read the
 ///           pixel's depth, skip the atomic when farther), 64-bit atomicMin of depth|index.
 #pragma once
@@ -11,6 +12,7 @@
 #include "cuda_method.hpp"
 #include "shared/clip_region.hpp"
 #include "shared/compact_points.hpp"
+#include "shared/point_filter_frame.hpp"
 
 namespace pcv::cuda {
 
@@ -21,7 +23,9 @@ struct alignas(16) CulledBatch {
   BatchVisibility visibility;
   uint32_t first;     ///< the batch's first point slot
   uint32_t count;     ///< its points
-  uint32_t clipTest;  ///< non-zero: the clip region's faces cross the batch, test each point
+  /// Per-point tests: bit 0 the clip region's faces cross the batch, bit 1 the filter passes
+  /// some of its points but not all; either sends the batch to the tested raster kernel.
+  uint32_t tests;
 };
 // No padding: a block reads every byte of its CulledBatch, and padding bytes the cull never
 // writes would be reads of uninitialised memory.

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cuda_method.hpp"
+#include "pcv/core/parallel.hpp"
 #include "point_layout.cuh"
 #include "quality_pipeline.hpp"
 
@@ -95,6 +96,50 @@ class CudaBackend final : public RasterBackend {
       growKeeping(pool_.batches, batches, "the point batches", stream_, emptyBatches);
     }
     if (keepsPoints_) growKeeping(pool_.points, points, "the points", stream_, emptyPoints);
+    // Filter arrays grow with the pool once a set has stored filter data; slots of no set's
+    // data are never read (their sets are not drawn while a filter is on).
+    if (pool_.filterWords.size() > 0) growFilterArrays();
+  }
+
+  void growFilterArrays() {
+    auto none = [](uint64_t, uint64_t) {};
+    growKeeping(pool_.filterWords, pool_.positions.size(), "the filter words", stream_, none);
+    growKeeping(pool_.summaries, pool_.batches.size(), "the batch summaries", stream_, none);
+    if (pool_.rangeValues.size() > 0) {
+      growKeeping(pool_.rangeValues, pool_.positions.size(), "the range values", stream_, none);
+    }
+  }
+
+  void storeFilterData(PointRange points, PointRange batches, const uint16_t* words,
+                       const float* values) override {
+    growFilterArrays();
+    if (values) {
+      growKeeping(pool_.rangeValues, pool_.positions.size(), "the range values", stream_,
+                  [](uint64_t, uint64_t) {});
+    }
+    // The summaries are made on the host from the given data and the batches' point ranges.
+    std::vector<Batch> boxes(batches.count);
+    CUDA_CHECK(cudaMemcpyAsync(boxes.data(), pool_.batches.data() + batches.first,
+                               batches.count * sizeof(Batch), cudaMemcpyDeviceToHost, stream_));
+    CUDA_CHECK(cudaMemcpyAsync(pool_.filterWords.data() + points.first, words,
+                               points.count * sizeof(uint16_t), cudaMemcpyHostToDevice, stream_));
+    if (values) {
+      CUDA_CHECK(cudaMemcpyAsync(pool_.rangeValues.data() + points.first, values,
+                                 points.count * sizeof(float), cudaMemcpyHostToDevice, stream_));
+    }
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    std::vector<BatchSummary> summaries(batches.count);
+    parallelFor(batches.count, [&](uint64_t b, uint64_t e) {
+      for (uint64_t i = b; i < e; ++i) {
+        const uint64_t offset = boxes[i].first - points.first;
+        summaries[i] = summarizeBatch(words + offset, values ? values + offset : nullptr,
+                                      boxes[i].count);
+      }
+    });
+    CUDA_CHECK(cudaMemcpyAsync(pool_.summaries.data() + batches.first, summaries.data(),
+                               batches.count * sizeof(BatchSummary), cudaMemcpyHostToDevice,
+                               stream_));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
   void freePool() override {
     CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -232,6 +277,7 @@ class CudaBackend final : public RasterBackend {
                              .view = f.view,
                              .settings = f.settings,
                              .clip = f.clip,
+                             .filter = f.filter,
                              .out = out,
                              .framebuffer = &framebuffer_,
                              .recorder = &recorder_};

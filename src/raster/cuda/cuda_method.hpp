@@ -29,6 +29,7 @@ struct FrameContext {
   ViewTransform view;
   const RenderSettings* settings;
   ClipFrame clip;                       ///< settings->clip in the points' coordinates
+  FilterFrame filter;                   ///< settings->filter for the kernels
   PixelSink out;                        ///< view.width * view.height output pixels
   DeviceBuffer<uint64_t>* framebuffer;  ///< scratch, at least one word per pixel
   StageRecorder* recorder;              ///< launches and times the stages on the frame's stream

@@ -9,6 +9,7 @@
 #include "pcv/core/point.hpp"
 #include "pcv/cuda/device_buffer.hpp"
 #include "shared/compact_points.hpp"
+#include "shared/point_filter_frame.hpp"
 
 namespace pcv::cuda {
 
@@ -19,9 +20,19 @@ struct DevicePointPool {
   DeviceBuffer<uint32_t> colors;     ///< RGBA8 (compact layout)
   DeviceBuffer<Batch> batches;       ///< batch slots; free ones hold no points
   DeviceBuffer<Point> points;        ///< the 16-byte points, when the storage keeps them
+  // Filter data: empty until a set stores some (Renderer::setFilterData), then pool-sized.
+  DeviceBuffer<uint16_t> filterWords;    ///< packFilterWord per point slot
+  DeviceBuffer<float> rangeValues;       ///< a range attribute's value per point slot
+  DeviceBuffer<BatchSummary> summaries;  ///< per batch slot
 
   uint64_t bytes() const {
-    return positions.bytes() + colors.bytes() + batches.bytes() + points.bytes();
+    return positions.bytes() + colors.bytes() + batches.bytes() + points.bytes() +
+           filterWords.bytes() + rangeValues.bytes() + summaries.bytes();
+  }
+  FilterArrays filterArrays() const {
+    return {summaries.size() ? summaries.data() : nullptr,
+            filterWords.size() ? filterWords.data() : nullptr,
+            rangeValues.size() ? rangeValues.data() : nullptr};
   }
 };
 

@@ -26,7 +26,8 @@ const uint64_t* QualityPipeline::drawWords(const FrameContext& f, const QualityS
     // Closest point per footprint pixel: 64-bit atomicMin of depth|index, one block per batch.
     f.recorder->launch("splat", batchThreads, splatRasterKernel,
                        SplatRasterParams{pool.positions.data(), pool.batches.data(), f.drawnBatches,
-                                         f.view, splat, f.clip, words},
+                                         f.view, splat, f.clip, f.filter,
+                                         pool.filterArrays(), words},
                        kSplatBlock);
   }
 
@@ -57,7 +58,8 @@ void QualityPipeline::render(const FrameContext& f, const QualitySettings& quali
     f.recorder->launch(
         "accumulate", batchThreads, splatAccumulateKernel,
         SplatAccumulateParams{pool.positions.data(), pool.colors.data(), pool.batches.data(),
-                              f.drawnBatches, f.view, splat, f.clip, finalWords,
+                              f.drawnBatches, f.view, splat, f.clip, f.filter,
+                              pool.filterArrays(), finalWords,
                               1.0f + quality.hqDepthRange, accumulators_.data()},
         kSplatBlock);
   }

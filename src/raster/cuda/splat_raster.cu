@@ -11,17 +11,21 @@ namespace {
 template <typename Visit>
 __device__ void splatBatch(const uint32_t* positions, const Batch* batches, const uint32_t* drawn,
                            const ViewTransform& view, const SplatFrame& splat,
-                           const ClipFrame& clipFrame, Visit visit) {
+                           const ClipFrame& clipFrame, const FilterFrame& filter,
+                           const FilterArrays& filterArrays, Visit visit) {
   __shared__ BatchProjection sharedProjection;
   __shared__ BatchClip clip;
-  __shared__ bool culled, clipTested;
-  const Batch& batch = batches[drawn ? drawn[blockIdx.x] : blockIdx.x];
+  __shared__ bool culled, clipTested, filterTested;
+  const uint32_t slot = drawn ? drawn[blockIdx.x] : blockIdx.x;
+  const Batch& batch = batches[slot];
   if (threadIdx.x == 0) {
     sharedProjection = makeBatchProjection(view, batch);
     const BatchClipClass clipClass = classifyBatchClip(clipFrame, batch, clip);
-    culled =
-        batchOutsideView(sharedProjection, splat.marginPx) || clipClass == BatchClipClass::kNone;
+    const BatchFilterClass filterClass = classifyBatchFilter(filter, filterArrays, slot);
+    culled = batchOutsideView(sharedProjection, splat.marginPx) ||
+             clipClass == BatchClipClass::kNone || filterClass == BatchFilterClass::kNone;
     clipTested = clipClass == BatchClipClass::kTested;
+    filterTested = filterClass == BatchFilterClass::kTested;
   }
   __syncthreads();
   if (culled) return;
@@ -31,14 +35,15 @@ __device__ void splatBatch(const uint32_t* positions, const Batch* batches, cons
     const uint32_t index = first + i;
     const uint32_t word = __ldg(&positions[index]);
     if (clipTested && !clipKeepsQuantized(clip, word)) continue;
+    if (filterTested && !filterKeepsSlot(filter, filterArrays, index)) continue;
     splatQuantized(splat, projection, word,
                    [&](uint32_t pixel, float depth) { visit(pixel, depth, index); });
   }
 }
 
 __device__ void splatRaster(const SplatRasterParams& p) {
-  splatBatch(p.positions, p.batches, p.drawn, p.view, p.splat, p.clip,
-             [&](uint32_t pixel, float depth, uint32_t index) {
+  splatBatch(p.positions, p.batches, p.drawn, p.view, p.splat, p.clip, p.filter,
+             p.filterArrays, [&](uint32_t pixel, float depth, uint32_t index) {
                const unsigned long long key = packDepthWord(depth, index);
                // Early-z: a plain read is far cheaper than an atomic that would not win.
                if (key < p.words[pixel]) atomicMin(&p.words[pixel], key);
@@ -46,8 +51,8 @@ __device__ void splatRaster(const SplatRasterParams& p) {
 }
 
 __device__ void splatAccumulate(const SplatAccumulateParams& p) {
-  splatBatch(p.positions, p.batches, p.drawn, p.view, p.splat, p.clip,
-             [&](uint32_t pixel, float depth, uint32_t index) {
+  splatBatch(p.positions, p.batches, p.drawn, p.view, p.splat, p.clip, p.filter,
+             p.filterArrays, [&](uint32_t pixel, float depth, uint32_t index) {
                if (!blendsInto(p.words[pixel], depth, p.depthScale)) return;
                const uint32_t rgba = __ldg(&p.colors[index]);
                uint32_t* slot = p.accumulators + uint64_t(pixel) * kAccumulatorsPerPixel;

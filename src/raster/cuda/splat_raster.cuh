@@ -9,6 +9,7 @@
 
 #include "shared/clip_region.hpp"
 #include "shared/compact_points.hpp"
+#include "shared/point_filter_frame.hpp"
 #include "pcv/raster/projection.hpp"
 #include "shared/splat.hpp"
 
@@ -24,6 +25,8 @@ struct SplatRasterParams {
   ViewTransform view;         ///< the frame's view
   SplatFrame splat;           ///< footprint sizes and shape
   ClipFrame clip;             ///< the frame's clip region (clip.active == 0: none)
+  FilterFrame filter;         ///< the frame's point filter (filter.active == 0: none)
+  FilterArrays filterArrays;  ///< the pool's filter data (device memory)
   unsigned long long* words;  ///< framebuffer, kEmptyPixel where no point is yet
 };
 
@@ -35,6 +38,8 @@ struct SplatAccumulateParams {
   ViewTransform view;         ///< the frame's view
   SplatFrame splat;           ///< footprint sizes and shape, as in the depth pass
   ClipFrame clip;             ///< the clip region, as in the depth pass
+  FilterFrame filter;         ///< the point filter, as in the depth pass
+  FilterArrays filterArrays;  ///< the pool's filter data (device memory)
   const uint64_t* words;      ///< the closest word per pixel (after hole filling)
   float depthScale;           ///< 1 + relative depth range that blends
   uint32_t* accumulators;     ///< kAccumulatorsPerPixel per pixel, zeroed before

@@ -1,0 +1,72 @@
+/// @brief The Filters tool: a legend of the classes present (ASPRS names, point counts) with a
+/// toggle each, the return choice and an attribute range, all edited in RenderSettings::filter
+/// (the renderer skips what does not pass); and "Export selection...", which writes what the
+/// clip region and the filters keep, at full resolution, to LAS, LAZ or COPC on a thread of its
+/// own with progress and Cancel. Script commands:
+///   <seconds> filter_classes <list>            (as --classes: 2,6 or 3-5)
+///   <seconds> filter_returns any|first|last|only|<N>
+///   <seconds> filter_range <attribute> <min> <max>
+///   <seconds> filter_off
+///   <seconds> export_selection <path>          (the script waits until the file is written)
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pcv/io/copc_writer.hpp"
+#include "viewer/tools/tool_host.hpp"
+#include "viewer/tools/viewer_tool.hpp"
+
+namespace pcv::app {
+
+/// What the Filters section shows and edits besides the filter itself.
+struct FilterPanel {
+  std::array<uint64_t, 256> classCounts{};  ///< points of each class in the files read whole
+  bool countsKnown = false;                 ///< false: a stream, whose classes are not counted
+  std::vector<std::string> attributes;      ///< the ranges' choices
+  std::string rangeAttribute;               ///< chosen; empty: no range
+  double rangeLow = 0.0, rangeHigh = 0.0;   ///< the chosen attribute's values span this
+  std::string exportPath = "selection.laz";
+};
+
+/// An export running on its own thread.
+struct SelectionExportJob {
+  CopcWriteProgress progress;
+  std::thread thread;
+  std::mutex mutex;
+  bool finished = false;  ///< guarded
+  std::string outcome;    ///< guarded: what happened, for the section and stderr
+};
+
+class FilterTool final : public ViewerTool {
+ public:
+  explicit FilterTool(ToolHost& host) : host_(host) {}
+  ~FilterTool() override;
+
+  const char* sectionTitle() const override { return "Filters"; }
+  bool inUse() const override { return host_.settings().filter.active() || job_ != nullptr; }
+  void drawSection() override;
+  void addScriptCommands(ScriptCommands& commands) override;
+  void onSceneShown() override;
+
+  /// Starts writing the selection to `path`; false (said in the error window) when one runs.
+  bool startExport(const std::string& path);
+  /// True once the export started last has ended (or when none was started).
+  bool exportDone();
+
+ private:
+  /// Chooses the range attribute: its values go to the renderer, the range spans them.
+  void chooseRange(const std::string& attribute);
+
+  ToolHost& host_;
+  FilterPanel panel_;
+  std::unique_ptr<SelectionExportJob> job_;
+  std::string lastOutcome_;  ///< of the export that ended last, shown in the section
+};
+
+}  // namespace pcv::app

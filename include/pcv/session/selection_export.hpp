@@ -1,0 +1,59 @@
+/// @brief "Export the selection": the points of files, folders and datasets that a clip region
+/// and point filters keep, as LAS records at full resolution (each record written as stored).
+/// Only what can meet the clip box is read: of a COPC file the nodes whose cubes meet it, of a
+/// dataset the tiles whose bounds do. `pcv convert --clip-box ... --classes ...` and the
+/// viewer's "Export selection..." both write through here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pcv/core/bounds.hpp"
+#include "pcv/core/point_filter.hpp"
+#include "pcv/io/copc_writer.hpp"
+#include "pcv/io/record_selection.hpp"
+#include "pcv/raster/clip_settings.hpp"
+
+namespace pcv {
+
+struct PointSelection {
+  ClipSettings clip;   ///< box and slab, kept inside or outside (world coordinates)
+  PointFilter filter;  ///< classes, returns, attribute ranges
+
+  bool active() const { return clip.active() || filter.active(); }
+};
+
+/// Whether a world position is in what `clip` keeps: the renderer's rule, tested in double.
+bool clipKeeps(const ClipSettings& clip, const glm::dvec3& world);
+
+/// The predicate of the whole selection. Throws InputError (a bad clip region, a range over an
+/// attribute LAS records lack).
+RecordPredicate selectionPredicate(const PointSelection& selection);
+
+/// The box outside of which nothing is kept (the clip box when kept inside), for reading only
+/// the nodes and tiles that meet it; empty when points anywhere may be kept.
+std::optional<Box3d> selectionRegion(const ClipSettings& clip);
+
+/// The records of `inputs` (LAS, LAZ, COPC files; folders and .vpc stand for their tiles; other
+/// formats are read whole) that `selection` keeps, merged in order; `pointFormat` >= 0
+/// re-encodes them. `exactCount`: pointCount() is exact (a first pass counts; COPC needs it).
+PointRecordSource selectedFileRecords(const std::vector<std::string>& inputs, int pointFormat,
+                                      const PointSelection& selection, bool exactCount);
+
+struct ExportSummary {
+  uint64_t points = 0;  ///< written
+  int pointFormat = 0;
+  std::string format;  ///< "LAS", "LAZ" or "COPC"
+};
+
+/// Writes what `selection` keeps of `inputs` to `output` (.las, .laz or .copc.laz by its name),
+/// under a temporary name renamed once complete. `progress` (may be null): pointsRead counts the
+/// records read of the inputs towards pointsTotal (an upper bound), pointsWritten those kept;
+/// its cancel flag stops the export with ConversionCancelled, leaving no file. Throws InputError.
+ExportSummary exportSelection(const std::vector<std::string>& inputs, const std::string& output,
+                              const PointSelection& selection,
+                              CopcWriteProgress* progress = nullptr);
+
+}  // namespace pcv

@@ -1,0 +1,170 @@
+#include "pcv/session/selection_export.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <system_error>
+
+#include <unistd.h>
+
+#include "pcv/core/error.hpp"
+#include "pcv/io/las_writer.hpp"
+#include "pcv/io/point_cloud_reader.hpp"
+#include "pcv/io/point_records.hpp"
+#include "pcv/session/cloud_writer.hpp"
+#include "pcv/session/copc_conversion.hpp"
+#include "pcv/session/scene_sources.hpp"
+
+namespace pcv {
+namespace {
+
+bool namesDatasetFolderOrVpc(const std::string& input) {
+  std::string lower = input;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
+  return std::filesystem::is_directory(input) ||
+         (lower.size() >= 4 && lower.compare(lower.size() - 4, 4, ".vpc") == 0);
+}
+
+/// The files behind the inputs: folders and .vpc files stand for their tiles.
+std::vector<std::string> expandInputs(const std::vector<std::string>& inputs) {
+  std::vector<std::string> files;
+  for (const std::string& input : inputs) {
+    if (!namesDatasetFolderOrVpc(input)) {
+      files.push_back(input);
+      continue;
+    }
+    const ScenePlan plan = planScene(SceneSources{.files = {input}}, StreamLimits{.inCore = true});
+    files.insert(files.end(), plan.files.begin(), plan.files.end());
+  }
+  return files;
+}
+
+std::unique_ptr<PointRecordStream> inputRecords(const std::string& path, int format,
+                                                const std::optional<Box3d>& region) {
+  if (detectPointFileFormat(path) == PointFileFormat::Las) {
+    return region ? openLasRecords(path, *region) : openLasRecords(path);
+  }
+  PointCloud cloud = readPointCloud(path);
+  const int defaultFormat = cloud.hasColor ? 2 : 0;
+  return cloudRecords(std::move(cloud), format < 0 ? defaultFormat : format);
+}
+
+/// Removes the temporary file unless it was renamed into place.
+class PartialOutput {
+ public:
+  explicit PartialOutput(std::string path) : path_(std::move(path)) {}
+  ~PartialOutput() {
+    std::error_code ignored;
+    if (!kept_) std::filesystem::remove(path_, ignored);
+  }
+  PartialOutput(const PartialOutput&) = delete;
+  PartialOutput& operator=(const PartialOutput&) = delete;
+  const std::string& path() const { return path_; }
+  void renameTo(const std::string& target) {
+    std::error_code error;
+    std::filesystem::rename(path_, target, error);
+    if (error) throw Error("cannot rename " + path_ + " to " + target + ": " + error.message());
+    kept_ = true;
+  }
+
+ private:
+  std::string path_;
+  bool kept_ = false;
+};
+
+}  // namespace
+
+bool clipKeeps(const ClipSettings& clip, const glm::dvec3& p) {
+  if (!clip.active()) return true;
+  bool inside = true;
+  if (clip.box) {
+    const ClipBox& b = *clip.box;
+    inside = p.x >= b.min.x && p.x <= b.max.x && p.y >= b.min.y && p.y <= b.max.y &&
+             p.z >= b.min.z && p.z <= b.max.z;
+  }
+  if (clip.slab && inside) {
+    const ClipSlab& s = *clip.slab;
+    const glm::dvec3 n = glm::normalize(s.normal);
+    inside = std::fabs(glm::dot(n, p - s.centre)) <= s.thickness / 2.0;
+  }
+  return inside != (clip.keep == ClipKeep::Outside);
+}
+
+RecordPredicate selectionPredicate(const PointSelection& selection) {
+  validateClipSettings(selection.clip);
+  const ClipSettings clip = selection.clip;
+  if (!selection.filter.active()) {
+    return [clip](const RecordPoint& p) { return clipKeeps(clip, p.world); };
+  }
+  RecordPredicate filter = filterPredicate(selection.filter);
+  return [clip, filter](const RecordPoint& p) { return clipKeeps(clip, p.world) && filter(p); };
+}
+
+std::optional<Box3d> selectionRegion(const ClipSettings& clip) {
+  if (!clip.box || clip.keep != ClipKeep::Inside) return std::nullopt;
+  Box3d box;
+  box.extend(clip.box->min);
+  box.extend(clip.box->max);
+  return box;
+}
+
+PointRecordSource selectedFileRecords(const std::vector<std::string>& inputs, int pointFormat,
+                                      const PointSelection& selection, bool exactCount) {
+  if (inputs.empty()) throw InputError("no input to export from");
+  const std::vector<std::string> files = expandInputs(inputs);
+  const std::optional<Box3d> region = selectionRegion(selection.clip);
+  const RecordPredicate keep = selectionPredicate(selection);
+  const PointRecordSource all = [files, pointFormat, region] {
+    std::vector<std::unique_ptr<PointRecordStream>> streams;
+    for (const std::string& file : files) streams.push_back(inputRecords(file, pointFormat, region));
+    return recordsInPointFormat(concatenateRecords(std::move(streams)), pointFormat);
+  };
+  return [all, keep, exactCount] { return selectRecords(all, keep, exactCount); };
+}
+
+ExportSummary exportSelection(const std::vector<std::string>& inputs, const std::string& output,
+                              const PointSelection& selection, CopcWriteProgress* progress) {
+  CopcWriteProgress ownProgress;
+  CopcWriteProgress& shown = progress ? *progress : ownProgress;
+  const CloudFileKind kind = cloudFileKindFor(output);
+  ExportSummary summary;
+  if (kind == CloudFileKind::Copc) {
+    // COPC needs the count first: the selection is counted in a first pass.
+    const CopcWriteSummary written =
+        writeCopcFile(selectedFileRecords(inputs, -1, selection, true), output, {}, &shown);
+    return {.points = written.pointCount, .pointFormat = written.pointFormat, .format = "COPC"};
+  }
+  const std::vector<std::string> files = expandInputs(inputs);
+  const std::optional<Box3d> region = selectionRegion(selection.clip);
+  const PointRecordSource all = [&] {
+    std::vector<std::unique_ptr<PointRecordStream>> streams;
+    for (const std::string& file : files) streams.push_back(inputRecords(file, -1, region));
+    return concatenateRecords(std::move(streams));
+  };
+  std::unique_ptr<PointRecordStream> stream =
+      selectRecords(all, selectionPredicate(selection), false, &shown.pointsRead);
+  shown.pointsTotal = stream->pointCount();
+  const LasCompression compression =
+      kind == CloudFileKind::Laz ? LasCompression::Laz : LasCompression::None;
+  PartialOutput partial(output + ".partial-" + std::to_string(::getpid()));
+  {
+    LasFileWriter writer(partial.path(), stream->format(), compression);
+    constexpr uint64_t kBatchPoints = 1 << 20;
+    const uint8_t* records = nullptr;
+    while (const uint64_t count = stream->next(kBatchPoints, records)) {
+      writer.write(records, count);
+      shown.pointsWritten += count;
+      if (shown.cancel) throw ConversionCancelled("export cancelled");
+    }
+    writer.finish();
+  }
+  partial.renameTo(output);
+  summary.points = shown.pointsWritten;
+  summary.pointFormat = stream->format().pointFormat;
+  summary.format = kind == CloudFileKind::Laz ? "LAZ" : "LAS";
+  return summary;
+}
+
+}  // namespace pcv
