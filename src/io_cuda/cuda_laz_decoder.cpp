@@ -20,15 +20,17 @@ constexpr uint32_t kMaxThreads = 1u << 16;
 
 enum Event { UploadStart, UploadEnd, DecodeStart, DecodeEnd, Staged0, Staged1, DownloadEnd };
 
-uint64_t alignUp(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
+uint64_t alignUp(uint64_t n, uint64_t to) {
+  return (n + to - 1) / to * to;
+}
 
 /// The layers a layered decoder reads, as ChunkDecoder's constructor chooses them.
 uint32_t point14LayersWanted(const FieldSelection& f) {
   return (1u << kReturnsXYLayer) | (uint32_t(f.z) << kZLayer) |
          (uint32_t(f.classification) << kClassificationLayer) | (uint32_t(f.flags) << kFlagsLayer) |
          (uint32_t(f.intensity) << kIntensityLayer) | (uint32_t(f.scanAngle) << kScanAngleLayer) |
-         (uint32_t(f.userData) << kUserDataLayer) |
-         (uint32_t(f.pointSource) << kPointSourceLayer) | (uint32_t(f.gpsTime) << kGpsTimeLayer);
+         (uint32_t(f.userData) << kUserDataLayer) | (uint32_t(f.pointSource) << kPointSourceLayer) |
+         (uint32_t(f.gpsTime) << kGpsTimeLayer);
 }
 
 /// Layers an item of a layered chunk holds (as chunk_decoder.cpp counts them).
@@ -109,6 +111,7 @@ bool slotsFor(const LaszipVlr& vlr, KernelParams& p) {
 }  // namespace
 
 CudaLazDecoder::CudaLazDecoder(const CudaLazSettings& settings) : settings_(settings) {
+  if (settings_.emulateOnHost) return;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   for (cudaEvent_t& event : events_) CUDA_CHECK(cudaEventCreate(&event));
 }
@@ -142,8 +145,8 @@ void CudaLazDecoder::upload(std::span<const uint8_t> data) {
     // The buffer's previous copy must be done before it is refilled.
     if (used[b]) CUDA_CHECK(cudaEventSynchronize(events_[Staged0 + b]));
     copyInParallel(pinned_[b], data.data() + at, bytes);
-    CUDA_CHECK(cudaMemcpyAsync(data_.data() + at, pinned_[b], bytes, cudaMemcpyHostToDevice,
-                               stream_));
+    CUDA_CHECK(
+        cudaMemcpyAsync(data_.data() + at, pinned_[b], bytes, cudaMemcpyHostToDevice, stream_));
     CUDA_CHECK(cudaEventRecord(events_[Staged0 + b], stream_));
     used[b] = true;
   }
@@ -154,40 +157,70 @@ void CudaLazDecoder::upload(std::span<const uint8_t> data) {
   timings_.uploadMs = ms;
 }
 
-std::vector<size_t> CudaLazDecoder::decodeUploaded(const LaszipVlr& vlr,
-                                                   const FieldSelection& fields,
-                                                   std::span<const uint8_t> hostData,
-                                                   std::span<const BatchChunk> chunks) {
-  KernelParams p{};
+/// What one decode hands the kernel: the chunk table (chunks the host already finds broken left
+/// out), the largest-first order and the layer spans, packed into one block with room for the
+/// faults and the work counter; pointers in `params` are filled in where the block lies.
+struct CudaLazDecoder::Batch {
+  KernelParams params{};
+  bool layered = false;
+  std::vector<uint8_t> packed;  ///< tables, then faults and counter (zero)
+  uint64_t chunkAt = 0, orderAt = 0, spanAt = 0, faultAt = 0, counterAt = 0;
+  std::vector<uint8_t> broken;  ///< per chunk: found broken on the host
+  uint64_t records = 0;
+
+  /// Points the params at the block copied to `tables`.
+  void place(uint8_t* tables) {
+    params.chunks = reinterpret_cast<const DeviceChunk*>(tables + chunkAt);
+    params.order = reinterpret_cast<const uint32_t*>(tables + orderAt);
+    params.layers = reinterpret_cast<const LayerSpan*>(tables + spanAt);
+    params.faulty = reinterpret_cast<uint32_t*>(tables + faultAt);
+    params.nextChunk = reinterpret_cast<uint32_t*>(tables + counterAt);
+  }
+  /// The broken chunks, ascending, from the host's findings and the decoder's `faulty` flags.
+  std::vector<size_t> brokenChunks(const uint32_t* faulty) const {
+    std::vector<size_t> result;
+    for (size_t i = 0; i < broken.size(); ++i) {
+      if (broken[i] || faulty[i]) result.push_back(i);
+    }
+    return result;
+  }
+};
+
+CudaLazDecoder::Batch CudaLazDecoder::prepare(const LaszipVlr& vlr, const FieldSelection& fields,
+                                              std::span<const uint8_t> hostData,
+                                              std::span<const BatchChunk> chunks) const {
+  Batch b;
+  KernelParams& p = b.params;
   if (!slotsFor(vlr, p)) throw Error("the GPU LAZ decoder does not decode these items");
-  const bool layered = vlr.compressor == Compressor::Layered;
+  b.layered = vlr.compressor == Compressor::Layered;
   const uint32_t length = vlr.recordLength();
 
-  // The chunk table, with what the CPU decoder finds wrong before its first point (a layout
-  // that does not fit) marked broken and left out.
+  // What the CPU decoder finds wrong before its first point (a layout that does not fit) is
+  // found here, and the chunk left out.
   std::vector<DeviceChunk> table(chunks.size());
   std::vector<LayerSpan> spans;
-  std::vector<uint8_t> broken(chunks.size(), 0);
-  uint64_t records = 0;
+  b.broken.assign(chunks.size(), 0);
   for (size_t i = 0; i < chunks.size(); ++i) {
     const BatchChunk& c = chunks[i];
     DeviceChunk& d = table[i];
-    d = {c.offset, c.byteCount, c.pointCount, records, uint32_t(spans.size()), 0};
-    records += c.pointCount;
+    d = {c.offset, c.byteCount, c.pointCount, b.records, uint32_t(spans.size()), 0};
+    b.records += c.pointCount;
     if (c.pointCount == 0) {
       d.skip = 1;
       continue;
     }
-    if (c.byteCount < length || c.offset + c.byteCount > hostData.size()) {
-      d.skip = broken[i] = 1;
+    if (c.byteCount < length || c.offset > hostData.size() ||
+        c.byteCount > hostData.size() - c.offset) {
+      d.skip = b.broken[i] = 1;
       continue;
     }
-    if (!layered) continue;
+    if (!b.layered) continue;
     try {
       const LayeredChunkShape shape =
           readLayeredChunkShape(vlr, hostData.data() + c.offset, c.byteCount);
+      // Bytes after the layers: the CPU decoder's "point counts disagree".
       if (shape.statedPointCount != c.pointCount || shape.totalBytes < c.byteCount) {
-        d.skip = broken[i] = 1;
+        d.skip = b.broken[i] = 1;
         continue;
       }
       uint64_t at = shape.layersStart;
@@ -196,7 +229,7 @@ std::vector<size_t> CudaLazDecoder::decodeUploaded(const LaszipVlr& vlr,
         at += bytes;
       }
     } catch (const LazError&) {
-      d.skip = broken[i] = 1;
+      d.skip = b.broken[i] = 1;
     }
   }
   std::vector<uint32_t> order;
@@ -204,82 +237,103 @@ std::vector<size_t> CudaLazDecoder::decodeUploaded(const LaszipVlr& vlr,
     if (!table[i].skip) order.push_back(uint32_t(i));
   }
   // Largest first: the last chunks to start are the short ones, so threads finish together.
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return table[a].pointCount > table[b].pointCount;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+    return table[x].pointCount > table[y].pointCount;
   });
 
-  // One buffer for the tables, the faults and the work counter.
-  const uint64_t chunkAt = 0;
-  const uint64_t orderAt = alignUp(chunkAt + table.size() * sizeof(DeviceChunk), 16);
-  const uint64_t spanAt = alignUp(orderAt + order.size() * sizeof(uint32_t), 16);
-  const uint64_t faultAt = alignUp(spanAt + spans.size() * sizeof(LayerSpan), 16);
-  const uint64_t counterAt = alignUp(faultAt + chunks.size() * sizeof(uint32_t), 16);
-  const uint64_t tableBytes = counterAt + 16;
-  tables_.reserve(tableBytes);
-  uint8_t* t = tables_.data();
-  std::vector<uint8_t> packed(counterAt, 0);
-  if (!table.empty()) std::memcpy(packed.data() + chunkAt, table.data(), table.size() * sizeof(DeviceChunk));
-  if (!order.empty()) std::memcpy(packed.data() + orderAt, order.data(), order.size() * 4);
-  if (!spans.empty()) {
-    std::memcpy(packed.data() + spanAt, spans.data(), spans.size() * sizeof(LayerSpan));
+  b.chunkAt = 0;
+  b.orderAt = alignUp(b.chunkAt + table.size() * sizeof(DeviceChunk), 16);
+  b.spanAt = alignUp(b.orderAt + order.size() * sizeof(uint32_t), 16);
+  b.faultAt = alignUp(b.spanAt + spans.size() * sizeof(LayerSpan), 16);
+  b.counterAt = alignUp(b.faultAt + chunks.size() * sizeof(uint32_t), 16);
+  b.packed.assign(b.counterAt + 16, 0);
+  if (!table.empty()) {
+    std::memcpy(b.packed.data() + b.chunkAt, table.data(), table.size() * sizeof(DeviceChunk));
   }
-  CUDA_CHECK(cudaMemcpyAsync(t, packed.data(), packed.size(), cudaMemcpyHostToDevice, stream_));
-  CUDA_CHECK(cudaMemsetAsync(t + faultAt, 0, tableBytes - faultAt, stream_));
+  if (!order.empty()) {
+    std::memcpy(b.packed.data() + b.orderAt, order.data(), order.size() * sizeof(uint32_t));
+  }
+  if (!spans.empty()) {
+    std::memcpy(b.packed.data() + b.spanAt, spans.data(), spans.size() * sizeof(LayerSpan));
+  }
 
-  recordBytes_ = records * length;
-  records_.reserve(std::max<uint64_t>(recordBytes_, 1));
-
-  // Threads: one per chunk, as many as the state memory allows.
-  const uint64_t stride = alignUp(slotStateBytes(layered, p.extraBytes), 256);
-  size_t freeBytes = 0, totalBytes = 0;
-  CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
-  const uint64_t budget = uint64_t(double(freeBytes + state_.bytes()) * settings_.stateMemoryFraction);
-  uint64_t threads = settings_.maxThreads ? settings_.maxThreads : budget / stride;
-  threads = std::clamp<uint64_t>(std::min<uint64_t>(threads, order.size()), 1, kMaxThreads);
-  const uint64_t before = state_.bytes();
-  state_.reserve(threads * stride);
-  // Cleared once when allocated: a decoder never reads state it did not write, but whole-struct
-  // copies touch padding.
-  if (state_.bytes() != before) CUDA_CHECK(cudaMemsetAsync(state_.data(), 0, state_.bytes(), stream_));
-  timings_.threads = uint32_t(threads);
-  timings_.stateBytesPerThread = stride;
-
-  p.data = data_.data();
-  p.chunks = reinterpret_cast<const DeviceChunk*>(t + chunkAt);
-  p.order = reinterpret_cast<const uint32_t*>(t + orderAt);
   p.chunkCount = uint32_t(order.size());
-  p.nextChunk = reinterpret_cast<uint32_t*>(t + counterAt);
-  p.records = records_.data();
   p.recordLength = length;
-  p.layers = reinterpret_cast<const LayerSpan*>(t + spanAt);
-  p.state = state_.data();
-  p.stateStride = stride;
-  p.threads = uint32_t(threads);
   p.endKnown = vlr.chunked() ? 1u : 0u;
   p.layersWanted = point14LayersWanted(fields);
   p.wantRgb = fields.rgb;
   p.wantNir = fields.nir;
   p.wantExtra = fields.extraBytes;
-  p.faulty = reinterpret_cast<uint32_t*>(t + faultAt);
+  p.stateStride = alignUp(slotStateBytes(b.layered, p.extraBytes), 256);
+  return b;
+}
+
+std::vector<size_t> CudaLazDecoder::decodeUploaded(const LaszipVlr& vlr,
+                                                   const FieldSelection& fields,
+                                                   std::span<const uint8_t> hostData,
+                                                   std::span<const BatchChunk> chunks) {
+  Batch b = prepare(vlr, fields, hostData, chunks);
+  KernelParams& p = b.params;
+  tables_.reserve(b.packed.size());
+  CUDA_CHECK(cudaMemcpyAsync(tables_.data(), b.packed.data(), b.packed.size(),
+                             cudaMemcpyHostToDevice, stream_));
+  b.place(tables_.data());
+
+  recordBytes_ = b.records * p.recordLength;
+  records_.reserve(std::max<uint64_t>(recordBytes_, 1));
+
+  // Threads: one per chunk, as many as the state memory allows.
+  size_t freeBytes = 0, totalBytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+  const uint64_t budget =
+      uint64_t(double(freeBytes + state_.bytes()) * settings_.stateMemoryFraction);
+  uint64_t threads = settings_.maxThreads ? settings_.maxThreads : budget / p.stateStride;
+  threads = std::clamp<uint64_t>(std::min<uint64_t>(threads, p.chunkCount), 1, kMaxThreads);
+  const uint64_t before = state_.bytes();
+  state_.reserve(threads * p.stateStride);
+  // Cleared once when allocated: a decoder never reads state it did not write, but whole-struct
+  // copies touch padding.
+  if (state_.bytes() != before) {
+    CUDA_CHECK(cudaMemsetAsync(state_.data(), 0, state_.bytes(), stream_));
+  }
+  timings_.threads = uint32_t(threads);
+  timings_.stateBytesPerThread = p.stateStride;
+
+  p.data = data_.data();
+  p.records = records_.data();
+  p.state = state_.data();
+  p.threads = uint32_t(threads);
 
   CUDA_CHECK(cudaEventRecord(events_[DecodeStart], stream_));
-  if (!order.empty()) launchChunkDecode(p, layered, settings_.blockSize, stream_);
+  if (p.chunkCount > 0) launchChunkDecode(p, b.layered, settings_.blockSize, stream_);
   CUDA_CHECK(cudaEventRecord(events_[DecodeEnd], stream_));
   std::vector<uint32_t> faulty(chunks.size(), 0);
   if (!faulty.empty()) {
-    CUDA_CHECK(cudaMemcpyAsync(faulty.data(), t + faultAt, faulty.size() * sizeof(uint32_t),
+    CUDA_CHECK(cudaMemcpyAsync(faulty.data(), p.faulty, faulty.size() * sizeof(uint32_t),
                                cudaMemcpyDeviceToHost, stream_));
   }
   CUDA_CHECK(cudaStreamSynchronize(stream_));
   float ms = 0.0f;
   CUDA_CHECK(cudaEventElapsedTime(&ms, events_[DecodeStart], events_[DecodeEnd]));
   timings_.decodeMs = ms;
+  return b.brokenChunks(faulty.data());
+}
 
-  std::vector<size_t> result;
-  for (size_t i = 0; i < chunks.size(); ++i) {
-    if (broken[i] || faulty[i]) result.push_back(i);
-  }
-  return result;
+std::vector<size_t> CudaLazDecoder::decodeOnHost(const LaszipVlr& vlr, const FieldSelection& fields,
+                                                 std::span<const uint8_t> data,
+                                                 std::span<const BatchChunk> chunks,
+                                                 uint8_t* records) const {
+  Batch b = prepare(vlr, fields, data, chunks);
+  b.place(b.packed.data());
+  KernelParams& p = b.params;
+  // 8-byte alignment is all the state's structs need.
+  std::vector<uint64_t> state((p.stateStride + 7) / 8, 0);
+  p.data = data.data();
+  p.records = records;
+  p.state = reinterpret_cast<uint8_t*>(state.data());
+  p.threads = 1;
+  decodeChunksOnHost(p, b.layered);
+  return b.brokenChunks(p.faulty);
 }
 
 std::vector<size_t> CudaLazDecoder::decodeToDevice(const LaszipVlr& vlr,
@@ -293,11 +347,12 @@ std::vector<size_t> CudaLazDecoder::decodeToDevice(const LaszipVlr& vlr,
 std::vector<size_t> CudaLazDecoder::decode(const LaszipVlr& vlr, const FieldSelection& fields,
                                            std::span<const uint8_t> data,
                                            std::span<const BatchChunk> chunks, uint8_t* records) {
+  if (settings_.emulateOnHost) return decodeOnHost(vlr, fields, data, chunks, records);
   std::vector<size_t> broken = decodeToDevice(vlr, fields, data, chunks);
   if (recordBytes_ > 0) {
     CUDA_CHECK(cudaEventRecord(events_[DecodeEnd], stream_));
-    CUDA_CHECK(cudaMemcpyAsync(records, records_.data(), recordBytes_, cudaMemcpyDeviceToHost,
-                               stream_));
+    CUDA_CHECK(
+        cudaMemcpyAsync(records, records_.data(), recordBytes_, cudaMemcpyDeviceToHost, stream_));
     CUDA_CHECK(cudaEventRecord(events_[DownloadEnd], stream_));
     CUDA_CHECK(cudaEventSynchronize(events_[DownloadEnd]));
     float ms = 0.0f;
@@ -316,8 +371,9 @@ bool cudaLazDecodeUsable(std::string* why) {
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
     if (why) {
-      *why = status != cudaSuccess ? std::string("no CUDA device (") + cudaGetErrorString(status) + ")"
-                                   : std::string("no CUDA device");
+      *why = status != cudaSuccess
+                 ? std::string("no CUDA device (") + cudaGetErrorString(status) + ")"
+                 : std::string("no CUDA device");
     }
     (void)cudaGetLastError();
     return false;

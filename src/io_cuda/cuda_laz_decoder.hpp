@@ -20,12 +20,15 @@ struct CudaLazSettings {
   uint32_t blockSize = 32;  ///< threads per block
   /// Fraction of the free device memory the state slots may take.
   double stateMemoryFraction = 0.4;
+  /// decode() runs the kernels' per-chunk code on the host, one chunk after the other, without
+  /// touching CUDA: for tests of that code on machines without a GPU.
+  bool emulateOnHost = false;
 };
 
 /// Device time of the last decode, from CUDA events (milliseconds).
 struct CudaLazTimings {
-  double uploadMs = 0.0;  ///< compressed bytes host to device, staging copies included
-  double decodeMs = 0.0;  ///< the kernel
+  double uploadMs = 0.0;    ///< compressed bytes host to device, staging copies included
+  double decodeMs = 0.0;    ///< the kernel
   double downloadMs = 0.0;  ///< records back to the host (decode() only)
   uint32_t threads = 0;     ///< chunks decoded at once
   uint64_t stateBytesPerThread = 0;
@@ -65,6 +68,13 @@ class CudaLazDecoder final : public ChunkBatchDecoder {
   const CudaLazTimings& timings() const { return timings_; }
 
  private:
+  struct Batch;
+  Batch prepare(const LaszipVlr& vlr, const FieldSelection& fields,
+                std::span<const uint8_t> hostData, std::span<const BatchChunk> chunks) const;
+  std::vector<size_t> decodeOnHost(const LaszipVlr& vlr, const FieldSelection& fields,
+                                   std::span<const uint8_t> data,
+                                   std::span<const BatchChunk> chunks, uint8_t* records) const;
+
   CudaLazSettings settings_;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t events_[7] = {};

@@ -27,7 +27,9 @@ struct LayeredState {
   Rgb14Codec rgb14;
 };
 
-constexpr uint64_t alignUp(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
+constexpr uint64_t alignUp(uint64_t n, uint64_t to) {
+  return (n + to - 1) / to * to;
+}
 
 /// BYTE version 2 (ByteV2Codec) over models in the thread's slot.
 struct DeviceByteV2 {
@@ -35,21 +37,19 @@ struct DeviceByteV2 {
   SymbolModel<256>* diff;  ///< [count]
   uint8_t* last;           ///< [count]
 
-  static uint64_t bytes(uint32_t n) {
-    return alignUp(n * sizeof(SymbolModel<256>) + n, 16);
-  }
-  __device__ void bind(uint8_t* area, uint32_t n) {
+  static uint64_t bytes(uint32_t n) { return alignUp(n * sizeof(SymbolModel<256>) + n, 16); }
+  __host__ __device__ void bind(uint8_t* area, uint32_t n) {
     count = n;
     diff = reinterpret_cast<SymbolModel<256>*>(area);
     last = area + n * sizeof(SymbolModel<256>);
   }
-  __device__ void startChunk(const uint8_t* firstItem) {
+  __host__ __device__ void startChunk(const uint8_t* firstItem) {
     for (uint32_t i = 0; i < count; ++i) {
       last[i] = firstItem[i];
       diff[i].reset(256, true);
     }
   }
-  __device__ void decode(ArithmeticDecoder& decoder, uint8_t* item) {
+  __host__ __device__ void decode(ArithmeticDecoder& decoder, uint8_t* item) {
     for (uint32_t i = 0; i < count; ++i) {
       last[i] = wrapByte(int32_t(last[i] + decoder.decodeSymbol(diff[i])));
       item[i] = last[i];
@@ -62,7 +62,7 @@ struct DeviceByte14 {
   uint32_t count;
   uint32_t version;
   bool wanted;
-  SymbolModel<256>* diff;    ///< [4][count]
+  SymbolModel<256>* diff;     ///< [4][count]
   ArithmeticDecoder* layers;  ///< [count]
   uint8_t* last;              ///< [4][count]
   uint8_t* active;            ///< [count]
@@ -71,7 +71,7 @@ struct DeviceByte14 {
   static uint64_t bytes(uint32_t n) {
     return alignUp(4 * n * sizeof(SymbolModel<256>) + n * sizeof(ArithmeticDecoder) + 5 * n, 16);
   }
-  __device__ void bind(uint8_t* area, uint32_t n) {
+  __host__ __device__ void bind(uint8_t* area, uint32_t n) {
     count = n;
     diff = reinterpret_cast<SymbolModel<256>*>(area);
     area += 4 * n * sizeof(SymbolModel<256>);
@@ -80,21 +80,21 @@ struct DeviceByte14 {
     last = area;
     active = area + 4 * n;
   }
-  __device__ void resetModels(uint32_t channel) {
+  __host__ __device__ void resetModels(uint32_t channel) {
     if (!wanted) return;
     for (uint32_t i = 0; i < count; ++i) diff[channel * count + i].reset(256, true);
   }
-  __device__ void startChunk(const uint8_t* firstItem, uint32_t channel) {
+  __host__ __device__ void startChunk(const uint8_t* firstItem, uint32_t channel) {
     for (uint32_t i = 0; i < count; ++i) active[i] = 0;
     channels.startChunk(channel);
     for (uint32_t i = 0; i < count; ++i) last[channel * count + i] = firstItem[i];
     resetModels(channel);
   }
-  __device__ void startLayer(uint32_t byte, const uint8_t* bytes, uint64_t size) {
+  __host__ __device__ void startLayer(uint32_t byte, const uint8_t* bytes, uint64_t size) {
     active[byte] = wanted && size > 0;
     if (active[byte]) layers[byte].start(bytes, size);
   }
-  __device__ void decode(uint8_t* item, uint32_t channel) {
+  __host__ __device__ void decode(uint8_t* item, uint32_t channel) {
     const uint32_t owner = channels.follow(channel, version, [&](uint32_t fresh, uint32_t from) {
       for (uint32_t i = 0; i < count; ++i) last[fresh * count + i] = last[from * count + i];
       resetModels(fresh);
@@ -108,7 +108,7 @@ struct DeviceByte14 {
       item[i] = values[i];
     }
   }
-  __device__ bool failed() const {
+  __host__ __device__ bool failed() const {
     for (uint32_t i = 0; i < count; ++i) {
       if (active[i] && layers[i].failed()) return true;
     }
@@ -116,13 +116,13 @@ struct DeviceByte14 {
   }
 };
 
-__device__ void copyRecord(uint8_t* out, const uint8_t* in, uint32_t length) {
+__host__ __device__ void copyRecord(uint8_t* out, const uint8_t* in, uint32_t length) {
   for (uint32_t i = 0; i < length; ++i) out[i] = in[i];
 }
 
 /// One pointwise chunk (ChunkDecoder::startPointwise / decodePointwise); true when broken.
-__device__ bool decodePointwiseChunk(const KernelParams& p, PointwiseState& s, DeviceByteV2& extra,
-                                     const DeviceChunk& chunk) {
+__host__ __device__ bool decodePointwiseChunk(const KernelParams& p, PointwiseState& s,
+                                              DeviceByteV2& extra, const DeviceChunk& chunk) {
   const uint8_t* bytes = p.data + chunk.offset;
   uint8_t* out = p.records + chunk.firstRecord * p.recordLength;
   const uint32_t length = p.recordLength;
@@ -180,8 +180,8 @@ __device__ bool decodePointwiseChunk(const KernelParams& p, PointwiseState& s, D
 }
 
 /// One layered chunk (ChunkDecoder::startLayered / decodeLayered); true when broken.
-__device__ bool decodeLayeredChunk(const KernelParams& p, LayeredState& s, DeviceByte14& extra,
-                                   const DeviceChunk& chunk) {
+__host__ __device__ bool decodeLayeredChunk(const KernelParams& p, LayeredState& s,
+                                            DeviceByte14& extra, const DeviceChunk& chunk) {
   const uint8_t* bytes = p.data + chunk.offset;
   const LayerSpan* spans = p.layers + chunk.firstLayer;
   uint8_t* out = p.records + chunk.firstRecord * p.recordLength;
@@ -290,6 +290,29 @@ __global__ void decodeLayeredChunks(KernelParams p) {
 }
 
 }  // namespace
+
+void decodeChunksOnHost(const KernelParams& p, bool layered) {
+  uint8_t* slot = p.state;
+  if (layered) {
+    LayeredState& s = *new (slot) LayeredState;
+    DeviceByte14 extra;
+    extra.bind(slot + alignUp(sizeof(LayeredState), 16), p.extraBytes);
+    for (uint32_t n = 0; n < p.chunkCount; ++n) {
+      const DeviceChunk chunk = p.chunks[p.order[n]];
+      p.faulty[p.order[n]] = !chunk.skip && decodeLayeredChunk(p, s, extra, chunk) ? 1u : 0u;
+    }
+    s.~LayeredState();
+  } else {
+    PointwiseState& s = *new (slot) PointwiseState;
+    DeviceByteV2 extra;
+    extra.bind(slot + alignUp(sizeof(PointwiseState), 16), p.extraBytes);
+    for (uint32_t n = 0; n < p.chunkCount; ++n) {
+      const DeviceChunk chunk = p.chunks[p.order[n]];
+      p.faulty[p.order[n]] = !chunk.skip && decodePointwiseChunk(p, s, extra, chunk) ? 1u : 0u;
+    }
+    s.~PointwiseState();
+  }
+}
 
 uint64_t slotStateBytes(bool layered, uint32_t extraBytes) {
   if (layered) return alignUp(sizeof(LayeredState), 16) + DeviceByte14::bytes(extraBytes);

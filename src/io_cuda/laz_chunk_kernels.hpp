@@ -24,8 +24,8 @@ struct ItemSlot {
 inline constexpr uint32_t kMaxSlots = 4;
 
 struct DeviceChunk {
-  uint64_t offset;       ///< in the uploaded data
-  uint64_t byteCount;    ///< the chunk's size
+  uint64_t offset;     ///< in the uploaded data
+  uint64_t byteCount;  ///< the chunk's size
   uint64_t pointCount;
   uint64_t firstRecord;  ///< its first record in the output
   uint32_t firstLayer;   ///< layered: its first span in the layer table
@@ -65,5 +65,9 @@ uint64_t slotStateBytes(bool layered, uint32_t extraBytes);
 /// Decodes the chunks on `stream` with `params.threads` threads in blocks of `blockSize`.
 void launchChunkDecode(const KernelParams& params, bool layered, uint32_t blockSize,
                        cudaStream_t stream);
+
+/// The same work on the host, one chunk after the other with one state slot (`params` point to
+/// host memory): the kernels' own per-chunk code, so that tests check it without a GPU.
+void decodeChunksOnHost(const KernelParams& params, bool layered);
 
 }  // namespace pcv::laz::cuda

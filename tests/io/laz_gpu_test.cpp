@@ -19,12 +19,6 @@
 namespace pcv::test {
 namespace {
 
-#define PCV_REQUIRE_CUDA_DEVICE()                                 \
-  do {                                                            \
-    std::string why;                                              \
-    if (!io::cudaLazDecodeUsable(&why)) GTEST_SKIP() << why;      \
-  } while (0)
-
 /// A LAZ file opened as the readers open it.
 struct OpenLaz {
   explicit OpenLaz(const std::filesystem::path& path)
@@ -83,9 +77,10 @@ std::vector<uint8_t> cpuRecords(OpenLaz& laz, const laz::FieldSelection& fields)
 
 /// Decodes `path` on both sides with `fields` and compares records and broken chunks; false when
 /// the GPU decoder does not take the file.
-bool compareDecoders(const std::filesystem::path& path, const laz::FieldSelection& fields) {
+bool compareDecoders(const std::filesystem::path& path, const laz::FieldSelection& fields,
+                     const laz::cuda::CudaLazSettings& settings = {}) {
   OpenLaz laz(path);
-  laz::cuda::CudaLazDecoder gpu;
+  laz::cuda::CudaLazDecoder gpu(settings);
   if (laz.records.sequential() || !gpu.supports(laz.records.vlr())) return false;
   const std::vector<laz::BatchChunk> chunks = laz.batch();
   const uint64_t length = laz.records.recordLength();
@@ -104,8 +99,8 @@ bool compareDecoders(const std::filesystem::path& path, const laz::FieldSelectio
     const bool broken = std::find(gpuBroken.begin(), gpuBroken.end(), c) != gpuBroken.end();
     const uint64_t end = std::min<uint64_t>(first + chunks[c].pointCount, expected.size() / length);
     for (uint64_t i = first; !broken && i < end; ++i) {
-      differing += std::memcmp(expected.data() + i * length, gpuRecords.data() + i * length,
-                               length) != 0;
+      differing +=
+          std::memcmp(expected.data() + i * length, gpuRecords.data() + i * length, length) != 0;
     }
     first += chunks[c].pointCount;
   }
@@ -130,15 +125,34 @@ std::vector<std::filesystem::path> corpusLazFiles() {
   return files;
 }
 
-TEST(CudaLaz, DecodesEveryCorpusFileAsTheCpuDoes) {
-  PCV_REQUIRE_CUDA_DEVICE();
+/// Each test runs twice: on the device (skipped without one), and as the host emulation, which
+/// runs the kernels' per-chunk code on the CPU one chunk after the other (no GPU needed), so
+/// that the table building, the slot layout and the device-side byte items are checked anywhere.
+class CudaLaz : public testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (!emulated() && !io::cudaLazDecodeUsable(&why)) GTEST_SKIP() << why;
+  }
+  bool emulated() const { return GetParam(); }
+  laz::cuda::CudaLazSettings settings() const {
+    laz::cuda::CudaLazSettings s;
+    s.emulateOnHost = emulated();
+    return s;
+  }
+  std::shared_ptr<laz::ChunkBatchDecoder> decoder() const {
+    return std::make_shared<laz::cuda::CudaLazDecoder>(settings());
+  }
+};
+
+TEST_P(CudaLaz, DecodesEveryCorpusFileAsTheCpuDoes) {
   PCV_REQUIRE_LAZ_CORPUS();
   int compared = 0;
   for (const auto& path : corpusLazFiles()) {
     SCOPED_TRACE(path.filename().string());
     try {
-      if (!compareDecoders(path, {})) continue;
-      compareDecoders(path, positionsOnly());
+      if (!compareDecoders(path, {}, settings())) continue;
+      compareDecoders(path, positionsOnly(), settings());
       ++compared;
     } catch (const InputError&) {
       // The header or chunk layout is broken: no chunk to decode on either side.
@@ -229,19 +243,19 @@ std::filesystem::path writeLaz(const WrittenCase& c, uint64_t count, const std::
 }
 
 const WrittenCase kWrittenCases[] = {
-    {0, 0, 5000}, {1, 0, 5000}, {2, 0, 5000}, {3, 0, 5000}, {3, 5, 3000}, {0, 2, 50000},
+    {0, 0, 5000}, {1, 0, 5000}, {2, 0, 5000}, {3, 0, 5000}, {3, 5, 3000},  {0, 2, 50000},
     {6, 0, 5000}, {7, 0, 5000}, {8, 0, 5000}, {7, 3, 4000}, {6, 1, 50000},
 };
 
-TEST(CudaLaz, DecodesFilesPcvWritesAsTheCpuDoes) {
-  PCV_REQUIRE_CUDA_DEVICE();
+TEST_P(CudaLaz, DecodesFilesPcvWritesAsTheCpuDoes) {
   for (const WrittenCase& c : kWrittenCases) {
-    const std::string name = "gpu-laz-pf" + std::to_string(c.format) + "-x" +
-                             std::to_string(c.extraBytes) + ".laz";
+    const std::string name =
+        "gpu-laz-pf" + std::to_string(c.format) + "-x" + std::to_string(c.extraBytes) + ".laz";
     SCOPED_TRACE(name);
     const std::filesystem::path path = writeLaz(c, 23456, name);
-    EXPECT_TRUE(compareDecoders(path, {})) << "the GPU decoder should take pcv's own files";
-    compareDecoders(path, positionsOnly());
+    EXPECT_TRUE(compareDecoders(path, {}, settings()))
+        << "the GPU decoder should take pcv's own files";
+    compareDecoders(path, positionsOnly(), settings());
     std::filesystem::remove(path);
   }
 }
@@ -275,10 +289,9 @@ void expectSameClouds(const PointCloud& a, const PointCloud& b) {
   }
 }
 
-TEST(CudaLaz, ReaderGivesTheCpusCloudsAndErrors) {
-  PCV_REQUIRE_CUDA_DEVICE();
+TEST_P(CudaLaz, ReaderGivesTheCpusCloudsAndErrors) {
   PCV_REQUIRE_LAZ_CORPUS();
-  const auto gpu = io::makeCudaLazDecoder();
+  const auto gpu = decoder();
   for (const auto& path : corpusLazFiles()) {
     SCOPED_TRACE(path.filename().string());
     std::string cpuError, gpuError;
@@ -296,8 +309,7 @@ void patchFile(const std::filesystem::path& path, uint64_t offset, std::span<con
   file.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
 }
 
-TEST(CudaLaz, BrokenChunksAreTheCpusAndFailAlike) {
-  PCV_REQUIRE_CUDA_DEVICE();
+TEST_P(CudaLaz, BrokenChunksAreTheCpusAndFailAlike) {
   for (const WrittenCase& c : {WrittenCase{3, 0, 2000}, WrittenCase{7, 0, 2000}}) {
     const std::string name = "gpu-laz-broken-pf" + std::to_string(c.format) + ".laz";
     SCOPED_TRACE(name);
@@ -315,15 +327,20 @@ TEST(CudaLaz, BrokenChunksAreTheCpusAndFailAlike) {
     const std::vector<uint8_t> huge = {0xFF, 0xFF, 0xFF, 0x7F};
     const uint64_t recordLength = lasFormatRecordBytes(c.format);
     patchFile(path, chunks[6].offset + recordLength + 4, huge);
-    EXPECT_TRUE(compareDecoders(path, {}));
+    EXPECT_TRUE(compareDecoders(path, {}, settings()));
     std::string cpuError, gpuError;
     readWith(path, nullptr, &cpuError);
-    readWith(path, io::makeCudaLazDecoder(), &gpuError);
+    readWith(path, decoder(), &gpuError);
     EXPECT_FALSE(cpuError.empty());
     EXPECT_EQ(gpuError, cpuError);
     std::filesystem::remove(path);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Modes, CudaLaz, testing::Values(false, true),
+                         [](const testing::TestParamInfo<bool>& info) {
+                           return std::string(info.param ? "HostEmulation" : "Device");
+                         });
 
 }  // namespace
 }  // namespace pcv::test
