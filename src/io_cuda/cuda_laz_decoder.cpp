@@ -110,8 +110,10 @@ bool slotsFor(const LaszipVlr& vlr, KernelParams& p) {
 
 }  // namespace
 
-CudaLazDecoder::CudaLazDecoder(const CudaLazSettings& settings) : settings_(settings) {
-  if (settings_.emulateOnHost) return;
+CudaLazDecoder::CudaLazDecoder(const CudaLazSettings& settings) : settings_(settings) {}
+
+void CudaLazDecoder::start() {
+  if (stream_) return;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   for (cudaEvent_t& event : events_) CUDA_CHECK(cudaEventCreate(&event));
 }
@@ -133,6 +135,7 @@ bool CudaLazDecoder::supports(const LaszipVlr& vlr) const {
 }
 
 void CudaLazDecoder::upload(std::span<const uint8_t> data) {
+  start();
   data_.reserve(std::max<uint64_t>(data.size(), 1));
   for (uint8_t*& buffer : pinned_) {
     if (!buffer) CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&buffer), kStagingBytes));
@@ -272,6 +275,7 @@ std::vector<size_t> CudaLazDecoder::decodeUploaded(const LaszipVlr& vlr,
                                                    const FieldSelection& fields,
                                                    std::span<const uint8_t> hostData,
                                                    std::span<const BatchChunk> chunks) {
+  start();
   Batch b = prepare(vlr, fields, hostData, chunks);
   KernelParams& p = b.params;
   tables_.reserve(b.packed.size());
@@ -347,6 +351,7 @@ std::vector<size_t> CudaLazDecoder::decodeToDevice(const LaszipVlr& vlr,
 std::vector<size_t> CudaLazDecoder::decode(const LaszipVlr& vlr, const FieldSelection& fields,
                                            std::span<const uint8_t> data,
                                            std::span<const BatchChunk> chunks, uint8_t* records) {
+  const std::lock_guard lock(decoding_);
   if (settings_.emulateOnHost) return decodeOnHost(vlr, fields, data, chunks, records);
   std::vector<size_t> broken = decodeToDevice(vlr, fields, data, chunks);
   if (recordBytes_ > 0) {
@@ -381,10 +386,12 @@ bool cudaLazDecodeUsable(std::string* why) {
   return true;
 }
 
-std::shared_ptr<laz::ChunkBatchDecoder> makeCudaLazDecoder() {
+std::shared_ptr<laz::ChunkBatchDecoder> makeCudaLazDecoder(bool fallBackToCpu) {
   std::string why;
   if (!cudaLazDecodeUsable(&why)) throw Error("cannot decode LAZ on the GPU: " + why);
-  return std::make_shared<laz::cuda::CudaLazDecoder>();
+  laz::cuda::CudaLazSettings settings;
+  settings.fallBackToCpu = fallBackToCpu;
+  return std::make_shared<laz::cuda::CudaLazDecoder>(settings);
 }
 
 }  // namespace pcv::io

@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -23,6 +24,8 @@ struct CudaLazSettings {
   /// decode() runs the kernels' per-chunk code on the host, one chunk after the other, without
   /// touching CUDA: for tests of that code on machines without a GPU.
   bool emulateOnHost = false;
+  /// The readers decode on the CPU when the device fails (`--decode auto`).
+  bool fallBackToCpu = false;
 };
 
 /// Device time of the last decode, from CUDA events (milliseconds).
@@ -43,6 +46,7 @@ class CudaLazDecoder final : public ChunkBatchDecoder {
 
   const char* name() const override { return "cuda"; }
   bool supports(const LaszipVlr& vlr) const override;
+  bool fallsBackToCpu() const override { return settings_.fallBackToCpu; }
   std::vector<size_t> decode(const LaszipVlr& vlr, const FieldSelection& fields,
                              std::span<const uint8_t> data, std::span<const BatchChunk> chunks,
                              uint8_t* records) override;
@@ -69,6 +73,9 @@ class CudaLazDecoder final : public ChunkBatchDecoder {
 
  private:
   struct Batch;
+  /// Creates the stream and events on first use: a decoder made for `--decode auto` costs
+  /// nothing until a LAZ file is read.
+  void start();
   Batch prepare(const LaszipVlr& vlr, const FieldSelection& fields,
                 std::span<const uint8_t> hostData, std::span<const BatchChunk> chunks) const;
   std::vector<size_t> decodeOnHost(const LaszipVlr& vlr, const FieldSelection& fields,
@@ -76,6 +83,7 @@ class CudaLazDecoder final : public ChunkBatchDecoder {
                                    std::span<const BatchChunk> chunks, uint8_t* records) const;
 
   CudaLazSettings settings_;
+  std::mutex decoding_;  ///< decode(): one file at a time (readers may share a decoder)
   cudaStream_t stream_ = nullptr;
   cudaEvent_t events_[7] = {};
   uint8_t* pinned_[2] = {nullptr, nullptr};  ///< staging for uploads

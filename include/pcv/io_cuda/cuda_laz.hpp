@@ -13,7 +13,8 @@ namespace pcv::io {
 bool cudaLazDecodeUsable(std::string* why = nullptr);
 
 /// A GPU decoder for ReadOptions::lazDecoder (throws pcv::Error when no device is usable). One
-/// decoder keeps its device memory from file to file; it decodes one file at a time.
-std::shared_ptr<laz::ChunkBatchDecoder> makeCudaLazDecoder();
+/// decoder keeps its device memory from file to file; it decodes one file at a time. With
+/// `fallBackToCpu` the readers decode on the CPU when the device fails (`--decode auto`).
+std::shared_ptr<laz::ChunkBatchDecoder> makeCudaLazDecoder(bool fallBackToCpu = false);
 
 }  // namespace pcv::io

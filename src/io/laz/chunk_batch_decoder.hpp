@@ -31,6 +31,9 @@ class ChunkBatchDecoder {
   /// CPU).
   virtual bool supports(const LaszipVlr& vlr) const = 0;
 
+  /// Whether the reader decodes on the CPU instead when decode() throws (`--decode auto`).
+  virtual bool fallsBackToCpu() const { return false; }
+
   /// Decodes `chunks` (their bytes in `data`) into `records`: each chunk's records follow the
   /// previous chunk's, recordLength() bytes each. Returns the indices into `chunks`, ascending,
   /// of the chunks whose data is broken (their records are unspecified), the same chunks the CPU

@@ -181,8 +181,17 @@ void LazCloudDecoder::decodeBatch(laz::ChunkBatchDecoder& device, size_t firstCh
   }
   records.resize(points * length);
   const std::span<const uint8_t> data(records_.firstRecordOf(firstChunk), limit - base);
-  std::vector<size_t> suspects = device.decode(records_.vlr(), choice_.fields, data, batch,
-                                               records.data());
+  std::vector<size_t> suspects;
+  try {
+    suspects = device.decode(records_.vlr(), choice_.fields, data, batch, records.data());
+  } catch (const InputError&) {
+    throw;
+  } catch (const Error&) {
+    // The device failed (out of memory, say): these chunks on the CPU, when that is allowed.
+    if (!device.fallsBackToCpu()) throw;
+    decodeSlice(firstChunk, endChunk);
+    return;
+  }
   for (size_t i = 0; i < batch.size(); ++i) {
     if (batch[i].pointCount == 0) suspects.push_back(i);
   }
@@ -256,8 +265,7 @@ PointCloud LazCloudDecoder::decode(Box3d& worldBounds) {
   const size_t round = workers_.size();
   size_t perSlice = (chunks.size() + slices - 1) / slices;
   if (perSlice > round) perSlice = (perSlice + round - 1) / round * round;
-  laz::ChunkBatchDecoder* device =
-      context_.options ? context_.options->lazDecoder.get() : nullptr;
+  laz::ChunkBatchDecoder* device = context_.options ? context_.options->lazDecoder.get() : nullptr;
   if (device && !records_.sequential() && device->supports(records_.vlr())) {
     decodeOnDevice(*device);
   } else {
