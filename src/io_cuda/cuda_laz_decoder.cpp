@@ -285,6 +285,15 @@ std::vector<size_t> CudaLazDecoder::decodeUploaded(const LaszipVlr& vlr,
 
   recordBytes_ = b.records * p.recordLength;
   records_.reserve(std::max<uint64_t>(recordBytes_, 1));
+  // Chunks found broken on the host get no records from the kernel: zeros, so that copying
+  // every record back reads no uninitialized memory (compute-sanitizer's initcheck).
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    if (b.broken[i] && chunks[i].pointCount > 0) {
+      const DeviceChunk& d = reinterpret_cast<const DeviceChunk*>(b.packed.data() + b.chunkAt)[i];
+      CUDA_CHECK(cudaMemsetAsync(records_.data() + d.firstRecord * p.recordLength, 0,
+                                 chunks[i].pointCount * p.recordLength, stream_));
+    }
+  }
 
   // Threads: one per chunk, as many as the state memory allows.
   size_t freeBytes = 0, totalBytes = 0;
