@@ -90,6 +90,8 @@ int main(int argc, char** argv) {
                  "fraction of free GPU memory for decoder state");
   app.add_option("--one-thread-chunks", oneThreadChunks,
                  "chunks the one-thread CPU run decodes (its speed is per point)");
+  app.add_flag("--chunk-per-warp", settings.chunkPerWarp,
+               "one chunk per warp (lane 0 decodes): no divergence, fewer chunks at once");
   app.add_flag("--once", once, "one upload and one kernel launch (for Nsight Compute)");
   app.add_flag("--verify", verify, "compare the GPU records with the CPU's, byte for byte");
   app.add_flag("--no-cpu", noCpu, "skip the CPU runs");

@@ -316,6 +316,7 @@ std::vector<size_t> CudaLazDecoder::decodeUploaded(const LaszipVlr& vlr,
   p.records = records_.data();
   p.state = state_.data();
   p.threads = uint32_t(threads);
+  p.spread = settings_.chunkPerWarp ? 32u : 1u;
 
   CUDA_CHECK(cudaEventRecord(events_[DecodeStart], stream_));
   if (p.chunkCount > 0) launchChunkDecode(p, b.layered, settings_.blockSize, stream_);
@@ -345,6 +346,7 @@ std::vector<size_t> CudaLazDecoder::decodeOnHost(const LaszipVlr& vlr, const Fie
   p.records = records;
   p.state = reinterpret_cast<uint8_t*>(state.data());
   p.threads = 1;
+  p.spread = 1;
   decodeChunksOnHost(p, b.layered);
   return b.brokenChunks(p.faulty);
 }

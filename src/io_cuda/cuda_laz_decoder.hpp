@@ -19,6 +19,8 @@ namespace pcv::laz::cuda {
 struct CudaLazSettings {
   uint32_t maxThreads = 0;  ///< chunks decoded at once (one thread and state slot each); 0: auto
   uint32_t blockSize = 32;  ///< threads per block
+  /// One chunk per warp (lane 0 works): no divergence between chunks, fewer chunks at once.
+  bool chunkPerWarp = false;
   /// Fraction of the free device memory the state slots may take.
   double stateMemoryFraction = 0.4;
   /// decode() runs the kernels' per-chunk code on the host, one chunk after the other, without

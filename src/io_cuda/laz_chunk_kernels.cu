@@ -264,7 +264,9 @@ __device__ bool takeChunk(const KernelParams& p, uint32_t& index) {
 }
 
 __global__ void decodePointwiseChunks(KernelParams p) {
-  const uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t launched = blockIdx.x * blockDim.x + threadIdx.x;
+  if (launched % p.spread != 0) return;
+  const uint32_t thread = launched / p.spread;
   if (thread >= p.threads) return;
   uint8_t* slot = p.state + thread * p.stateStride;
   PointwiseState& s = *new (slot) PointwiseState;
@@ -277,7 +279,9 @@ __global__ void decodePointwiseChunks(KernelParams p) {
 }
 
 __global__ void decodeLayeredChunks(KernelParams p) {
-  const uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t launched = blockIdx.x * blockDim.x + threadIdx.x;
+  if (launched % p.spread != 0) return;
+  const uint32_t thread = launched / p.spread;
   if (thread >= p.threads) return;
   uint8_t* slot = p.state + thread * p.stateStride;
   LayeredState& s = *new (slot) LayeredState;
@@ -321,7 +325,8 @@ uint64_t slotStateBytes(bool layered, uint32_t extraBytes) {
 
 void launchChunkDecode(const KernelParams& params, bool layered, uint32_t blockSize,
                        cudaStream_t stream) {
-  const uint32_t blocks = (params.threads + blockSize - 1) / blockSize;
+  const uint64_t launched = uint64_t(params.threads) * params.spread;
+  const uint32_t blocks = uint32_t((launched + blockSize - 1) / blockSize);
   if (layered) {
     decodeLayeredChunks<<<blocks, blockSize, 0, stream>>>(params);
   } else {

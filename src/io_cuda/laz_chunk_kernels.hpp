@@ -52,6 +52,9 @@ struct KernelParams {
   uint8_t* state;  ///< threads * stateStride bytes
   uint64_t stateStride;
   uint32_t threads;
+  /// Launched threads per decoding thread: 1, or 32 for one chunk per warp (lane 0 decodes, the
+  /// others exit), which trades occupancy for no divergence between chunks.
+  uint32_t spread;
   uint32_t extraBytes;  ///< bytes of the BYTE / BYTE14 item, 0 without
   uint32_t endKnown;    ///< pointwise: bytes left after the last point are a fault
   uint32_t layersWanted;
