@@ -2,8 +2,9 @@
 # Runs compute-sanitizer's four tools (memcheck with leak checking, racecheck, initcheck,
 # synccheck) over `pcv render --backend cuda` with every method at several viewpoints, the
 # quality modes, clipping (box, cut-away box, slab), a LAS file and a streamed COPC file, and
-# over `pcv convert --sort cuda` (the octree keys sorted and its levels sampled on the GPU), on a
-# machine with an NVIDIA GPU. Fails when any tool reports anything; prints one line per run and
+# over `pcv convert --sort cuda` (the octree keys sorted and its levels sampled on the GPU), and
+# over the GPU LAZ decoder (laz_gpu_tests' device cases, and the COPC file opened in core with
+# `--decode cuda`), on a machine with an NVIDIA GPU. Fails when any tool reports anything; prints one line per run and
 # the reports of failing runs.
 # Usage: scripts/gpu-check.sh BUILD_DIR [LAS_FILE [COPC_FILE]]
 #   GPU_CHECK_POINTS   cylinder points per run (default 200000)
@@ -12,6 +13,7 @@
 set -uo pipefail
 build=${1:?usage: gpu-check.sh BUILD_DIR [LAS_FILE [COPC_FILE]]}
 pcv="$(cd "$build" && pwd)/app/pcv"
+laz_tests="$(cd "$build" && pwd)/tests/io/laz_gpu_tests"
 las=${2:-}
 copc=${3:-}
 points=${GPU_CHECK_POINTS:-200000}
@@ -66,7 +68,9 @@ for tool in $tools; do
   if [ -n "$copc" ]; then
     echo "$tool $copc"                         # streamed: nodes come and go as sets
     echo "$tool $copc --point-budget 100000 --point-size 2 --edl on"
+    echo "$tool $copc --in-core --decode cuda"  # every chunk decoded on the GPU
   fi
+  [ -x "$laz_tests" ] && echo "$tool laz-tests"  # corpus, pcv's own files, broken chunks
 done >"$work/runs.txt"
 
 run() {  # one line of runs.txt; prints ok or FAIL with the reports
@@ -79,7 +83,12 @@ run() {  # one line of runs.txt; prints ok or FAIL with the reports
   # Clean: the tool's exit status, and its summary (racecheck counts hazards, not errors).
   local command=(render --backend cuda --size 640x360 --out "$log.png" "$@")
   [ "${1:-}" = convert ] && command=("$@" --quiet "$log.copc.laz")
-  if "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 "$pcv" "${command[@]}" >"$log" 2>&1 &&
+  local program=$pcv
+  if [ "${1:-}" = laz-tests ]; then
+    program=$laz_tests
+    command=(--gtest_filter='*/Device')
+  fi
+  if "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 "$program" "${command[@]}" >"$log" 2>&1 &&
       grep -qE "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)" "$log"; then
     printf '%-10s ok    %s\n' "$tool" "$*"
   else
@@ -90,7 +99,7 @@ run() {  # one line of runs.txt; prints ok or FAIL with the reports
   fi
 }
 export -f run
-export sanitizer pcv work
+export sanitizer pcv laz_tests work
 # shellcheck disable=SC2016
 xargs -d '\n' -n 1 -P "$jobs" bash -c 'run $1' _ <"$work/runs.txt" | tee "$work/results.txt"
 runs=$(grep -cE " (ok|FAIL) " "$work/results.txt")

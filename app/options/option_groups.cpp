@@ -7,6 +7,9 @@
 
 #include "pcv/core/error.hpp"
 #include "options/run_report.hpp"
+#if PCV_WITH_CUDA
+#include "pcv/io_cuda/cuda_laz.hpp"
+#endif
 
 namespace pcv::app {
 
@@ -92,11 +95,27 @@ void addReadFlags(CLI::App& command, ReadFlags& flags) {
                   "E57 files: read only this scan (0-based, as pcv info lists them); "
                   "default: every scan, merged with its pose")
       ->check(CLI::Range(int64_t(0), int64_t(UINT32_MAX)));
+  command
+      .add_option("--decode", flags.decode,
+                  "LAZ and COPC files: decode the chunks on the GPU (cuda), on the CPU's cores "
+                  "(cpu), or on the GPU when there is one (auto, the default)")
+      ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
 }
 
 ReadOptions readOptionsFrom(const ReadFlags& flags) {
   ReadOptions options;
   if (flags.scan >= 0) options.scan = uint32_t(flags.scan);
+  if (flags.decode == "cpu") return options;
+  std::string whyNot = "pcv was built without CUDA";
+#if PCV_WITH_CUDA
+  if (io::cudaLazDecodeUsable(&whyNot)) {
+    options.lazDecoder = io::makeCudaLazDecoder(flags.decode == "auto");
+    return options;
+  }
+#endif
+  if (flags.decode == "cuda") {
+    throw UnavailableError("cannot decode LAZ on the GPU (--decode cuda): " + whyNot);
+  }
   return options;
 }
 

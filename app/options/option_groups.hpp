@@ -60,6 +60,7 @@ UpAxis upAxisFrom(const ViewFlags& flags);
 /// What to read of each file.
 struct ReadFlags {
   int64_t scan = -1;  ///< --scan N: an E57 file's scan N only (0-based); -1 reads every scan
+  std::string decode = "auto";  ///< --decode: LAZ/COPC chunks on auto, cuda or cpu
 };
 void addReadFlags(CLI::App& command, ReadFlags& flags);
 ReadOptions readOptionsFrom(const ReadFlags& flags);

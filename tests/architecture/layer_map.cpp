@@ -8,8 +8,9 @@
 namespace pcv::architecture {
 namespace {
 
-const std::set<std::string> kLibraries = {"core",   "cuda",   "octree", "scene",  "io",
-                                          "raster", "stream", "gl",     "session"};
+const std::set<std::string> kLibraries = {"core",   "cuda",    "octree", "scene",
+                                          "io",     "io_cuda", "raster", "stream",
+                                          "gl",     "session"};
 
 std::set<std::string> librariesAnd(std::set<std::string> more) {
   more.insert(kLibraries.begin(), kLibraries.end());
@@ -32,7 +33,7 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
       {"a CUDA header",
        std::regex(R"(^(cuda[_a-z0-9]*\.h|cuda/|cub/|thrust/|nccl\.h|curand|cooperative_groups)"
                   R"(|device_launch_parameters\.h|vector_types\.h))"),
-       {"cuda", "raster", "scene", "gl", "octree"}},
+       {"cuda", "raster", "scene", "gl", "octree", "io_cuda"}},
       // The option groups both front ends parse with, and the viewer's `pcv view` command
       // (viewer/view_command.hpp).
       {"CLI11", std::regex(R"(^CLI/)"), {"options", "cli", "main", "viewer"}},
@@ -91,6 +92,11 @@ const std::vector<Layer>& layers() {
       {"octree", {"include/pcv/octree", "src/octree"}, false, {"core", "cuda", "octree"}},
       {"scene", {"include/pcv/scene", "src/scene"}, false, {"core", "cuda", "scene"}},
       {"io", {"include/pcv/io", "src/io"}, false, {"core", "octree", "io"}},
+      // io's GPU part (LAZ chunks decoded on the device), beside io so that io has no CUDA.
+      {"io_cuda",
+       {"include/pcv/io_cuda", "src/io_cuda"},
+       false,
+       {"core", "cuda", "octree", "io", "io_cuda"}},
       {"raster", {"include/pcv/raster", "src/raster"}, false, {"core", "cuda", "raster"}},
       {"stream",
        {"include/pcv/stream", "src/stream"},

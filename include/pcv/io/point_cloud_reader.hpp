@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -19,6 +20,10 @@
 #include "pcv/io/coordinate_system.hpp"
 
 namespace pcv {
+
+namespace laz {
+class ChunkBatchDecoder;
+}
 
 /// The leading points of a file that a reader has finished decoding, so a viewer can show a
 /// large file while it loads. Valid only during the call that receives it.
@@ -78,6 +83,9 @@ struct ReadOptions {
   /// Read the header only: the point count, bounds and fields as the file declares them, at any
   /// file size; no point is decoded and the cloud comes back empty.
   bool headerOnly = false;
+  /// LAZ and COPC: decodes the chunks many at a time on another device (pcv_io_cuda's GPU
+  /// decoder); null decodes them on the CPU's cores. Files it does not support stay on the CPU.
+  std::shared_ptr<laz::ChunkBatchDecoder> lazDecoder;
 };
 
 /// What `pcv info` prints about a file.

@@ -70,7 +70,7 @@ struct Rgb14Codec {
 
   uint32_t itemBytes() const { return hasNir ? 8u : 6u; }
 
-  void startChunk(const uint8_t* firstItem, uint32_t channel, bool forDecoding) {
+  PCV_HOST_DEVICE void startChunk(const uint8_t* firstItem, uint32_t channel, bool forDecoding) {
     decoding = forDecoding;
     rgbActive = nirActive = false;
     channels.startChunk(channel);

@@ -9,6 +9,7 @@
 
 #include "common/colour_values.hpp"
 #include "copc/copc_reader.hpp"
+#include "laz/chunk_batch_decoder.hpp"
 #include "las/las_header.hpp"
 #include "laz_field_choice.hpp"
 #include "laz_records.hpp"
@@ -47,6 +48,9 @@ class LazCloudDecoder {
   };
 
   void decodeSlice(size_t firstChunk, size_t endChunk);
+  void decodeOnDevice(laz::ChunkBatchDecoder& device);
+  void decodeBatch(laz::ChunkBatchDecoder& device, size_t firstChunk, size_t endChunk,
+                   std::vector<uint8_t>& records);
   void decodePiece(Worker& worker, const uint8_t* records, uint64_t first, uint64_t count);
   void publish(uint64_t pointsReady);
   void finishColours();
@@ -157,6 +161,91 @@ void LazCloudDecoder::finishColours() {
   }
 }
 
+/// Chunks [firstChunk, endChunk) decoded by `device` into `records`, then turned into points on
+/// all cores. The chunks it calls broken, and those of no points, are decoded on the CPU first and
+/// in order: the first broken one fails with the CPU decoder's own error.
+void LazCloudDecoder::decodeBatch(laz::ChunkBatchDecoder& device, size_t firstChunk,
+                                  size_t endChunk, std::vector<uint8_t>& records) {
+  const auto& chunks = records_.layout().chunks;
+  const uint64_t length = records_.recordLength();
+  const uint64_t base = chunks[firstChunk].offset;
+  uint64_t limit = base;
+  std::vector<laz::BatchChunk> batch;
+  std::vector<uint64_t> recordStart;  // first record of each chunk in `records`
+  uint64_t points = 0;
+  for (size_t i = firstChunk; i < endChunk; ++i) {
+    batch.push_back({chunks[i].offset - base, chunks[i].byteCount, chunks[i].pointCount});
+    limit = std::max(limit, chunks[i].offset + chunks[i].byteCount);
+    recordStart.push_back(points);
+    points += chunks[i].pointCount;
+  }
+  records.resize(points * length);
+  const std::span<const uint8_t> data(records_.firstRecordOf(firstChunk), limit - base);
+  std::vector<size_t> suspects;
+  try {
+    suspects = device.decode(records_.vlr(), choice_.fields, data, batch, records.data());
+  } catch (const InputError&) {
+    throw;
+  } catch (const Error&) {
+    // The device failed (out of memory, say): these chunks on the CPU, when that is allowed.
+    if (!device.fallsBackToCpu()) throw;
+    decodeSlice(firstChunk, endChunk);
+    return;
+  }
+  for (size_t i = 0; i < batch.size(); ++i) {
+    if (batch[i].pointCount == 0) suspects.push_back(i);
+  }
+  std::sort(suspects.begin(), suspects.end());
+  suspects.erase(std::unique(suspects.begin(), suspects.end()), suspects.end());
+  Worker& first = workerFor(0);
+  for (const size_t i : suspects) {
+    records_.decodeChunk(firstChunk + i, *first.decoder, first.buffer.data(), kPiecePoints,
+                         [&](const uint8_t* piece, uint64_t firstPoint, uint64_t count) {
+                           decodePiece(first, piece, firstPoint, count);
+                         });
+  }
+  std::vector<bool> onCpu(batch.size(), false);
+  for (const size_t i : suspects) onCpu[i] = true;
+  // The same pieces as the CPU path, so that colour scaling sees the same point ranges.
+  std::atomic<size_t> next{0};
+  parallelFor(
+      std::min<size_t>(workers_.size(), batch.size()),
+      [&](uint64_t slot, uint64_t) {
+        Worker& worker = workerFor(slot);
+        for (size_t i; (i = next.fetch_add(1)) < batch.size();) {
+          if (!onCpu[i]) {
+            const laz::ChunkLocation& chunk = chunks[firstChunk + i];
+            for (uint64_t done = 0; done < chunk.pointCount; done += kPiecePoints) {
+              const uint64_t count = std::min(kPiecePoints, chunk.pointCount - done);
+              decodePiece(worker, records.data() + (recordStart[i] + done) * length,
+                          chunk.firstPoint + done, count);
+            }
+          }
+          context_.advance(chunks[firstChunk + i].byteCount);
+        }
+      },
+      1);
+}
+
+void LazCloudDecoder::decodeOnDevice(laz::ChunkBatchDecoder& device) {
+  const auto& chunks = records_.layout().chunks;
+  // Batches of whole chunks whose records take about this much host memory beside the cloud.
+  constexpr uint64_t kBatchRecordBytes = uint64_t(1) << 30;
+  const uint64_t length = records_.recordLength();
+  std::vector<uint8_t> records;
+  for (size_t begin = 0; begin < chunks.size();) {
+    size_t end = begin;
+    uint64_t points = 0;
+    while (end < chunks.size() &&
+           (end == begin || (points + chunks[end].pointCount) * length <= kBatchRecordBytes)) {
+      points += chunks[end++].pointCount;
+    }
+    decodeBatch(device, begin, end, records);
+    publish(chunks[end - 1].firstPoint + chunks[end - 1].pointCount);
+    begin = end;
+  }
+}
+
 PointCloud LazCloudDecoder::decode(Box3d& worldBounds) {
   const auto& chunks = records_.layout().chunks;
   if (chunks.empty()) return recordDecoder_.allocateCloud(0, glm::dvec3(0.0), context_);
@@ -177,10 +266,15 @@ PointCloud LazCloudDecoder::decode(Box3d& worldBounds) {
   const size_t round = workers_.size();
   size_t perSlice = (chunks.size() + slices - 1) / slices;
   if (perSlice > round) perSlice = (perSlice + round - 1) / round * round;
-  for (size_t begin = 0; begin < chunks.size(); begin += perSlice) {
-    const size_t end = std::min(chunks.size(), begin + perSlice);
-    decodeSlice(begin, end);
-    publish(chunks[end - 1].firstPoint + chunks[end - 1].pointCount);
+  laz::ChunkBatchDecoder* device = context_.options ? context_.options->lazDecoder.get() : nullptr;
+  if (device && !records_.sequential() && device->supports(records_.vlr())) {
+    decodeOnDevice(*device);
+  } else {
+    for (size_t begin = 0; begin < chunks.size(); begin += perSlice) {
+      const size_t end = std::min(chunks.size(), begin + perSlice);
+      decodeSlice(begin, end);
+      publish(chunks[end - 1].firstPoint + chunks[end - 1].pointCount);
+    }
   }
   finishColours();
   for (const auto& worker : workers_) {

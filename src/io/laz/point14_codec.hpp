@@ -188,7 +188,7 @@ struct Point14Codec {
 
   /// Starts a chunk at its first (raw) record; a decoder then starts its layers. Returns the
   /// channel other items start from.
-  uint32_t startChunk(const uint8_t* firstItem, bool forDecoding) {
+  PCV_HOST_DEVICE uint32_t startChunk(const uint8_t* firstItem, bool forDecoding) {
     decoding = forDecoding;
     corrupt = false;
     // An encoder always writes the returns/XY and z layers, the others once a value changes.
@@ -474,7 +474,7 @@ struct Point14Codec {
 
   /// A channel's first point in the chunk starts from `from` (the first record, or the last
   /// point of the channel it switched from).
-  void startContext(uint32_t channel, const Point14Fields& from) {
+  PCV_HOST_DEVICE void startContext(uint32_t channel, const Point14Fields& from) {
     Point14Context& context = contexts[channel];
     context.unused = false;
     context.last = from;

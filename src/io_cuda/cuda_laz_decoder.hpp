@@ -1,0 +1,100 @@
+/// @brief The GPU LAZ decoder: a file's compressed chunks uploaded once (through pinned
+/// buffers, on the decoder's own stream), decoded one thread per chunk into LAS records in device
+/// memory, the same records the CPU decoder writes. decode() copies them back for the readers;
+/// decodeToDevice() leaves them on the device for a renderer and for the benchmark.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <mutex>
+#include <span>
+#include <vector>
+
+#include "laz/chunk_batch_decoder.hpp"
+#include "pcv/cuda/device_buffer.hpp"
+
+namespace pcv::laz::cuda {
+
+struct CudaLazSettings {
+  uint32_t maxThreads = 0;  ///< chunks decoded at once (one thread and state slot each); 0: auto
+  uint32_t blockSize = 32;  ///< threads per block
+  /// One chunk per warp (lane 0 works): no divergence between chunks, fewer chunks at once.
+  bool chunkPerWarp = false;
+  /// Fraction of the free device memory the state slots may take.
+  double stateMemoryFraction = 0.4;
+  /// decode() runs the kernels' per-chunk code on the host, one chunk after the other, without
+  /// touching CUDA: for tests of that code on machines without a GPU.
+  bool emulateOnHost = false;
+  /// The readers decode on the CPU when the device fails (`--decode auto`).
+  bool fallBackToCpu = false;
+};
+
+/// Device time of the last decode, from CUDA events (milliseconds).
+struct CudaLazTimings {
+  double uploadMs = 0.0;    ///< compressed bytes host to device, staging copies included
+  double decodeMs = 0.0;    ///< the kernel
+  double downloadMs = 0.0;  ///< records back to the host (decode() only)
+  uint32_t threads = 0;     ///< chunks decoded at once
+  uint64_t stateBytesPerThread = 0;
+};
+
+class CudaLazDecoder final : public ChunkBatchDecoder {
+ public:
+  explicit CudaLazDecoder(const CudaLazSettings& settings = {});
+  ~CudaLazDecoder() override;
+  CudaLazDecoder(const CudaLazDecoder&) = delete;
+  CudaLazDecoder& operator=(const CudaLazDecoder&) = delete;
+
+  const char* name() const override { return "cuda"; }
+  bool supports(const LaszipVlr& vlr) const override;
+  bool fallsBackToCpu() const override { return settings_.fallBackToCpu; }
+  std::vector<size_t> decode(const LaszipVlr& vlr, const FieldSelection& fields,
+                             std::span<const uint8_t> data, std::span<const BatchChunk> chunks,
+                             uint8_t* records) override;
+
+  /// Decodes into device memory: afterwards deviceRecords() holds the records of every chunk in
+  /// order (recordLength bytes each). Returns the broken chunks as decode() does.
+  std::vector<size_t> decodeToDevice(const LaszipVlr& vlr, const FieldSelection& fields,
+                                     std::span<const uint8_t> data,
+                                     std::span<const BatchChunk> chunks);
+  /// Copies `data` to the device (pinned staging on the decoder's stream); timings().uploadMs.
+  void upload(std::span<const uint8_t> data);
+  /// Decodes the bytes upload() put on the device; `hostData` is the same bytes, whose chunk
+  /// headers (layer sizes) are read on the host. The decode alone: one kernel launch, for the
+  /// benchmark and for profiling.
+  std::vector<size_t> decodeUploaded(const LaszipVlr& vlr, const FieldSelection& fields,
+                                     std::span<const uint8_t> hostData,
+                                     std::span<const BatchChunk> chunks);
+
+  const uint8_t* deviceRecords() const { return records_.data(); }
+  uint64_t deviceRecordBytes() const { return recordBytes_; }
+  const uint8_t* deviceData() const { return data_.data(); }
+  cudaStream_t stream() const { return stream_; }
+  const CudaLazTimings& timings() const { return timings_; }
+
+ private:
+  struct Batch;
+  /// Creates the stream and events on first use: a decoder made for `--decode auto` costs
+  /// nothing until a LAZ file is read.
+  void start();
+  Batch prepare(const LaszipVlr& vlr, const FieldSelection& fields,
+                std::span<const uint8_t> hostData, std::span<const BatchChunk> chunks) const;
+  std::vector<size_t> decodeOnHost(const LaszipVlr& vlr, const FieldSelection& fields,
+                                   std::span<const uint8_t> data,
+                                   std::span<const BatchChunk> chunks, uint8_t* records) const;
+
+  CudaLazSettings settings_;
+  std::mutex decoding_;  ///< decode(): one file at a time (readers may share a decoder)
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t events_[7] = {};
+  uint8_t* pinned_[2] = {nullptr, nullptr};  ///< staging for uploads
+  DeviceBuffer<uint8_t> data_;
+  DeviceBuffer<uint8_t> records_;
+  uint64_t recordBytes_ = 0;
+  DeviceBuffer<uint8_t> state_;
+  DeviceBuffer<uint8_t> tables_;  ///< chunks, order, layer spans, faults, the work counter
+  CudaLazTimings timings_;
+};
+
+}  // namespace pcv::laz::cuda
