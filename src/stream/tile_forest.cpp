@@ -72,12 +72,37 @@ void addCopcRoots(const std::vector<std::shared_ptr<CopcTileSource>>& copcTiles,
   }
 }
 
+/// The forest of `tiles` whose overview files come first, each a COPC tree: no tile is sampled
+/// and no root hidden, so opening reads the tiles' hierarchies only.
+std::shared_ptr<const ForestNodeSource> openWithOverviewFiles(
+    const TileSet& tiles, const std::shared_ptr<OpenCopcFiles>& files,
+    const TileForestOptions& options) {
+  const TileSet overviews = describeTiles(tiles.overviews);
+  const size_t first = overviews.tiles.size();
+  std::vector<std::shared_ptr<const NodeSource>> members(first + tiles.tiles.size());
+  forEachTile(members.size(), [&](size_t i) {
+    const Tile& tile = i < first ? overviews.tiles[i] : tiles.tiles[i - first];
+    if (tile.format == TileFormat::Copc) {
+      members[i] = std::make_shared<const CopcTileSource>(tile, files, options.read);
+    } else if (i < first) {
+      throw InputError(tile.path + ": an overview must be a COPC file, not " +
+                       tileFormatName(tile.format));
+    } else {
+      members[i] = std::make_shared<const WholeTileSource>(tile, options.read);
+    }
+  });
+  return std::make_shared<const ForestNodeSource>(std::move(members));
+}
+
 }  // namespace
 
 std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
                                                        const TileForestOptions& options) {
   if (tiles.tiles.empty()) throw InputError("a dataset without tiles cannot be opened");
   const auto files = std::make_shared<OpenCopcFiles>(options.openCopcFiles, options.read);
+  if (options.overview && options.overviewAssets && !tiles.overviews.empty()) {
+    return openWithOverviewFiles(tiles, files, options);
+  }
   std::vector<std::shared_ptr<const NodeSource>> members(tiles.tiles.size());
   std::vector<PointSample> samples(tiles.tiles.size());
   std::vector<std::shared_ptr<CopcTileSource>> copcTiles(tiles.tiles.size());

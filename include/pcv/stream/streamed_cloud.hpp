@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "pcv/core/camera.hpp"
@@ -46,6 +47,14 @@ struct StreamingStats {
   uint64_t uploadedPoints = 0;  ///< since the start
   uint64_t evictedNodes = 0;    ///< since the start
   uint64_t repacks = 0;         ///< times the pool was emptied but for the roots (see .cpp)
+};
+
+/// Where one node stands, for a list of what streams (the viewer's tiles).
+enum class NodeState : uint8_t {
+  Idle,      ///< not resident, and the last frame did not want it
+  Wanted,    ///< the last frame wanted it and it is not resident yet (queued or decoding)
+  Resident,  ///< its points are in the renderer
+  Failed,    ///< its decode failed (nodeError() says why); not tried again
 };
 
 class StreamedCloud {
@@ -90,6 +99,10 @@ class StreamedCloud {
   uint64_t maxPointBudget() const { return maxPointBudget_; }
   /// Nodes that could not be decoded (each reported once).
   std::vector<std::string> takeErrors();
+  /// Where `node` stands after the last update() (cheap: no lock, for lists of thousands).
+  NodeState nodeState(size_t node) const;
+  /// Why `node` failed; null unless nodeState(node) is Failed.
+  const std::string* nodeError(size_t node) const;
 
  private:
   struct Resident {
@@ -97,6 +110,8 @@ class StreamedCloud {
     uint64_t lastFrame = 0;  ///< the frame that last drew it
   };
   void addDecoded();
+  /// Moves the loader's failures into errors_ and failed_.
+  void takeFailures();
   void makeResident(uint32_t node, PointSetId set);
   bool evictOneNotIn(const std::vector<bool>& wanted);
   void evict(size_t node);
@@ -118,7 +133,8 @@ class StreamedCloud {
   uint64_t maxPointBudget_ = 0;
   uint64_t rootPoints_ = 0;
   StreamingStats stats_;
-  std::vector<std::string> errors_;
+  std::vector<std::string> errors_;  // not yet taken
+  std::unordered_map<uint32_t, std::string> failed_;  // every node that failed, and why
   std::unique_ptr<NodeLoader> loader_;  // last: its threads stop first
 };
 
