@@ -240,7 +240,9 @@ void StreamedCloud::keepOnlyWanted() {
 bool StreamedCloud::converged() const {
   if (frame_ == 0) return false;  // no view has chosen its nodes yet
   return std::all_of(wanted_.begin(), wanted_.end(), [&](uint32_t node) {
-    return resident_[node].has_value() || tree_.node(node).pointCount == 0;
+    // A node that failed is done too: nothing more will come of it (its error is reported).
+    return resident_[node].has_value() || tree_.node(node).pointCount == 0 ||
+           failed_.contains(node);
   });
 }
 

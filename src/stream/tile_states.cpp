@@ -48,7 +48,8 @@ TileStatus tileStatus(const StreamedCloud& cloud, const ForestNodeSource& forest
     status.state = TileState::Failed;
   } else if (wanted) {
     status.state = TileState::Loading;
-  } else if (withPoints > 0 && resident == withPoints) {
+  } else if (resident == withPoints) {
+    // Every node with points is resident; none at all: the overview holds the whole tile.
     status.state = TileState::Resident;
   } else if (resident > 0) {
     status.state = TileState::Streaming;

@@ -76,7 +76,7 @@ class StreamedCloud {
   /// One frame's work for a width x height view through `camera`; returns the sets to draw,
   /// parents before children.
   std::vector<PointSetId> update(const Camera& camera, int widthPx, int heightPx);
-  /// Every node the last frame wanted is resident, and none is pending.
+  /// Every node the last frame wanted is resident (or failed), and none is pending.
   bool converged() const;
   /// Removes the resident nodes the last frame did not want, so the renderer holds exactly the
   /// sets it drew (for drawing every resident set, as the GL path does).

@@ -16,7 +16,7 @@ enum class TileState : uint8_t {
   OverviewOnly,  ///< none of its points resident: only the overview (samples, root) shows it
   Loading,       ///< the view wants a node of it that is not resident yet
   Streaming,     ///< some of its nodes resident (an octree refined where the view needs it)
-  Resident,      ///< all its points resident
+  Resident,      ///< all its points resident (a small tile: all in the overview)
   Failed,        ///< a node of it could not be decoded
 };
 
