@@ -205,6 +205,26 @@ TEST_F(TileSetTest, CopcTilesKeepOnlyAFewFilesOpen) {
   EXPECT_LE(open->openCount(), 2u);
 }
 
+TEST_F(TileSetTest, AReopenedCopcTileKeepsTheColourScaleOfItsFirstOpening) {
+  const std::string a = writeCopcTile(dir_ / "a.copc.laz", 0, 0, 30);
+  const std::string b = writeCopcTile(dir_ / "b.copc.laz", 1, 0, 30);
+  const CopcFile first(a);
+  EXPECT_GT(first.channelScale(), 0.0);
+  EXPECT_LT(first.channelScale(), 1.0) << "16-bit colours";
+  // A scale given is used as it is: the root is not read for it.
+  const CopcFile given(a, {}, 2.0 * first.channelScale());
+  EXPECT_EQ(given.channelScale(), 2.0 * first.channelScale());
+  EXPECT_NE(given.decodeNode(0).points[0].rgba, first.decodeNode(0).points[0].rgba);
+  // The cache of open files closes a and opens it again with the scale it had.
+  OpenCopcFiles files(1);
+  const double scaleOfA = files.get(a)->channelScale();
+  files.get(b);
+  EXPECT_EQ(files.openCount(), 1u);
+  const std::shared_ptr<const CopcFile> reopened = files.get(a);
+  EXPECT_EQ(reopened->channelScale(), scaleOfA);
+  EXPECT_EQ(reopened->decodeNode(0).points[0].rgba, first.decodeNode(0).points[0].rgba);
+}
+
 /// Every point's world position (to the millimetre), sorted: what two reads must agree on.
 std::vector<std::array<int64_t, 3>> worldPoints(const PointCloud& cloud) {
   std::vector<std::array<int64_t, 3>> points;
