@@ -10,7 +10,7 @@
 #   - pcv_stream_benchmark: the streaming loop's own work per frame (node choice and uploads,
 #     "fly: update") over a fly-through from the overview down across the tiles, and peak RSS.
 # Finally 10 000 tiles of 1 000 points under `ulimit -n 1024`: peak RSS against --memory.
-# Usage: dataset-first-image.sh BUILD_DIR WORKDIR  (env: COLS ROWS POINTS BACKEND JOBS MAKE_ONLY)
+# Usage: dataset-first-image.sh BUILD_DIR WORKDIR  (env: COLS ROWS POINTS BACKEND JOBS MAKE_ONLY SETS)
 set -euo pipefail
 build=${1:?usage: dataset-first-image.sh BUILD_DIR WORKDIR}
 work=${2:?usage: dataset-first-image.sh BUILD_DIR WORKDIR}
@@ -51,7 +51,7 @@ fi
 if [ ! -d "$work/many" ]; then python3 "$here/make-tiles.py" "$work/many" 100 100 1000; fi
 du -sh "$work/las" "$work/laz" "$work/copc"
 [ -z "${MAKE_ONLY:-}" ] || exit 0  # MAKE_ONLY=1: the tiles only, timed another time
-for set in las laz copc overview.vpc; do
+for set in ${SETS:-las laz copc overview.vpc}; do
   name=${set%.vpc}
   start=$(now)
   "$pcv" info "$work/$set" --report "$work/$name-info.json" >/dev/null
@@ -64,10 +64,12 @@ for set in las laz copc overview.vpc; do
         *"first image"* | *converged*) echo "$name: $(echo "$(now) - $start" | bc) s: $line" ;;
       esac
     done
-  "$pcv" render "$work/$set" --backend "$backend" --size 1280x720 --tile-boxes \
-      --out "$work/$name-boxes.png" >/dev/null 2>&1
+  if [ "$name" = copc ]; then  # the first image with its tile boxes, for the eye
+    "$pcv" render "$work/$set" --backend "$backend" --size 1280x720 --tile-boxes \
+        --stream-time-limit 0.001 --out "$work/$name-boxes.png" >/dev/null 2>&1
+  fi
   "$streambench" "$work/$set" --backend "$backend" --size 1280x720 --frames 3 --warmup 1 \
-      --fly-frames 300 --json "$work/$name-stream.json" 2>&1 |
+      --fly-frames 150 --json "$work/$name-stream.json" 2>&1 |
     grep -E "^(open|converge|fly: update|fly: whole|fly: points|memory)" | sed "s/^/$name: /"
 done
 # 10 000 tiles, few points each: the header index, the forest and the stream within the limit of

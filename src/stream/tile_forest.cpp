@@ -53,15 +53,24 @@ PointCloud mergeSamples(const std::vector<const PointCloud*>& samples) {
 }
 
 /// The COPC tiles' roots decoded into `samples` (on all cores) and hidden in their trees, when
-/// they hold `limit` points at most in all.
+/// they hold `limit` points at most in all; else their chunks' first points.
 void addCopcRoots(const std::vector<std::shared_ptr<CopcTileSource>>& copcTiles, uint64_t limit,
-                  std::vector<PointSample>& samples) {
+                  const ReadOptions& read, std::vector<PointSample>& samples) {
   uint64_t rootPoints = 0;
   for (const auto& tile : copcTiles) {
     if (!tile || tile->rootNode() == tile->forest().nodes.size()) continue;
     rootPoints += tile->forest().nodes[tile->rootNode()].pointCount;
   }
-  if (rootPoints == 0 || rootPoints > limit) return;
+  if (rootPoints == 0) return;
+  if (rootPoints > limit) {
+    // Too many to decode at open: each tile's chunks' first points instead (a COPC file is LAZ,
+    // whose chunks store their first point uncompressed), so the first image shows every tile.
+    // They are drawn again with their nodes, on the same pixels.
+    forEachTile(copcTiles.size(), [&](size_t i) {
+      if (copcTiles[i]) samples[i] = readPointSample(copcTiles[i]->path(), 0, read);
+    });
+    return;
+  }
   forEachTile(copcTiles.size(), [&](size_t i) {
     const auto& tile = copcTiles[i];
     if (!tile || tile->rootNode() == tile->forest().nodes.size()) return;
@@ -120,7 +129,7 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
     }
     members[i] = std::make_shared<const WholeTileSource>(tile, options.read, std::move(sampled));
   });
-  if (options.overview) addCopcRoots(copcTiles, options.copcRootPointLimit, samples);
+  if (options.overview) addCopcRoots(copcTiles, options.copcRootPointLimit, options.read, samples);
   std::vector<const PointCloud*> sampled;
   Box3d overviewBounds;
   for (size_t i = 0; i < samples.size(); ++i) {

@@ -20,7 +20,8 @@ struct TileForestOptions {
   uint64_t lasSamplePoints = 256;
   /// The COPC tiles' root nodes join the overview (decoded at open, on all cores) when they hold
   /// this many points at most in all; beyond, the roots stream as any node. Decoding is what the
-  /// first image waits for: 250 k layered LAZ points take about 0.5 s on 2 busy cores.
+  /// first image waits for: 250 k layered LAZ points take about 0.5 s on 2 busy cores. Past the
+  /// limit, the first points of every COPC tile's chunks join the overview instead.
   uint64_t copcRootPointLimit = 250'000;
   /// The dataset's overview files (TileSet::overviews), when it has some, are the forest's
   /// first trees instead of the samples and roots above: one COPC tree each, whose root is the

@@ -60,6 +60,7 @@ class CopcTileSource final : public NodeSource {
   const std::vector<std::string>& attributeNames() const override { return attributes_; }
   PointCloud decodeNode(size_t node) const override;
 
+  const std::string& path() const { return path_; }
   /// Its root's index in forest().nodes; forest().nodes.size() when the hierarchy has none.
   size_t rootNode() const;
   /// The root's points are drawn elsewhere (a dataset's overview): the root becomes an empty
