@@ -114,6 +114,9 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
   }
   std::vector<std::shared_ptr<const NodeSource>> members(tiles.tiles.size());
   std::vector<PointSample> samples(tiles.tiles.size());
+  const uint64_t lasTiles = std::max<uint64_t>(1, tiles.count(TileFormat::Las));
+  const uint64_t lasSamplePoints = std::min(
+      options.lasSamplePoints, std::max<uint64_t>(16, options.lasSampleTotal / lasTiles));
   std::vector<std::shared_ptr<CopcTileSource>> copcTiles(tiles.tiles.size());
   forEachTile(members.size(), [&](size_t i) {
     const Tile& tile = tiles.tiles[i];
@@ -124,7 +127,7 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
     }
     std::vector<uint64_t> sampled;
     if (options.overview) {
-      samples[i] = readPointSample(tile.path, options.lasSamplePoints, options.read);
+      samples[i] = readPointSample(tile.path, lasSamplePoints, options.read);
       sampled = samples[i].recordIndices;
     }
     members[i] = std::make_shared<const WholeTileSource>(tile, options.read, std::move(sampled));

@@ -18,6 +18,10 @@ struct TileForestOptions {
   /// image): each LAZ tile's chunk first points, about `lasSamplePoints` records of each LAS tile.
   bool overview = true;
   uint64_t lasSamplePoints = 256;
+  /// The LAS tiles' samples together, at most: with many tiles each gives fewer records (16 at
+  /// least), so the overview of 10 000 small tiles is not a third of their points, all laid out
+  /// before the first image.
+  uint64_t lasSampleTotal = 500'000;
   /// The COPC tiles' root nodes join the overview (decoded at open, on all cores) when they hold
   /// this many points at most in all; beyond, the roots stream as any node. Decoding is what the
   /// first image waits for: 250 k layered LAZ points take about 0.5 s on 2 busy cores. Past the
