@@ -97,9 +97,9 @@ pcv::Camera flyCamera(const pcv::Box3d& box, const pcv::Camera& overview, int i,
 void run(const Options& o) {
   const pcv::app::ImageSize size = pcv::app::parseImageSize(o.size);
   auto renderer = pcv::createRenderer(o.renderer.backend, {.storage = pcv::PointStorage::Compact});
-  const std::string name = o.files.size() == 1 ? o.files[0]
-                                               : o.files[0] + " and " +
-                                                     std::to_string(o.files.size() - 1) + " more";
+  const std::string name =
+      o.files.size() == 1 ? o.files[0]
+                          : o.files[0] + " and " + std::to_string(o.files.size() - 1) + " more";
   std::printf("file: %s\nbackend: %s (%s)\n", name.c_str(), renderer->backendName().c_str(),
               renderer->deviceDescription().c_str());
   std::vector<std::string> notes;
@@ -213,10 +213,10 @@ void run(const Options& o) {
     std::ofstream out(o.json);
     out << "{\"file\": \"" << name << "\", \"backend\": \"" << renderer->backendName()
         << "\", \"points\": " << pointCount << ", \"point_budget\": " << cloud.pointBudget()
-        << ", \"header_index_ms\": " << indexMs << ", \"first_image_ms\": " << firstImageMs << ", \"converge_ms\": " << convergeMs
-        << ", \"static_gpu_ms\": " << staticSpread.median << ", \"fly_update_ms\": ["
-        << update.median << ", " << update.p99 << ", " << update.max << "], \"fly_gpu_ms\": ["
-        << gpu.median << ", " << gpu.p99 << ", " << gpu.max
+        << ", \"header_index_ms\": " << indexMs << ", \"first_image_ms\": " << firstImageMs
+        << ", \"converge_ms\": " << convergeMs << ", \"static_gpu_ms\": " << staticSpread.median
+        << ", \"fly_update_ms\": [" << update.median << ", " << update.p99 << ", " << update.max
+        << "], \"fly_gpu_ms\": [" << gpu.median << ", " << gpu.p99 << ", " << gpu.max
         << "], \"fly_decode_points_per_s\": " << decodeRate << ", \"renderer_bytes\": " << resident
         << ", \"gpu_memory_bytes\": " << options.gpuMemoryBytes
         << ", \"peak_rss_bytes\": " << peakRssBytes() << "}\n";

@@ -142,7 +142,7 @@ void SceneModel::open(const std::vector<std::string>& files, bool replace,
 }
 
 bool SceneModel::openDataset(const std::vector<std::string>& files, const ReadOptions& options,
-                              bool& failed) {
+                             bool& failed) {
   const bool tiles = files.size() > 1 && std::all_of(files.begin(), files.end(), hasTileExtension);
   if (!namesDataset(files) && !tiles) return false;
   ScenePlan plan;
@@ -154,9 +154,9 @@ bool SceneModel::openDataset(const std::vector<std::string>& files, const ReadOp
     return false;
   }
   if (!plan.tiles) return false;  // LAS/LAZ files that fit in memory: read whole, as before
-  const std::string label =
-      files.size() == 1 ? files[0]
-                        : files[0] + " and " + std::to_string(files.size() - 1) + " more";
+  const std::string label = files.size() == 1
+                                ? files[0]
+                                : files[0] + " and " + std::to_string(files.size() - 1) + " more";
   failed = !openStreamed({.path = label, .tiles = plan.tiles}, options);
   return !failed;
 }

@@ -25,8 +25,8 @@ std::vector<Edge> edgesOf(const Box3d& box) {
     edges.push_back({{a.x, b.y, z}, {a.x, a.y, z}});
   }
   if (levels == 2) {
-    for (const glm::dvec2 corner : {glm::dvec2(a.x, a.y), glm::dvec2(b.x, a.y),
-                                    glm::dvec2(b.x, b.y), glm::dvec2(a.x, b.y)}) {
+    for (const glm::dvec2 corner :
+         {glm::dvec2(a.x, a.y), glm::dvec2(b.x, a.y), glm::dvec2(b.x, b.y), glm::dvec2(a.x, b.y)}) {
       edges.push_back({{corner, a.z}, {corner, b.z}});
     }
   }

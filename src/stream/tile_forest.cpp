@@ -115,8 +115,8 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
   std::vector<std::shared_ptr<const NodeSource>> members(tiles.tiles.size());
   std::vector<PointSample> samples(tiles.tiles.size());
   const uint64_t lasTiles = std::max<uint64_t>(1, tiles.count(TileFormat::Las));
-  const uint64_t lasSamplePoints = std::min(
-      options.lasSamplePoints, std::max<uint64_t>(16, options.lasSampleTotal / lasTiles));
+  const uint64_t lasSamplePoints =
+      std::min(options.lasSamplePoints, std::max<uint64_t>(16, options.lasSampleTotal / lasTiles));
   std::vector<std::shared_ptr<CopcTileSource>> copcTiles(tiles.tiles.size());
   forEachTile(members.size(), [&](size_t i) {
     const Tile& tile = tiles.tiles[i];

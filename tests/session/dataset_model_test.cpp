@@ -141,7 +141,8 @@ TEST(DatasetModel, TileBoxesAreOneMoreSetDrawnAndSwitchOff) {
   test::TempDir dir;
   const fs::path folder = dir.file("tiles");
   fs::create_directories(folder);
-  for (int i = 0; i < 3; ++i) test::writeLasTile(folder / ("t" + std::to_string(i) + ".las"), i, 0, 8);
+  for (int i = 0; i < 3; ++i)
+    test::writeLasTile(folder / ("t" + std::to_string(i) + ".las"), i, 0, 8);
   DatasetModel model;
   EXPECT_TRUE(model.scene.tileBoxes()) << "on by default";
   model.scene.open({folder.string()}, true);

@@ -30,20 +30,21 @@ TEST_F(DatasetXvfb, TilesAreListedFramedAndOutlined) {
                        int(i) / kColumns, 3);
   });
   std::string output;
-  ASSERT_EQ(runViewer("0.02 wait_load\n0.1 ui_shot " + path("panels.png") + "\n0.2 screenshot " +
-                          path("all.png") + "\n0.3 frame_tile 1234\n0.4 wait_load\n0.5 screenshot " +
-                          path("tile.png") + "\n0.6 tile_boxes off\n0.7 screenshot " +
-                          path("plain.png") + "\n0.8 quit\n",
-                      &output, folder.string()),
-            0)
+  ASSERT_EQ(
+      runViewer("0.02 wait_load\n0.1 ui_shot " + path("panels.png") + "\n0.2 screenshot " +
+                    path("all.png") + "\n0.3 frame_tile 1234\n0.4 wait_load\n0.5 screenshot " +
+                    path("tile.png") + "\n0.6 tile_boxes off\n0.7 screenshot " + path("plain.png") +
+                    "\n0.8 quit\n",
+                &output, folder.string()),
+      0)
       << output;
   EXPECT_NE(output.find("streaming 2000 tiles"), std::string::npos) << output;
   EXPECT_NE(output.find("framing tile 1234"), std::string::npos) << output;
   // Tile 1234 is column 34, row 24: the camera looks at its centre from nearby.
   const std::vector<double> camera = finalCamera(output);
   ASSERT_EQ(camera.size(), 5u) << output;
-  const glm::dvec3 centre(test::kEast + test::kTileSize * 34.5, test::kNorth + test::kTileSize * 24.5,
-                          100.0);
+  const glm::dvec3 centre(test::kEast + test::kTileSize * 34.5,
+                          test::kNorth + test::kTileSize * 24.5, 100.0);
   const glm::dvec3 eye(camera[0], camera[1], camera[2]);
   const double distance = glm::length(centre - eye);
   EXPECT_LT(distance, 5 * test::kTileSize) << "framed: close to the tile, not the whole dataset";

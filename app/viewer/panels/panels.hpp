@@ -63,8 +63,8 @@ struct PanelContext {
   RenderSettings& settings;
   ViewerToggles& toggles;
   SceneModel& scene;
-  std::string& openPath;     ///< the Open field
-  ReadOptions& openOptions;  ///< what Open reads of a file (the scan of an E57 file)
+  std::string& openPath;          ///< the Open field
+  ReadOptions& openOptions;       ///< what Open reads of a file (the scan of an E57 file)
   DatasetListState& datasetList;  ///< the Data section's tile list between frames
 };
 

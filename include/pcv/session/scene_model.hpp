@@ -161,8 +161,7 @@ class SceneModel {
   void closeStreamed();
   /// A dataset among `files` to replace the scene with, read from their headers; false when
   /// they are not one (or it failed, with the error kept: `failed`).
-  bool openDataset(const std::vector<std::string>& files, const ReadOptions& options,
-                   bool& failed);
+  bool openDataset(const std::vector<std::string>& files, const ReadOptions& options, bool& failed);
   void showTileBoxes();
   void hideTileBoxes();
 

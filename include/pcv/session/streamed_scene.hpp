@@ -66,9 +66,9 @@ class StreamedScene {
  private:
   using Clock = std::chrono::steady_clock;
   std::string path_;
-  std::shared_ptr<const CopcFile> file_;             // a COPC file, or
-  std::shared_ptr<const TileSet> tiles_;             // a dataset: its tiles
-  std::shared_ptr<const ForestNodeSource> forest_;   // and their forest
+  std::shared_ptr<const CopcFile> file_;            // a COPC file, or
+  std::shared_ptr<const TileSet> tiles_;            // a dataset: its tiles
+  std::shared_ptr<const ForestNodeSource> forest_;  // and their forest
   std::unique_ptr<StreamedCloud> cloud_;
   std::vector<PointSetId> frameSets_;
   StreamRates rates_;

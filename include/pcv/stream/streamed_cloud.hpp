@@ -133,9 +133,9 @@ class StreamedCloud {
   uint64_t maxPointBudget_ = 0;
   uint64_t rootPoints_ = 0;
   StreamingStats stats_;
-  std::vector<std::string> errors_;  // not yet taken
+  std::vector<std::string> errors_;                   // not yet taken
   std::unordered_map<uint32_t, std::string> failed_;  // every node that failed, and why
-  std::unique_ptr<NodeLoader> loader_;  // last: its threads stop first
+  std::unique_ptr<NodeLoader> loader_;                // last: its threads stop first
 };
 
 }  // namespace pcv
