@@ -1,37 +1,83 @@
 #!/usr/bin/env bash
-# The first image of a dataset of tiles: makes 1 000 LAS tiles (40 x 25, 5 000 points each), their
-# LAZ copies (chunks of 500 points, so each tile has 10 chunk first points) and COPC copies, then
-# times
-# `pcv info DIR` (the header index) and, from the start of `pcv render DIR`, when it says the
-# first image and the converged one were drawn. Usage: dataset-first-image.sh PCV WORKDIR
+# A dataset of tiles, from its header index to a fly-through. Makes COLS x ROWS LAS tiles of
+# POINTS points each (default 40 x 25 x 100 000: 1 000 tiles, 100 M points; make-tiles.py), their
+# LAZ copies (pcv's default chunks of 50 000 points, so each tile has 2 chunk first points) and
+# COPC copies, and a VPC of the LAS tiles with an overview asset as `pdal_wrench build_vpc
+# --overview` writes (every 1000th point, as COPC; add-vpc-overview.py). Then for each set:
+#   - `pcv info DIR`: the header index, process start to exit;
+#   - `pcv render DIR`: process start to the lines that say the first image and the converged
+#     one were drawn (BACKEND, default cpu; 1280x720);
+#   - pcv_stream_benchmark: the streaming loop's own work per frame (node choice and uploads,
+#     "fly: update") over a fly-through from the overview down across the tiles, and peak RSS.
+# Finally 10 000 tiles of 1 000 points under `ulimit -n 1024`: peak RSS against --memory.
+# Usage: dataset-first-image.sh BUILD_DIR WORKDIR  (env: COLS ROWS POINTS BACKEND JOBS MAKE_ONLY SETS)
 set -euo pipefail
-pcv=${1:?usage: dataset-first-image.sh PCV WORKDIR}
-work=${2:?usage: dataset-first-image.sh PCV WORKDIR}
+build=${1:?usage: dataset-first-image.sh BUILD_DIR WORKDIR}
+work=${2:?usage: dataset-first-image.sh BUILD_DIR WORKDIR}
+pcv="$build/app/pcv"
+streambench="$build/bench/pcv_stream_benchmark"
+cols=${COLS:-40} rows=${ROWS:-25} points=${POINTS:-100000}
+backend=${BACKEND:-cpu} jobs=${JOBS:-$(nproc)}
 here=$(cd "$(dirname "$0")" && pwd)
-if [ ! -d "$work/las" ]; then python3 "$here/make-tiles.py" "$work/las" 40 25 5000; fi
+mkdir -p "$work"
+now() { date +%s.%N; }
+convert_all() {  # from-dir to-dir extension [pcv convert flags]
+  local from=$1 to=$2 extension=$3
+  shift 3
+  mkdir -p "$to"
+  ls "$from"/*.las | xargs -P "$jobs" -I{} sh -c \
+    "\"$pcv\" convert $* \"{}\" \"$to/\$(basename \"{}\" .las)$extension\" >/dev/null"
+}
+if [ ! -d "$work/las" ]; then
+  start=$(now)
+  python3 "$here/make-tiles.py" "$work/las" "$cols" "$rows" "$points"
+  echo "made $((cols * rows)) LAS tiles of $points points: $(echo "$(now) - $start" | bc) s"
+fi
 if [ ! -d "$work/laz" ]; then
-  mkdir -p "$work/laz"
-  for tile in "$work"/las/*.las; do
-    "$pcv" convert --chunk-size 500 "$tile" "$work/laz/$(basename "$tile" .las).laz" >/dev/null
-  done
+  start=$(now)
+  convert_all "$work/las" "$work/laz" .laz
+  echo "made the LAZ tiles: $(echo "$(now) - $start" | bc) s"
 fi
 if [ ! -d "$work/copc" ]; then
-  mkdir -p "$work/copc"
-  for tile in "$work"/las/*.las; do
-    "$pcv" convert "$tile" "$work/copc/$(basename "$tile" .las).copc.laz" >/dev/null
-  done
+  start=$(now)
+  convert_all "$work/las" "$work/copc" .copc.laz
+  echo "made the COPC tiles: $(echo "$(now) - $start" | bc) s"
 fi
-now() { date +%s.%N; }
-for set in las laz copc; do
+if [ ! -f "$work/overview.vpc" ]; then
+  "$pcv" vpc "$work/overview.vpc" "$work/las" >/dev/null
+  python3 "$here/add-vpc-overview.py" "$work/overview.vpc"
+  "$pcv" convert "$work/overview-overview.las" "$work/overview-overview.copc.laz" >/dev/null
+fi
+if [ ! -d "$work/many" ]; then python3 "$here/make-tiles.py" "$work/many" 100 100 1000; fi
+du -sh "$work/las" "$work/laz" "$work/copc"
+[ -z "${MAKE_ONLY:-}" ] || exit 0  # MAKE_ONLY=1: the tiles only, timed another time
+for set in ${SETS:-las laz copc overview.vpc}; do
+  name=${set%.vpc}
   start=$(now)
-  "$pcv" info "$work/$set" --report "$work/$set-info.json" >/dev/null
-  echo "$set: header index of $(ls "$work/$set" | wc -l) tiles: $(echo "$(now) - $start" | bc) s"
+  "$pcv" info "$work/$set" --report "$work/$name-info.json" >/dev/null
+  echo "$name: header index of $(ls "$work/las" | wc -l) tiles: $(echo "$(now) - $start" | bc) s"
   start=$(now)
-  "$pcv" render "$work/$set" --backend cpu --size 1280x720 --out "$work/$set.png" \
-      --report "$work/$set-render.json" 2>&1 |
+  "$pcv" render "$work/$set" --backend "$backend" --size 1280x720 --out "$work/$name.png" \
+      --report "$work/$name-render.json" 2>&1 |
     while IFS= read -r line; do
       case "$line" in
-        *"first image"* | *converged*) echo "$set: $(echo "$(now) - $start" | bc) s: $line" ;;
+        *"first image"* | *converged*) echo "$name: $(echo "$(now) - $start" | bc) s: $line" ;;
       esac
     done
+  if [ "$name" = copc ]; then  # the first image with its tile boxes, for the eye
+    "$pcv" render "$work/$set" --backend "$backend" --size 1280x720 --tile-boxes \
+        --stream-time-limit 0.001 --out "$work/$name-boxes.png" >/dev/null 2>&1
+  fi
+  "$streambench" "$work/$set" --backend "$backend" --size 1280x720 --frames 3 --warmup 1 \
+      --fly-frames 150 --json "$work/$name-stream.json" 2>&1 |
+    grep -E "^(open|converge|fly: update|fly: whole|fly: points|memory)" | sed "s/^/$name: /"
 done
+# 10 000 tiles, few points each: the header index, the forest and the stream within the limit of
+# open files, and the process's peak RSS against --memory (the cpu backend's resident nodes are
+# host memory too: --gpu-memory is added to what is allowed).
+(
+  ulimit -n 1024
+  "$streambench" "$work/many" --backend "$backend" --size 1280x720 --frames 3 --warmup 1 \
+      --fly-frames 200 --memory 512M --gpu-memory 256M 2>&1 |
+    grep -E "^(dataset|open|converge|fly: update|memory)" | sed "s/^/10k tiles, ulimit -n 1024: /"
+)

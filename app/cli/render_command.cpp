@@ -40,6 +40,7 @@ struct RenderOptions {
   ReadFlags read;                  ///< --scan
   StreamLimits stream;             ///< a COPC file: --point-budget, --gpu-memory, --memory
   double streamSeconds = 600.0;    ///< --stream-time-limit
+  bool tileBoxes = false;          ///< --tile-boxes
   std::vector<std::string> files;  ///< point cloud files; empty renders the cylinder scene
   std::string out = "pcv.png";
   std::string gl = "none";       // "egl": through the viewer's GL interop path, headless
@@ -99,7 +100,8 @@ void runRender(const RenderOptions& options) {
             convertToCopcCache(inputs, output);
             runReport()["copcCache"]["converted"] = true;
           },
-      .report = terminalReport()};
+      .report = terminalReport(),
+      .tileBoxes = options.tileBoxes};
   const PointFilter filter = pointFilterFrom(options.filter);  // bad flags fail before loading
   requestFilterData(filter, sceneOptions.stream);
   runReport()["copcCache"]["converted"] = false;  // set when the cache is made below
@@ -182,6 +184,8 @@ void addRenderCommand(CLI::App& cli) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   render->add_option("--out", options->out, "Output PNG path")->capture_default_str();
+  render->add_flag("--tile-boxes", options->tileBoxes,
+                   "A dataset (a folder, a .vpc, several tiles): outline each tile's header box");
   render
       ->add_option("--gl", options->gl,
                    "none: render to host memory; egl: through GL interop in a headless context")

@@ -196,7 +196,8 @@ void ViewerWindow::drawPanels() {
                        .toggles = toggles_,
                        .scene = *scene_,
                        .openPath = openPath_,
-                       .openOptions = readOptions_};
+                       .openOptions = readOptions_,
+                       .datasetList = datasetList_};
   PanelRequests requests;
   sidebarWidthPx_ = drawSidebar(context, tools_, requests);
   drawLegend(*scene_);
@@ -204,6 +205,7 @@ void ViewerWindow::drawPanels() {
   tools_.drawOverlays(projector());
   drawNotice(preparing ? "preparing " + countText(scene_->demo().pointCount) + " points..." : "");
   if (requests.open) openFiles({requests.open->path}, requests.open->replace);
+  if (requests.frameTile) frameTile(*requests.frameTile);
 }
 
 void ViewerWindow::takePendingShots(int widthPx, int heightPx) {

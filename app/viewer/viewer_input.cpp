@@ -130,6 +130,23 @@ void ViewerWindow::removeFiles() {
   scene_->removeFiles();
 }
 
+void ViewerWindow::frameTile(size_t index) {
+  const StreamedScene* streamed = scene_->streamed();
+  if (!streamed || !streamed->tiles() || index >= streamed->tiles()->tiles.size()) {
+    showError("no tile " + std::to_string(index) + " to frame: the scene is not a dataset of " +
+              "that many tiles");
+    return;
+  }
+  const Tile& tile = streamed->tiles()->tiles[index];
+  std::fprintf(stderr, "pcv: framing tile %zu (%s)\n", index, tile.path.c_str());
+  rig_.setFollowsScene(false);  // the tile stays framed as the rest arrives
+  rig_.frame(tile.bounds, aspect());
+}
+
+void ViewerWindow::showTileBoxes(bool shown) {
+  scene_->setTileBoxes(shown);
+}
+
 void ViewerWindow::dropFiles(const std::vector<std::string>& paths) {
   // Shift adds to the scene, as the Data section's Add; else the first file replaces it.
   const bool add = input_.state().shiftHeld() ||

@@ -76,6 +76,8 @@ class ViewerWindow final : private ToolHost, private ScriptedWindow {
   void drop(const std::string& path) override;
   void closeStream() override;
   void removeFiles() override;
+  void frameTile(size_t index) override;
+  void showTileBoxes(bool shown) override;
   void color(const std::string& mode, const std::string& attribute) override;
   bool loading() const override;
   void quit() override { quit_ = true; }
@@ -115,6 +117,7 @@ class ViewerWindow final : private ToolHost, private ScriptedWindow {
   PendingShots shots_;
   std::vector<std::string> errors_;  // shown in the error window until dismissed
   std::string openPath_;             // the Data section's Open field
+  DatasetListState datasetList_;     // the Data section's tile list
   ReadOptions readOptions_;          // what Open reads of a file (--scan; the panel's Scan)
   float sidebarWidthPx_ = 0.0f;
   bool quit_ = false;

@@ -1,3 +1,4 @@
+#include <cmath>
 #include "viewer/window_commands.hpp"
 
 #define GLFW_INCLUDE_NONE
@@ -84,6 +85,15 @@ void addSceneCommands(ScriptCommands& commands, ScriptedWindow& w) {
   });
   commands.add("close_stream", [&w](ScriptLine&) { return stepOf([&w] { w.closeStream(); }); });
   commands.add("remove_files", [&w](ScriptLine&) { return stepOf([&w] { w.removeFiles(); }); });
+  commands.add("frame_tile", [&w](ScriptLine& line) {
+    const double index = line.number("a tile index");
+    if (index < 0 || index != std::floor(index)) line.fail("expected a tile index (0, 1, ...)");
+    return stepOf([&w, index] { w.frameTile(size_t(index)); });
+  });
+  commands.add("tile_boxes", [&w](ScriptLine& line) {
+    const bool shown = line.oneOf({"on", "off"}, "on or off") == "on";
+    return stepOf([&w, shown] { w.showTileBoxes(shown); });
+  });
   commands.add("color", [&w](ScriptLine& line) {
     const std::string mode = line.word("a colour mode");
     try {

@@ -39,6 +39,10 @@ class ScriptedWindow {
   virtual void closeStream() = 0;
   /// Removes the files read whole; a streamed file stays.
   virtual void removeFiles() = 0;
+  /// Frames tile `index` of the streamed dataset, as a click on it in the Data section does.
+  virtual void frameTile(size_t index) = 0;
+  /// Draws the dataset's tile boxes, or not (the Data section's checkbox).
+  virtual void showTileBoxes(bool shown) = 0;
   /// A colour mode (parseColorMode's names) and, for "attribute", the attribute's name.
   virtual void color(const std::string& mode, const std::string& attribute) = 0;
   virtual bool loading() const = 0;

@@ -10,6 +10,7 @@
 #include "pcv/io/copc_file.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/session/copc_cache.hpp"
+#include "pcv/session/tile_boxes.hpp"
 #include "pcv/stream/tile_forest.hpp"
 
 namespace pcv {
@@ -86,6 +87,7 @@ Scene::~Scene() {
   streamed_.reset();  // stops its decoders, removes its sets
   inCore_.reset();
   if (cylinders_) renderer_.removeSet(*cylinders_);
+  if (tileBoxes_) renderer_.removeSet(*tileBoxes_);
 }
 
 void Scene::openCylinders() {
@@ -153,6 +155,12 @@ void Scene::openStreamed() {
     streamed_ = std::make_unique<StreamedCloud>(forest, renderer_, streaming);
     bounds_ = tiles.bounds.empty() ? streamed_->bounds() : tiles.bounds;
     hasColor_ = forest->hasColor();
+    if (options_.tileBoxes) {
+      std::vector<Box3d> boxes;
+      for (const Tile& tile : tiles.tiles) boxes.push_back(tile.bounds);
+      const std::vector<Point> points = tileBoxPoints(boxes, streamed_->origin());
+      if (!points.empty()) tileBoxes_ = renderer_.addSet(points, {.hasColor = true});
+    }
   } else {
     file_ = std::make_shared<const CopcFile>(plan_.files[0], options_.read);
     streamed_ = std::make_unique<StreamedCloud>(file_, renderer_, streaming);
@@ -193,6 +201,7 @@ const PointCloud& Scene::cloud() const {
 SetSelection Scene::update(const Camera& camera, int widthPx, int heightPx) {
   if (!streamed_) return SetSelection::everySet();
   frameSets_ = streamed_->update(camera, widthPx, heightPx);
+  if (tileBoxes_) frameSets_.push_back(*tileBoxes_);
   return SetSelection::only(frameSets_);
 }
 

@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "pcv/raster/view_setup.hpp"
+#include "pcv/session/tile_boxes.hpp"
 
 namespace pcv {
 
@@ -121,7 +122,15 @@ void SceneModel::open(const std::vector<std::string>& files, bool replace,
                       const ReadOptions& options) {
   if (files.empty()) return;
   if (replace && streaming_ && streamsAsCopc(files, {})) {
-    if (!openStreamed(files[0], options) && demoWhenEmpty_) showDemo();  // as for a bad file
+    if (!openStreamed({.path = files[0]}, options) && demoWhenEmpty_) {
+      showDemo();  // as for a bad file
+    }
+    return;
+  }
+  bool failed = false;
+  if (replace && streaming_ && openDataset(files, options, failed)) return;
+  if (failed) {
+    if (demoWhenEmpty_ && !hasCloud()) showDemo();
     return;
   }
   // Added files go beside a stream (its nodes live in a reserved pool of the renderer, they in
@@ -132,7 +141,27 @@ void SceneModel::open(const std::vector<std::string>& files, bool replace,
   loader_->load(files, replace, options);
 }
 
-bool SceneModel::openStreamed(const std::string& path, const ReadOptions& options) {
+bool SceneModel::openDataset(const std::vector<std::string>& files, const ReadOptions& options,
+                             bool& failed) {
+  const bool tiles = files.size() > 1 && std::all_of(files.begin(), files.end(), hasTileExtension);
+  if (!namesDataset(files) && !tiles) return false;
+  ScenePlan plan;
+  try {
+    plan = planScene({.files = files}, {});
+  } catch (const Error& error) {
+    errors_.push_back(error.what());
+    failed = true;
+    return false;
+  }
+  if (!plan.tiles) return false;  // LAS/LAZ files that fit in memory: read whole, as before
+  const std::string label = files.size() == 1
+                                ? files[0]
+                                : files[0] + " and " + std::to_string(files.size() - 1) + " more";
+  failed = !openStreamed({.path = label, .tiles = plan.tiles}, options);
+  return !failed;
+}
+
+bool SceneModel::openStreamed(const StreamSource& source, const ReadOptions& options) {
   waitUntilPrepared();  // the renderer is the cylinders' layout thread's until then
   if (loader_) {
     loader_->cancel();  // what was loading would replace the stream when it finished
@@ -146,20 +175,28 @@ bool SceneModel::openStreamed(const std::string& path, const ReadOptions& option
   bounds_ = {};
   pickedIndex_.reset();
   pickedPosition_.reset();
-  return startStream(path, options);
+  return startStream(source, options);
 }
 
-bool SceneModel::restartStream(const std::string& path, const ReadOptions& options) {
+bool SceneModel::restartStream(const StreamSource& source, const ReadOptions& options) {
   closeStreamed();
-  return startStream(path, options);
+  return startStream(source, options);
 }
 
-bool SceneModel::startStream(const std::string& path, const ReadOptions& options) {
+bool SceneModel::startStream(const StreamSource& source, const ReadOptions& options) {
   StreamingOptions streaming = *streaming_;
   streaming.coloring = coloring_;
-  report_.say("streaming " + path);
+  const std::string& path = source.path;
+  if (source.tiles) {
+    report_.say("streaming " + std::to_string(source.tiles->tiles.size()) + " tiles of " + path +
+                " as one forest");
+  } else {
+    report_.say("streaming " + path);
+  }
   try {
-    streamed_ = std::make_unique<StreamedScene>(path, options, renderer_, streaming);
+    streamed_ = source.tiles ? std::make_unique<StreamedScene>(source.tiles, path, options,
+                                                               renderer_, streaming)
+                             : std::make_unique<StreamedScene>(path, options, renderer_, streaming);
   } catch (const Error& error) {
     // Not COPC, or a GPU budget the renderer cannot reserve beside what is shown: said, and
     // the viewer keeps running.
@@ -167,19 +204,50 @@ bool SceneModel::startStream(const std::string& path, const ReadOptions& options
     return false;
   }
   streamedRead_ = options;
+  streamedSource_ = source;
   streamedFramed_ = false;
   usedColoring_ = streamed_->cloud().coloring();
   shownOrigin_ = streamed_->cloud().origin();
-  const uint64_t points = streamed_->file().pointCount();
-  report_.say(std::to_string(points) + " points in " +
-              std::to_string(streamed_->file().hierarchy().nodes.size()) + " octree nodes, up to " +
+  report_.say(std::to_string(streamed_->pointCount()) + " points in " +
+              std::to_string(streamed_->nodeCount()) + " octree nodes, up to " +
               std::to_string(streamed_->cloud().pointBudget()) + " drawn per frame");
+  if (tileBoxes_) showTileBoxes();
   return true;
 }
 
 void SceneModel::closeStreamed() {
   if (!streamed_) return;
+  hideTileBoxes();
   streamed_.reset();  // its reserved pool goes with it: the sets of the files beside it stay
+}
+
+void SceneModel::setTileBoxes(bool shown) {
+  tileBoxes_ = shown;
+  if (shown) {
+    showTileBoxes();
+  } else {
+    hideTileBoxes();
+  }
+}
+
+void SceneModel::showTileBoxes() {
+  if (tileBoxSet_ || !streamed_ || !streamed_->tiles()) return;
+  std::vector<Box3d> boxes;
+  for (const Tile& tile : streamed_->tiles()->tiles) boxes.push_back(tile.bounds);
+  const std::vector<Point> points = tileBoxPoints(boxes, shownOrigin_);
+  if (points.empty()) return;
+  try {
+    // Outside the stream's reserved pool, as files beside it are.
+    tileBoxSet_ = renderer_.addSet(points, {.hasColor = true});
+  } catch (const Error& error) {
+    errors_.push_back(std::string("cannot draw the tile boxes: ") + error.what());
+  }
+}
+
+void SceneModel::hideTileBoxes() {
+  if (!tileBoxSet_) return;
+  renderer_.removeSet(*tileBoxSet_);
+  tileBoxSet_.reset();
 }
 
 void SceneModel::closeStream() {
@@ -225,6 +293,7 @@ SetSelection SceneModel::drawnSets() const {
   drawn_.assign(streamedSets.sets().begin(), streamedSets.sets().end());
   if (cloud_.set()) drawn_.push_back(*cloud_.set());
   drawn_.insert(drawn_.end(), previewSets_.begin(), previewSets_.end());
+  if (tileBoxSet_) drawn_.push_back(*tileBoxSet_);
   return SetSelection::only(drawn_);
 }
 
@@ -241,7 +310,7 @@ std::vector<std::string> SceneModel::colorableAttributes() const {
   std::vector<std::string> names = pcv::colorableAttributes(cloud_.cloud());
   if (!streamed_) return names;
   // Both kinds: a file beside the stream that lacks one is shown in its colours, with an error.
-  for (const std::string& name : streamed_->file().attributeNames()) {
+  for (const std::string& name : streamed_->attributeNames()) {
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   }
   for (const char* axis : {"x", "y", "z"}) {
@@ -366,14 +435,14 @@ void SceneModel::setColoring(const ColoringOptions& coloring) {
   coloring_ = coloring;
   if (streamed_) {
     // A streamed node is coloured as it is decoded: the nodes are decoded again, from the root.
-    const std::string path = streamed_->path();
+    const StreamSource source = streamedSource_;
     const ReadOptions read = streamedRead_;
     // The files beside it go first (recolor() lays them out again after), so that the
     // stream's reservation is made in the memory it had.
     removeInCore();
-    if (!restartStream(path, read)) {
+    if (!restartStream(source, read)) {
       coloring_ = ColoringOptions{};  // an attribute the file lacks: its colours, or elevation
-      restartStream(path, read);
+      restartStream(source, read);
     }
     streamedFramed_ = true;  // the view stays where it is
   }

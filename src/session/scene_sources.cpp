@@ -79,6 +79,7 @@ ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   const uint64_t limit = limits.memoryBytes > 0 ? limits.memoryBytes : availableHostMemoryBytes();
   if (folder || (plan.files.size() > 1 && namedAsTiles(plan.files))) {
     auto tiles = std::make_shared<TileSet>(describeTiles(plan.files));
+    tiles->overviews = datasetOverviews(sources.files);
     const bool anyCopc = tiles->count(TileFormat::Copc) > 0;
     if (!folder && !anyCopc) {
       const std::optional<uint64_t> needed = inCoreBytes(plan.files);

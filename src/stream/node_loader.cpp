@@ -80,9 +80,9 @@ size_t NodeLoader::pendingCount() const {
   return queue_.size() + inFlight_.size() + ready_.size();
 }
 
-std::vector<std::string> NodeLoader::takeErrors() {
+std::vector<NodeFailure> NodeLoader::takeFailures() {
   const std::lock_guard lock(mutex_);
-  return std::exchange(errors_, {});
+  return std::exchange(failures_, {});
 }
 
 uint64_t NodeLoader::decodedPoints() const {
@@ -134,7 +134,7 @@ void NodeLoader::run() {
     if (!error.empty()) {
       bytesHeld_ -= bytes;
       failed_.insert(node);
-      errors_.push_back(std::move(error));
+      failures_.push_back({.node = node, .error = std::move(error)});
       continue;
     }
     bytesHeld_ += decoded.points.size() * sizeof(Point);

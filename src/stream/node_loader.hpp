@@ -21,6 +21,12 @@
 
 namespace pcv {
 
+/// A node that could not be decoded, and why.
+struct NodeFailure {
+  uint32_t node = 0;
+  std::string error;
+};
+
 /// A node's points, coloured, as offsets from the source's origin.
 struct DecodedNode {
   uint32_t node = 0;
@@ -49,9 +55,9 @@ class NodeLoader {
   bool pending(uint32_t node) const;
   /// Nodes queued, being decoded or waiting.
   size_t pendingCount() const;
-  /// Errors of nodes that could not be decoded (each reported once); those nodes are not tried
-  /// again.
-  std::vector<std::string> takeErrors();
+  /// Nodes that could not be decoded, with their errors (each reported once); those nodes are
+  /// not tried again.
+  std::vector<NodeFailure> takeFailures();
   /// Points decoded since the start, and the threads' seconds spent on them.
   uint64_t decodedPoints() const;
 
@@ -70,7 +76,7 @@ class NodeLoader {
   std::vector<DecodedNode> ready_;           // guarded: decoded, not taken
   std::unordered_set<uint32_t> readyNodes_;  // guarded: the nodes of ready_
   std::unordered_set<uint32_t> failed_;      // guarded
-  std::vector<std::string> errors_;          // guarded
+  std::vector<NodeFailure> failures_;        // guarded
   uint64_t bytesHeld_ = 0;                   // guarded: ready and in flight
   uint64_t decodedPoints_ = 0;               // guarded
   bool stopping_ = false;                    // guarded

@@ -98,9 +98,27 @@ Box3d StreamedCloud::bounds() const {
 }
 
 std::vector<std::string> StreamedCloud::takeErrors() {
-  std::vector<std::string> errors = std::exchange(errors_, {});
-  for (std::string& error : loader_->takeErrors()) errors.push_back(std::move(error));
-  return errors;
+  takeFailures();
+  return std::exchange(errors_, {});
+}
+
+void StreamedCloud::takeFailures() {
+  for (NodeFailure& failure : loader_->takeFailures()) {
+    errors_.push_back(failure.error);
+    failed_.emplace(failure.node, std::move(failure.error));
+  }
+}
+
+NodeState StreamedCloud::nodeState(size_t node) const {
+  if (node >= resident_.size()) return NodeState::Idle;
+  if (resident_[node]) return NodeState::Resident;
+  if (!failed_.empty() && failed_.contains(uint32_t(node))) return NodeState::Failed;
+  return wantedNow_[node] && tree_.node(node).pointCount > 0 ? NodeState::Wanted : NodeState::Idle;
+}
+
+const std::string* StreamedCloud::nodeError(size_t node) const {
+  const auto found = failed_.find(uint32_t(node));
+  return found == failed_.end() ? nullptr : &found->second;
 }
 
 void StreamedCloud::setPointBudget(uint64_t points) {
@@ -209,6 +227,7 @@ std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx,
   }
   loader_->want(missing);
   addDecoded();
+  takeFailures();
   std::vector<PointSetId> sets;
   stats_.pointsDrawn = 0;
   stats_.nodesResident = 0;
@@ -236,7 +255,9 @@ void StreamedCloud::keepOnlyWanted() {
 bool StreamedCloud::converged() const {
   if (frame_ == 0) return false;  // no view has chosen its nodes yet
   return std::all_of(wanted_.begin(), wanted_.end(), [&](uint32_t node) {
-    return resident_[node].has_value() || tree_.node(node).pointCount == 0;
+    // A node that failed is done too: nothing more will come of it (its error is reported).
+    return resident_[node].has_value() || tree_.node(node).pointCount == 0 ||
+           failed_.contains(node);
   });
 }
 

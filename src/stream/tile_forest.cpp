@@ -67,16 +67,25 @@ void forEachTileOf(const TileSet& tiles, const Body& body) {
 }
 
 /// The COPC tiles' roots decoded into `samples` (on all cores) and hidden in their trees, when
-/// they hold `limit` points at most in all.
+/// they hold `limit` points at most in all; else their chunks' first points.
 void addCopcRoots(const TileSet& tiles,
                   const std::vector<std::shared_ptr<CopcTileSource>>& copcTiles, uint64_t limit,
-                  std::vector<PointSample>& samples) {
+                  const ReadOptions& read, std::vector<PointSample>& samples) {
   uint64_t rootPoints = 0;
   for (const auto& tile : copcTiles) {
     if (!tile || tile->rootNode() == tile->forest().nodes.size()) continue;
     rootPoints += tile->forest().nodes[tile->rootNode()].pointCount;
   }
-  if (rootPoints == 0 || rootPoints > limit) return;
+  if (rootPoints == 0) return;
+  if (rootPoints > limit) {
+    // Too many to decode at open: each tile's chunks' first points instead (a COPC file is LAZ,
+    // whose chunks store their first point uncompressed), so the first image shows every tile.
+    // They are drawn again with their nodes, on the same pixels.
+    forEachTileOf(tiles, [&](size_t i) {
+      if (copcTiles[i]) samples[i] = readPointSample(copcTiles[i]->path(), 0, read);
+    });
+    return;
+  }
   forEachTileOf(tiles, [&](size_t i) {
     const auto& tile = copcTiles[i];
     if (!tile || tile->rootNode() == tile->forest().nodes.size()) return;
@@ -87,14 +96,42 @@ void addCopcRoots(const TileSet& tiles,
   }
 }
 
+/// The forest of `tiles` whose overview files come first, each a COPC tree: no tile is sampled
+/// and no root hidden, so opening reads the tiles' hierarchies only.
+std::shared_ptr<const ForestNodeSource> openWithOverviewFiles(
+    const TileSet& tiles, const std::shared_ptr<OpenCopcFiles>& files,
+    const TileForestOptions& options) {
+  const TileSet overviews = describeTiles(tiles.overviews);
+  const size_t first = overviews.tiles.size();
+  std::vector<std::shared_ptr<const NodeSource>> members(first + tiles.tiles.size());
+  forEachTile(members.size(), [&](size_t i) {
+    const Tile& tile = i < first ? overviews.tiles[i] : tiles.tiles[i - first];
+    if (tile.format == TileFormat::Copc) {
+      members[i] = std::make_shared<const CopcTileSource>(tile, files, options.read);
+    } else if (i < first) {
+      throw InputError(tile.path + ": an overview must be a COPC file, not " +
+                       tileFormatName(tile.format));
+    } else {
+      members[i] = std::make_shared<const WholeTileSource>(tile, options.read);
+    }
+  });
+  return std::make_shared<const ForestNodeSource>(std::move(members));
+}
+
 }  // namespace
 
 std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
                                                        const TileForestOptions& options) {
   if (tiles.tiles.empty()) throw InputError("a dataset without tiles cannot be opened");
   const auto files = std::make_shared<OpenCopcFiles>(options.openCopcFiles, options.read);
+  if (options.overview && options.overviewAssets && !tiles.overviews.empty()) {
+    return openWithOverviewFiles(tiles, files, options);
+  }
   std::vector<std::shared_ptr<const NodeSource>> members(tiles.tiles.size());
   std::vector<PointSample> samples(tiles.tiles.size());
+  const uint64_t lasTiles = std::max<uint64_t>(1, tiles.count(TileFormat::Las));
+  const uint64_t lasSamplePoints =
+      std::min(options.lasSamplePoints, std::max<uint64_t>(16, options.lasSampleTotal / lasTiles));
   std::vector<std::shared_ptr<CopcTileSource>> copcTiles(tiles.tiles.size());
   forEachTileOf(tiles, [&](size_t i) {
     const Tile& tile = tiles.tiles[i];
@@ -105,12 +142,14 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
     }
     std::vector<uint64_t> sampled;
     if (options.overview) {
-      samples[i] = readPointSample(tile.path, options.lasSamplePoints, options.read);
+      samples[i] = readPointSample(tile.path, lasSamplePoints, options.read);
       sampled = samples[i].recordIndices;
     }
     members[i] = std::make_shared<const WholeTileSource>(tile, options.read, std::move(sampled));
   });
-  if (options.overview) addCopcRoots(tiles, copcTiles, options.copcRootPointLimit, samples);
+  if (options.overview) {
+    addCopcRoots(tiles, copcTiles, options.copcRootPointLimit, options.read, samples);
+  }
   std::vector<const PointCloud*> sampled;
   Box3d overviewBounds;
   for (size_t i = 0; i < samples.size(); ++i) {

@@ -81,6 +81,24 @@ void appendVpcTiles(const std::string& path, std::vector<std::string>& files) {
 
 }  // namespace
 
+std::vector<std::string> datasetOverviews(const std::vector<std::string>& paths) {
+  std::vector<std::string> overviews;
+  for (const std::string& path : paths) {
+    if (!namesVpc(path)) continue;
+    for (const VpcTile& tile : readVirtualPointCloud(path).tiles) {
+      for (const std::string& overview : tile.overviews) {
+        std::error_code error;
+        if (isUrl(overview) || !std::filesystem::is_regular_file(overview, error)) continue;
+        if (!lowercase(overview).ends_with(".copc.laz")) continue;
+        if (std::find(overviews.begin(), overviews.end(), overview) == overviews.end()) {
+          overviews.push_back(overview);
+        }
+      }
+    }
+  }
+  return overviews;
+}
+
 bool namesDataset(const std::vector<std::string>& paths) {
   return std::any_of(paths.begin(), paths.end(), [](const std::string& path) {
     std::error_code error;

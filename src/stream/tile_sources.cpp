@@ -54,17 +54,22 @@ std::vector<std::string> attributesRead(const Tile& tile, const ReadOptions& opt
 }
 
 std::shared_ptr<const CopcFile> OpenCopcFiles::get(const std::string& path) {
+  double channelScale = -1.0;  // none known: the file's root decides
   {
     const std::lock_guard lock(mutex_);
     if (const auto found = byPath_.find(path); found != byPath_.end()) {
       recent_.splice(recent_.begin(), recent_, found->second);
       return found->second->second;
     }
+    if (const auto known = channelScales_.find(path); known != channelScales_.end()) {
+      channelScale = known->second;
+    }
   }
   // Opened outside the lock: other tiles decode meanwhile. Two threads opening the same file at
   // once both succeed; the second keeps the first's entry.
-  auto file = std::make_shared<const CopcFile>(path, options_);
+  auto file = std::make_shared<const CopcFile>(path, options_, channelScale);
   const std::lock_guard lock(mutex_);
+  channelScales_.emplace(path, file->channelScale());
   if (const auto found = byPath_.find(path); found != byPath_.end()) return found->second->second;
   recent_.emplace_front(path, file);
   byPath_[path] = recent_.begin();

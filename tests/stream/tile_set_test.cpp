@@ -206,6 +206,26 @@ TEST_F(TileSetTest, CopcTilesKeepOnlyAFewFilesOpen) {
   EXPECT_LE(open->openCount(), 2u);
 }
 
+TEST_F(TileSetTest, AReopenedCopcTileKeepsTheColourScaleOfItsFirstOpening) {
+  const std::string a = writeCopcTile(dir_ / "a.copc.laz", 0, 0, 30);
+  const std::string b = writeCopcTile(dir_ / "b.copc.laz", 1, 0, 30);
+  const CopcFile first(a);
+  EXPECT_GT(first.channelScale(), 0.0);
+  EXPECT_LT(first.channelScale(), 1.0) << "16-bit colours";
+  // A scale given is used as it is: the root is not read for it.
+  const CopcFile given(a, {}, 2.0 * first.channelScale());
+  EXPECT_EQ(given.channelScale(), 2.0 * first.channelScale());
+  EXPECT_NE(given.decodeNode(0).points[0].rgba, first.decodeNode(0).points[0].rgba);
+  // The cache of open files closes a and opens it again with the scale it had.
+  OpenCopcFiles files(1);
+  const double scaleOfA = files.get(a)->channelScale();
+  files.get(b);
+  EXPECT_EQ(files.openCount(), 1u);
+  const std::shared_ptr<const CopcFile> reopened = files.get(a);
+  EXPECT_EQ(reopened->channelScale(), scaleOfA);
+  EXPECT_EQ(reopened->decodeNode(0).points[0].rgba, first.decodeNode(0).points[0].rgba);
+}
+
 /// Every point's world position (to the millimetre), sorted: what two reads must agree on.
 std::vector<std::array<int64_t, 3>> worldPoints(const PointCloud& cloud) {
   std::vector<std::array<int64_t, 3>> points;
@@ -273,11 +293,12 @@ TEST_F(TileSetTest, CopcAndLasTilesStreamAsOneForestToTheInCoreImage) {
       openTileForest(set, {.lasSamplePoints = 100});
   ASSERT_EQ(forest->forest().trees.size(), 5u) << "the overview, then the tiles";
   const uint64_t overviewPoints = forest->forest().nodes[0].pointCount;
-  uint64_t copcRootPoints = 0;
+  uint64_t copcRootPoints = 0, copcChunks = 0;
   for (const std::string& copc : {files[0], files[2]}) {
     const CopcFile file(copc);
     for (const CopcNode& node : file.hierarchy().nodes) {
       if (node.key.level == 0) copcRootPoints += node.pointCount;
+      copcChunks += node.pointCount > 0;
     }
   }
   EXPECT_EQ(overviewPoints, 100u + 9u + copcRootPoints)
@@ -289,7 +310,8 @@ TEST_F(TileSetTest, CopcAndLasTilesStreamAsOneForestToTheInCoreImage) {
   }
   const std::shared_ptr<const ForestNodeSource> streamedRoots =
       openTileForest(set, {.lasSamplePoints = 100, .copcRootPointLimit = 10});
-  EXPECT_EQ(streamedRoots->forest().nodes[0].pointCount, 109u) << "roots past the limit stream";
+  EXPECT_EQ(streamedRoots->forest().nodes[0].pointCount, 109u + copcChunks)
+      << "roots past the limit stream; their chunks' first points are in the overview instead";
 
   constexpr int kWidth = 320, kHeight = 180;
   auto streamedRenderer = createRenderer("cpu", {.storage = PointStorage::Compact});

@@ -31,6 +31,8 @@ class RecordingWindow : public ScriptedWindow {
   void drop(const std::string& path) override { record("drop", path); }
   void closeStream() override { record("close_stream"); }
   void removeFiles() override { record("remove_files"); }
+  void frameTile(size_t index) override { record("frame_tile", int(index)); }
+  void showTileBoxes(bool shown) override { record("tile_boxes", shown ? 1 : 0); }
   void color(const std::string& mode, const std::string& attribute) override {
     record("color", mode, attribute);
   }

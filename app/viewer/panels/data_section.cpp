@@ -121,9 +121,15 @@ void drawDataSection(PanelContext& context, PanelRequests& requests) {
   } else {
     // A stream and the files read whole beside it, each with its own Close.
     if (const StreamedScene* streamed = scene.streamed()) {
-      ImGui::Text("%llu points, streamed from the octree",
-                  static_cast<unsigned long long>(streamed->file().pointCount()));
-      ImGui::BulletText("%s", std::filesystem::path(streamed->path()).filename().string().c_str());
+      if (streamed->tiles()) {
+        ImGui::TextWrapped("%s", streamed->path().c_str());
+        drawDatasetList(scene, *streamed, context.datasetList, requests);
+      } else {
+        ImGui::Text("%llu points, streamed from the octree",
+                    static_cast<unsigned long long>(streamed->pointCount()));
+        ImGui::BulletText("%s",
+                          std::filesystem::path(streamed->path()).filename().string().c_str());
+      }
       if (!scene.inCoreFiles().empty() && ImGui::SmallButton("Close stream")) scene.closeStream();
     }
     if (!scene.inCoreFiles().empty()) {

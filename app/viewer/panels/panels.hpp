@@ -45,6 +45,15 @@ struct OpenRequest {
 /// What the user asked for in the panels this frame; the window carries it out.
 struct PanelRequests {
   std::optional<OpenRequest> open;
+  std::optional<size_t> frameTile;  ///< a tile of the dataset clicked in the Data section
+};
+
+/// What the Data section's list of tiles keeps between frames: the tiles' state counts, taken
+/// a few times a second (each takes a look at every node of the forest).
+struct DatasetListState {
+  const void* dataset = nullptr;  ///< the tile set counted (another one: count again)
+  double countedAtSeconds = -1.0;
+  std::vector<size_t> stateCounts;  ///< tiles by TileState
 };
 
 /// Everything the sidebar shows and edits, for one frame.
@@ -54,8 +63,9 @@ struct PanelContext {
   RenderSettings& settings;
   ViewerToggles& toggles;
   SceneModel& scene;
-  std::string& openPath;     ///< the Open field
-  ReadOptions& openOptions;  ///< what Open reads of a file (the scan of an E57 file)
+  std::string& openPath;          ///< the Open field
+  ReadOptions& openOptions;       ///< what Open reads of a file (the scan of an E57 file)
+  DatasetListState& datasetList;  ///< the Data section's tile list between frames
 };
 
 /// The sidebar: its sections in one window docked at the left edge, the tools' after the
@@ -73,6 +83,9 @@ void drawRenderingSection(const std::vector<RasterMethod>& methods, RenderSettin
                           ViewerToggles& toggles);
 void drawQualityControls(RenderSettings& settings);
 void drawDataSection(PanelContext& context, PanelRequests& requests);
+/// The Data section's part for a streamed dataset (its tiles, their states, the boxes' switch).
+void drawDatasetList(SceneModel& scene, const StreamedScene& streamed, DatasetListState& list,
+                     PanelRequests& requests);
 void drawStreamingSection(StreamedScene& streamed);
 
 /// The Legend window for the colouring in effect (nothing for the files' own colours), at the

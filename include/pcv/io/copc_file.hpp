@@ -24,6 +24,10 @@ class CopcFile {
   /// `options` chooses the attributes and colours decoded (and so the layers of each chunk).
   /// Throws InputError naming the file and the byte when it is not a readable COPC file.
   explicit CopcFile(const std::filesystem::path& path, const ReadOptions& options = {});
+  /// The same, with the colour scale known from an earlier opening (channelScale()): the root
+  /// node is not decoded again to find it, which a cache of open files that reopens a file
+  /// would otherwise pay each time.
+  CopcFile(const std::filesystem::path& path, const ReadOptions& options, double channelScale);
   ~CopcFile();
   CopcFile(const CopcFile&) = delete;
   CopcFile& operator=(const CopcFile&) = delete;
@@ -41,6 +45,9 @@ class CopcFile {
   /// The points' world bounds as the header states them, or the octree's root cube where the
   /// header's make no box (for framing a view before any point is decoded).
   Box3d statedBounds() const;
+  /// What 16-bit colour channels are multiplied by to make 8-bit ones, decided at the first
+  /// opening from the root node's largest channel value.
+  double channelScale() const;
 
   /// The points of hierarchy().nodes[node]: positions as offsets from origin(), the file's
   /// colours (16-bit colours scaled as the root node's maximum says, like a LAS file's), and

@@ -32,6 +32,8 @@ struct SceneOptions {
   std::function<void(const std::vector<std::string>& inputs, const std::string& output)>
       convertToCopc;
   SessionReport report;  ///< notes, warnings and progress for the user
+  /// A dataset's tile boxes drawn as outlines (tile_boxes.hpp) with its points (--tile-boxes).
+  bool tileBoxes = false;
 };
 
 /// planScene(), then the COPC cache made when the plan needs one that is missing (through
@@ -103,6 +105,7 @@ class Scene {
   bool hasColor_ = false;
   Coloring coloring_;
   std::optional<PointSetId> cylinders_;  ///< or the produced points' set
+  std::optional<PointSetId> tileBoxes_;  // a dataset's tile boxes, when asked for
   std::unique_ptr<ColouredCloud> inCore_;
   std::shared_ptr<const CopcFile> file_;
   std::unique_ptr<StreamedCloud> streamed_;

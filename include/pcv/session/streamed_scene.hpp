@@ -1,6 +1,7 @@
-/// @brief A COPC file the viewer streams from its octree instead of reading it whole: the
-/// streamed cloud, the sets the current frame draws, and the rates the Streaming section shows.
-/// No window and no GL, so it is tested with the scene model.
+/// @brief A COPC file, or a dataset of tiles as one forest, that the viewer streams instead of
+/// reading it whole: the streamed cloud, the sets the current frame draws, the tiles' states,
+/// and the rates the Streaming section shows. No window and no GL, so it is tested with the
+/// scene model.
 #pragma once
 
 #include <chrono>
@@ -12,6 +13,8 @@
 #include "pcv/core/camera.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "pcv/stream/streamed_cloud.hpp"
+#include "pcv/stream/tile_forest.hpp"
+#include "pcv/stream/tile_states.hpp"
 
 namespace pcv {
 
@@ -27,6 +30,11 @@ class StreamedScene {
   /// for a file that is not readable COPC, or budgets that cannot hold the root.
   StreamedScene(const std::string& path, const ReadOptions& read, Renderer& renderer,
                 const StreamingOptions& options);
+  /// Opens the dataset `tiles` as one forest (openTileForest: hierarchies and the overview read
+  /// on all cores) and decodes its first tree's root. `label` names it (the folder or VPC).
+  /// Throws InputError for broken tiles, or budgets that cannot hold a root.
+  StreamedScene(std::shared_ptr<const TileSet> tiles, const std::string& label,
+                const ReadOptions& read, Renderer& renderer, const StreamingOptions& options);
 
   /// Chooses the nodes a width x height frame through `camera` draws, and takes what the
   /// decoders finished. Never waits for a decode.
@@ -34,18 +42,33 @@ class StreamedScene {
   /// The sets the last update() chose (parents before children).
   SetSelection selection() const { return SetSelection::only(frameSets_); }
 
+  /// The COPC file's path, or the dataset's label.
   const std::string& path() const { return path_; }
-  const CopcFile& file() const { return *file_; }
+  /// Points in the file or all tiles, as their headers state.
+  uint64_t pointCount() const;
+  /// Nodes of its octree or forest.
+  size_t nodeCount() const { return cloud_->source().forest().nodes.size(); }
+  /// The dataset's tiles; null for a COPC file.
+  const TileSet* tiles() const { return tiles_.get(); }
+  /// The state of tile `index` of tiles() after the last update().
+  TileStatus tileStatus(size_t index) const;
+  /// Attributes its points carry.
+  const std::vector<std::string>& attributeNames() const {
+    return cloud_->source().attributeNames();
+  }
   StreamedCloud& cloud() { return *cloud_; }
   const StreamedCloud& cloud() const { return *cloud_; }
-  /// World bounds as the file states them (for framing before the nodes arrive).
-  Box3d bounds() const { return file_->statedBounds(); }
+  /// World bounds as the file or the tiles' headers state them (for framing before the nodes
+  /// arrive).
+  Box3d bounds() const;
   const StreamRates& rates() const { return rates_; }
 
  private:
   using Clock = std::chrono::steady_clock;
   std::string path_;
-  std::shared_ptr<const CopcFile> file_;
+  std::shared_ptr<const CopcFile> file_;            // a COPC file, or
+  std::shared_ptr<const TileSet> tiles_;            // a dataset: its tiles
+  std::shared_ptr<const ForestNodeSource> forest_;  // and their forest
   std::unique_ptr<StreamedCloud> cloud_;
   std::vector<PointSetId> frameSets_;
   StreamRates rates_;

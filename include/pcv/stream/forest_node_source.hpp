@@ -29,6 +29,12 @@ class ForestNodeSource final : public NodeSource {
   size_t memberCount() const { return members_.size(); }
   /// The member a node of the forest comes from, and its index there.
   std::pair<size_t, size_t> memberNode(size_t node) const;
+  /// A member's nodes: they are forest().nodes[firstNode(member), +nodeCount(member)).
+  size_t firstNode(size_t member) const { return firstNode_[member]; }
+  size_t nodeCount(size_t member) const {
+    return (member + 1 < firstNode_.size() ? firstNode_[member + 1] : forest_.nodes.size()) -
+           firstNode_[member];
+  }
 
  private:
   std::vector<std::shared_ptr<const NodeSource>> members_;

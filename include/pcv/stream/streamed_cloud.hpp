@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "pcv/core/camera.hpp"
@@ -54,6 +55,14 @@ struct StreamingStats {
   uint64_t repacks = 0;         ///< times the pool was emptied but for the roots (see .cpp)
 };
 
+/// Where one node stands, for a list of what streams (the viewer's tiles).
+enum class NodeState : uint8_t {
+  Idle,      ///< not resident, and the last frame did not want it
+  Wanted,    ///< the last frame wanted it and it is not resident yet (queued or decoding)
+  Resident,  ///< its points are in the renderer
+  Failed,    ///< its decode failed (nodeError() says why); not tried again
+};
+
 class StreamedCloud {
  public:
   /// `renderer` must outlive the cloud; the cloud reserves options.gpuMemoryBytes of its point
@@ -73,7 +82,7 @@ class StreamedCloud {
   /// One frame's work for a width x height view through `camera`; returns the sets to draw,
   /// parents before children.
   std::vector<PointSetId> update(const Camera& camera, int widthPx, int heightPx);
-  /// Every node the last frame wanted is resident, and none is pending.
+  /// Every node the last frame wanted is resident (or failed), and none is pending.
   bool converged() const;
   /// Removes the resident nodes the last frame did not want, so the renderer holds exactly the
   /// sets it drew (for drawing every resident set, as the GL path does).
@@ -96,6 +105,10 @@ class StreamedCloud {
   uint64_t maxPointBudget() const { return maxPointBudget_; }
   /// Nodes that could not be decoded (each reported once).
   std::vector<std::string> takeErrors();
+  /// Where `node` stands after the last update() (cheap: no lock, for lists of thousands).
+  NodeState nodeState(size_t node) const;
+  /// Why `node` failed; null unless nodeState(node) is Failed.
+  const std::string* nodeError(size_t node) const;
 
  private:
   struct Resident {
@@ -103,6 +116,8 @@ class StreamedCloud {
     uint64_t lastFrame = 0;  ///< the frame that last drew it
   };
   void addDecoded();
+  /// Moves the loader's failures into errors_ and failed_.
+  void takeFailures();
   void makeResident(uint32_t node, PointSetId set);
   bool evictOneNotIn(const std::vector<bool>& wanted);
   void evict(size_t node);
@@ -124,8 +139,9 @@ class StreamedCloud {
   uint64_t maxPointBudget_ = 0;
   uint64_t rootPoints_ = 0;
   StreamingStats stats_;
-  std::vector<std::string> errors_;
-  std::unique_ptr<NodeLoader> loader_;  // last: its threads stop first
+  std::vector<std::string> errors_;                   // not yet taken
+  std::unordered_map<uint32_t, std::string> failed_;  // every node that failed, and why
+  std::unique_ptr<NodeLoader> loader_;                // last: its threads stop first
 };
 
 }  // namespace pcv

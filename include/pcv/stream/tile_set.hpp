@@ -39,6 +39,11 @@ struct TileSet {
   uint64_t pointCount = 0;  ///< of all tiles
   Box3d bounds;             ///< around all tiles'
   CoordinateSystem crs;     ///< the first tile's (requireOneCoordinateSystem: every tile's)
+  /// Overview point clouds of the whole dataset, local COPC files (a VPC's assets whose roles
+  /// include "overview", as `pdal_wrench build_vpc --overview` writes: every 1000th point of
+  /// the tiles as one COPC file, or one per square of --overview-length). When there are some,
+  /// they make the first image instead of the tiles' samples (tile_forest.hpp).
+  std::vector<std::string> overviews;
 
   size_t count(TileFormat format) const;
 };
@@ -55,6 +60,11 @@ bool hasTileExtension(const std::string& path);
 /// requests (pcv/io/remote_source.hpp). Throws InputError for a folder or VPC without tiles or a
 /// path that is not there.
 std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths);
+
+/// The overview point clouds that the VPCs among `paths` name (distinct, in order of first use,
+/// local files that exist and are COPC by name; URLs and missing files are left out, as a
+/// dataset opens without its overview). Folders and files name none.
+std::vector<std::string> datasetOverviews(const std::vector<std::string>& paths);
 
 /// Whether `paths` name a dataset rather than files: a folder or a .vpc among them.
 bool namesDataset(const std::vector<std::string>& paths);

@@ -23,7 +23,8 @@ namespace pcv {
 std::vector<std::string> attributesRead(const Tile& tile, const ReadOptions& options);
 
 /// The COPC files open now, the least recently used closed past `capacity`, so a dataset of any
-/// number of tiles maps only a few at a time. Safe to use from several threads.
+/// number of tiles maps only a few at a time. A file reopened keeps the colour scale of its
+/// first opening (its root is decoded once). Safe to use from several threads.
 class OpenCopcFiles {
  public:
   explicit OpenCopcFiles(size_t capacity, ReadOptions options = {})
@@ -40,6 +41,7 @@ class OpenCopcFiles {
   mutable std::mutex mutex_;
   std::list<Entry> recent_;  // most recent first
   std::unordered_map<std::string, std::list<Entry>::iterator> byPath_;
+  std::unordered_map<std::string, double> channelScales_;  // of every file opened once
 };
 
 /// A COPC tile: one tree, the nodes of its hierarchy in the same order (not thread-safe until
@@ -60,6 +62,7 @@ class CopcTileSource final : public NodeSource {
   /// A remote tile's chunks fetched together (the file opened through `files` when it is not).
   void prefetchNodes(const std::vector<size_t>& nodes) const noexcept override;
 
+  const std::string& path() const { return path_; }
   /// Its root's index in forest().nodes; forest().nodes.size() when the hierarchy has none.
   size_t rootNode() const;
   /// The root's points are drawn elsewhere (a dataset's overview): the root becomes an empty

@@ -116,6 +116,10 @@ double CopcFile::State::rootChannelScale() const {
 }
 
 CopcFile::CopcFile(const std::filesystem::path& path, const ReadOptions& options)
+    : CopcFile(path, options, -1.0) {}
+
+CopcFile::CopcFile(const std::filesystem::path& path, const ReadOptions& options,
+                   double channelScale)
     : state_(std::make_unique<State>(State{.path = path,
                                            .file = openByteSource(path.string()),
                                            .context = {path.string(), nullptr, nullptr}})) {
@@ -129,7 +133,12 @@ CopcFile::CopcFile(const std::filesystem::path& path, const ReadOptions& options
   s.chunkOfNode = chunksOfNodes(s.hierarchy, *s.records, s.context);
   s.origin = originNear(s.hierarchy.center);
   s.attributeNames = s.choice.layout.attributeNames;
-  s.channelScale = s.rootChannelScale();
+  // A negative scale: none known yet, the root decides.
+  s.channelScale = channelScale >= 0.0 ? channelScale : s.rootChannelScale();
+}
+
+double CopcFile::channelScale() const {
+  return state_->channelScale;
 }
 
 CopcFile::~CopcFile() = default;
