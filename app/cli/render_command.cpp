@@ -117,11 +117,9 @@ void runRender(const RenderOptions& options) {
                    "pcv: no colour in the data, eye-dome lighting on (--edl off: without)\n");
     }
   }
-  const Camera camera =
-      startCamera(scene.kind(), scene.worldBounds(), float(size.width) / float(size.height),
-                  {.camera = cameraFrom(options.view),
-                   .eyeGiven = options.view.eyeGiven,
-                   .clipPlanesGiven = options.view.nearPlane || options.view.farPlane});
+  const Camera camera = startCamera(scene.kind(), scene.worldBounds(),
+                                    float(size.width) / float(size.height),
+                                    cameraRequestFrom(options.view));
   writePng(options.out, renderImage(options, scene, camera, settings, size));
   runReport()["points"] = renderer->pointCount();
   runReport()["method"] = methodName(renderer->methodFor(settings));
