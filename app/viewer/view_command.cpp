@@ -1,5 +1,7 @@
 #include "viewer/view_command.hpp"
 
+#include "pcv/core/error.hpp"
+
 #include <memory>
 
 #include "options/clip_options.hpp"
@@ -37,6 +39,11 @@ ViewerOptions viewerOptionsFrom(const ViewFlagsAll& flags) {
   options.coloring = coloringOptionsFrom(flags.coloring);
   options.read = readOptionsFrom(flags.read);
   options.stream = flags.stream;
+  if (!flags.view.ortho.empty()) {
+    throw InputError(
+        "pcv view does not start in an orthographic view yet: switch with View (Camera and "
+        "views) or the script command view_projection");
+  }
   const ImageSize windowSize = parseImageSize(flags.view.size);
   options.widthPx = windowSize.width;
   options.heightPx = windowSize.height;

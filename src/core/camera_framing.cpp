@@ -76,6 +76,16 @@ Camera frameBounds(const Box3d& worldBounds, float aspect, const FramingAngles& 
   // the camera can back off a little without clipping.
   camera.nearPlane = float(std::max(nearest, farthest * 1e-3) * 0.5);
   camera.farPlane = float((farthest + radius) * 4.0);
+  if (camera.orthographic()) {
+    // An orthographic base stays orthographic: its width is fitted to the corners as well.
+    double halfRight = 0.0, halfUp = 0.0;
+    for (const glm::dvec3& corner : corners) {
+      halfRight = std::max(halfRight, std::abs(corner.x - eye.x));
+      halfUp = std::max(halfUp, std::abs(corner.y - eye.y));
+    }
+    camera.orthoWidth =
+        2.0 * kFramingMargin * std::max(halfRight, halfUp * double(std::max(aspect, 1e-3f)));
+  }
   return camera;
 }
 

@@ -234,17 +234,31 @@ PointCloud profilePlaneCloud(const ProfilePoints& profile) {
   return plane;
 }
 
+Camera profileImageCamera(const ProfilePoints& profile, int widthPx, int heightPx) {
+  Box3d bounds;
+  for (size_t i = 0; i < profile.size(); ++i) {
+    bounds.extend(glm::dvec3(profile.distances[i], 0.0, profile.positions[i].z));
+  }
+  if (bounds.empty()) bounds = Box3d{glm::dvec3(0.0), glm::dvec3(1.0)};
+  // The line's start, even where it holds no point.
+  bounds.extend(glm::dvec3(0.0, 0.0, bounds.min.z));
+  return frameOrtho(OrthoView::Front, bounds, float(widthPx) / float(heightPx), std::nullopt);
+}
+
+glm::dvec2 profileImagePosition(const Camera& camera, int widthPx, int heightPx, double xPx,
+                                double yPx) {
+  // The front view: +x (distance) to the right, +z up, centred on the eye.
+  const double unitsPerPixel = camera.orthoWidth / double(widthPx);
+  return {camera.eye.x + (xPx + 0.5 - 0.5 * widthPx) * unitsPerPixel,
+          camera.eye.z + (yPx + 0.5 - 0.5 * heightPx) * unitsPerPixel};
+}
+
 Image renderProfileImage(const ProfilePoints& profile, Renderer& renderer, int widthPx,
                          int heightPx, const RenderSettings& settings) {
   const PointCloud plane = profilePlaneCloud(profile);
   renderer.clear();
   if (plane.size() > 0) renderer.addSet(std::span<const Point>(plane.points.data(), plane.size()));
-  Box3d bounds = plane.worldBounds();
-  if (bounds.empty()) bounds = Box3d{glm::dvec3(0.0), glm::dvec3(1.0)};
-  // The line's whole length, even where its ends hold no point.
-  bounds.extend(glm::dvec3(0.0, 0.0, bounds.min.z));
-  const Camera camera =
-      frameOrtho(OrthoView::Front, bounds, float(widthPx) / float(heightPx), std::nullopt);
+  const Camera camera = profileImageCamera(profile, widthPx, heightPx);
   Image image(widthPx, heightPx);
   renderer.render(makeViewTransform(camera, widthPx, heightPx, plane.origin), settings,
                   RenderTarget{image.pixels.data(), widthPx, heightPx, MemorySpace::Host});

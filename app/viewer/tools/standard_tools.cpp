@@ -4,6 +4,7 @@
 
 #include "viewer/tools/clip_tool.hpp"
 #include "viewer/tools/measure_tool.hpp"
+#include "viewer/tools/profile_tool.hpp"
 #include "viewer/tools/views_tool.hpp"
 
 namespace pcv::app {
@@ -12,6 +13,7 @@ void addStandardTools(ToolList& tools, ToolHost& host) {
   tools.add(std::make_unique<ViewsTool>(host));
   tools.add(std::make_unique<MeasureTool>(host));
   tools.add(std::make_unique<ClipTool>(host));
+  tools.add(std::make_unique<ProfileTool>(host));
 }
 
 }  // namespace pcv::app

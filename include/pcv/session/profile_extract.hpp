@@ -13,6 +13,7 @@
 
 #include <glm/glm.hpp>
 
+#include "pcv/core/camera.hpp"
 #include "pcv/core/image.hpp"
 #include "pcv/core/point_cloud.hpp"
 #include "pcv/core/profile_corridor.hpp"
@@ -55,9 +56,17 @@ void writeProfileCsv(const ProfilePoints& profile, const std::filesystem::path& 
 /// The points as (distance, 0, z) offsets: the profile's own plane, drawn in a front view.
 PointCloud profilePlaneCloud(const ProfilePoints& profile);
 
-/// The profile's image: distance along the line to the right, height up, at true scale (one
-/// world unit is as many pixels across as up), drawn by `renderer` in an orthographic front
-/// view fitted to the points. The renderer's sets are replaced by the profile's.
+/// The orthographic front view the profile's image is drawn from: fitted to the points and the
+/// line's start, at true scale (one world unit is as many pixels across as up).
+Camera profileImageCamera(const ProfilePoints& profile, int widthPx, int heightPx);
+
+/// (distance along the line, height) at the centre of pixel (xPx, yPx) of that image, row 0 at
+/// the bottom: for measuring in the profile.
+glm::dvec2 profileImagePosition(const Camera& camera, int widthPx, int heightPx, double xPx,
+                                double yPx);
+
+/// The profile's image: distance along the line to the right, height up, drawn by `renderer`
+/// from profileImageCamera. The renderer's sets are replaced by the profile's.
 Image renderProfileImage(const ProfilePoints& profile, Renderer& renderer, int widthPx,
                          int heightPx, const RenderSettings& settings = {});
 
