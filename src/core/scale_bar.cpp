@@ -50,7 +50,7 @@ void fill(Image& image, int x0, int y0, int width, int height, uint32_t rgba) {
 
 void drawScaleBar(Image& image, const ScaleBar& bar, uint32_t rgba) {
   if (!(bar.lengthPx >= 1.0)) return;
-  const int margin = 10, scale = 2;  // glyph pixels are 2 x 2
+  const int margin = 10, scale = 3;  // glyph pixels are 3 x 3
   const int length = int(std::lround(bar.lengthPx));
   const uint32_t outline = packRgba(0, 0, 0);
   // The bar, 3 px thick, with 8 px ticks at both ends, outlined.

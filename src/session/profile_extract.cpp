@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <limits>
 #include <cstdio>
 #include <numeric>
 
@@ -33,15 +35,22 @@ Piece keepCorridor(PointCloud cloud, const ProfileCorridor& corridor) {
   piece.origin = cloud.origin;
   piece.hasColor = cloud.hasColor;
   for (const ScalarAttribute& a : cloud.attributes) piece.attributeNames.push_back(a.name);
-  for (uint64_t i = 0; i < cloud.size(); ++i) {
-    const Point& p = cloud.points[i];
-    const glm::dvec3 world = cloud.origin + glm::dvec3(p.x, p.y, p.z);
-    // Filters (include/pcv/core/point_filter.hpp, by class, return and attribute range) plug in
-    // here: a point they drop is no part of the profile.
-    if (const std::optional<double> d = corridor.distanceAlong(world.x, world.y)) {
-      piece.kept.push_back(i);
-      piece.distances.push_back(*d);
+  // Each point's distance along the line (NaN outside), on all cores, then the kept ones in order.
+  std::vector<double> along(cloud.size());
+  parallelFor(cloud.size(), [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+      const Point& p = cloud.points[i];
+      const glm::dvec3 world = cloud.origin + glm::dvec3(p.x, p.y, p.z);
+      // Filters (include/pcv/core/point_filter.hpp, by class, return and attribute range) plug
+      // in here: a point they drop is no part of the profile.
+      along[i] = corridor.distanceAlong(world.x, world.y).value_or(
+          std::numeric_limits<double>::quiet_NaN());
     }
+  });
+  for (uint64_t i = 0; i < along.size(); ++i) {
+    if (std::isnan(along[i])) continue;
+    piece.kept.push_back(i);
+    piece.distances.push_back(along[i]);
   }
   piece.cloud = std::move(cloud);
   return piece;
@@ -193,19 +202,27 @@ void writeProfileCsv(const ProfilePoints& profile, const std::filesystem::path& 
   const PointCloud& cloud = *profile.cloud;
   std::string text = "x,y,z,distance";
   if (cloud.hasColor) text += ",red,green,blue";
-  for (const ScalarAttribute& a : cloud.attributes) text += "," + a.name;
-  text += "\n";
+  // Fields appended one by one: a comma, then the value.
+  auto field = [&text](const std::string& value) {
+    text += ',';
+    text += value;
+  };
+  for (const ScalarAttribute& a : cloud.attributes) field(a.name);
+  text += '\n';
   for (size_t i = 0; i < profile.size(); ++i) {
     const glm::dvec3& p = profile.positions[i];
-    text += exactText(p.x) + "," + exactText(p.y) + "," + exactText(p.z) + "," +
-            exactText(profile.distances[i]);
+    text += exactText(p.x);
+    field(exactText(p.y));
+    field(exactText(p.z));
+    field(exactText(profile.distances[i]));
     if (cloud.hasColor) {
       const uint32_t rgba = cloud.points[i].rgba;
-      text += "," + std::to_string(redOf(rgba)) + "," + std::to_string(greenOf(rgba)) + "," +
-              std::to_string(blueOf(rgba));
+      field(std::to_string(redOf(rgba)));
+      field(std::to_string(greenOf(rgba)));
+      field(std::to_string(blueOf(rgba)));
     }
-    for (const ScalarAttribute& a : cloud.attributes) text += "," + exactFloatText(a.values[i]);
-    text += "\n";
+    for (const ScalarAttribute& a : cloud.attributes) field(exactFloatText(a.values[i]));
+    text += '\n';
     if (text.size() > (1u << 20)) {
       std::fwrite(text.data(), 1, text.size(), file);
       text.clear();

@@ -5,6 +5,7 @@
 #include <epoxy/gl.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "pcv/session/profile_extract.hpp"
@@ -54,8 +55,13 @@ void drawProfileSection(bool drawing, size_t vertexCount, double& widthUnits,
 void drawProfileWindow(ProfileView& view) {
   if (!view.open || view.image.width == 0) return;
   if (!view.uploaded) upload(view);
-  ImGui::SetNextWindowSize(ImVec2(float(view.image.width) + 20.0f, float(view.image.height) + 90.0f),
-                           ImGuiCond_FirstUseEver);
+  // At the bottom right, clear of the sidebar at the left, at first.
+  const ImVec2 size(float(view.image.width) + 20.0f, float(view.image.height) + 90.0f);
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(std::max(display.x - size.x - 10.0f, 0.0f),
+                                 std::max(display.y - size.y - 60.0f, 0.0f)),
+                          ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Profile", &view.open)) {
     ImGui::End();
     return;

@@ -156,7 +156,10 @@ void ProfileTool::cut() {
     ProfilePoints profile = scene.cloud().size() > 0 ? extractProfile(scene.cloud(), corridor)
                                                      : extractProfile(scene.files(), corridor);
     if (!renderer_) renderer_ = createRenderer("cpu");
-    view_.image = renderProfileImage(profile, *renderer_, kImageWidthPx, kImageHeightPx);
+    RenderSettings settings;
+    settings.quality.pointSizePx = 2;  // a profile is thin: wider points read better
+    view_.image =
+        renderProfileImage(profile, *renderer_, kImageWidthPx, kImageHeightPx, settings);
     view_.camera = profileImageCamera(profile, kImageWidthPx, kImageHeightPx);
     view_.uploaded = false;
     view_.open = true;
