@@ -40,7 +40,8 @@ void runProfile(const ProfileOptions& options) {
   RenderSettings settings;
   applyQualityOptions(options.quality, settings);
 
-  const ProfilePoints profile = extractProfile(options.inputs, corridor, readOptionsFrom(options.read));
+  const ProfilePoints profile =
+      extractProfile(options.inputs, corridor, readOptionsFrom(options.read));
   switch (kind) {
     case ProfileFileKind::Csv:
       writeProfileCsv(profile, options.out);
@@ -51,7 +52,8 @@ void runProfile(const ProfileOptions& options) {
       break;
     case ProfileFileKind::Png: {
       std::unique_ptr<Renderer> renderer = createRendererFrom(options.renderer);
-      writePng(options.out, renderProfileImage(profile, *renderer, size.width, size.height, settings));
+      writePng(options.out,
+               renderProfileImage(profile, *renderer, size.width, size.height, settings));
       break;
     }
   }

@@ -123,9 +123,9 @@ void runRender(const RenderOptions& options) {
                    "pcv: no colour in the data, eye-dome lighting on (--edl off: without)\n");
     }
   }
-  const Camera camera = startCamera(scene.kind(), scene.worldBounds(),
-                                    float(size.width) / float(size.height),
-                                    cameraRequestFrom(options.view));
+  const Camera camera =
+      startCamera(scene.kind(), scene.worldBounds(), float(size.width) / float(size.height),
+                  cameraRequestFrom(options.view));
   Image image = renderImage(options, scene, camera, settings, size);
   if (options.scaleBar) {
     const double aspect = double(size.width) / double(size.height);

@@ -1,12 +1,11 @@
 #include "options/option_groups.hpp"
 
-#include "pcv/core/camera_framing.hpp"
-
 #include <algorithm>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
 
+#include "pcv/core/camera_framing.hpp"
 #include "pcv/core/error.hpp"
 #include "options/run_report.hpp"
 

@@ -51,7 +51,8 @@ struct ViewFlags {
   std::optional<float> farPlane;   ///< --far; empty: from the scene's size
   std::string up = "z";            ///< --up z|y: the world axis that points up
   std::string ortho;               ///< --ortho plan|front|side|view; empty: perspective
-  std::optional<double> orthoWidth;  ///< --ortho-width, world units; empty: fitted to the scene
+  /// --ortho-width, world units; empty: fitted to the scene.
+  std::optional<double> orthoWidth;
 };
 /// `sizeHelp` says what the size is of ("Image size", "Window size").
 void addViewFlags(CLI::App& command, ViewFlags& flags, const char* sizeHelp);

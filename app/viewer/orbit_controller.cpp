@@ -25,7 +25,8 @@ void OrbitController::pan(Camera& camera, glm::dvec2 deltaPx, int viewportHeight
   // World units per pixel at the target's depth.
   // (Orthographic: the same at every depth; the window's aspect is not known here, so the
   // vertical extent is taken from a 16:9 window.)
-  const double unitsPerPixel = camera.unitsPerPixel(distance_, double(viewportHeightPx), 16.0 / 9.0);
+  const double unitsPerPixel =
+      camera.unitsPerPixel(distance_, double(viewportHeightPx), 16.0 / 9.0);
   // Cursor y grows downwards: dragging down moves the scene down, the camera up.
   const glm::dvec3 shift = (-camera.right() * deltaPx.x + camera.up() * deltaPx.y) * unitsPerPixel;
   target_ += shift;

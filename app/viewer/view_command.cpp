@@ -1,7 +1,5 @@
 #include "viewer/view_command.hpp"
 
-#include "pcv/core/error.hpp"
-
 #include <memory>
 
 #include "options/clip_options.hpp"
@@ -10,6 +8,7 @@
 #include "options/quality_options.hpp"
 #include "options/session_terminal.hpp"
 #include "options/stream_flags.hpp"
+#include "pcv/core/error.hpp"
 #include "pcv/session/scene.hpp"
 #include "viewer/viewer.hpp"
 

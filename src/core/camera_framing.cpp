@@ -110,9 +110,12 @@ std::optional<OrthoView> orthoViewNamed(std::string_view name) {
 
 const char* orthoViewName(OrthoView view) {
   switch (view) {
-    case OrthoView::Plan: return "plan";
-    case OrthoView::Front: return "front";
-    case OrthoView::Side: return "side";
+    case OrthoView::Plan:
+      return "plan";
+    case OrthoView::Front:
+      return "front";
+    case OrthoView::Side:
+      return "side";
   }
   return "plan";
 }

@@ -30,10 +30,9 @@ namespace {
 
 /// 3 x 5 glyphs, one row per 3 bits (top row first), for digits, '.' and '-'.
 int glyphRows(char c, int row) {
-  static const int digits[10][5] = {{7, 5, 5, 5, 7}, {2, 6, 2, 2, 7}, {7, 1, 7, 4, 7},
-                                    {7, 1, 7, 1, 7}, {5, 5, 7, 1, 1}, {7, 4, 7, 1, 7},
-                                    {7, 4, 7, 5, 7}, {7, 1, 1, 1, 1}, {7, 5, 7, 5, 7},
-                                    {7, 5, 7, 1, 7}};
+  static const int digits[10][5] = {
+      {7, 5, 5, 5, 7}, {2, 6, 2, 2, 7}, {7, 1, 7, 4, 7}, {7, 1, 7, 1, 7}, {5, 5, 7, 1, 1},
+      {7, 4, 7, 1, 7}, {7, 4, 7, 5, 7}, {7, 1, 1, 1, 1}, {7, 5, 7, 5, 7}, {7, 5, 7, 1, 7}};
   if (c >= '0' && c <= '9') return digits[c - '0'][row];
   if (c == '.') return row == 4 ? 2 : 0;
   if (c == '-') return row == 2 ? 7 : 0;
@@ -67,7 +66,8 @@ void drawScaleBar(Image& image, const ScaleBar& bar, uint32_t rgba) {
     for (int row = 0; row < 5; ++row) {
       const int bits = glyphRows(c, row);
       for (int column = 0; column < 3; ++column) {
-        if (bits & (4 >> column)) fill(image, x + column * scale, top - (row + 1) * scale, scale, scale, rgba);
+        if (bits & (4 >> column))
+          fill(image, x + column * scale, top - (row + 1) * scale, scale, scale, rgba);
       }
     }
     x += 4 * scale;

@@ -43,8 +43,8 @@ Piece keepCorridor(PointCloud cloud, const ProfileCorridor& corridor) {
       const glm::dvec3 world = cloud.origin + glm::dvec3(p.x, p.y, p.z);
       // Filters (include/pcv/core/point_filter.hpp, by class, return and attribute range) plug
       // in here: a point they drop is no part of the profile.
-      along[i] = corridor.distanceAlong(world.x, world.y).value_or(
-          std::numeric_limits<double>::quiet_NaN());
+      along[i] = corridor.distanceAlong(world.x, world.y)
+                     .value_or(std::numeric_limits<double>::quiet_NaN());
     }
   });
   for (uint64_t i = 0; i < along.size(); ++i) {
@@ -109,9 +109,9 @@ void assemble(std::vector<Piece>& pieces, ProfilePoints& profile) {
     cloud.points[i] = Point{float(offset.x), float(offset.y), float(offset.z), p.rgba};
     for (size_t a = 0; a < names.size(); ++a) {
       const int column = columns[order[i].piece][a];
-      cloud.attributes[a].values[i] =
-          column < 0 ? std::numeric_limits<float>::quiet_NaN()
-                     : piece.cloud.attributes[size_t(column)].values[source];
+      cloud.attributes[a].values[i] = column < 0
+                                          ? std::numeric_limits<float>::quiet_NaN()
+                                          : piece.cloud.attributes[size_t(column)].values[source];
     }
   }
 }
@@ -244,8 +244,8 @@ PointCloud profilePlaneCloud(const ProfilePoints& profile) {
   std::vector<uint32_t> rgba(profile.size());
   colorPoints(*profile.cloud, {}, rgba);  // the data's colours, else by elevation
   for (size_t i = 0; i < profile.size(); ++i) {
-    plane.points[i] = Point{float(profile.distances[i]), 0.0f,
-                            float(profile.positions[i].z - zOrigin), rgba[i]};
+    plane.points[i] =
+        Point{float(profile.distances[i]), 0.0f, float(profile.positions[i].z - zOrigin), rgba[i]};
   }
   plane.hasColor = true;
   return plane;

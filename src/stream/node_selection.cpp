@@ -27,7 +27,8 @@ bool sphereInView(const glm::dvec3& centre, double radius, const NodeSelectionPa
   if (c.orthographic()) {
     // Parallel sides: the view is a box orthoWidth wide.
     const double halfWidth = 0.5 * c.orthoWidth;
-    const double halfHeight = halfWidth * double(std::max(1, p.heightPx)) / double(std::max(1, p.widthPx));
+    const double halfHeight =
+        halfWidth * double(std::max(1, p.heightPx)) / double(std::max(1, p.widthPx));
     return std::abs(glm::dot(toCentre, c.right())) - halfWidth <= radius &&
            std::abs(glm::dot(toCentre, c.up())) - halfHeight <= radius;
   }
@@ -59,7 +60,8 @@ double nodePriority(const OctreeIndex& tree, size_t node, const NodeSelectionPar
 
 bool needsRefinement(const OctreeIndex& tree, size_t node, const NodeSelectionParams& p) {
   const Box3d& box = tree.node(node).bounds;
-  if (p.camera.orthographic()) return tree.spacing(node) * orthoPixelsPerUnit(p) > p.refineSpacingPx;
+  if (p.camera.orthographic())
+    return tree.spacing(node) * orthoPixelsPerUnit(p) > p.refineSpacingPx;
   const double radius = 0.5 * glm::length(box.size());
   const double distance =
       std::max(glm::length(box.center() - p.camera.eye) - radius, double(p.camera.nearPlane));

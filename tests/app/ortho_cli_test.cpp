@@ -11,9 +11,8 @@ namespace pcv {
 namespace {
 
 int run(const std::string& arguments, std::string* text) {
-  return test::runCommand(test::pcvExecutable().string() + " render --backend cpu --points 100000 " +
-                              arguments,
-                          text);
+  return test::runCommand(
+      test::pcvExecutable().string() + " render --backend cpu --points 100000 " + arguments, text);
 }
 
 TEST(OrthoCli, EachViewDrawsTheCylinders) {

@@ -66,8 +66,8 @@ TEST_F(ProfileCli, CsvRowsAreTheCorridorPoints) {
     ++rows;
     const double x = std::strtod(row.c_str(), nullptr);
     EXPECT_GT(x, 500000.0);
-    const double distance = std::strtod(
-        row.c_str() + row.find(',', row.find(',', row.find(',') + 1) + 1) + 1, nullptr);
+    const double distance =
+        std::strtod(row.c_str() + row.find(',', row.find(',', row.find(',') + 1) + 1) + 1, nullptr);
     EXPECT_GE(distance, previous);  // ordered along the line
     previous = distance;
   }

@@ -41,7 +41,8 @@ TEST_F(OrthoCudaVsCpu, ExactMethodsArePixelIdentical) {
     settings.method = method;
     settings.background = packRgba(7, 8, 9);
     RenderSettings reference = settings;
-    reference.method = method == RasterMethod::Compact ? RasterMethod::Compact : RasterMethod::Packed;
+    reference.method =
+        method == RasterMethod::Compact ? RasterMethod::Compact : RasterMethod::Packed;
     for (const auto& [name, camera] : cameras()) {
       const ViewTransform view = test::makeView(camera, 640, 360);
       const Image cpu = test::renderToImage(*cpu_, view, reference);

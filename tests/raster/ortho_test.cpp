@@ -94,9 +94,9 @@ TEST_P(OrthoCpu, NearAndFarPlanesStillClip) {
 TEST_P(OrthoCpu, LargeCoordinatesKeepTheirPixel) {
   // UTM-sized world coordinates, offsets from an origin: the same pixel as near zero.
   const glm::dvec3 origin(500000.0, 5000000.0, 300.0);
-  const Image image = draw({{2.05f, 1.05f, 0.0f, packRgba(200, 0, 0)}},
-                           orthoCamera(OrthoView::Plan, origin + glm::dvec3(0.0, 0.0, 10.0)),
-                           origin);
+  const Image image =
+      draw({{2.05f, 1.05f, 0.0f, packRgba(200, 0, 0)}},
+           orthoCamera(OrthoView::Plan, origin + glm::dvec3(0.0, 0.0, 10.0)), origin);
   EXPECT_EQ(onlyLitPixel(image), std::pair(70, 35));
 }
 
@@ -129,8 +129,7 @@ TEST(OrthoView, WideWorldSizedPointsKeepTheirSizeAtAnyDistance) {
   settings.quality.sizeMode = PointSizeMode::World;
   settings.quality.worldSize = 0.5f;
   const Image image = test::renderToImage(
-      *renderer,
-      makeViewTransform(orthoCamera(OrthoView::Plan, {0.0, 0.0, 10.0}), kWidth, kHeight),
+      *renderer, makeViewTransform(orthoCamera(OrthoView::Plan, {0.0, 0.0, 10.0}), kWidth, kHeight),
       settings);
   uint64_t red = 0, green = 0;
   for (uint32_t pixel : image.pixels) {

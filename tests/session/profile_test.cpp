@@ -53,20 +53,20 @@ TEST(ProfileCorridor, EdgeCasesAreExact) {
     float x, y;
     double distance;  ///< NaN: outside
   } cases[] = {
-      {0.0f, 0.0f, 0.0},        // the first end
-      {0.0f, 1.0f, 0.0},        // the first end's corner
-      {-0.25f, 0.0f, NAN},      // beyond the first end: no round cap
+      {0.0f, 0.0f, 0.0},    // the first end
+      {0.0f, 1.0f, 0.0},    // the first end's corner
+      {-0.25f, 0.0f, NAN},  // beyond the first end: no round cap
       {std::nextafter(0.0f, -1.0f), 0.0f, NAN},
-      {5.0f, 1.0f, 5.0},        // exactly half the width
+      {5.0f, 1.0f, 5.0},  // exactly half the width
       {5.0f, -1.0f, 5.0},
-      {5.0f, above, NAN},       // just outside half the width
+      {5.0f, above, NAN},  // just outside half the width
       {5.0f, below, NAN},
-      {10.0f, 0.0f, 10.0},      // the bend: the first segment's distance
-      {9.5f, 0.5f, 9.5},        // on both segments: the first one's
-      {10.75f, -0.5f, NAN},     // outside the bend, beyond both segments' ends
-      {10.5f, 5.0f, 15.0},      // the second segment
-      {11.0f, 10.0f, 20.0},     // the last end's corner
-      {10.0f, 10.25f, NAN},     // beyond the last end
+      {10.0f, 0.0f, 10.0},   // the bend: the first segment's distance
+      {9.5f, 0.5f, 9.5},     // on both segments: the first one's
+      {10.75f, -0.5f, NAN},  // outside the bend, beyond both segments' ends
+      {10.5f, 5.0f, 15.0},   // the second segment
+      {11.0f, 10.0f, 20.0},  // the last end's corner
+      {10.0f, 10.25f, NAN},  // beyond the last end
       {10.0f, std::nextafter(10.0f, 11.0f), NAN},
   };
   for (const Case& c : cases) {
@@ -164,10 +164,8 @@ TEST(ProfileExtract, KeepsExactlyTheCorridorPointsInDistanceOrder) {
     offsets.push_back({quarter(random) * 0.25f, quarter(random) * 0.25f, float(i % 17)});
   }
   const glm::dvec3 origin(500000.0, 5000000.0, 100.0);
-  const ProfileCorridor corridor({{origin.x, origin.y},
-                                  {origin.x + 10.0, origin.y},
-                                  {origin.x + 10.0, origin.y + 10.0}},
-                                 2.0);
+  const ProfileCorridor corridor(
+      {{origin.x, origin.y}, {origin.x + 10.0, origin.y}, {origin.x + 10.0, origin.y + 10.0}}, 2.0);
   const ProfilePoints profile = extractProfile(*cloudOf(offsets, origin), corridor);
   std::vector<std::pair<double, size_t>> expected;  // (distance, source index)
   for (size_t i = 0; i < offsets.size(); ++i) {
@@ -197,13 +195,11 @@ std::vector<std::string> splitLine(const std::string& line) {
 
 TEST(ProfileExtract, CsvHasAHeaderAndExactValues) {
   test::TempDir dir;
-  const std::vector<glm::vec3> offsets{{5.0f, 0.5f, 2.25f}, {1.0f, -1.0f, 3.0f},
-                                       {10.5f, 4.0f, -1.5f}, {20.0f, 0.0f, 0.0f}};
+  const std::vector<glm::vec3> offsets{
+      {5.0f, 0.5f, 2.25f}, {1.0f, -1.0f, 3.0f}, {10.5f, 4.0f, -1.5f}, {20.0f, 0.0f, 0.0f}};
   const glm::dvec3 origin(500000.0, 5000000.0, 100.0);
-  const ProfileCorridor corridor({{origin.x, origin.y},
-                                  {origin.x + 10.0, origin.y},
-                                  {origin.x + 10.0, origin.y + 10.0}},
-                                 2.0);
+  const ProfileCorridor corridor(
+      {{origin.x, origin.y}, {origin.x + 10.0, origin.y}, {origin.x + 10.0, origin.y + 10.0}}, 2.0);
   const ProfilePoints profile = extractProfile(*cloudOf(offsets, origin), corridor);
   const auto path = dir.file("p.csv");
   writeProfileCsv(profile, path);
@@ -231,7 +227,9 @@ TEST(ProfileExtract, CsvHasAHeaderAndExactValues) {
 TEST(ProfileExtract, LasHoldsTheCorridorPoints) {
   test::TempDir dir;
   std::vector<glm::vec3> offsets;
-  for (int i = 0; i < 400; ++i) offsets.push_back({0.05f * float(i) - 5.0f, 0.01f * float(i % 300) - 1.5f, 0.5f * float(i % 7)});
+  for (int i = 0; i < 400; ++i)
+    offsets.push_back(
+        {0.05f * float(i) - 5.0f, 0.01f * float(i % 300) - 1.5f, 0.5f * float(i % 7)});
   const glm::dvec3 origin(300000.0, 4000000.0, 50.0);
   const ProfileCorridor corridor({{origin.x - 10.0, origin.y}, {origin.x + 10.0, origin.y}}, 2.0);
   const ProfilePoints profile = extractProfile(*cloudOf(offsets, origin), corridor);
@@ -287,7 +285,8 @@ TEST(ProfileExtract, CopcReadsOnlyTheNodesThatMeetTheCorridor) {
   std::mt19937 random(3);
   std::uniform_real_distribution<float> across(0.0f, 200.0f), height(0.0f, 20.0f);
   std::vector<glm::vec3> offsets;
-  for (int i = 0; i < 300000; ++i) offsets.push_back({across(random), across(random), height(random)});
+  for (int i = 0; i < 300000; ++i)
+    offsets.push_back({across(random), across(random), height(random)});
   const auto cloud = cloudOf(offsets, glm::dvec3(1000.0, 2000.0, 0.0));
   const auto copc = dir.file("area.copc.laz");
   writePointCloud(cloud, copc);

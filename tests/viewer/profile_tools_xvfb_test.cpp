@@ -60,12 +60,12 @@ TEST_F(ProfileToolsXvfb, PlanViewPicksThePointUnderTheClickAndShowsAScaleBar) {
   const std::string terrain = writeTerrain();
   // The plan view is fitted to the terrain (centre 10, 10): the window's centre is over (10, 10).
   std::string output;
-  ASSERT_EQ(runViewer("0.02 wait_load\n0.1 view_projection plan\n0.15 screenshot " +
-                          path("plan.png") +
-                          "\n0.2 measure distance\n0.25 mouse_move 640 360\n0.26 mouse_down left\n"
-                          "0.27 mouse_up left\n0.3 view_projection perspective\n0.35 quit\n",
-                      &output, terrain + " --point-size 3"),
-            0)
+  ASSERT_EQ(
+      runViewer("0.02 wait_load\n0.1 view_projection plan\n0.15 screenshot " + path("plan.png") +
+                    "\n0.2 measure distance\n0.25 mouse_move 640 360\n0.26 mouse_down left\n"
+                    "0.27 mouse_up left\n0.3 view_projection perspective\n0.35 quit\n",
+                &output, terrain + " --point-size 3"),
+      0)
       << output;
   const std::regex picked("measure point \\(([^,]+), ([^,]+), ([^)]+)\\)");
   std::smatch match;

@@ -57,7 +57,8 @@ void drawViewTools(const Camera& camera, ViewsPanel& views, ViewsRequests& reque
   }
   if (projection != views.projection) requests.projection = projection;
   if (camera.orthographic()) {
-    ImGui::TextDisabled("Orthographic, %.4g units across (wheel in orbit zooms)", camera.orthoWidth);
+    ImGui::TextDisabled("Orthographic, %.4g units across (wheel in orbit zooms)",
+                        camera.orthoWidth);
   }
   if (ImGui::Button("Home")) requests.home = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Frame the scene again (Home key)");

@@ -17,14 +17,14 @@ namespace pcv::app {
 
 /// The profile's image and what is measured in it.
 struct ProfileView {
-  Image image;                             ///< as the renderer drew it (row 0 at the bottom)
-  Camera camera;                           ///< the front view it was drawn from
-  GlTexture texture;                       ///< the image uploaded; made at first draw
-  bool uploaded = false;                   ///< the texture holds `image`
-  bool open = false;                       ///< the window is shown
-  std::vector<glm::dvec2> measured;        ///< up to two (distance, height) points clicked
-  uint64_t points = 0;                     ///< in the corridor
-  double length = 0.0;                     ///< of the line
+  Image image;                       ///< as the renderer drew it (row 0 at the bottom)
+  Camera camera;                     ///< the front view it was drawn from
+  GlTexture texture;                 ///< the image uploaded; made at first draw
+  bool uploaded = false;             ///< the texture holds `image`
+  bool open = false;                 ///< the window is shown
+  std::vector<glm::dvec2> measured;  ///< up to two (distance, height) points clicked
+  uint64_t points = 0;               ///< in the corridor
+  double length = 0.0;               ///< of the line
 };
 
 /// What the section asked for this frame.

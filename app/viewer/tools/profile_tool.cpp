@@ -158,8 +158,7 @@ void ProfileTool::cut() {
     if (!renderer_) renderer_ = createRenderer("cpu");
     RenderSettings settings;
     settings.quality.pointSizePx = 2;  // a profile is thin: wider points read better
-    view_.image =
-        renderProfileImage(profile, *renderer_, kImageWidthPx, kImageHeightPx, settings);
+    view_.image = renderProfileImage(profile, *renderer_, kImageWidthPx, kImageHeightPx, settings);
     view_.camera = profileImageCamera(profile, kImageWidthPx, kImageHeightPx);
     view_.uploaded = false;
     view_.open = true;

@@ -30,8 +30,7 @@ std::string bookmarkJson(const Bookmark& b) {
          ", \"fov_y_radians\": " + exactText(c.fovYRadians) +
          ", \"near\": " + exactText(c.nearPlane) + ", \"far\": " + exactText(c.farPlane) +
          ", \"up\": \"" + (c.upAxis == UpAxis::Y ? "y" : "z") + "\"" +
-         (c.orthographic() ? ", \"ortho_width\": " + exactText(c.orthoWidth) : std::string()) +
-         "}";
+         (c.orthographic() ? ", \"ortho_width\": " + exactText(c.orthoWidth) : std::string()) + "}";
 }
 
 /// Reads a bookmark object; `where` names it in errors.

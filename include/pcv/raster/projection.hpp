@@ -68,8 +68,8 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectToPixel(const float* m, float x, fl
 }
 
 /// The view distance of a point in an orthographic view (clip w is 1 there for every point).
-PCV_HOST_DEVICE PCV_FORCE_INLINE float orthographicDepth(const ViewTransform& view, float x, float y,
-                                                         float z) {
+PCV_HOST_DEVICE PCV_FORCE_INLINE float orthographicDepth(const ViewTransform& view, float x,
+                                                         float y, float z) {
   const float* d = view.depthRow;
   return d[0] * x + d[1] * y + d[2] * z + d[3];
 }

@@ -161,9 +161,9 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE CornerClass classifyCorner(const BatchProjectio
   c.outside = uint32_t(sx < low) | uint32_t(sx > (p.width + marginPx) * scale) << 1 |
               uint32_t(sy < low) << 2 | uint32_t(sy > (p.height + marginPx) * scale) << 3 |
               uint32_t(w < p.nearPlane) << 4 | uint32_t(w > p.farPlane) << 5;
-  c.inside = sx > lo * p.width * scale && sx < hi * p.width * scale &&
-             sy > lo * p.height * scale && sy < hi * p.height * scale &&
-             w > p.nearPlane * (1.0f + kInsideMargin) && w < p.farPlane * hi;
+  c.inside = sx > lo * p.width * scale && sx < hi * p.width * scale && sy > lo * p.height * scale &&
+             sy < hi * p.height * scale && w > p.nearPlane * (1.0f + kInsideMargin) &&
+             w < p.farPlane * hi;
   return c;
 }
 
