@@ -12,6 +12,7 @@
 #include "compare_command.hpp"
 #include "convert_command.hpp"
 #include "info_command.hpp"
+#include "profile_command.hpp"
 #include "render_command.hpp"
 #include "options/command_line.hpp"
 #include "options/run_report.hpp"
@@ -68,6 +69,7 @@ int main(int argc, char** argv) {
   pcv::app::addCompareCommand(cli);
   pcv::app::addConvertCommand(cli);
   pcv::app::addVpcCommand(cli);
+  pcv::app::addProfileCommand(cli);
   // `pcv`, `pcv FILE...` and `pcv --size 1920x1080 FILE` are `pcv view ...`.
   if (opensTheViewer(argc, argv, cli)) {
     const int skipped = argc > 1 && std::strcmp(argv[1], "view") == 0 ? 2 : 1;

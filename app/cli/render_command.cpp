@@ -18,6 +18,8 @@
 
 #include "pcv/core/image.hpp"
 #include "pcv/core/point_coloring.hpp"
+#include "pcv/core/scale_bar.hpp"
+#include "pcv/core/error.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/raster/view_setup.hpp"
@@ -45,6 +47,7 @@ struct RenderOptions {
   std::string out = "pcv.png";
   std::string gl = "none";       // "egl": through the viewer's GL interop path, headless
   std::string interop = "auto";  // with --gl egl: auto, surface, pbo or host
+  bool scaleBar = false;         // --scale-bar: draw one (orthographic views)
 };
 
 /// A streamed scene's figures for --report: its budget, first image and convergence.
@@ -90,6 +93,9 @@ void runRender(const RenderOptions& options) {
   if (!options.path.file.empty()) {
     if (options.gl == "egl") throw InputError("--path renders to host memory: leave out --gl egl");
     path = preparePathRender(options.path, options.out, size);
+  }
+  if (options.scaleBar && options.view.ortho.empty()) {
+    throw InputError("--scale-bar needs an orthographic view (--ortho plan|front|side|view)");
   }
   SceneOptions sceneOptions{
       .read = readOptionsFrom(options.read),
@@ -143,10 +149,16 @@ void runRender(const RenderOptions& options) {
   }
   const Camera camera =
       startCamera(scene.kind(), scene.worldBounds(), float(size.width) / float(size.height),
-                  {.camera = cameraFrom(options.view),
-                   .eyeGiven = options.view.eyeGiven,
-                   .clipPlanesGiven = options.view.nearPlane || options.view.farPlane});
-  writePng(options.out, renderImage(options, scene, camera, settings, size));
+                  cameraRequestFrom(options.view));
+  Image image = renderImage(options, scene, camera, settings, size);
+  if (options.scaleBar) {
+    const double aspect = double(size.width) / double(size.height);
+    const ScaleBar bar =
+        scaleBarFor(camera.unitsPerPixel(0.0, double(size.height), aspect), size.width / 4.0);
+    drawScaleBar(image, bar, packRgba(255, 255, 255));
+    runReport()["scaleBar"] = {{"units", bar.lengthUnits}, {"pixels", bar.lengthPx}};
+  }
+  writePng(options.out, image);
   runReport()["points"] = renderer->pointCount();
   runReport()["method"] = methodName(renderer->methodFor(settings));
   runReport()["milliseconds"] = totalMilliseconds(renderer->lastTimings());
@@ -186,6 +198,8 @@ void addRenderCommand(CLI::App& cli) {
   render->add_option("--out", options->out, "Output PNG path")->capture_default_str();
   render->add_flag("--tile-boxes", options->tileBoxes,
                    "A dataset (a folder, a .vpc, several tiles): outline each tile's header box");
+  render->add_flag("--scale-bar", options->scaleBar,
+                   "With --ortho: draw a scale bar (world units) at the bottom left");
   render
       ->add_option("--gl", options->gl,
                    "none: render to host memory; egl: through GL interop in a headless context")

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pcv/core/camera_framing.hpp"
 #include "pcv/core/error.hpp"
 #include "options/run_report.hpp"
 #if PCV_WITH_CUDA
@@ -69,6 +70,15 @@ void addViewFlags(CLI::App& command, ViewFlags& flags, const char* sizeHelp) {
   command.add_option("--up", flags.up, "The world axis that points up: z, or y for Y-up models")
       ->check(CLI::IsMember({"z", "y"}))
       ->capture_default_str();
+  command
+      .add_option("--ortho", flags.ortho,
+                  "Orthographic view: plan (from above), front (along +y), side (along -x), or "
+                  "view (along --yaw/--pitch)")
+      ->check(CLI::IsMember({"plan", "front", "side", "view"}));
+  command
+      .add_option("--ortho-width", flags.orthoWidth,
+                  "With --ortho: world units across the image (default: fitted to the scene)")
+      ->check(CLI::PositiveNumber);
 }
 
 Camera cameraFrom(const ViewFlags& flags) {
@@ -76,6 +86,15 @@ Camera cameraFrom(const ViewFlags& flags) {
   // Converted in double and rounded once: every float angle is reached by some typed value.
   camera.yawRadians = float(glm::radians(flags.yawDegrees));
   camera.pitchRadians = float(glm::radians(std::clamp(flags.pitchDegrees, -90.0, 90.0)));
+  if (!flags.ortho.empty()) {
+    camera.projection = Projection::Orthographic;
+    if (const std::optional<OrthoView> view = orthoViewNamed(flags.ortho)) {
+      turnToOrthoView(camera, *view);
+    }
+    if (flags.orthoWidth) camera.orthoWidth = *flags.orthoWidth;
+  } else if (flags.orthoWidth) {
+    throw InputError("--ortho-width needs --ortho plan|front|side|view");
+  }
   if (flags.nearPlane) camera.nearPlane = *flags.nearPlane;
   if (flags.farPlane) camera.farPlane = *flags.farPlane;
   if (!(camera.nearPlane > 0.0f && camera.farPlane > camera.nearPlane)) {
@@ -83,6 +102,14 @@ Camera cameraFrom(const ViewFlags& flags) {
                      std::to_string(camera.nearPlane) + " and " + std::to_string(camera.farPlane));
   }
   return camera;
+}
+
+CameraRequest cameraRequestFrom(const ViewFlags& flags) {
+  return {.camera = cameraFrom(flags),
+          .eyeGiven = flags.eyeGiven,
+          .clipPlanesGiven = flags.nearPlane || flags.farPlane,
+          .orthoView = orthoViewNamed(flags.ortho),
+          .orthoWidthGiven = flags.orthoWidth.has_value()};
 }
 
 UpAxis upAxisFrom(const ViewFlags& flags) {

@@ -16,6 +16,7 @@
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "pcv/scene/cylinders.hpp"
+#include "pcv/session/scene_camera.hpp"
 
 namespace pcv::app {
 
@@ -49,6 +50,9 @@ struct ViewFlags {
   std::optional<float> nearPlane;  ///< --near; empty: from the scene's size
   std::optional<float> farPlane;   ///< --far; empty: from the scene's size
   std::string up = "z";            ///< --up z|y: the world axis that points up
+  std::string ortho;               ///< --ortho plan|front|side|view; empty: perspective
+  /// --ortho-width, world units; empty: fitted to the scene.
+  std::optional<double> orthoWidth;
 };
 /// `sizeHelp` says what the size is of ("Image size", "Window size").
 void addViewFlags(CLI::App& command, ViewFlags& flags, const char* sizeHelp);
@@ -56,6 +60,9 @@ void addViewFlags(CLI::App& command, ViewFlags& flags, const char* sizeHelp);
 Camera cameraFrom(const ViewFlags& flags);
 /// The --up axis.
 UpAxis upAxisFrom(const ViewFlags& flags);
+/// The start-camera request of the flags: the camera, whether the eye, planes and orthographic
+/// width were given, and the named orthographic view.
+CameraRequest cameraRequestFrom(const ViewFlags& flags);
 
 /// What to read of each file.
 struct ReadFlags {

@@ -26,6 +26,8 @@ std::string cameraArguments(const Camera& c) {
                      " --pitch " + exactText(degreesReproducing(c.pitchRadians)) + " --near " +
                      exactFloatText(c.nearPlane) + " --far " + exactFloatText(c.farPlane);
   if (c.upAxis == UpAxis::Y) text += " --up y";
+  // "view": orthographic along the yaw and pitch given, whatever they are.
+  if (c.orthographic()) text += " --ortho view --ortho-width " + exactText(c.orthoWidth);
   return text;
 }
 

@@ -23,8 +23,10 @@ void OrbitController::orbit(Camera& camera, glm::dvec2 deltaPx, int viewportHeig
 
 void OrbitController::pan(Camera& camera, glm::dvec2 deltaPx, int viewportHeightPx) {
   // World units per pixel at the target's depth.
-  const double unitsPerPixel = 2.0 * distance_ * std::tan(0.5 * double(camera.fovYRadians)) /
-                               double(std::max(viewportHeightPx, 1));
+  // (Orthographic: the same at every depth; the window's aspect is not known here, so the
+  // vertical extent is taken from a 16:9 window.)
+  const double unitsPerPixel =
+      camera.unitsPerPixel(distance_, double(viewportHeightPx), 16.0 / 9.0);
   // Cursor y grows downwards: dragging down moves the scene down, the camera up.
   const glm::dvec3 shift = (-camera.right() * deltaPx.x + camera.up() * deltaPx.y) * unitsPerPixel;
   target_ += shift;
@@ -32,6 +34,11 @@ void OrbitController::pan(Camera& camera, glm::dvec2 deltaPx, int viewportHeight
 }
 
 void OrbitController::zoom(Camera& camera, double wheelNotches) {
+  if (camera.orthographic()) {
+    // Parallel rays: nearer shows nothing larger; the view's width is what zooms.
+    camera.orthoWidth = std::max(camera.orthoWidth * std::pow(kZoomStepFactor, wheelNotches), 1e-9);
+    return;
+  }
   distance_ = std::max(distance_ * std::pow(kZoomStepFactor, wheelNotches), kMinDistance);
   placeEye(camera);
 }

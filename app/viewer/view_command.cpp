@@ -9,6 +9,7 @@
 #include "options/quality_options.hpp"
 #include "options/session_terminal.hpp"
 #include "options/stream_flags.hpp"
+#include "pcv/core/error.hpp"
 #include "pcv/session/scene.hpp"
 #include "viewer/viewer.hpp"
 
@@ -43,6 +44,11 @@ ViewerOptions viewerOptionsFrom(const ViewFlagsAll& flags) {
   // The viewer's legend filters at any time: its points always carry what filters read.
   requestFilterData(options.render.filter, options.stream);
   options.stream.filterData = true;
+  if (!flags.view.ortho.empty()) {
+    throw InputError(
+        "pcv view does not start in an orthographic view yet: switch with View (Camera and "
+        "views) or the script command view_projection");
+  }
   const ImageSize windowSize = parseImageSize(flags.view.size);
   options.widthPx = windowSize.width;
   options.heightPx = windowSize.height;

@@ -60,13 +60,37 @@ glm::dvec3 Camera::right() const {
   return glm::cross(forward(), up());
 }
 
-glm::mat4 Camera::viewProjection(const glm::dvec3& origin, float aspect) const {
+namespace {
+
+glm::dmat4 projectionOf(const Camera& c, double aspect) {
+  if (c.orthographic()) {
+    const double halfWidth = 0.5 * c.orthoWidth, halfHeight = halfWidth / aspect;
+    return glm::ortho(-halfWidth, halfWidth, -halfHeight, halfHeight, double(c.nearPlane),
+                      double(c.farPlane));
+  }
+  return glm::perspective(double(c.fovYRadians), aspect, double(c.nearPlane), double(c.farPlane));
+}
+
+}  // namespace
+
+glm::dmat4 Camera::viewFrom(const glm::dvec3& origin) const {
   // Translating the eye, not the points, keeps the big numbers out of float.
   const glm::dvec3 eyeFromOrigin = eye - origin;
-  const glm::dmat4 view = glm::lookAt(eyeFromOrigin, eyeFromOrigin + forward(), up());
-  const glm::dmat4 projection =
-      glm::perspective(double(fovYRadians), double(aspect), double(nearPlane), double(farPlane));
-  return glm::mat4(projection * view);
+  return glm::lookAt(eyeFromOrigin, eyeFromOrigin + forward(), up());
+}
+
+glm::mat4 Camera::viewProjection(const glm::dvec3& origin, float aspect) const {
+  return glm::mat4(projectionOf(*this, double(aspect)) * viewFrom(origin));
+}
+
+glm::dmat4 Camera::viewProjectionFromEye(double aspect) const {
+  return projectionOf(*this, aspect) * viewFrom(eye);
+}
+
+double Camera::unitsPerPixel(double depth, double heightPx, double aspect) const {
+  const double rows = std::max(heightPx, 1.0);
+  if (orthographic()) return orthoWidth / std::max(aspect, 1e-9) / rows;
+  return 2.0 * std::max(depth, double(nearPlane)) * std::tan(0.5 * double(fovYRadians)) / rows;
 }
 
 }  // namespace pcv

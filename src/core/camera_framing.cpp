@@ -76,6 +76,16 @@ Camera frameBounds(const Box3d& worldBounds, float aspect, const FramingAngles& 
   // the camera can back off a little without clipping.
   camera.nearPlane = float(std::max(nearest, farthest * 1e-3) * 0.5);
   camera.farPlane = float((farthest + radius) * 4.0);
+  if (camera.orthographic()) {
+    // An orthographic base stays orthographic: its width is fitted to the corners as well.
+    double halfRight = 0.0, halfUp = 0.0;
+    for (const glm::dvec3& corner : corners) {
+      halfRight = std::max(halfRight, std::abs(corner.x - eye.x));
+      halfUp = std::max(halfUp, std::abs(corner.y - eye.y));
+    }
+    camera.orthoWidth =
+        2.0 * kFramingMargin * std::max(halfRight, halfUp * double(std::max(aspect, 1e-3f)));
+  }
   return camera;
 }
 
@@ -89,6 +99,68 @@ void fitClipPlanes(Camera& camera, const Box3d& worldBounds) {
   const double farthest = toCentre + radius;
   camera.farPlane = float(farthest * 2.0);
   camera.nearPlane = float(std::max(toCentre - radius, radius * 1e-4) * 0.5);
+}
+
+std::optional<OrthoView> orthoViewNamed(std::string_view name) {
+  for (const OrthoView view : {OrthoView::Plan, OrthoView::Front, OrthoView::Side}) {
+    if (name == orthoViewName(view)) return view;
+  }
+  return std::nullopt;
+}
+
+const char* orthoViewName(OrthoView view) {
+  switch (view) {
+    case OrthoView::Plan:
+      return "plan";
+    case OrthoView::Front:
+      return "front";
+    case OrthoView::Side:
+      return "side";
+  }
+  return "plan";
+}
+
+void turnToOrthoView(Camera& camera, OrthoView view) {
+  // Yaw and pitch in the up-axis frame: plan looks down with +y at the top of the image (yaw 90
+  // puts the camera's up along +y at pitch -90), front along +y, side along -x.
+  const float yaw = view == OrthoView::Side ? 180.0f : 90.0f;
+  const float pitch = view == OrthoView::Plan ? -90.0f : 0.0f;
+  camera.yawRadians = glm::radians(yaw);
+  camera.pitchRadians = glm::radians(pitch);
+}
+
+Camera frameOrtho(OrthoView view, const Box3d& worldBounds, float aspect,
+                  std::optional<double> width, const Camera& base) {
+  Box3d box = worldBounds;
+  if (box.empty()) {
+    box.min = glm::dvec3(-0.5);
+    box.max = glm::dvec3(0.5);
+  }
+  const glm::dvec3 centre = box.center();
+  const double minimumHalfSize = std::max(1e-6 * glm::length(centre), 1e-3);
+  box.min = glm::min(box.min, centre - minimumHalfSize);
+  box.max = glm::max(box.max, centre + minimumHalfSize);
+  const double radius = 0.5 * glm::length(box.size());
+  Camera camera = base;
+  camera.projection = Projection::Orthographic;
+  turnToOrthoView(camera, view);
+  const glm::dvec3 forward = camera.forward(), up = camera.up(), right = camera.right();
+  double halfRight = 0.0, halfUp = 0.0;
+  for (int c = 0; c < 8; ++c) {
+    const glm::dvec3 corner((c & 1) ? box.max.x : box.min.x, (c & 2) ? box.max.y : box.min.y,
+                            (c & 4) ? box.max.z : box.min.z);
+    halfRight = std::max(halfRight, std::abs(glm::dot(corner - centre, right)));
+    halfUp = std::max(halfUp, std::abs(glm::dot(corner - centre, up)));
+  }
+  const double fitted =
+      2.0 * kFramingMargin * std::max(halfRight, halfUp * double(std::max(aspect, 1e-3f)));
+  camera.orthoWidth = width && *width > 0.0 ? *width : fitted;
+  // Parallel rays: the distance changes nothing in the image, only which points lie between
+  // the planes. Two radii back, the box lies between half a radius and three and a half.
+  camera.eye = centre - forward * (2.0 * radius);
+  camera.nearPlane = float(0.5 * radius);
+  camera.farPlane = float(3.5 * radius);
+  return camera;
 }
 
 }  // namespace pcv

@@ -18,6 +18,12 @@ ViewTransform makeViewTransform(const Camera& camera, int width, int height,
   view.origin[0] = origin.x;
   view.origin[1] = origin.y;
   view.origin[2] = origin.z;
+  if (camera.orthographic()) {
+    // The view looks down -z of its frame: depth is minus the view matrix's third row.
+    const glm::dmat4 frame = camera.viewFrom(origin);
+    view.orthographic = 1;
+    for (int column = 0; column < 4; ++column) view.depthRow[column] = float(-frame[column][2]);
+  }
   return view;
 }
 

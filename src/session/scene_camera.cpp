@@ -7,6 +7,21 @@ namespace pcv {
 Camera startCamera(SceneKind kind, const Box3d& worldBounds, float aspect,
                    const CameraRequest& request) {
   Camera camera = request.camera;
+  if (camera.orthographic()) {
+    const std::optional<double> width =
+        request.orthoWidthGiven ? std::optional(camera.orthoWidth) : std::nullopt;
+    if (!request.eyeGiven) {
+      return frameOrtho(request.orthoView.value_or(OrthoView::Plan), worldBounds, aspect, width,
+                        camera);
+    }
+    // An eye given by hand keeps its place; the width fits the bounds unless it was given too.
+    if (!width) {
+      OrthoView nearest = request.orthoView.value_or(OrthoView::Plan);
+      camera.orthoWidth = frameOrtho(nearest, worldBounds, aspect, std::nullopt, camera).orthoWidth;
+    }
+    if (!request.clipPlanesGiven) fitClipPlanes(camera, worldBounds);
+    return camera;
+  }
   if (kind == SceneKind::Cylinders) return camera;  // the seed's view, exactly
   if (!request.eyeGiven) return frameBounds(worldBounds, aspect, {}, camera);
   // A camera placed by hand still sees the whole cloud, unless --near/--far say otherwise.

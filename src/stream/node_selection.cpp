@@ -12,6 +12,11 @@ double pixelsPerUnitAtOne(const NodeSelectionParams& p) {
   return 0.5 * double(p.heightPx) / std::tan(0.5 * double(p.camera.fovYRadians));
 }
 
+/// Pixels per world unit of an orthographic view, at every depth.
+double orthoPixelsPerUnit(const NodeSelectionParams& p) {
+  return double(std::max(1, p.widthPx)) / std::max(p.camera.orthoWidth, 1e-30);
+}
+
 /// Whether the node's cube lies at least partly inside the view frustum (tested against the
 /// four side planes and the near and far planes with the cube's bounding sphere).
 bool sphereInView(const glm::dvec3& centre, double radius, const NodeSelectionParams& p) {
@@ -19,6 +24,14 @@ bool sphereInView(const glm::dvec3& centre, double radius, const NodeSelectionPa
   const glm::dvec3 toCentre = centre - c.eye;
   const double depth = glm::dot(toCentre, c.forward());
   if (depth + radius < double(c.nearPlane) || depth - radius > double(c.farPlane)) return false;
+  if (c.orthographic()) {
+    // Parallel sides: the view is a box orthoWidth wide.
+    const double halfWidth = 0.5 * c.orthoWidth;
+    const double halfHeight =
+        halfWidth * double(std::max(1, p.heightPx)) / double(std::max(1, p.widthPx));
+    return std::abs(glm::dot(toCentre, c.right())) - halfWidth <= radius &&
+           std::abs(glm::dot(toCentre, c.up())) - halfHeight <= radius;
+  }
   const double tanY = std::tan(0.5 * double(c.fovYRadians));
   const double tanX = tanY * double(p.widthPx) / double(std::max(1, p.heightPx));
   const double right = glm::dot(toCentre, c.right()), up = glm::dot(toCentre, c.up());
@@ -37,6 +50,7 @@ double nodePriority(const OctreeIndex& tree, size_t node, const NodeSelectionPar
   const double radius = 0.5 * glm::length(box.size());
   if (!sphereInView(centre, radius, p)) return 0.0;
   const glm::dvec3 toCentre = centre - p.camera.eye;
+  if (p.camera.orthographic()) return radius * orthoPixelsPerUnit(p);  // no nearer, no farther
   const double distance = glm::length(toCentre);
   if (distance <= radius) return 1e30 / double(1 + tree.node(node).key.level);  // inside it
   const double screenRadius = radius / distance * pixelsPerUnitAtOne(p);
@@ -46,6 +60,8 @@ double nodePriority(const OctreeIndex& tree, size_t node, const NodeSelectionPar
 
 bool needsRefinement(const OctreeIndex& tree, size_t node, const NodeSelectionParams& p) {
   const Box3d& box = tree.node(node).bounds;
+  if (p.camera.orthographic())
+    return tree.spacing(node) * orthoPixelsPerUnit(p) > p.refineSpacingPx;
   const double radius = 0.5 * glm::length(box.size());
   const double distance =
       std::max(glm::length(box.center() - p.camera.eye) - radius, double(p.camera.nearPlane));

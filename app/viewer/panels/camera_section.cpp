@@ -6,6 +6,8 @@
 
 #include "viewer/panels/panels.hpp"
 #include "viewer/panels/tool_panels.hpp"
+#include "viewer/panels/overlay_label.hpp"
+#include "pcv/core/scale_bar.hpp"
 
 namespace pcv::app {
 namespace {
@@ -46,6 +48,18 @@ void drawViewTools(const Camera& camera, ViewsPanel& views, ViewsRequests& reque
   ImGui::RadioButton("Y", &up, 1);
   const UpAxis chosen = up == 0 ? UpAxis::Z : UpAxis::Y;
   if (chosen != camera.upAxis) requests.upAxis = chosen;
+  ImGui::Text("View:");
+  int projection = views.projection;
+  for (const auto& [value, name] : {std::pair{0, "Persp."}, std::pair{1, "Plan"},
+                                    std::pair{2, "Front"}, std::pair{3, "Side"}}) {
+    ImGui::SameLine();
+    ImGui::RadioButton(name, &projection, value);
+  }
+  if (projection != views.projection) requests.projection = projection;
+  if (camera.orthographic()) {
+    ImGui::TextDisabled("Orthographic, %.4g units across (wheel in orbit zooms)",
+                        camera.orthoWidth);
+  }
   if (ImGui::Button("Home")) requests.home = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Frame the scene again (Home key)");
   ImGui::SameLine();
@@ -84,6 +98,30 @@ void drawCameraSection(const CameraRig& rig, ViewsPanel& views, ViewsRequests& r
   drawModeAndPosition(rig, requests);
   drawViewTools(rig.camera(), views, requests);
   drawBookmarks(views, requests);
+}
+
+void drawScaleBarOverlay(const ScreenProjector& projector, double windowWidth) {
+  const Camera& camera = projector.camera();
+  if (!camera.orthographic()) return;
+  const double height = projector.windowHeight();
+  const ScaleBar bar = scaleBarFor(
+      camera.unitsPerPixel(0.0, height, windowWidth / std::max(height, 1.0)), windowWidth / 5.0);
+  if (!(bar.lengthPx >= 1.0)) return;
+  ImDrawList& draw = *ImGui::GetBackgroundDrawList();
+  const float scale = ImGui::GetFontSize() / 13.0f;
+  // Right of the sidebar's usual width, above the bottom edge.
+  const ImVec2 start(float(windowWidth) - float(bar.lengthPx) - 24.0f * scale,
+                     float(height) - 24.0f * scale);
+  const ImVec2 end(start.x + float(bar.lengthPx), start.y);
+  const ImU32 white = IM_COL32(255, 255, 255, 255), black = IM_COL32(0, 0, 0, 200);
+  draw.AddLine(start, end, black, 5.0f * scale);
+  draw.AddLine(start, end, white, 2.0f * scale);
+  for (const ImVec2& tick : {start, end}) {
+    draw.AddLine(ImVec2(tick.x, tick.y - 6.0f * scale), ImVec2(tick.x, tick.y + 2.0f * scale),
+                 white, 2.0f * scale);
+  }
+  drawLabel(draw, glm::dvec2(0.5 * (start.x + end.x), start.y - 14.0 * scale), bar.label.c_str(),
+            white);
 }
 
 }  // namespace pcv::app

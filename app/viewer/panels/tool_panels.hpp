@@ -46,6 +46,8 @@ struct ViewsPanel {
   std::string bookmarkName;         ///< the name field
   std::string copiedView;           ///< the last "Copy view" command
   std::string message;              ///< a bookmark file that could not be read or written
+  /// The projection chosen: 0 perspective, 1 + OrthoView (plan, front, side).
+  int projection = 0;
 };
 
 /// What the Views section was asked for this frame.
@@ -57,7 +59,12 @@ struct ViewsRequests {
   std::optional<std::string> saveBookmark;     ///< under this name
   std::optional<std::string> restoreBookmark;  ///< go to this view, by name
   std::optional<std::string> deleteBookmark;   ///< by name
+  std::optional<int> projection;               ///< switch: 0 perspective, 1 + OrthoView
 };
+
+/// A scale bar at the bottom left of the view (plan views: world units per pixel are the same
+/// everywhere).
+void drawScaleBarOverlay(const ScreenProjector& projector, double windowWidth);
 
 /// The "Camera and views" section: mode, position, up axis, Home, Copy view, bookmarks.
 void drawCameraSection(const CameraRig& rig, ViewsPanel& views, ViewsRequests& requests);

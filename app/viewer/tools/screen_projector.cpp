@@ -8,15 +8,18 @@ namespace pcv::app {
 
 ScreenProjector::ScreenProjector(const Camera& camera, double windowWidth, double windowHeight)
     : camera_(camera), width_(windowWidth), height_(windowHeight) {
-  const glm::dmat4 view = glm::lookAt(glm::dvec3(0.0), camera.forward(), camera.up());
-  const glm::dmat4 projection =
-      glm::perspective(double(camera.fovYRadians), windowWidth / std::max(windowHeight, 1.0),
-                       double(camera.nearPlane), double(camera.farPlane));
-  viewProjection_ = projection * view;
+  viewProjection_ = camera.viewProjectionFromEye(windowWidth / std::max(windowHeight, 1.0));
 }
 
 glm::dvec4 ScreenProjector::clip(const glm::dvec3& world) const {
-  return viewProjection_ * glm::dvec4(world - camera_.eye, 1.0);
+  glm::dvec4 c = viewProjection_ * glm::dvec4(world - camera_.eye, 1.0);
+  // Orthographic clip w is 1: the near-plane tests below read the view depth instead, and
+  // windowOf divides by 1 (x and y are scaled back to w = 1 there).
+  if (camera_.orthographic()) {
+    const double depth = glm::dot(world - camera_.eye, camera_.forward());
+    c = glm::dvec4(c.x * depth, c.y * depth, c.z, depth);
+  }
+  return c;
 }
 
 glm::dvec2 ScreenProjector::windowOf(const glm::dvec4& c) const {
@@ -41,9 +44,8 @@ std::optional<std::pair<glm::dvec2, glm::dvec2>> ScreenProjector::segment(
 }
 
 double ScreenProjector::unitsPerPixelAt(const glm::dvec3& world) const {
-  const double depth =
-      std::max(glm::dot(world - camera_.eye, camera_.forward()), double(camera_.nearPlane));
-  return 2.0 * depth * std::tan(0.5 * double(camera_.fovYRadians)) / std::max(height_, 1.0);
+  const double depth = glm::dot(world - camera_.eye, camera_.forward());
+  return camera_.unitsPerPixel(depth, height_, width_ / std::max(height_, 1.0));
 }
 
 }  // namespace pcv::app

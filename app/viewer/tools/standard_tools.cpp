@@ -6,6 +6,7 @@
 #include "viewer/tools/filter_tool.hpp"
 #include "viewer/tools/measure_tool.hpp"
 #include "viewer/tools/path_tool.hpp"
+#include "viewer/tools/profile_tool.hpp"
 #include "viewer/tools/views_tool.hpp"
 
 namespace pcv::app {
@@ -16,6 +17,7 @@ void addStandardTools(ToolList& tools, ToolHost& host) {
   tools.add(std::make_unique<ClipTool>(host));
   tools.add(std::make_unique<PathTool>(host));
   tools.add(std::make_unique<FilterTool>(host));
+  tools.add(std::make_unique<ProfileTool>(host));
 }
 
 }  // namespace pcv::app

@@ -38,6 +38,10 @@ void ViewsTool::drawSection() {
   if (requests.home) goHome();
   if (requests.copyView) copyView();
   if (requests.upAxis) setUpAxis(*requests.upAxis);
+  if (requests.projection) {
+    setProjection(*requests.projection == 0 ? std::nullopt
+                                            : std::optional(OrthoView(*requests.projection - 1)));
+  }
   if (requests.saveBookmark) saveBookmark(*requests.saveBookmark);
   if (requests.restoreBookmark) restoreBookmark(*requests.restoreBookmark);
   if (requests.deleteBookmark) deleteBookmark(*requests.deleteBookmark);
@@ -50,6 +54,36 @@ void ViewsTool::addScriptCommands(ScriptCommands& commands) {
   commands.add("bookmark_restore", [this](ScriptLine& line) {
     return stepOf([this, name = line.word("a bookmark name")] { restoreBookmark(name); });
   });
+  commands.add("view_projection", [this](ScriptLine& line) {
+    const std::string name = line.word("perspective, plan, front or side");
+    const std::optional<OrthoView> view = orthoViewNamed(name);
+    if (!view && name != "perspective") {
+      throw InputError("view_projection expects perspective, plan, front or side, got " + name);
+    }
+    return stepOf([this, view] { setProjection(view); });
+  });
+}
+
+void ViewsTool::drawOverlay(const ScreenProjector& projector) {
+  drawScaleBarOverlay(projector, projector.windowHeight() * double(host_.aspect()));
+}
+
+void ViewsTool::setProjection(std::optional<OrthoView> view) {
+  CameraRig& rig = host_.rig();
+  Camera camera = rig.camera();
+  panel_.projection = view ? 1 + int(*view) : 0;
+  if (!view) {
+    camera.projection = Projection::Perspective;
+    rig.setCamera(camera);
+    goHome();
+    return;
+  }
+  const Box3d bounds = host_.scene().hasCloud() || host_.scene().loading()
+                           ? host_.scene().shownBounds()
+                           : Box3d{glm::dvec3(-2.0), glm::dvec3(2.0)};  // the cylinders
+  rig.jumpTo(frameOrtho(*view, bounds, host_.aspect(), std::nullopt, camera));
+  rig.setFollowsScene(false);
+  std::fprintf(stderr, "pcv: %s view (orthographic)\n", orthoViewName(*view));
 }
 
 void ViewsTool::onSceneShown() {
@@ -59,6 +93,10 @@ void ViewsTool::onSceneShown() {
 void ViewsTool::goHome() {
   SceneModel& scene = host_.scene();
   CameraRig& rig = host_.rig();
+  if (panel_.projection != 0 && rig.camera().orthographic()) {
+    setProjection(OrthoView(panel_.projection - 1));  // the same orthographic view, framed again
+    return;
+  }
   if (scene.hasCloud() || scene.loading()) {
     rig.frame(scene.shownBounds(), host_.aspect());
     rig.setFollowsScene(true);

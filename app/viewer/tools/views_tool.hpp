@@ -1,13 +1,16 @@
 /// @brief The Views tool, the sidebar's "Camera and views": the camera's mode and position, the
 /// up axis, Home (frame the scene again), "Copy view" (C: the pcv render command of this view,
 /// to the clipboard and stdout) and bookmarks of the scene shown (B saves one), kept across
-/// sessions in the bookmarks file. Script commands:
+/// sessions in the bookmarks file; the projection (perspective, or orthographic plan, front and
+/// side views, with a scale bar). Script commands:
 ///   <seconds> bookmark_save <name> | bookmark_restore <name>
+///   <seconds> view_projection perspective|plan|front|side
 #pragma once
 
 #include <optional>
 #include <string>
 
+#include "pcv/core/camera_framing.hpp"
 #include "viewer/panels/tool_panels.hpp"
 #include "viewer/tools/tool_host.hpp"
 #include "viewer/tools/viewer_tool.hpp"
@@ -25,6 +28,10 @@ class ViewsTool final : public ViewerTool {
   void drawSection() override;
   void addScriptCommands(ScriptCommands& commands) override;
   void onSceneShown() override;
+  void drawOverlay(const ScreenProjector& projector) override;
+
+  /// Switches to perspective (empty) or an orthographic view framed on the scene.
+  void setProjection(std::optional<OrthoView> view);
 
  private:
   void goHome();

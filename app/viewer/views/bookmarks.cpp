@@ -29,7 +29,8 @@ std::string bookmarkJson(const Bookmark& b) {
          ", \"pitch_radians\": " + exactText(c.pitchRadians) +
          ", \"fov_y_radians\": " + exactText(c.fovYRadians) +
          ", \"near\": " + exactText(c.nearPlane) + ", \"far\": " + exactText(c.farPlane) +
-         ", \"up\": \"" + (c.upAxis == UpAxis::Y ? "y" : "z") + "\"}";
+         ", \"up\": \"" + (c.upAxis == UpAxis::Y ? "y" : "z") + "\"" +
+         (c.orthographic() ? ", \"ortho_width\": " + exactText(c.orthoWidth) : std::string()) + "}";
 }
 
 /// Reads a bookmark object; `where` names it in errors.
@@ -62,6 +63,12 @@ Bookmark bookmarkFrom(const nlohmann::json& value, const std::string& where) {
   b.camera.farPlane = float(number("far"));
   const auto up = value.find("up");
   b.camera.upAxis = up != value.end() && *up == "y" ? UpAxis::Y : UpAxis::Z;
+  // An orthographic view keeps its width; bookmarks without one are perspective.
+  if (value.contains("ortho_width")) {
+    b.camera.projection = Projection::Orthographic;
+    b.camera.orthoWidth = number("ortho_width");
+    if (!(b.camera.orthoWidth > 0.0)) throw InputError(where + ": \"ortho_width\" must be > 0");
+  }
   return b;
 }
 

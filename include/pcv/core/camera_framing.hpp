@@ -3,6 +3,10 @@
 /// with near/far planes from the scene's size instead of fixed constants.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/camera.hpp"
 
@@ -29,5 +33,26 @@ Camera frameBounds(const Box3d& worldBounds, float aspect, const FramingAngles& 
 /// `worldBounds` lies between them, seen from wherever the camera is, with the depth range no
 /// deeper than needed. Empty bounds leave the camera as it is.
 void fitClipPlanes(Camera& camera, const Box3d& worldBounds);
+
+/// The orthographic views of LiDAR work, named after the side looked at.
+enum class OrthoView : uint8_t {
+  Plan,   ///< from above, looking down the up axis; +x right, +y up in the image (z up)
+  Front,  ///< from the south, looking along +y; +x right, z up
+  Side,   ///< from the east, looking along -x; +y right, z up
+};
+
+/// "plan", "front" or "side"; empty for any other name.
+std::optional<OrthoView> orthoViewNamed(std::string_view name);
+const char* orthoViewName(OrthoView view);
+
+/// Turns `camera` to look as `view` does, keeping its eye and projection.
+void turnToOrthoView(Camera& camera, OrthoView view);
+
+/// An orthographic camera looking at `worldBounds` as `view` does, centred on them, from outside
+/// them, near and far planes around them. `width` is the world units across the image; empty (or
+/// not positive): fitted so the bounds fill the image within kFramingMargin. Keeps `upAxis` of
+/// `base`.
+Camera frameOrtho(OrthoView view, const Box3d& worldBounds, float aspect,
+                  std::optional<double> width = std::nullopt, const Camera& base = {});
 
 }  // namespace pcv

@@ -25,6 +25,10 @@ struct ViewTransform {
   float farPlane;            ///< view distance (clip w) of the far plane, world units
   double origin[3];          ///< the world position the points are offsets from: settings given
                              ///< in world coordinates (the clip box) are moved by it
+  int orthographic;          ///< 1: parallel projection. Clip w is then 1 for every point, and
+                             ///< the view distance is depthRow's affine function instead
+  float depthRow[4];         ///< orthographic: view distance = depthRow[0..2] . p + depthRow[3]
+                             ///< for a point p given as an offset from the origin
 };
 
 /// Where a point lands. Row 0 is the bottom row (OpenGL's convention).
@@ -63,10 +67,21 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectToPixel(const float* m, float x, fl
   return true;
 }
 
-/// Projects one point given as an offset from the cloud's origin.
+/// The view distance of a point in an orthographic view (clip w is 1 there for every point).
+PCV_HOST_DEVICE PCV_FORCE_INLINE float orthographicDepth(const ViewTransform& view, float x,
+                                                         float y, float z) {
+  const float* d = view.depthRow;
+  return d[0] * x + d[1] * y + d[2] * z + d[3];
+}
+
+/// Projects one point given as an offset from the cloud's origin. The frustum test is the clip
+/// matrix's in both projections (an orthographic matrix maps near..far to clip z -1..1); the view
+/// depth is clip w in perspective and the depth row in orthographic views.
 PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectPoint(const ViewTransform& view, float x, float y,
                                                    float z, PixelHit& hit) {
-  return projectToPixel(view.viewProjection, x, y, z, view.width, view.height, hit);
+  if (!projectToPixel(view.viewProjection, x, y, z, view.width, view.height, hit)) return false;
+  if (view.orthographic) hit.viewDepth = orthographicDepth(view, x, y, z);
+  return !view.orthographic || hit.viewDepth > 0.0f;
 }
 
 }  // namespace pcv

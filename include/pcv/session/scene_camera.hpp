@@ -3,8 +3,11 @@
 /// and far planes fitted to the scene unless they were given too.
 #pragma once
 
+#include <optional>
+
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/camera.hpp"
+#include "pcv/core/camera_framing.hpp"
 #include "pcv/session/scene_sources.hpp"
 
 namespace pcv {
@@ -13,6 +16,10 @@ struct CameraRequest {
   Camera camera;                 ///< the given camera, or the base (fov, up axis) to frame with
   bool eyeGiven = false;         ///< the camera was placed by hand (--eye)
   bool clipPlanesGiven = false;  ///< --near or --far was given
+  /// An orthographic view named on the command line (--ortho plan|front|side): framed on the
+  /// scene's bounds unless the eye was given; empty with the camera's own direction.
+  std::optional<OrthoView> orthoView;
+  bool orthoWidthGiven = false;  ///< --ortho-width was given: the camera's orthoWidth stays
 };
 
 /// The start camera of a scene of `kind` with `worldBounds`, in an image of width/height

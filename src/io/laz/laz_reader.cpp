@@ -180,7 +180,9 @@ void LazCloudDecoder::decodeBatch(laz::ChunkBatchDecoder& device, size_t firstCh
     points += chunks[i].pointCount;
   }
   records.resize(points * length);
-  const std::span<const uint8_t> data(records_.firstRecordOf(firstChunk), limit - base);
+  // The batch's compressed bytes: in place for a mapped file, fetched for a remote one.
+  std::vector<uint8_t> storage;
+  const std::span<const uint8_t> data = records_.source().read(base, limit - base, storage);
   std::vector<size_t> suspects;
   try {
     suspects = device.decode(records_.vlr(), choice_.fields, data, batch, records.data());

@@ -63,14 +63,23 @@ PCV_HOST_DEVICE inline Batch makeBatch(const float* min, const float* max, uint3
 }
 
 /// A batch's projection straight to pixels: screen x and y scaled by w, and w, as affine
-/// functions of the point's integer step counts. Built once per batch per frame.
+/// functions of the point's integer step counts. Built once per batch per frame. In an
+/// orthographic view clip w is 1: sx and sy are then the pixel coordinates themselves, and w
+/// holds the view distance (the depth row), which no test multiplies or divides by.
 struct BatchProjection {
-  float sx[4];                ///< 0.5 * width * (clip x + clip w): pixel x times w
-  float sy[4];                ///< 0.5 * height * (clip y + clip w): pixel y times w
-  float w[4];                 ///< clip w: view distance
+  float sx[4];                ///< 0.5 * width * (clip x + clip w): pixel x times clip w
+  float sy[4];                ///< 0.5 * height * (clip y + clip w): pixel y times clip w
+  float w[4];                 ///< view distance: clip w (perspective) or the depth row
   float width, height;        ///< image size in pixels, as floats
   float nearPlane, farPlane;  ///< the w range that is drawn
+  uint32_t orthographic;      ///< 1: sx, sy are not scaled by w
+  uint32_t unused[3];         ///< zero: whole 16-byte loads, no uninitialised bytes
 };
+
+/// What sx and sy are scaled by at view distance w: w, or 1 in an orthographic view.
+PCV_HOST_DEVICE PCV_FORCE_INLINE float screenScale(const BatchProjection& p, float w) {
+  return p.orthographic ? 1.0f : w;
+}
 
 /// a[0] * x + a[1] * y + a[2] * z + a[3], fused the same way on host and device.
 PCV_HOST_DEVICE PCV_FORCE_INLINE float affine(const float* a, float x, float y, float z) {
@@ -87,12 +96,19 @@ PCV_HOST_DEVICE inline BatchProjection makeBatchProjection(const ViewTransform& 
     clip[row][3] =
         m[row] * batch.min[0] + m[4 + row] * batch.min[1] + m[8 + row] * batch.min[2] + m[12 + row];
   }
-  BatchProjection p;
+  BatchProjection p{};
   const float halfWidth = 0.5f * float(view.width), halfHeight = 0.5f * float(view.height);
   for (int k = 0; k < 4; ++k) {
     p.sx[k] = halfWidth * (clip[0][k] + clip[3][k]);
     p.sy[k] = halfHeight * (clip[1][k] + clip[3][k]);
     p.w[k] = clip[3][k];
+  }
+  if (view.orthographic) {
+    // Clip w is exactly 1 (its row is 0, 0, 0, 1): w carries the view distance instead.
+    const float* d = view.depthRow;
+    for (int axis = 0; axis < 3; ++axis) p.w[axis] = d[axis] * batch.step[axis];
+    p.w[3] = d[0] * batch.min[0] + d[1] * batch.min[1] + d[2] * batch.min[2] + d[3];
+    p.orthographic = 1;
   }
   p.width = float(view.width);
   p.height = float(view.height);
@@ -138,14 +154,15 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE CornerClass classifyCorner(const BatchProjectio
                                                             const ProjectedCorner& corner,
                                                             float marginPx = 0.0f) {
   const float sx = corner.sx, sy = corner.sy, w = corner.w;
-  const float low = -marginPx * w;  // +-0 without a margin: the same test as sx < 0
+  const float scale = screenScale(p, w);
+  const float low = -marginPx * scale;  // +-0 without a margin: the same test as sx < 0
   const float lo = kInsideMargin, hi = 1.0f - kInsideMargin;
   CornerClass c;
-  c.outside = uint32_t(sx < low) | uint32_t(sx > (p.width + marginPx) * w) << 1 |
-              uint32_t(sy < low) << 2 | uint32_t(sy > (p.height + marginPx) * w) << 3 |
+  c.outside = uint32_t(sx < low) | uint32_t(sx > (p.width + marginPx) * scale) << 1 |
+              uint32_t(sy < low) << 2 | uint32_t(sy > (p.height + marginPx) * scale) << 3 |
               uint32_t(w < p.nearPlane) << 4 | uint32_t(w > p.farPlane) << 5;
-  c.inside = sx > lo * p.width * w && sx < hi * p.width * w && sy > lo * p.height * w &&
-             sy < hi * p.height * w && w > p.nearPlane * (1.0f + kInsideMargin) &&
+  c.inside = sx > lo * p.width * scale && sx < hi * p.width * scale && sy > lo * p.height * scale &&
+             sy < hi * p.height * scale && w > p.nearPlane * (1.0f + kInsideMargin) &&
              w < p.farPlane * hi;
   return c;
 }
@@ -208,10 +225,10 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE bool projectQuantizedToScreen(const BatchProjec
   // "not inside" forms reject NaN too.
   if (kTested && !(w > p.nearPlane && w < p.farPlane)) return false;
   const float sx = affine(p.sx, x, y, z), sy = affine(p.sy, x, y, z);
-  const float low = kMargin ? -marginPx * w : 0.0f;
+  const float low = kMargin ? -marginPx * screenScale(p, w) : 0.0f;
   if (kTested && !(sx >= low && sy >= low)) return false;
   // near < w < far here (tested, or for kInside batches implied by the box corners).
-  const float invW = reciprocalInViewRange(w);
+  const float invW = p.orthographic ? 1.0f : reciprocalInViewRange(w);
   out.x = sx * invW;
   out.y = sy * invW;
   out.w = w;

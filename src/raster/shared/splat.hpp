@@ -23,6 +23,7 @@ struct SplatFrame {
   float worldSizeToPx;  ///< World mode: worldSize * focal length in pixels (size * w)
   float marginPx;       ///< points this far outside the image still reach into it
   bool worldSize;       ///< sizes from worldSizeToPx / w instead of sizePx
+  bool orthographic;    ///< world sizes do not shrink with distance: worldSizeToPx itself
   bool round;           ///< drop the square's pixels outside the inscribed disc
 };
 
@@ -33,7 +34,8 @@ struct Footprint {
 };
 
 /// Built on the host once per frame. The focal length in pixels is 0.5 * height * |row 1 of
-/// the view-projection's 3x3|: row 1 of a perspective times a rigid view is f times a unit row.
+/// the view-projection's 3x3|: row 1 of a perspective times a rigid view is f times a unit row
+/// (orthographic: 2 / the view's height times a unit row, so the same gives pixels per unit).
 inline SplatFrame makeSplatFrame(const QualitySettings& q, const ViewTransform& view) {
   const float* m = view.viewProjection;
   const float focalPx =
@@ -45,6 +47,7 @@ inline SplatFrame makeSplatFrame(const QualitySettings& q, const ViewTransform& 
   s.sizePx = uint32_t(q.pointSizePx);
   s.maxSizePx = uint32_t(q.maxPointSizePx);
   s.worldSizeToPx = q.worldSize * focalPx;
+  s.orthographic = view.orthographic != 0;
   s.round = q.shape == PointShape::Round;
   const uint32_t widest = s.worldSize ? s.maxSizePx : s.sizePx;
   // 0 for one-pixel points keeps exactly the plain methods' projection test.
@@ -61,7 +64,7 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE bool isSinglePixel(const SplatFrame& s) {
 
 PCV_HOST_DEVICE PCV_FORCE_INLINE uint32_t splatSizePx(const SplatFrame& s, float w) {
   if (!s.worldSize) return s.sizePx;
-  const float px = s.worldSizeToPx / w + 0.5f;
+  const float px = (s.orthographic ? s.worldSizeToPx : s.worldSizeToPx / w) + 0.5f;
   return !(px >= 1.0f) ? 1u : (px >= float(s.maxSizePx) ? s.maxSizePx : uint32_t(px));
 }
 

@@ -1,0 +1,46 @@
+/// @brief The Profile window and section drawing: the profile image (a GL texture of the image
+/// the renderer drew), clicks in it measured as distance along the line and height, and the
+/// section's width, line and export fields.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "pcv/core/camera.hpp"
+#include "pcv/core/image.hpp"
+#include "pcv/gl/gl_objects.hpp"
+
+namespace pcv::app {
+
+/// The profile's image and what is measured in it.
+struct ProfileView {
+  Image image;                       ///< as the renderer drew it (row 0 at the bottom)
+  Camera camera;                     ///< the front view it was drawn from
+  GlTexture texture;                 ///< the image uploaded; made at first draw
+  bool uploaded = false;             ///< the texture holds `image`
+  bool open = false;                 ///< the window is shown
+  std::vector<glm::dvec2> measured;  ///< up to two (distance, height) points clicked
+  uint64_t points = 0;               ///< in the corridor
+  double length = 0.0;               ///< of the line
+};
+
+/// What the section asked for this frame.
+struct ProfileRequests {
+  bool toggleDrawing = false;
+  bool cut = false;
+  bool clear = false;
+  std::optional<std::string> exportPath;
+};
+
+/// The section: drawing on/off, the points of the line, the width, Cut, the export field.
+void drawProfileSection(bool drawing, size_t vertexCount, double& widthUnits,
+                        std::string& exportPath, const ProfileView& view,
+                        ProfileRequests& requests);
+
+/// The Profile window with the image; clicks in it add measured points (a third starts again).
+void drawProfileWindow(ProfileView& view);
+
+}  // namespace pcv::app

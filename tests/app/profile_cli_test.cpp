@@ -1,0 +1,121 @@
+// `pcv profile` end to end: CSV rows against a reference computed here, LAS and PNG outputs,
+// --report figures, and bad input refused with a non-zero exit.
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "io_test_util.hpp"
+#include "json_report.hpp"
+#include "pcv/core/profile_corridor.hpp"
+#include "pcv/io/png_writer.hpp"
+#include "pcv/io/point_cloud_reader.hpp"
+#include "pcv/session/cloud_writer.hpp"
+#include "test_support.hpp"
+
+namespace pcv {
+namespace {
+
+class ProfileCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto cloud = std::make_shared<PointCloud>();
+    cloud->origin = glm::dvec3(500000.0, 5000000.0, 0.0);
+    std::mt19937 random(1);
+    std::uniform_int_distribution<int> quarter(0, 80);
+    for (int i = 0; i < 3000; ++i) {
+      cloud->points.push_back(
+          {quarter(random) * 0.25f, quarter(random) * 0.25f, float(i % 11), packRgba(9, 9, 9)});
+    }
+    input_ = dir_.file("in.las");
+    writePointCloud(cloud, input_);
+    // What the file holds, read back (the LAS grid may move points by less than its scale).
+    const PointCloud read = readPointCloud(input_);
+    for (const Point& p : read.points) world_.push_back(read.origin + glm::dvec3(p.x, p.y, p.z));
+  }
+  int run(const std::string& arguments, std::string* text) {
+    return test::runCommand(test::pcvExecutable().string() + " profile " + arguments, text);
+  }
+  test::TempDir dir_;
+  std::filesystem::path input_;
+  std::vector<glm::dvec3> world_;
+  const std::string line_ = "500002,5000003,500018,5000003,500018,5000015";
+};
+
+TEST_F(ProfileCli, CsvRowsAreTheCorridorPoints) {
+  const auto csv = dir_.file("p.csv"), report = dir_.file("p.json");
+  std::string text;
+  ASSERT_EQ(run(input_.string() + " --line " + line_ + " --width 3 --out " + csv.string() +
+                    " --report " + report.string(),
+                &text),
+            0)
+      << text;
+  // Reference: the two axis-aligned rectangles of the line, ends included.
+  uint64_t expected = 0;
+  for (const glm::dvec3& p : world_) {
+    const double x = p.x - 500000.0, y = p.y - 5000000.0;
+    expected += (x >= 2.0 && x <= 18.0 && std::abs(y - 3.0) <= 1.5) ||
+                (y >= 3.0 && y <= 15.0 && std::abs(x - 18.0) <= 1.5);
+  }
+  std::ifstream in(csv);
+  std::string header, row;
+  ASSERT_TRUE(std::getline(in, header));
+  EXPECT_EQ(header.rfind("x,y,z,distance", 0), 0u) << header;
+  uint64_t rows = 0;
+  double previous = -1.0;
+  while (std::getline(in, row)) {
+    ++rows;
+    const double x = std::strtod(row.c_str(), nullptr);
+    EXPECT_GT(x, 500000.0);
+    const double distance =
+        std::strtod(row.c_str() + row.find(',', row.find(',', row.find(',') + 1) + 1) + 1, nullptr);
+    EXPECT_GE(distance, previous);  // ordered along the line
+    previous = distance;
+  }
+  EXPECT_EQ(rows, expected);
+  EXPECT_GT(expected, 100u);
+  const nlohmann::json figures = test::readJsonReport(report);
+  EXPECT_EQ(figures.value("points", 0ull), expected) << figures;
+  EXPECT_EQ(figures.value("length", 0.0), 28.0) << figures;
+}
+
+TEST_F(ProfileCli, LasAndPngAreWritten) {
+  const auto las = dir_.file("p.las"), png = dir_.file("p.png");
+  std::string text;
+  ASSERT_EQ(run(input_.string() + " --line " + line_ + " --width 3 --out " + las.string(), &text),
+            0)
+      << text;
+  const PointCloud profile = readPointCloud(las);
+  EXPECT_GT(profile.size(), 100u);
+  const ProfileCorridor corridor(ProfileCorridor::parseLine(line_), 3.0);
+  for (const Point& p : profile.points) {
+    const glm::dvec3 w = profile.origin + glm::dvec3(p.x, p.y, p.z);
+    EXPECT_TRUE(corridor.meets(Box3d{w - 1e-3, w + 1e-3}));
+  }
+  ASSERT_EQ(run(input_.string() + " --backend cpu --line " + line_ +
+                    " --width 3 --size 300x120 --out " + png.string(),
+                &text),
+            0)
+      << text;
+  const Image image = readPng(png);
+  EXPECT_EQ(image.width, 300);
+  EXPECT_EQ(image.height, 120);
+  EXPECT_GT(test::countLitPixels(image, kOpaqueBlack), 50u);
+}
+
+TEST_F(ProfileCli, BadInputIsRefused) {
+  const std::string out = " --out " + dir_.file("bad.csv").string();
+  std::string text;
+  EXPECT_NE(run(input_.string() + " --line 1,2 --width 3" + out, &text), 0);
+  EXPECT_NE(text.find("two points"), std::string::npos) << text;
+  EXPECT_NE(run(input_.string() + " --line " + line_ + " --width 0" + out, &text), 0);
+  EXPECT_NE(run(input_.string() + " --line " + line_ + " --width -2" + out, &text), 0);
+  EXPECT_NE(run(input_.string() + " --line 1,2,3 --width 3" + out, &text), 0);
+  EXPECT_NE(run(input_.string() + " --line " + line_ + " --width 3 --out p.ply", &text), 0);
+  EXPECT_NE(text.find(".ply"), std::string::npos) << text;
+  EXPECT_NE(run(dir_.file("missing.las").string() + " --line " + line_ + " --width 3" + out, &text),
+            0);
+  EXPECT_FALSE(std::filesystem::exists(dir_.file("bad.csv")));
+}
+
+}  // namespace
+}  // namespace pcv

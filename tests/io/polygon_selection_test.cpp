@@ -1,0 +1,69 @@
+// A polygon drawn on the screen selects the points whose projection in that view falls inside
+// it (or outside), whatever the camera does afterwards; boxes it cannot reach are refused.
+#include "pcv/core/polygon_selection.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "pcv/core/camera_framing.hpp"
+#include "pcv/core/error.hpp"
+
+namespace pcv {
+namespace {
+
+/// A plan view 100 units across over a 1000 x 500 window: 10 px per unit, centred on (0, 0).
+Camera planCamera() {
+  Camera camera;
+  camera.projection = Projection::Orthographic;
+  turnToOrthoView(camera, OrthoView::Plan);
+  camera.eye = {0.0, 0.0, 100.0};
+  camera.orthoWidth = 100.0;
+  camera.nearPlane = 1.0f;
+  camera.farPlane = 1000.0f;
+  return camera;
+}
+
+TEST(PolygonSelection, PlanViewTriangleSelectsExactlyItsInside) {
+  // Window (500, 250) is world (0, 0); y grows downwards in the window, +y upwards in the world.
+  // The triangle's world corners: (-10, -10), (20, -10), (-10, 20).
+  const PolygonSelection triangle(planCamera(), 1000.0, 500.0,
+                                  {{400.0, 350.0}, {700.0, 350.0}, {400.0, 50.0}});
+  std::mt19937 random(4);
+  std::uniform_real_distribution<double> coordinate(-30.0, 30.0), height(-50.0, 50.0);
+  uint64_t selected = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const glm::dvec3 p(coordinate(random), coordinate(random), height(random));
+    const double margin = 1e-4;  // the float yaw and pitch turn the view by ~1e-7
+    const bool inside = p.x >= -10.0 && p.y >= -10.0 && p.x + p.y <= 10.0;
+    const bool clear = p.x > -10.0 + margin && p.y > -10.0 + margin && p.x + p.y < 10.0 - margin;
+    if (inside == clear) EXPECT_EQ(triangle.selects(p), inside) << p.x << "," << p.y;
+    selected += triangle.selects(p);
+  }
+  EXPECT_GT(selected, 1000u);
+  const PolygonSelection outside(planCamera(), 1000.0, 500.0,
+                                 {{400.0, 350.0}, {700.0, 350.0}, {400.0, 50.0}}, false);
+  EXPECT_FALSE(outside.selects({0.0, 0.0, 0.0}));
+  EXPECT_TRUE(outside.selects({25.0, 25.0, 0.0}));
+}
+
+TEST(PolygonSelection, PerspectiveViewsSelectAlongTheirRays) {
+  // The seed's camera at (-3, 0, 0) looking along +x: a square around the window's centre
+  // selects a cone around the axis, and nothing behind the camera.
+  const Camera camera;
+  const PolygonSelection square(camera, 1280.0, 720.0,
+                                {{540.0, 260.0}, {740.0, 260.0}, {740.0, 460.0}, {540.0, 460.0}});
+  EXPECT_TRUE(square.selects({0.0, 0.0, 0.0}));
+  EXPECT_TRUE(square.selects({50.0, 0.0, 0.0}));
+  EXPECT_FALSE(square.selects({-6.0, 0.0, 0.0}));  // behind the eye
+  EXPECT_FALSE(square.selects({0.0, 2.0, 0.0}));
+  EXPECT_TRUE(square.mayMeet(Box3d{{-0.1, -0.1, -0.1}, {0.1, 0.1, 0.1}}));
+  EXPECT_FALSE(square.mayMeet(Box3d{{0.0, 2.0, -0.1}, {0.1, 2.5, 0.1}}));
+}
+
+TEST(PolygonSelection, TooFewPointsAreRefused) {
+  EXPECT_THROW(PolygonSelection(Camera{}, 100.0, 100.0, {{1.0, 1.0}, {2.0, 2.0}}), InputError);
+}
+
+}  // namespace
+}  // namespace pcv
