@@ -1,6 +1,6 @@
-/// @brief The turbo colour map as one function that g++ and nvcc both compile, so points
-/// coloured on the GPU (arrays a caller holds there) get the CPU's colours (a channel may differ
-/// by one step where the two round a value near a half differently).
+/// @brief The turbo colour map as one function that g++ and nvcc compile alike (no fused
+/// multiply-adds on either side), so points coloured on the GPU (arrays a caller holds there) get
+/// exactly the colours the CPU gives.
 #pragma once
 
 #include <cstdint>

@@ -42,9 +42,8 @@ struct DeviceArraysReady {
 class DevicePointArrays final : public PointProducer {
  public:
   /// `xyz`: N x 3 float32 or float64. `rgb`: N x 3 (or N x 4, alpha ignored) uint8, or none:
-  /// then the points are coloured by elevation as the host path colours them (turbo over the 2nd
-  /// to 98th percentile of the same sample of z; a channel may differ by one step where the GPU
-  /// rounds the polynomial to the other side of a half). Checks shapes and types (throws
+  /// then the points are coloured by elevation exactly as the host path colours them (turbo over
+  /// the 2nd to 98th percentile of the same sample of z). Checks shapes and types (throws
   /// InputError), then waits for `ready`, computes the bounds on the GPU and takes a sample of z
   /// for the colour range. `writers`: the streams the arrays were written on (each waited for).
   /// Throws UnavailableError in a build without CUDA or without a device.
