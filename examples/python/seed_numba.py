@@ -22,6 +22,7 @@ import numpy as np
 if not hasattr(np, "row_stack"):  # numba releases that predate NumPy 2 still call it
     np.row_stack = np.vstack
 from numba import cuda
+import numba.cuda.random  # noqa: F401  (cuda.random is a submodule newer numba does not import)
 
 from pcv.window import GlBuffer, ScreenBuffer, Window
 
