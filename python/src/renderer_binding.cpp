@@ -81,7 +81,7 @@ class PythonRenderer {
     const std::lock_guard lock(mutex_);
     if (sets_.empty() && !origin_) origin_ = produced.origin;
     points.moveToOrigin(*origin_);
-    const PointSetId id = renderer_->addSet(points);
+    const PointSetId id = renderer_->addSet(points, {.hasColor = points.hasColor()});
     sets_[id] = {nullptr, produced.worldBounds, SetOnRenderer(renderer_.get(), id)};
     return id;
   }

@@ -59,6 +59,8 @@ def test_a_cuda_array_of_the_wrong_shape_or_type_is_an_error():
 
 
 def cuda_or_skip():
+    if not hasattr(np, "row_stack"):  # numba releases that predate NumPy 2 still call it
+        np.row_stack = np.vstack
     numba = pytest.importorskip("numba")
     from numba import cuda
     if not cuda.is_available():

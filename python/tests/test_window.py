@@ -72,6 +72,8 @@ def pcv_cuda_usable():
 
 
 def test_a_numba_kernel_writes_the_mapped_screen_buffer():
+    if not hasattr(np, "row_stack"):  # numba releases that predate NumPy 2 still call it
+        np.row_stack = np.vstack
     numba = pytest.importorskip("numba")
     from numba import cuda
     if not cuda.is_available():

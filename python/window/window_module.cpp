@@ -109,6 +109,12 @@ std::string typestrOf(const py::dtype& dtype) {
   return py::str(dtype.attr("str"));
 }
 
+/// Equal types by their description ("|u1", "<f4"): NumPy 2 may hand out distinct dtype objects
+/// for one type, so identity does not answer.
+bool sameType(const py::dtype& a, const py::dtype& b) {
+  return typestrOf(a) == typestrOf(b);
+}
+
 /// GL objects made in a window's context: released by the window when it closes, while its
 /// context is still current (Python may keep the objects alive past the window).
 class GlResource {
@@ -168,8 +174,8 @@ class Window {
 };
 
 PixelFormat formatOf(int channels, const py::dtype& dtype) {
-  const bool bytes = dtype.is(py::dtype::of<uint8_t>());
-  const bool floats = dtype.is(py::dtype::of<float>());
+  const bool bytes = sameType(dtype, py::dtype::of<uint8_t>());
+  const bool floats = sameType(dtype, py::dtype::of<float>());
   if (channels == 3 && bytes) return PixelFormat::RGB8;
   if (channels == 4 && bytes) return PixelFormat::RGBA8;
   if (channels == 3 && floats) return PixelFormat::RGB32F;
@@ -210,7 +216,7 @@ class PyScreenBuffer final : public GlResource {
     ScreenBuffer& buffer = live();
     const py::array contiguous = py::array::ensure(pixels, py::array::c_style);
     if (!contiguous || size_t(contiguous.nbytes()) != buffer.byteSize() ||
-        !contiguous.dtype().is(dtype_)) {
+        !sameType(contiguous.dtype(), dtype_)) {
       throw InputError("upload takes a (" + std::to_string(buffer.height()) + ", " +
                        std::to_string(buffer.width()) + ", " + std::to_string(channels_) +
                        ") array of " + typestrOf(dtype_));

@@ -178,7 +178,9 @@ void Scene::openProduced() {
     auto shown = options_.report.show(
         "laying out " + countText(produced.producer->pointCount()) + " points", nullptr,
         fractionOf(progress));
-    cylinders_ = renderer_.addSet(*produced.producer, {.progress = &progress});
+    // hasColor: points coloured by a map get eye-dome lighting under EdlMode::Auto, as in core.
+    cylinders_ = renderer_.addSet(*produced.producer,
+                                  {.hasColor = produced.hasColor, .progress = &progress});
   }
   bounds_ = produced.worldBounds;
   origin_ = produced.origin;
