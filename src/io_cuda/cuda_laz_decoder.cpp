@@ -4,6 +4,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "laz/chunk_decoder.hpp"
 #include "laz/point14_codec.hpp"
 #include "laz_chunk_kernels.hpp"
 #include "pcv/core/parallel.hpp"
@@ -31,20 +32,6 @@ uint32_t point14LayersWanted(const FieldSelection& f) {
          (uint32_t(f.intensity) << kIntensityLayer) | (uint32_t(f.scanAngle) << kScanAngleLayer) |
          (uint32_t(f.userData) << kUserDataLayer) | (uint32_t(f.pointSource) << kPointSourceLayer) |
          (uint32_t(f.gpsTime) << kGpsTimeLayer);
-}
-
-/// Layers an item of a layered chunk holds (as chunk_decoder.cpp counts them).
-uint32_t layersOf(const Item& item) {
-  switch (item.type) {
-    case ItemType::Point14:
-      return kPoint14LayerCount;
-    case ItemType::RgbNir14:
-      return 2;
-    case ItemType::Byte14:
-      return item.size;
-    default:
-      return 1;
-  }
 }
 
 /// The kernel's item slots for a supported file; false when an item is not decoded here.
@@ -99,7 +86,7 @@ bool slotsFor(const LaszipVlr& vlr, KernelParams& p) {
         default:
           ok = false;
       }
-      layer += layersOf(item);
+      layer += layerCount(item);
     }
     if (!ok) return false;
     p.slots[p.slotCount++] = slot;

@@ -34,6 +34,8 @@ std::string describeFault(const ArithmeticDecoder& decoder, const std::string& s
   return "the " + stream + " data is corrupt (it decodes to a state no encoder writes)";
 }
 
+}  // namespace
+
 uint32_t layerCount(const Item& item) {
   switch (item.type) {
     case ItemType::Point14:
@@ -46,8 +48,6 @@ uint32_t layerCount(const Item& item) {
       return 1;
   }
 }
-
-}  // namespace
 
 LayeredChunkShape readLayeredChunkShape(const LaszipVlr& vlr, const uint8_t* bytes, uint64_t size) {
   const uint32_t recordLength = vlr.recordLength();

@@ -31,6 +31,10 @@ struct FieldSelection {
   bool extraBytes = true;
 };
 
+/// Layers an item stores in a layered chunk (point14: its fixed set; RGBNIR14: two; BYTE14: one
+/// per byte), one otherwise: where each item's layer sizes lie in the chunk's layer table.
+uint32_t layerCount(const Item& item);
+
 /// Where a chunk's compressed data went wrong.
 struct ChunkFault {
   uint64_t byte;     ///< offset in the chunk
