@@ -2,15 +2,7 @@
 # unpacks it into a scratch root and runs pcv and `import pcv` from there.
 #   cmake -DPCV_BUILD_DIR=... -DPCV_WORK_DIR=... [-DPCV_PYTHON=1] [-DPCV_VIEWER=1]
 #         -P test_debian_package.cmake
-function(run_step what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE output
-                  ERROR_VARIABLE output)
-  if(NOT result EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${result}):\n${output}")
-  endif()
-  message(STATUS "${what}: ok")
-  set(step_output "${output}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/test_steps.cmake)
 
 file(REMOVE_RECURSE ${PCV_WORK_DIR})
 run_step("cpack" ${CMAKE_CPACK_COMMAND} -G DEB -B ${PCV_WORK_DIR}

@@ -2,21 +2,9 @@
 # examples/render_points against it through find_package(pcv), and with its Makefile through
 # pkg-config.
 #   cmake -DPCV_BUILD_DIR=... -DPCV_EXAMPLE_DIR=... -DPCV_WORK_DIR=... -P test_installed_package.cmake
-foreach(variable PCV_BUILD_DIR PCV_EXAMPLE_DIR PCV_WORK_DIR)
-  if(NOT ${variable})
-    message(FATAL_ERROR "${variable} is not set")
-  endif()
-endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/test_steps.cmake)
+require_variables(PCV_BUILD_DIR PCV_EXAMPLE_DIR PCV_WORK_DIR)
 
-function(run_step what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE output
-                  ERROR_VARIABLE output)
-  if(NOT result EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${result}):\n${output}")
-  endif()
-  message(STATUS "${what}: ok")
-  set(step_output "${output}" PARENT_SCOPE)
-endfunction()
 
 set(prefix ${PCV_WORK_DIR}/prefix)
 file(REMOVE_RECURSE ${PCV_WORK_DIR})

@@ -5,20 +5,9 @@
 #   cmake -DPCV_BUILD_DIR=... -DPCV_EXAMPLE_DIR=... -DPCV_WORK_DIR=... -DPCV_LIBDIR=...
 #         [-DPCV_CXX_COMPILER=...] [-DPCV_CUDA_COMPILER=...] [-DPCV_CUDA_ARCHITECTURES=...]
 #         -P test_interop_example.cmake
-foreach(variable PCV_BUILD_DIR PCV_EXAMPLE_DIR PCV_WORK_DIR PCV_LIBDIR)
-  if(NOT ${variable})
-    message(FATAL_ERROR "${variable} is not set")
-  endif()
-endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/test_steps.cmake)
+require_variables(PCV_BUILD_DIR PCV_EXAMPLE_DIR PCV_WORK_DIR PCV_LIBDIR)
 
-function(run_step what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE output
-                  ERROR_VARIABLE output)
-  if(NOT result EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${result}):\n${output}")
-  endif()
-  message(STATUS "${what}: ok")
-endfunction()
 
 set(prefix ${PCV_WORK_DIR}/prefix)
 file(REMOVE_RECURSE ${PCV_WORK_DIR})

@@ -5,20 +5,9 @@
 # without PIC must be refused the same way, so the check is seen to work.
 #   cmake -DPCV_BUILD_DIR=... -DPCV_WORK_DIR=... -DPCV_LIBDIR=... -DPCV_CXX_COMPILER=...
 #         -DPCV_AR=... -P test_pic_libraries.cmake
-foreach(variable PCV_BUILD_DIR PCV_WORK_DIR PCV_LIBDIR PCV_CXX_COMPILER PCV_AR)
-  if(NOT ${variable})
-    message(FATAL_ERROR "${variable} is not set")
-  endif()
-endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/test_steps.cmake)
+require_variables(PCV_BUILD_DIR PCV_WORK_DIR PCV_LIBDIR PCV_CXX_COMPILER PCV_AR)
 
-function(run_step what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE output
-                  ERROR_VARIABLE output)
-  if(NOT result EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${result}):\n${output}")
-  endif()
-  message(STATUS "${what}: ok")
-endfunction()
 
 # Links `archives` whole (every object, used or not) into ${PCV_WORK_DIR}/<name>.so; sets
 # link_result and link_output in the caller.
