@@ -71,9 +71,12 @@ void addClipFlags(CLI::App& command, ClipFlags& flags) {
   command.add_option(
       "--clip-slab", flags.slab,
       "Draw only the points within thickness/2 of a plane: nx,ny,nz,cx,cy,cz,thickness");
+  command.add_option("--clip-polygon", flags.polygon,
+                     "Draw only the points over this polygon of world x,y vertices, "
+                     "x0,y0,x1,y1,x2,y2[,...] (a plan polygon, unbounded in z)");
   command
       .add_option("--clip-keep", flags.keep,
-                  "inside: draw the points in the box and slab; outside: cut them away")
+                  "inside: draw the points in the box, slab and polygon; outside: cut each away")
       ->check(CLI::IsMember({"inside", "outside"}))
       ->capture_default_str();
 }
@@ -83,6 +86,10 @@ ClipSettings clipSettingsFrom(const ClipFlags& flags) {
   if (!flags.box.empty()) clip.box = parseClipBox(flags.box);
   if (!flags.slab.empty()) clip.slab = parseClipSlab(flags.slab);
   clip.keep = flags.keep == "outside" ? ClipKeep::Outside : ClipKeep::Inside;
+  if (!flags.polygon.empty()) {
+    clip.polygon = PolygonSelection::plan(parsePolygonVertices(flags.polygon, "--clip-polygon"),
+                                          clip.keep == ClipKeep::Inside);
+  }
   validateClipSettings(clip);
   return clip;
 }
@@ -98,7 +105,16 @@ std::string clipArguments(const ClipSettings& clip) {
     text += " --clip-slab " + joined({s.normal.x, s.normal.y, s.normal.z, s.centre.x, s.centre.y,
                                       s.centre.z, s.thickness});
   }
-  if (clip.active() && clip.keep == ClipKeep::Outside) text += " --clip-keep outside";
+  if (clip.polygon && !clip.polygon->planVertices().empty()) {
+    text += " --clip-polygon ";
+    for (size_t i = 0; i < clip.polygon->planVertices().size(); ++i) {
+      const glm::dvec2& v = clip.polygon->planVertices()[i];
+      text += (i == 0 ? "" : ",") + joined({v.x, v.y});
+    }
+  }
+  const bool outside = clip.hasRegion() ? clip.keep == ClipKeep::Outside
+                                        : clip.polygon && !clip.polygon->keepInside();
+  if (outside) text += " --clip-keep outside";
   return text;
 }
 

@@ -1,5 +1,5 @@
-/// @brief The clipping flags `pcv render`, `pcv bench` and `pcv view` share (--clip-box,
-/// --clip-slab, --clip-keep), parsed into ClipSettings in one place, and written back as flags so
+/// @brief The clipping flags `pcv render`, `pcv convert`, `pcv bench` and `pcv view` share
+/// (--clip-box, --clip-slab, --clip-polygon, --clip-keep), parsed into ClipSettings in one place, and written back as flags so
 /// the viewer's "Copy view" reproduces a clipped view.
 #pragma once
 
@@ -15,10 +15,11 @@ namespace pcv::app {
 struct ClipFlags {
   std::string box;              ///< --clip-box x0,y0,z0,x1,y1,z1 (world coordinates)
   std::string slab;             ///< --clip-slab nx,ny,nz,cx,cy,cz,thickness
+  std::string polygon;          ///< --clip-polygon x0,y0,x1,y1,x2,y2[,...] (world x, y)
   std::string keep = "inside";  ///< --clip-keep inside|outside
 };
 
-/// Adds the three flags to `command`, writing into `flags` (which must outlive parsing).
+/// Adds the four flags to `command`, writing into `flags` (which must outlive parsing).
 void addClipFlags(CLI::App& command, ClipFlags& flags);
 
 /// Checks and converts the flags; throws InputError naming the flag and the value.
@@ -29,7 +30,7 @@ ClipBox parseClipBox(const std::string& text);
 /// "nx,ny,nz,cx,cy,cz,thickness"; throws InputError naming the text.
 ClipSlab parseClipSlab(const std::string& text);
 
-/// The flags that give `clip` (" --clip-box ..." with a leading space each), exact to the last
+/// The flags that give `clip` (a polygon only where it is a plan polygon) (" --clip-box ..." with a leading space each), exact to the last
 /// bit of every double; empty when nothing is clipped.
 std::string clipArguments(const ClipSettings& clip);
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <limits>
 
 #include "pcv/core/error.hpp"
 
@@ -9,29 +11,71 @@ namespace pcv {
 
 PolygonSelection::PolygonSelection(const Camera& camera, double windowWidth, double windowHeight,
                                    std::vector<glm::dvec2> windowVertices, bool keepInside)
-    : camera_(camera), keepInside_(keepInside) {
-  if (windowVertices.size() < 3) {
-    throw InputError("a selection polygon needs at least three points, got " +
-                     std::to_string(windowVertices.size()));
-  }
+    : keepInside_(keepInside) {
   if (!(windowWidth >= 1.0 && windowHeight >= 1.0)) {
     throw InputError("a selection polygon needs a view of at least one pixel");
   }
+  anchor_ = camera.eye;
   viewProjection_ = camera.viewProjectionFromEye(windowWidth / windowHeight);
+  // Perspective clip w is the depth along the view: in front of the near plane. An
+  // orthographic view's w is 1: its rays select both ways.
+  minimumW_ = camera.orthographic() ? -std::numeric_limits<double>::infinity()
+                                    : double(camera.nearPlane);
+  std::vector<glm::dvec2> ndc;
+  for (const glm::dvec2& w : windowVertices) {
+    ndc.emplace_back(2.0 * w.x / windowWidth - 1.0, 1.0 - 2.0 * w.y / windowHeight);
+  }
+  setVertices(std::move(ndc));
+}
+
+PolygonSelection PolygonSelection::plan(std::vector<glm::dvec2> worldVertices, bool keepInside) {
+  PolygonSelection polygon;
+  polygon.keepInside_ = keepInside;
+  polygon.minimumW_ = -std::numeric_limits<double>::infinity();
+  // Vertices relative to the middle of their box: georeferenced x, y keep their precision in
+  // the renderer's floats.
+  glm::dvec2 low(HUGE_VAL), high(-HUGE_VAL);
+  for (const glm::dvec2& v : worldVertices) {
+    low = glm::min(low, v);
+    high = glm::max(high, v);
+  }
+  const glm::dvec2 middle = worldVertices.empty() ? glm::dvec2(0.0) : 0.5 * (low + high);
+  polygon.anchor_ = glm::dvec3(std::isfinite(middle.x) ? middle.x : 0.0,
+                               std::isfinite(middle.y) ? middle.y : 0.0, 0.0);
+  glm::dmat4 m(0.0);  // x, y as they are; z dropped; w = 1
+  m[0][0] = m[1][1] = m[3][3] = 1.0;
+  polygon.viewProjection_ = m;
+  std::vector<glm::dvec2> ndc;
+  for (const glm::dvec2& v : worldVertices) ndc.push_back(v - glm::dvec2(polygon.anchor_));
+  polygon.setVertices(std::move(ndc));
+  polygon.plan_ = std::move(worldVertices);
+  return polygon;
+}
+
+void PolygonSelection::setVertices(std::vector<glm::dvec2> ndc) {
+  if (ndc.size() < 3) {
+    throw InputError("a selection polygon needs at least three points, got " +
+                     std::to_string(ndc.size()));
+  }
+  if (ndc.size() > kMaxVertices) {
+    throw InputError("a selection polygon has at most " + std::to_string(kMaxVertices) +
+                     " points, got " + std::to_string(ndc.size()));
+  }
   ndcMin_ = glm::dvec2(HUGE_VAL);
   ndcMax_ = glm::dvec2(-HUGE_VAL);
-  for (const glm::dvec2& w : windowVertices) {
-    const glm::dvec2 ndc(2.0 * w.x / windowWidth - 1.0, 1.0 - 2.0 * w.y / windowHeight);
-    ndc_.push_back(ndc);
-    ndcMin_ = glm::min(ndcMin_, ndc);
-    ndcMax_ = glm::max(ndcMax_, ndc);
+  for (const glm::dvec2& v : ndc) {
+    if (!std::isfinite(v.x) || !std::isfinite(v.y)) {
+      throw InputError("a selection polygon's points must be finite numbers");
+    }
+    ndcMin_ = glm::min(ndcMin_, v);
+    ndcMax_ = glm::max(ndcMax_, v);
   }
+  ndc_ = std::move(ndc);
 }
 
 bool PolygonSelection::toNdc(const glm::dvec3& world, glm::dvec2& ndc) const {
-  const glm::dvec4 clip = viewProjection_ * glm::dvec4(world - camera_.eye, 1.0);
-  const double depth = glm::dot(world - camera_.eye, camera_.forward());
-  if (!(depth > double(camera_.nearPlane))) return false;
+  const glm::dvec4 clip = viewProjection_ * glm::dvec4(world - anchor_, 1.0);
+  if (!(clip.w > minimumW_)) return false;
   ndc = glm::dvec2(clip.x, clip.y) / clip.w;  // clip w is 1 in an orthographic view
   return true;
 }
@@ -73,6 +117,36 @@ bool PolygonSelection::mayMeet(const Box3d& box) const {
     high = glm::max(high, ndc);
   }
   return !(high.x < ndcMin_.x || low.x > ndcMax_.x || high.y < ndcMin_.y || low.y > ndcMax_.y);
+}
+
+std::vector<glm::dvec2> parsePolygonVertices(const std::string& text, const std::string& what) {
+  const std::string expected =
+      "': expected x0,y0,x1,y1,x2,y2[,...]: at least three x,y pairs of world coordinates";
+  std::vector<double> numbers;
+  const char* cursor = text.c_str();
+  while (true) {
+    char* end = nullptr;
+    const double value = std::strtod(cursor, &end);
+    if (end == cursor || !(*end == ',' || *end == '\0') || !std::isfinite(value)) {
+      throw InputError("bad " + what + " '" + text + expected + " (not a finite number at '" +
+                       std::string(cursor).substr(0, 16) + "')");
+    }
+    numbers.push_back(value);
+    if (*end == '\0') break;
+    cursor = end + 1;
+  }
+  if (numbers.size() % 2 != 0) {
+    throw InputError("bad " + what + " '" + text + expected + " (an odd count of numbers, " +
+                     std::to_string(numbers.size()) + ")");
+  }
+  if (numbers.size() < 6 || numbers.size() > 2 * PolygonSelection::kMaxVertices) {
+    throw InputError("bad " + what + " '" + text + expected + " (" +
+                     std::to_string(numbers.size() / 2) + " pairs; at most " +
+                     std::to_string(PolygonSelection::kMaxVertices) + ")");
+  }
+  std::vector<glm::dvec2> vertices;
+  for (size_t i = 0; i < numbers.size(); i += 2) vertices.emplace_back(numbers[i], numbers[i + 1]);
+  return vertices;
 }
 
 }  // namespace pcv

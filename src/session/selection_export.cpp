@@ -42,9 +42,9 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs) {
 }
 
 std::unique_ptr<PointRecordStream> inputRecords(const std::string& path, int format,
-                                                const std::optional<Box3d>& region) {
+                                                const RegionTest& region) {
   if (detectPointFileFormat(path) == PointFileFormat::Las) {
-    return region ? openLasRecords(path, *region) : openLasRecords(path);
+    return region ? openLasRecords(path, region) : openLasRecords(path);
   }
   PointCloud cloud = readPointCloud(path);
   const int defaultFormat = cloud.hasColor ? 2 : 0;
@@ -89,7 +89,8 @@ bool clipKeeps(const ClipSettings& clip, const glm::dvec3& p) {
     const glm::dvec3 n = glm::normalize(s.normal);
     inside = std::fabs(glm::dot(n, p - s.centre)) <= s.thickness / 2.0;
   }
-  return inside != (clip.keep == ClipKeep::Outside);
+  if (clip.hasRegion() && inside == (clip.keep == ClipKeep::Outside)) return false;
+  return !clip.polygon || clip.polygon->selects(p);
 }
 
 RecordPredicate selectionPredicate(const PointSelection& selection) {
@@ -110,11 +111,26 @@ std::optional<Box3d> selectionRegion(const ClipSettings& clip) {
   return box;
 }
 
+RegionTest selectionRegionTest(const ClipSettings& clip) {
+  const std::optional<Box3d> box = selectionRegion(clip);
+  const std::optional<PolygonSelection> polygon =
+      clip.polygon && clip.polygon->keepInside() ? clip.polygon : std::nullopt;
+  if (!box && !polygon) return {};
+  return [box, polygon](const Box3d& bounds) {
+    if (box && !(bounds.min.x <= box->max.x && bounds.max.x >= box->min.x &&
+                 bounds.min.y <= box->max.y && bounds.max.y >= box->min.y &&
+                 bounds.min.z <= box->max.z && bounds.max.z >= box->min.z)) {
+      return false;
+    }
+    return !polygon || polygon->mayMeet(bounds);
+  };
+}
+
 PointRecordSource selectedFileRecords(const std::vector<std::string>& inputs, int pointFormat,
                                       const PointSelection& selection, bool exactCount) {
   if (inputs.empty()) throw InputError("no input to export from");
   const std::vector<std::string> files = expandInputs(inputs);
-  const std::optional<Box3d> region = selectionRegion(selection.clip);
+  const RegionTest region = selectionRegionTest(selection.clip);
   const RecordPredicate keep = selectionPredicate(selection);
   const PointRecordSource all = [files, pointFormat, region] {
     std::vector<std::unique_ptr<PointRecordStream>> streams;
@@ -137,7 +153,7 @@ ExportSummary exportSelection(const std::vector<std::string>& inputs, const std:
     return {.points = written.pointCount, .pointFormat = written.pointFormat, .format = "COPC"};
   }
   const std::vector<std::string> files = expandInputs(inputs);
-  const std::optional<Box3d> region = selectionRegion(selection.clip);
+  const RegionTest region = selectionRegionTest(selection.clip);
   const PointRecordSource all = [&] {
     std::vector<std::unique_ptr<PointRecordStream>> streams;
     for (const std::string& file : files) streams.push_back(inputRecords(file, -1, region));

@@ -61,6 +61,34 @@ TEST(PolygonSelection, PerspectiveViewsSelectAlongTheirRays) {
   EXPECT_FALSE(square.mayMeet(Box3d{{0.0, 2.0, -0.1}, {0.1, 2.5, 0.1}}));
 }
 
+TEST(PolygonSelection, PlanPolygonsSelectAPrismUnboundedInZ) {
+  // An L shape at UTM-like coordinates.
+  const PolygonSelection l = PolygonSelection::plan(
+      {{500000, 5000000}, {500010, 5000000}, {500010, 5000004}, {500004, 5000004},
+       {500004, 5000010}, {500000, 5000010}});
+  EXPECT_TRUE(l.selects({500002, 5000008, -1e6}));
+  EXPECT_TRUE(l.selects({500008, 5000002, 1e6}));
+  EXPECT_FALSE(l.selects({500008, 5000008, 0}));  // the notch
+  EXPECT_TRUE(l.selects({500010, 5000002, 0}));   // edges are inside
+  EXPECT_TRUE(l.mayMeet(Box3d{{500001, 5000001, 50}, {500002, 5000002, 60}}));
+  EXPECT_FALSE(l.mayMeet(Box3d{{500011, 5000001, 50}, {500012, 5000002, 60}}));
+  EXPECT_EQ(l.planVertices().size(), 6u);
+}
+
+TEST(PolygonSelection, VertexListsAreParsedOrRefused) {
+  EXPECT_EQ(parsePolygonVertices("1,2,3.5,4,-5,6e1", "--clip-polygon"),
+            (std::vector<glm::dvec2>{{1, 2}, {3.5, 4}, {-5, 60}}));
+  for (const char* bad : {"1,2,3,4", "1,2,3,4,5", "1,2,3,x,5,6", "1,2,3,4,5,6,", ",1,2,3,4,5,6",
+                          "inf,1,2,3,4,5", "1 2 3 4 5 6", ""}) {
+    EXPECT_THROW(parsePolygonVertices(bad, "--clip-polygon"), InputError) << bad;
+  }
+  std::string many;
+  for (size_t i = 0; i <= PolygonSelection::kMaxVertices; ++i) {
+    many += (i ? "," : "") + std::to_string(i) + "," + std::to_string(i % 2);
+  }
+  EXPECT_THROW(parsePolygonVertices(many, "--clip-polygon"), InputError);
+}
+
 TEST(PolygonSelection, TooFewPointsAreRefused) {
   EXPECT_THROW(PolygonSelection(Camera{}, 100.0, 100.0, {{1.0, 1.0}, {2.0, 2.0}}), InputError);
 }

@@ -112,6 +112,68 @@ TEST_F(CudaVsCpu, ClippedFramesArePixelIdenticalWithAndWithoutQualityModes) {
   }
 }
 
+/// Clip polygons: a concave plan polygon (a prism through the cylinders) kept inside and cut
+/// away, one drawn on the screen of a perspective view, and one with a box.
+std::vector<std::pair<const char*, ClipSettings>> polygonCases() {
+  const std::vector<glm::dvec2> star = {{-0.9, -0.8}, {0.1, -0.3}, {0.8, -0.9}, {0.4, 0.1},
+                                        {0.9, 0.8},   {0.0, 0.3},  {-0.7, 0.9}, {-0.2, 0.0}};
+  const Camera drawnFrom = kCylinderViewpoints[0].camera();
+  const PolygonSelection screen(drawnFrom, 640.0, 360.0,
+                                {{100.0, 60.0}, {500.0, 90.0}, {420.0, 330.0}, {300.0, 150.0},
+                                 {140.0, 300.0}});
+  const ClipBox box{{-0.6, -0.5, -0.4}, {0.5, 0.6, 0.7}};
+  return {{"plan polygon", {.polygon = PolygonSelection::plan(star)}},
+          {"plan polygon cut away", {.polygon = PolygonSelection::plan(star, false)}},
+          {"screen polygon", {.polygon = screen}},
+          {"box and polygon", {.box = box, .polygon = PolygonSelection::plan(star)}}};
+}
+
+TEST_F(CudaVsCpu, PolygonClippedFramesArePixelIdentical) {
+  for (const auto& [name, clip] : polygonCases()) {
+    for (int pointSize : {1, 3}) {
+      RenderSettings settings;
+      settings.clip = clip;
+      settings.quality.pointSizePx = pointSize;
+      settings.background = packRgba(7, 8, 9);
+      for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+        const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);
+        const Image cpu = test::renderToImage(*cpu_, view, settings);
+        for (int frame = 0; frame < 2; ++frame) {
+          const Image gpu = test::renderToImage(*cuda_, view, settings);
+          EXPECT_EQ(test::countDifferentPixels(gpu, cpu), 0u)
+              << name << ", " << pointSize << " px at " << viewpoint.name;
+        }
+        if (std::string(viewpoint.name) == "overview") {
+          std::printf("[ polygon ] %-22s %d px: lit %llu\n", name, pointSize,
+                      (unsigned long long)test::countLitPixels(cpu, settings.background));
+          EXPECT_GT(test::countLitPixels(cpu, settings.background), 100u) << name;
+        }
+      }
+    }
+  }
+}
+
+TEST_F(CudaVsCpu, PolygonClippedPicksFindTheSamePoints) {
+  RenderSettings settings;
+  settings.clip = polygonCases()[0].second;
+  uint64_t found = 0;
+  for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+    const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);
+    for (int y = 10; y < 360; y += 40) {
+      for (int x = 10; x < 640; x += 40) {
+        const std::optional<PickedPoint> gpu = cuda_->pick(view, settings, x, y);
+        const std::optional<PickedPoint> cpu = cpu_->pick(view, settings, x, y);
+        ASSERT_EQ(gpu.has_value(), cpu.has_value()) << viewpoint.name << " " << x << "," << y;
+        if (!cpu) continue;
+        ++found;
+        EXPECT_EQ(gpu->location.index, cpu->location.index);
+        EXPECT_EQ(gpu->viewDepth, cpu->viewDepth);
+      }
+    }
+  }
+  EXPECT_GT(found, 20u);
+}
+
 TEST_F(CudaVsCpu, PicksFindTheSamePointsOnBothBackends) {
   RenderSettings wide;
   wide.quality.pointSizePx = 3;

@@ -200,6 +200,88 @@ TEST(SelectionExport, ClipOutsideAndSlabFollowTheRenderersRule) {
   EXPECT_FALSE(clipKeeps(slab, {5, 5, 11.01}));
 }
 
+/// A concave plan polygon over part of the cloud (x 0-100, y 0-50), and the test's own
+/// point-in-polygon (even-odd, in doubles) for it.
+const std::vector<glm::dvec2> kPolygon = {{12, 4}, {45, 9}, {30, 22}, {58, 44}, {20, 38}};
+
+bool insidePolygon(double x, double y) {
+  bool inside = false;
+  for (size_t i = 0, j = kPolygon.size() - 1; i < kPolygon.size(); j = i++) {
+    const glm::dvec2 a = kPolygon[i], b = kPolygon[j];
+    if ((a.y > y) != (b.y > y) && x < (b.x - a.x) * (y - a.y) / (b.y - a.y) + a.x) inside = !inside;
+  }
+  return inside;
+}
+
+Records polygonExpected(const Records& input, bool keepInside) {
+  Records expected;
+  for (uint64_t i = 0; i < input.count(); ++i) {
+    const uint8_t* r = input.at(i);
+    const double x = load<int32_t>(r) * kScale, y = load<int32_t>(r + 4) * kScale;
+    if (insidePolygon(x, y) == keepInside && r[16] >= 2 && r[16] <= 4) {
+      expected.bytes.insert(expected.bytes.end(), r, r + kRecordLength);
+    }
+  }
+  return expected;
+}
+
+PointSelection polygonSelection(bool keepInside) {
+  PointSelection selection;
+  selection.clip.polygon = PolygonSelection::plan(kPolygon, keepInside);
+  selection.filter.classes = parseClassList("2-4", "--classes");
+  return selection;
+}
+
+TEST(SelectionExport, PolygonKeepsExactlyThePointsOverItInsideOrOutside) {
+  test::TempDir dir;
+  // Coordinates on a 1 mm grid: none lies on an edge at the precision the tests compare.
+  const Records input = makeRecords(6, 60'000, 0.0);
+  const auto laz = writeRecords(dir.file("in.laz"), input, LasCompression::Laz);
+  for (const bool keepInside : {true, false}) {
+    const Records expected = polygonExpected(input, keepInside);
+    ASSERT_GT(expected.count(), 1000u);
+    const ExportSummary summary =
+        exportSelection({laz.string()}, dir.file("out.las").string(), polygonSelection(keepInside));
+    EXPECT_EQ(summary.points, expected.count()) << keepInside;
+    EXPECT_TRUE(readAll(dir.file("out.las")).bytes == expected.bytes) << keepInside;
+  }
+}
+
+TEST(SelectionExport, FromCopcOnlyTheNodesThePolygonMayMeetAreRead) {
+  test::TempDir dir;
+  const Records input = makeRecords(7, 80'000, 0.0);
+  const auto las = writeRecords(dir.file("in.las"), input, LasCompression::None);
+  const auto copc = dir.file("in.copc.laz");
+  convertFilesToCopc({las.string()}, copc.string(), {.maxPointsPerNode = 2000});
+  const RegionTest region = selectionRegionTest(polygonSelection(true).clip);
+  ASSERT_TRUE(region);
+  EXPECT_LT(openLasRecords(copc, region)->pointCount(), input.count() * 3 / 4);
+  EXPECT_FALSE(selectionRegionTest(polygonSelection(false).clip));  // outside: everywhere
+  const ExportSummary summary =
+      exportSelection({copc.string()}, dir.file("out.las").string(), polygonSelection(true));
+  const Records expected = polygonExpected(input, true);
+  EXPECT_EQ(summary.points, expected.count());
+  std::unique_ptr<PointRecordStream> written = openLasRecords(dir.file("out.las"));
+  EXPECT_EQ(decoded(readAll(dir.file("out.las")), written->format().scale, written->format().offset),
+            decoded(expected, glm::dvec3(kScale), glm::dvec3(0.0)));
+  // A tile the polygon cannot reach is not read at all.
+  const Records far = makeRecords(8, 5'000, 500.0);
+  const auto b = writeRecords(dir.file("far.laz"), far, LasCompression::Laz);
+  EXPECT_EQ(openLasRecords(b, region)->pointCount(), 0u);
+}
+
+TEST(SelectionExport, PolygonAndBoxBothApply) {
+  ClipSettings clip;
+  clip.box = ClipBox{{0, 0, 0}, {100, 100, 1}};
+  clip.polygon = PolygonSelection::plan(kPolygon);
+  EXPECT_TRUE(clipKeeps(clip, {30, 15, 0.5}));
+  EXPECT_FALSE(clipKeeps(clip, {30, 15, 1.5}));  // over the polygon, above the box
+  EXPECT_FALSE(clipKeeps(clip, {50, 20, 0.5}));  // in the box, beside the polygon's notch
+  EXPECT_TRUE(clipKeeps(clip, {30, 15, -1e6}) == false);
+  clip.box.reset();
+  EXPECT_TRUE(clipKeeps(clip, {30, 15, -1e6}));  // the prism is unbounded in z
+}
+
 TEST(SelectionExport, CancelLeavesNoFileAndBadRangesAreRefused) {
   test::TempDir dir;
   const Records input = makeRecords(5, 10'000, 0.0);

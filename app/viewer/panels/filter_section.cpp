@@ -96,6 +96,12 @@ FilterSectionActions drawFilterSection(PointFilter& filter, FilterPanel& panel,
     actions.rangeAttribute = std::string();
   }
   ImGui::Separator();
+  drawSelectionExportRow(panel.exportPath, progress, outcome, actions);
+  return actions;
+}
+
+void drawSelectionExportRow(std::string& path, const CopcWriteProgress* progress,
+                            const std::string& outcome, FilterSectionActions& actions) {
   // What the clip region and the filters keep, at full resolution, from the files.
   if (progress) {
     const uint64_t total = std::max<uint64_t>(1, progress->pointsTotal.load());
@@ -108,12 +114,11 @@ FilterSectionActions drawFilterSection(PointFilter& filter, FilterPanel& panel,
     if (ImGui::Button("Cancel##export")) actions.cancelExport = true;
   } else {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-    const bool entered = inputString("##exportPath", panel.exportPath);
+    const bool entered = inputString("##exportPath", path);
     ImGui::SameLine();
-    if (ImGui::Button("Export selection...") || entered) actions.exportTo = panel.exportPath;
+    if (ImGui::Button("Export selection...") || entered) actions.exportTo = path;
     if (!outcome.empty()) ImGui::TextWrapped("%s", outcome.c_str());
   }
-  return actions;
 }
 
 }  // namespace pcv::app

@@ -18,6 +18,11 @@ struct FilterSectionActions {
   bool cancelExport = false;
 };
 
+/// The export row: a path and "Export selection...", or the running export's progress and
+/// Cancel. Sets exportTo or cancelExport of `actions`.
+void drawSelectionExportRow(std::string& path, const CopcWriteProgress* progress,
+                            const std::string& outcome, FilterSectionActions& actions);
+
 /// `progress`: the export running, or null; `outcome`: what the last one did (may be empty).
 FilterSectionActions drawFilterSection(PointFilter& filter, FilterPanel& panel,
                                        const CopcWriteProgress* progress,

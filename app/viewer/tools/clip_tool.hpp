@@ -22,7 +22,7 @@ class ClipTool final : public ViewerTool {
   bool onButton(const ButtonEvent& event) override;
   bool onCursor(const CursorEvent& event) override;
   const char* sectionTitle() const override { return "Clip"; }
-  bool inUse() const override { return host_.settings().clip.active(); }
+  bool inUse() const override { return host_.settings().clip.hasRegion(); }
   void drawSection() override;
   void drawOverlay(const ScreenProjector& projector) override;
   void addScriptCommands(ScriptCommands& commands) override;

@@ -5,17 +5,10 @@
 #include <cstdio>
 
 #include "pcv/core/error.hpp"
-#include "pcv/session/selection_export.hpp"
 #include "viewer/input_script.hpp"
 #include "viewer/panels/filter_section.hpp"
 
 namespace pcv::app {
-
-FilterTool::~FilterTool() {
-  if (!job_) return;
-  job_->progress.cancel = true;  // a window closing does not wait for a long export
-  if (job_->thread.joinable()) job_->thread.join();
-}
 
 void FilterTool::onSceneShown() {
   const PointCloud& cloud = host_.scene().cloud();
@@ -55,59 +48,12 @@ void FilterTool::chooseRange(const std::string& attribute) {
 }
 
 void FilterTool::drawSection() {
-  FilterSectionActions actions =
-      drawFilterSection(host_.settings().filter, panel_, job_ ? &job_->progress : nullptr,
-                        job_ ? std::string() : lastOutcome_);
+  FilterSectionActions actions = drawFilterSection(host_.settings().filter, panel_,
+                                                   exporter_.progress(), exporter_.lastOutcome());
   if (actions.rangeAttribute) chooseRange(*actions.rangeAttribute);
-  if (actions.exportTo) startExport(*actions.exportTo);
-  if (actions.cancelExport && job_) job_->progress.cancel = true;
-  exportDone();
-}
-
-bool FilterTool::startExport(const std::string& path) {
-  if (job_) {
-    host_.showError("an export is running: cancel it or wait for it");
-    return false;
-  }
-  const ViewDescription view = host_.describeView();
-  if (view.files.empty()) {
-    host_.showError("export selection: the cylinder scene has no file to export from");
-    return false;
-  }
-  const PointSelection selection{.clip = view.settings.clip, .filter = view.settings.filter};
-  job_ = std::make_unique<SelectionExportJob>();
-  SelectionExportJob* job = job_.get();
-  job->thread = std::thread([job, files = view.files, path, selection] {
-    std::string outcome;
-    try {
-      const ExportSummary summary = exportSelection(files, path, selection, &job->progress);
-      outcome = "exported " + std::to_string(summary.points) + " points to " + path + " (" +
-                summary.format + ", point format " + std::to_string(summary.pointFormat) + ")";
-    } catch (const ConversionCancelled&) {
-      outcome = "export to " + path + " cancelled";
-    } catch (const std::exception& error) {
-      outcome = std::string("export failed: ") + error.what();
-    }
-    const std::lock_guard lock(job->mutex);
-    job->outcome = outcome;
-    job->finished = true;
-  });
-  std::fprintf(stderr, "pcv: exporting the selection to %s\n", path.c_str());
-  return true;
-}
-
-bool FilterTool::exportDone() {
-  if (!job_) return true;
-  {
-    const std::lock_guard lock(job_->mutex);
-    if (!job_->finished) return false;
-    lastOutcome_ = job_->outcome;
-  }
-  job_->thread.join();
-  job_.reset();
-  std::fprintf(stderr, "pcv: %s\n", lastOutcome_.c_str());
-  if (lastOutcome_.rfind("export failed", 0) == 0) host_.showError(lastOutcome_);
-  return true;
+  if (actions.exportTo) exporter_.start(*actions.exportTo);
+  if (actions.cancelExport) exporter_.cancel();
+  exporter_.done();
 }
 
 void FilterTool::addScriptCommands(ScriptCommands& commands) {
@@ -157,9 +103,9 @@ void FilterTool::addScriptCommands(ScriptCommands& commands) {
     return ScriptStep([this, path, started] {
       if (!*started) {
         *started = true;
-        if (!startExport(path)) return true;
+        if (!exporter_.start(path)) return true;
       }
-      return exportDone();
+      return exporter_.done();
     });
   });
 }

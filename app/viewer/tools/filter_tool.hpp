@@ -12,13 +12,10 @@
 
 #include <array>
 #include <cstdint>
-#include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "pcv/io/copc_writer.hpp"
+#include "viewer/tools/selection_exporter.hpp"
 #include "viewer/tools/tool_host.hpp"
 #include "viewer/tools/viewer_tool.hpp"
 
@@ -34,30 +31,15 @@ struct FilterPanel {
   std::string exportPath = "selection.laz";
 };
 
-/// An export running on its own thread.
-struct SelectionExportJob {
-  CopcWriteProgress progress;
-  std::thread thread;
-  std::mutex mutex;
-  bool finished = false;  ///< guarded
-  std::string outcome;    ///< guarded: what happened, for the section and stderr
-};
-
 class FilterTool final : public ViewerTool {
  public:
-  explicit FilterTool(ToolHost& host) : host_(host) {}
-  ~FilterTool() override;
+  explicit FilterTool(ToolHost& host) : host_(host), exporter_(host) {}
 
   const char* sectionTitle() const override { return "Filters"; }
-  bool inUse() const override { return host_.settings().filter.active() || job_ != nullptr; }
+  bool inUse() const override { return host_.settings().filter.active() || exporter_.running(); }
   void drawSection() override;
   void addScriptCommands(ScriptCommands& commands) override;
   void onSceneShown() override;
-
-  /// Starts writing the selection to `path`; false (said in the error window) when one runs.
-  bool startExport(const std::string& path);
-  /// True once the export started last has ended (or when none was started).
-  bool exportDone();
 
  private:
   /// Chooses the range attribute: its values go to the renderer, the range spans them.
@@ -65,8 +47,7 @@ class FilterTool final : public ViewerTool {
 
   ToolHost& host_;
   FilterPanel panel_;
-  std::unique_ptr<SelectionExportJob> job_;
-  std::string lastOutcome_;  ///< of the export that ended last, shown in the section
+  SelectionExporter exporter_;
 };
 
 }  // namespace pcv::app

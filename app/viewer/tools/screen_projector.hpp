@@ -26,6 +26,7 @@ class ScreenProjector {
   double unitsPerPixelAt(const glm::dvec3& world) const;
 
   const Camera& camera() const { return camera_; }
+  double windowWidth() const { return width_; }
   double windowHeight() const { return height_; }
 
  private:

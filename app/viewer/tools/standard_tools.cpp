@@ -6,6 +6,7 @@
 #include "viewer/tools/filter_tool.hpp"
 #include "viewer/tools/measure_tool.hpp"
 #include "viewer/tools/path_tool.hpp"
+#include "viewer/tools/polygon_tool.hpp"
 #include "viewer/tools/profile_tool.hpp"
 #include "viewer/tools/views_tool.hpp"
 
@@ -15,6 +16,7 @@ void addStandardTools(ToolList& tools, ToolHost& host) {
   tools.add(std::make_unique<ViewsTool>(host));
   tools.add(std::make_unique<MeasureTool>(host));
   tools.add(std::make_unique<ClipTool>(host));
+  tools.add(std::make_unique<PolygonTool>(host));
   tools.add(std::make_unique<PathTool>(host));
   tools.add(std::make_unique<FilterTool>(host));
   tools.add(std::make_unique<ProfileTool>(host));

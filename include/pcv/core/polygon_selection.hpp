@@ -3,14 +3,16 @@
 /// kept with the polygon, so the selection stays on the same points when the camera moves, and
 /// export tests points in world (double) coordinates against it.
 ///
-/// Not there yet: the renderer does not draw with it. The plan is a ClipSettings::polygon that
-/// makeClipFrame turns into the polygon view's clip x, y, w rows per batch (affine in the step
-/// counts, like BatchProjection) and a coverage mask of the polygon in that view's NDC (say
-/// 1024 x 1024 bits in device memory), tested per point in the clip raster and splat kernels and
-/// the CPU loops alike (shared/clip_region.hpp), with batches classified by their corners' NDC
-/// rectangle against the mask's. The viewer tool then draws the polygon with clicks.
+/// The renderer draws with it as part of ClipSettings (clip_settings.hpp): makeClipFrame turns
+/// the view into rows of clip x, y, w per batch (affine in the step counts, like
+/// BatchProjection) and the polygon into edges, tested per point in the same HOST_DEVICE code
+/// on the CPU and CUDA backends (src/raster/shared/clip_region.hpp), with whole batches kept or
+/// skipped from their corners' rectangle. Export and `pcv convert --clip-polygon` test selects()
+/// per record and read only what mayMeet() the polygon. The viewer's Polygon tool draws it with
+/// clicks; `--clip-polygon x0,y0,x1,y1,...` gives a plan polygon (plan()).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -23,32 +25,63 @@ namespace pcv {
 
 class PolygonSelection {
  public:
+  /// Vertices beyond this many are refused: the renderer keeps every edge in its kernel
+  /// parameters (2 KB in all), read by every point it tests.
+  static constexpr size_t kMaxVertices = 128;
+
   /// A polygon of `windowVertices` (window pixels, y down, at least three) drawn over a
   /// windowWidth x windowHeight view of `camera`. `keepInside` false selects what is outside.
-  /// Throws InputError for fewer than three vertices or a view of no size.
+  /// A perspective view selects a cone in front of its near plane; an orthographic one a prism
+  /// through the whole scene, both ways along its rays. Throws InputError for fewer than three
+  /// vertices, more than kMaxVertices, non-finite ones or a view of no size.
   PolygonSelection(const Camera& camera, double windowWidth, double windowHeight,
                    std::vector<glm::dvec2> windowVertices, bool keepInside = true);
 
-  /// Whether the world position is selected: in front of the view's near plane and inside the
-  /// polygon (even-odd rule; edges count as inside), or the opposite with keepInside false.
+  /// A plan polygon: world x, y vertices, selecting the prism over it, infinite in z (a
+  /// polygon drawn in an orthographic view from above; PDAL's filters.crop polygon). Throws
+  /// InputError as the constructor does.
+  static PolygonSelection plan(std::vector<glm::dvec2> worldVertices, bool keepInside = true);
+
+  /// Whether the world position is selected: in front of a perspective view's near plane and
+  /// inside the polygon (even-odd rule; edges count as inside), or the opposite with keepInside
+  /// false.
   bool selects(const glm::dvec3& world) const;
   /// Whether some point of the box may be selected (conservative: the box's projected corners'
   /// rectangle against the polygon's), for skipping nodes and tiles when exporting.
   bool mayMeet(const Box3d& box) const;
 
+  /// The polygon in its view's plane: normalized device coordinates, or for a plan polygon
+  /// world x, y minus anchor().
   const std::vector<glm::dvec2>& ndcVertices() const { return ndc_; }
   bool keepInside() const { return keepInside_; }
+  void setKeepInside(bool keepInside) { keepInside_ = keepInside; }
+  /// The world x, y vertices of a plan polygon; empty for one drawn in a view.
+  const std::vector<glm::dvec2>& planVertices() const { return plan_; }
+
+  /// The view: clip = viewProjection() * (world - anchor(), 1) gives the plane's x / w and
+  /// y / w; a position is in front when clip w > minimumW() (-infinity: every position).
+  const glm::dvec3& anchor() const { return anchor_; }
+  const glm::dmat4& viewProjection() const { return viewProjection_; }
+  double minimumW() const { return minimumW_; }
 
  private:
-  /// The point's normalized device coordinates in the polygon's view, or false behind the eye.
+  PolygonSelection() = default;
+  void setVertices(std::vector<glm::dvec2> ndc);
+  /// The point's coordinates in the polygon's plane, or false behind a perspective eye.
   bool toNdc(const glm::dvec3& world, glm::dvec2& ndc) const;
   bool insidePolygon(const glm::dvec2& ndc) const;
 
-  Camera camera_;
-  glm::dmat4 viewProjection_;  ///< relative to the camera's eye
+  glm::dvec3 anchor_{0.0};
+  glm::dmat4 viewProjection_{1.0};  ///< relative to anchor_
+  double minimumW_ = 0.0;
   std::vector<glm::dvec2> ndc_;
-  glm::dvec2 ndcMin_, ndcMax_;
-  bool keepInside_;
+  std::vector<glm::dvec2> plan_;
+  glm::dvec2 ndcMin_{0.0}, ndcMax_{0.0};
+  bool keepInside_ = true;
 };
+
+/// "x0,y0,x1,y1,x2,y2[,...]": a plan polygon's world x, y vertices (at least three pairs, at
+/// most PolygonSelection::kMaxVertices). Throws InputError naming `what` and the text.
+std::vector<glm::dvec2> parsePolygonVertices(const std::string& text, const std::string& what);
 
 }  // namespace pcv

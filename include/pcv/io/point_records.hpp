@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -57,6 +58,15 @@ std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& p
 /// record: a chunk read holds points outside the region too. Throws InputError.
 std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path,
                                                   const Box3d& region);
+
+/// Whether a box (world coordinates: a file's header bounds, a COPC node's cube) may hold
+/// points that are wanted; conservative.
+using RegionTest = std::function<bool(const Box3d&)>;
+
+/// The same, reading only the nodes and files whose boxes `region` may meet (a selection
+/// polygon's mayMeet, say); an empty test reads everything. Throws InputError.
+std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path,
+                                                  const RegionTest& region);
 
 /// The points of `cloud` as records of `pointFormat` (0-10): positions on a grid as fine as the
 /// floats' precision over the cloud's extent, offset by its origin; colours scaled to 16 bits;

@@ -1,13 +1,16 @@
 /// @brief Clipping: the part of the scene a frame draws, as an axis-aligned box and a slab (the
-/// points between two parallel planes), in world coordinates. The viewer's Clip section and
-/// `pcv render --clip-box` edit it; the renderer culls whole batches outside it and tests single
-/// points only in batches its faces cross.
+/// points between two parallel planes), in world coordinates, and a polygon drawn in a view
+/// (PolygonSelection). The viewer's Clip section and Polygon tool and `pcv render --clip-box`,
+/// `--clip-polygon` edit it; the renderer culls whole batches outside it and tests single
+/// points only in batches its faces or edges cross.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 
 #include <glm/glm.hpp>
+
+#include "pcv/core/polygon_selection.hpp"
 
 namespace pcv {
 
@@ -33,10 +36,15 @@ enum class ClipKeep : uint8_t {
 struct ClipSettings {
   std::optional<ClipBox> box;    ///< empty: no box
   std::optional<ClipSlab> slab;  ///< empty: no slab
-  ClipKeep keep = ClipKeep::Inside;
+  ClipKeep keep = ClipKeep::Inside;  ///< of the box and slab
+  /// Empty: no polygon. Kept inside or outside by its own keepInside(); a point is drawn when
+  /// the box and slab (as `keep` says) and the polygon both keep it.
+  std::optional<PolygonSelection> polygon;
 
   /// True when anything is clipped.
-  bool active() const { return box.has_value() || slab.has_value(); }
+  bool active() const { return box.has_value() || slab.has_value() || polygon.has_value(); }
+  /// True when the box or the slab clips.
+  bool hasRegion() const { return box.has_value() || slab.has_value(); }
 };
 
 /// Throws InputError naming the value when the box is inverted or not finite, or the slab has a

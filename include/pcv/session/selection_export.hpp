@@ -1,7 +1,7 @@
 /// @brief "Export the selection": the points of files, folders and datasets that a clip region
 /// and point filters keep, as LAS records at full resolution (each record written as stored).
-/// Only what can meet the clip box is read: of a COPC file the nodes whose cubes meet it, of a
-/// dataset the tiles whose bounds do. `pcv convert --clip-box ... --classes ...` and the
+/// Only what can meet the clip box and polygon is read: of a COPC file the nodes whose cubes
+/// meet them, of a dataset the tiles whose bounds do. `pcv convert --clip-box ... --classes ...` and the
 /// viewer's "Export selection..." both write through here.
 #pragma once
 
@@ -19,7 +19,7 @@
 namespace pcv {
 
 struct PointSelection {
-  ClipSettings clip;   ///< box and slab, kept inside or outside (world coordinates)
+  ClipSettings clip;   ///< box and slab, kept inside or outside (world coordinates); polygon
   PointFilter filter;  ///< classes, returns, attribute ranges
 
   bool active() const { return clip.active() || filter.active(); }
@@ -35,6 +35,10 @@ RecordPredicate selectionPredicate(const PointSelection& selection);
 /// The box outside of which nothing is kept (the clip box when kept inside), for reading only
 /// the nodes and tiles that meet it; empty when points anywhere may be kept.
 std::optional<Box3d> selectionRegion(const ClipSettings& clip);
+/// Whether a box (a file's bounds, a COPC node's cube) may hold kept points: it meets the box
+/// of selectionRegion and the polygon (kept inside) may meet it. Empty when points anywhere may
+/// be kept.
+RegionTest selectionRegionTest(const ClipSettings& clip);
 
 /// The records of `inputs` (LAS, LAZ, COPC files; folders and .vpc stand for their tiles; other
 /// formats are read whole) that `selection` keeps, merged in order; `pointFormat` >= 0

@@ -66,7 +66,7 @@ bool overlaps(const Box3d& a, const Box3d& b) {
 
 class LasFileRecords : public PointRecordStream {
  public:
-  LasFileRecords(const std::filesystem::path& path, const std::optional<Box3d>& region)
+  LasFileRecords(const std::filesystem::path& path, const RegionTest& region)
       : file_(path), context_{.file = path.string()} {
     header_ = io::parseLasHeader(file_.bytes(), context_);
     format_ = formatOf(header_, file_.bytes());
@@ -87,7 +87,7 @@ class LasFileRecords : public PointRecordStream {
                                                   " points, more than the file holds (truncated?)");
       }
     }
-    if (region) restrictTo(path, *region);
+    if (region) restrictTo(path, region);
   }
 
   uint64_t next(uint64_t maxPoints, const uint8_t*& records) override {
@@ -106,14 +106,14 @@ class LasFileRecords : public PointRecordStream {
   }
 
  private:
-  /// Reads only the chunks of COPC nodes that meet `region`, or nothing when the header's
-  /// bounds miss it.
-  void restrictTo(const std::filesystem::path& path, const Box3d& region) {
+  /// Reads only the chunks of COPC nodes that `region` may meet, or nothing when the header's
+  /// bounds are out of its reach.
+  void restrictTo(const std::filesystem::path& path, const RegionTest& region) {
     // A header's bounds skip the whole file, as tile indexes (PDAL, QGIS) use them; all zeros
     // is a writer that left them out, not a file of points at the origin.
     const bool stated = !bounds_.empty() && (bounds_.min != glm::dvec3(0.0) ||
                                              bounds_.max != glm::dvec3(0.0));
-    if (stated && !overlaps(bounds_, region)) {
+    if (stated && !region(bounds_)) {
       pointCount_ = 0;
       chunkOrder_.clear();
       return;
@@ -122,7 +122,7 @@ class LasFileRecords : public PointRecordStream {
     const CopcHierarchy hierarchy = readCopcHierarchy(path);
     std::vector<uint64_t> offsets;
     for (const CopcNode& node : hierarchy.nodes) {
-      if (node.pointCount > 0 && overlaps(node.bounds, region)) offsets.push_back(node.chunkOffset);
+      if (node.pointCount > 0 && region(node.bounds)) offsets.push_back(node.chunkOffset);
     }
     std::sort(offsets.begin(), offsets.end());
     const auto& chunks = laz_->layout().chunks;
@@ -194,11 +194,16 @@ class LasFileRecords : public PointRecordStream {
 }  // namespace
 
 std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path) {
-  return std::make_unique<LasFileRecords>(path, std::nullopt);
+  return std::make_unique<LasFileRecords>(path, RegionTest());
 }
 
 std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path,
                                                   const Box3d& region) {
+  return openLasRecords(path, RegionTest([region](const Box3d& box) { return overlaps(box, region); }));
+}
+
+std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path,
+                                                  const RegionTest& region) {
   return std::make_unique<LasFileRecords>(path, region);
 }
 

@@ -123,7 +123,7 @@ PCV_CPU_FMA_CLONES void rasterCompactBatches(const Frame& frame, const HostPoint
     for (uint32_t i = batch.first; i < batch.first + batch.count; ++i) {
       const uint32_t word = pool.positions[i];
       PixelHit hit;
-      if (clipTested && !clipKeepsQuantized(clip, word)) continue;
+      if (clipTested && !clipKeepsQuantized(clip, frame.clip.polygon, word)) continue;
       if (filterTested && !filterKeepsSlot(frame.filter, filterArrays, i)) continue;
       const bool drawn = visibility == BatchVisibility::kInside && !clipTested && !filterTested
                              ? projectQuantized<false>(projection, word, hit)

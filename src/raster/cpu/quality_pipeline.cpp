@@ -32,7 +32,7 @@ PCV_CPU_FMA_CLONES void splatBatches(const Frame& frame, const HostPointPool& po
     if (clipClass == BatchClipClass::kNone) continue;
     const bool clipTested = clipClass == BatchClipClass::kTested;
     for (uint32_t i = batch.first; i < batch.first + batch.count; ++i) {
-      if (clipTested && !clipKeepsQuantized(clip, pool.positions[i])) continue;
+      if (clipTested && !clipKeepsQuantized(clip, frame.clip.polygon, pool.positions[i])) continue;
       if (filterTested && !filterKeepsSlot(frame.filter, filterArrays, i)) continue;
       splatQuantized(splat, projection, pool.positions[i],
                      [&](uint32_t pixel, float depth) { visit(pixel, depth, i); });

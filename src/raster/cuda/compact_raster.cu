@@ -29,6 +29,7 @@ struct CompactRasterParams {
   const BatchClip* clips;     ///< one per batch drawn, read for batches with tests bit 0
   FilterFrame filter;         ///< the frame's point filter, tested for batches with tests bit 1
   FilterArrays filterArrays;  ///< the pool's filter data (device memory)
+  ClipPolygon polygon;        ///< the frame's clip polygon, for batches whose clip tests it
   uint32_t width;             ///< pixels per framebuffer row
   uint32_t pixelBias;         ///< -kFloorBias * (width + 1), mod 2^32: see drawQuantized
   unsigned long long* words;  ///< framebuffer, one word per pixel, kEmptyPixel where clear
@@ -120,7 +121,7 @@ __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
                                                const BatchProjection& projection, uint32_t word,
                                                uint32_t index, const BatchClip& clip,
                                                uint32_t tests) {
-  if (kClipped && (tests & 1u) && !clipKeepsQuantized(clip, word)) return;
+  if (kClipped && (tests & 1u) && !clipKeepsQuantized(clip, p.polygon, word)) return;
   if (kClipped && (tests & 2u) && !filterKeepsSlot(p.filter, p.filterArrays, index)) return;
   ScreenPoint point;
   if (!projectQuantizedToScreen<kTested>(projection, word, point)) return;
@@ -237,6 +238,7 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
                                    clips_.data(),
                                    f.filter,
                                    pool.filterArrays(),
+                                   f.clip.polygon,
                                    width,
                                    0u - kFloorBias * (width + 1),
                                    words};

@@ -34,7 +34,7 @@ __device__ void splatBatch(const uint32_t* positions, const Batch* batches, cons
   for (uint32_t i = threadIdx.x; i < count; i += blockDim.x) {
     const uint32_t index = first + i;
     const uint32_t word = __ldg(&positions[index]);
-    if (clipTested && !clipKeepsQuantized(clip, word)) continue;
+    if (clipTested && !clipKeepsQuantized(clip, clipFrame.polygon, word)) continue;
     if (filterTested && !filterKeepsSlot(filter, filterArrays, index)) continue;
     splatQuantized(splat, projection, word,
                    [&](uint32_t pixel, float depth) { visit(pixel, depth, index); });
