@@ -196,7 +196,9 @@ __device__ void rasterCompact(const CompactRasterParams& p) {
   drawSlice<kClipped>(p, culled, begin, end, clip);
 }
 
-__global__ void cullBatchesKernel(CullParams p) {
+// __grid_constant__: the clip polygon's edges are read by index straight from the parameters,
+// never copied to each thread's local memory.
+__global__ void cullBatchesKernel(const __grid_constant__ CullParams p) {
   cullBatch(p);
 }
 // Full occupancy: as many 256-thread blocks as the SM holds threads (on sm_80 and sm_90, 2048
@@ -215,7 +217,7 @@ __global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm)
 // The clip test's registers spill under the full-occupancy bound (32 on sm_90); five eighths of
 // the blocks (48 registers) hold them.
 __global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm * 5 / 8)
-    rasterClippedKernel(CompactRasterParams p) {
+    rasterClippedKernel(const __grid_constant__ CompactRasterParams p) {
   rasterCompact<true>(p);
 }
 

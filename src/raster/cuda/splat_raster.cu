@@ -65,10 +65,10 @@ __device__ void splatAccumulate(const SplatAccumulateParams& p) {
 
 }  // namespace
 
-__global__ void splatRasterKernel(SplatRasterParams p) {
+__global__ void splatRasterKernel(const __grid_constant__ SplatRasterParams p) {
   splatRaster(p);
 }
-__global__ void splatAccumulateKernel(SplatAccumulateParams p) {
+__global__ void splatAccumulateKernel(const __grid_constant__ SplatAccumulateParams p) {
   splatAccumulate(p);
 }
 

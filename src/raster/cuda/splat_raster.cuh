@@ -45,7 +45,8 @@ struct SplatAccumulateParams {
   uint32_t* accumulators;     ///< kAccumulatorsPerPixel per pixel, zeroed before
 };
 
-__global__ void splatRasterKernel(SplatRasterParams p);
-__global__ void splatAccumulateKernel(SplatAccumulateParams p);
+/// __grid_constant__: the clip polygon's edges are read by index from the parameters.
+__global__ void splatRasterKernel(const __grid_constant__ SplatRasterParams p);
+__global__ void splatAccumulateKernel(const __grid_constant__ SplatAccumulateParams p);
 
 }  // namespace pcv::cuda
