@@ -1,5 +1,7 @@
 #include "compact_raster.cuh"
 
+#include <algorithm>
+
 #include "pcv/cuda/dependent_launch.cuh"
 
 namespace pcv::cuda {
@@ -21,18 +23,45 @@ struct CullParams {
   FilterArrays filterArrays;      ///< the pool's filter data
   CulledBatch* culled;  ///< one per batch drawn
   BatchClip* clips;     ///< one per batch drawn, written for batches the region's faces cross
+  /// With a clip region or a filter (else null): 2 * batchCount entries, the batches with filter
+  /// tests only appended from 0, those with a clip test from batchCount, in any order...
+  uint32_t* testedBatches;
+  uint32_t* testedCounts;  ///< ... and how many of each ([0], [1]); zero before the stage
 };
 
 struct CompactRasterParams {
   const uint32_t* positions;  ///< quantized words, 16-byte aligned per batch
   const CulledBatch* culled;  ///< one per batch drawn
   const BatchClip* clips;     ///< one per batch drawn, read for batches with tests bit 0
-  FilterFrame filter;         ///< the frame's point filter, tested for batches with tests bit 1
+  FilterFrame filter;         ///< the frame's point filter, tested as the batch's tests say
   FilterArrays filterArrays;  ///< the pool's filter data (device memory)
   uint32_t width;             ///< pixels per framebuffer row
   uint32_t pixelBias;         ///< -kFloorBias * (width + 1), mod 2^32: see drawQuantized
   unsigned long long* words;  ///< framebuffer, one word per pixel, kEmptyPixel where clear
 };
+
+/// A tested raster: the batches of one list that the cull stage wrote.
+struct TestedRasterParams {
+  CompactRasterParams raster;
+  const uint32_t* batches;  ///< indices into raster.culled
+  const uint32_t* count;    ///< entries of `batches` (device memory: the cull stage counts them)
+};
+
+/// Appends batch `b` (when `append`) to list `list` of the tested batches: one shared-memory
+/// atomic per batch and one global atomic per list and block, so a frame whose every batch is
+/// tested does not queue 100 k atomics on two words. Every thread of the block calls it.
+__device__ PCV_FORCE_INLINE void appendTested(const CullParams& p, bool append, uint32_t list,
+                                              uint32_t b) {
+  __shared__ uint32_t blockCount[2], blockBase[2];
+  if (threadIdx.x < 2) blockCount[threadIdx.x] = 0;
+  __syncthreads();
+  const uint32_t rank = append ? atomicAdd(&blockCount[list], 1u) : 0u;
+  __syncthreads();
+  if (threadIdx.x < 2 && blockCount[threadIdx.x] > 0)
+    blockBase[threadIdx.x] = atomicAdd(&p.testedCounts[threadIdx.x], blockCount[threadIdx.x]);
+  __syncthreads();
+  if (append) p.testedBatches[list * p.batchCount + blockBase[list] + rank] = b;
+}
 
 /// Eight lanes per batch, one per corner; a few batches per warp keep the chain of float math
 /// per thread short, so the stage takes microseconds even for small clouds.
@@ -60,22 +89,27 @@ __device__ void cullBatch(const CullParams& p) {
     outsideAll &= __shfl_xor_sync(0xffffffffu, outsideAll, offset);
     insideAll &= __shfl_xor_sync(0xffffffffu, insideAll, offset);
   }
+  bool tested = false;
+  uint32_t list = 0;
   if (active && corner == 0) {
     BatchClip clip{};
     const BatchClipClass clipClass = classifyBatchClip(p.clip, batch, clip);
     const bool clipTest = clipClass == BatchClipClass::kTested;
     if (clipTest) p.clips[b] = clip;
-    const BatchFilterClass filterClass = classifyBatchFilter(p.filter, p.filterArrays, slot);
+    const uint32_t filterTests = batchFilterTests(p.filter, p.filterArrays, slot);
     // Free slots hold no points, and a batch the clip region cuts away or the filter leaves
-    // nothing of has nothing to draw.
+    // nothing of has nothing to draw; the view's cull holds whatever the filter says.
     const BatchVisibility visibility =
-        count == 0 || clipClass == BatchClipClass::kNone || filterClass == BatchFilterClass::kNone
+        count == 0 || clipClass == BatchClipClass::kNone || (filterTests & kFilterDropsAll)
             ? BatchVisibility::kOutside
             : combineCorners(outsideAll, insideAll != 0);
-    const uint32_t tests =
-        (clipTest ? 1u : 0u) | (filterClass == BatchFilterClass::kTested ? 2u : 0u);
+    const uint32_t tests = (clipTest ? kClipTest : 0u) |
+                           (filterTests & (kFilterWordTest | kFilterValueTest)) << kFilterTestShift;
     p.culled[b] = CulledBatch{projection, visibility, first, count, tests};
+    tested = tests != 0 && visibility != BatchVisibility::kOutside;
+    list = clipTest ? 1u : 0u;
   }
+  if (p.testedCounts) appendTested(p, tested, list, b);
 }
 
 /// Reads the depth half of a framebuffer word, asking L2 to keep the line: the framebuffer is
@@ -111,17 +145,68 @@ __device__ PCV_FORCE_INLINE uint4 readStreaming(const uint4* address) {
 #endif
 }
 
+/// Reads 8 bytes (the filter words of four points) as readStreaming does 16.
+__device__ PCV_FORCE_INLINE uint2 readStreaming(const uint2* address) {
+#if __CUDA_ARCH__ >= 800
+  uint64_t policy;
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  uint2 v;
+  asm("ld.global.nc.L1::no_allocate.L2::cache_hint.v2.u32 {%0, %1}, [%2], %3;"
+      : "=r"(v.x), "=r"(v.y)
+      : "l"(address), "l"(policy));
+  return v;
+#else
+  return __ldcs(address);
+#endif
+}
+
+/// Which of the four points from slot `index` (a multiple of 4) pass the batch's filter tests
+/// (BatchFilterTests): bit j for point index + j. Reads only the arrays the tests need, 8 bytes
+/// of words and 16 of values per four points, in whole loads; `masks` is the frame's class and
+/// return masks in shared memory.
+__device__ PCV_FORCE_INLINE uint32_t quadFilterPasses(const CompactRasterParams& p,
+                                                      const uint32_t* masks, uint32_t filterTests,
+                                                      uint32_t index) {
+  uint32_t passes = 0xfu;
+  if (filterTests & kFilterWordTest) {
+    const uint2 pair = readStreaming(reinterpret_cast<const uint2*>(p.filterArrays.words + index));
+    // Little-endian: the lower half of each 32-bit word is the earlier point's.
+    const uint32_t words[4] = {pair.x & 0xffffu, pair.x >> 16, pair.y & 0xffffu, pair.y >> 16};
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      passes &= filterWordKept(masks, masks + 8, words[j]) ? 0xfu : ~(1u << j);
+  }
+  if (filterTests & kFilterValueTest) {
+    const uint4 bits = readStreaming(reinterpret_cast<const uint4*>(p.filterArrays.values + index));
+    const uint32_t values[4] = {bits.x, bits.y, bits.z, bits.w};
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      passes &= rangeValueKept(p.filter, __uint_as_float(values[j])) ? 0xfu : ~(1u << j);
+  }
+  return passes;
+}
+
+/// Whether the point at slot `i` passes the batch's filter tests (quadFilterPasses, one point).
+__device__ PCV_FORCE_INLINE bool slotFilterPasses(const CompactRasterParams& p,
+                                                  const uint32_t* masks, uint32_t filterTests,
+                                                  uint32_t i) {
+  if ((filterTests & kFilterWordTest) &&
+      !filterWordKept(masks, masks + 8, __ldg(&p.filterArrays.words[i])))
+    return false;
+  return !(filterTests & kFilterValueTest) ||
+         rangeValueKept(p.filter, __ldg(&p.filterArrays.values[i]));
+}
+
 /// Draws one point. Early-z: most points of a dense cloud are hidden; a plain read is far
 /// cheaper than an atomic, and a stale value only costs an atomic that was not needed. Equal
-/// depths go to the atomic, which keeps the lower index. With kClipped the point is first tested
-/// against the batch's clip region and the frame's filter, as the batch's `tests` bits say.
-template <bool kTested, bool kClipped>
+/// depths go to the atomic, which keeps the lower index. With kClipTest the point is first tested
+/// against the batch's clip region when its tests say so.
+template <bool kTested, bool kClipTest>
 __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
                                                const BatchProjection& projection, uint32_t word,
-                                               uint32_t index, const BatchClip& clip,
+                                               uint32_t index, const BatchClip* clip,
                                                uint32_t tests) {
-  if (kClipped && (tests & 1u) && !clipKeepsQuantized(clip, word)) return;
-  if (kClipped && (tests & 2u) && !filterKeepsSlot(p.filter, p.filterArrays, index)) return;
+  if (kClipTest && (tests & kClipTest) && !clipKeepsQuantized(*clip, word)) return;
   ScreenPoint point;
   if (!projectQuantizedToScreen<kTested>(projection, word, point)) return;
   // The pixel index row * width + column, with the floors' biases removed once by pixelBias (the
@@ -134,65 +219,83 @@ __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
 }
 
 /// Draws points [begin, end) of the positions, four per 16-byte load; begin is a multiple of 4.
-/// With kClipped each point is tested against `clip` (in shared memory: no registers held).
-template <bool kTested, bool kClipped>
+/// With kClipTest each point may be tested against `clip` (in shared memory: no registers held),
+/// with kFilterTest against the filter, as `tests` (CulledBatch::tests) says; without them
+/// `clip` and `masks` are not read.
+template <bool kTested, bool kClipTest, bool kFilterTest>
 __device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
                                            const BatchProjection& projection, uint32_t begin,
-                                           uint32_t end, const BatchClip& clip, uint32_t tests) {
+                                           uint32_t end, const BatchClip* clip, uint32_t tests,
+                                           const uint32_t* masks) {
   const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
   const uint32_t quadCount = (end - begin) / 4;
+  const uint32_t filterTests = kFilterTest ? tests >> kFilterTestShift : 0u;
   for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
     const uint4 w = readStreaming(&quads[q]);
     const uint32_t index = begin + 4 * q;
-    drawQuantized<kTested, kClipped>(p, projection, w.x, index, clip, tests);
-    drawQuantized<kTested, kClipped>(p, projection, w.y, index + 1, clip, tests);
-    drawQuantized<kTested, kClipped>(p, projection, w.z, index + 2, clip, tests);
-    drawQuantized<kTested, kClipped>(p, projection, w.w, index + 3, clip, tests);
+    const uint32_t passes = kFilterTest ? quadFilterPasses(p, masks, filterTests, index) : 0xfu;
+    if (passes & 1u) drawQuantized<kTested, kClipTest>(p, projection, w.x, index, clip, tests);
+    if (passes & 2u) drawQuantized<kTested, kClipTest>(p, projection, w.y, index + 1, clip, tests);
+    if (passes & 4u) drawQuantized<kTested, kClipTest>(p, projection, w.z, index + 2, clip, tests);
+    if (passes & 8u) drawQuantized<kTested, kClipTest>(p, projection, w.w, index + 3, clip, tests);
   }
   for (uint32_t i = begin + quadCount * 4 + threadIdx.x; i < end; i += kRasterBlock) {
-    drawQuantized<kTested, kClipped>(p, projection, __ldg(&p.positions[i]), i, clip, tests);
+    if (kFilterTest && !slotFilterPasses(p, masks, filterTests, i)) continue;
+    drawQuantized<kTested, kClipTest>(p, projection, __ldg(&p.positions[i]), i, clip, tests);
   }
 }
 
-template <bool kClipped>
-__device__ PCV_FORCE_INLINE void drawSlice(const CompactRasterParams& p, const CulledBatch& culled,
-                                           uint32_t begin, uint32_t end, const BatchClip& clip) {
-  if (kClipped) {
-    // The clip test, and the view's range tests too (one variant fewer; they only pass where the
-    // view keeps the points anyway).
-    drawRange<true, true>(p, culled.projection, begin, end, clip, culled.tests);
-  } else if (culled.visibility == BatchVisibility::kInside) {
-    // Batches wholly inside the view skip the per-point range tests: all their points pass them.
-    drawRange<false, false>(p, culled.projection, begin, end, clip, 0u);
-  } else {
-    drawRange<true, false>(p, culled.projection, begin, end, clip, 0u);
-  }
-}
-
-/// Block blockIdx.x draws slice (blockIdx.x % kSlices) of batch (blockIdx.x / kSlices): with
-/// kClipped the batches the clip region's faces cross or the filter tests point by point, else
-/// all the others. Two kernels, so the
-/// per-point clip test's registers (it spills under the 32 of full occupancy) never weigh on
-/// frames or batches without it.
-template <bool kClipped>
+/// Block blockIdx.x draws slice (blockIdx.x % kSlices) of batch (blockIdx.x / kSlices) when the
+/// batch has no per-point tests: the batches of a frame without clip region or filter, and those
+/// a filter or clip region keeps whole.
 __device__ void rasterCompact(const CompactRasterParams& p) {
   static_assert(kBatchSize % (4 * kSlices) == 0, "slices must hold whole 16-byte loads");
-  __shared__ BatchClip clip;
   beginDependentKernel();
   const uint32_t b = blockIdx.x / kSlices;
   const CulledBatch culled = p.culled[b];
   const uint32_t first = culled.first, count = culled.count;
-  if (culled.visibility == BatchVisibility::kOutside) return;
-  if ((culled.tests != 0) != kClipped) return;
+  if (culled.visibility == BatchVisibility::kOutside || culled.tests != 0) return;
   constexpr uint32_t kSliceSize = kBatchSize / kSlices;
   const uint32_t begin = first + (blockIdx.x % kSlices) * kSliceSize;
   const uint32_t end = min(begin + kSliceSize, first + count);
   if (begin >= end) return;
-  if (kClipped) {
-    if (threadIdx.x == 0 && (culled.tests & 1u)) clip = p.clips[b];
-    __syncthreads();
+  if (culled.visibility == BatchVisibility::kInside) {
+    // Batches wholly inside the view skip the per-point range tests: all their points pass them.
+    drawRange<false, false, false>(p, culled.projection, begin, end, nullptr, 0u, nullptr);
+  } else {
+    drawRange<true, false, false>(p, culled.projection, begin, end, nullptr, 0u, nullptr);
   }
-  drawSlice<kClipped>(p, culled, begin, end, clip);
+}
+
+/// The slices of the listed batches, by a grid of as many blocks as the GPU holds at once
+/// (item i is slice i % kSlices of list entry i / kSlices): a frame pays for the batches it tests,
+/// not for a block per batch of the scene. kClipTest: the list of clip-tested batches (their
+/// filter tests too), else the filter-tested ones. The view's range tests run for every point
+/// (one variant fewer; they only pass where the view keeps the points anyway).
+template <bool kClipTest>
+__device__ void rasterTested(const TestedRasterParams& t) {
+  const CompactRasterParams& p = t.raster;
+  __shared__ BatchClip clip;
+  __shared__ uint32_t masks[16];  // the filter's class and return masks: lookups per point
+  beginDependentKernel();
+  if (threadIdx.x < 8) masks[threadIdx.x] = p.filter.classMask[threadIdx.x];
+  if (threadIdx.x >= 8 && threadIdx.x < 16)
+    masks[threadIdx.x] = p.filter.returnMask[threadIdx.x - 8];
+  const uint32_t items = *t.count * kSlices;
+  constexpr uint32_t kSliceSize = kBatchSize / kSlices;
+  for (uint32_t item = blockIdx.x; item < items; item += gridDim.x) {
+    const uint32_t b = t.batches[item / kSlices];
+    const CulledBatch culled = p.culled[b];
+    const uint32_t begin = culled.first + (item % kSlices) * kSliceSize;
+    const uint32_t end = min(begin + kSliceSize, culled.first + culled.count);
+    // Every thread takes the same path: the slice is the block's. The first barrier keeps the
+    // previous slice's readers of `clip` before this write (and publishes the masks).
+    __syncthreads();
+    if (kClipTest && threadIdx.x == 0 && (culled.tests & kClipTest)) clip = p.clips[b];
+    __syncthreads();
+    if (begin >= end) continue;
+    drawRange<true, kClipTest, true>(p, culled.projection, begin, end, &clip, culled.tests, masks);
+  }
 }
 
 __global__ void cullBatchesKernel(CullParams p) {
@@ -209,13 +312,29 @@ constexpr int kRasterBlocksPerSm = 1536 / kRasterBlock;
 #endif
 __global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm)
     rasterCompactKernel(CompactRasterParams p) {
-  rasterCompact<false>(p);
+  rasterCompact(p);
+}
+// The filter tests fit the full-occupancy bound.
+__global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm)
+    rasterFilteredKernel(TestedRasterParams p) {
+  rasterTested<false>(p);
 }
 // The clip test's registers spill under the full-occupancy bound (32 on sm_90); five eighths of
 // the blocks (48 registers) hold them.
 __global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm * 5 / 8)
-    rasterClippedKernel(CompactRasterParams p) {
-  rasterCompact<true>(p);
+    rasterClippedKernel(TestedRasterParams p) {
+  rasterTested<true>(p);
+}
+
+/// Blocks of `kernel` (kRasterBlock threads) the current device holds at once: the grid of a
+/// tested raster.
+int residentBlocks(void (*kernel)(TestedRasterParams)) {
+  int device = 0, multiprocessors = 0, perMultiprocessor = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, kernel, kRasterBlock, 0));
+  return std::max(1, multiprocessors * perMultiprocessor);
 }
 
 }  // namespace
@@ -226,12 +345,24 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
   const auto width = uint32_t(f.view.width);
   culled_.reserve(batchCount);
   if (f.clip.active) clips_.reserve(batchCount);
-  // Each batch's projection and visibility, and what the clip region leaves of it.
-  f.recorder->launchDependent("cull", uint64_t(batchCount) * 8, cullBatchesKernel,
-                              CullParams{pool.batches.data(), f.drawnBatches, batchCount, f.view,
-                                         f.clip, f.filter, pool.filterArrays(), culled_.data(), clips_.data()},
-                              128);
-  // kSlices blocks per batch; those of batches outside the view return at once.
+  // Batches with per-point tests exist only with a clip region or a filter; then they are listed.
+  const bool listsTested = (f.clip.active || f.filter.active) && batchCount > 0;
+  if (listsTested) {
+    testedBatches_.reserve(2 * uint64_t(batchCount));
+    testedCounts_.reserve(2);
+    CUDA_CHECK(
+        cudaMemsetAsync(testedCounts_.data(), 0, 2 * sizeof(uint32_t), f.recorder->stream()));
+  }
+  // Each batch's projection and visibility, what the clip region and the filter leave of it, and
+  // the list of the batches that need per-point tests.
+  f.recorder->launchDependent(
+      "cull", uint64_t(batchCount) * 8, cullBatchesKernel,
+      CullParams{pool.batches.data(), f.drawnBatches, batchCount, f.view, f.clip, f.filter,
+                 pool.filterArrays(), culled_.data(), clips_.data(),
+                 listsTested ? testedBatches_.data() : nullptr,
+                 listsTested ? testedCounts_.data() : nullptr},
+      128);
+  // kSlices blocks per batch; those of batches outside the view or with tests return at once.
   const CompactRasterParams raster{pool.positions.data(),
                                    culled_.data(),
                                    clips_.data(),
@@ -242,11 +373,21 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
                                    words};
   f.recorder->launchDependent("raster", uint64_t(batchCount) * kSlices * kRasterBlock,
                               rasterCompactKernel, raster, kRasterBlock);
-  // The batches the clip region's faces cross or the filter tests, point by point; the rest of
-  // its blocks return.
-  if (f.clip.active || f.filter.active) {
-    f.recorder->launchDependent("clip raster", uint64_t(batchCount) * kSlices * kRasterBlock,
-                                rasterClippedKernel, raster, kRasterBlock);
+  if (!listsTested) return;
+  // The batches the filter tests point by point (and no clip region crosses).
+  if (f.filter.active) {
+    if (filterRasterBlocks_ == 0) filterRasterBlocks_ = residentBlocks(rasterFilteredKernel);
+    f.recorder->launchDependent(
+        "filter raster", uint64_t(filterRasterBlocks_) * kRasterBlock, rasterFilteredKernel,
+        TestedRasterParams{raster, testedBatches_.data(), testedCounts_.data()}, kRasterBlock);
+  }
+  // The batches the clip region's faces cross, with their filter tests.
+  if (f.clip.active) {
+    if (clipRasterBlocks_ == 0) clipRasterBlocks_ = residentBlocks(rasterClippedKernel);
+    f.recorder->launchDependent(
+        "clip raster", uint64_t(clipRasterBlocks_) * kRasterBlock, rasterClippedKernel,
+        TestedRasterParams{raster, testedBatches_.data() + batchCount, testedCounts_.data() + 1},
+        kRasterBlock);
   }
 }
 
