@@ -102,10 +102,13 @@ TEST(FilterCudaVsCpu, WholeMixedAndCulledBatchesArePixelIdentical) {
     const Image unfiltered = test::renderToImage(*cuda, view, {});
     EXPECT_GT(test::countLitPixels(unfiltered, RenderSettings{}.background), 1000u) << name;
     for (size_t c = 0; c < cases.size(); ++c) {
-      const Image gpu = test::renderToImage(*cuda, view, cases[c]);
       const Image host = test::renderToImage(*cpu, view, cases[c]);
-      EXPECT_EQ(test::countDifferentPixels(gpu, host), 0u)
-          << name << filterArguments(cases[c].filter) << " case " << c;
+      // The first frame of a filter tests the split batches and keeps the verdicts; the second
+      // reads them.
+      for (int frame = 0; frame < 2; ++frame) {
+        EXPECT_EQ(test::countDifferentPixels(test::renderToImage(*cuda, view, cases[c]), host), 0u)
+            << name << filterArguments(cases[c].filter) << " case " << c << " frame " << frame;
+      }
     }
     // Every point passing draws the unfiltered frame; none passing draws nothing.
     EXPECT_EQ(test::countDifferentPixels(test::renderToImage(*cuda, view, cases[0]), unfiltered),
@@ -115,6 +118,39 @@ TEST(FilterCudaVsCpu, WholeMixedAndCulledBatchesArePixelIdentical) {
                                    RenderSettings{}.background),
               0u)
         << name;
+  }
+}
+
+TEST(FilterCudaVsCpu, KeptVerdictsFollowNewFilterData) {
+  PCV_REQUIRE_CUDA();
+  std::unique_ptr<Renderer> cuda = createRenderer("cuda", kSlicedLayout);
+  std::unique_ptr<Renderer> cpu = createRenderer("cpu", kSlicedLayout);
+  const CylinderProducer points(makeCylinderScene(11), kPoints);
+  std::vector<PointSetId> sets;
+  for (Renderer* renderer : {cuda.get(), cpu.get()}) {
+    sets.push_back(renderer->addSet(points, {.keepSourceOrder = true}));
+    renderer->setFilterData(sets.back(), fieldsOf, "intensity");
+  }
+  RenderSettings settings;
+  settings.filter.returns = ReturnChoice::First;
+  settings.filter.ranges = {{"intensity", 0.0, 2000.0}};
+  const ViewTransform view = test::makeView(kCylinderViewpoints[0].camera(), 640, 360);
+  const Image before = test::renderToImage(*cpu, view, settings);
+  for (int frame = 0; frame < 2; ++frame) {
+    EXPECT_EQ(test::countDifferentPixels(test::renderToImage(*cuda, view, settings), before), 0u);
+  }
+  // New data under the same filter: the verdicts kept for the old data must not be read.
+  const auto shifted = [](uint64_t i) {
+    FilterFields f = fieldsOf(i + 12345);
+    f.classification = fieldsOf(i).classification;
+    return f;
+  };
+  cuda->setFilterData(sets[0], shifted, "intensity");
+  cpu->setFilterData(sets[1], shifted, "intensity");
+  const Image after = test::renderToImage(*cpu, view, settings);
+  EXPECT_GT(test::countDifferentPixels(before, after), 1000u);
+  for (int frame = 0; frame < 2; ++frame) {
+    EXPECT_EQ(test::countDifferentPixels(test::renderToImage(*cuda, view, settings), after), 0u);
   }
 }
 

@@ -13,6 +13,14 @@ constexpr int kRasterBlock = 256;
 /// wave is shorter) and than five (each block re-reads the batch's pixels into another L1).
 constexpr uint32_t kSlices = 2;
 
+/// The lists of tested batches, one per tested raster kernel.
+enum TestedList : uint32_t {
+  kPassBitsList,  ///< filter tests only, verdicts in the pass bits: "pass bits raster"
+  kFilterList,    ///< filter tests only, run now (verdicts written): "filter raster"
+  kClipList,      ///< a clip test, and filter tests as the batch needs: "clip raster"
+  kTestedLists
+};
+
 struct CullParams {
   const Batch* batches;   ///< the pool's batch slots
   const uint32_t* drawn;  ///< the slots to draw, or null for slots [0, batchCount)
@@ -23,10 +31,12 @@ struct CullParams {
   FilterArrays filterArrays;      ///< the pool's filter data
   CulledBatch* culled;  ///< one per batch drawn
   BatchClip* clips;     ///< one per batch drawn, written for batches the region's faces cross
-  /// With a clip region or a filter (else null): 2 * batchCount entries, the batches with filter
-  /// tests only appended from 0, those with a clip test from batchCount, in any order...
+  /// With a clip region or a filter (else null): kTestedLists lists of batchCount entries (list
+  /// l from l * batchCount), the batches of each tested raster appended in any order...
   uint32_t* testedBatches;
-  uint32_t* testedCounts;  ///< ... and how many of each ([0], [1]); zero before the stage
+  uint32_t* testedCounts;     ///< ... and how many in each list; zero before the stage
+  uint32_t* passStamps;       ///< the pool's, per batch slot (null without filter data)
+  uint32_t filterGeneration;  ///< FrameContext::filterGeneration
 };
 
 struct CompactRasterParams {
@@ -45,19 +55,21 @@ struct TestedRasterParams {
   CompactRasterParams raster;
   const uint32_t* batches;  ///< indices into raster.culled
   const uint32_t* count;    ///< entries of `batches` (device memory: the cull stage counts them)
+  const uint32_t* drawn;    ///< the frame's batch slots, or null for slots [0, batchCount)
+  uint32_t* passBits;       ///< the pool's, kPassWordsPerBatch words per batch slot
 };
 
 /// Appends batch `b` (when `append`) to list `list` of the tested batches: one shared-memory
 /// atomic per batch and one global atomic per list and block, so a frame whose every batch is
-/// tested does not queue 100 k atomics on two words. Every thread of the block calls it.
+/// tested does not queue 100 k atomics on a few words. Every thread of the block calls it.
 __device__ PCV_FORCE_INLINE void appendTested(const CullParams& p, bool append, uint32_t list,
                                               uint32_t b) {
-  __shared__ uint32_t blockCount[2], blockBase[2];
-  if (threadIdx.x < 2) blockCount[threadIdx.x] = 0;
+  __shared__ uint32_t blockCount[kTestedLists], blockBase[kTestedLists];
+  if (threadIdx.x < kTestedLists) blockCount[threadIdx.x] = 0;
   __syncthreads();
   const uint32_t rank = append ? atomicAdd(&blockCount[list], 1u) : 0u;
   __syncthreads();
-  if (threadIdx.x < 2 && blockCount[threadIdx.x] > 0)
+  if (threadIdx.x < kTestedLists && blockCount[threadIdx.x] > 0)
     blockBase[threadIdx.x] = atomicAdd(&p.testedCounts[threadIdx.x], blockCount[threadIdx.x]);
   __syncthreads();
   if (append) p.testedBatches[list * p.batchCount + blockBase[list] + rank] = b;
@@ -103,11 +115,22 @@ __device__ void cullBatch(const CullParams& p) {
         count == 0 || clipClass == BatchClipClass::kNone || (filterTests & kFilterDropsAll)
             ? BatchVisibility::kOutside
             : combineCorners(outsideAll, insideAll != 0);
-    const uint32_t tests = (clipTest ? kClipTest : 0u) |
-                           (filterTests & (kFilterWordTest | kFilterValueTest)) << kFilterTestShift;
-    p.culled[b] = CulledBatch{projection, visibility, first, count, tests};
+    uint32_t tests = (clipTest ? kClipTest : 0u) |
+                     (filterTests & (kFilterWordTest | kFilterValueTest)) << kFilterTestShift;
     tested = tests != 0 && visibility != BatchVisibility::kOutside;
-    list = clipTest ? 1u : 0u;
+    // A batch of the filter raster reads the verdicts its pass bits hold for this filter, or
+    // has them written by this frame (which completes before the next frame's cull reads the
+    // stamp).
+    if (tested && !clipTest && p.passStamps) {
+      if (p.passStamps[slot] == p.filterGeneration) {
+        tests |= kPassBitsRead;
+      } else {
+        tests |= kPassBitsWrite;
+        p.passStamps[slot] = p.filterGeneration;
+      }
+    }
+    p.culled[b] = CulledBatch{projection, visibility, first, count, tests};
+    list = clipTest ? kClipList : tests & kPassBitsRead ? kPassBitsList : kFilterList;
   }
   if (p.testedCounts) appendTested(p, tested, list, b);
 }
@@ -229,7 +252,8 @@ __device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
                                            const uint32_t* masks) {
   const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
   const uint32_t quadCount = (end - begin) / 4;
-  const uint32_t filterTests = kFilterTest ? tests >> kFilterTestShift : 0u;
+  const uint32_t filterTests =
+      kFilterTest ? (tests >> kFilterTestShift) & (kFilterWordTest | kFilterValueTest) : 0u;
   for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
     const uint4 w = readStreaming(&quads[q]);
     const uint32_t index = begin + 4 * q;
@@ -243,6 +267,83 @@ __device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
     if (kFilterTest && !slotFilterPasses(p, masks, filterTests, i)) continue;
     drawQuantized<kTested, kClipTest>(p, projection, __ldg(&p.positions[i]), i, clip, tests);
   }
+}
+
+/// Draws the four points of `w` from slot `index` whose bits in `passes` (bit j: index + j) are
+/// set, with the view's tests.
+__device__ PCV_FORCE_INLINE void drawQuad(const CompactRasterParams& p,
+                                          const BatchProjection& projection, const uint4& w,
+                                          uint32_t index, uint32_t passes) {
+  if (passes & 1u) drawQuantized<true, false>(p, projection, w.x, index, nullptr, 0u);
+  if (passes & 2u) drawQuantized<true, false>(p, projection, w.y, index + 1, nullptr, 0u);
+  if (passes & 4u) drawQuantized<true, false>(p, projection, w.z, index + 2, nullptr, 0u);
+  if (passes & 8u) drawQuantized<true, false>(p, projection, w.w, index + 3, nullptr, 0u);
+}
+
+/// The points past the last whole four of [begin, end): always tested from the words and values
+/// (the pass bits are kept for whole fours only).
+__device__ PCV_FORCE_INLINE void drawFilteredTail(const CompactRasterParams& p,
+                                                  const BatchProjection& projection, uint32_t begin,
+                                                  uint32_t end, uint32_t tests,
+                                                  const uint32_t* masks) {
+  const uint32_t filterTests = (tests >> kFilterTestShift) & (kFilterWordTest | kFilterValueTest);
+  for (uint32_t i = begin + (end - begin) / 4 * 4 + threadIdx.x; i < end; i += kRasterBlock) {
+    if (!slotFilterPasses(p, masks, filterTests, i)) continue;
+    drawQuantized<true, false>(p, projection, __ldg(&p.positions[i]), i, nullptr, 0u);
+  }
+}
+
+/// Points [begin, end) of a batch whose pass bits hold the filter's verdicts; `bits` (shared
+/// memory) the slice's words, bit i for point begin + i. Four points cost 4 bits of a word that
+/// an 8-lane group of the warp shares; a shared-memory address takes no registers from the
+/// loop, as a pointer into global memory would.
+__device__ PCV_FORCE_INLINE void drawPassBitsRange(const CompactRasterParams& p,
+                                                   const BatchProjection& projection,
+                                                   uint32_t begin, uint32_t end, uint32_t tests,
+                                                   const uint32_t* masks, const uint32_t* bits) {
+  const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
+  const uint32_t quadCount = (end - begin) / 4;
+  for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
+    const uint4 w = readStreaming(&quads[q]);
+    const uint32_t bit = 4 * q;
+    drawQuad(p, projection, w, begin + 4 * q, (bits[bit >> 5] >> (bit & 31)) & 0xfu);
+  }
+  drawFilteredTail(p, projection, begin, end, tests, masks);
+}
+
+/// Points [begin, end) of a batch the filter tests, reading only the words or values its tests
+/// need; with kPassBitsWrite the verdicts go into the batch's pass bits (`bits` as
+/// drawPassBitsRange reads them): each 8-lane group (32 consecutive points, from a multiple of 32
+/// of the batch) stores its word whole, so no atomics are needed; bits of points past the last
+/// whole four are written as 0 and never read.
+__device__ PCV_FORCE_INLINE void drawFilterTestedRange(const CompactRasterParams& p,
+                                                       const BatchProjection& projection,
+                                                       uint32_t begin, uint32_t end, uint32_t tests,
+                                                       const uint32_t* masks, uint32_t* bits) {
+  const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
+  const uint32_t quadCount = (end - begin) / 4;
+  const uint32_t filterTests = (tests >> kFilterTestShift) & (kFilterWordTest | kFilterValueTest);
+  const uint32_t lane = threadIdx.x & 31;
+  // Whole rounds of the block, so every lane of a warp takes part in the shuffles.
+  for (uint32_t round = 0; round < quadCount; round += kRasterBlock) {
+    const uint32_t q = round + threadIdx.x;
+    uint4 w{};
+    uint32_t passes = 0;
+    if (q < quadCount) {
+      w = readStreaming(&quads[q]);
+      passes = quadFilterPasses(p, masks, filterTests, begin + 4 * q);
+    }
+    if (tests & kPassBitsWrite) {
+      uint32_t word = passes << (4 * (lane & 7));
+      word |= __shfl_xor_sync(0xffffffffu, word, 1);
+      word |= __shfl_xor_sync(0xffffffffu, word, 2);
+      word |= __shfl_xor_sync(0xffffffffu, word, 4);
+      const uint32_t groupQuad = q - (lane & 7);  // a multiple of 8: 32 points, one word
+      if ((lane & 7) == 0 && groupQuad < quadCount) bits[groupQuad / 8] = word;
+    }
+    if (q < quadCount) drawQuad(p, projection, w, begin + 4 * q, passes);
+  }
+  drawFilteredTail(p, projection, begin, end, tests, masks);
 }
 
 /// Block blockIdx.x draws slice (blockIdx.x % kSlices) of batch (blockIdx.x / kSlices) when the
@@ -269,32 +370,50 @@ __device__ void rasterCompact(const CompactRasterParams& p) {
 
 /// The slices of the listed batches, by a grid of as many blocks as the GPU holds at once
 /// (item i is slice i % kSlices of list entry i / kSlices): a frame pays for the batches it tests,
-/// not for a block per batch of the scene. kClipTest: the list of clip-tested batches (their
-/// filter tests too), else the filter-tested ones. The view's range tests run for every point
-/// (one variant fewer; they only pass where the view keeps the points anyway).
-template <bool kClipTest>
+/// not for a block per batch of the scene. kList says which list and how its points are tested
+/// (TestedList). The view's range tests run for every point (one variant fewer; they only pass
+/// where the view keeps the points anyway).
+template <TestedList kList>
 __device__ void rasterTested(const TestedRasterParams& t) {
   const CompactRasterParams& p = t.raster;
   __shared__ BatchClip clip;
   __shared__ uint32_t masks[16];  // the filter's class and return masks: lookups per point
+  constexpr uint32_t kSliceSize = kBatchSize / kSlices;
+  __shared__ uint32_t sliceBits[kList == kPassBitsList ? kSliceSize / 32 : 1];
   beginDependentKernel();
   if (threadIdx.x < 8) masks[threadIdx.x] = p.filter.classMask[threadIdx.x];
   if (threadIdx.x >= 8 && threadIdx.x < 16)
     masks[threadIdx.x] = p.filter.returnMask[threadIdx.x - 8];
   const uint32_t items = *t.count * kSlices;
-  constexpr uint32_t kSliceSize = kBatchSize / kSlices;
   for (uint32_t item = blockIdx.x; item < items; item += gridDim.x) {
     const uint32_t b = t.batches[item / kSlices];
     const CulledBatch culled = p.culled[b];
     const uint32_t begin = culled.first + (item % kSlices) * kSliceSize;
     const uint32_t end = min(begin + kSliceSize, culled.first + culled.count);
+    // The word of point `begin` among the batch's pass bits: slices start at multiples of 32.
+    static_assert(kSliceSize % 32 == 0, "slices must start on whole words of pass bits");
+    uint32_t* bits = t.passBits
+                         ? t.passBits + uint64_t(drawnBatchSlot(t.drawn, b)) * kPassWordsPerBatch +
+                               (begin - culled.first) / 32
+                         : nullptr;
     // Every thread takes the same path: the slice is the block's. The first barrier keeps the
-    // previous slice's readers of `clip` before this write (and publishes the masks).
+    // previous slice's readers of `clip` and `sliceBits` before these writes (and publishes the
+    // masks).
     __syncthreads();
-    if (kClipTest && threadIdx.x == 0 && (culled.tests & kClipTest)) clip = p.clips[b];
+    if (kList == kClipList && threadIdx.x == 0 && (culled.tests & kClipTest)) clip = p.clips[b];
+    if (kList == kPassBitsList && begin < end) {
+      for (uint32_t i = threadIdx.x; i < (end - begin + 31) / 32; i += kRasterBlock)
+        sliceBits[i] = __ldg(&bits[i]);
+    }
     __syncthreads();
     if (begin >= end) continue;
-    drawRange<true, kClipTest, true>(p, culled.projection, begin, end, &clip, culled.tests, masks);
+    if (kList == kClipList) {
+      drawRange<true, true, true>(p, culled.projection, begin, end, &clip, culled.tests, masks);
+    } else if (kList == kPassBitsList) {
+      drawPassBitsRange(p, culled.projection, begin, end, culled.tests, masks, sliceBits);
+    } else {
+      drawFilterTestedRange(p, culled.projection, begin, end, culled.tests, masks, bits);
+    }
   }
 }
 
@@ -314,16 +433,21 @@ __global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm)
     rasterCompactKernel(CompactRasterParams p) {
   rasterCompact(p);
 }
-// The filter tests fit the full-occupancy bound.
+// Reading the pass bits fits the full-occupancy bound.
 __global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm)
-    rasterFilteredKernel(TestedRasterParams p) {
-  rasterTested<false>(p);
+    rasterPassBitsKernel(TestedRasterParams p) {
+  rasterTested<kPassBitsList>(p);
 }
-// The clip test's registers spill under the full-occupancy bound (32 on sm_90); five eighths of
-// the blocks (48 registers) hold them.
+// The filter tests and the writing of the verdicts, like the clip test, spill under the
+// full-occupancy bound; five eighths of the blocks (48 registers) hold them. These batches are
+// drawn so once per filter; its later frames read the pass bits.
+__global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm * 5 / 8)
+    rasterFilteredKernel(TestedRasterParams p) {
+  rasterTested<kFilterList>(p);
+}
 __global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm * 5 / 8)
     rasterClippedKernel(TestedRasterParams p) {
-  rasterTested<true>(p);
+  rasterTested<kClipList>(p);
 }
 
 /// Blocks of `kernel` (kRasterBlock threads) the current device holds at once: the grid of a
@@ -348,10 +472,10 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
   // Batches with per-point tests exist only with a clip region or a filter; then they are listed.
   const bool listsTested = (f.clip.active || f.filter.active) && batchCount > 0;
   if (listsTested) {
-    testedBatches_.reserve(2 * uint64_t(batchCount));
-    testedCounts_.reserve(2);
-    CUDA_CHECK(
-        cudaMemsetAsync(testedCounts_.data(), 0, 2 * sizeof(uint32_t), f.recorder->stream()));
+    testedBatches_.reserve(kTestedLists * uint64_t(batchCount));
+    testedCounts_.reserve(kTestedLists);
+    CUDA_CHECK(cudaMemsetAsync(testedCounts_.data(), 0, kTestedLists * sizeof(uint32_t),
+                               f.recorder->stream()));
   }
   // Each batch's projection and visibility, what the clip region and the filter leave of it, and
   // the list of the batches that need per-point tests.
@@ -360,7 +484,8 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
       CullParams{pool.batches.data(), f.drawnBatches, batchCount, f.view, f.clip, f.filter,
                  pool.filterArrays(), culled_.data(), clips_.data(),
                  listsTested ? testedBatches_.data() : nullptr,
-                 listsTested ? testedCounts_.data() : nullptr},
+                 listsTested ? testedCounts_.data() : nullptr,
+                 pool.passStamps.size() > 0 ? pool.passStamps.data() : nullptr, f.filterGeneration},
       128);
   // kSlices blocks per batch; those of batches outside the view or with tests return at once.
   const CompactRasterParams raster{pool.positions.data(),
@@ -374,21 +499,24 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
   f.recorder->launchDependent("raster", uint64_t(batchCount) * kSlices * kRasterBlock,
                               rasterCompactKernel, raster, kRasterBlock);
   if (!listsTested) return;
-  // The batches the filter tests point by point (and no clip region crosses).
-  if (f.filter.active) {
-    if (filterRasterBlocks_ == 0) filterRasterBlocks_ = residentBlocks(rasterFilteredKernel);
+  auto launchTested = [&](const char* stage, void (*kernel)(TestedRasterParams), int& blocks,
+                          TestedList list) {
+    if (blocks == 0) blocks = residentBlocks(kernel);
     f.recorder->launchDependent(
-        "filter raster", uint64_t(filterRasterBlocks_) * kRasterBlock, rasterFilteredKernel,
-        TestedRasterParams{raster, testedBatches_.data(), testedCounts_.data()}, kRasterBlock);
+        stage, uint64_t(blocks) * kRasterBlock, kernel,
+        TestedRasterParams{raster, testedBatches_.data() + uint64_t(list) * batchCount,
+                           testedCounts_.data() + list, f.drawnBatches,
+                           pool.passBits.size() > 0 ? pool.passBits.data() : nullptr},
+        kRasterBlock);
+  };
+  // The batches the filter tests point by point (and no clip region crosses): by their verdicts
+  // of an earlier frame, or tested now.
+  if (f.filter.active) {
+    launchTested("pass bits raster", rasterPassBitsKernel, passBitsRasterBlocks_, kPassBitsList);
+    launchTested("filter raster", rasterFilteredKernel, filterRasterBlocks_, kFilterList);
   }
   // The batches the clip region's faces cross, with their filter tests.
-  if (f.clip.active) {
-    if (clipRasterBlocks_ == 0) clipRasterBlocks_ = residentBlocks(rasterClippedKernel);
-    f.recorder->launchDependent(
-        "clip raster", uint64_t(clipRasterBlocks_) * kRasterBlock, rasterClippedKernel,
-        TestedRasterParams{raster, testedBatches_.data() + batchCount, testedCounts_.data() + 1},
-        kRasterBlock);
-  }
+  if (f.clip.active) launchTested("clip raster", rasterClippedKernel, clipRasterBlocks_, kClipList);
 }
 
 }  // namespace pcv::cuda

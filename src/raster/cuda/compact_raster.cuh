@@ -10,10 +10,12 @@
 ///           pixel's depth, skip the atomic when farther), 64-bit atomicMin of depth|index; for
 ///           the batches without per-point tests, which are all of an unclipped, unfiltered
 ///           frame's and all that a filter keeps whole.
-///   filter raster, clip raster  the listed batches, by as many blocks as the GPU holds at once
+///   pass bits raster, filter raster, clip raster  the listed batches, by as many blocks as the
+///           GPU holds at once
 ///           (so a frame whose filter or clip splits few batches pays nothing per batch for
 ///           them), testing only what the batch needs: the clip region, the filter word, the
-///           range value.
+///           range value. The filter raster keeps its verdicts, 1 bit per point, and reads them
+///           in the next frames of the same filter instead of the words and values.
 #pragma once
 
 #include "cuda_method.hpp"
@@ -35,9 +37,13 @@ struct alignas(16) CulledBatch {
   uint32_t tests;
 };
 
-/// CulledBatch::tests: the clip test, and where the filter's tests start.
+/// CulledBatch::tests: the clip test, where the filter's tests (BatchFilterTests) start, and
+/// for a batch of the filter raster whether its pass bits hold this filter's verdicts (read them
+/// instead of the words and values) or are to be written now.
 constexpr uint32_t kClipTest = 1u;
 constexpr uint32_t kFilterTestShift = 1;
+constexpr uint32_t kPassBitsRead = 1u << 3;
+constexpr uint32_t kPassBitsWrite = 1u << 4;
 // No padding: a block reads every byte of its CulledBatch, and padding bytes the cull never
 // writes would be reads of uninitialised memory.
 static_assert(sizeof(CulledBatch) == sizeof(BatchProjection) + 16);
@@ -53,11 +59,12 @@ class CompactRasterStages {
   DeviceBuffer<CulledBatch> culled_;
   DeviceBuffer<BatchClip> clips_;  // one per batch drawn, written for kClipTest batches
   // With a clip region or a filter: the batches with per-point tests, as indices into culled_,
-  // those with filter tests only from 0 and those with a clip test from batchCount; and their
-  // counts ([0], [1]), zeroed before each cull.
+  // in one list per tested raster kernel (batchCount entries each), and their counts, zeroed
+  // before each cull.
   DeviceBuffer<uint32_t> testedBatches_;
   DeviceBuffer<uint32_t> testedCounts_;
-  int filterRasterBlocks_ = 0;  // blocks the GPU holds at once of each tested raster kernel
+  int passBitsRasterBlocks_ = 0;  // blocks the GPU holds at once of each tested raster kernel
+  int filterRasterBlocks_ = 0;
   int clipRasterBlocks_ = 0;
 };
 
