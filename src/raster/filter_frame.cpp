@@ -38,6 +38,10 @@ FilterFrame makeFilterFrame(const PointFilter& filter) {
     case ReturnChoice::Number: f.returns = kNumberedReturn; break;
   }
   f.returnNumber = filter.returnNumber;
+  for (uint32_t returns = 0; returns < 256; ++returns) {
+    if (returnChoiceKeeps(f.returns, f.returnNumber, returns & 0xfu, returns >> 4))
+      f.returnMask[returns >> 5] |= 1u << (returns & 31);
+  }
   if (!filter.ranges.empty()) {
     f.hasRange = 1;
     f.rangeMin = floatInward(filter.ranges[0].min, true);

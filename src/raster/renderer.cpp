@@ -439,6 +439,14 @@ DrawList Renderer::filterableList(DrawList list, SetSelection selection,
       selection.everything()
           ? order_
           : std::vector<PointSetId>(selection.sets().begin(), selection.sets().end());
+  // When the filter can test every set drawn, the list stays as it is: a frame of every set then
+  // keeps drawing batch slots [0, n) with no list of slots to build and upload (at 1 B points
+  // that list is 100 k slots, every frame), and the batch summaries alone decide what is drawn.
+  const bool allFilterable = std::all_of(chosen.begin(), chosen.end(), [&](PointSetId id) {
+    const auto found = sets_.find(id);
+    return found == sets_.end() || filterable(found->second);
+  });
+  if (allFilterable) return list;
   DrawList kept{.everything = false};
   for (PointSetId id : chosen) {
     const auto found = sets_.find(id);

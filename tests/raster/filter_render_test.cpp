@@ -117,6 +117,59 @@ TEST_F(FilterRender, FilteredFramesEqualThePointByPointReference) {
   }
 }
 
+TEST_F(FilterRender, WholeBatchesFollowTheirSummariesInEveryView) {
+  // Every clump's class kept (every batch passes whole: drawn as if unfiltered), none kept
+  // (every batch dropped), and mixes whose batches test only the words, only the values or both;
+  // from the usual view and from close by, where most batches are outside the view.
+  std::vector<PointFilter> filters(5);
+  filters[0].classes = parseClassList("1-7", "--classes");
+  filters[1].classes = parseClassList("100-120", "--classes");
+  filters[2].classes = parseClassList("1-7", "--classes");
+  filters[2].ranges = {{"intensity", 500.0, 3000.0}};
+  filters[3].classes = parseClassList("2,5", "--classes");
+  filters[3].ranges = {{"intensity", 0.0, 5000.0}};
+  filters[4].returns = ReturnChoice::First;
+  filters[4].ranges = {{"intensity", 500.0, 3000.0}};
+  const ViewTransform near =
+      makeViewTransform(Camera::lookingFrom({-2.5, -2.4, 0.8}, 90.0f, -60.0f), 320, 200);
+  for (int v = 0; v < 2; ++v) {
+    const ViewTransform& view = v == 0 ? view_ : near;
+    const Image unfiltered = test::renderToImage(*renderer_, view, {});
+    ASSERT_GT(test::countLitPixels(unfiltered, kOpaqueBlack), 1000u);
+    for (const PointFilter& filter : filters) {
+      RenderSettings settings;
+      settings.filter = filter;
+      const Image image = test::renderToImage(*renderer_, view, settings);
+      EXPECT_EQ(test::countDifferentPixels(image, referenceImage(cloud_, filter, view)), 0u)
+          << filterArguments(filter) << " view " << v;
+    }
+    RenderSettings all;
+    all.filter = filters[0];
+    EXPECT_EQ(test::countDifferentPixels(test::renderToImage(*renderer_, view, all), unfiltered),
+              0u);
+    RenderSettings none;
+    none.filter = filters[1];
+    EXPECT_EQ(test::countLitPixels(test::renderToImage(*renderer_, view, none), kOpaqueBlack), 0u);
+  }
+}
+
+TEST_F(FilterRender, SetsWithTheDataStayFilteredBesideSetsWithout) {
+  PointCloud other = clumpedCloud(5);
+  for (Point& p : other.points) p.z += 2.0f;
+  renderer_->addSet(other.points);
+  RenderSettings settings;
+  settings.filter.classes = parseClassList("2-3", "--classes");
+  settings.filter.ranges = {{"intensity", 0.0, 2500.0}};
+  const Image both = test::renderToImage(*renderer_, view_, settings);
+  Image alone(view_.width, view_.height);
+  const PointSetId only[] = {*set_};
+  renderer_->render(only, view_, settings,
+                    {alone.pixels.data(), view_.width, view_.height, MemorySpace::Host});
+  EXPECT_EQ(test::countDifferentPixels(both, alone), 0u);
+  EXPECT_EQ(test::countDifferentPixels(both, referenceImage(cloud_, settings.filter, view_)), 0u);
+  EXPECT_GT(test::countLitPixels(both, kOpaqueBlack), 100u);
+}
+
 TEST_F(FilterRender, QualityPipelineFiltersToo) {
   RenderSettings settings;
   settings.quality.pointSizePx = 3;

@@ -1,6 +1,7 @@
 // The filter description and its parsers (core), and the per-batch summaries the rasterizers
 // skip batches by (shared/point_filter_frame.hpp): a batch classified kAll or kNone must hold no
-// point whose own test says otherwise.
+// point whose own test says otherwise, and a mixed batch tests only the parts of the filter that
+// some of its points fail.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -138,12 +139,108 @@ TEST(PointFilterFrame, BatchClassesAgreeWithEveryPointOfRandomBatches) {
       EXPECT_EQ(kept, count) << trial;
     } else if (c == BatchFilterClass::kNone) {
       EXPECT_EQ(kept, 0u) << trial;
+    } else {
+      // A mixed batch tests only some parts of the filter: the verdict is still each point's.
+      const uint32_t tests = batchFilterTests(frame, summary);
+      const FilterArrays arrays{&summary, words.data(), values.data()};
+      for (uint32_t i = 0; i < count; ++i) {
+        EXPECT_EQ(filterKeepsSlot(frame, arrays, tests, i), filterKeeps(frame, words[i], values[i]))
+            << trial << " point " << i;
+      }
     }
   }
   // Every class occurs, so none of the checks above is vacuous.
   EXPECT_GT(seen[0], 50u);
   EXPECT_GT(seen[1], 50u);
   EXPECT_GT(seen[2], 50u);
+}
+
+/// The summary of `count` points of class `classification`, returns 1..3 of 3, values from
+/// `low` to `high`.
+BatchSummary summaryOf(uint32_t classification, float low, float high) {
+  std::vector<uint16_t> words;
+  std::vector<float> values;
+  for (uint32_t i = 0; i < 30; ++i) {
+    words.push_back(packFilterWord(classification, 1 + i % 3, 3));
+    values.push_back(low + (high - low) * float(i) / 29.0f);
+  }
+  return summarizeBatch(words.data(), values.data(), uint32_t(words.size()));
+}
+
+TEST(PointFilterFrame, BatchesAllPassingNeedNoTests) {
+  PointFilter classes;
+  classes.classes = parseClassList("2,6", "--classes");
+  EXPECT_EQ(batchFilterTests(makeFilterFrame(classes), summaryOf(2, 0, 10)), 0u);
+  PointFilter ranged;
+  ranged.ranges = {{"intensity", -5.0, 10.0}};
+  EXPECT_EQ(batchFilterTests(makeFilterFrame(ranged), summaryOf(2, 0, 10)), 0u);
+  // An unfiltered frame tests nothing, whatever the summary.
+  EXPECT_EQ(batchFilterTests(makeFilterFrame({}), summaryOf(9, 0, 10)), 0u);
+  EXPECT_EQ(classifyBatchFilter(makeFilterFrame(classes), summaryOf(6, 0, 10)),
+            BatchFilterClass::kAll);
+}
+
+TEST(PointFilterFrame, BatchesNonePassingAreDropped) {
+  PointFilter classes;
+  classes.classes = parseClassList("2,6", "--classes");
+  EXPECT_EQ(batchFilterTests(makeFilterFrame(classes), summaryOf(3, 0, 10)), kFilterDropsAll);
+  PointFilter ranged;
+  ranged.ranges = {{"intensity", 20.0, 30.0}};
+  EXPECT_EQ(batchFilterTests(makeFilterFrame(ranged), summaryOf(2, 0, 10)), kFilterDropsAll);
+  PointFilter numbered;
+  numbered.returns = ReturnChoice::Number;
+  numbered.returnNumber = 5;
+  EXPECT_EQ(batchFilterTests(makeFilterFrame(numbered), summaryOf(2, 0, 10)), kFilterDropsAll);
+  // Either part failing every point drops the batch, whatever the other says.
+  classes.ranges = {{"intensity", 20.0, 30.0}};
+  EXPECT_EQ(batchFilterTests(makeFilterFrame(classes), summaryOf(2, 0, 10)), kFilterDropsAll);
+}
+
+TEST(PointFilterFrame, MixedBatchesTestOnlyThePartsSomePointsFail) {
+  // Returns 1-3 of 3: a first-return filter splits the batch; its class passes whole.
+  PointFilter first;
+  first.returns = ReturnChoice::First;
+  EXPECT_EQ(batchFilterTests(makeFilterFrame(first), summaryOf(2, 0, 10)), kFilterWordTest);
+  // Every class kept, the range splits the values: the words are not read.
+  PointFilter ranged;
+  ranged.classes = parseClassList("1-5", "--classes");
+  ranged.ranges = {{"intensity", 5.0, 30.0}};
+  EXPECT_EQ(batchFilterTests(makeFilterFrame(ranged), summaryOf(2, 0, 10)), kFilterValueTest);
+  // The range keeps every value, the returns split: the values are not read.
+  ranged.returns = ReturnChoice::Last;
+  ranged.ranges = {{"intensity", -1.0, 30.0}};
+  EXPECT_EQ(batchFilterTests(makeFilterFrame(ranged), summaryOf(2, 0, 10)), kFilterWordTest);
+  ranged.ranges = {{"intensity", 5.0, 30.0}};
+  EXPECT_EQ(batchFilterTests(makeFilterFrame(ranged), summaryOf(2, 0, 10)),
+            kFilterWordTest | kFilterValueTest);
+  // A NaN value fails every range: a batch holding one is tested.
+  std::vector<uint16_t> words(4, packFilterWord(2, 1, 1));
+  std::vector<float> values = {1.0f, 2.0f, NAN, 3.0f};
+  ranged.returns = ReturnChoice::Any;
+  ranged.ranges = {{"intensity", 0.0, 10.0}};
+  EXPECT_EQ(
+      batchFilterTests(makeFilterFrame(ranged), summarizeBatch(words.data(), values.data(), 4)),
+      kFilterValueTest);
+}
+
+TEST(PointFilterFrame, WordMasksAgreeWithTheCoreFilterForEveryWord) {
+  const ReturnChoice returns[] = {ReturnChoice::Any, ReturnChoice::First, ReturnChoice::Last,
+                                  ReturnChoice::Only, ReturnChoice::Number};
+  for (const char* classes : {"0-255", "2", "1,3-5,200-255"}) {
+    for (const ReturnChoice choice : returns) {
+      PointFilter filter;
+      filter.classes = parseClassList(classes, "--classes");
+      filter.returns = choice;
+      filter.returnNumber = 2;
+      const FilterFrame frame = makeFilterFrame(filter);
+      for (uint32_t word = 0; word < 65536; ++word) {
+        const uint32_t c = word & 0xff, number = (word >> 8) & 0xf, count = word >> 12;
+        const bool expected = filter.classes.contains(c) && returnKept(filter, number, count);
+        ASSERT_EQ(filterKeeps(frame, uint16_t(word), 0.0f), expected)
+            << filterArguments(filter) << " word " << word;
+      }
+    }
+  }
 }
 
 }  // namespace

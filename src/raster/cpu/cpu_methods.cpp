@@ -107,10 +107,10 @@ PCV_CPU_FMA_CLONES void rasterCompactBatches(const Frame& frame, const HostPoint
   const FilterArrays filterArrays = pool.filterArrays();
   for (uint64_t b = beginBatch; b < endBatch; ++b) {
     const Batch& batch = pool.batches[drawn[b]];
-    const BatchFilterClass filterClass =
-        classifyBatchFilter(frame.filter, filterArrays, uint32_t(drawn[b]));
-    if (filterClass == BatchFilterClass::kNone) continue;
-    const bool filterTested = filterClass == BatchFilterClass::kTested;
+    // As the GPU: only the parts of the filter that some of the batch's points fail are tested.
+    const uint32_t filterTests = batchFilterTests(frame.filter, filterArrays, uint32_t(drawn[b]));
+    if (filterTests & kFilterDropsAll) continue;
+    const bool filterTested = filterTests != 0;
     const BatchProjection projection = makeBatchProjection(frame.view, batch);
     const BatchVisibility visibility = classifyBatch(projection);
     if (visibility == BatchVisibility::kOutside) continue;
@@ -124,7 +124,7 @@ PCV_CPU_FMA_CLONES void rasterCompactBatches(const Frame& frame, const HostPoint
       const uint32_t word = pool.positions[i];
       PixelHit hit;
       if (clipTested && !clipKeepsQuantized(clip, frame.clip.polygon, word)) continue;
-      if (filterTested && !filterKeepsSlot(frame.filter, filterArrays, i)) continue;
+      if (filterTested && !filterKeepsSlot(frame.filter, filterArrays, filterTests, i)) continue;
       const bool drawn = visibility == BatchVisibility::kInside && !clipTested && !filterTested
                              ? projectQuantized<false>(projection, word, hit)
                              : projectQuantized<true>(projection, word, hit);

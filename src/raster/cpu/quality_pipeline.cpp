@@ -23,17 +23,16 @@ PCV_CPU_FMA_CLONES void splatBatches(const Frame& frame, const HostPointPool& po
     const Batch& batch = pool.batches[drawn[b]];
     const BatchProjection projection = makeBatchProjection(frame.view, batch);
     if (batchOutsideView(projection, splat.marginPx)) continue;
-    const BatchFilterClass filterClass =
-        classifyBatchFilter(frame.filter, filterArrays, uint32_t(drawn[b]));
-    if (filterClass == BatchFilterClass::kNone) continue;
-    const bool filterTested = filterClass == BatchFilterClass::kTested;
+    const uint32_t filterTests = batchFilterTests(frame.filter, filterArrays, uint32_t(drawn[b]));
+    if (filterTests & kFilterDropsAll) continue;
     BatchClip clip{};
     const BatchClipClass clipClass = classifyBatchClip(frame.clip, batch, clip);
     if (clipClass == BatchClipClass::kNone) continue;
     const bool clipTested = clipClass == BatchClipClass::kTested;
     for (uint32_t i = batch.first; i < batch.first + batch.count; ++i) {
       if (clipTested && !clipKeepsQuantized(clip, frame.clip.polygon, pool.positions[i])) continue;
-      if (filterTested && !filterKeepsSlot(frame.filter, filterArrays, i)) continue;
+      if (filterTests != 0 && !filterKeepsSlot(frame.filter, filterArrays, filterTests, i))
+        continue;
       splatQuantized(splat, projection, pool.positions[i],
                      [&](uint32_t pixel, float depth) { visit(pixel, depth, i); });
     }

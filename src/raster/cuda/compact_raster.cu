@@ -1,5 +1,7 @@
 #include "compact_raster.cuh"
 
+#include <algorithm>
+
 #include "pcv/cuda/dependent_launch.cuh"
 
 namespace pcv::cuda {
@@ -11,6 +13,14 @@ constexpr int kRasterBlock = 256;
 /// wave is shorter) and than five (each block re-reads the batch's pixels into another L1).
 constexpr uint32_t kSlices = 2;
 
+/// The lists of tested batches, one per tested raster kernel.
+enum TestedList : uint32_t {
+  kPassBitsList,  ///< filter tests only, verdicts in the pass bits: "pass bits raster"
+  kFilterList,    ///< filter tests only, run now (verdicts written): "filter raster"
+  kClipList,      ///< a clip test, and filter tests as the batch needs: "clip raster"
+  kTestedLists
+};
+
 struct CullParams {
   const Batch* batches;   ///< the pool's batch slots
   const uint32_t* drawn;  ///< the slots to draw, or null for slots [0, batchCount)
@@ -21,19 +31,50 @@ struct CullParams {
   FilterArrays filterArrays;      ///< the pool's filter data
   CulledBatch* culled;  ///< one per batch drawn
   BatchClip* clips;     ///< one per batch drawn, written for batches the region's faces cross
+  /// With a clip region or a filter (else null): kTestedLists lists of batchCount entries (list
+  /// l from l * batchCount), the batches of each tested raster appended in any order...
+  uint32_t* testedBatches;
+  uint32_t* testedCounts;     ///< ... and how many in each list; zero before the stage
+  uint32_t* passStamps;       ///< the pool's, per batch slot (null without filter data)
+  uint32_t filterGeneration;  ///< FrameContext::filterGeneration
 };
 
 struct CompactRasterParams {
   const uint32_t* positions;  ///< quantized words, 16-byte aligned per batch
   const CulledBatch* culled;  ///< one per batch drawn
   const BatchClip* clips;     ///< one per batch drawn, read for batches with tests bit 0
-  FilterFrame filter;         ///< the frame's point filter, tested for batches with tests bit 1
+  FilterFrame filter;         ///< the frame's point filter, tested as the batch's tests say
   FilterArrays filterArrays;  ///< the pool's filter data (device memory)
   ClipPolygon polygon;        ///< the frame's clip polygon, for batches whose clip tests it
   uint32_t width;             ///< pixels per framebuffer row
   uint32_t pixelBias;         ///< -kFloorBias * (width + 1), mod 2^32: see drawQuantized
   unsigned long long* words;  ///< framebuffer, one word per pixel, kEmptyPixel where clear
 };
+
+/// A tested raster: the batches of one list that the cull stage wrote.
+struct TestedRasterParams {
+  CompactRasterParams raster;
+  const uint32_t* batches;  ///< indices into raster.culled
+  const uint32_t* count;    ///< entries of `batches` (device memory: the cull stage counts them)
+  const uint32_t* drawn;    ///< the frame's batch slots, or null for slots [0, batchCount)
+  uint32_t* passBits;       ///< the pool's, kPassWordsPerBatch words per batch slot
+};
+
+/// Appends batch `b` (when `append`) to list `list` of the tested batches: one shared-memory
+/// atomic per batch and one global atomic per list and block, so a frame whose every batch is
+/// tested does not queue 100 k atomics on a few words. Every thread of the block calls it.
+__device__ PCV_FORCE_INLINE void appendTested(const CullParams& p, bool append, uint32_t list,
+                                              uint32_t b) {
+  __shared__ uint32_t blockCount[kTestedLists], blockBase[kTestedLists];
+  if (threadIdx.x < kTestedLists) blockCount[threadIdx.x] = 0;
+  __syncthreads();
+  const uint32_t rank = append ? atomicAdd(&blockCount[list], 1u) : 0u;
+  __syncthreads();
+  if (threadIdx.x < kTestedLists && blockCount[threadIdx.x] > 0)
+    blockBase[threadIdx.x] = atomicAdd(&p.testedCounts[threadIdx.x], blockCount[threadIdx.x]);
+  __syncthreads();
+  if (append) p.testedBatches[list * p.batchCount + blockBase[list] + rank] = b;
+}
 
 /// Eight lanes per batch, one per corner; a few batches per warp keep the chain of float math
 /// per thread short, so the stage takes microseconds even for small clouds.
@@ -61,22 +102,38 @@ __device__ void cullBatch(const CullParams& p) {
     outsideAll &= __shfl_xor_sync(0xffffffffu, outsideAll, offset);
     insideAll &= __shfl_xor_sync(0xffffffffu, insideAll, offset);
   }
+  bool tested = false;
+  uint32_t list = 0;
   if (active && corner == 0) {
     BatchClip clip{};
     const BatchClipClass clipClass = classifyBatchClip(p.clip, batch, clip);
     const bool clipTest = clipClass == BatchClipClass::kTested;
     if (clipTest) p.clips[b] = clip;
-    const BatchFilterClass filterClass = classifyBatchFilter(p.filter, p.filterArrays, slot);
+    const uint32_t filterTests = batchFilterTests(p.filter, p.filterArrays, slot);
     // Free slots hold no points, and a batch the clip region cuts away or the filter leaves
-    // nothing of has nothing to draw.
+    // nothing of has nothing to draw; the view's cull holds whatever the filter says.
     const BatchVisibility visibility =
-        count == 0 || clipClass == BatchClipClass::kNone || filterClass == BatchFilterClass::kNone
+        count == 0 || clipClass == BatchClipClass::kNone || (filterTests & kFilterDropsAll)
             ? BatchVisibility::kOutside
             : combineCorners(outsideAll, insideAll != 0);
-    const uint32_t tests =
-        (clipTest ? 1u : 0u) | (filterClass == BatchFilterClass::kTested ? 2u : 0u);
+    uint32_t tests = (clipTest ? kClipTest : 0u) |
+                     (filterTests & (kFilterWordTest | kFilterValueTest)) << kFilterTestShift;
+    tested = tests != 0 && visibility != BatchVisibility::kOutside;
+    // A batch of the filter raster reads the verdicts its pass bits hold for this filter, or
+    // has them written by this frame (which completes before the next frame's cull reads the
+    // stamp).
+    if (tested && !clipTest && p.passStamps) {
+      if (p.passStamps[slot] == p.filterGeneration) {
+        tests |= kPassBitsRead;
+      } else {
+        tests |= kPassBitsWrite;
+        p.passStamps[slot] = p.filterGeneration;
+      }
+    }
     p.culled[b] = CulledBatch{projection, visibility, first, count, tests};
+    list = clipTest ? kClipList : tests & kPassBitsRead ? kPassBitsList : kFilterList;
   }
+  if (p.testedCounts) appendTested(p, tested, list, b);
 }
 
 /// Reads the depth half of a framebuffer word, asking L2 to keep the line: the framebuffer is
@@ -112,17 +169,68 @@ __device__ PCV_FORCE_INLINE uint4 readStreaming(const uint4* address) {
 #endif
 }
 
+/// Reads 8 bytes (the filter words of four points) as readStreaming does 16.
+__device__ PCV_FORCE_INLINE uint2 readStreaming(const uint2* address) {
+#if __CUDA_ARCH__ >= 800
+  uint64_t policy;
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  uint2 v;
+  asm("ld.global.nc.L1::no_allocate.L2::cache_hint.v2.u32 {%0, %1}, [%2], %3;"
+      : "=r"(v.x), "=r"(v.y)
+      : "l"(address), "l"(policy));
+  return v;
+#else
+  return __ldcs(address);
+#endif
+}
+
+/// Which of the four points from slot `index` (a multiple of 4) pass the batch's filter tests
+/// (BatchFilterTests): bit j for point index + j. Reads only the arrays the tests need, 8 bytes
+/// of words and 16 of values per four points, in whole loads; `masks` is the frame's class and
+/// return masks in shared memory.
+__device__ PCV_FORCE_INLINE uint32_t quadFilterPasses(const CompactRasterParams& p,
+                                                      const uint32_t* masks, uint32_t filterTests,
+                                                      uint32_t index) {
+  uint32_t passes = 0xfu;
+  if (filterTests & kFilterWordTest) {
+    const uint2 pair = readStreaming(reinterpret_cast<const uint2*>(p.filterArrays.words + index));
+    // Little-endian: the lower half of each 32-bit word is the earlier point's.
+    const uint32_t words[4] = {pair.x & 0xffffu, pair.x >> 16, pair.y & 0xffffu, pair.y >> 16};
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      passes &= filterWordKept(masks, masks + 8, words[j]) ? 0xfu : ~(1u << j);
+  }
+  if (filterTests & kFilterValueTest) {
+    const uint4 bits = readStreaming(reinterpret_cast<const uint4*>(p.filterArrays.values + index));
+    const uint32_t values[4] = {bits.x, bits.y, bits.z, bits.w};
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      passes &= rangeValueKept(p.filter, __uint_as_float(values[j])) ? 0xfu : ~(1u << j);
+  }
+  return passes;
+}
+
+/// Whether the point at slot `i` passes the batch's filter tests (quadFilterPasses, one point).
+__device__ PCV_FORCE_INLINE bool slotFilterPasses(const CompactRasterParams& p,
+                                                  const uint32_t* masks, uint32_t filterTests,
+                                                  uint32_t i) {
+  if ((filterTests & kFilterWordTest) &&
+      !filterWordKept(masks, masks + 8, __ldg(&p.filterArrays.words[i])))
+    return false;
+  return !(filterTests & kFilterValueTest) ||
+         rangeValueKept(p.filter, __ldg(&p.filterArrays.values[i]));
+}
+
 /// Draws one point. Early-z: most points of a dense cloud are hidden; a plain read is far
 /// cheaper than an atomic, and a stale value only costs an atomic that was not needed. Equal
-/// depths go to the atomic, which keeps the lower index. With kClipped the point is first tested
-/// against the batch's clip region and the frame's filter, as the batch's `tests` bits say.
-template <bool kTested, bool kClipped>
+/// depths go to the atomic, which keeps the lower index. With kClipTest the point is first tested
+/// against the batch's clip region when its tests say so.
+template <bool kTested, bool kClipTest>
 __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
                                                const BatchProjection& projection, uint32_t word,
-                                               uint32_t index, const BatchClip& clip,
+                                               uint32_t index, const BatchClip* clip,
                                                uint32_t tests) {
-  if (kClipped && (tests & 1u) && !clipKeepsQuantized(clip, p.polygon, word)) return;
-  if (kClipped && (tests & 2u) && !filterKeepsSlot(p.filter, p.filterArrays, index)) return;
+  if (kClipTest && (tests & kClipTest) && !clipKeepsQuantized(*clip, p.polygon, word)) return;
   ScreenPoint point;
   if (!projectQuantizedToScreen<kTested>(projection, word, point)) return;
   // The pixel index row * width + column, with the floors' biases removed once by pixelBias (the
@@ -135,65 +243,179 @@ __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
 }
 
 /// Draws points [begin, end) of the positions, four per 16-byte load; begin is a multiple of 4.
-/// With kClipped each point is tested against `clip` (in shared memory: no registers held).
-template <bool kTested, bool kClipped>
+/// With kClipTest each point may be tested against `clip` (in shared memory: no registers held),
+/// with kFilterTest against the filter, as `tests` (CulledBatch::tests) says; without them
+/// `clip` and `masks` are not read.
+template <bool kTested, bool kClipTest, bool kFilterTest>
 __device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
                                            const BatchProjection& projection, uint32_t begin,
-                                           uint32_t end, const BatchClip& clip, uint32_t tests) {
+                                           uint32_t end, const BatchClip* clip, uint32_t tests,
+                                           const uint32_t* masks) {
+  const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
+  const uint32_t quadCount = (end - begin) / 4;
+  const uint32_t filterTests =
+      kFilterTest ? (tests >> kFilterTestShift) & (kFilterWordTest | kFilterValueTest) : 0u;
+  for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
+    const uint4 w = readStreaming(&quads[q]);
+    const uint32_t index = begin + 4 * q;
+    const uint32_t passes = kFilterTest ? quadFilterPasses(p, masks, filterTests, index) : 0xfu;
+    if (passes & 1u) drawQuantized<kTested, kClipTest>(p, projection, w.x, index, clip, tests);
+    if (passes & 2u) drawQuantized<kTested, kClipTest>(p, projection, w.y, index + 1, clip, tests);
+    if (passes & 4u) drawQuantized<kTested, kClipTest>(p, projection, w.z, index + 2, clip, tests);
+    if (passes & 8u) drawQuantized<kTested, kClipTest>(p, projection, w.w, index + 3, clip, tests);
+  }
+  for (uint32_t i = begin + quadCount * 4 + threadIdx.x; i < end; i += kRasterBlock) {
+    if (kFilterTest && !slotFilterPasses(p, masks, filterTests, i)) continue;
+    drawQuantized<kTested, kClipTest>(p, projection, __ldg(&p.positions[i]), i, clip, tests);
+  }
+}
+
+/// Draws the four points of `w` from slot `index` whose bits in `passes` (bit j: index + j) are
+/// set, with the view's tests.
+__device__ PCV_FORCE_INLINE void drawQuad(const CompactRasterParams& p,
+                                          const BatchProjection& projection, const uint4& w,
+                                          uint32_t index, uint32_t passes) {
+  if (passes & 1u) drawQuantized<true, false>(p, projection, w.x, index, nullptr, 0u);
+  if (passes & 2u) drawQuantized<true, false>(p, projection, w.y, index + 1, nullptr, 0u);
+  if (passes & 4u) drawQuantized<true, false>(p, projection, w.z, index + 2, nullptr, 0u);
+  if (passes & 8u) drawQuantized<true, false>(p, projection, w.w, index + 3, nullptr, 0u);
+}
+
+/// The points past the last whole four of [begin, end): always tested from the words and values
+/// (the pass bits are kept for whole fours only).
+__device__ PCV_FORCE_INLINE void drawFilteredTail(const CompactRasterParams& p,
+                                                  const BatchProjection& projection, uint32_t begin,
+                                                  uint32_t end, uint32_t tests,
+                                                  const uint32_t* masks) {
+  const uint32_t filterTests = (tests >> kFilterTestShift) & (kFilterWordTest | kFilterValueTest);
+  for (uint32_t i = begin + (end - begin) / 4 * 4 + threadIdx.x; i < end; i += kRasterBlock) {
+    if (!slotFilterPasses(p, masks, filterTests, i)) continue;
+    drawQuantized<true, false>(p, projection, __ldg(&p.positions[i]), i, nullptr, 0u);
+  }
+}
+
+/// Points [begin, end) of a batch whose pass bits hold the filter's verdicts; `bits` (shared
+/// memory) the slice's words, bit i for point begin + i. Four points cost 4 bits of a word that
+/// an 8-lane group of the warp shares; a shared-memory address takes no registers from the
+/// loop, as a pointer into global memory would.
+__device__ PCV_FORCE_INLINE void drawPassBitsRange(const CompactRasterParams& p,
+                                                   const BatchProjection& projection,
+                                                   uint32_t begin, uint32_t end, uint32_t tests,
+                                                   const uint32_t* masks, const uint32_t* bits) {
   const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
   const uint32_t quadCount = (end - begin) / 4;
   for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
     const uint4 w = readStreaming(&quads[q]);
-    const uint32_t index = begin + 4 * q;
-    drawQuantized<kTested, kClipped>(p, projection, w.x, index, clip, tests);
-    drawQuantized<kTested, kClipped>(p, projection, w.y, index + 1, clip, tests);
-    drawQuantized<kTested, kClipped>(p, projection, w.z, index + 2, clip, tests);
-    drawQuantized<kTested, kClipped>(p, projection, w.w, index + 3, clip, tests);
+    const uint32_t bit = 4 * q;
+    drawQuad(p, projection, w, begin + 4 * q, (bits[bit >> 5] >> (bit & 31)) & 0xfu);
   }
-  for (uint32_t i = begin + quadCount * 4 + threadIdx.x; i < end; i += kRasterBlock) {
-    drawQuantized<kTested, kClipped>(p, projection, __ldg(&p.positions[i]), i, clip, tests);
-  }
+  drawFilteredTail(p, projection, begin, end, tests, masks);
 }
 
-template <bool kClipped>
-__device__ PCV_FORCE_INLINE void drawSlice(const CompactRasterParams& p, const CulledBatch& culled,
-                                           uint32_t begin, uint32_t end, const BatchClip& clip) {
-  if (kClipped) {
-    // The clip test, and the view's range tests too (one variant fewer; they only pass where the
-    // view keeps the points anyway).
-    drawRange<true, true>(p, culled.projection, begin, end, clip, culled.tests);
-  } else if (culled.visibility == BatchVisibility::kInside) {
-    // Batches wholly inside the view skip the per-point range tests: all their points pass them.
-    drawRange<false, false>(p, culled.projection, begin, end, clip, 0u);
-  } else {
-    drawRange<true, false>(p, culled.projection, begin, end, clip, 0u);
+/// Points [begin, end) of a batch the filter tests, reading only the words or values its tests
+/// need; with kPassBitsWrite the verdicts go into the batch's pass bits (`bits` as
+/// drawPassBitsRange reads them): each 8-lane group (32 consecutive points, from a multiple of 32
+/// of the batch) stores its word whole, so no atomics are needed; bits of points past the last
+/// whole four are written as 0 and never read.
+__device__ PCV_FORCE_INLINE void drawFilterTestedRange(const CompactRasterParams& p,
+                                                       const BatchProjection& projection,
+                                                       uint32_t begin, uint32_t end, uint32_t tests,
+                                                       const uint32_t* masks, uint32_t* bits) {
+  const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
+  const uint32_t quadCount = (end - begin) / 4;
+  const uint32_t filterTests = (tests >> kFilterTestShift) & (kFilterWordTest | kFilterValueTest);
+  const uint32_t lane = threadIdx.x & 31;
+  // Whole rounds of the block, so every lane of a warp takes part in the shuffles.
+  for (uint32_t round = 0; round < quadCount; round += kRasterBlock) {
+    const uint32_t q = round + threadIdx.x;
+    uint4 w{};
+    uint32_t passes = 0;
+    if (q < quadCount) {
+      w = readStreaming(&quads[q]);
+      passes = quadFilterPasses(p, masks, filterTests, begin + 4 * q);
+    }
+    if (tests & kPassBitsWrite) {
+      uint32_t word = passes << (4 * (lane & 7));
+      word |= __shfl_xor_sync(0xffffffffu, word, 1);
+      word |= __shfl_xor_sync(0xffffffffu, word, 2);
+      word |= __shfl_xor_sync(0xffffffffu, word, 4);
+      const uint32_t groupQuad = q - (lane & 7);  // a multiple of 8: 32 points, one word
+      if ((lane & 7) == 0 && groupQuad < quadCount) bits[groupQuad / 8] = word;
+    }
+    if (q < quadCount) drawQuad(p, projection, w, begin + 4 * q, passes);
   }
+  drawFilteredTail(p, projection, begin, end, tests, masks);
 }
 
-/// Block blockIdx.x draws slice (blockIdx.x % kSlices) of batch (blockIdx.x / kSlices): with
-/// kClipped the batches the clip region's faces cross or the filter tests point by point, else
-/// all the others. Two kernels, so the
-/// per-point clip test's registers (it spills under the 32 of full occupancy) never weigh on
-/// frames or batches without it.
-template <bool kClipped>
+/// Block blockIdx.x draws slice (blockIdx.x % kSlices) of batch (blockIdx.x / kSlices) when the
+/// batch has no per-point tests: the batches of a frame without clip region or filter, and those
+/// a filter or clip region keeps whole.
 __device__ void rasterCompact(const CompactRasterParams& p) {
   static_assert(kBatchSize % (4 * kSlices) == 0, "slices must hold whole 16-byte loads");
-  __shared__ BatchClip clip;
   beginDependentKernel();
   const uint32_t b = blockIdx.x / kSlices;
   const CulledBatch culled = p.culled[b];
   const uint32_t first = culled.first, count = culled.count;
-  if (culled.visibility == BatchVisibility::kOutside) return;
-  if ((culled.tests != 0) != kClipped) return;
+  if (culled.visibility == BatchVisibility::kOutside || culled.tests != 0) return;
   constexpr uint32_t kSliceSize = kBatchSize / kSlices;
   const uint32_t begin = first + (blockIdx.x % kSlices) * kSliceSize;
   const uint32_t end = min(begin + kSliceSize, first + count);
   if (begin >= end) return;
-  if (kClipped) {
-    if (threadIdx.x == 0 && (culled.tests & 1u)) clip = p.clips[b];
-    __syncthreads();
+  if (culled.visibility == BatchVisibility::kInside) {
+    // Batches wholly inside the view skip the per-point range tests: all their points pass them.
+    drawRange<false, false, false>(p, culled.projection, begin, end, nullptr, 0u, nullptr);
+  } else {
+    drawRange<true, false, false>(p, culled.projection, begin, end, nullptr, 0u, nullptr);
   }
-  drawSlice<kClipped>(p, culled, begin, end, clip);
+}
+
+/// The slices of the listed batches, by a grid of as many blocks as the GPU holds at once
+/// (item i is slice i % kSlices of list entry i / kSlices): a frame pays for the batches it tests,
+/// not for a block per batch of the scene. kList says which list and how its points are tested
+/// (TestedList). The view's range tests run for every point (one variant fewer; they only pass
+/// where the view keeps the points anyway).
+template <TestedList kList>
+__device__ void rasterTested(const TestedRasterParams& t) {
+  const CompactRasterParams& p = t.raster;
+  __shared__ BatchClip clip;
+  __shared__ uint32_t masks[16];  // the filter's class and return masks: lookups per point
+  constexpr uint32_t kSliceSize = kBatchSize / kSlices;
+  __shared__ uint32_t sliceBits[kList == kPassBitsList ? kSliceSize / 32 : 1];
+  beginDependentKernel();
+  if (threadIdx.x < 8) masks[threadIdx.x] = p.filter.classMask[threadIdx.x];
+  if (threadIdx.x >= 8 && threadIdx.x < 16)
+    masks[threadIdx.x] = p.filter.returnMask[threadIdx.x - 8];
+  const uint32_t items = *t.count * kSlices;
+  for (uint32_t item = blockIdx.x; item < items; item += gridDim.x) {
+    const uint32_t b = t.batches[item / kSlices];
+    const CulledBatch culled = p.culled[b];
+    const uint32_t begin = culled.first + (item % kSlices) * kSliceSize;
+    const uint32_t end = min(begin + kSliceSize, culled.first + culled.count);
+    // The word of point `begin` among the batch's pass bits: slices start at multiples of 32.
+    static_assert(kSliceSize % 32 == 0, "slices must start on whole words of pass bits");
+    uint32_t* bits = t.passBits
+                         ? t.passBits + uint64_t(drawnBatchSlot(t.drawn, b)) * kPassWordsPerBatch +
+                               (begin - culled.first) / 32
+                         : nullptr;
+    // Every thread takes the same path: the slice is the block's. The first barrier keeps the
+    // previous slice's readers of `clip` and `sliceBits` before these writes (and publishes the
+    // masks).
+    __syncthreads();
+    if (kList == kClipList && threadIdx.x == 0 && (culled.tests & kClipTest)) clip = p.clips[b];
+    if (kList == kPassBitsList && begin < end) {
+      for (uint32_t i = threadIdx.x; i < (end - begin + 31) / 32; i += kRasterBlock)
+        sliceBits[i] = __ldg(&bits[i]);
+    }
+    __syncthreads();
+    if (begin >= end) continue;
+    if (kList == kClipList) {
+      drawRange<true, true, true>(p, culled.projection, begin, end, &clip, culled.tests, masks);
+    } else if (kList == kPassBitsList) {
+      drawPassBitsRange(p, culled.projection, begin, end, culled.tests, masks, sliceBits);
+    } else {
+      drawFilterTestedRange(p, culled.projection, begin, end, culled.tests, masks, bits);
+    }
+  }
 }
 
 // __grid_constant__: the clip polygon's edges are read by index straight from the parameters,
@@ -212,13 +434,36 @@ constexpr int kRasterBlocksPerSm = 1536 / kRasterBlock;
 #endif
 __global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm)
     rasterCompactKernel(CompactRasterParams p) {
-  rasterCompact<false>(p);
+  rasterCompact(p);
 }
-// The clip test's registers spill under the full-occupancy bound (32 on sm_90); five eighths of
-// the blocks (48 registers) hold them.
+// Reading the pass bits fits the full-occupancy bound.
+__global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm)
+    rasterPassBitsKernel(TestedRasterParams p) {
+  rasterTested<kPassBitsList>(p);
+}
+// The filter tests and the writing of the verdicts, like the clip test, spill under the
+// full-occupancy bound; five eighths of the blocks (48 registers) hold them. These batches are
+// drawn so once per filter; its later frames read the pass bits.
 __global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm * 5 / 8)
-    rasterClippedKernel(const __grid_constant__ CompactRasterParams p) {
-  rasterCompact<true>(p);
+    rasterFilteredKernel(TestedRasterParams p) {
+  rasterTested<kFilterList>(p);
+}
+// __grid_constant__: the clip polygon's edges are read by index straight from the parameters,
+// never copied to each thread's local memory.
+__global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm * 5 / 8)
+    rasterClippedKernel(const __grid_constant__ TestedRasterParams p) {
+  rasterTested<kClipList>(p);
+}
+
+/// Blocks of `kernel` (kRasterBlock threads) the current device holds at once: the grid of a
+/// tested raster.
+int residentBlocks(void (*kernel)(TestedRasterParams)) {
+  int device = 0, multiprocessors = 0, perMultiprocessor = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, kernel, kRasterBlock, 0));
+  return std::max(1, multiprocessors * perMultiprocessor);
 }
 
 }  // namespace
@@ -229,12 +474,25 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
   const auto width = uint32_t(f.view.width);
   culled_.reserve(batchCount);
   if (f.clip.active) clips_.reserve(batchCount);
-  // Each batch's projection and visibility, and what the clip region leaves of it.
-  f.recorder->launchDependent("cull", uint64_t(batchCount) * 8, cullBatchesKernel,
-                              CullParams{pool.batches.data(), f.drawnBatches, batchCount, f.view,
-                                         f.clip, f.filter, pool.filterArrays(), culled_.data(), clips_.data()},
-                              128);
-  // kSlices blocks per batch; those of batches outside the view return at once.
+  // Batches with per-point tests exist only with a clip region or a filter; then they are listed.
+  const bool listsTested = (f.clip.active || f.filter.active) && batchCount > 0;
+  if (listsTested) {
+    testedBatches_.reserve(kTestedLists * uint64_t(batchCount));
+    testedCounts_.reserve(kTestedLists);
+    CUDA_CHECK(cudaMemsetAsync(testedCounts_.data(), 0, kTestedLists * sizeof(uint32_t),
+                               f.recorder->stream()));
+  }
+  // Each batch's projection and visibility, what the clip region and the filter leave of it, and
+  // the list of the batches that need per-point tests.
+  f.recorder->launchDependent(
+      "cull", uint64_t(batchCount) * 8, cullBatchesKernel,
+      CullParams{pool.batches.data(), f.drawnBatches, batchCount, f.view, f.clip, f.filter,
+                 pool.filterArrays(), culled_.data(), clips_.data(),
+                 listsTested ? testedBatches_.data() : nullptr,
+                 listsTested ? testedCounts_.data() : nullptr,
+                 pool.passStamps.size() > 0 ? pool.passStamps.data() : nullptr, f.filterGeneration},
+      128);
+  // kSlices blocks per batch; those of batches outside the view or with tests return at once.
   const CompactRasterParams raster{pool.positions.data(),
                                    culled_.data(),
                                    clips_.data(),
@@ -246,12 +504,25 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
                                    words};
   f.recorder->launchDependent("raster", uint64_t(batchCount) * kSlices * kRasterBlock,
                               rasterCompactKernel, raster, kRasterBlock);
-  // The batches the clip region's faces cross or the filter tests, point by point; the rest of
-  // its blocks return.
-  if (f.clip.active || f.filter.active) {
-    f.recorder->launchDependent("clip raster", uint64_t(batchCount) * kSlices * kRasterBlock,
-                                rasterClippedKernel, raster, kRasterBlock);
+  if (!listsTested) return;
+  auto launchTested = [&](const char* stage, void (*kernel)(TestedRasterParams), int& blocks,
+                          TestedList list) {
+    if (blocks == 0) blocks = residentBlocks(kernel);
+    f.recorder->launchDependent(
+        stage, uint64_t(blocks) * kRasterBlock, kernel,
+        TestedRasterParams{raster, testedBatches_.data() + uint64_t(list) * batchCount,
+                           testedCounts_.data() + list, f.drawnBatches,
+                           pool.passBits.size() > 0 ? pool.passBits.data() : nullptr},
+        kRasterBlock);
+  };
+  // The batches the filter tests point by point (and no clip region crosses): by their verdicts
+  // of an earlier frame, or tested now.
+  if (f.filter.active) {
+    launchTested("pass bits raster", rasterPassBitsKernel, passBitsRasterBlocks_, kPassBitsList);
+    launchTested("filter raster", rasterFilteredKernel, filterRasterBlocks_, kFilterList);
   }
+  // The batches the clip region's faces cross, with their filter tests.
+  if (f.clip.active) launchTested("clip raster", rasterClippedKernel, clipRasterBlocks_, kClipList);
 }
 
 }  // namespace pcv::cuda

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -108,6 +109,19 @@ class CudaBackend final : public RasterBackend {
     if (pool_.rangeValues.size() > 0) {
       growKeeping(pool_.rangeValues, pool_.positions.size(), "the range values", stream_, none);
     }
+    growKeeping(pool_.passBits, pool_.batches.size() * cuda::kPassWordsPerBatch,
+                "the filter's pass bits", stream_, none);
+    growKeeping(pool_.passStamps, pool_.batches.size(), "the pass bits' stamps", stream_,
+                [&](uint64_t first, uint64_t count) {
+                  clearPassStamps({first, count});
+                });
+  }
+
+  /// Marks the pass bits of the batch slots as holding no filter's verdicts.
+  void clearPassStamps(PointRange batches) {
+    if (batches.count == 0) return;
+    CUDA_CHECK(cudaMemsetAsync(pool_.passStamps.data() + batches.first, 0,
+                               batches.count * sizeof(uint32_t), stream_));
   }
 
   void storeFilterData(PointRange points, PointRange batches, const uint16_t* words,
@@ -121,6 +135,8 @@ class CudaBackend final : public RasterBackend {
     std::vector<Batch> boxes(batches.count);
     CUDA_CHECK(cudaMemcpyAsync(boxes.data(), pool_.batches.data() + batches.first,
                                batches.count * sizeof(Batch), cudaMemcpyDeviceToHost, stream_));
+    // The batches' cached verdicts were of the data this replaces.
+    clearPassStamps(batches);
     CUDA_CHECK(cudaMemcpyAsync(pool_.filterWords.data() + points.first, words,
                                points.count * sizeof(uint16_t), cudaMemcpyHostToDevice, stream_));
     if (values) {
@@ -278,6 +294,7 @@ class CudaBackend final : public RasterBackend {
                              .settings = f.settings,
                              .clip = f.clip,
                              .filter = f.filter,
+                             .filterGeneration = filterGeneration(f.filter),
                              .out = out,
                              .framebuffer = &framebuffer_,
                              .recorder = &recorder_};
@@ -291,6 +308,17 @@ class CudaBackend final : public RasterBackend {
       frame.pointRanges = list.pointRanges;
     }
     return frame;
+  }
+
+  /// A number for each filter drawn in turn, the same while the filter stays: what the pass
+  /// bits' stamps say they were written for. Never 0 (the stamp of no verdicts).
+  uint32_t filterGeneration(const FilterFrame& filter) {
+    if (!filter.active) return 0;
+    if (std::memcmp(&filter, &lastFilter_, sizeof(FilterFrame)) != 0) {
+      lastFilter_ = filter;
+      filterGeneration_ = filterGeneration_ + 1 == 0 ? 1 : filterGeneration_ + 1;
+    }
+    return filterGeneration_;
   }
 
   cuda::CudaMethod& method(DrawPipeline pipeline) {
@@ -321,6 +349,8 @@ class CudaBackend final : public RasterBackend {
   cudaStream_t stream_ = nullptr;
   cuda::DevicePointPool pool_;
   DeviceBuffer<uint32_t> drawnBatches_;  // the frame's batch slots when not all are drawn
+  FilterFrame lastFilter_{};             // the filter of filterGeneration_
+  uint32_t filterGeneration_ = 0;
   DeviceBuffer<uint64_t> framebuffer_;
   DeviceBuffer<uint32_t> deviceImage_;  // drawn here when the caller wants the image on the host
   StageRecorder recorder_;

@@ -30,6 +30,9 @@ struct FrameContext {
   const RenderSettings* settings;
   ClipFrame clip;                       ///< settings->clip in the points' coordinates
   FilterFrame filter;                   ///< settings->filter for the kernels
+  /// Names `filter` among the filters drawn so far (0 with none): the pool's pass bits stamped
+  /// with it hold this filter's verdicts.
+  uint32_t filterGeneration;
   PixelSink out;                        ///< view.width * view.height output pixels
   DeviceBuffer<uint64_t>* framebuffer;  ///< scratch, at least one word per pixel
   StageRecorder* recorder;              ///< launches and times the stages on the frame's stream

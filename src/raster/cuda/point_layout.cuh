@@ -13,6 +13,9 @@
 
 namespace pcv::cuda {
 
+/// Words of pass bits per batch slot: one bit per point of a full batch.
+constexpr uint32_t kPassWordsPerBatch = kBatchSize / 32;
+
 /// The slots every set of the CUDA backend lives in; a point's slot index is its framebuffer
 /// payload.
 struct DevicePointPool {
@@ -24,10 +27,18 @@ struct DevicePointPool {
   DeviceBuffer<uint16_t> filterWords;    ///< packFilterWord per point slot
   DeviceBuffer<float> rangeValues;       ///< a range attribute's value per point slot
   DeviceBuffer<BatchSummary> summaries;  ///< per batch slot
+  // The verdicts of the frame's filter on the points of the batches it splits, kept for the
+  // next frames of the same filter, which then read 1 bit per point instead of the words and
+  // values: kPassWordsPerBatch words per batch slot (bit i: point first + i passes), and per
+  // batch slot the filter generation they hold (FrameContext::filterGeneration; 0: none).
+  // Mutable: a cache the frames write while they read the pool.
+  mutable DeviceBuffer<uint32_t> passBits;
+  mutable DeviceBuffer<uint32_t> passStamps;
 
   uint64_t bytes() const {
     return positions.bytes() + colors.bytes() + batches.bytes() + points.bytes() +
-           filterWords.bytes() + rangeValues.bytes() + summaries.bytes();
+           filterWords.bytes() + rangeValues.bytes() + summaries.bytes() + passBits.bytes() +
+           passStamps.bytes();
   }
   FilterArrays filterArrays() const {
     return {summaries.size() ? summaries.data() : nullptr,

@@ -15,27 +15,28 @@ __device__ void splatBatch(const uint32_t* positions, const Batch* batches, cons
                            const FilterArrays& filterArrays, Visit visit) {
   __shared__ BatchProjection sharedProjection;
   __shared__ BatchClip clip;
-  __shared__ bool culled, clipTested, filterTested;
+  __shared__ bool culled, clipTested;
+  __shared__ uint32_t filterTests;
   const uint32_t slot = drawn ? drawn[blockIdx.x] : blockIdx.x;
   const Batch& batch = batches[slot];
   if (threadIdx.x == 0) {
     sharedProjection = makeBatchProjection(view, batch);
     const BatchClipClass clipClass = classifyBatchClip(clipFrame, batch, clip);
-    const BatchFilterClass filterClass = classifyBatchFilter(filter, filterArrays, slot);
+    filterTests = batchFilterTests(filter, filterArrays, slot);
     culled = batchOutsideView(sharedProjection, splat.marginPx) ||
-             clipClass == BatchClipClass::kNone || filterClass == BatchFilterClass::kNone;
+             clipClass == BatchClipClass::kNone || (filterTests & kFilterDropsAll) != 0;
     clipTested = clipClass == BatchClipClass::kTested;
-    filterTested = filterClass == BatchFilterClass::kTested;
   }
   __syncthreads();
   if (culled) return;
   const BatchProjection projection = sharedProjection;
+  const uint32_t tests = filterTests;
   const uint32_t first = batch.first, count = batch.count;
   for (uint32_t i = threadIdx.x; i < count; i += blockDim.x) {
     const uint32_t index = first + i;
     const uint32_t word = __ldg(&positions[index]);
     if (clipTested && !clipKeepsQuantized(clip, clipFrame.polygon, word)) continue;
-    if (filterTested && !filterKeepsSlot(filter, filterArrays, index)) continue;
+    if (tests != 0 && !filterKeepsSlot(filter, filterArrays, tests, index)) continue;
     splatQuantized(splat, projection, word,
                    [&](uint32_t pixel, float depth) { visit(pixel, depth, index); });
   }

@@ -2,8 +2,14 @@
 /// per point, written once for both compilers so the CPU backend filters exactly as the CUDA one.
 /// Each point carries a 16-bit filter word (class and returns) and, while a range filter needs
 /// it, the value of the ranged attribute; each batch a summary of what its points hold, so a
-/// batch none of whose points pass is skipped and one all of whose points pass is drawn without
-/// per-point tests (the common case: a class filter on a Morton-ordered cloud).
+/// batch none of whose points pass is skipped and one all of whose points pass is drawn as if
+/// nothing were filtered (the common case: a class filter on a Morton-ordered cloud). Batches in
+/// between read per point only the array (word or value) whose test some of their points fail.
+///
+/// Why the word is an array of its own and not folded into the 4-byte position word: that word
+/// has 2 spare bits (30 of position; kInvalidQuantized takes the pattern 11), too few for a class
+/// (8 bits), and a wider position word would cost every frame, filtered or not, for the sake of
+/// the batches a filter splits.
 #pragma once
 
 #include <cstdint>
@@ -32,10 +38,14 @@ enum FilterReturns : uint32_t {
 /// (src/raster/filter_frame.hpp).
 struct FilterFrame {
   uint32_t active;         ///< 0: nothing is filtered, the other fields are unused
-  uint32_t testsClasses;   ///< 1: classMask applies
+  uint32_t testsClasses;   ///< 1: some class is left out
   uint32_t returns;        ///< FilterReturns
   uint32_t returnNumber;   ///< with kNumberedReturn
-  uint32_t classMask[8];   ///< bit c: class c is kept
+  uint32_t classMask[8];   ///< bit c: class c is kept (every bit when classes are not filtered)
+  /// bit (number of returns << 4 | return number), the filter word's high byte: that return is
+  /// kept (every bit when returns are not filtered). With classMask, a point's word is tested by
+  /// two bit lookups, whatever the return choice.
+  uint32_t returnMask[8];
   uint32_t hasRange;       ///< 1: the point's range value must lie in [rangeMin, rangeMax]
   float rangeMin, rangeMax;
   uint32_t unused;
@@ -59,22 +69,43 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE uint32_t returnBitsOf(uint16_t word) {
          (count == 1 ? 16u : 32u) | 1u << (16 + number);
 }
 
+/// Whether the return (number, count) passes a return choice, as ReturnChoice says.
+PCV_HOST_DEVICE constexpr bool returnChoiceKeeps(uint32_t returns, uint32_t returnNumber,
+                                                 uint32_t number, uint32_t count) {
+  switch (returns) {
+    case kFirstReturn:
+      return number == 1;
+    case kLastReturn:
+      return number == count && count > 0;
+    case kOnlyReturn:
+      return count == 1;
+    case kNumberedReturn:
+      return number == returnNumber;
+    default:
+      return true;
+  }
+}
+
+/// Whether a filter word passes the class and return masks (FilterFrame::classMask, returnMask,
+/// or copies of them in shared memory): one bit lookup each.
+PCV_HOST_DEVICE PCV_FORCE_INLINE bool filterWordKept(const uint32_t* classMask,
+                                                     const uint32_t* returnMask, uint32_t word) {
+  const uint32_t classification = word & 0xffu, returns = (word >> 8) & 0xffu;
+  return ((classMask[classification >> 5] >> (classification & 31)) &
+          (returnMask[returns >> 5] >> (returns & 31)) & 1u) != 0;
+}
+
+/// Whether a range value lies in the frame's range ("not inside" rejects NaN).
+PCV_HOST_DEVICE PCV_FORCE_INLINE bool rangeValueKept(const FilterFrame& f, float value) {
+  return value >= f.rangeMin && value <= f.rangeMax;
+}
+
 /// Whether a point passes the frame's filter: its word and its range value.
 PCV_HOST_DEVICE PCV_FORCE_INLINE bool filterKeeps(const FilterFrame& f, uint16_t word,
                                                   float value) {
-  const uint32_t classification = word & 0xffu;
-  if (f.testsClasses && !((f.classMask[classification >> 5] >> (classification & 31)) & 1u))
-    return false;
-  const uint32_t number = (word >> 8) & 0xfu, count = word >> 12;
-  switch (f.returns) {
-    case kFirstReturn: if (number != 1) return false; break;
-    case kLastReturn: if (!(number == count && count > 0)) return false; break;
-    case kOnlyReturn: if (count != 1) return false; break;
-    case kNumberedReturn: if (number != f.returnNumber) return false; break;
-    default: break;
-  }
-  // "not inside" rejects NaN.
-  return !f.hasRange || (value >= f.rangeMin && value <= f.rangeMax);
+  if (!f.active) return true;
+  return filterWordKept(f.classMask, f.returnMask, word) &&
+         (!f.hasRange || rangeValueKept(f, value));
 }
 
 /// What a filter leaves of a batch (as BatchClipClass says of the clip region).
@@ -84,19 +115,28 @@ enum class BatchFilterClass : uint32_t {
   kTested,  ///< test each point
 };
 
-/// The batch's class from its summary: exact for classes and returns (a kind that occurs is
-/// present in some point), conservative for ranges (the box of values).
-PCV_HOST_DEVICE inline BatchFilterClass classifyBatchFilter(const FilterFrame& f,
-                                                            const BatchSummary& s) {
-  if (!f.active) return BatchFilterClass::kAll;
-  bool all = true;
+/// The per-point tests a batch needs, from its summary (bits; 0: every point passes, draw the
+/// batch as if nothing were filtered).
+enum BatchFilterTests : uint32_t {
+  kFilterWordTest = 1u,   ///< test each point's filter word (class, returns)
+  kFilterValueTest = 2u,  ///< test each point's range value
+  kFilterDropsAll = 4u,   ///< no point passes: skip the batch
+};
+
+/// The tests a batch needs under the frame's filter: exact for classes and returns (a kind that
+/// occurs is present in some point), conservative for ranges (the box of values). A part of the
+/// filter every point of the batch passes is not tested, so a class filter over a batch of
+/// mixed intensities reads no range values, and a range over a batch of kept classes no words.
+PCV_HOST_DEVICE inline uint32_t batchFilterTests(const FilterFrame& f, const BatchSummary& s) {
+  if (!f.active) return 0;
+  bool wordPasses = true;  // every point's word passes
   if (f.testsClasses) {
     bool any = false;
     for (int i = 0; i < 8; ++i) {
       any = any || (s.classMask[i] & f.classMask[i]) != 0;
-      all = all && (s.classMask[i] & ~f.classMask[i]) == 0;
+      wordPasses = wordPasses && (s.classMask[i] & ~f.classMask[i]) == 0;
     }
-    if (!any) return BatchFilterClass::kNone;
+    if (!any) return kFilterDropsAll;
   }
   uint32_t passing = 0, failing = 0;  // return bits of points that pass / fail
   switch (f.returns) {
@@ -110,14 +150,25 @@ PCV_HOST_DEVICE inline BatchFilterClass classifyBatchFilter(const FilterFrame& f
     default: break;
   }
   if (passing != 0) {
-    if ((s.returnBits & passing) == 0) return BatchFilterClass::kNone;
-    all = all && (s.returnBits & failing) == 0;
+    if ((s.returnBits & passing) == 0) return kFilterDropsAll;
+    wordPasses = wordPasses && (s.returnBits & failing) == 0;
   }
+  uint32_t tests = wordPasses ? 0u : kFilterWordTest;
   if (f.hasRange) {
-    if (!(s.rangeMax >= f.rangeMin && s.rangeMin <= f.rangeMax)) return BatchFilterClass::kNone;
-    all = all && (s.rangeFlags & 1u) == 0 && s.rangeMin >= f.rangeMin && s.rangeMax <= f.rangeMax;
+    if (!(s.rangeMax >= f.rangeMin && s.rangeMin <= f.rangeMax)) return kFilterDropsAll;
+    const bool valuePasses =
+        (s.rangeFlags & 1u) == 0 && s.rangeMin >= f.rangeMin && s.rangeMax <= f.rangeMax;
+    if (!valuePasses) tests |= kFilterValueTest;
   }
-  return all ? BatchFilterClass::kAll : BatchFilterClass::kTested;
+  return tests;
+}
+
+/// The batch's class from its summary (batchFilterTests, as kAll / kNone / kTested).
+PCV_HOST_DEVICE inline BatchFilterClass classifyBatchFilter(const FilterFrame& f,
+                                                            const BatchSummary& s) {
+  const uint32_t tests = batchFilterTests(f, s);
+  if (tests & kFilterDropsAll) return BatchFilterClass::kNone;
+  return tests == 0 ? BatchFilterClass::kAll : BatchFilterClass::kTested;
 }
 
 /// The summary of a batch's points: words[i] and (with values) values[i] for i < count.
@@ -153,19 +204,22 @@ struct FilterArrays {
   const float* values;            ///< one per point slot, the range attribute's
 };
 
-/// The class of batch slot `slot` under the frame's filter; kAll when it filters nothing.
-PCV_HOST_DEVICE PCV_FORCE_INLINE BatchFilterClass classifyBatchFilter(const FilterFrame& f,
-                                                                      const FilterArrays& a,
-                                                                      uint32_t slot) {
-  if (!f.active) return BatchFilterClass::kAll;
-  if (!a.summaries || !a.words || (f.hasRange && !a.values)) return BatchFilterClass::kNone;
-  return classifyBatchFilter(f, a.summaries[slot]);
+/// The tests batch slot `slot` needs under the frame's filter (batchFilterTests); 0 when the
+/// frame filters nothing, kFilterDropsAll when the pool lacks data the filter reads.
+PCV_HOST_DEVICE PCV_FORCE_INLINE uint32_t batchFilterTests(const FilterFrame& f,
+                                                           const FilterArrays& a, uint32_t slot) {
+  if (!f.active) return 0;
+  if (!a.summaries || !a.words || (f.hasRange && !a.values)) return kFilterDropsAll;
+  return batchFilterTests(f, a.summaries[slot]);
 }
 
-/// Whether the point at slot `i` passes (for batches classified kTested).
+/// Whether the point at slot `i` passes the tests `tests` (batchFilterTests) of its batch: only
+/// the arrays those tests name are read.
 PCV_HOST_DEVICE PCV_FORCE_INLINE bool filterKeepsSlot(const FilterFrame& f, const FilterArrays& a,
-                                                      uint32_t i) {
-  return filterKeeps(f, a.words[i], f.hasRange ? a.values[i] : 0.0f);
+                                                      uint32_t tests, uint32_t i) {
+  if ((tests & kFilterWordTest) && !filterWordKept(f.classMask, f.returnMask, a.words[i]))
+    return false;
+  return !(tests & kFilterValueTest) || rangeValueKept(f, a.values[i]);
 }
 
 }  // namespace pcv
