@@ -130,7 +130,8 @@ void runRender(const RenderOptions& options) {
   Scene scene(plan, sceneOptions, *renderer);
   checkSceneFilterable(filter, scene);
   for (const FileRead& file : scene.filesRead()) {
-    runReport()["files"].push_back({{"path", file.path}, {"points", file.points}});
+    runReport()["files"].push_back(
+        {{"path", file.path}, {"points", file.points}, {"readSeconds", file.seconds}});
   }
   if (scene.kind() != SceneKind::Cylinders) {
     reportColoring(scene.coloring());

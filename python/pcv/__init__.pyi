@@ -127,6 +127,9 @@ class Renderer:
     def size(self) -> tuple[int, int]: ...
     @property
     def bounds(self) -> tuple[tuple[float, float, float], tuple[float, float, float]] | None: ...
+    @property
+    def last_timings(self) -> dict[str, float]:
+        """Milliseconds of the last render() by stage: "frame", then "flip" and "copy" (cuda)."""
     def render(
         self,
         *,

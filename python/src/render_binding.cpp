@@ -11,12 +11,12 @@
 #include <pybind11/stl.h>
 
 #include "pcv/core/error.hpp"
-#include "pcv/core/image.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "pcv/session/render_converged.hpp"
 #include "pcv/session/scene.hpp"
 #include "pcv/session/scene_camera.hpp"
+#include "image_array.hpp"
 #include "render_source.hpp"
 #include "view_arguments.hpp"
 
@@ -47,17 +47,19 @@ struct CollectedLines {
   }
 };
 
-/// Draws the scene `sources` make as `request` asks, into a host image (row 0 at the bottom).
-Image renderImage(const SceneSources& sources, RenderRequest& request) {
+/// Draws the scene `sources` make as `request` asks, top row first, into memory the returned
+/// array will own.
+HostImageBuffer renderImage(const SceneSources& sources, RenderRequest& request) {
   const ScenePlan plan = prepareScene(sources, request.scene);
   std::unique_ptr<Renderer> renderer = createRenderer(request.backend, plan.rendererOptions());
   renderer->methodFor(request.settings);  // an unknown method fails before anything is loaded
   Scene scene(plan, request.scene, *renderer);
   const Camera camera = startCamera(scene.kind(), scene.worldBounds(),
                                     float(request.width) / float(request.height), request.camera);
-  Image image(request.width, request.height);
-  const RenderTarget target{image.pixels.data(), request.width, request.height, MemorySpace::Host};
-  renderConverged(scene, camera, request.settings, target, request.timeLimitSeconds);
+  HostImageBuffer image = imageBufferFor(*renderer, request.width, request.height);
+  renderConverged(scene, camera, request.settings,
+                  topRowFirstTarget(image, request.width, request.height),
+                  request.timeLimitSeconds);
   return image;
 }
 
@@ -92,14 +94,15 @@ py::array_t<uint8_t> render(
   request.scene.report.error = warnings.collector();
 
   const RenderSource given = renderSourceFrom(source, rgb);
-  Image image;
+  HostImageBuffer image;
   {
     py::gil_scoped_release unlocked;
     image = renderImage(given.sources, request);
   }
+  py::array_t<uint8_t> pixels = imageArray(std::move(image), request.width, request.height);
   const py::object warn = py::module_::import("warnings").attr("warn");
   for (const std::string& line : warnings.lines) warn(line, py::arg("stacklevel") = 2);
-  return topDownArray(image);
+  return pixels;
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/session/coloured_cloud.hpp"
 #include "pcv/session/scene_camera.hpp"
+#include "image_array.hpp"
 #include "render_source.hpp"
 #include "view_arguments.hpp"
 
@@ -28,8 +29,9 @@ namespace {
 
 class PythonRenderer {
  public:
+  /// Frames are timed whole (no timing events between stages), as `pcv bench --whole-frames`.
   PythonRenderer(std::array<int, 2> size, const std::string& backend)
-      : renderer_(createRenderer(backend)) {
+      : renderer_(createRenderer(backend, {.timeStages = false})) {
     checkImageSize(size);
     size_ = size;
   }
@@ -119,19 +121,36 @@ class PythonRenderer {
                           py::make_tuple(all.max.x, all.max.y, all.max.z));
   }
 
+  /// Draws into memory the returned array then owns, top row first: no copy on the host.
   py::array_t<uint8_t> render(const CameraRequest& request, const RenderSettings& settings) {
     const int width = size_[0], height = size_[1];
-    Image image(width, height);
+    HostImageBuffer image;
     {
       py::gil_scoped_release unlocked;
       const std::lock_guard lock(mutex_);
       const Camera camera =
           startCamera(SceneKind::InCore, worldBounds(), float(width) / float(height), request);
-      const RenderTarget target{image.pixels.data(), width, height, MemorySpace::Host};
+      image = imageBufferFor(*renderer_, width, height);
       renderer_->render(makeViewTransform(camera, width, height, origin_.value_or(glm::dvec3(0.0))),
-                        settings, target);
+                        settings, topRowFirstTarget(image, width, height));
     }
-    return topDownArray(image);
+    return imageArray(std::move(image), width, height);
+  }
+
+  /// GPU (or, on the cpu backend, wall) milliseconds of the last frame's stages, then of its
+  /// readback ("flip", "copy"), in order.
+  py::dict lastTimings() {
+    StageTimings timings;
+    {
+      py::gil_scoped_release unlocked;  // waits for the GPU's timing events
+      const std::lock_guard lock(mutex_);
+      timings = renderer_->lastTimings();
+      const StageTimings readback = renderer_->lastReadbackTimings();
+      timings.insert(timings.end(), readback.begin(), readback.end());
+    }
+    py::dict stages;
+    for (const StageTiming& stage : timings) stages[py::str(stage.stage)] = stage.milliseconds;
+    return stages;
   }
 
  private:
@@ -215,6 +234,11 @@ points again. Sets can be removed and others added between frames.
       .def_property_readonly("point_count", &PythonRenderer::pointCount, "Points of every set.")
       .def_property_readonly("backend", &PythonRenderer::backend, "\"cuda\" or \"cpu\".")
       .def_property_readonly("size", &PythonRenderer::size, "(width, height) in pixels.")
+      .def_property_readonly("last_timings", &PythonRenderer::lastTimings,
+                             "Milliseconds of the last render(), by stage: \"frame\" (the "
+                             "drawing, GPU time on the cuda backend, as pcv bench times it), "
+                             "then on the cuda backend \"flip\" (rows ordered top row first) "
+                             "and \"copy\" (the image to host memory). Empty before a frame.")
       .def_property_readonly("bounds", &PythonRenderer::bounds,
                              "World bounds of every set, ((min x, y, z), (max x, y, z)), or "
                              "None without sets.")

@@ -1,14 +1,11 @@
 #include "view_arguments.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "pcv/core/color_map.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/raster/raster_method.hpp"
-
-namespace py = pybind11;
 
 namespace pcv::python {
 namespace {
@@ -102,19 +99,6 @@ ColoringOptions coloringFrom(const std::string& color, const std::optional<std::
     coloring.range = ValueRange{(*range)[0], (*range)[1]};
   }
   return coloring;
-}
-
-/// (height, width, 4) uint8, top row first (as images are shown and saved).
-py::array_t<uint8_t> topDownArray(const Image& image) {
-  py::array_t<uint8_t> pixels(
-      {py::ssize_t(image.height), py::ssize_t(image.width), py::ssize_t(4)});
-  uint8_t* out = pixels.mutable_data();
-  const size_t rowBytes = size_t(image.width) * 4;
-  for (int row = 0; row < image.height; ++row) {
-    std::memcpy(out + size_t(row) * rowBytes,
-                &image.pixels[size_t(image.height - 1 - row) * size_t(image.width)], rowBytes);
-  }
-  return pixels;
 }
 
 }  // namespace pcv::python

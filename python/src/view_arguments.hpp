@@ -1,6 +1,6 @@
 /// @brief The keyword arguments pcv.render and pcv.Renderer share, as the session layer's and
 /// the renderer's values (the camera request, render settings, colouring), checked as `pcv
-/// render` checks its options; and the renderer's image as a NumPy array.
+/// render` checks its options.
 #pragma once
 
 #include <array>
@@ -8,9 +8,6 @@
 #include <optional>
 #include <string>
 
-#include <pybind11/numpy.h>
-
-#include "pcv/core/image.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/raster/render_settings.hpp"
 #include "pcv/session/scene_camera.hpp"
@@ -38,8 +35,5 @@ RenderSettings renderSettingsFrom(const std::optional<std::string>& method, int 
 /// y, z) mapped through `map` over `range`.
 ColoringOptions coloringFrom(const std::string& color, const std::optional<std::string>& map,
                              const std::optional<std::array<double, 2>>& range);
-
-/// (height, width, 4) uint8, top row first (as images are shown and saved).
-pybind11::array_t<uint8_t> topDownArray(const Image& image);
 
 }  // namespace pcv::python

@@ -117,3 +117,15 @@ def test_cuda_draws_the_cpus_image(utm_las):
         on_cuda = pcv.render(source, size=SIZE, backend="cuda", method="compact")
         assert drawn(on_cuda).any()
         np.testing.assert_array_equal(on_cuda, on_cpu)
+
+
+def test_cuda_draws_the_clis_image_top_row_first(utm_las, pcv_executable, tmp_path):
+    if "cuda" not in pcv.backends():
+        pytest.skip("no usable CUDA device here")
+    out = tmp_path / "cli.png"
+    subprocess.run([pcv_executable, "render", str(utm_las["path"]), "--backend", "cuda",
+                    "--size", f"{SIZE[0]}x{SIZE[1]}", "--out", str(out)],
+                   check=True, capture_output=True)
+    image = pcv.render(utm_las["path"], size=SIZE, backend="cuda")
+    assert drawn(image).any()
+    np.testing.assert_array_equal(image, decode_png(out))

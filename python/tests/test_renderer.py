@@ -74,3 +74,59 @@ def test_threads_sharing_a_renderer_draw_what_one_thread_draws():
         parallel = list(pool.map(lambda view: renderer.render(**view), views))
     for one, other in zip(serial, parallel):
         np.testing.assert_array_equal(one, other)
+
+
+def backends_here():
+    return ["cpu"] + (["cuda"] if "cuda" in pcv.backends() else [])
+
+
+@pytest.mark.parametrize("backend", ["cpu", "cuda"])
+def test_frames_are_the_pixels_and_row_order_of_the_cli(utm_las, pcv_executable, tmp_path,
+                                                        backend):
+    # Drawn top row first straight into the array's memory: the PNG `pcv render` writes, row
+    # for row, on each backend.
+    if backend not in backends_here():
+        pytest.skip("no usable CUDA device here")
+    import subprocess
+    from conftest import decode_png
+    eye = (500020.0, 4999960.0, 140.0)
+    out = tmp_path / "cli.png"
+    subprocess.run([pcv_executable, "render", str(utm_las["path"]), "--backend", backend,
+                    "--method", "compact", "--size", f"{SIZE[0]}x{SIZE[1]}",
+                    "--eye", ",".join(map(str, eye)), "--yaw", "90", "--pitch", "-35",
+                    "--out", str(out)], check=True, capture_output=True)
+    renderer = pcv.Renderer(size=SIZE, backend=backend)
+    renderer.add(utm_las["path"])
+    image = renderer.render(eye=eye, yaw=90, pitch=-35, method="compact")
+    assert drawn(image).any()
+    np.testing.assert_array_equal(image, decode_png(out))
+
+
+@pytest.mark.parametrize("backend", ["cpu", "cuda"])
+def test_each_frame_is_an_array_of_its_own(backend):
+    # Frames come from a pool of reused buffers: one is reused only once its array is freed,
+    # so an image kept stays as it was drawn, and outlives its renderer.
+    if backend not in backends_here():
+        pytest.skip("no usable CUDA device here")
+    renderer = pcv.Renderer(size=SIZE, backend=backend)
+    renderer.add(cube([10.0, 0.0, 0.0]))
+    towards = renderer.render(eye=(0.0, 0.0, 0.0), yaw=0.0)
+    kept = towards.copy()
+    frames = [renderer.render(eye=(0.0, 0.0, 0.0), yaw=180.0) for _ in range(8)]
+    del renderer
+    np.testing.assert_array_equal(towards, kept)
+    assert drawn(towards).any() and not any(drawn(frame).any() for frame in frames)
+    assert towards.flags.c_contiguous and towards.flags.writeable
+    assert towards.shape == (SIZE[1], SIZE[0], 4) and towards.dtype == np.uint8
+    towards[:] = 0  # the caller's to change
+    addresses = {frame.__array_interface__["data"][0] for frame in frames + [towards]}
+    assert len(addresses) == 9
+
+
+def test_last_timings_name_the_frame():
+    renderer = pcv.Renderer(size=SIZE, backend="cpu")
+    assert renderer.last_timings == {}
+    renderer.add(cube([10.0, 0.0, 0.0]))
+    renderer.render(eye=(0.0, 0.0, 0.0))
+    timings = renderer.last_timings
+    assert len(timings) > 0 and all(ms >= 0.0 for ms in timings.values())

@@ -628,6 +628,10 @@ FrameDraw Renderer::prepareFrame(const DrawList& list, bool drawsColourless,
 
 void Renderer::draw(const DrawList& list, bool drawsColourless, const ViewTransform& view,
                     const RenderSettings& requested, const RenderTarget& target) {
+  if (target.topRowFirst && target.memory == MemorySpace::CudaSurface) {
+    throw InputError("a CUDA surface target is a GL texture, bottom row first: top-row-first "
+                     "order applies to host and device targets");
+  }
   RenderSettings settings;
   FrameDraw frame = prepareFrame(list, drawsColourless, view, requested, settings);
   frame.target = target;
@@ -705,6 +709,10 @@ std::optional<PickedPoint> Renderer::pick(SetSelection selection, const ViewTran
 
 StageTimings Renderer::lastTimings() {
   return backend_->lastTimings();
+}
+
+StageTimings Renderer::lastReadbackTimings() {
+  return backend_->lastReadbackTimings();
 }
 
 void* Renderer::cudaStream() const {

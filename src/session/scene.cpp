@@ -1,6 +1,7 @@
 // Opening a scene on a renderer: load -> merge -> colour -> add set, a stream, or the cylinders.
 #include "pcv/session/scene.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <utility>
 
@@ -113,14 +114,16 @@ void Scene::openInCore() {
     LoadProgress progress;
     FileSummary summary;
     PointCloud cloud;
+    const auto start = std::chrono::steady_clock::now();
     {
       auto shown =
           report.show("loading " + file, &progress, [&progress] { return progress.fraction(); });
       cloud = readPointCloud(file, options_.read, &progress, &summary);
     }
+    const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
     for (const std::string& warning : summary.warnings) report.warn(warning);
     report.say(file + ": " + std::to_string(cloud.size()) + " points");
-    filesRead_.push_back({file, cloud.size()});
+    filesRead_.push_back({file, cloud.size(), seconds.count()});
     bounds_.extend(summary.worldBounds);
     inCore_->merge(std::move(cloud), std::exchange(first, false));
   }

@@ -21,6 +21,10 @@ struct RenderTarget {
   int height = 0;            ///< pixels
   MemorySpace memory = MemorySpace::Host;
   unsigned long long surface = 0;  ///< the cudaSurfaceObject_t when memory == CudaSurface
+  /// Rows in rgba run from the top down, as in image files and NumPy arrays, instead of GL's
+  /// bottom-up order: the backend orders them where the pixels are (on the GPU for the cuda
+  /// backend), so a reader needs no flipped copy of its own. Host and Device targets only.
+  bool topRowFirst = false;
 };
 
 }  // namespace pcv

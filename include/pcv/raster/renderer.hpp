@@ -269,8 +269,12 @@ class Renderer {
   /// Draws the selected sets.
   void render(SetSelection selection, const ViewTransform& view, const RenderSettings& settings,
               const RenderTarget& target);
-  /// Per-stage times of the last render (may wait for the GPU to finish it).
+  /// Per-stage times of the last render (may wait for the GPU to finish it): the drawing.
   StageTimings lastTimings();
+  /// GPU times of what the last render did after drawing: "flip" (rows reordered for a target
+  /// that wants the top row first) and "copy" (to a host target); empty where there was none
+  /// or the backend does it on the CPU.
+  StageTimings lastReadbackTimings();
   /// The cudaStream_t the renderer draws on (void*, so this header needs no CUDA), for interop:
   /// map GL resources on it before render() and unmap on it after, and CUDA orders the work
   /// with GL's. render() returns without waiting for Device and CudaSurface targets. nullptr

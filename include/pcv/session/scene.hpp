@@ -45,6 +45,7 @@ ScenePlan prepareScene(const SceneSources& sources, const SceneOptions& options)
 struct FileRead {
   std::string path;
   uint64_t points = 0;
+  double seconds = 0.0;  ///< wall time of reading it into memory (decoded, not yet laid out)
 };
 
 /// A scene's point sets on one renderer; removes them when destroyed.

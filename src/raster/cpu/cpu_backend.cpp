@@ -200,11 +200,25 @@ class CpuBackend final : public RasterBackend {
         cpu::renderSeed(frame, pool_.points);
         break;
     }
+    if (f.target.topRowFirst) flipRows(rgba, f.view.width, f.view.height);
   }
 
   StageTimings lastTimings() override { return timings_; }
 
  private:
+  /// Swaps rows in place, on all cores: the methods draw row 0 at the bottom, where every pixel
+  /// of a row is written by one pass; reordering after costs one pass over the image, no copy.
+  static void flipRows(uint32_t* rgba, int width, int height) {
+    const uint64_t rowPixels = uint64_t(width);
+    parallelFor(uint64_t(height / 2), [&](uint64_t begin, uint64_t end) {
+      for (uint64_t row = begin; row < end; ++row) {
+        uint32_t* low = rgba + row * rowPixels;
+        uint32_t* high = rgba + (uint64_t(height) - 1 - row) * rowPixels;
+        std::swap_ranges(low, low + rowPixels, high);
+      }
+    });
+  }
+
   bool sorted_;       // Morton order and the compact layout
   bool keepsPoints_;  // the 16-byte points too
   HostPointPool pool_;

@@ -10,6 +10,7 @@
 #include "pcv/core/parallel.hpp"
 #include "point_layout.cuh"
 #include "quality_pipeline.hpp"
+#include "row_flip.cuh"
 
 namespace pcv {
 
@@ -242,12 +243,14 @@ class CudaBackend final : public RasterBackend {
   void draw(const FrameDraw& f) override {
     const uint64_t pixels = uint64_t(f.view.width) * f.view.height;
     framebuffer_.reserve(pixels);
-    cuda::PixelSink out{f.target.rgba, cudaSurfaceObject_t(f.target.surface), f.view.width};
-    if (f.target.memory == MemorySpace::Host || f.target.rgba == nullptr) {
+    const RenderTarget& target = f.target;
+    const bool flip = target.topRowFirst && target.memory != MemorySpace::CudaSurface;
+    cuda::PixelSink out{target.rgba, cudaSurfaceObject_t(target.surface), f.view.width};
+    if (target.memory == MemorySpace::Host || target.rgba == nullptr || flip) {
       deviceImage_.reserve(pixels);
       out.rgba = deviceImage_.data();
     }
-    if (f.target.memory == MemorySpace::CudaSurface) out.rgba = nullptr;
+    if (target.memory == MemorySpace::CudaSurface) out.rgba = nullptr;
     recorder_.beginFrame(stream_);
     const cuda::FrameContext frame = frameContext(*f.list, f, out);
     if (f.pipeline == DrawPipeline::Quality) {
@@ -256,14 +259,13 @@ class CudaBackend final : public RasterBackend {
       method(f.pipeline).render(frame);
     }
     recorder_.endFrame();
-    if (f.target.memory == MemorySpace::Host && f.target.rgba != nullptr) {
-      CUDA_CHECK(cudaMemcpyAsync(f.target.rgba, out.rgba, pixels * sizeof(uint32_t),
-                                 cudaMemcpyDeviceToHost, stream_));
-      CUDA_CHECK(cudaStreamSynchronize(stream_));
-    }
+    readBack(target, out.rgba, flip, pixels);
   }
 
   StageTimings lastTimings() override { return recorder_.timings(); }
+  StageTimings lastReadbackTimings() override {
+    return readsBack_ ? readbackRecorder_.timings() : StageTimings{};
+  }
 
  private:
   /// Points of the source into device memory: generated there where the source can, else
@@ -282,6 +284,35 @@ class CudaBackend final : public RasterBackend {
     CUDA_CHECK(cudaMemcpyAsync(device, host.data(), count * sizeof(Point), cudaMemcpyHostToDevice,
                                stream_));
     CUDA_CHECK(cudaStreamSynchronize(stream_));  // `produced` is freed on return
+  }
+
+  /// After the frame: its rows reordered top row first when the target asks (into the target
+  /// itself when it is device memory), then one copy into host memory for a host target. Timed
+  /// by a recorder of its own, so the frame's timings are the drawing alone, as pcv bench's.
+  void readBack(const RenderTarget& target, const uint32_t* drawn, bool flip, uint64_t pixels) {
+    const bool toHost = target.memory == MemorySpace::Host && target.rgba != nullptr;
+    readsBack_ = flip || toHost;
+    if (!readsBack_) return;
+    readbackRecorder_.beginFrame(stream_);
+    if (flip) {
+      uint32_t* flipped = target.memory == MemorySpace::Device ? target.rgba : nullptr;
+      if (flipped == nullptr) {
+        flippedImage_.reserve(pixels);
+        flipped = flippedImage_.data();
+      }
+      readbackRecorder_.launch(
+          "flip", pixels, cuda::flipRowsKernel,
+          cuda::FlipRowsParams{drawn, flipped, uint32_t(target.width), uint32_t(target.height)});
+      drawn = flipped;
+    }
+    if (toHost) {
+      // One copy engine transfer; at link speed when the caller's memory is pinned.
+      CUDA_CHECK(cudaMemcpyAsync(target.rgba, drawn, pixels * sizeof(uint32_t),
+                                 cudaMemcpyDeviceToHost, stream_));
+      readbackRecorder_.endStage("copy");
+    }
+    readbackRecorder_.endFrame();
+    if (toHost) CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
   cuda::FrameContext frameContext(const DrawList& list, const FrameDraw& f,
@@ -353,7 +384,10 @@ class CudaBackend final : public RasterBackend {
   uint32_t filterGeneration_ = 0;
   DeviceBuffer<uint64_t> framebuffer_;
   DeviceBuffer<uint32_t> deviceImage_;  // drawn here when the caller wants the image on the host
+  DeviceBuffer<uint32_t> flippedImage_;  // its rows top row first, for a host target that asks
   StageRecorder recorder_;
+  StageRecorder readbackRecorder_;  // the last frame's flip and copy to the host, per stage
+  bool readsBack_ = false;          // whether the last frame had them
   StageRecorder pickRecorder_;            // a pick's depth pass, timed apart from the frames
   cuda::CompactRasterStages pickStages_;  // its cull and raster
   DeviceBuffer<uint64_t> pickWords_;      // its framebuffer

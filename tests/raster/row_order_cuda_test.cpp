@@ -1,0 +1,101 @@
+// The CUDA backend's images drawn top row first, into host memory (pageable and pinned) and
+// device memory, against the CPU backend's bottom-up image flipped. Skipped without a device.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <string>
+
+#include "pcv/cuda/device_buffer.hpp"
+#include "pcv/raster/host_image_pool.hpp"
+#include "pcv/scene/cylinder_producer.hpp"
+#include "pcv/scene/cylinder_viewpoints.hpp"
+#include "test_support.hpp"
+
+namespace pcv {
+namespace {
+
+/// The image with its rows in the other order.
+Image flipped(const Image& image) {
+  Image out(image.width, image.height);
+  for (int y = 0; y < image.height; ++y) {
+    std::copy_n(&image.pixels[size_t(y) * image.width], image.width,
+                &out.pixels[size_t(image.height - 1 - y) * image.width]);
+  }
+  return out;
+}
+
+/// Renders top row first into a poisoned host image.
+Image renderTopRowFirst(Renderer& renderer, const ViewTransform& view,
+                        const RenderSettings& settings) {
+  Image image(view.width, view.height, test::kPoisonPixel);
+  renderer.render(view, settings,
+                  RenderTarget{.rgba = image.pixels.data(),
+                               .width = view.width,
+                               .height = view.height,
+                               .memory = MemorySpace::Host,
+                               .topRowFirst = true});
+  return image;
+}
+
+std::unique_ptr<Renderer> cylinders(const char* backend) {
+  std::unique_ptr<Renderer> renderer = createRenderer(backend);
+  renderer->addSet(CylinderProducer(makeCylinderScene(5), 200'000));
+  return renderer;
+}
+
+// Odd sizes: the middle row stays where it is and widths are not multiples of 4.
+const test::ImageSizeCase kSizes[] = {{160, 90}, {333, 217}};
+
+TEST(RowOrder, CudaHostTargetsMatchTheCpuImageFlipped) {
+  PCV_REQUIRE_CUDA();
+  const auto cpu = cylinders("cpu");
+  const auto cuda = cylinders("cuda");
+  HostImagePool pool;
+  for (const auto& size : kSizes) {
+    const ViewTransform view =
+        test::makeView(kCylinderViewpoints[1].camera(), size.width, size.height);
+    RenderSettings settings;
+    settings.method = RasterMethod::Compact;
+    const Image expected = flipped(test::renderToImage(*cpu, view, settings));
+    // Pageable memory, then pinned memory from the pool.
+    EXPECT_EQ(test::countDifferentPixels(renderTopRowFirst(*cuda, view, settings), expected), 0u);
+    HostImageBuffer pinned = pool.acquireFor(*cuda, uint64_t(size.width) * size.height);
+    EXPECT_TRUE(pinned.pinned());
+    std::fill_n(pinned.pixels(), pinned.pixelCount(), test::kPoisonPixel);
+    cuda->render(view, settings,
+                 RenderTarget{.rgba = pinned.pixels(),
+                              .width = size.width,
+                              .height = size.height,
+                              .memory = MemorySpace::Host,
+                              .topRowFirst = true});
+    Image drawn(size.width, size.height);
+    std::copy_n(pinned.pixels(), drawn.pixels.size(), drawn.pixels.begin());
+    EXPECT_EQ(test::countDifferentPixels(drawn, expected), 0u);
+    std::string stages;
+    for (const StageTiming& stage : cuda->lastReadbackTimings()) stages += stage.stage + " ";
+    EXPECT_EQ(stages, "flip copy ");
+  }
+}
+
+TEST(RowOrder, CudaDeviceTargetsGetTheTopRowFirst) {
+  PCV_REQUIRE_CUDA();
+  const auto cuda = cylinders("cuda");
+  const ViewTransform view = test::makeView(kCylinderViewpoints[0].camera(), 333, 217);
+  const Image expected = flipped(test::renderToImage(*cuda, view, {}));
+  DeviceBuffer<uint32_t> device(expected.pixels.size());
+  CUDA_CHECK(cudaMemset(device.data(), 0x5a, device.bytes()));
+  cuda->render(view, {},
+               RenderTarget{.rgba = device.data(),
+                            .width = 333,
+                            .height = 217,
+                            .memory = MemorySpace::Device,
+                            .topRowFirst = true});
+  CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(cuda->cudaStream())));
+  Image drawn(333, 217);
+  CUDA_CHECK(cudaMemcpy(drawn.pixels.data(), device.data(), device.bytes(),
+                        cudaMemcpyDeviceToHost));
+  EXPECT_EQ(test::countDifferentPixels(drawn, expected), 0u);
+}
+
+}  // namespace
+}  // namespace pcv
