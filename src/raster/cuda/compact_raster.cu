@@ -223,14 +223,14 @@ __device__ PCV_FORCE_INLINE bool slotFilterPasses(const CompactRasterParams& p,
 
 /// Draws one point. Early-z: most points of a dense cloud are hidden; a plain read is far
 /// cheaper than an atomic, and a stale value only costs an atomic that was not needed. Equal
-/// depths go to the atomic, which keeps the lower index. With kClipTest the point is first tested
+/// depths go to the atomic, which keeps the lower index. With kMayClip the point is first tested
 /// against the batch's clip region when its tests say so.
-template <bool kTested, bool kClipTest>
+template <bool kTested, bool kMayClip>
 __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
                                                const BatchProjection& projection, uint32_t word,
                                                uint32_t index, const BatchClip* clip,
                                                uint32_t tests) {
-  if (kClipTest && (tests & kClipTest) && !clipKeepsQuantized(*clip, p.polygon, word)) return;
+  if (kMayClip && (tests & kClipTest) && !clipKeepsQuantized(*clip, p.polygon, word)) return;
   ScreenPoint point;
   if (!projectQuantizedToScreen<kTested>(projection, word, point)) return;
   // The pixel index row * width + column, with the floors' biases removed once by pixelBias (the
@@ -243,10 +243,10 @@ __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
 }
 
 /// Draws points [begin, end) of the positions, four per 16-byte load; begin is a multiple of 4.
-/// With kClipTest each point may be tested against `clip` (in shared memory: no registers held),
-/// with kFilterTest against the filter, as `tests` (CulledBatch::tests) says; without them
+/// With kMayClip each point may be tested against `clip` (in shared memory: no registers held),
+/// with kMayFilter against the filter, as `tests` (CulledBatch::tests) says; without them
 /// `clip` and `masks` are not read.
-template <bool kTested, bool kClipTest, bool kFilterTest>
+template <bool kTested, bool kMayClip, bool kMayFilter>
 __device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
                                            const BatchProjection& projection, uint32_t begin,
                                            uint32_t end, const BatchClip* clip, uint32_t tests,
@@ -254,19 +254,19 @@ __device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
   const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
   const uint32_t quadCount = (end - begin) / 4;
   const uint32_t filterTests =
-      kFilterTest ? (tests >> kFilterTestShift) & (kFilterWordTest | kFilterValueTest) : 0u;
+      kMayFilter ? (tests >> kFilterTestShift) & (kFilterWordTest | kFilterValueTest) : 0u;
   for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
     const uint4 w = readStreaming(&quads[q]);
     const uint32_t index = begin + 4 * q;
-    const uint32_t passes = kFilterTest ? quadFilterPasses(p, masks, filterTests, index) : 0xfu;
-    if (passes & 1u) drawQuantized<kTested, kClipTest>(p, projection, w.x, index, clip, tests);
-    if (passes & 2u) drawQuantized<kTested, kClipTest>(p, projection, w.y, index + 1, clip, tests);
-    if (passes & 4u) drawQuantized<kTested, kClipTest>(p, projection, w.z, index + 2, clip, tests);
-    if (passes & 8u) drawQuantized<kTested, kClipTest>(p, projection, w.w, index + 3, clip, tests);
+    const uint32_t passes = kMayFilter ? quadFilterPasses(p, masks, filterTests, index) : 0xfu;
+    if (passes & 1u) drawQuantized<kTested, kMayClip>(p, projection, w.x, index, clip, tests);
+    if (passes & 2u) drawQuantized<kTested, kMayClip>(p, projection, w.y, index + 1, clip, tests);
+    if (passes & 4u) drawQuantized<kTested, kMayClip>(p, projection, w.z, index + 2, clip, tests);
+    if (passes & 8u) drawQuantized<kTested, kMayClip>(p, projection, w.w, index + 3, clip, tests);
   }
   for (uint32_t i = begin + quadCount * 4 + threadIdx.x; i < end; i += kRasterBlock) {
-    if (kFilterTest && !slotFilterPasses(p, masks, filterTests, i)) continue;
-    drawQuantized<kTested, kClipTest>(p, projection, __ldg(&p.positions[i]), i, clip, tests);
+    if (kMayFilter && !slotFilterPasses(p, masks, filterTests, i)) continue;
+    drawQuantized<kTested, kMayClip>(p, projection, __ldg(&p.positions[i]), i, clip, tests);
   }
 }
 
