@@ -71,8 +71,7 @@ class PyGlBuffer final : public GlResource {
 
 void bindGlBuffer(py::module_& module) {
   py::class_<PyGlBuffer>(module, "GlBuffer")
-      .def(py::init<Window&, size_t>(), py::arg("window"), py::arg("bytes"),
-           py::keep_alive<1, 2>())
+      .def(py::init<Window&, size_t>(), py::arg("window"), py::arg("bytes"), py::keep_alive<1, 2>())
       .def("map", &PyGlBuffer::map, py::arg("dtype") = "float32", py::arg("shape") = py::none())
       .def("unmap", &PyGlBuffer::unmap)
       .def_property_readonly("id", &PyGlBuffer::id)

@@ -66,7 +66,8 @@ void bindWindow(py::module_& module) {
            py::arg("size") = std::array<int, 2>{1280, 720}, py::arg("title") = "pcv",
            py::arg("headless") = false)
       .def("close", &Window::close)
-      .def("__enter__", [](Window& w) -> Window& { return w; }, py::return_value_policy::reference)
+      .def(
+          "__enter__", [](Window& w) -> Window& { return w; }, py::return_value_policy::reference)
       .def("__exit__", [](Window& w, py::args) { w.close(); })
       .def_property_readonly("headless", &Window::headless)
       .def_property_readonly("should_close", &Window::shouldClose)

@@ -629,8 +629,9 @@ FrameDraw Renderer::prepareFrame(const DrawList& list, bool drawsColourless,
 void Renderer::draw(const DrawList& list, bool drawsColourless, const ViewTransform& view,
                     const RenderSettings& requested, const RenderTarget& target) {
   if (target.topRowFirst && target.memory == MemorySpace::CudaSurface) {
-    throw InputError("a CUDA surface target is a GL texture, bottom row first: top-row-first "
-                     "order applies to host and device targets");
+    throw InputError(
+        "a CUDA surface target is a GL texture, bottom row first: top-row-first "
+        "order applies to host and device targets");
   }
   RenderSettings settings;
   FrameDraw frame = prepareFrame(list, drawsColourless, view, requested, settings);

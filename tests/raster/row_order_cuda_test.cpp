@@ -92,8 +92,8 @@ TEST(RowOrder, CudaDeviceTargetsGetTheTopRowFirst) {
                             .topRowFirst = true});
   CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(cuda->cudaStream())));
   Image drawn(333, 217);
-  CUDA_CHECK(cudaMemcpy(drawn.pixels.data(), device.data(), device.bytes(),
-                        cudaMemcpyDeviceToHost));
+  CUDA_CHECK(
+      cudaMemcpy(drawn.pixels.data(), device.data(), device.bytes(), cudaMemcpyDeviceToHost));
   EXPECT_EQ(test::countDifferentPixels(drawn, expected), 0u);
 }
 

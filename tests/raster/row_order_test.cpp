@@ -64,12 +64,12 @@ TEST(RowOrder, CpuTopRowFirstIsTheBottomUpImageFlipped) {
 TEST(RowOrder, SurfaceTargetsAreNeverTopRowFirst) {
   const auto renderer = cylinders("cpu");
   const ViewTransform view = test::makeView(kCylinderViewpoints[0].camera(), 64, 32);
-  EXPECT_THROW(renderer->render(view, {},
-                                RenderTarget{.width = 64,
-                                             .height = 32,
-                                             .memory = MemorySpace::CudaSurface,
-                                             .topRowFirst = true}),
-               InputError);
+  EXPECT_THROW(
+      renderer->render(
+          view, {},
+          RenderTarget{
+              .width = 64, .height = 32, .memory = MemorySpace::CudaSurface, .topRowFirst = true}),
+      InputError);
 }
 
 }  // namespace

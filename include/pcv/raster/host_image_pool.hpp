@@ -62,7 +62,8 @@ class HostImagePool {
 
   /// Room for `pixelCount` pixels (count of pixels, not bytes), pinned when asked, this build
   /// and machine can pin memory and the limit allows (ordinary memory otherwise): a kept buffer
-  /// of that size and kind when there is one. Throws OutOfMemoryError when the memory cannot be had.
+  /// of that size and kind when there is one. Throws OutOfMemoryError when the memory cannot be
+  /// had.
   HostImageBuffer acquire(uint64_t pixelCount, bool pinned);
   /// Room for an image `renderer` reads back: pinned when it draws with CUDA.
   HostImageBuffer acquireFor(const Renderer& renderer, uint64_t pixelCount);

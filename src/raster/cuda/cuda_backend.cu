@@ -383,11 +383,11 @@ class CudaBackend final : public RasterBackend {
   FilterFrame lastFilter_{};             // the filter of filterGeneration_
   uint32_t filterGeneration_ = 0;
   DeviceBuffer<uint64_t> framebuffer_;
-  DeviceBuffer<uint32_t> deviceImage_;  // drawn here when the caller wants the image on the host
+  DeviceBuffer<uint32_t> deviceImage_;   // drawn here when the caller wants the image on the host
   DeviceBuffer<uint32_t> flippedImage_;  // its rows top row first, for a host target that asks
   StageRecorder recorder_;
-  StageRecorder readbackRecorder_;  // the last frame's flip and copy to the host, per stage
-  bool readsBack_ = false;          // whether the last frame had them
+  StageRecorder readbackRecorder_;        // the last frame's flip and copy to the host, per stage
+  bool readsBack_ = false;                // whether the last frame had them
   StageRecorder pickRecorder_;            // a pick's depth pass, timed apart from the frames
   cuda::CompactRasterStages pickStages_;  // its cull and raster
   DeviceBuffer<uint64_t> pickWords_;      // its framebuffer
