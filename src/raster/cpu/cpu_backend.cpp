@@ -31,6 +31,19 @@ void growTo(std::vector<T>& values, uint64_t count, const T& fill, const char* w
   }
 }
 
+/// Grows without writing the new elements: their pages are touched when a set is stored there.
+template <typename T>
+void growUnwritten(UninitializedVector<T>& values, uint64_t count, const char* what) {
+  if (count <= values.size()) return;
+  requireHostMemory(what, count - values.size(), sizeof(T));
+  try {
+    values.resize(count);
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemoryError(std::string("not enough host memory for ") + what + ": " +
+                           std::to_string(count) + " x " + std::to_string(sizeof(T)) + " bytes");
+  }
+}
+
 class CpuBackend final : public RasterBackend {
  public:
   explicit CpuBackend(PointStorage storage)
@@ -52,8 +65,8 @@ class CpuBackend final : public RasterBackend {
       requireHostMemory("the points of the resident sets", points - oldPoints, perPoint);
     }
     if (sorted_) {
-      growTo(pool_.positions, points, 0u, "the compact positions");
-      growTo(pool_.colors, points, 0u, "the compact colours");
+      growUnwritten(pool_.positions, points, "the compact positions");
+      growUnwritten(pool_.colors, points, "the compact colours");
       growTo(pool_.batches, batches, Batch{}, "the point batches");
     }
     if (keepsPoints_) growTo(pool_.points, points, kEmptySlot, "the points");

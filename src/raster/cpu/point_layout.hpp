@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pcv/core/point.hpp"
+#include "pcv/core/uninitialized_vector.hpp"
 #include "shared/compact_points.hpp"
 #include "shared/point_filter_frame.hpp"
 
@@ -16,8 +17,10 @@ namespace pcv {
 /// The slots every set of the CPU backend lives in; a point's slot index is its framebuffer
 /// payload.
 struct HostPointPool {
-  std::vector<uint32_t> positions;  ///< quantized position words (compact layout)
-  std::vector<uint32_t> colors;     ///< RGBA8 (compact layout)
+  // Left unwritten when the pool grows (free slots are never read: free batch slots hold no
+  // points), so reserving a stream's pool of hundreds of MiB touches no page until a set lands.
+  UninitializedVector<uint32_t> positions;  ///< quantized position words (compact layout)
+  UninitializedVector<uint32_t> colors;     ///< RGBA8 (compact layout)
   std::vector<Batch> batches;       ///< batch slots; free ones hold no points
   std::vector<Point> points;        ///< the 16-byte points, when the storage keeps them
   // Filter data: empty until a set stores some (Renderer::setFilterData), then pool-sized.
