@@ -71,9 +71,9 @@ class SpanByteSource final : public ByteSource {
 std::shared_ptr<const ByteSource> openByteSource(const std::string& location);
 
 /// Opens `location` for a few small reads (a sample of records, a header, a chunk table): a local
-/// file is read with pread, so nothing is mapped and the file is not read ahead as a mapping
-/// asks (a sample of 1 000 tiles then reads a page per record, not the tiles); a URL as
-/// openByteSource. Throws InputError naming the location.
+/// file is mapped without asking the kernel to read it all ahead (a sample of 1 000 tiles then
+/// reads the pages of its records, not the tiles); a URL as openByteSource. Throws InputError
+/// naming the location.
 std::shared_ptr<const ByteSource> openSparseByteSource(const std::string& location);
 
 /// Reads all of `source` into memory (a remote one by ranges in parallel). Throws

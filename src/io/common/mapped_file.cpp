@@ -47,8 +47,8 @@ MappedFile::MappedFile(const std::filesystem::path& path, bool readAhead) : path
     throw InputError(path.string() + ": cannot map " + formatBytes(double(size_)) + ": " +
                      std::strerror(errno));
   }
-  // Start read-ahead where threads read it all; a header read touches a page or two only.
-  ::madvise(mapping, size_, readAhead ? MADV_WILLNEED : MADV_RANDOM);
+  // Start read-ahead where threads read it all; a header or a sample touches a few pages only.
+  if (readAhead) ::madvise(mapping, size_, MADV_WILLNEED);
   data_ = static_cast<const uint8_t*>(mapping);
 }
 

@@ -77,8 +77,8 @@ SampledRecords lazRecords(const ByteSource& file, const io::LasHeader& header,
 
 PointSample readPointSample(const std::filesystem::path& path, uint64_t lasPoints,
                             const ReadOptions& options) {
-  // pread, not a mapping: a sample reads a few hundred records of a file, and a mapping would
-  // read the whole file ahead (a cold disk then reads every tile to show a sample of each).
+  // Without read-ahead: a sample reads a few hundred records of a file; reading the whole file
+  // ahead would read every tile from a cold disk to show a sample of each.
   const std::shared_ptr<const ByteSource> file = openSparseByteSource(path.string());
   const io::ReadContext context{path.string(), nullptr, &options};
   std::vector<uint8_t> storage;
