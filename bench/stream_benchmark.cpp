@@ -7,9 +7,11 @@
 //   static        the converged overview's GPU frame time (the renderer's own CUDA-event or
 //                 host timings), median of --frames after --warmup
 //   fly           a path from the overview down into the cloud and across it, one step a frame,
-//                 never waiting for a node: per frame the time of the node choice and uploads
-//                 (update), the GPU frame time, the points drawn and the nodes still missing;
-//                 median, 99th percentile and maximum
+//                 never waiting for a node: per frame the frame thread's time besides drawing
+//                 (the node choice and the copies of laid-out nodes: StreamedCloud::update), the
+//                 whole frame (that, the draw and the copy of the image to the host), the GPU
+//                 frame time, the points drawn and the nodes still missing; median, 99th
+//                 percentile and maximum, and the frames over 16 ms
 //   memory        the renderer's resident bytes against --gpu-memory, the process's peak RSS
 // Results as text, and JSON with --json.
 #include <algorithm>
@@ -194,11 +196,16 @@ void run(const Options& o) {
   const pcv::StreamingStats& end = cloud.stats();
   const double decodeRate = double(end.decodedPoints - decodedBefore) / flySeconds;
   std::printf("fly: %d frames in %.2f s\n", o.flyFrames, flySeconds);
-  std::printf("fly: update median %.3f p99 %.3f max %.3f ms\n", update.median, update.p99,
-              update.max);
+  const auto over16 = [](const std::vector<double>& ms) {
+    return std::count_if(ms.begin(), ms.end(), [](double t) { return t > 16.0; });
+  };
+  std::printf("fly: frame thread besides drawing median %.3f p99 %.3f max %.3f ms, %ld of %d "
+              "frames over 16 ms\n",
+              update.median, update.p99, update.max, long(over16(updateMs)), o.flyFrames);
   std::printf("fly: GPU frame median %.3f p99 %.3f max %.3f ms\n", gpu.median, gpu.p99, gpu.max);
-  std::printf("fly: whole frame (update + draw + copy to host) median %.3f p99 %.3f max %.3f ms\n",
-              wall.median, wall.p99, wall.max);
+  std::printf("fly: whole frame (besides drawing + draw + copy to host) median %.3f p99 %.3f max "
+              "%.3f ms, %ld frames over 16 ms\n",
+              wall.median, wall.p99, wall.max, long(over16(wallMs)));
   std::printf("fly: points drawn median %.0f, nodes missing median %.0f max %.0f\n",
               drawnSpread.median, missingSpread.median, missingSpread.max);
   std::printf("fly: decoded %.1f M points/s, %llu nodes evicted, %llu repacks\n", decodeRate / 1e6,
@@ -216,6 +223,7 @@ void run(const Options& o) {
         << ", \"header_index_ms\": " << indexMs << ", \"first_image_ms\": " << firstImageMs
         << ", \"converge_ms\": " << convergeMs << ", \"static_gpu_ms\": " << staticSpread.median
         << ", \"fly_update_ms\": [" << update.median << ", " << update.p99 << ", " << update.max
+        << "], \"fly_whole_frame_ms\": [" << wall.median << ", " << wall.p99 << ", " << wall.max
         << "], \"fly_gpu_ms\": [" << gpu.median << ", " << gpu.p99 << ", " << gpu.max
         << "], \"fly_decode_points_per_s\": " << decodeRate << ", \"renderer_bytes\": " << resident
         << ", \"gpu_memory_bytes\": " << options.gpuMemoryBytes

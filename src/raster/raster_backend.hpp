@@ -21,6 +21,8 @@
 
 namespace pcv {
 
+struct LaidOutArrays;
+
 /// Point slots are handed out in multiples of this, so every batch starts 16-byte aligned.
 constexpr uint64_t kPointSlotAlignment = 16;
 
@@ -93,6 +95,11 @@ class RasterBackend {
   /// order[i] is set to the slice index of the point stored at slot pointFirst + i.
   virtual void storeSlice(const PointProducer& source, uint64_t sourceFirst, uint64_t count,
                           uint64_t pointFirst, uint64_t batchFirst, uint32_t* order) = 0;
+  /// Copies a set laid out ahead of time (laid_out_arrays.hpp) into point slots from
+  /// `pointFirst` and batch slots from `batchFirst`, its filter data too when it has some: a
+  /// copy, no layout work, and no wait for the frames in flight.
+  virtual void storeLaidOut(const LaidOutArrays& set, uint64_t pointFirst,
+                            uint64_t batchFirst) = 0;
   /// Stores the filter words (packFilterWord, one per point slot of `points`, stored order) and,
   /// when `values` is not null, the range values of those slots, and summarizes `batches` (the
   /// set's batch slots). The first call allocates the filter arrays for the whole pool; pools

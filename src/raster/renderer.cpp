@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "clip_frame.hpp"
+#include "laid_out_arrays.hpp"
 #include "filter_frame.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "pcv/core/error.hpp"
@@ -208,6 +209,48 @@ PointSetId Renderer::addSet(const PointProducer& points, const PointSetOptions& 
   return storeSet(points, std::move(record), options);
 }
 
+PointSetId Renderer::addSet(const LaidOutSet& set, const PointSetOptions& options) {
+  SetRecord record = recordFor(set.pointCount(), options);
+  placeInPool(record, true);
+  return storeLaidOut(set, std::move(record));
+}
+
+LayoutSpec Renderer::layoutSpec() const {
+  return {.storage = options_.storage, .slicePoints = slicePoints()};
+}
+
+std::optional<PointSetId> Renderer::tryAddSetIn(uint32_t reservation, const LaidOutSet& set,
+                                                const PointSetOptions& options) {
+  if (set.pointCount() > 0 && !(set.arrays().spec == layoutSpec())) {
+    throw InputError("a point set laid out for another renderer's layout (storage or slices)");
+  }
+  SetRecord record = recordFor(set.pointCount(), options);
+  if (!placeInReservation(record, reservation)) return std::nullopt;
+  return storeLaidOut(set, std::move(record));
+}
+
+PointSetId Renderer::storeLaidOut(const LaidOutSet& set, SetRecord record) {
+  const uint64_t count = record.pointCount;
+  if (count > 0) {
+    const LaidOutArrays& arrays = set.arrays();
+    if (!(arrays.spec == layoutSpec())) {
+      releaseSlotsOf(record);
+      throw InputError("a point set laid out for another renderer's layout (storage or slices)");
+    }
+    try {
+      backend_->storeLaidOut(arrays, record.pointFirst, record.batchFirst);
+    } catch (...) {
+      releaseSlotsOf(record);
+      throw;
+    }
+    record.sourceOrder = arrays.sourceOrder;
+    record.filterFields = arrays.filterFields;
+    record.rangeAttribute = arrays.rangeAttribute;
+  }
+  added_.laidOutAhead += count;
+  return registerSet(std::move(record));
+}
+
 std::optional<PointSetId> Renderer::tryAddSetIn(uint32_t reservation, const PointProducer& points,
                                                 const PointSetOptions& options) {
   SetRecord record = recordFor(points.pointCount(), options);
@@ -284,12 +327,16 @@ PointSetId Renderer::storeSet(const PointProducer& points, SetRecord record,
       if (options.progress) options.progress->pointsDone = first + slice;
     }
   } catch (...) {
-    backend_->releaseSlots({record.pointFirst, record.pointSlots},
-                           {record.batchFirst, record.batchSlots});
-    pool_->points.release(record.pointFirst, record.pointSlots);
-    pool_->batches.release(record.batchFirst, record.batchSlots);
+    // Its slots go back where they came from: the shared rest or its reserved pool.
+    releaseSlotsOf(record);
     throw;
   }
+  added_.laidOutHere += count;
+  return registerSet(std::move(record));
+}
+
+PointSetId Renderer::registerSet(SetRecord record) {
+  const uint64_t count = record.pointCount;
   const PointSetId id = nextId_++;
   sets_[id] = std::move(record);
   order_.push_back(id);
@@ -376,6 +423,12 @@ std::optional<PointSetId> ReservedPool::tryAddSet(const PointProducer& points,
                                                   const PointSetOptions& options) {
   if (!renderer_) return std::nullopt;
   return renderer_->tryAddSetIn(id_, points, options);
+}
+
+std::optional<PointSetId> ReservedPool::tryAddSet(const LaidOutSet& set,
+                                                  const PointSetOptions& options) {
+  if (!renderer_) return std::nullopt;
+  return renderer_->tryAddSetIn(id_, set, options);
 }
 
 uint64_t ReservedPool::pointCapacity() const {
@@ -487,24 +540,9 @@ void Renderer::setFilterData(PointSetId set, const FilterData& data) {
                        " values for a set of " + std::to_string(count) + " points");
     }
   }
-  // Values as the readers hold them (floats of whole numbers), clamped to the word's fields.
-  auto field = [](std::span<const float> values, uint64_t i, float high) -> uint8_t {
-    if (values.empty()) return 0;
-    const float v = values[i];
-    return v >= 0.0f ? uint8_t(v < high ? v : high) : 0;
-  };
-  const uint32_t fields = (data.classification.empty() ? 0u : 1u) |
-                          (data.returnNumber.empty() ? 0u : 2u) |
-                          (data.numberOfReturns.empty() ? 0u : 4u);
   storeFilterData(
-      set,
-      [&](uint64_t i) {
-        return FilterFields{.classification = field(data.classification, i, 255.0f),
-                            .returnNumber = field(data.returnNumber, i, 15.0f),
-                            .numberOfReturns = field(data.numberOfReturns, i, 15.0f),
-                            .rangeValue = data.rangeValues.empty() ? 0.0f : data.rangeValues[i]};
-      },
-      fields, data.rangeAttribute, !data.rangeValues.empty());
+      set, [&](uint64_t i) { return filterFieldsAt(data, i); }, filterFieldBits(data),
+      data.rangeAttribute, !data.rangeValues.empty());
 }
 
 void Renderer::setFilterData(PointSetId set, const std::function<FilterFields(uint64_t)>& fieldsOf,

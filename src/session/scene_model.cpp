@@ -6,6 +6,7 @@
 #include "pcv/session/scene_model.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -15,11 +16,26 @@
 
 namespace pcv {
 
+struct SceneModel::DatasetOpening {
+  std::vector<std::string> files;
+  std::string label;
+  ReadOptions options;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::thread thread;
+  std::atomic<bool> done{false};
+  // Set by the thread before `done`:
+  bool notDataset = false;  ///< LAS/LAZ files that fit in memory: read whole, as before
+  std::shared_ptr<const TileSet> tiles;
+  std::shared_ptr<const ForestNodeSource> forest;
+  std::string error;
+};
+
 SceneModel::SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring,
                        SessionReport report)
     : renderer_(renderer), demo_(demo), coloring_(coloring), report_(std::move(report)) {}
 
 SceneModel::~SceneModel() {
+  abandonOpening();
   loader_.reset();    // cancels a load in progress and joins its thread
   streamed_.reset();  // stops its decoders, removes its sets
   if (demoThread_.joinable()) demoThread_.join();
@@ -121,18 +137,14 @@ std::string SceneModel::sceneKey() const {
 void SceneModel::open(const std::vector<std::string>& files, bool replace,
                       const ReadOptions& options) {
   if (files.empty()) return;
+  if (replace) abandonOpening();  // a dataset still opening would replace these when read
   if (replace && streaming_ && streamsAsCopc(files, {})) {
     if (!openStreamed({.path = files[0]}, options) && demoWhenEmpty_) {
       showDemo();  // as for a bad file
     }
     return;
   }
-  bool failed = false;
-  if (replace && streaming_ && openDataset(files, options, failed)) return;
-  if (failed) {
-    if (demoWhenEmpty_ && !hasCloud()) showDemo();
-    return;
-  }
+  if (replace && streaming_ && openDataset(files, options)) return;
   // Added files go beside a stream (its nodes live in a reserved pool of the renderer, they in
   // the rest of its memory); files that replace the scene replace the stream too.
   if (streamed_ && replace) closeStreamed();
@@ -141,24 +153,81 @@ void SceneModel::open(const std::vector<std::string>& files, bool replace,
   loader_->load(files, replace, options);
 }
 
-bool SceneModel::openDataset(const std::vector<std::string>& files, const ReadOptions& options,
-                             bool& failed) {
+bool SceneModel::openDataset(const std::vector<std::string>& files, const ReadOptions& options) {
   const bool tiles = files.size() > 1 && std::all_of(files.begin(), files.end(), hasTileExtension);
   if (!namesDataset(files) && !tiles) return false;
-  ScenePlan plan;
-  try {
-    plan = planScene({.files = files}, {});
-  } catch (const Error& error) {
-    errors_.push_back(error.what());
-    failed = true;
-    return false;
+  abandonOpening();
+  auto opening = std::make_unique<DatasetOpening>();
+  opening->files = files;
+  opening->options = options;
+  opening->label = files.size() == 1
+                       ? files[0]
+                       : files[0] + " and " + std::to_string(files.size() - 1) + " more";
+  report_.say("opening " + opening->label + ": tile headers, hierarchies and overview");
+  // Headers of thousands of tiles, their hierarchies and the overview's samples take a second or
+  // more: read on a thread of their own so the window keeps drawing. The renderer is not touched
+  // there; poll() makes the stream.
+  DatasetOpening& o = *opening;
+  o.thread = std::thread([&o] {
+    try {
+      const ScenePlan plan = planScene({.files = o.files}, {});
+      if (!plan.tiles) {
+        o.notDataset = true;
+      } else {
+        o.tiles = plan.tiles;
+        o.forest = openTileForest(*plan.tiles, {.read = o.options});
+      }
+    } catch (const std::exception& error) {
+      o.error = error.what();
+    }
+    o.done = true;
+  });
+  opening_ = std::move(opening);
+  return true;
+}
+
+std::optional<SceneModel::DatasetOpeningProgress> SceneModel::openingDataset() const {
+  if (!opening_) return std::nullopt;
+  return DatasetOpeningProgress{
+      .label = opening_->label,
+      .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - opening_->start)
+                     .count()};
+}
+
+void SceneModel::abandonOpening() {
+  if (!opening_) return;
+  opening_->thread.join();
+  opening_.reset();
+}
+
+void SceneModel::waitUntilOpened() {
+  if (!opening_) return;
+  opening_->thread.join();
+  finishOpening();
+}
+
+void SceneModel::finishOpening() {
+  if (opening_->thread.joinable()) opening_->thread.join();
+  const std::unique_ptr<DatasetOpening> opening = std::move(opening_);
+  if (!opening->error.empty()) {
+    errors_.push_back(opening->error);
+    report_.fail(opening->error);
+    if (demoWhenEmpty_ && !hasCloud()) showDemo();
+    return;
   }
-  if (!plan.tiles) return false;  // LAS/LAZ files that fit in memory: read whole, as before
-  const std::string label = files.size() == 1
-                                ? files[0]
-                                : files[0] + " and " + std::to_string(files.size() - 1) + " more";
-  failed = !openStreamed({.path = label, .tiles = plan.tiles}, options);
-  return !failed;
+  if (opening->notDataset) {
+    // Files that fit in memory: read whole, as any files that replace the scene.
+    if (streamed_) closeStreamed();
+    if (!loader_) loader_ = std::make_unique<CloudLoader>();
+    for (const std::string& file : opening->files) report_.say("loading " + file);
+    loader_->load(opening->files, true, opening->options);
+    return;
+  }
+  if (!openStreamed({.path = opening->label, .tiles = opening->tiles, .forest = opening->forest},
+                    opening->options) &&
+      demoWhenEmpty_ && !hasCloud()) {
+    showDemo();
+  }
 }
 
 bool SceneModel::openStreamed(const StreamSource& source, const ReadOptions& options) {
@@ -194,9 +263,14 @@ bool SceneModel::startStream(const StreamSource& source, const ReadOptions& opti
     report_.say("streaming " + path);
   }
   try {
-    streamed_ = source.tiles ? std::make_unique<StreamedScene>(source.tiles, path, options,
-                                                               renderer_, streaming)
-                             : std::make_unique<StreamedScene>(path, options, renderer_, streaming);
+    if (source.forest) {
+      streamed_ = std::make_unique<StreamedScene>(source.tiles, source.forest, path, renderer_,
+                                                  streaming);
+    } else if (source.tiles) {
+      streamed_ = std::make_unique<StreamedScene>(source.tiles, path, options, renderer_, streaming);
+    } else {
+      streamed_ = std::make_unique<StreamedScene>(path, options, renderer_, streaming);
+    }
   } catch (const Error& error) {
     // Not COPC, or a GPU budget the renderer cannot reserve beside what is shown: said, and
     // the viewer keeps running.
@@ -320,6 +394,7 @@ std::vector<std::string> SceneModel::colorableAttributes() const {
 }
 
 bool SceneModel::loading() const {
+  if (opening_) return true;
   if (streamed_ && !streamed_->cloud().converged()) return true;
   return loader_ && loader_->busy();
 }
@@ -331,6 +406,7 @@ std::optional<Box3d> SceneModel::poll() {
     demoThread_.join();
     takePreparedDemo();
   }
+  if (opening_ && opening_->done) finishOpening();
   if (streamed_ && !streamedFramed_) {
     streamedFramed_ = true;
     return shownBounds();

@@ -16,6 +16,14 @@ StreamedScene::StreamedScene(std::shared_ptr<const TileSet> tiles, const std::st
   cloud_ = std::make_unique<StreamedCloud>(forest_, renderer, options);
 }
 
+StreamedScene::StreamedScene(std::shared_ptr<const TileSet> tiles,
+                             std::shared_ptr<const ForestNodeSource> forest,
+                             const std::string& label, Renderer& renderer,
+                             const StreamingOptions& options)
+    : path_(label), tiles_(std::move(tiles)), forest_(std::move(forest)) {
+  cloud_ = std::make_unique<StreamedCloud>(forest_, renderer, options);
+}
+
 uint64_t StreamedScene::pointCount() const {
   return file_ ? file_->pointCount() : tiles_->pointCount;
 }

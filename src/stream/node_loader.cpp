@@ -13,11 +13,10 @@ constexpr size_t kPrefetchNodes = 16;
 }  // namespace
 
 NodeLoader::NodeLoader(std::shared_ptr<const NodeSource> source, const ColoringOptions& coloring,
-                       unsigned threads, uint64_t hostBudgetBytes,
-                       std::vector<std::string> keptAttributes)
+                       unsigned threads, uint64_t hostBudgetBytes, NodeLayout layout)
     : source_(std::move(source)),
       coloring_(coloring),
-      keptAttributes_(std::move(keptAttributes)),
+      layout_(std::move(layout)),
       hostBudgetBytes_(hostBudgetBytes) {
   for (unsigned t = 0; t < std::max(1u, threads); ++t) threads_.emplace_back([this] { run(); });
 }
@@ -53,13 +52,14 @@ std::vector<DecodedNode> NodeLoader::take(uint64_t maxPoints) {
     uint64_t points = 0;
     size_t kept = 0;
     for (DecodedNode& decoded : ready_) {
-      const bool fits = taken.empty() || points + decoded.points.size() <= maxPoints;
+      const uint64_t count = decoded.set.pointCount();
+      const bool fits = taken.empty() || points + count <= maxPoints;
       if (!fits) {
         ready_[kept++] = std::move(decoded);
         continue;
       }
-      points += decoded.points.size();
-      bytesHeld_ -= decoded.points.size() * sizeof(Point);
+      points += count;
+      bytesHeld_ -= decoded.set.hostBytes();
       readyNodes_.erase(decoded.node);
       taken.push_back(std::move(decoded));
     }
@@ -118,13 +118,16 @@ void NodeLoader::run() {
     DecodedNode decoded{.node = node};
     std::string error;
     try {
-      PointCloud cloud = source_->decodeNode(node);
-      coloredPoints(cloud, coloring_, decoded.points);
-      for (ScalarAttribute& attribute : cloud.attributes) {
-        if (std::find(keptAttributes_.begin(), keptAttributes_.end(), attribute.name) !=
-            keptAttributes_.end()) {
-          decoded.attributes.push_back(std::move(attribute));
-        }
+      const PointCloud cloud = source_->decodeNode(node);
+      UninitializedVector<Point> points;
+      coloredPoints(cloud, coloring_, points);
+      // Laid out here, not on the frame thread: the sort and the packing of a node of 100 000
+      // points take tens of milliseconds on a busy CPU.
+      if (layout_.filterData) {
+        const FilterData filter = filterDataOf(cloud.attributes, layout_.rangeAttribute);
+        decoded.set = layOutSet(points, layout_.spec, true, &filter);
+      } else {
+        decoded.set = layOutSet(points, layout_.spec);
       }
     } catch (const Error& e) {
       error = e.what();
@@ -137,9 +140,9 @@ void NodeLoader::run() {
       failures_.push_back({.node = node, .error = std::move(error)});
       continue;
     }
-    bytesHeld_ += decoded.points.size() * sizeof(Point);
+    bytesHeld_ += decoded.set.hostBytes();
     bytesHeld_ -= bytes;
-    decodedPoints_ += decoded.points.size();
+    decodedPoints_ += decoded.set.pointCount();
     readyNodes_.insert(node);
     ready_.push_back(std::move(decoded));
   }

@@ -1,6 +1,7 @@
-/// @brief Decodes octree nodes on a pool of threads, most wanted first, so the frame loop never
-/// waits for a disk read or a decode: the loop says each frame which nodes it wants, and takes
-/// the ones that are done. Decoded points wait for the loop within a host memory budget.
+/// @brief Decodes octree nodes on a pool of threads, most wanted first, and lays each out for
+/// drawing there (laid_out_set.hpp), so the frame loop never waits for a disk read or a decode
+/// and never sorts: the loop says each frame which nodes it wants, and takes the ones that are
+/// done as sets to copy in. Laid-out nodes wait for the loop within a host memory budget.
 #pragma once
 
 #include <condition_variable>
@@ -17,6 +18,7 @@
 #include "pcv/core/point_cloud.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/core/uninitialized_vector.hpp"
+#include "pcv/raster/laid_out_set.hpp"
 #include "pcv/stream/node_source.hpp"
 
 namespace pcv {
@@ -27,21 +29,26 @@ struct NodeFailure {
   std::string error;
 };
 
-/// A node's points, coloured, as offsets from the source's origin.
+/// A node's points, coloured, as offsets from the source's origin, laid out for the renderer.
 struct DecodedNode {
   uint32_t node = 0;
-  UninitializedVector<Point> points;
-  /// The attributes filters read (NodeLoader's `keptAttributes`), per point; empty otherwise.
-  std::vector<ScalarAttribute> attributes;
+  LaidOutSet set;
+};
+
+/// How the loader lays out each node: the renderer's layout, and whether the sets carry the data
+/// filters read (then they keep their source order too).
+struct NodeLayout {
+  LayoutSpec spec;
+  bool filterData = false;
+  std::string rangeAttribute;  ///< with filterData, the attribute range filters test (or none)
 };
 
 class NodeLoader {
  public:
   /// `coloring` is applied to every node (its range fixed, so nodes agree); `hostBudgetBytes`
-  /// bounds the decoded points waiting to be taken, and those being decoded.
+  /// bounds the laid-out nodes waiting to be taken, and those being decoded.
   NodeLoader(std::shared_ptr<const NodeSource> source, const ColoringOptions& coloring,
-             unsigned threads, uint64_t hostBudgetBytes,
-             std::vector<std::string> keptAttributes = {});
+             unsigned threads, uint64_t hostBudgetBytes, NodeLayout layout);
   ~NodeLoader();  ///< stops the threads; decodes in progress finish first
   NodeLoader(const NodeLoader&) = delete;
   NodeLoader& operator=(const NodeLoader&) = delete;
@@ -49,7 +56,7 @@ class NodeLoader {
   /// The nodes to decode next, most wanted first; replaces the previous list (nodes being
   /// decoded finish anyway). Nodes already decoded or failed are skipped.
   void want(const std::vector<uint32_t>& nodes);
-  /// Decoded nodes, at most `maxPoints` points of them (at least one node when any is ready).
+  /// Laid-out nodes, at most `maxPoints` points of them (at least one node when any is ready).
   std::vector<DecodedNode> take(uint64_t maxPoints);
   /// Whether `node` is queued, being decoded or waiting to be taken.
   bool pending(uint32_t node) const;
@@ -66,7 +73,7 @@ class NodeLoader {
 
   const std::shared_ptr<const NodeSource> source_;
   const ColoringOptions coloring_;
-  const std::vector<std::string> keptAttributes_;  ///< attributes each decoded node keeps
+  const NodeLayout layout_;
   const uint64_t hostBudgetBytes_;
 
   mutable std::mutex mutex_;

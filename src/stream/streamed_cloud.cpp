@@ -75,13 +75,11 @@ StreamedCloud::StreamedCloud(std::shared_ptr<const NodeSource> source, Renderer&
       stats_.residentPoints += coloured.size();
     }
   }
-  std::vector<std::string> kept;
-  if (options_.filterData) {
-    kept = {"classification", "return_number", "number_of_returns"};
-    if (!options_.rangeAttribute.empty()) kept.push_back(options_.rangeAttribute);
-  }
-  loader_ = std::make_unique<NodeLoader>(source_, fixed, decodeThreads(options_.decodeThreads),
-                                         options_.hostMemoryBytes, std::move(kept));
+  loader_ = std::make_unique<NodeLoader>(
+      source_, fixed, decodeThreads(options_.decodeThreads), options_.hostMemoryBytes,
+      NodeLayout{.spec = renderer_.layoutSpec(),
+                 .filterData = options_.filterData,
+                 .rangeAttribute = options_.rangeAttribute});
 }
 
 StreamedCloud::~StreamedCloud() {
@@ -164,9 +162,10 @@ void StreamedCloud::repack() {
 }
 
 void StreamedCloud::addDecoded() {
-  // Uploads and layouts run on the frame's thread, so they get a slice of the frame: nodes are
-  // added one at a time until the time or point budget is spent (at least one a frame, so a
-  // slow backend still converges).
+  // The loader threads laid the nodes out; adding one here is a copy of its arrays (a kernel-free
+  // upload on the GPU), and still gets only a slice of the frame: nodes are added one at a time
+  // until the time or point budget is spent (at least one a frame, so a slow backend still
+  // converges).
   const auto start = std::chrono::steady_clock::now();
   uint64_t added = 0;
   for (;;) {
@@ -179,21 +178,17 @@ void StreamedCloud::addDecoded() {
     std::vector<DecodedNode> next = loader_->take(1);  // the oldest decoded node
     if (next.empty()) break;
     DecodedNode& decoded = next.front();
-    added += std::max<uint64_t>(decoded.points.size(), 1);
+    const uint64_t count = decoded.set.pointCount();
+    added += std::max<uint64_t>(count, 1);
     if (resident_[decoded.node]) continue;
     bool repacked = false;
     for (;;) {
       const std::optional<PointSetId> set =
-          pool_.tryAddSet(HostPoints(decoded.points), {.hasColor = source_->hasColor(),
-                                                       .keepSourceOrder = options_.filterData});
+          pool_.tryAddSet(decoded.set, {.hasColor = source_->hasColor()});
       if (set) {
-        if (options_.filterData) {
-          renderer_.setFilterData(*set,
-                                  filterDataOf(decoded.attributes, options_.rangeAttribute));
-        }
         makeResident(decoded.node, *set);
-        stats_.uploadedPoints += decoded.points.size();
-        stats_.residentPoints += decoded.points.size();
+        stats_.uploadedPoints += count;
+        stats_.residentPoints += count;
         break;
       }
       // Room comes from the nodes drawn longest ago that this frame does not want.
@@ -202,9 +197,7 @@ void StreamedCloud::addDecoded() {
       // evictions left are too small for this node: the pool is repacked (every node but the
       // roots goes, and comes back in the next frames, placed end to end). Otherwise the budget
       // asks for more than the GPU memory holds, and this node waits to be asked for again.
-      if (repacked || stats_.residentPoints + decoded.points.size() > pool_.pointCapacity()) {
-        break;
-      }
+      if (repacked || stats_.residentPoints + count > pool_.pointCapacity()) break;
       repack();
       repacked = true;
     }

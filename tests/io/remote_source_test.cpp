@@ -3,6 +3,9 @@
 // and servers that refuse end in a RemoteError whose failure and status say why.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <numeric>
 #include <random>
 
@@ -10,6 +13,7 @@
 #include "io_test_util.hpp"
 #include "pcv/io/byte_source.hpp"
 #include "pcv/io/remote_source.hpp"
+#include "remote/disk_cache_bound.hpp"
 
 namespace pcv {
 namespace {
@@ -189,6 +193,53 @@ TEST_F(RemoteSource, TheDiskCacheServesASecondSession) {
   expectSameBytes(*again, file, {100'000, 400'000});
   EXPECT_EQ(server_.requests(), before) << "every block from the disk cache";
   EXPECT_GT(remoteCounters().diskCacheHits, hits);
+}
+
+TEST_F(RemoteSource, TheDiskCacheStaysWithinItsBound) {
+  test::TempDir dir;
+  RemoteOptions options = remoteOptions();
+  options.diskCacheDirectory = dir.file("http").string();
+  options.diskCacheBytes = 200'000;  // three 64 KiB blocks
+  setRemoteOptions(options);
+  const std::vector<uint8_t> file = randomBytes(1'000'000, 11);
+  server_.put("big.bin", file);
+  expectSameBytes(*openByteSource(server_.url("big.bin")), file, {0, 1'000'000});
+  uint64_t cached = 0;
+  size_t blocks = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir.file("http"))) {
+    if (!entry.is_regular_file()) continue;
+    cached += entry.file_size();
+    ++blocks;
+  }
+  EXPECT_LE(cached, options.diskCacheBytes);
+  EXPECT_GT(blocks, 0u) << "the latest blocks stay cached";
+}
+
+TEST(DiskCacheBound, TrimsTheBlocksUsedLongestAgo) {
+  test::TempDir dir;
+  const std::filesystem::path folder = dir.file("http");
+  std::filesystem::create_directories(folder / "a");
+  std::filesystem::create_directories(folder / "b");
+  const auto now = std::filesystem::file_time_type::clock::now();
+  // Five blocks of 1 000 bytes, used one minute apart: a/0 longest ago, b/1 last.
+  const std::vector<std::filesystem::path> blocks = {folder / "a" / "0", folder / "b" / "0",
+                                                     folder / "a" / "1", folder / "a" / "2",
+                                                     folder / "b" / "1"};
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    std::ofstream(blocks[i], std::ios::binary) << std::string(1000, char('0' + i));
+    std::filesystem::last_write_time(blocks[i],
+                                     now - std::chrono::minutes(int(blocks.size() - i)));
+  }
+  // A block read again is used now: it stays.
+  io::touchCachedBlock(blocks[1].string());
+  EXPECT_EQ(io::trimDiskCache(folder.string(), 2500), 2000u);
+  EXPECT_FALSE(std::filesystem::exists(blocks[0]));
+  EXPECT_FALSE(std::filesystem::exists(blocks[2]));
+  EXPECT_FALSE(std::filesystem::exists(blocks[3]));
+  EXPECT_TRUE(std::filesystem::exists(blocks[1]));
+  EXPECT_TRUE(std::filesystem::exists(blocks[4]));
+  EXPECT_FALSE(std::filesystem::exists(folder / "a")) << "an emptied file folder goes too";
+  EXPECT_EQ(io::trimDiskCache(folder.string(), 5000), 2000u) << "within the bound: nothing goes";
 }
 
 TEST(RemoteLocation, S3IsReadOverHttps) {

@@ -89,6 +89,7 @@ TEST(DatasetModel, AThousandTilesMadeHereStreamUnderFewOpenFiles) {
   const OpenFileLimit limit(256);
   DatasetModel model;
   model.scene.open({folder.string()}, true);
+  model.scene.waitUntilOpened();
   const StreamedScene* streamed = model.scene.streamed();
   ASSERT_NE(streamed, nullptr) << "a folder streams as one forest";
   ASSERT_NE(streamed->tiles(), nullptr);
@@ -122,6 +123,7 @@ TEST(DatasetModel, ATileThatCannotBeDecodedIsFailedWithItsError) {
   }
   DatasetModel model;
   model.scene.open({folder.string()}, true);
+  model.scene.waitUntilOpened();
   ASSERT_NE(model.scene.streamed(), nullptr);
   // The header was read; the file is no longer LAS when the tile is decoded.
   {
@@ -146,6 +148,7 @@ TEST(DatasetModel, TileBoxesAreOneMoreSetDrawnAndSwitchOff) {
   DatasetModel model;
   EXPECT_TRUE(model.scene.tileBoxes()) << "on by default";
   model.scene.open({folder.string()}, true);
+  model.scene.waitUntilOpened();
   ASSERT_TRUE(model.converge());
   const size_t streamedSets = model.scene.streamed()->selection().sets().size();
   EXPECT_EQ(model.scene.drawnSets().sets().size(), streamedSets + 1);
@@ -158,11 +161,40 @@ TEST(DatasetModel, TileBoxesAreOneMoreSetDrawnAndSwitchOff) {
   // A COPC file alone has no tiles: nothing to outline.
   test::writeCopcTile(dir.file("one.copc.laz"), 0, 0, 8);
   model.scene.open({dir.file("one.copc.laz").string()}, true);
+  model.scene.waitUntilOpened();
   ASSERT_NE(model.scene.streamed(), nullptr);
   EXPECT_EQ(model.scene.streamed()->tiles(), nullptr);
   model.converge();
   EXPECT_EQ(model.scene.drawnSets().sets().size(),
             model.scene.streamed()->selection().sets().size());
+}
+
+TEST(DatasetModel, ADatasetOpensOnAThreadOfItsOwnWhileFramesRun) {
+  test::TempDir dir;
+  const fs::path folder = dir.file("tiles");
+  fs::create_directories(folder);
+  for (int i = 0; i < 20; ++i) {
+    test::writeLasTile(folder / ("t" + std::to_string(i) + ".las"), i % 5, i / 5, 10);
+  }
+  DatasetModel model;
+  model.scene.open({folder.string()}, true);
+  // open() returned before the headers were read: the model says it is opening, and shows the
+  // dataset only once poll() finds it read.
+  const auto opening = model.scene.openingDataset();
+  ASSERT_TRUE(opening);
+  EXPECT_EQ(opening->label, folder.string());
+  EXPECT_TRUE(model.scene.loading());
+  EXPECT_EQ(model.scene.streamed(), nullptr);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!model.scene.streamed() && std::chrono::steady_clock::now() < deadline) {
+    model.scene.poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ASSERT_NE(model.scene.streamed(), nullptr);
+  EXPECT_FALSE(model.scene.openingDataset());
+  EXPECT_EQ(model.scene.streamed()->tiles()->tiles.size(), 20u);
+  EXPECT_TRUE(model.converge());
+  EXPECT_TRUE(model.scene.takeErrors().empty());
 }
 
 TEST(DatasetModel, AVpcOverviewAssetIsTheFirstImage) {
@@ -190,6 +222,7 @@ TEST(DatasetModel, AVpcOverviewAssetIsTheFirstImage) {
 
   DatasetModel model;
   model.scene.open({dir.file("set.vpc").string()}, true);
+  model.scene.waitUntilOpened();
   const StreamedScene* streamed = model.scene.streamed();
   ASSERT_NE(streamed, nullptr);
   EXPECT_EQ(streamed->tiles()->overviews.size(), 1u);

@@ -146,6 +146,11 @@ void drawDataSection(PanelContext& context, PanelRequests& requests) {
     ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s", warning.c_str());
   }
   drawLoading(scene.loader());
+  if (const auto opening = scene.openingDataset()) {
+    // The headers, hierarchies and overview are read on a thread; the window draws meanwhile.
+    ImGui::TextWrapped("Opening %s: tile headers and overview, %.1f s", opening->label.c_str(),
+                       opening->seconds);
+  }
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7.5f);
   const bool entered = inputString("##open", openPath);
   ImGui::SameLine();

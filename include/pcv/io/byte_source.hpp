@@ -70,6 +70,12 @@ class SpanByteSource final : public ByteSource {
 /// by every reader of it). Throws InputError naming the location (RemoteError for a URL).
 std::shared_ptr<const ByteSource> openByteSource(const std::string& location);
 
+/// Opens `location` for a few small reads (a sample of records, a header, a chunk table): a local
+/// file is mapped without asking the kernel to read it all ahead (a sample of 1 000 tiles then
+/// reads the pages of its records, not the tiles); a URL as openByteSource. Throws InputError
+/// naming the location.
+std::shared_ptr<const ByteSource> openSparseByteSource(const std::string& location);
+
 /// Reads all of `source` into memory (a remote one by ranges in parallel). Throws
 /// OutOfMemoryError naming the sizes when it does not fit in the memory available.
 std::vector<uint8_t> readWholeSource(const ByteSource& source);

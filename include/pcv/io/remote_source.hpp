@@ -47,6 +47,9 @@ struct RemoteOptions {
   /// Folder for a disk cache of fetched blocks; empty: none. Defaults to $PCV_CACHE_DIR/http
   /// where PCV_CACHE_DIR is set.
   std::string diskCacheDirectory;
+  /// The disk cache's size at most: past it, the blocks used longest ago are removed (down to
+  /// nine tenths). $PCV_HTTP_CACHE_SIZE sets it (bytes, or with a K, M, G or T suffix).
+  uint64_t diskCacheBytes = 4ull << 30;
   int retries = 4;                 ///< more attempts after a 5xx answer, a timeout or a reset
   double retryDelaySeconds = 0.2;  ///< before the first retry; doubled for each next one
   double connectTimeoutSeconds = 10.0;

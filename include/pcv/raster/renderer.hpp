@@ -139,6 +139,14 @@ struct PickedPoint {
 };
 
 class Renderer;
+class LaidOutSet;  // a set laid out ahead of time (laid_out_set.hpp)
+struct LayoutSpec;
+
+/// Points a renderer took into sets since it was made, by where their layout was done.
+struct AddedPoints {
+  uint64_t laidOutHere = 0;   ///< laid out by addSet/tryAddSet on the calling thread
+  uint64_t laidOutAhead = 0;  ///< copied from sets laid out ahead of time (LaidOutSet)
+};
 
 /// Point memory a renderer holds for one streamed source (see Renderer::reservePool): move-only;
 /// its destructor removes the sets added through it and gives the slots back to the renderer,
@@ -157,6 +165,10 @@ class ReservedPool {
   /// it does not fit, and nothing changed: remove sets (Renderer::removeSet) and try again.
   std::optional<PointSetId> tryAddSet(const PointProducer& points,
                                       const PointSetOptions& options = {});
+  /// The same for a set laid out ahead of time: a copy, no layout work (options.hasColor is
+  /// read; the set kept its source order or not as it was laid out). Throws InputError when it
+  /// was laid out for another renderer's layout.
+  std::optional<PointSetId> tryAddSet(const LaidOutSet& set, const PointSetOptions& options = {});
   /// Points the pool holds at most (count of point slots, not bytes).
   uint64_t pointCapacity() const;
   /// Point slots its sets take now.
@@ -199,6 +211,13 @@ class Renderer {
   PointSetId addSet(std::span<const Point> points, const PointSetOptions& options = {});
   /// Adds a set of the producer's points, pulled in slices (on the GPU where it can).
   PointSetId addSet(const PointProducer& points, const PointSetOptions& options = {});
+  /// Adds a set laid out ahead of time (layOutSet with layoutSpec(), on any thread): its arrays
+  /// are copied, nothing is sorted. Throws InputError for a set of another layout.
+  PointSetId addSet(const LaidOutSet& set, const PointSetOptions& options = {});
+  /// What this renderer's layout depends on, for layOutSet on other threads.
+  LayoutSpec layoutSpec() const;
+  /// Points taken into sets so far, by where they were laid out.
+  const AddedPoints& addedPoints() const { return added_; }
   /// Reserves about `bytes` of point memory (point and batch slots), allocated now, for the
   /// sets a streamed source adds through the handle: they are refused there when its free slots
   /// are full instead of taking more, while addSet() places other sets in the rest of the
@@ -301,6 +320,12 @@ class Renderer {
   void releaseSlotsOf(const SetRecord& record);
   std::optional<PointSetId> tryAddSetIn(uint32_t reservation, const PointProducer& points,
                                         const PointSetOptions& options);
+  std::optional<PointSetId> tryAddSetIn(uint32_t reservation, const LaidOutSet& set,
+                                        const PointSetOptions& options);
+  /// Copies `set` into the slots of `record` and registers it.
+  PointSetId storeLaidOut(const LaidOutSet& set, SetRecord record);
+  /// Registers a stored set under a new id.
+  PointSetId registerSet(SetRecord record);
   void dropReservation(uint32_t reservation);
   PointSetId storeSet(const PointProducer& points, SetRecord record,
                       const PointSetOptions& options);
@@ -331,6 +356,7 @@ class Renderer {
   PointSetId nextId_ = 1;
   uint64_t residentPoints_ = 0;
   uint32_t nextReservation_ = 1;
+  AddedPoints added_;
 };
 
 /// Known backend names, for messages and help: {"auto", "cuda", "cpu"}.

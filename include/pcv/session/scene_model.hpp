@@ -61,13 +61,22 @@ class SceneModel {
   }
   /// Queues `files` on the background loader: with `replace` the first replaces the scene,
   /// except a dataset (a folder, a .vpc, several tiles of which one is COPC or too many to read
-  /// whole), which replaces the scene as one streamed forest of its tiles (its headers are read
-  /// here, on all cores: about 0.1 s for 1 000 tiles);
+  /// whole), which replaces the scene as one streamed forest of its tiles: its headers,
+  /// hierarchies and overview are read on a thread of their own (openingDataset() says how
+  /// long so far), the scene shown stays until poll() finds them read;
   /// otherwise all are added to it (beside a stream too: they are shown as offsets from the
   /// stream's origin, in the renderer's memory outside the stream's reserved pool). `options`
   /// says what to read of each (an E57 scan ...). A COPC file opened alone is streamed instead
   /// (see streamCopcFiles): it shows at once.
   void open(const std::vector<std::string>& files, bool replace, const ReadOptions& options = {});
+  /// While a dataset opens: its name and the seconds so far, for a progress line.
+  struct DatasetOpeningProgress {
+    std::string label;
+    double seconds = 0.0;
+  };
+  std::optional<DatasetOpeningProgress> openingDataset() const;
+  /// Waits until a dataset being opened is read (or failed) and shows it (tests, scripts).
+  void waitUntilOpened();
   /// Stops the stream and gives its reserved pool back; the files beside it stay shown, in the
   /// same view origin.
   void closeStream();
@@ -157,16 +166,23 @@ class SceneModel {
   struct StreamSource {
     std::string path;
     std::shared_ptr<const TileSet> tiles;
+    std::shared_ptr<const ForestNodeSource> forest;  ///< the tiles' forest, once opened
   };
+  /// A dataset's headers and forest, read on a thread of their own (scene_model.cpp).
+  struct DatasetOpening;
+  /// Shows what a finished opening read: the stream, or the files read whole.
+  void finishOpening();
+  /// Waits for an opening in progress and forgets it (a newer open replaces it).
+  void abandonOpening();
   bool openStreamed(const StreamSource& source, const ReadOptions& options);
   /// Opens the stream beside what is shown (openStreamed removes that first; recolouring
   /// restarts the stream alone).
   bool startStream(const StreamSource& source, const ReadOptions& options);
   bool restartStream(const StreamSource& source, const ReadOptions& options);
   void closeStreamed();
-  /// A dataset among `files` to replace the scene with, read from their headers; false when
-  /// they are not one (or it failed, with the error kept: `failed`).
-  bool openDataset(const std::vector<std::string>& files, const ReadOptions& options, bool& failed);
+  /// Starts opening `files` as a dataset when they name one (a folder, a .vpc, several tiles);
+  /// false when they do not. Its faults come with poll(), once its thread has read it.
+  bool openDataset(const std::vector<std::string>& files, const ReadOptions& options);
   void showTileBoxes();
   void hideTileBoxes();
 
@@ -203,6 +219,7 @@ class SceneModel {
   // A COPC file streamed from its octree (beside cloud_), and how streams are opened.
   std::optional<StreamingOptions> streaming_;
   std::unique_ptr<StreamedScene> streamed_;
+  std::unique_ptr<DatasetOpening> opening_;
   ReadOptions streamedRead_;               // what it reads of each node (reopened to recolour)
   StreamSource streamedSource_;            // what it was opened from (reopened to recolour)
   bool tileBoxes_ = true;                  // a dataset's tile boxes are drawn

@@ -35,6 +35,11 @@ class StreamedScene {
   /// Throws InputError for broken tiles, or budgets that cannot hold a root.
   StreamedScene(std::shared_ptr<const TileSet> tiles, const std::string& label,
                 const ReadOptions& read, Renderer& renderer, const StreamingOptions& options);
+  /// The same with the forest already opened (openTileForest(*tiles, {.read = ...}), on another
+  /// thread): only the first tree's root is decoded here.
+  StreamedScene(std::shared_ptr<const TileSet> tiles,
+                std::shared_ptr<const ForestNodeSource> forest, const std::string& label,
+                Renderer& renderer, const StreamingOptions& options);
 
   /// Chooses the nodes a width x height frame through `camera` draws, and takes what the
   /// decoders finished. Never waits for a decode.

@@ -13,7 +13,8 @@ namespace {
 /// A mapped local file: every read is a view into the mapping, as the readers had before.
 class MappedByteSource final : public ByteSource {
  public:
-  explicit MappedByteSource(const std::string& path) : file_(path), name_(path) {}
+  MappedByteSource(const std::string& path, bool readAhead)
+      : file_(path, readAhead), name_(path) {}
   const std::string& name() const override { return name_; }
   uint64_t size() const override { return file_.size(); }
   std::span<const uint8_t> whole() const override { return file_.bytes(); }
@@ -36,6 +37,13 @@ class MappedByteSource final : public ByteSource {
 
 }  // namespace
 
+std::shared_ptr<const ByteSource> openSparseByteSource(const std::string& location) {
+  if (isRemoteLocation(location)) return io::openRemoteSource(location);
+  // Mapped without read-ahead: each record read faults in its page (and the kernel maps the
+  // cached pages around it), fewer system calls than a pread per record.
+  return std::make_shared<const MappedByteSource>(location, false);
+}
+
 std::span<const uint8_t> SpanByteSource::read(uint64_t offset, uint64_t length,
                                               std::vector<uint8_t>&) const {
   if (offset > bytes_.size() || length > bytes_.size() - offset) {
@@ -47,7 +55,7 @@ std::span<const uint8_t> SpanByteSource::read(uint64_t offset, uint64_t length,
 
 std::shared_ptr<const ByteSource> openByteSource(const std::string& location) {
   if (isRemoteLocation(location)) return io::openRemoteSource(location);
-  return std::make_shared<const MappedByteSource>(location);
+  return std::make_shared<const MappedByteSource>(location, true);
 }
 
 std::vector<uint8_t> readWholeSource(const ByteSource& source) {

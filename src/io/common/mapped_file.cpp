@@ -27,7 +27,7 @@ struct FileDescriptor {
 
 }  // namespace
 
-MappedFile::MappedFile(const std::filesystem::path& path) : path_(path) {
+MappedFile::MappedFile(const std::filesystem::path& path, bool readAhead) : path_(path) {
   FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (file.fd < 0) {
     throw InputError(path.string() + ": cannot open: " + std::strerror(errno));
@@ -47,7 +47,8 @@ MappedFile::MappedFile(const std::filesystem::path& path) : path_(path) {
     throw InputError(path.string() + ": cannot map " + formatBytes(double(size_)) + ": " +
                      std::strerror(errno));
   }
-  ::madvise(mapping, size_, MADV_WILLNEED);  // start read-ahead; threads read it all
+  // Start read-ahead where threads read it all; a header or a sample touches a few pages only.
+  if (readAhead) ::madvise(mapping, size_, MADV_WILLNEED);
   data_ = static_cast<const uint8_t*>(mapping);
 }
 

@@ -13,8 +13,10 @@ namespace pcv::io {
 class MappedFile {
  public:
   /// Maps `path`; throws InputError naming the path when it is missing, a directory, unreadable
-  /// or cannot be mapped. An empty file maps to an empty span.
-  explicit MappedFile(const std::filesystem::path& path);
+  /// or cannot be mapped. An empty file maps to an empty span. With `readAhead` the kernel is
+  /// asked to read the whole file ahead (readers that go through all of it); without, only the
+  /// pages touched are read (a header).
+  explicit MappedFile(const std::filesystem::path& path, bool readAhead = true);
   ~MappedFile();
   MappedFile(MappedFile&& other) noexcept;
   MappedFile& operator=(MappedFile&& other) noexcept;

@@ -59,7 +59,7 @@ PointFileFormat detectPointFileFormat(const std::filesystem::path& path) {
     std::vector<uint8_t> storage;
     return detect(headOf(*source, storage), extensionOf(path));
   }
-  io::MappedFile file(path);
+  const io::MappedFile file(path, false);  // its first bytes only
   return detect(file.bytes(), extensionOf(path));
 }
 
@@ -157,7 +157,9 @@ PointCloud readPointCloud(const std::filesystem::path& path, const ReadOptions& 
     if (summary) fillSummary(result, dropped, *summary);
     return std::move(result.cloud);
   }
-  const io::MappedFile file(path);
+  // A header alone (describePointFile: a dataset's index of thousands of tiles) reads a page or
+  // two, not the whole file ahead.
+  const io::MappedFile file(path, !options.headerOnly);
   if (progress) {
     progress->bytesDone = 0;
     progress->bytesTotal = file.size();

@@ -40,7 +40,7 @@ bool isCopcFile(const std::filesystem::path& path) {
     return false;
   }
   try {
-    const std::shared_ptr<const ByteSource> file = openByteSource(path.string());
+    const std::shared_ptr<const ByteSource> file = openSparseByteSource(path.string());
     const io::ReadContext context{.file = path.string()};
     return io::findCopcInfo(io::parseLasHeader(*file, context)) != nullptr;
   } catch (const RemoteError&) {
@@ -51,7 +51,9 @@ bool isCopcFile(const std::filesystem::path& path) {
 }
 
 CopcHierarchy readCopcHierarchy(const std::filesystem::path& path) {
-  const std::shared_ptr<const ByteSource> file = openByteSource(path.string());
+  // The header, the VLRs and the hierarchy pages only: read where they are, no mapping that
+  // reads the whole file ahead (a dataset reads a thousand hierarchies at open).
+  const std::shared_ptr<const ByteSource> file = openSparseByteSource(path.string());
   const io::ReadContext context{.file = path.string()};
   const io::LasHeader header = io::parseLasHeader(*file, context);
   return io::parseCopcHierarchy(*file, header, context);

@@ -77,7 +77,9 @@ SampledRecords lazRecords(const ByteSource& file, const io::LasHeader& header,
 
 PointSample readPointSample(const std::filesystem::path& path, uint64_t lasPoints,
                             const ReadOptions& options) {
-  const std::shared_ptr<const ByteSource> file = openByteSource(path.string());
+  // Without read-ahead: a sample reads a few hundred records of a file; reading the whole file
+  // ahead would read every tile from a cold disk to show a sample of each.
+  const std::shared_ptr<const ByteSource> file = openSparseByteSource(path.string());
   const io::ReadContext context{path.string(), nullptr, &options};
   std::vector<uint8_t> storage;
   if (file->size() < 4 || std::memcmp(file->read(0, 4, storage).data(), "LASF", 4) != 0) {

@@ -4,6 +4,8 @@
 // anything else fails the read, so a decoder never sees bytes of another version of the file.
 #include "remote_file.hpp"
 
+#include "disk_cache_bound.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -63,6 +65,8 @@ RemoteFile::RemoteFile(const std::string& location)
     remoteBlockCache().insert(id_, 0, std::make_shared<const std::vector<uint8_t>>(std::move(probe.body)));
   }
   if (!options.diskCacheDirectory.empty() && (!etag_.empty() || !lastModified_.empty())) {
+    diskRoot_ = options.diskCacheDirectory;
+    diskLimitBytes_ = options.diskCacheBytes;
     diskFolder_ = options.diskCacheDirectory + "/" + hex(fnv1a(url_)) + "-" +
                   hex(fnv1a(etag_ + "|" + lastModified_ + "|" + std::to_string(size_)));
   }
@@ -225,11 +229,13 @@ Verdict RemoteFile::judgeRange(Transfer& t) const {
 Block RemoteFile::fromDisk(uint64_t block) const {
   if (diskFolder_.empty()) return nullptr;
   const uint64_t expected = std::min(kBlockBytes, size_ - block * kBlockBytes);
-  std::ifstream in(diskFolder_ + "/" + std::to_string(block), std::ios::binary);
+  const std::string name = diskFolder_ + "/" + std::to_string(block);
+  std::ifstream in(name, std::ios::binary);
   if (!in) return nullptr;
   auto bytes = std::make_shared<std::vector<uint8_t>>(expected);
   in.read(reinterpret_cast<char*>(bytes->data()), std::streamsize(expected));
   if (uint64_t(in.gcount()) != expected || in.peek() != std::char_traits<char>::eof()) return nullptr;
+  touchCachedBlock(name);  // used now: the bound evicts it last
   ++remoteCounterValues().diskCacheHits;
   return bytes;
 }
@@ -249,7 +255,11 @@ void RemoteFile::toDisk(uint64_t block, const std::vector<uint8_t>& bytes) const
     if (!out) return;
   }
   std::filesystem::rename(partial, name, error);
-  if (error) std::filesystem::remove(partial, error);
+  if (error) {
+    std::filesystem::remove(partial, error);
+    return;
+  }
+  diskCacheBound(diskRoot_, diskLimitBytes_).added(bytes.size());
 }
 
 void RemoteFile::fetchBlocks(const std::vector<uint64_t>& wanted, uint64_t base,

@@ -58,6 +58,8 @@ class RemoteFile final : public ByteSource {
   std::string etag_, lastModified_;
   std::vector<uint8_t> whole_;  ///< a small file from a server without ranges
   std::string diskFolder_;      ///< empty: no disk cache
+  std::string diskRoot_;        ///< the cache folder diskFolder_ is in (its bound's)
+  uint64_t diskLimitBytes_ = 0;  ///< what the cache folder holds at most
   mutable std::atomic<bool> changed_{false};  ///< once seen changed, every read fails
 };
 

@@ -1,5 +1,6 @@
 // The process's remote sources: one per URL (its cache and validators shared by every reader),
 // the options they are opened with, and the counters tests and benches read.
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -14,11 +15,37 @@ namespace {
 
 std::mutex optionsMutex;
 
+/// "512M", "4G", "1000000": bytes; 0 for text that is not a size.
+uint64_t parseSize(const char* text) {
+  char* end = nullptr;
+  const double value = std::strtod(text, &end);
+  if (end == text || !(value > 0.0)) return 0;
+  double unit = 1.0;
+  switch (*end) {
+    case 'K': case 'k': unit = 1024.0; ++end; break;
+    case 'M': case 'm': unit = 1024.0 * 1024; ++end; break;
+    case 'G': case 'g': unit = 1024.0 * 1024 * 1024; ++end; break;
+    case 'T': case 't': unit = 1024.0 * 1024 * 1024 * 1024; ++end; break;
+    default: break;
+  }
+  if (*end == 'i' || *end == 'B') ++end;
+  if (*end == 'B') ++end;
+  return *end == '\0' ? uint64_t(value * unit) : 0;
+}
+
 RemoteOptions& currentOptions() {
   static RemoteOptions options = [] {
     RemoteOptions defaults;
     if (const char* cache = std::getenv("PCV_CACHE_DIR"); cache && *cache) {
       defaults.diskCacheDirectory = std::string(cache) + "/http";
+    }
+    if (const char* size = std::getenv("PCV_HTTP_CACHE_SIZE"); size && *size) {
+      if (const uint64_t bytes = parseSize(size)) {
+        defaults.diskCacheBytes = bytes;
+      } else {
+        std::fprintf(stderr, "pcv: PCV_HTTP_CACHE_SIZE=%s is not a size (e.g. 2G); the HTTP disk "
+                     "cache keeps its default bound\n", size);
+      }
     }
     return defaults;
   }();

@@ -5,6 +5,7 @@
 #include <new>
 #include <string>
 
+#include "../laid_out_arrays.hpp"
 #include "cpu_methods.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/host_memory.hpp"
@@ -24,6 +25,19 @@ void growTo(std::vector<T>& values, uint64_t count, const T& fill, const char* w
   requireHostMemory(what, count - values.size(), sizeof(T));
   try {
     values.resize(count, fill);
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemoryError(std::string("not enough host memory for ") + what + ": " +
+                           std::to_string(count) + " x " + std::to_string(sizeof(T)) + " bytes");
+  }
+}
+
+/// Grows without writing the new elements: their pages are touched when a set is stored there.
+template <typename T>
+void growUnwritten(UninitializedVector<T>& values, uint64_t count, const char* what) {
+  if (count <= values.size()) return;
+  requireHostMemory(what, count - values.size(), sizeof(T));
+  try {
+    values.resize(count);
   } catch (const std::bad_alloc&) {
     throw OutOfMemoryError(std::string("not enough host memory for ") + what + ": " +
                            std::to_string(count) + " x " + std::to_string(sizeof(T)) + " bytes");
@@ -51,8 +65,8 @@ class CpuBackend final : public RasterBackend {
       requireHostMemory("the points of the resident sets", points - oldPoints, perPoint);
     }
     if (sorted_) {
-      growTo(pool_.positions, points, 0u, "the compact positions");
-      growTo(pool_.colors, points, 0u, "the compact colours");
+      growUnwritten(pool_.positions, points, "the compact positions");
+      growUnwritten(pool_.colors, points, "the compact colours");
       growTo(pool_.batches, batches, Batch{}, "the point batches");
     }
     if (keepsPoints_) growTo(pool_.points, points, kEmptySlot, "the points");
@@ -106,25 +120,35 @@ class CpuBackend final : public RasterBackend {
     } else {
       slice = slice.subspan(sourceFirst, count);
     }
-    if (!sorted_) {
-      std::copy(slice.begin(), slice.end(), pool_.points.begin() + pointFirst);
-      return;
-    }
-    // Sorting holds 16-byte keys and, without kept points, a sorted copy of the slice.
-    requireHostMemory("the Morton sort of a slice", count, keepsPoints_ ? 16 : 32);
-    const std::vector<uint32_t> order = mortonOrder(slice);
-    if (sourceOrder) std::copy(order.begin(), order.end(), sourceOrder);
-    std::vector<Point> sortedCopy;
-    Point* sorted = pool_.points.data() + pointFirst;
-    if (!keepsPoints_) {
-      sortedCopy.resize(count);
-      sorted = sortedCopy.data();
-    }
-    parallelFor(count, [&](uint64_t b, uint64_t e) {
-      for (uint64_t i = b; i < e; ++i) sorted[i] = slice[order[i]];
-    });
-    buildCompactPoints({sorted, count}, pool_, pointFirst, batchFirst);
+    layOutSlice(slice, pool_, pointFirst, batchFirst, sorted_, keepsPoints_, sourceOrder);
     produced_ = {};
+  }
+
+  void storeLaidOut(const LaidOutArrays& set, uint64_t pointFirst, uint64_t batchFirst) override {
+    const HostPointPool& from = set.layout;
+    if (keepsPoints_) std::copy(from.points.begin(), from.points.end(), pool_.points.begin() + pointFirst);
+    if (sorted_) {
+      std::copy(from.positions.begin(), from.positions.end(), pool_.positions.begin() + pointFirst);
+      std::copy(from.colors.begin(), from.colors.end(), pool_.colors.begin() + pointFirst);
+      for (size_t b = 0; b < from.batches.size(); ++b) {
+        Batch batch = from.batches[b];
+        batch.first += uint32_t(pointFirst);  // laid out from the set's first point
+        pool_.batches[batchFirst + b] = batch;
+      }
+    }
+    if (set.filterWords.empty()) return;
+    if (pool_.filterWords.empty()) {
+      growTo(pool_.filterWords, pool_.positions.size(), uint16_t(0), "the filter words");
+    }
+    growFilterArrays();
+    std::copy(set.filterWords.begin(), set.filterWords.end(),
+              pool_.filterWords.begin() + pointFirst);
+    if (!set.rangeValues.empty()) {
+      growTo(pool_.rangeValues, pool_.positions.size(), 0.0f, "the range values");
+      std::copy(set.rangeValues.begin(), set.rangeValues.end(),
+                pool_.rangeValues.begin() + pointFirst);
+    }
+    std::copy(set.summaries.begin(), set.summaries.end(), pool_.summaries.begin() + batchFirst);
   }
 
   void releaseSlots(PointRange points, PointRange batches) override {

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "pcv/core/float_math.hpp"
+#include "pcv/core/host_memory.hpp"
 #include "pcv/core/parallel.hpp"
 #include "shared/morton.hpp"
 
@@ -91,6 +92,29 @@ void buildCompactPoints(std::span<const Point> sorted, HostPointPool& pool, uint
         }
       },
       8);
+}
+
+void layOutSlice(std::span<const Point> slice, HostPointPool& pool, uint64_t pointFirst,
+                 uint64_t batchFirst, bool sorted, bool keepPoints, uint32_t* order) {
+  const uint64_t count = slice.size();
+  if (!sorted) {
+    std::copy(slice.begin(), slice.end(), pool.points.begin() + pointFirst);
+    return;
+  }
+  // Sorting holds 16-byte keys and, without kept points, a sorted copy of the slice.
+  requireHostMemory("the Morton sort of a slice", count, keepPoints ? 16 : 32);
+  const std::vector<uint32_t> mortonSorted = mortonOrder(slice);
+  if (order) std::copy(mortonSorted.begin(), mortonSorted.end(), order);
+  std::vector<Point> sortedCopy;
+  Point* sortedPoints = keepPoints ? pool.points.data() + pointFirst : nullptr;
+  if (!keepPoints) {
+    sortedCopy.resize(count);
+    sortedPoints = sortedCopy.data();
+  }
+  parallelFor(count, [&](uint64_t b, uint64_t e) {
+    for (uint64_t i = b; i < e; ++i) sortedPoints[i] = slice[mortonSorted[i]];
+  });
+  buildCompactPoints({sortedPoints, count}, pool, pointFirst, batchFirst);
 }
 
 }  // namespace pcv

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pcv/core/point.hpp"
+#include "pcv/core/uninitialized_vector.hpp"
 #include "shared/compact_points.hpp"
 #include "shared/point_filter_frame.hpp"
 
@@ -16,8 +17,10 @@ namespace pcv {
 /// The slots every set of the CPU backend lives in; a point's slot index is its framebuffer
 /// payload.
 struct HostPointPool {
-  std::vector<uint32_t> positions;  ///< quantized position words (compact layout)
-  std::vector<uint32_t> colors;     ///< RGBA8 (compact layout)
+  // Left unwritten when the pool grows (free slots are never read: free batch slots hold no
+  // points), so reserving a stream's pool of hundreds of MiB touches no page until a set lands.
+  UninitializedVector<uint32_t> positions;  ///< quantized position words (compact layout)
+  UninitializedVector<uint32_t> colors;     ///< RGBA8 (compact layout)
   std::vector<Batch> batches;       ///< batch slots; free ones hold no points
   std::vector<Point> points;        ///< the 16-byte points, when the storage keeps them
   // Filter data: empty until a set stores some (Renderer::setFilterData), then pool-sized.
@@ -40,5 +43,13 @@ std::vector<uint32_t> mortonOrder(std::span<const Point> points);
 /// colours at slots [pointFirst, pointFirst + size), batches at slots from batchFirst on.
 void buildCompactPoints(std::span<const Point> sorted, HostPointPool& pool, uint64_t pointFirst,
                         uint64_t batchFirst);
+
+/// Lays out one slice of points into `pool` (sized for it) at point slots from pointFirst and
+/// batch slots from batchFirst: with `sorted`, Morton order and the compact layout, the sorted
+/// 16-byte points too with `keepPoints`, and order[i] (when `order` is not null) the slice index
+/// of the point stored at slot pointFirst + i; without, the 16-byte points as given. The CPU
+/// backend's layout, and the one sets laid out ahead of time (laid_out_set.hpp) get.
+void layOutSlice(std::span<const Point> slice, HostPointPool& pool, uint64_t pointFirst,
+                 uint64_t batchFirst, bool sorted, bool keepPoints, uint32_t* order);
 
 }  // namespace pcv

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "../laid_out_arrays.hpp"
 #include "cuda_method.hpp"
 #include "pcv/core/parallel.hpp"
 #include "point_layout.cuh"
@@ -182,6 +183,42 @@ class CudaBackend final : public RasterBackend {
     producePoints(source, sourceFirst, count, slice.data());
     cuda::layoutSlice(slice.data(), count, pool_, pointFirst, batchFirst, keepsPoints_, order,
                       stream_);
+  }
+
+  void storeLaidOut(const LaidOutArrays& set, uint64_t pointFirst, uint64_t batchFirst) override {
+    // Copies from pageable memory return once the driver has staged the bytes, so the arrays
+    // may go when this returns; the copies run on the draw stream after the frames in flight,
+    // and nothing here waits for them.
+    auto upload = [&](void* device, const void* host, size_t bytes) {
+      if (bytes == 0) return;
+      CUDA_CHECK(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream_));
+    };
+    const HostPointPool& from = set.layout;
+    if (keepsPoints_) {
+      upload(pool_.points.data() + pointFirst, from.points.data(),
+             from.points.size() * sizeof(Point));
+    }
+    if (sorted_) {
+      upload(pool_.positions.data() + pointFirst, from.positions.data(),
+             from.positions.size() * sizeof(uint32_t));
+      upload(pool_.colors.data() + pointFirst, from.colors.data(),
+             from.colors.size() * sizeof(uint32_t));
+      std::vector<Batch> batches(from.batches);
+      for (Batch& batch : batches) batch.first += uint32_t(pointFirst);  // from the set's start
+      upload(pool_.batches.data() + batchFirst, batches.data(), batches.size() * sizeof(Batch));
+    }
+    if (set.filterWords.empty()) return;
+    growFilterArrays();
+    if (!set.rangeValues.empty()) {
+      growKeeping(pool_.rangeValues, pool_.positions.size(), "the range values", stream_,
+                  [](uint64_t, uint64_t) {});
+      upload(pool_.rangeValues.data() + pointFirst, set.rangeValues.data(),
+             set.rangeValues.size() * sizeof(float));
+    }
+    upload(pool_.filterWords.data() + pointFirst, set.filterWords.data(),
+           set.filterWords.size() * sizeof(uint16_t));
+    upload(pool_.summaries.data() + batchFirst, set.summaries.data(),
+           set.summaries.size() * sizeof(BatchSummary));
   }
 
   void releaseSlots(PointRange points, PointRange batches) override {
