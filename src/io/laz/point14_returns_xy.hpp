@@ -178,7 +178,8 @@ struct Point14ReturnsXY {
   }
 
   /// Number of returns when it changed; the return number as +1, -1 or coded.
-  PCV_HOST_DEVICE static void decodeReturns(ArithmeticDecoder& xy, Point14XYContext& context,
+  PCV_HOST_DEVICE PCV_FORCE_INLINE static void decodeReturns(ArithmeticDecoder& xy,
+                                                             Point14XYContext& context,
                                             uint32_t changed, bool gpsChanged) {
     Point14Fields& last = context.last;
     if (changed & kReturnCountChanged) {
