@@ -90,7 +90,7 @@ struct Point14Fields {
 
 /// Return map for up to 15 returns, by [number of returns][return number], folded to 6 contexts.
 PCV_HOST_DEVICE inline uint32_t point14ReturnMap(uint32_t n, uint32_t r) {
-  constexpr uint8_t kMap[16][16] = {{0, 1, 2, 3, 4, 5, 3, 4, 4, 5, 5, 5, 5, 5, 5, 5},
+  static constexpr uint8_t kMap[16][16] = {{0, 1, 2, 3, 4, 5, 3, 4, 4, 5, 5, 5, 5, 5, 5, 5},
                                     {1, 0, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3},
                                     {2, 1, 2, 4, 4, 4, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3},
                                     {3, 3, 4, 5, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4},

@@ -179,8 +179,8 @@ struct Point14GpsTimeLayer {
   PCV_HOST_DEVICE void start(const Point14Fields& from, bool decoding) {
     gps.startChunk(from.gpsTime, false, decoding);
   }
-  PCV_HOST_DEVICE void decode(ArithmeticDecoder& d, const Point14Step& s, Point14Fields& last,
-                              bool& corrupt) {
+  PCV_HOST_DEVICE PCV_DEVICE_INLINE void decode(ArithmeticDecoder& d, const Point14Step& s,
+                                                Point14Fields& last, bool& corrupt) {
     if (s.gpsChanged) last.gpsTime = gps.decode(d, corrupt);
   }
   PCV_HOST_DEVICE static void store(const Point14Fields& last, const Point14Step&, uint8_t* item) {
