@@ -201,48 +201,61 @@ __host__ __device__ bool decodeFollowingLayer(const KernelParams& p, const Field
   return run.decoder.failed() || overflow;
 }
 
+/// Models of a second-pass layer: the POINT14 layers' own structs, the others' Field::Models.
+template <typename T>
+struct ModelsOf {
+  using type = T;
+};
+template <typename T>
+  requires requires { typename T::Value; }
+struct ModelsOf<T> {
+  using type = typename T::Models;
+};
+
+/// Calls visit(T{}) with T the layer struct (POINT14) or Field adaptor of `kind`; None: nothing.
+template <typename Visit>
+__host__ __device__ void visitFieldKind(FieldKind kind, Visit&& visit) {
+  switch (kind) {
+    case FieldKind::Z:
+      return visit(Point14ZLayer{});
+    case FieldKind::Classification:
+      return visit(Point14ClassificationLayer{});
+    case FieldKind::Flags:
+      return visit(Point14FlagsLayer{});
+    case FieldKind::Intensity:
+      return visit(Point14IntensityLayer{});
+    case FieldKind::ScanAngle:
+      return visit(Point14ScanAngleLayer{});
+    case FieldKind::UserData:
+      return visit(Point14UserDataLayer{});
+    case FieldKind::PointSource:
+      return visit(Point14PointSourceLayer{});
+    case FieldKind::GpsTime:
+      return visit(Point14GpsTimeLayer{});
+    case FieldKind::Rgb:
+      return visit(RgbField{});
+    case FieldKind::Nir:
+      return visit(NirField{});
+    case FieldKind::ExtraByte:
+      return visit(ExtraByteField{});
+    case FieldKind::None:
+      return;
+  }
+}
+
 /// One second-pass item; a broken layer marks its chunk.
 __host__ __device__ void decodeFieldItem(const KernelParams& p, const FieldItem& item) {
   uint8_t* state = p.state + item.state;
   bool broken = false;
-  switch (item.kind) {
-    case FieldKind::Z:
-      broken = decodePoint14Layer(p, item, reinterpret_cast<Point14ZLayer*>(state));
-      break;
-    case FieldKind::Classification:
-      broken = decodePoint14Layer(p, item, reinterpret_cast<Point14ClassificationLayer*>(state));
-      break;
-    case FieldKind::Flags:
-      broken = decodePoint14Layer(p, item, reinterpret_cast<Point14FlagsLayer*>(state));
-      break;
-    case FieldKind::Intensity:
-      broken = decodePoint14Layer(p, item, reinterpret_cast<Point14IntensityLayer*>(state));
-      break;
-    case FieldKind::ScanAngle:
-      broken = decodePoint14Layer(p, item, reinterpret_cast<Point14ScanAngleLayer*>(state));
-      break;
-    case FieldKind::UserData:
-      broken = decodePoint14Layer(p, item, reinterpret_cast<Point14UserDataLayer*>(state));
-      break;
-    case FieldKind::PointSource:
-      broken = decodePoint14Layer(p, item, reinterpret_cast<Point14PointSourceLayer*>(state));
-      break;
-    case FieldKind::GpsTime:
-      broken = decodePoint14Layer(p, item, reinterpret_cast<Point14GpsTimeLayer*>(state));
-      break;
-    case FieldKind::Rgb:
-      broken = decodeFollowingLayer<RgbField>(p, item, reinterpret_cast<RgbModels*>(state));
-      break;
-    case FieldKind::Nir:
-      broken = decodeFollowingLayer<NirField>(p, item, reinterpret_cast<NirModels*>(state));
-      break;
-    case FieldKind::ExtraByte:
-      broken = decodeFollowingLayer<ExtraByteField>(p, item,
-                                                    reinterpret_cast<SymbolModel<256>*>(state));
-      break;
-    case FieldKind::None:
-      break;
-  }
+  visitFieldKind(item.kind, [&](auto kind) {
+    using T = decltype(kind);
+    auto* models = reinterpret_cast<typename ModelsOf<T>::type*>(state);
+    if constexpr (std::is_same_v<typename ModelsOf<T>::type, T>) {
+      broken = decodePoint14Layer(p, item, models);
+    } else {
+      broken = decodeFollowingLayer<T>(p, item, models);
+    }
+  });
   if (broken) markFaulty(p.faulty + item.chunk);
 }
 
@@ -252,12 +265,6 @@ __global__ void decodeFieldLayers(KernelParams p) {
   decodeFieldItem(p, p.items[n]);
 }
 
-template <typename T>
-constexpr uint64_t contextBytes() {
-  static_assert(std::is_trivially_default_constructible_v<T>, "state is raw device memory");
-  return sizeof(T);
-}
-
 }  // namespace
 
 uint64_t returnsXYStateBytes() {
@@ -265,33 +272,13 @@ uint64_t returnsXYStateBytes() {
 }
 
 uint64_t fieldContextBytes(FieldKind kind) {
-  switch (kind) {
-    case FieldKind::Z:
-      return contextBytes<Point14ZLayer>();
-    case FieldKind::Classification:
-      return contextBytes<Point14ClassificationLayer>();
-    case FieldKind::Flags:
-      return contextBytes<Point14FlagsLayer>();
-    case FieldKind::Intensity:
-      return contextBytes<Point14IntensityLayer>();
-    case FieldKind::ScanAngle:
-      return contextBytes<Point14ScanAngleLayer>();
-    case FieldKind::UserData:
-      return contextBytes<Point14UserDataLayer>();
-    case FieldKind::PointSource:
-      return contextBytes<Point14PointSourceLayer>();
-    case FieldKind::GpsTime:
-      return contextBytes<Point14GpsTimeLayer>();
-    case FieldKind::Rgb:
-      return contextBytes<RgbModels>();
-    case FieldKind::Nir:
-      return contextBytes<NirModels>();
-    case FieldKind::ExtraByte:
-      return contextBytes<SymbolModel<256>>();
-    case FieldKind::None:
-      break;
-  }
-  return 0;
+  uint64_t bytes = 0;
+  visitFieldKind(kind, [&](auto layer) {
+    using Models = typename ModelsOf<decltype(layer)>::type;
+    static_assert(std::is_trivially_default_constructible_v<Models>, "state is raw memory");
+    bytes = sizeof(Models);
+  });
+  return bytes;
 }
 
 void launchReturnsXYDecode(const KernelParams& params, uint32_t blockSize, cudaStream_t stream) {
