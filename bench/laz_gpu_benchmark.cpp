@@ -4,8 +4,9 @@
 // (host tables included, wall clock); medians of --runs runs after --warmup. The CPU figures
 // decode the same chunks into per-thread buffers (no points made), as the GPU figures do.
 //   pcv_laz_gpu_benchmark FILE [--runs 5] [--fields all|xyz|xyzrgb] [--verify]
-//   --once: one upload and one kernel launch, no warm-up and no CPU run, for Nsight Compute:
-//     ncu --set full -k regex:decode --launch-count 1 pcv_laz_gpu_benchmark FILE --once
+//   --once: one upload and one decode, no warm-up and no CPU run, for Nsight Compute (layered
+//   files: decodeReturnsXYLayers is the first pass, decodeFieldLayers the second):
+//     ncu --set full -k regex:decode --launch-count 2 pcv_laz_gpu_benchmark FILE --once
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -91,8 +92,8 @@ int main(int argc, char** argv) {
   app.add_option("--one-thread-chunks", oneThreadChunks,
                  "chunks the one-thread CPU run decodes (its speed is per point)");
   app.add_flag("--chunk-per-warp", settings.chunkPerWarp,
-               "one chunk per warp (lane 0 decodes): no divergence, fewer chunks at once");
-  app.add_flag("--once", once, "one upload and one kernel launch (for Nsight Compute)");
+               "one decoding thread per warp (lane 0 decodes): no divergence, fewer at once");
+  app.add_flag("--once", once, "one upload and one decode (for Nsight Compute)");
   app.add_flag("--verify", verify, "compare the GPU records with the CPU's, byte for byte");
   app.add_flag("--no-cpu", noCpu, "skip the CPU runs");
   CLI11_PARSE(app, argc, argv);
@@ -127,29 +128,43 @@ int main(int argc, char** argv) {
     if (once) {
       gpu.upload(file.bytes());
       const auto broken = gpu.decodeUploaded(records.vlr(), fields, file.bytes(), batch);
+      const pcv::laz::cuda::CudaLazTimings& t = gpu.timings();
       std::printf(
           "once: %u threads, %.1f MB state each, upload %.2f ms, decode %.2f ms "
-          "(%.1f M points/s), %zu broken chunks\n",
-          gpu.timings().threads, gpu.timings().stateBytesPerThread / 1e6, gpu.timings().uploadMs,
-          gpu.timings().decodeMs, mpoints / (gpu.timings().decodeMs / 1e3), broken.size());
+          "(%.1f M points/s; layered: returns/XY %.2f ms, other layers %.2f ms in %llu threads), "
+          "%zu broken chunks\n",
+          t.threads, t.stateBytesPerThread / 1e6, t.uploadMs, t.decodeMs,
+          mpoints / (t.decodeMs / 1e3), t.firstPassMs, t.secondPassMs,
+          static_cast<unsigned long long>(t.fieldItems), broken.size());
       return 0;
     }
-    std::vector<double> decodeMs, uploadMs, wallMs;
+    std::vector<double> decodeMs, uploadMs, wallMs, firstMs, secondMs;
     size_t broken = 0;
     for (int r = 0; r < warmup + runs; ++r) {
       const auto start = Clock::now();
       broken = gpu.decodeToDevice(records.vlr(), fields, file.bytes(), batch).size();
       const double wall = secondsSince(start) * 1e3;
       if (r < warmup) continue;
-      decodeMs.push_back(gpu.timings().decodeMs);
-      uploadMs.push_back(gpu.timings().uploadMs);
+      const pcv::laz::cuda::CudaLazTimings& t = gpu.timings();
+      decodeMs.push_back(t.decodeMs);
+      uploadMs.push_back(t.uploadMs);
+      firstMs.push_back(t.firstPassMs);
+      secondMs.push_back(t.secondPassMs);
       wallMs.push_back(wall);
     }
     const double decode = median(decodeMs), upload = median(uploadMs), wall = median(wallMs);
-    std::printf("GPU: %u chunks at once, %.1f MB state each, %zu broken chunks\n",
-                gpu.timings().threads, gpu.timings().stateBytesPerThread / 1e6, broken);
+    const pcv::laz::cuda::CudaLazTimings& t = gpu.timings();
+    std::printf("GPU: %u chunks at once, %.1f MB state each, %zu broken chunks\n", t.threads,
+                t.stateBytesPerThread / 1e6, broken);
     std::printf("GPU decode alone:      %9.2f ms  %9.1f M points/s\n", decode,
                 mpoints / (decode / 1e3));
+    if (t.fieldLaunches > 0 || t.firstPassMs > 0.0) {
+      std::printf(
+          "  layered: returns/XY pass %.2f ms, other layers %.2f ms (%llu threads, %u launches, "
+          "%.1f MB state), planning between them %.2f ms\n",
+          median(firstMs), median(secondMs), static_cast<unsigned long long>(t.fieldItems),
+          t.fieldLaunches, t.fieldStateBytes / 1e6, decode - median(firstMs) - median(secondMs));
+    }
     std::printf("GPU upload + decode:   %9.2f ms  %9.1f M points/s (upload %.2f ms, %.1f GB/s)\n",
                 upload + decode, mpoints / ((upload + decode) / 1e3), upload,
                 file.size() / 1e6 / upload);

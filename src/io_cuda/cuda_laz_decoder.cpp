@@ -5,7 +5,8 @@
 #include <numeric>
 
 #include "laz/chunk_decoder.hpp"
-#include "laz/point14_codec.hpp"
+#include "field_layer_plan.hpp"
+#include "laz/point14_fields.hpp"
 #include "laz_chunk_kernels.hpp"
 #include "pcv/core/parallel.hpp"
 #include "pcv/cuda/cuda_check.hpp"
@@ -19,19 +20,39 @@ constexpr uint64_t kStagingBytes = uint64_t(64) << 20;
 /// More threads than this gain nothing (a 1 B-point file has about 20 000 chunks).
 constexpr uint32_t kMaxThreads = 1u << 16;
 
-enum Event { UploadStart, UploadEnd, DecodeStart, DecodeEnd, Staged0, Staged1, DownloadEnd };
+enum Event {
+  UploadStart,
+  UploadEnd,
+  DecodeStart,
+  DecodeEnd,
+  Staged0,
+  Staged1,
+  DownloadEnd,
+  FirstPassEnd,
+  SecondPassStart
+};
+
+/// The host twin's second-pass state per launch: small, so that tests cut several launches.
+constexpr uint64_t kHostStateBudget = uint64_t(8) << 20;
 
 uint64_t alignUp(uint64_t n, uint64_t to) {
   return (n + to - 1) / to * to;
 }
 
 /// The layers a layered decoder reads, as ChunkDecoder's constructor chooses them.
-uint32_t point14LayersWanted(const FieldSelection& f) {
-  return (1u << kReturnsXYLayer) | (uint32_t(f.z) << kZLayer) |
-         (uint32_t(f.classification) << kClassificationLayer) | (uint32_t(f.flags) << kFlagsLayer) |
-         (uint32_t(f.intensity) << kIntensityLayer) | (uint32_t(f.scanAngle) << kScanAngleLayer) |
-         (uint32_t(f.userData) << kUserDataLayer) | (uint32_t(f.pointSource) << kPointSourceLayer) |
-         (uint32_t(f.gpsTime) << kGpsTimeLayer);
+FieldWanted fieldsWanted(const FieldSelection& f) {
+  FieldWanted w;
+  w.point14Layers = (uint32_t(f.z) << kZLayer) |
+                    (uint32_t(f.classification) << kClassificationLayer) |
+                    (uint32_t(f.flags) << kFlagsLayer) | (uint32_t(f.intensity) << kIntensityLayer) |
+                    (uint32_t(f.scanAngle) << kScanAngleLayer) |
+                    (uint32_t(f.userData) << kUserDataLayer) |
+                    (uint32_t(f.pointSource) << kPointSourceLayer) |
+                    (uint32_t(f.gpsTime) << kGpsTimeLayer);
+  w.rgb = f.rgb;
+  w.nir = f.nir;
+  w.extraBytes = f.extraBytes;
+  return w;
 }
 
 /// The kernel's item slots for a supported file; false when an item is not decoded here.
@@ -147,14 +168,18 @@ void CudaLazDecoder::upload(std::span<const uint8_t> data) {
   timings_.uploadMs = ms;
 }
 
-/// What one decode hands the kernel: the chunk table (chunks the host already finds broken left
+/// What one decode hands the kernels: the chunk table (chunks the host already finds broken left
 /// out), the largest-first order and the layer spans, packed into one block with room for the
-/// faults and the work counter; pointers in `params` are filled in where the block lies.
+/// faults, the channels and the work counter; pointers in `params` are filled in where the block
+/// lies.
 struct CudaLazDecoder::Batch {
   KernelParams params{};
   bool layered = false;
-  std::vector<uint8_t> packed;  ///< tables, then faults and counter (zero)
-  uint64_t chunkAt = 0, orderAt = 0, spanAt = 0, faultAt = 0, counterAt = 0;
+  FieldWanted wanted;
+  std::vector<DeviceChunk> table;
+  std::vector<LayerSpan> spans;
+  std::vector<uint8_t> packed;  ///< tables, then faults, channels and counter (zero)
+  uint64_t chunkAt = 0, orderAt = 0, spanAt = 0, faultAt = 0, channelAt = 0, counterAt = 0;
   std::vector<uint8_t> broken;  ///< per chunk: found broken on the host
   uint64_t records = 0;
 
@@ -164,7 +189,13 @@ struct CudaLazDecoder::Batch {
     params.order = reinterpret_cast<const uint32_t*>(tables + orderAt);
     params.layers = reinterpret_cast<const LayerSpan*>(tables + spanAt);
     params.faulty = reinterpret_cast<uint32_t*>(tables + faultAt);
+    params.channels = reinterpret_cast<uint32_t*>(tables + channelAt);
     params.nextChunk = reinterpret_cast<uint32_t*>(tables + counterAt);
+  }
+  /// The second pass, from the first pass's `faulty` flags and `channels`.
+  FieldLayerPlan plan(const uint32_t* faulty, const uint32_t* channels, uint64_t budget) const {
+    return planFieldLayers({params.slots, params.slotCount}, table, spans,
+                           {faulty, table.size()}, {channels, table.size()}, wanted, budget);
   }
   /// The broken chunks, ascending, from the host's findings and the decoder's `faulty` flags.
   std::vector<size_t> brokenChunks(const uint32_t* faulty) const {
@@ -183,12 +214,14 @@ CudaLazDecoder::Batch CudaLazDecoder::prepare(const LaszipVlr& vlr, const FieldS
   KernelParams& p = b.params;
   if (!slotsFor(vlr, p)) throw Error("the GPU LAZ decoder does not decode these items");
   b.layered = vlr.compressor == Compressor::Layered;
+  b.wanted = fieldsWanted(fields);
   const uint32_t length = vlr.recordLength();
 
   // What the CPU decoder finds wrong before its first point (a layout that does not fit) is
   // found here, and the chunk left out.
-  std::vector<DeviceChunk> table(chunks.size());
-  std::vector<LayerSpan> spans;
+  std::vector<DeviceChunk>& table = b.table;
+  std::vector<LayerSpan>& spans = b.spans;
+  table.resize(chunks.size());
   b.broken.assign(chunks.size(), 0);
   for (size_t i = 0; i < chunks.size(); ++i) {
     const BatchChunk& c = chunks[i];
@@ -234,8 +267,10 @@ CudaLazDecoder::Batch CudaLazDecoder::prepare(const LaszipVlr& vlr, const FieldS
   b.chunkAt = 0;
   b.orderAt = alignUp(b.chunkAt + table.size() * sizeof(DeviceChunk), 16);
   b.spanAt = alignUp(b.orderAt + order.size() * sizeof(uint32_t), 16);
+  // Faults and channels side by side: one copy brings both back after the first pass.
   b.faultAt = alignUp(b.spanAt + spans.size() * sizeof(LayerSpan), 16);
-  b.counterAt = alignUp(b.faultAt + chunks.size() * sizeof(uint32_t), 16);
+  b.channelAt = b.faultAt + chunks.size() * sizeof(uint32_t);
+  b.counterAt = alignUp(b.channelAt + chunks.size() * sizeof(uint32_t), 16);
   b.packed.assign(b.counterAt + 16, 0);
   if (!table.empty()) {
     std::memcpy(b.packed.data() + b.chunkAt, table.data(), table.size() * sizeof(DeviceChunk));
@@ -250,12 +285,36 @@ CudaLazDecoder::Batch CudaLazDecoder::prepare(const LaszipVlr& vlr, const FieldS
   p.chunkCount = uint32_t(order.size());
   p.recordLength = length;
   p.endKnown = vlr.chunked() ? 1u : 0u;
-  p.layersWanted = point14LayersWanted(fields);
-  p.wantRgb = fields.rgb;
-  p.wantNir = fields.nir;
-  p.wantExtra = fields.extraBytes;
-  p.stateStride = alignUp(slotStateBytes(b.layered, p.extraBytes), 256);
+  p.stateStride = alignUp(b.layered ? returnsXYStateBytes() : pointwiseStateBytes(p.extraBytes),
+                          256);
   return b;
+}
+
+uint64_t CudaLazDecoder::stateBudget() {
+  size_t freeBytes = 0, totalBytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+  return uint64_t(double(freeBytes + state_.bytes()) * settings_.stateMemoryFraction);
+}
+
+uint8_t* CudaLazDecoder::reserveState(uint64_t bytes) {
+  const uint64_t before = state_.bytes();
+  state_.reserve(std::max<uint64_t>(bytes, 1));
+  // Cleared once when allocated: a decoder never reads state it did not write, but whole-struct
+  // copies touch padding.
+  if (state_.bytes() != before) {
+    CUDA_CHECK(cudaMemsetAsync(state_.data(), 0, state_.bytes(), stream_));
+  }
+  return state_.data();
+}
+
+uint32_t CudaLazDecoder::chunkThreads(uint64_t stride, uint32_t chunkCount) {
+  // One per chunk, as many as the state memory allows.
+  uint64_t threads = settings_.maxThreads ? settings_.maxThreads : stateBudget() / stride;
+  threads = std::clamp<uint64_t>(std::min<uint64_t>(threads, chunkCount), 1, kMaxThreads);
+  reserveState(threads * stride);
+  timings_.threads = uint32_t(threads);
+  timings_.stateBytesPerThread = stride;
+  return uint32_t(threads);
 }
 
 std::vector<size_t> CudaLazDecoder::decodeUploaded(const LaszipVlr& vlr,
@@ -272,41 +331,29 @@ std::vector<size_t> CudaLazDecoder::decodeUploaded(const LaszipVlr& vlr,
 
   recordBytes_ = b.records * p.recordLength;
   records_.reserve(std::max<uint64_t>(recordBytes_, 1));
-  // Chunks found broken on the host get no records from the kernel: zeros, so that copying
+  // Chunks found broken on the host get no records from the kernels: zeros, so that copying
   // every record back reads no uninitialized memory (compute-sanitizer's initcheck).
   for (size_t i = 0; i < chunks.size(); ++i) {
     if (b.broken[i] && chunks[i].pointCount > 0) {
-      const DeviceChunk& d = reinterpret_cast<const DeviceChunk*>(b.packed.data() + b.chunkAt)[i];
-      CUDA_CHECK(cudaMemsetAsync(records_.data() + d.firstRecord * p.recordLength, 0,
+      CUDA_CHECK(cudaMemsetAsync(records_.data() + b.table[i].firstRecord * p.recordLength, 0,
                                  chunks[i].pointCount * p.recordLength, stream_));
     }
   }
-
-  // Threads: one per chunk, as many as the state memory allows.
-  size_t freeBytes = 0, totalBytes = 0;
-  CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
-  const uint64_t budget =
-      uint64_t(double(freeBytes + state_.bytes()) * settings_.stateMemoryFraction);
-  uint64_t threads = settings_.maxThreads ? settings_.maxThreads : budget / p.stateStride;
-  threads = std::clamp<uint64_t>(std::min<uint64_t>(threads, p.chunkCount), 1, kMaxThreads);
-  const uint64_t before = state_.bytes();
-  state_.reserve(threads * p.stateStride);
-  // Cleared once when allocated: a decoder never reads state it did not write, but whole-struct
-  // copies touch padding.
-  if (state_.bytes() != before) {
-    CUDA_CHECK(cudaMemsetAsync(state_.data(), 0, state_.bytes(), stream_));
-  }
-  timings_.threads = uint32_t(threads);
-  timings_.stateBytesPerThread = p.stateStride;
-
   p.data = data_.data();
   p.records = records_.data();
-  p.state = state_.data();
-  p.threads = uint32_t(threads);
   p.spread = settings_.chunkPerWarp ? 32u : 1u;
+  timings_ = CudaLazTimings{.uploadMs = timings_.uploadMs};
 
   CUDA_CHECK(cudaEventRecord(events_[DecodeStart], stream_));
-  if (p.chunkCount > 0) launchChunkDecode(p, b.layered, settings_.blockSize, stream_);
+  if (p.chunkCount > 0) {
+    p.threads = chunkThreads(p.stateStride, p.chunkCount);
+    p.state = state_.data();
+    if (b.layered) {
+      decodeLayered(b);
+    } else {
+      launchPointwiseDecode(p, settings_.blockSize, stream_);
+    }
+  }
   CUDA_CHECK(cudaEventRecord(events_[DecodeEnd], stream_));
   std::vector<uint32_t> faulty(chunks.size(), 0);
   if (!faulty.empty()) {
@@ -317,7 +364,45 @@ std::vector<size_t> CudaLazDecoder::decodeUploaded(const LaszipVlr& vlr,
   float ms = 0.0f;
   CUDA_CHECK(cudaEventElapsedTime(&ms, events_[DecodeStart], events_[DecodeEnd]));
   timings_.decodeMs = ms;
+  if (b.layered && p.chunkCount > 0) {
+    CUDA_CHECK(cudaEventElapsedTime(&ms, events_[DecodeStart], events_[FirstPassEnd]));
+    timings_.firstPassMs = ms;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, events_[SecondPassStart], events_[DecodeEnd]));
+    timings_.secondPassMs = ms;
+  }
   return b.brokenChunks(faulty.data());
+}
+
+void CudaLazDecoder::decodeLayered(Batch& b) {
+  KernelParams& p = b.params;
+  steps_.reserve(std::max<uint64_t>(b.records, 1));
+  p.steps = steps_.data();
+  launchReturnsXYDecode(p, settings_.blockSize, stream_);
+  CUDA_CHECK(cudaEventRecord(events_[FirstPassEnd], stream_));
+  // Faults and channels of the first pass, which the plan needs.
+  const size_t chunkCount = b.table.size();
+  std::vector<uint32_t> found(2 * chunkCount);
+  CUDA_CHECK(cudaMemcpyAsync(found.data(), p.faulty, found.size() * sizeof(uint32_t),
+                             cudaMemcpyDeviceToHost, stream_));
+  CUDA_CHECK(cudaStreamSynchronize(stream_));
+  const FieldLayerPlan plan = b.plan(found.data(), found.data() + chunkCount, stateBudget());
+  timings_.fieldItems = plan.decodedItems;
+  timings_.fieldLaunches = uint32_t(plan.launches.size());
+  timings_.fieldStateBytes = plan.maxStateBytes;
+  CUDA_CHECK(cudaEventRecord(events_[SecondPassStart], stream_));
+  if (plan.items.empty()) return;
+  items_.reserve(plan.items.size());
+  // From pageable memory: the call returns once the items are staged, so `plan` may go.
+  CUDA_CHECK(cudaMemcpyAsync(items_.data(), plan.items.data(),
+                             plan.items.size() * sizeof(FieldItem), cudaMemcpyHostToDevice,
+                             stream_));
+  p.state = reserveState(plan.maxStateBytes);
+  // Launches run one after the other on the stream, each over the same state.
+  for (const FieldLaunch& launch : plan.launches) {
+    p.items = items_.data() + launch.firstItem;
+    p.itemCount = launch.itemCount;
+    launchFieldLayerDecode(p, settings_.blockSize, stream_);
+  }
 }
 
 std::vector<size_t> CudaLazDecoder::decodeOnHost(const LaszipVlr& vlr, const FieldSelection& fields,
@@ -334,7 +419,21 @@ std::vector<size_t> CudaLazDecoder::decodeOnHost(const LaszipVlr& vlr, const Fie
   p.state = reinterpret_cast<uint8_t*>(state.data());
   p.threads = 1;
   p.spread = 1;
-  decodeChunksOnHost(p, b.layered);
+  if (!b.layered) {
+    decodePointwiseOnHost(p);
+    return b.brokenChunks(p.faulty);
+  }
+  std::vector<uint32_t> steps(b.records, 0);
+  p.steps = steps.data();
+  decodeReturnsXYOnHost(p);
+  const FieldLayerPlan plan = b.plan(p.faulty, p.channels, kHostStateBudget);
+  for (const FieldLaunch& launch : plan.launches) {
+    std::vector<uint64_t> launchState((launch.stateBytes + 7) / 8, 0);
+    p.state = reinterpret_cast<uint8_t*>(launchState.data());
+    p.items = plan.items.data() + launch.firstItem;
+    p.itemCount = launch.itemCount;
+    decodeFieldLayersOnHost(p);
+  }
   return b.brokenChunks(p.faulty);
 }
 

@@ -1,7 +1,9 @@
 /// @brief The GPU LAZ decoder: a file's compressed chunks uploaded once (through pinned
-/// buffers, on the decoder's own stream), decoded one thread per chunk into LAS records in device
-/// memory, the same records the CPU decoder writes. decode() copies them back for the readers;
-/// decodeToDevice() leaves them on the device for a renderer and for the benchmark.
+/// buffers, on the decoder's own stream), decoded on the device into LAS records in device
+/// memory, the same records the CPU decoder writes (laz_chunk_kernels.hpp: one thread per
+/// pointwise chunk; layered chunks in two passes, returns/XY first, then a thread per other
+/// layer). decode() copies them back for the readers; decodeToDevice() leaves them on the device
+/// for a renderer and for the benchmark.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "laz/chunk_batch_decoder.hpp"
+#include "laz_chunk_kernels.hpp"
 #include "pcv/cuda/device_buffer.hpp"
 
 namespace pcv::laz::cuda {
@@ -32,11 +35,17 @@ struct CudaLazSettings {
 
 /// Device time of the last decode, from CUDA events (milliseconds).
 struct CudaLazTimings {
-  double uploadMs = 0.0;    ///< compressed bytes host to device, staging copies included
-  double decodeMs = 0.0;    ///< the kernel
-  double downloadMs = 0.0;  ///< records back to the host (decode() only)
-  uint32_t threads = 0;     ///< chunks decoded at once
+  double uploadMs = 0.0;  ///< compressed bytes host to device, staging copies included
+  /// The kernels, and for layered chunks the host's planning between the two passes.
+  double decodeMs = 0.0;
+  double firstPassMs = 0.0;   ///< layered: the returns/XY pass
+  double secondPassMs = 0.0;  ///< layered: the pass over the other layers
+  double downloadMs = 0.0;    ///< records back to the host (decode() only)
+  uint32_t threads = 0;       ///< chunks decoded at once (pointwise; layered first pass)
   uint64_t stateBytesPerThread = 0;
+  uint64_t fieldItems = 0;      ///< layered: threads of the second pass (one layer of a chunk)
+  uint32_t fieldLaunches = 0;   ///< layered: second-pass launches (their state fits the budget)
+  uint64_t fieldStateBytes = 0; ///< layered: the largest second-pass launch's state
 };
 
 class CudaLazDecoder final : public ChunkBatchDecoder {
@@ -83,17 +92,25 @@ class CudaLazDecoder final : public ChunkBatchDecoder {
   std::vector<size_t> decodeOnHost(const LaszipVlr& vlr, const FieldSelection& fields,
                                    std::span<const uint8_t> data,
                                    std::span<const BatchChunk> chunks, uint8_t* records) const;
+  /// Threads of the one-thread-per-chunk kernels with `stride` bytes of state each, and their
+  /// state allocated; the budget the state may take.
+  uint32_t chunkThreads(uint64_t stride, uint32_t chunkCount);
+  uint64_t stateBudget();
+  uint8_t* reserveState(uint64_t bytes);
+  void decodeLayered(Batch& b);
 
   CudaLazSettings settings_;
   std::mutex decoding_;  ///< decode(): one file at a time (readers may share a decoder)
   cudaStream_t stream_ = nullptr;
-  cudaEvent_t events_[7] = {};
+  cudaEvent_t events_[9] = {};
   uint8_t* pinned_[2] = {nullptr, nullptr};  ///< staging for uploads
   DeviceBuffer<uint8_t> data_;
   DeviceBuffer<uint8_t> records_;
   uint64_t recordBytes_ = 0;
   DeviceBuffer<uint8_t> state_;
-  DeviceBuffer<uint8_t> tables_;  ///< chunks, order, layer spans, faults, the work counter
+  DeviceBuffer<uint8_t> tables_;  ///< chunks, order, layer spans, faults, channels, counter
+  DeviceBuffer<uint32_t> steps_;  ///< layered: a packed Point14Step per record
+  DeviceBuffer<FieldItem> items_;  ///< layered: the second pass's items
   CudaLazTimings timings_;
 };
 

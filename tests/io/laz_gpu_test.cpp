@@ -12,6 +12,8 @@
 #include <random>
 
 #include "cuda_laz_decoder.hpp"
+#include "field_layer_plan.hpp"
+#include "laz/point14_fields.hpp"
 #include "laz_test_support.hpp"
 #include "pcv/io/las_writer.hpp"
 #include "pcv/io_cuda/cuda_laz.hpp"
@@ -116,6 +118,15 @@ laz::FieldSelection positionsOnly() {
   return f;
 }
 
+/// A mix that leaves out layers of every layered item: z, classification, scan angle, user data,
+/// point source and RGB stay at the chunk's first values.
+laz::FieldSelection someFields() {
+  laz::FieldSelection f = positionsOnly();
+  f.z = false;
+  f.flags = f.intensity = f.gpsTime = f.nir = f.extraBytes = true;
+  return f;
+}
+
 std::vector<std::filesystem::path> corpusLazFiles() {
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(lazCorpusDir())) {
@@ -153,6 +164,7 @@ TEST_P(CudaLaz, DecodesEveryCorpusFileAsTheCpuDoes) {
     try {
       if (!compareDecoders(path, {}, settings())) continue;
       compareDecoders(path, positionsOnly(), settings());
+      compareDecoders(path, someFields(), settings());
       ++compared;
     } catch (const InputError&) {
       // The header or chunk layout is broken: no chunk to decode on either side.
@@ -256,6 +268,7 @@ TEST_P(CudaLaz, DecodesFilesPcvWritesAsTheCpuDoes) {
     EXPECT_TRUE(compareDecoders(path, {}, settings()))
         << "the GPU decoder should take pcv's own files";
     compareDecoders(path, positionsOnly(), settings());
+    compareDecoders(path, someFields(), settings());
     std::filesystem::remove(path);
   }
 }
@@ -335,6 +348,90 @@ TEST_P(CudaLaz, BrokenChunksAreTheCpusAndFailAlike) {
     EXPECT_EQ(gpuError, cpuError);
     std::filesystem::remove(path);
   }
+}
+
+/// The second pass's plan for 40 layered chunks (POINT14, RGB14, a BYTE14 of two bytes): one
+/// item per wanted, non-empty layer of each good chunk, one layer kind per warp, longest first,
+/// state for the channels used, launches within the budget.
+TEST(FieldLayerPlan, GroupsOneKindPerWarpWithinTheStateBudget) {
+  using namespace laz::cuda;
+  const ItemSlot slots[] = {{SlotKind::Point14, 0, 30, 0, 3, 0},
+                            {SlotKind::Rgb14, 30, 6, 9, 3, 0},
+                            {SlotKind::Byte14, 36, 2, 10, 4, 0}};
+  constexpr uint32_t kLayers = 12, kChunks = 40;
+  std::vector<DeviceChunk> chunks;
+  std::vector<LayerSpan> spans(kChunks * kLayers, LayerSpan{100, 10});
+  std::vector<uint32_t> faulty(kChunks, 0), channels(kChunks, 0x11);
+  uint64_t first = 0;
+  for (uint32_t i = 0; i < kChunks; ++i) {
+    const uint64_t points = 1000 + 37 * ((i * 11) % kChunks);
+    chunks.push_back({0, 0, points, first, i * kLayers, 0});
+    first += points;
+  }
+  spans[3 * kLayers + laz::kFlagsLayer].size = 0;  // an empty layer: nothing to decode
+  faulty[5] = 1;                                   // broken in the first pass
+  chunks[6].skip = 1;                              // broken on the host
+  chunks[8].pointCount = 1;                        // no layers
+  channels[7] = 0x13;  // points on channels 0 and 1, the other items on 0 (version 3)
+  FieldWanted wanted;
+  wanted.point14Layers = (1u << laz::kZLayer) | (1u << laz::kFlagsLayer);
+  wanted.rgb = wanted.extraBytes = true;
+  // Less than a warp of z items: those launch alone.
+  const uint64_t budget = uint64_t(2) << 20;
+  const FieldLayerPlan plan =
+      planFieldLayers(slots, chunks, spans, faulty, channels, wanted, budget);
+
+  EXPECT_EQ(plan.decodedItems, 37u * 5 - 1);
+  ASSERT_EQ(plan.items.size() % kFieldGroup, 0u);
+  uint64_t decoded = 0;
+  for (size_t g = 0; g < plan.items.size(); g += kFieldGroup) {
+    const FieldItem& lead = plan.items[g];
+    ASSERT_NE(lead.kind, FieldKind::None);
+    bool padded = false;
+    for (size_t i = g; i < g + kFieldGroup; ++i) {
+      const FieldItem& item = plan.items[i];
+      if (item.kind == FieldKind::None) {
+        padded = true;
+        continue;
+      }
+      ++decoded;
+      EXPECT_FALSE(padded) << "padding comes last";
+      EXPECT_EQ(item.kind, lead.kind) << "item " << i;
+      if (i > g) {
+        EXPECT_LE(chunks[item.chunk].pointCount, chunks[plan.items[i - 1].chunk].pointCount);
+      }
+      EXPECT_TRUE(item.chunk != 5 && item.chunk != 6 && item.chunk != 8) << item.chunk;
+      EXPECT_FALSE(item.chunk == 3 && item.kind == FieldKind::Flags);
+      const bool pointLayer = item.kind == FieldKind::Z || item.kind == FieldKind::Flags;
+      EXPECT_EQ(item.contexts, item.chunk == 7 && pointLayer ? 2u : 1u);
+      EXPECT_EQ(item.version, item.kind == FieldKind::ExtraByte ? 4u : 3u);
+      if (item.kind == FieldKind::ExtraByte) {
+        EXPECT_TRUE(item.offset == 36 || item.offset == 37);
+      }
+      if (item.kind == FieldKind::Rgb) {
+        EXPECT_EQ(item.offset, 30u);
+      }
+    }
+  }
+  EXPECT_EQ(decoded, plan.decodedItems);
+  EXPECT_GT(plan.launches.size(), 1u);
+  uint32_t next = 0;
+  for (const FieldLaunch& launch : plan.launches) {
+    EXPECT_EQ(launch.firstItem, next);
+    next += launch.itemCount;
+    EXPECT_TRUE(launch.stateBytes <= budget || launch.itemCount == kFieldGroup);
+    EXPECT_LE(launch.stateBytes, plan.maxStateBytes);
+    // Each item's state inside the launch's and apart from the others'.
+    uint64_t end = 0;
+    for (uint32_t i = launch.firstItem; i < launch.firstItem + launch.itemCount; ++i) {
+      const FieldItem& item = plan.items[i];
+      if (item.kind == FieldKind::None) continue;
+      EXPECT_GE(item.state, end);
+      end = item.state + item.contexts * fieldContextBytes(item.kind);
+      EXPECT_LE(end, launch.stateBytes);
+    }
+  }
+  EXPECT_EQ(next, plan.items.size());
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, CudaLaz, testing::Values(false, true),

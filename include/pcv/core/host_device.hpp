@@ -9,6 +9,14 @@
 #define PCV_FORCE_INLINE inline __attribute__((always_inline))
 #endif
 
+// Inlined by nvcc, left to the host compiler's judgement: in device code a struct stays in
+// registers only while no call that is not inlined takes its address.
+#if defined(__CUDACC__)
+#define PCV_DEVICE_INLINE __forceinline__
+#else
+#define PCV_DEVICE_INLINE
+#endif
+
 // Host functions that run shared per-point code using fusedMultiplyAdd get an FMA clone picked
 // at run time, so the host gets hardware FMA where the CPU has it without requiring it.
 #if !defined(__CUDACC__) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)

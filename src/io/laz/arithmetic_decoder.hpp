@@ -78,22 +78,14 @@ struct ArithmeticDecoder {
   }
 
   /// `bits` (1-32) raw bits, low bits first when more than 19.
-  PCV_HOST_DEVICE uint32_t readBits(uint32_t bits) {
+  PCV_HOST_DEVICE PCV_FORCE_INLINE uint32_t readBits(uint32_t bits) {
+    // Not recursive, so that it inlines: a call that takes the decoder's address keeps the
+    // decoder in (GPU) local memory instead of registers.
     if (bits > 19) {
-      const uint32_t low = readShort();
-      return (readBits(bits - 16) << 16) | low;
+      const uint32_t low = readFewBits(16);
+      return (readFewBits(bits - 16) << 16) | low;
     }
-    length >>= bits;
-    uint32_t symbol = value / length;
-    value -= length * symbol;
-    if (symbol >> bits) {
-      // Only a value outside the interval gets here; keep the result in range.
-      flag(StreamFault::Invalid);
-      symbol &= (1u << bits) - 1;
-      value = 0;
-    }
-    keepLength();
-    return symbol;
+    return readFewBits(bits);
   }
 
   PCV_HOST_DEVICE uint32_t readShort() { return readBits(16); }
@@ -107,6 +99,21 @@ struct ArithmeticDecoder {
   }
 
  private:
+  /// At most 19 raw bits.
+  PCV_HOST_DEVICE PCV_FORCE_INLINE uint32_t readFewBits(uint32_t bits) {
+    length >>= bits;
+    uint32_t symbol = value / length;
+    value -= length * symbol;
+    if (symbol >> bits) {
+      // Only a value outside the interval gets here; keep the result in range.
+      flag(StreamFault::Invalid);
+      symbol &= (1u << bits) - 1;
+      value = 0;
+    }
+    keepLength();
+    return symbol;
+  }
+
   /// The symbol whose interval holds the value, and that interval [low, high) scaled to the
   /// length: a table lookup on the value's top bits, then bisection among the few candidates.
   template <uint32_t kCapacity>

@@ -14,6 +14,12 @@
 
 namespace pcv::laz {
 
+/// A byte coded as its difference (modulo 256) to the same byte of the last point.
+PCV_HOST_DEVICE inline uint8_t decodeByteAfter(ArithmeticDecoder& decoder, SymbolModel<256>& model,
+                                               uint32_t last) {
+  return wrapByte(int32_t(last + decoder.decodeSymbol(model)));
+}
+
 struct ByteV2Codec {
   std::vector<uint8_t> last;
   std::vector<SymbolModel<256>> diff;  ///< by byte position
@@ -28,7 +34,7 @@ struct ByteV2Codec {
   }
   void decode(ArithmeticDecoder& decoder, uint8_t* item) {
     for (size_t i = 0; i < last.size(); ++i) {
-      last[i] = wrapByte(int32_t(last[i] + decoder.decodeSymbol(diff[i])));
+      last[i] = decodeByteAfter(decoder, diff[i], last[i]);
       item[i] = last[i];
     }
   }

@@ -67,7 +67,7 @@ struct GpsTimeSequences {
   }
 
   /// Decodes the next time; `corrupt` is set when the sequence switches do not end.
-  PCV_HOST_DEVICE uint64_t decode(ArithmeticDecoder& decoder, bool& corrupt) {
+  PCV_HOST_DEVICE PCV_DEVICE_INLINE uint64_t decode(ArithmeticDecoder& decoder, bool& corrupt) {
     for (int switches = 0; switches <= kMaxGpsSequenceSwitches; ++switches) {
       if (lastDiff[current] == 0) {
         uint32_t symbol = decoder.decodeSymbol(afterZero);
@@ -314,7 +314,7 @@ struct GpsTime11V2Codec {
     sequences.startChunk(loadLe<uint64_t>(firstItem), true, decoding);
     corrupt = false;
   }
-  PCV_HOST_DEVICE void decode(ArithmeticDecoder& decoder, uint8_t* item) {
+  PCV_HOST_DEVICE PCV_DEVICE_INLINE void decode(ArithmeticDecoder& decoder, uint8_t* item) {
     storeLe(item, sequences.decode(decoder, corrupt));
   }
   void encode(ArithmeticEncoder& encoder, const uint8_t* item) {

@@ -131,7 +131,7 @@ struct IntegerCoder {
     for (auto& model : magnitude) model.reset(valueBits + 1, decoding);
   }
 
-  PCV_HOST_DEVICE int32_t decode(ArithmeticDecoder& decoder, int32_t prediction,
+  PCV_HOST_DEVICE PCV_FORCE_INLINE int32_t decode(ArithmeticDecoder& decoder, int32_t prediction,
                                  uint32_t context = 0) {
     const uint32_t k = decoder.decodeSymbol(magnitude[context]);
     return applyCorrection(shared, prediction, decodeCorrection(decoder, shared, k));

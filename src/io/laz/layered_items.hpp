@@ -9,6 +9,7 @@
 
 #include "arithmetic_decoder.hpp"
 #include "arithmetic_encoder.hpp"
+#include "byte_codec.hpp"
 #include "entropy_models.hpp"
 #include "record_bytes.hpp"
 #include "rgb_codec.hpp"
@@ -49,14 +50,36 @@ struct ChannelFollower {
   }
 };
 
+/// The NIR layer of RGBNIR14: one symbol says which of the value's two bytes changed, then each
+/// changed byte is coded against the last one.
+struct NirModels {
+  SymbolModel<4> changed;  ///< bit 0: low byte changed, bit 1: high byte
+  SymbolModel<256> diff[2];
+
+  PCV_HOST_DEVICE void reset(bool decoding) {
+    changed.reset(4, decoding);
+    diff[0].reset(256, decoding);
+    diff[1].reset(256, decoding);
+  }
+};
+
+/// The next NIR value after `last`.
+PCV_HOST_DEVICE inline uint16_t decodeNir(ArithmeticDecoder& decoder, NirModels& models,
+                                          uint16_t last) {
+  const uint32_t changed = decoder.decodeSymbol(models.changed);
+  uint32_t low = lowByte(last), high = highByte(last);
+  if (changed & 1) low = decodeByteAfter(decoder, models.diff[0], low);
+  if (changed & 2) high = decodeByteAfter(decoder, models.diff[1], high);
+  return uint16_t(low | (high << 8));
+}
+
 /// RGB14 (6 bytes) and RGBNIR14 (8 bytes: RGB, then NIR).
 struct Rgb14Codec {
   struct Context {
     Rgb lastRgb;
     uint16_t lastNir;
     RgbModels rgb;
-    SymbolModel<4> nirChanged;  ///< bit 0: low byte changed, bit 1: high byte
-    SymbolModel<256> nirDiff[2];
+    NirModels nir;
   };
 
   uint32_t version;
@@ -99,13 +122,7 @@ struct Rgb14Codec {
     if (rgbActive) last.lastRgb = decodeRgb(rgbLayer, models.rgb, last.lastRgb);
     last.lastRgb.store(item);
     if (!hasNir) return;
-    if (nirActive) {
-      const uint32_t changed = nirLayer.decodeSymbol(models.nirChanged);
-      uint32_t low = lowByte(last.lastNir), high = highByte(last.lastNir);
-      if (changed & 1) low = wrapByte(int32_t(nirLayer.decodeSymbol(models.nirDiff[0]) + low));
-      if (changed & 2) high = wrapByte(int32_t(nirLayer.decodeSymbol(models.nirDiff[1]) + high));
-      last.lastNir = uint16_t(low | (high << 8));
-    }
+    if (nirActive) last.lastNir = decodeNir(nirLayer, models.nir, last.lastNir);
     storeLe(item + 6, last.lastNir);
   }
 
@@ -127,13 +144,13 @@ struct Rgb14Codec {
     const uint16_t value = loadLe<uint16_t>(item + 6);
     const uint32_t changed = uint32_t(lowByte(value) != lowByte(last.lastNir)) |
                              (uint32_t(highByte(value) != highByte(last.lastNir)) << 1);
-    nir.encodeSymbol(models.nirChanged, changed);
+    nir.encodeSymbol(models.nir.changed, changed);
     if (changed & 1) {
-      nir.encodeSymbol(models.nirDiff[0],
+      nir.encodeSymbol(models.nir.diff[0],
                        wrapByte(int32_t(lowByte(value)) - int32_t(lowByte(last.lastNir))));
     }
     if (changed & 2) {
-      nir.encodeSymbol(models.nirDiff[1],
+      nir.encodeSymbol(models.nir.diff[1],
                        wrapByte(int32_t(highByte(value)) - int32_t(highByte(last.lastNir))));
     }
     if (changed) nirActive = true;
@@ -144,11 +161,7 @@ struct Rgb14Codec {
   PCV_HOST_DEVICE void resetModels(uint32_t channel) {
     Context& context = contexts[channel];
     if (!decoding || wantRgb) context.rgb.reset(decoding);
-    if (hasNir && (!decoding || wantNir)) {
-      context.nirChanged.reset(4, decoding);
-      context.nirDiff[0].reset(256, decoding);
-      context.nirDiff[1].reset(256, decoding);
-    }
+    if (hasNir && (!decoding || wantNir)) context.nir.reset(decoding);
   }
 };
 
@@ -261,7 +274,7 @@ struct Byte14Codec {
     Context& models = contexts[channels.current];
     uint8_t* last = contexts[owner].last.data();
     for (uint32_t i = 0; i < byteCount(); ++i) {
-      if (active[i]) last[i] = wrapByte(int32_t(last[i] + layers[i].decodeSymbol(models.diff[i])));
+      if (active[i]) last[i] = decodeByteAfter(layers[i], models.diff[i], last[i]);
       item[i] = last[i];
     }
   }

@@ -56,7 +56,7 @@ struct Point10Fields {
 /// first of two, second of two, first of three ...); the invalid ones (numbering from 0, a return
 /// number above the count) spread over the other contexts.
 PCV_HOST_DEVICE inline uint32_t point10ReturnMap(uint32_t n, uint32_t r) {
-  constexpr uint8_t kMap[8][8] = {{15, 14, 13, 12, 11, 10, 9, 8},  {14, 0, 1, 3, 6, 10, 10, 9},
+  static constexpr uint8_t kMap[8][8] = {{15, 14, 13, 12, 11, 10, 9, 8},  {14, 0, 1, 3, 6, 10, 10, 9},
                                   {13, 1, 2, 4, 7, 11, 11, 10},    {12, 3, 4, 5, 8, 12, 12, 11},
                                   {11, 6, 7, 8, 9, 13, 13, 12},    {10, 10, 11, 12, 13, 14, 14, 13},
                                   {9, 10, 11, 12, 13, 14, 15, 14}, {8, 9, 10, 11, 12, 13, 14, 15}};
