@@ -207,6 +207,8 @@ class CudaBackend final : public RasterBackend {
       for (Batch& batch : batches) batch.first += uint32_t(pointFirst);  // from the set's start
       upload(pool_.batches.data() + batchFirst, batches.data(), batches.size() * sizeof(Batch));
     }
+    // Verdicts kept for the slots' previous points are not this set's.
+    if (pool_.passStamps.size() > 0) clearPassStamps({batchFirst, from.batches.size()});
     if (set.filterWords.empty()) return;
     growFilterArrays();
     if (!set.rangeValues.empty()) {
@@ -223,6 +225,7 @@ class CudaBackend final : public RasterBackend {
 
   void releaseSlots(PointRange points, PointRange batches) override {
     cuda::emptySlots(pool_, points, batches, stream_);
+    if (pool_.passStamps.size() > 0) clearPassStamps(batches);
     CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
