@@ -116,7 +116,31 @@ bool PolygonSelection::mayMeet(const Box3d& box) const {
     low = glm::min(low, ndc);
     high = glm::max(high, ndc);
   }
-  return !(high.x < ndcMin_.x || low.x > ndcMax_.x || high.y < ndcMin_.y || low.y > ndcMax_.y);
+  if (high.x < ndcMin_.x || low.x > ndcMax_.x || high.y < ndcMin_.y || low.y > ndcMax_.y) {
+    return false;
+  }
+  // The rectangle meets the polygon when a corner of either lies in the other or their edges
+  // cross; the bounding rectangles alone keep every node under a concave polygon's notches.
+  for (const glm::dvec2& v : ndc_) {
+    if (v.x >= low.x && v.x <= high.x && v.y >= low.y && v.y <= high.y) return true;
+  }
+  const glm::dvec2 corners[4] = {low, {high.x, low.y}, high, {low.x, high.y}};
+  for (const glm::dvec2& c : corners) {
+    if (insidePolygon(c)) return true;
+  }
+  auto side = [](glm::dvec2 a, glm::dvec2 b, glm::dvec2 p) {
+    return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+  };
+  for (size_t i = 0, j = ndc_.size() - 1; i < ndc_.size(); j = i++) {
+    for (int k = 0; k < 4; ++k) {
+      const glm::dvec2 c = corners[k], d = corners[(k + 1) % 4];
+      if (side(ndc_[j], ndc_[i], c) * side(ndc_[j], ndc_[i], d) <= 0.0 &&
+          side(c, d, ndc_[j]) * side(c, d, ndc_[i]) <= 0.0) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 std::vector<glm::dvec2> parsePolygonVertices(const std::string& text, const std::string& what) {

@@ -47,7 +47,7 @@ class PolygonSelection {
   /// false.
   bool selects(const glm::dvec3& world) const;
   /// Whether some point of the box may be selected (conservative: the box's projected corners'
-  /// rectangle against the polygon's), for skipping nodes and tiles when exporting.
+  /// rectangle against the polygon), for skipping nodes and tiles when exporting.
   bool mayMeet(const Box3d& box) const;
 
   /// The polygon in its view's plane: normalized device coordinates, or for a plan polygon
