@@ -147,7 +147,10 @@ __host__ __device__ bool decodePointwiseChunk(const KernelParams& p, PointwiseSt
         break;
     }
   }
-  s.stream.start(bytes + length, chunk.byteCount - length);
+  // A local copy: its state stays in registers instead of going through the per-thread state
+  // in device memory on every symbol (see ArithmeticDecoder::renormalized).
+  ArithmeticDecoder stream;
+  stream.start(bytes + length, chunk.byteCount - length);
   copyRecord(out, bytes, length);
   for (uint64_t i = 1; i < chunk.pointCount; ++i) {
     uint8_t* record = out + i * length;
@@ -155,22 +158,23 @@ __host__ __device__ bool decodePointwiseChunk(const KernelParams& p, PointwiseSt
       uint8_t* item = record + p.slots[k].offset;
       switch (p.slots[k].kind) {
         case SlotKind::Point10:
-          s.point10.decode(s.stream, item);
+          s.point10.decode(stream, item);
           break;
         case SlotKind::GpsTime11:
-          s.gps.decode(s.stream, item);
+          s.gps.decode(stream, item);
           break;
         case SlotKind::Rgb12:
-          s.rgb.decode(s.stream, item);
+          s.rgb.decode(stream, item);
           break;
         case SlotKind::Byte:
-          extra.decode(s.stream, item);
+          extra.decode(stream, item);
           break;
         default:
           break;
       }
     }
   }
+  s.stream = stream;
   bool broken = s.stream.failed() || (hasGps && s.gps.corrupt);
   // Encoders write exactly what the decoder reads (LazPointRecords::decodeChunk).
   if (p.endKnown && chunk.pointCount > 0 && length + s.stream.position < chunk.byteCount) {
