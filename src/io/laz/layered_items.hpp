@@ -88,7 +88,7 @@ struct Rgb14Codec {
     if (nirActive) nirLayer.start(nirBytes, nirSize);
   }
 
-  PCV_HOST_DEVICE PCV_FORCE_INLINE void decode(uint8_t* item, uint32_t channel) {
+  PCV_HOST_DEVICE void decode(uint8_t* item, uint32_t channel) {
     const uint32_t owner = channels.follow(channel, version, [&](uint32_t fresh, uint32_t from) {
       contexts[fresh].lastRgb = contexts[from].lastRgb;
       contexts[fresh].lastNir = contexts[from].lastNir;
@@ -96,12 +96,7 @@ struct Rgb14Codec {
     });
     Context& models = contexts[channels.current];
     Context& last = contexts[owner];
-    if (rgbActive) {
-      // A local copy keeps the decoder in registers (see ArithmeticDecoder::renormalized).
-      ArithmeticDecoder layer = rgbLayer;
-      last.lastRgb = decodeRgb(layer, models.rgb, last.lastRgb);
-      rgbLayer = layer;
-    }
+    if (rgbActive) last.lastRgb = decodeRgb(rgbLayer, models.rgb, last.lastRgb);
     last.lastRgb.store(item);
     if (!hasNir) return;
     if (nirActive) {

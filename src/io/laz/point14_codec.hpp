@@ -214,10 +214,8 @@ struct Point14Codec {
   }
 
   /// Decodes the next record; returns the channel other items use for it (see the file comment).
-  PCV_HOST_DEVICE PCV_FORCE_INLINE uint32_t decode(uint8_t* item) {
-    // Each layer's decoder is copied to a local for the point: a local whose address is never
-    // taken stays in registers across the models' stores (see ArithmeticDecoder::renormalized).
-    ArithmeticDecoder xy = layers[kReturnsXYLayer];
+  PCV_HOST_DEVICE uint32_t decode(uint8_t* item) {
+    ArithmeticDecoder& xy = layers[kReturnsXYLayer];
     const uint32_t lastKind = returnKindOf(contexts[current].last);
     const uint32_t changed = xy.decodeSymbol(contexts[current].changes[lastKind]);
     uint32_t channelForOthers = version >= 4 ? current : 0;
@@ -234,7 +232,6 @@ struct Point14Codec {
     decodeReturns(xy, context, changed, gpsChanged);
     const ReturnShape shape = shapeOf(last.numberOfReturns, last.returnNumber, gpsChanged);
     decodeXY(xy, context, shape);
-    layers[kReturnsXYLayer] = xy;
     decodeLayers(context, changed, shape);
     last.store(item);
     last.gpsTimeChanged = gpsChanged;
@@ -315,7 +312,7 @@ struct Point14Codec {
   }
 
   /// Number of returns when it changed; the return number as +1, -1 or coded.
-  PCV_HOST_DEVICE PCV_FORCE_INLINE void decodeReturns(ArithmeticDecoder& xy, Point14Context& context,
+  PCV_HOST_DEVICE void decodeReturns(ArithmeticDecoder& xy, Point14Context& context,
                                      uint32_t changed, bool gpsChanged) {
     Point14Fields& last = context.last;
     if (changed & kReturnCountChanged) {
@@ -357,7 +354,7 @@ struct Point14Codec {
   }
 
   /// x and y as differences predicted by the medians of the same return map's.
-  PCV_HOST_DEVICE PCV_FORCE_INLINE void decodeXY(ArithmeticDecoder& xy, Point14Context& context,
+  PCV_HOST_DEVICE void decodeXY(ArithmeticDecoder& xy, Point14Context& context,
                                 const ReturnShape& s) {
     Point14Fields& last = context.last;
     const uint32_t slot = (s.map << 1) | uint32_t(s.gpsChanged);
@@ -384,15 +381,13 @@ struct Point14Codec {
   }
 
   /// The layers after returns/XY, each only when active (wanted and present in the chunk).
-  PCV_HOST_DEVICE PCV_FORCE_INLINE void decodeLayers(Point14Context& context, uint32_t changed,
+  PCV_HOST_DEVICE void decodeLayers(Point14Context& context, uint32_t changed,
                                     const ReturnShape& s) {
     Point14Fields& last = context.last;
     if (layersActive & (1u << kZLayer)) {
       const uint32_t k = (context.dxCoder.lastK() + context.dyCoder.lastK()) / 2;
-      ArithmeticDecoder layer = layers[kZLayer];
-      last.z = context.zCoder.decode(layer, context.lastZ[s.level],
+      last.z = context.zCoder.decode(layers[kZLayer], context.lastZ[s.level],
                                      (s.n == 1) + evenBitsContext(k, 18));
-      layers[kZLayer] = layer;
       context.lastZ[s.level] = last.z;
     }
     if (layersActive & (1u << kClassificationLayer)) {
@@ -409,30 +404,24 @@ struct Point14Codec {
     }
     if (layersActive & (1u << kIntensityLayer)) {
       const uint32_t slot = (s.kind << 1) | uint32_t(s.gpsChanged);
-      ArithmeticDecoder layer = layers[kIntensityLayer];
-      last.intensity =
-          uint16_t(context.intensityCoder.decode(layer, context.lastIntensity[slot], s.kind));
-      layers[kIntensityLayer] = layer;
+      last.intensity = uint16_t(context.intensityCoder.decode(layers[kIntensityLayer],
+                                                              context.lastIntensity[slot], s.kind));
       context.lastIntensity[slot] = last.intensity;
     }
     if ((layersActive & (1u << kScanAngleLayer)) && (changed & kScanAngleChanged)) {
-      ArithmeticDecoder layer = layers[kScanAngleLayer];
-      last.scanAngle = int16_t(context.scanAngleCoder.decode(layer, last.scanAngle, s.gpsChanged));
-      layers[kScanAngleLayer] = layer;
+      last.scanAngle = int16_t(
+          context.scanAngleCoder.decode(layers[kScanAngleLayer], last.scanAngle, s.gpsChanged));
     }
     if (layersActive & (1u << kUserDataLayer)) {
       last.userData = uint8_t(
           layers[kUserDataLayer].decodeSymbol(context.userDataByLast.at(last.userData / 4u, true)));
     }
     if ((layersActive & (1u << kPointSourceLayer)) && (changed & kPointSourceChanged)) {
-      ArithmeticDecoder layer = layers[kPointSourceLayer];
-      last.pointSourceId = uint16_t(context.pointSourceCoder.decode(layer, last.pointSourceId));
-      layers[kPointSourceLayer] = layer;
+      last.pointSourceId =
+          uint16_t(context.pointSourceCoder.decode(layers[kPointSourceLayer], last.pointSourceId));
     }
     if ((layersActive & (1u << kGpsTimeLayer)) && s.gpsChanged) {
-      ArithmeticDecoder layer = layers[kGpsTimeLayer];
-      last.gpsTime = context.gps.decode(layer, corrupt);
-      layers[kGpsTimeLayer] = layer;
+      last.gpsTime = context.gps.decode(layers[kGpsTimeLayer], corrupt);
     }
   }
 
