@@ -17,6 +17,8 @@
 // --cases picks some of them (comma-separated: laszip1, laszipT, rec1, recT, cloud1, cloudT; the
 // others print "-"). --cpu-time times the one-thread cases by the process's CPU time instead of
 // the wall clock: on a machine others share, it leaves out the time spent waiting for a core.
+// Each run of each case is reported on stderr as it finishes, and each file's row as soon as its
+// runs are done, so a long run shows its progress and a cut-off one keeps what it measured.
 // Before timing, unless --no-check, every point's X, Y, Z, intensity, GPS time and RGB from both
 // decoders are compared (the first difference is printed, and the program exits 1).
 #include <laszip/laszip_api.h>
@@ -284,6 +286,8 @@ int main(int argc, char** argv) {
     }
   }
   if (files.empty()) fail("no files (usage: pcv_laszip_compare [--runs N] [--threads T] FILE...)");
+  // Lines out at once, also through a pipe or a file.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   const char* kCaseNames[6] = {"laszip1", "laszipT", "rec1", "recT", "cloud1", "cloudT"};
   bool wanted[6];
   for (int c = 0; c < 6; ++c) {
@@ -309,14 +313,19 @@ int main(int argc, char** argv) {
     const uint64_t points = f.header.pointCount;
     if (points == 0) continue;
     std::vector<double> times[6];
+    const std::string name = std::filesystem::path(path).filename().string();
     // The cases alternate run by run, so a machine's slow spell hits them alike.
     for (int run = 0; run < runs; ++run) {
-      if (wanted[0]) times[0].push_back(laszipTime(path, f, 1));
-      if (wanted[1]) times[1].push_back(laszipTime(path, f, threads));
-      if (wanted[2]) times[2].push_back(pcvRecords(f, 1));
-      if (wanted[3]) times[3].push_back(pcvRecords(f, threads));
-      if (wanted[4]) times[4].push_back(pcvCloud(path, 1));
-      if (wanted[5]) times[5].push_back(pcvCloud(path, threads));
+      for (int c = 0; c < 6; ++c) {
+        if (!wanted[c]) continue;
+        const unsigned caseThreads = c % 2 == 0 ? 1 : threads;
+        const double seconds = c < 2   ? laszipTime(path, f, caseThreads)
+                               : c < 4 ? pcvRecords(f, caseThreads)
+                                       : pcvCloud(path, caseThreads);
+        times[c].push_back(seconds);
+        std::fprintf(stderr, "%s: %s run %d of %d: %.2f M points/s\n", name.c_str(),
+                     kCaseNames[c], run + 1, runs, double(points) / seconds * 1e-6);
+      }
     }
     std::string cells;
     double rate[6];
@@ -333,8 +342,7 @@ int main(int argc, char** argv) {
     }
     char ratio[16] = "     -";
     if (wanted[0] && wanted[2]) std::snprintf(ratio, sizeof ratio, "%5.2fx", rate[2] / rate[0]);
-    std::printf("%-36s %3d %10llu %7zu |%s %s\n",
-                std::filesystem::path(path).filename().string().c_str(), int(f.header.pointFormat),
+    std::printf("%-36s %3d %10llu %7zu |%s %s\n", name.c_str(), int(f.header.pointFormat),
                 (unsigned long long)points, f.records.chunkCount(), cells.c_str(), ratio);
     std::fflush(stdout);
   }

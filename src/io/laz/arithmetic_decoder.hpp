@@ -44,7 +44,7 @@ struct ArithmeticDecoder {
 
   PCV_HOST_DEVICE bool failed() const { return fault != StreamFault::None; }
 
-  PCV_HOST_DEVICE uint32_t decodeBit(BitModel& model) {
+  PCV_HOST_DEVICE PCV_FORCE_INLINE uint32_t decodeBit(BitModel& model) {
     const uint32_t split = model.zeroProbability * (length >> kBitModelShift);
     const uint32_t bit = value >= split;
     if (bit == 0) {
@@ -88,18 +88,18 @@ struct ArithmeticDecoder {
     return readFewBits(bits);
   }
 
-  PCV_HOST_DEVICE uint32_t readShort() { return readBits(16); }
-  PCV_HOST_DEVICE uint32_t readInt() {
+  PCV_HOST_DEVICE PCV_FORCE_INLINE uint32_t readShort() { return readFewBits(16); }
+  PCV_HOST_DEVICE PCV_FORCE_INLINE uint32_t readInt() {
     const uint32_t low = readShort();
     return (readShort() << 16) | low;
   }
-  PCV_HOST_DEVICE uint64_t readInt64() {
+  PCV_HOST_DEVICE PCV_FORCE_INLINE uint64_t readInt64() {
     const uint64_t low = readInt();
     return (uint64_t(readInt()) << 32) | low;
   }
 
  private:
-  /// At most 19 raw bits.
+  /// 1-19 raw bits.
   PCV_HOST_DEVICE PCV_FORCE_INLINE uint32_t readFewBits(uint32_t bits) {
     length >>= bits;
     uint32_t symbol = value / length;
@@ -115,24 +115,39 @@ struct ArithmeticDecoder {
   }
 
   /// The symbol whose interval holds the value, and that interval [low, high) scaled to the
-  /// length: a table lookup on the value's top bits, then bisection among the few candidates.
+  /// length: a table lookup on the value's top bits, then a choice among the few candidates.
   template <uint32_t kCapacity>
   PCV_HOST_DEVICE PCV_FORCE_INLINE void findWithLookup(const SymbolModel<kCapacity>& model, uint32_t& symbol,
                                       uint32_t& low, uint32_t& high) {
-    high = length;
+    const uint32_t whole = length;
     length >>= kSymbolModelShift;
     const uint32_t scaled = value / length;
     // value < length keeps slot <= 2^lookupBits, the table's last real entry.
     const uint32_t slot = scaled >> (kSymbolModelShift - model.lookupBits);
-    // The last symbol whose interval starts at or below the scaled value, found from the
-    // table's candidate upward (the sentinel stops it at the last symbol). The table leaves one
-    // or two candidates nearly always: a step without a branch, then a loop that rarely runs,
-    // where a search would mispredict a branch per symbol.
+    // The last symbol whose interval starts at or below the scaled value. The table's candidate
+    // is it or the symbol before it nearly always: both intervals' bounds are loaded at once
+    // and one kept without a branch, so that one load, not two in a row, waits on the table
+    // (this is the serial path of every symbol). A loop that rarely runs covers the rest (the
+    // sentinels stop it at the last symbol).
     symbol = model.lookup[slot];
-    symbol += model.cumulative[symbol + 1] <= scaled;
-    while (model.cumulative[symbol + 1] <= scaled) ++symbol;
-    low = model.cumulative[symbol] * length;
-    if (symbol != model.symbols - 1) high = model.cumulative[symbol + 1] * length;
+    uint32_t start = model.cumulative[symbol];
+    uint32_t next = model.cumulative[symbol + 1];
+    const uint32_t after = model.cumulative[symbol + 2];
+    const bool second = next <= scaled;
+    symbol += second;
+    start = second ? next : start;
+    next = second ? after : next;
+    if (next <= scaled) {
+      do {
+        ++symbol;
+      } while (model.cumulative[symbol + 1] <= scaled);
+      start = model.cumulative[symbol];
+      next = model.cumulative[symbol + 1];
+    }
+    low = start * length;
+    // Only the last symbol's upper bound is a sentinel (real bounds are below 2^15); its interval
+    // ends at the whole length, the bits the shift dropped included.
+    high = next < (1u << kSymbolModelShift) ? next * length : whole;
   }
 
   /// The same for small models (16 symbols or fewer, which have no table): the symbol is the
@@ -163,7 +178,7 @@ struct ArithmeticDecoder {
       length <<= shift;
       position += shift >> 3;
     } else if (length < kMinIntervalLength) {
-      renormalize();
+      *this = renormalized(*this);
     }
   }
 
@@ -191,7 +206,7 @@ struct ArithmeticDecoder {
     return 0;
   }
 
-  PCV_HOST_DEVICE void flag(StreamFault what) {
+  PCV_HOST_DEVICE PCV_FORCE_INLINE void flag(StreamFault what) {
     if (fault == StreamFault::None) {
       fault = what;
       faultOffset = position;
@@ -207,11 +222,17 @@ struct ArithmeticDecoder {
     }
   }
 
-  PCV_HOST_DEVICE PCV_LAZ_RARE void renormalize() {
+  /// The byte-by-byte renormalization near the block's end, where an overrun is noticed: out of
+  /// line, on a copy of the state passed and returned by value. A decoder a caller keeps in a
+  /// local variable then never has its address taken, so the compiler keeps its value and
+  /// length in registers: otherwise every model count stored between two symbols might alias
+  /// them, and each symbol would wait on a store and a reload.
+  PCV_HOST_DEVICE PCV_LAZ_RARE static ArithmeticDecoder renormalized(ArithmeticDecoder d) {
     do {
-      value = (value << 8) | nextByte();
-    } while ((length <<= 8) < kMinIntervalLength);
-    checkValue();
+      d.value = (d.value << 8) | d.nextByte();
+    } while ((d.length <<= 8) < kMinIntervalLength);
+    d.checkValue();
+    return d;
   }
 };
 

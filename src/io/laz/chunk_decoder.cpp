@@ -25,6 +25,15 @@ const char* kPoint14LayerNames[kPoint14LayerCount] = {
     "returns/XY", "z",         "classification", "flags",   "intensity",
     "scan angle", "user data", "point source",   "GPS time"};
 
+/// Items the per-point loop does not inline (rare versions, extra bytes, wave packets) decode
+/// out of line on a copy of the stream, so that the loop's own copy stays in registers.
+template <typename Codec>
+__attribute__((noinline)) ArithmeticDecoder decodeApart(Codec& codec, ArithmeticDecoder stream,
+                                                        uint8_t* item) {
+  codec.decode(stream, item);
+  return stream;
+}
+
 std::string describeFault(const ArithmeticDecoder& decoder, const std::string& stream) {
   if (decoder.fault == StreamFault::Overrun) {
     return "the " + stream +
@@ -337,48 +346,50 @@ void ChunkDecoder::decode(uint64_t count, uint8_t* records) {
   if (layered_) {
     for (uint64_t i = 0; i < count; ++i, records += recordLength_) decodeLayered(records);
   } else {
-    for (uint64_t i = 0; i < count; ++i, records += recordLength_) decodePointwise(records);
+    decodePointwise(count, records);
   }
 }
 
-void ChunkDecoder::decodePointwise(uint8_t* record) {
+void ChunkDecoder::decodePointwise(uint64_t count, uint8_t* records) {
   Codecs& c = *codecs_;
-  ArithmeticDecoder& stream = c.stream;
+  // A local copy, whose address is never taken: the compiler keeps the decoder's state in
+  // registers across the models' stores (see ArithmeticDecoder::renormalized).
+  ArithmeticDecoder stream = c.stream;
   using Kind = Codecs::Kind;
-  for (const Codecs::Slot& slot : c.slots) {
-    uint8_t* item = record + slot.offset;
-    switch (slot.kind) {
-      case Kind::Point10V2:
-        c.point10v2->decode(stream, item);
-        break;
-      case Kind::GpsTime11V2:
-        c.gps11v2->decode(stream, item);
-        break;
-      case Kind::Rgb12V2:
-        c.rgb12v2->decode(stream, item);
-        break;
-      case Kind::ByteV2:
-        c.byteV2->decode(stream, item);
-        break;
-      case Kind::WavePacket13:
-        c.wave13->decode(stream, item);
-        break;
-      case Kind::Point10V1:
-        c.point10v1->decode(stream, item);
-        break;
-      case Kind::GpsTime11V1:
-        c.gps11v1->decode(stream, item);
-        break;
-      case Kind::Rgb12V1:
-        c.rgb12v1->decode(stream, item);
-        break;
-      case Kind::ByteV1:
-        c.byteV1->decode(stream, item);
-        break;
-      default:
-        break;
+  for (uint64_t i = 0; i < count; ++i, records += recordLength_) {
+    for (const Codecs::Slot& slot : c.slots) {
+      uint8_t* item = records + slot.offset;
+      switch (slot.kind) {
+        case Kind::Point10V2:
+          c.point10v2->decode(stream, item);
+          break;
+        case Kind::GpsTime11V2:
+          c.gps11v2->decode(stream, item);
+          break;
+        case Kind::Rgb12V2:
+          c.rgb12v2->decode(stream, item);
+          break;
+        case Kind::ByteV2:
+          stream = decodeApart(*c.byteV2, stream, item);
+          break;
+        case Kind::WavePacket13:
+          stream = decodeApart(*c.wave13, stream, item);
+          break;
+        case Kind::Point10V1:
+          stream = decodeApart(*c.point10v1, stream, item);
+          break;
+        case Kind::GpsTime11V1:
+          stream = decodeApart(*c.gps11v1, stream, item);
+          break;
+        case Kind::Rgb12V1:
+          stream = decodeApart(*c.rgb12v1, stream, item);
+          break;
+        default:
+          break;
+      }
     }
   }
+  c.stream = stream;
 }
 
 void ChunkDecoder::decodeLayered(uint8_t* record) {

@@ -85,7 +85,7 @@ class ChunkDecoder {
   struct Codecs;
   void startPointwise(const uint8_t* bytes, uint64_t size);
   void startLayered(const uint8_t* bytes, uint64_t size, uint64_t pointCount);
-  void decodePointwise(uint8_t* record);
+  void decodePointwise(uint64_t count, uint8_t* records);
   void decodeLayered(uint8_t* record);
 
   LaszipVlr vlr_;

@@ -87,9 +87,9 @@ struct SymbolModel {
   uint32_t totalCount;  ///< sum of counts since the last halving
   uint32_t updateInterval;
   uint32_t symbolsUntilUpdate;
-  /// P(symbol < s) in 1/2^15; cumulative[symbols] is a sentinel above every scaled value, so a
-  /// decoder's search needs no bound.
-  uint32_t cumulative[kCapacity + 1];
+  /// P(symbol < s) in 1/2^15; cumulative[symbols] and cumulative[symbols + 1] are sentinels above
+  /// every scaled value, so a decoder's search needs no bound and may read one entry ahead.
+  uint32_t cumulative[kCapacity + 2];
   uint32_t counts[kCapacity];
   uint32_t lookup[kLookupCapacity];  ///< first candidate symbol per slot of the scaled value
 
@@ -130,7 +130,7 @@ struct SymbolModel {
       lookup[0] = 0;
       while (slot <= slots) lookup[++slot] = symbols - 1;
     }
-    cumulative[symbols] = 0xFFFFFFFFu;
+    cumulative[symbols] = cumulative[symbols + 1] = 0xFFFFFFFFu;
     updateInterval = (5 * updateInterval) >> 2;
     const uint32_t maxInterval = (symbols + 6) << 3;
     if (updateInterval > maxInterval) updateInterval = maxInterval;

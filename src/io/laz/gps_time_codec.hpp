@@ -67,7 +67,7 @@ struct GpsTimeSequences {
   }
 
   /// Decodes the next time; `corrupt` is set when the sequence switches do not end.
-  PCV_HOST_DEVICE PCV_DEVICE_INLINE uint64_t decode(ArithmeticDecoder& decoder, bool& corrupt) {
+  PCV_HOST_DEVICE PCV_FORCE_INLINE uint64_t decode(ArithmeticDecoder& decoder, bool& corrupt) {
     for (int switches = 0; switches <= kMaxGpsSequenceSwitches; ++switches) {
       if (lastDiff[current] == 0) {
         uint32_t symbol = decoder.decodeSymbol(afterZero);
@@ -154,7 +154,7 @@ struct GpsTimeSequences {
  private:
   /// Symbol 0 and 2..kGpsMultiMax - kGpsMultiMin: a difference predicted as a multiple (0 has no
   /// prediction); the extremes replace the last difference after more than three in a row.
-  PCV_HOST_DEVICE int32_t decodeMultiple(ArithmeticDecoder& decoder, int32_t symbol) {
+  PCV_HOST_DEVICE PCV_FORCE_INLINE int32_t decodeMultiple(ArithmeticDecoder& decoder, int32_t symbol) {
     int32_t diff;
     bool extreme = false;
     if (symbol == 0) {
@@ -215,7 +215,7 @@ struct GpsTimeSequences {
   }
 
   /// A jump: a new sequence with the high 32 bits coded against the current time's.
-  PCV_HOST_DEVICE uint64_t decodeJump(ArithmeticDecoder& decoder) {
+  PCV_HOST_DEVICE PCV_FORCE_INLINE uint64_t decodeJump(ArithmeticDecoder& decoder) {
     const uint32_t next = (newest + 1) & 3;
     const uint32_t high = uint32_t(diffCoder.decode(decoder, int32_t(lastTime[current] >> 32), 8));
     newest = next;
@@ -314,7 +314,7 @@ struct GpsTime11V2Codec {
     sequences.startChunk(loadLe<uint64_t>(firstItem), true, decoding);
     corrupt = false;
   }
-  PCV_HOST_DEVICE PCV_DEVICE_INLINE void decode(ArithmeticDecoder& decoder, uint8_t* item) {
+  PCV_HOST_DEVICE PCV_FORCE_INLINE void decode(ArithmeticDecoder& decoder, uint8_t* item) {
     storeLe(item, sequences.decode(decoder, corrupt));
   }
   void encode(ArithmeticEncoder& encoder, const uint8_t* item) {

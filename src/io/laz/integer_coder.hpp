@@ -52,7 +52,7 @@ struct CorrectorModels {
 };
 
 /// Reads the difference; k is the magnitude symbol already decoded.
-PCV_HOST_DEVICE inline int32_t decodeCorrection(ArithmeticDecoder& decoder, CorrectorModels& models,
+PCV_HOST_DEVICE PCV_FORCE_INLINE int32_t decodeCorrection(ArithmeticDecoder& decoder, CorrectorModels& models,
                                                 uint32_t k) {
   models.lastK = k;
   if (k == 0) return int32_t(decoder.decodeBit(models.zeroOrOne));
@@ -71,7 +71,7 @@ PCV_HOST_DEVICE inline int32_t decodeCorrection(ArithmeticDecoder& decoder, Corr
 }
 
 /// Adds the difference to the prediction, wrapping modulo 2^bits.
-PCV_HOST_DEVICE inline int32_t applyCorrection(const CorrectorModels& models, int32_t prediction,
+PCV_HOST_DEVICE PCV_FORCE_INLINE int32_t applyCorrection(const CorrectorModels& models, int32_t prediction,
                                                int32_t correction) {
   uint32_t real = uint32_t(prediction) + uint32_t(correction);
   if (models.bits < 32) {

@@ -112,7 +112,7 @@ struct Point10V2Codec {
     last.intensity = 0;
   }
 
-  PCV_HOST_DEVICE void decode(ArithmeticDecoder& decoder, uint8_t* item) {
+  PCV_HOST_DEVICE PCV_FORCE_INLINE void decode(ArithmeticDecoder& decoder, uint8_t* item) {
     const uint32_t changed = decoder.decodeSymbol(changedFields);
     uint32_t r, n, m, l;
     if (changed != 0) {

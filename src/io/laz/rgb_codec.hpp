@@ -46,7 +46,7 @@ PCV_HOST_DEVICE inline uint32_t highByte(uint32_t v) {
 }
 
 /// The next colour after `last`.
-PCV_HOST_DEVICE inline Rgb decodeRgb(ArithmeticDecoder& decoder, RgbModels& models,
+PCV_HOST_DEVICE PCV_FORCE_INLINE Rgb decodeRgb(ArithmeticDecoder& decoder, RgbModels& models,
                                      const Rgb& last) {
   Rgb out;
   const uint32_t changed = decoder.decodeSymbol(models.changedBytes);
@@ -139,7 +139,7 @@ struct Rgb12V2Codec {
     last.load(firstItem);
     models.reset(decoding);
   }
-  PCV_HOST_DEVICE void decode(ArithmeticDecoder& decoder, uint8_t* item) {
+  PCV_HOST_DEVICE PCV_FORCE_INLINE void decode(ArithmeticDecoder& decoder, uint8_t* item) {
     last = decodeRgb(decoder, models, last);
     last.store(item);
   }
