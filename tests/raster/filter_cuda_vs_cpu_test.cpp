@@ -100,7 +100,8 @@ TEST(FilterCudaVsCpu, WholeMixedAndCulledBatchesArePixelIdentical) {
   views.emplace_back("narrow", test::makeView(narrow, 640, 360));
   for (const auto& [name, view] : views) {
     const Image unfiltered = test::renderToImage(*cuda, view, {});
-    EXPECT_GT(test::countLitPixels(unfiltered, RenderSettings{}.background), 1000u) << name;
+    // The far view shows the scene a few hundred pixels wide at this size.
+    EXPECT_GT(test::countLitPixels(unfiltered, RenderSettings{}.background), 100u) << name;
     for (size_t c = 0; c < cases.size(); ++c) {
       const Image host = test::renderToImage(*cpu, view, cases[c]);
       // The first frame of a filter tests the split batches and keeps the verdicts; the second
