@@ -9,42 +9,14 @@
 #include "pcv/raster/host_image_pool.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinder_viewpoints.hpp"
+#include "row_order_support.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
 namespace {
 
-/// The image with its rows in the other order.
-Image flipped(const Image& image) {
-  Image out(image.width, image.height);
-  for (int y = 0; y < image.height; ++y) {
-    std::copy_n(&image.pixels[size_t(y) * image.width], image.width,
-                &out.pixels[size_t(image.height - 1 - y) * image.width]);
-  }
-  return out;
-}
+using namespace row_order_test;
 
-/// Renders top row first into a poisoned host image.
-Image renderTopRowFirst(Renderer& renderer, const ViewTransform& view,
-                        const RenderSettings& settings) {
-  Image image(view.width, view.height, test::kPoisonPixel);
-  renderer.render(view, settings,
-                  RenderTarget{.rgba = image.pixels.data(),
-                               .width = view.width,
-                               .height = view.height,
-                               .memory = MemorySpace::Host,
-                               .topRowFirst = true});
-  return image;
-}
-
-std::unique_ptr<Renderer> cylinders(const char* backend) {
-  std::unique_ptr<Renderer> renderer = createRenderer(backend);
-  renderer->addSet(CylinderProducer(makeCylinderScene(5), 200'000));
-  return renderer;
-}
-
-// Odd sizes: the middle row stays where it is and widths are not multiples of 4.
-const test::ImageSizeCase kSizes[] = {{160, 90}, {333, 217}};
 
 TEST(RowOrder, CudaHostTargetsMatchTheCpuImageFlipped) {
   PCV_REQUIRE_CUDA();
