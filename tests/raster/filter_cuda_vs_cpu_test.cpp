@@ -93,7 +93,8 @@ TEST(FilterCudaVsCpu, WholeMixedAndCulledBatchesArePixelIdentical) {
   std::vector<std::pair<std::string, ViewTransform>> views;
   for (const CylinderViewpoint& viewpoint : kCylinderViewpoints)
     views.emplace_back(viewpoint.name, test::makeView(viewpoint.camera(), 640, 360));
-  const float* centre = makeCylinderScene(11).cylinders[0].center;
+  const CylinderScene scene = makeCylinderScene(11);  // kept: `centre` points into it
+  const float* centre = scene.cylinders[0].center;
   Camera narrow;
   narrow.lookAlong(glm::dvec3(centre[0], centre[1], centre[2]) - narrow.eye);
   narrow.fovYRadians = glm::radians(6.0f);
