@@ -13,11 +13,14 @@ constexpr int kRasterBlock = 256;
 /// wave is shorter) and than five (each block re-reads the batch's pixels into another L1).
 constexpr uint32_t kSlices = 2;
 
-/// The lists of tested batches, one per tested raster kernel.
+/// The lists of tested batches, one per tested raster kernel. Batches whose pass bits hold the
+/// filter's verdicts are on none: the raster stage draws them, a block per slice as for
+/// untested batches, so that a frame of a filter that splits every batch has as many blocks in
+/// flight as an unfiltered one (a grid of resident blocks walking a list of them waited on each
+/// item's loads in turn: twice the unfiltered frame at 1 B points).
 enum TestedList : uint32_t {
-  kPassBitsList,  ///< filter tests only, verdicts in the pass bits: "pass bits raster"
-  kFilterList,    ///< filter tests only, run now (verdicts written): "filter raster"
-  kClipList,      ///< a clip test, and filter tests as the batch needs: "clip raster"
+  kFilterList,  ///< filter tests only, run now (verdicts written): "filter raster"
+  kClipList,    ///< a clip test, and filter tests as the batch needs: "clip raster"
   kTestedLists
 };
 
@@ -46,6 +49,8 @@ struct CompactRasterParams {
   FilterFrame filter;         ///< the frame's point filter, tested as the batch's tests say
   FilterArrays filterArrays;  ///< the pool's filter data (device memory)
   ClipPolygon polygon;        ///< the frame's clip polygon, for batches whose clip tests it
+  const uint32_t* drawn;      ///< the frame's batch slots, or null for slots [0, batchCount)
+  uint32_t* passBits;         ///< the pool's, kPassWordsPerBatch words per batch slot, or null
   uint32_t width;             ///< pixels per framebuffer row
   uint32_t pixelBias;         ///< -kFloorBias * (width + 1), mod 2^32: see drawQuantized
   unsigned long long* words;  ///< framebuffer, one word per pixel, kEmptyPixel where clear
@@ -56,8 +61,6 @@ struct TestedRasterParams {
   CompactRasterParams raster;
   const uint32_t* batches;  ///< indices into raster.culled
   const uint32_t* count;    ///< entries of `batches` (device memory: the cull stage counts them)
-  const uint32_t* drawn;    ///< the frame's batch slots, or null for slots [0, batchCount)
-  uint32_t* passBits;       ///< the pool's, kPassWordsPerBatch words per batch slot
 };
 
 /// Appends batch `b` (when `append`) to list `list` of the tested batches: one shared-memory
@@ -131,7 +134,8 @@ __device__ void cullBatch(const CullParams& p) {
       }
     }
     p.culled[b] = CulledBatch{projection, visibility, first, count, tests};
-    list = clipTest ? kClipList : tests & kPassBitsRead ? kPassBitsList : kFilterList;
+    list = clipTest ? kClipList : kFilterList;
+    tested = tested && !(tests & kPassBitsRead);  // drawn by the raster stage
   }
   if (p.testedCounts) appendTested(p, tested, list, b);
 }
@@ -271,14 +275,15 @@ __device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
 }
 
 /// Draws the four points of `w` from slot `index` whose bits in `passes` (bit j: index + j) are
-/// set, with the view's tests.
+/// set, with the view's tests when kTested.
+template <bool kTested = true>
 __device__ PCV_FORCE_INLINE void drawQuad(const CompactRasterParams& p,
                                           const BatchProjection& projection, const uint4& w,
                                           uint32_t index, uint32_t passes) {
-  if (passes & 1u) drawQuantized<true, false>(p, projection, w.x, index, nullptr, 0u);
-  if (passes & 2u) drawQuantized<true, false>(p, projection, w.y, index + 1, nullptr, 0u);
-  if (passes & 4u) drawQuantized<true, false>(p, projection, w.z, index + 2, nullptr, 0u);
-  if (passes & 8u) drawQuantized<true, false>(p, projection, w.w, index + 3, nullptr, 0u);
+  if (passes & 1u) drawQuantized<kTested, false>(p, projection, w.x, index, nullptr, 0u);
+  if (passes & 2u) drawQuantized<kTested, false>(p, projection, w.y, index + 1, nullptr, 0u);
+  if (passes & 4u) drawQuantized<kTested, false>(p, projection, w.z, index + 2, nullptr, 0u);
+  if (passes & 8u) drawQuantized<kTested, false>(p, projection, w.w, index + 3, nullptr, 0u);
 }
 
 /// The points past the last whole four of [begin, end): always tested from the words and values
@@ -297,7 +302,9 @@ __device__ PCV_FORCE_INLINE void drawFilteredTail(const CompactRasterParams& p,
 /// Points [begin, end) of a batch whose pass bits hold the filter's verdicts; `bits` (shared
 /// memory) the slice's words, bit i for point begin + i. Four points cost 4 bits of a word that
 /// an 8-lane group of the warp shares; a shared-memory address takes no registers from the
-/// loop, as a pointer into global memory would.
+/// loop, as a pointer into global memory would. Fours none of whose points pass are not read.
+/// Without kTested the points skip the view's range tests (a batch inside the view).
+template <bool kTested>
 __device__ PCV_FORCE_INLINE void drawPassBitsRange(const CompactRasterParams& p,
                                                    const BatchProjection& projection,
                                                    uint32_t begin, uint32_t end, uint32_t tests,
@@ -305,9 +312,10 @@ __device__ PCV_FORCE_INLINE void drawPassBitsRange(const CompactRasterParams& p,
   const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
   const uint32_t quadCount = (end - begin) / 4;
   for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
-    const uint4 w = readStreaming(&quads[q]);
     const uint32_t bit = 4 * q;
-    drawQuad(p, projection, w, begin + 4 * q, (bits[bit >> 5] >> (bit & 31)) & 0xfu);
+    const uint32_t passes = (bits[bit >> 5] >> (bit & 31)) & 0xfu;
+    if (passes == 0) continue;
+    drawQuad<kTested>(p, projection, readStreaming(&quads[q]), begin + 4 * q, passes);
   }
   drawFilteredTail(p, projection, begin, end, tests, masks);
 }
@@ -347,21 +355,52 @@ __device__ PCV_FORCE_INLINE void drawFilterTestedRange(const CompactRasterParams
   drawFilteredTail(p, projection, begin, end, tests, masks);
 }
 
+/// A slice whose pass bits hold the filter's verdicts, by the whole block: the slice's bits and
+/// the filter's masks (for the points past the last whole four) into shared memory, then
+/// drawPassBitsRange.
+__device__ PCV_FORCE_INLINE void drawPassBitsSlice(const CompactRasterParams& p,
+                                                   const CulledBatch& culled, uint32_t b,
+                                                   uint32_t begin, uint32_t end) {
+  constexpr uint32_t kSliceSize = kBatchSize / kSlices;
+  static_assert(kSliceSize % 32 == 0, "slices must start on whole words of pass bits");
+  __shared__ uint32_t sliceBits[kSliceSize / 32];
+  __shared__ uint32_t masks[16];
+  const uint32_t* bits = p.passBits + uint64_t(drawnBatchSlot(p.drawn, b)) * kPassWordsPerBatch +
+                         (begin - culled.first) / 32;
+  for (uint32_t i = threadIdx.x; i < (end - begin + 31) / 32; i += kRasterBlock)
+    sliceBits[i] = __ldg(&bits[i]);
+  if (threadIdx.x < 8) masks[threadIdx.x] = p.filter.classMask[threadIdx.x];
+  if (threadIdx.x >= 8 && threadIdx.x < 16)
+    masks[threadIdx.x] = p.filter.returnMask[threadIdx.x - 8];
+  __syncthreads();
+  if (culled.visibility == BatchVisibility::kInside) {
+    drawPassBitsRange<false>(p, culled.projection, begin, end, culled.tests, masks, sliceBits);
+  } else {
+    drawPassBitsRange<true>(p, culled.projection, begin, end, culled.tests, masks, sliceBits);
+  }
+}
+
 /// Block blockIdx.x draws slice (blockIdx.x % kSlices) of batch (blockIdx.x / kSlices) when the
-/// batch has no per-point tests: the batches of a frame without clip region or filter, and those
-/// a filter or clip region keeps whole.
+/// batch has no per-point tests (the batches of a frame without clip region or filter, and those
+/// a filter or clip region keeps whole) or, with kMayPassBits (frames with a filter), its pass
+/// bits hold the filter's verdicts. Without it the kernel holds no state for them: an unfiltered
+/// frame's kernel spills nothing at full occupancy.
+template <bool kMayPassBits>
 __device__ void rasterCompact(const CompactRasterParams& p) {
   static_assert(kBatchSize % (4 * kSlices) == 0, "slices must hold whole 16-byte loads");
   beginDependentKernel();
   const uint32_t b = blockIdx.x / kSlices;
   const CulledBatch culled = p.culled[b];
   const uint32_t first = culled.first, count = culled.count;
-  if (culled.visibility == BatchVisibility::kOutside || culled.tests != 0) return;
+  const bool passBits = kMayPassBits && (culled.tests & kPassBitsRead) != 0;
+  if (culled.visibility == BatchVisibility::kOutside || (culled.tests != 0 && !passBits)) return;
   constexpr uint32_t kSliceSize = kBatchSize / kSlices;
   const uint32_t begin = first + (blockIdx.x % kSlices) * kSliceSize;
   const uint32_t end = min(begin + kSliceSize, first + count);
   if (begin >= end) return;
-  if (culled.visibility == BatchVisibility::kInside) {
+  if (passBits) {
+    drawPassBitsSlice(p, culled, b, begin, end);  // the block's branch: the barrier is safe
+  } else if (culled.visibility == BatchVisibility::kInside) {
     // Batches wholly inside the view skip the per-point range tests: all their points pass them.
     drawRange<false, false, false>(p, culled.projection, begin, end, nullptr, 0u, nullptr);
   } else {
@@ -380,7 +419,6 @@ __device__ void rasterTested(const TestedRasterParams& t) {
   __shared__ BatchClip clip;
   __shared__ uint32_t masks[16];  // the filter's class and return masks: lookups per point
   constexpr uint32_t kSliceSize = kBatchSize / kSlices;
-  __shared__ uint32_t sliceBits[kList == kPassBitsList ? kSliceSize / 32 : 1];
   beginDependentKernel();
   if (threadIdx.x < 8) masks[threadIdx.x] = p.filter.classMask[threadIdx.x];
   if (threadIdx.x >= 8 && threadIdx.x < 16)
@@ -392,26 +430,18 @@ __device__ void rasterTested(const TestedRasterParams& t) {
     const uint32_t begin = culled.first + (item % kSlices) * kSliceSize;
     const uint32_t end = min(begin + kSliceSize, culled.first + culled.count);
     // The word of point `begin` among the batch's pass bits: slices start at multiples of 32.
-    static_assert(kSliceSize % 32 == 0, "slices must start on whole words of pass bits");
-    uint32_t* bits = t.passBits
-                         ? t.passBits + uint64_t(drawnBatchSlot(t.drawn, b)) * kPassWordsPerBatch +
+    uint32_t* bits = p.passBits
+                         ? p.passBits + uint64_t(drawnBatchSlot(p.drawn, b)) * kPassWordsPerBatch +
                                (begin - culled.first) / 32
                          : nullptr;
     // Every thread takes the same path: the slice is the block's. The first barrier keeps the
-    // previous slice's readers of `clip` and `sliceBits` before these writes (and publishes the
-    // masks).
+    // previous slice's readers of `clip` before this write (and publishes the masks).
     __syncthreads();
     if (kList == kClipList && threadIdx.x == 0 && (culled.tests & kClipTest)) clip = p.clips[b];
-    if (kList == kPassBitsList && begin < end) {
-      for (uint32_t i = threadIdx.x; i < (end - begin + 31) / 32; i += kRasterBlock)
-        sliceBits[i] = __ldg(&bits[i]);
-    }
     __syncthreads();
     if (begin >= end) continue;
     if (kList == kClipList) {
       drawRange<true, true, true>(p, culled.projection, begin, end, &clip, culled.tests, masks);
-    } else if (kList == kPassBitsList) {
-      drawPassBitsRange(p, culled.projection, begin, end, culled.tests, masks, sliceBits);
     } else {
       drawFilterTestedRange(p, culled.projection, begin, end, culled.tests, masks, bits);
     }
@@ -434,12 +464,11 @@ constexpr int kRasterBlocksPerSm = 1536 / kRasterBlock;
 #endif
 __global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm)
     rasterCompactKernel(CompactRasterParams p) {
-  rasterCompact(p);
+  rasterCompact<false>(p);
 }
-// Reading the pass bits fits the full-occupancy bound.
 __global__ void __launch_bounds__(kRasterBlock, kRasterBlocksPerSm)
-    rasterPassBitsKernel(TestedRasterParams p) {
-  rasterTested<kPassBitsList>(p);
+    rasterCompactPassBitsKernel(CompactRasterParams p) {
+  rasterCompact<true>(p);
 }
 // The filter tests and the writing of the verdicts, like the clip test, spill under the
 // full-occupancy bound; five eighths of the blocks (48 registers) hold them. These batches are
@@ -499,11 +528,15 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
                                    f.filter,
                                    pool.filterArrays(),
                                    f.clip.polygon,
+                                   f.drawnBatches,
+                                   pool.passBits.size() > 0 ? pool.passBits.data() : nullptr,
                                    width,
                                    0u - kFloorBias * (width + 1),
                                    words};
-  f.recorder->launchDependent("raster", uint64_t(batchCount) * kSlices * kRasterBlock,
-                              rasterCompactKernel, raster, kRasterBlock);
+  f.recorder->launchDependent(
+      "raster", uint64_t(batchCount) * kSlices * kRasterBlock,
+      f.filter.active && raster.passBits ? rasterCompactPassBitsKernel : rasterCompactKernel, raster,
+      kRasterBlock);
   if (!listsTested) return;
   auto launchTested = [&](const char* stage, void (*kernel)(TestedRasterParams), int& blocks,
                           TestedList list) {
@@ -511,14 +544,12 @@ void CompactRasterStages::draw(const FrameContext& f, unsigned long long* words)
     f.recorder->launchDependent(
         stage, uint64_t(blocks) * kRasterBlock, kernel,
         TestedRasterParams{raster, testedBatches_.data() + uint64_t(list) * batchCount,
-                           testedCounts_.data() + list, f.drawnBatches,
-                           pool.passBits.size() > 0 ? pool.passBits.data() : nullptr},
+                           testedCounts_.data() + list},
         kRasterBlock);
   };
-  // The batches the filter tests point by point (and no clip region crosses): by their verdicts
-  // of an earlier frame, or tested now.
+  // The batches the filter tests point by point (and no clip region crosses) and whose pass
+  // bits hold no verdicts of this filter yet: tested now, the verdicts kept.
   if (f.filter.active) {
-    launchTested("pass bits raster", rasterPassBitsKernel, passBitsRasterBlocks_, kPassBitsList);
     launchTested("filter raster", rasterFilteredKernel, filterRasterBlocks_, kFilterList);
   }
   // The batches the clip region's faces cross, with their filter tests.

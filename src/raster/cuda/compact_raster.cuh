@@ -9,13 +9,13 @@
 ///   raster  kSlices blocks per batch, 16-byte loads of 4 points per thread, early-z (read the
 ///           pixel's depth, skip the atomic when farther), 64-bit atomicMin of depth|index; for
 ///           the batches without per-point tests, which are all of an unclipped, unfiltered
-///           frame's and all that a filter keeps whole.
-///   pass bits raster, filter raster, clip raster  the listed batches, by as many blocks as the
-///           GPU holds at once
+///           frame's and all that a filter keeps whole, and for those whose pass bits hold the
+///           frame's filter's verdicts (1 bit per point, read instead of the words and values).
+///   filter raster, clip raster  the listed batches, by as many blocks as the GPU holds at once
 ///           (so a frame whose filter or clip splits few batches pays nothing per batch for
 ///           them), testing only what the batch needs: the clip region, the filter word, the
-///           range value. The filter raster keeps its verdicts, 1 bit per point, and reads them
-///           in the next frames of the same filter instead of the words and values.
+///           range value. The filter raster keeps its verdicts in the pass bits for the next
+///           frames of the same filter.
 #pragma once
 
 #include "cuda_method.hpp"
@@ -63,8 +63,7 @@ class CompactRasterStages {
   // before each cull.
   DeviceBuffer<uint32_t> testedBatches_;
   DeviceBuffer<uint32_t> testedCounts_;
-  int passBitsRasterBlocks_ = 0;  // blocks the GPU holds at once of each tested raster kernel
-  int filterRasterBlocks_ = 0;
+  int filterRasterBlocks_ = 0;  // blocks the GPU holds at once of each tested raster kernel
   int clipRasterBlocks_ = 0;
 };
 
