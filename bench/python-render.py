@@ -6,8 +6,8 @@ own numba kernel into a device array, handed to pcv.Renderer through __cuda_arra
 Prints the time to add the set and, per frame (median of --frames after --warmup):
   - the whole render() call, as Python sees it (the image returned as a NumPy array);
   - the renderer's own GPU figures of the same frames (Renderer.last_timings): "frame", the
-    drawing, timed as `pcv bench --whole-frames` times it; "flip", the rows ordered top row first
-    on the GPU; "copy", the image copied into the array's memory (pinned host memory);
+    drawing (its resolve writes the rows top row first), timed as `pcv bench --whole-frames`
+    times it; "copy", the image copied into the array's memory (pinned host memory);
   - with --pcv, `pcv bench`'s frame of the same scene size and view, run here;
   - the target "render() at most 10 % more than the bench frame, plus the copy of the image";
   - with --one-shot N, the median of N pcv.render calls on the same arrays (a renderer made,
@@ -111,7 +111,6 @@ def main():
     print(f"  render() call:                    {call_ms:9.3f} ms "
           f"(image {width * height * 4 / 1e6:.1f} MB)")
     print(f"  GPU frame (as pcv bench times it): {frame_ms:8.3f} ms")
-    print(f"  GPU flip (top row first):         {gpu.get('flip', float('nan')):9.3f} ms")
     print(f"  GPU copy into the array (pinned): {copy_ms:9.3f} ms")
     bench_ms = frame_ms
     if args.pcv:

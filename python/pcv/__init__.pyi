@@ -129,7 +129,7 @@ class Renderer:
     def bounds(self) -> tuple[tuple[float, float, float], tuple[float, float, float]] | None: ...
     @property
     def last_timings(self) -> dict[str, float]:
-        """Milliseconds of the last render() by stage: "frame", then "flip" and "copy" (cuda)."""
+        """Milliseconds of the last render() by stage: "frame", then "copy" (cuda)."""
     def render(
         self,
         *,

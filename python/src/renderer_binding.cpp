@@ -138,7 +138,7 @@ class PythonRenderer {
   }
 
   /// GPU (or, on the cpu backend, wall) milliseconds of the last frame's stages, then of its
-  /// readback ("flip", "copy"), in order.
+  /// readback ("copy"), in order.
   py::dict lastTimings() {
     StageTimings timings;
     {
@@ -237,8 +237,8 @@ points again. Sets can be removed and others added between frames.
       .def_property_readonly("last_timings", &PythonRenderer::lastTimings,
                              "Milliseconds of the last render(), by stage: \"frame\" (the "
                              "drawing, GPU time on the cuda backend, as pcv bench times it), "
-                             "then on the cuda backend \"flip\" (rows ordered top row first) "
-                             "and \"copy\" (the image to host memory). Empty before a frame.")
+                             "then on the cuda backend \"copy\" (the image to host memory). "
+                             "Empty before a frame.")
       .def_property_readonly("bounds", &PythonRenderer::bounds,
                              "World bounds of every set, ((min x, y, z), (max x, y, z)), or "
                              "None without sets.")

@@ -120,8 +120,8 @@ class RasterBackend {
   /// row by row from the bottom: kEmptyPixel, or depth | pool slot of the point drawn there.
   virtual std::vector<uint64_t> pickWords(const FrameDraw& frame, PixelRect rect) = 0;
   virtual StageTimings lastTimings() = 0;
-  /// The last frame's work after drawing, on the GPU: "flip" (rows top row first) and "copy"
-  /// (to host memory); empty for backends that have none.
+  /// The last frame's work after drawing, on the GPU: "copy" (to host memory); empty for
+  /// backends that have none.
   virtual StageTimings lastReadbackTimings() { return {}; }
 };
 

@@ -290,8 +290,8 @@ class Renderer {
               const RenderTarget& target);
   /// Per-stage times of the last render (may wait for the GPU to finish it): the drawing.
   StageTimings lastTimings();
-  /// GPU times of what the last render did after drawing: "flip" (rows reordered for a target
-  /// that wants the top row first) and "copy" (to a host target); empty where there was none
+  /// GPU times of what the last render did after drawing: "copy" (to a host target; rows a
+  /// target wants top row first are written so by the frame itself); empty where there was none
   /// or the backend does it on the CPU.
   StageTimings lastReadbackTimings();
   /// The cudaStream_t the renderer draws on (void*, so this header needs no CUDA), for interop:

@@ -31,14 +31,7 @@ __device__ void resolveAndClearQuads(const ResolveAndClearParams& p) {
   const ulonglong2 a = words[0], b = words[1];
   const uint4 colors = make_uint4(colorOfWord(p, a.x), colorOfWord(p, a.y), colorOfWord(p, b.x),
                                   colorOfWord(p, b.y));
-  if (p.out.rgba) {
-    reinterpret_cast<uint4*>(p.out.rgba)[quad] = colors;
-  } else {
-    p.out.store(4 * quad, colors.x);
-    p.out.store(4 * quad + 1, colors.y);
-    p.out.store(4 * quad + 2, colors.z);
-    p.out.store(4 * quad + 3, colors.w);
-  }
+  p.out.storeQuad(quad, colors);
   const ulonglong2 empty = make_ulonglong2(kEmptyPixel, kEmptyPixel);
   if (a.x != kEmptyPixel || a.y != kEmptyPixel) words[0] = empty;
   if (b.x != kEmptyPixel || b.y != kEmptyPixel) words[1] = empty;

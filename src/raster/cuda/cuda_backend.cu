@@ -11,7 +11,6 @@
 #include "pcv/core/parallel.hpp"
 #include "point_layout.cuh"
 #include "quality_pipeline.hpp"
-#include "row_flip.cuh"
 
 namespace pcv {
 
@@ -284,9 +283,11 @@ class CudaBackend final : public RasterBackend {
     const uint64_t pixels = uint64_t(f.view.width) * f.view.height;
     framebuffer_.reserve(pixels);
     const RenderTarget& target = f.target;
-    const bool flip = target.topRowFirst && target.memory != MemorySpace::CudaSurface;
-    cuda::PixelSink out{target.rgba, cudaSurfaceObject_t(target.surface), f.view.width};
-    if (target.memory == MemorySpace::Host || target.rgba == nullptr || flip) {
+    // Rows top row first are written so by the resolve itself (PixelSink::topRowFirst).
+    cuda::PixelSink out{target.rgba, cudaSurfaceObject_t(target.surface), f.view.width,
+                        f.view.height,
+                        target.topRowFirst && target.memory != MemorySpace::CudaSurface};
+    if (target.memory == MemorySpace::Host || target.rgba == nullptr) {
       deviceImage_.reserve(pixels);
       out.rgba = deviceImage_.data();
     }
@@ -299,7 +300,7 @@ class CudaBackend final : public RasterBackend {
       method(f.pipeline).render(frame);
     }
     recorder_.endFrame();
-    readBack(target, out.rgba, flip, pixels);
+    readBack(target, out.rgba, pixels);
   }
 
   StageTimings lastTimings() override { return recorder_.timings(); }
@@ -326,33 +327,18 @@ class CudaBackend final : public RasterBackend {
     CUDA_CHECK(cudaStreamSynchronize(stream_));  // `produced` is freed on return
   }
 
-  /// After the frame: its rows reordered top row first when the target asks (into the target
-  /// itself when it is device memory), then one copy into host memory for a host target. Timed
-  /// by a recorder of its own, so the frame's timings are the drawing alone, as pcv bench's.
-  void readBack(const RenderTarget& target, const uint32_t* drawn, bool flip, uint64_t pixels) {
-    const bool toHost = target.memory == MemorySpace::Host && target.rgba != nullptr;
-    readsBack_ = flip || toHost;
+  /// After the frame: one copy into host memory for a host target, timed by a recorder of its
+  /// own, so the frame's timings are the drawing alone, as pcv bench's.
+  void readBack(const RenderTarget& target, const uint32_t* drawn, uint64_t pixels) {
+    readsBack_ = target.memory == MemorySpace::Host && target.rgba != nullptr;
     if (!readsBack_) return;
     readbackRecorder_.beginFrame(stream_);
-    if (flip) {
-      uint32_t* flipped = target.memory == MemorySpace::Device ? target.rgba : nullptr;
-      if (flipped == nullptr) {
-        flippedImage_.reserve(pixels);
-        flipped = flippedImage_.data();
-      }
-      readbackRecorder_.launch(
-          "flip", pixels, cuda::flipRowsKernel,
-          cuda::FlipRowsParams{drawn, flipped, uint32_t(target.width), uint32_t(target.height)});
-      drawn = flipped;
-    }
-    if (toHost) {
-      // One copy engine transfer; at link speed when the caller's memory is pinned.
-      CUDA_CHECK(cudaMemcpyAsync(target.rgba, drawn, pixels * sizeof(uint32_t),
-                                 cudaMemcpyDeviceToHost, stream_));
-      readbackRecorder_.endStage("copy");
-    }
+    // One copy engine transfer; at link speed when the caller's memory is pinned.
+    CUDA_CHECK(cudaMemcpyAsync(target.rgba, drawn, pixels * sizeof(uint32_t),
+                               cudaMemcpyDeviceToHost, stream_));
+    readbackRecorder_.endStage("copy");
     readbackRecorder_.endFrame();
-    if (toHost) CUDA_CHECK(cudaStreamSynchronize(stream_));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
   cuda::FrameContext frameContext(const DrawList& list, const FrameDraw& f,
@@ -424,9 +410,8 @@ class CudaBackend final : public RasterBackend {
   uint32_t filterGeneration_ = 0;
   DeviceBuffer<uint64_t> framebuffer_;
   DeviceBuffer<uint32_t> deviceImage_;   // drawn here when the caller wants the image on the host
-  DeviceBuffer<uint32_t> flippedImage_;  // its rows top row first, for a host target that asks
   StageRecorder recorder_;
-  StageRecorder readbackRecorder_;        // the last frame's flip and copy to the host, per stage
+  StageRecorder readbackRecorder_;        // the last frame's copy to the host
   bool readsBack_ = false;                // whether the last frame had them
   StageRecorder pickRecorder_;            // a pick's depth pass, timed apart from the frames
   cuda::CompactRasterStages pickStages_;  // its cull and raster

@@ -1,9 +1,0 @@
-#include "row_flip.cuh"
-
-namespace pcv::cuda {
-
-__global__ void flipRowsKernel(FlipRowsParams p) {
-  flipRows(p);
-}
-
-}  // namespace pcv::cuda
