@@ -44,11 +44,7 @@ ViewerOptions viewerOptionsFrom(const ViewFlagsAll& flags) {
   // The viewer's legend filters at any time: its points always carry what filters read.
   requestFilterData(options.render.filter, options.stream);
   options.stream.filterData = true;
-  if (!flags.view.ortho.empty()) {
-    throw InputError(
-        "pcv view does not start in an orthographic view yet: switch with View (Camera and "
-        "views) or the script command view_projection");
-  }
+  if (!flags.view.ortho.empty()) options.orthoStart = cameraRequestFrom(flags.view);
   const ImageSize windowSize = parseImageSize(flags.view.size);
   options.widthPx = windowSize.width;
   options.heightPx = windowSize.height;

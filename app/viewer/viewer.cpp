@@ -83,12 +83,16 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   Camera start = options.camera.value_or(Camera{});
   start.upAxis = options.upAxis;
   rig_.setCamera(start);
+  // An orthographic start is framed on the scene (the cylinders too) once its bounds are known,
+  // unless its eye was given.
+  const bool orthoFramed = options.orthoStart && !options.orthoStart->eyeGiven;
   if (options.files.empty()) {
     scene_->showDemo();
+    rig_.setFollowsScene(orthoFramed);
   } else {
     openFiles(options.files, true);
     // A camera given on the command line stays where it is; otherwise the files are framed.
-    rig_.setFollowsScene(!options.camera);
+    rig_.setFollowsScene(!options.camera || orthoFramed);
   }
   if (!options.script.empty()) script_ = loadScript(options.script);
 
@@ -122,15 +126,24 @@ void ViewerWindow::takeSceneChanges() {
     errors_.push_back(std::move(error));
   }
   if (!shown) return;
-  tools_.sceneShown();
-  if (rig_.followsScene()) {
+  if (rig_.followsScene() && options_.orthoStart) {
+    rig_.frame(*shown, aspect());  // the fly speed and orbit distance for the scene's size
+    rig_.jumpTo(startCamera(SceneKind::InCore, *shown, aspect(), *options_.orthoStart));
+    rig_.setFollowsScene(true);  // jumpTo lets go of the scene; the start view follows it in
+  } else if (rig_.followsScene()) {
     rig_.frame(*shown, aspect());
+  } else if (options_.orthoStart && !orthoEyePlaced_) {
+    // An orthographic eye placed by hand keeps its place; width and clip planes fit the scene
+    // it first sees.
+    rig_.setCamera(startCamera(SceneKind::InCore, *shown, aspect(), *options_.orthoStart));
+    orthoEyePlaced_ = true;
   } else if (options_.camera && !options_.clipPlanesGiven) {
     // A camera placed by hand still sees the whole scene.
     Camera camera = rig_.camera();
     fitClipPlanes(camera, *shown);
     rig_.setCamera(camera);
   }
+  tools_.sceneShown();  // after the camera: the Views tool reads its projection
 }
 
 std::filesystem::path ViewerWindow::nextScreenshotPath() const {

@@ -11,6 +11,7 @@
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/raster/render_settings.hpp"
 #include "pcv/session/stream_limits.hpp"
+#include "pcv/session/scene_camera.hpp"
 #include "pcv/session/scene_model.hpp"
 
 namespace pcv::app {
@@ -27,6 +28,9 @@ struct ViewerOptions {
   /// unless they were given too.
   std::optional<Camera> camera;
   bool clipPlanesGiven = false;     ///< --near or --far was given
+  /// --ortho: the window starts in that orthographic view, framed on the scene as pcv render
+  /// frames it (pcv::startCamera) unless the eye was given.
+  std::optional<CameraRequest> orthoStart;
   UpAxis upAxis = UpAxis::Z;        ///< --up: the world axis that points up (the panel too)
   uint64_t frames = 0;              ///< exit after this many frames; 0 = run until closed
   std::string script;               ///< input script path (see input_script.hpp)

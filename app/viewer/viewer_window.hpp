@@ -121,6 +121,7 @@ class ViewerWindow final : private ToolHost, private ScriptedWindow {
   ReadOptions readOptions_;          // what Open reads of a file (--scan; the panel's Scan)
   float sidebarWidthPx_ = 0.0f;
   bool quit_ = false;
+  bool orthoEyePlaced_ = false;  // pcv view --ortho --eye ...: width and planes fitted once
   glm::ivec2 framebufferPx_{0, 0};
   double nowSeconds_ = 0.0;
   float uiScale_ = 1.0f;

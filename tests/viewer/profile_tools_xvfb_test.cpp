@@ -1,6 +1,7 @@
 // The profile tool, the orthographic views and the scale bar under Xvfb: a profile cut along a
 // line exports the same points as `pcv profile`; clicks on the cloud in a plan view pick the
-// points under them; the plan view draws a scale bar.
+// points under them; the plan view draws a scale bar; `pcv view --ortho` starts in the image of
+// `pcv render --ortho`, and Home frames it again.
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -74,6 +75,32 @@ TEST_F(ProfileToolsXvfb, PlanViewPicksThePointUnderTheClickAndShowsAScaleBar) {
   EXPECT_NEAR(std::stod(match[2]), 10.0, 0.5) << output;
   EXPECT_NE(output.find("plan view (orthographic)"), std::string::npos) << output;
   EXPECT_TRUE(std::filesystem::exists(path("plan.png")));
+}
+
+TEST_F(ProfileToolsXvfb, StartsInTheOrthographicViewThatPcvRenderDraws) {
+  const std::string terrain = writeTerrain();
+  for (const std::string view : {"plan", "front"}) {
+    std::string output;
+    ASSERT_EQ(runViewer("0.02 wait_load\n0.1 screenshot " + path(view + "-start.png") +
+                            "\n0.15 key_down A\n0.25 key_up A\n0.3 key_press Home\n"
+                            "0.35 screenshot " + path(view + "-home.png") + "\n0.4 quit\n",
+                        &output, terrain + " --point-size 2 --ortho " + view),
+              0)
+        << output;
+    std::string rendered;
+    ASSERT_EQ(test::runCommand(test::pcvExecutable().string() + " render " + terrain +
+                                   " --point-size 2 --ortho " + view +
+                                   " --size 1280x720 --backend cpu --out " + path(view + ".png"),
+                               &rendered),
+              0)
+        << rendered;
+    const Image expected = readPng(path(view + ".png"));
+    EXPECT_GT(test::countLitPixels(expected, kOpaqueBlack), 100u) << view;  // front: a thin band
+    EXPECT_EQ(test::countDifferentPixels(readPng(path(view + "-start.png")), expected), 0u)
+        << view << "\n" << output;
+    EXPECT_EQ(test::countDifferentPixels(readPng(path(view + "-home.png")), expected), 0u)
+        << view << "\n" << output;
+  }
 }
 
 }  // namespace

@@ -88,6 +88,18 @@ void ViewsTool::setProjection(std::optional<OrthoView> view) {
 
 void ViewsTool::onSceneShown() {
   if (host_.scene().sceneKey() != sceneKey_) refreshBookmarks();
+  // A window started in an orthographic view (pcv view --ortho) shows it in the panel, and Home
+  // frames it again.
+  const Camera& camera = host_.rig().camera();
+  if (panel_.projection == 0 && camera.orthographic()) {
+    for (const OrthoView view : {OrthoView::Plan, OrthoView::Front, OrthoView::Side}) {
+      Camera turned = camera;
+      turnToOrthoView(turned, view);
+      if (turned.yawRadians == camera.yawRadians && turned.pitchRadians == camera.pitchRadians) {
+        panel_.projection = 1 + int(view);
+      }
+    }
+  }
 }
 
 void ViewsTool::goHome() {
