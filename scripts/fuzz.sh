@@ -9,7 +9,7 @@
 #                 input to fuzz/corpus/<format>/
 #   FUZZ_SEED     libFuzzer's seed (default 1); FUZZ_SECONDS instead of FUZZ_RUNS for open-ended
 #                 local runs
-#   FUZZ_MAX_SECONDS  a cap per target besides FUZZ_RUNS (default 150): the compressed formats
+#   FUZZ_MAX_SECONDS  a cap per target besides FUZZ_RUNS (default 75): the compressed formats
 #                 (LAZ, COPC) decode chunks for every input and would take many minutes for a
 #                 million, which CI's time limit cannot spare
 #   FUZZ_VPC_SECONDS  the VPC target's budget (default 30): JSON parsing is fast, and a
@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 runs="${FUZZ_RUNS:-1000000}"
 seed="${FUZZ_SEED:-1}"
 limit="-runs=$runs"
-limit="$limit -max_total_time=${FUZZ_MAX_SECONDS:-150}"
+limit="$limit -max_total_time=${FUZZ_MAX_SECONDS:-75}"
 [ -n "${FUZZ_SECONDS:-}" ] && limit="-max_total_time=$FUZZ_SECONDS"
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 cmake -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
