@@ -25,6 +25,7 @@ backend=${BACKEND:-cpu} jobs=${JOBS:-$(nproc)}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
 now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }  # seconds since $1 (no bc needed)
 convert_all() {  # from-dir to-dir extension [pcv convert flags]
   local from=$1 to=$2 extension=$3
   shift 3
@@ -35,17 +36,17 @@ convert_all() {  # from-dir to-dir extension [pcv convert flags]
 if [ ! -d "$work/las" ]; then
   start=$(now)
   python3 "$here/make-tiles.py" "$work/las" "$cols" "$rows" "$points"
-  echo "made $((cols * rows)) LAS tiles of $points points: $(echo "$(now) - $start" | bc) s"
+  echo "made $((cols * rows)) LAS tiles of $points points: $(since "$start") s"
 fi
 if [ ! -d "$work/laz" ]; then
   start=$(now)
   convert_all "$work/las" "$work/laz" .laz
-  echo "made the LAZ tiles: $(echo "$(now) - $start" | bc) s"
+  echo "made the LAZ tiles: $(since "$start") s"
 fi
 if [ ! -d "$work/copc" ]; then
   start=$(now)
   convert_all "$work/las" "$work/copc" .copc.laz
-  echo "made the COPC tiles: $(echo "$(now) - $start" | bc) s"
+  echo "made the COPC tiles: $(since "$start") s"
 fi
 if [ ! -f "$work/overview.vpc" ]; then
   "$pcv" vpc "$work/overview.vpc" "$work/las" >/dev/null
@@ -59,13 +60,13 @@ for set in ${SETS:-las laz copc overview.vpc}; do
   name=${set%.vpc}
   start=$(now)
   "$pcv" info "$work/$set" --report "$work/$name-info.json" >/dev/null
-  echo "$name: header index of $(ls "$work/las" | wc -l) tiles: $(echo "$(now) - $start" | bc) s"
+  echo "$name: header index of $(ls "$work/las" | wc -l) tiles: $(since "$start") s"
   start=$(now)
   "$pcv" render "$work/$set" --backend "$backend" --size 1280x720 --out "$work/$name.png" \
       --report "$work/$name-render.json" 2>&1 |
     while IFS= read -r line; do
       case "$line" in
-        *"first image"* | *converged*) echo "$name: $(echo "$(now) - $start" | bc) s: $line" ;;
+        *"first image"* | *converged*) echo "$name: $(since "$start") s: $line" ;;
       esac
     done
   if [ "$name" = copc ]; then  # the first image with its tile boxes, for the eye
