@@ -91,12 +91,14 @@ int main(int argc, char** argv) {
                  "fraction of free GPU memory for decoder state");
   app.add_option("--one-thread-chunks", oneThreadChunks,
                  "chunks the one-thread CPU run decodes (its speed is per point)");
-  app.add_flag("--chunk-per-warp", settings.chunkPerWarp,
-               "one decoding thread per warp (lane 0 decodes): no divergence, fewer at once");
+  bool threadPerChunk = false;
+  app.add_flag("--thread-per-chunk", threadPerChunk,
+               "32 chunks per warp, one per lane (divergent), instead of one chunk per warp");
   app.add_flag("--once", once, "one upload and one decode (for Nsight Compute)");
   app.add_flag("--verify", verify, "compare the GPU records with the CPU's, byte for byte");
   app.add_flag("--no-cpu", noCpu, "skip the CPU runs");
   CLI11_PARSE(app, argc, argv);
+  settings.chunkPerWarp = !threadPerChunk;
 
   try {
     const pcv::io::MappedFile file(path);

@@ -23,7 +23,11 @@ struct CudaLazSettings {
   uint32_t maxThreads = 0;  ///< chunks decoded at once (one thread and state slot each); 0: auto
   uint32_t blockSize = 32;  ///< threads per block
   /// One chunk per warp (lane 0 works): no divergence between chunks, fewer chunks at once.
-  bool chunkPerWarp = false;
+  /// The default: with a thread per chunk the 32 lanes of a warp decode 32 chunks whose symbols
+  /// take different branches, and a warp issues them one after the other (H200, 300 M-point
+  /// COPC, xyz + rgb: 150 M points/s against 66; Nsight Compute: 3 % achieved occupancy either
+  /// way, each warp bound by its own chain of dependent loads).
+  bool chunkPerWarp = true;
   /// Fraction of the free device memory the state slots may take.
   double stateMemoryFraction = 0.4;
   /// decode() runs the kernels' per-chunk code on the host, one chunk after the other, without
