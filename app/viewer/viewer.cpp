@@ -80,7 +80,9 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
     }
   }
   readOptions_ = options.read;
-  Camera start = options.camera.value_or(Camera{});
+  // --ortho: orthographic from the first frame (framed on the scene once it is known).
+  Camera start =
+      options.orthoStart ? options.orthoStart->camera : options.camera.value_or(Camera{});
   start.upAxis = options.upAxis;
   rig_.setCamera(start);
   // An orthographic start is framed on the scene (the cylinders too) once its bounds are known,
@@ -126,13 +128,15 @@ void ViewerWindow::takeSceneChanges() {
     errors_.push_back(std::move(error));
   }
   if (!shown) return;
-  if (rig_.followsScene() && options_.orthoStart) {
+  // The start view follows the scene in while it stays orthographic; once the user turns to
+  // perspective, files opened later are framed as usual.
+  if (rig_.followsScene() && options_.orthoStart && rig_.camera().orthographic()) {
     rig_.frame(*shown, aspect());  // the fly speed and orbit distance for the scene's size
     rig_.jumpTo(startCamera(SceneKind::InCore, *shown, aspect(), *options_.orthoStart));
     rig_.setFollowsScene(true);  // jumpTo lets go of the scene; the start view follows it in
   } else if (rig_.followsScene()) {
     rig_.frame(*shown, aspect());
-  } else if (options_.orthoStart && !orthoEyePlaced_) {
+  } else if (options_.orthoStart && options_.orthoStart->eyeGiven && !orthoEyePlaced_) {
     // An orthographic eye placed by hand keeps its place; width and clip planes fit the scene
     // it first sees.
     rig_.setCamera(startCamera(SceneKind::InCore, *shown, aspect(), *options_.orthoStart));
