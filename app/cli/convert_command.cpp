@@ -18,6 +18,7 @@
 #include "options/interrupt_signals.hpp"
 #include "options/octree_sampler_choice.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/io/copc_phases.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/las_writer.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
@@ -154,7 +155,8 @@ void writeLasOrLaz(const PointRecordSource& source, const std::string& output,
 
 /// The COPC file written and where the time went, for --report.
 void reportCopc(const std::string& output, const CopcWriteSummary& summary, const char* sampler) {
-  const CopcPhaseTimes& t = summary.phases;
+  nlohmann::json phaseSeconds = {{"total", summary.phases.totalSeconds}};
+  for (const CopcPhase& phase : copcPhases(summary.phases)) phaseSeconds[phase.key] = phase.seconds;
   runReport()["convert"] = {{"output", output},
                             {"points", summary.pointCount},
                             {"format", "COPC"},
@@ -164,25 +166,7 @@ void reportCopc(const std::string& output, const CopcWriteSummary& summary, cons
                             {"partsBuilt", summary.partsBuilt},
                             {"temporaryBytes", summary.temporaryBytes},
                             {"sampler", sampler},
-                            {"phaseSeconds",
-                             {{"total", t.totalSeconds},
-                              {"reading", t.reading},
-                              {"bounds", t.bounds},
-                              {"partitioning", t.partitioning},
-                              {"loading", t.loading},
-                              {"keys", t.keys},
-                              {"sort", t.sort},
-                              {"ties", t.ties},
-                              {"tree", t.tree},
-                              {"sampling", t.sampling},
-                              {"merging", t.merging},
-                              {"grouping", t.grouping},
-                              {"gathering", t.gathering},
-                              {"gatheringAhead", t.gatheringAhead},
-                              {"encoding", t.encoding},
-                              {"waitingForWrites", t.waitingForWrites},
-                              {"writing", t.writing},
-                              {"finishing", t.finishing}}}};
+                            {"phaseSeconds", phaseSeconds}};
 }
 
 void writeCopc(const PointRecordSource& source, const std::string& output,

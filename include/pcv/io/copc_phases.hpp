@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace pcv {
 
@@ -31,6 +32,20 @@ struct CopcPhaseTimes {
   double writing = 0.0;           ///< on the writing thread, overlapping the phases above
   double finishing = 0.0;         ///< the chunk table, the hierarchy, the header, the rename
 };
+
+/// One phase of CopcPhaseTimes: its key in reports (camelCase), its name in messages, its time,
+/// and for the phases that ran beside the others (writing, gathering ahead) instead of in turn,
+/// how they overlapped them (else null).
+struct CopcPhase {
+  const char* key;
+  const char* name;
+  double seconds;
+  const char* overlapping;
+};
+
+/// Every phase but the total, in the order a conversion meets them, then the overlapping ones:
+/// the one list that messages and reports are made from.
+std::vector<CopcPhase> copcPhases(const CopcPhaseTimes& times);
 
 /// "COPC in 76.0 s: reading 9.1 s, keys 3.2 s, ...; writing 7.3 s on its own thread, overlapping
 /// gathering and encoding; gathering ahead 2.6 s, overlapping encoding": the phases that ran, in
