@@ -17,8 +17,9 @@
 #   FUZZ_PATH_SECONDS the camera path target's budget (default 20): small JSON files, parsed fast
 #   FUZZ_HTTP_SECONDS  the HTTP answer heads' budget (default 20): a small pure parser
 #   FUZZ_FILTER_SECONDS  the filter flags' budget (default 10): short texts
-#   FUZZ_FORMATS  the targets to run (default: ply las pcd text e57 laz copc vpc path http_head
-#                 filter)
+#   FUZZ_FORMATS  the targets to run (default: laz copc pcd e57 ply las text vpc path http_head
+#                 filter: the longest first)
+#   FUZZ_JOBS     fuzzers run at once (default: the cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${FUZZ_RUNS:-1000000}"
@@ -32,15 +33,16 @@ cmake -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="$sanitize -fsanitize=fuzzer-no-link -fno-omit-frame-pointer" \
   -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
   -DPCV_CUDA=OFF -DPCV_VIEWER=OFF -DPCV_TESTS=OFF -DPCV_FUZZ=ON
-formats="${FUZZ_FORMATS:-ply las pcd text e57 laz copc vpc path http_head filter}"
+formats="${FUZZ_FORMATS:-laz copc pcd e57 ply las text vpc path http_head filter}"
 targets=""
 for format in $formats; do targets="$targets fuzz_$format"; done
 # shellcheck disable=SC2086  # one target per word
 cmake --build build-fuzz -j"$(nproc)" --target $targets
-for format in $formats; do
+# One target's run, its output into build-fuzz/fuzz-<format>.log; the fuzzer's status (a crash
+# or a leak is non-zero).
+run_target() {
+  local format=$1 format_limit="$limit" extra=""
   mkdir -p "build-fuzz/corpus/$format"
-  format_limit="$limit"
-  extra=""
   if [ "$format" = vpc ]; then
     [ -z "${FUZZ_SECONDS:-}" ] && format_limit="-runs=$runs -max_total_time=${FUZZ_VPC_SECONDS:-30}"
     extra="-dict=../fuzz/vpc.dict"  # the STAC/GeoJSON keys, which mutation rarely spells
@@ -55,10 +57,29 @@ for format in $formats; do
   if [ "$format" = filter ]; then  # short texts: seconds cover them
     [ -z "${FUZZ_SECONDS:-}" ] && format_limit="-runs=$runs -max_total_time=${FUZZ_FILTER_SECONDS:-10}"
   fi
-  echo "fuzz: $format ($format_limit, seed $seed)"
+  echo "fuzz: $format ($format_limit, seed $seed)" > "build-fuzz/fuzz-$format.log"
   # -rss_limit_mb/-malloc_limit_mb: an allocation beyond what the input can justify is a bug.
   # shellcheck disable=SC2086  # $limit is several flags
   (cd build-fuzz && "./fuzz/fuzz_$format" "corpus/$format" "../fuzz/corpus/$format" \
      $format_limit $extra -seed="$seed" -max_len=65536 -rss_limit_mb=2048 -malloc_limit_mb=512 \
-     -timeout=10 -print_final_stats=1 2>&1 | tail -n 12)
+     -timeout=10 -print_final_stats=1 >> "fuzz-$format.log" 2>&1)
+}
+# Each fuzzer is one process on one core: FUZZ_JOBS of them at a time (default: the cores), the
+# longest first, each within its own budget as before; their reports are printed in order.
+jobs=${FUZZ_JOBS:-$(nproc)}
+declare -A pid_of
+for format in $formats; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  run_target "$format" &
+  pid_of[$format]=$!
 done
+failed=""
+for format in $formats; do
+  wait "${pid_of[$format]}" || failed="$failed $format"
+  head -n 1 "build-fuzz/fuzz-$format.log"
+  tail -n 12 "build-fuzz/fuzz-$format.log"
+done
+if [ -n "$failed" ]; then
+  echo "fuzz: failed:$failed (inputs that crashed are in build-fuzz/)" >&2
+  exit 1
+fi

@@ -16,6 +16,6 @@ else
 fi
 ctest --test-dir build --output-on-failure -j"$(nproc)"
 # The file loaders under ASan/UBSan, then each format's fuzzer for a fixed number of inputs from
-# a fixed seed (at most 75 s each; ~7 min in all on 2 cores).
+# a fixed seed (at most 75 s each, two at a time on 2 cores: ~5 min).
 scripts/test-sanitizers.sh
 scripts/fuzz.sh
