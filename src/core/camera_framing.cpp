@@ -5,19 +5,30 @@
 
 namespace pcv {
 
-Camera frameBounds(const Box3d& worldBounds, float aspect, const FramingAngles& angles,
-                   const Camera& base) {
+namespace {
+
+/// The box a view is framed on: an empty box becomes a unit cube at the origin, and a single
+/// point or a zero-size cloud a metre-ish around it; never less than a millionth of the
+/// coordinates' magnitude (float offsets resolve no finer).
+Box3d framedBox(const Box3d& worldBounds) {
   Box3d box = worldBounds;
   if (box.empty()) {
     box.min = glm::dvec3(-0.5);
     box.max = glm::dvec3(0.5);
   }
   const glm::dvec3 centre = box.center();
-  // A single point or a zero-size cloud still gets a view of a metre-ish around it; otherwise
-  // never less than a millionth of the coordinates' magnitude (float offsets resolve no finer).
   const double minimumHalfSize = std::max(1e-6 * glm::length(centre), 1e-3);
   box.min = glm::min(box.min, centre - minimumHalfSize);
   box.max = glm::max(box.max, centre + minimumHalfSize);
+  return box;
+}
+
+}  // namespace
+
+Camera frameBounds(const Box3d& worldBounds, float aspect, const FramingAngles& angles,
+                   const Camera& base) {
+  const Box3d box = framedBox(worldBounds);
+  const glm::dvec3 centre = box.center();
   const double radius = 0.5 * glm::length(box.size());
 
   Camera camera = base;
@@ -131,15 +142,8 @@ void turnToOrthoView(Camera& camera, OrthoView view) {
 
 Camera frameOrtho(OrthoView view, const Box3d& worldBounds, float aspect,
                   std::optional<double> width, const Camera& base) {
-  Box3d box = worldBounds;
-  if (box.empty()) {
-    box.min = glm::dvec3(-0.5);
-    box.max = glm::dvec3(0.5);
-  }
+  const Box3d box = framedBox(worldBounds);
   const glm::dvec3 centre = box.center();
-  const double minimumHalfSize = std::max(1e-6 * glm::length(centre), 1e-3);
-  box.min = glm::min(box.min, centre - minimumHalfSize);
-  box.max = glm::max(box.max, centre + minimumHalfSize);
   const double radius = 0.5 * glm::length(box.size());
   Camera camera = base;
   camera.projection = Projection::Orthographic;
