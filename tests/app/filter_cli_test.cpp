@@ -6,44 +6,26 @@
 
 #include "json_report.hpp"
 #include "pcv/io/png_writer.hpp"
-#include "synthetic_point_files.hpp"
-#include "test_support.hpp"
+#include "grid_las_cli.hpp"
 
 namespace pcv {
 namespace {
 
 constexpr int kErrorStatus = 1;  // pcv::Error: a bad flag value, said on stderr
 
-class FilterCli : public ::testing::Test {
+class FilterCli : public test::GridLasCli {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("pcv_filter_cli_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-    // A 60 x 60 grid: class 2 on the left half, 6 on the right; returns 1 and 2.
-    std::vector<test::SyntheticPoint> points;
-    for (int i = 0; i < 60; ++i) {
-      for (int j = 0; j < 60; ++j) {
-        points.push_back({.x = 1000.0 + i, .y = 2000.0 + j, .z = 10.0 + 0.1 * i,
-                          .red = 50000, .green = 40000, .blue = 30000,
-                          .intensity = uint16_t(i * 10),
-                          .classification = uint8_t(i < 30 ? 2 : 6),
-                          .returnNumber = uint8_t(1 + j % 2)});
-      }
-    }
-    las_ = dir_ / "grid.las";
-    test::writeBytes(las_, test::makeLas(points, {.pointFormat = 3}));
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  int run(const std::string& arguments, std::string* text = nullptr) {
-    std::string ignored;
-    return test::runCommand(test::pcvExecutable().string() + " " + arguments,
-                            text ? text : &ignored);
+    // Class 2 on the left half, 6 on the right; returns 1 and 2.
+    makeGrid("pcv_filter_cli", [](int i, int j, test::SyntheticPoint& point) {
+      point.intensity = uint16_t(i * 10);
+      point.classification = uint8_t(i < 30 ? 2 : 6);
+      point.returnNumber = uint8_t(1 + j % 2);
+    });
   }
   std::string renderArgs(const std::string& out) {
     return "render --backend cpu " + las_.string() + " --size 200x150 --edl off --out " + out;
   }
-  std::filesystem::path dir_, las_;
 };
 
 TEST_F(FilterCli, RenderDrawsOnlyThePassingPoints) {

@@ -9,8 +9,7 @@
 #include "options/clip_options.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/io/png_writer.hpp"
-#include "synthetic_point_files.hpp"
-#include "test_support.hpp"
+#include "grid_las_cli.hpp"
 
 namespace pcv {
 namespace {
@@ -31,30 +30,13 @@ bool insidePolygon(double x, double y) {
   return inside;
 }
 
-class PolygonCli : public ::testing::Test {
+class PolygonCli : public test::GridLasCli {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("pcv_polygon_cli_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-    // A 60 x 60 grid of points one unit apart, at georeferenced-like coordinates.
-    std::vector<test::SyntheticPoint> points;
-    for (int i = 0; i < 60; ++i) {
-      for (int j = 0; j < 60; ++j) {
-        points.push_back({.x = 1000.0 + i, .y = 2000.0 + j, .z = 10.0 + 0.1 * i,
-                          .red = 50000, .green = 40000, .blue = 30000,
-                          .classification = uint8_t(i % 2 ? 2 : 6)});
-        expectedInside_ += insidePolygon(1000.0 + i, 2000.0 + j);
-      }
-    }
-    las_ = dir_ / "grid.las";
-    test::writeBytes(las_, test::makeLas(points, {.pointFormat = 3}));
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  int run(const std::string& arguments, std::string* text = nullptr) {
-    std::string ignored;
-    return test::runCommand(test::pcvExecutable().string() + " " + arguments,
-                            text ? text : &ignored);
+    makeGrid("pcv_polygon_cli", [this](int i, int j, test::SyntheticPoint& point) {
+      point.classification = uint8_t(i % 2 ? 2 : 6);
+      expectedInside_ += insidePolygon(point.x, point.y);
+    });
   }
   uint64_t convertedPoints(const std::string& flags) {
     const auto out = dir_ / "out.las", report = dir_ / "report.json";
@@ -66,7 +48,6 @@ class PolygonCli : public ::testing::Test {
         << text;
     return test::readJsonReport(report)["convert"].value("points", 0ull);
   }
-  std::filesystem::path dir_, las_;
   uint64_t expectedInside_ = 0;
 };
 
