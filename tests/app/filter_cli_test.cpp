@@ -4,9 +4,9 @@
 
 #include <filesystem>
 
+#include "grid_las_cli.hpp"
 #include "json_report.hpp"
 #include "pcv/io/png_writer.hpp"
-#include "grid_las_cli.hpp"
 
 namespace pcv {
 namespace {

@@ -5,11 +5,12 @@
 
 #include <filesystem>
 
+#include "grid_las_cli.hpp"
 #include "json_report.hpp"
 #include "options/clip_options.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/io/png_writer.hpp"
-#include "grid_las_cli.hpp"
+#include "polygon_reference.hpp"
 
 namespace pcv {
 namespace {
@@ -22,12 +23,7 @@ const std::vector<glm::dvec2> kPolygon = {
     {1010.5, 2003.25}, {1050.5, 2010.5}, {1030.5, 2020.5}, {1045.5, 2050.5}};
 
 bool insidePolygon(double x, double y) {
-  bool inside = false;
-  for (size_t i = 0, j = kPolygon.size() - 1; i < kPolygon.size(); j = i++) {
-    const glm::dvec2 a = kPolygon[i], b = kPolygon[j];
-    if ((a.y > y) != (b.y > y) && x < (b.x - a.x) * (y - a.y) / (b.y - a.y) + a.x) inside = !inside;
-  }
-  return inside;
+  return test::insidePolygon(kPolygon, x, y);
 }
 
 class PolygonCli : public test::GridLasCli {

@@ -15,6 +15,7 @@
 #include "pcv/io/las_writer.hpp"
 #include "pcv/io/point_records.hpp"
 #include "pcv/session/copc_conversion.hpp"
+#include "polygon_reference.hpp"
 
 namespace pcv {
 namespace {
@@ -205,12 +206,7 @@ TEST(SelectionExport, ClipOutsideAndSlabFollowTheRenderersRule) {
 const std::vector<glm::dvec2> kPolygon = {{12, 4}, {45, 9}, {30, 22}, {58, 44}, {20, 38}};
 
 bool insidePolygon(double x, double y) {
-  bool inside = false;
-  for (size_t i = 0, j = kPolygon.size() - 1; i < kPolygon.size(); j = i++) {
-    const glm::dvec2 a = kPolygon[i], b = kPolygon[j];
-    if ((a.y > y) != (b.y > y) && x < (b.x - a.x) * (y - a.y) / (b.y - a.y) + a.x) inside = !inside;
-  }
-  return inside;
+  return test::insidePolygon(kPolygon, x, y);
 }
 
 Records polygonExpected(const Records& input, bool keepInside) {
