@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs compute-sanitizer's four tools (memcheck with leak checking, racecheck, initcheck,
 # synccheck) over `pcv render --backend cuda` with every method at several viewpoints, the
-# quality modes, clipping (box, cut-away box, slab), a LAS file and a streamed COPC file, and
-# over `pcv convert --sort cuda` (the octree keys sorted and its levels sampled on the GPU), and
-# over the GPU LAZ decoder (laz_gpu_tests' device cases, and the COPC file opened in core with
-# `--decode cuda`), on a machine with an NVIDIA GPU. Fails when any tool reports anything; prints one line per run and
+# quality modes, clipping (box, cut-away box, slab), orthographic views, a LAS file and a
+# streamed COPC file; over filtered frames (`pcv bench --filter-modes`: the pass bits one frame
+# writes and the next reads; filters on the LAS file); over `pcv convert --sort cuda` (the
+# octree keys sorted and its levels sampled on the GPU); and over the GPU LAZ decoder
+# (laz_gpu_tests' device cases, and the COPC file opened in core with `--decode cuda`), on a
+# machine with an NVIDIA GPU. Fails when any tool reports anything; prints one line per run and
 # the reports of failing runs.
 # Usage: scripts/gpu-check.sh BUILD_DIR [LAS_FILE [COPC_FILE]]
 #   GPU_CHECK_POINTS   cylinder points per run (default 200000)
@@ -60,9 +62,17 @@ for tool in $tools; do
   for view in "${views[0]}" "${views[3]}"; do
     for clip in "${clips[@]}"; do echo "$tool --points $points $clip $view"; done
   done
+  # Filters: the cull's summaries, the per-point tests, and the pass bits written by one frame
+  # and read by the next (bench draws every case several times); orthographic views.
+  echo "$tool bench --points $points --methods compact --filter-modes every --frames 2 --warmup 1"
+  echo "$tool bench --points $points --methods compact --filter-modes first,range --clip-modes box"
+  echo "$tool --points $points --ortho plan --scale-bar"
+  echo "$tool --points $points --ortho front --point-size 3 --edl on"
   if [ -n "$las" ]; then
     echo "$tool $las"
     echo "$tool $las --edl on --point-size 2"
+    echo "$tool $las --classes 2 --returns first"
+    echo "$tool $las --range intensity=10:200 --ortho plan"
   fi
   echo "$tool convert --points $points --seed 2 --node-points 5000 --sort cuda"
   if [ -n "$copc" ]; then
@@ -83,6 +93,7 @@ run() {  # one line of runs.txt; prints ok or FAIL with the reports
   # Clean: the tool's exit status, and its summary (racecheck counts hazards, not errors).
   local command=(render --backend cuda --size 640x360 --out "$log.png" "$@")
   [ "${1:-}" = convert ] && command=("$@" --quiet "$log.copc.laz")
+  [ "${1:-}" = bench ] && command=("$@" --backend cuda --size 640x360)
   local program=$pcv
   if [ "${1:-}" = laz-tests ]; then
     program=$laz_tests

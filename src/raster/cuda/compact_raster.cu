@@ -286,16 +286,16 @@ __device__ PCV_FORCE_INLINE void drawQuad(const CompactRasterParams& p,
   if (passes & 8u) drawQuantized<kTested, false>(p, projection, w.w, index + 3, nullptr, 0u);
 }
 
-/// The points past the last whole four of [begin, end): always tested from the words and values
-/// (the pass bits are kept for whole fours only).
-__device__ PCV_FORCE_INLINE void drawFilteredTail(const CompactRasterParams& p,
-                                                  const BatchProjection& projection, uint32_t begin,
-                                                  uint32_t end, uint32_t tests,
-                                                  const uint32_t* masks) {
-  const uint32_t filterTests = (tests >> kFilterTestShift) & (kFilterWordTest | kFilterValueTest);
-  for (uint32_t i = begin + (end - begin) / 4 * 4 + threadIdx.x; i < end; i += kRasterBlock) {
-    if (!slotFilterPasses(p, masks, filterTests, i)) continue;
-    drawQuantized<true, false>(p, projection, __ldg(&p.positions[i]), i, nullptr, 0u);
+/// The points of a batch's last four when the batch ends inside it (a 16-byte load would read
+/// past the batch), one load each, those whose bits in `passes` are set: bits of slots past the
+/// batch are never set.
+template <bool kTested = true>
+__device__ PCV_FORCE_INLINE void drawPartialQuad(const CompactRasterParams& p,
+                                                 const BatchProjection& projection, uint32_t index,
+                                                 uint32_t passes) {
+  for (; passes != 0; passes &= passes - 1) {  // one drawQuantized inlined, not three
+    const uint32_t i = index + __ffs(passes) - 1;
+    drawQuantized<kTested, false>(p, projection, __ldg(&p.positions[i]), i, nullptr, 0u);
   }
 }
 
@@ -303,44 +303,53 @@ __device__ PCV_FORCE_INLINE void drawFilteredTail(const CompactRasterParams& p,
 /// memory) the slice's words, bit i for point begin + i. Four points cost 4 bits of a word that
 /// an 8-lane group of the warp shares; a shared-memory address takes no registers from the
 /// loop, as a pointer into global memory would. Fours none of whose points pass are not read.
+/// Nothing of the filter itself is read: the bits cover every point, the batch's last partial
+/// four too, so this variant of the raster kernel holds no filter state and spills nothing.
 /// Without kTested the points skip the view's range tests (a batch inside the view).
 template <bool kTested>
 __device__ PCV_FORCE_INLINE void drawPassBitsRange(const CompactRasterParams& p,
                                                    const BatchProjection& projection,
-                                                   uint32_t begin, uint32_t end, uint32_t tests,
-                                                   const uint32_t* masks, const uint32_t* bits) {
+                                                   uint32_t begin, uint32_t end,
+                                                   const uint32_t* bits) {
   const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
-  const uint32_t quadCount = (end - begin) / 4;
+  const uint32_t wholeQuads = (end - begin) / 4, quadCount = (end - begin + 3) / 4;
   for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
     const uint32_t bit = 4 * q;
     const uint32_t passes = (bits[bit >> 5] >> (bit & 31)) & 0xfu;
     if (passes == 0) continue;
-    drawQuad<kTested>(p, projection, readStreaming(&quads[q]), begin + 4 * q, passes);
+    if (q < wholeQuads) {
+      drawQuad<kTested>(p, projection, readStreaming(&quads[q]), begin + 4 * q, passes);
+    } else {
+      drawPartialQuad<kTested>(p, projection, begin + 4 * q, passes);
+    }
   }
-  drawFilteredTail(p, projection, begin, end, tests, masks);
 }
 
 /// Points [begin, end) of a batch the filter tests, reading only the words or values its tests
 /// need; with kPassBitsWrite the verdicts go into the batch's pass bits (`bits` as
 /// drawPassBitsRange reads them): each 8-lane group (32 consecutive points, from a multiple of 32
-/// of the batch) stores its word whole, so no atomics are needed; bits of points past the last
-/// whole four are written as 0 and never read.
+/// of the batch) stores its word whole, so no atomics are needed; bits past the batch's last
+/// point are written as 0 and never read.
 __device__ PCV_FORCE_INLINE void drawFilterTestedRange(const CompactRasterParams& p,
                                                        const BatchProjection& projection,
                                                        uint32_t begin, uint32_t end, uint32_t tests,
                                                        const uint32_t* masks, uint32_t* bits) {
   const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
-  const uint32_t quadCount = (end - begin) / 4;
+  const uint32_t wholeQuads = (end - begin) / 4, quadCount = (end - begin + 3) / 4;
   const uint32_t filterTests = (tests >> kFilterTestShift) & (kFilterWordTest | kFilterValueTest);
   const uint32_t lane = threadIdx.x & 31;
   // Whole rounds of the block, so every lane of a warp takes part in the shuffles.
   for (uint32_t round = 0; round < quadCount; round += kRasterBlock) {
     const uint32_t q = round + threadIdx.x;
+    const uint32_t index = begin + 4 * q;
     uint4 w{};
     uint32_t passes = 0;
-    if (q < quadCount) {
+    if (q < wholeQuads) {
       w = readStreaming(&quads[q]);
-      passes = quadFilterPasses(p, masks, filterTests, begin + 4 * q);
+      passes = quadFilterPasses(p, masks, filterTests, index);
+    } else if (q < quadCount) {
+      for (uint32_t i = index; i < end; ++i)
+        passes |= slotFilterPasses(p, masks, filterTests, i) ? 1u << (i - index) : 0u;
     }
     if (tests & kPassBitsWrite) {
       uint32_t word = passes << (4 * (lane & 7));
@@ -350,33 +359,31 @@ __device__ PCV_FORCE_INLINE void drawFilterTestedRange(const CompactRasterParams
       const uint32_t groupQuad = q - (lane & 7);  // a multiple of 8: 32 points, one word
       if ((lane & 7) == 0 && groupQuad < quadCount) bits[groupQuad / 8] = word;
     }
-    if (q < quadCount) drawQuad(p, projection, w, begin + 4 * q, passes);
+    if (q < wholeQuads) {
+      drawQuad(p, projection, w, index, passes);
+    } else if (q < quadCount) {
+      drawPartialQuad(p, projection, index, passes);
+    }
   }
-  drawFilteredTail(p, projection, begin, end, tests, masks);
 }
 
-/// A slice whose pass bits hold the filter's verdicts, by the whole block: the slice's bits and
-/// the filter's masks (for the points past the last whole four) into shared memory, then
-/// drawPassBitsRange.
+/// A slice whose pass bits hold the filter's verdicts, by the whole block: the slice's bits into
+/// shared memory, then drawPassBitsRange.
 __device__ PCV_FORCE_INLINE void drawPassBitsSlice(const CompactRasterParams& p,
                                                    const CulledBatch& culled, uint32_t b,
                                                    uint32_t begin, uint32_t end) {
   constexpr uint32_t kSliceSize = kBatchSize / kSlices;
   static_assert(kSliceSize % 32 == 0, "slices must start on whole words of pass bits");
   __shared__ uint32_t sliceBits[kSliceSize / 32];
-  __shared__ uint32_t masks[16];
   const uint32_t* bits = p.passBits + uint64_t(drawnBatchSlot(p.drawn, b)) * kPassWordsPerBatch +
                          (begin - culled.first) / 32;
   for (uint32_t i = threadIdx.x; i < (end - begin + 31) / 32; i += kRasterBlock)
     sliceBits[i] = __ldg(&bits[i]);
-  if (threadIdx.x < 8) masks[threadIdx.x] = p.filter.classMask[threadIdx.x];
-  if (threadIdx.x >= 8 && threadIdx.x < 16)
-    masks[threadIdx.x] = p.filter.returnMask[threadIdx.x - 8];
   __syncthreads();
   if (culled.visibility == BatchVisibility::kInside) {
-    drawPassBitsRange<false>(p, culled.projection, begin, end, culled.tests, masks, sliceBits);
+    drawPassBitsRange<false>(p, culled.projection, begin, end, sliceBits);
   } else {
-    drawPassBitsRange<true>(p, culled.projection, begin, end, culled.tests, masks, sliceBits);
+    drawPassBitsRange<true>(p, culled.projection, begin, end, sliceBits);
   }
 }
 
