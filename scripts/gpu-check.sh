@@ -12,6 +12,8 @@
 #   GPU_CHECK_POINTS   cylinder points per run (default 200000)
 #   GPU_CHECK_TOOLS    the tools to run (default "memcheck racecheck initcheck synccheck")
 #   GPU_CHECK_JOBS     runs at once (default 8; they share the GPU)
+#   GPU_CHECK_MATCH    only the runs whose line matches this extended regular expression (to
+#                      repeat some)
 set -uo pipefail
 build=${1:?usage: gpu-check.sh BUILD_DIR [LAS_FILE [COPC_FILE]]}
 pcv="$(cd "$build" && pwd)/app/pcv"
@@ -80,8 +82,19 @@ for tool in $tools; do
     echo "$tool $copc --point-budget 100000 --point-size 2 --edl on"
     echo "$tool $copc --in-core --decode cuda"  # every chunk decoded on the GPU
   fi
-  [ -x "$laz_tests" ] && echo "$tool laz-tests"  # corpus, pcv's own files, broken chunks
+  # The decoder's device cases, one run each so they run side by side: the corpus, pcv's own
+  # files, the reader's clouds and errors, broken chunks.
+  if [ -x "$laz_tests" ]; then
+    for case in DecodesEveryCorpusFileAsTheCpuDoes DecodesFilesPcvWritesAsTheCpuDoes \
+        ReaderGivesTheCpusCloudsAndErrors BrokenChunksAreTheCpusAndFailAlike; do
+      echo "$tool laz-tests $case"
+    done
+  fi
 done >"$work/runs.txt"
+if [ -n "${GPU_CHECK_MATCH:-}" ]; then
+  grep -E -- "$GPU_CHECK_MATCH" "$work/runs.txt" >"$work/matched.txt" || true
+  mv "$work/matched.txt" "$work/runs.txt"
+fi
 
 run() {  # one line of runs.txt; prints ok or FAIL with the reports
   local tool=$1
@@ -97,10 +110,14 @@ run() {  # one line of runs.txt; prints ok or FAIL with the reports
   local program=$pcv
   if [ "${1:-}" = laz-tests ]; then
     program=$laz_tests
-    command=(--gtest_filter='*/Device')
+    command=(--gtest_filter="*.$2/Device")
   fi
+  # A test run counts only when its one case ran and passed (a filter matching nothing passes).
+  local ran=true
+  [ "${1:-}" = laz-tests ] && ran=false
   if "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 "$program" "${command[@]}" >"$log" 2>&1 &&
-      grep -qE "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)" "$log"; then
+      grep -qE "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)" "$log" &&
+      { $ran || grep -qF "[  PASSED  ] 1 test." "$log"; }; then
     printf '%-10s ok    %s\n' "$tool" "$*"
   else
     printf '%-10s FAIL  %s\n' "$tool" "$*"

@@ -13,6 +13,7 @@
 
 #include "cuda_laz_decoder.hpp"
 #include "field_layer_plan.hpp"
+#include "io_test_util.hpp"
 #include "laz/point14_fields.hpp"
 #include "laz_test_support.hpp"
 #include "pcv/io/las_writer.hpp"
@@ -241,7 +242,10 @@ struct WrittenCase {
 };
 
 std::filesystem::path writeLaz(const WrittenCase& c, uint64_t count, const std::string& name) {
-  const std::filesystem::path path = std::filesystem::path(testing::TempDir()) / name;
+  // A folder of this process's own: the device and host-emulation cases, and sanitizer runs of
+  // one case side by side, write files of the same names.
+  static const TempDir folder;
+  const std::filesystem::path path = folder.file(name);
   LasWriteFormat format;
   format.pointFormat = c.format;
   format.recordLength = uint16_t(lasFormatRecordBytes(c.format) + c.extraBytes);

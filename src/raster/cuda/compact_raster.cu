@@ -299,13 +299,14 @@ __device__ PCV_FORCE_INLINE void drawPartialQuad(const CompactRasterParams& p,
   }
 }
 
-/// Points [begin, end) of a batch whose pass bits hold the filter's verdicts; `bits` (shared
-/// memory) the slice's words, bit i for point begin + i. Four points cost 4 bits of a word that
-/// an 8-lane group of the warp shares; a shared-memory address takes no registers from the
-/// loop, as a pointer into global memory would. Fours none of whose points pass are not read.
-/// Nothing of the filter itself is read: the bits cover every point, the batch's last partial
-/// four too, so this variant of the raster kernel holds no filter state and spills nothing.
-/// Without kTested the points skip the view's range tests (a batch inside the view).
+/// Points [begin, end) of a batch whose pass bits hold the filter's verdicts; `bits` the
+/// slice's words, bit i for point begin + i. Four points cost 4 bits of a word that an 8-lane
+/// group of the warp shares (one broadcast load). The positions are loaded beside their word,
+/// not after it: the two loads' latencies overlap, as an unfiltered frame's one load, and fours
+/// none of whose points pass are loaded but not drawn. Nothing of the filter itself is read: the
+/// bits cover every point, the batch's last partial four too, so this variant of the raster
+/// kernel holds no filter state and spills nothing. Without kTested the points skip the view's
+/// range tests (a batch inside the view).
 template <bool kTested>
 __device__ PCV_FORCE_INLINE void drawPassBitsRange(const CompactRasterParams& p,
                                                    const BatchProjection& projection,
@@ -314,11 +315,13 @@ __device__ PCV_FORCE_INLINE void drawPassBitsRange(const CompactRasterParams& p,
   const uint4* quads = reinterpret_cast<const uint4*>(p.positions + begin);
   const uint32_t wholeQuads = (end - begin) / 4, quadCount = (end - begin + 3) / 4;
   for (uint32_t q = threadIdx.x; q < quadCount; q += kRasterBlock) {
-    const uint32_t bit = 4 * q;
-    const uint32_t passes = (bits[bit >> 5] >> (bit & 31)) & 0xfu;
+    const uint32_t word = __ldg(&bits[q / 8]);
+    const bool whole = q < wholeQuads;
+    const uint4 w = whole ? readStreaming(&quads[q]) : uint4{};
+    const uint32_t passes = (word >> (4 * (q % 8))) & 0xfu;
     if (passes == 0) continue;
-    if (q < wholeQuads) {
-      drawQuad<kTested>(p, projection, readStreaming(&quads[q]), begin + 4 * q, passes);
+    if (whole) {
+      drawQuad<kTested>(p, projection, w, begin + 4 * q, passes);
     } else {
       drawPartialQuad<kTested>(p, projection, begin + 4 * q, passes);
     }
@@ -367,23 +370,17 @@ __device__ PCV_FORCE_INLINE void drawFilterTestedRange(const CompactRasterParams
   }
 }
 
-/// A slice whose pass bits hold the filter's verdicts, by the whole block: the slice's bits into
-/// shared memory, then drawPassBitsRange.
+/// A slice whose pass bits hold the filter's verdicts (drawPassBitsRange).
 __device__ PCV_FORCE_INLINE void drawPassBitsSlice(const CompactRasterParams& p,
                                                    const CulledBatch& culled, uint32_t b,
                                                    uint32_t begin, uint32_t end) {
-  constexpr uint32_t kSliceSize = kBatchSize / kSlices;
-  static_assert(kSliceSize % 32 == 0, "slices must start on whole words of pass bits");
-  __shared__ uint32_t sliceBits[kSliceSize / 32];
+  static_assert((kBatchSize / kSlices) % 32 == 0, "slices must start on whole words of pass bits");
   const uint32_t* bits = p.passBits + uint64_t(drawnBatchSlot(p.drawn, b)) * kPassWordsPerBatch +
                          (begin - culled.first) / 32;
-  for (uint32_t i = threadIdx.x; i < (end - begin + 31) / 32; i += kRasterBlock)
-    sliceBits[i] = __ldg(&bits[i]);
-  __syncthreads();
   if (culled.visibility == BatchVisibility::kInside) {
-    drawPassBitsRange<false>(p, culled.projection, begin, end, sliceBits);
+    drawPassBitsRange<false>(p, culled.projection, begin, end, bits);
   } else {
-    drawPassBitsRange<true>(p, culled.projection, begin, end, sliceBits);
+    drawPassBitsRange<true>(p, culled.projection, begin, end, bits);
   }
 }
 
@@ -406,7 +403,7 @@ __device__ void rasterCompact(const CompactRasterParams& p) {
   const uint32_t end = min(begin + kSliceSize, first + count);
   if (begin >= end) return;
   if (passBits) {
-    drawPassBitsSlice(p, culled, b, begin, end);  // the block's branch: the barrier is safe
+    drawPassBitsSlice(p, culled, b, begin, end);
   } else if (culled.visibility == BatchVisibility::kInside) {
     // Batches wholly inside the view skip the per-point range tests: all their points pass them.
     drawRange<false, false, false>(p, culled.projection, begin, end, nullptr, 0u, nullptr);
