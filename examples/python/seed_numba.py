@@ -215,6 +215,8 @@ def main(argv):
 
         eye, yaw, pitch = np.array([-3.0, 0.0, 0.0]), 0.0, 0.0
         frame, frame_time, last = 0, 0.0, time.perf_counter()
+        frame_times, render_times = [], []  # seconds; the seed's kernels alone by CUDA events
+        start_event, end_event = cuda.event(), cuda.event()
         while not window.should_close and (args.frames == 0 or frame < args.frames):
             window.poll_events()
             mvp, forward, up = view_projection(eye, yaw, pitch, width / height)
@@ -223,13 +225,22 @@ def main(argv):
             eye = eye + (forward * df + np.cross(forward, up) * dr) * frame_time * 3.0
             points = cuda.as_cuda_array(points_gl.map("uint8")).view(Point)
             pixels = cuda.as_cuda_array(screen.map()).reshape((height, width * 3)).view(Vec3b)
+            start_event.record()
             renderPointCloud(points, depth, pixels, mvp)
+            end_event.record()
+            end_event.synchronize()
+            render_times.append(cuda.event_elapsed_time(start_event, end_event) / 1000.0)
             points_gl.unmap()
             screen.blit()  # unmaps the pixels, then PBO -> texture -> window
             window.swap_buffers()
             now = time.perf_counter()
             frame_time, last, frame = now - last, now, frame + 1
-        print(f"{frame} frames, last {frame_time * 1000.0:.2f} ms ({window.description})")
+            frame_times.append(frame_time)
+        # Medians after the first three frames (numba compiles the kernels on their first call).
+        steady = slice(3, None) if frame > 3 else slice(None)
+        print(f"{frame} frames; median frame {np.median(frame_times[steady]) * 1000.0:.2f} ms, "
+              f"of which the seed's kernels {np.median(render_times[steady]) * 1000.0:.2f} ms "
+              f"({window.description})")
         if args.out:
             write_png(args.out, screen.read())
     return 0

@@ -91,7 +91,9 @@ def test_a_numba_kernel_writes_the_mapped_screen_buffer():
         screen = window_module.ScreenBuffer(window, (80, 60), channels=3)
         mapped = screen.map()
         assert mapped.__cuda_array_interface__["shape"] == (60, 80, 3)
-        fill[(5, 4), (16, 16)](cuda.as_cuda_array(mapped))
+        # cuda.grid(2)'s first index runs over the grid's first dimension: 4 blocks of 16 cover
+        # the 60 rows, 5 the 80 columns.
+        fill[(4, 5), (16, 16)](cuda.as_cuda_array(mapped))
         cuda.synchronize()
         screen.blit()
         image = screen.read()[::-1]  # row 0 at the bottom again
