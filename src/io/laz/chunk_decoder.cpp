@@ -123,6 +123,8 @@ struct ChunkDecoder::Codecs {
   std::unique_ptr<Byte14Codec> byte14;
   /// Layered chunks: where each layer of the current chunk starts (for fault offsets).
   std::vector<uint64_t> layerStart;
+  /// Layered chunks: the packed returns/XY step of each point of the run being decoded.
+  std::vector<uint32_t> steps;
 };
 
 ChunkDecoder::ChunkDecoder(const LaszipVlr& vlr, const FieldSelection& fields)
@@ -344,7 +346,7 @@ void ChunkDecoder::decode(uint64_t count, uint8_t* records) {
     --count;
   }
   if (layered_) {
-    for (uint64_t i = 0; i < count; ++i, records += recordLength_) decodeLayered(records);
+    decodeLayered(count, records);
   } else {
     decodePointwise(count, records);
   }
@@ -392,21 +394,28 @@ void ChunkDecoder::decodePointwise(uint64_t count, uint8_t* records) {
   c.stream = stream;
 }
 
-void ChunkDecoder::decodeLayered(uint8_t* record) {
+void ChunkDecoder::decodeLayered(uint64_t count, uint8_t* records) {
   Codecs& c = *codecs_;
-  const uint32_t channel = c.point14->decode(record);
+  // Layer after layer over the run (Point14Codec::decode), then the items after POINT14, each
+  // over the run too, following the channel each point's step hands on.
+  if (c.steps.size() < count) c.steps.resize(count);
+  const uint32_t* steps = c.steps.data();
+  c.point14->decode(count, records, recordLength_, c.steps.data());
+  const auto channelOf = [steps](uint64_t i) {
+    return Point14Step::unpack(steps[i]).othersChannel;
+  };
   using Kind = Codecs::Kind;
   for (size_t s = 1; s < c.slots.size(); ++s) {
-    uint8_t* item = record + c.slots[s].offset;
+    uint8_t* items = records + c.slots[s].offset;
     switch (c.slots[s].kind) {
       case Kind::Rgb14:
-        c.rgb14->decode(item, channel);
+        c.rgb14->decode(items, recordLength_, count, channelOf);
         break;
       case Kind::WavePacket14:
-        c.wave14->decode(item, channel);
+        for (uint64_t i = 0; i < count; ++i) c.wave14->decode(items + i * recordLength_, channelOf(i));
         break;
       case Kind::Byte14:
-        c.byte14->decode(item, channel);
+        for (uint64_t i = 0; i < count; ++i) c.byte14->decode(items + i * recordLength_, channelOf(i));
         break;
       default:
         break;

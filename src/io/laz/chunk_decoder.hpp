@@ -86,7 +86,7 @@ class ChunkDecoder {
   void startPointwise(const uint8_t* bytes, uint64_t size);
   void startLayered(const uint8_t* bytes, uint64_t size, uint64_t pointCount);
   void decodePointwise(uint64_t count, uint8_t* records);
-  void decodeLayered(uint8_t* record);
+  void decodeLayered(uint64_t count, uint8_t* records);
 
   LaszipVlr vlr_;
   FieldSelection fields_;

@@ -111,19 +111,15 @@ struct Rgb14Codec {
     if (nirActive) nirLayer.start(nirBytes, nirSize);
   }
 
-  PCV_HOST_DEVICE void decode(uint8_t* item, uint32_t channel) {
-    const uint32_t owner = channels.follow(channel, version, [&](uint32_t fresh, uint32_t from) {
-      contexts[fresh].lastRgb = contexts[from].lastRgb;
-      contexts[fresh].lastNir = contexts[from].lastNir;
-      resetModels(fresh);
-    });
-    Context& models = contexts[channels.current];
-    Context& last = contexts[owner];
-    if (rgbActive) last.lastRgb = decodeRgb(rgbLayer, models.rgb, last.lastRgb);
-    last.lastRgb.store(item);
-    if (!hasNir) return;
-    if (nirActive) last.lastNir = decodeNir(nirLayer, models.nir, last.lastNir);
-    storeLe(item + 6, last.lastNir);
+  /// Decodes the items of `count` points, `length` bytes apart, each following the channel
+  /// `channelOf(i)` that its POINT14 hands on. The layers' decoders are locals for the whole run
+  /// (decodeItem is inlined), so their state stays in registers rather than in this struct.
+  template <typename ChannelOf>
+  void decode(uint8_t* items, uint32_t length, uint64_t count, ChannelOf&& channelOf) {
+    ArithmeticDecoder rgb = rgbLayer, nir = nirLayer;
+    for (uint64_t i = 0; i < count; ++i) decodeItem(items + i * length, channelOf(i), rgb, nir);
+    rgbLayer = rgb;
+    nirLayer = nir;
   }
 
   /// `rgb` and `nir` are the two layers' encoders.
@@ -158,6 +154,22 @@ struct Rgb14Codec {
   }
 
  private:
+  PCV_FORCE_INLINE void decodeItem(uint8_t* item, uint32_t channel, ArithmeticDecoder& rgb,
+                                   ArithmeticDecoder& nir) {
+    const uint32_t owner = channels.follow(channel, version, [&](uint32_t fresh, uint32_t from) {
+      contexts[fresh].lastRgb = contexts[from].lastRgb;
+      contexts[fresh].lastNir = contexts[from].lastNir;
+      resetModels(fresh);
+    });
+    Context& models = contexts[channels.current];
+    Context& last = contexts[owner];
+    if (rgbActive) last.lastRgb = decodeRgb(rgb, models.rgb, last.lastRgb);
+    last.lastRgb.store(item);
+    if (!hasNir) return;
+    if (nirActive) last.lastNir = decodeNir(nir, models.nir, last.lastNir);
+    storeLe(item + 6, last.lastNir);
+  }
+
   PCV_HOST_DEVICE void resetModels(uint32_t channel) {
     Context& context = contexts[channel];
     if (!decoding || wantRgb) context.rgb.reset(decoding);

@@ -8,11 +8,13 @@
 /// for points that switch channel (other items fall back to channel 0 otherwise), version 4 on
 /// every point. Both are reproduced exactly.
 ///
-/// The layers themselves are point14_returns_xy.hpp and point14_layers.hpp; this codec runs them
-/// one after the other per point, as the CPU decoder and the encoder do.
+/// The layers themselves are point14_returns_xy.hpp and point14_layers.hpp; this codec decodes
+/// them layer after layer over a run of points (the GPU decoder does so over whole chunks) and
+/// encodes them one after the other per point.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "arithmetic_decoder.hpp"
 #include "arithmetic_encoder.hpp"
@@ -71,6 +73,7 @@ struct Point14Codec {
     returnsXY.version = version;
     returnsXY.startChunk(first, decoding);
     startFields(fields[first.scannerChannel], first);
+    for (auto& cursor : cursors) cursor.start(first);
     return first.scannerChannel;
   }
 
@@ -86,29 +89,30 @@ struct Point14Codec {
     }
   }
 
-  /// Decodes the next record; returns the channel other items use for it (see the file comment).
-  PCV_HOST_DEVICE uint32_t decode(uint8_t* item) {
-    const Point14Step s = returnsXY.decode(layers[kReturnsXYLayer]);
-    Point14Fields& last = returnsXY.contexts[s.channel].last;
-    Point14FieldLayers& f = fields[s.channel];
-    // A channel's first point: its layers start from the point the returns/XY layer started it
-    // from, whose fields but x, y and the returns are still in `last`.
-    if (s.startsChannel) startFields(f, last);
-    const auto active = [&](Point14Layer layer) { return (layersActive & (1u << layer)) != 0; };
-    if (active(kZLayer)) f.z.decode(layers[kZLayer], s, last, corrupt);
-    if (active(kClassificationLayer)) {
-      f.classification.decode(layers[kClassificationLayer], s, last, corrupt);
+  /// Decodes the next `count` records into `records` (`length` bytes apart, POINT14 first in
+  /// each), layer after layer: the returns/XY layer writes every record's POINT14 bytes and
+  /// each point's step into `steps` (`count` of them), then every active layer writes its own
+  /// field through its cursor. Each layer's decoder is a local for its whole run, so its state
+  /// stays in registers, and one layer's models at a time are in the cache. The items after
+  /// POINT14 follow each step's othersChannel (see the file comment).
+  void decode(uint64_t count, uint8_t* records, uint32_t length, uint32_t* steps) {
+    ArithmeticDecoder xy = layers[kReturnsXYLayer];
+    for (uint64_t i = 0; i < count; ++i) {
+      const Point14Step s = returnsXY.decode(xy);
+      returnsXY.contexts[s.channel].last.store(records + i * length);
+      steps[i] = s.packed();
     }
-    if (active(kFlagsLayer)) f.flags.decode(layers[kFlagsLayer], s, last, corrupt);
-    if (active(kIntensityLayer)) f.intensity.decode(layers[kIntensityLayer], s, last, corrupt);
-    if (active(kScanAngleLayer)) f.scanAngle.decode(layers[kScanAngleLayer], s, last, corrupt);
-    if (active(kUserDataLayer)) f.userData.decode(layers[kUserDataLayer], s, last, corrupt);
-    if (active(kPointSourceLayer)) {
-      f.pointSource.decode(layers[kPointSourceLayer], s, last, corrupt);
-    }
-    if (active(kGpsTimeLayer)) f.gpsTime.decode(layers[kGpsTimeLayer], s, last, corrupt);
-    last.store(item);
-    return s.othersChannel;
+    layers[kReturnsXYLayer] = xy;
+    decodeLayer<&Point14FieldLayers::z>(kZLayer, count, records, length, steps);
+    decodeLayer<&Point14FieldLayers::classification>(kClassificationLayer, count, records, length,
+                                                     steps);
+    decodeLayer<&Point14FieldLayers::flags>(kFlagsLayer, count, records, length, steps);
+    decodeLayer<&Point14FieldLayers::intensity>(kIntensityLayer, count, records, length, steps);
+    decodeLayer<&Point14FieldLayers::scanAngle>(kScanAngleLayer, count, records, length, steps);
+    decodeLayer<&Point14FieldLayers::userData>(kUserDataLayer, count, records, length, steps);
+    decodeLayer<&Point14FieldLayers::pointSource>(kPointSourceLayer, count, records, length,
+                                                  steps);
+    decodeLayer<&Point14FieldLayers::gpsTime>(kGpsTimeLayer, count, records, length, steps);
   }
 
   /// Encodes the next record into `out` (one encoder per layer); returns the channel other items
@@ -128,6 +132,22 @@ struct Point14Codec {
   }
 
  private:
+  Point14LayerCursor cursors[kPoint14LayerCount];  ///< decoding: each field layer's place
+
+  /// One field layer's run over `count` points (decode), when it is active; its models are
+  /// `fields[channel].*kModels`.
+  template <auto kModels>
+  void decodeLayer(uint32_t layer, uint64_t count, uint8_t* records, uint32_t length,
+                   const uint32_t* steps) {
+    if (!(layersActive & (1u << layer))) return;
+    using Layer = std::remove_reference_t<decltype(fields[0].*kModels)>;
+    ArithmeticDecoder d = layers[layer];  // a local: see the comment of decode()
+    cursors[layer].decode<Layer>(
+        d, steps, count, records, length,
+        [&](uint32_t channel, bool) { return &(fields[channel].*kModels); }, corrupt);
+    layers[layer] = d;
+  }
+
   /// Starts a channel's layer models from `from` (the first record, or the last point of the
   /// channel it switched from); a decoder only the layers it reads.
   PCV_HOST_DEVICE void startFields(Point14FieldLayers& f, const Point14Fields& from) {

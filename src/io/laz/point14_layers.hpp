@@ -179,7 +179,7 @@ struct Point14GpsTimeLayer {
   PCV_HOST_DEVICE void start(const Point14Fields& from, bool decoding) {
     gps.startChunk(from.gpsTime, false, decoding);
   }
-  PCV_HOST_DEVICE PCV_DEVICE_INLINE void decode(ArithmeticDecoder& d, const Point14Step& s,
+  PCV_HOST_DEVICE PCV_FORCE_INLINE void decode(ArithmeticDecoder& d, const Point14Step& s,
                                                 Point14Fields& last, bool& corrupt) {
     if (s.gpsChanged) last.gpsTime = gps.decode(d, corrupt);
   }
@@ -189,6 +189,49 @@ struct Point14GpsTimeLayer {
   void encode(ArithmeticEncoder& e, const Point14Step& s, const Point14Fields& point,
               const Point14Fields&) {
     if (s.gpsChanged) gps.encode(e, point.gpsTime);
+  }
+};
+
+/// One of the eight layers decoded apart from the others (layer after layer, not point after
+/// point) from the steps the returns/XY layer left, packed (Point14Step::packed), one per point:
+/// the CPU decoder runs it over each piece of a chunk, a GPU thread over a whole chunk. Between
+/// runs it keeps where it is: the current channel's last point (only this layer's fields are
+/// meaningful) and those of the channels switched away from.
+struct Point14LayerCursor {
+  Point14Fields last;
+  Point14Fields parked[4];
+  uint32_t current;
+
+  /// At a chunk's first point, whose channel's models the caller has started.
+  PCV_HOST_DEVICE void start(const Point14Fields& first) {
+    last = first;
+    current = first.scannerChannel;
+  }
+
+  /// Decodes `count` points with `steps` into the records at `records` (`length` bytes apart)
+  /// through `Layer`'s models of each channel: `modelsOf(channel, starts)` gives them, `starts`
+  /// when the channel is new in the chunk (the cursor then starts them from the point of the
+  /// channel switched from), or nullptr when there are none (the run stops, false). True
+  /// otherwise; faults stay in the decoder and `corrupt`.
+  template <typename Layer, typename ModelsOf>
+  PCV_HOST_DEVICE bool decode(ArithmeticDecoder& d, const uint32_t* steps, uint64_t count,
+                              uint8_t* records, uint32_t length, ModelsOf&& modelsOf,
+                              bool& corrupt) {
+    Layer* model = modelsOf(current, false);
+    for (uint64_t i = 0; i < count; ++i) {
+      const Point14Step s = Point14Step::unpack(steps[i]);
+      if (s.channel != current) {
+        parked[current] = last;
+        if (!s.startsChannel) last = parked[s.channel];
+        model = modelsOf(s.channel, s.startsChannel);
+        if (model == nullptr) return false;
+        if (s.startsChannel) model->start(last, true);
+        current = s.channel;
+      }
+      model->decode(d, s, last, corrupt);
+      Layer::store(last, s, records + i * length);
+    }
+    return true;
   }
 };
 

@@ -64,7 +64,7 @@ struct Point14ReturnsXY {
   }
 
   /// Decodes the next point's returns, x and y into its channel's `last`.
-  PCV_HOST_DEVICE Point14Step decode(ArithmeticDecoder& xy) {
+  PCV_HOST_DEVICE PCV_FORCE_INLINE Point14Step decode(ArithmeticDecoder& xy) {
     const uint32_t lastKind = returnKindOf(contexts[current].last);
     const uint32_t changed = xy.decodeSymbol(contexts[current].changes[lastKind]);
     // Version 3 passes the channel on only for points that switch channel, version 4 always.
