@@ -125,11 +125,7 @@ struct Rgb14Codec {
   /// `rgb` and `nir` are the two layers' encoders.
   void encode(ArithmeticEncoder& rgb, ArithmeticEncoder& nir, const uint8_t* item,
               uint32_t channel) {
-    const uint32_t owner = channels.follow(channel, version, [&](uint32_t fresh, uint32_t from) {
-      contexts[fresh].lastRgb = contexts[from].lastRgb;
-      contexts[fresh].lastNir = contexts[from].lastNir;
-      resetModels(fresh);
-    });
+    const uint32_t owner = follow(channel);
     Context& models = contexts[channels.current];
     Context& last = contexts[owner];
     Rgb colour;
@@ -154,13 +150,20 @@ struct Rgb14Codec {
   }
 
  private:
-  PCV_FORCE_INLINE void decodeItem(uint8_t* item, uint32_t channel, ArithmeticDecoder& rgb,
-                                   ArithmeticDecoder& nir) {
-    const uint32_t owner = channels.follow(channel, version, [&](uint32_t fresh, uint32_t from) {
+  /// Follows the channel POINT14 hands on (a channel new in the chunk starts from the last
+  /// values of the one before, with fresh models); returns the channel whose last values the
+  /// point continues.
+  uint32_t follow(uint32_t channel) {
+    return channels.follow(channel, version, [&](uint32_t fresh, uint32_t from) {
       contexts[fresh].lastRgb = contexts[from].lastRgb;
       contexts[fresh].lastNir = contexts[from].lastNir;
       resetModels(fresh);
     });
+  }
+
+  PCV_FORCE_INLINE void decodeItem(uint8_t* item, uint32_t channel, ArithmeticDecoder& rgb,
+                                   ArithmeticDecoder& nir) {
+    const uint32_t owner = follow(channel);
     Context& models = contexts[channels.current];
     Context& last = contexts[owner];
     if (rgbActive) last.lastRgb = decodeRgb(rgb, models.rgb, last.lastRgb);

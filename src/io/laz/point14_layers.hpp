@@ -2,8 +2,9 @@
 /// intensity, scan angle, user data, point source, GPS time), one struct each: its models for one
 /// scanner channel, how a channel's models start, and how the layer decodes and encodes a point
 /// from the returns/XY step and its own fields of the channel's last point. A layer reads no
-/// other layer's fields, so the CPU decoder runs them one after the other per point and the GPU
-/// decoder runs each as a thread of its own over a whole chunk; both through these functions.
+/// other layer's fields, so a decoder runs each apart from the others (Point14LayerCursor): the
+/// CPU decoder layer after layer over each run of points, the GPU decoder each as a thread of its
+/// own over a whole chunk; the encoder codes them one after the other per point.
 #pragma once
 
 #include <cstdint>
