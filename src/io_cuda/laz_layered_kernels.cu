@@ -95,40 +95,33 @@ struct LayerRun {
   }
 };
 
-/// A POINT14 layer (point14_layers.hpp) over a chunk, channels switching as the steps say;
-/// `models` holds item.contexts channel contexts. True when the layer is broken.
+/// A POINT14 layer (point14_layers.hpp) over a chunk, channels switching as the steps say, run
+/// by the cursor the CPU decoder runs; `models` holds item.contexts channel contexts, taken in
+/// the order the chunk starts its channels. True when the layer is broken.
 template <typename Layer>
 __host__ __device__ bool decodePoint14Layer(const KernelParams& p, const FieldItem& item,
                                             Layer* models) {
   LayerRun run(p, item);
-  // The current channel's last point in registers; the others parked until switched back to.
-  Point14Fields last;
-  last.load(run.first);
-  Point14Fields parked[4];
+  Point14Fields first;
+  first.load(run.first);
+  Point14LayerCursor cursor;
+  cursor.start(first);
+  models[0].start(first, true);
   uint32_t slotOf[4] = {0, 0, 0, 0};
-  uint32_t current = last.scannerChannel, used = 1;
-  Layer* model = models;
-  model->start(last, true);
-  bool corrupt = false;
-  for (uint64_t i = 1; i < run.pointCount; ++i) {
-    const Point14Step s = Point14Step::unpack(run.steps[i]);
-    if (s.channel != current) {
-      parked[current] = last;
-      if (s.startsChannel) {
-        // The first pass counted the channels, so this never runs out; stay in bounds anyway.
-        if (used == item.contexts) return true;
-        slotOf[s.channel] = used++;
-        models[slotOf[s.channel]].start(last, true);  // from the channel switched from
-      } else {
-        last = parked[s.channel];
-      }
-      current = s.channel;
-      model = models + slotOf[current];
+  uint32_t used = 1;
+  const auto modelsOf = [&](uint32_t channel, bool starts) -> Layer* {
+    if (starts) {
+      // The first pass counted the channels, so this never runs out; stay in bounds anyway.
+      if (used == item.contexts) return nullptr;
+      slotOf[channel] = used++;
     }
-    model->decode(run.decoder, s, last, corrupt);
-    Layer::store(last, s, run.out + i * run.length);
-  }
-  return run.decoder.failed() || corrupt;
+    return models + slotOf[channel];
+  };
+  bool corrupt = false;
+  const uint64_t after = run.pointCount > 1 ? run.pointCount - 1 : 0;  // the first is raw
+  const bool complete = cursor.decode<Layer>(run.decoder, run.steps + 1, after,
+                                             run.out + run.length, run.length, modelsOf, corrupt);
+  return !complete || run.decoder.failed() || corrupt;
 }
 
 /// The per-point steps of the layers after POINT14, as Rgb14Codec and Byte14Codec run them.
