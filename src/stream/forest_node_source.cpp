@@ -7,7 +7,8 @@
 
 namespace pcv {
 
-ForestNodeSource::ForestNodeSource(std::vector<std::shared_ptr<const NodeSource>> members)
+ForestNodeSource::ForestNodeSource(std::vector<std::shared_ptr<const NodeSource>> members,
+                                   size_t standInMembers)
     : members_(std::move(members)) {
   if (members_.empty()) throw InputError("a forest of node sources needs at least one source");
   origin_ = members_.front()->origin();
@@ -17,6 +18,11 @@ ForestNodeSource::ForestNodeSource(std::vector<std::shared_ptr<const NodeSource>
     const auto firstTree = uint32_t(forest_.trees.size());
     firstNode_.push_back(forest_.nodes.size());
     forest_.trees.insert(forest_.trees.end(), forest.trees.begin(), forest.trees.end());
+    if (firstNode_.size() <= standInMembers) {
+      for (size_t tree = firstTree; tree < forest_.trees.size(); ++tree) {
+        forest_.trees[tree].standsIn = true;
+      }
+    }
     for (SourceNode node : forest.nodes) {
       node.tree += firstTree;
       forest_.nodes.push_back(node);

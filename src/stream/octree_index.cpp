@@ -39,7 +39,8 @@ OctreeIndex::OctreeIndex(const NodeForest& forest)
       parent_(forest.nodes.size(), kNone),
       children_(forest.nodes.size()),
       isRoot_(forest.nodes.size(), false),
-      rootSpacing_(forest.trees.size(), 0.0) {
+      rootSpacing_(forest.trees.size(), 0.0),
+      standsIn_(forest.trees.size(), false) {
   // Hashed, not ordered: a forest of thousands of tiles has millions of nodes.
   std::unordered_map<TreeKey, int32_t, TreeKeyHash> byKey;
   byKey.reserve(nodes_.size());
@@ -67,6 +68,7 @@ OctreeIndex::OctreeIndex(const NodeForest& forest)
             [&](int32_t a, int32_t b) { return nodes_[size_t(a)].tree < nodes_[size_t(b)].tree; });
   for (size_t tree = 0; tree < forest.trees.size(); ++tree) {
     rootSpacing_[tree] = forest.trees[tree].rootSpacing;
+    standsIn_[tree] = forest.trees[tree].standsIn;
   }
   for (int32_t root : roots_) {
     double& spacing = rootSpacing_[nodes_[size_t(root)].tree];

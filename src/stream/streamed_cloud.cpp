@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 
 #include "node_loader.hpp"
+#include "stand_in_cover.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/core/parallel.hpp"
 #include "pcv/stream/copc_node_source.hpp"
 #include "pcv/stream/node_selection.hpp"
 
@@ -27,7 +28,7 @@ ColoringOptions fixedColoring(const Coloring& used, const ColoringOptions& asked
 
 unsigned decodeThreads(unsigned asked) {
   if (asked > 0) return asked;
-  return std::max(1u, std::thread::hardware_concurrency() - 1);
+  return std::max(1u, usableCores() - 1);
 }
 
 }  // namespace
@@ -42,6 +43,7 @@ StreamedCloud::StreamedCloud(std::shared_ptr<const NodeSource> source, Renderer&
       renderer_(renderer),
       options_(options),
       tree_(source_->forest()),
+      standIns_(std::make_unique<const StandInCover>(tree_)),
       resident_(tree_.size()),
       wantedNow_(tree_.size(), false) {
   if (options_.gpuMemoryBytes == 0) throw InputError("streaming needs a GPU memory budget");
@@ -213,14 +215,20 @@ std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx,
                                    .refineSpacingPx = options_.refineSpacingPx};
   wanted_ = selectNodes(tree_, params);
   std::fill(wantedNow_.begin(), wantedNow_.end(), false);  // bits: fast even for millions
+  for (uint32_t node : wanted_) wantedNow_[node] = true;
+  addDecoded();  // what the loader threads finished since the last frame
+  takeFailures();
+  // A dataset's overview steps aside where the tiles it stands in for are drawn; after the new
+  // nodes are in, so the frame that completes the tiles draws them alone.
+  for (uint32_t node : standIns_->dropCovered(
+           wanted_, params, [&](uint32_t root) { return resident_[root].has_value(); })) {
+    wantedNow_[node] = false;
+  }
   std::vector<uint32_t> missing;
   for (uint32_t node : wanted_) {
-    wantedNow_[node] = true;
     if (!resident_[node] && tree_.node(node).pointCount > 0) missing.push_back(node);
   }
   loader_->want(missing);
-  addDecoded();
-  takeFailures();
   std::vector<PointSetId> sets;
   stats_.pointsDrawn = 0;
   stats_.nodesResident = 0;

@@ -115,7 +115,8 @@ std::shared_ptr<const ForestNodeSource> openWithOverviewFiles(
       members[i] = std::make_shared<const WholeTileSource>(tile, options.read);
     }
   });
-  return std::make_shared<const ForestNodeSource>(std::move(members));
+  // The overview files' points repeat the tiles': they step aside where the tiles are drawn.
+  return std::make_shared<const ForestNodeSource>(std::move(members), first);
 }
 
 }  // namespace

@@ -237,6 +237,8 @@ TEST(DatasetModel, AVpcOverviewAssetIsTheFirstImage) {
   EXPECT_EQ(tilePoints, 3u * 400);
   ASSERT_TRUE(model.converge());
   for (size_t i = 0; i < 3; ++i) EXPECT_EQ(streamed->tileStatus(i).state, TileState::Resident);
+  EXPECT_EQ(streamed->cloud().stats().pointsDrawn, tilePoints)
+      << "the tiles drawn, their overview steps aside";
 }
 
 }  // namespace

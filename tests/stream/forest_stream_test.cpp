@@ -2,10 +2,13 @@
 // converges under one budget, the converged image equals the in-core render of the same nodes,
 // a budget smaller than the forest is shared by its trees, an in-core set is drawn and picked
 // beside the stream (and one added mid-stream grows the renderer without touching the stream's
-// nodes), and a forest made of several sources moves their points to one origin.
+// nodes), a forest made of several sources moves their points to one origin, and an overview
+// that stands in for the trees is drawn exactly while a visible root of theirs is not.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <random>
 #include <thread>
 
 #include "pcv/core/camera_framing.hpp"
@@ -14,6 +17,7 @@
 #include "pcv/stream/forest_node_source.hpp"
 #include "pcv/stream/node_selection.hpp"
 #include "pcv/stream/streamed_cloud.hpp"
+#include "pcv/stream/tile_sources.hpp"
 #include "synthetic_node_source.hpp"
 #include "test_support.hpp"
 
@@ -151,6 +155,76 @@ TEST(StreamedForest, InCoreSetsAddedWhileStreamingGrowTheRestAndKeepTheStreamsNo
   EXPECT_EQ(cloud.update(camera, 320, 180), sets) << "nothing was evicted for it";
   renderer->removeSet(inCore);
   EXPECT_TRUE(cloud.converged());
+}
+
+/// An overview of `trees` as a dataset's overview file is: `count` points over the box around
+/// their roots, one node.
+std::shared_ptr<const NodeSource> overviewOf(const NodeSource& trees, uint64_t count) {
+  const Box3d box = OctreeIndex(trees.forest()).bounds();
+  PointCloud cloud{.origin = trees.origin(), .hasColor = true};
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (uint64_t i = 0; i < count; ++i) {
+    const glm::dvec3 world =
+        box.min + glm::dvec3(unit(random), unit(random), unit(random)) * box.size();
+    const glm::dvec3 offset = world - cloud.origin;
+    cloud.points.push_back(
+        {float(offset.x), float(offset.y), float(offset.z), packRgba(128, 128, 128)});
+  }
+  return std::make_shared<const MemoryNodeSource>(std::move(cloud), box);
+}
+
+/// Points a frame drew from an overview of 300 points beside tiles of 1 000-point nodes.
+uint64_t overviewPointsDrawn(const StreamedCloud& cloud) {
+  return cloud.stats().pointsDrawn % 1000;
+}
+
+TEST(StreamedForest, AnOverviewStandsInUntilEveryVisibleTileRootIsDrawn) {
+  const auto tiles = std::make_shared<const SyntheticNodeSource>(2, 2, 1000);
+  const auto forest = std::make_shared<const ForestNodeSource>(
+      std::vector<std::shared_ptr<const NodeSource>>{overviewOf(*tiles, 300), tiles}, 1);
+  ASSERT_EQ(forest->forest().trees.size(), 3u);
+  EXPECT_TRUE(forest->forest().trees[0].standsIn);
+  EXPECT_FALSE(forest->forest().trees[1].standsIn);
+  EXPECT_FALSE(forest->forest().trees[2].standsIn);
+  const OctreeIndex index(forest->forest());
+  const std::vector<int32_t> tileRoots(index.roots().begin() + 1, index.roots().end());
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
+  StreamedCloud cloud(forest, *renderer,
+                      {.gpuMemoryBytes = 64ull << 20, .decodeThreads = 2, .refineSpacingPx = 0.0});
+  const Camera camera = frameBounds(cloud.bounds(), 16.0f / 9.0f);
+  int framesWithOverview = 0;
+  for (int frame = 0; frame < 2000 && !cloud.converged(); ++frame) {
+    cloud.update(camera, 320, 180);
+    const bool rootsDrawn = std::all_of(tileRoots.begin(), tileRoots.end(), [&](int32_t root) {
+      return cloud.nodeState(size_t(root)) == NodeState::Resident;
+    });
+    // The overview's root is resident from the start (the first tree's root is decoded at open).
+    if (!rootsDrawn) {
+      EXPECT_EQ(overviewPointsDrawn(cloud), 300u) << "frame " << frame;
+    }
+    framesWithOverview += overviewPointsDrawn(cloud) == 300 ? 1 : 0;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ASSERT_TRUE(cloud.converged());
+  EXPECT_GE(framesWithOverview, 1) << "the first frame draws the overview";
+  EXPECT_EQ(cloud.stats().pointsDrawn, tiles->forest().nodes.size() * 1000u)
+      << "converged: the tiles alone, the overview stepped aside";
+  cloud.keepOnlyWanted();
+  EXPECT_NE(cloud.nodeState(size_t(index.roots().front())), NodeState::Resident)
+      << "no longer wanted: evicted";
+}
+
+TEST(StreamedForest, AnOverviewStaysWhereAVisibleTileRootDoesNotFitTheBudget) {
+  const auto tiles = std::make_shared<const SyntheticNodeSource>(2, 2, 1000);
+  const auto forest = std::make_shared<const ForestNodeSource>(
+      std::vector<std::shared_ptr<const NodeSource>>{overviewOf(*tiles, 300), tiles}, 1);
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
+  // Room for the overview (the largest on screen, first) and one tile root, not the other.
+  StreamedCloud cloud(forest, *renderer,
+                      {.pointBudget = 1500, .gpuMemoryBytes = 1ull << 20, .decodeThreads = 2});
+  converge(cloud, frameBounds(cloud.bounds(), 16.0f / 9.0f), 320, 180);
+  EXPECT_EQ(cloud.stats().pointsDrawn, 1300u) << "the overview and one tile's root";
 }
 
 TEST(ForestNodeSource, MovesEachMembersPointsToTheForestsOrigin) {

@@ -15,8 +15,10 @@ class ForestNodeSource final : public NodeSource {
  public:
   /// Throws InputError when `members` is empty. The trees and nodes are the members' in the
   /// order given; the origin is the first member's. Colours are the data's own when every member
-  /// has them; the attributes are those every member carries, in the first member's order.
-  explicit ForestNodeSource(std::vector<std::shared_ptr<const NodeSource>> members);
+  /// has them; the attributes are those every member carries, in the first member's order. The
+  /// trees of the first `standInMembers` members stand in for the others' (SourceTree::standsIn).
+  explicit ForestNodeSource(std::vector<std::shared_ptr<const NodeSource>> members,
+                            size_t standInMembers = 0);
 
   const NodeForest& forest() const override { return forest_; }
   const glm::dvec3& origin() const override { return origin_; }

@@ -29,6 +29,11 @@ struct SourceTree {
   /// Typical distance between the root's points, in world units; halves at each level. 0 when
   /// unknown: the selection then assumes ~100 points across the root's cube.
   double rootSpacing = 0.0;
+  /// Its points repeat the other trees' (a dataset's overview, as `pdal_wrench build_vpc
+  /// --overview` writes: every 1000th point of the tiles): it stands in for them until they
+  /// show, so streaming draws a node of it only while a visible root of another tree within its
+  /// cube is not drawn.
+  bool standsIn = false;
 };
 
 /// Every node of every tree, in any order; a node's parent is the node of its tree one level up

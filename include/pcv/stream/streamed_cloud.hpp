@@ -23,6 +23,7 @@
 namespace pcv {
 
 class NodeLoader;
+class StandInCover;
 
 struct StreamingOptions {
   uint64_t pointBudget = 100'000'000;         ///< points drawn per frame, at most
@@ -128,6 +129,7 @@ class StreamedCloud {
   StreamingOptions options_;
   ReservedPool pool_;  // before the loader: its threads stop before the sets go
   OctreeIndex tree_;
+  std::unique_ptr<const StandInCover> standIns_;  // a dataset's overview steps aside (after tree_)
   Coloring coloring_;
   std::vector<std::optional<Resident>> resident_;  // by node
   // The nodes resident_ holds, in any order: what eviction scans (a forest of many tiles has

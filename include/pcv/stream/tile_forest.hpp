@@ -30,8 +30,8 @@ struct TileForestOptions {
   /// The dataset's overview files (TileSet::overviews), when it has some, are the forest's
   /// first trees instead of the samples and roots above: one COPC tree each, whose root is the
   /// first image and whose coarse nodes show the dataset from afar at the cost of reading
-  /// them, not every tile. Their points repeat about one in a thousand of the tiles', drawn
-  /// on the same pixels.
+  /// them, not every tile. Their points repeat about one in a thousand of the tiles': they
+  /// stand in for the tiles (SourceTree::standsIn), drawn only where the tiles are not yet.
   bool overviewAssets = true;
 };
 
