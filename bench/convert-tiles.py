@@ -136,7 +136,8 @@ def main():
             env.update(OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
                        OMPI_MCA_btl='self,tcp', OMPI_MCA_btl_tcp_if_include='lo',
                        OMPI_MCA_oob_tcp_if_include='lo')
-            command = ['mpirun', '-n', str(ranks), '--oversubscribe', '-x', 'PCV_THREADS'] + command
+            command = ['mpirun', '-n', str(ranks), '--oversubscribe', '--bind-to', 'none', '-x',
+                       'PCV_THREADS'] + command
         return timed(command, env, os.path.join(work, f'tiles-{ranks}.json'))
 
     figures = {}

@@ -32,11 +32,22 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// Ranks sharing a machine share its cores: each takes its part unless PCV_THREADS says.
-void shareCoresWithLocalRanks(int localRanks) {
+/// Ranks sharing a machine share its cores unless PCV_THREADS says: a rank bound to CPUs of its
+/// own (`mpirun --map-by slot:PE=8`, taskset) takes those; unbound ranks (`--bind-to none`)
+/// take their part of the machine's. Open MPI binds each of two or fewer ranks to one core by
+/// default, which leaves a rank one thread: say so, with the remedy, rather than run slowly.
+void shareCoresWithLocalRanks(int localRanks, const std::string& who) {
   if (localRanks <= 1 || std::getenv("PCV_THREADS")) return;
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const unsigned mine = std::max(1u, cores / unsigned(localRanks));
+  const unsigned machine = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned usable = usableCores();
+  const unsigned mine = usable < machine ? usable : std::max(1u, machine / unsigned(localRanks));
+  if (usable == 1 && machine >= 2 * unsigned(localRanks)) {
+    std::fprintf(stderr,
+                 "pcv: %sbound to 1 of this machine's %u CPUs, so it converts on one thread "
+                 "(mpirun binds ranks to cores: --bind-to none, or --map-by slot:PE=N, gives "
+                 "each its share)\n",
+                 who.c_str(), machine);
+  }
   ::setenv("PCV_THREADS", std::to_string(mine).c_str(), 1);
 }
 
@@ -232,8 +243,8 @@ void runConvertTiles(const ConvertTilesOptions& options) {
   const int rank = ranks->rank();
   // One report, rank 0's; the others' would overwrite it.
   if (rank != 0) discardRunReport();
-  shareCoresWithLocalRanks(ranks->localSize());
   const std::string who = ranks->size() > 1 ? "rank " + std::to_string(rank) + ": " : "";
+  shareCoresWithLocalRanks(ranks->localSize(), who);
 
   // The same plan on every rank; they agree that it worked before any converts.
   Plan plan;

@@ -15,6 +15,10 @@
 #include <thread>
 #include <vector>
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 namespace pcv {
 namespace {
 
@@ -97,10 +101,22 @@ unsigned unlimitedWorkerCount() {
     const int requested = std::atoi(text);
     if (requested > 0) return unsigned(requested);
   }
-  return std::max(1u, std::thread::hardware_concurrency());
+  return usableCores();
 }
 
 }  // namespace
+
+unsigned usableCores() {
+#if defined(__linux__)
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
+    const int count = CPU_COUNT(&allowed);
+    if (count > 0) return unsigned(count);
+  }
+#endif
+  return std::max(1u, std::thread::hardware_concurrency());
+}
 
 WorkerLimit::WorkerLimit(unsigned threads) : previous_(threadWorkerLimit) {
   threadWorkerLimit = threads;

@@ -1,9 +1,11 @@
 // parallelFor over its reused threads: every index once, whatever the thread count; calls from
 // many threads at once and from inside a range all finish; a range's exception reaches its
 // caller and the threads stay usable; and every range runs at the same time as the others (each
-// on a thread of its own), so ranges that wait for each other finish.
+// on a thread of its own), so ranges that wait for each other finish. Without PCV_THREADS the
+// thread count is the CPUs the process may run on (its affinity), not the machine's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -11,6 +13,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <sched.h>
 
 #include "pcv/core/parallel.hpp"
 
@@ -24,6 +28,29 @@ class ThreadsOverride {
   }
   ~ThreadsOverride() { unsetenv("PCV_THREADS"); }
 };
+
+TEST(ParallelFor, ThreadsFollowTheCpusTheProcessMayRunOn) {
+  unsetenv("PCV_THREADS");
+  EXPECT_GE(usableCores(), 1u);
+  EXPECT_LE(usableCores(), std::max(1u, std::thread::hardware_concurrency()));
+  EXPECT_EQ(workerCount(), usableCores());
+  // A thread bound to one CPU (as mpirun binds a rank, or taskset a process) sees one.
+  cpu_set_t allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+  int first = 0;
+  while (!CPU_ISSET(first, &allowed)) ++first;
+  unsigned bound = 0, workers = 0;
+  std::thread([&] {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    ASSERT_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+    bound = usableCores();
+    workers = workerCount();
+  }).join();
+  EXPECT_EQ(bound, 1u);
+  EXPECT_EQ(workers, 1u);
+}
 
 TEST(ParallelFor, CoversEveryIndexOnce) {
   for (const unsigned threads : {1u, 3u, 16u}) {

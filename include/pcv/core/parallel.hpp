@@ -10,8 +10,12 @@
 
 namespace pcv {
 
-/// Threads parallelFor uses: hardware concurrency, or PCV_THREADS from the environment, at most
-/// the calling thread's WorkerLimit.
+/// The CPUs this process may run on, at least 1: its affinity mask, which is smaller than the
+/// machine under taskset, a container's cpuset or mpirun's binding of a rank to its cores.
+unsigned usableCores();
+
+/// Threads parallelFor uses: usableCores(), or PCV_THREADS from the environment, at most the
+/// calling thread's WorkerLimit.
 unsigned workerCount();
 
 /// Caps workerCount() on the calling thread while it lives, and on the threads that run the
