@@ -13,8 +13,11 @@
 #     "fly: whole frame"), the GPU frame, the frames over 16 ms, and peak RSS. On the cpu
 #     backend the draw is the CPU's own raster of millions of points, which the 16 ms target is
 #     not about; BACKEND=cuda on the GPU machine measures both.
-# Finally 10 000 tiles of 1 000 points under `ulimit -n 1024`: peak RSS against --memory.
-# Usage: dataset-first-image.sh BUILD_DIR WORKDIR  (env: COLS ROWS POINTS BACKEND JOBS MAKE_ONLY SETS)
+# Finally 10 000 tiles of 1 000 points under `ulimit -n 1024`: peak RSS against --memory (MANY=0
+# leaves it out). Only the sets SETS names are made (the LAS tiles always, as the others' source),
+# so a 1 B-point run need not read its 25 GB of LAS tiles in Python for the VPC's overview.
+# Usage: dataset-first-image.sh BUILD_DIR WORKDIR
+#   (env: COLS ROWS POINTS BACKEND JOBS MAKE_ONLY SETS MANY)
 set -euo pipefail
 build=${1:?usage: dataset-first-image.sh BUILD_DIR WORKDIR}
 work=${2:?usage: dataset-first-image.sh BUILD_DIR WORKDIR}
@@ -22,6 +25,8 @@ pcv="$build/app/pcv"
 streambench="$build/bench/pcv_stream_benchmark"
 cols=${COLS:-40} rows=${ROWS:-25} points=${POINTS:-100000}
 backend=${BACKEND:-cpu} jobs=${JOBS:-$(nproc)}
+sets=${SETS:-las laz copc overview.vpc}
+wants() { case " $sets " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
 now() { date +%s.%N; }
@@ -38,25 +43,25 @@ if [ ! -d "$work/las" ]; then
   python3 "$here/make-tiles.py" "$work/las" "$cols" "$rows" "$points"
   echo "made $((cols * rows)) LAS tiles of $points points: $(since "$start") s"
 fi
-if [ ! -d "$work/laz" ]; then
+if wants laz && [ ! -d "$work/laz" ]; then
   start=$(now)
   convert_all "$work/las" "$work/laz" .laz
   echo "made the LAZ tiles: $(since "$start") s"
 fi
-if [ ! -d "$work/copc" ]; then
+if wants copc && [ ! -d "$work/copc" ]; then
   start=$(now)
   convert_all "$work/las" "$work/copc" .copc.laz
   echo "made the COPC tiles: $(since "$start") s"
 fi
-if [ ! -f "$work/overview.vpc" ]; then
+if wants overview.vpc && [ ! -f "$work/overview.vpc" ]; then
   "$pcv" vpc "$work/overview.vpc" "$work/las" >/dev/null
   python3 "$here/add-vpc-overview.py" "$work/overview.vpc"
   "$pcv" convert "$work/overview-overview.las" "$work/overview-overview.copc.laz" >/dev/null
 fi
-if [ ! -d "$work/many" ]; then python3 "$here/make-tiles.py" "$work/many" 100 100 1000; fi
-du -sh "$work/las" "$work/laz" "$work/copc"
+if [ "${MANY:-1}" != 0 ] && [ ! -d "$work/many" ]; then python3 "$here/make-tiles.py" "$work/many" 100 100 1000; fi
+du -sh "$work"/las "$work"/laz "$work"/copc 2>/dev/null || true
 [ -z "${MAKE_ONLY:-}" ] || exit 0  # MAKE_ONLY=1: the tiles only, timed another time
-for set in ${SETS:-las laz copc overview.vpc}; do
+for set in $sets; do
   name=${set%.vpc}
   start=$(now)
   "$pcv" info "$work/$set" --report "$work/$name-info.json" >/dev/null
@@ -80,6 +85,7 @@ done
 # 10 000 tiles, few points each: the header index, the forest and the stream within the limit of
 # open files, and the process's peak RSS against --memory (the cpu backend's resident nodes are
 # host memory too: --gpu-memory is added to what is allowed).
+[ "${MANY:-1}" != 0 ] || exit 0
 (
   ulimit -n 1024
   "$streambench" "$work/many" --backend "$backend" --size 1280x720 --frames 3 --warmup 1 \
