@@ -53,6 +53,33 @@ TEST(Morton, SortKeepsEveryPointOnce) {
   EXPECT_EQ(0, std::memcmp(points.data(), resorted.data(), points.size() * sizeof(Point)));
 }
 
+TEST(Morton, OrderIsByCodeThenByIndex) {
+  // Sizes either side of where the radix sort takes over; few distinct positions, so many
+  // codes are equal and their order must stay the points' order.
+  for (const size_t count : {size_t(1000), size_t(5000), size_t(300'000)}) {
+    std::vector<Point> points = cylinderPoints(count, 11);
+    for (size_t i = 0; i < count; i += 3) points[i] = points[i / 7];
+    const std::vector<uint32_t> order = mortonOrder(points);
+    float min[3] = {INFINITY, INFINITY, INFINITY}, max[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (const Point& p : points) {
+      const float v[3] = {p.x, p.y, p.z};
+      for (int axis = 0; axis < 3; ++axis) {
+        min[axis] = std::min(min[axis], v[axis]);
+        max[axis] = std::max(max[axis], v[axis]);
+      }
+    }
+    const MortonGrid grid = makeMortonGrid(min, max);
+    std::vector<std::pair<uint64_t, uint32_t>> reference(count);
+    for (size_t i = 0; i < count; ++i) {
+      reference[i] = {mortonCode(grid, points[i].x, points[i].y, points[i].z), uint32_t(i)};
+    }
+    std::sort(reference.begin(), reference.end());
+    ASSERT_EQ(order.size(), count);
+    for (size_t i = 0; i < count; ++i)
+      ASSERT_EQ(order[i], reference[i].second) << count << " " << i;
+  }
+}
+
 /// Median over batches of the largest quantization step of each.
 double medianStep(const HostPointPool& compact) {
   std::vector<double> steps;
