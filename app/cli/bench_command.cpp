@@ -12,14 +12,19 @@
 #include "options/clip_options.hpp"
 #include "options/filter_options.hpp"
 #include "options/option_groups.hpp"
+#include "options/quality_options.hpp"
+#include "options/session_terminal.hpp"
+#include "options/stream_flags.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/core/image.hpp"
 #include "pcv/raster/quality_presets.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinder_viewpoints.hpp"
 #include "pcv/scene/cylinders.hpp"
+#include "pcv/session/render_converged.hpp"
 #include "pcv/session/scene.hpp"
-#include "options/quality_options.hpp"
+#include "pcv/session/scene_camera.hpp"
 
 namespace pcv::app {
 namespace {
@@ -41,7 +46,28 @@ struct BenchOptions {
   std::vector<std::string> qualityModes{"base"};  // presets on top of them
   FilterFlags filter;                             // filter of every row
   std::vector<std::string> filterModes{"none"};   // filter cases of the cylinder scene
+  /// Files, folders, VPCs or URLs, opened as `pcv render` opens them (read whole, or streamed and
+  /// converged first); none: the cylinders.
+  std::vector<std::string> files;
+  StreamLimits stream;          // --memory, --gpu-memory, --point-budget, --in-core
+  double streamSeconds = 60.0;  // a streamed scene's wait for its view to converge
 };
+
+/// A view every row is timed from: a camera, and the origin the scene's points are offsets from.
+struct BenchView {
+  std::string name;
+  Camera camera;
+  glm::dvec3 origin{0.0};
+};
+
+/// The cylinder scene's four views (its points are offsets from the world origin).
+std::vector<BenchView> cylinderViews() {
+  std::vector<BenchView> views;
+  for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+    views.push_back({viewpoint.name, viewpoint.camera()});
+  }
+  return views;
+}
 
 /// Filter cases of the cylinder scene, whose points get synthetic filter data (see
 /// cylinderFilterFields): class 1 + the cylinder's index (Morton order keeps cylinders apart, so
@@ -60,8 +86,8 @@ const std::vector<FilterCase>& filterCases() {
     allPass.classes = parseClassList("0-199", "--classes");
     first.returns = ReturnChoice::First;
     range.ranges = {{"intensity", 0.0, 2047.0}};
-    return std::vector<FilterCase>{{"none", {}},          {"class", one},   {"half", half},
-                                   {"all", allPass},      {"first", first}, {"range", range}};
+    return std::vector<FilterCase>{{"none", {}},     {"class", one},   {"half", half},
+                                   {"all", allPass}, {"first", first}, {"range", range}};
   }();
   return cases;
 }
@@ -157,9 +183,10 @@ struct MethodResult {
 };
 
 MethodResult measure(Renderer& renderer, const std::string& order, const RenderSettings& settings,
-                     const std::string& label, const CylinderViewpoint& viewpoint,
-                     const ImageSize& size, const BenchOptions& o) {
-  const ViewTransform view = makeViewTransform(viewpoint.camera(), size.width, size.height);
+                     const std::string& label, const BenchView& viewpoint, const ImageSize& size,
+                     const BenchOptions& o) {
+  const ViewTransform view =
+      makeViewTransform(viewpoint.camera, size.width, size.height, viewpoint.origin);
   // No pixels passed: the renderer draws into its own device (or host) image.
   const RenderTarget target{nullptr, size.width, size.height,
                             renderer.cudaStream() ? MemorySpace::Device : MemorySpace::Host};
@@ -202,13 +229,17 @@ std::string jsonEscape(const std::string& text) {
 }
 
 void writeJson(const std::string& path, const BenchOptions& o, const std::string& device,
-               const std::vector<MethodResult>& results,
+               uint64_t pointCount, const std::vector<MethodResult>& results,
                const std::map<std::string, double>& prepare,
                const std::map<std::string, uint64_t>& resident) {
   std::ofstream out(path);
   if (!out) throw Error("cannot write '" + path + "'");
-  out << "{\n  \"device\": \"" << jsonEscape(device) << "\",\n  \"points\": " << o.scene.pointCount
-      << ",\n  \"size\": \"" << o.size << "\",\n  \"frames\": " << o.frames
+  out << "{\n  \"device\": \"" << jsonEscape(device) << "\",\n  \"points\": " << pointCount
+      << ",\n  \"inputs\": [";
+  for (size_t i = 0; i < o.files.size(); ++i) {
+    out << (i ? ", " : "") << "\"" << jsonEscape(o.files[i]) << "\"";
+  }
+  out << "],\n  \"size\": \"" << o.size << "\",\n  \"frames\": " << o.frames
       << ",\n  \"warmup_frames\": " << o.warmupFrames << ",\n  \"prepare_seconds\": {";
   bool first = true;
   for (const auto& [order, seconds] : prepare) {
@@ -219,7 +250,7 @@ void writeJson(const std::string& path, const BenchOptions& o, const std::string
   first = true;
   for (const auto& [order, bytes] : resident) {
     out << (first ? "" : ", ") << "\"" << order
-        << "\": " << double(bytes) / std::max<uint64_t>(1, o.scene.pointCount);
+        << "\": " << double(bytes) / std::max<uint64_t>(1, pointCount);
     first = false;
   }
   out << "},\n  \"results\": [\n";
@@ -245,58 +276,122 @@ PointStorage storageFor(const std::string& order, bool compactOnly) {
   return compactOnly ? PointStorage::Compact : PointStorage::CompactAndPoints;
 }
 
-/// The rows of one order: every method and preset the renderer draws, at every viewpoint.
+/// The rows of one order: every method and preset the renderer draws, from every view; the
+/// points per second count `pointCount` points a frame.
 void measureOrder(Renderer& renderer, const std::string& order, const RenderSettings& base,
-                  const ImageSize& size, const BenchOptions& o,
-                  std::vector<MethodResult>& results) {
+                  const ImageSize& size, const BenchOptions& o, const std::vector<BenchView>& views,
+                  uint64_t pointCount, std::vector<MethodResult>& results) {
   std::vector<RasterMethod> methods = renderer.methods();
   if (!o.methods.empty()) {
     std::erase_if(methods, [&](RasterMethod m) {
       return std::find(o.methods.begin(), o.methods.end(), methodName(m)) == o.methods.end();
     });
   }
-  for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+  for (const BenchView& viewpoint : views) {
     for (const RasterMethod method : methods) {
       for (const QualityPreset* mode : requestedQualityModes(o.qualityModes)) {
         for (const ClipCase& clipCase : clipCases()) {
-         for (const FilterCase& filterCase : filterCases()) {
-          const bool wanted = std::any_of(o.clipModes.begin(), o.clipModes.end(), [&](auto& name) {
-            return name == "every" || name == clipCase.name;
-          });
-          const bool filterWanted =
-              std::any_of(o.filterModes.begin(), o.filterModes.end(),
-                          [&](auto& name) { return name == "every" || name == filterCase.name; });
-          if (!wanted || !filterWanted) continue;
-          RenderSettings settings = base;
-          settings.method = method;
-          mode->apply(settings.quality);
-          if (clipCase.clip.active()) settings.clip = clipCase.clip;
-          if (filterCase.filter.active()) settings.filter = filterCase.filter;
-          // Filters draw from the compact layout as clipping does.
-          if (settings.filter.active() && order != "morton") continue;
-          if (settings.filter.active() && method != RasterMethod::Compact &&
-              !needsQualityPipeline(settings.quality)) {
-            continue;
+          for (const FilterCase& filterCase : filterCases()) {
+            const bool wanted =
+                std::any_of(o.clipModes.begin(), o.clipModes.end(),
+                            [&](auto& name) { return name == "every" || name == clipCase.name; });
+            const bool filterWanted =
+                std::any_of(o.filterModes.begin(), o.filterModes.end(),
+                            [&](auto& name) { return name == "every" || name == filterCase.name; });
+            if (!wanted || !filterWanted) continue;
+            RenderSettings settings = base;
+            settings.method = method;
+            mode->apply(settings.quality);
+            if (clipCase.clip.active()) settings.clip = clipCase.clip;
+            if (filterCase.filter.active()) settings.filter = filterCase.filter;
+            // Filters draw from the compact layout as clipping does.
+            if (settings.filter.active() && order != "morton") continue;
+            if (settings.filter.active() && method != RasterMethod::Compact &&
+                !needsQualityPipeline(settings.quality)) {
+              continue;
+            }
+            // The quality pipeline and clipping draw from the compact layout: Morton order only.
+            const bool compactLayout = needsQualityPipeline(settings.quality);
+            if (compactLayout && order != "morton") continue;
+            if (settings.clip.active() && method != RasterMethod::Compact && !compactLayout)
+              continue;
+            const std::string label =
+                std::string(methodName(method)) +
+                (mode == &qualityPresets()[0] ? "" : std::string("+") + mode->name) +
+                (clipCase.clip.active()   ? std::string("+clip:") + clipCase.name
+                 : settings.clip.active() ? "+clip"
+                                          : "") +
+                (filterCase.filter.active() ? std::string("+filter:") + filterCase.name
+                 : settings.filter.active() ? "+filter"
+                                            : "");
+            results.push_back(measure(renderer, order, settings, label, viewpoint, size, o));
+            printRow(results.back(), pointCount);
           }
-          // The quality pipeline and clipping draw from the compact layout: Morton order only.
-          const bool compactLayout = needsQualityPipeline(settings.quality);
-          if (compactLayout && order != "morton") continue;
-          if (settings.clip.active() && method != RasterMethod::Compact && !compactLayout) continue;
-          const std::string label =
-              std::string(methodName(method)) +
-              (mode == &qualityPresets()[0] ? "" : std::string("+") + mode->name) +
-              (clipCase.clip.active()   ? std::string("+clip:") + clipCase.name
-               : settings.clip.active() ? "+clip"
-                                        : "") +
-              (filterCase.filter.active()   ? std::string("+filter:") + filterCase.name
-               : settings.filter.active() ? "+filter"
-                                          : "");
-          results.push_back(measure(renderer, order, settings, label, viewpoint, size, o));
-          printRow(results.back(), o.scene.pointCount);
-         }
         }
       }
     }
+  }
+}
+
+void printHeader() {
+  std::printf("%-9s %-8s %-15s %9s %9s %9s %8s %6s  | per-stage medians (ms)\n", "viewpoint",
+              "order", "method", "median ms", "min ms", "max ms", "Gpts/s", "B/pt");
+}
+
+/// The rows over files (a dataset, a COPC file, files read whole), from the view `pcv render`
+/// frames them in. A streamed scene converges first and is timed drawing exactly the nodes the
+/// view wants; the order is the one the scene is laid out in ("data").
+void benchFiles(const BenchOptions& o, const RenderSettings& base, const ImageSize& size) {
+  const auto onlyNone = [](const std::vector<std::string>& modes) {
+    return std::all_of(modes.begin(), modes.end(), [](auto& m) { return m == "none"; });
+  };
+  if (!onlyNone(o.clipModes) || !onlyNone(o.filterModes)) {
+    throw InputError(
+        "--clip-modes and --filter-modes time the cylinders' own cases; with files, "
+        "give --clip-box/--clip-slab or --classes/--returns/--range instead");
+  }
+  SceneOptions sceneOptions{.stream = o.stream, .report = terminalReport()};
+  requestFilterData(base.filter, sceneOptions.stream);
+  const ScenePlan plan = prepareScene({.files = o.files}, sceneOptions);
+  RendererOptions rendererOptions = plan.rendererOptions();
+  rendererOptions.timeStages = !o.wholeFrames;
+  std::unique_ptr<Renderer> renderer = createRendererFrom(o.renderer, rendererOptions);
+  const auto start = std::chrono::steady_clock::now();
+  Scene scene(plan, sceneOptions, *renderer);
+  checkSceneFilterable(base.filter, scene);
+  const Camera camera =
+      startCamera(scene.kind(), scene.worldBounds(), float(size.width) / float(size.height), {});
+  uint64_t pointCount = scene.pointCount();
+  if (StreamedCloud* streamed = scene.streamed()) {
+    Image image(size.width, size.height);
+    const ConvergedRender converged = renderConverged(
+        scene, camera, base, {image.pixels.data(), size.width, size.height, MemorySpace::Host},
+        o.streamSeconds);
+    if (!converged.converged) {
+      std::fprintf(stderr, "pcv: the view did not converge within %.0f s: timing what is there\n",
+                   o.streamSeconds);
+    }
+    streamed->keepOnlyWanted();  // the renderer then holds exactly the sets the view draws
+    pointCount = streamed->stats().pointsDrawn;
+  }
+  const double prepareSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const uint64_t residentBytes = renderer->residentBytes();
+  const std::string device = renderer->backendName() + ": " + renderer->deviceDescription();
+  std::vector<MethodResult> results;
+  printHeader();
+  measureOrder(*renderer, "data", base, size, o, {{"framed", camera, scene.origin()}}, pointCount,
+               results);
+  std::printf("\n%s; %llu points drawn of %llu at %s; %d frames after %d warm-up frames per row\n",
+              device.c_str(), (unsigned long long)pointCount,
+              (unsigned long long)scene.pointCount(), o.size.c_str(), o.frames, o.warmupFrames);
+  std::printf("opening%s the scene took %.3f s; renderer memory %.2f bytes per point drawn%s\n",
+              scene.streamed() ? " and converging" : "", prepareSeconds,
+              double(residentBytes) / std::max<uint64_t>(1, pointCount),
+              scene.streamed() ? " (the stream's whole reserved pool)" : "");
+  if (!o.json.empty()) {
+    writeJson(o.json, o, device, pointCount, results, {{"data", prepareSeconds}},
+              {{"data", residentBytes}});
   }
 }
 
@@ -312,13 +407,13 @@ void runBench(const BenchOptions& o) {
   applyQualityOptions(o.quality, base);
   base.clip = clipSettingsFrom(o.clip);
   base.filter = pointFilterFrom(o.filter);
+  if (!o.files.empty()) return benchFiles(o, base, size);
 
   std::vector<MethodResult> results;
   std::map<std::string, double> prepareSeconds;
   std::map<std::string, uint64_t> residentBytes;
   std::string device;
-  std::printf("%-9s %-8s %-15s %9s %9s %9s %8s %6s  | per-stage medians (ms)\n", "viewpoint",
-              "order", "method", "median ms", "min ms", "max ms", "Gpts/s", "B/pt");
+  printHeader();
   for (const std::string& order : orders) {
     std::unique_ptr<Renderer> renderer = createRendererFrom(
         o.renderer, {.storage = storageFor(order, o.compactOnly), .timeStages = !o.wholeFrames});
@@ -329,9 +424,8 @@ void runBench(const BenchOptions& o) {
     std::optional<Scene> scene;
     if (wantsFilters(o) && order == "morton") {
       const uint64_t count = o.scene.pointCount;
-      const PointSetId set =
-          renderer->addSet(CylinderProducer(makeCylinderScene(o.scene.seed), count),
-                           {.keepSourceOrder = true});
+      const PointSetId set = renderer->addSet(
+          CylinderProducer(makeCylinderScene(o.scene.seed), count), {.keepSourceOrder = true});
       renderer->setFilterData(
           set, [count](uint64_t i) { return cylinderFilterFields(i, count); }, "intensity");
     } else {
@@ -341,7 +435,7 @@ void runBench(const BenchOptions& o) {
     prepareSeconds[order] =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     residentBytes[order] = renderer->residentBytes();
-    measureOrder(*renderer, order, base, size, o, results);
+    measureOrder(*renderer, order, base, size, o, cylinderViews(), o.scene.pointCount, results);
   }
   std::printf("\n%s; %llu points at %s; %d frames after %d warm-up frames per row\n",
               device.c_str(), (unsigned long long)o.scene.pointCount, o.size.c_str(), o.frames,
@@ -353,7 +447,9 @@ void runBench(const BenchOptions& o) {
         order.c_str(), seconds,
         double(residentBytes[order]) / std::max<uint64_t>(1, o.scene.pointCount));
   }
-  if (!o.json.empty()) writeJson(o.json, o, device, results, prepareSeconds, residentBytes);
+  if (!o.json.empty()) {
+    writeJson(o.json, o, device, o.scene.pointCount, results, prepareSeconds, residentBytes);
+  }
 }
 
 }  // namespace
@@ -408,6 +504,16 @@ void addBenchCommand(CLI::App& cli) {
       ->delimiter(',')
       ->check(CLI::IsMember(qualityModeChoices()))
       ->capture_default_str();
+  addStreamFlags(*bench, o->stream);
+  bench
+      ->add_option("--stream-time-limit", o->streamSeconds,
+                   "A streamed scene: seconds to wait for the view to converge before timing")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  bench->add_option("files", o->files,
+                    "Point cloud files, folders of tiles, VPCs or URLs, opened as pcv render opens "
+                    "them and timed from its framed view (a stream once converged); none: the "
+                    "cylinders from four views");
   bench->callback([o] { runBench(*o); });
 }
 

@@ -1,6 +1,6 @@
-// `pcv info` and `pcv render` of a folder of tiles: the dataset's figures in the --report JSON
-// (tiles, points, formats, bounds, coordinate system), every point of every tile drawn once the
-// stream converges, and two coordinate systems refused.
+// `pcv info`, `pcv render` and `pcv bench` of a folder of tiles: the dataset's figures in the
+// --report JSON (tiles, points, formats, bounds, coordinate system), every point of every tile
+// drawn once the stream converges (and timed so by bench), and two coordinate systems refused.
 #include <filesystem>
 
 #include "io_test_util.hpp"
@@ -73,6 +73,45 @@ TEST(DatasetCli, RenderOfAFolderStreamsEveryTileToConvergence) {
   EXPECT_EQ(stream.value("pointsInFile", 0ull), 2900u) << stream;
   EXPECT_EQ(stream.value("pointsDrawn", 0ull), 2900u) << stream;
   EXPECT_GT(test::countLitPixels(readPng(png), kOpaqueBlack), 500u);
+}
+
+TEST(DatasetCli, BenchOfAFolderTimesTheConvergedView) {
+  test::TempDir dir;
+  const std::filesystem::path folder = writeDataset(dir);
+  const std::string json = dir.file("bench.json").string();
+  std::string text;
+  ASSERT_EQ(pcv("bench --backend cpu " + folder.string() +
+                    " --size 160x90 --frames 2 --warmup 1 --methods compact --json " + json,
+                &text),
+            0)
+      << text;
+  const nlohmann::json figures = test::readJsonReport(json);
+  EXPECT_EQ(figures.value("points", 0ull), 2900u) << "every tile's points drawn" << figures;
+  ASSERT_EQ(figures["inputs"].size(), 1u) << figures;
+  ASSERT_EQ(figures["results"].size(), 1u) << figures;
+  const nlohmann::json& row = figures["results"][0];
+  EXPECT_EQ(row.value("viewpoint", ""), "framed") << row;
+  EXPECT_EQ(row.value("method", ""), "compact") << row;
+  EXPECT_GT(row["total_ms"].value("median", 0.0), 0.0) << row;
+  // The cylinders' synthetic filter and clip cases are not the data's: refused with files.
+  EXPECT_NE(
+      pcv("bench --backend cpu " + folder.string() + " --frames 1 --filter-modes first", &text), 0)
+      << text;
+}
+
+TEST(DatasetCli, BenchOfOneFileReadsItWhole) {
+  test::TempDir dir;
+  const std::filesystem::path file = test::writeLasTile(dir.file("one.las"), 0, 0, 30);
+  const std::string json = dir.file("bench.json").string();
+  std::string text;
+  ASSERT_EQ(pcv("bench --backend cpu " + file.string() +
+                    " --size 160x90 --frames 1 --warmup 0 --methods compact --json " + json,
+                &text),
+            0)
+      << text;
+  const nlohmann::json figures = test::readJsonReport(json);
+  EXPECT_EQ(figures.value("points", 0ull), 900u) << figures;
+  ASSERT_EQ(figures["results"].size(), 1u) << figures;
 }
 
 }  // namespace
