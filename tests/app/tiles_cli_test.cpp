@@ -1,5 +1,6 @@
 // `pcv convert --tiles`: a folder, files and a VPC converted into a folder of COPC tiles with a
-// VPC over them (checked through the VPC reader and the --report JSON), same-named tiles refused,
+// VPC over them (checked through the VPC reader and the --report JSON, and rendered: the VPC
+// draws what its tiles given as files draw), same-named tiles refused,
 // a failed tile naming itself with no file left under its name and no VPC, and, where pcv was
 // built with MPI and mpirun is there, two ranks writing exactly the bytes one process writes.
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include "io_test_util.hpp"
 #include "json_report.hpp"
 #include "pcv/io/copc_file.hpp"
+#include "pcv/io/png_writer.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
 #include "synthetic_tiles.hpp"
 #include "test_support.hpp"
@@ -76,6 +78,19 @@ TEST(TilesCli, AFolderBecomesCopcTilesAndAVpc) {
   }
   // Tile c is the third column: its box starts two tiles east of the first.
   EXPECT_NEAR(vpc.tiles[3].nativeBounds->min.x, test::kEast + 2 * test::kTileSize, 3.0);
+
+  // The converged VPC draws what its COPC tiles given as files draw, pixel for pixel.
+  std::string tiles;
+  for (const VpcTile& tile : vpc.tiles) tiles += " " + tile.location;
+  const std::string common = " --backend cpu --size 320x180 --out ";
+  ASSERT_EQ(pcv("render " + (out / "dataset.vpc").string() + common + dir.file("vpc.png").string(),
+                &text),
+            0)
+      << text;
+  ASSERT_EQ(pcv("render" + tiles + common + dir.file("files.png").string(), &text), 0) << text;
+  const Image fromVpc = readPng(dir.file("vpc.png"));
+  EXPECT_GT(test::countLitPixels(fromVpc, kOpaqueBlack), 500u);
+  EXPECT_EQ(test::countDifferentPixels(fromVpc, readPng(dir.file("files.png"))), 0u);
 }
 
 TEST(TilesCli, AVpcOfTilesConvertsUnderAnotherName) {
