@@ -350,11 +350,17 @@ void benchFiles(const BenchOptions& o, const RenderSettings& base, const ImageSi
         "--clip-modes and --filter-modes time the cylinders' own cases; with files, "
         "give --clip-box/--clip-slab or --classes/--returns/--range instead");
   }
+  if (o.order != "both") {
+    throw InputError(
+        "--order times the cylinders in their generated and Morton orders; files "
+        "are timed in the order the scene lays them out");
+  }
   SceneOptions sceneOptions{.stream = o.stream, .report = terminalReport()};
   requestFilterData(base.filter, sceneOptions.stream);
   const ScenePlan plan = prepareScene({.files = o.files}, sceneOptions);
   RendererOptions rendererOptions = plan.rendererOptions();
   rendererOptions.timeStages = !o.wholeFrames;
+  if (o.compactOnly) rendererOptions.storage = PointStorage::Compact;
   std::unique_ptr<Renderer> renderer = createRendererFrom(o.renderer, rendererOptions);
   const auto start = std::chrono::steady_clock::now();
   Scene scene(plan, sceneOptions, *renderer);

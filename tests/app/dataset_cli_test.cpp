@@ -97,6 +97,9 @@ TEST(DatasetCli, BenchOfAFolderTimesTheConvergedView) {
   EXPECT_NE(
       pcv("bench --backend cpu " + folder.string() + " --frames 1 --filter-modes first", &text), 0)
       << text;
+  EXPECT_NE(pcv("bench --backend cpu " + folder.string() + " --frames 1 --order original", &text),
+            0)
+      << text;
 }
 
 TEST(DatasetCli, BenchOfOneFileReadsItWhole) {
