@@ -304,15 +304,16 @@ void measureOrder(Renderer& renderer, const std::string& order, const RenderSett
             mode->apply(settings.quality);
             if (clipCase.clip.active()) settings.clip = clipCase.clip;
             if (filterCase.filter.active()) settings.filter = filterCase.filter;
-            // Filters draw from the compact layout as clipping does.
-            if (settings.filter.active() && order != "morton") continue;
+            // Filters draw from the compact layout as clipping does (every order has it but the
+            // cylinders' original one).
+            if (settings.filter.active() && order == "original") continue;
             if (settings.filter.active() && method != RasterMethod::Compact &&
                 !needsQualityPipeline(settings.quality)) {
               continue;
             }
             // The quality pipeline and clipping draw from the compact layout: Morton order only.
             const bool compactLayout = needsQualityPipeline(settings.quality);
-            if (compactLayout && order != "morton") continue;
+            if (compactLayout && order == "original") continue;
             if (settings.clip.active() && method != RasterMethod::Compact && !compactLayout)
               continue;
             const std::string label =

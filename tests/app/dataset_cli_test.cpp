@@ -2,6 +2,7 @@
 // --report JSON (tiles, points, formats, bounds, coordinate system), every point of every tile
 // drawn once the stream converges (and timed so by bench), and two coordinate systems refused.
 #include <filesystem>
+#include <set>
 
 #include "io_test_util.hpp"
 #include "json_report.hpp"
@@ -100,6 +101,26 @@ TEST(DatasetCli, BenchOfAFolderTimesTheConvergedView) {
   EXPECT_NE(pcv("bench --backend cpu " + folder.string() + " --frames 1 --order original", &text),
             0)
       << text;
+}
+
+TEST(DatasetCli, BenchOfFilesTimesQualityPresetsAndFilters) {
+  test::TempDir dir;
+  const std::filesystem::path folder = writeDataset(dir);
+  const std::string json = dir.file("bench.json").string();
+  std::string text;
+  ASSERT_EQ(pcv("bench --backend cpu " + folder.string() +
+                    " --size 160x90 --frames 1 --warmup 0 --methods compact --quality-modes "
+                    "base,edl --classes 2 --json " +
+                    json,
+                &text),
+            0)
+      << text;
+  const nlohmann::json figures = test::readJsonReport(json);
+  std::set<std::string> rows;
+  for (const nlohmann::json& row : figures["results"]) {
+    rows.insert(row.value("method", ""));
+  }
+  EXPECT_EQ(rows, (std::set<std::string>{"compact+filter", "compact+edl+filter"})) << figures;
 }
 
 TEST(DatasetCli, BenchOfOneFileReadsItWhole) {
