@@ -80,7 +80,7 @@ for set in $sets; do
   fi
   "$streambench" "$work/$set" --backend "$backend" --size 1280x720 --frames 3 --warmup 1 \
       --fly-frames 150 --json "$work/$name-stream.json" 2>&1 |
-    grep -E "^(open|converge|fly: frame thread|fly: whole|fly: GPU|fly: points|memory)" | sed "s/^/$name: /"
+    grep -E "^(open|converge|fly: frame thread|fly: whole|fly: GPU|fly: points|fly: decoded|memory)" | sed "s/^/$name: /"
 done
 # 10 000 tiles, few points each: the header index, the forest and the stream within the limit of
 # open files, and the process's peak RSS against --memory (the cpu backend's resident nodes are
