@@ -30,6 +30,8 @@ class ThreadsOverride {
 };
 
 TEST(ParallelFor, ThreadsFollowTheCpusTheProcessMayRunOn) {
+  const char* given = std::getenv("PCV_THREADS");
+  const std::string saved = given ? given : "";
   unsetenv("PCV_THREADS");
   EXPECT_GE(usableCores(), 1u);
   EXPECT_LE(usableCores(), std::max(1u, std::thread::hardware_concurrency()));
@@ -50,6 +52,7 @@ TEST(ParallelFor, ThreadsFollowTheCpusTheProcessMayRunOn) {
   }).join();
   EXPECT_EQ(bound, 1u);
   EXPECT_EQ(workers, 1u);
+  if (given) setenv("PCV_THREADS", saved.c_str(), 1);
 }
 
 TEST(ParallelFor, CoversEveryIndexOnce) {
