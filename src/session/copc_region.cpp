@@ -10,11 +10,6 @@
 namespace pcv {
 namespace {
 
-bool overlaps(const Box3d& a, const Box3d& b) {
-  return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y &&
-         a.min.z <= b.max.z && b.min.z <= a.max.z;
-}
-
 bool inside(const glm::dvec3& p, const Box3d& box) {
   return p.x >= box.min.x && p.x <= box.max.x && p.y >= box.min.y && p.y <= box.max.y &&
          p.z >= box.min.z && p.z <= box.max.z;
@@ -63,7 +58,7 @@ CopcRegionRead readCopcRegion(const std::filesystem::path& path, const CopcRegio
     if (node.pointCount == 0) continue;
     ++read.nodesTotal;
     if (node.key.level > deepest) continue;
-    if (region.bounds && !overlaps(node.bounds, *region.bounds)) continue;
+    if (region.bounds && !node.bounds.overlaps(*region.bounds)) continue;
     wanted.push_back(n);
   }
   std::vector<PointCloud> decoded(wanted.size());

@@ -4,16 +4,6 @@
 #include <unordered_set>
 
 namespace pcv {
-namespace {
-
-/// Closed boxes: touching counts, so a stand-in node steps aside only when the tiles on its
-/// edges are drawn too.
-bool meet(const Box3d& a, const Box3d& b) {
-  return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y &&
-         a.min.z <= b.max.z && b.min.z <= a.max.z;
-}
-
-}  // namespace
 
 StandInCover::StandInCover(const OctreeIndex& tree) : tree_(tree) {
   std::vector<uint32_t> standIns;
@@ -29,7 +19,9 @@ StandInCover::StandInCover(const OctreeIndex& tree) : tree_(tree) {
   for (uint32_t node : standIns) {
     std::vector<uint32_t>& under = rootsUnder_[node];
     for (uint32_t ordinal = 0; ordinal < otherRoots_.size(); ++ordinal) {
-      if (meet(tree_.node(node).bounds, tree_.node(otherRoots_[ordinal]).bounds)) {
+      // Closed boxes: touching counts, so a stand-in node steps aside only when the tiles on its
+      // edges are drawn too.
+      if (tree_.node(node).bounds.overlaps(tree_.node(otherRoots_[ordinal]).bounds)) {
         under.push_back(ordinal);
       }
     }

@@ -24,6 +24,11 @@ struct BasicBox {
     extend(other.min);
     extend(other.max);
   }
+  /// Whether the boxes share a point; closed boxes, so touching counts.
+  bool overlaps(const BasicBox& other) const {
+    return min.x <= other.max.x && other.min.x <= max.x && min.y <= other.max.y &&
+           other.min.y <= max.y && min.z <= other.max.z && other.min.z <= max.z;
+  }
   Vec center() const { return (min + max) * Scalar(0.5); }
   Vec size() const { return empty() ? Vec(0) : max - min; }
   Scalar diagonal() const { return glm::length(size()); }

@@ -59,11 +59,6 @@ LasWriteFormat formatOf(const io::LasHeader& header, std::span<const uint8_t> fi
   return f;
 }
 
-bool overlaps(const Box3d& a, const Box3d& b) {
-  return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y &&
-         a.min.z <= b.max.z && b.min.z <= a.max.z;
-}
-
 class LasFileRecords : public PointRecordStream {
  public:
   LasFileRecords(const std::filesystem::path& path, const RegionTest& region)
@@ -199,7 +194,8 @@ std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& p
 
 std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path,
                                                   const Box3d& region) {
-  return openLasRecords(path, RegionTest([region](const Box3d& box) { return overlaps(box, region); }));
+  return openLasRecords(path,
+                        RegionTest([region](const Box3d& box) { return box.overlaps(region); }));
 }
 
 std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path,
