@@ -39,8 +39,7 @@ OctreeIndex::OctreeIndex(const NodeForest& forest)
       parent_(forest.nodes.size(), kNone),
       children_(forest.nodes.size()),
       isRoot_(forest.nodes.size(), false),
-      rootSpacing_(forest.trees.size(), 0.0),
-      standsIn_(forest.trees.size(), false) {
+      trees_(forest.trees) {
   // Hashed, not ordered: a forest of thousands of tiles has millions of nodes.
   std::unordered_map<TreeKey, int32_t, TreeKeyHash> byKey;
   byKey.reserve(nodes_.size());
@@ -66,12 +65,8 @@ OctreeIndex::OctreeIndex(const NodeForest& forest)
   // Roots in tree order, so the forest's ranking does not depend on the order nodes are listed.
   std::sort(roots_.begin(), roots_.end(),
             [&](int32_t a, int32_t b) { return nodes_[size_t(a)].tree < nodes_[size_t(b)].tree; });
-  for (size_t tree = 0; tree < forest.trees.size(); ++tree) {
-    rootSpacing_[tree] = forest.trees[tree].rootSpacing;
-    standsIn_[tree] = forest.trees[tree].standsIn;
-  }
   for (int32_t root : roots_) {
-    double& spacing = rootSpacing_[nodes_[size_t(root)].tree];
+    double& spacing = trees_[nodes_[size_t(root)].tree].rootSpacing;
     if (!(spacing > 0.0)) {
       // A tree that states no spacing: a root of ~100 x 100 points across its cube.
       const glm::dvec3 size = nodes_[size_t(root)].bounds.size();
@@ -81,7 +76,7 @@ OctreeIndex::OctreeIndex(const NodeForest& forest)
 }
 
 double OctreeIndex::spacing(size_t index) const {
-  return std::ldexp(rootSpacing_[nodes_[index].tree], -nodes_[index].key.level);
+  return std::ldexp(trees_[nodes_[index].tree].rootSpacing, -nodes_[index].key.level);
 }
 
 Box3d OctreeIndex::bounds() const {

@@ -31,7 +31,7 @@ class OctreeIndex {
   /// Up to eight children, kNone where there is none.
   const std::array<int32_t, 8>& children(size_t index) const { return children_[index]; }
   /// Whether `index` belongs to a tree that stands in for the others (SourceTree::standsIn).
-  bool standsIn(size_t index) const { return standsIn_[nodes_[index].tree]; }
+  bool standsIn(size_t index) const { return trees_[nodes_[index].tree].standsIn; }
   /// Typical distance between the points of `index` (its tree's root spacing halved per level).
   double spacing(size_t index) const;
   /// The box around every root's cube (empty for an empty forest).
@@ -42,9 +42,8 @@ class OctreeIndex {
   std::vector<int32_t> parent_;
   std::vector<std::array<int32_t, 8>> children_;
   std::vector<int32_t> roots_;
-  std::vector<bool> isRoot_;         // by node
-  std::vector<double> rootSpacing_;  // by tree
-  std::vector<bool> standsIn_;       // by tree
+  std::vector<bool> isRoot_;       // by node
+  std::vector<SourceTree> trees_;  // the forest's, a root spacing filled in where none was given
 };
 
 }  // namespace pcv
