@@ -512,11 +512,7 @@ void addBenchCommand(CLI::App& cli) {
       ->check(CLI::IsMember(qualityModeChoices()))
       ->capture_default_str();
   addStreamFlags(*bench, o->stream);
-  bench
-      ->add_option("--stream-time-limit", o->streamSeconds,
-                   "A streamed scene: seconds to wait for the view to converge before timing")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  addStreamTimeLimit(*bench, o->streamSeconds);
   bench->add_option("files", o->files,
                     "Point cloud files, folders of tiles, VPCs or URLs, opened as pcv render opens "
                     "them and timed from its framed view (a stream once converged); none: the "

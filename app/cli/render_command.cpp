@@ -191,11 +191,7 @@ void addRenderCommand(CLI::App& cli) {
   addFilterFlags(*render, options->filter);
   addReadFlags(*render, options->read);
   addStreamFlags(*render, options->stream);
-  render
-      ->add_option("--stream-time-limit", options->streamSeconds,
-                   "COPC: seconds to wait for the view to converge before drawing what is there")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  addStreamTimeLimit(*render, options->streamSeconds);
   render->add_option("--out", options->out, "Output PNG path")->capture_default_str();
   render->add_flag("--tile-boxes", options->tileBoxes,
                    "A dataset (a folder, a .vpc, several tiles): outline each tile's header box");

@@ -34,4 +34,13 @@ void addStreamFlags(CLI::App& command, StreamLimits& flags) {
                    "Read a COPC file whole instead of streaming its octree");
 }
 
+void addStreamTimeLimit(CLI::App& command, double& seconds) {
+  command
+      .add_option("--stream-time-limit", seconds,
+                  "A streamed scene (COPC, a dataset): seconds to wait for the view to converge "
+                  "before drawing what is there")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+}
+
 }  // namespace pcv::app

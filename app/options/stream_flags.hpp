@@ -10,4 +10,8 @@ namespace pcv::app {
 
 void addStreamFlags(CLI::App& command, StreamLimits& flags);
 
+/// --stream-time-limit: how long a command that draws a still view (render, bench) waits for a
+/// streamed scene to converge before it draws what is there.
+void addStreamTimeLimit(CLI::App& command, double& seconds);
+
 }  // namespace pcv::app

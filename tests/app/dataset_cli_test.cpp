@@ -76,17 +76,26 @@ TEST(DatasetCli, RenderOfAFolderStreamsEveryTileToConvergence) {
   EXPECT_GT(test::countLitPixels(readPng(png), kOpaqueBlack), 500u);
 }
 
+/// `pcv bench --backend cpu INPUT --size 160x90 --methods compact ARGUMENTS --json F`: the JSON
+/// it wrote, or null (and a failure added) when it failed.
+nlohmann::json benchFigures(const test::TempDir& dir, const std::string& input,
+                            const std::string& arguments) {
+  const std::string json = dir.file("bench.json").string();
+  std::string text;
+  if (pcv("bench --backend cpu " + input + " --size 160x90 --methods compact " + arguments +
+              " --json " + json,
+          &text) != 0) {
+    ADD_FAILURE() << text;
+    return nullptr;
+  }
+  return test::readJsonReport(json);
+}
+
 TEST(DatasetCli, BenchOfAFolderTimesTheConvergedView) {
   test::TempDir dir;
   const std::filesystem::path folder = writeDataset(dir);
-  const std::string json = dir.file("bench.json").string();
-  std::string text;
-  ASSERT_EQ(pcv("bench --backend cpu " + folder.string() +
-                    " --size 160x90 --frames 2 --warmup 1 --methods compact --json " + json,
-                &text),
-            0)
-      << text;
-  const nlohmann::json figures = test::readJsonReport(json);
+  const nlohmann::json figures = benchFigures(dir, folder.string(), "--frames 2 --warmup 1");
+  ASSERT_FALSE(figures.is_null());
   EXPECT_EQ(figures.value("points", 0ull), 2900u) << "every tile's points drawn" << figures;
   ASSERT_EQ(figures["inputs"].size(), 1u) << figures;
   ASSERT_EQ(figures["results"].size(), 1u) << figures;
@@ -95,6 +104,7 @@ TEST(DatasetCli, BenchOfAFolderTimesTheConvergedView) {
   EXPECT_EQ(row.value("method", ""), "compact") << row;
   EXPECT_GT(row["total_ms"].value("median", 0.0), 0.0) << row;
   // The cylinders' synthetic filter and clip cases are not the data's: refused with files.
+  std::string text;
   EXPECT_NE(
       pcv("bench --backend cpu " + folder.string() + " --frames 1 --filter-modes first", &text), 0)
       << text;
@@ -106,16 +116,9 @@ TEST(DatasetCli, BenchOfAFolderTimesTheConvergedView) {
 TEST(DatasetCli, BenchOfFilesTimesQualityPresetsAndFilters) {
   test::TempDir dir;
   const std::filesystem::path folder = writeDataset(dir);
-  const std::string json = dir.file("bench.json").string();
-  std::string text;
-  ASSERT_EQ(pcv("bench --backend cpu " + folder.string() +
-                    " --size 160x90 --frames 1 --warmup 0 --methods compact --quality-modes "
-                    "base,edl --classes 2 --json " +
-                    json,
-                &text),
-            0)
-      << text;
-  const nlohmann::json figures = test::readJsonReport(json);
+  const nlohmann::json figures = benchFigures(
+      dir, folder.string(), "--frames 1 --warmup 0 --quality-modes base,edl --classes 2");
+  ASSERT_FALSE(figures.is_null());
   std::set<std::string> rows;
   for (const nlohmann::json& row : figures["results"]) {
     rows.insert(row.value("method", ""));
@@ -126,14 +129,8 @@ TEST(DatasetCli, BenchOfFilesTimesQualityPresetsAndFilters) {
 TEST(DatasetCli, BenchOfOneFileReadsItWhole) {
   test::TempDir dir;
   const std::filesystem::path file = test::writeLasTile(dir.file("one.las"), 0, 0, 30);
-  const std::string json = dir.file("bench.json").string();
-  std::string text;
-  ASSERT_EQ(pcv("bench --backend cpu " + file.string() +
-                    " --size 160x90 --frames 1 --warmup 0 --methods compact --json " + json,
-                &text),
-            0)
-      << text;
-  const nlohmann::json figures = test::readJsonReport(json);
+  const nlohmann::json figures = benchFigures(dir, file.string(), "--frames 1 --warmup 0");
+  ASSERT_FALSE(figures.is_null());
   EXPECT_EQ(figures.value("points", 0ull), 900u) << figures;
   ASSERT_EQ(figures["results"].size(), 1u) << figures;
 }
