@@ -83,7 +83,8 @@ for tool in $tools; do
     echo "$tool $copc --in-core --decode cuda"  # every chunk decoded on the GPU
   fi
   # The decoder's device cases, one run each so they run side by side: the corpus, pcv's own
-  # files, the reader's clouds and errors, broken chunks.
+  # files, the reader's clouds and errors, broken chunks; on small files and chunks
+  # (PCV_LAZ_GPU_TESTS_SMALL), as the decode of one chunk is one thread's long serial loop.
   if [ -x "$laz_tests" ]; then
     for case in DecodesEveryCorpusFileAsTheCpuDoes DecodesFilesPcvWritesAsTheCpuDoes \
         ReaderGivesTheCpusCloudsAndErrors BrokenChunksAreTheCpusAndFailAlike; do
@@ -111,6 +112,7 @@ run() {  # one line of runs.txt; prints ok or FAIL with the reports
   if [ "${1:-}" = laz-tests ]; then
     program=$laz_tests
     command=(--gtest_filter="*.$2/Device")
+    export PCV_LAZ_GPU_TESTS_SMALL=1
   fi
   # A test run counts only when its one case ran and passed (a filter matching nothing passes).
   local ran=true
