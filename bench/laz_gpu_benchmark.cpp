@@ -4,6 +4,8 @@
 // (host tables included, wall clock); medians of --runs runs after --warmup. The CPU figures
 // decode the same chunks into per-thread buffers (no points made), as the GPU figures do.
 //   pcv_laz_gpu_benchmark FILE [--runs 5] [--fields all|xyz|xyzrgb] [--verify]
+//   --chunks N: only the file's first N chunks, one batch as a streaming frame would hand over
+//   (the decode of a batch takes as long as its longest chunk's serial chain, however few).
 //   --once: one upload and one decode, no warm-up and no CPU run, for Nsight Compute (layered
 //   files: decodeReturnsXYLayers is the first pass, decodeFieldLayers the second):
 //     ncu --set full -k regex:decode --launch-count 2 pcv_laz_gpu_benchmark FILE --once
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -79,7 +82,7 @@ int main(int argc, char** argv) {
   std::string path, fieldsName = "all";
   int runs = 5, warmup = 1;
   bool once = false, verify = false, noCpu = false;
-  size_t oneThreadChunks = 100;
+  size_t oneThreadChunks = 100, batchChunks = 0;
   pcv::laz::cuda::CudaLazSettings settings;
   app.add_option("file", path, "LAZ or COPC file")->required();
   app.add_option("--runs", runs, "timed runs (median reported)");
@@ -91,6 +94,7 @@ int main(int argc, char** argv) {
                  "fraction of free GPU memory for decoder state");
   app.add_option("--one-thread-chunks", oneThreadChunks,
                  "chunks the one-thread CPU run decodes (its speed is per point)");
+  app.add_option("--chunks", batchChunks, "decode only the first N chunks (0: all)");
   bool threadPerChunk = false;
   app.add_flag("--thread-per-chunk", threadPerChunk,
                "32 chunks per warp, one per lane (divergent), instead of one chunk per warp");
@@ -107,17 +111,22 @@ int main(int argc, char** argv) {
     pcv::io::LazPointRecords records(file.bytes(), header, context);
     const pcv::laz::FieldSelection fields = fieldsNamed(fieldsName);
     const auto& chunks = records.layout().chunks;
-    uint64_t points = 0;
+    uint64_t points = 0, dataEnd = 0;
     std::vector<pcv::laz::BatchChunk> batch;
     for (const auto& c : chunks) {
+      if (batchChunks > 0 && batch.size() == batchChunks) break;
       batch.push_back({c.offset, c.byteCount, c.pointCount});
       points += c.pointCount;
+      dataEnd = std::max<uint64_t>(dataEnd, c.offset + c.byteCount);
     }
+    // The batch's bytes: the file up to its last chunk's end (all of it without --chunks).
+    const std::span<const uint8_t> data =
+        file.bytes().first(batchChunks > 0 ? dataEnd : file.size());
     // Into the page cache: every page read once.
     uint64_t sum = 0;
     for (size_t i = 0; i < file.size(); i += 4096) sum += file.data()[i];
     std::printf("%s: %llu points, %zu chunks, %.1f MB, %s (page sum %llu)\n", path.c_str(),
-                static_cast<unsigned long long>(points), chunks.size(), file.size() / 1e6,
+                static_cast<unsigned long long>(points), batch.size(), data.size() / 1e6,
                 pcv::laz::describeItems(records.vlr().items).c_str(),
                 static_cast<unsigned long long>(sum & 0xff));
 
@@ -128,8 +137,8 @@ int main(int argc, char** argv) {
     }
     const double mpoints = double(points) / 1e6;
     if (once) {
-      gpu.upload(file.bytes());
-      const auto broken = gpu.decodeUploaded(records.vlr(), fields, file.bytes(), batch);
+      gpu.upload(data);
+      const auto broken = gpu.decodeUploaded(records.vlr(), fields, data, batch);
       const pcv::laz::cuda::CudaLazTimings& t = gpu.timings();
       std::printf(
           "once: %u threads, %.1f MB state each, upload %.2f ms, decode %.2f ms "
@@ -144,7 +153,7 @@ int main(int argc, char** argv) {
     size_t broken = 0;
     for (int r = 0; r < warmup + runs; ++r) {
       const auto start = Clock::now();
-      broken = gpu.decodeToDevice(records.vlr(), fields, file.bytes(), batch).size();
+      broken = gpu.decodeToDevice(records.vlr(), fields, data, batch).size();
       const double wall = secondsSince(start) * 1e3;
       if (r < warmup) continue;
       const pcv::laz::cuda::CudaLazTimings& t = gpu.timings();
@@ -169,7 +178,7 @@ int main(int argc, char** argv) {
     }
     std::printf("GPU upload + decode:   %9.2f ms  %9.1f M points/s (upload %.2f ms, %.1f GB/s)\n",
                 upload + decode, mpoints / ((upload + decode) / 1e3), upload,
-                file.size() / 1e6 / upload);
+                data.size() / 1e6 / upload);
     std::printf("GPU whole call (wall): %9.2f ms  %9.1f M points/s\n", wall,
                 mpoints / (wall / 1e3));
     if (noCpu && !verify) return 0;
@@ -178,7 +187,7 @@ int main(int argc, char** argv) {
     if (verify) cpuRecords.resize(points * records.recordLength());
     const unsigned cores = pcv::workerCount();
     const double all =
-        decodeOnCpu(records, fields, chunks.size(), cores, verify ? &cpuRecords : nullptr);
+        decodeOnCpu(records, fields, batch.size(), cores, verify ? &cpuRecords : nullptr);
     std::printf("CPU %2u threads:        %9.2f ms  %9.1f M points/s\n", cores, all * 1e3,
                 mpoints / all);
     if (verify) {
@@ -190,7 +199,7 @@ int main(int argc, char** argv) {
       if (!same) return 1;
     }
     if (!noCpu) {
-      const size_t count = std::min(oneThreadChunks, chunks.size());
+      const size_t count = std::min(oneThreadChunks, batch.size());
       uint64_t onePoints = 0;
       for (size_t c = 0; c < count; ++c) onePoints += chunks[c].pointCount;
       const double one = decodeOnCpu(records, fields, count, 1, nullptr);

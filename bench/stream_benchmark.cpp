@@ -13,6 +13,9 @@
 //                 frame time, the points drawn and the nodes still missing; median, 99th
 //                 percentile and maximum, and the frames over 16 ms
 //   memory        the renderer's resident bytes against --gpu-memory, the process's peak RSS
+//   jump          with --jump, first: a stream opened straight at the fly's close-up view (where
+//                 it turns to cross the cloud), nothing of it resident, until it converges: what
+//                 a jump across the cloud waits for, and the points it decodes to get there
 // Results as text, and JSON with --json.
 #include <algorithm>
 #include <chrono>
@@ -73,6 +76,7 @@ struct Options {
   int warmup = 10;
   int flyFrames = 600;
   std::string json;
+  bool jump = false;
 };
 
 /// The camera of fly frame `i` of `n`: from the overview (frame 0) down to a tenth of the
@@ -132,6 +136,29 @@ void run(const Options& o) {
     source = std::make_shared<const pcv::CopcNodeSource>(file);
   }
   const double hierarchyMs = msSince(start);
+  if (o.jump) {
+    const pcv::Camera overviewCamera =
+        pcv::frameBounds(box, float(size.width) / float(size.height));
+    const pcv::Camera closeUp = flyCamera(box, overviewCamera, 1, 3);  // the turn point
+    const Clock::time_point jumpStart = Clock::now();
+    pcv::StreamedCloud jumped(source, *renderer, options);
+    pcv::Image jumpImage(size.width, size.height);
+    const pcv::RenderTarget jumpTarget{jumpImage.pixels.data(), size.width, size.height,
+                                       pcv::MemorySpace::Host};
+    const pcv::ViewTransform jumpView =
+        pcv::makeViewTransform(closeUp, size.width, size.height, jumped.origin());
+    int frames = 0;
+    do {
+      renderer->render(jumped.update(closeUp, size.width, size.height), jumpView, {}, jumpTarget);
+      ++frames;
+    } while (!jumped.converged() && msSince(jumpStart) < 600'000.0);
+    const pcv::StreamingStats& j = jumped.stats();
+    std::printf("jump: converged at the close-up in %.1f ms, %d frames, %zu nodes, %llu points "
+                "drawn, %llu decoded\n",
+                msSince(jumpStart), frames, j.nodesResident,
+                static_cast<unsigned long long>(j.pointsDrawn),
+                static_cast<unsigned long long>(j.decodedPoints));
+  }
   pcv::StreamedCloud cloud(source, *renderer, options);
   const double rootMs = msSince(start);
   const pcv::Camera overview = pcv::frameBounds(box, float(size.width) / float(size.height));
@@ -246,6 +273,8 @@ int main(int argc, char** argv) {
   app.add_option("--warmup", o.warmup, "Untimed frames before those")->capture_default_str();
   app.add_option("--fly-frames", o.flyFrames, "Frames of the fly-through")->capture_default_str();
   app.add_option("--json", o.json, "Also write the results as JSON to this file");
+  app.add_flag("--jump", o.jump,
+               "First open the stream straight at the close-up view and time its convergence");
   CLI11_PARSE(app, argc, argv);
   try {
     run(o);

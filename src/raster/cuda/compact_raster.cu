@@ -274,16 +274,34 @@ __device__ PCV_FORCE_INLINE void drawRange(const CompactRasterParams& p,
   }
 }
 
+/// drawQuantized for a point of a four whose filter verdict is `kept`: projected, and its pixel's
+/// depth read, whether it passes or not, exactly as an unfiltered frame draws every point; the
+/// verdict only withholds the atomic. Branching on the verdict instead made each of the four
+/// points' early-z reads a branch of its own that the warp waits on in turn (per-point filters
+/// cost 10-11 % of the frame at 1 B points); unbranched, the four reads overlap as unfiltered.
+template <bool kTested>
+__device__ PCV_FORCE_INLINE void drawQuantizedIfKept(const CompactRasterParams& p,
+                                                     const BatchProjection& projection,
+                                                     uint32_t word, uint32_t index, bool kept) {
+  ScreenPoint point;
+  if (!projectQuantizedToScreen<kTested>(projection, word, point)) return;
+  const uint32_t column = floorToUintBiased(point.x), row = floorToUintBiased(point.y);
+  const uint32_t pixel = row * p.width + column + p.pixelBias;
+  const uint32_t depth = floatBits(point.w);
+  unsigned long long* slot = &p.words[pixel];
+  if (depth <= readDepthKeptInL2(slot) && kept) atomicMin(slot, packDepthWord(point.w, index));
+}
+
 /// Draws the four points of `w` from slot `index` whose bits in `passes` (bit j: index + j) are
 /// set, with the view's tests when kTested.
 template <bool kTested = true>
 __device__ PCV_FORCE_INLINE void drawQuad(const CompactRasterParams& p,
                                           const BatchProjection& projection, const uint4& w,
                                           uint32_t index, uint32_t passes) {
-  if (passes & 1u) drawQuantized<kTested, false>(p, projection, w.x, index, nullptr, 0u);
-  if (passes & 2u) drawQuantized<kTested, false>(p, projection, w.y, index + 1, nullptr, 0u);
-  if (passes & 4u) drawQuantized<kTested, false>(p, projection, w.z, index + 2, nullptr, 0u);
-  if (passes & 8u) drawQuantized<kTested, false>(p, projection, w.w, index + 3, nullptr, 0u);
+  drawQuantizedIfKept<kTested>(p, projection, w.x, index, passes & 1u);
+  drawQuantizedIfKept<kTested>(p, projection, w.y, index + 1, passes & 2u);
+  drawQuantizedIfKept<kTested>(p, projection, w.z, index + 2, passes & 4u);
+  drawQuantizedIfKept<kTested>(p, projection, w.w, index + 3, passes & 8u);
 }
 
 /// The points of a batch's last four when the batch ends inside it (a 16-byte load would read
