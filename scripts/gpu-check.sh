@@ -67,7 +67,7 @@ for tool in $tools; do
   # Filters: the cull's summaries, the per-point tests, and the pass bits written by one frame
   # and read by the next (bench draws every case several times); orthographic views.
   echo "$tool bench --points $points --methods compact --filter-modes every --frames 2 --warmup 1"
-  echo "$tool bench --points $points --methods compact --filter-modes first,range --clip-modes box"
+  echo "$tool bench --points $points --methods compact --filter-modes first,range --clip-modes box --frames 2 --warmup 1"
   echo "$tool --points $points --ortho plan --scale-bar"
   echo "$tool --points $points --ortho front --point-size 3 --edl on"
   if [ -n "$las" ]; then
