@@ -124,28 +124,25 @@ void addReadFlags(CLI::App& command, ReadFlags& flags) {
       ->check(CLI::Range(int64_t(0), int64_t(UINT32_MAX)));
   command
       .add_option("--decode", flags.decode,
-                  "LAZ and COPC files: decode the chunks on the GPU (cuda) or on the CPU's cores "
-                  "(cpu); auto, the default, takes the CPU for now: the GPU decoder is exact and "
-                  "faster alone, but an open through it is not yet (bench/RESULTS.md)")
+                  "LAZ and COPC files read whole: decode the chunks on the GPU (cuda) or on the "
+                  "CPU's cores (cpu); auto, the default, takes the CPU: the GPU decoder is exact "
+                  "but outruns 16 cores only on batches of over ~1 500 chunks, so streamed files "
+                  "and datasets always decode on the CPU (bench/RESULTS.md)")
       ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
 }
 
 ReadOptions readOptionsFrom(const ReadFlags& flags) {
   ReadOptions options;
   if (flags.scan >= 0) options.scan = uint32_t(flags.scan);
-  // auto: the CPU. The GPU decoder alone outruns 16 cores (150 against 40 M points/s on an
-  // H200 and its host, 300 M points), but a whole in-core open of a 50 M-point LAZ or COPC file
-  // through it took 3.5-4.3 s against the CPU's 2.7 s (bench/RESULTS.md): its ~1 000 chunks fill
-  // a thousand warps, and the records still come back to the host to be converted.
-  if (flags.decode != "cuda") return options;
-  std::string whyNot = "pcv was built without CUDA";
 #if PCV_WITH_CUDA
-  if (io::cudaLazDecodeUsable(&whyNot)) {
-    options.lazDecoder = io::makeCudaLazDecoder(false);
-    return options;
+  options.lazDecoder = io::lazDecoderNamed(flags.decode);
+#else
+  if (flags.decode == "cuda") {
+    throw UnavailableError(
+        "cannot decode LAZ on the GPU (--decode cuda): pcv was built without CUDA");
   }
 #endif
-  throw UnavailableError("cannot decode LAZ on the GPU (--decode cuda): " + whyNot);
+  return options;
 }
 
 }  // namespace pcv::app

@@ -40,6 +40,7 @@ def read(
     scan: int | None = None,
     bounds: tuple[Sequence[float], Sequence[float]] | None = None,
     resolution: float | None = None,
+    decode: Literal["auto", "cuda", "cpu"] = "auto",
 ) -> dict[str, npt.NDArray[Any]]:
     """A point cloud file as NumPy arrays: "xyz" (N x 3 float64, world), "origin" (3 float64),
     "offsets" (N x 3 float32 view), "rgb" (N x 3 uint8 view) when the file has colours, and one

@@ -15,6 +15,9 @@
 #include "pcv/core/error.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/session/copc_region.hpp"
+#if PCV_WITH_CUDA
+#include "pcv/io_cuda/cuda_laz.hpp"
+#endif
 
 namespace py = pybind11;
 
@@ -29,9 +32,19 @@ bool isPositionField(const std::string& name) {
 /// What to decode for `fields`: positions always, colours when "rgb" is named, the attributes
 /// named (all of them, and colours, when `fields` is None).
 ReadOptions readOptionsFor(const std::optional<std::vector<std::string>>& fields,
-                           std::optional<uint32_t> scan) {
+                           std::optional<uint32_t> scan, const std::string& decode) {
   ReadOptions options;
   options.scan = scan;
+#if PCV_WITH_CUDA
+  options.lazDecoder = io::lazDecoderNamed(decode);
+#else
+  if (decode == "cuda") {
+    throw UnavailableError("cannot decode LAZ on the GPU (decode cuda): pcv was built without CUDA");
+  }
+  if (decode != "auto" && decode != "cpu") {
+    throw InputError("unknown LAZ decoder \"" + decode + "\" (expected auto, cuda or cpu)");
+  }
+#endif
   if (!fields) return options;
   options.colors = std::find(fields->begin(), fields->end(), "rgb") != fields->end();
   for (const std::string& name : *fields) {
@@ -77,8 +90,8 @@ Box3d boxFrom(const std::vector<std::vector<double>>& bounds) {
 py::dict read(const std::filesystem::path& path,
               const std::optional<std::vector<std::string>>& fields, std::optional<uint32_t> scan,
               const std::optional<std::vector<std::vector<double>>>& bounds,
-              std::optional<double> resolution) {
-  const ReadOptions options = readOptionsFor(fields, scan);
+              std::optional<double> resolution, const std::string& decode) {
+  const ReadOptions options = readOptionsFor(fields, scan, decode);
   CopcRegion region;
   if (bounds) region.bounds = boxFrom(*bounds);
   if (resolution) region.resolution = *resolution;
@@ -100,7 +113,7 @@ py::dict read(const std::filesystem::path& path,
 void bindRead(py::module_& module) {
   module.def("read", &read, py::arg("path"), py::kw_only(), py::arg("fields") = py::none(),
              py::arg("scan") = py::none(), py::arg("bounds") = py::none(),
-             py::arg("resolution") = py::none(),
+             py::arg("resolution") = py::none(), py::arg("decode") = "auto",
              R"doc(Reads a point cloud file into NumPy arrays.
 
 Every format pcv opens is read (LAS, LAZ, COPC, E57, PLY, PCD, XYZ/TXT/CSV/PTS), chosen by
@@ -117,6 +130,9 @@ Args:
     resolution: COPC files: the point spacing wanted; levels finer than the first whose
         spacing is at most this are not read (an overview of a large file). As PDAL's
         readers.copc.
+    decode: LAZ and COPC files: where the chunks are decoded, "cpu" (every core), "cuda"
+        (the GPU decoder, bit-exact with the CPU's) or "auto", which takes the CPU (the GPU
+        outruns 16 cores only on files of over ~1 500 chunks).
 
 Returns:
     A dict of arrays: "xyz" (N x 3 float64, world units), "origin" (3 float64) and
@@ -126,7 +142,8 @@ Returns:
 
 Raises:
     pcv.InputError: the file is malformed or unreadable (or not COPC, with bounds or
-        resolution), or lacks a field asked for.)doc");
+        resolution), or lacks a field asked for, or decode names no decoder.
+    pcv.UnavailableError: decode="cuda" where no CUDA device is usable.)doc");
 }
 
 }  // namespace pcv::python

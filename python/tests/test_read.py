@@ -61,3 +61,23 @@ def test_accepts_path_objects_and_strings_alike(utm_las):
     from_path = pcv.read(utm_las["path"])
     from_text = pcv.read(str(utm_las["path"]))
     np.testing.assert_array_equal(from_path["xyz"], from_text["xyz"])
+
+
+def test_decode_chooses_where_laz_chunks_are_decoded(utm_las, tmp_path):
+    path = tmp_path / "cloud.laz"
+    pcv.write(path, pcv.read(utm_las["path"]))
+    cpu = pcv.read(path, decode="cpu")
+    for name, values in pcv.read(path).items():  # auto takes the CPU
+        np.testing.assert_array_equal(values, cpu[name])
+    try:
+        gpu = pcv.read(path, decode="cuda")
+    except pcv.UnavailableError:
+        # Without a usable device a clear error, never the CPU's points: and then the renderer
+        # finds no device either.
+        with pytest.raises(pcv.UnavailableError):
+            pcv.render(cpu["xyz"], size=(8, 8), backend="cuda")
+    else:
+        for name, values in gpu.items():  # bit-exact with the CPU decoder
+            np.testing.assert_array_equal(values, cpu[name])
+    with pytest.raises(pcv.InputError):
+        pcv.read(path, decode="gpu")

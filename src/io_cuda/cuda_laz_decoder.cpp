@@ -491,4 +491,16 @@ std::shared_ptr<laz::ChunkBatchDecoder> makeCudaLazDecoder(bool fallBackToCpu) {
   return std::make_shared<laz::cuda::CudaLazDecoder>(settings);
 }
 
+std::shared_ptr<laz::ChunkBatchDecoder> lazDecoderNamed(const std::string& choice) {
+  if (choice == "cpu" || choice == "auto") return nullptr;
+  if (choice != "cuda") {
+    throw InputError("unknown LAZ decoder \"" + choice + "\" (expected auto, cuda or cpu)");
+  }
+  std::string why;
+  if (!cudaLazDecodeUsable(&why)) {
+    throw UnavailableError("cannot decode LAZ on the GPU (decode cuda): " + why);
+  }
+  return makeCudaLazDecoder(false);
+}
+
 }  // namespace pcv::io

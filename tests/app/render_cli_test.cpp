@@ -73,6 +73,37 @@ TEST_F(RenderCli, CudaWithoutADeviceIsOneClearLine) {
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
 }
 
+/// `--decode`: auto and cpu draw the same pixels; cuda the same again where a device is usable,
+/// and otherwise fails without writing an image (never the CPU's points under the GPU's name).
+TEST_F(RenderCli, DecodeChoosesWhereLazChunksAreDecoded) {
+  std::string text;
+  const std::filesystem::path laz = output("decode.laz");
+  ASSERT_EQ(run("convert -q --points 30000 --chunk-size 5000 " + laz.string(), &text), 0) << text;
+  const auto render = [&](const std::string& decode, const std::string& name) {
+    std::filesystem::remove(output(name));
+    return run("render --backend cpu --size 160x90 --decode " + decode + " " + laz.string() +
+                   " --out " + output(name).string(),
+               &text);
+  };
+  ASSERT_EQ(render("cpu", "cpu.png"), 0) << text;
+  ASSERT_EQ(render("auto", "auto.png"), 0) << text;
+  const Image cpu = readPng(output("cpu.png"));
+  EXPECT_GT(test::countLitPixels(cpu, kOpaqueBlack), 100u);
+  EXPECT_EQ(test::countDifferentPixels(cpu, readPng(output("auto.png"))), 0u);
+  std::string reason;
+  if (cudaAvailable(&reason)) {
+    ASSERT_EQ(render("cuda", "cuda.png"), 0) << text;
+    EXPECT_EQ(test::countDifferentPixels(cpu, readPng(output("cuda.png"))), 0u);
+  } else {
+    EXPECT_EQ(render("cuda", "cuda.png"), 1) << text;
+    EXPECT_FALSE(std::filesystem::exists(output("cuda.png")));
+  }
+  EXPECT_NE(render("gpu", "gpu.png"), 0) << text;
+  for (const char* name : {"decode.laz", "cpu.png", "auto.png", "cuda.png"}) {
+    std::filesystem::remove(output(name));
+  }
+}
+
 TEST_F(RenderCli, ImpossiblePointCountNamesTheSizes) {
   // Twice what the available memory holds at 24 bytes per point (other tests free memory).
   const uint64_t count = availableHostMemoryBytes() / 24 * 2;

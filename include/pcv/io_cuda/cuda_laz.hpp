@@ -17,4 +17,10 @@ bool cudaLazDecodeUsable(std::string* why = nullptr);
 /// `fallBackToCpu` the readers decode on the CPU when the device fails (`--decode auto`).
 std::shared_ptr<laz::ChunkBatchDecoder> makeCudaLazDecoder(bool fallBackToCpu = false);
 
+/// The decoder a front end's choice names (`--decode`, pcv.read's `decode=`): null for "cpu"
+/// and for "auto", which takes the CPU (the GPU decoder is faster than 16 cores only for batches
+/// of over ~1 500 chunks, bench/RESULTS.md); the GPU decoder for "cuda", or UnavailableError
+/// saying why no device is usable. Any other name is an InputError.
+std::shared_ptr<laz::ChunkBatchDecoder> lazDecoderNamed(const std::string& choice);
+
 }  // namespace pcv::io
