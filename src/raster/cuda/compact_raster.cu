@@ -225,10 +225,24 @@ __device__ PCV_FORCE_INLINE bool slotFilterPasses(const CompactRasterParams& p,
          rangeValueKept(p.filter, __ldg(&p.filterArrays.values[i]));
 }
 
-/// Draws one point. Early-z: most points of a dense cloud are hidden; a plain read is far
-/// cheaper than an atomic, and a stale value only costs an atomic that was not needed. Equal
-/// depths go to the atomic, which keeps the lower index. With kMayClip the point is first tested
-/// against the batch's clip region when its tests say so.
+/// The pixel of a projected point: its depth against the framebuffer's (early-z: most points of
+/// a dense cloud are hidden; a plain read is far cheaper than an atomic, and a stale value only
+/// costs an atomic that was not needed), then the atomic where it is nearer, which keeps the
+/// lower index on equal depths. With `kept` false the depth is read and nothing written.
+__device__ PCV_FORCE_INLINE void drawProjected(const CompactRasterParams& p,
+                                               const ScreenPoint& point, uint32_t index,
+                                               bool kept = true) {
+  // The pixel index row * width + column, with the floors' biases removed once by pixelBias (the
+  // same pixel as projectQuantized's, in two instructions fewer).
+  const uint32_t column = floorToUintBiased(point.x), row = floorToUintBiased(point.y);
+  const uint32_t pixel = row * p.width + column + p.pixelBias;
+  const uint32_t depth = floatBits(point.w);
+  unsigned long long* slot = &p.words[pixel];
+  if (depth <= readDepthKeptInL2(slot) && kept) atomicMin(slot, packDepthWord(point.w, index));
+}
+
+/// Draws one point. With kMayClip the point is first tested against the batch's clip region
+/// when its tests say so.
 template <bool kTested, bool kMayClip>
 __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
                                                const BatchProjection& projection, uint32_t word,
@@ -236,14 +250,7 @@ __device__ PCV_FORCE_INLINE void drawQuantized(const CompactRasterParams& p,
                                                uint32_t tests) {
   if (kMayClip && (tests & kClipTest) && !clipKeepsQuantized(*clip, p.polygon, word)) return;
   ScreenPoint point;
-  if (!projectQuantizedToScreen<kTested>(projection, word, point)) return;
-  // The pixel index row * width + column, with the floors' biases removed once by pixelBias (the
-  // same pixel as projectQuantized's, in two instructions fewer).
-  const uint32_t column = floorToUintBiased(point.x), row = floorToUintBiased(point.y);
-  const uint32_t pixel = row * p.width + column + p.pixelBias;
-  const uint32_t depth = floatBits(point.w);
-  unsigned long long* slot = &p.words[pixel];
-  if (depth <= readDepthKeptInL2(slot)) atomicMin(slot, packDepthWord(point.w, index));
+  if (projectQuantizedToScreen<kTested>(projection, word, point)) drawProjected(p, point, index);
 }
 
 /// Draws points [begin, end) of the positions, four per 16-byte load; begin is a multiple of 4.
@@ -284,12 +291,9 @@ __device__ PCV_FORCE_INLINE void drawQuantizedIfKept(const CompactRasterParams& 
                                                      const BatchProjection& projection,
                                                      uint32_t word, uint32_t index, bool kept) {
   ScreenPoint point;
-  if (!projectQuantizedToScreen<kTested>(projection, word, point)) return;
-  const uint32_t column = floorToUintBiased(point.x), row = floorToUintBiased(point.y);
-  const uint32_t pixel = row * p.width + column + p.pixelBias;
-  const uint32_t depth = floatBits(point.w);
-  unsigned long long* slot = &p.words[pixel];
-  if (depth <= readDepthKeptInL2(slot) && kept) atomicMin(slot, packDepthWord(point.w, index));
+  if (projectQuantizedToScreen<kTested>(projection, word, point)) {
+    drawProjected(p, point, index, kept);
+  }
 }
 
 /// Draws the four points of `w` from slot `index` whose bits in `passes` (bit j: index + j) are
