@@ -39,7 +39,8 @@ ReadOptions readOptionsFor(const std::optional<std::vector<std::string>>& fields
   options.lazDecoder = io::lazDecoderNamed(decode);
 #else
   if (decode == "cuda") {
-    throw UnavailableError("cannot decode LAZ on the GPU (decode cuda): pcv was built without CUDA");
+    throw UnavailableError(
+        "cannot decode LAZ on the GPU (decode cuda): pcv was built without CUDA");
   }
   if (decode != "auto" && decode != "cpu") {
     throw InputError("unknown LAZ decoder \"" + decode + "\" (expected auto, cuda or cpu)");
