@@ -54,8 +54,8 @@ TEST(Morton, SortKeepsEveryPointOnce) {
 }
 
 TEST(Morton, OrderIsByCodeThenByIndex) {
-  // Sizes either side of where the radix sort takes over; few distinct positions, so many
-  // codes are equal and their order must stay the points' order.
+  // Small and large clouds (the codes are computed on all cores); few distinct positions, so
+  // many codes are equal and their order must stay the points' order.
   for (const size_t count : {size_t(1000), size_t(5000), size_t(300'000)}) {
     std::vector<Point> points = cylinderPoints(count, 11);
     for (size_t i = 0; i < count; i += 3) points[i] = points[i / 7];
