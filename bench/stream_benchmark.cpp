@@ -136,10 +136,9 @@ void run(const Options& o) {
     source = std::make_shared<const pcv::CopcNodeSource>(file);
   }
   const double hierarchyMs = msSince(start);
+  const pcv::Camera overview = pcv::frameBounds(box, float(size.width) / float(size.height));
   if (o.jump) {
-    const pcv::Camera overviewCamera =
-        pcv::frameBounds(box, float(size.width) / float(size.height));
-    const pcv::Camera closeUp = flyCamera(box, overviewCamera, 1, 3);  // the turn point
+    const pcv::Camera closeUp = flyCamera(box, overview, 1, 3);  // the turn point
     const Clock::time_point jumpStart = Clock::now();
     pcv::StreamedCloud jumped(source, *renderer, options);
     pcv::Image jumpImage(size.width, size.height);
@@ -161,7 +160,6 @@ void run(const Options& o) {
   }
   pcv::StreamedCloud cloud(source, *renderer, options);
   const double rootMs = msSince(start);
-  const pcv::Camera overview = pcv::frameBounds(box, float(size.width) / float(size.height));
   const pcv::ViewTransform view =
       pcv::makeViewTransform(overview, size.width, size.height, cloud.origin());
   pcv::Image image(size.width, size.height);
