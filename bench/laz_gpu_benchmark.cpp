@@ -95,14 +95,14 @@ int main(int argc, char** argv) {
   app.add_option("--one-thread-chunks", oneThreadChunks,
                  "chunks the one-thread CPU run decodes (its speed is per point)");
   app.add_option("--chunks", batchChunks, "decode only the first N chunks (0: all)");
-  bool threadPerChunk = false;
-  app.add_flag("--thread-per-chunk", threadPerChunk,
-               "32 chunks per warp, one per lane (divergent), instead of one chunk per warp");
+  app.add_option("--chunks-per-warp", settings.chunksPerWarp,
+                 "chunks a warp decodes at once, one per lane of evenly spread lanes (0: the "
+                 "decoder chooses per launch)")
+      ->check(CLI::IsMember({0, 1, 2, 4, 8, 16, 32}));
   app.add_flag("--once", once, "one upload and one decode (for Nsight Compute)");
   app.add_flag("--verify", verify, "compare the GPU records with the CPU's, byte for byte");
   app.add_flag("--no-cpu", noCpu, "skip the CPU runs");
   CLI11_PARSE(app, argc, argv);
-  settings.chunkPerWarp = !threadPerChunk;
 
   try {
     const pcv::io::MappedFile file(path);
@@ -141,10 +141,11 @@ int main(int argc, char** argv) {
       const auto broken = gpu.decodeUploaded(records.vlr(), fields, data, batch);
       const pcv::laz::cuda::CudaLazTimings& t = gpu.timings();
       std::printf(
-          "once: %u threads, %.1f MB state each, upload %.2f ms, decode %.2f ms "
+          "once: %u threads (%u per warp; other layers %u), %.1f MB state each, upload %.2f ms, decode %.2f ms "
           "(%.1f M points/s; layered: returns/XY %.2f ms, other layers %.2f ms in %llu threads), "
           "%zu broken chunks\n",
-          t.threads, t.stateBytesPerThread / 1e6, t.uploadMs, t.decodeMs,
+          t.threads, t.chunksPerWarp, t.fieldChunksPerWarp, t.stateBytesPerThread / 1e6,
+          t.uploadMs, t.decodeMs,
           mpoints / (t.decodeMs / 1e3), t.firstPassMs, t.secondPassMs,
           static_cast<unsigned long long>(t.fieldItems), broken.size());
       return 0;
@@ -165,8 +166,10 @@ int main(int argc, char** argv) {
     }
     const double decode = median(decodeMs), upload = median(uploadMs), wall = median(wallMs);
     const pcv::laz::cuda::CudaLazTimings& t = gpu.timings();
-    std::printf("GPU: %u chunks at once, %.1f MB state each, %zu broken chunks\n", t.threads,
-                t.stateBytesPerThread / 1e6, broken);
+    std::printf(
+        "GPU: %u chunks at once, %.1f MB state each, %u per warp (other layers: %u), %zu broken "
+        "chunks\n",
+        t.threads, t.stateBytesPerThread / 1e6, t.chunksPerWarp, t.fieldChunksPerWarp, broken);
     std::printf("GPU decode alone:      %9.2f ms  %9.1f M points/s\n", decode,
                 mpoints / (decode / 1e3));
     if (t.fieldLaunches > 0 || t.firstPassMs > 0.0) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 #include "laz/chunk_decoder.hpp"
 #include "field_layer_plan.hpp"
@@ -118,7 +120,13 @@ bool slotsFor(const LaszipVlr& vlr, KernelParams& p) {
 
 }  // namespace
 
-CudaLazDecoder::CudaLazDecoder(const CudaLazSettings& settings) : settings_(settings) {}
+CudaLazDecoder::CudaLazDecoder(const CudaLazSettings& settings) : settings_(settings) {
+  const uint32_t n = settings_.chunksPerWarp;
+  if (n > 32 || (n & (n - 1)) != 0) {
+    throw std::invalid_argument("CudaLazSettings::chunksPerWarp is " + std::to_string(n) +
+                                "; expected 0 (automatic), 1, 2, 4, 8, 16 or 32");
+  }
+}
 
 void CudaLazDecoder::start() {
   if (stream_) return;
@@ -341,7 +349,6 @@ std::vector<size_t> CudaLazDecoder::decodeUploaded(const LaszipVlr& vlr,
   }
   p.data = data_.data();
   p.records = records_.data();
-  p.spread = settings_.chunkPerWarp ? 32u : 1u;
   timings_ = CudaLazTimings{.uploadMs = timings_.uploadMs};
 
   CUDA_CHECK(cudaEventRecord(events_[DecodeStart], stream_));
@@ -351,6 +358,8 @@ std::vector<size_t> CudaLazDecoder::decodeUploaded(const LaszipVlr& vlr,
     if (b.layered) {
       decodeLayered(b);
     } else {
+      p.spread = spreadFor(p.threads, pointwiseResidentWarps, kMostChunksPerWarpPointwise,
+                           timings_.chunksPerWarp);
       launchPointwiseDecode(p, settings_.blockSize, stream_);
     }
   }
@@ -377,6 +386,8 @@ void CudaLazDecoder::decodeLayered(Batch& b) {
   KernelParams& p = b.params;
   steps_.reserve(std::max<uint64_t>(b.records, 1));
   p.steps = steps_.data();
+  p.spread = spreadFor(p.threads, returnsXYResidentWarps, kMostChunksPerWarpReturnsXY,
+                       timings_.chunksPerWarp);
   launchReturnsXYDecode(p, settings_.blockSize, stream_);
   CUDA_CHECK(cudaEventRecord(events_[FirstPassEnd], stream_));
   // Faults and channels of the first pass, which the plan needs.
@@ -401,8 +412,19 @@ void CudaLazDecoder::decodeLayered(Batch& b) {
   for (const FieldLaunch& launch : plan.launches) {
     p.items = items_.data() + launch.firstItem;
     p.itemCount = launch.itemCount;
+    uint32_t perWarp = 0;
+    p.spread = spreadFor(p.itemCount, fieldLayerResidentWarps, kMostChunksPerWarpFieldLayers,
+                         perWarp);
+    timings_.fieldChunksPerWarp = std::max(timings_.fieldChunksPerWarp, perWarp);
     launchFieldLayerDecode(p, settings_.blockSize, stream_);
   }
+}
+
+uint32_t CudaLazDecoder::spreadFor(uint64_t threads, uint32_t (*residentWarps)(uint32_t),
+                                   uint32_t most, uint32_t& used) const {
+  used = settings_.chunksPerWarp;
+  if (used == 0) used = autoChunksPerWarp(threads, residentWarps(settings_.blockSize), most);
+  return 32u / used;
 }
 
 std::vector<size_t> CudaLazDecoder::decodeOnHost(const LaszipVlr& vlr, const FieldSelection& fields,

@@ -22,12 +22,12 @@ namespace pcv::laz::cuda {
 struct CudaLazSettings {
   uint32_t maxThreads = 0;  ///< chunks decoded at once (one thread and state slot each); 0: auto
   uint32_t blockSize = 32;  ///< threads per block
-  /// One chunk per warp (lane 0 works): no divergence between chunks, fewer chunks at once.
-  /// The default: with a thread per chunk the 32 lanes of a warp decode 32 chunks whose symbols
-  /// take different branches, and a warp issues them one after the other (H200, 300 M-point
-  /// COPC, xyz + rgb: 150 M points/s against 66; Nsight Compute: 3 % achieved occupancy either
-  /// way, each warp bound by its own chain of dependent loads).
-  bool chunkPerWarp = true;
+  /// Chunks (or second-pass layers) a warp decodes at once, its lanes spread evenly: 1, 2, 4, 8,
+  /// 16 or 32 (a thread per chunk), or 0 to choose per launch (autoChunksPerWarp). Lanes of one
+  /// warp decoding different chunks take different branches, which the warp issues in turn; a
+  /// lone lane per warp leaves the registers of 31 unused, which bounds the warps, and so the
+  /// chunks, the device holds at once.
+  uint32_t chunksPerWarp = 0;
   /// Fraction of the free device memory the state slots may take.
   double stateMemoryFraction = 0.4;
   /// decode() runs the kernels' per-chunk code on the host, one chunk after the other, without
@@ -46,11 +46,32 @@ struct CudaLazTimings {
   double secondPassMs = 0.0;  ///< layered: the pass over the other layers
   double downloadMs = 0.0;    ///< records back to the host (decode() only)
   uint32_t threads = 0;       ///< chunks decoded at once (pointwise; layered first pass)
+  uint32_t chunksPerWarp = 0;  ///< pointwise; layered: the first pass
+  uint32_t fieldChunksPerWarp = 0;  ///< layered: the second pass (its largest launch)
   uint64_t stateBytesPerThread = 0;
   uint64_t fieldItems = 0;      ///< layered: threads of the second pass (one layer of a chunk)
   uint32_t fieldLaunches = 0;   ///< layered: second-pass launches (their state fits the budget)
   uint64_t fieldStateBytes = 0; ///< layered: the largest second-pass launch's state
 };
+
+/// Most chunks per warp the automatic choice takes, per kernel, measured on the H200
+/// (bench/RESULTS.md): over a 1 B-point COPC of 34 792 nodes the returns/XY pass is fastest at
+/// 2, the other layers' pass at 4 (8 the same); over a 1 B-point LAZ of point format 3, 20 000
+/// chunks, pointwise chunks at 4 (8 the same). Beyond, divergence costs more than the extra
+/// chains gain.
+inline constexpr uint32_t kMostChunksPerWarpPointwise = 4;
+inline constexpr uint32_t kMostChunksPerWarpReturnsXY = 2;
+inline constexpr uint32_t kMostChunksPerWarpFieldLayers = 4;
+
+/// Chunks per warp for `threads` decoding threads of a kernel of which the device holds
+/// `residentWarps` warps at once: one per warp while they all fit (a small batch waits on its
+/// longest chain, which divergence would lengthen), else the fewest, as a power of two up to
+/// `most`, that fit them.
+constexpr uint32_t autoChunksPerWarp(uint64_t threads, uint64_t residentWarps, uint32_t most) {
+  uint32_t n = 1;
+  while (n < most && threads > residentWarps * n) n *= 2;
+  return n;
+}
 
 class CudaLazDecoder final : public ChunkBatchDecoder {
  public:
@@ -102,6 +123,11 @@ class CudaLazDecoder final : public ChunkBatchDecoder {
   uint64_t stateBudget();
   uint8_t* reserveState(uint64_t bytes);
   void decodeLayered(Batch& b);
+  /// KernelParams::spread for `threads` decoding threads of a kernel (residentWarps: how many of
+  /// its warps the device holds at once; most: autoChunksPerWarp's bound); `used` gets the
+  /// chunks per warp.
+  uint32_t spreadFor(uint64_t threads, uint32_t (*residentWarps)(uint32_t), uint32_t most,
+                     uint32_t& used) const;
 
   CudaLazSettings settings_;
   std::mutex decoding_;  ///< decode(): one file at a time (readers may share a decoder)

@@ -93,8 +93,8 @@ struct KernelParams {
   ItemSlot slots[kMaxSlots];
   uint32_t slotCount;
   uint32_t* faulty;  ///< per chunk: 1 broken, 0 good
-  /// Launched threads per decoding thread: 1, or 32 for one per warp (lane 0 decodes, the
-  /// others exit), which trades occupancy for no divergence between chunks.
+  /// Launched threads per decoding thread: 32 for one per warp (lane 0 decodes, the others
+  /// exit), down to 1 for a thread per chunk (CudaLazSettings::chunksPerWarp).
   uint32_t spread;
   uint8_t* state;  ///< the decoding threads' model state
 
@@ -125,6 +125,11 @@ uint64_t fieldContextBytes(FieldKind kind);
 void launchPointwiseDecode(const KernelParams& params, uint32_t blockSize, cudaStream_t stream);
 void launchReturnsXYDecode(const KernelParams& params, uint32_t blockSize, cudaStream_t stream);
 void launchFieldLayerDecode(const KernelParams& params, uint32_t blockSize, cudaStream_t stream);
+
+/// Warps of each kernel the device holds at once in blocks of `blockSize` (its occupancy).
+uint32_t pointwiseResidentWarps(uint32_t blockSize);
+uint32_t returnsXYResidentWarps(uint32_t blockSize);
+uint32_t fieldLayerResidentWarps(uint32_t blockSize);
 
 /// The same work on the host (`params` point to host memory), one chunk or item after the other
 /// with one state slot (pointwise, first pass) or the items' own state (second pass).

@@ -1,10 +1,12 @@
 /// @brief What the LAZ kernels share: which decoding thread a launched thread is, the work
-/// counter of the one-thread-per-chunk kernels, and how a thread reports a broken chunk.
+/// counter of the one-thread-per-chunk kernels, how many warps the device holds at once, and
+/// how a thread reports a broken chunk.
 #pragma once
 
 #include <cstdint>
 
 #include "laz_chunk_kernels.hpp"
+#include "pcv/cuda/cuda_check.hpp"
 
 namespace pcv::laz::cuda {
 
@@ -28,6 +30,17 @@ __device__ inline bool takeChunk(const KernelParams& p, uint32_t& index) {
 /// Blocks of `blockSize` for `count` decoding threads.
 inline uint32_t blocksFor(const KernelParams& p, uint64_t count, uint32_t blockSize) {
   return uint32_t((count * p.spread + blockSize - 1) / blockSize);
+}
+
+/// Warps of `kernel` in blocks of `blockSize` the current device holds at once.
+template <typename Kernel>
+uint32_t residentWarpsOf(Kernel kernel, uint32_t blockSize) {
+  int device = 0, multiprocessors = 0, blocks = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(
+      cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, int(blockSize), 0));
+  return uint32_t(blocks) * uint32_t(multiprocessors) * ((blockSize + 31) / 32);
 }
 
 /// Several second-pass threads may find faults in one chunk.

@@ -286,6 +286,14 @@ void launchFieldLayerDecode(const KernelParams& params, uint32_t blockSize, cuda
   CUDA_CHECK(cudaGetLastError());
 }
 
+uint32_t returnsXYResidentWarps(uint32_t blockSize) {
+  return residentWarpsOf(decodeReturnsXYLayers, blockSize);
+}
+
+uint32_t fieldLayerResidentWarps(uint32_t blockSize) {
+  return residentWarpsOf(decodeFieldLayers, blockSize);
+}
+
 void decodeReturnsXYOnHost(const KernelParams& p) {
   auto& xyState = *reinterpret_cast<Point14ReturnsXY*>(p.state);
   for (uint32_t n = 0; n < p.chunkCount; ++n) decodeReturnsXYOf(p, xyState, p.order[n]);

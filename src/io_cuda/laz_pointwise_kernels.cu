@@ -154,6 +154,10 @@ void launchPointwiseDecode(const KernelParams& params, uint32_t blockSize, cudaS
   CUDA_CHECK(cudaGetLastError());
 }
 
+uint32_t pointwiseResidentWarps(uint32_t blockSize) {
+  return residentWarpsOf(decodePointwiseChunks, blockSize);
+}
+
 void decodePointwiseOnHost(const KernelParams& p) {
   DeviceByteV2 extra;
   PointwiseState& s = bindSlot(p, p.state, extra);

@@ -291,6 +291,44 @@ TEST_P(CudaLaz, DecodesFilesPcvWritesAsTheCpuDoes) {
   }
 }
 
+/// Chunks sharing a warp, each on its own lane (the automatic choice takes them for files of more
+/// chunks than the device holds warps): the same records as one chunk per warp, pointwise and
+/// layered, with every choice the settings allow.
+TEST_P(CudaLaz, ChunksSharingAWarpDecodeAsTheCpuDoes) {
+  if (emulated()) GTEST_SKIP() << "the host emulation decodes one chunk after the other";
+  const uint32_t points = smallRuns() ? 3000 : 40000, chunk = smallRuns() ? 200 : 1000;
+  for (const WrittenCase c : {WrittenCase{3, 0, chunk}, WrittenCase{7, 3, chunk}}) {
+    const std::string name = "gpu-laz-shared-warp-pf" + std::to_string(c.format) + ".laz";
+    const std::filesystem::path path = writeLaz(c, points, name);
+    for (const uint32_t perWarp : {2u, 4u, 8u, 32u}) {
+      SCOPED_TRACE(name + ", " + std::to_string(perWarp) + " chunks per warp");
+      laz::cuda::CudaLazSettings s = settings();
+      s.chunksPerWarp = perWarp;
+      EXPECT_TRUE(compareDecoders(path, {}, s));
+      compareDecoders(path, someFields(), s);
+    }
+    std::filesystem::remove(path);
+  }
+}
+
+/// One chunk per warp while the batch fits the device's warps; past that, lanes double up to
+/// the bound.
+TEST(CudaLazSettings, ChunksPerWarpGrowOnlyPastTheResidentWarps) {
+  using laz::cuda::autoChunksPerWarp;
+  EXPECT_EQ(autoChunksPerWarp(32, 4224, 4), 1u);
+  EXPECT_EQ(autoChunksPerWarp(4224, 4224, 4), 1u);
+  EXPECT_EQ(autoChunksPerWarp(4225, 4224, 4), 2u);
+  EXPECT_EQ(autoChunksPerWarp(8448, 4224, 4), 2u);
+  EXPECT_EQ(autoChunksPerWarp(8449, 4224, 4), 4u);
+  EXPECT_EQ(autoChunksPerWarp(69548, 4224, 4), 4u);
+  EXPECT_EQ(autoChunksPerWarp(34792, 4224, 2), 2u);
+  EXPECT_EQ(autoChunksPerWarp(34792, 4224, 1), 1u);
+  EXPECT_EQ(autoChunksPerWarp(100, 0, 4), 4u);  // no occupancy known: the bound
+  EXPECT_THROW(laz::cuda::CudaLazDecoder({.chunksPerWarp = 3}), std::invalid_argument);
+  EXPECT_THROW(laz::cuda::CudaLazDecoder({.chunksPerWarp = 64}), std::invalid_argument);
+  EXPECT_NO_THROW(laz::cuda::CudaLazDecoder({.chunksPerWarp = 16}));
+}
+
 /// The cloud the public reader gives, on the CPU or with `decoder`.
 PointCloud readWith(const std::filesystem::path& path,
                     std::shared_ptr<laz::ChunkBatchDecoder> decoder, std::string* error) {
