@@ -84,11 +84,12 @@ for tool in $tools; do
   fi
   # The decoder's device cases, one run each so they run side by side: the corpus, pcv's own
   # files, chunks sharing a warp, the reader's clouds and errors, broken chunks; on small files
-  # and chunks
-  # (PCV_LAZ_GPU_TESTS_SMALL), as the decode of one chunk is one thread's long serial loop.
+  # and chunks (PCV_LAZ_GPU_TESTS_SMALL), as the decode of one chunk is one thread's long serial
+  # loop.
   if [ -x "$laz_tests" ]; then
     for case in DecodesEveryCorpusFileAsTheCpuDoes DecodesFilesPcvWritesAsTheCpuDoes \
-        ChunksSharingAWarpDecodeAsTheCpuDoes ReaderGivesTheCpusCloudsAndErrors BrokenChunksAreTheCpusAndFailAlike; do
+        ChunksSharingAWarpDecodeAsTheCpuDoes ReaderGivesTheCpusCloudsAndErrors \
+        BrokenChunksAreTheCpusAndFailAlike; do
       echo "$tool laz-tests $case"
     done
   fi
