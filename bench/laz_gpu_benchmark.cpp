@@ -167,9 +167,10 @@ int main(int argc, char** argv) {
     const double decode = median(decodeMs), upload = median(uploadMs), wall = median(wallMs);
     const pcv::laz::cuda::CudaLazTimings& t = gpu.timings();
     std::printf(
-        "GPU: %u chunks at once, %.1f MB state each, %u per warp (other layers: %u), %zu broken "
-        "chunks\n",
-        t.threads, t.stateBytesPerThread / 1e6, t.chunksPerWarp, t.fieldChunksPerWarp, broken);
+        "GPU: %u chunks at once, %.1f MB state each, %u per warp of %u resident warps (other "
+        "layers: %u of %u), %zu broken chunks\n",
+        t.threads, t.stateBytesPerThread / 1e6, t.chunksPerWarp, t.residentWarps,
+        t.fieldChunksPerWarp, t.fieldResidentWarps, broken);
     std::printf("GPU decode alone:      %9.2f ms  %9.1f M points/s\n", decode,
                 mpoints / (decode / 1e3));
     if (t.fieldLaunches > 0 || t.firstPassMs > 0.0) {

@@ -358,8 +358,8 @@ std::vector<size_t> CudaLazDecoder::decodeUploaded(const LaszipVlr& vlr,
     if (b.layered) {
       decodeLayered(b);
     } else {
-      p.spread = spreadFor(p.threads, pointwiseResidentWarps, kMostChunksPerWarpPointwise,
-                           timings_.chunksPerWarp);
+      p.spread = spreadFor(p.threads, pointwiseResidentWarps, kPointwiseSharing,
+                           timings_.chunksPerWarp, timings_.residentWarps);
       launchPointwiseDecode(p, settings_.blockSize, stream_);
     }
   }
@@ -386,8 +386,8 @@ void CudaLazDecoder::decodeLayered(Batch& b) {
   KernelParams& p = b.params;
   steps_.reserve(std::max<uint64_t>(b.records, 1));
   p.steps = steps_.data();
-  p.spread = spreadFor(p.threads, returnsXYResidentWarps, kMostChunksPerWarpReturnsXY,
-                       timings_.chunksPerWarp);
+  p.spread = spreadFor(p.threads, returnsXYResidentWarps, kReturnsXYSharing,
+                       timings_.chunksPerWarp, timings_.residentWarps);
   launchReturnsXYDecode(p, settings_.blockSize, stream_);
   CUDA_CHECK(cudaEventRecord(events_[FirstPassEnd], stream_));
   // Faults and channels of the first pass, which the plan needs.
@@ -413,17 +413,19 @@ void CudaLazDecoder::decodeLayered(Batch& b) {
     p.items = items_.data() + launch.firstItem;
     p.itemCount = launch.itemCount;
     uint32_t perWarp = 0;
-    p.spread = spreadFor(p.itemCount, fieldLayerResidentWarps, kMostChunksPerWarpFieldLayers,
-                         perWarp);
+    p.spread = spreadFor(p.itemCount, fieldLayerResidentWarps, kFieldLayerSharing, perWarp,
+                         timings_.fieldResidentWarps);
     timings_.fieldChunksPerWarp = std::max(timings_.fieldChunksPerWarp, perWarp);
     launchFieldLayerDecode(p, settings_.blockSize, stream_);
   }
 }
 
 uint32_t CudaLazDecoder::spreadFor(uint64_t threads, uint32_t (*residentWarps)(uint32_t),
-                                   uint32_t most, uint32_t& used) const {
+                                   const WarpSharing& sharing, uint32_t& used,
+                                   uint32_t& resident) const {
+  resident = residentWarps(settings_.blockSize);
   used = settings_.chunksPerWarp;
-  if (used == 0) used = autoChunksPerWarp(threads, residentWarps(settings_.blockSize), most);
+  if (used == 0) used = autoChunksPerWarp(threads, resident, sharing);
   return 32u / used;
 }
 

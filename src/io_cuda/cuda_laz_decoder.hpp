@@ -47,29 +47,45 @@ struct CudaLazTimings {
   double downloadMs = 0.0;    ///< records back to the host (decode() only)
   uint32_t threads = 0;       ///< chunks decoded at once (pointwise; layered first pass)
   uint32_t chunksPerWarp = 0;  ///< pointwise; layered: the first pass
+  uint32_t residentWarps = 0;  ///< of that kernel, which the device holds at once
   uint32_t fieldChunksPerWarp = 0;  ///< layered: the second pass (its largest launch)
+  uint32_t fieldResidentWarps = 0;
   uint64_t stateBytesPerThread = 0;
   uint64_t fieldItems = 0;      ///< layered: threads of the second pass (one layer of a chunk)
   uint32_t fieldLaunches = 0;   ///< layered: second-pass launches (their state fits the budget)
   uint64_t fieldStateBytes = 0; ///< layered: the largest second-pass launch's state
 };
 
-/// Most chunks per warp the automatic choice takes, per kernel, measured on the H200
-/// (bench/RESULTS.md): over a 1 B-point COPC of 34 792 nodes the returns/XY pass is fastest at
-/// 2, the other layers' pass at 4 (8 the same); over a 1 B-point LAZ of point format 3, 20 000
-/// chunks, pointwise chunks at 4 (8 the same). Beyond, divergence costs more than the extra
-/// chains gain.
-inline constexpr uint32_t kMostChunksPerWarpPointwise = 4;
-inline constexpr uint32_t kMostChunksPerWarpReturnsXY = 2;
-inline constexpr uint32_t kMostChunksPerWarpFieldLayers = 4;
+/// When a kernel's warps take more than one chunk each (automatic choice): lanes of one warp
+/// decoding different chunks take different branches, which the warp issues in turn, so each
+/// chain runs slower; the gain is more chains at once, which pays only where the batch holds
+/// many times the chunks the device keeps warps for.
+struct WarpSharing {
+  uint32_t most;  ///< chunks per warp at most
+  /// Chunks per warp double while the batch, at the current count, still fills the warps the
+  /// device holds this many times over.
+  uint32_t wavesPerLane;
+};
+
+/// Measured on the H200 (bench/RESULTS.md, eighth session): pointwise chunks of a 1 B-point LAZ
+/// (13 147 threads, about 4 times the warps the device holds of that kernel) 4 per warp 106 M
+/// points/s, 2: 77, 1: 70. A 1 B-point COPC: its returns/XY pass over 34 792 nodes (8.2 times)
+/// 2 per warp 2.22 s, 1: 2.46 s, 4: 2.44 s, but over 8 448 nodes (twice) 2 per warp 1.17 s
+/// against 0.81 s; its other layers' pass over 69 548 layers (16.5 times) 4 per warp 2.49 s,
+/// 2: 2.89 s, 1: 3.49 s, and over 16 890 (4 times) 4 per warp and 1 the same.
+inline constexpr WarpSharing kPointwiseSharing{4, 1};
+inline constexpr WarpSharing kReturnsXYSharing{2, 5};
+inline constexpr WarpSharing kFieldLayerSharing{4, 5};
 
 /// Chunks per warp for `threads` decoding threads of a kernel of which the device holds
-/// `residentWarps` warps at once: one per warp while they all fit (a small batch waits on its
-/// longest chain, which divergence would lengthen), else the fewest, as a power of two up to
-/// `most`, that fit them.
-constexpr uint32_t autoChunksPerWarp(uint64_t threads, uint64_t residentWarps, uint32_t most) {
+/// `residentWarps` warps at once: one, doubled (up to sharing.most) while `threads` at that many
+/// per warp still fill the resident warps sharing.wavesPerLane times over. A small batch, as a
+/// streaming frame's, takes one per warp: it waits on its longest chain, which divergence would
+/// lengthen.
+constexpr uint32_t autoChunksPerWarp(uint64_t threads, uint64_t residentWarps,
+                                     const WarpSharing& sharing) {
   uint32_t n = 1;
-  while (n < most && threads > residentWarps * n) n *= 2;
+  while (n < sharing.most && threads >= residentWarps * sharing.wavesPerLane * n) n *= 2;
   return n;
 }
 
@@ -124,10 +140,9 @@ class CudaLazDecoder final : public ChunkBatchDecoder {
   uint8_t* reserveState(uint64_t bytes);
   void decodeLayered(Batch& b);
   /// KernelParams::spread for `threads` decoding threads of a kernel (residentWarps: how many of
-  /// its warps the device holds at once; most: autoChunksPerWarp's bound); `used` gets the
-  /// chunks per warp.
-  uint32_t spreadFor(uint64_t threads, uint32_t (*residentWarps)(uint32_t), uint32_t most,
-                     uint32_t& used) const;
+  /// its warps the device holds at once); `used` gets the chunks per warp, `resident` the warps.
+  uint32_t spreadFor(uint64_t threads, uint32_t (*residentWarps)(uint32_t),
+                     const WarpSharing& sharing, uint32_t& used, uint32_t& resident) const;
 
   CudaLazSettings settings_;
   std::mutex decoding_;  ///< decode(): one file at a time (readers may share a decoder)

@@ -311,19 +311,23 @@ TEST_P(CudaLaz, ChunksSharingAWarpDecodeAsTheCpuDoes) {
   }
 }
 
-/// One chunk per warp while the batch fits the device's warps; past that, lanes double up to
-/// the bound.
-TEST(CudaLazSettings, ChunksPerWarpGrowOnlyPastTheResidentWarps) {
+/// One chunk per warp for small batches; more only where the batch fills the device's warps
+/// many times over, up to the bound.
+TEST(CudaLazSettings, ChunksShareAWarpOnlyInBatchesOfManyWaves) {
   using laz::cuda::autoChunksPerWarp;
-  EXPECT_EQ(autoChunksPerWarp(32, 4224, 4), 1u);
-  EXPECT_EQ(autoChunksPerWarp(4224, 4224, 4), 1u);
-  EXPECT_EQ(autoChunksPerWarp(4225, 4224, 4), 2u);
-  EXPECT_EQ(autoChunksPerWarp(8448, 4224, 4), 2u);
-  EXPECT_EQ(autoChunksPerWarp(8449, 4224, 4), 4u);
-  EXPECT_EQ(autoChunksPerWarp(69548, 4224, 4), 4u);
-  EXPECT_EQ(autoChunksPerWarp(34792, 4224, 2), 2u);
-  EXPECT_EQ(autoChunksPerWarp(34792, 4224, 1), 1u);
-  EXPECT_EQ(autoChunksPerWarp(100, 0, 4), 4u);  // no occupancy known: the bound
+  constexpr laz::cuda::WarpSharing layered{4, 5}, pointwise{4, 1}, pairs{2, 5};
+  EXPECT_EQ(autoChunksPerWarp(32, 4224, layered), 1u);  // a streaming frame's batch
+  EXPECT_EQ(autoChunksPerWarp(8448, 4224, layered), 1u);
+  EXPECT_EQ(autoChunksPerWarp(21119, 4224, layered), 1u);
+  EXPECT_EQ(autoChunksPerWarp(21120, 4224, layered), 2u);
+  EXPECT_EQ(autoChunksPerWarp(42239, 4224, layered), 2u);
+  EXPECT_EQ(autoChunksPerWarp(42240, 4224, layered), 4u);
+  EXPECT_EQ(autoChunksPerWarp(1u << 20, 4224, layered), 4u);
+  EXPECT_EQ(autoChunksPerWarp(1u << 20, 4224, pairs), 2u);
+  EXPECT_EQ(autoChunksPerWarp(3000, 3300, pointwise), 1u);
+  EXPECT_EQ(autoChunksPerWarp(3300, 3300, pointwise), 2u);
+  EXPECT_EQ(autoChunksPerWarp(13147, 3300, pointwise), 4u);
+  EXPECT_EQ(autoChunksPerWarp(100, 0, layered), 4u);  // no occupancy known: the bound
   EXPECT_THROW(laz::cuda::CudaLazDecoder({.chunksPerWarp = 3}), std::invalid_argument);
   EXPECT_THROW(laz::cuda::CudaLazDecoder({.chunksPerWarp = 64}), std::invalid_argument);
   EXPECT_NO_THROW(laz::cuda::CudaLazDecoder({.chunksPerWarp = 16}));
