@@ -99,10 +99,13 @@ int main(int argc, char** argv) {
                  "chunks a warp decodes at once, one per lane of evenly spread lanes (0: the "
                  "decoder chooses per launch)")
       ->check(CLI::IsMember({0, 1, 2, 4, 8, 16, 32}));
+  bool threadPerChunk = false;
+  app.add_flag("--thread-per-chunk", threadPerChunk, "the same as --chunks-per-warp 32");
   app.add_flag("--once", once, "one upload and one decode (for Nsight Compute)");
   app.add_flag("--verify", verify, "compare the GPU records with the CPU's, byte for byte");
   app.add_flag("--no-cpu", noCpu, "skip the CPU runs");
   CLI11_PARSE(app, argc, argv);
+  if (threadPerChunk) settings.chunksPerWarp = 32;
 
   try {
     const pcv::io::MappedFile file(path);
@@ -141,9 +144,9 @@ int main(int argc, char** argv) {
       const auto broken = gpu.decodeUploaded(records.vlr(), fields, data, batch);
       const pcv::laz::cuda::CudaLazTimings& t = gpu.timings();
       std::printf(
-          "once: %u threads (%u per warp; other layers %u), %.1f MB state each, upload %.2f ms, decode %.2f ms "
-          "(%.1f M points/s; layered: returns/XY %.2f ms, other layers %.2f ms in %llu threads), "
-          "%zu broken chunks\n",
+          "once: %u threads (%u per warp; other layers %u), %.1f MB state each, upload %.2f ms, "
+          "decode %.2f ms (%.1f M points/s; layered: returns/XY %.2f ms, other layers %.2f ms in "
+          "%llu threads), %zu broken chunks\n",
           t.threads, t.chunksPerWarp, t.fieldChunksPerWarp, t.stateBytesPerThread / 1e6,
           t.uploadMs, t.decodeMs,
           mpoints / (t.decodeMs / 1e3), t.firstPassMs, t.secondPassMs,

@@ -48,7 +48,7 @@ struct CudaLazTimings {
   uint32_t threads = 0;       ///< chunks decoded at once (pointwise; layered first pass)
   uint32_t chunksPerWarp = 0;  ///< pointwise; layered: the first pass
   uint32_t residentWarps = 0;  ///< of that kernel, which the device holds at once
-  uint32_t fieldChunksPerWarp = 0;  ///< layered: the second pass (its largest launch)
+  uint32_t fieldChunksPerWarp = 0;  ///< layered: the second pass (the most of its launches)
   uint32_t fieldResidentWarps = 0;
   uint64_t stateBytesPerThread = 0;
   uint64_t fieldItems = 0;      ///< layered: threads of the second pass (one layer of a chunk)

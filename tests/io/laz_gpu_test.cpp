@@ -291,9 +291,9 @@ TEST_P(CudaLaz, DecodesFilesPcvWritesAsTheCpuDoes) {
   }
 }
 
-/// Chunks sharing a warp, each on its own lane (the automatic choice takes them for files of more
-/// chunks than the device holds warps): the same records as one chunk per warp, pointwise and
-/// layered, with every choice the settings allow.
+/// Chunks sharing a warp, each on its own lane (the automatic choice takes them for batches of
+/// many times the chunks the device holds warps for): the same records as the CPU's, pointwise
+/// and layered, at 2 to 32 per warp.
 TEST_P(CudaLaz, ChunksSharingAWarpDecodeAsTheCpuDoes) {
   if (emulated()) GTEST_SKIP() << "the host emulation decodes one chunk after the other";
   const uint32_t points = smallRuns() ? 3000 : 40000, chunk = smallRuns() ? 200 : 1000;
