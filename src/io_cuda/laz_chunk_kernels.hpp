@@ -15,6 +15,10 @@
 ///     that is wanted and present (z, classification, ..., RGB, NIR, each extra byte) from the
 ///     steps, writing only that field's bytes. Items of one layer kind and similar length are
 ///     grouped by warps, and each has state for only the channels its chunk uses.
+///
+/// A decoding thread is one lane: alone in its warp, or one of 2-32 evenly spread lanes where a
+/// batch is large enough that more chains at once outweigh their divergence (KernelParams::spread,
+/// chosen per launch by CudaLazDecoder).
 #pragma once
 
 #include <cuda_runtime_api.h>
