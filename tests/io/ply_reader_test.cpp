@@ -102,6 +102,36 @@ TEST(PlyReader, FloatColoursInUnitRangeAreScaled) {
   EXPECT_EQ(cloud.points[0].rgba, packRgba(255, 128, 0));
 }
 
+/// 'g' and 'green' are both green: with no red, the three are data, not colours (a binary
+/// body of 16-bit channels once read a red channel that was not there).
+TEST(PlyReader, AChannelNamedTwiceIsDataNotColour) {
+  TempDir dir;
+  const std::string header =
+      "element vertex 2\nproperty float x\nproperty float y\nproperty float z\n"
+      "property ushort g\nproperty ushort green\nproperty ushort blue\nend_header\n";
+  writeText(dir.file("a.ply"), "ply\nformat ascii 1.0\n" + header + "0 0 0 1 2 3\n1 1 1 4 5 6\n");
+  std::string binary = "ply\nformat binary_little_endian 1.0\n" + header;
+  for (const uint16_t row : {0, 1}) {
+    const float xyz[3] = {float(row), float(row), float(row)};
+    const uint16_t channels[3] = {uint16_t(1 + 3 * row), uint16_t(2 + 3 * row),
+                                  uint16_t(3 + 3 * row)};
+    binary.append(reinterpret_cast<const char*>(xyz), sizeof(xyz));
+    binary.append(reinterpret_cast<const char*>(channels), sizeof(channels));
+  }
+  writeText(dir.file("b.ply"), binary);
+  for (const char* name : {"a.ply", "b.ply"}) {
+    SCOPED_TRACE(name);
+    const PointCloud cloud = readPointCloud(dir.file(name));
+    ASSERT_EQ(cloud.size(), 2u);
+    EXPECT_FALSE(cloud.hasColor);
+    ASSERT_NE(cloud.findAttribute("g"), nullptr);
+    ASSERT_NE(cloud.findAttribute("green"), nullptr);
+    ASSERT_NE(cloud.findAttribute("blue"), nullptr);
+    EXPECT_FLOAT_EQ(cloud.findAttribute("g")->values[1], 4.0f);
+    EXPECT_FLOAT_EQ(cloud.findAttribute("blue")->values[1], 6.0f);
+  }
+}
+
 TEST(PlyReader, RejectsTruncatedHeader) {
   TempDir dir;
   writeText(dir.file("t.ply"), "ply\nformat binary_little_endian 1.0\nelement vertex 3\nprop");

@@ -80,7 +80,7 @@ RecordDecoder::RecordDecoder(const RecordLayout& layout, const ReadContext& cont
       case FieldRole::Green:
       case FieldRole::Blue:
         channels_[int(field.role) - int(FieldRole::Red)] = field;
-        ++channelCount_;
+        channelsSeen_ |= 1u << (int(field.role) - int(FieldRole::Red));
         break;
       case FieldRole::PackedRgb:
         packed_ = field;

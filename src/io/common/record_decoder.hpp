@@ -49,13 +49,13 @@ class RecordDecoder {
                uint64_t firstPoint) const;
 
  private:
-  bool hasChannels() const { return channelCount_ == 3; }
+  bool hasChannels() const { return channelsSeen_ == 7u; }
   uint32_t colorOf(const uint8_t* data, uint64_t i) const;
 
   FieldLayout axis_[3];
   bool hasAxis_[3] = {false, false, false};
   FieldLayout channels_[3];
-  int channelCount_ = 0;
+  uint32_t channelsSeen_ = 0;  ///< bit c: channel c (red, green, blue) among the fields
   FieldLayout packed_;
   bool hasPacked_ = false;
   std::vector<FieldLayout> attributes_;

@@ -196,22 +196,29 @@ bool isChannel(FieldRole role) {
   return role == FieldRole::Red || role == FieldRole::Green || role == FieldRole::Blue;
 }
 
-/// What each vertex property means; fails without x and y; colours need all three channels.
+/// What each vertex property means; fails without x and y; colours need each of the three
+/// channels once.
 TextColumns vertexColumns(const PlyElement& vertex, const ReadContext& context) {
   TextColumns columns;
   bool has[3] = {false, false, false};
   int channels = 0;
+  uint32_t channelsSeen = 0;  // bit c: channel c (red, green, blue) among the properties
   for (const auto& property : vertex.properties) {
     const FieldRole role = property.isList ? FieldRole::Ignore : roleOf(property.name);
     if (role == FieldRole::X || role == FieldRole::Y || role == FieldRole::Z) has[int(role)] = true;
-    channels += isChannel(role);
+    if (isChannel(role)) {
+      ++channels;
+      channelsSeen |= 1u << (int(role) - int(FieldRole::Red));
+    }
     columns.roles.push_back(role);
     columns.types.push_back(property.type);
   }
   if (!has[0] || !has[1]) context.fail("vertex element has no 'x' and 'y' properties");
+  // A lone 'red' is data, and so are channels named twice ('g' and 'green').
+  const bool colours = channels == 3 && channelsSeen == 7u;
   for (size_t i = 0; i < columns.roles.size(); ++i) {
     FieldRole& role = columns.roles[i];
-    if (channels != 3 && isChannel(role)) role = FieldRole::Attribute;  // a lone 'red' is data
+    if (!colours && isChannel(role)) role = FieldRole::Attribute;
     if (role == FieldRole::Alpha) role = FieldRole::Ignore;             // points are drawn opaque
     columns.attributeOfColumn.push_back(-1);
     if (role == FieldRole::Attribute) {
