@@ -192,4 +192,14 @@ std::vector<std::pair<std::filesystem::path, std::string>> layerFiles(
   return files;
 }
 
+std::vector<std::string> foldersMissingFromPage(const std::string& text) {
+  std::vector<std::string> missing;
+  for (const Layer& layer : layers()) {
+    for (const std::string& folder : layer.folders) {
+      if (text.find("`" + folder + "`") == std::string::npos) missing.push_back(folder);
+    }
+  }
+  return missing;
+}
+
 }  // namespace pcv::architecture

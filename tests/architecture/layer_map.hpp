@@ -39,6 +39,10 @@ std::vector<std::string> includeViolations(const std::filesystem::path& file,
 /// Folders directly under include/pcv, src and app of `root` that belong to no layer.
 std::vector<std::string> unknownFolders(const std::filesystem::path& root);
 
+/// The folders of the layers that the page `text` (docs/code-layout.md) does not name, each as
+/// it would be written there: `src/io`.
+std::vector<std::string> foldersMissingFromPage(const std::string& text);
+
 /// Every file of every layer under `root` with its layer.
 std::vector<std::pair<std::filesystem::path, std::string>> layerFiles(
     const std::filesystem::path& root);

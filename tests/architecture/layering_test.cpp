@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "layer_map.hpp"
@@ -52,6 +54,23 @@ TEST(Layering, NoLayerIncludesWhatItMayNot) {
   EXPECT_GT(files.size(), 200u) << "the layers' folders were not found under " << root;
   EXPECT_GT(appFiles, 50u) << "app/ was not found under " << root;
   EXPECT_TRUE(found.empty()) << "includes a layer may not use:\n" << lines(found);
+}
+
+TEST(Layering, TheCodeLayoutPageNamesEveryLayer) {
+  std::ifstream page(std::filesystem::path(PCV_SOURCE_DIR) / "docs" / "code-layout.md");
+  ASSERT_TRUE(page) << "docs/code-layout.md is missing";
+  const std::string text(std::istreambuf_iterator<char>(page), {});
+  const std::vector<std::string> missing = foldersMissingFromPage(text);
+  EXPECT_TRUE(missing.empty()) << "folders docs/code-layout.md does not name:\n"
+                               << lines(missing);
+}
+
+TEST(Layering, AFolderLeftOutOfTheCodeLayoutPageIsSeen) {
+  const std::vector<std::string> missing =
+      foldersMissingFromPage("| `include/pcv/core`, `src/core` | core |\n");
+  EXPECT_EQ(std::count(missing.begin(), missing.end(), "src/core"), 0);
+  EXPECT_EQ(std::count(missing.begin(), missing.end(), "src/session"), 1);
+  EXPECT_EQ(std::count(missing.begin(), missing.end(), "app/viewer"), 1);
 }
 
 TEST(Layering, EveryFolderBelongsToALayer) {
