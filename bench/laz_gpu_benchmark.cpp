@@ -26,15 +26,13 @@
 #include "las/las_header.hpp"
 #include "laz/laz_records.hpp"
 #include "pcv/core/parallel.hpp"
+#include "pcv/core/stopwatch.hpp"
 #include "pcv/cuda/cuda_check.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using Clock = pcv::SteadyClock;
+using pcv::secondsSince;
 
 double median(std::vector<double> values) {
   if (values.empty()) return 0.0;

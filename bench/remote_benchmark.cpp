@@ -16,6 +16,7 @@
 #include "http_test_server.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/image.hpp"
+#include "pcv/core/stopwatch.hpp"
 #include "pcv/io/remote_source.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
 #include "pcv/session/render_converged.hpp"
@@ -24,10 +25,8 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using Clock = pcv::SteadyClock;
+using pcv::secondsSince;
 
 struct Timing {
   double open = 0.0, firstImage = 0.0, converged = 0.0;

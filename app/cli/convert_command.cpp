@@ -1,13 +1,10 @@
 #include "convert_command.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -20,12 +17,12 @@
 #include "pcv/core/error.hpp"
 #include "pcv/io/copc_phases.hpp"
 #include "pcv/io/copc_writer.hpp"
-#include "pcv/io/las_writer.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/io/point_records.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinders.hpp"
 #include "pcv/session/copc_conversion.hpp"
+#include "pcv/session/record_sink.hpp"
 #include "pcv/session/selection_export.hpp"
 #include "options/progress_bar.hpp"
 #include "options/run_report.hpp"
@@ -45,6 +42,7 @@ struct ConvertOptions {
   uint32_t nodePoints = 100000;    ///< COPC: most points of a leaf
   std::string sort = "auto";       ///< COPC: where keys are sorted (octreeSamplerNames)
   bool quiet = false;
+  bool overwrite = false;              ///< replace an existing output (never an input)
   bool tiles = false;                  ///< one COPC per input into a folder, and a VPC
   std::string vpcName = "dataset.vpc";  ///< --tiles: the VPC written in the folder
   ClipFlags clip;      ///< write only what the box or slab keeps
@@ -59,30 +57,11 @@ std::unique_ptr<PointRecordStream> cylinderStream(uint64_t count, uint64_t seed,
                          glm::dvec3(0.0), format);
 }
 
-enum class OutputKind { Las, Laz, Copc };
-
-bool endsWith(const std::string& text, const std::string& suffix) {
-  if (text.size() < suffix.size()) return false;
-  return std::equal(suffix.rbegin(), suffix.rend(), text.rbegin(),
-                    [](char a, char b) { return std::tolower(a) == std::tolower(b); });
-}
-
-OutputKind outputKindFor(const std::string& output, bool copc) {
-  if (endsWith(output, ".copc.laz")) return OutputKind::Copc;
-  if (copc) {
-    if (endsWith(output, ".laz")) return OutputKind::Copc;
-    throw InputError(output + ": a COPC file is a LAZ file: its name must end in .laz");
-  }
-  if (endsWith(output, ".laz")) return OutputKind::Laz;
-  if (endsWith(output, ".las")) return OutputKind::Las;
-  throw InputError(output + ": the output must end in .las, .laz or .copc.laz");
-}
-
 /// Opens the records to write (the inputs merged, or the cylinders); called again for a second
 /// pass. COPC takes point format 7 for the cylinders and picks 6, 7 or 8 for the rest itself.
 PointRecordSource recordSource(const ConvertOptions& options,
-                               const std::vector<std::string>& inputs, OutputKind kind) {
-  const bool copc = kind == OutputKind::Copc;
+                               const std::vector<std::string>& inputs, CloudFileKind kind) {
+  const bool copc = kind == CloudFileKind::Copc;
   if (options.points > 0) {
     if (!inputs.empty()) throw InputError("--points writes the cylinder scene: give no inputs");
     const int format = options.pointFormat >= 0 ? options.pointFormat : (copc ? 7 : 3);
@@ -106,51 +85,30 @@ PointRecordSource recordSource(const ConvertOptions& options,
   return pointFileRecords(inputs, copc ? -1 : options.pointFormat);
 }
 
-/// LAS or LAZ: the records copied batch by batch, under a temporary name until complete.
+/// LAS or LAZ: the records copied batch by batch through the record sink.
 void writeLasOrLaz(const PointRecordSource& source, const std::string& output,
-                   LasCompression compression, const ConvertOptions& options,
+                   const RecordSinkOptions& sink, const ConvertOptions& options,
                    CopcWriteProgress& progress) {
-  std::unique_ptr<PointRecordStream> stream = source();
-  progress.pointsTotal = stream->pointCount();
-  const std::string partial = output + ".partial-" + std::to_string(::getpid());
-  {
-    LasFileWriter writer(partial, stream->format(), compression, options.chunkSize);
-    std::unique_ptr<ProgressBar> bar;
-    if (!options.quiet) {
-      bar = std::make_unique<ProgressBar>(
-          [&](double seconds) {
-            const uint64_t total = std::max<uint64_t>(1, progress.pointsTotal);
-            const uint64_t read = progress.pointsRead;
-            return conversionState(double(read) / double(total), double(read), seconds,
-                                   millions(read) + " of " + millions(total) + " points");
-          },
-          "converting");
-    }
-    constexpr uint64_t kBatchPoints = 1 << 20;
-    const uint8_t* records = nullptr;
-    while (const uint64_t count = stream->next(kBatchPoints, records)) {
-      writer.write(records, count);
-      progress.pointsRead += count;
-      if (progress.cancel) throw ConversionCancelled("conversion cancelled");
-    }
-    writer.finish();
-    bar.reset();
-    std::error_code renameError;
-    std::filesystem::rename(partial, output, renameError);
-    if (renameError) {
-      std::error_code ignored;
-      std::filesystem::remove(partial, ignored);
-      throw Error(output + ": cannot rename the finished " + partial +
-                  " to it: " + renameError.message());
-    }
+  std::unique_ptr<ProgressBar> bar;
+  if (!options.quiet) {
+    bar = std::make_unique<ProgressBar>(
+        [&](double seconds) {
+          const uint64_t total = std::max<uint64_t>(1, progress.pointsTotal);
+          const uint64_t written = progress.pointsWritten;
+          return conversionState(double(written) / double(total), double(written), seconds,
+                                 millions(written) + " of " + millions(total) + " points");
+        },
+        "converting");
   }
+  const RecordSinkSummary summary = writePointRecords(source, output, sink, &progress);
+  bar.reset();
+  const char* format = cloudFileKindName(summary.kind);
   runReport()["convert"] = {{"output", output},
-                            {"points", progress.pointsRead.load()},
-                            {"format", compression == LasCompression::Laz ? "LAZ" : "LAS"},
-                            {"pointFormat", stream->format().pointFormat}};
+                            {"points", summary.points},
+                            {"format", format},
+                            {"pointFormat", summary.pointFormat}};
   std::printf("%s: %llu points, %s, point format %d\n", output.c_str(),
-              static_cast<unsigned long long>(progress.pointsRead.load()),
-              compression == LasCompression::Laz ? "LAZ" : "LAS", stream->format().pointFormat);
+              static_cast<unsigned long long>(summary.points), format, summary.pointFormat);
 }
 
 /// The COPC file written and where the time went, for --report.
@@ -169,19 +127,19 @@ void reportCopc(const std::string& output, const CopcWriteSummary& summary, cons
                             {"phaseSeconds", phaseSeconds}};
 }
 
-void writeCopc(const PointRecordSource& source, const std::string& output,
+void writeCopc(const PointRecordSource& source, const std::string& output, RecordSinkOptions sink,
                const ConvertOptions& options, CopcWriteProgress& progress) {
   std::string samplerNote;
   const std::unique_ptr<OctreeLodSampler> sampler = chooseOctreeSampler(options.sort, &samplerNote);
   if (!options.quiet) std::fprintf(stderr, "pcv: %s\n", samplerNote.c_str());
   std::unique_ptr<ProgressBar> bar;
   if (!options.quiet) bar = copcConversionBar(progress);
-  const CopcWriteOptions copcOptions{.memoryBytes = options.memoryBytes,
-                                     .tempDirectory = options.temporaryDirectory,
-                                     .maxPointsPerNode = options.nodePoints,
-                                     .pointFormat = options.pointFormat,
-                                     .sampler = sampler.get()};
-  const CopcWriteSummary summary = writeCopcFile(source, output, copcOptions, &progress);
+  sink.copcOptions = {.memoryBytes = options.memoryBytes,
+                      .tempDirectory = options.temporaryDirectory,
+                      .maxPointsPerNode = options.nodePoints,
+                      .pointFormat = options.pointFormat,
+                      .sampler = sampler.get()};
+  const CopcWriteSummary summary = *writePointRecords(source, output, sink, &progress).copc;
   bar.reset();
   reportCopc(output, summary, sampler->name());
   std::printf("%s: %llu points, COPC, point format %d, %llu nodes in %zu levels", output.c_str(),
@@ -198,6 +156,27 @@ void writeCopc(const PointRecordSource& source, const std::string& output,
   std::fprintf(stderr, "pcv: %s\n", describeCopcPhases(summary.phases).c_str());
 }
 
+/// The output's kind, once it is known that writing it loses nothing: it is not an input (even
+/// with --overwrite), and it exists only with --overwrite, which the message explains the way
+/// `pcv convert *.las` reaches it.
+CloudFileKind checkExistingOutput(const std::string& output, const RecordSinkOptions& sink) {
+  try {
+    return checkRecordOutput(output, sink);
+  } catch (const OutputExistsError& error) {
+    std::error_code ignored;
+    const bool isInput = std::any_of(sink.output.inputs.begin(), sink.output.inputs.end(),
+                                     [&](const std::filesystem::path& input) {
+                                       return std::filesystem::equivalent(input, output, ignored);
+                                     });
+    if (isInput || sink.output.existing == ExistingOutput::Replace) throw;
+    throw OutputExistsError(
+        output +
+        ": exists, and convert writes its inputs into the last file named, which would "
+        "replace it (a pattern such as *.las names no output); name a new file last, "
+        "or pass --overwrite to replace it");
+  }
+}
+
 /// --tiles: the options that apply to each tile's conversion; refuses those that do not.
 void runTiles(const ConvertOptions& options) {
   if (options.points > 0) throw InputError("--tiles converts input tiles: leave out --points");
@@ -206,6 +185,7 @@ void runTiles(const ConvertOptions& options) {
   }
   runConvertTiles({.paths = options.files,
                    .vpcName = options.vpcName,
+                   .overwrite = options.overwrite,
                    .memoryBytes = options.memoryBytes,
                    .temporaryDirectory = options.temporaryDirectory,
                    .nodePoints = options.nodePoints,
@@ -226,17 +206,25 @@ void runConvert(const ConvertOptions& options) {
   std::vector<std::string> inputs = options.files;
   const std::string output = inputs.back();
   inputs.pop_back();
-  const OutputKind kind = outputKindFor(output, options.copc);
+  if (inputs.empty() && options.points == 0) {
+    throw InputError("convert needs its inputs, then the output: pcv convert IN... OUT.laz (" +
+                     output + " was taken as the output)");
+  }
+  RecordSinkOptions sink{
+      .output = {.existing = options.overwrite ? ExistingOutput::Replace : ExistingOutput::Refuse},
+      .copc = options.copc,
+      .chunkPoints = options.chunkSize};
+  sink.output.inputs.assign(inputs.begin(), inputs.end());
+  // Before anything is read: `pcv convert *.las` names the last tile as the output.
+  const CloudFileKind kind = checkExistingOutput(output, sink);
   const PointRecordSource source = recordSource(options, inputs, kind);
   CopcWriteProgress progress;
   InterruptSignals signals(progress.cancel);
   try {
-    if (kind == OutputKind::Copc) {
-      writeCopc(source, output, options, progress);
+    if (kind == CloudFileKind::Copc) {
+      writeCopc(source, output, sink, options, progress);
     } else {
-      writeLasOrLaz(source, output,
-                    kind == OutputKind::Laz ? LasCompression::Laz : LasCompression::None, options,
-                    progress);
+      writeLasOrLaz(source, output, sink, options, progress);
     }
   } catch (const ConversionCancelled&) {
     // Everything temporary is gone by now; end as the signal asks.
@@ -286,6 +274,9 @@ void addConvertCommand(CLI::App& cli) {
                     "cores, and shared among the ranks under mpirun");
   convert->add_option("--vpc", options->vpcName,
                       "--tiles: the VPC's file name in the output folder (default dataset.vpc)");
+  convert->add_flag("--overwrite", options->overwrite,
+                    "Replace an output file that exists (an input is never replaced); without "
+                    "it convert refuses and writes nothing");
   convert->add_flag("--quiet,-q", options->quiet, "No progress bar");
   addClipFlags(*convert, options->clip);
   addFilterFlags(*convert, options->filter);

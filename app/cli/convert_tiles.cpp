@@ -20,6 +20,8 @@
 #include "options/progress_bar.hpp"
 #include "options/run_report.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/core/partial_file.hpp"
+#include "pcv/core/stopwatch.hpp"
 #include "pcv/core/parallel.hpp"
 #include "pcv/session/tile_conversion.hpp"
 #include "pcv/stream/tile_set.hpp"
@@ -27,10 +29,6 @@
 
 namespace pcv::app {
 namespace {
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 /// Ranks sharing a machine share its cores unless PCV_THREADS says: a rank bound to CPUs of its
 /// own (`mpirun --map-by slot:PE=8`, taskset) takes those; unbound ranks (`--bind-to none`)
@@ -68,6 +66,23 @@ struct Plan {
   std::filesystem::path vpc;
 };
 
+/// Without --overwrite, outputs already in the folder (an earlier run's) are not replaced: the
+/// command stops before converting anything and says how many there are.
+void refuseExistingOutputs(const Plan& plan) {
+  std::vector<std::filesystem::path> existing;
+  for (const TileJob& job : plan.jobs) {
+    if (std::filesystem::exists(job.output)) existing.push_back(job.output);
+  }
+  if (std::filesystem::exists(plan.vpc)) existing.push_back(plan.vpc);
+  if (existing.empty()) return;
+  throw OutputExistsError(
+      existing.front().string() +
+      (existing.size() > 1 ? " and " + std::to_string(existing.size() - 1) + " more of the outputs"
+                           : "") +
+      " exist and would be replaced; give a new output folder, or pass "
+      "--overwrite to replace them");
+}
+
 Plan planJobs(const ConvertTilesOptions& options) {
   if (options.paths.size() < 2) {
     throw InputError(
@@ -89,6 +104,7 @@ Plan planJobs(const ConvertTilesOptions& options) {
   Plan plan;
   plan.jobs = planTileJobs(expandTilePaths(inputs), outputDir);
   plan.vpc = outputDir / vpcName;
+  if (!options.overwrite) refuseExistingOutputs(plan);
   return plan;
 }
 

@@ -11,6 +11,7 @@ namespace pcv::app {
 struct ConvertTilesOptions {
   std::vector<std::string> paths;       ///< inputs (files, folders, .vpc), then the output folder
   std::string vpcName = "dataset.vpc";  ///< written in the output folder
+  bool overwrite = false;               ///< replace tiles and the VPC already in the output folder
   uint64_t memoryBytes = 0;             ///< shared by this process's conversions; 0: half of RAM
   std::string temporaryDirectory;
   uint32_t nodePoints = 100000;

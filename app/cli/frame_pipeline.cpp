@@ -2,14 +2,12 @@
 
 #include <chrono>
 
+#include "pcv/core/stopwatch.hpp"
+
 namespace pcv::app {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using Clock = SteadyClock;
 
 }  // namespace
 

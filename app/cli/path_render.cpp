@@ -9,6 +9,7 @@
 #include "frame_pipeline.hpp"
 #include "options/run_report.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/core/stopwatch.hpp"
 #include "pcv/session/camera_path_file.hpp"
 #include "pcv/session/render_converged.hpp"
 #include "pcv/session/scene_camera.hpp"
@@ -16,11 +17,7 @@
 namespace pcv::app {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using Clock = SteadyClock;
 
 /// Frames the path takes by default: one per 1/fps of its duration, both ends included.
 uint64_t defaultFrameCount(const CameraPath& path, double framesPerSecond) {

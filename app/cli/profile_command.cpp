@@ -29,6 +29,7 @@ struct ProfileOptions {
   RendererFlags renderer;         ///< --backend, PNG only
   QualityOptions quality;         ///< point size, EDL, background: PNG only
   ReadFlags read;
+  bool overwrite = false;  ///< --overwrite: replace an existing LAS/LAZ output
 };
 
 void runProfile(const ProfileOptions& options) {
@@ -39,6 +40,12 @@ void runProfile(const ProfileOptions& options) {
   const ImageSize size = parseImageSize(options.size);
   RenderSettings settings;
   applyQualityOptions(options.quality, settings);
+  // A point file is data: replaced only when asked, never one of the inputs.
+  OutputRules pointFileRules{.existing = options.overwrite ? ExistingOutput::Replace
+                                                           : ExistingOutput::Refuse};
+  pointFileRules.inputs.assign(options.inputs.begin(), options.inputs.end());
+  const bool pointFile = kind == ProfileFileKind::Las || kind == ProfileFileKind::Laz;
+  if (pointFile) checkOutput(options.out, pointFileRules);
 
   const ProfilePoints profile =
       extractProfile(options.inputs, corridor, readOptionsFrom(options.read));
@@ -48,7 +55,7 @@ void runProfile(const ProfileOptions& options) {
       break;
     case ProfileFileKind::Las:
     case ProfileFileKind::Laz:
-      writePointCloud(profile.cloud, options.out);
+      writePointCloud(profile.cloud, options.out, pointFileRules);
       break;
     case ProfileFileKind::Png: {
       std::unique_ptr<Renderer> renderer = createRendererFrom(options.renderer);
@@ -101,6 +108,8 @@ void addProfileCommand(CLI::App& cli) {
   addRendererFlags(*profile, options->renderer, false);
   addQualityOptions(*profile, options->quality);
   addReadFlags(*profile, options->read);
+  profile->add_flag("--overwrite", options->overwrite,
+                    "Replace a LAS or LAZ output that exists (an input is never replaced)");
   addReportOption(*profile);
   profile->callback([options] { runProfile(*options); });
 }

@@ -1,7 +1,6 @@
 #include "vpc_command.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -9,16 +8,17 @@
 #include <vector>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/partial_file.hpp"
+#include "pcv/core/stopwatch.hpp"
+#include "pcv/core/text_case.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
 
 namespace pcv::app {
 namespace {
 
-bool isTileExtension(std::filesystem::path extension) {
-  std::string text = extension.string();
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return char(std::tolower(c)); });
-  return text == ".las" || text == ".laz";
+bool isTileExtension(const std::filesystem::path& extension) {
+  return equalsIgnoringCase(extension.string(), ".las") ||
+         equalsIgnoringCase(extension.string(), ".laz");
 }
 
 /// The inputs with each folder replaced by its LAS/LAZ/COPC files (not recursive, sorted, so
@@ -48,18 +48,27 @@ std::vector<std::filesystem::path> tileFiles(const std::vector<std::string>& inp
 void addVpcCommand(CLI::App& cli) {
   auto output = std::make_shared<std::string>();
   auto inputs = std::make_shared<std::vector<std::string>>();
+  auto overwrite = std::make_shared<bool>(false);
   CLI::App* vpc =
       cli.add_subcommand("vpc",
                          "Write a QGIS virtual point cloud (.vpc) of tiles from their headers, as "
                          "pdal_wrench build_vpc does");
   vpc->add_option("output", *output, "The .vpc file to write")->required();
   vpc->add_option("inputs", *inputs, "Tiles (LAS, LAZ, COPC) or folders of them")->required();
-  vpc->callback([output, inputs] {
-    const auto start = std::chrono::steady_clock::now();
+  vpc->add_flag("--overwrite", *overwrite, "Replace a VPC file that exists (never a tile)");
+  vpc->callback([output, inputs, overwrite] {
+    const auto start = SteadyClock::now();
+    // The output comes first here: `pcv vpc a.las b.las` must not take a tile for it.
+    if (!endsWithIgnoringCase(*output, ".vpc")) {
+      throw InputError(*output +
+                       ": the output of vpc comes first and must end in .vpc (pcv vpc "
+                       "OUT.vpc TILES...)");
+    }
     const std::vector<std::filesystem::path> files = tileFiles(*inputs);
-    const VpcBuildSummary summary = buildVirtualPointCloud(*output, files);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const VpcBuildSummary summary = buildVirtualPointCloud(
+        *output, files,
+        {.existing = *overwrite ? ExistingOutput::Replace : ExistingOutput::Refuse});
+    const double seconds = secondsSince(start);
     std::printf("wrote %s: %zu tiles, %llu points, CRS %s (%.2f s)\n", output->c_str(),
                 summary.tiles.size(), static_cast<unsigned long long>(summary.totalPoints),
                 summary.crs.label().c_str(), seconds);

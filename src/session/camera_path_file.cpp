@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pcv/core/number_text.hpp"
+#include "pcv/core/partial_file.hpp"
 
 namespace pcv {
 namespace {
@@ -137,18 +138,14 @@ std::string cameraPathJson(const std::vector<CameraKey>& keys) {
 }
 
 void writeCameraPath(const std::filesystem::path& path, const std::vector<CameraKey>& keys) {
-  const std::filesystem::path temporary = path.string() + ".tmp";
+  // A path being edited is saved again and again: replaced, but never left half written.
+  PartialFile partial(path, {.existing = ExistingOutput::Replace});
   {
-    std::ofstream out(temporary);
+    std::ofstream out(partial.path());
     out << cameraPathJson(keys);
-    if (!out) throw Error("cannot write the camera path to '" + temporary.string() + "'");
+    if (!out) throw Error("cannot write the camera path to '" + path.string() + "'");
   }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    std::filesystem::remove(temporary, error);
-    throw Error("cannot write the camera path to '" + path.string() + "'");
-  }
+  partial.commit();
 }
 
 }  // namespace pcv

@@ -6,6 +6,7 @@
 #include "pcv/io/las_writer.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/io/point_records.hpp"
+#include "pcv/session/record_sink.hpp"
 
 namespace pcv {
 namespace {
@@ -43,7 +44,9 @@ CopcWriteSummary convertFilesToCopc(const std::vector<std::string>& inputs,
                                     const std::string& output, const CopcWriteOptions& options,
                                     CopcWriteProgress* progress) {
   if (inputs.empty()) throw InputError("no input to convert to " + output);
-  return writeCopcFile(pointFileRecords(inputs), output, options, progress);
+  RecordSinkOptions sink{.output = options.output, .copc = true, .copcOptions = options};
+  sink.output.inputs.insert(sink.output.inputs.end(), inputs.begin(), inputs.end());
+  return *writePointRecords(pointFileRecords(inputs), output, sink, progress).copc;
 }
 
 }  // namespace pcv

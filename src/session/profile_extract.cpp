@@ -12,6 +12,7 @@
 #include "pcv/core/number_text.hpp"
 #include "pcv/core/parallel.hpp"
 #include "pcv/core/point_coloring.hpp"
+#include "pcv/core/text_case.hpp"
 #include "pcv/io/copc_file.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "pcv/raster/view_setup.hpp"
@@ -283,9 +284,7 @@ Image renderProfileImage(const ProfilePoints& profile, Renderer& renderer, int w
 }
 
 ProfileFileKind profileFileKindFor(const std::filesystem::path& path) {
-  std::string extension = path.extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return char(std::tolower(c)); });
+  const std::string extension = lowerCase(path.extension().string());
   if (extension == ".csv") return ProfileFileKind::Csv;
   if (extension == ".las") return ProfileFileKind::Las;
   if (extension == ".laz") return ProfileFileKind::Laz;

@@ -4,16 +4,13 @@
 #include <cstdio>
 #include <thread>
 
+#include "pcv/core/stopwatch.hpp"
 #include "pcv/raster/view_setup.hpp"
 
 namespace pcv {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using Clock = SteadyClock;
 
 void reportErrors(Scene& scene) {
   for (const std::string& error : scene.takeErrors()) scene.report().fail(error);

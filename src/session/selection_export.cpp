@@ -1,30 +1,21 @@
 #include "pcv/session/selection_export.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <filesystem>
-#include <system_error>
-
-#include <unistd.h>
 
 #include "pcv/core/error.hpp"
-#include "pcv/io/las_writer.hpp"
+#include "pcv/core/text_case.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/io/point_records.hpp"
-#include "pcv/session/cloud_writer.hpp"
 #include "pcv/session/copc_conversion.hpp"
+#include "pcv/session/record_sink.hpp"
 #include "pcv/session/scene_sources.hpp"
 
 namespace pcv {
 namespace {
 
 bool namesDatasetFolderOrVpc(const std::string& input) {
-  std::string lower = input;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return char(std::tolower(c)); });
-  return std::filesystem::is_directory(input) ||
-         (lower.size() >= 4 && lower.compare(lower.size() - 4, 4, ".vpc") == 0);
+  return std::filesystem::is_directory(input) || endsWithIgnoringCase(input, ".vpc");
 }
 
 /// The files behind the inputs: folders and .vpc files stand for their tiles.
@@ -50,29 +41,6 @@ std::unique_ptr<PointRecordStream> inputRecords(const std::string& path, int for
   const int defaultFormat = cloud.hasColor ? 2 : 0;
   return cloudRecords(std::move(cloud), format < 0 ? defaultFormat : format);
 }
-
-/// Removes the temporary file unless it was renamed into place.
-class PartialOutput {
- public:
-  explicit PartialOutput(std::string path) : path_(std::move(path)) {}
-  ~PartialOutput() {
-    std::error_code ignored;
-    if (!kept_) std::filesystem::remove(path_, ignored);
-  }
-  PartialOutput(const PartialOutput&) = delete;
-  PartialOutput& operator=(const PartialOutput&) = delete;
-  const std::string& path() const { return path_; }
-  void renameTo(const std::string& target) {
-    std::error_code error;
-    std::filesystem::rename(path_, target, error);
-    if (error) throw Error("cannot rename " + path_ + " to " + target + ": " + error.message());
-    kept_ = true;
-  }
-
- private:
-  std::string path_;
-  bool kept_ = false;
-};
 
 }  // namespace
 
@@ -127,7 +95,8 @@ RegionTest selectionRegionTest(const ClipSettings& clip) {
 }
 
 PointRecordSource selectedFileRecords(const std::vector<std::string>& inputs, int pointFormat,
-                                      const PointSelection& selection, bool exactCount) {
+                                      const PointSelection& selection, bool exactCount,
+                                      std::atomic<uint64_t>* pointsRead) {
   if (inputs.empty()) throw InputError("no input to export from");
   const std::vector<std::string> files = expandInputs(inputs);
   const RegionTest region = selectionRegionTest(selection.clip);
@@ -137,50 +106,28 @@ PointRecordSource selectedFileRecords(const std::vector<std::string>& inputs, in
     for (const std::string& file : files) streams.push_back(inputRecords(file, pointFormat, region));
     return recordsInPointFormat(concatenateRecords(std::move(streams)), pointFormat);
   };
-  return [all, keep, exactCount] { return selectRecords(all, keep, exactCount); };
+  return [all, keep, exactCount, pointsRead] {
+    return selectRecords(all, keep, exactCount, pointsRead);
+  };
 }
 
 ExportSummary exportSelection(const std::vector<std::string>& inputs, const std::string& output,
-                              const PointSelection& selection, CopcWriteProgress* progress) {
+                              const PointSelection& selection, CopcWriteProgress* progress,
+                              const OutputRules& rules) {
   CopcWriteProgress ownProgress;
   CopcWriteProgress& shown = progress ? *progress : ownProgress;
-  const CloudFileKind kind = cloudFileKindFor(output);
-  ExportSummary summary;
-  if (kind == CloudFileKind::Copc) {
-    // COPC needs the count first: the selection is counted in a first pass.
-    const CopcWriteSummary written =
-        writeCopcFile(selectedFileRecords(inputs, -1, selection, true), output, {}, &shown);
-    return {.points = written.pointCount, .pointFormat = written.pointFormat, .format = "COPC"};
-  }
-  const std::vector<std::string> files = expandInputs(inputs);
-  const RegionTest region = selectionRegionTest(selection.clip);
-  const PointRecordSource all = [&] {
-    std::vector<std::unique_ptr<PointRecordStream>> streams;
-    for (const std::string& file : files) streams.push_back(inputRecords(file, -1, region));
-    return concatenateRecords(std::move(streams));
-  };
-  std::unique_ptr<PointRecordStream> stream =
-      selectRecords(all, selectionPredicate(selection), false, &shown.pointsRead);
-  shown.pointsTotal = stream->pointCount();
-  const LasCompression compression =
-      kind == CloudFileKind::Laz ? LasCompression::Laz : LasCompression::None;
-  PartialOutput partial(output + ".partial-" + std::to_string(::getpid()));
-  {
-    LasFileWriter writer(partial.path(), stream->format(), compression);
-    constexpr uint64_t kBatchPoints = 1 << 20;
-    const uint8_t* records = nullptr;
-    while (const uint64_t count = stream->next(kBatchPoints, records)) {
-      writer.write(records, count);
-      shown.pointsWritten += count;
-      if (shown.cancel) throw ConversionCancelled("export cancelled");
-    }
-    writer.finish();
-  }
-  partial.renameTo(output);
-  summary.points = shown.pointsWritten;
-  summary.pointFormat = stream->format().pointFormat;
-  summary.format = kind == CloudFileKind::Laz ? "LAZ" : "LAS";
-  return summary;
+  RecordSinkOptions options{.output = rules};
+  for (const std::string& file : expandInputs(inputs)) options.output.inputs.emplace_back(file);
+  const CloudFileKind kind = checkRecordOutput(output, options);
+  // COPC needs the count first: the selection is counted in a first pass, which the COPC
+  // writer's own progress shows.
+  const bool copc = kind == CloudFileKind::Copc;
+  const RecordSinkSummary written = writePointRecords(
+      selectedFileRecords(inputs, -1, selection, copc, copc ? nullptr : &shown.pointsRead), output,
+      options, &shown);
+  return {.points = written.points,
+          .pointFormat = written.pointFormat,
+          .format = cloudFileKindName(written.kind)};
 }
 
 }  // namespace pcv

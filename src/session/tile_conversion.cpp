@@ -6,6 +6,7 @@
 // evenly between the lanes: the COPC writer builds a tile larger than its share through temporary
 // files, and its output does not depend on the budget or the thread count, which is what makes a
 // tile's bytes the same whoever converts it.
+#include "pcv/core/text_case.hpp"
 #include "pcv/session/tile_conversion.hpp"
 
 #include <algorithm>
@@ -26,12 +27,6 @@
 
 namespace pcv {
 namespace {
-
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return char(std::tolower(c)); });
-  return text;
-}
 
 uint64_t machineMemoryBytes() {
   const long pages = ::sysconf(_SC_PHYS_PAGES);
@@ -55,7 +50,7 @@ std::string tileError(const std::string& input, const std::string& what) {
 
 std::string copcTileName(const std::string& input) {
   std::string name = std::filesystem::path(input).filename().string();
-  const std::string lower = lowercase(name);
+  const std::string lower = lowerCase(name);
   if (lower.size() > 9 && lower.ends_with(".copc.laz")) {
     name.resize(name.size() - 9);
   } else if (const size_t dot = name.rfind('.'); dot != std::string::npos && dot > 0) {
@@ -74,7 +69,7 @@ std::vector<TileJob> planTileJobs(const std::vector<std::string>& inputs,
   std::map<std::string, size_t> byName;
   for (const std::string& input : inputs) {
     const std::string name = copcTileName(input);
-    const auto [at, fresh] = byName.emplace(lowercase(name), jobs.size());
+    const auto [at, fresh] = byName.emplace(lowerCase(name), jobs.size());
     if (!fresh) {
       throw InputError(input + " and " + jobs[at->second].input + " would both be written as " +
                        (outputDir / name).string() +

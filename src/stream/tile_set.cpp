@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/text_case.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/io/remote_source.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
@@ -13,12 +14,6 @@
 
 namespace pcv {
 namespace {
-
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return char(std::tolower(c)); });
-  return text;
-}
 
 TileFormat tileFormatOf(const FileSummary& summary, const std::string& path) {
   if (summary.format == "COPC") return TileFormat::Copc;
@@ -61,7 +56,7 @@ const char* tileFormatName(TileFormat format) {
 }
 
 bool hasTileExtension(const std::string& path) {
-  const std::string extension = lowercase(std::filesystem::path(path).extension().string());
+  const std::string extension = lowerCase(std::filesystem::path(path).extension().string());
   return extension == ".las" || extension == ".laz";  // .copc.laz ends in .laz
 }
 
@@ -69,7 +64,7 @@ namespace {
 
 /// Whether `path` names a QGIS virtual point cloud, by its extension (any case).
 bool namesVpc(const std::string& path) {
-  return lowercase(std::filesystem::path(path).extension().string()) == ".vpc";
+  return lowerCase(std::filesystem::path(path).extension().string()) == ".vpc";
 }
 
 /// The tiles of the VPC at `path` (local paths or URLs), in its order, appended to `files`.
@@ -89,7 +84,7 @@ std::vector<std::string> datasetOverviews(const std::vector<std::string>& paths)
       for (const std::string& overview : tile.overviews) {
         std::error_code error;
         if (isUrl(overview) || !std::filesystem::is_regular_file(overview, error)) continue;
-        if (!lowercase(overview).ends_with(".copc.laz")) continue;
+        if (!lowerCase(overview).ends_with(".copc.laz")) continue;
         if (std::find(overviews.begin(), overviews.end(), overview) == overviews.end()) {
           overviews.push_back(overview);
         }

@@ -18,15 +18,12 @@ extern "C" {
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
+#include "pcv/core/stopwatch.hpp"
 
 namespace pcv {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using Clock = SteadyClock;
 
 std::string averror(int code) {
   char text[AV_ERROR_MAX_STRING_SIZE] = {};

@@ -2,15 +2,13 @@
 #include <algorithm>
 #include <cctype>
 
+#include "pcv/core/text_case.hpp"
 #include "pcv/video/video_writer.hpp"
 
 namespace pcv {
 
 std::string lowerExtension(const std::filesystem::path& path) {
-  std::string extension = path.extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return char(std::tolower(c)); });
-  return extension;
+  return lowerCase(path.extension().string());
 }
 
 bool isVideoPath(const std::filesystem::path& path) {

@@ -153,7 +153,8 @@ TEST(ConvertCli, CopcOfTwoMillionPointsIsTheFileItAlwaysWas) {
     const std::filesystem::path out = dir.file("c.copc.laz");
     int status = -1;
     const std::string output =
-        pcv("convert -q --seed 1 " + std::string(c.flags) + " " + out.string(), &status);
+        pcv("convert -q --overwrite --seed 1 " + std::string(c.flags) + " " + out.string(),
+            &status);
     ASSERT_EQ(status, 0) << output;
     EXPECT_EQ(std::filesystem::file_size(out), c.bytes);
     EXPECT_EQ(fileFingerprint(out), c.fingerprint);

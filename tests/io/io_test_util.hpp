@@ -1,35 +1,17 @@
-/// @brief Helpers for the loader tests: a temp dir that cleans up, and file writers.
+/// @brief Helpers for the loader tests: a temp dir that cleans up (temp_dir.hpp), and file
+/// writers.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <random>
 #include <string>
 
 #include "pcv/io/point_cloud_reader.hpp"
 #include "synthetic_point_files.hpp"
+#include "temp_dir.hpp"
 
 namespace pcv::test {
-
-/// A fresh directory under the system temp dir, removed with its files on destruction.
-class TempDir {
- public:
-  TempDir() {
-    std::random_device random;
-    path_ = std::filesystem::temp_directory_path() /
-            ("pcv-io-test-" + std::to_string(random()) + std::to_string(random()));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  std::filesystem::path file(const std::string& name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
 
 /// The InputError message of reading `path`, or a failure when it loads or throws otherwise.
 inline std::string inputErrorOf(const std::filesystem::path& path) {

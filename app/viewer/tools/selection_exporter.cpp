@@ -29,7 +29,9 @@ bool SelectionExporter::start(const std::string& path) {
   job->thread = std::thread([job, files = view.files, path, selection] {
     std::string outcome;
     try {
-      const ExportSummary summary = exportSelection(files, path, selection, &job->progress);
+      // A file of that name is not replaced: the user picks another (the error says so).
+      const ExportSummary summary = exportSelection(files, path, selection, &job->progress,
+                                                    {.existing = ExistingOutput::Refuse});
       outcome = "exported " + std::to_string(summary.points) + " points to " + path + " (" +
                 summary.format + ", point format " + std::to_string(summary.pointFormat) + ")";
     } catch (const ConversionCancelled&) {

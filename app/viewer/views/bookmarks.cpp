@@ -9,6 +9,7 @@
 
 #include "pcv/core/number_text.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/core/partial_file.hpp"
 
 namespace pcv::app {
 namespace {
@@ -172,16 +173,13 @@ void BookmarkStore::save() const {
   if (path_.empty()) throw Error("no place for bookmarks: neither XDG_CONFIG_HOME nor HOME is set");
   std::error_code error;
   std::filesystem::create_directories(path_.parent_path(), error);
-  const std::filesystem::path temporary = path_.string() + ".tmp";
+  PartialFile partial(path_, {.existing = ExistingOutput::Replace});
   {
-    std::ofstream out(temporary);
+    std::ofstream out(partial.path());
     out << bookmarksJson(table_);
-    if (!out) throw Error("cannot write the bookmarks to '" + temporary.string() + "'");
+    if (!out) throw Error("cannot write the bookmarks to '" + path_.string() + "'");
   }
-  std::filesystem::rename(temporary, path_, error);
-  if (error) {
-    throw Error("cannot write the bookmarks to '" + path_.string() + "': " + error.message());
-  }
+  partial.commit();
 }
 
 }  // namespace pcv::app

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/partial_file.hpp"
 #include "pcv/octree/octree_lod.hpp"
 #include "pcv/io/copc_phases.hpp"
 #include "pcv/io/las_writer.hpp"
@@ -35,6 +36,9 @@ struct CopcWriteOptions {
   int pointFormat = -1;
   /// Sorts and samples the parts; null: the CPU on all cores.
   OctreeLodSampler* sampler = nullptr;
+  /// Whether a file at the output may be replaced (front ends write through writePointRecords,
+  /// which refuses unless asked); the inputs, never replaced.
+  OutputRules output{.existing = ExistingOutput::Replace};
 };
 
 /// Shared with a thread that shows progress or cancels.

@@ -114,7 +114,8 @@ struct FileSummary {
 /// Reads a whole file. Points with a NaN or infinite coordinate (organized PCD clouds, broken
 /// scans) are dropped, always, so counts and bounds agree across formats. The origin is a point of
 /// the cloud rounded to whole units, so UTM-sized coordinates keep sub-millimetre offsets.
-/// Throws InputError (malformed, unsupported such as LAZ, unreadable), LoadCancelled.
+/// Throws InputError (malformed, a format or LAZ compressor pcv does not read, unreadable),
+/// LoadCancelled.
 PointCloud readPointCloud(const std::filesystem::path& path, LoadProgress* progress = nullptr);
 
 /// Like readPointCloud, and also describes the file; `summary` may be null.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pcv/core/bounds.hpp"
+#include "pcv/core/partial_file.hpp"
 #include "pcv/io/coordinate_system.hpp"
 
 namespace pcv {
@@ -79,10 +80,12 @@ struct VpcTileDescription {
 /// Writes a VPC that QGIS opens: one STAC 1.0 item per tile with `./`-relative hrefs (absolute
 /// paths where the tile is on another root), pc:count, the 3D proj:bbox, proj:wkt2 (and
 /// proj:epsg when the file gives one), and the WGS84 geometry and bbox when the CRS can be
-/// transformed (geographicBoxOf). The file is replaced atomically. Throws Error when it cannot be
-/// written, InputError for an empty tile list or a tile without bounds.
+/// transformed (geographicBoxOf). Written through a partial file: an existing VPC is replaced
+/// in one step where `rules` allow it, never a tile. Throws Error when it cannot be written,
+/// InputError for an empty tile list or a tile without bounds, OutputExistsError.
 void writeVirtualPointCloud(const std::filesystem::path& path,
-                            std::span<const VpcTileDescription> tiles);
+                            std::span<const VpcTileDescription> tiles,
+                            const OutputRules& rules = {.existing = ExistingOutput::Replace});
 
 /// What `pcv vpc` found in its inputs.
 struct VpcBuildSummary {
@@ -100,6 +103,8 @@ VpcBuildSummary describeVpcTiles(std::span<const std::filesystem::path> files);
 
 /// describeVpcTiles then writeVirtualPointCloud: `pdal_wrench build_vpc` from headers.
 VpcBuildSummary buildVirtualPointCloud(const std::filesystem::path& path,
-                                       std::span<const std::filesystem::path> files);
+                                       std::span<const std::filesystem::path> files,
+                                       const OutputRules& rules = {
+                                           .existing = ExistingOutput::Replace});
 
 }  // namespace pcv

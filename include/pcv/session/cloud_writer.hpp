@@ -1,6 +1,5 @@
 /// @brief Points a front end holds (arrays given to the Python module, a merged scene) written
-/// as LAS, LAZ or COPC, the kind chosen by the file name, through the same record streams and
-/// writers as `pcv convert`.
+/// as LAS, LAZ or COPC, the kind chosen by the file name, through the record sink.
 #pragma once
 
 #include <cstdint>
@@ -8,13 +7,9 @@
 #include <memory>
 
 #include "pcv/core/point_cloud.hpp"
+#include "pcv/session/record_sink.hpp"
 
 namespace pcv {
-
-enum class CloudFileKind { Las, Laz, Copc };
-
-/// "*.copc.laz": COPC; "*.laz": LAZ; "*.las": LAS (any case). Throws InputError otherwise.
-CloudFileKind cloudFileKindFor(const std::filesystem::path& path);
 
 struct CloudWriteSummary {
   CloudFileKind kind = CloudFileKind::Las;
@@ -24,9 +19,11 @@ struct CloudWriteSummary {
 
 /// Writes `cloud` to `path`: positions on a grid as fine as the floats allow over its extent,
 /// colours (point format 2, COPC 7) when it has them, and its intensity, classification and
-/// return_number attributes. Written under a temporary name and renamed once complete, so a
-/// failure leaves no partial file. Throws InputError (an unknown kind, a bad path), Error.
+/// return_number attributes. Through writePointRecords: a failure leaves no partial file, and
+/// `rules` say whether a file at `path` may be replaced. Throws InputError (an unknown kind, a
+/// bad path), OutputExistsError, Error.
 CloudWriteSummary writePointCloud(std::shared_ptr<const PointCloud> cloud,
-                                  const std::filesystem::path& path);
+                                  const std::filesystem::path& path,
+                                  const OutputRules& rules = {.existing = ExistingOutput::Replace});
 
 }  // namespace pcv

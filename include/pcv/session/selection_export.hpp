@@ -5,12 +5,14 @@
 /// viewer's "Export selection..." both write through here.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "pcv/core/bounds.hpp"
+#include "pcv/core/partial_file.hpp"
 #include "pcv/core/point_filter.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/record_selection.hpp"
@@ -43,8 +45,10 @@ RegionTest selectionRegionTest(const ClipSettings& clip);
 /// The records of `inputs` (LAS, LAZ, COPC files; folders and .vpc stand for their tiles; other
 /// formats are read whole) that `selection` keeps, merged in order; `pointFormat` >= 0
 /// re-encodes them. `exactCount`: pointCount() is exact (a first pass counts; COPC needs it).
+/// `pointsRead` (may be null): counts the records read of the inputs, kept or not.
 PointRecordSource selectedFileRecords(const std::vector<std::string>& inputs, int pointFormat,
-                                      const PointSelection& selection, bool exactCount);
+                                      const PointSelection& selection, bool exactCount,
+                                      std::atomic<uint64_t>* pointsRead = nullptr);
 
 struct ExportSummary {
   uint64_t points = 0;  ///< written
@@ -52,12 +56,14 @@ struct ExportSummary {
   std::string format;  ///< "LAS", "LAZ" or "COPC"
 };
 
-/// Writes what `selection` keeps of `inputs` to `output` (.las, .laz or .copc.laz by its name),
-/// under a temporary name renamed once complete. `progress` (may be null): pointsRead counts the
-/// records read of the inputs towards pointsTotal (an upper bound), pointsWritten those kept;
-/// its cancel flag stops the export with ConversionCancelled, leaving no file. Throws InputError.
+/// Writes what `selection` keeps of `inputs` to `output` (.las, .laz or .copc.laz by its name)
+/// through writePointRecords: an existing file is replaced only where `rules` allow, an input
+/// never. `progress` (may be null): pointsRead counts the records read of the inputs towards
+/// pointsTotal (an upper bound), pointsWritten those kept; its cancel flag stops the export with
+/// ConversionCancelled, leaving no file. Throws InputError, OutputExistsError.
 ExportSummary exportSelection(const std::vector<std::string>& inputs, const std::string& output,
                               const PointSelection& selection,
-                              CopcWriteProgress* progress = nullptr);
+                              CopcWriteProgress* progress = nullptr,
+                              const OutputRules& rules = {.existing = ExistingOutput::Replace});
 
 }  // namespace pcv

@@ -16,7 +16,7 @@ namespace pcv {
 namespace {
 
 std::string extensionOf(const std::filesystem::path& path) {
-  return io::lowerCase(path.extension().string());
+  return lowerCase(path.extension().string());
 }
 
 bool startsWith(std::span<const uint8_t> bytes, std::string_view prefix) {

@@ -7,12 +7,6 @@
 
 namespace pcv::io {
 
-std::string lowerCase(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return lower;
-}
-
 bool parseNumber(std::string_view token, double& value) {
   if (token.empty()) return false;
   if (token.front() == '+') token.remove_prefix(1);

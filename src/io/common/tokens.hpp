@@ -7,10 +7,9 @@
 #include <string_view>
 #include <vector>
 
-namespace pcv::io {
+#include "pcv/core/text_case.hpp"
 
-/// Lower-case copy, for case-insensitive names (PCD writes X Y Z, text headers "Intensity").
-std::string lowerCase(std::string_view text);
+namespace pcv::io {
 
 /// Parses a whole token as a number (decimal, exponent, inf, nan); false when it is not one.
 bool parseNumber(std::string_view token, double& value);

@@ -293,6 +293,8 @@ CopcWriteSummary writeCopcFile(const PointRecordSource& source, const std::files
     const LasWriteFormat format = copcFormatFor(stream->format(), options.pointFormat);
     return reformatRecords(std::move(stream), format);
   };
+  // The output is checked before the first record is read.
+  PartialFile partial(output, options.output);
   std::unique_ptr<PointRecordStream> stream = open();
   const LasWriteFormat format = stream->format();
   const uint32_t length = format.recordLength;
@@ -300,8 +302,7 @@ CopcWriteSummary writeCopcFile(const PointRecordSource& source, const std::files
   const MemoryPlan plan = planMemory(budget, length, options.maxPointsPerNode);
   if (progress) progress->pointsTotal = stream->pointCount();
 
-  const std::filesystem::path partial = output.string() + ".partial-" + std::to_string(::getpid());
-  io::CopcFileWriter writer(partial, format);
+  io::CopcFileWriter writer(partial.path(), format);
   std::unique_ptr<OctreeLodSampler> cpuSampler;
   OctreeLodSampler* sampler = options.sampler;
   if (!sampler) {
@@ -388,14 +389,7 @@ CopcWriteSummary writeCopcFile(const PointRecordSource& source, const std::files
     if (!anyPoints) geometry.cube.halfSize = 0.5;
     writer.finish(geometry.cube, anyPoints ? geometry.spacing : 1.0 / kSampleGridCells,
                   anyPoints ? build.gpsTimeMin : 0.0, anyPoints ? build.gpsTimeMax : 0.0);
-    std::error_code renameError;
-    std::filesystem::rename(partial, output, renameError);
-    if (renameError) {
-      std::error_code ignored;
-      std::filesystem::remove(partial, ignored);
-      throw Error(output.string() + ": cannot rename the finished " + partial.filename().string() +
-                  " to it: " + renameError.message());
-    }
+    partial.commit();
   }
   summary.pointCount = writer.pointsWritten();
   for (const io::CopcHierarchyEntry& entry : writer.entries()) {

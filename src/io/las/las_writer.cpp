@@ -18,6 +18,7 @@
 #include "laz/laszip_vlr.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
+#include "pcv/core/stopwatch.hpp"
 #include "common/byte_order.hpp"
 
 namespace pcv {
@@ -145,9 +146,6 @@ struct LasFileWriter::State {
     const auto start = std::chrono::steady_clock::now();
     times.writingSeconds += writing.get();
     times.waitingSeconds += secondsSince(start);
-  }
-  static double secondsSince(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   uint64_t position() {
     waitForWriting();

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "pcv/core/text_case.hpp"
+
 namespace pcv::io {
 namespace {
 
@@ -15,13 +17,6 @@ std::string_view trim(std::string_view text) {
     text.remove_suffix(1);
   }
   return text;
-}
-
-bool equalsNoCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
 }
 
 /// A whole decimal number of at most 64 bits, nothing else.
@@ -55,7 +50,7 @@ std::optional<int> statusOf(std::string_view line) {
 
 std::optional<ContentRange> parseContentRange(std::string_view value) {
   value = trim(value);
-  if (value.size() < 6 || !equalsNoCase(value.substr(0, 6), "bytes ")) return std::nullopt;
+  if (value.size() < 6 || !equalsIgnoringCase(value.substr(0, 6), "bytes ")) return std::nullopt;
   value = trim(value.substr(6));
   const size_t slash = value.find('/');
   if (slash == std::string_view::npos) return std::nullopt;
@@ -99,16 +94,16 @@ std::optional<HttpHead> parseHttpHead(std::string_view text) {
     if (colon == std::string_view::npos || colon == 0) continue;
     const std::string_view name = trim(line.substr(0, colon));
     const std::string_view value = trim(line.substr(colon + 1));
-    if (equalsNoCase(name, "content-length")) {
+    if (equalsIgnoringCase(name, "content-length")) {
       head->contentLength = number(value);
-    } else if (equalsNoCase(name, "content-range")) {
+    } else if (equalsIgnoringCase(name, "content-range")) {
       head->contentRange = parseContentRange(value);
-    } else if (equalsNoCase(name, "etag")) {
+    } else if (equalsIgnoringCase(name, "etag")) {
       head->etag = std::string(value);
-    } else if (equalsNoCase(name, "last-modified")) {
+    } else if (equalsIgnoringCase(name, "last-modified")) {
       head->lastModified = std::string(value);
-    } else if (equalsNoCase(name, "accept-ranges")) {
-      head->acceptsRanges = equalsNoCase(value, "bytes");
+    } else if (equalsIgnoringCase(name, "accept-ranges")) {
+      head->acceptsRanges = equalsIgnoringCase(value, "bytes");
     }
   }
   return head;

@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 
+#include "pcv/core/text_case.hpp"
 #include "pcv/io/remote_source.hpp"
 #include "remote_file.hpp"
 #include "remote_sources.hpp"
@@ -62,14 +63,6 @@ OpenSources& openSources() {
   return sources;
 }
 
-bool startsWithNoCase(const std::string& text, std::string_view prefix) {
-  if (text.size() < prefix.size()) return false;
-  for (size_t i = 0; i < prefix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i]) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 void setRemoteOptions(const RemoteOptions& options) {
@@ -86,12 +79,12 @@ RemoteOptions remoteOptions() {
 }
 
 bool isRemoteLocation(const std::string& location) {
-  return startsWithNoCase(location, "http://") || startsWithNoCase(location, "https://") ||
-         startsWithNoCase(location, "s3://");
+  return startsWithIgnoringCase(location, "http://") ||
+         startsWithIgnoringCase(location, "https://") || startsWithIgnoringCase(location, "s3://");
 }
 
 std::string requestUrlOf(const std::string& location) {
-  if (!startsWithNoCase(location, "s3://")) return location;
+  if (!startsWithIgnoringCase(location, "s3://")) return location;
   const std::string rest = location.substr(5);
   const size_t slash = rest.find('/');
   if (slash == 0 || slash == std::string::npos || slash + 1 == rest.size()) {

@@ -39,9 +39,14 @@ VpcBuildSummary describeVpcTiles(std::span<const std::filesystem::path> files) {
 }
 
 VpcBuildSummary buildVirtualPointCloud(const std::filesystem::path& path,
-                                       std::span<const std::filesystem::path> files) {
+                                       std::span<const std::filesystem::path> files,
+                                       const OutputRules& rules) {
+  // Checked before any header is read: a missing folder or an existing file ends here.
+  OutputRules withTiles = rules;
+  withTiles.inputs.insert(withTiles.inputs.end(), files.begin(), files.end());
+  checkOutput(path, withTiles);
   VpcBuildSummary summary = describeVpcTiles(files);
-  writeVirtualPointCloud(path, summary.tiles);
+  writeVirtualPointCloud(path, summary.tiles, rules);
   return summary;
 }
 

@@ -3,28 +3,19 @@
 #include <cctype>
 #include <filesystem>
 
+#include "pcv/core/text_case.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
 
 namespace pcv {
-namespace {
-
-bool startsWithNoCase(const std::string& text, const std::string& prefix) {
-  return text.size() >= prefix.size() &&
-         std::equal(prefix.begin(), prefix.end(), text.begin(), [](char lower, char c) {
-           return std::tolower(static_cast<unsigned char>(c)) == lower;
-         });
-}
-
-}  // namespace
 
 bool isUrl(const std::string& location) {
-  return startsWithNoCase(location, "http://") || startsWithNoCase(location, "https://") ||
-         startsWithNoCase(location, "s3://");
+  return startsWithIgnoringCase(location, "http://") ||
+         startsWithIgnoringCase(location, "https://") || startsWithIgnoringCase(location, "s3://");
 }
 
 std::string resolveVpcHref(const std::string& base, const std::string& href) {
   if (isUrl(href)) return href;
-  if (startsWithNoCase(href, "file://")) {
+  if (startsWithIgnoringCase(href, "file://")) {
     return std::filesystem::path(href.substr(7)).lexically_normal().string();
   }
   if (std::filesystem::path(href).is_absolute()) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/text_case.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
 
 namespace pcv {
@@ -61,9 +62,7 @@ std::string modificationTime(const std::filesystem::path& file) {
 }
 
 std::string encodingOf(const std::filesystem::path& file) {
-  std::string extension = file.extension().string();
-  for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return extension == ".laz" ? "LASzip" : "binary";
+  return equalsIgnoringCase(file.extension().string(), ".laz") ? "LASzip" : "binary";
 }
 
 /// The transform of each CRS met, set up on first use: a VPC has one CRS or a few, and PROJ
@@ -137,7 +136,7 @@ json featureOf(const VpcTileDescription& tile, const std::filesystem::path& vpcF
 }  // namespace
 
 void writeVirtualPointCloud(const std::filesystem::path& path,
-                            std::span<const VpcTileDescription> tiles) {
+                            std::span<const VpcTileDescription> tiles, const OutputRules& rules) {
   if (tiles.empty()) throw InputError(path.string() + ": no tiles to write into the VPC");
   for (const VpcTileDescription& tile : tiles) {
     if (tile.nativeBounds.empty()) {
@@ -146,10 +145,12 @@ void writeVirtualPointCloud(const std::filesystem::path& path,
   }
   const std::filesystem::path folder =
       std::filesystem::absolute(path).lexically_normal().parent_path();
-  const std::filesystem::path partial = path.string() + ".partial";
+  OutputRules vpcRules = rules;
+  for (const VpcTileDescription& tile : tiles) vpcRules.inputs.push_back(tile.file);
+  PartialFile partial(path, vpcRules);
   {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(partial.string() + ": cannot create the VPC file");
+    std::ofstream out(partial.path(), std::ios::binary | std::ios::trunc);
+    if (!out) throw Error(path.string() + ": cannot write the VPC file");
     out << "{\n  \"type\": \"FeatureCollection\",\n  \"features\": [\n";
     TransformCache transforms;
     for (size_t i = 0; i < tiles.size(); ++i) {
@@ -159,15 +160,9 @@ void writeVirtualPointCloud(const std::filesystem::path& path,
     }
     out << "  ]\n}\n";
     out.flush();
-    if (!out) throw Error(partial.string() + ": write failed (disk full?)");
+    if (!out) throw Error(path.string() + ": write failed (disk full?)");
   }
-  std::error_code error;
-  std::filesystem::rename(partial, path, error);
-  if (error) {
-    std::error_code ignored;
-    std::filesystem::remove(partial, ignored);
-    throw Error(path.string() + ": cannot replace the VPC file: " + error.message());
-  }
+  partial.commit();
 }
 
 }  // namespace pcv

@@ -1,0 +1,90 @@
+#include "pcv/session/record_sink.hpp"
+
+#include <memory>
+#include <string>
+
+#include "pcv/core/error.hpp"
+#include "pcv/core/text_case.hpp"
+#include "pcv/io/las_writer.hpp"
+#include "pcv/io/point_records.hpp"
+
+namespace pcv {
+namespace {
+
+/// LAS or LAZ: the records copied batch by batch into the temporary file.
+RecordSinkSummary writeLasOrLaz(const PointRecordSource& source,
+                                const std::filesystem::path& output, CloudFileKind kind,
+                                const RecordSinkOptions& options, CopcWriteProgress& progress) {
+  PartialFile partial(output, options.output);
+  std::unique_ptr<PointRecordStream> stream = source();
+  progress.pointsTotal = stream->pointCount();
+  const LasCompression compression =
+      kind == CloudFileKind::Laz ? LasCompression::Laz : LasCompression::None;
+  uint64_t written = 0;
+  {
+    LasFileWriter writer(partial.path(), stream->format(), compression, options.chunkPoints);
+    constexpr uint64_t kBatchPoints = 1 << 20;
+    const uint8_t* records = nullptr;
+    while (const uint64_t count = stream->next(kBatchPoints, records)) {
+      writer.write(records, count);
+      written += count;
+      progress.pointsWritten += count;
+      if (progress.cancel) throw ConversionCancelled(output.string() + ": writing cancelled");
+    }
+    writer.finish();
+  }
+  partial.commit();
+  return {.kind = kind, .points = written, .pointFormat = stream->format().pointFormat};
+}
+
+}  // namespace
+
+CloudFileKind cloudFileKindFor(const std::filesystem::path& path, bool copc) {
+  const std::string name = path.filename().string();
+  if (endsWithIgnoringCase(name, ".copc.laz")) return CloudFileKind::Copc;
+  if (copc) {
+    if (endsWithIgnoringCase(name, ".laz")) return CloudFileKind::Copc;
+    throw InputError(path.string() + ": a COPC file is a LAZ file: its name must end in .laz");
+  }
+  if (endsWithIgnoringCase(name, ".laz")) return CloudFileKind::Laz;
+  if (endsWithIgnoringCase(name, ".las")) return CloudFileKind::Las;
+  throw InputError(path.string() +
+                   ": cannot tell what to write: the output must end in .las, .laz or .copc.laz");
+}
+
+const char* cloudFileKindName(CloudFileKind kind) {
+  switch (kind) {
+    case CloudFileKind::Las:
+      return "LAS";
+    case CloudFileKind::Laz:
+      return "LAZ";
+    case CloudFileKind::Copc:
+      return "COPC";
+  }
+  return "LAS";
+}
+
+CloudFileKind checkRecordOutput(const std::filesystem::path& output,
+                                const RecordSinkOptions& options) {
+  const CloudFileKind kind = cloudFileKindFor(output, options.copc);
+  checkOutput(output, options.output);
+  return kind;
+}
+
+RecordSinkSummary writePointRecords(const PointRecordSource& source,
+                                    const std::filesystem::path& output,
+                                    const RecordSinkOptions& options, CopcWriteProgress* progress) {
+  CopcWriteProgress ownProgress;
+  CopcWriteProgress& shown = progress ? *progress : ownProgress;
+  const CloudFileKind kind = checkRecordOutput(output, options);
+  if (kind != CloudFileKind::Copc) return writeLasOrLaz(source, output, kind, options, shown);
+  CopcWriteOptions copcOptions = options.copcOptions;
+  copcOptions.output = options.output;
+  const CopcWriteSummary written = writeCopcFile(source, output, copcOptions, &shown);
+  return {.kind = kind,
+          .points = written.pointCount,
+          .pointFormat = written.pointFormat,
+          .copc = written};
+}
+
+}  // namespace pcv
