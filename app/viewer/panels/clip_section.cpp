@@ -6,6 +6,8 @@
 #include <algorithm>
 
 #include "viewer/panels/tool_panels.hpp"
+#include "viewer/tools/clip_field_text.hpp"
+#include "viewer/tools/clip_start_box.hpp"
 
 namespace pcv::app {
 namespace {
@@ -17,17 +19,42 @@ Box3d sceneBox(const SceneModel& scene) {
   return box;
 }
 
-/// The middle half of the scene on every axis: something visibly cut, to drag from there.
-ClipBox middleOf(const Box3d& box) {
-  const glm::dvec3 quarter = 0.25 * box.size();
-  return {box.min + quarter, box.max - quarter};
+/// The box's corners, one row per axis (min and max), each field as wide as the box's widest
+/// coordinate needs: UTM coordinates show and edit to the millimetre, not cut at the decimal point.
+void drawBoxCorners(ClipSettings& clip) {
+  ClipBox edited = *clip.box;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  // One character more than the widest: room for a digit typed in front while editing.
+  const float fieldWidth = ImGui::CalcTextSize((widestClipFieldText(edited) + "0").c_str()).x +
+                           2.0f * style.FramePadding.x;
+  ImGui::TextDisabled("min / max");
+  // Typed corners apply on Enter; a corner typed past the other one is not taken.
+  bool entered = false;
+  const char* axes[] = {"x", "y", "z"};
+  for (int axis = 0; axis < 3; ++axis) {
+    ImGui::PushID(axis);
+    ImGui::TextUnformatted(axes[axis]);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(fieldWidth);
+    entered |= ImGui::InputDouble("##min", &edited.min[axis], 0.0, 0.0, kClipFieldFormat,
+                                  ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(fieldWidth);
+    entered |= ImGui::InputDouble("##max", &edited.max[axis], 0.0, 0.0, kClipFieldFormat,
+                                  ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::PopID();
+  }
+  if (entered && edited.min.x <= edited.max.x && edited.min.y <= edited.max.y &&
+      edited.min.z <= edited.max.z) {
+    clip.box = edited;
+  }
 }
 
-void drawBox(ClipSettings& clip, ClipPanel& panel, const Box3d& scene) {
+void drawBox(ClipSettings& clip, ClipPanel& panel, const Box3d& scene, const Camera& camera) {
   bool on = clip.box.has_value();
   if (ImGui::Checkbox("Box (X)", &on)) {
     if (on) {
-      clip.box = middleOf(scene);
+      clip.box = startingClipBox(scene, camera);  // in a plan view, the whole height
     } else {
       clip.box.reset();
     }
@@ -37,16 +64,7 @@ void drawBox(ClipSettings& clip, ClipPanel& panel, const Box3d& scene) {
   ImGui::Checkbox("Handles", &panel.showHandles);
   ImGui::SameLine();
   if (ImGui::SmallButton("Fit to scene")) clip.box = ClipBox{scene.min, scene.max};
-  ClipBox edited = *clip.box;
-  // Typed corners apply on Enter; a corner typed past the other one is not taken.
-  bool entered = ImGui::InputScalarN("Min", ImGuiDataType_Double, &edited.min.x, 3, nullptr,
-                                     nullptr, "%.3f", ImGuiInputTextFlags_EnterReturnsTrue);
-  entered |= ImGui::InputScalarN("Max", ImGuiDataType_Double, &edited.max.x, 3, nullptr, nullptr,
-                                 "%.3f", ImGuiInputTextFlags_EnterReturnsTrue);
-  if (entered && edited.min.x <= edited.max.x && edited.min.y <= edited.max.y &&
-      edited.min.z <= edited.max.z) {
-    clip.box = edited;
-  }
+  drawBoxCorners(clip);
   if (panel.showHandles)
     ImGui::TextDisabled("Drag a face's circle to move it, the centre's to move the box");
 }
@@ -96,7 +114,7 @@ void drawSlab(ClipSettings& clip, ClipPanel& panel, const Box3d& scene, const Ca
   double position = glm::dot(slab.centre, normal);
   const double step = std::max(glm::length(scene.size()) * 1e-3, 1e-6);
   if (ImGui::DragScalar("Position", ImGuiDataType_Double, &position, float(step), nullptr, nullptr,
-                        "%.3f")) {
+                        kClipFieldFormat)) {
     slab.centre += normal * (position - glm::dot(slab.centre, normal));
   }
   const double thinnest = 1e-6;
@@ -110,7 +128,7 @@ void drawSlab(ClipSettings& clip, ClipPanel& panel, const Box3d& scene, const Ca
 void drawClipSection(ClipSettings& clip, ClipPanel& panel, const SceneModel& scene,
                      const Camera& camera) {
   const Box3d box = sceneBox(scene);
-  drawBox(clip, panel, box);
+  drawBox(clip, panel, box, camera);
   drawSlab(clip, panel, box, camera);
   if (!clip.active()) return;
   int keep = clip.keep == ClipKeep::Inside ? 0 : 1;

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "viewer/input_script.hpp"
+#include "viewer/tools/clip_start_box.hpp"
 
 namespace pcv::app {
 namespace {
@@ -31,6 +32,7 @@ bool ClipTool::onButton(const ButtonEvent& event) {
   }
   // A handle under the cursor is grabbed instead of orbiting or clicking.
   if (panel_.showHandles) dragged_ = handleUnder(event.atPx);
+  if (dragged_ != ClipHandle::None) beforeDrag_ = host_.settings().clip;
   return dragged_ != ClipHandle::None;
 }
 
@@ -44,6 +46,17 @@ bool ClipTool::onCursor(const CursorEvent& event) {
   if (event.overPanel) return false;
   hovered_ = panel_.showHandles && !event.mouselook ? handleUnder(event.atPx) : ClipHandle::None;
   return false;
+}
+
+bool ClipTool::cancel() {
+  if (dragged_ == ClipHandle::None) return false;
+  dragged_ = ClipHandle::None;
+  ClipSettings& clip = host_.settings().clip;
+  clip.box = beforeDrag_.box;
+  clip.slab = beforeDrag_.slab;
+  std::fprintf(stderr, "pcv: clip drag cancelled\n");
+  reportBox();
+  return true;
 }
 
 void ClipTool::drawSection() {
@@ -89,11 +102,8 @@ void ClipTool::toggleBox() {
     std::fprintf(stderr, "pcv: clip box off\n");
     return;
   }
-  // The middle half of what is shown on every axis: visibly cut, ready to be dragged.
-  Box3d shown = host_.scene().shownBounds();
-  if (shown.empty()) shown = Box3d{glm::dvec3(-1.0), glm::dvec3(1.0)};
-  const glm::dvec3 quarter = 0.25 * shown.size();
-  clip.box = ClipBox{shown.min + quarter, shown.max - quarter};
+  // Visibly cut, ready to be dragged; in a plan view the whole height.
+  clip.box = startingClipBox(host_.scene().shownBounds(), host_.rig().camera());
   reportBox();
 }
 

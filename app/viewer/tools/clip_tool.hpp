@@ -1,7 +1,8 @@
-/// @brief The Clip tool: X toggles a box over the middle of the scene; its handles in the view
-/// are dragged (before the camera sees the drag); its section types the box's corners and sets
-/// up a slab; its overlay draws the box and the handles. It edits RenderSettings::clip, which
-/// the renderer reads. Script commands:
+/// @brief The Clip tool: X toggles a box over the middle of the scene (startingClipBox: in a plan
+/// view, the whole height); its handles in the view are dragged (before the camera sees the drag;
+/// Escape puts a dragged handle back); its section types the box's corners and sets up a slab;
+/// its overlay draws the box and the handles. It edits RenderSettings::clip, which the renderer
+/// reads. Script commands:
 ///   <seconds> clip_box <x0> <y0> <z0> <x1> <y1> <z1>     (as typed in the Clip section)
 ///   <seconds> clip_keep inside|outside
 ///   <seconds> clip_off
@@ -21,6 +22,8 @@ class ClipTool final : public ViewerTool {
   bool onKey(const KeyEvent& event) override;
   bool onButton(const ButtonEvent& event) override;
   bool onCursor(const CursorEvent& event) override;
+  /// A handle being dragged goes back to where it was grabbed.
+  bool cancel() override;
   const char* sectionTitle() const override { return "Clip"; }
   bool inUse() const override { return host_.settings().clip.hasRegion(); }
   void drawSection() override;
@@ -38,6 +41,7 @@ class ClipTool final : public ViewerTool {
   ClipPanel panel_;
   ClipHandle hovered_ = ClipHandle::None;
   ClipHandle dragged_ = ClipHandle::None;
+  ClipSettings beforeDrag_;  ///< the clip settings when the dragged handle was grabbed
 };
 
 }  // namespace pcv::app

@@ -55,6 +55,18 @@ bool MeasureTool::onDoubleClick(glm::dvec2) {
   return true;
 }
 
+bool MeasureTool::cancel() {
+  if (!state_.current().points.empty()) {
+    state_.setKind(state_.kind());  // drops the points, keeps the kind
+    std::fprintf(stderr, "pcv: measurement cancelled\n");
+    return true;
+  }
+  if (!state_.active()) return false;
+  state_.setActive(false);
+  std::fprintf(stderr, "pcv: measure off\n");
+  return true;
+}
+
 void MeasureTool::drawSection() {
   if (const std::optional<std::string> path = drawMeasureSection(state_, exportPath_)) {
     exportTo(*path);

@@ -21,6 +21,8 @@ class MeasureTool final : public ViewerTool {
   bool onKey(const KeyEvent& event) override;
   bool onClick(const ButtonEvent& event) override;
   bool onDoubleClick(glm::dvec2 atPx) override;
+  /// The points of the measurement in progress; with none, measuring ends.
+  bool cancel() override;
   const char* sectionTitle() const override { return "Measure"; }
   bool inUse() const override { return state_.active(); }
   void drawSection() override;

@@ -21,7 +21,9 @@ bool sameView(const Camera& a, const Camera& b) {
          a.orthoWidth == b.orthoWidth && a.upAxis == b.upAxis;
 }
 
-ImVec2 toImVec(glm::dvec2 p) { return ImVec2(float(p.x), float(p.y)); }
+ImVec2 toImVec(glm::dvec2 p) {
+  return ImVec2(float(p.x), float(p.y));
+}
 
 }  // namespace
 
@@ -148,6 +150,17 @@ void PolygonTool::addScriptCommands(ScriptCommands& commands) {
     });
   });
   commands.add("polygon_clear", [this](ScriptLine&) { return stepOf([this] { clear(); }); });
+}
+
+bool PolygonTool::cancel() {
+  if (!drawing_) return false;
+  if (corners_.empty()) {
+    setDrawing(false);
+    return true;
+  }
+  corners_.clear();
+  std::fprintf(stderr, "pcv: polygon corners cancelled\n");
+  return true;
 }
 
 void PolygonTool::setDrawing(bool on) {

@@ -31,6 +31,8 @@ class PolygonTool final : public ViewerTool {
   bool onKey(const KeyEvent& event) override;
   bool onClick(const ButtonEvent& event) override;
   bool onDoubleClick(glm::dvec2 atPx) override;
+  /// The corners drawn so far; with none, drawing ends (a closed polygon stays).
+  bool cancel() override;
   const char* sectionTitle() const override { return "Polygon"; }
   bool inUse() const override {
     return drawing_ || host_.settings().clip.polygon.has_value() || exporter_.running();

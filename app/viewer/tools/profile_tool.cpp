@@ -135,6 +135,17 @@ void ProfileTool::onSceneShown() {
   widthUnits_ = std::max(0.01 * std::max(size.x, size.y), 1e-3);
 }
 
+bool ProfileTool::cancel() {
+  if (!drawing_) return false;
+  if (vertices_.empty()) {
+    setDrawing(false);
+    return true;
+  }
+  vertices_.clear();
+  std::fprintf(stderr, "pcv: profile line cancelled\n");
+  return true;
+}
+
 void ProfileTool::setDrawing(bool on) {
   drawing_ = on;
   if (on && widthUnits_ <= 0.0) widthUnits_ = 1.0;

@@ -34,6 +34,8 @@ class ProfileTool final : public ViewerTool {
   bool onKey(const KeyEvent& event) override;
   bool onClick(const ButtonEvent& event) override;
   bool onDoubleClick(glm::dvec2 atPx) override;
+  /// The line's points drawn so far; with none, drawing ends (a profile cut stays).
+  bool cancel() override;
   const char* sectionTitle() const override { return "Profile"; }
   bool inUse() const override { return drawing_; }
   void drawSection() override;
