@@ -4,8 +4,8 @@
 #include <string>
 
 #include "test_support.hpp"
-#include "viewer/tools/clip_field_text.hpp"
-#include "viewer/tools/clip_start_box.hpp"
+#include "viewer/tools/clip/clip_field_text.hpp"
+#include "viewer/tools/clip/clip_start_box.hpp"
 
 namespace pcv::app {
 namespace {
