@@ -1,7 +1,5 @@
-// Labels over the scene: the overlays' measurements and the notice while the scene is prepared.
+// Labels over the scene, for the tools' overlays and the window's notice.
 #include "viewer/tools/overlay_label.hpp"
-
-#include <string>
 
 namespace pcv::app {
 
@@ -13,15 +11,4 @@ void drawLabel(ImDrawList& draw, glm::dvec2 at, const char* text, ImU32 colour) 
                      IM_COL32(0, 0, 0, 170), 3.0f);
   draw.AddText(corner, colour, text);
 }
-
-void drawNotice(const std::string& notice) {
-  if (notice.empty()) return;
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  const ImVec2 size = ImGui::CalcTextSize(notice.c_str());
-  drawLabel(*ImGui::GetBackgroundDrawList(),
-            glm::dvec2(viewport->Pos.x + 0.5 * (viewport->Size.x - size.x) - 6.0,
-                       viewport->Pos.y + 0.5 * (viewport->Size.y + size.y)),
-            notice.c_str(), IM_COL32(230, 230, 230, 255));
-}
-
 }  // namespace pcv::app
