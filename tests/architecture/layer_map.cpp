@@ -67,8 +67,33 @@ std::string viewerSubLayer(const std::string& path) {
   return "viewer";
 }
 
+/// The layer whose private sources hold `header` (a path relative to src/<layer>/, which that
+/// layer's target has on its include path: io_cuda's "laz/chunk_decoder.hpp" is io's), the
+/// including layer's own first; "" when no library layer's folder has it, or `file` lies
+/// outside src/.
+std::string privateHeaderLayer(const std::string& header, const std::filesystem::path& file,
+                               const std::string& layer) {
+  // The source root: the folder whose src/<layer>/ holds `file`.
+  std::filesystem::path root;
+  for (std::filesystem::path dir = file.parent_path(); dir.has_relative_path();
+       dir = dir.parent_path()) {
+    if (dir.filename() == "src") {
+      if (file.string().starts_with((dir / layer).string() + "/")) root = dir.parent_path();
+      break;
+    }
+  }
+  if (root.empty()) return "";
+  std::vector<std::string> candidates{layer};
+  candidates.insert(candidates.end(), kLibraries.begin(), kLibraries.end());
+  for (const std::string& candidate : candidates) {
+    if (std::filesystem::is_regular_file(root / "src" / candidate / header)) return candidate;
+  }
+  return "";
+}
+
 /// The layer a project include names, or "" for a header of the including file's own folder.
-/// "pcv/<layer>/..." names a library layer. In app/, "viewer/..." (its sub-layers: viewerSubLayer), "options/..."
+/// "pcv/<layer>/..." names a library layer; in src/, another quoted path names the layer whose
+/// private folder holds it. In app/, "viewer/..." (its sub-layers: viewerSubLayer), "options/..."
 /// and "cli/..." name their folders, and a bare name not beside the file is a CLI header
 /// (app/cli is on the include path of what links pcv_cli).
 std::string includedLayer(const std::string& line, const std::filesystem::path& file,
@@ -76,9 +101,14 @@ std::string includedLayer(const std::string& line, const std::filesystem::path& 
   static const std::regex library(R"(^\s*#\s*include\s*["<]pcv/([a-z_]+)/)");
   static const std::regex appFolder(R"re(^\s*#\s*include\s*"((viewer|options|cli)/[^"]*)")re");
   static const std::regex bare(R"re(^\s*#\s*include\s*"([A-Za-z0-9_.]+)")re");
+  static const std::regex quoted(R"re(^\s*#\s*include\s*"([^"]+)")re");
   std::smatch match;
   if (std::regex_search(line, match, library)) return match[1];
-  if (!isAppLayer(layer)) return "";
+  if (!isAppLayer(layer)) {
+    if (!std::regex_search(line, match, quoted)) return "";
+    if (std::filesystem::exists(file.parent_path() / match[1].str())) return "";
+    return privateHeaderLayer(match[1], file, layer);
+  }
   if (std::regex_search(line, match, appFolder)) {
     return match[2] == "viewer" ? viewerSubLayer(match[1]) : match[2].str();
   }

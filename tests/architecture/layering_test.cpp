@@ -111,6 +111,24 @@ TEST_F(PlantedTree, ToolsIncludingThePanelsAreSeen) {
   EXPECT_EQ(includeViolations(plumbing, "viewer_tools").size(), 1u);
 }
 
+TEST_F(PlantedTree, PrivateHeadersOfAnotherLayerAreAttributedToIt) {
+  plant("src/io/laz/chunk_decoder.hpp", "#pragma once\n");
+  plant("src/raster/own/stage.hpp", "#pragma once\n");
+  // io_cuda decodes io's chunks on the GPU: io's private headers are io's, which it may use.
+  const auto ioCuda = plant("src/io_cuda/probe.cu",
+                            "#include \"laz/chunk_decoder.hpp\"\n"
+                            "#include \"own/stage.hpp\"\n");
+  const std::vector<std::string> found = includeViolations(ioCuda, "io_cuda");
+  ASSERT_EQ(found.size(), 1u) << lines(found);
+  EXPECT_NE(found[0].find("the raster layer"), std::string::npos) << found[0];
+  // The renderer knows no file format, private or public.
+  const auto raster = plant("src/raster/probe.cpp", "#include \"laz/chunk_decoder.hpp\"\n");
+  EXPECT_EQ(includeViolations(raster, "raster").size(), 1u);
+  // A layer's own private headers, from anywhere in its folder, are its own.
+  const auto io = plant("src/io/copc/probe.cpp", "#include \"laz/chunk_decoder.hpp\"\n");
+  EXPECT_TRUE(includeViolations(io, "io").empty());
+}
+
 TEST_F(PlantedTree, VideoWriterOutsideTheHeadlessSideIsSeen) {
   const auto viewer = plant("app/viewer/probe.cpp", "#include \"pcv/video/video_writer.hpp\"\n");
   EXPECT_EQ(includeViolations(viewer, "viewer").size(), 1u);
