@@ -33,6 +33,7 @@ void drawBoxCorners(ClipSettings& clip) {
   const char* axes[] = {"x", "y", "z"};
   for (int axis = 0; axis < 3; ++axis) {
     ImGui::PushID(axis);
+    ImGui::AlignTextToFramePadding();  // the axis' name level with its fields' text
     ImGui::TextUnformatted(axes[axis]);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(fieldWidth);
