@@ -168,7 +168,9 @@ const std::vector<Layer>& layers() {
       // The window (its loop, input, camera rig and script): the library layers, the shared
       // options, its panels and the tools' plumbing; never the headless commands, nor a tool's
       // own folder (tools plug in through standard_tools).
-      {"viewer", {"app/viewer"}, true,
+      {"viewer",
+       {"app/viewer"},
+       true,
        librariesAnd({"options", "viewer", "viewer_panels", "viewer_tools"})},
       // The tools: each in its folder (tools/<tool>/, its section, overlay and state) over the
       // shared plumbing in tools/; they draw their own ImGui and never include the panels.
