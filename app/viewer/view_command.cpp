@@ -7,9 +7,11 @@
 #include "options/filter_options.hpp"
 #include "options/option_groups.hpp"
 #include "options/quality_options.hpp"
+#include "options/run_report.hpp"
 #include "options/session_terminal.hpp"
 #include "options/stream_flags.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/io/copc_writer.hpp"
 #include "pcv/session/scene.hpp"
 #include "viewer/viewer.hpp"
 
@@ -57,6 +59,57 @@ ViewerOptions viewerOptionsFrom(const ViewFlagsAll& flags) {
   return options;
 }
 
+/// Plans the scene of `options.files` before the window opens: LAS or LAZ files too large to
+/// read whole stream from their conversion in the COPC cache (converted here, with the
+/// terminal's progress bar). An input that cannot be opened does not keep the window shut: its
+/// error goes to options.startupErrors, for the Error window, and the others open.
+void prepareStartFiles(ViewerOptions& options) {
+  const auto prepare = [&options](const std::vector<std::string>& files) {
+    const ScenePlan plan = prepareScene(
+        {.files = files},
+        {.stream = options.stream,
+         .convertToCopc = [](const std::vector<std::string>& inputs,
+                             const std::string& output) { convertToCopcCache(inputs, output); },
+         .report = terminalReport()});
+    options.files = plan.cachedFrom.empty() ? files : plan.files;
+  };
+  std::string together;
+  try {
+    prepare(options.files);
+    return;
+  } catch (const ConversionCancelled&) {
+    throw;  // Ctrl+C: the viewer does not open
+  } catch (const Error& error) {
+    together = error.what();
+  }
+  // Which inputs fail on their own (headers only): they are left out and said.
+  std::vector<std::string> openable;
+  for (const std::string& file : options.files) {
+    try {
+      planScene({.files = {file}}, options.stream);
+      openable.push_back(file);
+    } catch (const Error& error) {
+      options.startupErrors.push_back(error.what());
+    }
+  }
+  if (options.startupErrors.empty()) {
+    // Each opens alone but not with the others (tiles in different coordinate systems).
+    options.startupErrors.push_back(together);
+    options.files.clear();
+    return;
+  }
+  options.files.clear();
+  if (openable.empty()) return;
+  try {
+    prepare(openable);
+  } catch (const ConversionCancelled&) {
+    throw;
+  } catch (const Error& error) {
+    options.startupErrors.push_back(error.what());
+    options.files.clear();
+  }
+}
+
 }  // namespace
 
 void addViewCommand(CLI::App& cli) {
@@ -95,18 +148,12 @@ void addViewCommand(CLI::App& cli) {
   view->add_option("files", o.files,
                    "Point cloud files (PLY, LAS, LAZ, PCD, E57, XYZ/TXT/CSV/PTS), loaded in the "
                    "background and merged, or one COPC file, streamed; none: cylinders");
+  addReportOption(*view);
   view->callback([flags] {
     ViewerOptions options = viewerOptionsFrom(*flags);
-    // LAS or LAZ files too large to read whole stream from their conversion in the COPC cache
-    // (converted here, before the window opens, with the terminal's progress bar).
-    const ScenePlan plan = prepareScene(
-        {.files = options.files},
-        {.stream = options.stream,
-         .convertToCopc = [](const std::vector<std::string>& inputs,
-                             const std::string& output) { convertToCopcCache(inputs, output); },
-         .report = terminalReport()});
-    if (!plan.cachedFrom.empty()) options.files = plan.files;
+    prepareStartFiles(options);
     runViewer(options);
+    writeRunReport();
   });
 }
 

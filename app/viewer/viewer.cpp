@@ -15,11 +15,13 @@
 #include <thread>
 
 #include <glm/gtc/type_ptr.hpp>
+#include <nlohmann/json.hpp>
 
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/number_text.hpp"
 #include "pcv/gl/gl_check.hpp"
 #include "pcv/io/png_writer.hpp"
+#include "options/run_report.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "viewer/tools/standard_tools.hpp"
 #include "viewer/viewer_window.hpp"
@@ -67,8 +69,10 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
                backendNote_.c_str());
   renderer_->methodFor(settings_);  // an unknown method fails here, not at the first frame
   presenter_ = std::make_unique<FramePresenter>(*renderer_, parseInteropPath(options.interop));
-  scene_ =
-      std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring, reportOnStderr());
+  SessionReport report = reportOnStderr();
+  // The scene's errors come through takeErrors() to the Error window, printed there once.
+  report.error = nullptr;
+  scene_ = std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring, report);
   addStandardTools(tools_, *this);
   scene_->keepFilterData(options.stream.filterData, options.stream.rangeAttribute);
   if (!options.stream.inCore) {
@@ -88,10 +92,12 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   // An orthographic start is framed on the scene (the cylinders too) once its bounds are known,
   // unless its eye was given.
   const bool orthoFramed = options.orthoStart && !options.orthoStart->eyeGiven;
-  if (options.files.empty()) {
+  // Inputs that could not be opened (view_command.cpp) are shown beside what did open.
+  for (const std::string& error : options.startupErrors) showError(error);
+  if (options.files.empty() && options.startupErrors.empty()) {
     scene_->showDemo();
     rig_.setFollowsScene(orthoFramed);
-  } else {
+  } else if (!options.files.empty()) {
     openFiles(options.files, true);
     // A camera given on the command line stays where it is; otherwise the files are framed.
     rig_.setFollowsScene(!options.camera || orthoFramed);
@@ -123,10 +129,7 @@ float ViewerWindow::aspect() const {
 
 void ViewerWindow::takeSceneChanges() {
   const std::optional<Box3d> shown = scene_->poll();
-  for (std::string& error : scene_->takeErrors()) {
-    std::fprintf(stderr, "pcv: error: %s\n", error.c_str());
-    errors_.push_back(std::move(error));
-  }
+  for (const std::string& error : scene_->takeErrors()) showError(error);
   if (!shown) return;
   // The start view follows the scene in while it stays orthographic; once the user turns to
   // perspective, files opened later are framed as usual.
@@ -187,7 +190,7 @@ void ViewerWindow::renderFrame(int widthPx, int heightPx) {
                        frameSettings(), scene_->drawnSets());
   } catch (const InputError& error) {
     // A setting the renderer refuses (a typed clip box it cannot use): say so, draw without it.
-    errors_.push_back(error.what());
+    showError(error.what());
     settings_.clip = {};
     return;
   }
@@ -313,6 +316,40 @@ void ViewerWindow::run() {
   std::fprintf(stderr, "pcv: %llu frames; camera eye (%.4f, %.4f, %.4f) yaw %.4f pitch %.4f\n",
                static_cast<unsigned long long>(frame), camera.eye.x, camera.eye.y, camera.eye.z,
                double(camera.yawRadians), double(camera.pitchRadians));
+  recordRun(frame);
+}
+
+void ViewerWindow::recordRun(uint64_t frames) const {
+  nlohmann::json& report = runReport();
+  const Camera& camera = rig_.camera();
+  report["frames"] = frames;
+  report["camera"] = {{"eye", {camera.eye.x, camera.eye.y, camera.eye.z}},
+                      {"yaw", camera.yawRadians},
+                      {"pitch", camera.pitchRadians},
+                      {"orthographic", camera.orthographic()}};
+  report["mouselook"] = rig_.mouselook();
+  report["errors"] = errorLog_;
+  nlohmann::json escapes = nlohmann::json::array();
+  for (const EscapeRecord& escape : escapes_) {
+    if (escape.cancelledTool.empty()) {
+      escapes.push_back({{"mouselook", escape.mouselook}});
+    } else {
+      escapes.push_back({{"cancelled", escape.cancelledTool}});
+    }
+  }
+  report["escapes"] = escapes;
+  nlohmann::json clip = nlohmann::json::object();
+  if (const std::optional<ClipBox>& box = settings_.clip.box) {
+    clip["box"] = {{"min", {box->min.x, box->min.y, box->min.z}},
+                   {"max", {box->max.x, box->max.y, box->max.z}}};
+  }
+  clip["polygon"] = settings_.clip.polygon.has_value();
+  report["clip"] = clip;
+  const Box3d shown = scene_->shownBounds();
+  if (!shown.empty()) {
+    report["sceneBounds"] = {{"min", {shown.min.x, shown.min.y, shown.min.z}},
+                             {"max", {shown.max.x, shown.max.y, shown.max.z}}};
+  }
 }
 
 void runViewer(const ViewerOptions& options) {

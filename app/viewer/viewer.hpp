@@ -27,7 +27,7 @@ struct ViewerOptions {
   /// framing the files. With files, a given camera keeps near and far from the scene's size
   /// unless they were given too.
   std::optional<Camera> camera;
-  bool clipPlanesGiven = false;     ///< --near or --far was given
+  bool clipPlanesGiven = false;  ///< --near or --far was given
   /// --ortho: the window starts in that orthographic view, framed on the scene as pcv render
   /// frames it (pcv::startCamera) unless the eye was given.
   std::optional<CameraRequest> orthoStart;
@@ -39,9 +39,13 @@ struct ViewerOptions {
   RenderSettings render;            ///< method, background, quality; EDL auto decided per set
   std::vector<std::string> files;   ///< point cloud files, loaded in the background and merged;
                                     ///< empty shows the cylinder scene
-  ColoringOptions coloring;         ///< how loaded files are coloured (the panel changes it)
-  ReadOptions read;                 ///< what to read of each file (--scan; the panel changes it)
-  StreamLimits stream;              ///< how a COPC file is streamed (--point-budget ...)
+  /// Inputs that could not be opened before the window (not a point cloud, an empty folder, a
+  /// header the reader refuses): shown in the Error window beside the files that did open (with
+  /// none, over an empty scene).
+  std::vector<std::string> startupErrors;
+  ColoringOptions coloring;  ///< how loaded files are coloured (the panel changes it)
+  ReadOptions read;          ///< what to read of each file (--scan; the panel changes it)
+  StreamLimits stream;       ///< how a COPC file is streamed (--point-budget ...)
 };
 
 /// Opens the window and runs until it is closed (or `frames` are done). Throws pcv::Error

@@ -1,6 +1,7 @@
 // The viewer's input: GLFW's callbacks and the script's commands go through the same handlers,
-// to the input router (the tools first, then the camera), to the window's own keys (Escape,
-// Tab, F12) and to the scene (files opened or dropped on the window).
+// to the input router (the tools first, then the camera), to the window's own keys (Escape:
+// mouselook off, a tool's action cancelled, or mouselook on; Tab, F12) and to the scene (files
+// opened or dropped on the window).
 #include <epoxy/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -51,7 +52,7 @@ void ViewerWindow::key(int key, int action) {
   if (!input_.key(key, action)) return;  // a tool's key, a repeat or a release
   switch (key) {
     case GLFW_KEY_ESCAPE:
-      setMouselook(!rig_.mouselook());
+      escape();
       break;
     case GLFW_KEY_TAB:
       setMode(rig_.mode() == CameraMode::Fly ? CameraMode::Orbit : CameraMode::Fly);
@@ -166,6 +167,19 @@ void ViewerWindow::color(const std::string& mode, const std::string& attribute) 
 
 bool ViewerWindow::loading() const {
   return scene_->loading();
+}
+
+void ViewerWindow::escape() {
+  // Mouselook first: the cursor is hidden and no tool takes clicks until it ends.
+  if (!rig_.mouselook()) {
+    if (const ViewerTool* tool = tools_.cancel()) {
+      escapes_.push_back(
+          {.cancelledTool = tool->sectionTitle() ? tool->sectionTitle() : "", .mouselook = false});
+      return;
+    }
+  }
+  setMouselook(!rig_.mouselook());
+  escapes_.push_back({.cancelledTool = "", .mouselook = rig_.mouselook()});
 }
 
 void ViewerWindow::setMouselook(bool on) {

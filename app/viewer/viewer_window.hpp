@@ -44,6 +44,12 @@ struct PendingShots {
   std::string lastScene;  ///< where the last screenshot went (or why not), for the panel
 };
 
+/// What one Escape did: cancelled a tool's action in progress, or switched mouselook.
+struct EscapeRecord {
+  std::string cancelledTool;  ///< the section title of the tool that cancelled; empty: none did
+  bool mouselook = false;     ///< mouselook after it
+};
+
 class ViewerWindow final : private ToolHost, private ScriptedWindow {
  public:
   explicit ViewerWindow(const ViewerOptions& options);
@@ -88,6 +94,9 @@ class ViewerWindow final : private ToolHost, private ScriptedWindow {
   /// The camera's double click: orbit around the point under the cursor.
   void focusAt(glm::dvec2 atPx);
   void setMouselook(bool on);
+  /// Escape: ends mouselook; else cancels the first tool's action in progress; with none,
+  /// starts mouselook (the seed's toggle).
+  void escape();
   glm::ivec2 windowSize() const;
 
   // The loop (viewer.cpp).
@@ -99,6 +108,9 @@ class ViewerWindow final : private ToolHost, private ScriptedWindow {
   void drawPanels();
   void takePendingShots(int widthPx, int heightPx);
   std::filesystem::path nextScreenshotPath() const;
+  /// The run's record for --report (pcv view --report FILE): frames, camera, mouselook, the
+  /// errors shown, what each Escape did, the clip box.
+  void recordRun(uint64_t frames) const;
 
   ViewerOptions options_;
   GlfwWindow window_;  // first member: the GL context outlives every GL object below
@@ -115,10 +127,12 @@ class ViewerWindow final : private ToolHost, private ScriptedWindow {
   InputRouter input_;  // after the tools and the rig it routes to
   ScriptPlayer script_;
   PendingShots shots_;
-  std::vector<std::string> errors_;  // shown in the error window until dismissed
-  std::string openPath_;             // the Data section's Open field
-  DatasetListState datasetList_;     // the Data section's tile list
-  ReadOptions readOptions_;          // what Open reads of a file (--scan; the panel's Scan)
+  std::vector<std::string> errors_;    // shown in the error window until dismissed
+  std::vector<std::string> errorLog_;  // every error shown, for the run's record
+  std::vector<EscapeRecord> escapes_;  // what each Escape did, for the run's record
+  std::string openPath_;               // the Data section's Open field
+  DatasetListState datasetList_;       // the Data section's tile list
+  ReadOptions readOptions_;            // what Open reads of a file (--scan; the panel's Scan)
   float sidebarWidthPx_ = 0.0f;
   bool quit_ = false;
   bool orthoEyePlaced_ = false;  // pcv view --ortho --eye ...: width and planes fitted once

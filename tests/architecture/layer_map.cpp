@@ -29,7 +29,7 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
       // The rasterizer never includes a GL header; the headless commands need none.
       {"a GL, GLFW, epoxy, EGL or ImGui header",
        std::regex(R"(^(GL/|GLES|GLFW/|epoxy/|EGL/|KHR/|imgui|backends/imgui))"),
-       {"gl", "viewer", "python_window"}},
+       {"gl", "viewer", "viewer_tools", "viewer_panels", "python_window"}},
       {"a CUDA header",
        std::regex(R"(^(cuda[_a-z0-9]*\.h|cuda/|cub/|thrust/|nccl\.h|curand|cooperative_groups)"
                   R"(|device_launch_parameters\.h|vector_types\.h))"),
@@ -48,21 +48,70 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
 }
 
 bool isAppLayer(const std::string& layer) {
-  return layer == "options" || layer == "cli" || layer == "main" || layer == "viewer";
+  return layer == "options" || layer == "cli" || layer == "main" || layer == "viewer" ||
+         layer == "viewer_tools" || layer == "viewer_panels";
+}
+
+/// Headers in a tool's own folder (app/viewer/tools/<tool>/: its section, overlay and state).
+/// Their files are the viewer_tools layer's; an include of one is told apart from an include of
+/// the tools' shared plumbing (app/viewer/tools/*.hpp), which the panels may use.
+constexpr const char* kToolFolders = "viewer_tool_folders";
+
+/// The viewer's sub-layer an include under "viewer/" names: a tool's folder, the tools' plumbing,
+/// the panels, or the window's own files.
+std::string viewerSubLayer(const std::string& path) {
+  static const std::regex toolFolder(R"(^viewer/tools/[A-Za-z0-9_]+/)");
+  if (std::regex_search(path, toolFolder)) return kToolFolders;
+  if (path.starts_with("viewer/tools/")) return "viewer_tools";
+  if (path.starts_with("viewer/panels/")) return "viewer_panels";
+  return "viewer";
+}
+
+/// The layer whose private sources hold `header` (a path relative to src/<layer>/, which that
+/// layer's target has on its include path: io_cuda's "laz/chunk_decoder.hpp" is io's), the
+/// including layer's own first; "" when no library layer's folder has it, or `file` lies
+/// outside src/.
+std::string privateHeaderLayer(const std::string& header, const std::filesystem::path& file,
+                               const std::string& layer) {
+  // The source root: the folder whose src/<layer>/ holds `file`.
+  std::filesystem::path root;
+  for (std::filesystem::path dir = file.parent_path(); dir.has_relative_path();
+       dir = dir.parent_path()) {
+    if (dir.filename() == "src") {
+      if (file.string().starts_with((dir / layer).string() + "/")) root = dir.parent_path();
+      break;
+    }
+  }
+  if (root.empty()) return "";
+  std::vector<std::string> candidates{layer};
+  candidates.insert(candidates.end(), kLibraries.begin(), kLibraries.end());
+  for (const std::string& candidate : candidates) {
+    if (std::filesystem::is_regular_file(root / "src" / candidate / header)) return candidate;
+  }
+  return "";
 }
 
 /// The layer a project include names, or "" for a header of the including file's own folder.
-/// In app/, "viewer/...", "options/..." and "cli/..." name their folders, and a bare name not
-/// beside the file is a CLI header (app/cli is on the include path of what links pcv_cli).
+/// "pcv/<layer>/..." names a library layer; in src/, another quoted path names the layer whose
+/// private folder holds it. In app/, "viewer/..." (its sub-layers: viewerSubLayer), "options/..."
+/// and "cli/..." name their folders, and a bare name not beside the file is a CLI header
+/// (app/cli is on the include path of what links pcv_cli).
 std::string includedLayer(const std::string& line, const std::filesystem::path& file,
                           const std::string& layer) {
   static const std::regex library(R"(^\s*#\s*include\s*["<]pcv/([a-z_]+)/)");
-  static const std::regex appFolder(R"(^\s*#\s*include\s*"(viewer|options|cli)/)");
+  static const std::regex appFolder(R"re(^\s*#\s*include\s*"((viewer|options|cli)/[^"]*)")re");
   static const std::regex bare(R"re(^\s*#\s*include\s*"([A-Za-z0-9_.]+)")re");
+  static const std::regex quoted(R"re(^\s*#\s*include\s*"([^"]+)")re");
   std::smatch match;
   if (std::regex_search(line, match, library)) return match[1];
-  if (!isAppLayer(layer)) return "";
-  if (std::regex_search(line, match, appFolder)) return match[1];
+  if (!isAppLayer(layer)) {
+    if (!std::regex_search(line, match, quoted)) return "";
+    if (std::filesystem::exists(file.parent_path() / match[1].str())) return "";
+    return privateHeaderLayer(match[1], file, layer);
+  }
+  if (std::regex_search(line, match, appFolder)) {
+    return match[2] == "viewer" ? viewerSubLayer(match[1]) : match[2].str();
+  }
   if (std::regex_search(line, match, bare)) {
     if (std::filesystem::exists(file.parent_path() / match[1].str())) return "";
     return "cli";
@@ -116,8 +165,25 @@ const std::vector<Layer>& layers() {
       // never the viewer.
       {"cli", {"app/cli"}, false, librariesAnd({"options", "cli", "video"})},
       {"main", {"app"}, true, librariesAnd({"options", "cli", "main", "video"})},
-      // The window: the library layers and the shared options, never the headless commands.
-      {"viewer", {"app/viewer"}, false, librariesAnd({"options", "viewer"})},
+      // The window (its loop, input, camera rig and script): the library layers, the shared
+      // options, its panels and the tools' plumbing; never the headless commands, nor a tool's
+      // own folder (tools plug in through standard_tools).
+      {"viewer",
+       {"app/viewer"},
+       true,
+       librariesAnd({"options", "viewer", "viewer_panels", "viewer_tools"})},
+      // The tools: each in its folder (tools/<tool>/, its section, overlay and state) over the
+      // shared plumbing in tools/; they draw their own ImGui and never include the panels.
+      {"viewer_tools",
+       {"app/viewer/tools"},
+       false,
+       librariesAnd({"options", "viewer", "viewer_tools", kToolFolders})},
+      // The window's own panels (sidebar, data, rendering, legend): the tools' plumbing (the
+      // tool list the sidebar draws, the text field), never a tool's folder.
+      {"viewer_panels",
+       {"app/viewer/panels"},
+       false,
+       librariesAnd({"options", "viewer_panels", "viewer_tools"})},
       // The Python module: a front end beside app/, over the library layers, never the CLI.
       {"python", {"python/src"}, false, librariesAnd({"python"})},
       // pcv.window: the seed's window, screen buffer and GL buffers in CUDA for Python programs.

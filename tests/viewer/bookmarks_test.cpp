@@ -6,7 +6,7 @@
 
 #include "pcv/core/error.hpp"
 #include "test_support.hpp"
-#include "viewer/views/bookmarks.hpp"
+#include "viewer/tools/views/bookmarks.hpp"
 
 namespace pcv::app {
 namespace {

@@ -1,7 +1,7 @@
 // The Clip tool's handles: found under the cursor, and dragged so a face follows the cursor
 // along its axis on screen, the centre moves in the view plane, faces never cross.
 #include "test_support.hpp"
-#include "viewer/tools/clip_handles.hpp"
+#include "viewer/tools/clip/clip_handles.hpp"
 
 namespace pcv::app {
 namespace {

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
-#include "viewer/tools/measure_state.hpp"
+#include "viewer/tools/measure/measure_state.hpp"
 
 namespace pcv::app {
 namespace {

@@ -2,7 +2,7 @@
 // playing at a speed once or in a loop, pausing, seeking, and keys that make no path refused.
 #include <gtest/gtest.h>
 
-#include "viewer/tools/path_player.hpp"
+#include "viewer/tools/path/path_player.hpp"
 
 namespace pcv::app {
 namespace {

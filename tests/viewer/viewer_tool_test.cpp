@@ -49,6 +49,12 @@ class ProbeTool : public ViewerTool {
     return grabbed;  // a drag of the tool's, not the camera's
   }
   bool onScroll(double) override { return takesScroll; }
+  bool cancels = false;
+  int cancelsAsked = 0;
+  bool cancel() override {
+    ++cancelsAsked;
+    return cancels;
+  }
   void addScriptCommands(ScriptCommands& commands) override {
     commands.add("paint", [this](ScriptLine& line) {
       const std::string colour = line.oneOf({"red", "blue"}, "red or blue");
@@ -88,6 +94,18 @@ TEST(ViewerToolSeam, ADragAToolTakesLeavesTheCameraStill) {
   EXPECT_EQ(taken.rig.camera().eye, before.eye);
   EXPECT_EQ(taken.rig.camera().yawRadians, before.yawRadians);
   EXPECT_EQ(taken.probe.clicks, 0);  // the end of a tool's drag is no click
+}
+
+TEST(ViewerToolSeam, EscapeCancelsInTheFirstToolWithSomethingToCancel) {
+  Seam seam;
+  ProbeTool& second = static_cast<ProbeTool&>(seam.tools.add(std::make_unique<ProbeTool>()));
+  EXPECT_EQ(seam.tools.cancel(), nullptr);  // nothing in progress: the window's mouselook
+  EXPECT_EQ(second.cancelsAsked, 1);
+  second.cancels = true;
+  EXPECT_EQ(seam.tools.cancel(), &second);
+  seam.probe.cancels = true;
+  EXPECT_EQ(seam.tools.cancel(), &seam.probe);
+  EXPECT_EQ(second.cancelsAsked, 2);  // the first tool's cancel ends it
 }
 
 TEST(ViewerToolSeam, AKeyAToolTakesIsNotHeldForTheCameraNorTheWindow) {

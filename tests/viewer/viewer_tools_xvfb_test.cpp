@@ -7,6 +7,7 @@
 #include <fstream>
 #include <regex>
 
+#include "json_report.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "xvfb_viewer_fixture.hpp"
 
@@ -148,6 +149,33 @@ TEST_F(ViewerToolsXvfb, ClipBoxTypedAndDraggedHidesExactlyThePointsOutside) {
   EXPECT_TRUE(std::regex_search(output, std::regex(R"(clip box \(-1\.0+, -0\.2\d+, -0\.2\d+\) to )"
                                                    R"(\(1\.0+, 0\.3\d+, 0\.5\d+\))")))
       << output;
+}
+
+TEST_F(ViewerToolsXvfb, EscapePutsADraggedHandleBackAndDropsPickedPoints) {
+  const std::string grid = writeGrid();
+  // The clip box's top handle grabbed and dragged up, then Escape before the release: the box is
+  // as typed. Then a profile line and a distance with a point picked on the grid each: Escape
+  // drops the point, and again leaves the tool.
+  std::string output;
+  ASSERT_EQ(runViewer("0.02 wait_load\n0.15 clip_box -1 -0.2 -0.2 1 0.3 0.3\n"
+                      "0.4 mouse_move 629.6 297.6\n0.4 mouse_down left\n0.45 mouse_move 629.6 256\n"
+                      "0.46 key_press Escape\n0.5 mouse_up left\n"
+                      "0.6 profile on\n0.62 mouse_move 640 360\n0.62 mouse_down left\n"
+                      "0.63 mouse_up left\n0.64 key_press Escape\n0.65 key_press Escape\n"
+                      "0.7 measure distance\n0.72 mouse_move 650 370\n0.72 mouse_down left\n"
+                      "0.73 mouse_up left\n0.74 key_press Escape\n0.75 key_press Escape\n"
+                      "0.8 quit\n",
+                      &output, grid + " --eye -3,0,0 --report " + path("report.json")),
+            0)
+      << output;
+  const nlohmann::json report = test::readJsonReport(path("report.json"));
+  EXPECT_EQ(report.value("escapes", nlohmann::json::array()),
+            nlohmann::json::parse(R"([{"cancelled": "Clip"}, {"cancelled": "Profile"},
+                {"cancelled": "Profile"}, {"cancelled": "Measure"}, {"cancelled": "Measure"}])"))
+      << output;
+  ASSERT_TRUE(report.contains("clip") && report["clip"].contains("box")) << output;
+  EXPECT_EQ(report["clip"]["box"]["max"], nlohmann::json::parse("[1.0, 0.3, 0.3]"));
+  EXPECT_FALSE(report.value("mouselook", true));
 }
 
 TEST_F(ViewerToolsXvfb, DroppedFilesOpenAndShiftAddsThem) {

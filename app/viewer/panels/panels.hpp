@@ -1,6 +1,7 @@
 /// @brief The viewer's ImGui panels, each a function over the state it shows and edits: one
 /// sidebar docked at the left edge (collapsible, full height, so nothing overlaps at any window
-/// size) with sections for the renderer, each tool's (tool_panels.hpp), the data and streaming;
+/// size) with sections for the renderer, each tool's (drawn by the tool, from its folder under
+/// tools/), the data and streaming;
 /// the Legend at the top right; the Error window; and the notice while the scene is prepared.
 /// The loop calls them once a frame and carries out what they ask for (PanelRequests).
 #pragma once
@@ -13,6 +14,7 @@
 #include "pcv/core/stage_timings.hpp"
 #include "pcv/raster/render_settings.hpp"
 #include "pcv/session/scene_model.hpp"
+#include "viewer/tools/text_field.hpp"
 #include "viewer/tools/tool_list.hpp"
 
 namespace pcv::app {
@@ -72,10 +74,6 @@ struct PanelContext {
 /// renderer's, in the tools' order. Returns its width in window pixels (0 while collapsed), so
 /// other windows keep clear of it.
 float drawSidebar(PanelContext& context, ToolList& tools, PanelRequests& requests);
-
-/// A text field bound to a std::string (ImGui 1.86 edits char buffers; paths fit its 4 KiB);
-/// true when Enter was pressed in it.
-bool inputString(const char* label, std::string& text);
 
 // The sidebar's sections, each in its own file.
 void drawStatusSection(const ViewerStatus& status);

@@ -2,13 +2,13 @@
 
 #include <memory>
 
-#include "viewer/tools/clip_tool.hpp"
-#include "viewer/tools/filter_tool.hpp"
-#include "viewer/tools/measure_tool.hpp"
-#include "viewer/tools/path_tool.hpp"
-#include "viewer/tools/polygon_tool.hpp"
-#include "viewer/tools/profile_tool.hpp"
-#include "viewer/tools/views_tool.hpp"
+#include "viewer/tools/clip/clip_tool.hpp"
+#include "viewer/tools/filter/filter_tool.hpp"
+#include "viewer/tools/measure/measure_tool.hpp"
+#include "viewer/tools/path/path_tool.hpp"
+#include "viewer/tools/polygon/polygon_tool.hpp"
+#include "viewer/tools/profile/profile_tool.hpp"
+#include "viewer/tools/views/views_tool.hpp"
 
 namespace pcv::app {
 

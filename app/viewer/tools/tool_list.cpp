@@ -31,6 +31,13 @@ bool ToolList::scroll(double notches) {
   return firstTaker([&](ViewerTool& tool) { return tool.onScroll(notches); });
 }
 
+ViewerTool* ToolList::cancel() {
+  for (Entry& entry : entries_) {
+    if (entry.tool->cancel()) return entry.tool.get();
+  }
+  return nullptr;
+}
+
 void ToolList::addScriptCommands(ScriptCommands& commands) {
   for (Entry& entry : entries_) entry.tool->addScriptCommands(commands);
 }

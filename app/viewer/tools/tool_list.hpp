@@ -35,6 +35,8 @@ class ToolList {
   bool doubleClick(glm::dvec2 atPx);
   bool cursor(const CursorEvent& event);
   bool scroll(double notches);
+  /// Escape offered to each tool in order: the one that cancelled something, or null.
+  ViewerTool* cancel();
 
   void addScriptCommands(ScriptCommands& commands);
   /// Each tool's overlay, the first tool's on top.

@@ -50,6 +50,10 @@ class ViewerTool {
   virtual bool onDoubleClick(glm::dvec2) { return false; }
   virtual bool onCursor(const CursorEvent&) { return false; }
   virtual bool onScroll(double /*notches*/) { return false; }
+  /// Escape: drops the action in progress (the corners of a polygon being drawn, a measurement's
+  /// points, a handle being dragged); with none in progress, leaves the tool's mode (drawing,
+  /// measuring). True when there was something to cancel: Escape then does nothing else.
+  virtual bool cancel() { return false; }
 
   /// The sidebar section's title; nullptr: the tool has none.
   virtual const char* sectionTitle() const { return nullptr; }

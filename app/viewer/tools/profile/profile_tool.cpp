@@ -1,0 +1,213 @@
+#include "viewer/tools/profile/profile_tool.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>  // key codes only
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "pcv/core/error.hpp"
+#include "pcv/core/profile_corridor.hpp"
+#include "pcv/io/png_writer.hpp"
+#include "pcv/session/cloud_writer.hpp"
+#include "viewer/input_script.hpp"
+
+namespace pcv::app {
+namespace {
+
+/// The profile image's size in pixels.
+constexpr int kImageWidthPx = 800, kImageHeightPx = 300;
+
+}  // namespace
+
+bool ProfileTool::onKey(const KeyEvent& event) {
+  const bool press = event.action == GLFW_PRESS;
+  if (event.key == GLFW_KEY_P) {
+    if (press) setDrawing(!drawing_);
+    return true;
+  }
+  if (!drawing_) return false;
+  if (event.key == GLFW_KEY_ENTER) {
+    if (press) cut();
+  } else if (event.key == GLFW_KEY_BACKSPACE) {
+    if (press && !vertices_.empty()) vertices_.pop_back();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool ProfileTool::onClick(const ButtonEvent& event) {
+  if (!drawing_) return false;
+  if (event.button == GLFW_MOUSE_BUTTON_LEFT) {
+    const std::optional<glm::dvec3> picked = host_.pickAt(event.atPx);
+    // A point on the last one adds no segment (a double click clicks twice).
+    if (picked && (vertices_.empty() || glm::dvec2(*picked) != glm::dvec2(vertices_.back()))) {
+      vertices_.push_back(*picked);
+      std::fprintf(stderr, "pcv: profile point (%.17g, %.17g, %.17g)\n", picked->x, picked->y,
+                   picked->z);
+    }
+    return true;
+  }
+  if (event.button == GLFW_MOUSE_BUTTON_RIGHT) {
+    cut();
+    return true;
+  }
+  return false;
+}
+
+bool ProfileTool::onDoubleClick(glm::dvec2) {
+  if (!drawing_) return false;
+  cut();
+  return true;
+}
+
+void ProfileTool::drawSection() {
+  ProfileRequests requests;
+  drawProfileSection(drawing_, vertices_.size(), widthUnits_, exportPath_, view_, requests);
+  if (requests.toggleDrawing) setDrawing(!drawing_);
+  if (requests.clear) {
+    vertices_.clear();
+    profile_.reset();
+    view_.open = false;
+  }
+  if (requests.cut) cut();
+  if (requests.exportPath) exportTo(*requests.exportPath);
+}
+
+void ProfileTool::drawOverlay(const ScreenProjector& projector) {
+  ImDrawList& draw = *ImGui::GetBackgroundDrawList();
+  const ImU32 line = IM_COL32(255, 220, 0, 255), edge = IM_COL32(255, 220, 0, 140);
+  const double half = 0.5 * widthUnits_;
+  for (size_t i = 0; i < vertices_.size(); ++i) {
+    if (const std::optional<glm::dvec2> at = projector.toWindow(vertices_[i])) {
+      draw.AddCircleFilled(ImVec2(float(at->x), float(at->y)), 4.0f, line);
+    }
+    if (i == 0) continue;
+    const glm::dvec3 a = vertices_[i - 1], b = vertices_[i];
+    if (const auto s = projector.segment(a, b)) {
+      draw.AddLine(ImVec2(float(s->first.x), float(s->first.y)),
+                   ImVec2(float(s->second.x), float(s->second.y)), line, 2.0f);
+    }
+    // The corridor's sides, at the picked heights.
+    const glm::dvec2 d = glm::normalize(glm::dvec2(b - a));
+    const glm::dvec3 across(-d.y * half, d.x * half, 0.0);
+    for (const double side : {-1.0, 1.0}) {
+      if (const auto s = projector.segment(a + side * across, b + side * across)) {
+        draw.AddLine(ImVec2(float(s->first.x), float(s->first.y)),
+                     ImVec2(float(s->second.x), float(s->second.y)), edge, 1.0f);
+      }
+    }
+  }
+  drawProfileWindow(view_);
+}
+
+void ProfileTool::addScriptCommands(ScriptCommands& commands) {
+  commands.add("profile", [this](ScriptLine& line) {
+    const bool on = line.oneOf({"on", "off"}, "on or off") == "on";
+    return stepOf([this, on] { setDrawing(on); });
+  });
+  commands.add("profile_width", [this](ScriptLine& line) {
+    const double width = line.number("a width in world units");
+    if (!(width > 0.0)) line.fail("expected a width > 0");
+    return stepOf([this, width] { widthUnits_ = width; });
+  });
+  commands.add("profile_line", [this](ScriptLine& line) {
+    const std::vector<glm::dvec2> points =
+        ProfileCorridor::parseLine(line.word("x0,y0,x1,y1[,...]"));
+    return stepOf([this, points] {
+      vertices_.clear();
+      // Heights of the scene's middle: the line is drawn at them.
+      const double z = host_.scene().hasCloud() ? host_.scene().shownBounds().center().z : 0.0;
+      for (const glm::dvec2& p : points) vertices_.push_back({p.x, p.y, z});
+    });
+  });
+  commands.add("profile_cut", [this](ScriptLine&) { return stepOf([this] { cut(); }); });
+  commands.add("export_profile", [this](ScriptLine& line) {
+    return stepOf([this, path = line.word("a .csv, .las, .laz or .png path")] { exportTo(path); });
+  });
+}
+
+void ProfileTool::onSceneShown() {
+  if (widthUnits_ > 0.0 || !host_.scene().hasCloud()) return;
+  // A first width: a hundredth of the scene's horizontal size.
+  const glm::dvec3 size = host_.scene().shownBounds().size();
+  widthUnits_ = std::max(0.01 * std::max(size.x, size.y), 1e-3);
+}
+
+bool ProfileTool::cancel() {
+  if (!drawing_) return false;
+  if (vertices_.empty()) {
+    setDrawing(false);
+    return true;
+  }
+  vertices_.clear();
+  std::fprintf(stderr, "pcv: profile line cancelled\n");
+  return true;
+}
+
+void ProfileTool::setDrawing(bool on) {
+  drawing_ = on;
+  if (on && widthUnits_ <= 0.0) widthUnits_ = 1.0;
+  std::fprintf(stderr, "pcv: profile drawing %s\n", on ? "on" : "off");
+}
+
+void ProfileTool::cut() {
+  if (vertices_.size() < 2) {
+    host_.showError("a profile needs a line of at least two points: click them on the cloud");
+    return;
+  }
+  try {
+    std::vector<glm::dvec2> line;
+    for (const glm::dvec3& v : vertices_) line.emplace_back(v.x, v.y);
+    const ProfileCorridor corridor(line, widthUnits_);
+    SceneModel& scene = host_.scene();
+    // In-core points where the scene holds them; a streamed scene's files are read where the
+    // corridor meets their nodes.
+    ProfilePoints profile = scene.cloud().size() > 0 ? extractProfile(scene.cloud(), corridor)
+                                                     : extractProfile(scene.files(), corridor);
+    if (!renderer_) renderer_ = createRenderer("cpu");
+    RenderSettings settings;
+    settings.quality.pointSizePx = 2;  // a profile is thin: wider points read better
+    view_.image = renderProfileImage(profile, *renderer_, kImageWidthPx, kImageHeightPx, settings);
+    view_.camera = profileImageCamera(profile, kImageWidthPx, kImageHeightPx);
+    view_.uploaded = false;
+    view_.open = true;
+    view_.measured.clear();
+    view_.points = profile.size();
+    view_.length = corridor.length();
+    std::fprintf(stderr, "pcv: profile: %llu points, line %.17g long, width %.17g\n",
+                 static_cast<unsigned long long>(profile.size()), corridor.length(),
+                 corridor.width());
+    profile_ = std::move(profile);
+  } catch (const Error& error) {
+    host_.showError(error.what());
+  }
+}
+
+void ProfileTool::exportTo(const std::string& path) {
+  if (!profile_) {
+    host_.showError("no profile to export: cut one first");
+    return;
+  }
+  try {
+    switch (profileFileKindFor(path)) {
+      case ProfileFileKind::Csv:
+        writeProfileCsv(*profile_, path);
+        break;
+      case ProfileFileKind::Las:
+      case ProfileFileKind::Laz:
+        writePointCloud(profile_->cloud, path);
+        break;
+      case ProfileFileKind::Png:
+        writePng(path, view_.image);
+        break;
+    }
+    std::fprintf(stderr, "pcv: wrote the profile (%llu points) to %s\n",
+                 static_cast<unsigned long long>(profile_->size()), path.c_str());
+  } catch (const Error& error) {
+    host_.showError(error.what());
+  }
+}
+
+}  // namespace pcv::app
