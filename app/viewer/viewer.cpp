@@ -67,18 +67,10 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
                backendNote_.c_str());
   renderer_->methodFor(settings_);  // an unknown method fails here, not at the first frame
   presenter_ = std::make_unique<FramePresenter>(*renderer_, parseInteropPath(options.interop));
-  scene_ =
-      std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring, reportOnStderr());
+  // Files given, opened and dropped are planned under the same limits (--memory, --in-core ...).
+  scene_ = std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring, options.stream,
+                                        reportOnStderr());
   addStandardTools(tools_, *this);
-  scene_->keepFilterData(options.stream.filterData, options.stream.rangeAttribute);
-  if (!options.stream.inCore) {
-    std::vector<std::string> notes;
-    scene_->streamCopcFiles(streamingOptionsFor(options.stream, *renderer_, notes));
-    // The defaults taken matter only when a COPC file is given (the panel shows them later).
-    if (streamsAsCopc(options.files, options.stream)) {
-      for (const std::string& note : notes) std::fprintf(stderr, "pcv: %s\n", note.c_str());
-    }
-  }
   readOptions_ = options.read;
   // --ortho: orthographic from the first frame (framed on the scene once it is known).
   Camera start =

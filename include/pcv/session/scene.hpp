@@ -1,6 +1,7 @@
-/// @brief A scene opened on a renderer, whatever its sources: the cylinders, files read whole
-/// (loaded, merged, coloured, laid out as one set), or a COPC file streamed from its octree.
-/// `pcv render`, `pcv bench`, the viewer and bindings open scenes here, so each does it alike.
+/// @brief A scene opened on a renderer at once, whatever its sources: made of the parts every
+/// front end composes (CylindersPart, InCorePart, StreamPart, TileBoxes) from one ScenePlan.
+/// `pcv render`, `pcv bench` and the bindings open scenes here; the viewer's SceneModel makes the
+/// same parts as its files arrive.
 #pragma once
 
 #include <functional>
@@ -15,10 +16,13 @@
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/raster/renderer.hpp"
-#include "pcv/session/coloured_cloud.hpp"
+#include "pcv/session/cylinders_part.hpp"
+#include "pcv/session/in_core_part.hpp"
 #include "pcv/session/scene_sources.hpp"
 #include "pcv/session/session_report.hpp"
 #include "pcv/session/stream_limits.hpp"
+#include "pcv/session/stream_part.hpp"
+#include "pcv/session/tile_boxes.hpp"
 #include "pcv/stream/streamed_cloud.hpp"
 
 namespace pcv {
@@ -77,8 +81,8 @@ class Scene {
   /// Points in the scene (a streamed file's total, not what is resident).
   uint64_t pointCount() const;
   /// The streamed cloud; null unless kind() is Streamed.
-  StreamedCloud* streamed() { return streamed_.get(); }
-  const StreamedCloud* streamed() const { return streamed_.get(); }
+  StreamedCloud* streamed() { return stream_ ? &stream_->cloud() : nullptr; }
+  const StreamedCloud* streamed() const { return stream_ ? &stream_->cloud() : nullptr; }
 
   /// One frame's choice for a width x height view through `camera`: the streamed nodes it draws
   /// (never waiting for a decode), or every set.
@@ -105,11 +109,12 @@ class Scene {
   glm::dvec3 origin_{0.0};
   bool hasColor_ = false;
   Coloring coloring_;
-  std::optional<PointSetId> cylinders_;  ///< or the produced points' set
-  std::optional<PointSetId> tileBoxes_;  // a dataset's tile boxes, when asked for
-  std::unique_ptr<ColouredCloud> inCore_;
-  std::shared_ptr<const CopcFile> file_;
-  std::unique_ptr<StreamedCloud> streamed_;
+  // Its parts: one of the first four, and a dataset's tile boxes when asked for.
+  std::unique_ptr<CylindersPart> cylinders_;
+  std::optional<PointSetId> produced_;
+  std::unique_ptr<InCorePart> inCore_;
+  std::unique_ptr<StreamPart> stream_;
+  std::unique_ptr<TileBoxes> tileBoxes_;
   std::vector<PointSetId> frameSets_;
 };
 
