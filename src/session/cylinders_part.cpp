@@ -6,13 +6,12 @@
 
 namespace pcv {
 
-CylindersPart::CylindersPart(const DemoScene& demo, Renderer& renderer,
-                             const SessionReport& report)
+CylindersPart::CylindersPart(const DemoScene& demo, Renderer& renderer, const SessionReport& report)
     : renderer_(renderer), bounds_(demoSceneBounds(demo)) {
   // Laying out hundreds of millions of points takes minutes on the CPU: say how far it is.
   LayoutProgress progress;
-  auto shown = report.show("laying out " + countText(demo.pointCount) + " cylinder points",
-                           nullptr, [&progress] { return progress.fraction(); });
+  auto shown = report.show("laying out " + countText(demo.pointCount) + " cylinder points", nullptr,
+                           [&progress] { return progress.fraction(); });
   set_ = renderer_.addSet(CylinderProducer(makeCylinderScene(demo.seed), demo.pointCount),
                           {.progress = &progress});
 }

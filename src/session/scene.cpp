@@ -82,22 +82,18 @@ Scene::Scene(const ScenePlan& plan, const SceneOptions& options, Renderer& rende
 }
 
 Scene::~Scene() {
-  tileBoxes_.reset();
-  stream_.reset();  // stops its decoders, removes its sets
-  inCore_.reset();
-  cylinders_.reset();
   if (produced_) renderer_.removeSet(*produced_);
 }
 
 void Scene::openCylinders() {
-  cylinders_ = std::make_unique<CylindersPart>(plan_.demo, renderer_, options_.report);
-  bounds_ = cylinders_->bounds();
+  parts_.cylinders = std::make_unique<CylindersPart>(plan_.demo, renderer_, options_.report);
+  bounds_ = parts_.cylinders->bounds();
   hasColor_ = true;
 }
 
 void Scene::openInCore() {
   const SessionReport& report = options_.report;
-  inCore_ = std::make_unique<InCorePart>(renderer_);
+  InCorePart& inCore = parts_.inCore;
   for (const std::string& file : plan_.files) {
     LoadProgress progress;
     FileSummary summary;
@@ -112,14 +108,14 @@ void Scene::openInCore() {
     for (const std::string& warning : summary.warnings) report.warn(warning);
     report.say(file + ": " + std::to_string(cloud.size()) + " points");
     filesRead_.push_back({file, cloud.size(), seconds.count()});
-    inCore_->add(std::move(cloud), file, summary.worldBounds, false);
+    inCore.add(std::move(cloud), file, summary.worldBounds, false);
   }
   for (const std::shared_ptr<const PointCloud>& given : plan_.clouds) {
-    if (given) inCore_->add(PointCloud(*given), {}, given->worldBounds(), false);
+    if (given) inCore.add(PointCloud(*given), {}, given->worldBounds(), false);
   }
-  bounds_ = inCore_->bounds();
-  const PointCloud& cloud = inCore_->cloud();
-  ColouredCloud& coloured = inCore_->coloured();
+  bounds_ = inCore.bounds();
+  const PointCloud& cloud = inCore.cloud();
+  ColouredCloud& coloured = inCore.coloured();
   if (options_.stream.filterData) coloured.setFilterData(true, options_.stream.rangeAttribute);
   LayoutProgress progress;
   {
@@ -127,7 +123,7 @@ void Scene::openInCore() {
                              fractionOf(progress));
     coloring_ = coloured.show(options_.coloring, {.progress = &progress});
   }
-  origin_ = cloud.origin;
+  parts_.origin = cloud.origin;
   hasColor_ = cloud.hasColor;
 }
 
@@ -136,59 +132,54 @@ void Scene::openStreamed() {
   StreamingOptions streaming = streamingOptionsFor(options_.stream, renderer_, notes);
   for (const std::string& note : notes) options_.report.say(note);
   streaming.coloring = options_.coloring;
-  stream_ = std::make_unique<StreamPart>(plan_, options_.read, renderer_, streaming,
-                                         options_.report);
-  bounds_ = stream_->bounds();
-  hasColor_ = stream_->hasColor();
-  origin_ = stream_->cloud().origin();
-  coloring_ = stream_->cloud().coloring();
-  if (plan_.tiles && options_.tileBoxes) {
-    tileBoxes_ = std::make_unique<TileBoxes>(renderer_, *plan_.tiles, origin_);
-  }
+  parts_.stream =
+      std::make_unique<StreamPart>(plan_, options_.read, renderer_, streaming, options_.report);
+  const StreamPart& stream = *parts_.stream;
+  bounds_ = stream.bounds();
+  hasColor_ = stream.hasColor();
+  parts_.origin = stream.cloud().origin();
+  coloring_ = stream.cloud().coloring();
+  if (options_.tileBoxes) parts_.showTileBoxes();
 }
 
 void Scene::openProduced() {
   const ProducedPoints& produced = *plan_.produced;
   LayoutProgress progress;
   {
-    auto shown = options_.report.show(
-        "laying out " + countText(produced.producer->pointCount()) + " points", nullptr,
-        fractionOf(progress));
+    auto shown =
+        options_.report.show("laying out " + countText(produced.producer->pointCount()) + " points",
+                             nullptr, fractionOf(progress));
     // hasColor: points coloured by a map get eye-dome lighting under EdlMode::Auto, as in core.
     produced_ = renderer_.addSet(*produced.producer,
                                  {.hasColor = produced.hasColor, .progress = &progress});
   }
   bounds_ = produced.worldBounds;
-  origin_ = produced.origin;
+  parts_.origin = produced.origin;
   hasColor_ = produced.hasColor;
 }
 
 uint64_t Scene::pointCount() const {
-  if (stream_) return stream_->pointCount();
+  if (parts_.stream) return parts_.stream->pointCount();
   if (plan_.kind == SceneKind::Cylinders) return plan_.demo.pointCount;
   if (plan_.produced) return plan_.produced->producer->pointCount();
-  return inCore_ ? inCore_->cloud().size() : 0;
+  return parts_.inCore.cloud().size();
 }
 
 const PointCloud& Scene::cloud() const {
-  static const PointCloud none;
-  return inCore_ ? inCore_->cloud() : none;
+  return parts_.inCore.cloud();
 }
 
 SetSelection Scene::update(const Camera& camera, int widthPx, int heightPx) {
-  if (!stream_) return SetSelection::everySet();
-  stream_->update(camera, widthPx, heightPx);
-  frameSets_ = stream_->frameSets();
-  if (tileBoxes_ && tileBoxes_->set()) frameSets_.push_back(*tileBoxes_->set());
-  return SetSelection::only(frameSets_);
+  if (parts_.stream) parts_.stream->update(camera, widthPx, heightPx);
+  return parts_.drawnSets();
 }
 
 bool Scene::converged() const {
-  return !stream_ || stream_->cloud().converged();
+  return !parts_.stream || parts_.stream->cloud().converged();
 }
 
 std::vector<std::string> Scene::takeErrors() {
-  return stream_ ? stream_->cloud().takeErrors() : std::vector<std::string>{};
+  return parts_.stream ? parts_.stream->cloud().takeErrors() : std::vector<std::string>{};
 }
 
 std::unique_ptr<Scene> openScene(const SceneSources& sources, const SceneOptions& options,

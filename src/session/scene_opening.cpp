@@ -9,7 +9,7 @@ namespace pcv {
 SceneOpening::SceneOpening(std::vector<std::string> files, const ReadOptions& read,
                            const StreamLimits& limits)
     : files_(std::move(files)), read_(read) {
-  label_ = files_.empty()      ? std::string()
+  label_ = files_.empty()       ? std::string()
            : files_.size() == 1 ? files_[0]
                                 : files_[0] + " and " + std::to_string(files_.size() - 1) + " more";
   thread_ = std::thread([this, limits] { run(limits); });

@@ -63,8 +63,9 @@ ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   }
   if (sources.produced) {
     if (!plan.files.empty() || !sources.clouds.empty()) {
-      throw InputError("points in GPU memory are drawn alone: they cannot be merged with files "
-                       "or with points in host memory");
+      throw InputError(
+          "points in GPU memory are drawn alone: they cannot be merged with files "
+          "or with points in host memory");
     }
     plan.kind = SceneKind::Produced;
     plan.produced = sources.produced;

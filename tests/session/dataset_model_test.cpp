@@ -45,7 +45,8 @@ class OpenFileLimit {
 /// A model streaming on the CPU renderer, as the viewer makes it.
 struct DatasetModel {
   std::unique_ptr<Renderer> renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
-  SceneModel scene{*renderer, DemoScene{}, {}, {.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20}};
+  SceneModel scene{
+      *renderer, DemoScene{}, {}, {.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20}};
 
   /// Frames through a camera that sees the whole dataset until the stream converges.
   bool converge() {

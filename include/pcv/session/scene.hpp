@@ -1,5 +1,6 @@
 /// @brief A scene opened on a renderer at once, whatever its sources: made of the parts every
-/// front end composes (CylindersPart, InCorePart, StreamPart, TileBoxes) from one ScenePlan.
+/// front end composes (SceneParts: cylinders, files read whole, a stream, tile boxes) from one
+/// ScenePlan.
 /// `pcv render`, `pcv bench` and the bindings open scenes here; the viewer's SceneModel makes the
 /// same parts as its files arrive.
 #pragma once
@@ -16,13 +17,10 @@
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/raster/renderer.hpp"
-#include "pcv/session/cylinders_part.hpp"
-#include "pcv/session/in_core_part.hpp"
+#include "pcv/session/scene_parts.hpp"
 #include "pcv/session/scene_sources.hpp"
 #include "pcv/session/session_report.hpp"
 #include "pcv/session/stream_limits.hpp"
-#include "pcv/session/stream_part.hpp"
-#include "pcv/session/tile_boxes.hpp"
 #include "pcv/stream/streamed_cloud.hpp"
 
 namespace pcv {
@@ -69,7 +67,7 @@ class Scene {
   /// World bounds: of the points read, as the COPC file states them, or of the cylinders.
   const Box3d& worldBounds() const { return bounds_; }
   /// The origin the renderer's points are offsets from.
-  const glm::dvec3& origin() const { return origin_; }
+  const glm::dvec3& origin() const { return parts_.origin; }
   /// Colours came from the files (the cylinders have their own).
   bool hasColor() const { return hasColor_; }
   /// The colouring in effect (files; streamed nodes are coloured as they are decoded).
@@ -81,8 +79,10 @@ class Scene {
   /// Points in the scene (a streamed file's total, not what is resident).
   uint64_t pointCount() const;
   /// The streamed cloud; null unless kind() is Streamed.
-  StreamedCloud* streamed() { return stream_ ? &stream_->cloud() : nullptr; }
-  const StreamedCloud* streamed() const { return stream_ ? &stream_->cloud() : nullptr; }
+  StreamedCloud* streamed() { return parts_.stream ? &parts_.stream->cloud() : nullptr; }
+  const StreamedCloud* streamed() const {
+    return parts_.stream ? &parts_.stream->cloud() : nullptr;
+  }
 
   /// One frame's choice for a width x height view through `camera`: the streamed nodes it draws
   /// (never waiting for a decode), or every set.
@@ -106,16 +106,10 @@ class Scene {
   Renderer& renderer_;
   Box3d bounds_;
   std::vector<FileRead> filesRead_;
-  glm::dvec3 origin_{0.0};
   bool hasColor_ = false;
   Coloring coloring_;
-  // Its parts: one of the first four, and a dataset's tile boxes when asked for.
-  std::unique_ptr<CylindersPart> cylinders_;
-  std::optional<PointSetId> produced_;
-  std::unique_ptr<InCorePart> inCore_;
-  std::unique_ptr<StreamPart> stream_;
-  std::unique_ptr<TileBoxes> tileBoxes_;
-  std::vector<PointSetId> frameSets_;
+  SceneParts parts_{renderer_};
+  std::optional<PointSetId> produced_;  ///< points from a producer, one set
 };
 
 /// prepareScene() and the Scene on `renderer`, for a renderer made without the plan.

@@ -1,9 +1,8 @@
 /// @brief A scene opened while frames run, for an interactive front end (the viewer): made of the
-/// parts Scene is made of (CylindersPart, InCorePart, StreamPart, TileBoxes, and the PreviewPart
-/// of the file being read), it keeps what is asynchronous: the cylinders' layout thread, the
-/// background loader, the planning of what is opened (SceneOpening: prepareScene under the
-/// limits it was given, so Open and drop stream and use the COPC cache as `pcv view FILE` does).
-/// No window and no GL, so it is tested on its own.
+/// parts Scene is made of (SceneParts), it keeps what is asynchronous: the cylinders' layout
+/// thread, the background loader, the planning of what is opened (SceneOpening: prepareScene under
+/// the limits it was given, so Open and drop stream and use the COPC cache as `pcv view FILE`
+/// does). No window and no GL, so it is tested on its own.
 #pragma once
 
 #include <future>
@@ -20,15 +19,11 @@
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "pcv/session/cloud_loader.hpp"
-#include "pcv/session/cylinders_part.hpp"
-#include "pcv/session/in_core_part.hpp"
-#include "pcv/session/preview_part.hpp"
 #include "pcv/session/scene_opening.hpp"
+#include "pcv/session/scene_parts.hpp"
 #include "pcv/session/scene_sources.hpp"
 #include "pcv/session/session_report.hpp"
 #include "pcv/session/stream_limits.hpp"
-#include "pcv/session/stream_part.hpp"
-#include "pcv/session/tile_boxes.hpp"
 
 namespace pcv {
 
@@ -57,7 +52,7 @@ class SceneModel {
   /// The files read whole carry what point filters read (ColouredCloud::setFilterData), with
   /// `rangeAttribute`'s values (may be empty); streams carry it as the limits say.
   void keepFilterData(bool keep, const std::string& rangeAttribute = {}) {
-    inCore_.coloured().setFilterData(keep, rangeAttribute);
+    parts_.inCore.coloured().setFilterData(keep, rangeAttribute);
   }
   /// Opens `files`. With `replace` they replace the scene as planScene decides under the
   /// limits: a COPC file streams at once; a dataset (a folder, a .vpc, several tiles of which one
@@ -88,16 +83,16 @@ class SceneModel {
   void updateStream(const Camera& camera, int widthPx, int heightPx);
   /// What a frame draws: every set, or with a stream the nodes it chose and the sets of the
   /// files beside it. The listed ids live until the next call.
-  SetSelection drawnSets() const;
+  SetSelection drawnSets() const { return parts_.drawnSets(); }
   /// Points that selection draws (count of points), for the status line.
-  uint64_t pointsDrawn() const;
+  uint64_t pointsDrawn() const { return preparing() ? 0 : parts_.pointsDrawn(); }
   /// Draws the streamed dataset's tile boxes, or not; on by default. Nothing to draw for a COPC
   /// file or files read whole.
   void setTileBoxes(bool shown);
   bool tileBoxes() const { return tileBoxesShown_; }
   /// The streamed COPC file or dataset shown; null for other scenes.
-  StreamPart* streamed() { return stream_.get(); }
-  const StreamPart* streamed() const { return stream_.get(); }
+  StreamPart* streamed() { return parts_.stream.get(); }
+  const StreamPart* streamed() const { return parts_.stream.get(); }
   /// Takes what the loader finished or decoded since the last call and updates the renderer.
   /// Returns the world bounds of what is shown when it changed (for framing), else empty.
   std::optional<Box3d> poll();
@@ -116,25 +111,25 @@ class SceneModel {
 
   /// Whether files are shown, loaded or streamed (else the cylinders, or nothing while the
   /// first file loads).
-  bool hasCloud() const { return inCore_.holds() || stream_; }
+  bool hasCloud() const { return parts_.inCore.holds() || parts_.stream; }
   /// What the Colour menu offers to colour by: the files' attributes (loaded or streamed), and
   /// x, y, z.
-  std::vector<std::string> colorableAttributes() const;
+  std::vector<std::string> colorableAttributes() const { return parts_.colorableAttributes(); }
   /// The files read whole, merged (the streamed file is not among them), in their own origin.
-  const PointCloud& cloud() const { return inCore_.cloud(); }
+  const PointCloud& cloud() const { return parts_.inCore.cloud(); }
   /// The files shown: the streamed one first, then those read whole.
-  std::vector<std::string> files() const;
+  std::vector<std::string> files() const { return parts_.files(); }
   /// The files read whole (not the streamed one).
-  const std::vector<std::string>& inCoreFiles() const { return inCore_.files(); }
+  const std::vector<std::string>& inCoreFiles() const { return parts_.inCore.files(); }
   /// World bounds of the files shown: the stream's stated bounds and the loaded files'.
-  Box3d bounds() const;
+  Box3d bounds() const { return parts_.filesBounds(); }
   /// World bounds of what is shown: the files (and the one loading), or the cylinders.
   Box3d shownBounds() const;
   /// Names the scene shown, for its bookmarks: the files' absolute paths, or the cylinders with
   /// their point count and seed.
   std::string sceneKey() const;
   /// The origin the renderer's points are offsets from.
-  const glm::dvec3& shownOrigin() const { return shownOrigin_; }
+  const glm::dvec3& shownOrigin() const { return parts_.origin; }
 
   /// The world position of the point drawn at pixel (x, y) (row 0 at the bottom; or the nearest
   /// drawn within two pixels) of the width x height frame `settings` draw through `camera`,
@@ -167,12 +162,9 @@ class SceneModel {
   /// the stream alone).
   bool startStream(const ScenePlan& plan, const ReadOptions& read,
                    std::shared_ptr<const ForestNodeSource> forest);
-  void closeStreamed();
   void showTileBoxes();
   void cancelLoading();
   void recolor();
-  /// The cylinders, the loaded files' set and the preview (not the stream).
-  void removeInCore();
   /// The cylinders come back when the viewer started on them and nothing else is shown.
   void backToCylinders();
 
@@ -182,26 +174,19 @@ class SceneModel {
   SessionReport report_;
   ColoringOptions coloring_;
   Coloring usedColoring_;
-  glm::dvec3 shownOrigin_{0.0};  // the one origin the renderer's points are offsets from
-  bool demoWhenEmpty_ = false;   // the viewer started on the cylinders: back to them, not black
+  bool demoWhenEmpty_ = false;  // the viewer started on the cylinders: back to them, not black
 
   // What is asynchronous: the cylinders' layout, files planned, files read whole.
   std::future<std::unique_ptr<CylindersPart>> preparedCylinders_;
   std::unique_ptr<SceneOpening> opening_;
   std::unique_ptr<CloudLoader> loader_;
 
-  // The parts shown: the cylinders, the files read whole and the one being read, a stream (with
-  // what it was opened from, to open it again when recoloured) and its tile boxes.
-  std::unique_ptr<CylindersPart> cylinders_;
-  InCorePart inCore_{renderer_};
-  PreviewPart preview_{renderer_};
-  std::unique_ptr<StreamPart> stream_;
+  // The parts shown, and what the stream was opened from (to open it again when recoloured).
+  SceneParts parts_{renderer_};
   ScenePlan streamPlan_;
   ReadOptions streamRead_;
-  std::unique_ptr<TileBoxes> tileBoxes_;
   bool tileBoxesShown_ = true;
-  bool streamFramed_ = false;              // poll() returned the stream's bounds once
-  mutable std::vector<PointSetId> drawn_;  // what drawnSets() lists beside a stream
+  bool streamFramed_ = false;  // poll() returned the stream's bounds once
 
   std::optional<uint64_t> pickedIndex_;
   std::optional<glm::dvec3> pickedPosition_;
