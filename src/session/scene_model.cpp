@@ -9,10 +9,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 
 #include "pcv/core/error.hpp"
-#include "pcv/raster/view_setup.hpp"
 
 namespace pcv {
 
@@ -73,21 +71,6 @@ Box3d SceneModel::shownBounds() const {
   Box3d shown = parts_.preview.bounds();
   shown.extend(bounds());
   return shown;
-}
-
-std::string SceneModel::sceneKey() const {
-  const std::vector<std::string> shownFiles = files();
-  if (shownFiles.empty()) {
-    return "cylinders points=" + std::to_string(demo_.pointCount) +
-           " seed=" + std::to_string(demo_.seed);
-  }
-  std::string key;
-  for (const std::string& file : shownFiles) {
-    std::error_code error;
-    const std::filesystem::path absolute = std::filesystem::weakly_canonical(file, error);
-    key += (key.empty() ? "" : " + ") + (error ? file : absolute.string());
-  }
-  return key;
 }
 
 void SceneModel::open(const std::vector<std::string>& files, bool replace,
@@ -186,8 +169,6 @@ bool SceneModel::startStream(const ScenePlan& plan, const ReadOptions& read,
     errors_.push_back(error.what());
     return false;
   }
-  streamPlan_ = plan;
-  streamRead_ = read;
   streamFramed_ = false;
   usedColoring_ = parts_.stream->cloud().coloring();
   parts_.origin = parts_.stream->cloud().origin();
@@ -341,8 +322,8 @@ void SceneModel::setColoring(const ColoringOptions& coloring) {
     // A streamed node is coloured as it is decoded: the nodes are decoded again, from the root.
     // The files beside it go first (recolor() lays them out again after), so that the stream's
     // reservation is made in the memory it had.
-    const ScenePlan plan = streamPlan_;
-    const ReadOptions read = streamRead_;
+    const ScenePlan plan = parts_.stream->plan();
+    const ReadOptions read = parts_.stream->read();
     const std::shared_ptr<const ForestNodeSource> forest = parts_.stream->forest();
     parts_.hideInCore();
     parts_.closeStream();
@@ -389,14 +370,11 @@ void SceneModel::recolor() {
 std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, const RenderSettings& settings,
                                            int width, int height, int xPx, int yPx) {
   if (preparing()) return std::nullopt;
-  const ViewTransform view = makeViewTransform(camera, width, height, parts_.origin);
-  const std::optional<PickedPoint> picked = renderer_.pick(drawnSets(), view, settings, xPx, yPx);
+  const std::optional<PickedWorldPoint> picked =
+      parts_.pick(camera, settings, width, height, xPx, yPx);
   if (!picked) return std::nullopt;
-  // A file's own point has its double coordinates and an index that finds its attributes; the
-  // cylinders, a file still loading or a streamed node their stored point, no index.
-  const PickedWorldPoint world = parts_.world(*picked);
-  pickedIndex_ = world.inCoreIndex;
-  pickedPosition_ = world.position;
+  pickedIndex_ = picked->inCoreIndex;
+  pickedPosition_ = picked->position;
   return pickedPosition_;
 }
 

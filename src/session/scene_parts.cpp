@@ -2,8 +2,10 @@
 #include "pcv/session/scene_parts.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "pcv/core/point_coloring.hpp"
+#include "pcv/raster/view_setup.hpp"
 
 namespace pcv {
 
@@ -73,16 +75,39 @@ std::vector<std::string> SceneParts::colorableAttributes() const {
   return names;
 }
 
-PickedWorldPoint SceneParts::world(const PickedPoint& picked) const {
-  PickedWorldPoint world{.inCoreIndex = inCore.pickedIndex(picked)};
+std::optional<PickedWorldPoint> SceneParts::pick(const Camera& camera,
+                                                 const RenderSettings& settings, int width,
+                                                 int height, int xPx, int yPx) const {
+  const ViewTransform view = makeViewTransform(camera, width, height, origin);
+  const std::optional<PickedPoint> picked = renderer.pick(drawnSets(), view, settings, xPx, yPx);
+  if (!picked) return std::nullopt;
+  PickedWorldPoint world{.inCoreIndex = inCore.pickedIndex(*picked)};
   if (world.inCoreIndex) {
+    // A file's own point: its double coordinates, and the index finds its attributes.
     const Point& p = inCore.cloud().points[*world.inCoreIndex];
     world.position = inCore.cloud().origin + glm::dvec3(p.x, p.y, p.z);
   } else {
+    // The cylinders, a file still loading or a streamed node (it keeps no attributes on the
+    // host): the stored point.
     world.position =
-        origin + glm::dvec3(picked.position[0], picked.position[1], picked.position[2]);
+        origin + glm::dvec3(picked->position[0], picked->position[1], picked->position[2]);
   }
   return world;
+}
+
+std::string SceneParts::key(const DemoScene& demo) const {
+  const std::vector<std::string> shown = files();
+  if (shown.empty()) {
+    return "cylinders points=" + std::to_string(demo.pointCount) +
+           " seed=" + std::to_string(demo.seed);
+  }
+  std::string key;
+  for (const std::string& file : shown) {
+    std::error_code error;
+    const std::filesystem::path absolute = std::filesystem::weakly_canonical(file, error);
+    key += (key.empty() ? "" : " + ") + (error ? file : absolute.string());
+  }
+  return key;
 }
 
 }  // namespace pcv

@@ -10,7 +10,7 @@ namespace pcv {
 StreamPart::StreamPart(const ScenePlan& plan, const ReadOptions& read, Renderer& renderer,
                        const StreamingOptions& options, const SessionReport& report,
                        std::shared_ptr<const ForestNodeSource> forest)
-    : tiles_(plan.tiles), forest_(std::move(forest)) {
+    : plan_(plan), read_(read), tiles_(plan.tiles), forest_(std::move(forest)) {
   if (plan.kind != SceneKind::Streamed || plan.cacheMissing || (!tiles_ && plan.files.empty())) {
     throw Error("a stream opens from a plan that streams, with its COPC cache made");
   }

@@ -127,7 +127,7 @@ class SceneModel {
   Box3d shownBounds() const;
   /// Names the scene shown, for its bookmarks: the files' absolute paths, or the cylinders with
   /// their point count and seed.
-  std::string sceneKey() const;
+  std::string sceneKey() const { return parts_.key(demo_); }
   /// The origin the renderer's points are offsets from.
   const glm::dvec3& shownOrigin() const { return parts_.origin; }
 
@@ -181,10 +181,7 @@ class SceneModel {
   std::unique_ptr<SceneOpening> opening_;
   std::unique_ptr<CloudLoader> loader_;
 
-  // The parts shown, and what the stream was opened from (to open it again when recoloured).
-  SceneParts parts_{renderer_};
-  ScenePlan streamPlan_;
-  ReadOptions streamRead_;
+  SceneParts parts_{renderer_};  // what is shown
   bool tileBoxesShown_ = true;
   bool streamFramed_ = false;  // poll() returned the stream's bounds once
 

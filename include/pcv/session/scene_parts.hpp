@@ -12,10 +12,12 @@
 #include <glm/glm.hpp>
 
 #include "pcv/core/bounds.hpp"
+#include "pcv/core/camera.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "pcv/session/cylinders_part.hpp"
 #include "pcv/session/in_core_part.hpp"
 #include "pcv/session/preview_part.hpp"
+#include "pcv/session/scene_sources.hpp"
 #include "pcv/session/stream_part.hpp"
 #include "pcv/session/tile_boxes.hpp"
 
@@ -64,8 +66,14 @@ class SceneParts {
   std::vector<std::string> files() const;
   /// What points may be coloured by: the files' attributes (read whole or streamed), and x, y, z.
   std::vector<std::string> colorableAttributes() const;
-  /// Where `picked` (a renderer's pick in this origin) is in the world.
-  PickedWorldPoint world(const PickedPoint& picked) const;
+  /// The point drawn at pixel (x, y) (row 0 at the bottom; or the nearest drawn within two
+  /// pixels) of the width x height frame `settings` draw through `camera`, from the renderer's
+  /// own depth pass, in the world.
+  std::optional<PickedWorldPoint> pick(const Camera& camera, const RenderSettings& settings,
+                                       int width, int height, int xPx, int yPx) const;
+  /// Names what is shown, for its bookmarks: the files' absolute paths, or the cylinders of
+  /// `demo` with their point count and seed.
+  std::string key(const DemoScene& demo) const;
 
  private:
   mutable std::vector<PointSetId> drawn_;

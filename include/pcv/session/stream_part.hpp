@@ -46,6 +46,9 @@ class StreamPart {
   const std::vector<PointSetId>& frameSets() const { return frameSets_; }
   SetSelection selection() const { return SetSelection::only(frameSets_); }
 
+  /// What it was opened from (to open it again, coloured otherwise).
+  const ScenePlan& plan() const { return plan_; }
+  const ReadOptions& read() const { return read_; }
   /// The COPC file's path, or the dataset's label (ScenePlan::label).
   const std::string& path() const { return path_; }
   /// Points in the file or all tiles, as their headers state.
@@ -73,6 +76,8 @@ class StreamPart {
 
  private:
   using Clock = std::chrono::steady_clock;
+  ScenePlan plan_;
+  ReadOptions read_;
   std::string path_;
   std::shared_ptr<const CopcFile> file_;            // a COPC file, or
   std::shared_ptr<const TileSet> tiles_;            // a dataset: its tiles
