@@ -72,17 +72,10 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   SessionReport report = reportOnStderr();
   // The scene's errors come through takeErrors() to the Error window, printed there once.
   report.error = nullptr;
-  scene_ = std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring, report);
+  // Files given, opened and dropped are planned under the same limits (--memory, --in-core ...).
+  scene_ = std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring, options.stream,
+                                        report);
   addStandardTools(tools_, *this);
-  scene_->keepFilterData(options.stream.filterData, options.stream.rangeAttribute);
-  if (!options.stream.inCore) {
-    std::vector<std::string> notes;
-    scene_->streamCopcFiles(streamingOptionsFor(options.stream, *renderer_, notes));
-    // The defaults taken matter only when a COPC file is given (the panel shows them later).
-    if (streamsAsCopc(options.files, options.stream)) {
-      for (const std::string& note : notes) std::fprintf(stderr, "pcv: %s\n", note.c_str());
-    }
-  }
   readOptions_ = options.read;
   // --ortho: orthographic from the first frame (framed on the scene once it is known).
   Camera start =

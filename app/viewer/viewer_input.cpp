@@ -132,7 +132,7 @@ void ViewerWindow::removeFiles() {
 }
 
 void ViewerWindow::frameTile(size_t index) {
-  const StreamedScene* streamed = scene_->streamed();
+  const StreamPart* streamed = scene_->streamed();
   if (!streamed || !streamed->tiles() || index >= streamed->tiles()->tiles.size()) {
     showError("no tile " + std::to_string(index) + " to frame: the scene is not a dataset of " +
               "that many tiles");

@@ -1,4 +1,5 @@
-// Opening a scene on a renderer: load -> merge -> colour -> add set, a stream, or the cylinders.
+// Opening a scene on a renderer: its parts made from the plan (files read whole and coloured, a
+// stream, the cylinders or produced points), and the COPC cache made first when the plan needs it.
 #include "pcv/session/scene.hpp"
 
 #include <chrono>
@@ -8,11 +9,7 @@
 #include "pcv/core/error.hpp"
 #include "pcv/core/host_memory.hpp"
 #include "pcv/core/number_text.hpp"
-#include "pcv/io/copc_file.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/session/copc_cache.hpp"
-#include "pcv/session/tile_boxes.hpp"
-#include "pcv/stream/tile_forest.hpp"
 
 namespace pcv {
 namespace {
@@ -85,31 +82,18 @@ Scene::Scene(const ScenePlan& plan, const SceneOptions& options, Renderer& rende
 }
 
 Scene::~Scene() {
-  streamed_.reset();  // stops its decoders, removes its sets
-  inCore_.reset();
-  if (cylinders_) renderer_.removeSet(*cylinders_);
-  if (tileBoxes_) renderer_.removeSet(*tileBoxes_);
+  if (produced_) renderer_.removeSet(*produced_);
 }
 
 void Scene::openCylinders() {
-  const SessionReport& report = options_.report;
-  // Laying out hundreds of millions of points takes minutes on the CPU: say how far it is.
-  LayoutProgress progress;
-  {
-    auto shown = report.show("laying out " + countText(plan_.demo.pointCount) + " cylinder points",
-                             nullptr, fractionOf(progress));
-    cylinders_ = renderer_.addSet(
-        CylinderProducer(makeCylinderScene(plan_.demo.seed), plan_.demo.pointCount),
-        {.progress = &progress});
-  }
-  bounds_ = demoSceneBounds(plan_.demo);
+  parts_.cylinders = std::make_unique<CylindersPart>(plan_.demo, renderer_, options_.report);
+  bounds_ = parts_.cylinders->bounds();
   hasColor_ = true;
 }
 
 void Scene::openInCore() {
   const SessionReport& report = options_.report;
-  inCore_ = std::make_unique<ColouredCloud>(renderer_);
-  bool first = true;
+  InCorePart& inCore = parts_.inCore;
   for (const std::string& file : plan_.files) {
     LoadProgress progress;
     FileSummary summary;
@@ -124,23 +108,22 @@ void Scene::openInCore() {
     for (const std::string& warning : summary.warnings) report.warn(warning);
     report.say(file + ": " + std::to_string(cloud.size()) + " points");
     filesRead_.push_back({file, cloud.size(), seconds.count()});
-    bounds_.extend(summary.worldBounds);
-    inCore_->merge(std::move(cloud), std::exchange(first, false));
+    inCore.add(std::move(cloud), file, summary.worldBounds, false);
   }
   for (const std::shared_ptr<const PointCloud>& given : plan_.clouds) {
-    if (!given) continue;
-    bounds_.extend(given->worldBounds());
-    inCore_->merge(PointCloud(*given), std::exchange(first, false));
+    if (given) inCore.add(PointCloud(*given), {}, given->worldBounds(), false);
   }
-  const PointCloud& cloud = inCore_->cloud();
-  if (options_.stream.filterData) inCore_->setFilterData(true, options_.stream.rangeAttribute);
+  bounds_ = inCore.bounds();
+  const PointCloud& cloud = inCore.cloud();
+  ColouredCloud& coloured = inCore.coloured();
+  if (options_.stream.filterData) coloured.setFilterData(true, options_.stream.rangeAttribute);
   LayoutProgress progress;
   {
     auto shown = report.show("laying out " + countText(cloud.size()) + " points", nullptr,
                              fractionOf(progress));
-    coloring_ = inCore_->show(options_.coloring, {.progress = &progress});
+    coloring_ = coloured.show(options_.coloring, {.progress = &progress});
   }
-  origin_ = cloud.origin;
+  parts_.origin = cloud.origin;
   hasColor_ = cloud.hasColor;
 }
 
@@ -149,73 +132,54 @@ void Scene::openStreamed() {
   StreamingOptions streaming = streamingOptionsFor(options_.stream, renderer_, notes);
   for (const std::string& note : notes) options_.report.say(note);
   streaming.coloring = options_.coloring;
-  if (plan_.tiles) {
-    const TileSet& tiles = *plan_.tiles;
-    options_.report.say("streaming " + std::to_string(tiles.tiles.size()) + " tiles (" +
-                        countText(tiles.pointCount) + " points) as one forest");
-    const std::shared_ptr<const ForestNodeSource> forest =
-        openTileForest(tiles, {.read = options_.read});
-    streamed_ = std::make_unique<StreamedCloud>(forest, renderer_, streaming);
-    bounds_ = tiles.bounds.empty() ? streamed_->bounds() : tiles.bounds;
-    hasColor_ = forest->hasColor();
-    if (options_.tileBoxes) {
-      std::vector<Box3d> boxes;
-      for (const Tile& tile : tiles.tiles) boxes.push_back(tile.bounds);
-      const std::vector<Point> points = tileBoxPoints(boxes, streamed_->origin());
-      if (!points.empty()) tileBoxes_ = renderer_.addSet(points, {.hasColor = true});
-    }
-  } else {
-    file_ = std::make_shared<const CopcFile>(plan_.files[0], options_.read);
-    streamed_ = std::make_unique<StreamedCloud>(file_, renderer_, streaming);
-    bounds_ = file_->statedBounds();
-    hasColor_ = file_->hasColor();
-  }
-  origin_ = streamed_->origin();
-  coloring_ = streamed_->coloring();
+  parts_.stream =
+      std::make_unique<StreamPart>(plan_, options_.read, renderer_, streaming, options_.report);
+  const StreamPart& stream = *parts_.stream;
+  bounds_ = stream.bounds();
+  hasColor_ = stream.hasColor();
+  parts_.origin = stream.cloud().origin();
+  coloring_ = stream.cloud().coloring();
+  if (options_.tileBoxes) parts_.showTileBoxes();
 }
 
 void Scene::openProduced() {
   const ProducedPoints& produced = *plan_.produced;
   LayoutProgress progress;
   {
-    auto shown = options_.report.show(
-        "laying out " + countText(produced.producer->pointCount()) + " points", nullptr,
-        fractionOf(progress));
+    auto shown =
+        options_.report.show("laying out " + countText(produced.producer->pointCount()) + " points",
+                             nullptr, fractionOf(progress));
     // hasColor: points coloured by a map get eye-dome lighting under EdlMode::Auto, as in core.
-    cylinders_ = renderer_.addSet(*produced.producer,
-                                  {.hasColor = produced.hasColor, .progress = &progress});
+    produced_ = renderer_.addSet(*produced.producer,
+                                 {.hasColor = produced.hasColor, .progress = &progress});
   }
   bounds_ = produced.worldBounds;
-  origin_ = produced.origin;
+  parts_.origin = produced.origin;
   hasColor_ = produced.hasColor;
 }
 
 uint64_t Scene::pointCount() const {
-  if (file_) return file_->pointCount();
-  if (plan_.tiles) return plan_.tiles->pointCount;
+  if (parts_.stream) return parts_.stream->pointCount();
   if (plan_.kind == SceneKind::Cylinders) return plan_.demo.pointCount;
   if (plan_.produced) return plan_.produced->producer->pointCount();
-  return inCore_ ? inCore_->cloud().size() : 0;
+  return parts_.inCore.cloud().size();
 }
 
 const PointCloud& Scene::cloud() const {
-  static const PointCloud none;
-  return inCore_ ? inCore_->cloud() : none;
+  return parts_.inCore.cloud();
 }
 
 SetSelection Scene::update(const Camera& camera, int widthPx, int heightPx) {
-  if (!streamed_) return SetSelection::everySet();
-  frameSets_ = streamed_->update(camera, widthPx, heightPx);
-  if (tileBoxes_) frameSets_.push_back(*tileBoxes_);
-  return SetSelection::only(frameSets_);
+  if (parts_.stream) parts_.stream->update(camera, widthPx, heightPx);
+  return parts_.drawnSets();
 }
 
 bool Scene::converged() const {
-  return !streamed_ || streamed_->converged();
+  return !parts_.stream || parts_.stream->cloud().converged();
 }
 
 std::vector<std::string> Scene::takeErrors() {
-  return streamed_ ? streamed_->takeErrors() : std::vector<std::string>{};
+  return parts_.stream ? parts_.stream->cloud().takeErrors() : std::vector<std::string>{};
 }
 
 std::unique_ptr<Scene> openScene(const SceneSources& sources, const SceneOptions& options,

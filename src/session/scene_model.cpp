@@ -1,414 +1,252 @@
-// The viewer's scene: files queued on the background loader, shown growing while each one is read
-// (a preview of its decoded prefix), merged as each one finishes, coloured from the host copy; and
-// one COPC file streamed from its octree, its nodes chosen frame by frame, in a reserved pool of
-// the renderer beside them. With a stream the frame's one view origin is the stream's: the files
-// added beside it are shown as offsets from it (near the data, so they stay small).
+// The viewer's scene: the parts Scene is made of, made as files arrive. What is opened is planned
+// under the front end's limits (planScene, or prepareScene on a thread when headers of many tiles
+// are read or a COPC cache is made); files read whole are queued on the background loader, shown
+// growing while each one is read, merged as each one finishes, coloured from the host copy. With
+// a stream the frame's one view origin is the stream's: files added beside it are shown as
+// offsets from it (near the data, so they stay small).
 #include "pcv/session/scene_model.hpp"
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <filesystem>
 
-#include "pcv/raster/view_setup.hpp"
-#include "pcv/session/tile_boxes.hpp"
+#include "pcv/core/error.hpp"
 
 namespace pcv {
 
-struct SceneModel::DatasetOpening {
-  std::vector<std::string> files;
-  std::string label;
-  ReadOptions options;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  std::thread thread;
-  std::atomic<bool> done{false};
-  // Set by the thread before `done`:
-  bool notDataset = false;  ///< LAS/LAZ files that fit in memory: read whole, as before
-  std::shared_ptr<const TileSet> tiles;
-  std::shared_ptr<const ForestNodeSource> forest;
-  std::string error;
-};
-
 SceneModel::SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring,
-                       SessionReport report)
-    : renderer_(renderer), demo_(demo), coloring_(coloring), report_(std::move(report)) {}
+                       const StreamLimits& limits, SessionReport report)
+    : renderer_(renderer),
+      demo_(demo),
+      limits_(limits),
+      report_(std::move(report)),
+      coloring_(coloring) {
+  keepFilterData(limits.filterData, limits.rangeAttribute);
+}
 
 SceneModel::~SceneModel() {
-  abandonOpening();
-  loader_.reset();    // cancels a load in progress and joins its thread
-  streamed_.reset();  // stops its decoders, removes its sets
-  if (demoThread_.joinable()) demoThread_.join();
-  preparedCylinders_.reset();
-  removeShown();
-}
-
-void SceneModel::removeShown() {
-  closeStreamed();
-  removeInCore();
-}
-
-void SceneModel::removeInCore() {
-  cylinders_.reset();
-  cloud_.hide();
-  dropPreview();
-}
-
-void SceneModel::dropPreview() {
-  for (PointSetId set : previewSets_) renderer_.removeSet(set);
-  previewSets_.clear();
-  previewSerial_ = 0;
-  previewPoints_ = 0;
-  previewBounds_ = {};
+  opening_.reset();      // cancels a conversion in progress and joins its thread
+  loader_.reset();       // cancels a load in progress and joins its thread
+  parts_.closeStream();  // stops its decoders, removes its sets
+  if (preparedCylinders_.valid()) takePreparedDemo();
+  parts_.hideInCore();
 }
 
 void SceneModel::showDemo() {
   waitUntilPrepared();
-  removeShown();
-  demoBounds_ = demoSceneBounds(demo_);
-  shownOrigin_ = glm::dvec3(0.0);
+  parts_.closeStream();
+  parts_.hideInCore();
+  parts_.origin = glm::dvec3(0.0);
   demoWhenEmpty_ = true;
-  demoReady_ = false;
   report_.say("preparing " + std::to_string(demo_.pointCount) + " cylinder points");
-  demoThread_ = std::thread([this] {
-    try {
-      preparedCylinders_ =
-          std::make_unique<Scene>(planScene({.demo = demo_}, {}), SceneOptions{}, renderer_);
-    } catch (...) {
-      demoError_ = std::current_exception();
-    }
-    demoReady_ = true;
-  });
+  preparedCylinders_ = std::async(
+      std::launch::async, [this] { return std::make_unique<CylindersPart>(demo_, renderer_); });
+}
+
+bool SceneModel::preparing() const {
+  return preparedCylinders_.valid() &&
+         preparedCylinders_.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
 }
 
 void SceneModel::waitUntilPrepared() {
-  if (!demoThread_.joinable()) return;
-  demoThread_.join();
-  takePreparedDemo();
+  if (preparedCylinders_.valid()) takePreparedDemo();
 }
 
 void SceneModel::takePreparedDemo() {
-  cylinders_ = std::move(preparedCylinders_);
-  if (demoError_) {
-    try {
-      std::rethrow_exception(std::exchange(demoError_, nullptr));
-    } catch (const std::exception& error) {
-      errors_.push_back(std::string("cannot show the cylinders: ") + error.what());
-    }
+  try {
+    parts_.cylinders = preparedCylinders_.get();
+  } catch (const std::exception& error) {
+    errors_.push_back(std::string("cannot show the cylinders: ") + error.what());
   }
 }
 
-Box3d SceneModel::bounds() const {
-  Box3d shown = streamed_ ? streamed_->bounds() : Box3d{};
-  if (haveCloud_) shown.extend(bounds_);
-  return shown;
+void SceneModel::backToCylinders() {
+  if (demoWhenEmpty_ && !hasCloud() && !parts_.cylinders && !preparedCylinders_.valid()) showDemo();
 }
 
 Box3d SceneModel::shownBounds() const {
-  if (!streamed_ && !haveCloud_ && previewBounds_.empty())
-    return cylinders_ || preparing() ? demoBounds_ : Box3d{};
-  Box3d shown = previewBounds_;
+  if (!hasCloud() && parts_.preview.bounds().empty()) {
+    return parts_.cylinders || preparedCylinders_.valid() ? demoSceneBounds(demo_) : Box3d{};
+  }
+  Box3d shown = parts_.preview.bounds();
   shown.extend(bounds());
   return shown;
-}
-
-std::vector<std::string> SceneModel::files() const {
-  std::vector<std::string> files;
-  if (streamed_) files.push_back(streamed_->path());
-  files.insert(files.end(), files_.begin(), files_.end());
-  return files;
-}
-
-std::string SceneModel::sceneKey() const {
-  const std::vector<std::string> shownFiles = files();
-  if (shownFiles.empty()) {
-    return "cylinders points=" + std::to_string(demo_.pointCount) +
-           " seed=" + std::to_string(demo_.seed);
-  }
-  std::string key;
-  for (const std::string& file : shownFiles) {
-    std::error_code error;
-    const std::filesystem::path absolute = std::filesystem::weakly_canonical(file, error);
-    key += (key.empty() ? "" : " + ") + (error ? file : absolute.string());
-  }
-  return key;
 }
 
 void SceneModel::open(const std::vector<std::string>& files, bool replace,
                       const ReadOptions& options) {
   if (files.empty()) return;
-  if (replace) abandonOpening();  // a dataset still opening would replace these when read
-  if (replace && streaming_ && streamsAsCopc(files, {})) {
-    if (!openStreamed({.path = files[0]}, options) && demoWhenEmpty_) {
-      showDemo();  // as for a bad file
-    }
+  if (!replace) {
+    readWhole(files, false, options);
     return;
   }
-  if (replace && streaming_ && openDataset(files, options)) return;
+  opening_.reset();  // files still planned would replace these when ready
+  const bool tiles = files.size() > 1 && std::all_of(files.begin(), files.end(), hasTileExtension);
+  if (limits_.inCore || !(tiles || namesDataset(files))) {
+    // One file's header (or none: a format read whole) decides at once.
+    ScenePlan plan;
+    try {
+      plan = planScene({.files = files}, limits_);
+    } catch (const Error&) {
+      plan.kind = SceneKind::InCore;  // the reader says what is wrong with the file
+    }
+    if (plan.kind != SceneKind::Streamed) {
+      readWhole(files, true, options);
+      return;
+    }
+    if (!plan.cacheMissing) {
+      if (!openStream(plan, options)) backToCylinders();
+      return;
+    }
+  }
+  // Headers of thousands of tiles, their hierarchies and the overview's samples, or a COPC cache
+  // to convert, take seconds: planned on a thread of their own so the window keeps drawing. The
+  // renderer is not touched there; poll() makes the stream.
+  opening_ = std::make_unique<SceneOpening>(files, options, limits_);
+  report_.say("opening " + opening_->label() + " on its own thread");
+}
+
+void SceneModel::readWhole(const std::vector<std::string>& files, bool replace,
+                           const ReadOptions& options) {
   // Added files go beside a stream (its nodes live in a reserved pool of the renderer, they in
   // the rest of its memory); files that replace the scene replace the stream too.
-  if (streamed_ && replace) closeStreamed();
+  if (replace) parts_.closeStream();
   if (!loader_) loader_ = std::make_unique<CloudLoader>();
   for (const std::string& file : files) report_.say("loading " + file);
   loader_->load(files, replace, options);
 }
 
-bool SceneModel::openDataset(const std::vector<std::string>& files, const ReadOptions& options) {
-  const bool tiles = files.size() > 1 && std::all_of(files.begin(), files.end(), hasTileExtension);
-  if (!namesDataset(files) && !tiles) return false;
-  abandonOpening();
-  auto opening = std::make_unique<DatasetOpening>();
-  opening->files = files;
-  opening->options = options;
-  opening->label = files.size() == 1
-                       ? files[0]
-                       : files[0] + " and " + std::to_string(files.size() - 1) + " more";
-  report_.say("opening " + opening->label + ": tile headers, hierarchies and overview");
-  // Headers of thousands of tiles, their hierarchies and the overview's samples take a second or
-  // more: read on a thread of their own so the window keeps drawing. The renderer is not touched
-  // there; poll() makes the stream.
-  DatasetOpening& o = *opening;
-  o.thread = std::thread([&o] {
-    try {
-      const ScenePlan plan = planScene({.files = o.files}, {});
-      if (!plan.tiles) {
-        o.notDataset = true;
-      } else {
-        o.tiles = plan.tiles;
-        o.forest = openTileForest(*plan.tiles, {.read = o.options});
-      }
-    } catch (const std::exception& error) {
-      o.error = error.what();
-    }
-    o.done = true;
-  });
-  opening_ = std::move(opening);
-  return true;
-}
-
 std::optional<SceneModel::DatasetOpeningProgress> SceneModel::openingDataset() const {
   if (!opening_) return std::nullopt;
-  return DatasetOpeningProgress{
-      .label = opening_->label,
-      .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - opening_->start)
-                     .count()};
-}
-
-void SceneModel::abandonOpening() {
-  if (!opening_) return;
-  opening_->thread.join();
-  opening_.reset();
+  return DatasetOpeningProgress{.label = opening_->label(), .seconds = opening_->seconds()};
 }
 
 void SceneModel::waitUntilOpened() {
-  if (!opening_) return;
-  opening_->thread.join();
-  finishOpening();
+  if (opening_) finishOpening();
 }
 
 void SceneModel::finishOpening() {
-  if (opening_->thread.joinable()) opening_->thread.join();
-  const std::unique_ptr<DatasetOpening> opening = std::move(opening_);
-  if (!opening->error.empty()) {
-    errors_.push_back(opening->error);
-    report_.fail(opening->error);
-    if (demoWhenEmpty_ && !hasCloud()) showDemo();
+  const std::unique_ptr<SceneOpening> opening = std::move(opening_);
+  opening->wait();
+  for (const std::string& note : opening->notes()) report_.say(note);
+  if (!opening->error().empty()) {
+    errors_.push_back(opening->error());
+    report_.fail(opening->error());
+    backToCylinders();
     return;
   }
-  if (opening->notDataset) {
-    // Files that fit in memory: read whole, as any files that replace the scene.
-    if (streamed_) closeStreamed();
-    if (!loader_) loader_ = std::make_unique<CloudLoader>();
-    for (const std::string& file : opening->files) report_.say("loading " + file);
-    loader_->load(opening->files, true, opening->options);
-    return;
-  }
-  if (!openStreamed({.path = opening->label, .tiles = opening->tiles, .forest = opening->forest},
-                    opening->options) &&
-      demoWhenEmpty_ && !hasCloud()) {
-    showDemo();
+  if (opening->plan().kind != SceneKind::Streamed) {
+    readWhole(opening->files(), true, opening->read());  // LAS/LAZ files that fit in memory
+  } else if (!openStream(opening->plan(), opening->read(), opening->forest())) {
+    backToCylinders();
   }
 }
 
-bool SceneModel::openStreamed(const StreamSource& source, const ReadOptions& options) {
+bool SceneModel::openStream(const ScenePlan& plan, const ReadOptions& read,
+                            std::shared_ptr<const ForestNodeSource> forest) {
   waitUntilPrepared();  // the renderer is the cylinders' layout thread's until then
-  if (loader_) {
-    loader_->cancel();  // what was loading would replace the stream when it finished
-    loader_->takeFinished();
-    loader_->takePreview();
-  }
-  removeShown();
-  cloud_.clear();
-  haveCloud_ = false;
-  files_.clear();
-  bounds_ = {};
+  cancelLoading();      // what was loading would replace the stream when it finished
+  parts_.closeStream();
+  parts_.hideInCore();
+  parts_.inCore.clear();
   pickedIndex_.reset();
   pickedPosition_.reset();
-  return startStream(source, options);
+  return startStream(plan, read, std::move(forest));
 }
 
-bool SceneModel::restartStream(const StreamSource& source, const ReadOptions& options) {
-  closeStreamed();
-  return startStream(source, options);
-}
-
-bool SceneModel::startStream(const StreamSource& source, const ReadOptions& options) {
-  StreamingOptions streaming = *streaming_;
-  streaming.coloring = coloring_;
-  const std::string& path = source.path;
-  if (source.tiles) {
-    report_.say("streaming " + std::to_string(source.tiles->tiles.size()) + " tiles of " + path +
-                " as one forest");
-  } else {
-    report_.say("streaming " + path);
-  }
+bool SceneModel::startStream(const ScenePlan& plan, const ReadOptions& read,
+                             std::shared_ptr<const ForestNodeSource> forest) {
   try {
-    if (source.forest) {
-      streamed_ = std::make_unique<StreamedScene>(source.tiles, source.forest, path, renderer_,
-                                                  streaming);
-    } else if (source.tiles) {
-      streamed_ = std::make_unique<StreamedScene>(source.tiles, path, options, renderer_, streaming);
-    } else {
-      streamed_ = std::make_unique<StreamedScene>(path, options, renderer_, streaming);
-    }
+    std::vector<std::string> notes;
+    StreamingOptions streaming = streamingOptionsFor(limits_, renderer_, notes);
+    for (const std::string& note : notes) report_.say(note);
+    streaming.coloring = coloring_;
+    parts_.stream =
+        std::make_unique<StreamPart>(plan, read, renderer_, streaming, report_, std::move(forest));
   } catch (const Error& error) {
     // Not COPC, or a GPU budget the renderer cannot reserve beside what is shown: said, and
     // the viewer keeps running.
     errors_.push_back(error.what());
     return false;
   }
-  streamedRead_ = options;
-  streamedSource_ = source;
-  streamedFramed_ = false;
-  usedColoring_ = streamed_->cloud().coloring();
-  shownOrigin_ = streamed_->cloud().origin();
-  report_.say(std::to_string(streamed_->pointCount()) + " points in " +
-              std::to_string(streamed_->nodeCount()) + " octree nodes, up to " +
-              std::to_string(streamed_->cloud().pointBudget()) + " drawn per frame");
-  if (tileBoxes_) showTileBoxes();
+  streamFramed_ = false;
+  usedColoring_ = parts_.stream->cloud().coloring();
+  parts_.origin = parts_.stream->cloud().origin();
+  report_.say(std::to_string(parts_.stream->pointCount()) + " points in " +
+              std::to_string(parts_.stream->nodeCount()) + " octree nodes, up to " +
+              std::to_string(parts_.stream->cloud().pointBudget()) + " drawn per frame");
+  if (tileBoxesShown_) showTileBoxes();
   return true;
 }
 
-void SceneModel::closeStreamed() {
-  if (!streamed_) return;
-  hideTileBoxes();
-  streamed_.reset();  // its reserved pool goes with it: the sets of the files beside it stay
-}
-
 void SceneModel::setTileBoxes(bool shown) {
-  tileBoxes_ = shown;
+  tileBoxesShown_ = shown;
   if (shown) {
     showTileBoxes();
   } else {
-    hideTileBoxes();
+    parts_.tileBoxes.reset();
   }
 }
 
 void SceneModel::showTileBoxes() {
-  if (tileBoxSet_ || !streamed_ || !streamed_->tiles()) return;
-  std::vector<Box3d> boxes;
-  for (const Tile& tile : streamed_->tiles()->tiles) boxes.push_back(tile.bounds);
-  const std::vector<Point> points = tileBoxPoints(boxes, shownOrigin_);
-  if (points.empty()) return;
   try {
-    // Outside the stream's reserved pool, as files beside it are.
-    tileBoxSet_ = renderer_.addSet(points, {.hasColor = true});
+    parts_.showTileBoxes();
   } catch (const Error& error) {
     errors_.push_back(std::string("cannot draw the tile boxes: ") + error.what());
   }
 }
 
-void SceneModel::hideTileBoxes() {
-  if (!tileBoxSet_) return;
-  renderer_.removeSet(*tileBoxSet_);
-  tileBoxSet_.reset();
-}
-
 void SceneModel::closeStream() {
-  if (!streamed_) return;
-  report_.say("closing the stream of " + streamed_->path());
-  closeStreamed();
+  if (!parts_.stream) return;
+  report_.say("closing the stream of " + parts_.stream->path());
+  parts_.closeStream();
   // The files beside it keep their sets and offsets: the view origin stays where it was.
 }
 
+void SceneModel::cancelLoading() {
+  if (!loader_) return;
+  loader_->cancel();
+  loader_->takeFinished();
+  loader_->takePreview();
+}
+
 void SceneModel::removeFiles() {
-  if (loader_) {
-    loader_->cancel();
-    loader_->takeFinished();
-    loader_->takePreview();
-  }
-  removeInCore();
-  cloud_.clear();
-  haveCloud_ = false;
-  files_.clear();
-  bounds_ = {};
+  cancelLoading();
+  parts_.hideInCore();
+  parts_.inCore.clear();
   pickedIndex_.reset();
 }
 
 void SceneModel::updateStream(const Camera& camera, int widthPx, int heightPx) {
-  if (!streamed_) return;
+  if (!parts_.stream) return;
   try {
-    streamed_->update(camera, widthPx, heightPx);
+    parts_.stream->update(camera, widthPx, heightPx);
   } catch (const Error& error) {
     // The renderer failed to take a node (GPU memory gone, a device error): every later frame
     // would fail alike, so the stream stops and the viewer keeps running.
     errors_.push_back(std::string("streaming stopped: ") + error.what());
-    closeStreamed();
+    parts_.closeStream();
     return;
   }
-  for (std::string& error : streamed_->cloud().takeErrors()) errors_.push_back(std::move(error));
-}
-
-SetSelection SceneModel::drawnSets() const {
-  if (!streamed_) return SetSelection::everySet();
-  // The stream's chosen nodes (it keeps others resident that this view does not want), and
-  // every set of the files beside it.
-  const SetSelection streamedSets = streamed_->selection();
-  drawn_.assign(streamedSets.sets().begin(), streamedSets.sets().end());
-  if (cloud_.set()) drawn_.push_back(*cloud_.set());
-  drawn_.insert(drawn_.end(), previewSets_.begin(), previewSets_.end());
-  if (tileBoxSet_) drawn_.push_back(*tileBoxSet_);
-  return SetSelection::only(drawn_);
-}
-
-uint64_t SceneModel::pointsDrawn() const {
-  if (preparing()) return 0;
-  if (!streamed_) return renderer_.pointCount();
-  uint64_t points = streamed_->cloud().stats().pointsDrawn;
-  if (cloud_.set()) points += renderer_.pointCount(*cloud_.set());
-  for (PointSetId set : previewSets_) points += renderer_.pointCount(set);
-  return points;
-}
-
-std::vector<std::string> SceneModel::colorableAttributes() const {
-  std::vector<std::string> names = pcv::colorableAttributes(cloud_.cloud());
-  if (!streamed_) return names;
-  // Both kinds: a file beside the stream that lacks one is shown in its colours, with an error.
-  for (const std::string& name : streamed_->attributeNames()) {
-    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-  }
-  for (const char* axis : {"x", "y", "z"}) {
-    if (std::find(names.begin(), names.end(), axis) == names.end()) names.push_back(axis);
-  }
-  return names;
+  for (std::string& error : parts_.stream->cloud().takeErrors())
+    errors_.push_back(std::move(error));
 }
 
 bool SceneModel::loading() const {
   if (opening_) return true;
-  if (streamed_ && !streamed_->cloud().converged()) return true;
+  if (parts_.stream && !parts_.stream->cloud().converged()) return true;
   return loader_ && loader_->busy();
 }
 
 std::optional<Box3d> SceneModel::poll() {
-  if (demoThread_.joinable()) {
+  if (preparedCylinders_.valid()) {
     // The renderer is the layout thread's until it is done; loaded files wait until then.
-    if (!demoReady_) return std::nullopt;
-    demoThread_.join();
+    if (preparing()) return std::nullopt;
     takePreparedDemo();
   }
-  if (opening_ && opening_->done) finishOpening();
-  if (streamed_ && !streamedFramed_) {
-    streamedFramed_ = true;
+  if (opening_ && opening_->done()) finishOpening();
+  if (parts_.stream && !streamFramed_) {
+    streamFramed_ = true;
     return shownBounds();
   }
   if (!loader_) return std::nullopt;
@@ -442,102 +280,76 @@ bool SceneModel::takeFinished() {
     std::snprintf(seconds, sizeof seconds, "%.3f s", file.seconds);
     report_.say("loaded " + file.path + ": " + std::to_string(file.cloud.size()) + " points in " +
                 seconds);
-    const bool replaces = file.replaces || !haveCloud_;
-    cloud_.merge(std::move(file.cloud), replaces);
-    if (replaces) {
-      files_.clear();
-      bounds_ = file.worldBounds;
-    } else {
-      bounds_.extend(file.worldBounds);
-    }
-    files_.push_back(file.path);
-    haveCloud_ = true;
+    parts_.inCore.add(std::move(file.cloud), file.path, file.worldBounds, file.replaces);
     pickedIndex_.reset();
     changed = true;
   }
   // The preview ends with its file, whatever happened to it.
-  dropPreview();
+  parts_.preview.clear();
   if (changed) {
     recolor();
-  } else if (haveCloud_) {
-    if (!cloud_.set()) recolor();  // a file that would have replaced them failed
-  } else if (demoWhenEmpty_ && !cylinders_ && !streamed_) {
-    showDemo();  // a file that replaced the cylinders failed: they come back
+  } else if (parts_.inCore.holds()) {
+    if (!parts_.inCore.coloured().set()) recolor();  // a file that would have replaced them failed
+  } else if (!parts_.stream) {
+    backToCylinders();  // a file that replaced the cylinders failed: they come back
   }
   return changed;
 }
 
 std::optional<Box3d> SceneModel::takePreview(const LoadPreview& update) {
-  if (update.fileSerial != previewSerial_) {
-    dropPreview();
-    previewSerial_ = update.fileSerial;
-    if (update.replaces || !haveCloud_) {
+  if (parts_.preview.isAnotherFile(update)) {
+    parts_.preview.begin(update);
+    if (update.replaces || !parts_.inCore.holds()) {
       // The file replaces what is shown: its points alone, in its own origin (beside a stream,
       // in the stream's).
-      cylinders_.reset();
-      cloud_.hide();
-      if (!streamed_) shownOrigin_ = update.origin;
+      parts_.cylinders.reset();
+      parts_.inCore.coloured().hide();
+      if (!parts_.stream) parts_.origin = update.origin;
     }
   }
-  if (update.firstPoint != previewPoints_) return std::nullopt;  // not a continuation
-  // Rgb: the file's own colours, or elevation when it has none (the preview has no attributes
-  // for the other modes; the finished file gets the chosen colouring).
-  PointCloud piece;
-  piece.origin = update.origin;
-  piece.hasColor = update.hasColor;
-  piece.points.assign(update.points.begin(), update.points.end());
-  UninitializedVector<Point> coloured;
-  coloredPoints(piece, ColoringOptions{}, coloured);
-  piece.points = std::move(coloured);
-  PointCloud shown;  // in the origin the renderer's points share
-  shown.origin = shownOrigin_;
-  appendPointCloud(shown, piece);
-  previewPoints_ += update.points.size();
-  previewBounds_.extend(piece.worldBounds());
-  try {
-    previewSets_.push_back(renderer_.addSet(shown.points, {.hasColor = update.hasColor}));
-  } catch (const Error&) {
-    return std::nullopt;  // out of memory for a preview: the finished file reports it
-  }
-  report_.say("showing " + std::to_string(previewPoints_) + " points of " + update.path +
+  if (!parts_.preview.add(update, parts_.origin)) return std::nullopt;
+  report_.say("showing " + std::to_string(parts_.preview.points()) + " points of " + update.path +
               " so far");
-  Box3d shownBounds = previewBounds_;
-  if (cloud_.set()) shownBounds.extend(bounds_);
-  if (streamed_) shownBounds.extend(streamed_->bounds());
+  Box3d shownBounds = parts_.preview.bounds();
+  if (parts_.inCore.coloured().set()) shownBounds.extend(parts_.inCore.bounds());
+  if (parts_.stream) shownBounds.extend(parts_.stream->bounds());
   return shownBounds;
 }
 
 void SceneModel::setColoring(const ColoringOptions& coloring) {
   coloring_ = coloring;
-  if (streamed_) {
+  if (parts_.stream) {
     // A streamed node is coloured as it is decoded: the nodes are decoded again, from the root.
-    const StreamSource source = streamedSource_;
-    const ReadOptions read = streamedRead_;
-    // The files beside it go first (recolor() lays them out again after), so that the
-    // stream's reservation is made in the memory it had.
-    removeInCore();
-    if (!restartStream(source, read)) {
+    // The files beside it go first (recolor() lays them out again after), so that the stream's
+    // reservation is made in the memory it had.
+    const ScenePlan plan = parts_.stream->plan();
+    const ReadOptions read = parts_.stream->read();
+    const std::shared_ptr<const ForestNodeSource> forest = parts_.stream->forest();
+    parts_.hideInCore();
+    parts_.closeStream();
+    if (!startStream(plan, read, forest)) {
       coloring_ = ColoringOptions{};  // an attribute the file lacks: its colours, or elevation
-      restartStream(source, read);
+      startStream(plan, read, forest);
     }
-    streamedFramed_ = true;  // the view stays where it is
+    streamFramed_ = true;  // the view stays where it is
   }
   recolor();
 }
 
 void SceneModel::recolor() {
-  if (!haveCloud_) return;
+  if (!parts_.inCore.holds()) return;
   // Everything in core goes first: with no set left the renderer frees its pool, so the new set
   // is laid out in memory of exactly its size. A stream keeps its reserved pool.
-  removeInCore();
+  parts_.hideInCore();
   std::string fallback;
   const Coloring streamColoring = usedColoring_;
   try {
     // The source order finds a picked point's double coordinates and attributes in cloud().
     const std::optional<glm::dvec3> origin =
-        streamed_ ? std::optional<glm::dvec3>(shownOrigin_) : std::nullopt;
-    const Coloring used = cloud_.show(coloring_, {.keepSourceOrder = true}, &fallback, origin);
-    usedColoring_ = streamed_ ? streamColoring : used;  // the stream's, with its range
+        parts_.stream ? std::optional<glm::dvec3>(parts_.origin) : std::nullopt;
+    const Coloring used =
+        parts_.inCore.coloured().show(coloring_, {.keepSourceOrder = true}, &fallback, origin);
+    usedColoring_ = parts_.stream ? streamColoring : used;  // the stream's, with its range
   } catch (const Error& error) {
     // Out of memory beside a stream (its reserved pool holds the GPU budget), say: the files
     // stay listed and loaded on the host, drawn once there is room (recolouring tries again).
@@ -547,10 +359,10 @@ void SceneModel::recolor() {
   if (!fallback.empty()) {
     // An attribute this cloud lacks (--color-attribute, or a file without it): say so, show rgb.
     errors_.push_back(fallback);
-    if (!streamed_) coloring_ = ColoringOptions{};  // a stream beside keeps what it shows
+    if (!parts_.stream) coloring_ = ColoringOptions{};  // a stream beside keeps what it shows
   }
-  if (!streamed_) shownOrigin_ = cloud_.cloud().origin;
-  report_.say(std::to_string(cloud_.cloud().size()) + " points coloured by " +
+  if (!parts_.stream) parts_.origin = parts_.inCore.cloud().origin;
+  report_.say(std::to_string(parts_.inCore.cloud().size()) + " points coloured by " +
               colorModeName(usedColoring_.mode) +
               (usedColoring_.attribute.empty() ? "" : " " + usedColoring_.attribute));
 }
@@ -558,23 +370,11 @@ void SceneModel::recolor() {
 std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, const RenderSettings& settings,
                                            int width, int height, int xPx, int yPx) {
   if (preparing()) return std::nullopt;
-  const ViewTransform view = makeViewTransform(camera, width, height, shownOrigin_);
-  const std::optional<PickedPoint> picked = renderer_.pick(drawnSets(), view, settings, xPx, yPx);
+  const std::optional<PickedWorldPoint> picked =
+      parts_.pick(camera, settings, width, height, xPx, yPx);
   if (!picked) return std::nullopt;
-  pickedIndex_.reset();
-  const PointCloud& cloud = cloud_.cloud();
-  if (cloud_.set() && picked->location.set == *cloud_.set() && picked->sourceIndex &&
-      *picked->sourceIndex < cloud.size()) {
-    // The file's own point: double coordinates, and the index finds its attributes.
-    pickedIndex_ = *picked->sourceIndex;
-    const Point& p = cloud.points[*pickedIndex_];
-    pickedPosition_ = cloud.origin + glm::dvec3(p.x, p.y, p.z);
-  } else {
-    // The cylinders, a file still loading or a streamed node (it keeps no attributes on the
-    // host): the stored point, no index.
-    pickedPosition_ =
-        shownOrigin_ + glm::dvec3(picked->position[0], picked->position[1], picked->position[2]);
-  }
+  pickedIndex_ = picked->inCoreIndex;
+  pickedPosition_ = picked->position;
   return pickedPosition_;
 }
 

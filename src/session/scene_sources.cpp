@@ -56,10 +56,16 @@ ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   plan.files = folder ? expandTilePaths(sources.files) : sources.files;
   plan.clouds = sources.clouds;
   plan.demo = sources.demo;
+  if (!sources.files.empty()) {
+    plan.label = sources.files.size() == 1 ? sources.files[0]
+                                           : sources.files[0] + " and " +
+                                                 std::to_string(sources.files.size() - 1) + " more";
+  }
   if (sources.produced) {
     if (!plan.files.empty() || !sources.clouds.empty()) {
-      throw InputError("points in GPU memory are drawn alone: they cannot be merged with files "
-                       "or with points in host memory");
+      throw InputError(
+          "points in GPU memory are drawn alone: they cannot be merged with files "
+          "or with points in host memory");
     }
     plan.kind = SceneKind::Produced;
     plan.produced = sources.produced;

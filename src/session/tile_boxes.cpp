@@ -73,4 +73,16 @@ std::vector<Point> tileBoxPoints(std::span<const Box3d> boxes, const glm::dvec3&
   return points;
 }
 
+TileBoxes::TileBoxes(Renderer& renderer, const TileSet& tiles, const glm::dvec3& origin)
+    : renderer_(renderer) {
+  std::vector<Box3d> boxes;
+  for (const Tile& tile : tiles.tiles) boxes.push_back(tile.bounds);
+  const std::vector<Point> points = tileBoxPoints(boxes, origin);
+  if (!points.empty()) set_ = renderer_.addSet(points, {.hasColor = true});
+}
+
+TileBoxes::~TileBoxes() {
+  if (set_) renderer_.removeSet(*set_);
+}
+
 }  // namespace pcv

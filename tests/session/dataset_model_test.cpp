@@ -45,8 +45,8 @@ class OpenFileLimit {
 /// A model streaming on the CPU renderer, as the viewer makes it.
 struct DatasetModel {
   std::unique_ptr<Renderer> renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
-  SceneModel scene{*renderer, DemoScene{}, {}};
-  DatasetModel() { scene.streamCopcFiles({.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20}); }
+  SceneModel scene{
+      *renderer, DemoScene{}, {}, {.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20}};
 
   /// Frames through a camera that sees the whole dataset until the stream converges.
   bool converge() {
@@ -62,7 +62,7 @@ struct DatasetModel {
   }
   std::vector<size_t> countStates() const {
     std::vector<size_t> counts(size_t(TileState::Failed) + 1, 0);
-    const StreamedScene& streamed = *scene.streamed();
+    const StreamPart& streamed = *scene.streamed();
     for (size_t i = 0; i < streamed.tiles()->tiles.size(); ++i) {
       ++counts[size_t(streamed.tileStatus(i).state)];
     }
@@ -90,7 +90,7 @@ TEST(DatasetModel, AThousandTilesMadeHereStreamUnderFewOpenFiles) {
   DatasetModel model;
   model.scene.open({folder.string()}, true);
   model.scene.waitUntilOpened();
-  const StreamedScene* streamed = model.scene.streamed();
+  const StreamPart* streamed = model.scene.streamed();
   ASSERT_NE(streamed, nullptr) << "a folder streams as one forest";
   ASSERT_NE(streamed->tiles(), nullptr);
   EXPECT_EQ(streamed->tiles()->tiles.size(), size_t(kTiles));
@@ -223,7 +223,7 @@ TEST(DatasetModel, AVpcOverviewAssetIsTheFirstImage) {
   DatasetModel model;
   model.scene.open({dir.file("set.vpc").string()}, true);
   model.scene.waitUntilOpened();
-  const StreamedScene* streamed = model.scene.streamed();
+  const StreamPart* streamed = model.scene.streamed();
   ASSERT_NE(streamed, nullptr);
   EXPECT_EQ(streamed->tiles()->overviews.size(), 1u);
   // The first tree is the overview's: its root (49 points) is resident before any frame, and no

@@ -41,11 +41,13 @@ struct StreamWithFileBeside {
   std::string copc = test::writeCylinderCopc(dir.file("c.copc.laz"), 20'000, kStreamCentre);
   std::string las = test::writeGridLas(dir.file("grid.las")).string();
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
-  SceneModel scene{*renderer, DemoScene{.pointCount = 1000, .seed = 1}, {}};
+  SceneModel scene{*renderer,
+                   DemoScene{.pointCount = 1000, .seed = 1},
+                   {},
+                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 16 << 20}};
   Camera camera;
 
   StreamWithFileBeside() {
-    scene.streamCopcFiles({.pointBudget = 10'000'000, .gpuMemoryBytes = 16 << 20});
     scene.open({copc}, true);
     camera = frameBounds(*scene.poll(), 1.0f);
     settle(scene, camera);
@@ -212,9 +214,11 @@ TEST(StreamBeside, AFileThatDoesNotFitBesideTheStreamIsAnError) {
   if (renderer->freeMemoryBytes() > (2ull << 30))
     held.resize(renderer->freeMemoryBytes() - (1ull << 30));
 #endif
-  SceneModel scene{*renderer, DemoScene{.pointCount = 1000, .seed = 1}, {}};
   const uint64_t free = renderer->freeMemoryBytes();
-  scene.streamCopcFiles({.pointBudget = 10'000'000, .gpuMemoryBytes = free - (16 << 20)});
+  SceneModel scene{*renderer,
+                   DemoScene{.pointCount = 1000, .seed = 1},
+                   {},
+                   {.pointBudget = 10'000'000, .gpuMemoryBytes = free - (16 << 20)}};
   scene.open({copc}, true);
   if (!scene.streamed()) {
     // The reservation itself did not fit (another process took memory meanwhile): an error too.
@@ -239,8 +243,10 @@ TEST(StreamBeside, ABudgetTheRendererCannotReserveIsAnError) {
   test::TempDir dir;
   const std::string copc = test::writeCylinderCopc(dir.file("c.copc.laz"), 20'000, kStreamCentre);
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
-  SceneModel scene{*renderer, DemoScene{.pointCount = 1000, .seed = 1}, {}};
-  scene.streamCopcFiles({.pointBudget = 10'000'000, .gpuMemoryBytes = 1ull << 50});
+  SceneModel scene{*renderer,
+                   DemoScene{.pointCount = 1000, .seed = 1},
+                   {},
+                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 1ull << 50}};
   EXPECT_NO_THROW(scene.open({copc}, true));
   EXPECT_EQ(scene.streamed(), nullptr);
   EXPECT_FALSE(scene.takeErrors().empty());

@@ -37,10 +37,10 @@ void streamUntilConverged(SceneModel& scene, const Camera& camera, int width, in
 
 struct StreamingScene {
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
-  SceneModel scene{*renderer, DemoScene{.pointCount = 1000, .seed = 1}, {}};
-  StreamingScene() {
-    scene.streamCopcFiles({.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20});
-  }
+  SceneModel scene{*renderer,
+                   DemoScene{.pointCount = 1000, .seed = 1},
+                   {},
+                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20}};
 };
 
 TEST(StreamedScene, ShowsTheRootAtOnceAndConvergesOnTheChosenNodes) {

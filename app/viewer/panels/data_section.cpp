@@ -120,7 +120,7 @@ void drawDataSection(PanelContext& context, PanelRequests& requests) {
                                        : "Cylinder scene (no file loaded)");
   } else {
     // A stream and the files read whole beside it, each with its own Close.
-    if (const StreamedScene* streamed = scene.streamed()) {
+    if (const StreamPart* streamed = scene.streamed()) {
       if (streamed->tiles()) {
         ImGui::TextWrapped("%s", streamed->path().c_str());
         drawDatasetList(scene, *streamed, context.datasetList, requests);

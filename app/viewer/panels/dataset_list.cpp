@@ -31,7 +31,7 @@ ImVec4 stateColour(TileState state) {
   return ImGui::GetStyleColorVec4(ImGuiCol_Text);
 }
 
-void countStates(const StreamedScene& streamed, DatasetListState& list) {
+void countStates(const StreamPart& streamed, DatasetListState& list) {
   const double now = ImGui::GetTime();
   if (list.dataset == streamed.tiles() && now - list.countedAtSeconds < kCountEverySeconds) return;
   list.dataset = streamed.tiles();
@@ -44,7 +44,7 @@ void countStates(const StreamedScene& streamed, DatasetListState& list) {
 
 }  // namespace
 
-void drawDatasetList(SceneModel& scene, const StreamedScene& streamed, DatasetListState& list,
+void drawDatasetList(SceneModel& scene, const StreamPart& streamed, DatasetListState& list,
                      PanelRequests& requests) {
   const TileSet& tiles = *streamed.tiles();
   ImGui::Text("%zu tiles, %s points", tiles.tiles.size(), countText(tiles.pointCount).c_str());

@@ -82,9 +82,9 @@ void drawRenderingSection(const std::vector<RasterMethod>& methods, RenderSettin
 void drawQualityControls(RenderSettings& settings);
 void drawDataSection(PanelContext& context, PanelRequests& requests);
 /// The Data section's part for a streamed dataset (its tiles, their states, the boxes' switch).
-void drawDatasetList(SceneModel& scene, const StreamedScene& streamed, DatasetListState& list,
+void drawDatasetList(SceneModel& scene, const StreamPart& streamed, DatasetListState& list,
                      PanelRequests& requests);
-void drawStreamingSection(StreamedScene& streamed);
+void drawStreamingSection(StreamPart& streamed);
 
 /// The Legend window for the colouring in effect (nothing for the files' own colours), at the
 /// top right.

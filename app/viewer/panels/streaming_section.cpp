@@ -10,7 +10,7 @@
 
 namespace pcv::app {
 
-void drawStreamingSection(StreamedScene& streamed) {
+void drawStreamingSection(StreamPart& streamed) {
   StreamedCloud& cloud = streamed.cloud();
   const StreamingStats& stats = cloud.stats();
   ImGui::Text("%s", cloud.converged() ? "Converged: every wanted node is drawn"

@@ -1,6 +1,8 @@
-/// @brief A scene opened on a renderer, whatever its sources: the cylinders, files read whole
-/// (loaded, merged, coloured, laid out as one set), or a COPC file streamed from its octree.
-/// `pcv render`, `pcv bench`, the viewer and bindings open scenes here, so each does it alike.
+/// @brief A scene opened on a renderer at once, whatever its sources: made of the parts every
+/// front end composes (SceneParts: cylinders, files read whole, a stream, tile boxes) from one
+/// ScenePlan.
+/// `pcv render`, `pcv bench` and the bindings open scenes here; the viewer's SceneModel makes the
+/// same parts as its files arrive.
 #pragma once
 
 #include <functional>
@@ -15,7 +17,7 @@
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/raster/renderer.hpp"
-#include "pcv/session/coloured_cloud.hpp"
+#include "pcv/session/scene_parts.hpp"
 #include "pcv/session/scene_sources.hpp"
 #include "pcv/session/session_report.hpp"
 #include "pcv/session/stream_limits.hpp"
@@ -65,7 +67,7 @@ class Scene {
   /// World bounds: of the points read, as the COPC file states them, or of the cylinders.
   const Box3d& worldBounds() const { return bounds_; }
   /// The origin the renderer's points are offsets from.
-  const glm::dvec3& origin() const { return origin_; }
+  const glm::dvec3& origin() const { return parts_.origin; }
   /// Colours came from the files (the cylinders have their own).
   bool hasColor() const { return hasColor_; }
   /// The colouring in effect (files; streamed nodes are coloured as they are decoded).
@@ -77,8 +79,10 @@ class Scene {
   /// Points in the scene (a streamed file's total, not what is resident).
   uint64_t pointCount() const;
   /// The streamed cloud; null unless kind() is Streamed.
-  StreamedCloud* streamed() { return streamed_.get(); }
-  const StreamedCloud* streamed() const { return streamed_.get(); }
+  StreamedCloud* streamed() { return parts_.stream ? &parts_.stream->cloud() : nullptr; }
+  const StreamedCloud* streamed() const {
+    return parts_.stream ? &parts_.stream->cloud() : nullptr;
+  }
 
   /// One frame's choice for a width x height view through `camera`: the streamed nodes it draws
   /// (never waiting for a decode), or every set.
@@ -102,15 +106,10 @@ class Scene {
   Renderer& renderer_;
   Box3d bounds_;
   std::vector<FileRead> filesRead_;
-  glm::dvec3 origin_{0.0};
   bool hasColor_ = false;
   Coloring coloring_;
-  std::optional<PointSetId> cylinders_;  ///< or the produced points' set
-  std::optional<PointSetId> tileBoxes_;  // a dataset's tile boxes, when asked for
-  std::unique_ptr<ColouredCloud> inCore_;
-  std::shared_ptr<const CopcFile> file_;
-  std::unique_ptr<StreamedCloud> streamed_;
-  std::vector<PointSetId> frameSets_;
+  SceneParts parts_{renderer_};
+  std::optional<PointSetId> produced_;  ///< points from a producer, one set
 };
 
 /// prepareScene() and the Scene on `renderer`, for a renderer made without the plan.

@@ -62,6 +62,8 @@ struct ScenePlan {
   DemoScene demo;  ///< the cylinders, when kind is Cylinders
   /// What is opened: the files (folders replaced by their tiles), or the one COPC file streamed.
   std::vector<std::string> files;
+  /// Names the sources for the user: the one file or folder, or the first and how many more.
+  std::string label;
   /// Set when the files stream as a dataset: one forest of their tiles (tile_forest.hpp), never
   /// converted. Their headers, read once here.
   std::shared_ptr<const TileSet> tiles;

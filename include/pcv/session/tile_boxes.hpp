@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -14,6 +15,8 @@
 
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/point.hpp"
+#include "pcv/raster/renderer.hpp"
+#include "pcv/stream/tile_set.hpp"
 
 namespace pcv {
 
@@ -31,5 +34,24 @@ struct TileBoxStyle {
 /// their 4 edges once.
 std::vector<Point> tileBoxPoints(std::span<const Box3d> boxes, const glm::dvec3& origin,
                                  const TileBoxStyle& style = {});
+
+/// A dataset's tile boxes shown as one set of a renderer (outside a stream's reserved pool, as
+/// files beside it are), removed when this goes: the scene part `pcv render --tile-boxes` and the
+/// viewer's Tile boxes switch both make.
+class TileBoxes {
+ public:
+  /// Adds the boxes of `tiles` as offsets from `origin` to `renderer`, which must outlive this.
+  /// Throws what the renderer throws (out of memory) with nothing added.
+  TileBoxes(Renderer& renderer, const TileSet& tiles, const glm::dvec3& origin);
+  ~TileBoxes();
+  TileBoxes(const TileBoxes&) = delete;
+  TileBoxes& operator=(const TileBoxes&) = delete;
+  /// The set; empty when no tile states a box.
+  const std::optional<PointSetId>& set() const { return set_; }
+
+ private:
+  Renderer& renderer_;
+  std::optional<PointSetId> set_;
+};
 
 }  // namespace pcv

@@ -1,7 +1,8 @@
-/// @brief A COPC file, or a dataset of tiles as one forest, that the viewer streams instead of
-/// reading it whole: the streamed cloud, the sets the current frame draws, the tiles' states,
-/// and the rates the Streaming section shows. No window and no GL, so it is tested with the
-/// scene model.
+/// @brief A scene's streamed part, opened from a ScenePlan and nothing else: its COPC file (a
+/// COPC cache of LAS/LAZ files among them) or a dataset's tiles as one forest, the sets the current
+/// frame draws, the tiles' states and the rates the Streaming section shows. Every front end opens
+/// streams here (Scene for `pcv render` and Python, SceneModel for the viewer), so a new node
+/// source is one NodeSource plus one branch where the plan is made. No window and no GL.
 #pragma once
 
 #include <chrono>
@@ -12,6 +13,8 @@
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/camera.hpp"
 #include "pcv/raster/renderer.hpp"
+#include "pcv/session/scene_sources.hpp"
+#include "pcv/session/session_report.hpp"
 #include "pcv/stream/streamed_cloud.hpp"
 #include "pcv/stream/tile_forest.hpp"
 #include "pcv/stream/tile_states.hpp"
@@ -24,30 +27,29 @@ struct StreamRates {
   double uploadedPerSecond = 0.0;
 };
 
-class StreamedScene {
+class StreamPart {
  public:
-  /// Opens `path` and decodes its root (the colouring's range comes from it). Throws InputError
-  /// for a file that is not readable COPC, or budgets that cannot hold the root.
-  StreamedScene(const std::string& path, const ReadOptions& read, Renderer& renderer,
-                const StreamingOptions& options);
-  /// Opens the dataset `tiles` as one forest (openTileForest: hierarchies and the overview read
-  /// on all cores) and decodes its first tree's root. `label` names it (the folder or VPC).
-  /// Throws InputError for broken tiles, or budgets that cannot hold a root.
-  StreamedScene(std::shared_ptr<const TileSet> tiles, const std::string& label,
-                const ReadOptions& read, Renderer& renderer, const StreamingOptions& options);
-  /// The same with the forest already opened (openTileForest(*tiles, {.read = ...}), on another
-  /// thread): only the first tree's root is decoded here.
-  StreamedScene(std::shared_ptr<const TileSet> tiles,
-                std::shared_ptr<const ForestNodeSource> forest, const std::string& label,
-                Renderer& renderer, const StreamingOptions& options);
+  /// Opens the stream `plan` names (kind Streamed, no cache missing) on `renderer`, which must
+  /// outlive it: the COPC file plan.files[0], or plan.tiles as one forest (`forest` when it was
+  /// opened already, openTileForest(*plan.tiles, {.read = read}) on another thread; else opened
+  /// here, hierarchies and overview on all cores), and decodes the first tree's root. `report`
+  /// hears what is streamed. Throws InputError for a file that is not readable COPC, broken
+  /// tiles, or budgets that cannot hold a root.
+  StreamPart(const ScenePlan& plan, const ReadOptions& read, Renderer& renderer,
+             const StreamingOptions& options, const SessionReport& report = {},
+             std::shared_ptr<const ForestNodeSource> forest = nullptr);
 
   /// Chooses the nodes a width x height frame through `camera` draws, and takes what the
   /// decoders finished. Never waits for a decode.
   void update(const Camera& camera, int widthPx, int heightPx);
   /// The sets the last update() chose (parents before children).
+  const std::vector<PointSetId>& frameSets() const { return frameSets_; }
   SetSelection selection() const { return SetSelection::only(frameSets_); }
 
-  /// The COPC file's path, or the dataset's label.
+  /// What it was opened from (to open it again, coloured otherwise).
+  const ScenePlan& plan() const { return plan_; }
+  const ReadOptions& read() const { return read_; }
+  /// The COPC file's path, or the dataset's label (ScenePlan::label).
   const std::string& path() const { return path_; }
   /// Points in the file or all tiles, as their headers state.
   uint64_t pointCount() const;
@@ -55,12 +57,16 @@ class StreamedScene {
   size_t nodeCount() const { return cloud_->source().forest().nodes.size(); }
   /// The dataset's tiles; null for a COPC file.
   const TileSet* tiles() const { return tiles_.get(); }
+  /// The tiles' forest (to open the stream again without reading it again); null for a file.
+  const std::shared_ptr<const ForestNodeSource>& forest() const { return forest_; }
   /// The state of tile `index` of tiles() after the last update().
   TileStatus tileStatus(size_t index) const;
   /// Attributes its points carry.
   const std::vector<std::string>& attributeNames() const {
     return cloud_->source().attributeNames();
   }
+  /// Colours came from the file or the tiles.
+  bool hasColor() const;
   StreamedCloud& cloud() { return *cloud_; }
   const StreamedCloud& cloud() const { return *cloud_; }
   /// World bounds as the file or the tiles' headers state them (for framing before the nodes
@@ -70,6 +76,8 @@ class StreamedScene {
 
  private:
   using Clock = std::chrono::steady_clock;
+  ScenePlan plan_;
+  ReadOptions read_;
   std::string path_;
   std::shared_ptr<const CopcFile> file_;            // a COPC file, or
   std::shared_ptr<const TileSet> tiles_;            // a dataset: its tiles

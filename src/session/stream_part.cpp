@@ -1,0 +1,63 @@
+// Opening a stream: the one place a plan's COPC file or tiles become a streamed cloud.
+#include "pcv/session/stream_part.hpp"
+
+#include "pcv/core/error.hpp"
+#include "pcv/core/number_text.hpp"
+#include "pcv/io/copc_file.hpp"
+
+namespace pcv {
+
+StreamPart::StreamPart(const ScenePlan& plan, const ReadOptions& read, Renderer& renderer,
+                       const StreamingOptions& options, const SessionReport& report,
+                       std::shared_ptr<const ForestNodeSource> forest)
+    : plan_(plan), read_(read), tiles_(plan.tiles), forest_(std::move(forest)) {
+  if (plan.kind != SceneKind::Streamed || plan.cacheMissing || (!tiles_ && plan.files.empty())) {
+    throw Error("a stream opens from a plan that streams, with its COPC cache made");
+  }
+  if (tiles_) {
+    path_ = plan.label;
+    report.say("streaming " + std::to_string(tiles_->tiles.size()) + " tiles (" +
+               countText(tiles_->pointCount) + " points) of " + path_ + " as one forest");
+    if (!forest_) forest_ = openTileForest(*tiles_, {.read = read});
+    cloud_ = std::make_unique<StreamedCloud>(forest_, renderer, options);
+  } else {
+    path_ = plan.files[0];
+    report.say("streaming " + path_);
+    file_ = std::make_shared<const CopcFile>(path_, read);
+    cloud_ = std::make_unique<StreamedCloud>(file_, renderer, options);
+  }
+}
+
+uint64_t StreamPart::pointCount() const {
+  return file_ ? file_->pointCount() : tiles_->pointCount;
+}
+
+bool StreamPart::hasColor() const {
+  return file_ ? file_->hasColor() : forest_->hasColor();
+}
+
+Box3d StreamPart::bounds() const {
+  if (file_) return file_->statedBounds();
+  return tiles_->bounds.empty() ? cloud_->bounds() : tiles_->bounds;
+}
+
+TileStatus StreamPart::tileStatus(size_t index) const {
+  if (!tiles_ || index >= tiles_->tiles.size()) return {};
+  return pcv::tileStatus(*cloud_, *forest_, firstTileMember(*forest_, *tiles_) + index);
+}
+
+void StreamPart::update(const Camera& camera, int widthPx, int heightPx) {
+  frameSets_ = cloud_->update(camera, widthPx, heightPx);
+  // Rates over windows of about a second: a frame's own counts are too bursty to read.
+  const Clock::time_point now = Clock::now();
+  const double seconds = std::chrono::duration<double>(now - ratesSince_).count();
+  if (seconds < 1.0) return;
+  const StreamingStats& stats = cloud_->stats();
+  rates_.decodedPerSecond = double(stats.decodedPoints - decodedAtRates_) / seconds;
+  rates_.uploadedPerSecond = double(stats.uploadedPoints - uploadedAtRates_) / seconds;
+  decodedAtRates_ = stats.decodedPoints;
+  uploadedAtRates_ = stats.uploadedPoints;
+  ratesSince_ = now;
+}
+
+}  // namespace pcv

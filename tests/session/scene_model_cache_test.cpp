@@ -1,0 +1,91 @@
+// The viewer's Open and drop plan under the limits the viewer was started with, as `pcv view
+// FILE` and `pcv render` do: a LAS file larger than --memory is converted once to its COPC cache
+// and streamed from it; under --in-core it is read whole.
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "pcv/core/camera_framing.hpp"
+#include "pcv/session/copc_cache.hpp"
+#include "pcv/session/scene_model.hpp"
+#include "session_test_files.hpp"
+
+namespace pcv {
+namespace {
+
+/// Points the COPC cache at a folder of its own for one test.
+class CacheFolder {
+ public:
+  CacheFolder() {
+    if (const char* old = std::getenv("PCV_CACHE_DIR")) old_ = old;
+    ::setenv("PCV_CACHE_DIR", dir_.file("cache").c_str(), 1);
+  }
+  ~CacheFolder() {
+    if (old_.empty()) {
+      ::unsetenv("PCV_CACHE_DIR");
+    } else {
+      ::setenv("PCV_CACHE_DIR", old_.c_str(), 1);
+    }
+  }
+
+ private:
+  test::TempDir dir_;
+  std::string old_;
+};
+
+/// Polls and streams frames until the model stops loading; false after 30 s.
+bool settle(SceneModel& scene) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    scene.poll();
+    if (!scene.bounds().empty()) scene.updateStream(frameBounds(scene.bounds(), 1.0f), 64, 64);
+    if (!scene.loading()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
+}
+
+TEST(SceneModel, AFileLargerThanTheMemoryLimitStreamsFromItsCopcCache) {
+  CacheFolder cache;
+  test::TempDir dir;
+  const std::string las = test::writeGridLas(dir.file("grid.las")).string();  // 1600 points
+  const StreamLimits limits{
+      .pointBudget = 10'000'000, .gpuMemoryBytes = 16 << 20, .memoryBytes = 1000};
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
+  SceneModel scene(*renderer, DemoScene{.pointCount = 1000, .seed = 1}, {}, limits);
+  scene.showDemo();
+  scene.waitUntilPrepared();
+  scene.open({las}, true);
+  scene.waitUntilOpened();  // the conversion runs on a thread of its own
+  ASSERT_NE(scene.streamed(), nullptr) << "not streamed";
+  EXPECT_TRUE(scene.takeErrors().empty());
+  const ScenePlan plan = planScene({.files = {las}}, limits);
+  ASSERT_EQ(plan.cachedFrom, std::vector<std::string>{las});
+  EXPECT_FALSE(plan.cacheMissing) << "the cache was made";
+  EXPECT_EQ(scene.streamed()->path(), plan.files[0]) << "streamed from the cache";
+  EXPECT_TRUE(scene.cloud().points.empty()) << "nothing read whole";
+  EXPECT_EQ(scene.streamed()->pointCount(), 1600u);
+  ASSERT_TRUE(settle(scene));
+  EXPECT_EQ(scene.pointsDrawn(), 1600u) << "every point streamed in, the cylinders gone";
+
+  // Opened again, the cache is there: the stream opens at once, nothing converted.
+  scene.open({las}, true);
+  EXPECT_EQ(scene.openingDataset(), std::nullopt);
+  ASSERT_NE(scene.streamed(), nullptr);
+  EXPECT_EQ(scene.streamed()->path(), plan.files[0]);
+}
+
+TEST(SceneModel, InCoreReadsAFileLargerThanTheMemoryLimitWhole) {
+  CacheFolder cache;
+  test::TempDir dir;
+  const std::string las = test::writeGridLas(dir.file("grid.las")).string();
+  auto renderer = createRenderer("cpu");
+  SceneModel scene(*renderer, DemoScene{}, {}, {.memoryBytes = 1000, .inCore = true});
+  scene.open({las}, true);
+  ASSERT_TRUE(settle(scene));
+  EXPECT_EQ(scene.streamed(), nullptr);
+  EXPECT_EQ(scene.cloud().size(), 1600u);
+}
+
+}  // namespace
+}  // namespace pcv
