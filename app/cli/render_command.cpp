@@ -135,7 +135,7 @@ void runRender(const RenderOptions& options) {
   }
   if (scene.kind() != SceneKind::Cylinders) {
     reportColoring(scene.coloring());
-    if (!scene.hasColor() && options.quality.edl == "auto") {
+    if (!scene.hasColor() && options.quality.edl == EdlMode::Auto) {
       runReport()["eyeDomeLighting"] = true;
       std::fprintf(stderr,
                    "pcv: no colour in the data, eye-dome lighting on (--edl off: without)\n");

@@ -1,28 +1,11 @@
 #include "options/cli_options.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <cstdlib>
 
 #include "pcv/core/error.hpp"
 
 namespace pcv::app {
-
-ImageSize parseImageSize(const std::string& text) {
-  const auto x = text.find_first_of("xX");
-  ImageSize size;
-  if (x != std::string::npos) {
-    const char* begin = text.data();
-    const auto w = std::from_chars(begin, begin + x, size.width);
-    const auto h = std::from_chars(begin + x + 1, begin + text.size(), size.height);
-    if (w.ec == std::errc() && w.ptr == begin + x && h.ec == std::errc() &&
-        h.ptr == begin + text.size() && size.width >= 1 && size.height >= 1 &&
-        size.width <= 16384 && size.height <= 16384) {
-      return size;
-    }
-  }
-  throw InputError("bad image size '" + text + "': expected WIDTHxHEIGHT, each 1..16384");
-}
 
 glm::dvec3 parseVector3(const std::string& text) {
   glm::dvec3 v;

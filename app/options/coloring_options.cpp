@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "options/named_option.hpp"
 #include "pcv/core/error.hpp"
 #include "options/run_report.hpp"
 
@@ -14,7 +15,7 @@ void addColoringFlags(CLI::App& command, ColoringFlags& flags) {
       .add_option("--color", flags.mode,
                   "Colouring of loaded files: rgb (the file's), elevation, intensity, "
                   "classification, attribute (see --color-attribute)")
-      ->check(CLI::IsMember(colorModeNames()))
+      ->check(knownNameOf(colorModeTable()))
       ->capture_default_str();
   command.add_option(
       "--color-attribute", flags.attribute,
@@ -25,7 +26,7 @@ void addColoringFlags(CLI::App& command, ColoringFlags& flags) {
                   "Colour map of scalar modes: viridis, turbo or grey "
                   "(default: turbo for elevation, grey for intensity, "
                   "viridis otherwise)")
-      ->check(CLI::IsMember({"viridis", "turbo", "grey", "gray"}));
+      ->check(knownNameOf(colorMapTable()));
   command.add_option("--color-range", flags.range,
                      "Values at the ends of the map, MIN,MAX (default: 2nd to 98th percentile)");
 }

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "options/named_option.hpp"
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/error.hpp"
 #include "options/run_report.hpp"
@@ -23,14 +24,14 @@ void addDemoSceneFlags(CLI::App& command, DemoSceneFlags& flags) {
 
 void addRendererFlags(CLI::App& command, RendererFlags& flags, bool withMethod) {
   command.add_option("--backend", flags.backend, "auto (CUDA when there is a GPU), cuda or cpu")
-      ->check(CLI::IsMember(backendNames()))
+      ->check(knownNameOf(backendTable()))
       ->capture_default_str();
   if (withMethod) {
     command
         .add_option("--method", flags.method,
                     "Rasterization method: compact (default, fastest), earlyz (cuda), packed, "
                     "seed (the original two passes)")
-        ->check(CLI::IsMember(methodNames()));
+        ->check(knownNameOf(methodTable()));
   }
 }
 
@@ -39,7 +40,8 @@ std::unique_ptr<Renderer> createRendererFrom(const RendererFlags& flags,
   std::unique_ptr<Renderer> renderer = createRenderer(flags.backend, options);
   runReport()["backend"] = renderer->backendName();
   std::string whyNotCuda;
-  if (flags.backend == "auto" && renderer->backendName() == "cpu" && !cudaAvailable(&whyNotCuda)) {
+  if (parseBackend(flags.backend) == BackendChoice::Auto && renderer->backendName() == "cpu" &&
+      !cudaAvailable(&whyNotCuda)) {
     std::fprintf(stderr, "pcv: %s; using the CPU backend\n", whyNotCuda.c_str());
   } else {
     std::fprintf(stderr, "pcv: using the %s backend (%s)\n", renderer->backendName().c_str(),
@@ -55,6 +57,7 @@ std::optional<RasterMethod> methodFrom(const RendererFlags& flags) {
 
 void addViewFlags(CLI::App& command, ViewFlags& flags, const char* sizeHelp) {
   command.add_option("--size", flags.size, std::string(sizeHelp) + " WIDTHxHEIGHT")
+      ->check(checkedBy([](const std::string& text) { parseImageSize(text); }))
       ->capture_default_str();
   command.add_option("--eye", flags.eye, "Camera position x,y,z (default: frame the files)")
       ->capture_default_str()
@@ -67,9 +70,8 @@ void addViewFlags(CLI::App& command, ViewFlags& flags, const char* sizeHelp) {
                      "Near plane distance (default: from the scene's size)");
   command.add_option("--far", flags.farPlane,
                      "Far plane distance (default: from the scene's size)");
-  command.add_option("--up", flags.up, "The world axis that points up: z, or y for Y-up models")
-      ->check(CLI::IsMember({"z", "y"}))
-      ->capture_default_str();
+  addNamedOption(command, "--up", flags.up, upAxisTable(),
+                 "The world axis that points up: z, or y for Y-up models");
   command
       .add_option("--ortho", flags.ortho,
                   "Orthographic view: plan (from above), front (along +y), side (along -x), or "
@@ -81,39 +83,32 @@ void addViewFlags(CLI::App& command, ViewFlags& flags, const char* sizeHelp) {
       ->check(CLI::PositiveNumber);
 }
 
+namespace {
+
+CameraOptions cameraOptionsFrom(const ViewFlags& flags) {
+  return {.eye = flags.eyeGiven ? std::optional(parseVector3(flags.eye)) : std::nullopt,
+          .yawDegrees = flags.yawDegrees,
+          .pitchDegrees = flags.pitchDegrees,
+          .up = flags.up,
+          .nearPlane = flags.nearPlane,
+          .farPlane = flags.farPlane,
+          .orthographic = !flags.ortho.empty(),
+          .orthoView = orthoViewNamed(flags.ortho),
+          .orthoWidth = flags.orthoWidth};
+}
+
+}  // namespace
+
 Camera cameraFrom(const ViewFlags& flags) {
-  Camera camera = Camera::lookingFrom(parseVector3(flags.eye), 0.0f, 0.0f, upAxisFrom(flags));
-  // Converted in double and rounded once: every float angle is reached by some typed value.
-  camera.yawRadians = float(glm::radians(flags.yawDegrees));
-  camera.pitchRadians = float(glm::radians(std::clamp(flags.pitchDegrees, -90.0, 90.0)));
-  if (!flags.ortho.empty()) {
-    camera.projection = Projection::Orthographic;
-    if (const std::optional<OrthoView> view = orthoViewNamed(flags.ortho)) {
-      turnToOrthoView(camera, *view);
-    }
-    if (flags.orthoWidth) camera.orthoWidth = *flags.orthoWidth;
-  } else if (flags.orthoWidth) {
-    throw InputError("--ortho-width needs --ortho plan|front|side|view");
-  }
-  if (flags.nearPlane) camera.nearPlane = *flags.nearPlane;
-  if (flags.farPlane) camera.farPlane = *flags.farPlane;
-  if (!(camera.nearPlane > 0.0f && camera.farPlane > camera.nearPlane)) {
-    throw InputError("--near and --far must satisfy 0 < near < far, got " +
-                     std::to_string(camera.nearPlane) + " and " + std::to_string(camera.farPlane));
-  }
-  return camera;
+  return checkedOptionValue([&] { return cameraFromOptions(cameraOptionsFrom(flags)); });
 }
 
 CameraRequest cameraRequestFrom(const ViewFlags& flags) {
-  return {.camera = cameraFrom(flags),
-          .eyeGiven = flags.eyeGiven,
-          .clipPlanesGiven = flags.nearPlane || flags.farPlane,
-          .orthoView = orthoViewNamed(flags.ortho),
-          .orthoWidthGiven = flags.orthoWidth.has_value()};
+  return checkedOptionValue([&] { return pcv::cameraRequestFrom(cameraOptionsFrom(flags)); });
 }
 
 UpAxis upAxisFrom(const ViewFlags& flags) {
-  return flags.up == "y" ? UpAxis::Y : UpAxis::Z;
+  return flags.up;
 }
 
 void addReadFlags(CLI::App& command, ReadFlags& flags) {

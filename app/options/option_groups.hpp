@@ -49,14 +49,15 @@ struct ViewFlags {
   bool eyeGiven = false;           ///< --eye was given: do not frame the camera on the files
   std::optional<float> nearPlane;  ///< --near; empty: from the scene's size
   std::optional<float> farPlane;   ///< --far; empty: from the scene's size
-  std::string up = "z";            ///< --up z|y: the world axis that points up
+  UpAxis up = UpAxis::Z;           ///< --up z|y: the world axis that points up
   std::string ortho;               ///< --ortho plan|front|side|view; empty: perspective
   /// --ortho-width, world units; empty: fitted to the scene.
   std::optional<double> orthoWidth;
 };
 /// `sizeHelp` says what the size is of ("Image size", "Window size").
 void addViewFlags(CLI::App& command, ViewFlags& flags, const char* sizeHelp);
-/// The camera the flags give, with near and far from --near/--far where given.
+/// The camera the flags give, with near and far from --near/--far where given; a camera the
+/// library refuses (cameraFromOptions) is an option error.
 Camera cameraFrom(const ViewFlags& flags);
 /// The --up axis.
 UpAxis upAxisFrom(const ViewFlags& flags);

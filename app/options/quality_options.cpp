@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "options/named_option.hpp"
 #include "pcv/core/error.hpp"
 
 namespace pcv::app {
@@ -34,9 +35,8 @@ uint32_t parseColor(const std::string& text) {
 void addQualityOptions(CLI::App& command, QualityOptions& o) {
   command.add_option("--point-size", o.pointSizePx, "Point width in pixels, 1..16")
       ->capture_default_str();
-  command.add_option("--point-shape", o.shape, "Point footprint: square or round")
-      ->check(CLI::IsMember({"square", "round"}))
-      ->capture_default_str();
+  addNamedOption(command, "--point-shape", o.shape, pointShapeTable(),
+                 "Point footprint: square or round");
   command
       .add_option("--world-size", o.worldSize,
                   "Point diameter in world units, shrinking with distance (0: use --point-size)")
@@ -50,11 +50,8 @@ void addQualityOptions(CLI::App& command, QualityOptions& o) {
                   "Adaptive size: fill holes from the closest point within this many pixels "
                   "(0: off, 1..8)")
       ->capture_default_str();
-  command
-      .add_option("--edl", o.edl,
-                  "Eye-dome lighting: on, off or auto (on for files without colour)")
-      ->check(CLI::IsMember({"on", "off", "auto"}))
-      ->capture_default_str();
+  addNamedOption(command, "--edl", o.edl, edlModeTable(),
+                 "Eye-dome lighting: on, off or auto (on for files without colour)");
   command.add_option("--edl-strength", o.edlStrength, "Eye-dome lighting strength")
       ->capture_default_str();
   command.add_option("--edl-radius", o.edlRadiusPx, "Eye-dome lighting radius in pixels, 1..8")
@@ -76,12 +73,12 @@ void addQualityOptions(CLI::App& command, QualityOptions& o) {
 void applyQualityOptions(const QualityOptions& o, RenderSettings& settings) {
   QualitySettings& q = settings.quality;
   q.pointSizePx = o.pointSizePx;
-  q.shape = o.shape == "round" ? PointShape::Round : PointShape::Square;
+  q.shape = o.shape;
   q.sizeMode = o.worldSize > 0.0f ? PointSizeMode::World : PointSizeMode::Screen;
   if (o.worldSize > 0.0f) q.worldSize = o.worldSize;
   q.maxPointSizePx = o.maxPointSizePx;
   q.fillRadiusPx = o.fillRadiusPx;
-  q.edl = o.edl == "on" ? EdlMode::On : o.edl == "off" ? EdlMode::Off : EdlMode::Auto;
+  q.edl = o.edl;
   q.edlStrength = o.edlStrength;
   q.edlRadiusPx = o.edlRadiusPx;
   q.highQuality = o.highQuality;

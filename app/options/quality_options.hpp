@@ -13,18 +13,18 @@
 namespace pcv::app {
 
 struct QualityOptions {
-  int pointSizePx = 1;                   ///< --point-size
-  std::string shape = "square";          ///< --point-shape
-  float worldSize = 0.0f;                ///< --world-size; > 0 switches to world-space sizes
-  int maxPointSizePx = kMaxPointSizePx;  ///< --max-point-size
-  int fillRadiusPx = 0;                  ///< --fill-holes
-  std::string edl = "auto";              ///< --edl on|off|auto (auto: on for clouds without colour)
-  float edlStrength = 1.0f;              ///< --edl-strength
-  int edlRadiusPx = 1;                   ///< --edl-radius
-  bool highQuality = false;              ///< --hq
-  float hqDepthRange = 0.01f;            ///< --hq-range
-  std::string background = "000000";     ///< --background
-  std::string backgroundTop;             ///< --background-top; given: a vertical gradient
+  int pointSizePx = 1;                    ///< --point-size
+  PointShape shape = PointShape::Square;  ///< --point-shape
+  float worldSize = 0.0f;                 ///< --world-size; > 0 switches to world-space sizes
+  int maxPointSizePx = kMaxPointSizePx;   ///< --max-point-size
+  int fillRadiusPx = 0;                   ///< --fill-holes
+  EdlMode edl = EdlMode::Auto;            ///< --edl; auto: on for clouds without colour
+  float edlStrength = 1.0f;               ///< --edl-strength
+  int edlRadiusPx = 1;                    ///< --edl-radius
+  bool highQuality = false;               ///< --hq
+  float hqDepthRange = 0.01f;             ///< --hq-range
+  std::string background = "000000";      ///< --background
+  std::string backgroundTop;              ///< --background-top; given: a vertical gradient
 };
 
 /// Adds the options to `command`; `options` must outlive the parse.

@@ -25,7 +25,7 @@ std::string cameraArguments(const Camera& c) {
                      exactText(c.eye.z) + " --yaw " + exactText(degreesReproducing(c.yawRadians)) +
                      " --pitch " + exactText(degreesReproducing(c.pitchRadians)) + " --near " +
                      exactFloatText(c.nearPlane) + " --far " + exactFloatText(c.farPlane);
-  if (c.upAxis == UpAxis::Y) text += " --up y";
+  if (c.upAxis != Camera().upAxis) text += std::string(" --up ") + upAxisName(c.upAxis);
   // "view": orthographic along the yaw and pitch given, whatever they are.
   if (c.orthographic()) text += " --ortho view --ortho-width " + exactText(c.orthoWidth);
   return text;
@@ -45,11 +45,9 @@ std::string qualityArguments(const RenderSettings& settings) {
   } else if (q.pointSizePx != plain.pointSizePx) {
     text += " --point-size " + std::to_string(q.pointSizePx);
   }
-  if (q.shape == PointShape::Round) text += " --point-shape round";
+  if (q.shape != plain.shape) text += std::string(" --point-shape ") + pointShapeName(q.shape);
   if (q.fillRadiusPx > 0) text += " --fill-holes " + std::to_string(q.fillRadiusPx);
-  text += std::string(" --edl ") + (q.edl == EdlMode::On    ? "on"
-                                    : q.edl == EdlMode::Off ? "off"
-                                                            : "auto");
+  text += std::string(" --edl ") + edlModeName(q.edl);
   if (q.edl != EdlMode::Off) {
     if (q.edlStrength != plain.edlStrength)
       text += " --edl-strength " + exactFloatText(q.edlStrength);

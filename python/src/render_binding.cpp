@@ -11,6 +11,7 @@
 #include <pybind11/stl.h>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/image_size.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "pcv/session/render_converged.hpp"
@@ -74,11 +75,12 @@ py::array_t<uint8_t> render(
     std::array<int, 3> background, std::optional<std::array<int, 3>> backgroundTop,
     std::optional<uint32_t> scan, uint64_t pointBudget, bool inCore, double timeLimit) {
   RenderRequest request;
-  checkImageSize(size);
+  checkImageSize({size[0], size[1]});
   request.width = size[0];
   request.height = size[1];
   request.camera = cameraRequestFrom(eye, yaw, pitch, up, fov, nearPlane, farPlane);
 
+  parseBackend(backend);  // an unknown name fails before anything is read
   request.backend = backend;
   request.settings = renderSettingsFrom(method, pointSize, pointShape, worldSize, fillHoles, edl,
                                         edlStrength, edlRadius, hq, background, backgroundTop);

@@ -12,6 +12,7 @@
 #include <pybind11/stl.h>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/image_size.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/raster/device_point_arrays.hpp"
 #include "pcv/raster/renderer.hpp"
@@ -32,7 +33,7 @@ class PythonRenderer {
   /// Frames are timed whole (no timing events between stages), as `pcv bench --whole-frames`.
   PythonRenderer(std::array<int, 2> size, const std::string& backend)
       : renderer_(createRenderer(backend, {.timeStages = false})) {
-    checkImageSize(size);
+    checkImageSize({size[0], size[1]});
     size_ = size;
   }
 

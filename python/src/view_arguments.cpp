@@ -1,6 +1,7 @@
 #include "view_arguments.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "pcv/core/color_map.hpp"
@@ -21,34 +22,17 @@ uint32_t opaqueColour(const std::array<int, 3>& rgb, const char* what) {
 
 }  // namespace
 
-void checkImageSize(const std::array<int, 2>& size) {
-  if (size[0] <= 0 || size[1] <= 0 || size[0] > 16384 || size[1] > 16384) {
-    throw InputError("size must be (width, height), each 1..16384 pixels");
-  }
-}
-
 CameraRequest cameraRequestFrom(const std::optional<std::array<double, 3>>& eye, double yaw,
                                 double pitch, const std::string& up, double fov,
                                 std::optional<float> nearPlane, std::optional<float> farPlane) {
-  if (up != "z" && up != "y") throw InputError("up must be \"z\" or \"y\", got \"" + up + "\"");
-  if (!(fov > 0.0 && fov < 180.0)) throw InputError("fov must be in (0, 180) degrees");
-  constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180.0;
-  CameraRequest request;
-  Camera& camera = request.camera;
-  camera = Camera::lookingFrom(eye ? glm::dvec3((*eye)[0], (*eye)[1], (*eye)[2]) : Camera().eye,
-                               0.0f, 0.0f, up == "y" ? UpAxis::Y : UpAxis::Z);
-  // Converted in double and rounded once, as `pcv render --yaw --pitch` does.
-  camera.yawRadians = float(yaw * kRadiansPerDegree);
-  camera.pitchRadians = float(std::clamp(pitch, -90.0, 90.0) * kRadiansPerDegree);
-  camera.fovYRadians = float(fov * kRadiansPerDegree);
-  if (nearPlane) camera.nearPlane = *nearPlane;
-  if (farPlane) camera.farPlane = *farPlane;
-  if (!(camera.nearPlane > 0.0f && camera.farPlane > camera.nearPlane)) {
-    throw InputError("near and far must satisfy 0 < near < far");
-  }
-  request.eyeGiven = eye.has_value();
-  request.clipPlanesGiven = nearPlane || farPlane;
-  return request;
+  return pcv::cameraRequestFrom(
+      {.eye = eye ? std::optional(glm::dvec3((*eye)[0], (*eye)[1], (*eye)[2])) : std::nullopt,
+       .yawDegrees = yaw,
+       .pitchDegrees = pitch,
+       .up = parseUpAxis(up),
+       .fovYDegrees = fov,
+       .nearPlane = nearPlane,
+       .farPlane = farPlane});
 }
 
 RenderSettings renderSettingsFrom(const std::optional<std::string>& method, int pointSize,
@@ -60,18 +44,12 @@ RenderSettings renderSettingsFrom(const std::optional<std::string>& method, int 
   if (method) settings.method = parseMethod(*method);
   QualitySettings& q = settings.quality;
   q.pointSizePx = pointSize;
-  if (pointShape != "square" && pointShape != "round") {
-    throw InputError("point_shape must be \"square\" or \"round\"");
-  }
-  q.shape = pointShape == "round" ? PointShape::Round : PointShape::Square;
+  q.shape = parsePointShape(pointShape);
   if (worldSize < 0.0f) throw InputError("world_size must be >= 0");
   q.sizeMode = worldSize > 0.0f ? PointSizeMode::World : PointSizeMode::Screen;
   if (worldSize > 0.0f) q.worldSize = worldSize;
   q.fillRadiusPx = fillHoles;
-  if (edl != "auto" && edl != "on" && edl != "off") {
-    throw InputError("edl must be \"auto\", \"on\" or \"off\"");
-  }
-  q.edl = edl == "on" ? EdlMode::On : edl == "off" ? EdlMode::Off : EdlMode::Auto;
+  q.edl = parseEdlMode(edl);
   q.edlStrength = edlStrength;
   q.edlRadiusPx = edlRadius;
   q.highQuality = hq;

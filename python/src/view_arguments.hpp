@@ -14,9 +14,6 @@
 
 namespace pcv::python {
 
-/// Throws InputError unless both sides are 1..16384 pixels.
-void checkImageSize(const std::array<int, 2>& size);
-
 /// The camera at `eye` (None: framed on the scene, as `pcv render` without --eye), turned by
 /// `yaw` and `pitch` degrees about the `up` axis ("z" or "y"), with a vertical field of view of
 /// `fov` degrees and the clip planes given (None: fitted to the scene).

@@ -21,6 +21,24 @@ glm::dvec3 worldToFrame(UpAxis up, const glm::dvec3& v) {
 
 }  // namespace
 
+const NameTable<UpAxis>& upAxisTable() {
+  static constexpr NamedValue<UpAxis> kRows[] = {{"z", UpAxis::Z}, {"y", UpAxis::Y}};
+  static const NameTable<UpAxis> table{"up axis", kRows};
+  return table;
+}
+
+std::vector<std::string> upAxisNames() {
+  return upAxisTable().names();
+}
+
+UpAxis parseUpAxis(std::string_view name) {
+  return upAxisTable().parse(name);
+}
+
+const char* upAxisName(UpAxis axis) {
+  return upAxisTable().name(axis);
+}
+
 Camera Camera::lookingFrom(const glm::dvec3& eye, float yawDegrees, float pitchDegrees,
                            UpAxis upAxis) {
   Camera camera;

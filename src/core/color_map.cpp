@@ -95,21 +95,53 @@ std::string classificationName(uint32_t asprsClass) {
   return "class " + std::to_string(asprsClass);
 }
 
-std::vector<std::string> colorModeNames() {
-  return {"rgb", "elevation", "intensity", "classification", "attribute"};
+namespace {
+
+constexpr NamedValue<ColorMode> kColorModeRows[] = {{"rgb", ColorMode::Rgb},
+                                                    {"elevation", ColorMode::Elevation},
+                                                    {"intensity", ColorMode::Intensity},
+                                                    {"classification", ColorMode::Classification},
+                                                    {"attribute", ColorMode::Attribute}};
+
+constexpr NamedValue<ColorMap> kColorMapRows[] = {{"viridis", ColorMap::Viridis},
+                                                  {"turbo", ColorMap::Turbo},
+                                                  {"grey", ColorMap::Grey},
+                                                  {"gray", ColorMap::Grey}};
+
+}  // namespace
+
+const NameTable<ColorMode>& colorModeTable() {
+  static const NameTable<ColorMode> table{"colour mode", kColorModeRows};
+  return table;
 }
 
-ColorMode parseColorMode(const std::string& name) {
-  const auto names = colorModeNames();
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (names[i] == name) return ColorMode(i);
-  }
-  throw InputError("unknown colour mode '" + name +
-                   "': expected rgb, elevation, intensity, classification or attribute");
+std::vector<std::string> colorModeNames() {
+  return colorModeTable().names();
+}
+
+ColorMode parseColorMode(std::string_view name) {
+  return colorModeTable().parse(name);
 }
 
 std::string colorModeName(ColorMode mode) {
-  return colorModeNames()[size_t(mode)];
+  return colorModeTable().name(mode);
+}
+
+const NameTable<ColorMap>& colorMapTable() {
+  static const NameTable<ColorMap> table{"colour map", kColorMapRows};
+  return table;
+}
+
+std::vector<std::string> colorMapNames() {
+  return colorMapTable().names();
+}
+
+ColorMap parseColorMap(std::string_view name) {
+  return colorMapTable().parse(name);
+}
+
+std::string colorMapName(ColorMap map) {
+  return colorMapTable().name(map);
 }
 
 }  // namespace pcv

@@ -111,21 +111,6 @@ ValueRange parseValueRange(const std::string& text) {
   throw InputError("bad colour range '" + text + "': expected MIN,MAX with finite MIN < MAX");
 }
 
-std::vector<std::string> colorMapNames() {
-  return {"viridis", "turbo", "grey"};
-}
-
-ColorMap parseColorMap(const std::string& name) {
-  if (name == "viridis") return ColorMap::Viridis;
-  if (name == "turbo") return ColorMap::Turbo;
-  if (name == "grey" || name == "gray") return ColorMap::Grey;
-  throw InputError("unknown colour map '" + name + "': expected viridis, turbo or grey");
-}
-
-std::string colorMapName(ColorMap map) {
-  return colorMapNames()[size_t(map)];
-}
-
 std::vector<std::string> colorableAttributes(const PointCloud& cloud) {
   std::vector<std::string> names;
   for (const auto& attribute : cloud.attributes) names.push_back(attribute.name);

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "pcv/core/image_size.hpp"
 #include "pcv/gl/gl_check.hpp"
 
 namespace pcv {
@@ -74,10 +75,7 @@ const char* pixelFormatName(PixelFormat format) {
 
 ScreenBuffer::ScreenBuffer(int widthPx, int heightPx, PixelFormat format)
     : width_(widthPx), height_(heightPx), format_(format) {
-  if (widthPx < 1 || heightPx < 1 || widthPx > 16384 || heightPx > 16384) {
-    throw InputError("screen buffer size " + std::to_string(widthPx) + "x" +
-                     std::to_string(heightPx) + " is outside 1..16384");
-  }
+  checkImageSize({widthPx, heightPx});
   const GlPixelFormat gl = glFormatOf(format);
   pixelBuffer_ = GlBuffer::create();
   GL_CHECK(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixelBuffer_.id()));

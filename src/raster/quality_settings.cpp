@@ -8,6 +8,12 @@
 namespace pcv {
 namespace {
 
+constexpr NamedValue<PointShape> kPointShapeRows[] = {{"square", PointShape::Square},
+                                                      {"round", PointShape::Round}};
+
+constexpr NamedValue<EdlMode> kEdlModeRows[] = {
+    {"off", EdlMode::Off}, {"on", EdlMode::On}, {"auto", EdlMode::Auto}};
+
 void requireRange(const char* name, double value, double low, double high) {
   if (!(value >= low && value <= high)) {
     throw InputError(std::string(name) + " must be in " + std::to_string(low) + " .. " +
@@ -28,6 +34,40 @@ void validateQualitySettings(const QualitySettings& q) {
   requireRange("the eye-dome lighting radius (pixels)", q.edlRadiusPx, 1, kMaxEdlRadiusPx);
   requireRange("the eye-dome lighting strength", q.edlStrength, 0.0, 100.0);
   requireRange("the high-quality depth range", q.hqDepthRange, 0.0, 1.0);
+}
+
+const NameTable<PointShape>& pointShapeTable() {
+  static const NameTable<PointShape> table{"point shape", kPointShapeRows};
+  return table;
+}
+
+std::vector<std::string> pointShapeNames() {
+  return pointShapeTable().names();
+}
+
+PointShape parsePointShape(std::string_view name) {
+  return pointShapeTable().parse(name);
+}
+
+const char* pointShapeName(PointShape shape) {
+  return pointShapeTable().name(shape);
+}
+
+const NameTable<EdlMode>& edlModeTable() {
+  static const NameTable<EdlMode> table{"eye-dome lighting mode", kEdlModeRows};
+  return table;
+}
+
+std::vector<std::string> edlModeNames() {
+  return edlModeTable().names();
+}
+
+EdlMode parseEdlMode(std::string_view name) {
+  return edlModeTable().parse(name);
+}
+
+const char* edlModeName(EdlMode mode) {
+  return edlModeTable().name(mode);
 }
 
 }  // namespace pcv

@@ -1,44 +1,42 @@
 #include "pcv/raster/raster_method.hpp"
 
-#include "pcv/core/error.hpp"
 #include "pcv/core/point.hpp"
 #include "shared/compact_points.hpp"
 
 namespace pcv {
+namespace {
+
+constexpr NamedValue<RasterMethod> kMethodRows[] = {{"compact", RasterMethod::Compact},
+                                                    {"earlyz", RasterMethod::EarlyZ},
+                                                    {"packed", RasterMethod::Packed},
+                                                    {"seed", RasterMethod::Seed}};
+
+}  // namespace
+
+const NameTable<RasterMethod>& methodTable() {
+  static const NameTable<RasterMethod> table{"method", kMethodRows};
+  return table;
+}
 
 const char* methodName(RasterMethod method) {
-  switch (method) {
-    case RasterMethod::Compact:
-      return "compact";
-    case RasterMethod::EarlyZ:
-      return "earlyz";
-    case RasterMethod::Packed:
-      return "packed";
-    case RasterMethod::Seed:
-      return "seed";
-  }
-  return "?";
+  return methodTable().name(method);
 }
 
 const std::vector<RasterMethod>& allMethods() {
-  static const std::vector<RasterMethod> methods = {RasterMethod::Compact, RasterMethod::EarlyZ,
-                                                    RasterMethod::Packed, RasterMethod::Seed};
+  static const std::vector<RasterMethod> methods = [] {
+    std::vector<RasterMethod> all;
+    for (const NamedValue<RasterMethod>& row : kMethodRows) all.push_back(row.value);
+    return all;
+  }();
   return methods;
 }
 
 std::vector<std::string> methodNames() {
-  std::vector<std::string> names;
-  for (RasterMethod method : allMethods()) names.emplace_back(methodName(method));
-  return names;
+  return methodTable().names();
 }
 
 RasterMethod parseMethod(std::string_view name) {
-  std::string known;
-  for (RasterMethod method : allMethods()) {
-    if (name == methodName(method)) return method;
-    known += (known.empty() ? "" : ", ") + std::string(methodName(method));
-  }
-  throw InputError("unknown method '" + std::string(name) + "'; known methods: " + known);
+  return methodTable().parse(name);
 }
 
 double bytesReadPerPoint(RasterMethod method) {

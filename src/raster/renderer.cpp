@@ -758,10 +758,6 @@ void* Renderer::cudaStream() const {
   return backend_->cudaStream();
 }
 
-std::vector<std::string> backendNames() {
-  return {"auto", "cuda", "cpu"};
-}
-
 std::vector<std::string> builtBackends() {
 #if PCV_WITH_CUDA
   return {"cuda", "cpu"};
@@ -780,21 +776,20 @@ bool cudaAvailable(std::string* reason) {
 }
 
 std::unique_ptr<Renderer> createRenderer(std::string_view name, const RendererOptions& options) {
-  if (name == "cpu") return std::make_unique<Renderer>(createCpuBackend(options.storage), options);
-  if (name == "cuda" || name == "auto") {
-    std::string reason;
-    if (cudaAvailable(&reason)) {
-#if PCV_WITH_CUDA
-      return std::make_unique<Renderer>(createCudaBackend(options.storage), options);
-#endif
-    }
-    if (name == "auto") {
-      return std::make_unique<Renderer>(createCpuBackend(options.storage), options);
-    }
-    throw UnavailableError("cannot use the cuda backend: " + reason);
+  const BackendChoice backend = parseBackend(name);
+  if (backend == BackendChoice::Cpu) {
+    return std::make_unique<Renderer>(createCpuBackend(options.storage), options);
   }
-  throw InputError("unknown backend '" + std::string(name) +
-                   "'; known backends: " + joined(backendNames()));
+  std::string reason;
+  if (cudaAvailable(&reason)) {
+#if PCV_WITH_CUDA
+    return std::make_unique<Renderer>(createCudaBackend(options.storage), options);
+#endif
+  }
+  if (backend == BackendChoice::Auto) {
+    return std::make_unique<Renderer>(createCpuBackend(options.storage), options);
+  }
+  throw UnavailableError("cannot use the cuda backend: " + reason);
 }
 
 }  // namespace pcv

@@ -4,6 +4,14 @@
 
 namespace pcv {
 
+CameraRequest cameraRequestFrom(const CameraOptions& options) {
+  return {.camera = cameraFromOptions(options),
+          .eyeGiven = options.eye.has_value(),
+          .clipPlanesGiven = options.nearPlane || options.farPlane,
+          .orthoView = options.orthographic ? options.orthoView : std::nullopt,
+          .orthoWidthGiven = options.orthographic && options.orthoWidth.has_value()};
+}
+
 Camera startCamera(SceneKind kind, const Box3d& worldBounds, float aspect,
                    const CameraRequest& request) {
   Camera camera = request.camera;

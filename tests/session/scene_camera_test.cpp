@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "pcv/core/camera_framing.hpp"
+#include "pcv/core/error.hpp"
 #include "pcv/session/scene_camera.hpp"
 
 namespace pcv {
@@ -105,6 +106,30 @@ TEST(StartCamera, ACameraPlacedByHandStaysWithPlanesFittedUnlessGiven) {
                                   {.camera = given, .eyeGiven = true, .clipPlanesGiven = true});
   EXPECT_EQ(kept.farPlane, given.farPlane);
   EXPECT_EQ(kept.nearPlane, given.nearPlane);
+}
+
+TEST(CameraRequestFromOptions, SaysWhichPartsWereGiven) {
+  const CameraRequest framed = cameraRequestFrom(CameraOptions{});
+  EXPECT_FALSE(framed.eyeGiven);
+  EXPECT_FALSE(framed.clipPlanesGiven);
+  EXPECT_FALSE(framed.orthoView);
+  EXPECT_FALSE(framed.orthoWidthGiven);
+
+  const CameraRequest placed = cameraRequestFrom({.eye = glm::dvec3(1.0, 2.0, 3.0),
+                                                  .farPlane = 500.0f,
+                                                  .orthographic = true,
+                                                  .orthoView = OrthoView::Side,
+                                                  .orthoWidth = 12.0});
+  EXPECT_TRUE(placed.eyeGiven);
+  EXPECT_EQ(placed.camera.eye, glm::dvec3(1.0, 2.0, 3.0));
+  EXPECT_TRUE(placed.clipPlanesGiven);
+  EXPECT_EQ(placed.orthoView, OrthoView::Side);
+  EXPECT_TRUE(placed.orthoWidthGiven);
+  EXPECT_EQ(placed.camera.orthoWidth, 12.0);
+}
+
+TEST(CameraRequestFromOptions, RefusesWhatTheCameraRefuses) {
+  EXPECT_THROW(cameraRequestFrom({.nearPlane = 2.0f, .farPlane = 1.0f}), InputError);
 }
 
 }  // namespace

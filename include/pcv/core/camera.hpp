@@ -6,8 +6,13 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include <glm/glm.hpp>
+
+#include "pcv/core/named_values.hpp"
 
 namespace pcv {
 
@@ -16,6 +21,13 @@ enum class UpAxis : uint8_t {
   Z,  ///< the seed's (and LiDAR's) convention: yaw 0 looks along +x, 90 along +y
   Y,  ///< y up: yaw 0 looks along +x, 90 along -z (the z-up frame turned about x)
 };
+
+/// The names of --up and pcv.render(up=...): "z", "y".
+const NameTable<UpAxis>& upAxisTable();
+std::vector<std::string> upAxisNames();
+/// Throws UnknownNameError listing the known names.
+UpAxis parseUpAxis(std::string_view name);
+const char* upAxisName(UpAxis axis);
 
 /// How the view maps depth: converging rays (the seed's) or parallel ones.
 enum class Projection : uint8_t {

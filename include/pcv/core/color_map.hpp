@@ -1,13 +1,16 @@
 /// @brief The colours themselves: perceptual colour maps (viridis, turbo, grey) of t in [0, 1],
-/// the ASPRS LAS classification palette, and the colour mode names of `--color`. Which points get
-/// which colour is point_coloring.hpp's concern.
+/// the ASPRS LAS classification palette, and the names of the colour modes and maps. Which
+/// points get which colour is point_coloring.hpp's concern.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <glm/glm.hpp>
+
+#include "pcv/core/named_values.hpp"
 
 namespace pcv {
 
@@ -27,10 +30,19 @@ uint32_t classificationRgba(uint32_t asprsClass);
 /// Name of an ASPRS class ("ground", "building" ...), "class N" beyond the standard ones.
 std::string classificationName(uint32_t asprsClass);
 
-/// "rgb", "elevation", "intensity", "classification", "attribute".
+/// The names of --color and pcv.render(color=...): "rgb", "elevation", "intensity",
+/// "classification", "attribute".
+const NameTable<ColorMode>& colorModeTable();
 std::vector<std::string> colorModeNames();
-/// Throws InputError listing the known names.
-ColorMode parseColorMode(const std::string& name);
+/// Throws UnknownNameError listing the known names.
+ColorMode parseColorMode(std::string_view name);
 std::string colorModeName(ColorMode mode);
+
+/// The names of --color-map: "viridis", "turbo", "grey" (and "gray", read as "grey").
+const NameTable<ColorMap>& colorMapTable();
+std::vector<std::string> colorMapNames();
+/// Throws UnknownNameError listing the known names.
+ColorMap parseColorMap(std::string_view name);
+std::string colorMapName(ColorMap map);
 
 }  // namespace pcv

@@ -32,12 +32,6 @@ ValueRange percentileRange(std::span<const float> values, double lowQuantile = 0
 /// "MIN,MAX" with finite MIN < MAX; throws InputError otherwise.
 ValueRange parseValueRange(const std::string& text);
 
-/// "viridis", "turbo", "grey".
-std::vector<std::string> colorMapNames();
-/// Also accepts "gray"; throws InputError listing the known names.
-ColorMap parseColorMap(const std::string& name);
-std::string colorMapName(ColorMap map);
-
 /// What to colour by; every field has a default that reproduces `pcv render --color rgb`.
 struct ColoringOptions {
   ColorMode mode = ColorMode::Rgb;

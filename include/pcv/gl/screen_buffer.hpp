@@ -19,7 +19,7 @@ const char* pixelFormatName(PixelFormat format);
 class ScreenBuffer {
  public:
   /// Allocates the PBO, the texture and its framebuffer; needs a current GL context. Throws
-  /// GlError, or InputError for a size outside 1..16384.
+  /// GlError, or InputError for a size outside 1..kMaxImageSidePx (image_size.hpp).
   ScreenBuffer(int widthPx, int heightPx, PixelFormat format = PixelFormat::RGBA8);
 
   int width() const { return width_; }

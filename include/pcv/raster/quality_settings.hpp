@@ -4,7 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
 
+#include "pcv/core/named_values.hpp"
 #include "pcv/core/point.hpp"
 
 namespace pcv {
@@ -65,5 +69,19 @@ inline QualitySettings withEdlDecided(QualitySettings q, bool drawsColourless) {
 
 /// Throws InputError naming the setting when a value is out of its range.
 void validateQualitySettings(const QualitySettings& q);
+
+/// The names of --point-shape and pcv.render(point_shape=...): "square", "round".
+const NameTable<PointShape>& pointShapeTable();
+std::vector<std::string> pointShapeNames();
+/// Throws UnknownNameError listing the known names.
+PointShape parsePointShape(std::string_view name);
+const char* pointShapeName(PointShape shape);
+
+/// The names of --edl and pcv.render(edl=...): "off", "on", "auto".
+const NameTable<EdlMode>& edlModeTable();
+std::vector<std::string> edlModeNames();
+/// Throws UnknownNameError listing the known names.
+EdlMode parseEdlMode(std::string_view name);
+const char* edlModeName(EdlMode mode);
 
 }  // namespace pcv

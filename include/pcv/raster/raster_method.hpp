@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "pcv/core/named_values.hpp"
+
 namespace pcv {
 
 enum class RasterMethod : uint8_t {
@@ -16,13 +18,14 @@ enum class RasterMethod : uint8_t {
   Seed,     ///< the seed demo's two passes: float depth, then colour at equal depth
 };
 
-/// "compact", "earlyz", "packed", "seed".
+/// The names of --method and pcv.render(method=...): "compact", "earlyz", "packed", "seed".
+const NameTable<RasterMethod>& methodTable();
 const char* methodName(RasterMethod method);
 /// Every method, in the order above.
 const std::vector<RasterMethod>& allMethods();
 /// The names of allMethods(), for help texts and CLI checks.
 std::vector<std::string> methodNames();
-/// Parses a method name; throws InputError listing the known names otherwise.
+/// Parses a method name; throws UnknownNameError listing the known names otherwise.
 RasterMethod parseMethod(std::string_view name);
 /// Bytes the method's raster pass(es) read per point: its memory traffic per point per frame.
 double bytesReadPerPoint(RasterMethod method);

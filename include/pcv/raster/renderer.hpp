@@ -19,6 +19,7 @@
 #include "pcv/core/point_cloud.hpp"
 #include "pcv/core/point_producer.hpp"
 #include "pcv/core/stage_timings.hpp"
+#include "pcv/raster/backend_choice.hpp"
 #include "pcv/raster/projection.hpp"
 #include "pcv/raster/raster_method.hpp"
 #include "pcv/raster/render_settings.hpp"
@@ -358,9 +359,6 @@ class Renderer {
   uint32_t nextReservation_ = 1;
   AddedPoints added_;
 };
-
-/// Known backend names, for messages and help: {"auto", "cuda", "cpu"}.
-std::vector<std::string> backendNames();
 
 /// The backends compiled into this build ("cuda" only where it was built with the CUDA toolkit),
 /// whether or not a device is present: what `pcv --version` lists.

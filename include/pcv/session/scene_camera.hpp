@@ -8,6 +8,7 @@
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/camera.hpp"
 #include "pcv/core/camera_framing.hpp"
+#include "pcv/core/camera_options.hpp"
 #include "pcv/session/scene_sources.hpp"
 
 namespace pcv {
@@ -21,6 +22,10 @@ struct CameraRequest {
   std::optional<OrthoView> orthoView;
   bool orthoWidthGiven = false;  ///< --ortho-width was given: the camera's orthoWidth stays
 };
+
+/// The request of a camera typed by a front end: the camera (checked as cameraFromOptions
+/// checks it), and which parts were given so that the rest is fitted to the scene.
+CameraRequest cameraRequestFrom(const CameraOptions& options);
 
 /// The start camera of a scene of `kind` with `worldBounds`, in an image of width/height
 /// `aspect` (see the brief).
