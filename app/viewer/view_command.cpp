@@ -1,12 +1,15 @@
 #include "viewer/view_command.hpp"
 
+#include <cstdlib>
 #include <memory>
 
 #include "options/clip_options.hpp"
 #include "options/coloring_options.hpp"
+#include "options/command_line.hpp"
 #include "options/filter_options.hpp"
 #include "options/option_groups.hpp"
 #include "options/quality_options.hpp"
+#include "options/render_arguments.hpp"
 #include "options/session_terminal.hpp"
 #include "options/stream_flags.hpp"
 #include "pcv/core/error.hpp"
@@ -57,6 +60,22 @@ ViewerOptions viewerOptionsFrom(const ViewFlagsAll& flags) {
   return options;
 }
 
+/// Refuses, before any file is read, a window that cannot open: GLFW needs an X server (DISPLAY)
+/// or a Wayland compositor (WAYLAND_DISPLAY). Its own error would name X11 alone, with no hint
+/// that pcv renders without a display.
+void requireDisplay(const std::vector<std::string>& files) {
+  const auto named = [](const char* variable) {
+    const char* value = std::getenv(variable);
+    return value && *value;
+  };
+  if (named("DISPLAY") || named("WAYLAND_DISPLAY")) return;
+  const std::string file = files.empty() ? std::string("FILE") : shellQuoted(files.front());
+  throw StatusError(kNoDisplayStatus,
+                    "no display to open the viewer on (DISPLAY is not set); without one, render "
+                    "an image: pcv render " +
+                        file + " --out image.png");
+}
+
 }  // namespace
 
 void addViewCommand(CLI::App& cli) {
@@ -97,6 +116,7 @@ void addViewCommand(CLI::App& cli) {
                    "background and merged, or one COPC file, streamed; none: cylinders");
   view->callback([flags] {
     ViewerOptions options = viewerOptionsFrom(*flags);
+    requireDisplay(options.files);
     // LAS or LAZ files too large to read whole stream from their conversion in the COPC cache
     // (converted here, before the window opens, with the terminal's progress bar).
     const ScenePlan plan = prepareScene(
