@@ -78,7 +78,7 @@ nlohmann::json summaryFigures(const std::string& path, const FileSummary& s) {
       {"path", path},      {"format", s.format},         {"details", s.details},
       {"points", nullptr}, {"fromHeader", s.fromHeader}, {"droppedPoints", s.droppedPoints},
       {"bounds", nullptr}, {"colour", s.hasColor},       {"attributes", s.attributes},
-      {"notes", s.notes},  {"warnings", s.warnings}};
+      {"notes", s.notes},  {"warnings", s.warnings},     {"missingPoints", s.missingPoints}};
   if (s.pointCountKnown) figures["points"] = s.pointCount;
   if (!s.worldBounds.empty()) {
     const Box3d& b = s.worldBounds;

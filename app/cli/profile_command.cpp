@@ -8,11 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "output_path.hpp"
 #include "options/cli_options.hpp"
 #include "options/option_groups.hpp"
 #include "options/quality_options.hpp"
 #include "options/run_report.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/core/number_text.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/session/cloud_writer.hpp"
 #include "pcv/session/profile_extract.hpp"
@@ -36,6 +38,7 @@ void runProfile(const ProfileOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   // Everything the command line says is checked before any file is read.
   const ProfileFileKind kind = profileFileKindFor(options.out);
+  requireWritableOutput(options.out);
   const ProfileCorridor corridor(ProfileCorridor::parseLine(options.line), options.width);
   const ImageSize size = parseImageSize(options.size);
   RenderSettings settings;
@@ -49,6 +52,22 @@ void runProfile(const ProfileOptions& options) {
 
   const ProfilePoints profile =
       extractProfile(options.inputs, corridor, readOptionsFrom(options.read));
+  // An empty profile is still an answer (a line across a gap between tiles has none), so the
+  // file is written and the status stays 0 for scripts cutting many lines; but a line that
+  // misses the data is most often a typo in its coordinates, so it is said, and reported.
+  runReport()["warnings"] = profile.warnings;
+  for (const std::string& warning : profile.warnings) {
+    std::fprintf(stderr, "pcv: warning: %s\n", warning.c_str());
+  }
+  if (profile.size() == 0) {
+    const std::string warning =
+        "no point lies within " + exactText(corridor.width() / 2.0) + " of the line " +
+        options.line + " (" + std::to_string(profile.pointsTested) +
+        " points tested): it misses the data or the corridor is too narrow; " + options.out +
+        " holds no point";
+    std::fprintf(stderr, "pcv: warning: %s\n", warning.c_str());
+    runReport()["warnings"].push_back(warning);
+  }
   switch (kind) {
     case ProfileFileKind::Csv:
       writeProfileCsv(profile, options.out);

@@ -121,6 +121,15 @@ bool hasTileName(const std::string& path) {
   return hasTileExtension(path);
 }
 
+/// The file read whole, its warnings added to `warnings`.
+PointCloud readCollectingWarnings(const std::string& file, const ReadOptions& options,
+                                  std::vector<std::string>& warnings) {
+  FileSummary summary;
+  PointCloud cloud = readPointCloud(file, options, nullptr, &summary);
+  warnings.insert(warnings.end(), summary.warnings.begin(), summary.warnings.end());
+  return cloud;
+}
+
 }  // namespace
 
 ProfilePoints extractProfile(const std::vector<std::string>& inputs,
@@ -137,7 +146,7 @@ ProfilePoints extractProfile(const std::vector<std::string>& inputs,
   for (const std::string& file : files) {
     if (!hasTileName(file)) {
       ++profile.filesRead;
-      PointCloud cloud = readPointCloud(file, options, nullptr, nullptr);
+      PointCloud cloud = readCollectingWarnings(file, options, profile.warnings);
       profile.pointsTested += cloud.size();
       pieces.push_back(keepCorridor(std::move(cloud), corridor));
       continue;
@@ -149,7 +158,7 @@ ProfilePoints extractProfile(const std::vector<std::string>& inputs,
     }
     ++profile.filesRead;
     if (tile.format != TileFormat::Copc) {
-      PointCloud cloud = readPointCloud(file, options, nullptr, nullptr);
+      PointCloud cloud = readCollectingWarnings(file, options, profile.warnings);
       profile.pointsTested += cloud.size();
       pieces.push_back(keepCorridor(std::move(cloud), corridor));
       continue;

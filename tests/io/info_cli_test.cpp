@@ -53,7 +53,7 @@ TEST(InfoCli, CoordinatesNearZeroNeverReadMinusZero) {
 TEST(InfoCli, ReadsOnlyTheHeaderUnlessAskedForStatistics) {
   TempDir dir;
   // A LAS header that declares 5 points of 34 bytes where the file holds 3: the header alone
-  // answers, --stats reads the points and says the file is truncated.
+  // answers (and warns), --stats reads the 3 points with a warning, --strict refuses the file.
   std::vector<SyntheticPoint> points = {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
   LasOptions options;
   options.declaredCount = 5;
@@ -74,10 +74,28 @@ TEST(InfoCli, ReadsOnlyTheHeaderUnlessAskedForStatistics) {
   ASSERT_GE(attributes.size(), 3u) << file;
   EXPECT_EQ(std::vector<std::string>(attributes.begin(), attributes.begin() + 3),
             (std::vector<std::string>{"intensity", "classification", "return_number"}));
-  EXPECT_NE(runCommand(pcvExecutable().string() + " info --stats " + dir.file("short.las").string(),
+  EXPECT_EQ(file.value("missingPoints", 0ull), 2u) << file;
+  EXPECT_EQ(file.value("warnings", nlohmann::json::array()).size(), 1u) << file;
+  const std::string statsReport = dir.file("stats.json").string();
+  EXPECT_EQ(runCommand(pcvExecutable().string() + " info --stats " +
+                           dir.file("short.las").string() + " --report " + statsReport,
                        &output),
-            0);
-  EXPECT_NE(output.find("truncated"), std::string::npos) << output;
+            0)
+      << output;
+  const nlohmann::json read =
+      readJsonReport(statsReport).value("/files/0"_json_pointer, nlohmann::json());
+  EXPECT_EQ(read.value("points", 0ull), 3u) << read;
+  EXPECT_EQ(read.value("missingPoints", 0ull), 2u) << read;
+  EXPECT_FALSE(read.value("warnings", nlohmann::json::array()).empty()) << read;
+  for (const char* stats : {"", " --stats"}) {
+    EXPECT_EQ(runCommand(pcvExecutable().string() + " info --strict" + stats + " " +
+                             dir.file("short.las").string(),
+                         &output),
+              1)
+        << stats << "\n"
+        << output;
+    EXPECT_NE(output.find("truncated"), std::string::npos) << output;
+  }
 }
 
 std::string placeholderBoundsXml() {

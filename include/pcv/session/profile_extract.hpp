@@ -36,6 +36,8 @@ struct ProfilePoints {
   uint64_t nodesRead = 0;     ///< COPC nodes decoded
   uint64_t nodesTotal = 0;    ///< COPC nodes holding points, in the files opened
   uint64_t pointsTested = 0;  ///< points decoded and tested against the corridor
+  /// What the readers warned of (a file cut short and read as far as it goes ...).
+  std::vector<std::string> warnings;
   size_t size() const { return positions.size(); }
 };
 

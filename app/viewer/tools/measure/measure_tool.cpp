@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "pcv/core/number_text.hpp"
+#include "pcv/session/scene_model.hpp"
 #include "viewer/input_script.hpp"
 #include "viewer/tools/measure/measure_section.hpp"
 
@@ -98,8 +100,10 @@ void MeasureTool::addPoint(glm::dvec2 atPx) {
   if (!picked) return;
   const size_t finished = state_.finished().size();
   state_.addPoint(*picked, host_.rig().camera().upAxis);
-  std::fprintf(stderr, "pcv: measure point (%.17g, %.17g, %.17g)\n", picked->x, picked->y,
-               picked->z);
+  // The point's digits at the float precision it is held at, not a double's binary noise.
+  const glm::dvec3& origin = host_.scene().shownOrigin();
+  std::fprintf(stderr, "pcv: measure point (%s, %s, %s)\n", offsetText(picked->x, origin.x).c_str(),
+               offsetText(picked->y, origin.y).c_str(), offsetText(picked->z, origin.z).c_str());
   if (state_.finished().size() > finished) reportLast();
 }
 
@@ -110,11 +114,11 @@ void MeasureTool::finish() {
 void MeasureTool::reportLast() const {
   const std::vector<Measurement>& list = state_.finished();
   const MeasureResult r = measure(list.back());
-  std::fprintf(stderr,
-               "pcv: measurement %zu (%s): length %.17g, horizontal %.17g, height %.17g, area "
-               "%.17g\n",
-               list.size(), measureKindName(list.back().kind), r.length, r.horizontal, r.height,
-               r.area);
+  // Measured between points held as floats: their precision, without binary noise.
+  const auto text = [](double value) { return exactFloatText(float(value)); };
+  std::fprintf(stderr, "pcv: measurement %zu (%s): length %s, horizontal %s, height %s, area %s\n",
+               list.size(), measureKindName(list.back().kind), text(r.length).c_str(),
+               text(r.horizontal).c_str(), text(r.height).c_str(), text(r.area).c_str());
 }
 
 void MeasureTool::exportTo(const std::string& path) {
