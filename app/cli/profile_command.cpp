@@ -40,8 +40,8 @@ void runProfile(const ProfileOptions& options) {
   RenderSettings settings;
   applyQualityOptions(options.quality, settings);
 
-  const ProfilePoints profile =
-      extractProfile(options.inputs, corridor, readOptionsFrom(options.read));
+  ProfilePoints profile = extractProfile(options.inputs, corridor, readOptionsFrom(options.read));
+  completeFromDatabase(profile.crs);
   switch (kind) {
     case ProfileFileKind::Csv:
       writeProfileCsv(profile, options.out);
@@ -67,12 +67,18 @@ void runProfile(const ProfileOptions& options) {
   runReport()["nodesTotal"] = profile.nodesTotal;
   runReport()["length"] = corridor.length();
   runReport()["width"] = corridor.width();
+  // The unit of x, y, distance, length and width; of z where no vertical unit is stated.
+  const LengthUnit unit = profile.crs.lengthUnit();
+  runReport()["unit"] = unit.known() ? nlohmann::json(unit.symbol()) : nlohmann::json(nullptr);
+  runReport()["verticalUnit"] = profile.crs.verticalUnit.known()
+                                    ? nlohmann::json(profile.crs.verticalUnit.symbol())
+                                    : runReport()["unit"];
   runReport()["out"] = options.out;
   runReport()["seconds"] = seconds;
-  std::fprintf(stderr, "pcv: %llu points in the corridor (%llu tested), line %.3f long; wrote %s\n",
+  std::fprintf(stderr, "pcv: %llu points in the corridor (%llu tested), line %s long; wrote %s\n",
                static_cast<unsigned long long>(profile.size()),
-               static_cast<unsigned long long>(profile.pointsTested), corridor.length(),
-               options.out.c_str());
+               static_cast<unsigned long long>(profile.pointsTested),
+               formatLength(corridor.length(), unit).c_str(), options.out.c_str());
 }
 
 }  // namespace

@@ -20,9 +20,11 @@ namespace pcv::app {
 
 /// The Measure section: the kind, the points in progress, the list (each with Delete) and the
 /// export field. Returns the path to export to when Export (or Enter in the field) was pressed.
-std::optional<std::string> drawMeasureSection(MeasureState& measure, std::string& exportPath);
+std::optional<std::string> drawMeasureSection(MeasureState& measure, std::string& exportPath,
+                                              const LengthUnit& unit);
 /// The measurements (finished and in progress) with a label in world units beside each segment.
-void drawMeasureOverlay(const MeasureState& measure, const ScreenProjector& projector);
+void drawMeasureOverlay(const MeasureState& measure, const ScreenProjector& projector,
+                        const LengthUnit& unit);
 
 /// How the Clip section's slab is oriented.
 enum class SlabOrientation { AlongX, AlongY, AlongZ, AlongView };
@@ -64,7 +66,8 @@ struct ViewsRequests {
 
 /// A scale bar at the bottom left of the view (plan views: world units per pixel are the same
 /// everywhere).
-void drawScaleBarOverlay(const ScreenProjector& projector, double windowWidth);
+void drawScaleBarOverlay(const ScreenProjector& projector, double windowWidth,
+                         const LengthUnit& unit);
 
 /// The "Camera and views" section: mode, position, up axis, Home, Copy view, bookmarks.
 void drawCameraSection(const CameraRig& rig, ViewsPanel& views, ViewsRequests& requests);

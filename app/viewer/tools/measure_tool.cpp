@@ -56,13 +56,14 @@ bool MeasureTool::onDoubleClick(glm::dvec2) {
 }
 
 void MeasureTool::drawSection() {
-  if (const std::optional<std::string> path = drawMeasureSection(state_, exportPath_)) {
+  if (const std::optional<std::string> path =
+          drawMeasureSection(state_, exportPath_, host_.coordinateSystem().lengthUnit())) {
     exportTo(*path);
   }
 }
 
 void MeasureTool::drawOverlay(const ScreenProjector& projector) {
-  drawMeasureOverlay(state_, projector);
+  drawMeasureOverlay(state_, projector, host_.coordinateSystem().lengthUnit());
 }
 
 void MeasureTool::addScriptCommands(ScriptCommands& commands) {
@@ -98,17 +99,20 @@ void MeasureTool::finish() {
 void MeasureTool::reportLast() const {
   const std::vector<Measurement>& list = state_.finished();
   const MeasureResult r = measure(list.back());
+  const LengthUnit unit = host_.coordinateSystem().lengthUnit();
   std::fprintf(stderr,
                "pcv: measurement %zu (%s): length %.17g, horizontal %.17g, height %.17g, area "
-               "%.17g\n",
+               "%.17g, unit %s\n",
                list.size(), measureKindName(list.back().kind), r.length, r.horizontal, r.height,
-               r.area);
+               r.area, unit.known() ? unit.symbol().c_str() : "not declared");
 }
 
 void MeasureTool::exportTo(const std::string& path) {
   const bool json = path.size() >= 5 && path.substr(path.size() - 5) == ".json";
   std::ofstream out(path);
-  out << (json ? measurementsJson(state_.finished()) : measurementsCsv(state_.finished()));
+  const LengthUnit unit = host_.coordinateSystem().lengthUnit();
+  out << (json ? measurementsJson(state_.finished(), unit)
+               : measurementsCsv(state_.finished(), unit));
   if (!out) {
     host_.showError("cannot write the measurements to '" + path + "'");
     return;
