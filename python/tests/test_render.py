@@ -45,7 +45,7 @@ def test_the_default_view_centres_the_data_and_fills_the_image():
     assert abs(left - (319 - right)) <= 16  # centred across
     assert abs(top - (179 - bottom)) <= 9  # and up and down
     assert right - left > 0.8 * 320
-    assert bottom - top > 0.7 * 180
+    assert bottom - top > 0.6 * 180
 
 
 def test_given_colours_are_the_colours_drawn():
