@@ -194,7 +194,9 @@ void addInfoCommand(CLI::App& cli) {
   auto read = std::make_shared<ReadFlags>();
   auto stats = std::make_shared<bool>(false);
   CLI::App* info = cli.add_subcommand(
-      "info", "Describe point cloud files (PLY, LAS, LAZ, COPC, PCD, E57, text)");
+      "info",
+      "Describe point cloud files (PLY, LAS, LAZ, COPC, PCD, E57, text): format, points, "
+      "bounds, attributes, and the coordinate system with its units where the file declares one");
   info->add_option("files", *files,
                    "Files to describe; a folder: the dataset of the LAS/LAZ/COPC tiles under it")
       ->required();

@@ -100,7 +100,8 @@ void addProfileCommand(CLI::App& cli) {
       ->required();
   profile
       ->add_option("--out", options->out,
-                   "P.csv (x, y, z, distance, attributes), P.las, P.laz or P.png (distance "
+                   "P.csv (x, y, z, distance, attributes; the lengths' names carry the unit the "
+                   "file declares, e.g. \"x (m)\"), P.las, P.laz or P.png (distance "
                    "against height)")
       ->required();
   profile->add_option("--size", options->size, "PNG size WIDTHxHEIGHT")->capture_default_str();
