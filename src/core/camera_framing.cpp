@@ -11,6 +11,10 @@ namespace {
 /// The box a view is framed on: an empty box becomes a unit cube at the origin, and a single
 /// point or a zero-size cloud a metre-ish around it; never less than a millionth of the
 /// coordinates' magnitude (float offsets resolve no finer).
+double minimumHalfSize(const glm::dvec3& centre) {
+  return std::max(1e-6 * glm::length(centre), 1e-3);
+}
+
 Box3d framedBox(const Box3d& worldBounds) {
   Box3d box = worldBounds;
   if (box.empty()) {
@@ -18,10 +22,20 @@ Box3d framedBox(const Box3d& worldBounds) {
     box.max = glm::dvec3(0.5);
   }
   const glm::dvec3 centre = box.center();
-  const double minimumHalfSize = std::max(1e-6 * glm::length(centre), 1e-3);
-  box.min = glm::min(box.min, centre - minimumHalfSize);
-  box.max = glm::max(box.max, centre + minimumHalfSize);
+  box.min = glm::min(box.min, centre - minimumHalfSize(centre));
+  box.max = glm::max(box.max, centre + minimumHalfSize(centre));
   return box;
+}
+
+/// Samples that outline a surface or a volume: spread along two axes at least. A point, or
+/// points on a line, would put the eye on them; their box's corners frame them instead.
+bool samplesSpan(std::span<const glm::dvec3> samples) {
+  Box3d box;
+  for (const glm::dvec3& sample : samples) box.extend(sample);
+  if (box.empty()) return false;
+  const double least = 2.0 * minimumHalfSize(box.center());
+  const glm::dvec3 size = box.size();
+  return int(size.x > least) + int(size.y > least) + int(size.z > least) >= 2;
 }
 
 }  // namespace
@@ -66,9 +80,12 @@ Camera frameBounds(const Box3d& worldBounds, float aspect, const FramingAngles& 
   // bare); fitted to its corners, the nearest one, in the air above the ground, takes half the
   // image.
   std::vector<glm::dvec3> fitted;
-  fitted.reserve(samples.empty() ? 8 : samples.size());
-  for (const glm::dvec3& sample : samples) fitted.push_back(inCameraAxes(sample));
-  if (fitted.empty()) fitted.assign(std::begin(corners), std::end(corners));
+  if (samplesSpan(samples)) {
+    fitted.reserve(samples.size());
+    for (const glm::dvec3& sample : samples) fitted.push_back(inCameraAxes(sample));
+  } else {
+    fitted.assign(std::begin(corners), std::end(corners));
+  }
   // The half extents of the view at unit depth, less the margin.
   const double tanY = std::tan(0.5 * double(camera.fovYRadians)) / kFramingMargin;
   const double tanX = tanY * double(std::max(aspect, 1e-3f));

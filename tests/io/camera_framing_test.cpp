@@ -50,6 +50,19 @@ TEST(CameraFraming, HandlesTinyEmptyAndSinglePointClouds) {
   EXPECT_LT(one.nearPlane, one.farPlane);
   const Camera empty = frameBounds(Box3d{}, 1.0f);
   EXPECT_LT(empty.nearPlane, empty.farPlane);
+  // Samples of one point, or of points on a line, frame as the box does: the eye never lands
+  // on them.
+  const std::vector<glm::dvec3> same(10, glm::dvec3(3.0, 4.0, 5.0));
+  const Camera sampled = frameBounds(single, 1.0f, {}, {}, same);
+  EXPECT_EQ(sampled.eye, one.eye);
+  EXPECT_EQ(sampled.nearPlane, one.nearPlane);
+  Box3d line;
+  line.extend(glm::dvec3(0.0));
+  line.extend(glm::dvec3(10.0, 0.0, 0.0));
+  const std::vector<glm::dvec3> onLine = {glm::dvec3(0.0), glm::dvec3(5.0, 0.0, 0.0),
+                                          glm::dvec3(10.0, 0.0, 0.0)};
+  const Camera lineCamera = frameBounds(line, 1.0f, {}, {}, onLine);
+  EXPECT_TRUE(allCornersVisible(lineCamera, line, 1.0f));
 }
 
 /// A LiDAR tile as it comes: flat ground 1000 x 500 with a bare corner where the camera looks
