@@ -27,6 +27,7 @@
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/session/render_converged.hpp"
 #include "pcv/session/scene.hpp"
+#include "pcv/session/declared_crs.hpp"
 #include "pcv/session/scene_camera.hpp"
 #include "pcv/video/video_writer.hpp"
 
@@ -175,14 +176,19 @@ void runRender(const RenderOptions& options) {
   }
   const Camera camera =
       startCamera(scene.kind(), scene.worldBounds(), float(size.width) / float(size.height),
-                  cameraRequestFrom(options.view));
+                  cameraRequestFrom(options.view), framingSamples(scene));
   Image image = renderImage(options, scene, camera, settings, size);
   if (options.scaleBar) {
     const double aspect = double(size.width) / double(size.height);
+    const LengthUnit unit = declaredCoordinateSystem(options.files).lengthUnit();
     const ScaleBar bar =
-        scaleBarFor(camera.unitsPerPixel(0.0, double(size.height), aspect), size.width / 4.0);
+        scaleBarFor(camera.unitsPerPixel(0.0, double(size.height), aspect), size.width / 4.0, unit);
     drawScaleBar(image, bar, packRgba(255, 255, 255));
-    runReport()["scaleBar"] = {{"units", bar.lengthUnits}, {"pixels", bar.lengthPx}};
+    runReport()["scaleBar"] = {
+        {"units", bar.lengthUnits},
+        {"pixels", bar.lengthPx},
+        {"unit", unit.known() ? nlohmann::json(unit.symbol()) : nlohmann::json(nullptr)},
+        {"label", bar.label}};
   }
   writeImageFile(options.out, image, imageKind);
   runReport()["points"] = renderer->pointCount();

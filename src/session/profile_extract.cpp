@@ -142,6 +142,7 @@ ProfilePoints extractProfile(const std::vector<std::string>& inputs,
     if (hasTileName(file)) tiles.push_back(file);
   }
   const TileSet described = describeTiles(tiles);  // headers only, in parallel
+  profile.crs = described.crs;
   size_t tileIndex = 0;
   for (const std::string& file : files) {
     if (!hasTileName(file)) {
@@ -210,7 +211,14 @@ void writeProfileCsv(const ProfilePoints& profile, const std::filesystem::path& 
   std::FILE* file = std::fopen(path.c_str(), "wb");
   if (!file) throw InputError("cannot create " + path.string());
   const PointCloud& cloud = *profile.cloud;
-  std::string text = "x,y,z,distance";
+  const LengthUnit horizontal = profile.crs.lengthUnit();
+  const LengthUnit vertical =
+      profile.crs.verticalUnit.known() ? profile.crs.verticalUnit : horizontal;
+  const auto named = [](const char* name, const LengthUnit& unit) {
+    return unit.known() ? std::string(name) + " (" + unit.symbol() + ")" : std::string(name);
+  };
+  std::string text = named("x", horizontal) + "," + named("y", horizontal) + "," +
+                     named("z", vertical) + "," + named("distance", horizontal);
   if (cloud.hasColor) text += ",red,green,blue";
   // Fields appended one by one: a comma, then the value.
   auto field = [&text](const std::string& value) {

@@ -70,13 +70,14 @@ bool MeasureTool::cancel() {
 }
 
 void MeasureTool::drawSection() {
-  if (const std::optional<std::string> path = drawMeasureSection(state_, exportPath_)) {
+  if (const std::optional<std::string> path =
+          drawMeasureSection(state_, exportPath_, host_.coordinateSystem().lengthUnit())) {
     exportTo(*path);
   }
 }
 
 void MeasureTool::drawOverlay(const ScreenProjector& projector) {
-  drawMeasureOverlay(state_, projector);
+  drawMeasureOverlay(state_, projector, host_.coordinateSystem().lengthUnit());
 }
 
 void MeasureTool::addScriptCommands(ScriptCommands& commands) {
@@ -116,15 +117,20 @@ void MeasureTool::reportLast() const {
   const MeasureResult r = measure(list.back());
   // Measured between points held as floats: their precision, without binary noise.
   const auto text = [](double value) { return exactFloatText(float(value)); };
-  std::fprintf(stderr, "pcv: measurement %zu (%s): length %s, horizontal %s, height %s, area %s\n",
+  const LengthUnit unit = host_.coordinateSystem().lengthUnit();
+  std::fprintf(stderr,
+               "pcv: measurement %zu (%s): length %s, horizontal %s, height %s, area %s, unit %s\n",
                list.size(), measureKindName(list.back().kind), text(r.length).c_str(),
-               text(r.horizontal).c_str(), text(r.height).c_str(), text(r.area).c_str());
+               text(r.horizontal).c_str(), text(r.height).c_str(), text(r.area).c_str(),
+               unit.known() ? unit.symbol().c_str() : "not declared");
 }
 
 void MeasureTool::exportTo(const std::string& path) {
   const bool json = path.size() >= 5 && path.substr(path.size() - 5) == ".json";
   std::ofstream out(path);
-  out << (json ? measurementsJson(state_.finished()) : measurementsCsv(state_.finished()));
+  const LengthUnit unit = host_.coordinateSystem().lengthUnit();
+  out << (json ? measurementsJson(state_.finished(), unit)
+               : measurementsCsv(state_.finished(), unit));
   if (!out) {
     host_.showError("cannot write the measurements to '" + path + "'");
     return;

@@ -169,6 +169,7 @@ void ProfileTool::cut() {
     // corridor meets their nodes.
     ProfilePoints profile = scene.cloud().size() > 0 ? extractProfile(scene.cloud(), corridor)
                                                      : extractProfile(scene.files(), corridor);
+    if (!profile.crs.known()) profile.crs = host_.coordinateSystem();  // the CSV names the unit
     if (!renderer_) renderer_ = createRenderer("cpu");
     RenderSettings settings;
     settings.quality.pointSizePx = 2;  // a profile is thin: wider points read better
@@ -179,6 +180,7 @@ void ProfileTool::cut() {
     view_.measured.clear();
     view_.points = profile.size();
     view_.length = corridor.length();
+    view_.unit = profile.crs.lengthUnit();
     std::fprintf(stderr, "pcv: profile: %llu points, line %s long, width %s\n",
                  static_cast<unsigned long long>(profile.size()),
                  exactFloatText(float(corridor.length())).c_str(),

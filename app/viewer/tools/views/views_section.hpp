@@ -38,7 +38,8 @@ struct ViewsRequests {
 
 /// A scale bar at the bottom left of the view (plan views: world units per pixel are the same
 /// everywhere).
-void drawScaleBarOverlay(const ScreenProjector& projector, double windowWidth);
+void drawScaleBarOverlay(const ScreenProjector& projector, double windowWidth,
+                         const LengthUnit& unit);
 
 /// The "Camera and views" section: mode, position, up axis, Home, Copy view, bookmarks.
 void drawCameraSection(const CameraRig& rig, ViewsPanel& views, ViewsRequests& requests);
