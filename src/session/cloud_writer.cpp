@@ -80,7 +80,7 @@ CloudWriteSummary writePointCloud(std::shared_ptr<const PointCloud> cloud,
                                   const std::filesystem::path& path) {
   CloudWriteSummary summary{.kind = cloudFileKindFor(path),
                             .points = cloud->size(),
-                            .pointFormat = cloud->hasColor ? 2 : 0};
+                            .pointFormat = lasPointFormatFor(*cloud)};
   if (summary.kind != CloudFileKind::Copc) {
     const LasCompression compression =
         summary.kind == CloudFileKind::Laz ? LasCompression::Laz : LasCompression::None;

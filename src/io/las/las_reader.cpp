@@ -25,6 +25,7 @@ ReadResult describeLas(const LasHeader& header, const ReadContext& context) {
   ReadResult result{.format = "LAS", .details = header.description()};
   result.declared = declaredByHeader(header);
   result.cloud = RecordDecoder(lasRecordLayout(header), context).describeCloud();
+  result.cloud.lasPointFormat = header.pointFormat;
   return result;
 }
 
@@ -55,9 +56,10 @@ ReadResult readLas(const ByteSource& source, const ReadContext& context) {
   context.reachedByte(header.pointsOffset);
   const RecordSource records{.data = bytes.data() + header.pointsOffset,
                              .count = header.pointCount,
-                             .layout = lasRecordLayout(header)};
+                             .layout = lasRecordLayout(header, context.options)};
   ReadResult result{.format = "LAS", .details = header.description()};
   result.cloud = decodeRecords(records, context, result.worldBounds);
+  result.cloud.lasPointFormat = header.pointFormat;
   result.crs = lasCoordinateSystem(header, bytes);
   return result;
 }
