@@ -282,3 +282,12 @@ def test_corpus_las_and_laz_give_the_same_fields(name):
     for key in names:
         assert a[key].dtype == b[key].dtype, key
         np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+
+
+def test_render_colours_by_a_field_beyond_the_default_ones(tmp_path):
+    path = write_las14(tmp_path / "in.las", 3, make_fields(3, seed=5))
+    image = pcv.render(path, size=(32, 24), backend="cpu", color="point_source_id")
+    assert image.shape == (24, 32, 4)
+    renderer = pcv.Renderer(size=(32, 24), backend="cpu")
+    renderer.add(path, color="gps_time")
+    assert renderer.render().shape == (24, 32, 4)

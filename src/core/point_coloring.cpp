@@ -37,7 +37,8 @@ struct ScalarSource {
 
 std::optional<ScalarSource> findScalar(const PointCloud& cloud, const std::string& name) {
   if (const ScalarAttribute* attribute = cloud.findAttribute(name)) {
-    const double offset = attribute->wide() && attribute->size() > 0 ? attribute->wideValues[0] : 0.0;
+    const double offset =
+        attribute->wide() && attribute->size() > 0 ? attribute->wideValues[0] : 0.0;
     return ScalarSource{attribute, -1, std::isfinite(offset) ? offset : 0.0, &cloud};
   }
   static const char* axes[] = {"x", "y", "z"};

@@ -116,9 +116,9 @@ void assemble(std::vector<Piece>& pieces, ProfilePoints& profile) {
     cloud.points[i] = Point{float(offset.x), float(offset.y), float(offset.z), p.rgba};
     for (size_t a = 0; a < names.size(); ++a) {
       const int column = columns[order[i].piece][a];
-      cloud.attributes[a].setValue(
-          i, column < 0 ? std::numeric_limits<double>::quiet_NaN()
-                        : piece.cloud.attributes[size_t(column)].value(source));
+      cloud.attributes[a].setValue(i, column < 0
+                                          ? std::numeric_limits<double>::quiet_NaN()
+                                          : piece.cloud.attributes[size_t(column)].value(source));
     }
   }
 }

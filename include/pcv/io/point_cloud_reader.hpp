@@ -100,8 +100,8 @@ struct ReadOptions {
   /// Adds `name` to moreAttributes (nothing for an empty name): a colour or range attribute the
   /// reads must give.
   void alsoDecode(const std::string& name) {
-    if (!name.empty() && std::find(moreAttributes.begin(), moreAttributes.end(), name) ==
-                             moreAttributes.end()) {
+    if (!name.empty() &&
+        std::find(moreAttributes.begin(), moreAttributes.end(), name) == moreAttributes.end()) {
       moreAttributes.push_back(name);
     }
   }

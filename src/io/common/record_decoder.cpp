@@ -154,7 +154,8 @@ PointCloud RecordDecoder::allocateCloud(uint64_t count, const glm::dvec3& origin
                                         const ReadContext& context) const {
   // Wide attributes take two floats' room.
   size_t attributeFloats = 0;
-  for (const AttributeType type : attributeTypes_) attributeFloats += isWideAttributeType(type) ? 2 : 1;
+  for (const AttributeType type : attributeTypes_)
+    attributeFloats += isWideAttributeType(type) ? 2 : 1;
   context.requireMemoryForPoints(count, attributeFloats);
   // Uninitialised: decode() writes every point and value, so each thread takes the page faults
   // of its own chunk instead of one thread zero-filling everything first.

@@ -14,9 +14,9 @@ constexpr uint64_t kDataType = 2, kOptions = 3, kName = 4, kNoData = 40, kScale 
 constexpr uint8_t kNoDataBit = 1, kScaleBit = 8, kOffsetBit = 16;
 
 /// Types 1-10 in the VLR's numbering; 0 where the code is not one of them.
-constexpr ScalarType kTypes[11] = {ScalarType::UInt8,  ScalarType::UInt8,   ScalarType::Int8,
-                                   ScalarType::UInt16, ScalarType::Int16,   ScalarType::UInt32,
-                                   ScalarType::Int32,  ScalarType::UInt64,  ScalarType::Int64,
+constexpr ScalarType kTypes[11] = {ScalarType::UInt8,   ScalarType::UInt8,  ScalarType::Int8,
+                                   ScalarType::UInt16,  ScalarType::Int16,  ScalarType::UInt32,
+                                   ScalarType::Int32,   ScalarType::UInt64, ScalarType::Int64,
                                    ScalarType::Float32, ScalarType::Float64};
 
 /// The "anytype" no-data value: unsigned integers stored as uint64, signed as int64, floats as
@@ -37,8 +37,8 @@ double anyValue(const uint8_t* p, ScalarType type) {
 void storeAnyValue(uint8_t* p, ScalarType type, double value) {
   if (isFloatType(type)) {
     storeLe(p, value);
-  } else if (type == ScalarType::Int8 || type == ScalarType::Int16 ||
-             type == ScalarType::Int32 || type == ScalarType::Int64) {
+  } else if (type == ScalarType::Int8 || type == ScalarType::Int16 || type == ScalarType::Int32 ||
+             type == ScalarType::Int64) {
     storeLe(p, int64_t(value));
   } else {
     storeLe(p, uint64_t(value));
@@ -100,8 +100,8 @@ std::vector<uint8_t> lasExtraBytesPayload(const std::vector<LasExtraBytes>& extr
     uint8_t* p = payload.data() + e * kExtraBytesDescriptorSize;
     const LasExtraBytes& extra = extras[e];
     p[kDataType] = codeOf(extra.type);
-    p[kOptions] = uint8_t((extra.hasNoData ? kNoDataBit : 0) |
-                          (extra.scaled ? kScaleBit | kOffsetBit : 0));
+    p[kOptions] =
+        uint8_t((extra.hasNoData ? kNoDataBit : 0) | (extra.scaled ? kScaleBit | kOffsetBit : 0));
     std::memcpy(p + kName, extra.name.data(), std::min<size_t>(extra.name.size(), 31));
     if (extra.hasNoData) storeAnyValue(p + kNoData, extra.type, extra.noData);
     if (extra.scaled) {

@@ -175,8 +175,9 @@ LasHeader parseLasHeader(const ByteSource& source, const ReadContext& context) {
   parseEvlrs(file, source, header);
   for (const LasVlr& vlr : header.vlrs) {  // in `file`, unlike EVLRs
     if (vlr.userId == kLasSpecUserId && vlr.recordId == kExtraBytesRecordId) {
-      header.extraBytes = parseLasExtraBytes(file + vlr.payloadOffset, vlr.payloadBytes,
-                                             kLasFormatBytes[header.pointFormat], header.recordLength);
+      header.extraBytes =
+          parseLasExtraBytes(file + vlr.payloadOffset, vlr.payloadBytes,
+                             kLasFormatBytes[header.pointFormat], header.recordLength);
     }
   }
   return header;

@@ -43,9 +43,7 @@ AttributeType attributeTypeOf(ScalarType type) {
 
 class LayoutBuilder {
  public:
-  explicit LayoutBuilder(uint64_t stride) : stride_(stride) {
-    layout.bytesPerPoint = stride;
-  }
+  explicit LayoutBuilder(uint64_t stride) : stride_(stride) { layout.bytesPerPoint = stride; }
 
   /// A whole field at `base`, world = raw * scale + offset.
   void add(const std::string& name, ScalarType type, AttributeType as, uint64_t base,
@@ -133,9 +131,8 @@ RecordLayout lasRecordLayout(const LasHeader& h) {
                       .hasNoData = extra.hasNoData,
                       .noData = extra.noData};
     // Scaled values are not whole numbers, and no-data values become NaN: both need a float.
-    const AttributeType as = extra.scaled || extra.hasNoData
-                                 ? AttributeType::Float64
-                                 : attributeTypeOf(extra.type);
+    const AttributeType as =
+        extra.scaled || extra.hasNoData ? AttributeType::Float64 : attributeTypeOf(extra.type);
     const bool taken = std::find(b.layout.attributeNames.begin(), b.layout.attributeNames.end(),
                                  extra.name) != b.layout.attributeNames.end();
     if (!taken) b.push(extra.name, as, field);

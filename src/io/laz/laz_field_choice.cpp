@@ -22,22 +22,23 @@ FieldChoice chooseFields(const LasHeader& header, const ReadOptions* options) {
   FieldChoice choice{.layout = lasRecordLayout(header, options)};
   const RecordLayout& l = choice.layout;
   bool extras = false;
-  for (const LasExtraBytes& extra : header.extraBytes) extras = extras || anyOf(l, {extra.name.c_str()});
+  for (const LasExtraBytes& extra : header.extraBytes)
+    extras = extras || anyOf(l, {extra.name.c_str()});
   // Layered chunks: x, y, the return numbers and the scanner channel are in the first layer,
   // always decoded; each other layer only for the fields read from it.
-  choice.fields = laz::FieldSelection{
-      .classification = anyOf(l, {"classification"}),
-      .flags = anyOf(l, {"synthetic", "key_point", "withheld", "overlap", "scan_direction",
-                         "edge_of_flight_line"}),
-      .intensity = anyOf(l, {"intensity"}),
-      .scanAngle = anyOf(l, {"scan_angle"}),
-      .userData = anyOf(l, {"user_data"}),
-      .pointSource = anyOf(l, {"point_source_id"}),
-      .gpsTime = anyOf(l, {"gps_time"}),
-      .rgb = redOffset(l) >= 0,
-      .nir = anyOf(l, {"nir"}),
-      .wavePacket = false,
-      .extraBytes = extras};
+  choice.fields =
+      laz::FieldSelection{.classification = anyOf(l, {"classification"}),
+                          .flags = anyOf(l, {"synthetic", "key_point", "withheld", "overlap",
+                                             "scan_direction", "edge_of_flight_line"}),
+                          .intensity = anyOf(l, {"intensity"}),
+                          .scanAngle = anyOf(l, {"scan_angle"}),
+                          .userData = anyOf(l, {"user_data"}),
+                          .pointSource = anyOf(l, {"point_source_id"}),
+                          .gpsTime = anyOf(l, {"gps_time"}),
+                          .rgb = redOffset(l) >= 0,
+                          .nir = anyOf(l, {"nir"}),
+                          .wavePacket = false,
+                          .extraBytes = extras};
   return choice;
 }
 
