@@ -212,6 +212,7 @@ void addInfoCommand(CLI::App& cli) {
     }
     ReadOptions options = readOptionsFrom(*read);
     options.headerOnly = !*stats;
+    options.allAttributes = true;  // every field the file has is listed
     int failures = 0;
     for (const std::string& path : *files) {
       try {

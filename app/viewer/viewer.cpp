@@ -78,6 +78,9 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
                                         report);
   addStandardTools(tools_, *this);
   readOptions_ = options.read;
+  // Files decode the attribute coloured by and the one filtered by, beside their default ones.
+  readOptions_.alsoDecode(options.coloring.attribute);
+  readOptions_.alsoDecode(options.stream.rangeAttribute);
   // --ortho: orthographic from the first frame (framed on the scene once it is known).
   Camera start =
       options.orthoStart ? options.orthoStart->camera : options.camera.value_or(Camera{});

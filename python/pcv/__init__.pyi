@@ -56,10 +56,11 @@ def read(
     bounds: tuple[Sequence[float], Sequence[float]] | None = None,
     resolution: float | None = None,
     decode: Literal["auto", "cuda", "cpu"] = "auto",
-) -> dict[str, npt.NDArray[Any]]:
+) -> dict[str, Any]:
     """A point cloud file as NumPy arrays: "xyz" (N x 3 float64, world), "origin" (3 float64),
-    "offsets" (N x 3 float32 view), "rgb" (N x 3 uint8 view) when the file has colours, and one
-    float32 view per attribute ("intensity", "classification", ...)."""
+    "offsets" (N x 3 float32 view), "rgb" (N x 3 uint8 view) when the file has colours, one
+    array per attribute of the field's own type ("classification" uint8, "gps_time" float64,
+    ...), and "point_format" (int) for LAS, LAZ and COPC files."""
 
 def info(path: PathLike) -> FileInfo:
     """What the file's header declares, without decoding a point."""
@@ -109,11 +110,12 @@ def render(
 
 def write(
     path: PathLike,
-    data: dict[str, npt.NDArray[Any]] | npt.ArrayLike,
+    data: dict[str, Any] | npt.ArrayLike,
     rgb: npt.ArrayLike | None = None,
 ) -> int:
-    """Writes LAS, LAZ or COPC (by the name: *.las, *.laz, *.copc.laz); returns the points
-    written."""
+    """Writes LAS, LAZ or COPC (by the name: *.las, *.laz, *.copc.laz) keeping the dict's
+    "point_format" and every attribute (LAS fields in place, others as extra bytes); colours
+    uint8, uint16 or floats in 0..1. Returns the points written."""
 
 class Renderer:
     """A renderer kept across frames: sets added once, drawn from any camera."""

@@ -46,7 +46,10 @@ ReadOptions readOptionsFor(const std::optional<std::vector<std::string>>& fields
     throw InputError("unknown LAZ decoder \"" + decode + "\" (expected auto, cuda or cpu)");
   }
 #endif
-  if (!fields) return options;
+  if (!fields) {
+    options.allAttributes = true;  // every field of the file, LAS's GPS time and flags too
+    return options;
+  }
   options.colors = std::find(fields->begin(), fields->end(), "rgb") != fields->end();
   for (const std::string& name : *fields) {
     if (name != "rgb" && !isPositionField(name)) options.attributes.push_back(name);
@@ -138,8 +141,14 @@ Args:
 Returns:
     A dict of arrays: "xyz" (N x 3 float64, world units), "origin" (3 float64) and
     "offsets" (N x 3 float32, xyz - origin, as pcv stores them); "rgb" (N x 3 uint8) when the
-    file has colours; one float32 array of N values per attribute. "offsets", "rgb" and the
-    attributes are views of pcv's own memory, not copies.
+    file has colours; one array of N values per attribute, of the field's own type
+    (classification uint8, point_source_id uint16, gps_time float64, other formats' attributes
+    float32). LAS, LAZ and COPC files give every field of their point format (intensity,
+    classification, return_number, number_of_returns, synthetic, key_point, withheld,
+    overlap, scanner_channel, scan_direction, edge_of_flight_line, user_data, scan_angle in
+    degrees, point_source_id, gps_time, nir) and their extra bytes by the names their VLR gives,
+    and "point_format" (an int), so that pcv.write writes them back alike. "offsets", "rgb"
+    and the float attributes are views of pcv's own memory, not copies.
 
 Raises:
     pcv.InputError: the file is malformed or unreadable (or not COPC, with bounds or

@@ -50,8 +50,10 @@ class PythonRenderer {
     const std::lock_guard lock(mutex_);
     PointCloud merged;
     bool first = true;
+    ReadOptions read;
+    read.alsoDecode(coloring.attribute);  // a LAS field coloured by is read beside the defaults
     for (const std::string& file : sources.files) {
-      PointCloud cloud = readPointCloud(file);
+      PointCloud cloud = readPointCloud(file, read, nullptr, nullptr);
       if (std::exchange(first, false)) {
         merged = std::move(cloud);
       } else {

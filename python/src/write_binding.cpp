@@ -31,16 +31,21 @@ void bindWrite(py::module_& module) {
 
 Args:
     path: the file to write; it appears only once complete.
-    data: a dict as pcv.read returns it ("offsets" and "origin", or "xyz"; "rgb"; the
-        attributes "intensity", "classification" and "return_number" are kept), or an N x 3
-        array of world positions.
-    rgb: N x 3 uint8 colours, for an array (or instead of the dict's).
+    data: a dict as pcv.read returns it ("offsets" and "origin", or "xyz"; "rgb";
+        "point_format", the LAS point format to write, else one that holds the data), or an
+        N x 3 array of world positions. Attributes named as pcv.read names LAS fields
+        ("classification", "gps_time", "point_source_id" ...) go to those fields; every other
+        attribute goes to the extra bytes, of its array's type, named in an Extra Bytes VLR.
+        COPC files take point format 6, 7 or 8.
+    rgb: N x 3 colours, for an array (or instead of the dict's): uint8, uint16 (as LAS
+        stores them), or floats in 0..1 (as Open3D's).
 
 Returns:
     The number of points written.
 
 Raises:
-    pcv.InputError: an unknown kind of file, or arrays of the wrong shape.)doc");
+    pcv.InputError (a ValueError): an unknown kind of file, arrays of the wrong shape, float
+        colours outside 0..1, or a point_format that is not 0-10.)doc");
 }
 
 }  // namespace pcv::python

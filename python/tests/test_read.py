@@ -39,7 +39,7 @@ def test_offsets_and_colours_view_one_buffer_that_outlives_the_dict(utm_las):
 
 def test_fields_keep_only_what_is_asked(utm_las):
     cloud = pcv.read(utm_las["path"], fields=["intensity"])
-    assert set(cloud) == {"xyz", "origin", "offsets", "intensity"}
+    assert set(cloud) == {"xyz", "origin", "offsets", "intensity", "point_format"}
     np.testing.assert_array_equal(cloud["intensity"], utm_las["intensity"])
 
 

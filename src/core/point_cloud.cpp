@@ -7,6 +7,69 @@
 
 namespace pcv {
 
+const char* attributeTypeName(AttributeType type) {
+  switch (type) {
+    case AttributeType::Float32:
+      return "float32";
+    case AttributeType::Float64:
+      return "float64";
+    case AttributeType::Int8:
+      return "int8";
+    case AttributeType::UInt8:
+      return "uint8";
+    case AttributeType::Int16:
+      return "int16";
+    case AttributeType::UInt16:
+      return "uint16";
+    case AttributeType::Int32:
+      return "int32";
+    case AttributeType::UInt32:
+      return "uint32";
+    case AttributeType::Int64:
+      return "int64";
+    case AttributeType::UInt64:
+      return "uint64";
+  }
+  return "float32";
+}
+
+void ScalarAttribute::resize(uint64_t count) {
+  if (wide()) {
+    wideValues.resize(count);
+  } else {
+    values.resize(count);
+  }
+}
+
+void ScalarAttribute::resize(uint64_t count, double fill) {
+  if (wide()) {
+    wideValues.resize(count, fill);
+  } else {
+    values.resize(count, float(fill));
+  }
+}
+
+void ScalarAttribute::append(const ScalarAttribute& other, uint64_t begin, uint64_t end) {
+  if (wide() && other.wide()) {
+    wideValues.insert(wideValues.end(), other.wideValues.begin() + begin,
+                      other.wideValues.begin() + end);
+  } else if (!wide() && !other.wide()) {
+    values.insert(values.end(), other.values.begin() + begin, other.values.begin() + end);
+  } else {
+    const uint64_t at = size();
+    resize(at + (end - begin));
+    for (uint64_t i = begin; i < end; ++i) setValue(at + (i - begin), other.value(i));
+  }
+}
+
+void ScalarAttribute::push_back(double v) {
+  if (wide()) {
+    wideValues.push_back(v);
+  } else {
+    values.push_back(float(v));
+  }
+}
+
 glm::dvec3 originNear(const glm::dvec3& world) {
   return glm::dvec3(std::round(world.x), std::round(world.y), std::round(world.z));
 }

@@ -21,11 +21,15 @@ constexpr uint64_t kMaxSampleValues = 1u << 20;  // percentiles from at most ~1 
 struct ScalarSource {
   const ScalarAttribute* attribute = nullptr;
   int axis = -1;        ///< 0, 1, 2 for x, y, z when not an attribute
-  double offset = 0.0;  ///< origin's coordinate for axes; 0 for attributes
+  /// origin's coordinate for axes; for wide attributes (GPS time) their first value, so the
+  /// floats are small differences that keep their precision; 0 for other attributes
+  double offset = 0.0;
   const PointCloud* cloud = nullptr;
 
   float localValue(uint64_t i) const {
-    if (attribute) return attribute->values[i];
+    if (attribute) {
+      return attribute->wide() ? float(attribute->wideValues[i] - offset) : attribute->values[i];
+    }
     const Point& p = cloud->points[i];
     return axis == 0 ? p.x : axis == 1 ? p.y : p.z;
   }
@@ -33,7 +37,9 @@ struct ScalarSource {
 
 std::optional<ScalarSource> findScalar(const PointCloud& cloud, const std::string& name) {
   if (const ScalarAttribute* attribute = cloud.findAttribute(name)) {
-    return ScalarSource{attribute, -1, 0.0, &cloud};
+    const double offset =
+        attribute->wide() && attribute->size() > 0 ? attribute->wideValues[0] : 0.0;
+    return ScalarSource{attribute, -1, std::isfinite(offset) ? offset : 0.0, &cloud};
   }
   static const char* axes[] = {"x", "y", "z"};
   for (int a = 0; a < 3; ++a) {
@@ -146,7 +152,7 @@ Coloring colorPoints(const PointCloud& cloud, const ColoringOptions& options,
         parallelFor(count, [&](uint64_t begin, uint64_t end) {
           std::array<bool, 256> seen{};
           for (uint64_t i = begin; i < end; ++i) {
-            const uint32_t c = classOf(classes->values[i]);
+            const uint32_t c = classOf(float(classes->value(i)));
             seen[c] = true;
             rgba[i] = classificationRgba(c);
           }

@@ -78,17 +78,17 @@ CloudFilter::CloudFilter(const PointFilter& filter, const PointCloud& cloud)
 
 bool CloudFilter::keeps(uint64_t index) const {
   if (classification_) {
-    const float c = classification_->values[index];
+    const float c = float(classification_->value(index));
     if (!(c >= 0.0f && c <= 255.0f) || !filter_.classes.contains(uint32_t(c))) return false;
   }
   if (returnNumber_) {
-    const uint32_t number = uint32_t(std::clamp(returnNumber_->values[index], 0.0f, 255.0f));
+    const uint32_t number = uint32_t(std::clamp(returnNumber_->value(index), 0.0, 255.0));
     const uint32_t count =
-        numberOfReturns_ ? uint32_t(std::clamp(numberOfReturns_->values[index], 0.0f, 255.0f)) : 0;
+        numberOfReturns_ ? uint32_t(std::clamp(numberOfReturns_->value(index), 0.0, 255.0)) : 0;
     if (!returnKept(filter_, number, count)) return false;
   }
   for (size_t r = 0; r < ranged_.size(); ++r) {
-    if (!rangeKeeps(filter_.ranges[r], double(ranged_[r]->values[index]))) return false;
+    if (!rangeKeeps(filter_.ranges[r], ranged_[r]->value(index))) return false;
   }
   return true;
 }

@@ -40,7 +40,7 @@ FilterFields filterFieldsAt(const FilterData& data, uint64_t i) {
   return FilterFields{.classification = field(data.classification, 255.0f),
                       .returnNumber = field(data.returnNumber, 15.0f),
                       .numberOfReturns = field(data.numberOfReturns, 15.0f),
-                      .rangeValue = data.rangeValues.empty() ? 0.0f : data.rangeValues[i]};
+                      .rangeValue = data.hasRangeValues() ? data.rangeValueAt(i) : 0.0f};
 }
 
 uint32_t filterFieldBits(const FilterData& data) {
@@ -58,11 +58,11 @@ LaidOutSet layOutSet(std::span<const Point> points, const LayoutSpec& spec, bool
     if (!sorted) {
       throw InputError("filter data needs the compact layout; this storage keeps unsorted points");
     }
-    for (const std::span<const float>* field : {&filter->classification, &filter->returnNumber,
-                                                &filter->numberOfReturns, &filter->rangeValues}) {
-      if (!field->empty() && field->size() != count) {
-        throw InputError("filter data of " + std::to_string(field->size()) +
-                         " values for a set of " + std::to_string(count) + " points");
+    for (const uint64_t size : {filter->classification.size(), filter->returnNumber.size(),
+                                filter->numberOfReturns.size(), filter->rangeValueCount()}) {
+      if (size != 0 && size != count) {
+        throw InputError("filter data of " + std::to_string(size) + " values for a set of " +
+                         std::to_string(count) + " points");
       }
     }
   }
@@ -97,7 +97,7 @@ LaidOutSet layOutSet(std::span<const Point> points, const LayoutSpec& spec, bool
     batch += batchesForPoints(slice);
   }
   if (filter) {
-    const bool withValues = !filter->rangeValues.empty();
+    const bool withValues = filter->hasRangeValues();
     a.filterWords.resize(count);
     if (withValues) a.rangeValues.resize(count);
     for (uint64_t i = 0; i < count; ++i) {

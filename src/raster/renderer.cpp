@@ -523,7 +523,11 @@ FilterData filterDataOf(std::span<const ScalarAttribute> attributes,
     if (attribute.name == "number_of_returns") data.numberOfReturns = values;
     if (!rangeAttribute.empty() && attribute.name == rangeAttribute) {
       data.rangeAttribute = attribute.name;
-      data.rangeValues = values;
+      if (attribute.wide()) {
+        data.wideRangeValues = {attribute.wideValues.data(), attribute.wideValues.size()};
+      } else {
+        data.rangeValues = values;
+      }
     }
   }
   return data;
@@ -533,16 +537,16 @@ void Renderer::setFilterData(PointSetId set, const FilterData& data) {
   const auto found = sets_.find(set);
   if (found == sets_.end()) throw InputError("setFilterData: no set " + std::to_string(set));
   const uint64_t count = found->second.pointCount;
-  for (const std::span<const float>* field : {&data.classification, &data.returnNumber,
-                                              &data.numberOfReturns, &data.rangeValues}) {
-    if (!field->empty() && field->size() != count) {
-      throw InputError("setFilterData: " + std::to_string(field->size()) +
-                       " values for a set of " + std::to_string(count) + " points");
+  for (const uint64_t size : {data.classification.size(), data.returnNumber.size(),
+                              data.numberOfReturns.size(), data.rangeValueCount()}) {
+    if (size != 0 && size != count) {
+      throw InputError("setFilterData: " + std::to_string(size) + " values for a set of " +
+                       std::to_string(count) + " points");
     }
   }
   storeFilterData(
       set, [&](uint64_t i) { return filterFieldsAt(data, i); }, filterFieldBits(data),
-      data.rangeAttribute, !data.rangeValues.empty());
+      data.rangeAttribute, data.hasRangeValues());
 }
 
 void Renderer::setFilterData(PointSetId set, const std::function<FilterFields(uint64_t)>& fieldsOf,

@@ -6,7 +6,8 @@ namespace pcv {
 
 CloudWriteSummary writePointCloud(std::shared_ptr<const PointCloud> cloud,
                                   const std::filesystem::path& path, const OutputRules& rules) {
-  const int recordFormat = cloud->hasColor ? 2 : 0;
+  // The source's point format where the cloud carries one (pcv.write(pcv.read(f)) keeps it).
+  const int recordFormat = lasPointFormatFor(*cloud);
   // The COPC writer may open the records twice (a second pass when the first finds points
   // outside the declared bounds): each pass gets its own stream over the same cloud.
   const PointRecordSource source = [cloud, recordFormat] {

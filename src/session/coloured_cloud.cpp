@@ -55,7 +55,7 @@ Coloring ColouredCloud::show(const ColoringOptions& coloring, const PointSetOpti
 void ColouredCloud::applyFilterData() {
   const FilterData data = filterDataOf(cloud_.attributes, rangeAttribute_);
   // Points with nothing a filter reads (a PLY of positions) get no arrays: filters draw none.
-  if (data.classification.empty() && data.returnNumber.empty() && data.rangeValues.empty()) return;
+  if (data.classification.empty() && data.returnNumber.empty() && !data.hasRangeValues()) return;
   renderer_.setFilterData(*set_, data);
 }
 

@@ -54,7 +54,12 @@ std::optional<uint64_t> inCoreBytes(const std::vector<std::string>& files) {
   for (const std::string& file : files) {
     const FileSummary summary = describePointFile(file);
     if (!summary.pointCountKnown) return std::nullopt;
-    bytes += summary.pointCount * (16 + 4 * summary.attributes.size());
+    // The header lists every field; a read keeps LAS files' default attributes only.
+    const bool las = summary.format == "LAS" || summary.format == "LAZ" || summary.format == "COPC";
+    uint64_t kept = 0;
+    for (const std::string& name : summary.attributes)
+      kept += !las || lasAttributeReadByDefault(name);
+    bytes += summary.pointCount * (16 + 4 * kept);
   }
   return bytes;
 }

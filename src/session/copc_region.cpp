@@ -33,7 +33,7 @@ void appendInside(PointCloud& into, const PointCloud& node, const std::optional<
     if (bounds && !inside(node.origin + glm::dvec3(point.x, point.y, point.z), *bounds)) continue;
     into.points.push_back(point);
     for (size_t a = 0; a < into.attributes.size(); ++a) {
-      into.attributes[a].values.push_back(node.attributes[a].values[i]);
+      into.attributes[a].push_back(node.attributes[a].value(i));
     }
   }
 }
@@ -69,6 +69,13 @@ CopcRegionRead readCopcRegion(const std::filesystem::path& path, const CopcRegio
   cloud.origin = file.origin();
   cloud.hasColor = file.hasColor();
   for (const std::string& name : file.attributeNames()) cloud.attributes.push_back({name, {}});
+  // The attributes' types are the nodes' (all decoded alike).
+  if (!decoded.empty() && decoded[0].attributes.size() == cloud.attributes.size()) {
+    for (size_t a = 0; a < cloud.attributes.size(); ++a) {
+      cloud.attributes[a].type = decoded[0].attributes[a].type;
+    }
+    cloud.lasPointFormat = decoded[0].lasPointFormat;
+  }
   for (const PointCloud& node : decoded) appendInside(cloud, node, region.bounds);
   return read;
 }

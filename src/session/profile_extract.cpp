@@ -86,7 +86,14 @@ void assemble(std::vector<Piece>& pieces, ProfilePoints& profile) {
   cloud.points.resize(order.size());
   for (const std::string& name : names) {
     cloud.attributes.push_back({name, {}});
-    cloud.attributes.back().values.resize(order.size());
+    // The type of the first piece that has it.
+    for (const Piece& piece : pieces) {
+      if (const ScalarAttribute* own = piece.cloud.findAttribute(name)) {
+        cloud.attributes.back().type = own->type;
+        break;
+      }
+    }
+    cloud.attributes.back().resize(order.size());
   }
   profile.positions.resize(order.size());
   profile.distances.resize(order.size());
@@ -110,9 +117,9 @@ void assemble(std::vector<Piece>& pieces, ProfilePoints& profile) {
     cloud.points[i] = Point{float(offset.x), float(offset.y), float(offset.z), p.rgba};
     for (size_t a = 0; a < names.size(); ++a) {
       const int column = columns[order[i].piece][a];
-      cloud.attributes[a].values[i] = column < 0
-                                          ? std::numeric_limits<float>::quiet_NaN()
-                                          : piece.cloud.attributes[size_t(column)].values[source];
+      cloud.attributes[a].setValue(i, column < 0
+                                          ? std::numeric_limits<double>::quiet_NaN()
+                                          : piece.cloud.attributes[size_t(column)].value(source));
     }
   }
 }
@@ -196,9 +203,8 @@ ProfilePoints extractProfile(const PointCloud& cloud, const ProfileCorridor& cor
   copy.points.resize(cloud.size());
   std::copy(cloud.points.begin(), cloud.points.end(), copy.points.begin());
   for (const ScalarAttribute& a : cloud.attributes) {
-    copy.attributes.push_back({a.name, {}});
-    copy.attributes.back().values.resize(a.values.size());
-    std::copy(a.values.begin(), a.values.end(), copy.attributes.back().values.begin());
+    copy.attributes.push_back(a.emptyLike());
+    copy.attributes.back().append(a, 0, a.size());
   }
   profile.pointsTested = cloud.size();
   std::vector<Piece> pieces;
@@ -239,7 +245,9 @@ void writeProfileCsv(const ProfilePoints& profile, const std::filesystem::path& 
       field(std::to_string(greenOf(rgba)));
       field(std::to_string(blueOf(rgba)));
     }
-    for (const ScalarAttribute& a : cloud.attributes) field(exactFloatText(a.values[i]));
+    for (const ScalarAttribute& a : cloud.attributes) {
+      field(a.wide() ? exactText(a.wideValues[i]) : exactFloatText(a.values[i]));
+    }
     text += '\n';
     if (text.size() > (1u << 20)) {
       std::fwrite(text.data(), 1, text.size(), file);

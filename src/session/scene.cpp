@@ -61,6 +61,9 @@ ScenePlan prepareScene(const SceneSources& sources, const SceneOptions& options)
 
 Scene::Scene(const ScenePlan& plan, const SceneOptions& options, Renderer& renderer)
     : plan_(plan), options_(options), renderer_(renderer) {
+  // Files decode the attribute coloured by and the one filtered by, beside their default ones.
+  options_.read.alsoDecode(options_.coloring.attribute);
+  options_.read.alsoDecode(options_.stream.rangeAttribute);
   if (plan_.cacheMissing) {
     throw InputError("the COPC cache " + plan_.files[0] + " of " +
                      std::to_string(plan_.cachedFrom.size()) + " file(s) is not made yet");

@@ -28,10 +28,10 @@ PointCloud mergeSamples(const std::vector<const PointCloud*>& samples) {
       return std::any_of(s->attributes.begin(), s->attributes.end(),
                          [&](const ScalarAttribute& a) { return a.name == attribute.name; });
     });
-    if (everywhere) merged.attributes.push_back({.name = attribute.name, .values = {}});
+    if (everywhere) merged.attributes.push_back(attribute.emptyLike());
   }
   merged.points.resize(total);
-  for (ScalarAttribute& attribute : merged.attributes) attribute.values.resize(total);
+  for (ScalarAttribute& attribute : merged.attributes) attribute.resize(total);
   size_t at = 0;
   for (const PointCloud* sample : samples) {
     const glm::dvec3 shift = sample->origin - merged.origin;
@@ -45,7 +45,7 @@ PointCloud mergeSamples(const std::vector<const PointCloud*>& samples) {
     for (ScalarAttribute& attribute : merged.attributes) {
       for (const ScalarAttribute& from : sample->attributes) {
         if (from.name != attribute.name) continue;
-        std::copy(from.values.begin(), from.values.end(), attribute.values.begin() + at);
+        for (uint64_t i = 0; i < from.size(); ++i) attribute.setValue(at + i, from.value(i));
       }
     }
     at += sample->size();

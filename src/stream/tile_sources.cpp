@@ -43,12 +43,9 @@ PointCloud movedTo(PointCloud cloud, const glm::dvec3& origin) {
 
 std::vector<std::string> attributesRead(const Tile& tile, const ReadOptions& options) {
   std::vector<std::string> names;
+  // Tiles are LAS, LAZ or COPC: their readers decode these.
   for (const std::string& name : tile.attributes) {
-    if (options.attributes.empty() ||
-        std::find(options.attributes.begin(), options.attributes.end(), name) !=
-            options.attributes.end()) {
-      names.push_back(name);
-    }
+    if (options.wantsAttribute(name, lasAttributeReadByDefault(name))) names.push_back(name);
   }
   return names;
 }
@@ -163,11 +160,11 @@ PointCloud WholeTileSource::decodeNode(size_t node) const {
         continue;
       }
       cloud.points[out] = cloud.points[i];
-      for (auto& attribute : cloud.attributes) attribute.values[out] = attribute.values[i];
+      for (auto& attribute : cloud.attributes) attribute.moveValue(out, i);
       ++out;
     }
     cloud.points.resize(out);
-    for (auto& attribute : cloud.attributes) attribute.values.resize(out);
+    for (auto& attribute : cloud.attributes) attribute.resize(out);
   }
   if (!hasColor_) cloud.hasColor = false;
   return movedTo(std::move(cloud), origin_);

@@ -1,6 +1,8 @@
 // LAS edge cases written by the tests: formats, versions, precision, and broken headers.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "io_test_util.hpp"
 #include "pcv/core/host_memory.hpp"
 
@@ -73,7 +75,12 @@ TEST(LasReader, DescribingAHugeFileReadsOnlyItsHeader) {
   const FileSummary summary = describePointFile(sparseLas(dir, count));
   EXPECT_TRUE(summary.fromHeader);
   EXPECT_EQ(summary.pointCount, count);
-  EXPECT_EQ(summary.attributes.size(), 4u);  // intensity, class, return and number of returns
+  // The header describes every field of point format 0, read or not.
+  EXPECT_EQ(summary.attributes,
+            std::vector<std::string>({"intensity", "classification", "return_number",
+                                      "number_of_returns", "synthetic", "key_point", "withheld",
+                                      "scan_direction", "edge_of_flight_line", "scan_angle",
+                                      "user_data", "point_source_id"}));
   EXPECT_FALSE(summary.hasColor);
 }
 
@@ -100,6 +107,37 @@ TEST(LasReader, BoundsOfHugeIntegerCoordinatesAreExact) {
   const FileSummary summary = summarizePointCloud(dir.file("huge.las"));
   EXPECT_EQ(summary.worldBounds.min, glm::dvec3(-2100000000.0, -2099999999.0, -2000000000.0));
   EXPECT_EQ(summary.worldBounds.max, glm::dvec3(2100000000.0, 17.0, 5.0));
+}
+
+TEST(LasReader, FieldsBeyondTheDefaultOnesAreReadWhenAsked) {
+  TempDir dir;
+  const auto points = utmPoints(50);
+  std::vector<uint8_t> file = makeLas(points);  // 1.2, point format 3, no VLR
+  constexpr size_t kHeaderBytes = 227, kRecordBytes = 34, kGpsOffset = 20;
+  // Microseconds at 3e8 seconds: a float would keep none of them.
+  const auto gpsTime = [](size_t i) { return 3e8 + double(i) * 1.000001; };
+  for (size_t i = 0; i < points.size(); ++i) {
+    const double t = gpsTime(i);
+    std::memcpy(file.data() + kHeaderBytes + i * kRecordBytes + kGpsOffset, &t, sizeof t);
+  }
+  writeBytes(dir.file("t.las"), file);
+  // By default: no GPS time, whose doubles would cost 8 bytes a point.
+  const PointCloud plain = readPointCloud(dir.file("t.las"));
+  EXPECT_EQ(plain.findAttribute("gps_time"), nullptr);
+  EXPECT_EQ(plain.attributes.size(), 4u);
+  EXPECT_EQ(plain.lasPointFormat, 3);
+  ReadOptions options;
+  options.alsoDecode("gps_time");
+  const PointCloud timed = readPointCloud(dir.file("t.las"), options, nullptr, nullptr);
+  const ScalarAttribute* time = timed.findAttribute("gps_time");
+  ASSERT_NE(time, nullptr);
+  EXPECT_EQ(time->type, AttributeType::Float64);
+  ASSERT_EQ(time->size(), points.size());
+  for (size_t i = 0; i < points.size(); ++i) EXPECT_EQ(time->value(i), gpsTime(i)) << i;
+  EXPECT_EQ(timed.findAttribute("classification")->type, AttributeType::UInt8);
+  options = {};
+  options.allAttributes = true;
+  EXPECT_EQ(readPointCloud(dir.file("t.las"), options, nullptr, nullptr).attributes.size(), 13u);
 }
 
 TEST(LasReader, ReadsEveryPointFormatAndVersion) {

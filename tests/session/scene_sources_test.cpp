@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <optional>
 
 #include "pcv/core/error.hpp"
 #include "pcv/session/copc_cache.hpp"
@@ -78,6 +79,14 @@ TEST(ScenePlan, LasAboveTheMemoryLimitStreamsFromItsCopcCache) {
   // Beyond memory but --in-core: read whole, as asked (its reader refuses what cannot fit).
   EXPECT_EQ(planScene({.files = {las}}, {.memoryBytes = 1000, .inCore = true}).kind,
             SceneKind::InCore);
+}
+
+TEST(ScenePlan, InCoreBytesCountWhatAReadKeeps) {
+  test::TempDir dir;
+  const std::string las = test::writeGridLas(dir.file("grid.las")).string();
+  // Point format 2 has 12 fields; a read keeps intensity, class and the two return numbers:
+  // 16 bytes of point and 4 of each of those.
+  EXPECT_EQ(inCoreBytes({las}), std::optional<uint64_t>(1600 * (16 + 4 * 4)));
 }
 
 TEST(PrepareScene, AMissingCacheWithoutAConverterIsAnInputError) {

@@ -35,7 +35,9 @@ void drawPicked(const SceneModel& scene) {
   const std::optional<uint64_t> picked = scene.pickedIndex();
   if (!picked || *picked >= cloud.size()) return;
   for (const ScalarAttribute& attribute : cloud.attributes) {
-    ImGui::Text("  %s: %g", attribute.name.c_str(), double(attribute.values[*picked]));
+    // Wide values (GPS time at 3e8 s) with every digit they keep.
+    ImGui::Text("  %s: %.*g", attribute.name.c_str(), attribute.wide() ? 17 : 7,
+                attribute.value(*picked));
   }
 }
 

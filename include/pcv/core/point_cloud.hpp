@@ -14,11 +14,63 @@
 
 namespace pcv {
 
+/// The type of an attribute's values as the file stores them, so that they come back as they
+/// came (classification as uint8, GPS time as float64) to Python and to writers.
+enum class AttributeType : uint8_t {
+  Float32,
+  Float64,
+  Int8,
+  UInt8,
+  Int16,
+  UInt16,
+  Int32,
+  UInt32,
+  Int64,
+  UInt64,
+};
+
+/// Whether values of `type` need a double to be exact: a float holds integers up to 2^24, and
+/// GPS time (3e8 seconds) would lose whole seconds.
+constexpr bool isWideAttributeType(AttributeType type) {
+  return type == AttributeType::Float64 || type == AttributeType::Int32 ||
+         type == AttributeType::UInt32 || type == AttributeType::Int64 ||
+         type == AttributeType::UInt64;
+}
+
+/// "uint8", "float64" ... (NumPy's names).
+const char* attributeTypeName(AttributeType type);
+
 /// Per-point scalar values a file carried besides position and colour (intensity,
-/// classification, return number, GPS time ...), one value per point, kept for colouring.
+/// classification, return number, GPS time ...), one value per point, for colouring, filters,
+/// picking and export. Stored as floats, or as doubles for the wide types: one of the two
+/// vectors holds the values, by `type`; value() and setValue() read and write either.
 struct ScalarAttribute {
   std::string name;
-  UninitializedVector<float> values;  ///< resize() leaves them for the reader to fill
+  UninitializedVector<float> values;  ///< narrow types; resize() leaves them for the reader
+  AttributeType type = AttributeType::Float32;
+  UninitializedVector<double> wideValues;  ///< wide types (isWideAttributeType); else empty
+
+  bool wide() const { return isWideAttributeType(type); }
+  uint64_t size() const { return wide() ? wideValues.size() : values.size(); }
+  double value(uint64_t i) const { return wide() ? wideValues[i] : double(values[i]); }
+  void setValue(uint64_t i, double v) {
+    if (wide()) {
+      wideValues[i] = v;
+    } else {
+      values[i] = float(v);
+    }
+  }
+  /// Grows with uninitialised values (for a reader to fill) or shrinks.
+  void resize(uint64_t count);
+  /// Grows with `fill` or shrinks.
+  void resize(uint64_t count, double fill);
+  /// Appends values [begin, end) of `other` (any type), converted to this one's.
+  void append(const ScalarAttribute& other, uint64_t begin, uint64_t end);
+  void push_back(double v);
+  /// Value i moved to index `to` (to <= i), for readers that compact their points.
+  void moveValue(uint64_t to, uint64_t from) { setValue(to, value(from)); }
+  /// Same name and type, no values.
+  ScalarAttribute emptyLike() const { return {name, {}, type, {}}; }
 };
 
 struct PointCloud {
@@ -26,6 +78,9 @@ struct PointCloud {
   UninitializedVector<Point> points;  ///< offsets from origin, and RGBA colour
   bool hasColor = false;              ///< true when colours came from the data, not a colour map
   std::vector<ScalarAttribute> attributes;
+  /// The LAS point format (0-10) the points were read from, so that writing them back as LAS
+  /// keeps it and its fields; -1 for other sources.
+  int lasPointFormat = -1;
 
   uint64_t size() const { return points.size(); }
   /// Bounds of the offsets (computed in parallel, not trusted from a file header); NaN/inf

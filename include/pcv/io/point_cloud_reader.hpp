@@ -4,6 +4,7 @@
 /// line, and what was expected there.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
@@ -75,9 +76,18 @@ enum class PointFileFormat { Unknown, Ply, Las, Pcd, Text, E57 };
 struct ReadOptions {
   /// Multi-scan formats (E57): read only this scan (0-based); empty reads and merges all.
   std::optional<uint32_t> scan;
-  /// Attributes to decode, by the names `pcv info` lists; empty decodes all. Layered formats
-  /// (LAZ point formats 6-10) skip the layers nobody asked for; positions are always read.
+  /// Attributes to decode, by the names `pcv info` lists; empty decodes the default ones and
+  /// `moreAttributes`. Layered formats (LAZ point formats 6-10) skip the layers nobody asked
+  /// for; positions are always read.
   std::vector<std::string> attributes;
+  /// With `attributes` empty: decoded besides the default ones (a colour or range attribute).
+  /// By default LAS, LAZ and COPC decode intensity, classification and the return numbers
+  /// (lasAttributeReadByDefault); their other fields (GPS time, point source ID, scan angle,
+  /// flags, user data, NIR, extra bytes) cost host memory per point and are decoded when named
+  /// here or with allAttributes. Other formats decode every attribute.
+  std::vector<std::string> moreAttributes;
+  /// Decode every attribute the file has (Python's read, `pcv info --stats`).
+  bool allAttributes = false;
   /// Decode the file's colours (false skips them where the format allows).
   bool colors = true;
   /// Read the header only: the point count, bounds and fields as the file declares them, at any
@@ -90,7 +100,28 @@ struct ReadOptions {
   /// LAZ and COPC: decodes the chunks many at a time on another device (pcv_io_cuda's GPU
   /// decoder); null decodes them on the CPU's cores. Files it does not support stay on the CPU.
   std::shared_ptr<laz::ChunkBatchDecoder> lazDecoder;
+
+  /// Adds `name` to moreAttributes (nothing for an empty name): a colour or range attribute the
+  /// reads must give.
+  void alsoDecode(const std::string& name) {
+    if (!name.empty() &&
+        std::find(moreAttributes.begin(), moreAttributes.end(), name) == moreAttributes.end()) {
+      moreAttributes.push_back(name);
+    }
+  }
+  /// Whether a reader decodes attribute `name`, which it decodes by default when `byDefault`.
+  bool wantsAttribute(const std::string& name, bool byDefault) const {
+    const auto named = [&name](const std::vector<std::string>& names) {
+      return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    if (!attributes.empty()) return named(attributes);
+    return allAttributes || byDefault || named(moreAttributes);
+  }
 };
+
+/// Whether LAS, LAZ and COPC reads decode the field `name` when ReadOptions do not name it:
+/// intensity, classification and the return numbers, what colouring and filters use most.
+bool lasAttributeReadByDefault(const std::string& name);
 
 /// What `pcv info` prints about a file.
 struct FileSummary {

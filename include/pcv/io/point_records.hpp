@@ -70,8 +70,15 @@ std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& p
 
 /// The points of `cloud` as records of `pointFormat` (0-10): positions on a grid as fine as the
 /// floats' precision over the cloud's extent, offset by its origin; colours scaled to 16 bits;
-/// the intensity, classification and return_number attributes where the cloud has them.
+/// attributes named as the LAS readers name the fields (intensity, gps_time, point_source_id
+/// ...) in those fields where the format has them; every other attribute in the extra bytes,
+/// of its own type, named by an Extra Bytes VLR.
 std::unique_ptr<PointRecordStream> cloudRecords(PointCloud cloud, int pointFormat);
+
+/// The point format that keeps `cloud`'s fields: the one it was read from (PointCloud::
+/// lasPointFormat), else 0 (1 with a gps_time attribute), moved to the one with RGB when the
+/// cloud has colours.
+int lasPointFormatFor(const PointCloud& cloud);
 
 /// The points of `producer` (the demo cylinders, say) as records of `pointFormat`, produced a
 /// slice at a time so any count fits in bounded memory. `bounds` (relative to `origin`) must

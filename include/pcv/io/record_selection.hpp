@@ -30,12 +30,16 @@ struct RecordPoint {
   double gpsTime = 0.0;  ///< 0 in formats without it
   double userData = 0.0;
   double pointSourceId = 0.0;
-  double scanAngle = 0.0;  ///< degrees
+  double scanAngle = 0.0;   ///< degrees
+  uint32_t classFlags = 0;  ///< synthetic, key-point, withheld, overlap (bits 0-3)
+  uint32_t scannerChannel = 0;
+  uint32_t scanDirection = 0, edgeOfFlightLine = 0;
+  double nir = 0.0;  ///< 0 in formats without it
 };
 
-/// The value of the attribute named as the readers name them ("intensity", "gps_time",
-/// "classification", "return_number", "number_of_returns", "user_data", "point_source_id",
-/// "scan_angle"), or empty for a name LAS records do not carry.
+/// The value of the field named as the readers name it ("intensity", "gps_time",
+/// "classification", "synthetic" ...: every LAS field but the colours), or empty for a name LAS
+/// records do not carry.
 std::optional<double> recordAttribute(const RecordPoint& point, std::string_view name);
 
 /// Whether a record is kept; called from several threads at once.

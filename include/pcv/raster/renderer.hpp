@@ -86,6 +86,14 @@ struct FilterData {
   /// The one attribute a range filter may test on this set (values uploaded only when given).
   std::string rangeAttribute;
   std::span<const float> rangeValues;
+  std::span<const double> wideRangeValues;  ///< instead, for a wide attribute (GPS time)
+
+  bool hasRangeValues() const { return !rangeValues.empty() || !wideRangeValues.empty(); }
+  uint64_t rangeValueCount() const { return rangeValues.size() + wideRangeValues.size(); }
+  /// The range value of point i, as the filters test it (floats).
+  float rangeValueAt(uint64_t i) const {
+    return rangeValues.empty() ? float(wideRangeValues[i]) : rangeValues[i];
+  }
 };
 
 /// One point's filter data, for generated sets (Renderer::setFilterData with a function).

@@ -14,7 +14,7 @@ namespace pcv {
 struct CloudWriteSummary {
   CloudFileKind kind = CloudFileKind::Las;
   uint64_t points = 0;  ///< points written
-  int pointFormat = 0;  ///< LAS point format of the records (2 or 0; COPC: 7 or 6)
+  int pointFormat = 0;  ///< LAS point format of the records (lasPointFormatFor; COPC: 6-8)
 };
 
 /// Writes `cloud` to `path`: positions on a grid as fine as the floats allow over its extent,

@@ -26,11 +26,11 @@ uint64_t dropNonFinitePoints(PointCloud& cloud) {
   for (uint64_t i = 0; i < cloud.points.size(); ++i) {
     if (!isFinite(cloud.points[i])) continue;
     cloud.points[kept] = cloud.points[i];
-    for (auto& attribute : cloud.attributes) attribute.values[kept] = attribute.values[i];
+    for (auto& attribute : cloud.attributes) attribute.moveValue(kept, i);
     ++kept;
   }
   cloud.points.resize(kept);
-  for (auto& attribute : cloud.attributes) attribute.values.resize(kept);
+  for (auto& attribute : cloud.attributes) attribute.resize(kept);
   return bad;
 }
 

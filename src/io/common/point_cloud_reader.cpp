@@ -203,19 +203,22 @@ void appendPointCloud(PointCloud& into, const PointCloud& other) {
     into.points.push_back({float(moved.x), float(moved.y), float(moved.z), p.rgba});
   }
   into.hasColor = into.hasColor || other.hasColor;
-  const float missing = std::numeric_limits<float>::quiet_NaN();
+  // Files of different LAS point formats have no one format to write back.
+  if (into.lasPointFormat != other.lasPointFormat) into.lasPointFormat = -1;
+  const double missing = std::numeric_limits<double>::quiet_NaN();
   for (auto& attribute : into.attributes) {
     const ScalarAttribute* source = other.findAttribute(attribute.name);
     if (source) {
-      attribute.values.insert(attribute.values.end(), source->values.begin(), source->values.end());
+      attribute.append(*source, 0, source->size());
     } else {
-      attribute.values.resize(into.points.size(), missing);
+      attribute.resize(into.points.size(), missing);
     }
   }
   for (const auto& attribute : other.attributes) {
     if (into.findAttribute(attribute.name)) continue;
-    ScalarAttribute added{attribute.name, UninitializedVector<float>(before, missing)};
-    added.values.insert(added.values.end(), attribute.values.begin(), attribute.values.end());
+    ScalarAttribute added = attribute.emptyLike();
+    added.resize(before, missing);
+    added.append(attribute, 0, attribute.size());
     into.attributes.push_back(std::move(added));
   }
 }

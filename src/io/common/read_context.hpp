@@ -38,7 +38,7 @@ struct ReadResult {
 struct ReadContext {
   std::string file;                      ///< path, for messages
   LoadProgress* progress = nullptr;      ///< may be null
-  const ReadOptions* options = nullptr;  ///< what to read; null reads everything
+  const ReadOptions* options = nullptr;  ///< what to read; null: the defaults
 
   /// Only the header is wanted (ReadOptions::headerOnly).
   bool headerOnly() const { return options && options->headerOnly; }

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <mutex>
 
 #include "colour_values.hpp"
@@ -53,7 +54,9 @@ inline double fieldValue(const uint8_t* p, const FieldLayout& field) {
     const uint64_t raw = uint64_t(loadField(p, field.type, field.bigEndian));
     return double((raw >> field.bitShift) & field.bitMask);
   }
-  return loadField(p, field.type, field.bigEndian) * field.scale + field.offset;
+  const double raw = loadField(p, field.type, field.bigEndian);
+  if (field.hasNoData && raw == field.noData) return std::numeric_limits<double>::quiet_NaN();
+  return raw * field.scale + field.offset;
 }
 
 inline const uint8_t* at(const uint8_t* data, const FieldLayout& field, uint64_t i) {
@@ -68,6 +71,8 @@ bool isFinite(const glm::dvec3& p) {
 
 RecordDecoder::RecordDecoder(const RecordLayout& layout, const ReadContext& context)
     : attributeNames_(layout.attributeNames) {
+  attributeTypes_ = layout.attributeTypes;
+  attributeTypes_.resize(attributeNames_.size(), AttributeType::Float32);
   for (const FieldLayout& field : layout.fields) {
     switch (field.role) {
       case FieldRole::X:
@@ -88,6 +93,7 @@ RecordDecoder::RecordDecoder(const RecordLayout& layout, const ReadContext& cont
         break;
       case FieldRole::Attribute:
         attributes_.push_back(field);
+        wideAttributes_.push_back(isWideAttributeType(attributeTypes_[size_t(field.attribute)]));
         break;
       default:
         break;
@@ -138,13 +144,19 @@ double RecordDecoder::maxChannelValue(const uint8_t* data, uint64_t count) const
 PointCloud RecordDecoder::describeCloud() const {
   PointCloud cloud;
   cloud.hasColor = hasColor();
-  for (const std::string& name : attributeNames_) cloud.attributes.push_back({name, {}});
+  for (size_t a = 0; a < attributeNames_.size(); ++a) {
+    cloud.attributes.push_back({attributeNames_[a], {}, attributeTypes_[a], {}});
+  }
   return cloud;
 }
 
 PointCloud RecordDecoder::allocateCloud(uint64_t count, const glm::dvec3& origin,
                                         const ReadContext& context) const {
-  context.requireMemoryForPoints(count, attributeNames_.size());
+  // Wide attributes take two floats' room.
+  size_t attributeFloats = 0;
+  for (const AttributeType type : attributeTypes_)
+    attributeFloats += isWideAttributeType(type) ? 2 : 1;
+  context.requireMemoryForPoints(count, attributeFloats);
   // Uninitialised: decode() writes every point and value, so each thread takes the page faults
   // of its own chunk instead of one thread zero-filling everything first.
   PointCloud cloud;
@@ -154,7 +166,8 @@ PointCloud RecordDecoder::allocateCloud(uint64_t count, const glm::dvec3& origin
   cloud.attributes.resize(attributeNames_.size());
   for (size_t a = 0; a < attributeNames_.size(); ++a) {
     cloud.attributes[a].name = attributeNames_[a];
-    cloud.attributes[a].values.resize(count);
+    cloud.attributes[a].type = attributeTypes_[a];
+    cloud.attributes[a].resize(count);
   }
   return cloud;
 }
@@ -181,8 +194,15 @@ Box3d RecordDecoder::decode(const uint8_t* data, uint64_t begin, uint64_t end, P
     const glm::dvec3 local = world - origin;
     const uint64_t out = firstPoint + (i - begin);
     cloud.points[out] = {float(local.x), float(local.y), float(local.z), colorOf(data, i)};
-    for (const FieldLayout& f : attributes_) {
-      cloud.attributes[f.attribute].values[out] = float(fieldValue(at(data, f, i), f));
+    for (size_t k = 0; k < attributes_.size(); ++k) {
+      const FieldLayout& f = attributes_[k];
+      const double value = fieldValue(at(data, f, i), f);
+      ScalarAttribute& attribute = cloud.attributes[f.attribute];
+      if (wideAttributes_[k]) {
+        attribute.wideValues[out] = value;
+      } else {
+        attribute.values[out] = float(value);
+      }
     }
   }
   return bounds;

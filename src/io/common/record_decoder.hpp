@@ -59,7 +59,9 @@ class RecordDecoder {
   FieldLayout packed_;
   bool hasPacked_ = false;
   std::vector<FieldLayout> attributes_;
+  std::vector<bool> wideAttributes_;  ///< per entry of attributes_: stored as doubles
   std::vector<std::string> attributeNames_;
+  std::vector<AttributeType> attributeTypes_;  ///< per name
   double channelScale_ = 1.0;
 };
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "pcv/core/point_cloud.hpp"
 #include "scalar_types.hpp"
 
 namespace pcv::io {
@@ -37,6 +38,8 @@ struct FieldLayout {
   double offset = 0.0;
   uint32_t bitShift = 0;  ///< integer fields: (raw >> bitShift) & bitMask when bitMask != 0
   uint32_t bitMask = 0;
+  bool hasNoData = false;  ///< raw values equal to noData decode as NaN (LAS extra bytes)
+  double noData = 0.0;
   int attribute = -1;  ///< index into RecordLayout::attributeNames for Attribute fields
 };
 
@@ -44,6 +47,8 @@ struct FieldLayout {
 struct RecordLayout {
   std::vector<FieldLayout> fields;
   std::vector<std::string> attributeNames;
+  /// Per attribute name, the type its values keep; missing entries are Float32.
+  std::vector<AttributeType> attributeTypes;
   uint64_t bytesPerPoint = 0;  ///< for progress only
 };
 

@@ -81,10 +81,15 @@ void CopcFile::State::decodeRecords(size_t chunk,
 
 PointCloud CopcFile::State::decode(size_t node) const {
   const size_t chunk = chunkOfNode.at(node);
-  if (chunk == SIZE_MAX) return decoder->describeCloud();
+  if (chunk == SIZE_MAX) {
+    PointCloud none = decoder->describeCloud();
+    none.lasPointFormat = header.pointFormat;
+    return none;
+  }
   io::RecordDecoder points = *decoder;
   points.setChannelScale(channelScale);
   PointCloud cloud = points.allocateCloud(hierarchy.nodes[node].pointCount, origin, context);
+  cloud.lasPointFormat = header.pointFormat;
   const uint64_t firstOfChunk = records->layout().chunks[chunk].firstPoint;
   decodeRecords(chunk, [&](const uint8_t* piece, uint64_t firstPoint, uint64_t count) {
     points.decode(piece, 0, count, cloud, firstPoint - firstOfChunk);

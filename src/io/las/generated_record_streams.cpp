@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
+#include "las_extra_bytes.hpp"
 #include "las_point_fields.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
@@ -40,32 +42,139 @@ uint16_t saturatedU16(double v) {
   return v >= 65535.0 ? 65535 : uint16_t(v + 0.5);
 }
 
-/// One point's record fields from its position, colour and pcv attributes.
+/// `v` rounded into [low, high]; NaN (a value missing) gives `missing`.
+template <typename T>
+T clampedInteger(double v, double low, double high, T missing = 0) {
+  if (std::isnan(v)) return missing;
+  return T(std::llround(std::clamp(v, low, high)));
+}
+
+/// One point's record from its position and colour and the LAS fields `f` already holds.
 struct RecordMaker {
   LasWriteFormat format;
 
-  void make(const Point& p, double intensity, double classification, double returnNumber,
-            double gpsTime, uint8_t* record, double numberOfReturns = 0.0) const {
-    io::LasPointFields f;
+  void make(const Point& p, io::LasPointFields f, uint8_t* record) const {
     const float local[3] = {p.x, p.y, p.z};
     for (int a = 0; a < 3; ++a)
       f.xyz[a] = int32_t(std::llround(double(local[a]) / format.scale[a]));
     const uint32_t rgb[3] = {redOf(p.rgba), greenOf(p.rgba), blueOf(p.rgba)};
     // 8-bit channels times 257 span 16 bits, and come back exactly when read.
     for (int c = 0; c < 3; ++c) f.rgb[c] = uint16_t(rgb[c] * 257);
-    f.nir = uint16_t((rgb[0] + rgb[1] + rgb[2]) / 3 * 257);
-    f.intensity = saturatedU16(intensity);
-    f.classification = uint8_t(std::clamp(classification, 0.0, 255.0));
-    f.returnNumber = uint8_t(std::clamp(returnNumber, 0.0, 15.0));
-    // Without a number of returns, the return is taken for the pulse's last.
-    f.numberOfReturns = numberOfReturns > 0.0
-                            ? uint8_t(std::clamp(numberOfReturns, 1.0, 15.0))
-                            : std::max<uint8_t>(f.returnNumber, 1);
-    f.gpsTime = gpsTime;
-    f.pointSourceId = 1;
     io::packLasPoint(f, format.pointFormat, record);
   }
 };
+
+/// The LAS fields pcv's readers give as attributes, by their names.
+enum LasField {
+  kIntensity,
+  kClassification,
+  kReturnNumber,
+  kNumberOfReturns,
+  kSynthetic,
+  kKeyPoint,
+  kWithheld,
+  kOverlap,
+  kScannerChannel,
+  kScanDirection,
+  kEdgeOfFlightLine,
+  kUserData,
+  kScanAngle,
+  kPointSourceId,
+  kGpsTime,
+  kNir,
+  kLasFieldCount
+};
+constexpr const char* kLasFieldNames[kLasFieldCount] = {
+    "intensity",
+    "classification",
+    "return_number",
+    "number_of_returns",
+    "synthetic",
+    "key_point",
+    "withheld",
+    "overlap",
+    "scanner_channel",
+    "scan_direction",
+    "edge_of_flight_line",
+    "user_data",
+    "scan_angle",
+    "point_source_id",
+    "gps_time",
+    "nir",
+};
+
+io::ScalarType scalarTypeOf(AttributeType type) {
+  switch (type) {
+    case AttributeType::Int8:
+      return io::ScalarType::Int8;
+    case AttributeType::UInt8:
+      return io::ScalarType::UInt8;
+    case AttributeType::Int16:
+      return io::ScalarType::Int16;
+    case AttributeType::UInt16:
+      return io::ScalarType::UInt16;
+    case AttributeType::Int32:
+      return io::ScalarType::Int32;
+    case AttributeType::UInt32:
+      return io::ScalarType::UInt32;
+    case AttributeType::Int64:
+      return io::ScalarType::Int64;
+    case AttributeType::UInt64:
+      return io::ScalarType::UInt64;
+    case AttributeType::Float64:
+      return io::ScalarType::Float64;
+    case AttributeType::Float32:
+      break;
+  }
+  return io::ScalarType::Float32;
+}
+
+/// Stores `v` as `type` at `p`; NaN in an integer type stores 0.
+void storeScalar(uint8_t* p, io::ScalarType type, double v) {
+  const double whole = std::isnan(v) ? 0.0 : v;
+  switch (type) {
+    case io::ScalarType::Int8:
+      *p = uint8_t(clampedInteger<int8_t>(whole, INT8_MIN, INT8_MAX));
+      break;
+    case io::ScalarType::UInt8:
+      *p = clampedInteger<uint8_t>(whole, 0, UINT8_MAX);
+      break;
+    case io::ScalarType::Int16:
+      io::storeLe(p, clampedInteger<int16_t>(whole, INT16_MIN, INT16_MAX));
+      break;
+    case io::ScalarType::UInt16:
+      io::storeLe(p, clampedInteger<uint16_t>(whole, 0, UINT16_MAX));
+      break;
+    case io::ScalarType::Int32:
+      io::storeLe(p, clampedInteger<int32_t>(whole, INT32_MIN, INT32_MAX));
+      break;
+    case io::ScalarType::UInt32:
+      io::storeLe(p, clampedInteger<uint32_t>(whole, 0, UINT32_MAX));
+      break;
+    case io::ScalarType::Int64:
+      io::storeLe(p, int64_t(whole));
+      break;
+    case io::ScalarType::UInt64:
+      io::storeLe(p, uint64_t(std::max(whole, 0.0)));
+      break;
+    case io::ScalarType::Float32:
+      io::storeLe(p, float(v));
+      break;
+    case io::ScalarType::Float64:
+      io::storeLe(p, v);
+      break;
+  }
+}
+
+/// The point format that keeps a cloud's fields: the one it was read from, else 0; one with RGB
+/// (or GPS time) where the cloud has colours (or a gps_time attribute) and that format has none.
+int pointFormatFor(const PointCloud& cloud) {
+  int format = cloud.lasPointFormat >= 0 && cloud.lasPointFormat <= 10 ? cloud.lasPointFormat : 0;
+  if (cloud.lasPointFormat < 0 && cloud.findAttribute("gps_time")) format = 1;
+  // The same format with RGB: 0 -> 2, 1 -> 3, 4 -> 5, 6 -> 7, 9 -> 10.
+  constexpr int kWithRgb[11] = {2, 3, 2, 3, 5, 5, 7, 7, 8, 10, 10};
+  return cloud.hasColor ? kWithRgb[format] : format;
+}
 
 class CloudRecords : public PointRecordStream {
  public:
@@ -75,13 +184,12 @@ class CloudRecords : public PointRecordStream {
       maxAbs = std::max(
           {maxAbs, std::fabs(double(p.x)), std::fabs(double(p.y)), std::fabs(double(p.z))});
     }
-    maker_.format = format_ = formatFor(pointFormat, maxAbs, cloud_.origin);
+    format_ = formatFor(pointFormat, maxAbs, cloud_.origin);
     pointCount_ = cloud_.size();
     bounds_ = cloud_.worldBounds();
-    intensity_ = cloud_.findAttribute("intensity");
-    classification_ = cloud_.findAttribute("classification");
-    returnNumber_ = cloud_.findAttribute("return_number");
-    numberOfReturns_ = cloud_.findAttribute("number_of_returns");
+    for (int f = 0; f < kLasFieldCount; ++f) fields_[f] = cloud_.findAttribute(kLasFieldNames[f]);
+    placeExtraBytes();
+    maker_.format = format_;
   }
 
   uint64_t next(uint64_t maxPoints, const uint8_t*& records) override {
@@ -93,12 +201,11 @@ class CloudRecords : public PointRecordStream {
       std::memset(buffer_.data() + begin * length, 0, (end - begin) * length);
       for (uint64_t i = begin; i < end; ++i) {
         const uint64_t p = done_ + i;
-        auto value = [&](const ScalarAttribute* a, double missing) {
-          return a && std::isfinite(a->values[p]) ? double(a->values[p]) : missing;
-        };
-        maker_.make(cloud_.points[p], value(intensity_, 0.0), value(classification_, 0.0),
-                    value(returnNumber_, 1.0), 0.0, buffer_.data() + i * length,
-                    value(numberOfReturns_, 0.0));
+        uint8_t* record = buffer_.data() + i * length;
+        maker_.make(cloud_.points[p], fieldsOf(p), record);
+        for (const ExtraField& extra : extras_) {
+          storeScalar(record + extra.offset, extra.type, extra.attribute->value(p));
+        }
       }
     });
     done_ += count;
@@ -107,12 +214,76 @@ class CloudRecords : public PointRecordStream {
   }
 
  private:
+  /// An attribute that is no LAS field, kept in the extra bytes.
+  struct ExtraField {
+    const ScalarAttribute* attribute;
+    io::ScalarType type;
+    uint32_t offset;  ///< bytes from the record's start
+  };
+
+  /// Every attribute that is no LAS field goes to the extra bytes, as its own type, and the
+  /// Extra Bytes VLR names it.
+  void placeExtraBytes() {
+    std::vector<io::LasExtraBytes> described;
+    uint32_t offset = format_.recordLength;
+    for (const ScalarAttribute& attribute : cloud_.attributes) {
+      const bool lasField = std::any_of(std::begin(kLasFieldNames), std::end(kLasFieldNames),
+                                        [&](const char* name) { return attribute.name == name; });
+      if (lasField || attribute.name.empty()) continue;
+      const io::ScalarType type = scalarTypeOf(attribute.type);
+      const uint32_t size = uint32_t(io::scalarSize(type));
+      if (offset + size > UINT16_MAX) break;  // a record holds at most 65535 bytes
+      extras_.push_back({&attribute, type, offset});
+      described.push_back({.name = attribute.name, .type = type, .recordOffset = offset});
+      offset += size;
+    }
+    if (extras_.empty()) return;
+    format_.recordLength = uint16_t(offset);
+    format_.vlrs.push_back({.userId = io::kLasSpecUserId,
+                            .recordId = io::kExtraBytesRecordId,
+                            .description = "Extra Bytes",
+                            .payload = io::lasExtraBytesPayload(described)});
+  }
+
+  double valueOf(int field, uint64_t p) const {
+    return fields_[field] ? fields_[field]->value(p) : std::numeric_limits<double>::quiet_NaN();
+  }
+
+  io::LasPointFields fieldsOf(uint64_t p) const {
+    io::LasPointFields f;
+    const auto flag = [&](int field) { return valueOf(field, p) > 0.5; };
+    f.intensity = saturatedU16(valueOf(kIntensity, p));
+    f.classification = clampedInteger<uint8_t>(valueOf(kClassification, p), 0, 255);
+    f.returnNumber = clampedInteger<uint8_t>(valueOf(kReturnNumber, p), 0, 15, 1);
+    // Without a number of returns, the return is taken for the pulse's last.
+    const double returns = valueOf(kNumberOfReturns, p);
+    f.numberOfReturns = returns > 0.0 ? clampedInteger<uint8_t>(returns, 1, 15)
+                                      : std::max<uint8_t>(f.returnNumber, 1);
+    f.classFlags = uint8_t(flag(kSynthetic) | flag(kKeyPoint) << 1 | flag(kWithheld) << 2 |
+                           flag(kOverlap) << 3);
+    f.scannerChannel = clampedInteger<uint8_t>(valueOf(kScannerChannel, p), 0, 3);
+    f.scanDirection = flag(kScanDirection);
+    f.edgeOfFlightLine = flag(kEdgeOfFlightLine);
+    f.userData = clampedInteger<uint8_t>(valueOf(kUserData, p), 0, 255);
+    // Degrees: 0.006 degree steps in formats 6-10, whole degrees in 0-5.
+    const double angle = valueOf(kScanAngle, p);
+    f.scanAngle = clampedInteger<int16_t>(angle / 0.006, -30000, 30000);
+    f.scanAngleRank = clampedInteger<int8_t>(angle, -90, 90);
+    f.pointSourceId = clampedInteger<uint16_t>(valueOf(kPointSourceId, p), 0, 65535, 1);
+    const double gpsTime = valueOf(kGpsTime, p);
+    f.gpsTime = std::isnan(gpsTime) ? 0.0 : gpsTime;
+    const uint32_t rgba = cloud_.points[p].rgba;
+    // Without NIR, the colours' mean stands in for it.
+    const double nir = valueOf(kNir, p);
+    f.nir = std::isnan(nir) ? uint16_t((redOf(rgba) + greenOf(rgba) + blueOf(rgba)) / 3 * 257)
+                            : saturatedU16(nir);
+    return f;
+  }
+
   PointCloud cloud_;
   RecordMaker maker_;
-  const ScalarAttribute* intensity_ = nullptr;
-  const ScalarAttribute* classification_ = nullptr;
-  const ScalarAttribute* returnNumber_ = nullptr;
-  const ScalarAttribute* numberOfReturns_ = nullptr;
+  const ScalarAttribute* fields_[kLasFieldCount] = {};
+  std::vector<ExtraField> extras_;
   UninitializedVector<uint8_t> buffer_;  ///< zeroed by the threads that fill it
   uint64_t done_ = 0;
 };
@@ -148,9 +319,15 @@ class ProducedRecords : public PointRecordStream {
       for (uint64_t i = begin; i < end; ++i) {
         const Point& p = points_[i];
         const double luminance = (redOf(p.rgba) + greenOf(p.rgba) + blueOf(p.rgba)) / 3.0;
+        io::LasPointFields f;
+        f.intensity = saturatedU16(luminance * 256.0);
+        f.classification = 1;
+        f.returnNumber = f.numberOfReturns = 1;
+        f.pointSourceId = 1;
+        f.nir = uint16_t(uint32_t(luminance) * 257);
         // A scanner's pulse every 10 microseconds.
-        const double gpsTime = double(done_ + i) * 1e-5;
-        maker_.make(p, luminance * 256.0, 1.0, 1.0, gpsTime, into + i * length);
+        f.gpsTime = double(done_ + i) * 1e-5;
+        maker_.make(p, f, into + i * length);
       }
     });
     done_ += count;
@@ -169,6 +346,10 @@ class ProducedRecords : public PointRecordStream {
 
 std::unique_ptr<PointRecordStream> cloudRecords(PointCloud cloud, int pointFormat) {
   return std::make_unique<CloudRecords>(std::move(cloud), pointFormat);
+}
+
+int lasPointFormatFor(const PointCloud& cloud) {
+  return pointFormatFor(cloud);
 }
 
 std::unique_ptr<PointRecordStream> producedRecords(std::shared_ptr<const PointProducer> producer,

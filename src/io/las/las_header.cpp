@@ -16,9 +16,6 @@ constexpr uint64_t kHeaderSize14 = 375;  // LAS 1.4
 constexpr uint64_t kVlrHeaderBytes = 54;
 constexpr uint64_t kEvlrHeaderBytes = 60;
 
-/// Byte offset of Red in formats with RGB, 0 where there is none.
-constexpr uint16_t kRgbOffset[11] = {0, 0, 20, 28, 0, 28, 0, 30, 30, 0, 30};
-
 std::string userIdAt(const uint8_t* p) {
   std::string id(reinterpret_cast<const char*>(p), 16);
   id.resize(id.find_first_of('\0') == std::string::npos ? 16 : id.find_first_of('\0'));
@@ -176,6 +173,13 @@ LasHeader parseLasHeader(const ByteSource& source, const ReadContext& context) {
   parseScaleAndBounds(file, context, header);
   parseVlrs(file, context, header);
   parseEvlrs(file, source, header);
+  for (const LasVlr& vlr : header.vlrs) {  // in `file`, unlike EVLRs
+    if (vlr.userId == kLasSpecUserId && vlr.recordId == kExtraBytesRecordId) {
+      header.extraBytes =
+          parseLasExtraBytes(file + vlr.payloadOffset, vlr.payloadBytes,
+                             kLasFormatBytes[header.pointFormat], header.recordLength);
+    }
+  }
   return header;
 }
 
@@ -187,58 +191,6 @@ ReadResult::Declared declaredByHeader(const LasHeader& h) {
     declared.worldBounds.extend(glm::dvec3(h.headerMax[0], h.headerMax[1], h.headerMax[2]));
   }
   return declared;
-}
-
-RecordLayout lasRecordLayout(const LasHeader& h) {
-  const uint64_t stride = h.recordLength;
-  RecordLayout layout{.attributeNames = {"intensity", "classification", "return_number",
-                                         "number_of_returns"},
-                      .bytesPerPoint = stride};
-  for (int a = 0; a < 3; ++a) {
-    layout.fields.push_back({.type = ScalarType::Int32,
-                             .role = FieldRole(int(FieldRole::X) + a),
-                             .base = uint64_t(4 * a),
-                             .stride = stride,
-                             .scale = h.scale[a],
-                             .offset = h.offset[a]});
-  }
-  const bool extended = h.pointFormat >= 6;
-  layout.fields.push_back({.type = ScalarType::UInt16,
-                           .role = FieldRole::Attribute,
-                           .base = 12,
-                           .stride = stride,
-                           .attribute = 0});
-  // Formats 0-5 pack the class in the low 5 bits of byte 15; 6-10 give it byte 16.
-  layout.fields.push_back({.type = ScalarType::UInt8,
-                           .role = FieldRole::Attribute,
-                           .base = extended ? 16u : 15u,
-                           .stride = stride,
-                           .bitMask = extended ? 0xffu : 0x1fu,
-                           .attribute = 1});
-  // Return number: bits 0-2 of byte 14 (formats 0-5), bits 0-3 (formats 6-10).
-  layout.fields.push_back({.type = ScalarType::UInt8,
-                           .role = FieldRole::Attribute,
-                           .base = 14,
-                           .stride = stride,
-                           .bitMask = extended ? 0x0fu : 0x07u,
-                           .attribute = 2});
-  // Number of returns: bits 3-5 of byte 14 (formats 0-5), bits 4-7 (formats 6-10).
-  layout.fields.push_back({.type = ScalarType::UInt8,
-                           .role = FieldRole::Attribute,
-                           .base = 14,
-                           .stride = stride,
-                           .bitShift = extended ? 4u : 3u,
-                           .bitMask = extended ? 0x0fu : 0x07u,
-                           .attribute = 3});
-  if (const uint64_t rgb = kRgbOffset[h.pointFormat]) {
-    for (int c = 0; c < 3; ++c) {
-      layout.fields.push_back({.type = ScalarType::UInt16,
-                               .role = FieldRole(int(FieldRole::Red) + c),
-                               .base = rgb + 2 * c,
-                               .stride = stride});
-    }
-  }
-  return layout;
 }
 
 }  // namespace pcv::io

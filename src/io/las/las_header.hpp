@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/read_context.hpp"
+#include "las_extra_bytes.hpp"
 #include "pcv/io/byte_source.hpp"
 #include "common/record_layout.hpp"
 
@@ -36,6 +37,7 @@ struct LasHeader {
   double headerMax[3] = {0, 0, 0};
   std::vector<LasVlr> vlrs;   ///< between the header and the points
   std::vector<LasVlr> evlrs;  ///< after the points (1.4), when their table is readable
+  std::vector<LasExtraBytes> extraBytes;  ///< what the Extra Bytes VLR describes
 
   bool compressed() const { return (formatByte & 0xc0) != 0; }
   const LasVlr* findVlr(std::string_view userId, uint16_t recordId) const;
@@ -57,8 +59,11 @@ LasHeader parseLasHeader(const ByteSource& source, const ReadContext& context);
 /// What the header declares: its point count, and its bounds where they make a box.
 ReadResult::Declared declaredByHeader(const LasHeader& header);
 
-/// The fields pcv reads from a point record of `header`'s format: x, y, z (scaled), intensity,
-/// classification, return number, and RGB where the format has it.
+/// Every field of a point record of `header`'s format (las_record_layout.cpp): x, y, z (scaled),
+/// RGB where the format has it, and each other field as an attribute, extra bytes included.
 RecordLayout lasRecordLayout(const LasHeader& header);
+/// The fields `options` asks for (null: the default ones, ReadOptions::wantsAttribute); colours
+/// unless options refuse them.
+RecordLayout lasRecordLayout(const LasHeader& header, const ReadOptions* options);
 
 }  // namespace pcv::io

@@ -37,6 +37,7 @@ ReadResult describeLas(const LasHeader& header, uint64_t fileSize, const ReadCon
   recordsInFile(header, fileSize, context, result);
   result.declared = declaredByHeader(header);
   result.cloud = RecordDecoder(lasRecordLayout(header), context).describeCloud();
+  result.cloud.lasPointFormat = header.pointFormat;
   return result;
 }
 
@@ -68,8 +69,9 @@ ReadResult readLas(const ByteSource& source, const ReadContext& context) {
   context.reachedByte(header.pointsOffset);
   const RecordSource records{.data = bytes.data() + header.pointsOffset,
                              .count = count,
-                             .layout = lasRecordLayout(header)};
+                             .layout = lasRecordLayout(header, context.options)};
   result.cloud = decodeRecords(records, context, result.worldBounds);
+  result.cloud.lasPointFormat = header.pointFormat;
   result.crs = lasCoordinateSystem(header, bytes);
   return result;
 }

@@ -90,7 +90,7 @@ PointSample readPointSample(const std::filesystem::path& path, uint64_t lasPoint
   SampledRecords sampled = compressed ? lazRecords(*file, header, context)
                                       : lasRecords(*file, header, lasPoints, context);
   std::vector<uint8_t>& block = sampled.block;
-  io::RecordDecoder decoder(io::lasRecordLayout(header), context);
+  io::RecordDecoder decoder(io::lasRecordLayout(header, &options), context);
   const uint64_t count = sampled.indices.size();
   if (decoder.needsChannelScale()) {
     decoder.setChannelScale(
@@ -106,12 +106,12 @@ PointSample readPointSample(const std::filesystem::path& path, uint64_t lasPoint
     const Point& p = sample.cloud.points[i];
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
     sample.cloud.points[out] = p;
-    for (auto& attribute : sample.cloud.attributes) attribute.values[out] = attribute.values[i];
+    for (auto& attribute : sample.cloud.attributes) attribute.moveValue(out, i);
     kept.push_back(sampled.indices[i]);
     ++out;
   }
   sample.cloud.points.resize(out);
-  for (auto& attribute : sample.cloud.attributes) attribute.values.resize(out);
+  for (auto& attribute : sample.cloud.attributes) attribute.resize(out);
   sample.recordIndices = std::move(kept);
   return sample;
 }

@@ -24,12 +24,18 @@ RecordPoint decodeRecord(const uint8_t* record, const LasWriteFormat& format) {
   p.userData = f.userData;
   p.pointSourceId = f.pointSourceId;
   p.scanAngle = format.pointFormat >= 6 ? f.scanAngle * 0.006 : double(f.scanAngleRank);
+  p.classFlags = f.classFlags;
+  p.scannerChannel = f.scannerChannel;
+  p.scanDirection = f.scanDirection;
+  p.edgeOfFlightLine = f.edgeOfFlightLine;
+  p.nir = f.nir;
   return p;
 }
 
 constexpr const char* kRecordAttributes =
     "intensity, gps_time, classification, return_number, number_of_returns, user_data, "
-    "point_source_id, scan_angle";
+    "point_source_id, scan_angle, synthetic, key_point, withheld, overlap, scanner_channel, "
+    "scan_direction, edge_of_flight_line, nir";
 
 class SelectedRecords final : public PointRecordStream {
  public:
@@ -94,6 +100,14 @@ std::optional<double> recordAttribute(const RecordPoint& p, std::string_view nam
   if (name == "user_data") return p.userData;
   if (name == "point_source_id") return p.pointSourceId;
   if (name == "scan_angle") return p.scanAngle;
+  if (name == "synthetic") return double(p.classFlags & 1);
+  if (name == "key_point") return double((p.classFlags >> 1) & 1);
+  if (name == "withheld") return double((p.classFlags >> 2) & 1);
+  if (name == "overlap") return double((p.classFlags >> 3) & 1);
+  if (name == "scanner_channel") return double(p.scannerChannel);
+  if (name == "scan_direction") return double(p.scanDirection);
+  if (name == "edge_of_flight_line") return double(p.edgeOfFlightLine);
+  if (name == "nir") return p.nir;
   return std::nullopt;
 }
 

@@ -7,45 +7,38 @@ namespace pcv::io {
 
 namespace {
 
-bool wanted(const ReadOptions* options, const std::string& attribute) {
-  if (!options || options->attributes.empty()) return true;
-  return std::find(options->attributes.begin(), options->attributes.end(), attribute) !=
-         options->attributes.end();
+bool anyOf(const RecordLayout& layout, std::initializer_list<const char*> names) {
+  for (const std::string& have : layout.attributeNames) {
+    for (const char* name : names) {
+      if (have == name) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
 
 FieldChoice chooseFields(const LasHeader& header, const ReadOptions* options) {
-  const RecordLayout full = lasRecordLayout(header);
-  FieldChoice choice{.layout = {.bytesPerPoint = full.bytesPerPoint}};
-  const bool colours = !options || options->colors;
-  for (FieldLayout field : full.fields) {
-    if (field.role == FieldRole::Attribute) {
-      const std::string& name = full.attributeNames[field.attribute];
-      if (!wanted(options, name)) continue;
-      field.attribute = int(choice.layout.attributeNames.size());
-      choice.layout.attributeNames.push_back(name);
-    }
-    if ((field.role == FieldRole::Red || field.role == FieldRole::Green ||
-         field.role == FieldRole::Blue) &&
-        !colours) {
-      continue;
-    }
-    choice.layout.fields.push_back(field);
-  }
-  // Layered chunks: x, y and the return numbers are in the first layer, always decoded.
-  laz::FieldSelection& f = choice.fields;
-  f = laz::FieldSelection{.classification = wanted(options, "classification"),
-                          .flags = false,
-                          .intensity = wanted(options, "intensity"),
-                          .scanAngle = false,
-                          .userData = false,
-                          .pointSource = false,
-                          .gpsTime = false,
-                          .rgb = colours,
-                          .nir = false,
+  FieldChoice choice{.layout = lasRecordLayout(header, options)};
+  const RecordLayout& l = choice.layout;
+  bool extras = false;
+  for (const LasExtraBytes& extra : header.extraBytes)
+    extras = extras || anyOf(l, {extra.name.c_str()});
+  // Layered chunks: x, y, the return numbers and the scanner channel are in the first layer,
+  // always decoded; each other layer only for the fields read from it.
+  choice.fields =
+      laz::FieldSelection{.classification = anyOf(l, {"classification"}),
+                          .flags = anyOf(l, {"synthetic", "key_point", "withheld", "overlap",
+                                             "scan_direction", "edge_of_flight_line"}),
+                          .intensity = anyOf(l, {"intensity"}),
+                          .scanAngle = anyOf(l, {"scan_angle"}),
+                          .userData = anyOf(l, {"user_data"}),
+                          .pointSource = anyOf(l, {"point_source_id"}),
+                          .gpsTime = anyOf(l, {"gps_time"}),
+                          .rgb = redOffset(l) >= 0,
+                          .nir = anyOf(l, {"nir"}),
                           .wavePacket = false,
-                          .extraBytes = false};
+                          .extraBytes = extras};
   return choice;
 }
 

@@ -1,6 +1,6 @@
 /// @brief Which fields of a LAZ file's records pcv reads for a ReadOptions, and which layers of
-/// layered chunks that needs decoded: positions always, the asked attributes (all when none are
-/// named), colours unless refused. Shared by the LAZ reader and COPC node decoding.
+/// layered chunks that needs decoded: positions always, the attributes ReadOptions::wantsAttribute
+/// takes, colours unless refused. Shared by the LAZ reader and COPC node decoding.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,7 @@ struct FieldChoice {
   laz::FieldSelection fields;
 };
 
-/// The fields and layers `options` asks for (null: everything pcv reads).
+/// The fields and layers `options` asks for (null: the default ones).
 FieldChoice chooseFields(const LasHeader& header, const ReadOptions* options);
 
 /// Byte offset of Red in the records, or -1 when colours are not read.

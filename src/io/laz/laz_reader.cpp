@@ -318,10 +318,12 @@ ReadResult readLaz(const ByteSource& bytes, const LasHeader& header, const ReadC
   if (context.headerOnly()) {
     result.declared = declaredByHeader(header);
     result.cloud = RecordDecoder(lasRecordLayout(header), context).describeCloud();
+    result.cloud.lasPointFormat = header.pointFormat;
     return result;
   }
   LazCloudDecoder decoder(records, choice, context);
   result.cloud = decoder.decode(result.worldBounds);
+  result.cloud.lasPointFormat = header.pointFormat;
   return result;
 }
 

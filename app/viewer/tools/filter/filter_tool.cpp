@@ -15,8 +15,9 @@ void FilterTool::onSceneShown() {
   panel_.classCounts.fill(0);
   panel_.countsKnown = host_.scene().streamed() == nullptr;
   if (const ScalarAttribute* classes = cloud.findAttribute("classification")) {
-    for (const float value : classes->values) {
-      if (value >= 0.0f && value <= 255.0f) ++panel_.classCounts[uint32_t(value)];
+    for (uint64_t i = 0; i < classes->size(); ++i) {
+      const double value = classes->value(i);
+      if (value >= 0.0 && value <= 255.0) ++panel_.classCounts[uint32_t(value)];
     }
   }
   panel_.attributes.clear();
@@ -32,9 +33,10 @@ void FilterTool::chooseRange(const std::string& attribute) {
   filter.ranges.clear();
   if (attribute.empty()) return;
   const ScalarAttribute* values = host_.scene().cloud().findAttribute(attribute);
-  float low = INFINITY, high = -INFINITY;
+  double low = INFINITY, high = -INFINITY;
   if (values) {
-    for (const float v : values->values) {
+    for (uint64_t i = 0; i < values->size(); ++i) {
+      const double v = values->value(i);
       if (std::isnan(v)) continue;
       low = std::min(low, v);
       high = std::max(high, v);
