@@ -37,7 +37,7 @@ class PolygonCli : public test::GridLasCli {
   uint64_t convertedPoints(const std::string& flags) {
     const auto out = dir_ / "out.las", report = dir_ / "report.json";
     std::string text;
-    EXPECT_EQ(run("convert -q " + las_.string() + " " + out.string() + " " + flags +
+    EXPECT_EQ(run("convert -q --overwrite " + las_.string() + " " + out.string() + " " + flags +
                       " --report " + report.string(),
                   &text),
               0)

@@ -94,12 +94,12 @@ TEST_F(ViewerStartXvfb, EveryErrorIsPrintedOnce) {
   const std::string bad = sharedFile("las/1.2-with-color-clipped.las");
   if (good.empty() || bad.empty()) GTEST_SKIP() << "shared test data not found";
   std::string output;
-  // The truncated file given on the command line, then opened at run time, then a polygon
-  // closed with too few corners: three errors in the window, each once on stderr.
+  // The truncated file (refused: --strict) given on the command line, then opened at run time, then
+  // a polygon closed with too few corners: three errors in the window, each once on stderr.
   const json report = runWithReport("0.02 wait_load\n0.1 open " + bad +
                                         "\n0.1 wait_load\n0.2 polygon on\n0.3 polygon_close\n"
                                         "0.4 quit\n",
-                                    &output, good + " " + bad);
+                                    &output, "--strict " + good + " " + bad);
   const std::vector<std::string> errors = errorsOf(report);
   ASSERT_EQ(errors.size(), 3u) << output;
   EXPECT_EQ(errors[0], errors[1]);

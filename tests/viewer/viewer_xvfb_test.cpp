@@ -194,9 +194,10 @@ TEST_F(ViewerXvfb, MalformedFileShowsItsErrorAndTheViewerKeepsRendering) {
   std::string output;
   ASSERT_EQ(runViewer("0.02 wait_load\n0.1 screenshot " + path("before.png") + "\n0.2 open " + bad +
                           "\n0.2 wait_load\n0.3 screenshot " + path("after.png") + "\n0.4 quit\n",
-                      &output, "--report " + path("report.json") + " " + good + " " + bad),
+                      &output, "--strict --report " + path("report.json") + " " + good + " " + bad),
             0)
       << output;
+  // Read strictly, the file cut short is refused (by default its whole records are read).
   // Given on the command line and opened at run time: both times the message names the file,
   // the byte and what was expected, and the scene keeps the good file.
   const std::vector<std::string> errors =
