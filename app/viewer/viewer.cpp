@@ -179,8 +179,9 @@ void ViewerWindow::renderFrame(int widthPx, int heightPx) {
   }
   try {
     scene_->updateStream(rig_.camera(), widthPx, heightPx);  // a streamed file's nodes
-    presenter_->render(makeViewTransform(rig_.camera(), widthPx, heightPx, scene_->shownOrigin()),
-                       frameSettings(), scene_->drawnSets());
+    const SceneParts& parts = scene_->parts();
+    presenter_->render(makeViewTransform(rig_.camera(), widthPx, heightPx, parts.origin),
+                       frameSettings(), parts.drawnSets());
   } catch (const InputError& error) {
     // A setting the renderer refuses (a typed clip box it cannot use): say so, draw without it.
     showError(error.what());
@@ -192,7 +193,7 @@ void ViewerWindow::renderFrame(int widthPx, int heightPx) {
 
 void ViewerWindow::drawPanels() {
   const bool preparing = scene_->preparing();
-  const uint64_t drawn = scene_->pointsDrawn();
+  const uint64_t drawn = preparing ? 0 : scene_->parts().pointsDrawn();
   const ViewerStatus status{.frameMs = stats_.smoothedFrameMs,
                             .fps = stats_.fps(),
                             .stages = stageTimings_,
@@ -216,7 +217,8 @@ void ViewerWindow::drawPanels() {
   drawLegend(*scene_);
   drawErrorWindow(errors_, sidebarWidthPx_);
   tools_.drawOverlays(projector());
-  drawNotice(preparing ? "preparing " + countText(scene_->demo().pointCount) + " points..." : "");
+  drawNotice(preparing ? "preparing " + countText(scene_->parts().demo.pointCount) + " points..."
+                       : "");
   if (requests.open) openFiles({requests.open->path}, requests.open->replace);
   if (requests.frameTile) frameTile(*requests.frameTile);
 }

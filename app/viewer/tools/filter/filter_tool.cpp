@@ -11,9 +11,10 @@
 namespace pcv::app {
 
 void FilterTool::onSceneShown() {
-  const PointCloud& cloud = host_.scene().cloud();
+  const SceneParts& parts = host_.scene().parts();
+  const PointCloud& cloud = parts.inCore.cloud();
   panel_.classCounts.fill(0);
-  panel_.countsKnown = host_.scene().streamed() == nullptr;
+  panel_.countsKnown = parts.stream == nullptr;
   if (const ScalarAttribute* classes = cloud.findAttribute("classification")) {
     for (const float value : classes->values) {
       if (value >= 0.0f && value <= 255.0f) ++panel_.classCounts[uint32_t(value)];
@@ -31,7 +32,7 @@ void FilterTool::chooseRange(const std::string& attribute) {
   PointFilter& filter = host_.settings().filter;
   filter.ranges.clear();
   if (attribute.empty()) return;
-  const ScalarAttribute* values = host_.scene().cloud().findAttribute(attribute);
+  const ScalarAttribute* values = host_.scene().parts().inCore.cloud().findAttribute(attribute);
   float low = INFINITY, high = -INFINITY;
   if (values) {
     for (const float v : values->values) {
