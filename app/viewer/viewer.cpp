@@ -70,8 +70,13 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   renderer_->methodFor(settings_);  // an unknown method fails here, not at the first frame
   presenter_ = std::make_unique<FramePresenter>(*renderer_, parseInteropPath(options.interop));
   SessionReport report = reportOnStderr();
-  // The scene's errors come through takeErrors() to the Error window, printed there once.
-  report.error = nullptr;
+  // The scene's errors go to the Error window, printed there once; its files' warnings to the
+  // Data section too.
+  report.error = [this](const std::string& error) { showError(error); };
+  report.warning = [this, onStderr = report.warning](const std::string& warning) {
+    onStderr(warning);
+    fileWarnings_.push_back(warning);
+  };
   // Files given, opened and dropped are planned under the same limits (--memory, --in-core ...).
   scene_ = std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring, options.stream,
                                         report);
@@ -122,7 +127,6 @@ float ViewerWindow::aspect() const {
 
 void ViewerWindow::takeSceneChanges() {
   const std::optional<Box3d> shown = scene_->poll();
-  for (const std::string& error : scene_->takeErrors()) showError(error);
   if (!shown) return;
   // The start view follows the scene in while it stays orthographic; once the user turns to
   // perspective, files opened later are framed as usual.
@@ -209,6 +213,7 @@ void ViewerWindow::drawPanels() {
                        .settings = settings_,
                        .toggles = toggles_,
                        .scene = *scene_,
+                       .fileWarnings = fileWarnings_,
                        .openPath = openPath_,
                        .openOptions = readOptions_,
                        .datasetList = datasetList_};

@@ -64,7 +64,7 @@ std::optional<glm::dvec3> ViewerWindow::pickAt(glm::dvec2 windowPx) {
 }
 
 void ViewerWindow::showError(const std::string& message) {
-  // The one place a viewer error is printed: the scene's come through takeErrors() alone.
+  // The one place a viewer error is printed: the scene's come here through its report alone.
   std::fprintf(stderr, "pcv: error: %s\n", message.c_str());
   errors_.push_back(message);
   errorLog_.push_back(message);

@@ -57,7 +57,7 @@ void SceneModel::takePreparedDemo() {
   try {
     parts_.cylinders = preparedCylinders_.get();
   } catch (const std::exception& error) {
-    errors_.push_back(std::string("cannot show the cylinders: ") + error.what());
+    report_.fail(std::string("cannot show the cylinders: ") + error.what());
   }
 }
 
@@ -120,7 +120,6 @@ void SceneModel::finishOpening() {
   opening->wait();
   for (const std::string& note : opening->notes()) report_.say(note);
   if (!opening->error().empty()) {
-    errors_.push_back(opening->error());
     report_.fail(opening->error());
     backToCylinders();
     return;
@@ -150,7 +149,7 @@ bool SceneModel::startStream(const ScenePlan& plan, const ReadOptions& read,
   } catch (const Error& error) {
     // Not COPC, or a GPU budget the renderer cannot reserve beside what is shown: said, and
     // the viewer keeps running.
-    errors_.push_back(error.what());
+    report_.fail(error.what());
     return false;
   }
   streamFramed_ = false;
@@ -166,7 +165,7 @@ void SceneModel::setTileBoxes(bool shown) {
   try {
     parts_.setTileBoxes(shown);
   } catch (const Error& error) {
-    errors_.push_back(std::string("cannot draw the tile boxes: ") + error.what());
+    report_.fail(std::string("cannot draw the tile boxes: ") + error.what());
   }
 }
 
@@ -198,12 +197,11 @@ void SceneModel::updateStream(const Camera& camera, int widthPx, int heightPx) {
   } catch (const Error& error) {
     // The renderer failed to take a node (GPU memory gone, a device error): every later frame
     // would fail alike, so the stream stops and the viewer keeps running.
-    errors_.push_back(std::string("streaming stopped: ") + error.what());
+    report_.fail(std::string("streaming stopped: ") + error.what());
     parts_.closeStream();
     return;
   }
-  for (std::string& error : parts_.stream->cloud().takeErrors())
-    errors_.push_back(std::move(error));
+  for (const std::string& error : parts_.stream->cloud().takeErrors()) report_.fail(error);
 }
 
 bool SceneModel::loading() const {
@@ -238,7 +236,6 @@ bool SceneModel::takeFinished() {
   for (LoadedFile& file : finished) {
     for (const std::string& warning : file.warnings) {
       report_.warn(warning);
-      warnings_.push_back(warning);
     }
     if (file.cancelled) {
       report_.say(file.error);
@@ -247,7 +244,6 @@ bool SceneModel::takeFinished() {
     if (!file.error.empty()) {
       // The scene keeps what it had: a bad file costs only itself.
       report_.fail(file.error);
-      errors_.push_back(file.error);
       continue;
     }
     report_.say("loaded " + file.path + ": " + std::to_string(file.cloud.size()) + " points in " +
@@ -310,12 +306,12 @@ void SceneModel::recolor() {
   } catch (const Error& error) {
     // Out of memory beside a stream (its reserved pool holds the GPU budget), say: the files
     // stay listed and loaded on the host, drawn once there is room (recolouring tries again).
-    errors_.push_back(std::string("cannot show the files: ") + error.what());
+    report_.fail(std::string("cannot show the files: ") + error.what());
     return;
   }
   if (!fallback.empty()) {
     // An attribute this cloud lacks (--color-attribute, or a file without it): say so, show rgb.
-    errors_.push_back(fallback);
+    report_.fail(fallback);
     if (!parts_.stream) coloring_.asked = {};  // a stream beside keeps what it shows
   }
   const Coloring& used = coloring_.used;
@@ -331,10 +327,6 @@ std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, const RenderSet
   if (!picked) return std::nullopt;
   picked_ = picked;
   return picked->position;
-}
-
-std::vector<std::string> SceneModel::takeErrors() {
-  return std::exchange(errors_, {});
 }
 
 }  // namespace pcv

@@ -18,6 +18,7 @@
 #include "io_test_util.hpp"
 #include "synthetic_tiles.hpp"
 #include "test_support.hpp"
+#include "reported_errors.hpp"
 
 namespace pcv {
 namespace {
@@ -45,8 +46,12 @@ class OpenFileLimit {
 /// A model streaming on the CPU renderer, as the viewer makes it.
 struct DatasetModel {
   std::unique_ptr<Renderer> renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
-  SceneModel scene{
-      *renderer, DemoScene{}, {}, {.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20}};
+  test::ReportedErrors errors;
+  SceneModel scene{*renderer,
+                   DemoScene{},
+                   {},
+                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20},
+                   errors.report()};
 
   /// Frames through a camera that sees the whole dataset until the stream converges.
   bool converge() {
@@ -110,7 +115,7 @@ TEST(DatasetModel, AThousandTilesMadeHereStreamUnderFewOpenFiles) {
       << "every tile is loaded where the whole dataset is in view";
   EXPECT_GT(counts[size_t(TileState::Resident)], 800u)
       << "the LAS and LAZ tiles at least (the LAS tiles' 16 points are all in the overview)";
-  EXPECT_TRUE(model.scene.takeErrors().empty());
+  EXPECT_TRUE(model.errors.take().empty());
 }
 
 TEST(DatasetModel, ATileThatCannotBeDecodedIsFailedWithItsError) {
@@ -136,7 +141,7 @@ TEST(DatasetModel, ATileThatCannotBeDecodedIsFailedWithItsError) {
   ASSERT_NE(broken.error, nullptr);
   EXPECT_NE(broken.error->find("t2.las"), std::string::npos) << *broken.error;
   EXPECT_EQ(model.scene.parts().stream->tileStatus(1).state, TileState::Resident);
-  EXPECT_FALSE(model.scene.takeErrors().empty()) << "the error is said once, too";
+  EXPECT_FALSE(model.errors.take().empty()) << "the error is said once, too";
 }
 
 TEST(DatasetModel, TileBoxesAreOneMoreSetDrawnAndSwitchOff) {
@@ -194,7 +199,7 @@ TEST(DatasetModel, ADatasetOpensOnAThreadOfItsOwnWhileFramesRun) {
   EXPECT_EQ(model.scene.opening(), nullptr);
   EXPECT_EQ(model.scene.parts().stream->tiles()->tiles.size(), 20u);
   EXPECT_TRUE(model.converge());
-  EXPECT_TRUE(model.scene.takeErrors().empty());
+  EXPECT_TRUE(model.errors.take().empty());
 }
 
 TEST(DatasetModel, AVpcOverviewAssetIsTheFirstImage) {

@@ -9,6 +9,7 @@
 #include "pcv/session/copc_cache.hpp"
 #include "pcv/session/scene_model.hpp"
 #include "session_test_files.hpp"
+#include "reported_errors.hpp"
 
 namespace pcv {
 namespace {
@@ -53,13 +54,15 @@ TEST(SceneModel, AFileLargerThanTheMemoryLimitStreamsFromItsCopcCache) {
   const StreamLimits limits{
       .pointBudget = 10'000'000, .gpuMemoryBytes = 16 << 20, .memoryBytes = 1000};
   auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
-  SceneModel scene(*renderer, DemoScene{.pointCount = 1000, .seed = 1}, {}, limits);
+  test::ReportedErrors errors;
+  SceneModel scene(*renderer, DemoScene{.pointCount = 1000, .seed = 1}, {}, limits,
+                   errors.report());
   scene.showDemo();
   scene.wait();
   scene.open({las}, true);
   scene.wait();  // the conversion runs on a thread of its own
   ASSERT_NE(scene.parts().stream.get(), nullptr) << "not streamed";
-  EXPECT_TRUE(scene.takeErrors().empty());
+  EXPECT_TRUE(errors.take().empty());
   const ScenePlan plan = planScene({.files = {las}}, limits);
   ASSERT_EQ(plan.cachedFrom, std::vector<std::string>{las});
   EXPECT_FALSE(plan.cacheMissing) << "the cache was made";

@@ -7,6 +7,7 @@
 #include "pcv/core/camera_framing.hpp"
 #include "test_support.hpp"
 #include "pcv/session/scene_model.hpp"
+#include "reported_errors.hpp"
 
 namespace pcv {
 namespace {
@@ -28,6 +29,7 @@ std::optional<Box3d> pollUntilLoaded(SceneModel& scene) {
 struct LoadedScene {
   test::TempDir dir;
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
+  test::ReportedErrors errors;
   std::unique_ptr<SceneModel> scene;
   explicit LoadedScene(int count);
 };
@@ -100,22 +102,24 @@ TEST(SceneModel, AFailedFileKeepsWhatWasShownAndSaysWhy) {
   test::TempDir dir;
   test::writeText(dir.file("bad.ply"), "ply\nformat ascii 1.0\nelement vertex 1\n");
   auto renderer = createRenderer("cpu");
-  SceneModel scene(*renderer, DemoScene{.pointCount = 3000, .seed = 2}, {});
+  test::ReportedErrors reported;
+  SceneModel scene(*renderer, DemoScene{.pointCount = 3000, .seed = 2}, {}, {}, reported.report());
   scene.showDemo();
   scene.wait();
   scene.open({dir.file("bad.ply").string()}, true);
   pollUntilLoaded(scene);
   EXPECT_FALSE(scene.parts().holdsFiles());
   EXPECT_EQ(renderer->pointCount(), 3000u);  // the cylinders are still there
-  const std::vector<std::string> errors = scene.takeErrors();
+  const std::vector<std::string> errors = reported.take();
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(errors[0].find("bad.ply"), std::string::npos) << errors[0];
-  EXPECT_TRUE(scene.takeErrors().empty());  // taken once
+  EXPECT_TRUE(reported.take().empty());  // said once
 }
 
 LoadedScene::LoadedScene(int count) {
   test::writeBytes(dir.file("a.las"), test::makeLas(pointsAt(100.0, count)));
-  scene = std::make_unique<SceneModel>(*renderer, DemoScene{}, ColoringOptions{});
+  scene = std::make_unique<SceneModel>(*renderer, DemoScene{}, ColoringOptions{}, StreamLimits{},
+                                       errors.report());
   scene->open({dir.file("a.las").string()}, true);
   pollUntilLoaded(*scene);
 }
@@ -141,7 +145,7 @@ TEST(SceneModel, RecolouringKeepsOneSetAndTheMemoryItNeeds) {
   missing.attribute = "no_such_attribute";
   scene.setColoring(missing);
   EXPECT_EQ(scene.coloring().asked.mode, ColorMode::Rgb);
-  EXPECT_EQ(scene.takeErrors().size(), 1u);
+  EXPECT_EQ(loaded.errors.take().size(), 1u);
 }
 
 TEST(SceneModel, PicksTheCloudsPointUnderThePixel) {

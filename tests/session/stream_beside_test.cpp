@@ -12,6 +12,7 @@
 #include "session_test_files.hpp"
 #if PCV_WITH_CUDA
 #include "pcv/cuda/device_buffer.hpp"
+#include "reported_errors.hpp"
 #endif
 
 namespace pcv {
@@ -41,10 +42,12 @@ struct StreamWithFileBeside {
   std::string copc = test::writeCylinderCopc(dir.file("c.copc.laz"), 20'000, kStreamCentre);
   std::string las = test::writeGridLas(dir.file("grid.las")).string();
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
+  test::ReportedErrors errors;
   SceneModel scene{*renderer,
                    DemoScene{.pointCount = 1000, .seed = 1},
                    {},
-                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 16 << 20}};
+                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 16 << 20},
+                   errors.report()};
   Camera camera;
 
   StreamWithFileBeside() {
@@ -58,7 +61,7 @@ struct StreamWithFileBeside {
 
 TEST(StreamBeside, AddedFilesAreDrawnBesideTheStream) {
   StreamWithFileBeside s;
-  EXPECT_TRUE(s.scene.takeErrors().empty());
+  EXPECT_TRUE(s.errors.take().empty());
   ASSERT_NE(s.scene.parts().stream.get(), nullptr) << "the stream stays";
   ASSERT_TRUE(s.scene.parts().inCore.cloud().size() == 40u * 40u);
   EXPECT_EQ(s.scene.parts().files(), (std::vector<std::string>{s.copc, s.las}));
@@ -181,7 +184,7 @@ TEST(StreamBeside, RecolouringKeepsBoth) {
   ASSERT_NE(s.scene.parts().stream.get(), nullptr);
   EXPECT_EQ(s.scene.coloring().used.mode, ColorMode::Elevation);
   settle(s.scene, s.camera);
-  EXPECT_TRUE(s.scene.takeErrors().empty());
+  EXPECT_TRUE(s.errors.take().empty());
   const SetSelection drawn = s.scene.parts().drawnSets();
   bool fileDrawn = false;
   for (PointSetId set : drawn.sets()) fileDrawn |= s.renderer->pointCount(set) == 40u * 40u;
@@ -216,21 +219,23 @@ TEST(StreamBeside, AFileThatDoesNotFitBesideTheStreamIsAnError) {
     held.resize(renderer->freeMemoryBytes() - (1ull << 30));
 #endif
   const uint64_t free = renderer->freeMemoryBytes();
+  test::ReportedErrors reported;
   SceneModel scene{*renderer,
                    DemoScene{.pointCount = 1000, .seed = 1},
                    {},
-                   {.pointBudget = 10'000'000, .gpuMemoryBytes = free - (16 << 20)}};
+                   {.pointBudget = 10'000'000, .gpuMemoryBytes = free - (16 << 20)},
+                   reported.report()};
   scene.open({copc}, true);
   if (!scene.parts().stream.get()) {
     // The reservation itself did not fit (another process took memory meanwhile): an error too.
-    EXPECT_FALSE(scene.takeErrors().empty());
+    EXPECT_FALSE(reported.take().empty());
     return;
   }
   const Camera camera = frameBounds(*scene.poll(), 1.0f);
   settle(scene, camera);
   scene.open({las}, false);
   settle(scene, camera);
-  const std::vector<std::string> errors = scene.takeErrors();
+  const std::vector<std::string> errors = reported.take();
   ASSERT_FALSE(errors.empty()) << "a million points do not fit in 16 MB";
   ASSERT_NE(scene.parts().stream.get(), nullptr) << "the stream stays";
   EXPECT_EQ(scene.parts().inCore.cloud().size(), 1000u * 1000u)
@@ -245,13 +250,15 @@ TEST(StreamBeside, ABudgetTheRendererCannotReserveIsAnError) {
   test::TempDir dir;
   const std::string copc = test::writeCylinderCopc(dir.file("c.copc.laz"), 20'000, kStreamCentre);
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
+  test::ReportedErrors errors;
   SceneModel scene{*renderer,
                    DemoScene{.pointCount = 1000, .seed = 1},
                    {},
-                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 1ull << 50}};
+                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 1ull << 50},
+                   errors.report()};
   EXPECT_NO_THROW(scene.open({copc}, true));
   EXPECT_EQ(scene.parts().stream.get(), nullptr);
-  EXPECT_FALSE(scene.takeErrors().empty());
+  EXPECT_FALSE(errors.take().empty());
   EXPECT_EQ(renderer->reservedPointSlots(), 0u);
 }
 

@@ -10,6 +10,7 @@
 #include "pcv/core/camera_framing.hpp"
 #include "test_support.hpp"
 #include "pcv/session/scene_model.hpp"
+#include "reported_errors.hpp"
 
 namespace pcv {
 namespace {
@@ -37,10 +38,12 @@ void streamUntilConverged(SceneModel& scene, const Camera& camera, int width, in
 
 struct StreamingScene {
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
+  test::ReportedErrors errors;
   SceneModel scene{*renderer,
                    DemoScene{.pointCount = 1000, .seed = 1},
                    {},
-                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20}};
+                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20},
+                   errors.report()};
 };
 
 TEST(StreamedScene, ShowsTheRootAtOnceAndConvergesOnTheChosenNodes) {
@@ -92,7 +95,7 @@ TEST(StreamedScene, RecolouringStreamsAgainAndABadAttributeFallsBack) {
   streamUntilConverged(s.scene, camera, 128, 128);
   s.scene.setColoring({.mode = ColorMode::Attribute, .attribute = "no_such_attribute"});
   ASSERT_NE(s.scene.parts().stream.get(), nullptr) << "the stream stays, in its default colours";
-  const std::vector<std::string> errors = s.scene.takeErrors();
+  const std::vector<std::string> errors = s.errors.take();
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(errors[0].find("no_such_attribute"), std::string::npos) << errors[0];
 }
@@ -131,7 +134,7 @@ TEST(StreamedScene, ABrokenCopcFileKeepsTheCylinders) {
   }
   s.scene.poll();
   EXPECT_EQ(s.scene.parts().stream.get(), nullptr);
-  EXPECT_FALSE(s.scene.takeErrors().empty());
+  EXPECT_FALSE(s.errors.take().empty());
   s.scene.wait();
   EXPECT_EQ(s.renderer->pointCount(), 1000u) << "the cylinders are back";
 }

@@ -144,7 +144,7 @@ void drawDataSection(PanelContext& context, PanelRequests& requests) {
       if (parts.stream && ImGui::SmallButton("Remove files")) scene.removeFiles();
     }
   }
-  for (const std::string& warning : scene.warnings()) {
+  for (const std::string& warning : context.fileWarnings) {
     ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s", warning.c_str());
   }
   drawLoading(scene.loader());

@@ -3,7 +3,8 @@
 /// what is asynchronous or remembered between frames: the cylinders' layout thread, the planning of
 /// what is opened (SceneOpening: prepareScene under the limits it was given, so Open and drop
 /// stream and use the COPC cache as `pcv view FILE` does), the background loader and its preview,
-/// the colouring, the picked point and the errors to show. No window and no GL: tested on its own.
+/// the colouring and the picked point; it says what it does, warnings and errors through its
+/// SessionReport, as Scene does. No window and no GL: tested on its own.
 #pragma once
 
 #include <future>
@@ -39,7 +40,9 @@ class SceneModel {
   /// `renderer` must outlive the model; the model owns the sets it adds to it. `limits` are the
   /// front end's (--memory, --in-core, --point-budget ...): what opens streamed, from the COPC
   /// cache or whole is planned under them (planScene). `report` hears what is loaded, streamed
-  /// and coloured. Tile boxes are drawn until setTileBoxes(false).
+  /// and coloured, the files' warnings (a count that disagrees, colours that say nothing) and
+  /// the errors to show (a file that failed, an attribute a file lacks), each once. Tile boxes
+  /// are drawn until setTileBoxes(false).
   SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring,
              const StreamLimits& limits = {}, SessionReport report = {});
   ~SceneModel();
@@ -107,10 +110,6 @@ class SceneModel {
                                  int height, int xPx, int yPx);
   /// The last point picked; its index in the files read whole is dropped when they change.
   const std::optional<PickedWorldPoint>& picked() const { return picked_; }
-  /// Errors to show (a file that failed, an attribute a file lacks); taken once.
-  std::vector<std::string> takeErrors();
-  /// Warnings of the files read so far (a count that disagrees, colours that say nothing).
-  const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
   void waitUntilPrepared();
@@ -119,7 +118,7 @@ class SceneModel {
   void finishOpening();
   bool takeFinished();
   std::optional<Box3d> takePreview(const LoadPreview& update);
-  /// Replaces the scene with the stream `plan` names; false, with the error kept, when it fails.
+  /// Replaces the scene with the stream `plan` names; false, with the error said, when it fails.
   bool openStream(const ScenePlan& plan, const ReadOptions& read,
                   std::shared_ptr<const ForestNodeSource> forest = nullptr);
   /// Opens the stream beside what is shown (recolouring restarts the stream alone).
@@ -143,8 +142,6 @@ class SceneModel {
 
   SceneParts parts_;  // what is shown
   std::optional<PickedWorldPoint> picked_;
-  std::vector<std::string> errors_;
-  std::vector<std::string> warnings_;
 };
 
 }  // namespace pcv

@@ -1,7 +1,9 @@
 /// @brief The parts a scene shows together on one renderer, in one view origin: the cylinders,
 /// the files read whole and the one being read, a stream and its tile boxes. What a frame asks of
 /// them together (the sets it draws, the points, the bounds, a picked point) is answered here
-/// once, for Scene (`pcv render`, Python) and the viewer's SceneModel alike.
+/// once, and what is done to them together (a stream opened, files shown in its origin, tile
+/// boxes switched), for Scene (`pcv render`, Python) and the viewer's SceneModel alike; the
+/// viewer reads them through SceneModel::parts().
 #pragma once
 
 #include <memory>
