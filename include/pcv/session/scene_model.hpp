@@ -50,8 +50,8 @@ class SceneModel {
   SceneModel& operator=(const SceneModel&) = delete;
 
   /// What is shown: the cylinders, the files read whole and the one being read, a stream and its
-  /// tile boxes; what a frame draws and where, their files, bounds and attributes. Read it only
-  /// while preparing() is false (the renderer is the layout thread's until then).
+  /// tile boxes; what a frame draws and where, their files, bounds and attributes. While
+  /// preparing(), ask nothing of the renderer through them (points drawn, a pick).
   const SceneParts& parts() const { return parts_; }
   /// The stream shown, to tune (its point budget); null for other scenes.
   StreamPart* stream() { return parts_.stream.get(); }
@@ -94,7 +94,8 @@ class SceneModel {
   /// Removes the files read whole (and cancels one being read); a stream stays as it is.
   void removeFiles();
 
-  void setTileBoxes(bool shown);  ///< SceneParts::setTileBoxes
+  /// SceneParts::setTileBoxes; boxes the renderer cannot take are an error.
+  void setTileBoxes(bool shown);
   /// The files read whole carry what point filters read (ColouredCloud::setFilterData), with
   /// `rangeAttribute`'s values (may be empty); streams carry it as the limits say.
   void keepFilterData(bool keep, const std::string& rangeAttribute = {});
