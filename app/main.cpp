@@ -2,6 +2,7 @@
 // GLFW, ImGui or X11, so they run on a server without a display. With no subcommand, with `view`
 // or with a file, the viewer opens, as the seed's demo does: pcv-view, beside this executable,
 // takes the command line over.
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "info_command.hpp"
 #include "profile_command.hpp"
 #include "render_command.hpp"
+#include "unknown_command.hpp"
 #include "options/command_line.hpp"
 #include "options/run_report.hpp"
 #include "pcv/raster/renderer.hpp"
@@ -47,6 +49,13 @@ bool opensTheViewer(int argc, char** argv, const CLI::App& cli) {
   return true;
 }
 
+/// The commands' names, for the answer to a mistyped one.
+std::vector<std::string> commandNames(const CLI::App& cli) {
+  std::vector<std::string> names;
+  for (const CLI::App* command : cli.get_subcommands({})) names.push_back(command->get_name());
+  return names;
+}
+
 /// `pcv --version`: the version and the backends this build holds (a device need not be present).
 std::string versionText() {
   std::string text = std::string("pcv ") + PCV_VERSION + "\nbackends:";
@@ -70,8 +79,14 @@ int main(int argc, char** argv) {
   pcv::app::addConvertCommand(cli);
   pcv::app::addVpcCommand(cli);
   pcv::app::addProfileCommand(cli);
-  // `pcv`, `pcv FILE...` and `pcv --size 1920x1080 FILE` are `pcv view ...`.
+  // `pcv`, `pcv FILE...` and `pcv --size 1920x1080 FILE` are `pcv view ...`; `pcv rendr f.las`
+  // is a typo, not a file named rendr.
   if (opensTheViewer(argc, argv, cli)) {
+    if (argc > 1 && std::strcmp(argv[1], "view") != 0 && pcv::app::looksLikeCommand(argv[1])) {
+      std::fprintf(stderr, "pcv: error: %s\n",
+                   pcv::app::unknownCommandMessage(argv[1], commandNames(cli)).c_str());
+      return pcv::app::kUsageStatus;
+    }
     const int skipped = argc > 1 && std::strcmp(argv[1], "view") == 0 ? 2 : 1;
     const std::vector<std::string> viewerArguments(argv + skipped, argv + argc);
     return pcv::app::runViewerExecutable(argv[0], viewerArguments);

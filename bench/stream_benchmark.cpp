@@ -32,6 +32,7 @@
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/image.hpp"
+#include "pcv/core/image_size.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/stream/copc_node_source.hpp"
 #include "pcv/stream/streamed_cloud.hpp"
@@ -101,7 +102,7 @@ pcv::Camera flyCamera(const pcv::Box3d& box, const pcv::Camera& overview, int i,
 }
 
 void run(const Options& o) {
-  const pcv::app::ImageSize size = pcv::app::parseImageSize(o.size);
+  const pcv::ImageSize size = pcv::parseImageSize(o.size);
   auto renderer = pcv::createRenderer(o.renderer.backend, {.storage = pcv::PointStorage::Compact});
   const std::string name =
       o.files.size() == 1 ? o.files[0]

@@ -45,6 +45,10 @@ set(PCV_PC_REQUIRES "libpng pugixml liblzf libcurl")
 if(PROJ_FOUND)
   string(APPEND PCV_PC_REQUIRES " proj")
 endif()
+# And libturbojpeg (JPEG images) when src/ found it (PCV_WITH_JPEG).
+if(PCV_WITH_JPEG)
+  string(APPEND PCV_PC_REQUIRES " libturbojpeg")
+endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/pcvConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/pcvConfig.cmake
                               INSTALL_DESTINATION ${pcv_cmake_dir})

@@ -34,6 +34,9 @@ find_package(PROJ CONFIG QUIET)  # as src/ found it: pcv_io links it when presen
 if(PROJ_FOUND)
   string(APPEND pcv_deb_depends ", libproj25")
 endif()
+if(PCV_WITH_JPEG)  # pcv render --out x.jpg
+  string(APPEND pcv_deb_depends ", libturbojpeg0")
+endif()
 if(TARGET pcv-view)
   string(APPEND pcv_deb_depends ", libglfw3")
 endif()

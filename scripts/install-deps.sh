@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libglfw3-dev libimgui-dev libglm-dev libepoxy-dev libpng-dev libcli11-dev libpugixml-dev
-  nlohmann-json3-dev liblzf-dev libproj-dev libcurl4-openssl-dev
+  nlohmann-json3-dev liblzf-dev libproj-dev libcurl4-openssl-dev libturbojpeg0-dev
   openmpi-bin libopenmpi-dev
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   pybind11-dev python3-dev python3-numpy python3-pytest libdlpack-dev

@@ -6,7 +6,8 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
-#include "pcv/io/png_writer.hpp"
+#include "output_path.hpp"
+#include "pcv/io/image_file.hpp"
 #include "pcv/video/video_writer.hpp"
 
 namespace pcv::app {
@@ -64,19 +65,20 @@ std::string literal(const std::string& text) {
   return out;
 }
 
-class PngSink final : public FrameSink {
+class ImageSink final : public FrameSink {
  public:
-  explicit PngSink(std::string pattern) : pattern_(std::move(pattern)) {}
+  ImageSink(std::string pattern, ImageFileKind kind) : pattern_(std::move(pattern)), kind_(kind) {}
   // PNG compression takes tens of milliseconds for a 1080p frame: all cores compress.
   int workers() const override { return int(std::max(1u, workerCount())); }
   void write(uint64_t index, const Image& frame) override {
-    writePng(framePath(pattern_, index), frame);
+    writeImageFile(framePath(pattern_, index), frame, kind_);
   }
   void finish() override {}
-  std::string what() const override { return "PNG"; }
+  std::string what() const override { return kind_ == ImageFileKind::Jpeg ? "JPEG" : "PNG"; }
 
  private:
   std::string pattern_;
+  ImageFileKind kind_;
 };
 
 class VideoSink final : public FrameSink {
@@ -105,9 +107,16 @@ std::string framePath(const std::string& pattern, uint64_t frame) {
 }
 
 std::unique_ptr<FrameSink> openFrameSink(const std::string& out, const VideoOptions& video) {
-  if (isVideoPath(out)) return std::make_unique<VideoSink>(out, video);
+  if (isVideoPath(out)) {
+    requireWritableOutput(out);
+    return std::make_unique<VideoSink>(out, video);
+  }
   findConversion(out);  // throws for a pattern without its one frame number
-  return std::make_unique<PngSink>(out);
+  // The first frame's name stands for all: same folder, same extension.
+  const std::string first = framePath(out, 0);
+  const ImageFileKind kind = imageFileKindFor(first);
+  requireWritableOutput(first);
+  return std::make_unique<ImageSink>(out, kind);
 }
 
 }  // namespace pcv::app

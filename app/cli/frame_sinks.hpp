@@ -1,5 +1,5 @@
-/// @brief Where `pcv render --path` puts its frames: numbered PNG files (frame%05d.png) or a
-/// video file. Both take finished images on worker threads (frame_pipeline.hpp), so the
+/// @brief Where `pcv render --path` puts its frames: numbered PNG or JPEG files (frame%05d.png)
+/// or a video file. Both take finished images on worker threads (frame_pipeline.hpp), so the
 /// renderer draws the next frame while the last one is compressed.
 #pragma once
 
@@ -32,9 +32,9 @@ class FrameSink {
 std::string framePath(const std::string& pattern, uint64_t frame);
 
 /// The sink `out` names: a video by its extension (.mp4, .mkv, .mov, .webm), written with
-/// `video`'s settings, else PNG files by a pattern with one %d. Checks the pattern and opens the
-/// video now, so a bad --out fails before the scene is loaded; throws InputError or
-/// UnavailableError (no FFmpeg) naming it.
+/// `video`'s settings, else PNG or JPEG files by a pattern with one %d. Checks the pattern, the
+/// extension and the folder, and opens the video now, so a bad --out fails before the scene is
+/// loaded; throws InputError or UnavailableError (no FFmpeg, no libturbojpeg) naming it.
 std::unique_ptr<FrameSink> openFrameSink(const std::string& out, const VideoOptions& video);
 
 }  // namespace pcv::app

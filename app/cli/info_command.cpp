@@ -32,6 +32,53 @@ bool plausibleBounds(const Box3d& b) {
   return true;
 }
 
+/// "metre", or what the file leaves unsaid.
+std::string unitText(const LengthUnit& unit) {
+  return unit.known() ? unit.name : std::string("not declared");
+}
+
+/// The coordinate system's lines: its name and EPSG codes, then the units of x/y and of z.
+void printCoordinateSystem(const CoordinateSystem& crs) {
+  if (!crs.known()) {
+    std::printf("  crs:        none stated\n");
+    return;
+  }
+  std::string codes;
+  if (crs.epsg != 0) codes = "EPSG:" + std::to_string(crs.epsg);
+  if (crs.verticalEpsg != 0)
+    codes += (codes.empty() ? "EPSG:" : "+") + std::to_string(crs.verticalEpsg);
+  const std::string label = crs.label();
+  if (codes.empty() || label.starts_with("EPSG:")) {
+    std::printf("  crs:        %s\n", label.c_str());
+  } else {
+    std::printf("  crs:        %s (%s)\n", label.c_str(), codes.c_str());
+  }
+  std::printf("  units:      horizontal %s, vertical %s\n", unitText(crs.horizontalUnit).c_str(),
+              unitText(crs.verticalUnit).c_str());
+}
+
+nlohmann::json unitFigures(const LengthUnit& unit) {
+  if (!unit.known()) return nullptr;
+  return {{"name", unit.name},
+          {"symbol", unit.symbol()},
+          {"metres", unit.angular() ? nlohmann::json(nullptr) : nlohmann::json(unit.metres)}};
+}
+
+/// The CRS for --report: null when the file states none; EPSG codes null where unknown.
+nlohmann::json crsFigures(const CoordinateSystem& crs) {
+  if (!crs.known()) return nullptr;
+  const auto code = [](int epsg) {
+    return epsg != 0 ? nlohmann::json(epsg) : nlohmann::json(nullptr);
+  };
+  return {{"label", crs.label()},
+          {"name", crs.name.empty() ? nlohmann::json(nullptr) : nlohmann::json(crs.name)},
+          {"wkt", crs.wkt},
+          {"epsg", code(crs.epsg)},
+          {"verticalEpsg", code(crs.verticalEpsg)},
+          {"horizontalUnit", unitFigures(crs.horizontalUnit)},
+          {"verticalUnit", unitFigures(crs.verticalUnit)}};
+}
+
 void printSummary(const std::string& path, const FileSummary& s) {
   std::printf("%s\n", path.c_str());
   std::printf("  format:     %s %s\n", s.format.c_str(), s.details.c_str());
@@ -68,6 +115,7 @@ void printSummary(const std::string& path, const FileSummary& s) {
   std::string names;
   for (const auto& name : s.attributes) names += (names.empty() ? "" : ", ") + name;
   std::printf("  attributes: %s\n", names.empty() ? "(none)" : names.c_str());
+  printCoordinateSystem(s.crs);
   for (const auto& note : s.notes) std::printf("  %s\n", note.c_str());
   for (const auto& warning : s.warnings) std::printf("  warning:    %s\n", warning.c_str());
 }
@@ -78,7 +126,7 @@ nlohmann::json summaryFigures(const std::string& path, const FileSummary& s) {
       {"path", path},      {"format", s.format},         {"details", s.details},
       {"points", nullptr}, {"fromHeader", s.fromHeader}, {"droppedPoints", s.droppedPoints},
       {"bounds", nullptr}, {"colour", s.hasColor},       {"attributes", s.attributes},
-      {"notes", s.notes},  {"warnings", s.warnings}};
+      {"notes", s.notes},  {"warnings", s.warnings},     {"missingPoints", s.missingPoints}};
   if (s.pointCountKnown) figures["points"] = s.pointCount;
   if (!s.worldBounds.empty()) {
     const Box3d& b = s.worldBounds;
@@ -86,6 +134,7 @@ nlohmann::json summaryFigures(const std::string& path, const FileSummary& s) {
                          {"max", {b.max.x, b.max.y, b.max.z}}};
   }
   if (!s.fromHeader) figures["origin"] = {s.origin.x, s.origin.y, s.origin.z};
+  figures["crs"] = crsFigures(s.crs);
   return figures;
 }
 
@@ -97,8 +146,9 @@ nlohmann::json boundsFigures(const Box3d& b) {
 /// A dataset (folders among the paths): its tiles, one line each, then the totals. Its tiles'
 /// headers are read in parallel; tiles in two coordinate systems are an error naming two.
 void describeDataset(const std::vector<std::string>& paths) {
-  const TileSet set = describeTiles(expandTilePaths(paths));
+  TileSet set = describeTiles(expandTilePaths(paths));
   requireOneCoordinateSystem(set);
+  completeFromDatabase(set.crs);
   nlohmann::json formats = nlohmann::json::object();
   std::string formatText;
   for (const TileFormat format : {TileFormat::Copc, TileFormat::Laz, TileFormat::Las}) {
@@ -108,7 +158,6 @@ void describeDataset(const std::vector<std::string>& paths) {
           (formatText.empty() ? "" : ", ") + std::to_string(count) + " " + tileFormatName(format);
     }
   }
-  const std::string crs = set.crs.known() ? set.crs.label() : std::string("none stated");
   nlohmann::json tiles = nlohmann::json::array();
   for (const Tile& tile : set.tiles) {
     tiles.push_back({{"path", tile.path},
@@ -116,15 +165,9 @@ void describeDataset(const std::vector<std::string>& paths) {
                      {"points", tile.pointCount},
                      {"bounds", boundsFigures(tile.bounds)}});
   }
-  runReport()["dataset"] = {{"tiles", tiles},
-                            {"tileCount", set.tiles.size()},
-                            {"points", set.pointCount},
-                            {"bounds", boundsFigures(set.bounds)},
-                            {"formats", formats},
-                            {"crs", set.crs.known() ? nlohmann::json{{"label", set.crs.label()},
-                                                                     {"wkt", set.crs.wkt},
-                                                                     {"epsg", set.crs.epsg}}
-                                                    : nlohmann::json(nullptr)}};
+  runReport()["dataset"] = {{"tiles", tiles},           {"tileCount", set.tiles.size()},
+                            {"points", set.pointCount}, {"bounds", boundsFigures(set.bounds)},
+                            {"formats", formats},       {"crs", crsFigures(set.crs)}};
   if (reportGoesToStdout()) return;
   for (const Tile& tile : set.tiles) {
     std::printf("%s  %s  %llu points\n", tile.path.c_str(), tileFormatName(tile.format),
@@ -141,7 +184,7 @@ void describeDataset(const std::vector<std::string>& paths) {
                 printable(b.min.x), printable(b.min.y), printable(b.min.z), printable(b.max.x),
                 printable(b.max.y), printable(b.max.z));
   }
-  std::printf("  crs:        %s\n", crs.c_str());
+  printCoordinateSystem(set.crs);
 }
 
 }  // namespace
@@ -151,7 +194,9 @@ void addInfoCommand(CLI::App& cli) {
   auto read = std::make_shared<ReadFlags>();
   auto stats = std::make_shared<bool>(false);
   CLI::App* info = cli.add_subcommand(
-      "info", "Describe point cloud files (PLY, LAS, LAZ, COPC, PCD, E57, text)");
+      "info",
+      "Describe point cloud files (PLY, LAS, LAZ, COPC, PCD, E57, text): format, points, "
+      "bounds, attributes, and the coordinate system with its units where the file declares one");
   info->add_option("files", *files,
                    "Files to describe; a folder: the dataset of the LAS/LAZ/COPC tiles under it")
       ->required();
@@ -172,6 +217,7 @@ void addInfoCommand(CLI::App& cli) {
       try {
         FileSummary summary;
         readPointCloud(path, options, nullptr, &summary);
+        completeFromDatabase(summary.crs);
         // With --report -, the JSON alone is on standard output.
         if (!reportGoesToStdout()) printSummary(path, summary);
         runReport()["files"].push_back(summaryFigures(path, summary));

@@ -8,11 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "output_path.hpp"
 #include "options/cli_options.hpp"
 #include "options/option_groups.hpp"
 #include "options/quality_options.hpp"
 #include "options/run_report.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/core/number_text.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/session/cloud_writer.hpp"
 #include "pcv/session/profile_extract.hpp"
@@ -36,6 +38,7 @@ void runProfile(const ProfileOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   // Everything the command line says is checked before any file is read.
   const ProfileFileKind kind = profileFileKindFor(options.out);
+  requireWritableOutput(options.out);
   const ProfileCorridor corridor(ProfileCorridor::parseLine(options.line), options.width);
   const ImageSize size = parseImageSize(options.size);
   RenderSettings settings;
@@ -47,8 +50,24 @@ void runProfile(const ProfileOptions& options) {
   const bool pointFile = kind == ProfileFileKind::Las || kind == ProfileFileKind::Laz;
   if (pointFile) checkOutput(options.out, pointFileRules);
 
-  const ProfilePoints profile =
-      extractProfile(options.inputs, corridor, readOptionsFrom(options.read));
+  ProfilePoints profile = extractProfile(options.inputs, corridor, readOptionsFrom(options.read));
+  completeFromDatabase(profile.crs);
+  // An empty profile is still an answer (a line across a gap between tiles has none), so the
+  // file is written and the status stays 0 for scripts cutting many lines; but a line that
+  // misses the data is most often a typo in its coordinates, so it is said, and reported.
+  runReport()["warnings"] = profile.warnings;
+  for (const std::string& warning : profile.warnings) {
+    std::fprintf(stderr, "pcv: warning: %s\n", warning.c_str());
+  }
+  if (profile.size() == 0) {
+    const std::string warning =
+        "no point lies within " + exactText(corridor.width() / 2.0) + " of the line " +
+        options.line + " (" + std::to_string(profile.pointsTested) +
+        " points tested): it misses the data or the corridor is too narrow; " + options.out +
+        " holds no point";
+    std::fprintf(stderr, "pcv: warning: %s\n", warning.c_str());
+    runReport()["warnings"].push_back(warning);
+  }
   switch (kind) {
     case ProfileFileKind::Csv:
       writeProfileCsv(profile, options.out);
@@ -74,12 +93,18 @@ void runProfile(const ProfileOptions& options) {
   runReport()["nodesTotal"] = profile.nodesTotal;
   runReport()["length"] = corridor.length();
   runReport()["width"] = corridor.width();
+  // The unit of x, y, distance, length and width; of z where no vertical unit is stated.
+  const LengthUnit unit = profile.crs.lengthUnit();
+  runReport()["unit"] = unit.known() ? nlohmann::json(unit.symbol()) : nlohmann::json(nullptr);
+  runReport()["verticalUnit"] = profile.crs.verticalUnit.known()
+                                    ? nlohmann::json(profile.crs.verticalUnit.symbol())
+                                    : runReport()["unit"];
   runReport()["out"] = options.out;
   runReport()["seconds"] = seconds;
-  std::fprintf(stderr, "pcv: %llu points in the corridor (%llu tested), line %.3f long; wrote %s\n",
+  std::fprintf(stderr, "pcv: %llu points in the corridor (%llu tested), line %s long; wrote %s\n",
                static_cast<unsigned long long>(profile.size()),
-               static_cast<unsigned long long>(profile.pointsTested), corridor.length(),
-               options.out.c_str());
+               static_cast<unsigned long long>(profile.pointsTested),
+               formatLength(corridor.length(), unit).c_str(), options.out.c_str());
 }
 
 }  // namespace
@@ -101,7 +126,8 @@ void addProfileCommand(CLI::App& cli) {
       ->required();
   profile
       ->add_option("--out", options->out,
-                   "P.csv (x, y, z, distance, attributes), P.las, P.laz or P.png (distance "
+                   "P.csv (x, y, z, distance, attributes; the lengths' names carry the unit the "
+                   "file declares, e.g. \"x (m)\"), P.las, P.laz or P.png (distance "
                    "against height)")
       ->required();
   profile->add_option("--size", options->size, "PNG size WIDTHxHEIGHT")->capture_default_str();

@@ -1,6 +1,7 @@
 #include "render_command.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -9,6 +10,7 @@
 #include "options/coloring_options.hpp"
 #include "options/filter_options.hpp"
 #include "gl_render.hpp"
+#include "output_path.hpp"
 #include "options/option_groups.hpp"
 #include "options/quality_options.hpp"
 #include "options/run_report.hpp"
@@ -20,12 +22,14 @@
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/core/scale_bar.hpp"
 #include "pcv/core/error.hpp"
-#include "pcv/io/png_writer.hpp"
+#include "pcv/io/image_file.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/session/render_converged.hpp"
 #include "pcv/session/scene.hpp"
+#include "pcv/session/declared_crs.hpp"
 #include "pcv/session/scene_camera.hpp"
+#include "pcv/video/video_writer.hpp"
 
 namespace pcv::app {
 namespace {
@@ -86,13 +90,35 @@ Image renderImage(const RenderOptions& options, Scene& scene, const Camera& came
                          settings, options.interop);
 }
 
+/// The kind of image --out names, checked with its folder before anything is read.
+ImageFileKind checkImageOutput(const std::string& out) {
+  // A device or a pipe (/dev/null, /dev/stdout) takes a PNG whatever its name.
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(out, error);
+  if (std::filesystem::is_character_file(status) || std::filesystem::is_fifo(status)) {
+    requireWritableOutput(out);
+    return ImageFileKind::Png;
+  }
+  if (isVideoPath(out)) {
+    throw InputError("--out '" + out +
+                     "' is a video, which pcv renders along a camera path (--path FILE); one "
+                     "image is a .png or a .jpg");
+  }
+  const ImageFileKind kind = imageFileKindFor(out);
+  requireWritableOutput(out);
+  return kind;
+}
+
 void runRender(const RenderOptions& options) {
   const ImageSize size = parseImageSize(options.view.size);  // a bad size fails before converting
   // A path file and its output are checked before anything is loaded.
   std::optional<PathRender> path;
+  ImageFileKind imageKind = ImageFileKind::Png;
   if (!options.path.file.empty()) {
     if (options.gl == "egl") throw InputError("--path renders to host memory: leave out --gl egl");
     path = preparePathRender(options.path, options.out, size);
+  } else {
+    imageKind = checkImageOutput(options.out);
   }
   if (options.scaleBar && options.view.ortho.empty()) {
     throw InputError("--scale-bar needs an orthographic view (--ortho plan|front|side|view)");
@@ -150,16 +176,21 @@ void runRender(const RenderOptions& options) {
   }
   const Camera camera =
       startCamera(scene.kind(), scene.worldBounds(), float(size.width) / float(size.height),
-                  cameraRequestFrom(options.view));
+                  cameraRequestFrom(options.view), framingSamples(scene));
   Image image = renderImage(options, scene, camera, settings, size);
   if (options.scaleBar) {
     const double aspect = double(size.width) / double(size.height);
+    const LengthUnit unit = declaredCoordinateSystem(options.files).lengthUnit();
     const ScaleBar bar =
-        scaleBarFor(camera.unitsPerPixel(0.0, double(size.height), aspect), size.width / 4.0);
+        scaleBarFor(camera.unitsPerPixel(0.0, double(size.height), aspect), size.width / 4.0, unit);
     drawScaleBar(image, bar, packRgba(255, 255, 255));
-    runReport()["scaleBar"] = {{"units", bar.lengthUnits}, {"pixels", bar.lengthPx}};
+    runReport()["scaleBar"] = {
+        {"units", bar.lengthUnits},
+        {"pixels", bar.lengthPx},
+        {"unit", unit.known() ? nlohmann::json(unit.symbol()) : nlohmann::json(nullptr)},
+        {"label", bar.label}};
   }
-  writePng(options.out, image);
+  writeImageFile(options.out, image, imageKind);
   runReport()["points"] = renderer->pointCount();
   runReport()["method"] = methodName(renderer->methodFor(settings));
   runReport()["milliseconds"] = totalMilliseconds(renderer->lastTimings());
@@ -180,7 +211,8 @@ void runRender(const RenderOptions& options) {
 
 void addRenderCommand(CLI::App& cli) {
   auto options = std::make_shared<RenderOptions>();
-  CLI::App* render = cli.add_subcommand("render", "Render a scene to a PNG without a window");
+  CLI::App* render =
+      cli.add_subcommand("render", "Render a scene to a PNG or JPEG without a window");
   addDemoSceneFlags(*render, options->scene);
   addRendererFlags(*render, options->renderer);
   addViewFlags(*render, options->view, "Image size");
@@ -192,7 +224,11 @@ void addRenderCommand(CLI::App& cli) {
   addReadFlags(*render, options->read);
   addStreamFlags(*render, options->stream);
   addStreamTimeLimit(*render, options->streamSeconds);
-  render->add_option("--out", options->out, "Output PNG path")->capture_default_str();
+  render
+      ->add_option("--out", options->out,
+                   "Output image: .png, or .jpg/.jpeg where built with libturbojpeg; with "
+                   "--path a video or a numbered image pattern")
+      ->capture_default_str();
   render->add_flag("--tile-boxes", options->tileBoxes,
                    "A dataset (a folder, a .vpc, several tiles): outline each tile's header box");
   render->add_flag("--scale-bar", options->scaleBar,

@@ -12,22 +12,22 @@ namespace pcv::app {
 
 void addColoringFlags(CLI::App& command, ColoringFlags& flags) {
   command
-      .add_option("--color", flags.mode,
+      .add_option("--color,--colour", flags.mode,
                   "Colouring of loaded files: rgb (the file's), elevation, intensity, "
                   "classification, attribute (see --color-attribute)")
       ->check(knownNameOf(colorModeTable()))
       ->capture_default_str();
   command.add_option(
-      "--color-attribute", flags.attribute,
+      "--color-attribute,--colour-attribute", flags.attribute,
       "Colour by this scalar attribute (intensity, return_number, a PLY property ... or "
       "x, y, z); implies --color attribute");
   command
-      .add_option("--color-map", flags.map,
+      .add_option("--color-map,--colour-map", flags.map,
                   "Colour map of scalar modes: viridis, turbo or grey "
                   "(default: turbo for elevation, grey for intensity, "
                   "viridis otherwise)")
       ->check(knownNameOf(colorMapTable()));
-  command.add_option("--color-range", flags.range,
+  command.add_option("--color-range,--colour-range", flags.range,
                      "Values at the ends of the map, MIN,MAX (default: 2nd to 98th percentile)");
 }
 

@@ -124,11 +124,15 @@ void addReadFlags(CLI::App& command, ReadFlags& flags) {
                   "but outruns 16 cores only on batches of over ~1 500 chunks, so streamed files "
                   "and datasets always decode on the CPU (bench/RESULTS.md)")
       ->check(CLI::IsMember({"auto", "cuda", "cpu"}));
+  command.add_flag("--strict", flags.strict,
+                   "Refuse a file cut short (fewer LAS records than its header declares, LAZ "
+                   "chunks missing); default: read the whole records there are, with a warning");
 }
 
 ReadOptions readOptionsFrom(const ReadFlags& flags) {
   ReadOptions options;
   if (flags.scan >= 0) options.scan = uint32_t(flags.scan);
+  options.strict = flags.strict;
 #if PCV_WITH_CUDA
   options.lazDecoder = io::lazDecoderNamed(flags.decode);
 #else

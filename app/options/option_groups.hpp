@@ -69,6 +69,7 @@ CameraRequest cameraRequestFrom(const ViewFlags& flags);
 struct ReadFlags {
   int64_t scan = -1;  ///< --scan N: an E57 file's scan N only (0-based); -1 reads every scan
   std::string decode = "auto";  ///< --decode: LAZ/COPC chunks on auto, cuda or cpu
+  bool strict = false;          ///< --strict: refuse files cut short instead of reading them
 };
 void addReadFlags(CLI::App& command, ReadFlags& flags);
 ReadOptions readOptionsFrom(const ReadFlags& flags);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include <glm/gtc/constants.hpp>
 
@@ -20,11 +21,13 @@ std::string hexColour(uint32_t rgba) {
   return text;
 }
 
+/// The eye keeps every digit of its double: the command must give the viewer's image bit for
+/// bit, and the eye enters the view in double. The angles are floats: their shortest degrees.
 std::string cameraArguments(const Camera& c) {
   std::string text = " --eye " + exactText(c.eye.x) + "," + exactText(c.eye.y) + "," +
-                     exactText(c.eye.z) + " --yaw " + exactText(degreesReproducing(c.yawRadians)) +
-                     " --pitch " + exactText(degreesReproducing(c.pitchRadians)) + " --near " +
-                     exactFloatText(c.nearPlane) + " --far " + exactFloatText(c.farPlane);
+                     exactText(c.eye.z) + " --yaw " + degreesText(c.yawRadians) + " --pitch " +
+                     degreesText(c.pitchRadians) + " --near " + exactFloatText(c.nearPlane) +
+                     " --far " + exactFloatText(c.farPlane);
   if (c.upAxis != Camera().upAxis) text += std::string(" --up ") + upAxisName(c.upAxis);
   // "view": orthographic along the yaw and pitch given, whatever they are.
   if (c.orthographic()) text += " --ortho view --ortho-width " + exactText(c.orthoWidth);
@@ -91,6 +94,18 @@ double degreesReproducing(float radians) {
         std::nextafter(degrees, float(glm::radians(degrees)) < radians ? INFINITY : -INFINITY);
   }
   return degrees;
+}
+
+std::string degreesText(float radians) {
+  const double exact = degreesReproducing(radians);
+  char text[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, exact);
+    // "-3e+01" reads back too; a command line wants "-30".
+    if (std::strstr(text, "e+")) continue;
+    if (float(glm::radians(std::strtod(text, nullptr))) == radians) return text;
+  }
+  return exactText(exact);
 }
 
 std::string shellQuoted(const std::string& text) {

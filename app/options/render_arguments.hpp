@@ -35,6 +35,10 @@ std::string renderCommand(const ViewDescription& view);
 /// round once to float; a float number of degrees could not reach every float angle).
 double degreesReproducing(float radians);
 
+/// The shortest text of degrees that --yaw and --pitch turn back into exactly `radians`:
+/// "-30", not degreesReproducing's "-30.000000834826057".
+std::string degreesText(float radians);
+
 /// `text` quoted for a POSIX shell when it holds anything but safe characters.
 std::string shellQuoted(const std::string& text);
 

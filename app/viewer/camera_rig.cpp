@@ -66,8 +66,8 @@ void CameraRig::jumpTo(const Camera& camera) {
   followsScene_ = false;
 }
 
-void CameraRig::frame(const Box3d& worldBounds, float aspect) {
-  camera_ = frameBounds(worldBounds, aspect, {}, camera_);
+void CameraRig::frame(const Box3d& worldBounds, float aspect, std::span<const glm::dvec3> samples) {
+  camera_ = frameBounds(worldBounds, aspect, {}, camera_, samples);
   // Cross the scene in about five seconds, whatever its units.
   fly_.setSpeedUnitsPerSecond(std::max(1e-3, worldBounds.diagonal() / 5.0));
   orbit_.attach(camera_, glm::length(worldBounds.center() - camera_.eye));

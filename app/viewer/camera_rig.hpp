@@ -3,6 +3,8 @@
 /// feeds it input, the tests drive it directly.
 #pragma once
 
+#include <span>
+
 #include <glm/glm.hpp>
 
 #include "pcv/core/bounds.hpp"
@@ -38,8 +40,9 @@ class CameraRig {
   /// Turns to `point` and orbits around it from where the camera is: no jump in position.
   void focusOn(const glm::dvec3& point);
   /// Shows `worldBounds` whole from an oblique angle, with near/far planes and fly speed from
-  /// its size; `aspect` is width / height of the view.
-  void frame(const Box3d& worldBounds, float aspect);
+  /// its size; `aspect` is width / height of the view. Fitted to `samples` of the data where
+  /// given (framingSamples), as `pcv render` frames it.
+  void frame(const Box3d& worldBounds, float aspect, std::span<const glm::dvec3> samples = {});
   /// Goes to `camera` (a bookmark): orbit mode then orbits around what is ahead at the distance
   /// it had; the scene is no longer followed.
   void jumpTo(const Camera& camera);

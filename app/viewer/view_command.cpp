@@ -1,12 +1,15 @@
 #include "viewer/view_command.hpp"
 
+#include <cstdlib>
 #include <memory>
 
 #include "options/clip_options.hpp"
 #include "options/coloring_options.hpp"
+#include "options/command_line.hpp"
 #include "options/filter_options.hpp"
 #include "options/option_groups.hpp"
 #include "options/quality_options.hpp"
+#include "options/render_arguments.hpp"
 #include "options/run_report.hpp"
 #include "options/session_terminal.hpp"
 #include "options/stream_flags.hpp"
@@ -110,6 +113,22 @@ void prepareStartFiles(ViewerOptions& options) {
   }
 }
 
+/// Refuses, before any file is read, a window that cannot open: GLFW needs an X server (DISPLAY)
+/// or a Wayland compositor (WAYLAND_DISPLAY). Its own error would name X11 alone, with no hint
+/// that pcv renders without a display.
+void requireDisplay(const std::vector<std::string>& files) {
+  const auto named = [](const char* variable) {
+    const char* value = std::getenv(variable);
+    return value && *value;
+  };
+  if (named("DISPLAY") || named("WAYLAND_DISPLAY")) return;
+  const std::string file = files.empty() ? std::string("FILE") : shellQuoted(files.front());
+  throw StatusError(kNoDisplayStatus,
+                    "no display to open the viewer on (DISPLAY is not set); without one, render "
+                    "an image: pcv render " +
+                        file + " --out image.png");
+}
+
 }  // namespace
 
 void addViewCommand(CLI::App& cli) {
@@ -151,6 +170,7 @@ void addViewCommand(CLI::App& cli) {
   addReportOption(*view);
   view->callback([flags] {
     ViewerOptions options = viewerOptionsFrom(*flags);
+    requireDisplay(options.files);
     prepareStartFiles(options);
     runViewer(options);
     writeRunReport();

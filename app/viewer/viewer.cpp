@@ -23,6 +23,7 @@
 #include "pcv/io/png_writer.hpp"
 #include "options/run_report.hpp"
 #include "pcv/raster/view_setup.hpp"
+#include "pcv/session/declared_crs.hpp"
 #include "viewer/tools/standard_tools.hpp"
 #include "viewer/viewer_window.hpp"
 
@@ -128,6 +129,11 @@ float ViewerWindow::aspect() const {
 void ViewerWindow::takeSceneChanges() {
   const std::optional<Box3d> shown = scene_->poll();
   if (!shown) return;
+  // One header (and PROJ's database for an EPSG code alone) per new set of files, not per poll.
+  if (std::vector<std::string> files = scene_->parts().files(); files != crsFiles_) {
+    crs_ = declaredCoordinateSystem(files);
+    crsFiles_ = std::move(files);
+  }
   // The start view follows the scene in while it stays orthographic; once the user turns to
   // perspective, files opened later are framed as usual.
   if (rig_.followsScene() && options_.orthoStart && rig_.camera().orthographic()) {
@@ -135,7 +141,10 @@ void ViewerWindow::takeSceneChanges() {
     rig_.jumpTo(startCamera(SceneKind::InCore, *shown, aspect(), *options_.orthoStart));
     rig_.setFollowsScene(true);  // jumpTo lets go of the scene; the start view follows it in
   } else if (rig_.followsScene()) {
-    rig_.frame(*shown, aspect());
+    // Fitted to the files' points once they are all read; to the bounds while they load.
+    rig_.frame(*shown, aspect(),
+               scene_->loading() ? std::vector<glm::dvec3>()
+                                 : framingSamples(scene_->parts().inCore.cloud()));
   } else if (options_.orthoStart && options_.orthoStart->eyeGiven && !orthoEyePlaced_) {
     // An orthographic eye placed by hand keeps its place; width and clip planes fit the scene
     // it first sees.

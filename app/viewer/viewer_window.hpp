@@ -67,6 +67,7 @@ class ViewerWindow final : private ToolHost, private ScriptedWindow {
   ScreenProjector projector() const override;
   std::optional<glm::dvec3> pickAt(glm::dvec2 windowPx) override;
   float uiScale() const override { return uiScale_; }
+  const CoordinateSystem& coordinateSystem() const override { return crs_; }
   void showError(const std::string& message) override;
   void setClipboard(const std::string& text) override;
 
@@ -137,6 +138,8 @@ class ViewerWindow final : private ToolHost, private ScriptedWindow {
   float sidebarWidthPx_ = 0.0f;
   bool quit_ = false;
   bool orthoEyePlaced_ = false;  // pcv view --ortho --eye ...: width and planes fitted once
+  CoordinateSystem crs_;         // what the shown files declare: lengths' unit
+  std::vector<std::string> crsFiles_;  // the files crs_ was read from
   glm::ivec2 framebufferPx_{0, 0};
   double nowSeconds_ = 0.0;
   float uiScale_ = 1.0f;

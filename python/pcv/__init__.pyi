@@ -22,6 +22,20 @@ class UnavailableError(Error):
 
 PathLike = Union[str, os.PathLike[str]]
 
+class LengthUnit(TypedDict):
+    name: str  # "metre", "US survey foot", "foot", "degree", ...
+    symbol: str  # "m", "ftUS", "ft", "deg", ...
+    metres: float | None  # metres per unit; None for degrees
+
+class CoordinateSystem(TypedDict):
+    label: str
+    name: str | None
+    wkt: str
+    epsg: int | None
+    vertical_epsg: int | None
+    horizontal_unit: LengthUnit | None
+    vertical_unit: LengthUnit | None
+
 class FileInfo(TypedDict):
     format: str
     details: str
@@ -32,6 +46,7 @@ class FileInfo(TypedDict):
     attributes: list[str]
     notes: list[str]
     warnings: list[str]
+    crs: CoordinateSystem | None
 
 def read(
     path: PathLike,

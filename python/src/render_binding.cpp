@@ -55,8 +55,9 @@ HostImageBuffer renderImage(const SceneSources& sources, RenderRequest& request)
   std::unique_ptr<Renderer> renderer = createRenderer(request.backend, plan.rendererOptions());
   renderer->methodFor(request.settings);  // an unknown method fails before anything is loaded
   Scene scene(plan, request.scene, *renderer);
-  const Camera camera = startCamera(scene.kind(), scene.worldBounds(),
-                                    float(request.width) / float(request.height), request.camera);
+  const Camera camera =
+      startCamera(scene.kind(), scene.worldBounds(), float(request.width) / float(request.height),
+                  request.camera, framingSamples(scene));
   HostImageBuffer image = imageBufferFor(*renderer, request.width, request.height);
   renderConverged(scene, camera, request.settings,
                   topRowFirstTarget(image, request.width, request.height),

@@ -71,8 +71,10 @@ class PythonRenderer {
     auto set = std::make_unique<ColouredCloud>(*renderer_);
     set->merge(std::move(merged), true);
     set->show(coloring);
+    // Taken as pcv.render takes them from its scene, so the two frame alike.
+    std::vector<glm::dvec3> samples = framingSamples(set->cloud());
     const PointSetId id = *set->set();
-    sets_[id] = {std::move(set), bounds};
+    sets_[id] = {std::move(set), bounds, {}, std::move(samples)};
     return id;
   }
 
@@ -129,8 +131,8 @@ class PythonRenderer {
     {
       py::gil_scoped_release unlocked;
       const std::lock_guard lock(mutex_);
-      const Camera camera =
-          startCamera(SceneKind::InCore, worldBounds(), float(width) / float(height), request);
+      const Camera camera = startCamera(SceneKind::InCore, worldBounds(),
+                                        float(width) / float(height), request, allFramingSamples());
       image = imageBufferFor(*renderer_, width, height);
       renderer_->render(makeViewTransform(camera, width, height, origin_.value_or(glm::dvec3(0.0))),
                         settings, topRowFirstTarget(image, width, height));
@@ -177,6 +179,7 @@ class PythonRenderer {
     std::unique_ptr<ColouredCloud> points;
     Box3d worldBounds;
     SetOnRenderer produced;
+    std::vector<glm::dvec3> samples;  ///< of the points, for framing; none for GPU arrays
   };
 
   /// Offsets from `origin` instead of the cloud's own: every set of a frame shares one.
@@ -194,6 +197,17 @@ class PythonRenderer {
   Box3d worldBounds() const {
     Box3d all;
     for (const auto& [id, set] : sets_) all.extend(set.worldBounds);
+    return all;
+  }
+
+  /// What the default view is fitted to: every set's samples, or none (the bounds' corners)
+  /// when a set in GPU memory has none to give.
+  std::vector<glm::dvec3> allFramingSamples() const {
+    std::vector<glm::dvec3> all;
+    for (const auto& [id, set] : sets_) {
+      if (set.samples.empty()) return {};
+      all.insert(all.end(), set.samples.begin(), set.samples.end());
+    }
     return all;
   }
 

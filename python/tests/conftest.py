@@ -10,8 +10,9 @@ import pytest
 
 
 def write_las(path, xyz, *, rgb=None, intensity=None, classification=None, return_number=None,
-              scale=0.01, offset=(0.0, 0.0, 0.0)):
-    """A LAS 1.2 file of point format 2 (with colours) or 0, and true header bounds."""
+              scale=0.01, offset=(0.0, 0.0, 0.0), vlrs=()):
+    """A LAS 1.2 file of point format 2 (with colours) or 0, and true header bounds; `vlrs` are
+    (user id, record id, payload bytes) records put before the points."""
     xyz = np.asarray(xyz, dtype=np.float64)
     count = len(xyz)
     point_format = 2 if rgb is not None else 0
@@ -20,7 +21,11 @@ def write_las(path, xyz, *, rgb=None, intensity=None, classification=None, retur
     header += b"LASF" + bytes(20)
     header += bytes([1, 2])
     header += b"pcv test".ljust(32, b"\0") + b"pcv".ljust(32, b"\0")
-    header += struct.pack("<HHHIIBHI", 1, 2026, 227, 227, 0, point_format, record_length, count)
+    records_of_vlrs = b"".join(
+        struct.pack("<H16sHH32s", 0, user.encode(), record, len(payload), b"") + payload
+        for user, record, payload in vlrs)
+    header += struct.pack("<HHHIIBHI", 1, 2026, 227, 227 + len(records_of_vlrs), len(vlrs),
+                          point_format, record_length, count)
     header += struct.pack("<5I", count, 0, 0, 0, 0)
     header += struct.pack("<3d", scale, scale, scale)
     header += struct.pack("<3d", *offset)
@@ -38,7 +43,7 @@ def write_las(path, xyz, *, rgb=None, intensity=None, classification=None, retur
         if rgb is not None:
             records += struct.pack("<3H", *(int(c) * 257 for c in rgb[i]))
     with open(path, "wb") as out:
-        out.write(header + records)
+        out.write(header + records_of_vlrs + records)
     return path
 
 

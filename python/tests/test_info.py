@@ -1,5 +1,7 @@
 """pcv.info: the header's figures, without decoding points."""
 
+import struct
+
 import pcv
 
 from conftest import write_las
@@ -30,3 +32,43 @@ def test_text_files_declare_no_count(tmp_path):
     path.write_text("1 2 3\n")
     info = pcv.info(path)
     assert info["point_count"] is None
+
+
+UTM33_WKT = (
+    'PROJCS["WGS 84 / UTM zone 33N",GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,'
+    '298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],'
+    'PROJECTION["Transverse_Mercator"],UNIT["metre",1],AUTHORITY["EPSG","32633"]]')
+
+
+def geo_keys(*keys):
+    """A GeoTIFF key directory payload: (key id, value) pairs held in their entries."""
+    words = [1, 1, 0, len(keys)]
+    for key, value in keys:
+        words += [key, 0, 1, value]
+    return struct.pack("<%dH" % len(words), *words)
+
+
+def test_names_the_coordinate_system_of_a_wkt_record(tmp_path):
+    path = write_las(tmp_path / "utm.las", [[500000.0, 5000000.0, 1.0]],
+                     vlrs=[("LASF_Projection", 2112, UTM33_WKT.encode() + b"\0")])
+    crs = pcv.info(path)["crs"]
+    assert crs["name"] == "WGS 84 / UTM zone 33N"
+    assert crs["epsg"] == 32633
+    assert crs["horizontal_unit"] == {"name": "metre", "symbol": "m", "metres": 1.0}
+    assert crs["vertical_unit"] is None
+
+
+def test_units_of_geo_keys_in_us_feet(tmp_path):
+    # User-defined projection (32767) in US survey feet (9003), heights in feet (9002).
+    keys = geo_keys((3072, 32767), (3076, 9003), (4099, 9002))
+    path = write_las(tmp_path / "feet.las", [[1.0, 2.0, 3.0]],
+                     vlrs=[("LASF_Projection", 34735, keys)])
+    crs = pcv.info(path)["crs"]
+    assert crs["epsg"] is None
+    assert crs["horizontal_unit"]["name"] == "US survey foot"
+    assert abs(crs["horizontal_unit"]["metres"] - 1200 / 3937) < 1e-12
+    assert crs["vertical_unit"]["symbol"] == "ft"
+
+
+def test_no_coordinate_system_is_none(tmp_path):
+    assert pcv.info(write_las(tmp_path / "bare.las", [[1.0, 2.0, 3.0]]))["crs"] is None

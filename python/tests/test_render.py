@@ -29,6 +29,25 @@ def test_renders_an_array_as_an_rgba_image():
     assert 0.05 < drawn(image).mean() < 0.95  # framed: the points fill part of the view
 
 
+def test_the_default_view_centres_the_data_and_fills_the_image():
+    # Flat ground with a bare corner towards the camera and trees along the far edge: its box
+    # is mostly empty, and fitted to the box the ground filled only the top of the image.
+    i, j = np.meshgrid(np.arange(121), np.arange(61), indexing="ij")
+    keep = ~((i < 40) & (j < 25))
+    ground = np.stack([i[keep] * 10.0, j[keep] * 10.0, (i[keep] + j[keep]) % 3], axis=1)
+    trees = ground[(ground[:, 1] >= 570) & (ground[:, 0] % 30 == 0)] + [0, 0, 30]
+    points = np.concatenate([ground, trees]) + [500000.0, 5000000.0, 100.0]
+    image = pcv.render(points, size=(320, 180), backend="cpu", edl="off")
+    rows, columns = np.nonzero(drawn(image))
+    assert len(rows) > 0
+    left, right = columns.min(), columns.max()
+    top, bottom = rows.min(), rows.max()
+    assert abs(left - (319 - right)) <= 16  # centred across
+    assert abs(top - (179 - bottom)) <= 9  # and up and down
+    assert right - left > 0.8 * 320
+    assert bottom - top > 0.6 * 180
+
+
 def test_given_colours_are_the_colours_drawn():
     points = cube_points()
     colours = np.tile(np.array([[200, 40, 10]], dtype=np.uint8), (len(points), 1))

@@ -130,3 +130,16 @@ def test_last_timings_name_the_frame():
     renderer.render(eye=(0.0, 0.0, 0.0))
     timings = renderer.last_timings
     assert len(timings) > 0 and all(ms >= 0.0 for ms in timings.values())
+
+
+def test_the_default_view_is_framed_as_pcv_render_frames_it():
+    # Ground with a bare corner and trees along the far edge: framed on the points, not the box.
+    i, j = np.meshgrid(np.arange(121), np.arange(61), indexing="ij")
+    keep = ~((i < 40) & (j < 25))
+    ground = np.stack([i[keep] * 10.0, j[keep] * 10.0, (i[keep] + j[keep]) % 3], axis=1)
+    trees = ground[(ground[:, 1] >= 570) & (ground[:, 0] % 30 == 0)] + [0, 0, 30]
+    points = np.concatenate([ground, trees]) + [500000.0, 5000000.0, 100.0]
+    renderer = pcv.Renderer(size=(320, 180), backend="cpu")
+    renderer.add(points)
+    framed = renderer.render(edl="off")
+    assert np.array_equal(framed, pcv.render(points, size=(320, 180), backend="cpu", edl="off"))

@@ -27,6 +27,18 @@ std::string exactText(double value) {
   return text;
 }
 
+std::string offsetText(double value, double origin) {
+  const float offset = float(value - origin);
+  char text[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    // "6.36e+05" may read back too; a coordinate reads better as "636000".
+    if (std::strstr(text, "e+")) continue;
+    if (float(std::strtod(text, nullptr) - origin) == offset) return text;
+  }
+  return exactText(value);
+}
+
 std::string exactFloatText(float value) {
   char text[32];
   for (int digits = 6; digits <= 9; ++digits) {

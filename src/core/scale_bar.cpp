@@ -3,13 +3,15 @@
 #include <cmath>
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 #include "pcv/core/point.hpp"
 
 namespace pcv {
 
-ScaleBar scaleBarFor(double unitsPerPixel, double maxPx) {
+ScaleBar scaleBarFor(double unitsPerPixel, double maxPx, const LengthUnit& unit) {
   ScaleBar bar;
+  bar.unit = unit;
   if (!(unitsPerPixel > 0.0) || !(maxPx >= 1.0) || !std::isfinite(unitsPerPixel)) return bar;
   const double maxUnits = unitsPerPixel * maxPx;
   const double power = std::pow(10.0, std::floor(std::log10(maxUnits)));
@@ -23,13 +25,21 @@ ScaleBar scaleBarFor(double unitsPerPixel, double maxPx) {
   char text[32];
   std::snprintf(text, sizeof text, "%.10g", bar.lengthUnits);
   bar.label = text;
+  if (unit.known()) bar.label += ' ' + unit.symbol();
   return bar;
 }
 
 namespace {
 
-/// 3 x 5 glyphs, one row per 3 bits (top row first), for digits, '.' and '-'.
+/// 3 x 5 glyphs, one row per 3 bits (top row first), for digits, '.' and '-', and the letters
+/// of the unit symbols ("m", "ft", "ftUS"); other characters are blank.
 int glyphRows(char c, int row) {
+  static constexpr char kLetterNames[] = "mftUS";
+  static const int letters[][5] = {
+      {0, 6, 7, 5, 5}, {3, 4, 7, 4, 4}, {2, 7, 2, 2, 3}, {5, 5, 5, 5, 7}, {3, 4, 2, 1, 6}};
+  if (const char* found = std::strchr(kLetterNames, c); found && c != '\0') {
+    return letters[found - kLetterNames][row];
+  }
   static const int digits[10][5] = {
       {7, 5, 5, 5, 7}, {2, 6, 2, 2, 7}, {7, 1, 7, 4, 7}, {7, 1, 7, 1, 7}, {5, 5, 7, 1, 1},
       {7, 4, 7, 1, 7}, {7, 4, 7, 5, 7}, {7, 1, 1, 1, 1}, {7, 5, 7, 5, 7}, {7, 5, 7, 1, 7}};

@@ -121,6 +121,15 @@ bool hasTileName(const std::string& path) {
   return hasTileExtension(path);
 }
 
+/// The file read whole, its warnings added to `warnings`.
+PointCloud readCollectingWarnings(const std::string& file, const ReadOptions& options,
+                                  std::vector<std::string>& warnings) {
+  FileSummary summary;
+  PointCloud cloud = readPointCloud(file, options, nullptr, &summary);
+  warnings.insert(warnings.end(), summary.warnings.begin(), summary.warnings.end());
+  return cloud;
+}
+
 }  // namespace
 
 ProfilePoints extractProfile(const std::vector<std::string>& inputs,
@@ -133,11 +142,12 @@ ProfilePoints extractProfile(const std::vector<std::string>& inputs,
     if (hasTileName(file)) tiles.push_back(file);
   }
   const TileSet described = describeTiles(tiles);  // headers only, in parallel
+  profile.crs = described.crs;
   size_t tileIndex = 0;
   for (const std::string& file : files) {
     if (!hasTileName(file)) {
       ++profile.filesRead;
-      PointCloud cloud = readPointCloud(file, options, nullptr, nullptr);
+      PointCloud cloud = readCollectingWarnings(file, options, profile.warnings);
       profile.pointsTested += cloud.size();
       pieces.push_back(keepCorridor(std::move(cloud), corridor));
       continue;
@@ -149,7 +159,7 @@ ProfilePoints extractProfile(const std::vector<std::string>& inputs,
     }
     ++profile.filesRead;
     if (tile.format != TileFormat::Copc) {
-      PointCloud cloud = readPointCloud(file, options, nullptr, nullptr);
+      PointCloud cloud = readCollectingWarnings(file, options, profile.warnings);
       profile.pointsTested += cloud.size();
       pieces.push_back(keepCorridor(std::move(cloud), corridor));
       continue;
@@ -201,7 +211,14 @@ void writeProfileCsv(const ProfilePoints& profile, const std::filesystem::path& 
   std::FILE* file = std::fopen(path.c_str(), "wb");
   if (!file) throw InputError("cannot create " + path.string());
   const PointCloud& cloud = *profile.cloud;
-  std::string text = "x,y,z,distance";
+  const LengthUnit horizontal = profile.crs.lengthUnit();
+  const LengthUnit vertical =
+      profile.crs.verticalUnit.known() ? profile.crs.verticalUnit : horizontal;
+  const auto named = [](const char* name, const LengthUnit& unit) {
+    return unit.known() ? std::string(name) + " (" + unit.symbol() + ")" : std::string(name);
+  };
+  std::string text = named("x", horizontal) + "," + named("y", horizontal) + "," +
+                     named("z", vertical) + "," + named("distance", horizontal);
   if (cloud.hasColor) text += ",red,green,blue";
   // Fields appended one by one: a comma, then the value.
   auto field = [&text](const std::string& value) {

@@ -1,6 +1,7 @@
 #include "pcv/session/scene_camera.hpp"
 
 #include "pcv/core/camera_framing.hpp"
+#include "pcv/session/scene.hpp"
 
 namespace pcv {
 
@@ -13,7 +14,7 @@ CameraRequest cameraRequestFrom(const CameraOptions& options) {
 }
 
 Camera startCamera(SceneKind kind, const Box3d& worldBounds, float aspect,
-                   const CameraRequest& request) {
+                   const CameraRequest& request, std::span<const glm::dvec3> samples) {
   Camera camera = request.camera;
   if (camera.orthographic()) {
     const std::optional<double> width =
@@ -31,10 +32,15 @@ Camera startCamera(SceneKind kind, const Box3d& worldBounds, float aspect,
     return camera;
   }
   if (kind == SceneKind::Cylinders) return camera;  // the seed's view, exactly
-  if (!request.eyeGiven) return frameBounds(worldBounds, aspect, {}, camera);
+  if (!request.eyeGiven) return frameBounds(worldBounds, aspect, {}, camera, samples);
   // A camera placed by hand still sees the whole cloud, unless --near/--far say otherwise.
   if (!request.clipPlanesGiven) fitClipPlanes(camera, worldBounds);
   return camera;
+}
+
+std::vector<glm::dvec3> framingSamples(const Scene& scene) {
+  if (scene.kind() != SceneKind::InCore) return {};
+  return framingSamples(scene.cloud());
 }
 
 }  // namespace pcv

@@ -6,6 +6,7 @@
 #include "json_report.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "test_support.hpp"
+#include "vpc_test_files.hpp"
 
 namespace pcv {
 namespace {
@@ -40,6 +41,31 @@ TEST(OrthoCli, ScaleBarIsReportedAtItsWidth) {
   const nlohmann::json figures = test::readJsonReport(report);
   EXPECT_DOUBLE_EQ(figures["scaleBar"].value("units", 0.0), 10.0) << figures;
   EXPECT_NEAR(figures["scaleBar"].value("pixels", 0.0), 100.0, 1e-9) << figures;
+}
+
+TEST(OrthoCli, TheScaleBarSaysTheUnitTheFileDeclares) {
+  test::TempDir dir;
+  const auto tile = dir.file("utm.las"), png = dir.file("utm.png"), report = dir.file("utm.json");
+  test::writeTile(tile, 500, {500000, 5000000, 0}, {500040, 5000020, 5},
+                  {test::wktRecord(test::kUtm33Wkt)});
+  std::string text;
+  ASSERT_EQ(test::runCommand(test::pcvExecutable().string() + " render " + tile.string() +
+                                 " --backend cpu --size 400x200 --ortho plan --scale-bar --out " +
+                                 png.string() + " --report " + report.string(),
+                             &text),
+            0)
+      << text;
+  const nlohmann::json figures = test::readJsonReport(report);
+  EXPECT_EQ(figures["scaleBar"].value("unit", ""), "m") << figures;
+  const std::string label = figures["scaleBar"].value("label", "");
+  EXPECT_EQ(label.substr(label.size() - 2), " m") << figures;
+  // The demo scene declares no unit.
+  ASSERT_EQ(run("--size 400x200 --ortho plan --scale-bar --out " + png.string() + " --report " +
+                    report.string(),
+                &text),
+            0)
+      << text;
+  EXPECT_TRUE(test::readJsonReport(report)["scaleBar"]["unit"].is_null());
 }
 
 TEST(OrthoCli, FlagsWithoutAnOrthographicViewAreRefused) {

@@ -11,6 +11,7 @@
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/session/cloud_writer.hpp"
 #include "test_support.hpp"
+#include "vpc_test_files.hpp"
 
 namespace pcv {
 namespace {
@@ -115,6 +116,31 @@ TEST_F(ProfileCli, BadInputIsRefused) {
   EXPECT_NE(run(dir_.file("missing.las").string() + " --line " + line_ + " --width 3" + out, &text),
             0);
   EXPECT_FALSE(std::filesystem::exists(dir_.file("bad.csv")));
+}
+
+TEST_F(ProfileCli, CsvAndReportSayTheUnitOfTheTile) {
+  // A tile in US survey feet (GeoTIFF ProjLinearUnitsGeoKey 9003), heights in metres (9001).
+  const uint16_t words[] = {1, 1, 0, 3, 3072, 0, 1, 32767, 3076, 0, 1, 9003, 4099, 0, 1, 9001};
+  LasVariableRecord keys{
+      .userId = "LASF_Projection", .recordId = 34735, .description = "GeoKeyDirectoryTag"};
+  keys.payload.resize(sizeof words);
+  std::memcpy(keys.payload.data(), words, sizeof words);
+  const auto tile = dir_.file("feet.las");
+  test::writeTile(tile, 200, {0, 0, 0}, {100, 100, 10}, {keys});
+  const auto csv = dir_.file("feet.csv"), json = dir_.file("feet.json");
+  std::string text;
+  ASSERT_EQ(run(tile.string() + " --line 0,0,100,100 --width 2 --out " + csv.string() +
+                    " --report " + json.string(),
+                &text),
+            0)
+      << text;
+  const nlohmann::json report = test::readJsonReport(json);
+  EXPECT_EQ(report.value("unit", ""), "ftUS") << text;
+  EXPECT_EQ(report.value("verticalUnit", ""), "m") << text;
+  std::ifstream in(csv);
+  std::string header;
+  ASSERT_TRUE(std::getline(in, header));
+  EXPECT_EQ(header.rfind("x (ftUS),y (ftUS),z (m),distance (ftUS)", 0), 0u) << header;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The `pcv render` command line of a view: angles that come back to the same float bits, paths
 // quoted for the shell, and every setting that changes the image written out.
+#include <cstdlib>
 #include <random>
 
 #include <glm/gtc/constants.hpp>
@@ -18,6 +19,24 @@ TEST(RenderArguments, AnglesReproduceEveryFloatBit) {
     ASSERT_EQ(float(glm::radians(degreesReproducing(radians))), radians) << radians;
   }
   EXPECT_EQ(float(glm::radians(degreesReproducing(glm::half_pi<float>()))), glm::half_pi<float>());
+}
+
+TEST(RenderArguments, AnglesPrintAsTheShortestDegreesThatReproduceThem) {
+  EXPECT_EQ(degreesText(float(glm::radians(-30.0))), "-30");
+  EXPECT_EQ(degreesText(float(glm::radians(12.5))), "12.5");
+  EXPECT_EQ(degreesText(0.0f), "0");
+  std::mt19937 random(6);
+  std::uniform_real_distribution<float> angle(-glm::pi<float>(), glm::pi<float>());
+  for (int i = 0; i < 20000; ++i) {
+    const float radians = angle(random);
+    ASSERT_EQ(float(glm::radians(std::strtod(degreesText(radians).c_str(), nullptr))), radians);
+  }
+  ViewDescription view;
+  // As --yaw 90 --pitch -30 set them.
+  view.camera.yawRadians = float(glm::radians(90.0));
+  view.camera.pitchRadians = float(glm::radians(-30.0));
+  const std::string command = renderCommand(view);
+  EXPECT_NE(command.find("--yaw 90 --pitch -30 "), std::string::npos) << command;
 }
 
 TEST(RenderArguments, PathsAreQuotedForTheShell) {

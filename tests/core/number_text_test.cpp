@@ -48,5 +48,22 @@ TEST(NumberText, ExactTextReadsBackToTheSameBitsAndIsShort) {
   EXPECT_EQ(exactFloatText(0.1f), "0.1");
 }
 
+TEST(NumberText, OffsetTextDropsTheFloatOffsetsNoise) {
+  // A file's 636407.01 held as the float offset 407.01f from the origin 636000.
+  const double origin = 636000.0;
+  const double seen = origin + double(407.01f);
+  EXPECT_NE(exactText(seen), "636407.01");
+  EXPECT_EQ(offsetText(seen, origin), "636407.01");
+  EXPECT_EQ(offsetText(origin + double(0.25f), origin), "636000.25");
+  EXPECT_EQ(offsetText(-3.0, 0.0), "-3");
+  std::mt19937_64 random(11);
+  std::uniform_real_distribution<float> offsets(-5000.0f, 5000.0f);
+  for (int i = 0; i < 10000; ++i) {
+    const float offset = offsets(random);
+    const double value = origin + double(offset);
+    EXPECT_EQ(float(std::strtod(offsetText(value, origin).c_str(), nullptr) - origin), offset);
+  }
+}
+
 }  // namespace
 }  // namespace pcv

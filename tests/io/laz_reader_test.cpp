@@ -146,7 +146,8 @@ TEST(LazReader, RejectsTheBrokenCorpusFiles) {
 TEST(LazReader, RejectsTruncatedChunk) {
   PCV_REQUIRE_LAZ_CORPUS();
   TempDir dir;
-  for (const char* name : {"split-1.laz", "lone-star.copc.laz", "autzen_trim.laz"}) {
+  // Pointwise chunks (point formats 0-3) cannot be found without the table.
+  for (const char* name : {"split-1.laz", "autzen_trim.laz"}) {
     SCOPED_TRACE(name);
     std::vector<uint8_t> bytes = readBytes(lazCorpusDir() / name);
     bytes.resize(bytes.size() * 3 / 4);  // inside a chunk, and the chunk table is gone
@@ -154,6 +155,31 @@ TEST(LazReader, RejectsTruncatedChunk) {
     const std::string message = inputErrorOf(dir.file(name));
     EXPECT_NE(message.find("chunk"), std::string::npos) << message;
     EXPECT_NE(message.find("byte "), std::string::npos) << message;
+  }
+}
+
+TEST(LazReader, ATruncatedLayeredFileKeepsItsWholeChunksUnlessStrict) {
+  PCV_REQUIRE_LAZ_CORPUS();
+  TempDir dir;
+  const char* name = "lone-star.copc.laz";
+  const FileSummary whole = summarizePointCloud(lazCorpusDir() / name);
+  std::vector<uint8_t> bytes = readBytes(lazCorpusDir() / name);
+  bytes.resize(bytes.size() * 3 / 4);  // inside a chunk, and the chunk table is gone
+  writeBytes(dir.file(name), bytes);
+  // Layered chunks state their sizes: those before the cut are found and read.
+  FileSummary cut;
+  const PointCloud cloud = readPointCloud(dir.file(name), ReadOptions{}, nullptr, &cut);
+  EXPECT_GT(cloud.size(), 0u);
+  EXPECT_LT(cloud.size(), whole.pointCount);
+  EXPECT_EQ(cut.missingPoints, whole.pointCount - cloud.size());
+  EXPECT_FALSE(cut.warnings.empty());
+  ReadOptions strict;
+  strict.strict = true;
+  try {
+    readPointCloud(dir.file(name), strict, nullptr, nullptr);
+    ADD_FAILURE() << "a truncated file read under strict";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("byte "), std::string::npos) << error.what();
   }
 }
 

@@ -142,18 +142,32 @@ TEST(SharedData, EveryWellFormedFileLoads) {
 
 TEST(SharedData, EveryMalformedFileFailsWithInputError) {
   PCV_REQUIRE_TEST_DATA();
-  const char* files[] = {"las/1.2-with-color-clipped.las",
-                         "las/bad_vlr_count.las",
-                         "las/garbage_nVariableLength.las",
-                         "ply/no_vertex.ply",
-                         "ply/points_emptyascii.ply",
-                         "pcd/missingheader.pcd",
-                         "text/badheader.txt",
+  const char* files[] = {"las/bad_vlr_count.las", "las/garbage_nVariableLength.las",
+                         "ply/no_vertex.ply",     "ply/points_emptyascii.ply",
+                         "pcd/missingheader.pcd", "text/badheader.txt",
                          "e57/bad-crc.e57"};
   for (const char* file : files) {
     SCOPED_TRACE(file);
     const std::string message = inputErrorOf(dataFile(file));
     EXPECT_NE(message.find(file), std::string::npos) << "message names the file: " << message;
+  }
+}
+
+TEST(SharedData, AClippedLasFileLoadsItsWholeRecordsUnlessStrict) {
+  PCV_REQUIRE_TEST_DATA();
+  const char* file = "las/1.2-with-color-clipped.las";
+  FileSummary summary;
+  const PointCloud cloud = readPointCloud(dataFile(file), ReadOptions{}, nullptr, &summary);
+  EXPECT_GT(summary.missingPoints, 0u);
+  EXPECT_FALSE(summary.warnings.empty());
+  EXPECT_EQ(cloud.size() + summary.missingPoints, describePointFile(dataFile(file)).pointCount);
+  ReadOptions strict;
+  strict.strict = true;
+  try {
+    readPointCloud(dataFile(file), strict, nullptr, nullptr);
+    ADD_FAILURE() << file << " read under strict";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find(file), std::string::npos) << error.what();
   }
 }
 

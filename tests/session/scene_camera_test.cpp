@@ -83,7 +83,12 @@ TEST(StartCamera, TheCylindersKeepTheSeedCameraExactly) {
   box.extend(glm::dvec3(-2.0));
   box.extend(glm::dvec3(2.0));
   const Camera seed;
-  const Camera camera = startCamera(SceneKind::Cylinders, box, 16.0f / 9.0f, {.camera = seed});
+  // Samples of the data (what files are framed on) change nothing for the seed's scene.
+  const std::vector<glm::dvec3> samples = {{-2.0, -2.0, -2.0}, {2.0, 1.0, 0.5}};
+  const Camera camera =
+      startCamera(SceneKind::Cylinders, box, 16.0f / 9.0f, {.camera = seed}, samples);
+  EXPECT_EQ(seed.eye, glm::dvec3(-3.0, 0.0, 0.0));
+  EXPECT_EQ(seed.forward(), glm::dvec3(1.0, 0.0, 0.0));
   EXPECT_EQ(camera.eye, seed.eye);
   EXPECT_EQ(camera.yawRadians, seed.yawRadians);
   EXPECT_EQ(camera.pitchRadians, seed.pitchRadians);

@@ -109,5 +109,23 @@ TEST(Measurement, ExportsReadBackToTheSameDoubles) {
   EXPECT_EQ(std::strtod(end, &end), 1.0 / 3.0);
 }
 
+TEST(Measurement, LengthsSayTheUnitOfTheData) {
+  const LengthUnit metre{"metre", 1.0}, usFoot{"US survey foot", 1200.0 / 3937.0};
+  const Measurement distance{.kind = MeasureKind::Distance, .points = {{0, 0, 0}, {3, 4, 0}}};
+  EXPECT_EQ(summaryText(distance, 2, metre), "5.00 m");
+  EXPECT_EQ(summaryText(distance, 2), "5.00") << "no unit where the data declares none";
+  const Measurement height{.kind = MeasureKind::Height, .points = {{1, 2, 3}, {4, 6, 15}}};
+  EXPECT_EQ(summaryText(height, 1, usFoot), "height +12.0 ftUS, horizontal 5.0 ftUS");
+  const Measurement area{.kind = MeasureKind::Area, .points = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}};
+  EXPECT_EQ(summaryText(area, 1, metre).rfind("area 0.5 m\u00b2, perimeter 3.4 m", 0), 0u);
+  const std::vector<Measurement> list = {distance};
+  const std::string csv = measurementsCsv(list, usFoot);
+  EXPECT_NE(csv.find(",points,unit,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",2,ftUS,"), std::string::npos) << csv;
+  const nlohmann::json json = nlohmann::json::parse(measurementsJson(list, usFoot));
+  EXPECT_EQ(json[0]["unit"], "ftUS");
+  EXPECT_TRUE(nlohmann::json::parse(measurementsJson(list))[0]["unit"].is_null());
+}
+
 }  // namespace
 }  // namespace pcv::app

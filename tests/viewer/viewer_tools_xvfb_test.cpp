@@ -9,6 +9,7 @@
 
 #include "json_report.hpp"
 #include "pcv/io/png_writer.hpp"
+#include "vpc_test_files.hpp"
 #include "xvfb_viewer_fixture.hpp"
 
 namespace pcv {
@@ -75,6 +76,26 @@ TEST_F(ViewerToolsXvfb, MeasuresTheFilesDistanceAndHeightInDouble) {
   std::ifstream exported(path("m.json"));
   const std::string json((std::istreambuf_iterator<char>(exported)), {});
   EXPECT_NE(json.find("[500030.625, 4000012.75, 108]"), std::string::npos) << json;
+}
+
+TEST_F(ViewerToolsXvfb, MeasurementsSayTheUnitTheFileDeclares) {
+  // The two points above in a LAS tile in WGS 84 / UTM zone 33N, whose unit is the metre.
+  test::writeTile(path("utm.las"), 2, {500000.125, 4000000.5, 100.25},
+                  {500030.625, 4000012.75, 108.0}, {test::wktRecord(test::kUtm33Wkt)});
+  std::string output;
+  ASSERT_EQ(
+      runViewer("0.02 wait_load\n0.1 measure distance\n0.2 mouse_move 640 360\n"
+                "0.2 mouse_down left\n0.2 mouse_up left\n0.3 mouse_move 545 300\n"
+                "0.3 mouse_down left\n0.3 mouse_up left\n0.4 export_measures " +
+                    path("m.json") + "\n0.5 quit\n",
+                &output, path("utm.las") + " --eye 499950.125,4000000.5,100.25 --point-size 3"),
+      0)
+      << output;
+  EXPECT_NE(output.find("measurement 1 (distance)"), std::string::npos) << output;
+  EXPECT_NE(output.find(", unit m\n"), std::string::npos) << output;
+  std::ifstream exported(path("m.json"));
+  const std::string json((std::istreambuf_iterator<char>(exported)), {});
+  EXPECT_NE(json.find("\"unit\": \"m\""), std::string::npos) << json;
 }
 
 TEST_F(ViewerToolsXvfb, ToolKeysAndDoubleClicksReachTheirTools) {

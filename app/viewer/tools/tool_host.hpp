@@ -8,6 +8,7 @@
 
 #include <glm/glm.hpp>
 
+#include "pcv/io/coordinate_system.hpp"
 #include "pcv/raster/render_settings.hpp"
 #include "options/render_arguments.hpp"
 #include "viewer/camera_rig.hpp"
@@ -37,6 +38,9 @@ class ToolHost {
   virtual std::optional<glm::dvec3> pickAt(glm::dvec2 windowPx) = 0;
   /// HiDPI content scale (1 on ordinary screens): grab radii in window pixels scale with it.
   virtual float uiScale() const = 0;
+  /// The CRS the scene's files declare (declaredCoordinateSystem): lengths are labelled in its
+  /// unit. Unknown for the cylinders and files that declare none.
+  virtual const CoordinateSystem& coordinateSystem() const = 0;
 
   /// Shown in the Error window until dismissed.
   virtual void showError(const std::string& message) = 0;

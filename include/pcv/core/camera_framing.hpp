@@ -1,14 +1,18 @@
 /// @brief A camera that shows a whole cloud: looking from an oblique angle (above it, on the
-/// camera's up axis), placed as near as lets every corner of its bounds project inside the view,
+/// camera's up axis), placed as near as lets every point of it (a sample of them, or the corners
+/// of its bounds) project inside the view,
 /// with near/far planes from the scene's size instead of fixed constants.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
+#include <vector>
 
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/camera.hpp"
+#include "pcv/core/point_cloud.hpp"
 
 namespace pcv {
 
@@ -22,12 +26,23 @@ struct FramingAngles {
   float pitchDegrees = -30.0f;  ///< negative looks down
 };
 
-/// The camera for `worldBounds` in an image of width/height `aspect`: every corner of the bounds
-/// inside the view, their projection centred and touching two opposite edges within the margin;
-/// keeps `fovYRadians` and `upAxis` of `base`. Empty bounds give a unit box at the origin; flat or
-/// single-point clouds are framed as if they had at least a small size.
+/// Samples framingSamples takes by default: enough to outline any cloud, few enough to frame it
+/// in well under a millisecond.
+inline constexpr size_t kFramingSamples = 4096;
+
+/// The camera for `worldBounds` in an image of width/height `aspect`, looking at the data: every
+/// one of `samples` (world positions spread over the cloud, framingSamples) inside the view,
+/// their projection centred and touching two opposite edges within the margin, so the data fills
+/// the image even where it fills its box badly (tall trees over flat ground, a bare corner).
+/// Without samples, the corners of the bounds stand for the data. Near and far planes hold the
+/// whole box. Keeps `fovYRadians` and `upAxis` of `base`. Empty bounds give a unit box at the
+/// origin; flat or single-point clouds are framed as if they had at least a small size.
 Camera frameBounds(const Box3d& worldBounds, float aspect, const FramingAngles& angles = {},
-                   const Camera& base = {});
+                   const Camera& base = {}, std::span<const glm::dvec3> samples = {});
+
+/// Up to `maxCount` world positions spread over `cloud` (every n-th point, non-finite ones left
+/// out): what frameBounds fits the view to. Empty for an empty cloud.
+std::vector<glm::dvec3> framingSamples(const PointCloud& cloud, size_t maxCount = kFramingSamples);
 
 /// Near and far planes for a camera placed by hand (an explicit eye): the whole of
 /// `worldBounds` lies between them, seen from wherever the camera is, with the depth range no

@@ -20,6 +20,12 @@ std::string fixedText(const glm::dvec3& value, int decimals);
 /// reproduce it: a copied view, a bookmark).
 std::string exactText(double value);
 
+/// A world coordinate of a point held as a float offset from `origin` (a picked point, an eye
+/// that moved with the points): the shortest text whose offset from `origin` rounds to the same
+/// float. 636407.0100097656, a file's 636407.01 seen through its float offset 407.01f, prints
+/// as "636407.01", which reads back to the same point.
+std::string offsetText(double value, double origin);
+
 /// The shortest text that reads back to exactly `value` when parsed as a float.
 std::string exactFloatText(float value);
 

@@ -7,21 +7,48 @@
 #include <string>
 
 #include "pcv/core/bounds.hpp"
+#include "pcv/core/length_unit.hpp"
 
 namespace pcv {
 
 /// What a file says about its coordinates. Empty (known() false) when it says nothing.
 struct CoordinateSystem {
-  std::string wkt;       ///< OGC WKT (version 1 or 2) as stored; empty when none
-  int epsg = 0;          ///< horizontal EPSG code from GeoTIFF keys (projected or geographic)
-  int verticalEpsg = 0;  ///< vertical EPSG code from GeoTIFF keys; 0 when none
+  std::string wkt;  ///< OGC WKT (version 1 or 2) as stored; empty when none
+  /// Horizontal EPSG code (projected or geographic): from GeoTIFF keys, else the WKT's
+  /// AUTHORITY / ID; 0 when neither states one.
+  int epsg = 0;
+  int verticalEpsg = 0;  ///< vertical EPSG code, the same way; 0 when none
+  /// The CRS's name: the WKT's, or PROJ's for an EPSG code (completeFromDatabase); may be empty.
+  std::string name;
+  /// Of x and y: a length unit, or degrees for geographic coordinates; unknown when undeclared.
+  LengthUnit horizontalUnit;
+  /// Of z, where a vertical CRS (or GeoTIFF's VerticalUnitsGeoKey) states it.
+  LengthUnit verticalUnit;
 
-  bool known() const { return !wkt.empty() || epsg != 0; }
-  /// "EPSG:2154", "EPSG:2154+5720", or the WKT's name ("RGF93 v1 / Lambert-93"); "unknown".
+  /// Something is declared: a WKT, an EPSG code or a unit (GeoTIFF keys of a user-defined
+  /// projection may give its units alone).
+  bool known() const {
+    return !wkt.empty() || epsg != 0 || verticalEpsg != 0 || horizontalUnit.known() ||
+           verticalUnit.known();
+  }
+  /// The name where known ("RGF93 v1 / Lambert-93"), else "EPSG:2154" or "EPSG:2154+5720";
+  /// "user-defined" for units or a vertical code alone; "unknown".
   std::string label() const;
+  /// The unit lengths in the data are in: the horizontal unit where it is a length, else the
+  /// vertical one; unknown for geographic coordinates without heights and undeclared units.
+  LengthUnit lengthUnit() const;
   /// Same declaration: the same WKT text, or the same EPSG codes where neither has WKT.
   bool sameAs(const CoordinateSystem& other) const;
 };
+
+/// The CRS a WKT text declares (version 1 or 2): the text, and its name, EPSG codes and units as
+/// the text states them, read without PROJ. Never throws; a malformed text keeps what it gave.
+CoordinateSystem coordinateSystemFromWkt(std::string wkt);
+
+/// Fills in from PROJ's database what a declaration by EPSG code leaves out: the CRS's name and
+/// its horizontal and vertical units. Does nothing without PROJ or for codes it does not know.
+/// Tens of milliseconds (PROJ opens its database): once per file shown, not once per tile.
+void completeFromDatabase(CoordinateSystem& crs);
 
 /// A box in longitude/latitude degrees (WGS84, GeoJSON's axis order) and the native heights.
 struct GeographicBox {

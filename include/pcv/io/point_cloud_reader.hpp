@@ -83,6 +83,10 @@ struct ReadOptions {
   /// Read the header only: the point count, bounds and fields as the file declares them, at any
   /// file size; no point is decoded and the cloud comes back empty.
   bool headerOnly = false;
+  /// A file cut short (a LAS file with fewer records than its header declares, a LAZ file whose
+  /// chunks end early): false reads the whole records there are, with a warning
+  /// (FileSummary::missingPoints); true refuses the file with InputError.
+  bool strict = false;
   /// LAZ and COPC: decodes the chunks many at a time on another device (pcv_io_cuda's GPU
   /// decoder); null decodes them on the CPU's cores. Files it does not support stay on the CPU.
   std::shared_ptr<laz::ChunkBatchDecoder> lazDecoder;
@@ -104,6 +108,9 @@ struct FileSummary {
   std::vector<std::string> attributes;  ///< names of the scalar attributes
   /// Format-specific lines for `pcv info` (LAZ compressor and chunks, E57 scans ...).
   std::vector<std::string> notes;
+  /// Points the header declares that the file does not hold (it was cut short, and read with
+  /// ReadOptions::strict off); 0 for a whole file. Also said in `warnings`.
+  uint64_t missingPoints = 0;
   /// Things the user should know that did not stop the load (a count line that disagrees with
   /// the rows, colours that carry no information ...); also printed on stderr.
   std::vector<std::string> warnings;

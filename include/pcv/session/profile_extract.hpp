@@ -36,6 +36,11 @@ struct ProfilePoints {
   uint64_t nodesRead = 0;     ///< COPC nodes decoded
   uint64_t nodesTotal = 0;    ///< COPC nodes holding points, in the files opened
   uint64_t pointsTested = 0;  ///< points decoded and tested against the corridor
+  /// What the readers warned of (a file cut short and read as far as it goes ...).
+  std::vector<std::string> warnings;
+  /// The CRS the first tile (LAS, LAZ, COPC) declares, for the unit of the lengths; unknown for
+  /// other files and clouds in memory.
+  CoordinateSystem crs;
   size_t size() const { return positions.size(); }
 };
 
@@ -50,7 +55,9 @@ ProfilePoints extractProfile(const std::vector<std::string>& inputs,
 ProfilePoints extractProfile(const PointCloud& cloud, const ProfileCorridor& corridor);
 
 /// Writes the CSV: a header row "x,y,z,distance[,red,green,blue],attribute...", then one row per
-/// point with the shortest decimal text that reads back to the same double.
+/// point with the shortest decimal text that reads back to the same double. Where the profile's
+/// CRS states its units, the lengths' names carry them: "x (ftUS),y (ftUS),z (m),distance
+/// (ftUS)" (z in the vertical unit where one is stated, else the horizontal one).
 void writeProfileCsv(const ProfilePoints& profile, const std::filesystem::path& path);
 
 /// The points as (distance, 0, z) offsets: the profile's own plane, drawn in a front view.

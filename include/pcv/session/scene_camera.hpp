@@ -4,12 +4,18 @@
 #pragma once
 
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/camera.hpp"
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/camera_options.hpp"
 #include "pcv/session/scene_sources.hpp"
+
+namespace pcv {
+class Scene;
+}
 
 namespace pcv {
 
@@ -28,8 +34,13 @@ struct CameraRequest {
 CameraRequest cameraRequestFrom(const CameraOptions& options);
 
 /// The start camera of a scene of `kind` with `worldBounds`, in an image of width/height
-/// `aspect` (see the brief).
+/// `aspect` (see the brief). A perspective view framed here is fitted to `samples` of the data
+/// where given (framingSamples), so the data, not its box, fills the image.
 Camera startCamera(SceneKind kind, const Box3d& worldBounds, float aspect,
-                   const CameraRequest& request);
+                   const CameraRequest& request, std::span<const glm::dvec3> samples = {});
+
+/// framingSamples of the points `scene` read whole; empty for a stream and the cylinders, which
+/// are framed on their bounds.
+std::vector<glm::dvec3> framingSamples(const Scene& scene);
 
 }  // namespace pcv

@@ -119,6 +119,7 @@ void fillSummary(const io::ReadResult& result, uint64_t dropped, FileSummary& su
   summary.hasColor = result.cloud.hasColor;
   summary.notes = result.notes;
   summary.warnings = result.warnings;
+  summary.missingPoints = result.missingPoints;
   summary.crs = result.crs;
   summary.attributes.clear();
   for (const auto& attribute : result.cloud.attributes)

@@ -22,6 +22,7 @@ struct ReadResult {
   Box3d worldBounds;                  ///< of the decoded double coordinates, finite points only
   std::vector<std::string> notes;     ///< FileSummary::notes
   std::vector<std::string> warnings;  ///< FileSummary::warnings
+  uint64_t missingPoints = 0;         ///< FileSummary::missingPoints
   CoordinateSystem crs;               ///< FileSummary::crs
   /// Header-only reads (ReadOptions::headerOnly): what the header declares. The cloud is empty
   /// but for its attribute names and hasColor.
@@ -41,6 +42,8 @@ struct ReadContext {
 
   /// Only the header is wanted (ReadOptions::headerOnly).
   bool headerOnly() const { return options && options->headerOnly; }
+  /// A file cut short is refused rather than read as far as it goes (ReadOptions::strict).
+  bool strict() const { return options && options->strict; }
   /// Fails with OutOfMemoryError naming the file and the sizes when `points` points with
   /// `attributes` scalar attributes cannot fit in the host memory available.
   void requireMemoryForPoints(uint64_t points, size_t attributes) const;

@@ -10,9 +10,11 @@
 
 namespace pcv::io {
 
-/// The WKT record ("LASF_Projection" 2112) where present, and the EPSG codes of the GeoTIFF keys
-/// (ProjectedCSTypeGeoKey or GeographicTypeGeoKey, VerticalCSTypeGeoKey). A malformed key
-/// directory is ignored, as the points do not depend on it.
+/// The WKT record ("LASF_Projection" 2112) where present, with the name, EPSG codes and units it
+/// states; then what the GeoTIFF keys add: the EPSG codes (ProjectedCSTypeGeoKey or
+/// GeographicTypeGeoKey, VerticalCSTypeGeoKey) and units (ProjLinearUnitsGeoKey,
+/// GeogAngularUnitsGeoKey, VerticalUnitsGeoKey). A malformed key directory is ignored, as the
+/// points do not depend on it. Units implied by an EPSG code alone: completeFromDatabase.
 CoordinateSystem lasCoordinateSystem(const LasHeader& header, std::span<const uint8_t> file);
 CoordinateSystem lasCoordinateSystem(const LasHeader& header, const ByteSource& source);
 

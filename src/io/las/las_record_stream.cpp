@@ -72,6 +72,12 @@ class LasFileRecords : public PointRecordStream {
     }
     if (header_.compressed() || header_.findVlr(laz::kLaszipUserId, laz::kLaszipRecordId)) {
       laz_ = std::make_unique<io::LazPointRecords>(file_.bytes(), header_, context_);
+      // A stream hands out the header's count: a file cut short is refused, as plain LAS is.
+      if (laz_->missingPoints() > 0) {
+        context_.failAt(file_.size(), "header declares " + std::to_string(header_.pointCount) +
+                                          " points, but " + std::to_string(laz_->missingPoints()) +
+                                          " of them lie past the end of the file (truncated)");
+      }
       decoders_.resize(laz_->sequential() ? 1 : workerCount());
       for (size_t c = 0; c < laz_->chunkCount(); ++c) chunkOrder_.push_back(c);
     } else {

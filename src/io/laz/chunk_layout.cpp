@@ -33,20 +33,25 @@ struct UnusableTable {
 
 /// Layered chunks state their own sizes, so they can be found one after the other: appends
 /// those from byte `offset` on, their points from `firstPoint` on, up to the header's count.
-void walkLayeredChunks(const ByteSource& file, uint64_t offset, uint64_t firstPoint,
-                       uint64_t dataEnd, uint64_t pointCount, const LaszipVlr& vlr,
-                       std::vector<ChunkLocation>& chunks) {
+/// `cutShort`: the file ends early, so the walk stops, without an error, at the first chunk that
+/// does not lie whole before `dataEnd`; returns the points found (up to `pointCount`).
+uint64_t walkLayeredChunks(const ByteSource& file, uint64_t offset, uint64_t firstPoint,
+                           uint64_t dataEnd, uint64_t pointCount, const LaszipVlr& vlr,
+                           std::vector<ChunkLocation>& chunks, bool cutShort = false) {
   std::vector<uint8_t> storage;
   while (firstPoint < pointCount) {
+    if (cutShort && offset >= dataEnd) break;
     LayeredChunkShape shape;
     try {
       const std::span<const uint8_t> head =
           bytesOf(file, offset, dataEnd, vlr.recordLength() + kLayeredHeadBytes, storage);
       shape = readLayeredChunkShape(vlr, head.data(), head.size());
     } catch (const LazError& e) {
+      if (cutShort) break;
       throw LazError(offset + e.byte, "chunk " + std::to_string(chunks.size()) + " (at byte " +
                                           std::to_string(offset) + "): " + e.what());
     }
+    if (cutShort && shape.totalBytes > dataEnd - offset) break;
     const uint64_t remaining = pointCount - firstPoint;
     uint64_t points = std::min<uint64_t>(vlr.chunkSize, remaining);
     if (vlr.variableChunks()) {
@@ -63,6 +68,7 @@ void walkLayeredChunks(const ByteSource& file, uint64_t offset, uint64_t firstPo
     offset += shape.totalBytes;
     firstPoint += points;
   }
+  return firstPoint;
 }
 
 /// A variable-size table that accounts for fewer points than the header declares (writers that
@@ -244,10 +250,21 @@ ChunkLayout locateChunks(const ByteSource& file, uint64_t pointsOffset, uint64_t
   }
   layout.chunks.clear();
   layout.warnings.clear();
+  // A table offset past the end of the file (written where the table was, after the chunks): the
+  // file was cut short, its last chunks and table lost.
+  const bool cutShort = !offsetAtEnd && tableOffset > int64_t(size) - 8 && dataLimit == size;
   // Without a table: layered chunks state their sizes; pointwise ones end where decoding ends.
   if (vlr.compressor == Compressor::Layered) {
-    walkLayeredChunks(file, chunksStart, 0, layout.dataEnd, pointCount, vlr, layout.chunks);
+    const uint64_t found = walkLayeredChunks(file, chunksStart, 0, layout.dataEnd, pointCount, vlr,
+                                             layout.chunks, cutShort);
+    layout.missingPoints = pointCount - found;
     return layout;
+  }
+  if (cutShort) {
+    throw LazError(pointsOffset,
+                   "the file is cut short: its chunk table offset " + std::to_string(tableOffset) +
+                       " lies past its end (" + std::to_string(size) +
+                       " bytes), and its pointwise chunks cannot be found without the table");
   }
   if (vlr.variableChunks()) {
     throw LazError(pointsOffset,

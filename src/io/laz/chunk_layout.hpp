@@ -31,6 +31,9 @@ struct ChunkLayout {
   /// What the file gets wrong that the layout reads around (a table that leaves points out),
   /// for the reader's warnings; the table's problem is not repeated here.
   std::vector<std::string> warnings;
+  /// Points the header declares that lie past the end of a file cut short (its chunk table was
+  /// at the end): the chunks stop at the last whole one. 0 for a whole file.
+  uint64_t missingPoints = 0;
 };
 
 /// `file` is the whole file; points start at `pointsOffset`; `dataLimit` is where the point data

@@ -313,6 +313,7 @@ ReadResult readLaz(const ByteSource& bytes, const LasHeader& header, const ReadC
   ReadResult result{.format = copc ? "COPC" : "LAZ", .details = header.description()};
   result.notes = records.describe();
   result.warnings = records.warnings();
+  result.missingPoints = records.missingPoints();
   if (copc) describeCopcInto(bytes, header, context, result);
   if (context.headerOnly()) {
     result.declared = declaredByHeader(header);

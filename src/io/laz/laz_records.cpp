@@ -62,6 +62,19 @@ void LazPointRecords::locate(const LasHeader& header, const ReadContext& context
   } catch (const laz::LazError& e) {
     context.failAt(e.byte, e.what());
   }
+  if (layout_.missingPoints > 0 && context.strict()) {
+    context.failAt(file_->size(), truncationText());
+  }
+}
+
+std::string LazPointRecords::truncationText() const {
+  const uint64_t present =
+      layout_.chunks.empty() ? 0
+                             : layout_.chunks.back().firstPoint + layout_.chunks.back().pointCount;
+  return "the file is cut short (truncated): " + std::to_string(layout_.missingPoints) +
+         " of the " + std::to_string(present + layout_.missingPoints) +
+         " points the header declares lie past its end; its " +
+         std::to_string(layout_.chunks.size()) + " whole chunks hold " + std::to_string(present);
 }
 
 std::vector<std::string> LazPointRecords::describe() const {
@@ -97,6 +110,9 @@ std::vector<std::string> LazPointRecords::warnings() const {
   }
   for (const std::string& warning : layout_.warnings)
     lines.push_back(context_.file + ": " + warning);
+  if (layout_.missingPoints > 0) {
+    lines.push_back(context_.file + ": " + truncationText() + ", which are read");
+  }
   return lines;
 }
 

@@ -31,6 +31,9 @@ class LazPointRecords {
   const laz::ChunkLayout& layout() const { return layout_; }
   size_t chunkCount() const { return layout_.chunks.size(); }
   uint64_t recordLength() const { return vlr_.recordLength(); }
+  /// Points the header declares past the end of a file cut short (only its whole chunks are
+  /// read; ReadOptions::strict refuses such a file instead); 0 for a whole file.
+  uint64_t missingPoints() const { return layout_.missingPoints; }
   /// Chunks must be decoded in order (pointwise chunks without a usable chunk table).
   bool sequential() const { return layout_.sequential; }
 
@@ -65,6 +68,9 @@ class LazPointRecords {
                    const RecordSink& sink);
 
  private:
+  /// What a file cut short lacks, for the warning or the refusal.
+  std::string truncationText() const;
+
   [[noreturn]] void failInChunk(size_t index, uint64_t chunkByte, const std::string& what) const;
 
   void locate(const LasHeader& header, const ReadContext& context);

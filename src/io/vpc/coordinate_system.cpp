@@ -4,6 +4,8 @@
 
 #include <memory>
 
+#include "common/wkt_facts.hpp"
+
 #if PCV_WITH_PROJ
 #include <proj.h>
 #endif
@@ -68,17 +70,100 @@ ProjObject crsObject(PJ_CONTEXT* context, const CoordinateSystem& crs) {
   if (definition.empty()) return nullptr;
   return ProjObject(proj_create(context, definition.c_str()));
 }
+
+/// The units of a CRS's axes as PROJ's database has them: x and y into `horizontal`, a vertical
+/// CRS's axis or a 3D CRS's third axis into `vertical`; slots already known stay.
+void unitsFromDatabase(PJ_CONTEXT* context, const PJ* crs, LengthUnit& horizontal,
+                       LengthUnit& vertical, int depth = 0) {
+  const PJ_TYPE type = proj_get_type(crs);
+  if (depth < 2 && type == PJ_TYPE_COMPOUND_CRS) {
+    for (const int part : {0, 1}) {
+      const ProjObject sub(proj_crs_get_sub_crs(context, crs, part));
+      if (sub) unitsFromDatabase(context, sub.get(), horizontal, vertical, depth + 1);
+    }
+    return;
+  }
+  if (depth < 2 && type == PJ_TYPE_BOUND_CRS) {
+    const ProjObject source(proj_get_source_crs(context, crs));
+    if (source) unitsFromDatabase(context, source.get(), horizontal, vertical, depth + 1);
+    return;
+  }
+  const ProjObject axes(proj_crs_get_coordinate_system(context, crs));
+  if (!axes) return;
+  const bool geographic = type == PJ_TYPE_GEOGRAPHIC_2D_CRS || type == PJ_TYPE_GEOGRAPHIC_3D_CRS;
+  const int count = proj_cs_get_axis_count(context, axes.get());
+  for (int axis = 0; axis < count; ++axis) {
+    double factor = 0.0;
+    const char* unitName = nullptr;
+    if (!proj_cs_get_axis_info(context, axes.get(), axis, nullptr, nullptr, nullptr, &factor,
+                               &unitName, nullptr, nullptr)) {
+      continue;
+    }
+    const bool isVertical = type == PJ_TYPE_VERTICAL_CRS || axis == 2;
+    LengthUnit& slot = isVertical ? vertical : horizontal;
+    if (!slot.known()) {
+      slot = lengthUnitFromWkt(unitName ? unitName : "", factor, geographic && !isVertical);
+    }
+  }
+}
 #endif
 
 }  // namespace
 
 std::string CoordinateSystem::label() const {
+  if (!name.empty()) return name;
   if (!wkt.empty()) {
     const std::string name = wktName(wkt);
     if (!name.empty()) return name;
   }
   if (epsg != 0) return epsgLabel(*this);
-  return wkt.empty() ? "unknown" : "unnamed WKT";
+  if (!wkt.empty()) return "unnamed WKT";
+  return known() ? "user-defined" : "unknown";  // GeoTIFF keys with units or heights alone
+}
+
+LengthUnit CoordinateSystem::lengthUnit() const {
+  if (horizontalUnit.known() && !horizontalUnit.angular()) return horizontalUnit;
+  return verticalUnit.angular() ? LengthUnit{} : verticalUnit;
+}
+
+CoordinateSystem coordinateSystemFromWkt(std::string wkt) {
+  const io::WktFacts facts = io::readWktFacts(wkt);
+  CoordinateSystem crs;
+  crs.wkt = std::move(wkt);
+  crs.name = facts.name;
+  crs.epsg = facts.epsg;
+  crs.verticalEpsg = facts.verticalEpsg;
+  crs.horizontalUnit = facts.horizontalUnit;
+  crs.verticalUnit = facts.verticalUnit;
+  return crs;
+}
+
+void completeFromDatabase([[maybe_unused]] CoordinateSystem& crs) {
+#if PCV_WITH_PROJ
+  const bool horizontalMissing =
+      crs.epsg != 0 && (!crs.horizontalUnit.known() || (crs.name.empty() && crs.wkt.empty()));
+  const bool verticalMissing = crs.verticalEpsg != 0 && !crs.verticalUnit.known();
+  if (!horizontalMissing && !verticalMissing) return;
+  const ProjContext context = quietContext();
+  if (!context) return;
+  const auto fromCode = [&](int code) {
+    return ProjObject(proj_create(context.get(), ("EPSG:" + std::to_string(code)).c_str()));
+  };
+  if (horizontalMissing) {
+    if (const ProjObject object = fromCode(crs.epsg)) {
+      if (crs.name.empty() && crs.wkt.empty()) {
+        if (const char* name = proj_get_name(object.get())) crs.name = name;
+      }
+      unitsFromDatabase(context.get(), object.get(), crs.horizontalUnit, crs.verticalUnit);
+    }
+  }
+  if (verticalMissing) {
+    if (const ProjObject object = fromCode(crs.verticalEpsg)) {
+      LengthUnit horizontal;  // a vertical CRS has none
+      unitsFromDatabase(context.get(), object.get(), horizontal, crs.verticalUnit);
+    }
+  }
+#endif
 }
 
 bool CoordinateSystem::sameAs(const CoordinateSystem& other) const {

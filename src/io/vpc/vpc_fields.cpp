@@ -151,7 +151,7 @@ void readProperties(const Field& properties, VpcTile& tile, CoordinateSystem& cr
   if (const auto count = properties.member("pc:count")) tile.pointCount = pointCount(*count);
   if (const auto bbox = properties.member("proj:bbox")) tile.nativeBounds = nativeBox(*bbox);
   if (const auto wkt = properties.member("proj:wkt2")) {
-    crs.wkt = wkt->string("the CRS as WKT2 (a string)");
+    crs = coordinateSystemFromWkt(wkt->string("the CRS as WKT2 (a string)"));
   }
   if (const auto epsg = properties.member("proj:epsg")) {
     if (!epsg->value.is_number_integer() || epsg->value.get<int64_t>() <= 0 ||

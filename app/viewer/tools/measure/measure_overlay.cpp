@@ -16,7 +16,7 @@ constexpr ImU32 kMeasureColour = IM_COL32(255, 220, 60, 255);
 constexpr ImU32 kInProgressColour = IM_COL32(120, 220, 255, 255);
 
 void drawMeasurement(ImDrawList& draw, const Measurement& m, const ScreenProjector& projector,
-                     ImU32 colour) {
+                     ImU32 colour, const LengthUnit& unit) {
   const float thickness = 2.0f * ImGui::GetIO().FontGlobalScale;
   for (size_t s = 0; s < segmentCount(m); ++s) {
     const glm::dvec3& a = m.points[s];
@@ -26,9 +26,8 @@ void drawMeasurement(ImDrawList& draw, const Measurement& m, const ScreenProject
     draw.AddLine(imVec(screen->first), imVec(screen->second), colour, thickness);
     // Every segment's length beside it, but a distance's and a height's once, below.
     if (m.kind != MeasureKind::Polyline && m.kind != MeasureKind::Area) continue;
-    char text[48];
-    std::snprintf(text, sizeof text, "%.3f", segmentLength(m, s));
-    drawLabel(draw, 0.5 * (screen->first + screen->second), text, colour);
+    drawLabel(draw, 0.5 * (screen->first + screen->second),
+              formatLength(segmentLength(m, s), unit).c_str(), colour);
   }
   if (m.kind == MeasureKind::Height && m.points.size() == 2) {
     // The right triangle: across at the first point's height, then straight up or down.
@@ -55,20 +54,21 @@ void drawMeasurement(ImDrawList& draw, const Measurement& m, const ScreenProject
     anchor = glm::dvec3(0.0);
     for (const glm::dvec3& p : m.points) anchor += p / double(m.points.size());
   }
-  const std::string text =
-      m.kind == MeasureKind::Polyline ? "total " + summaryText(m) : summaryText(m);
+  const std::string text = m.kind == MeasureKind::Polyline ? "total " + summaryText(m, 3, unit)
+                                                           : summaryText(m, 3, unit);
   if (const auto at = projector.toWindow(anchor)) drawLabel(draw, *at, text.c_str(), colour);
 }
 
 }  // namespace
 
-void drawMeasureOverlay(const MeasureState& measure, const ScreenProjector& projector) {
+void drawMeasureOverlay(const MeasureState& measure, const ScreenProjector& projector,
+                        const LengthUnit& unit) {
   // Behind every window: the overlay belongs to the scene, the panels stay readable over it.
   ImDrawList& draw = *ImGui::GetBackgroundDrawList();
   for (const Measurement& m : measure.finished()) {
-    drawMeasurement(draw, m, projector, kMeasureColour);
+    drawMeasurement(draw, m, projector, kMeasureColour, unit);
   }
-  drawMeasurement(draw, measure.current(), projector, kInProgressColour);
+  drawMeasurement(draw, measure.current(), projector, kInProgressColour, unit);
 }
 
 }  // namespace pcv::app

@@ -22,14 +22,15 @@ void drawKindChoice(MeasureState& measure) {
   if (kind != int(measure.kind())) measure.setKind(MeasureKind(kind));
 }
 
-void drawList(MeasureState& measure) {
+void drawList(MeasureState& measure, const LengthUnit& unit) {
   const std::vector<Measurement>& list = measure.finished();
   std::optional<size_t> deleted;
   for (size_t i = 0; i < list.size(); ++i) {
     ImGui::PushID(int(i));
     if (ImGui::SmallButton("Delete")) deleted = i;
     ImGui::SameLine();
-    ImGui::Text("%zu %s: %s", i + 1, measureKindName(list[i].kind), summaryText(list[i]).c_str());
+    ImGui::Text("%zu %s: %s", i + 1, measureKindName(list[i].kind),
+                summaryText(list[i], 3, unit).c_str());
     ImGui::PopID();
   }
   if (deleted) measure.remove(*deleted);
@@ -37,7 +38,8 @@ void drawList(MeasureState& measure) {
 
 }  // namespace
 
-std::optional<std::string> drawMeasureSection(MeasureState& measure, std::string& exportPath) {
+std::optional<std::string> drawMeasureSection(MeasureState& measure, std::string& exportPath,
+                                              const LengthUnit& unit) {
   bool active = measure.active();
   if (ImGui::Checkbox("Measure with clicks (M)", &active)) measure.setActive(active);
   drawKindChoice(measure);
@@ -50,10 +52,10 @@ std::optional<std::string> drawMeasureSection(MeasureState& measure, std::string
   }
   if (!current.points.empty()) {
     ImGui::Text("In progress: %zu point(s), %s", current.points.size(),
-                summaryText(current).c_str());
+                summaryText(current, 3, unit).c_str());
     if (ImGui::SmallButton("Finish")) measure.finish();
   }
-  drawList(measure);
+  drawList(measure, unit);
   if (measure.finished().empty()) return std::nullopt;
   if (ImGui::SmallButton("Delete all")) measure.clear();
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5.0f);

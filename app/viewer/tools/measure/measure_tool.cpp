@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "pcv/core/number_text.hpp"
+#include "pcv/session/scene_model.hpp"
 #include "viewer/input_script.hpp"
 #include "viewer/tools/measure/measure_section.hpp"
 
@@ -68,13 +70,14 @@ bool MeasureTool::cancel() {
 }
 
 void MeasureTool::drawSection() {
-  if (const std::optional<std::string> path = drawMeasureSection(state_, exportPath_)) {
+  if (const std::optional<std::string> path =
+          drawMeasureSection(state_, exportPath_, host_.coordinateSystem().lengthUnit())) {
     exportTo(*path);
   }
 }
 
 void MeasureTool::drawOverlay(const ScreenProjector& projector) {
-  drawMeasureOverlay(state_, projector);
+  drawMeasureOverlay(state_, projector, host_.coordinateSystem().lengthUnit());
 }
 
 void MeasureTool::addScriptCommands(ScriptCommands& commands) {
@@ -98,8 +101,10 @@ void MeasureTool::addPoint(glm::dvec2 atPx) {
   if (!picked) return;
   const size_t finished = state_.finished().size();
   state_.addPoint(*picked, host_.rig().camera().upAxis);
-  std::fprintf(stderr, "pcv: measure point (%.17g, %.17g, %.17g)\n", picked->x, picked->y,
-               picked->z);
+  // The point's digits at the float precision it is held at, not a double's binary noise.
+  const glm::dvec3& origin = host_.scene().parts().origin;
+  std::fprintf(stderr, "pcv: measure point (%s, %s, %s)\n", offsetText(picked->x, origin.x).c_str(),
+               offsetText(picked->y, origin.y).c_str(), offsetText(picked->z, origin.z).c_str());
   if (state_.finished().size() > finished) reportLast();
 }
 
@@ -110,17 +115,22 @@ void MeasureTool::finish() {
 void MeasureTool::reportLast() const {
   const std::vector<Measurement>& list = state_.finished();
   const MeasureResult r = measure(list.back());
+  // Measured between points held as floats: their precision, without binary noise.
+  const auto text = [](double value) { return exactFloatText(float(value)); };
+  const LengthUnit unit = host_.coordinateSystem().lengthUnit();
   std::fprintf(stderr,
-               "pcv: measurement %zu (%s): length %.17g, horizontal %.17g, height %.17g, area "
-               "%.17g\n",
-               list.size(), measureKindName(list.back().kind), r.length, r.horizontal, r.height,
-               r.area);
+               "pcv: measurement %zu (%s): length %s, horizontal %s, height %s, area %s, unit %s\n",
+               list.size(), measureKindName(list.back().kind), text(r.length).c_str(),
+               text(r.horizontal).c_str(), text(r.height).c_str(), text(r.area).c_str(),
+               unit.known() ? unit.symbol().c_str() : "not declared");
 }
 
 void MeasureTool::exportTo(const std::string& path) {
   const bool json = path.size() >= 5 && path.substr(path.size() - 5) == ".json";
   std::ofstream out(path);
-  out << (json ? measurementsJson(state_.finished()) : measurementsCsv(state_.finished()));
+  const LengthUnit unit = host_.coordinateSystem().lengthUnit();
+  out << (json ? measurementsJson(state_.finished(), unit)
+               : measurementsCsv(state_.finished(), unit));
   if (!out) {
     host_.showError("cannot write the measurements to '" + path + "'");
     return;

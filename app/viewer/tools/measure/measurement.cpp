@@ -93,28 +93,30 @@ MeasureResult measure(const Measurement& m) {
   return result;
 }
 
-std::string summaryText(const Measurement& m, int digits) {
+std::string summaryText(const Measurement& m, int digits, const LengthUnit& unit) {
   const MeasureResult r = measure(m);
-  char text[160];
+  const std::string length = formatLength(r.length, unit, digits);
   switch (m.kind) {
     case MeasureKind::Distance:
     case MeasureKind::Polyline:
-      std::snprintf(text, sizeof text, "%.*f", digits, r.length);
-      break;
-    case MeasureKind::Height:
-      std::snprintf(text, sizeof text, "height %+.*f, horizontal %.*f", digits, r.height, digits,
-                    r.horizontal);
-      break;
-    case MeasureKind::Area:
-      std::snprintf(text, sizeof text, "area %.*f, perimeter %.*f", digits, r.area, digits,
-                    r.length);
-      break;
+      return length;
+    case MeasureKind::Height: {
+      std::string text = "height " + formatLength(r.height, unit, digits);
+      if (!std::signbit(r.height)) text.insert(7, "+");
+      return text + ", horizontal " + formatLength(r.horizontal, unit, digits);
+    }
+    case MeasureKind::Area: {
+      std::string area = formatLength(r.area, unit, digits);
+      if (unit.known()) area += "\u00b2";  // square units
+      return "area " + area + ", perimeter " + length;
+    }
   }
-  return text;
+  return length;
 }
 
-std::string measurementsCsv(const std::vector<Measurement>& measurements) {
-  std::string csv = "index,kind,length,horizontal,height,area,points,coordinates (x y z ...)\n";
+std::string measurementsCsv(const std::vector<Measurement>& measurements, const LengthUnit& unit) {
+  std::string csv =
+      "index,kind,length,horizontal,height,area,points,unit,coordinates (x y z ...)\n";
   for (size_t i = 0; i < measurements.size(); ++i) {
     const Measurement& m = measurements[i];
     const MeasureResult r = measure(m);
@@ -122,7 +124,7 @@ std::string measurementsCsv(const std::vector<Measurement>& measurements) {
     csv += std::to_string(i + 1);
     for (const std::string& cell :
          {std::string(measureKindName(m.kind)), exact(r.length), exact(r.horizontal),
-          exact(r.height), exact(r.area), std::to_string(m.points.size())}) {
+          exact(r.height), exact(r.area), std::to_string(m.points.size()), unit.symbol()}) {
       csv += ',';
       csv += cell;
     }
@@ -135,7 +137,17 @@ std::string measurementsCsv(const std::vector<Measurement>& measurements) {
   return csv;
 }
 
-std::string measurementsJson(const std::vector<Measurement>& measurements) {
+std::string measurementsJson(const std::vector<Measurement>& measurements, const LengthUnit& unit) {
+  // The symbol as a JSON string: a unit named in a file may hold a quote or a backslash.
+  std::string unitJson = "null";
+  if (unit.known()) {
+    unitJson = "\"";
+    for (const char c : unit.symbol()) {
+      if (c == '"' || c == '\\') unitJson += '\\';
+      if (static_cast<unsigned char>(c) >= 0x20) unitJson += c;
+    }
+    unitJson += '"';
+  }
   std::string json = "[";
   for (size_t i = 0; i < measurements.size(); ++i) {
     const Measurement& m = measurements[i];
@@ -148,6 +160,7 @@ std::string measurementsJson(const std::vector<Measurement>& measurements) {
     json += ", \"horizontal\": " + exact(r.horizontal);
     json += ", \"height\": " + exact(r.height);
     json += ", \"area\": " + exact(r.area);
+    json += ", \"unit\": " + unitJson;
     json += ", \"points\": [";
     for (size_t k = 0; k < m.points.size(); ++k) {
       const glm::dvec3& p = m.points[k];

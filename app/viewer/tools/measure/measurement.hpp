@@ -10,6 +10,7 @@
 #include <glm/glm.hpp>
 
 #include "pcv/core/camera.hpp"
+#include "pcv/core/length_unit.hpp"
 
 namespace pcv::app {
 
@@ -50,14 +51,19 @@ double segmentLength(const Measurement& measurement, size_t segment);
 /// Segments the measurement has: points - 1, or points for a closed polygon of three or more.
 size_t segmentCount(const Measurement& measurement);
 
-/// The headline in world units with `digits` decimals: "12.345" (distance, polyline),
-/// "height +1.200, horizontal 3.400", "area 3.500, perimeter 7.000".
-std::string summaryText(const Measurement& measurement, int digits = 3);
+/// The headline in world units with `digits` decimals, each length with `unit`'s symbol where
+/// known: "12.345 m" (distance, polyline), "height +1.200 m, horizontal 3.400 m", "area
+/// 3.500 m², perimeter 7.000 m"; the numbers alone without a unit.
+std::string summaryText(const Measurement& measurement, int digits = 3,
+                        const LengthUnit& unit = {});
 
 /// Every measurement as CSV: one row per measurement (index, kind, length, horizontal, height,
-/// area, point count, then x y z of each point), numbers with all their digits.
-std::string measurementsCsv(const std::vector<Measurement>& measurements);
-/// The same as a JSON array of objects.
-std::string measurementsJson(const std::vector<Measurement>& measurements);
+/// area, point count, unit symbol (empty when unknown), then x y z of each point), numbers with
+/// all their digits.
+std::string measurementsCsv(const std::vector<Measurement>& measurements,
+                            const LengthUnit& unit = {});
+/// The same as a JSON array of objects; "unit" is the symbol, or null when unknown.
+std::string measurementsJson(const std::vector<Measurement>& measurements,
+                             const LengthUnit& unit = {});
 
 }  // namespace pcv::app

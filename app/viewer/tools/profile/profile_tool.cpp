@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/number_text.hpp"
 #include "pcv/core/profile_corridor.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/session/cloud_writer.hpp"
@@ -44,8 +45,10 @@ bool ProfileTool::onClick(const ButtonEvent& event) {
     // A point on the last one adds no segment (a double click clicks twice).
     if (picked && (vertices_.empty() || glm::dvec2(*picked) != glm::dvec2(vertices_.back()))) {
       vertices_.push_back(*picked);
-      std::fprintf(stderr, "pcv: profile point (%.17g, %.17g, %.17g)\n", picked->x, picked->y,
-                   picked->z);
+      const glm::dvec3& origin = host_.scene().parts().origin;
+      std::fprintf(stderr, "pcv: profile point (%s, %s, %s)\n",
+                   offsetText(picked->x, origin.x).c_str(), offsetText(picked->y, origin.y).c_str(),
+                   offsetText(picked->z, origin.z).c_str());
     }
     return true;
   }
@@ -168,6 +171,7 @@ void ProfileTool::cut() {
     const PointCloud& cloud = parts.inCore.cloud();
     ProfilePoints profile = cloud.size() > 0 ? extractProfile(cloud, corridor)
                                              : extractProfile(parts.files(), corridor);
+    if (!profile.crs.known()) profile.crs = host_.coordinateSystem();  // the CSV names the unit
     if (!renderer_) renderer_ = createRenderer("cpu");
     RenderSettings settings;
     settings.quality.pointSizePx = 2;  // a profile is thin: wider points read better
@@ -178,9 +182,11 @@ void ProfileTool::cut() {
     view_.measured.clear();
     view_.points = profile.size();
     view_.length = corridor.length();
-    std::fprintf(stderr, "pcv: profile: %llu points, line %.17g long, width %.17g\n",
-                 static_cast<unsigned long long>(profile.size()), corridor.length(),
-                 corridor.width());
+    view_.unit = profile.crs.lengthUnit();
+    std::fprintf(stderr, "pcv: profile: %llu points, line %s long, width %s\n",
+                 static_cast<unsigned long long>(profile.size()),
+                 exactFloatText(float(corridor.length())).c_str(),
+                 exactText(corridor.width()).c_str());
     profile_ = std::move(profile);
   } catch (const Error& error) {
     host_.showError(error.what());

@@ -42,8 +42,8 @@ void drawProfileSection(bool drawing, size_t vertexCount, double& widthUnits,
   if (ImGui::Button("Clear")) requests.clear = true;
   ImGui::TextDisabled("Clicks pick points; right click or double click cuts");
   if (view.points > 0 || view.length > 0.0) {
-    ImGui::Text("%llu points, line %.3f long", static_cast<unsigned long long>(view.points),
-                view.length);
+    ImGui::Text("%llu points, line %s long", static_cast<unsigned long long>(view.points),
+                formatLength(view.length, view.unit).c_str());
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
     const bool entered = inputString("##profileExport", exportPath);
     ImGui::SameLine();
@@ -92,7 +92,9 @@ void drawProfileWindow(ProfileView& view) {
     draw.AddLine(toScreen(view.measured[0]), toScreen(view.measured[1]), IM_COL32(255, 220, 0, 255),
                  2.0f);
     const glm::dvec2 d = view.measured[1] - view.measured[0];
-    ImGui::Text("Along %.3f, height %.3f, distance %.3f, slope %.2f %%", d.x, d.y, glm::length(d),
+    ImGui::Text("Along %s, height %s, distance %s, slope %.2f %%",
+                formatLength(d.x, view.unit).c_str(), formatLength(d.y, view.unit).c_str(),
+                formatLength(glm::length(d), view.unit).c_str(),
                 d.x != 0.0 ? 100.0 * d.y / d.x : 0.0);
   } else {
     ImGui::TextDisabled("Click two points to measure (distance along the line, height)");

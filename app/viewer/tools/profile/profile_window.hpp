@@ -11,6 +11,7 @@
 
 #include "pcv/core/camera.hpp"
 #include "pcv/core/image.hpp"
+#include "pcv/core/length_unit.hpp"
 #include "pcv/gl/gl_objects.hpp"
 
 namespace pcv::app {
@@ -25,6 +26,7 @@ struct ProfileView {
   std::vector<glm::dvec2> measured;  ///< up to two (distance, height) points clicked
   uint64_t points = 0;               ///< in the corridor
   double length = 0.0;               ///< of the line
+  LengthUnit unit;                   ///< of the scene's coordinates; unknown when undeclared
 };
 
 /// What the section asked for this frame.

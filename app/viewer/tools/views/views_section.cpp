@@ -100,12 +100,14 @@ void drawCameraSection(const CameraRig& rig, ViewsPanel& views, ViewsRequests& r
   drawBookmarks(views, requests);
 }
 
-void drawScaleBarOverlay(const ScreenProjector& projector, double windowWidth) {
+void drawScaleBarOverlay(const ScreenProjector& projector, double windowWidth,
+                         const LengthUnit& unit) {
   const Camera& camera = projector.camera();
   if (!camera.orthographic()) return;
   const double height = projector.windowHeight();
-  const ScaleBar bar = scaleBarFor(
-      camera.unitsPerPixel(0.0, height, windowWidth / std::max(height, 1.0)), windowWidth / 5.0);
+  const ScaleBar bar =
+      scaleBarFor(camera.unitsPerPixel(0.0, height, windowWidth / std::max(height, 1.0)),
+                  windowWidth / 5.0, unit);
   if (!(bar.lengthPx >= 1.0)) return;
   ImDrawList& draw = *ImGui::GetBackgroundDrawList();
   const float scale = ImGui::GetFontSize() / 13.0f;

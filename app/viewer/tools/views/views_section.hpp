@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pcv/core/camera.hpp"
+#include "pcv/core/length_unit.hpp"
 #include "viewer/camera_rig.hpp"
 #include "viewer/tools/screen_projector.hpp"
 #include "viewer/tools/views/bookmarks.hpp"
@@ -38,7 +39,8 @@ struct ViewsRequests {
 
 /// A scale bar at the bottom left of the view (plan views: world units per pixel are the same
 /// everywhere).
-void drawScaleBarOverlay(const ScreenProjector& projector, double windowWidth);
+void drawScaleBarOverlay(const ScreenProjector& projector, double windowWidth,
+                         const LengthUnit& unit);
 
 /// The "Camera and views" section: mode, position, up axis, Home, Copy view, bookmarks.
 void drawCameraSection(const CameraRig& rig, ViewsPanel& views, ViewsRequests& requests);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "pcv/core/camera_framing.hpp"
 #include "pcv/core/error.hpp"
 #include "options/render_arguments.hpp"
 #include "viewer/input_script.hpp"
@@ -65,7 +66,8 @@ void ViewsTool::addScriptCommands(ScriptCommands& commands) {
 }
 
 void ViewsTool::drawOverlay(const ScreenProjector& projector) {
-  drawScaleBarOverlay(projector, projector.windowHeight() * double(host_.aspect()));
+  drawScaleBarOverlay(projector, projector.windowHeight() * double(host_.aspect()),
+                      host_.coordinateSystem().lengthUnit());
 }
 
 void ViewsTool::setProjection(std::optional<OrthoView> view) {
@@ -110,7 +112,9 @@ void ViewsTool::goHome() {
     return;
   }
   if (scene.parts().holdsFiles() || scene.loading()) {
-    rig.frame(scene.shownBounds(), host_.aspect());
+    rig.frame(
+        scene.shownBounds(), host_.aspect(),
+        scene.loading() ? std::vector<glm::dvec3>() : framingSamples(scene.parts().inCore.cloud()));
     rig.setFollowsScene(true);
   } else {
     // The cylinders: the seed's start, whichever axis is up.
