@@ -71,8 +71,13 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   renderer_->methodFor(settings_);  // an unknown method fails here, not at the first frame
   presenter_ = std::make_unique<FramePresenter>(*renderer_, parseInteropPath(options.interop));
   SessionReport report = reportOnStderr();
-  // The scene's errors come through takeErrors() to the Error window, printed there once.
-  report.error = nullptr;
+  // The scene's errors go to the Error window, printed there once; its files' warnings to the
+  // Data section too.
+  report.error = [this](const std::string& error) { showError(error); };
+  report.warning = [this, onStderr = report.warning](const std::string& warning) {
+    onStderr(warning);
+    fileWarnings_.push_back(warning);
+  };
   // Files given, opened and dropped are planned under the same limits (--memory, --in-core ...).
   scene_ = std::make_unique<SceneModel>(*renderer_, options.demo, options.coloring, options.stream,
                                         report);
@@ -126,10 +131,9 @@ float ViewerWindow::aspect() const {
 
 void ViewerWindow::takeSceneChanges() {
   const std::optional<Box3d> shown = scene_->poll();
-  for (const std::string& error : scene_->takeErrors()) showError(error);
   if (!shown) return;
   // One header (and PROJ's database for an EPSG code alone) per new set of files, not per poll.
-  if (std::vector<std::string> files = scene_->files(); files != crsFiles_) {
+  if (std::vector<std::string> files = scene_->parts().files(); files != crsFiles_) {
     crs_ = declaredCoordinateSystem(files);
     crsFiles_ = std::move(files);
   }
@@ -142,7 +146,8 @@ void ViewerWindow::takeSceneChanges() {
   } else if (rig_.followsScene()) {
     // Fitted to the files' points once they are all read; to the bounds while they load.
     rig_.frame(*shown, aspect(),
-               scene_->loading() ? std::vector<glm::dvec3>() : framingSamples(scene_->cloud()));
+               scene_->loading() ? std::vector<glm::dvec3>()
+                                 : framingSamples(scene_->parts().inCore.cloud()));
   } else if (options_.orthoStart && options_.orthoStart->eyeGiven && !orthoEyePlaced_) {
     // An orthographic eye placed by hand keeps its place; width and clip planes fit the scene
     // it first sees.
@@ -190,8 +195,9 @@ void ViewerWindow::renderFrame(int widthPx, int heightPx) {
   }
   try {
     scene_->updateStream(rig_.camera(), widthPx, heightPx);  // a streamed file's nodes
-    presenter_->render(makeViewTransform(rig_.camera(), widthPx, heightPx, scene_->shownOrigin()),
-                       frameSettings(), scene_->drawnSets());
+    const SceneParts& parts = scene_->parts();
+    presenter_->render(makeViewTransform(rig_.camera(), widthPx, heightPx, parts.origin),
+                       frameSettings(), parts.drawnSets());
   } catch (const InputError& error) {
     // A setting the renderer refuses (a typed clip box it cannot use): say so, draw without it.
     showError(error.what());
@@ -203,7 +209,7 @@ void ViewerWindow::renderFrame(int widthPx, int heightPx) {
 
 void ViewerWindow::drawPanels() {
   const bool preparing = scene_->preparing();
-  const uint64_t drawn = scene_->pointsDrawn();
+  const uint64_t drawn = preparing ? 0 : scene_->parts().pointsDrawn();
   const ViewerStatus status{.frameMs = stats_.smoothedFrameMs,
                             .fps = stats_.fps(),
                             .stages = stageTimings_,
@@ -219,6 +225,7 @@ void ViewerWindow::drawPanels() {
                        .settings = settings_,
                        .toggles = toggles_,
                        .scene = *scene_,
+                       .fileWarnings = fileWarnings_,
                        .openPath = openPath_,
                        .openOptions = readOptions_,
                        .datasetList = datasetList_};
@@ -227,7 +234,8 @@ void ViewerWindow::drawPanels() {
   drawLegend(*scene_);
   drawErrorWindow(errors_, sidebarWidthPx_);
   tools_.drawOverlays(projector());
-  drawNotice(preparing ? "preparing " + countText(scene_->demo().pointCount) + " points..." : "");
+  drawNotice(preparing ? "preparing " + countText(scene_->parts().demo.pointCount) + " points..."
+                       : "");
   if (requests.open) openFiles({requests.open->path}, requests.open->replace);
   if (requests.frameTile) frameTile(*requests.frameTile);
 }

@@ -17,8 +17,9 @@ void ViewerWindow::setMode(CameraMode mode) {
   // Orbit around what is ahead, at the distance of the scene's centre (at least 1 unit for the
   // cylinders around the world origin; a thousandth of the scene for loaded files).
   const Camera& camera = rig_.camera();
-  const Box3d& bounds = scene_->bounds();
-  const bool files = scene_->hasCloud();
+  const SceneParts& parts = scene_->parts();
+  const Box3d bounds = parts.filesBounds();
+  const bool files = parts.holdsFiles();
   const double toCentre =
       files ? glm::length(bounds.center() - camera.eye) : glm::length(camera.eye);
   rig_.setMode(mode, std::max(files ? 1e-3 * bounds.diagonal() : 1.0, toCentre));
@@ -30,16 +31,17 @@ ViewDescription ViewerWindow::describeView() const {
                        .widthPx = framebufferPx_.x,
                        .heightPx = framebufferPx_.y,
                        .settings = frameSettings(),
-                       .coloring = scene_->coloring(),
+                       .coloring = scene_->coloring().asked,
                        .read = readOptions_};
-  if (scene_->hasCloud()) {
+  const SceneParts& parts = scene_->parts();
+  if (parts.holdsFiles()) {
     // Absolute: the command works from any folder.
-    for (const std::string& file : scene_->files()) {
+    for (const std::string& file : parts.files()) {
       view.files.push_back(std::filesystem::absolute(file).lexically_normal().string());
     }
   } else {
-    view.demoPoints = scene_->demo().pointCount;
-    view.demoSeed = scene_->demo().seed;
+    view.demoPoints = parts.demo.pointCount;
+    view.demoSeed = parts.demo.seed;
   }
   return view;
 }
@@ -62,7 +64,7 @@ std::optional<glm::dvec3> ViewerWindow::pickAt(glm::dvec2 windowPx) {
 }
 
 void ViewerWindow::showError(const std::string& message) {
-  // The one place a viewer error is printed: the scene's come through takeErrors() alone.
+  // The one place a viewer error is printed: the scene's come here through its report alone.
   std::fprintf(stderr, "pcv: error: %s\n", message.c_str());
   errors_.push_back(message);
   errorLog_.push_back(message);

@@ -132,7 +132,7 @@ void ViewerWindow::removeFiles() {
 }
 
 void ViewerWindow::frameTile(size_t index) {
-  const StreamPart* streamed = scene_->streamed();
+  const StreamPart* streamed = scene_->parts().stream.get();
   if (!streamed || !streamed->tiles() || index >= streamed->tiles()->tiles.size()) {
     showError("no tile " + std::to_string(index) + " to frame: the scene is not a dataset of " +
               "that many tiles");
@@ -159,7 +159,7 @@ void ViewerWindow::dropFiles(const std::vector<std::string>& paths) {
 }
 
 void ViewerWindow::color(const std::string& mode, const std::string& attribute) {
-  ColoringOptions coloring = scene_->coloring();
+  ColoringOptions coloring = scene_->coloring().asked;
   coloring.mode = parseColorMode(mode);
   coloring.attribute = attribute;
   scene_->setColoring(coloring);

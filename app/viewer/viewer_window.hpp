@@ -130,6 +130,7 @@ class ViewerWindow final : private ToolHost, private ScriptedWindow {
   PendingShots shots_;
   std::vector<std::string> errors_;    // shown in the error window until dismissed
   std::vector<std::string> errorLog_;  // every error shown, for the run's record
+  std::vector<std::string> fileWarnings_;  // the files' warnings, for the Data section
   std::vector<EscapeRecord> escapes_;  // what each Escape did, for the run's record
   std::string openPath_;               // the Data section's Open field
   DatasetListState datasetList_;       // the Data section's tile list

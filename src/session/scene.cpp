@@ -124,25 +124,18 @@ void Scene::openInCore() {
   {
     auto shown = report.show("laying out " + countText(cloud.size()) + " points", nullptr,
                              fractionOf(progress));
-    coloring_ = coloured.show(options_.coloring, {.progress = &progress});
+    coloring_ = parts_.showInCore(options_.coloring, {.progress = &progress});
   }
-  parts_.origin = cloud.origin;
   hasColor_ = cloud.hasColor;
 }
 
 void Scene::openStreamed() {
-  std::vector<std::string> notes;
-  StreamingOptions streaming = streamingOptionsFor(options_.stream, renderer_, notes);
-  for (const std::string& note : notes) options_.report.say(note);
-  streaming.coloring = options_.coloring;
-  parts_.stream =
-      std::make_unique<StreamPart>(plan_, options_.read, renderer_, streaming, options_.report);
+  parts_.openStream(plan_, options_.read, options_.stream, options_.coloring, options_.report);
   const StreamPart& stream = *parts_.stream;
   bounds_ = stream.bounds();
   hasColor_ = stream.hasColor();
-  parts_.origin = stream.cloud().origin();
   coloring_ = stream.cloud().coloring();
-  if (options_.tileBoxes) parts_.showTileBoxes();
+  parts_.setTileBoxes(options_.tileBoxes);
 }
 
 void Scene::openProduced() {

@@ -6,22 +6,22 @@
 // offsets from it (near the data, so they stay small).
 #include "pcv/session/scene_model.hpp"
 
-#include <algorithm>
 #include <chrono>
-#include <cstdio>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/number_text.hpp"
 
 namespace pcv {
 
 SceneModel::SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring,
                        const StreamLimits& limits, SessionReport report)
     : renderer_(renderer),
-      demo_(demo),
       limits_(limits),
       report_(std::move(report)),
-      coloring_(coloring) {
+      coloring_{.asked = coloring},
+      parts_(renderer, demo) {
   keepFilterData(limits.filterData, limits.rangeAttribute);
+  parts_.setTileBoxes(true);  // nothing streamed yet: nothing drawn
 }
 
 SceneModel::~SceneModel() {
@@ -38,9 +38,10 @@ void SceneModel::showDemo() {
   parts_.hideInCore();
   parts_.origin = glm::dvec3(0.0);
   demoWhenEmpty_ = true;
-  report_.say("preparing " + std::to_string(demo_.pointCount) + " cylinder points");
-  preparedCylinders_ = std::async(
-      std::launch::async, [this] { return std::make_unique<CylindersPart>(demo_, renderer_); });
+  report_.say("preparing " + std::to_string(parts_.demo.pointCount) + " cylinder points");
+  preparedCylinders_ = std::async(std::launch::async, [this] {
+    return std::make_unique<CylindersPart>(parts_.demo, renderer_);
+  });
 }
 
 bool SceneModel::preparing() const {
@@ -56,21 +57,25 @@ void SceneModel::takePreparedDemo() {
   try {
     parts_.cylinders = preparedCylinders_.get();
   } catch (const std::exception& error) {
-    errors_.push_back(std::string("cannot show the cylinders: ") + error.what());
+    report_.fail(std::string("cannot show the cylinders: ") + error.what());
   }
 }
 
 void SceneModel::backToCylinders() {
-  if (demoWhenEmpty_ && !hasCloud() && !parts_.cylinders && !preparedCylinders_.valid()) showDemo();
+  if (demoWhenEmpty_ && !parts_.holdsFiles() && !parts_.cylinders && !preparedCylinders_.valid()) {
+    showDemo();
+  }
 }
 
 Box3d SceneModel::shownBounds() const {
-  if (!hasCloud() && parts_.preview.bounds().empty()) {
-    return parts_.cylinders || preparedCylinders_.valid() ? demoSceneBounds(demo_) : Box3d{};
-  }
-  Box3d shown = parts_.preview.bounds();
-  shown.extend(bounds());
-  return shown;
+  // The cylinders being laid out are no part yet.
+  const bool cylindersOnly = !parts_.holdsFiles() && parts_.preview.bounds().empty();
+  return cylindersOnly && preparedCylinders_.valid() ? demoSceneBounds(parts_.demo)
+                                                     : parts_.shownBounds();
+}
+
+void SceneModel::keepFilterData(bool keep, const std::string& rangeAttribute) {
+  parts_.inCore.coloured().setFilterData(keep, rangeAttribute);
 }
 
 void SceneModel::open(const std::vector<std::string>& files, bool replace,
@@ -81,27 +86,16 @@ void SceneModel::open(const std::vector<std::string>& files, bool replace,
     return;
   }
   opening_.reset();  // files still planned would replace these when ready
-  const bool tiles = files.size() > 1 && std::all_of(files.begin(), files.end(), hasTileExtension);
-  if (limits_.inCore || !(tiles || namesDataset(files))) {
-    // One file's header (or none: a format read whole) decides at once.
-    ScenePlan plan;
-    try {
-      plan = planScene({.files = files}, limits_);
-    } catch (const Error&) {
-      plan.kind = SceneKind::InCore;  // the reader says what is wrong with the file
-    }
-    if (plan.kind != SceneKind::Streamed) {
+  if (const std::optional<ScenePlan> plan = planAtOnce(files, limits_)) {
+    if (plan->kind != SceneKind::Streamed) {
       readWhole(files, true, options);
-      return;
+    } else if (!openStream(*plan, options)) {
+      backToCylinders();
     }
-    if (!plan.cacheMissing) {
-      if (!openStream(plan, options)) backToCylinders();
-      return;
-    }
+    return;
   }
-  // Headers of thousands of tiles, their hierarchies and the overview's samples, or a COPC cache
-  // to convert, take seconds: planned on a thread of their own so the window keeps drawing. The
-  // renderer is not touched there; poll() makes the stream.
+  // Planned on a thread of their own so the window keeps drawing. The renderer is not touched
+  // there; poll() makes the stream.
   opening_ = std::make_unique<SceneOpening>(files, options, limits_);
   report_.say("opening " + opening_->label() + " on its own thread");
 }
@@ -116,12 +110,8 @@ void SceneModel::readWhole(const std::vector<std::string>& files, bool replace,
   loader_->load(files, replace, options);
 }
 
-std::optional<SceneModel::DatasetOpeningProgress> SceneModel::openingDataset() const {
-  if (!opening_) return std::nullopt;
-  return DatasetOpeningProgress{.label = opening_->label(), .seconds = opening_->seconds()};
-}
-
-void SceneModel::waitUntilOpened() {
+void SceneModel::wait() {
+  waitUntilPrepared();
   if (opening_) finishOpening();
 }
 
@@ -130,7 +120,6 @@ void SceneModel::finishOpening() {
   opening->wait();
   for (const std::string& note : opening->notes()) report_.say(note);
   if (!opening->error().empty()) {
-    errors_.push_back(opening->error());
     report_.fail(opening->error());
     backToCylinders();
     return;
@@ -149,50 +138,34 @@ bool SceneModel::openStream(const ScenePlan& plan, const ReadOptions& read,
   parts_.closeStream();
   parts_.hideInCore();
   parts_.inCore.clear();
-  pickedIndex_.reset();
-  pickedPosition_.reset();
+  picked_.reset();
   return startStream(plan, read, std::move(forest));
 }
 
 bool SceneModel::startStream(const ScenePlan& plan, const ReadOptions& read,
                              std::shared_ptr<const ForestNodeSource> forest) {
   try {
-    std::vector<std::string> notes;
-    StreamingOptions streaming = streamingOptionsFor(limits_, renderer_, notes);
-    for (const std::string& note : notes) report_.say(note);
-    streaming.coloring = coloring_;
-    parts_.stream =
-        std::make_unique<StreamPart>(plan, read, renderer_, streaming, report_, std::move(forest));
+    parts_.openStream(plan, read, limits_, coloring_.asked, report_, std::move(forest));
   } catch (const Error& error) {
     // Not COPC, or a GPU budget the renderer cannot reserve beside what is shown: said, and
     // the viewer keeps running.
-    errors_.push_back(error.what());
+    report_.fail(error.what());
     return false;
   }
   streamFramed_ = false;
-  usedColoring_ = parts_.stream->cloud().coloring();
-  parts_.origin = parts_.stream->cloud().origin();
+  coloring_.used = parts_.stream->cloud().coloring();
   report_.say(std::to_string(parts_.stream->pointCount()) + " points in " +
               std::to_string(parts_.stream->nodeCount()) + " octree nodes, up to " +
               std::to_string(parts_.stream->cloud().pointBudget()) + " drawn per frame");
-  if (tileBoxesShown_) showTileBoxes();
+  setTileBoxes(parts_.tileBoxesShown());
   return true;
 }
 
 void SceneModel::setTileBoxes(bool shown) {
-  tileBoxesShown_ = shown;
-  if (shown) {
-    showTileBoxes();
-  } else {
-    parts_.tileBoxes.reset();
-  }
-}
-
-void SceneModel::showTileBoxes() {
   try {
-    parts_.showTileBoxes();
+    parts_.setTileBoxes(shown);
   } catch (const Error& error) {
-    errors_.push_back(std::string("cannot draw the tile boxes: ") + error.what());
+    report_.fail(std::string("cannot draw the tile boxes: ") + error.what());
   }
 }
 
@@ -214,7 +187,7 @@ void SceneModel::removeFiles() {
   cancelLoading();
   parts_.hideInCore();
   parts_.inCore.clear();
-  pickedIndex_.reset();
+  if (picked_) picked_->inCoreIndex.reset();
 }
 
 void SceneModel::updateStream(const Camera& camera, int widthPx, int heightPx) {
@@ -224,12 +197,11 @@ void SceneModel::updateStream(const Camera& camera, int widthPx, int heightPx) {
   } catch (const Error& error) {
     // The renderer failed to take a node (GPU memory gone, a device error): every later frame
     // would fail alike, so the stream stops and the viewer keeps running.
-    errors_.push_back(std::string("streaming stopped: ") + error.what());
+    report_.fail(std::string("streaming stopped: ") + error.what());
     parts_.closeStream();
     return;
   }
-  for (std::string& error : parts_.stream->cloud().takeErrors())
-    errors_.push_back(std::move(error));
+  for (const std::string& error : parts_.stream->cloud().takeErrors()) report_.fail(error);
 }
 
 bool SceneModel::loading() const {
@@ -251,7 +223,7 @@ std::optional<Box3d> SceneModel::poll() {
   }
   if (!loader_) return std::nullopt;
   // Finished files first: a finished file drops its own preview.
-  if (takeFinished()) return bounds();
+  if (takeFinished()) return parts_.filesBounds();
   const std::optional<LoadPreview> update = loader_->takePreview();
   if (!update || update->points.empty()) return std::nullopt;
   return takePreview(*update);
@@ -264,7 +236,6 @@ bool SceneModel::takeFinished() {
   for (LoadedFile& file : finished) {
     for (const std::string& warning : file.warnings) {
       report_.warn(warning);
-      warnings_.push_back(warning);
     }
     if (file.cancelled) {
       report_.say(file.error);
@@ -273,15 +244,12 @@ bool SceneModel::takeFinished() {
     if (!file.error.empty()) {
       // The scene keeps what it had: a bad file costs only itself.
       report_.fail(file.error);
-      errors_.push_back(file.error);
       continue;
     }
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%.3f s", file.seconds);
     report_.say("loaded " + file.path + ": " + std::to_string(file.cloud.size()) + " points in " +
-                seconds);
+                fixedText(file.seconds, 3) + " s");
     parts_.inCore.add(std::move(file.cloud), file.path, file.worldBounds, file.replaces);
-    pickedIndex_.reset();
+    if (picked_) picked_->inCoreIndex.reset();
     changed = true;
   }
   // The preview ends with its file, whatever happened to it.
@@ -297,27 +265,16 @@ bool SceneModel::takeFinished() {
 }
 
 std::optional<Box3d> SceneModel::takePreview(const LoadPreview& update) {
-  if (parts_.preview.isAnotherFile(update)) {
-    parts_.preview.begin(update);
-    if (update.replaces || !parts_.inCore.holds()) {
-      // The file replaces what is shown: its points alone, in its own origin (beside a stream,
-      // in the stream's).
-      parts_.cylinders.reset();
-      parts_.inCore.coloured().hide();
-      if (!parts_.stream) parts_.origin = update.origin;
-    }
+  const std::optional<Box3d> shown = parts_.showPreview(update);
+  if (shown) {
+    report_.say("showing " + std::to_string(parts_.preview.points()) + " points of " + update.path +
+                " so far");
   }
-  if (!parts_.preview.add(update, parts_.origin)) return std::nullopt;
-  report_.say("showing " + std::to_string(parts_.preview.points()) + " points of " + update.path +
-              " so far");
-  Box3d shownBounds = parts_.preview.bounds();
-  if (parts_.inCore.coloured().set()) shownBounds.extend(parts_.inCore.bounds());
-  if (parts_.stream) shownBounds.extend(parts_.stream->bounds());
-  return shownBounds;
+  return shown;
 }
 
 void SceneModel::setColoring(const ColoringOptions& coloring) {
-  coloring_ = coloring;
+  coloring_.asked = coloring;
   if (parts_.stream) {
     // A streamed node is coloured as it is decoded: the nodes are decoded again, from the root.
     // The files beside it go first (recolor() lays them out again after), so that the stream's
@@ -328,7 +285,7 @@ void SceneModel::setColoring(const ColoringOptions& coloring) {
     parts_.hideInCore();
     parts_.closeStream();
     if (!startStream(plan, read, forest)) {
-      coloring_ = ColoringOptions{};  // an attribute the file lacks: its colours, or elevation
+      coloring_.asked = {};  // an attribute the file lacks: its colours, or elevation
       startStream(plan, read, forest);
     }
     streamFramed_ = true;  // the view stays where it is
@@ -342,29 +299,24 @@ void SceneModel::recolor() {
   // is laid out in memory of exactly its size. A stream keeps its reserved pool.
   parts_.hideInCore();
   std::string fallback;
-  const Coloring streamColoring = usedColoring_;
   try {
     // The source order finds a picked point's double coordinates and attributes in cloud().
-    const std::optional<glm::dvec3> origin =
-        parts_.stream ? std::optional<glm::dvec3>(parts_.origin) : std::nullopt;
-    const Coloring used =
-        parts_.inCore.coloured().show(coloring_, {.keepSourceOrder = true}, &fallback, origin);
-    usedColoring_ = parts_.stream ? streamColoring : used;  // the stream's, with its range
+    const Coloring used = parts_.showInCore(coloring_.asked, {.keepSourceOrder = true}, &fallback);
+    if (!parts_.stream) coloring_.used = used;  // else the stream's, with its range
   } catch (const Error& error) {
     // Out of memory beside a stream (its reserved pool holds the GPU budget), say: the files
     // stay listed and loaded on the host, drawn once there is room (recolouring tries again).
-    errors_.push_back(std::string("cannot show the files: ") + error.what());
+    report_.fail(std::string("cannot show the files: ") + error.what());
     return;
   }
   if (!fallback.empty()) {
     // An attribute this cloud lacks (--color-attribute, or a file without it): say so, show rgb.
-    errors_.push_back(fallback);
-    if (!parts_.stream) coloring_ = ColoringOptions{};  // a stream beside keeps what it shows
+    report_.fail(fallback);
+    if (!parts_.stream) coloring_.asked = {};  // a stream beside keeps what it shows
   }
-  if (!parts_.stream) parts_.origin = parts_.inCore.cloud().origin;
+  const Coloring& used = coloring_.used;
   report_.say(std::to_string(parts_.inCore.cloud().size()) + " points coloured by " +
-              colorModeName(usedColoring_.mode) +
-              (usedColoring_.attribute.empty() ? "" : " " + usedColoring_.attribute));
+              colorModeName(used.mode) + (used.attribute.empty() ? "" : " " + used.attribute));
 }
 
 std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, const RenderSettings& settings,
@@ -373,13 +325,8 @@ std::optional<glm::dvec3> SceneModel::pick(const Camera& camera, const RenderSet
   const std::optional<PickedWorldPoint> picked =
       parts_.pick(camera, settings, width, height, xPx, yPx);
   if (!picked) return std::nullopt;
-  pickedIndex_ = picked->inCoreIndex;
-  pickedPosition_ = picked->position;
-  return pickedPosition_;
-}
-
-std::vector<std::string> SceneModel::takeErrors() {
-  return std::exchange(errors_, {});
+  picked_ = picked;
+  return picked->position;
 }
 
 }  // namespace pcv

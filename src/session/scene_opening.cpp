@@ -1,10 +1,30 @@
 // prepareScene() on a thread, its conversion cancellable, a dataset's forest opened beside.
 #include "pcv/session/scene_opening.hpp"
 
+#include <algorithm>
+
+#include "pcv/core/error.hpp"
 #include "pcv/session/copc_conversion.hpp"
 #include "pcv/session/scene.hpp"
+#include "pcv/stream/tile_set.hpp"
 
 namespace pcv {
+
+std::optional<ScenePlan> planAtOnce(const std::vector<std::string>& files,
+                                    const StreamLimits& limits) {
+  const bool tiles = files.size() > 1 && std::all_of(files.begin(), files.end(), hasTileExtension);
+  // Headers of thousands of tiles, their hierarchies and the overview's samples, or a COPC cache
+  // to convert, take seconds: those are planned on a thread.
+  if (!limits.inCore && (tiles || namesDataset(files))) return std::nullopt;
+  ScenePlan plan;
+  try {
+    plan = planScene({.files = files}, limits);
+  } catch (const Error&) {
+    plan.kind = SceneKind::InCore;  // the reader says what is wrong with the file
+  }
+  if (plan.kind == SceneKind::Streamed && plan.cacheMissing) return std::nullopt;
+  return plan;
+}
 
 SceneOpening::SceneOpening(std::vector<std::string> files, const ReadOptions& read,
                            const StreamLimits& limits)

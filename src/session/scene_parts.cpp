@@ -13,15 +13,58 @@ SceneParts::~SceneParts() {
   closeStream();  // stops its decoders before the other sets go
 }
 
-void SceneParts::showTileBoxes() {
-  if (tileBoxes || !stream || !stream->tiles()) return;
-  // Outside the stream's reserved pool, as files beside it are.
-  tileBoxes = std::make_unique<TileBoxes>(renderer, *stream->tiles(), origin);
+void SceneParts::openStream(const ScenePlan& plan, const ReadOptions& read,
+                            const StreamLimits& limits, const ColoringOptions& coloring,
+                            const SessionReport& report,
+                            std::shared_ptr<const ForestNodeSource> forest) {
+  std::vector<std::string> notes;
+  StreamingOptions streaming = streamingOptionsFor(limits, renderer, notes);
+  for (const std::string& note : notes) report.say(note);
+  streaming.coloring = coloring;
+  stream = std::make_unique<StreamPart>(plan, read, renderer, streaming, report, std::move(forest));
+  origin = stream->cloud().origin();
+}
+
+void SceneParts::setTileBoxes(bool shown) {
+  tileBoxesShown_ = shown;
+  if (!shown) {
+    tileBoxes.reset();
+  } else if (!tileBoxes && stream && stream->tiles()) {
+    // Outside the stream's reserved pool, as files beside it are.
+    tileBoxes = std::make_unique<TileBoxes>(renderer, *stream->tiles(), origin);
+  }
 }
 
 void SceneParts::closeStream() {
   tileBoxes.reset();
   stream.reset();  // its reserved pool goes with it: the sets of the files beside it stay
+}
+
+Coloring SceneParts::showInCore(const ColoringOptions& coloring, const PointSetOptions& options,
+                                std::string* fallbackError) {
+  const std::optional<glm::dvec3> shownOrigin =
+      stream ? std::optional<glm::dvec3>(origin) : std::nullopt;
+  const Coloring used = inCore.coloured().show(coloring, options, fallbackError, shownOrigin);
+  if (!stream) origin = inCore.cloud().origin;
+  return used;
+}
+
+std::optional<Box3d> SceneParts::showPreview(const LoadPreview& update) {
+  if (preview.isAnotherFile(update)) {
+    preview.begin(update);
+    if (update.replaces || !inCore.holds()) {
+      // The file replaces what is shown: its points alone, in its own origin (beside a stream,
+      // in the stream's).
+      cylinders.reset();
+      inCore.coloured().hide();
+      if (!stream) origin = update.origin;
+    }
+  }
+  if (!preview.add(update, origin)) return std::nullopt;
+  Box3d shown = preview.bounds();
+  if (inCore.coloured().set()) shown.extend(inCore.bounds());
+  if (stream) shown.extend(stream->bounds());
+  return shown;
 }
 
 void SceneParts::hideInCore() {
@@ -53,6 +96,13 @@ Box3d SceneParts::filesBounds() const {
   Box3d bounds = stream ? stream->bounds() : Box3d{};
   if (inCore.holds()) bounds.extend(inCore.bounds());
   return bounds;
+}
+
+Box3d SceneParts::shownBounds() const {
+  if (!holdsFiles() && preview.bounds().empty()) return cylinders ? cylinders->bounds() : Box3d{};
+  Box3d shown = preview.bounds();
+  shown.extend(filesBounds());
+  return shown;
 }
 
 std::vector<std::string> SceneParts::files() const {
@@ -95,7 +145,7 @@ std::optional<PickedWorldPoint> SceneParts::pick(const Camera& camera,
   return world;
 }
 
-std::string SceneParts::key(const DemoScene& demo) const {
+std::string SceneParts::key() const {
   const std::vector<std::string> shown = files();
   if (shown.empty()) {
     return "cylinders points=" + std::to_string(demo.pointCount) +

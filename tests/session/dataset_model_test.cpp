@@ -18,6 +18,7 @@
 #include "io_test_util.hpp"
 #include "synthetic_tiles.hpp"
 #include "test_support.hpp"
+#include "reported_errors.hpp"
 
 namespace pcv {
 namespace {
@@ -45,12 +46,16 @@ class OpenFileLimit {
 /// A model streaming on the CPU renderer, as the viewer makes it.
 struct DatasetModel {
   std::unique_ptr<Renderer> renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
-  SceneModel scene{
-      *renderer, DemoScene{}, {}, {.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20}};
+  test::ReportedErrors errors;
+  SceneModel scene{*renderer,
+                   DemoScene{},
+                   {},
+                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20},
+                   errors.report()};
 
   /// Frames through a camera that sees the whole dataset until the stream converges.
   bool converge() {
-    const Camera camera = frameBounds(scene.bounds(), float(kWidth) / float(kHeight));
+    const Camera camera = frameBounds(scene.parts().filesBounds(), float(kWidth) / float(kHeight));
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (std::chrono::steady_clock::now() < deadline) {
       scene.poll();
@@ -62,7 +67,7 @@ struct DatasetModel {
   }
   std::vector<size_t> countStates() const {
     std::vector<size_t> counts(size_t(TileState::Failed) + 1, 0);
-    const StreamPart& streamed = *scene.streamed();
+    const StreamPart& streamed = *scene.parts().stream.get();
     for (size_t i = 0; i < streamed.tiles()->tiles.size(); ++i) {
       ++counts[size_t(streamed.tileStatus(i).state)];
     }
@@ -89,8 +94,8 @@ TEST(DatasetModel, AThousandTilesMadeHereStreamUnderFewOpenFiles) {
   const OpenFileLimit limit(256);
   DatasetModel model;
   model.scene.open({folder.string()}, true);
-  model.scene.waitUntilOpened();
-  const StreamPart* streamed = model.scene.streamed();
+  model.scene.wait();
+  const StreamPart* streamed = model.scene.parts().stream.get();
   ASSERT_NE(streamed, nullptr) << "a folder streams as one forest";
   ASSERT_NE(streamed->tiles(), nullptr);
   EXPECT_EQ(streamed->tiles()->tiles.size(), size_t(kTiles));
@@ -110,7 +115,7 @@ TEST(DatasetModel, AThousandTilesMadeHereStreamUnderFewOpenFiles) {
       << "every tile is loaded where the whole dataset is in view";
   EXPECT_GT(counts[size_t(TileState::Resident)], 800u)
       << "the LAS and LAZ tiles at least (the LAS tiles' 16 points are all in the overview)";
-  EXPECT_TRUE(model.scene.takeErrors().empty());
+  EXPECT_TRUE(model.errors.take().empty());
 }
 
 TEST(DatasetModel, ATileThatCannotBeDecodedIsFailedWithItsError) {
@@ -123,20 +128,20 @@ TEST(DatasetModel, ATileThatCannotBeDecodedIsFailedWithItsError) {
   }
   DatasetModel model;
   model.scene.open({folder.string()}, true);
-  model.scene.waitUntilOpened();
-  ASSERT_NE(model.scene.streamed(), nullptr);
+  model.scene.wait();
+  ASSERT_NE(model.scene.parts().stream.get(), nullptr);
   // The header was read; the file is no longer LAS when the tile is decoded.
   {
     std::fstream file(folder / "t2.las", std::ios::in | std::ios::out | std::ios::binary);
     file.write("XXXX", 4);
   }
   model.converge();
-  const TileStatus broken = model.scene.streamed()->tileStatus(2);
+  const TileStatus broken = model.scene.parts().stream->tileStatus(2);
   EXPECT_EQ(broken.state, TileState::Failed);
   ASSERT_NE(broken.error, nullptr);
   EXPECT_NE(broken.error->find("t2.las"), std::string::npos) << *broken.error;
-  EXPECT_EQ(model.scene.streamed()->tileStatus(1).state, TileState::Resident);
-  EXPECT_FALSE(model.scene.takeErrors().empty()) << "the error is said once, too";
+  EXPECT_EQ(model.scene.parts().stream->tileStatus(1).state, TileState::Resident);
+  EXPECT_FALSE(model.errors.take().empty()) << "the error is said once, too";
 }
 
 TEST(DatasetModel, TileBoxesAreOneMoreSetDrawnAndSwitchOff) {
@@ -146,27 +151,27 @@ TEST(DatasetModel, TileBoxesAreOneMoreSetDrawnAndSwitchOff) {
   for (int i = 0; i < 3; ++i)
     test::writeLasTile(folder / ("t" + std::to_string(i) + ".las"), i, 0, 8);
   DatasetModel model;
-  EXPECT_TRUE(model.scene.tileBoxes()) << "on by default";
+  EXPECT_TRUE(model.scene.parts().tileBoxesShown()) << "on by default";
   model.scene.open({folder.string()}, true);
-  model.scene.waitUntilOpened();
+  model.scene.wait();
   ASSERT_TRUE(model.converge());
-  const size_t streamedSets = model.scene.streamed()->selection().sets().size();
-  EXPECT_EQ(model.scene.drawnSets().sets().size(), streamedSets + 1);
+  const size_t streamedSets = model.scene.parts().stream->selection().sets().size();
+  EXPECT_EQ(model.scene.parts().drawnSets().sets().size(), streamedSets + 1);
   const size_t setsWithBoxes = model.renderer->sets().size();
   model.scene.setTileBoxes(false);
-  EXPECT_EQ(model.scene.drawnSets().sets().size(), streamedSets);
+  EXPECT_EQ(model.scene.parts().drawnSets().sets().size(), streamedSets);
   EXPECT_EQ(model.renderer->sets().size(), setsWithBoxes - 1);
   model.scene.setTileBoxes(true);
-  EXPECT_EQ(model.scene.drawnSets().sets().size(), streamedSets + 1);
+  EXPECT_EQ(model.scene.parts().drawnSets().sets().size(), streamedSets + 1);
   // A COPC file alone has no tiles: nothing to outline.
   test::writeCopcTile(dir.file("one.copc.laz"), 0, 0, 8);
   model.scene.open({dir.file("one.copc.laz").string()}, true);
-  model.scene.waitUntilOpened();
-  ASSERT_NE(model.scene.streamed(), nullptr);
-  EXPECT_EQ(model.scene.streamed()->tiles(), nullptr);
+  model.scene.wait();
+  ASSERT_NE(model.scene.parts().stream.get(), nullptr);
+  EXPECT_EQ(model.scene.parts().stream->tiles(), nullptr);
   model.converge();
-  EXPECT_EQ(model.scene.drawnSets().sets().size(),
-            model.scene.streamed()->selection().sets().size());
+  EXPECT_EQ(model.scene.parts().drawnSets().sets().size(),
+            model.scene.parts().stream->selection().sets().size());
 }
 
 TEST(DatasetModel, ADatasetOpensOnAThreadOfItsOwnWhileFramesRun) {
@@ -180,21 +185,21 @@ TEST(DatasetModel, ADatasetOpensOnAThreadOfItsOwnWhileFramesRun) {
   model.scene.open({folder.string()}, true);
   // open() returned before the headers were read: the model says it is opening, and shows the
   // dataset only once poll() finds it read.
-  const auto opening = model.scene.openingDataset();
-  ASSERT_TRUE(opening);
-  EXPECT_EQ(opening->label, folder.string());
+  const SceneOpening* opening = model.scene.opening();
+  ASSERT_NE(opening, nullptr);
+  EXPECT_EQ(opening->label(), folder.string());
   EXPECT_TRUE(model.scene.loading());
-  EXPECT_EQ(model.scene.streamed(), nullptr);
+  EXPECT_EQ(model.scene.parts().stream.get(), nullptr);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (!model.scene.streamed() && std::chrono::steady_clock::now() < deadline) {
+  while (!model.scene.parts().stream.get() && std::chrono::steady_clock::now() < deadline) {
     model.scene.poll();
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  ASSERT_NE(model.scene.streamed(), nullptr);
-  EXPECT_FALSE(model.scene.openingDataset());
-  EXPECT_EQ(model.scene.streamed()->tiles()->tiles.size(), 20u);
+  ASSERT_NE(model.scene.parts().stream.get(), nullptr);
+  EXPECT_EQ(model.scene.opening(), nullptr);
+  EXPECT_EQ(model.scene.parts().stream->tiles()->tiles.size(), 20u);
   EXPECT_TRUE(model.converge());
-  EXPECT_TRUE(model.scene.takeErrors().empty());
+  EXPECT_TRUE(model.errors.take().empty());
 }
 
 TEST(DatasetModel, AVpcOverviewAssetIsTheFirstImage) {
@@ -222,8 +227,8 @@ TEST(DatasetModel, AVpcOverviewAssetIsTheFirstImage) {
 
   DatasetModel model;
   model.scene.open({dir.file("set.vpc").string()}, true);
-  model.scene.waitUntilOpened();
-  const StreamPart* streamed = model.scene.streamed();
+  model.scene.wait();
+  const StreamPart* streamed = model.scene.parts().stream.get();
   ASSERT_NE(streamed, nullptr);
   EXPECT_EQ(streamed->tiles()->overviews.size(), 1u);
   // The first tree is the overview's: its root (49 points) is resident before any frame, and no

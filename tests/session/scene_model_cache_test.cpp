@@ -9,6 +9,7 @@
 #include "pcv/session/copc_cache.hpp"
 #include "pcv/session/scene_model.hpp"
 #include "session_test_files.hpp"
+#include "reported_errors.hpp"
 
 namespace pcv {
 namespace {
@@ -38,7 +39,8 @@ bool settle(SceneModel& scene) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (std::chrono::steady_clock::now() < deadline) {
     scene.poll();
-    if (!scene.bounds().empty()) scene.updateStream(frameBounds(scene.bounds(), 1.0f), 64, 64);
+    if (!scene.parts().filesBounds().empty())
+      scene.updateStream(frameBounds(scene.parts().filesBounds(), 1.0f), 64, 64);
     if (!scene.loading()) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -52,27 +54,29 @@ TEST(SceneModel, AFileLargerThanTheMemoryLimitStreamsFromItsCopcCache) {
   const StreamLimits limits{
       .pointBudget = 10'000'000, .gpuMemoryBytes = 16 << 20, .memoryBytes = 1000};
   auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
-  SceneModel scene(*renderer, DemoScene{.pointCount = 1000, .seed = 1}, {}, limits);
+  test::ReportedErrors errors;
+  SceneModel scene(*renderer, DemoScene{.pointCount = 1000, .seed = 1}, {}, limits,
+                   errors.report());
   scene.showDemo();
-  scene.waitUntilPrepared();
+  scene.wait();
   scene.open({las}, true);
-  scene.waitUntilOpened();  // the conversion runs on a thread of its own
-  ASSERT_NE(scene.streamed(), nullptr) << "not streamed";
-  EXPECT_TRUE(scene.takeErrors().empty());
+  scene.wait();  // the conversion runs on a thread of its own
+  ASSERT_NE(scene.parts().stream.get(), nullptr) << "not streamed";
+  EXPECT_TRUE(errors.take().empty());
   const ScenePlan plan = planScene({.files = {las}}, limits);
   ASSERT_EQ(plan.cachedFrom, std::vector<std::string>{las});
   EXPECT_FALSE(plan.cacheMissing) << "the cache was made";
-  EXPECT_EQ(scene.streamed()->path(), plan.files[0]) << "streamed from the cache";
-  EXPECT_TRUE(scene.cloud().points.empty()) << "nothing read whole";
-  EXPECT_EQ(scene.streamed()->pointCount(), 1600u);
+  EXPECT_EQ(scene.parts().stream->path(), plan.files[0]) << "streamed from the cache";
+  EXPECT_TRUE(scene.parts().inCore.cloud().points.empty()) << "nothing read whole";
+  EXPECT_EQ(scene.parts().stream->pointCount(), 1600u);
   ASSERT_TRUE(settle(scene));
-  EXPECT_EQ(scene.pointsDrawn(), 1600u) << "every point streamed in, the cylinders gone";
+  EXPECT_EQ(scene.parts().pointsDrawn(), 1600u) << "every point streamed in, the cylinders gone";
 
   // Opened again, the cache is there: the stream opens at once, nothing converted.
   scene.open({las}, true);
-  EXPECT_EQ(scene.openingDataset(), std::nullopt);
-  ASSERT_NE(scene.streamed(), nullptr);
-  EXPECT_EQ(scene.streamed()->path(), plan.files[0]);
+  EXPECT_EQ(scene.opening(), nullptr);
+  ASSERT_NE(scene.parts().stream.get(), nullptr);
+  EXPECT_EQ(scene.parts().stream->path(), plan.files[0]);
 }
 
 TEST(SceneModel, InCoreReadsAFileLargerThanTheMemoryLimitWhole) {
@@ -83,8 +87,8 @@ TEST(SceneModel, InCoreReadsAFileLargerThanTheMemoryLimitWhole) {
   SceneModel scene(*renderer, DemoScene{}, {}, {.memoryBytes = 1000, .inCore = true});
   scene.open({las}, true);
   ASSERT_TRUE(settle(scene));
-  EXPECT_EQ(scene.streamed(), nullptr);
-  EXPECT_EQ(scene.cloud().size(), 1600u);
+  EXPECT_EQ(scene.parts().stream.get(), nullptr);
+  EXPECT_EQ(scene.parts().inCore.cloud().size(), 1600u);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "pcv/core/camera_framing.hpp"
 #include "test_support.hpp"
 #include "pcv/session/scene_model.hpp"
+#include "reported_errors.hpp"
 
 namespace pcv {
 namespace {
@@ -28,13 +29,15 @@ std::optional<Box3d> pollUntilLoaded(SceneModel& scene) {
 struct LoadedScene {
   test::TempDir dir;
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
+  test::ReportedErrors errors;
   std::unique_ptr<SceneModel> scene;
   explicit LoadedScene(int count);
 };
 
 /// The scene's files seen whole.
 ViewTransform makeViewTransformFor(const SceneModel& scene) {
-  return test::makeView(frameBounds(scene.bounds(), 1.0f), 64, 64, scene.shownOrigin());
+  return test::makeView(frameBounds(scene.parts().filesBounds(), 1.0f), 64, 64,
+                        scene.parts().origin);
 }
 
 std::vector<test::SyntheticPoint> pointsAt(double x, int count) {
@@ -53,18 +56,18 @@ TEST(SceneModel, ShowsTheCylindersUntilAFileReplacesThem) {
   auto renderer = createRenderer("cpu");
   SceneModel scene(*renderer, DemoScene{.pointCount = 5000, .seed = 1}, {});
   scene.showDemo();
-  scene.waitUntilPrepared();
+  scene.wait();
   EXPECT_EQ(renderer->pointCount(), 5000u);
-  EXPECT_FALSE(scene.hasCloud());
+  EXPECT_FALSE(scene.parts().holdsFiles());
   scene.open({dir.file("a.las").string()}, true);
   const std::optional<Box3d> shown = pollUntilLoaded(scene);
-  ASSERT_TRUE(scene.hasCloud());
+  ASSERT_TRUE(scene.parts().holdsFiles());
   EXPECT_EQ(renderer->pointCount(), 40u);
   EXPECT_EQ(renderer->sets().size(), 1u);
   ASSERT_TRUE(shown.has_value());
   EXPECT_NEAR(shown->min.x, 100.0, 1e-9);
   EXPECT_NEAR(shown->max.x, 100.39, 1e-9);
-  EXPECT_EQ(scene.shownOrigin(), scene.cloud().origin);
+  EXPECT_EQ(scene.parts().origin, scene.parts().inCore.cloud().origin);
 }
 
 TEST(SceneModel, CylindersAreLaidOutOffTheCallersThread) {
@@ -74,10 +77,10 @@ TEST(SceneModel, CylindersAreLaidOutOffTheCallersThread) {
   EXPECT_TRUE(scene.preparing());
   EXPECT_FALSE(scene.pick(Camera{}, {}, 64, 64, 32, 32));  // the renderer is busy meanwhile
   EXPECT_FALSE(scene.shownBounds().empty());
-  scene.waitUntilPrepared();
+  scene.wait();
   EXPECT_FALSE(scene.preparing());
   EXPECT_EQ(renderer->pointCount(), 3'000'000u);
-  EXPECT_EQ(scene.sceneKey(), "cylinders points=3000000 seed=1");
+  EXPECT_EQ(scene.parts().key(), "cylinders points=3000000 seed=1");
 }
 
 TEST(SceneModel, AddedFilesAreMergedIntoOneSet) {
@@ -88,33 +91,35 @@ TEST(SceneModel, AddedFilesAreMergedIntoOneSet) {
   SceneModel scene(*renderer, {}, {});
   scene.open({dir.file("a.las").string(), dir.file("b.las").string()}, true);
   pollUntilLoaded(scene);
-  EXPECT_EQ(scene.files().size(), 2u);
-  EXPECT_EQ(scene.cloud().size(), 65u);
+  EXPECT_EQ(scene.parts().files().size(), 2u);
+  EXPECT_EQ(scene.parts().inCore.cloud().size(), 65u);
   EXPECT_EQ(renderer->pointCount(), 65u);
   EXPECT_EQ(renderer->sets().size(), 1u);
-  EXPECT_NEAR(scene.bounds().max.x, 200.24, 1e-9);
+  EXPECT_NEAR(scene.parts().filesBounds().max.x, 200.24, 1e-9);
 }
 
 TEST(SceneModel, AFailedFileKeepsWhatWasShownAndSaysWhy) {
   test::TempDir dir;
   test::writeText(dir.file("bad.ply"), "ply\nformat ascii 1.0\nelement vertex 1\n");
   auto renderer = createRenderer("cpu");
-  SceneModel scene(*renderer, DemoScene{.pointCount = 3000, .seed = 2}, {});
+  test::ReportedErrors reported;
+  SceneModel scene(*renderer, DemoScene{.pointCount = 3000, .seed = 2}, {}, {}, reported.report());
   scene.showDemo();
-  scene.waitUntilPrepared();
+  scene.wait();
   scene.open({dir.file("bad.ply").string()}, true);
   pollUntilLoaded(scene);
-  EXPECT_FALSE(scene.hasCloud());
+  EXPECT_FALSE(scene.parts().holdsFiles());
   EXPECT_EQ(renderer->pointCount(), 3000u);  // the cylinders are still there
-  const std::vector<std::string> errors = scene.takeErrors();
+  const std::vector<std::string> errors = reported.take();
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(errors[0].find("bad.ply"), std::string::npos) << errors[0];
-  EXPECT_TRUE(scene.takeErrors().empty());  // taken once
+  EXPECT_TRUE(reported.take().empty());  // said once
 }
 
 LoadedScene::LoadedScene(int count) {
   test::writeBytes(dir.file("a.las"), test::makeLas(pointsAt(100.0, count)));
-  scene = std::make_unique<SceneModel>(*renderer, DemoScene{}, ColoringOptions{});
+  scene = std::make_unique<SceneModel>(*renderer, DemoScene{}, ColoringOptions{}, StreamLimits{},
+                                       errors.report());
   scene->open({dir.file("a.las").string()}, true);
   pollUntilLoaded(*scene);
 }
@@ -130,7 +135,7 @@ TEST(SceneModel, RecolouringKeepsOneSetAndTheMemoryItNeeds) {
   byIntensity.mode = ColorMode::Attribute;
   byIntensity.attribute = "intensity";
   scene.setColoring(byIntensity);
-  EXPECT_EQ(scene.usedColoring().attribute, "intensity");
+  EXPECT_EQ(scene.coloring().used.attribute, "intensity");
   EXPECT_EQ(renderer->sets().size(), 1u);
   EXPECT_EQ(renderer->residentBytes(), bytes);
   EXPECT_GT(test::countDifferentPixels(rgb, test::renderToImage(*renderer, view, {})), 0u);
@@ -139,8 +144,8 @@ TEST(SceneModel, RecolouringKeepsOneSetAndTheMemoryItNeeds) {
   missing.mode = ColorMode::Attribute;
   missing.attribute = "no_such_attribute";
   scene.setColoring(missing);
-  EXPECT_EQ(scene.coloring().mode, ColorMode::Rgb);
-  EXPECT_EQ(scene.takeErrors().size(), 1u);
+  EXPECT_EQ(scene.coloring().asked.mode, ColorMode::Rgb);
+  EXPECT_EQ(loaded.errors.take().size(), 1u);
 }
 
 TEST(SceneModel, PicksTheCloudsPointUnderThePixel) {
@@ -151,8 +156,8 @@ TEST(SceneModel, PicksTheCloudsPointUnderThePixel) {
   const std::optional<glm::dvec3> picked = scene.pick(camera, {}, 101, 101, 50, 50);
   ASSERT_TRUE(picked.has_value());
   EXPECT_NEAR(picked->x, 100.0, 1e-3);
-  ASSERT_TRUE(scene.pickedIndex().has_value());
-  EXPECT_EQ(*scene.pickedIndex(), 0u);
+  ASSERT_TRUE(scene.picked()->inCoreIndex.has_value());
+  EXPECT_EQ(*scene.picked()->inCoreIndex, 0u);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "session_test_files.hpp"
 #if PCV_WITH_CUDA
 #include "pcv/cuda/device_buffer.hpp"
+#include "reported_errors.hpp"
 #endif
 
 namespace pcv {
@@ -41,10 +42,12 @@ struct StreamWithFileBeside {
   std::string copc = test::writeCylinderCopc(dir.file("c.copc.laz"), 20'000, kStreamCentre);
   std::string las = test::writeGridLas(dir.file("grid.las")).string();
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
+  test::ReportedErrors errors;
   SceneModel scene{*renderer,
                    DemoScene{.pointCount = 1000, .seed = 1},
                    {},
-                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 16 << 20}};
+                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 16 << 20},
+                   errors.report()};
   Camera camera;
 
   StreamWithFileBeside() {
@@ -58,14 +61,14 @@ struct StreamWithFileBeside {
 
 TEST(StreamBeside, AddedFilesAreDrawnBesideTheStream) {
   StreamWithFileBeside s;
-  EXPECT_TRUE(s.scene.takeErrors().empty());
-  ASSERT_NE(s.scene.streamed(), nullptr) << "the stream stays";
-  ASSERT_TRUE(s.scene.cloud().size() == 40u * 40u);
-  EXPECT_EQ(s.scene.files(), (std::vector<std::string>{s.copc, s.las}));
-  EXPECT_EQ(s.scene.inCoreFiles(), std::vector<std::string>{s.las});
+  EXPECT_TRUE(s.errors.take().empty());
+  ASSERT_NE(s.scene.parts().stream.get(), nullptr) << "the stream stays";
+  ASSERT_TRUE(s.scene.parts().inCore.cloud().size() == 40u * 40u);
+  EXPECT_EQ(s.scene.parts().files(), (std::vector<std::string>{s.copc, s.las}));
+  EXPECT_EQ(s.scene.parts().inCore.files(), std::vector<std::string>{s.las});
   EXPECT_GT(s.renderer->reservedPointSlots(), 0u) << "the stream keeps its reserved pool";
 
-  const SetSelection drawn = s.scene.drawnSets();
+  const SetSelection drawn = s.scene.parts().drawnSets();
   EXPECT_FALSE(drawn.everything());
   uint64_t drawnPoints = 0;
   PointSetId fileSet = 0;
@@ -74,14 +77,14 @@ TEST(StreamBeside, AddedFilesAreDrawnBesideTheStream) {
     if (s.renderer->pointCount(set) == 40u * 40u) fileSet = set;
   }
   EXPECT_NE(fileSet, 0u) << "the file's set is drawn";
-  EXPECT_EQ(drawnPoints, s.scene.streamed()->cloud().stats().pointsDrawn + 40u * 40u);
-  EXPECT_EQ(drawnPoints, s.scene.pointsDrawn());
+  EXPECT_EQ(drawnPoints, s.scene.parts().stream->cloud().stats().pointsDrawn + 40u * 40u);
+  EXPECT_EQ(drawnPoints, s.scene.parts().pointsDrawn());
 }
 
 TEST(StreamBeside, BoundsAreTheUnionOfTheStreamAndTheFiles) {
   StreamWithFileBeside s;
-  const Box3d stream = s.scene.streamed()->bounds();
-  const Box3d bounds = s.scene.bounds();
+  const Box3d stream = s.scene.parts().stream->bounds();
+  const Box3d bounds = s.scene.parts().filesBounds();
   EXPECT_LE(bounds.min.x, stream.min.x);
   EXPECT_LE(bounds.min.y, stream.min.y);
   EXPECT_GE(bounds.max.x, 500100.0 - 1e-3) << "the grid reaches 100 units east";
@@ -92,11 +95,11 @@ TEST(StreamBeside, BoundsAreTheUnionOfTheStreamAndTheFiles) {
 
 TEST(StreamBeside, FilePointsAreOffsetsFromTheStreamsOrigin) {
   StreamWithFileBeside s;
-  const glm::dvec3 origin = s.scene.shownOrigin();
-  EXPECT_EQ(origin, s.scene.streamed()->cloud().origin()) << "one view origin: the stream's";
+  const glm::dvec3 origin = s.scene.parts().origin;
+  EXPECT_EQ(origin, s.scene.parts().stream->cloud().origin()) << "one view origin: the stream's";
   // The file's set holds its points as offsets from that origin: they land on the grid (to
   // float precision over ~100 units) where offsets from the file's own origin would not.
-  const SetSelection drawn = s.scene.drawnSets();
+  const SetSelection drawn = s.scene.parts().drawnSets();
   std::vector<Point> stored;
   for (PointSetId set : drawn.sets()) {
     if (s.renderer->pointCount(set) == 40u * 40u) stored = s.renderer->downloadPoints(set);
@@ -125,21 +128,21 @@ TEST(StreamBeside, PicksAFilesPointWithItsIndexAndAStreamedPointWithout) {
   s.scene.updateStream(onGrid, 128, 128);
   const std::optional<glm::dvec3> file = s.scene.pick(onGrid, {}, 128, 128, 64, 64);
   ASSERT_TRUE(file.has_value());
-  ASSERT_TRUE(s.scene.pickedIndex().has_value());
-  const Point& p = s.scene.cloud().points[*s.scene.pickedIndex()];
-  EXPECT_EQ(*file, s.scene.cloud().origin + glm::dvec3(p.x, p.y, p.z));
+  ASSERT_TRUE(s.scene.picked()->inCoreIndex.has_value());
+  const Point& p = s.scene.parts().inCore.cloud().points[*s.scene.picked()->inCoreIndex];
+  EXPECT_EQ(*file, s.scene.parts().inCore.cloud().origin + glm::dvec3(p.x, p.y, p.z));
   EXPECT_GT(file->x, 500050.0);
 
   // Over the framed cylinders (the grid's corner in view too): a pick of a streamed node's
   // point has no index and lies in the stream's bounds; one of the file's has its index.
-  const Box3d streamBounds = s.scene.streamed()->bounds();
+  const Box3d streamBounds = s.scene.parts().stream->bounds();
   const Camera onStream = frameBounds(streamBounds, 1.0f);
   settle(s.scene, onStream);
   int streamedHits = 0;
   for (int y = 4; y < 128; y += 8) {
     for (int x = 4; x < 128; x += 8) {
       const std::optional<glm::dvec3> hit = s.scene.pick(onStream, {}, 128, 128, x, y);
-      if (!hit || s.scene.pickedIndex()) continue;
+      if (!hit || s.scene.picked()->inCoreIndex) continue;
       ++streamedHits;
       for (int axis = 0; axis < 3; ++axis) {
         EXPECT_GE((*hit)[axis], streamBounds.min[axis] - 1e-2);
@@ -152,49 +155,50 @@ TEST(StreamBeside, PicksAFilesPointWithItsIndexAndAStreamedPointWithout) {
 
 TEST(StreamBeside, ClosingTheStreamKeepsTheFilesSet) {
   StreamWithFileBeside s;
-  const glm::dvec3 origin = s.scene.shownOrigin();
+  const glm::dvec3 origin = s.scene.parts().origin;
   s.scene.closeStream();
-  EXPECT_EQ(s.scene.streamed(), nullptr);
+  EXPECT_EQ(s.scene.parts().stream.get(), nullptr);
   EXPECT_EQ(s.renderer->reservedPointSlots(), 0u) << "the reserved pool is given back";
   EXPECT_EQ(s.renderer->pointCount(), 40u * 40u) << "only the file's set is left";
-  EXPECT_TRUE(s.scene.drawnSets().everything());
-  EXPECT_EQ(s.scene.files(), std::vector<std::string>{s.las});
-  EXPECT_EQ(s.scene.shownOrigin(), origin) << "its offsets stay valid";
-  EXPECT_TRUE(s.scene.hasCloud());
+  EXPECT_TRUE(s.scene.parts().drawnSets().everything());
+  EXPECT_EQ(s.scene.parts().files(), std::vector<std::string>{s.las});
+  EXPECT_EQ(s.scene.parts().origin, origin) << "its offsets stay valid";
+  EXPECT_TRUE(s.scene.parts().holdsFiles());
 }
 
 TEST(StreamBeside, RemovingTheFilesKeepsTheStream) {
   StreamWithFileBeside s;
   const uint64_t streamResident = s.renderer->pointCount() - 40u * 40u;
   s.scene.removeFiles();
-  ASSERT_NE(s.scene.streamed(), nullptr);
+  ASSERT_NE(s.scene.parts().stream.get(), nullptr);
   EXPECT_EQ(s.renderer->pointCount(), streamResident) << "the stream's nodes stay resident";
-  EXPECT_TRUE(s.scene.cloud().points.empty());
-  EXPECT_EQ(s.scene.files(), std::vector<std::string>{s.copc});
-  for (PointSetId set : s.scene.drawnSets().sets()) EXPECT_GT(s.renderer->pointCount(set), 0u);
+  EXPECT_TRUE(s.scene.parts().inCore.cloud().points.empty());
+  EXPECT_EQ(s.scene.parts().files(), std::vector<std::string>{s.copc});
+  for (PointSetId set : s.scene.parts().drawnSets().sets())
+    EXPECT_GT(s.renderer->pointCount(set), 0u);
 }
 
 TEST(StreamBeside, RecolouringKeepsBoth) {
   StreamWithFileBeside s;
   s.scene.setColoring({.mode = ColorMode::Elevation});
-  ASSERT_NE(s.scene.streamed(), nullptr);
-  EXPECT_EQ(s.scene.usedColoring().mode, ColorMode::Elevation);
+  ASSERT_NE(s.scene.parts().stream.get(), nullptr);
+  EXPECT_EQ(s.scene.coloring().used.mode, ColorMode::Elevation);
   settle(s.scene, s.camera);
-  EXPECT_TRUE(s.scene.takeErrors().empty());
-  const SetSelection drawn = s.scene.drawnSets();
+  EXPECT_TRUE(s.errors.take().empty());
+  const SetSelection drawn = s.scene.parts().drawnSets();
   bool fileDrawn = false;
   for (PointSetId set : drawn.sets()) fileDrawn |= s.renderer->pointCount(set) == 40u * 40u;
   EXPECT_TRUE(fileDrawn);
-  EXPECT_EQ(s.scene.cloud().size(), 40u * 40u);
+  EXPECT_EQ(s.scene.parts().inCore.cloud().size(), 40u * 40u);
 }
 
 TEST(StreamBeside, ReplacingTheSceneClosesTheStream) {
   StreamWithFileBeside s;
   s.scene.open({s.las}, true);
   settle(s.scene, s.camera);
-  EXPECT_EQ(s.scene.streamed(), nullptr);
+  EXPECT_EQ(s.scene.parts().stream.get(), nullptr);
   EXPECT_EQ(s.renderer->reservedPointSlots(), 0u);
-  EXPECT_EQ(s.scene.files(), std::vector<std::string>{s.las});
+  EXPECT_EQ(s.scene.parts().files(), std::vector<std::string>{s.las});
   EXPECT_EQ(s.renderer->pointCount(), 40u * 40u);
 }
 
@@ -215,25 +219,28 @@ TEST(StreamBeside, AFileThatDoesNotFitBesideTheStreamIsAnError) {
     held.resize(renderer->freeMemoryBytes() - (1ull << 30));
 #endif
   const uint64_t free = renderer->freeMemoryBytes();
+  test::ReportedErrors reported;
   SceneModel scene{*renderer,
                    DemoScene{.pointCount = 1000, .seed = 1},
                    {},
-                   {.pointBudget = 10'000'000, .gpuMemoryBytes = free - (16 << 20)}};
+                   {.pointBudget = 10'000'000, .gpuMemoryBytes = free - (16 << 20)},
+                   reported.report()};
   scene.open({copc}, true);
-  if (!scene.streamed()) {
+  if (!scene.parts().stream.get()) {
     // The reservation itself did not fit (another process took memory meanwhile): an error too.
-    EXPECT_FALSE(scene.takeErrors().empty());
+    EXPECT_FALSE(reported.take().empty());
     return;
   }
   const Camera camera = frameBounds(*scene.poll(), 1.0f);
   settle(scene, camera);
   scene.open({las}, false);
   settle(scene, camera);
-  const std::vector<std::string> errors = scene.takeErrors();
+  const std::vector<std::string> errors = reported.take();
   ASSERT_FALSE(errors.empty()) << "a million points do not fit in 16 MB";
-  ASSERT_NE(scene.streamed(), nullptr) << "the stream stays";
-  EXPECT_EQ(scene.cloud().size(), 1000u * 1000u) << "the file stays read, on the host";
-  for (PointSetId set : scene.drawnSets().sets()) {
+  ASSERT_NE(scene.parts().stream.get(), nullptr) << "the stream stays";
+  EXPECT_EQ(scene.parts().inCore.cloud().size(), 1000u * 1000u)
+      << "the file stays read, on the host";
+  for (PointSetId set : scene.parts().drawnSets().sets()) {
     EXPECT_LT(renderer->pointCount(set), 1000u * 1000u) << "no set of the file";
   }
 }
@@ -243,13 +250,15 @@ TEST(StreamBeside, ABudgetTheRendererCannotReserveIsAnError) {
   test::TempDir dir;
   const std::string copc = test::writeCylinderCopc(dir.file("c.copc.laz"), 20'000, kStreamCentre);
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
+  test::ReportedErrors errors;
   SceneModel scene{*renderer,
                    DemoScene{.pointCount = 1000, .seed = 1},
                    {},
-                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 1ull << 50}};
+                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 1ull << 50},
+                   errors.report()};
   EXPECT_NO_THROW(scene.open({copc}, true));
-  EXPECT_EQ(scene.streamed(), nullptr);
-  EXPECT_FALSE(scene.takeErrors().empty());
+  EXPECT_EQ(scene.parts().stream.get(), nullptr);
+  EXPECT_FALSE(errors.take().empty());
   EXPECT_EQ(renderer->reservedPointSlots(), 0u);
 }
 

@@ -10,6 +10,7 @@
 #include "pcv/core/camera_framing.hpp"
 #include "test_support.hpp"
 #include "pcv/session/scene_model.hpp"
+#include "reported_errors.hpp"
 
 namespace pcv {
 namespace {
@@ -37,31 +38,33 @@ void streamUntilConverged(SceneModel& scene, const Camera& camera, int width, in
 
 struct StreamingScene {
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
+  test::ReportedErrors errors;
   SceneModel scene{*renderer,
                    DemoScene{.pointCount = 1000, .seed = 1},
                    {},
-                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20}};
+                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20},
+                   errors.report()};
 };
 
 TEST(StreamedScene, ShowsTheRootAtOnceAndConvergesOnTheChosenNodes) {
   PCV_SAMPLE(copc, "lone-star.copc.laz");
   StreamingScene s;
   s.scene.open({copc}, true);
-  ASSERT_NE(s.scene.streamed(), nullptr);
-  EXPECT_TRUE(s.scene.hasCloud());
-  EXPECT_TRUE(s.scene.cloud().points.empty()) << "nothing read whole";
+  ASSERT_NE(s.scene.parts().stream.get(), nullptr);
+  EXPECT_TRUE(s.scene.parts().holdsFiles());
+  EXPECT_TRUE(s.scene.parts().inCore.cloud().points.empty()) << "nothing read whole";
   const std::optional<Box3d> framed = s.scene.poll();
   ASSERT_TRUE(framed.has_value()) << "the stated bounds frame the view before any node";
   EXPECT_FALSE(s.scene.poll().has_value()) << "framed once";
   EXPECT_GT(s.renderer->pointCount(), 0u) << "the root is resident from the start";
   const Camera camera = frameBounds(*framed, 1.0f);
   streamUntilConverged(s.scene, camera, 256, 256);
-  const SetSelection drawn = s.scene.drawnSets();
+  const SetSelection drawn = s.scene.parts().drawnSets();
   EXPECT_FALSE(drawn.everything());
   uint64_t points = 0;
   for (PointSetId set : drawn.sets()) points += s.renderer->pointCount(set);
-  EXPECT_EQ(points, s.scene.streamed()->cloud().stats().pointsDrawn);
-  EXPECT_EQ(s.scene.files(), std::vector<std::string>{copc});
+  EXPECT_EQ(points, s.scene.parts().stream->cloud().stats().pointsDrawn);
+  EXPECT_EQ(s.scene.parts().files(), std::vector<std::string>{copc});
 }
 
 TEST(StreamedScene, PicksAStreamedPointInsideTheCloud) {
@@ -86,13 +89,13 @@ TEST(StreamedScene, RecolouringStreamsAgainAndABadAttributeFallsBack) {
   const Camera camera = frameBounds(*s.scene.poll(), 1.0f);
   streamUntilConverged(s.scene, camera, 128, 128);
   s.scene.setColoring({.mode = ColorMode::Intensity});
-  ASSERT_NE(s.scene.streamed(), nullptr);
-  EXPECT_EQ(s.scene.usedColoring().mode, ColorMode::Intensity);
+  ASSERT_NE(s.scene.parts().stream.get(), nullptr);
+  EXPECT_EQ(s.scene.coloring().used.mode, ColorMode::Intensity);
   EXPECT_FALSE(s.scene.poll().has_value()) << "the view stays where it is";
   streamUntilConverged(s.scene, camera, 128, 128);
   s.scene.setColoring({.mode = ColorMode::Attribute, .attribute = "no_such_attribute"});
-  ASSERT_NE(s.scene.streamed(), nullptr) << "the stream stays, in its default colours";
-  const std::vector<std::string> errors = s.scene.takeErrors();
+  ASSERT_NE(s.scene.parts().stream.get(), nullptr) << "the stream stays, in its default colours";
+  const std::vector<std::string> errors = s.errors.take();
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(errors[0].find("no_such_attribute"), std::string::npos) << errors[0];
 }
@@ -107,12 +110,12 @@ TEST(StreamedScene, AnotherFileReplacesTheStream) {
   s.scene.open({copc}, true);
   s.scene.poll();
   s.scene.open({dir.file("a.las").string()}, true);
-  EXPECT_EQ(s.scene.streamed(), nullptr);
-  for (int i = 0; i < 2000 && (s.scene.loading() || !s.scene.hasCloud()); ++i) {
+  EXPECT_EQ(s.scene.parts().stream.get(), nullptr);
+  for (int i = 0; i < 2000 && (s.scene.loading() || !s.scene.parts().holdsFiles()); ++i) {
     s.scene.poll();
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  EXPECT_EQ(s.scene.cloud().size(), 50u);
+  EXPECT_EQ(s.scene.parts().inCore.cloud().size(), 50u);
   EXPECT_EQ(s.renderer->pointCount(), 50u);
   EXPECT_EQ(s.renderer->reservedPointSlots(), 0u) << "the stream's reserved pool is given back";
 }
@@ -122,7 +125,7 @@ TEST(StreamedScene, ABrokenCopcFileKeepsTheCylinders) {
   test::writeBytes(dir.file("broken.copc.laz"), std::vector<uint8_t>(64, 7));
   StreamingScene s;
   s.scene.showDemo();
-  s.scene.waitUntilPrepared();
+  s.scene.wait();
   s.scene.open({dir.file("broken.copc.laz").string()}, true);
   // Not COPC at all: read as any file, whose reader says why it fails.
   for (int i = 0; i < 2000 && s.scene.loading(); ++i) {
@@ -130,9 +133,9 @@ TEST(StreamedScene, ABrokenCopcFileKeepsTheCylinders) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   s.scene.poll();
-  EXPECT_EQ(s.scene.streamed(), nullptr);
-  EXPECT_FALSE(s.scene.takeErrors().empty());
-  s.scene.waitUntilPrepared();
+  EXPECT_EQ(s.scene.parts().stream.get(), nullptr);
+  EXPECT_FALSE(s.errors.take().empty());
+  s.scene.wait();
   EXPECT_EQ(s.renderer->pointCount(), 1000u) << "the cylinders are back";
 }
 

@@ -25,19 +25,20 @@ void drawLoading(CloudLoader* loader) {
 }
 
 void drawPicked(const SceneModel& scene) {
-  const std::optional<glm::dvec3> world = scene.pickedPosition();
-  if (!world) {
+  const std::optional<PickedWorldPoint>& picked = scene.picked();
+  if (!picked) {
     ImGui::TextDisabled("Double-click a point to pick it");
     return;
   }
-  ImGui::TextWrapped("Picked (world): %.3f, %.3f, %.3f", world->x, world->y, world->z);
-  const PointCloud& cloud = scene.cloud();
-  const std::optional<uint64_t> picked = scene.pickedIndex();
-  if (!picked || *picked >= cloud.size()) return;
+  const glm::dvec3& world = picked->position;
+  ImGui::TextWrapped("Picked (world): %.3f, %.3f, %.3f", world.x, world.y, world.z);
+  const PointCloud& cloud = scene.parts().inCore.cloud();
+  const std::optional<uint64_t> index = picked->inCoreIndex;
+  if (!index || *index >= cloud.size()) return;
   for (const ScalarAttribute& attribute : cloud.attributes) {
     // Wide values (GPS time at 3e8 s) with every digit they keep.
     ImGui::Text("  %s: %.*g", attribute.name.c_str(), attribute.wide() ? 17 : 7,
-                attribute.value(*picked));
+                attribute.value(*index));
   }
 }
 
@@ -80,8 +81,8 @@ bool drawMapAndRange(const Coloring& used, ColoringOptions& coloring) {
 }
 
 void drawColoringControls(SceneModel& scene) {
-  ColoringOptions coloring = scene.coloring();
-  const Coloring& used = scene.usedColoring();
+  ColoringOptions coloring = scene.coloring().asked;
+  const Coloring& used = scene.coloring().used;
   // The choices: the fixed modes, then every scalar the cloud carries.
   const std::string current =
       coloring.mode == ColorMode::Attribute ? coloring.attribute : colorModeName(coloring.mode);
@@ -96,7 +97,7 @@ void drawColoringControls(SceneModel& scene) {
       }
     }
     ImGui::Separator();
-    for (const std::string& name : scene.colorableAttributes()) {
+    for (const std::string& name : scene.parts().colorableAttributes()) {
       if (ImGui::Selectable(name.c_str(), name == current)) {
         coloring.mode = ColorMode::Attribute;
         coloring.attribute = name;
@@ -117,12 +118,13 @@ void drawColoringControls(SceneModel& scene) {
 void drawDataSection(PanelContext& context, PanelRequests& requests) {
   SceneModel& scene = context.scene;
   std::string& openPath = context.openPath;
-  if (!scene.hasCloud()) {
+  const SceneParts& parts = scene.parts();
+  if (!parts.holdsFiles()) {
     ImGui::TextDisabled(scene.loader() ? "No points loaded yet"
                                        : "Cylinder scene (no file loaded)");
   } else {
     // A stream and the files read whole beside it, each with its own Close.
-    if (const StreamPart* streamed = scene.streamed()) {
+    if (const StreamPart* streamed = parts.stream.get()) {
       if (streamed->tiles()) {
         ImGui::TextWrapped("%s", streamed->path().c_str());
         drawDatasetList(scene, *streamed, context.datasetList, requests);
@@ -132,26 +134,26 @@ void drawDataSection(PanelContext& context, PanelRequests& requests) {
         ImGui::BulletText("%s",
                           std::filesystem::path(streamed->path()).filename().string().c_str());
       }
-      if (!scene.inCoreFiles().empty() && ImGui::SmallButton("Close stream")) scene.closeStream();
+      if (!parts.inCore.files().empty() && ImGui::SmallButton("Close stream")) scene.closeStream();
     }
-    if (!scene.inCoreFiles().empty()) {
+    if (!parts.inCore.files().empty()) {
       ImGui::Text("%llu points from %zu file(s)",
-                  static_cast<unsigned long long>(scene.cloud().size()),
-                  scene.inCoreFiles().size());
-      for (const std::string& file : scene.inCoreFiles()) {
+                  static_cast<unsigned long long>(parts.inCore.cloud().size()),
+                  parts.inCore.files().size());
+      for (const std::string& file : parts.inCore.files()) {
         ImGui::BulletText("%s", std::filesystem::path(file).filename().string().c_str());
       }
-      if (scene.streamed() && ImGui::SmallButton("Remove files")) scene.removeFiles();
+      if (parts.stream && ImGui::SmallButton("Remove files")) scene.removeFiles();
     }
   }
-  for (const std::string& warning : scene.warnings()) {
+  for (const std::string& warning : context.fileWarnings) {
     ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s", warning.c_str());
   }
   drawLoading(scene.loader());
-  if (const auto opening = scene.openingDataset()) {
+  if (const SceneOpening* opening = scene.opening()) {
     // The headers, hierarchies and overview are read on a thread; the window draws meanwhile.
-    ImGui::TextWrapped("Opening %s: tile headers and overview, %.1f s", opening->label.c_str(),
-                       opening->seconds);
+    ImGui::TextWrapped("Opening %s: tile headers and overview, %.1f s", opening->label().c_str(),
+                       opening->seconds());
   }
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7.5f);
   const bool entered = inputString("##open", openPath);
@@ -168,7 +170,7 @@ void drawDataSection(PanelContext& context, PanelRequests& requests) {
   if (ImGui::InputInt("Scan (E57, -1: all)", &scan)) {
     context.openOptions.scan = scan < 0 ? std::nullopt : std::optional<uint32_t>(uint32_t(scan));
   }
-  if (scene.hasCloud()) {
+  if (parts.holdsFiles()) {
     ImGui::Separator();
     drawColoringControls(scene);
   }

@@ -51,7 +51,7 @@ void drawDatasetList(SceneModel& scene, const StreamPart& streamed, DatasetListS
   ImGui::TextDisabled("%zu COPC, %zu LAZ, %zu LAS%s", tiles.count(TileFormat::Copc),
                       tiles.count(TileFormat::Laz), tiles.count(TileFormat::Las),
                       tiles.overviews.empty() ? "" : "; overview from the VPC");
-  bool boxes = scene.tileBoxes();
+  bool boxes = scene.parts().tileBoxesShown();
   if (ImGui::Checkbox("Tile boxes", &boxes)) scene.setTileBoxes(boxes);
   countStates(streamed, list);
   for (size_t state = 0; state < kTileStates; ++state) {

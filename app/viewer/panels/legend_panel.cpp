@@ -60,8 +60,8 @@ void drawRangeLabels(const ValueRange& range, float widthPx) {
 }  // namespace
 
 void drawLegend(const SceneModel& scene) {
-  if (!scene.hasCloud()) return;
-  const Coloring& used = scene.usedColoring();
+  if (!scene.parts().holdsFiles()) return;
+  const Coloring& used = scene.coloring().used;
   const bool scalar = !used.attribute.empty();
   const bool classes = used.mode == ColorMode::Classification;
   if (!scalar && !classes) return;  // the file's own colours need no key
@@ -76,7 +76,7 @@ void drawLegend(const SceneModel& scene) {
   if (scalar) {
     const ValueRange& range = used.range;
     ImGui::Text("%s (%s, %s)", used.attribute.c_str(), colorMapName(used.map).c_str(),
-                scene.coloring().range ? "typed range" : "2-98 %");
+                scene.coloring().asked.range ? "typed range" : "2-98 %");
     const float widthPx = ImGui::GetFontSize() * 16.0f;
     drawGradient(used.map, widthPx, ImGui::GetFontSize() * 1.2f);
     drawRangeLabels(range, widthPx);

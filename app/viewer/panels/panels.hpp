@@ -65,6 +65,7 @@ struct PanelContext {
   RenderSettings& settings;
   ViewerToggles& toggles;
   SceneModel& scene;
+  const std::vector<std::string>& fileWarnings;  ///< of the files read so far
   std::string& openPath;          ///< the Open field
   ReadOptions& openOptions;       ///< what Open reads of a file (the scan of an E57 file)
   DatasetListState& datasetList;  ///< the Data section's tile list between frames

@@ -58,7 +58,7 @@ float drawSidebar(PanelContext& c, ToolList& tools, PanelRequests& requests) {
       ImGui::PopID();
     }
     if (section("Data", true)) drawDataSection(c, requests);
-    if (StreamPart* streamed = c.scene.streamed(); streamed && section("Streaming", true)) {
+    if (StreamPart* streamed = c.scene.stream(); streamed && section("Streaming", true)) {
       drawStreamingSection(*streamed);
     }
   }

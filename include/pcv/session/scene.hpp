@@ -108,7 +108,7 @@ class Scene {
   std::vector<FileRead> filesRead_;
   bool hasColor_ = false;
   Coloring coloring_;
-  SceneParts parts_{renderer_};
+  SceneParts parts_{renderer_, plan_.demo};
   std::optional<PointSetId> produced_;  ///< points from a producer, one set
 };
 

@@ -7,12 +7,14 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/session/scene_sources.hpp"
+#include "pcv/session/stream_limits.hpp"
 #include "pcv/stream/tile_forest.hpp"
 
 namespace pcv {
@@ -66,5 +68,12 @@ class SceneOpening {
   std::atomic<bool> done_{false};
   std::thread thread_;
 };
+
+/// The plan for `files` when no thread is needed to make it: with `limits.inCore`, or files that
+/// are no dataset (one file's header decides, or none: a format read whole), unless a COPC cache
+/// is to be made. A file that cannot be planned is read whole: its reader says what is wrong.
+/// Empty: a SceneOpening plans them.
+std::optional<ScenePlan> planAtOnce(const std::vector<std::string>& files,
+                                    const StreamLimits& limits);
 
 }  // namespace pcv

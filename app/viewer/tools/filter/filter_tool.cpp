@@ -11,9 +11,10 @@
 namespace pcv::app {
 
 void FilterTool::onSceneShown() {
-  const PointCloud& cloud = host_.scene().cloud();
+  const SceneParts& parts = host_.scene().parts();
+  const PointCloud& cloud = parts.inCore.cloud();
   panel_.classCounts.fill(0);
-  panel_.countsKnown = host_.scene().streamed() == nullptr;
+  panel_.countsKnown = parts.stream == nullptr;
   if (const ScalarAttribute* classes = cloud.findAttribute("classification")) {
     for (uint64_t i = 0; i < classes->size(); ++i) {
       const double value = classes->value(i);
@@ -32,7 +33,7 @@ void FilterTool::chooseRange(const std::string& attribute) {
   PointFilter& filter = host_.settings().filter;
   filter.ranges.clear();
   if (attribute.empty()) return;
-  const ScalarAttribute* values = host_.scene().cloud().findAttribute(attribute);
+  const ScalarAttribute* values = host_.scene().parts().inCore.cloud().findAttribute(attribute);
   double low = INFINITY, high = -INFINITY;
   if (values) {
     for (uint64_t i = 0; i < values->size(); ++i) {

@@ -102,7 +102,7 @@ void MeasureTool::addPoint(glm::dvec2 atPx) {
   const size_t finished = state_.finished().size();
   state_.addPoint(*picked, host_.rig().camera().upAxis);
   // The point's digits at the float precision it is held at, not a double's binary noise.
-  const glm::dvec3& origin = host_.scene().shownOrigin();
+  const glm::dvec3& origin = host_.scene().parts().origin;
   std::fprintf(stderr, "pcv: measure point (%s, %s, %s)\n", offsetText(picked->x, origin.x).c_str(),
                offsetText(picked->y, origin.y).c_str(), offsetText(picked->z, origin.z).c_str());
   if (state_.finished().size() > finished) reportLast();

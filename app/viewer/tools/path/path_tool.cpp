@@ -88,7 +88,7 @@ void PathTool::fromBookmarks() {
   try {
     const BookmarkStore store(defaultBookmarksPath());
     std::vector<CameraKey> keys;
-    for (const Bookmark& bookmark : store.bookmarks(host_.scene().sceneKey())) {
+    for (const Bookmark& bookmark : store.bookmarks(host_.scene().parts().key())) {
       keys.push_back(keyOf(bookmark.camera));
     }
     if (keys.empty()) {

@@ -45,7 +45,7 @@ bool ProfileTool::onClick(const ButtonEvent& event) {
     // A point on the last one adds no segment (a double click clicks twice).
     if (picked && (vertices_.empty() || glm::dvec2(*picked) != glm::dvec2(vertices_.back()))) {
       vertices_.push_back(*picked);
-      const glm::dvec3& origin = host_.scene().shownOrigin();
+      const glm::dvec3& origin = host_.scene().parts().origin;
       std::fprintf(stderr, "pcv: profile point (%s, %s, %s)\n",
                    offsetText(picked->x, origin.x).c_str(), offsetText(picked->y, origin.y).c_str(),
                    offsetText(picked->z, origin.z).c_str());
@@ -121,7 +121,8 @@ void ProfileTool::addScriptCommands(ScriptCommands& commands) {
     return stepOf([this, points] {
       vertices_.clear();
       // Heights of the scene's middle: the line is drawn at them.
-      const double z = host_.scene().hasCloud() ? host_.scene().shownBounds().center().z : 0.0;
+      const double z =
+          host_.scene().parts().holdsFiles() ? host_.scene().shownBounds().center().z : 0.0;
       for (const glm::dvec2& p : points) vertices_.push_back({p.x, p.y, z});
     });
   });
@@ -132,7 +133,7 @@ void ProfileTool::addScriptCommands(ScriptCommands& commands) {
 }
 
 void ProfileTool::onSceneShown() {
-  if (widthUnits_ > 0.0 || !host_.scene().hasCloud()) return;
+  if (widthUnits_ > 0.0 || !host_.scene().parts().holdsFiles()) return;
   // A first width: a hundredth of the scene's horizontal size.
   const glm::dvec3 size = host_.scene().shownBounds().size();
   widthUnits_ = std::max(0.01 * std::max(size.x, size.y), 1e-3);
@@ -164,11 +165,12 @@ void ProfileTool::cut() {
     std::vector<glm::dvec2> line;
     for (const glm::dvec3& v : vertices_) line.emplace_back(v.x, v.y);
     const ProfileCorridor corridor(line, widthUnits_);
-    SceneModel& scene = host_.scene();
+    const SceneParts& parts = host_.scene().parts();
     // In-core points where the scene holds them; a streamed scene's files are read where the
     // corridor meets their nodes.
-    ProfilePoints profile = scene.cloud().size() > 0 ? extractProfile(scene.cloud(), corridor)
-                                                     : extractProfile(scene.files(), corridor);
+    const PointCloud& cloud = parts.inCore.cloud();
+    ProfilePoints profile = cloud.size() > 0 ? extractProfile(cloud, corridor)
+                                             : extractProfile(parts.files(), corridor);
     if (!profile.crs.known()) profile.crs = host_.coordinateSystem();  // the CSV names the unit
     if (!renderer_) renderer_ = createRenderer("cpu");
     RenderSettings settings;

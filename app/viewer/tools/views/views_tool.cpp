@@ -80,7 +80,7 @@ void ViewsTool::setProjection(std::optional<OrthoView> view) {
     goHome();
     return;
   }
-  const Box3d bounds = host_.scene().hasCloud() || host_.scene().loading()
+  const Box3d bounds = host_.scene().parts().holdsFiles() || host_.scene().loading()
                            ? host_.scene().shownBounds()
                            : Box3d{glm::dvec3(-2.0), glm::dvec3(2.0)};  // the cylinders
   rig.jumpTo(frameOrtho(*view, bounds, host_.aspect(), std::nullopt, camera));
@@ -89,7 +89,7 @@ void ViewsTool::setProjection(std::optional<OrthoView> view) {
 }
 
 void ViewsTool::onSceneShown() {
-  if (host_.scene().sceneKey() != sceneKey_) refreshBookmarks();
+  if (host_.scene().parts().key() != sceneKey_) refreshBookmarks();
   // A window started in an orthographic view (pcv view --ortho) shows it in the panel, and Home
   // frames it again.
   const Camera& camera = host_.rig().camera();
@@ -111,9 +111,10 @@ void ViewsTool::goHome() {
     setProjection(OrthoView(panel_.projection - 1));  // the same orthographic view, framed again
     return;
   }
-  if (scene.hasCloud() || scene.loading()) {
-    rig.frame(scene.shownBounds(), host_.aspect(),
-              scene.loading() ? std::vector<glm::dvec3>() : framingSamples(scene.cloud()));
+  if (scene.parts().holdsFiles() || scene.loading()) {
+    rig.frame(
+        scene.shownBounds(), host_.aspect(),
+        scene.loading() ? std::vector<glm::dvec3>() : framingSamples(scene.parts().inCore.cloud()));
     rig.setFollowsScene(true);
   } else {
     // The cylinders: the seed's start, whichever axis is up.
@@ -155,7 +156,7 @@ BookmarkStore* ViewsTool::bookmarkStore() {
 }
 
 void ViewsTool::refreshBookmarks() {
-  sceneKey_ = host_.scene().sceneKey();
+  sceneKey_ = host_.scene().parts().key();
   BookmarkStore* store = bookmarkStore();
   panel_.bookmarks = store ? store->bookmarks(*sceneKey_) : std::vector<Bookmark>{};
 }
