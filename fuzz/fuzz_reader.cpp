@@ -93,7 +93,10 @@ void parseVpcInput(const uint8_t* data, size_t size) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const pcv::io::ReadContext context{"fuzz-input", nullptr};
+  // Every field a file holds (LAS extra bytes described by their VLR, every LAZ layer), as
+  // Python's pcv.read and pcv info ask for them: the widest path through each reader.
+  static const pcv::ReadOptions everyField{.allAttributes = true};
+  const pcv::io::ReadContext context{"fuzz-input", nullptr, &everyField};
 #if PCV_FUZZ_FORMAT == 7
   try {
     parseVpcInput(data, size);

@@ -27,9 +27,7 @@ bool isFloatType(ScalarType type) {
 }
 
 const char* scalarTypeName(ScalarType type) {
-  static const char* names[] = {"int8",   "uint8", "int16",  "uint16",  "int32",
-                                "uint32", "int64", "uint64", "float32", "float64"};
-  return names[int(type)];
+  return attributeTypeName(type);
 }
 
 double loadScalar(const uint8_t* p, ScalarType type, bool bigEndian) {

@@ -6,21 +6,12 @@
 #include <cstdint>
 
 #include "byte_order.hpp"
+#include "pcv/core/attribute_type.hpp"
 
 namespace pcv::io {
 
-enum class ScalarType : uint8_t {
-  Int8,
-  UInt8,
-  Int16,
-  UInt16,
-  Int32,
-  UInt32,
-  Int64,
-  UInt64,
-  Float32,
-  Float64
-};
+/// The field types files store: the same enum as the attributes a cloud keeps.
+using ScalarType = AttributeType;
 
 /// Bytes of one value.
 size_t scalarSize(ScalarType type);

@@ -103,32 +103,6 @@ constexpr const char* kLasFieldNames[kLasFieldCount] = {
     "nir",
 };
 
-io::ScalarType scalarTypeOf(AttributeType type) {
-  switch (type) {
-    case AttributeType::Int8:
-      return io::ScalarType::Int8;
-    case AttributeType::UInt8:
-      return io::ScalarType::UInt8;
-    case AttributeType::Int16:
-      return io::ScalarType::Int16;
-    case AttributeType::UInt16:
-      return io::ScalarType::UInt16;
-    case AttributeType::Int32:
-      return io::ScalarType::Int32;
-    case AttributeType::UInt32:
-      return io::ScalarType::UInt32;
-    case AttributeType::Int64:
-      return io::ScalarType::Int64;
-    case AttributeType::UInt64:
-      return io::ScalarType::UInt64;
-    case AttributeType::Float64:
-      return io::ScalarType::Float64;
-    case AttributeType::Float32:
-      break;
-  }
-  return io::ScalarType::Float32;
-}
-
 /// Stores `v` as `type` at `p`; NaN in an integer type stores 0.
 void storeScalar(uint8_t* p, io::ScalarType type, double v) {
   const double whole = std::isnan(v) ? 0.0 : v;
@@ -230,7 +204,7 @@ class CloudRecords : public PointRecordStream {
       const bool lasField = std::any_of(std::begin(kLasFieldNames), std::end(kLasFieldNames),
                                         [&](const char* name) { return attribute.name == name; });
       if (lasField || attribute.name.empty()) continue;
-      const io::ScalarType type = scalarTypeOf(attribute.type);
+      const io::ScalarType type = attribute.type;
       const uint32_t size = uint32_t(io::scalarSize(type));
       if (offset + size > UINT16_MAX) break;  // a record holds at most 65535 bytes
       extras_.push_back({&attribute, type, offset});

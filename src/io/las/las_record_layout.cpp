@@ -15,32 +15,6 @@ constexpr uint16_t kRgbOffset[11] = {0, 0, 20, 28, 0, 28, 0, 30, 30, 0, 30};
 /// Byte offset of GPS time, 0 where there is none.
 constexpr uint16_t kGpsOffset[11] = {0, 20, 0, 20, 20, 20, 22, 22, 22, 22, 22};
 
-AttributeType attributeTypeOf(ScalarType type) {
-  switch (type) {
-    case ScalarType::Int8:
-      return AttributeType::Int8;
-    case ScalarType::UInt8:
-      return AttributeType::UInt8;
-    case ScalarType::Int16:
-      return AttributeType::Int16;
-    case ScalarType::UInt16:
-      return AttributeType::UInt16;
-    case ScalarType::Int32:
-      return AttributeType::Int32;
-    case ScalarType::UInt32:
-      return AttributeType::UInt32;
-    case ScalarType::Int64:
-      return AttributeType::Int64;
-    case ScalarType::UInt64:
-      return AttributeType::UInt64;
-    case ScalarType::Float32:
-      return AttributeType::Float32;
-    case ScalarType::Float64:
-      return AttributeType::Float64;
-  }
-  return AttributeType::Float32;
-}
-
 class LayoutBuilder {
  public:
   explicit LayoutBuilder(uint64_t stride) : stride_(stride) { layout.bytesPerPoint = stride; }
@@ -131,8 +105,7 @@ RecordLayout lasRecordLayout(const LasHeader& h) {
                       .hasNoData = extra.hasNoData,
                       .noData = extra.noData};
     // Scaled values are not whole numbers, and no-data values become NaN: both need a float.
-    const AttributeType as =
-        extra.scaled || extra.hasNoData ? AttributeType::Float64 : attributeTypeOf(extra.type);
+    const AttributeType as = extra.scaled || extra.hasNoData ? AttributeType::Float64 : extra.type;
     const bool taken = std::find(b.layout.attributeNames.begin(), b.layout.attributeNames.end(),
                                  extra.name) != b.layout.attributeNames.end();
     if (!taken) b.push(extra.name, as, field);
