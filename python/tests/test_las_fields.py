@@ -19,6 +19,8 @@ HAS_GPS = {1, 3, 4, 5, 6, 7, 8, 9, 10}
 HAS_RGB = {2, 3, 5, 7, 8, 10}
 HAS_NIR = {8, 10}
 HAS_WAVE = {4, 5, 9, 10}
+WAVE_FIELDS = ["wave_packet_index", "wave_packet_offset", "wave_packet_size",
+               "return_point_location", "x_t", "y_t", "z_t"]
 
 # The extra bytes: (name, VLR type code, struct code, options, scale, no-data).
 EXTRAS = [
@@ -60,8 +62,20 @@ def make_fields(point_format, seed):
         "range_raw": rng.integers(0, 2**32, n, dtype=np.uint64),
         "amplitude": rng.standard_normal(n).astype(np.float32),
         "echo_width_raw": rng.integers(0, 256, n).astype(np.uint8),
+        # The wave packet descriptor: where each point's waveform lies, and its return on it.
+        "wave_packet_index": rng.integers(0, 256, n).astype(np.uint8),
+        "wave_packet_offset": rng.integers(0, 2**40, n, dtype=np.uint64),
+        "wave_packet_size": rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32),
+        "return_point_location": rng.standard_normal(n).astype(np.float32),
+        "x_t": rng.standard_normal(n).astype(np.float32),
+        "y_t": rng.standard_normal(n).astype(np.float32),
+        "z_t": rng.standard_normal(n).astype(np.float32),
     }
     f["rgb8"][0] = 255  # a full-range channel: colours are 16-bit
+    # The file's 16 bits: within half a step of the 8-bit colour times 257, so the colour read
+    # is rgb8, while the channels read as fields keep every bit.
+    f["rgb16"] = np.clip(f["rgb8"].astype(np.int64) * 257 + rng.integers(-128, 129, (n, 3)),
+                         0, 65535).astype(np.uint16)
     f["echo_width_raw"][:5] = 255  # some without a value
     if extended:
         f["overlap"] = rng.integers(0, 2, n).astype(np.uint8)
@@ -84,6 +98,12 @@ def expected_attributes(point_format, f):
         out["gps_time"] = f["gps_time"]
     if point_format in HAS_NIR:
         out["nir"] = f["nir"]
+    if point_format in HAS_RGB:
+        for c, name in enumerate(["red", "green", "blue"]):
+            out[name] = f["rgb16"][:, c]
+    if point_format in HAS_WAVE:
+        for name in WAVE_FIELDS:
+            out[name] = f[name]
     out["reflectance"] = f["reflectance"]
     out["range"] = f["range_raw"] * 0.001
     out["amplitude"] = f["amplitude"]
@@ -134,11 +154,11 @@ def record(point_format, f, i):
     if point_format in HAS_GPS:
         out += struct.pack("<d", f["gps_time"][i])
     if point_format in HAS_RGB:
-        out += struct.pack("<3H", *(int(c) * 257 for c in f["rgb8"][i]))
+        out += struct.pack("<3H", *(int(c) for c in f["rgb16"][i]))
     if point_format in HAS_NIR:
         out += struct.pack("<H", int(f["nir"][i]))
     if point_format in HAS_WAVE:
-        out += bytes(29)
+        out += struct.pack("<BQIffff", *(f[name][i] for name in WAVE_FIELDS))
     out += struct.pack("<hIfB", int(f["reflectance"][i]), int(f["range_raw"][i]),
                        float(f["amplitude"][i]), int(f["echo_width_raw"][i]))
     return out

@@ -162,6 +162,19 @@ class CloudRecords : public PointRecordStream {
     pointCount_ = cloud_.size();
     bounds_ = cloud_.worldBounds();
     for (int f = 0; f < kLasFieldCount; ++f) fields_[f] = cloud_.findAttribute(kLasFieldNames[f]);
+    // The file's 16-bit colours where the format holds colours and the cloud kept all three.
+    if (io::lasFormatFields(format_.pointFormat).rgb) {
+      for (int c = 0; c < 3; ++c)
+        colorFields_[c] = cloud_.findAttribute(io::kLasColorChannelNames[c]);
+      if (!colorFields_[0] || !colorFields_[1] || !colorFields_[2])
+        std::fill_n(colorFields_, 3, nullptr);
+    }
+    // The wave packet descriptor where the format holds one; elsewhere its fields are extra bytes.
+    if (io::lasFormatFields(format_.pointFormat).wave) {
+      for (size_t w = 0; w < std::size(io::kLasWavePacketFields); ++w) {
+        waveFields_[w] = cloud_.findAttribute(io::kLasWavePacketFields[w].name);
+      }
+    }
     placeExtraBytes();
     maker_.format = format_;
   }
@@ -177,6 +190,7 @@ class CloudRecords : public PointRecordStream {
         const uint64_t p = done_ + i;
         uint8_t* record = buffer_.data() + i * length;
         maker_.make(cloud_.points[p], fieldsOf(p), record);
+        if (colorFields_[0]) writeFileColors(p, record);
         for (const ExtraField& extra : extras_) {
           storeScalar(record + extra.offset, extra.type, extra.attribute->value(p));
         }
@@ -201,8 +215,12 @@ class CloudRecords : public PointRecordStream {
     std::vector<io::LasExtraBytes> described;
     uint32_t offset = format_.recordLength;
     for (const ScalarAttribute& attribute : cloud_.attributes) {
+      const auto among = [&](const auto& fields) {
+        return std::find(std::begin(fields), std::end(fields), &attribute) != std::end(fields);
+      };
       const bool lasField = std::any_of(std::begin(kLasFieldNames), std::end(kLasFieldNames),
-                                        [&](const char* name) { return attribute.name == name; });
+                                        [&](const char* name) { return attribute.name == name; }) ||
+                            among(waveFields_) || among(colorFields_);
       if (lasField || attribute.name.empty()) continue;
       const io::ScalarType type = attribute.type;
       const uint32_t size = uint32_t(io::scalarSize(type));
@@ -217,6 +235,23 @@ class CloudRecords : public PointRecordStream {
                             .recordId = io::kExtraBytesRecordId,
                             .description = "Extra Bytes",
                             .payload = io::lasExtraBytesPayload(described)});
+  }
+
+  /// The 16-bit channels the file had, where they still give the point's 8-bit colour (a
+  /// recoloured point gets its new colour times 257; a file of 8-bit values in the 16-bit fields
+  /// gets them back as they were).
+  void writeFileColors(uint64_t p, uint8_t* record) const {
+    const uint32_t rgba = cloud_.points[p].rgba;
+    const uint32_t shown[3] = {redOf(rgba), greenOf(rgba), blueOf(rgba)};
+    const uint32_t rgb = io::lasFormatFields(format_.pointFormat).rgb;
+    for (int c = 0; c < 3; ++c) {
+      const double value = colorFields_[c]->value(p);
+      if (!(value >= 0.0 && value <= 65535.0)) continue;
+      const uint32_t channel = uint32_t(value);
+      if (channel == shown[c] || (channel + 128) / 257 == shown[c]) {
+        io::storeLe(record + rgb + 2 * c, uint16_t(channel));
+      }
+    }
   }
 
   double valueOf(int field, uint64_t p) const {
@@ -251,12 +286,19 @@ class CloudRecords : public PointRecordStream {
     const double nir = valueOf(kNir, p);
     f.nir = std::isnan(nir) ? uint16_t((redOf(rgba) + greenOf(rgba) + blueOf(rgba)) / 3 * 257)
                             : saturatedU16(nir);
+    for (size_t w = 0; w < std::size(io::kLasWavePacketFields); ++w) {
+      const io::LasWavePacketField& field = io::kLasWavePacketFields[w];
+      if (waveFields_[w])
+        storeScalar(f.wavePacket + field.offset, field.type, waveFields_[w]->value(p));
+    }
     return f;
   }
 
   PointCloud cloud_;
   RecordMaker maker_;
   const ScalarAttribute* fields_[kLasFieldCount] = {};
+  const ScalarAttribute* waveFields_[std::size(io::kLasWavePacketFields)] = {};
+  const ScalarAttribute* colorFields_[3] = {};  ///< red, green, blue as the file had them
   std::vector<ExtraField> extras_;
   UninitializedVector<uint8_t> buffer_;  ///< zeroed by the threads that fill it
   uint64_t done_ = 0;

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "common/byte_order.hpp"
+#include "common/scalar_types.hpp"
 
 namespace pcv::io {
 
@@ -26,6 +27,26 @@ struct LasPointFields {
   uint16_t nir = 0;
   uint8_t wavePacket[29] = {};
 };
+
+/// A field of the wave packet descriptor (formats 4, 5, 9, 10): where the point's waveform lies
+/// and how the return sits on it. `offset`: bytes into the descriptor's 29.
+struct LasWavePacketField {
+  const char* name;  ///< the attribute's name
+  ScalarType type;
+  uint32_t offset;
+};
+inline constexpr LasWavePacketField kLasWavePacketFields[] = {
+    {"wave_packet_index", ScalarType::UInt8, 0},
+    {"wave_packet_offset", ScalarType::UInt64, 1},
+    {"wave_packet_size", ScalarType::UInt32, 9},
+    {"return_point_location", ScalarType::Float32, 13},
+    {"x_t", ScalarType::Float32, 17},
+    {"y_t", ScalarType::Float32, 21},
+    {"z_t", ScalarType::Float32, 25}};
+
+/// The 16-bit colour channels as attributes, for those who read every field (pcv.read): the
+/// points' colours are 8-bit, and these give a write the file's own 16 bits back.
+inline constexpr const char* kLasColorChannelNames[3] = {"red", "green", "blue"};
 
 /// Where the optional fields of a format lie (0: absent).
 struct LasFormatFields {

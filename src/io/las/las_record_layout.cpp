@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "las_header.hpp"
+#include "las_point_fields.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 
 namespace pcv::io {
@@ -97,6 +98,11 @@ RecordLayout lasRecordLayout(const LasHeader& h) {
   if (h.pointFormat == 8 || h.pointFormat == 10) {
     b.add("nir", ScalarType::UInt16, AttributeType::UInt16, 36);
   }
+  if (const uint32_t wave = lasFormatFields(h.pointFormat).wave) {
+    for (const LasWavePacketField& field : kLasWavePacketFields) {
+      b.add(field.name, field.type, field.type, wave + field.offset);
+    }
+  }
   for (const LasExtraBytes& extra : h.extraBytes) {
     FieldLayout field{.type = extra.type,
                       .base = extra.recordOffset,
@@ -111,6 +117,9 @@ RecordLayout lasRecordLayout(const LasHeader& h) {
     if (!taken) b.push(extra.name, as, field);
   }
   if (const uint64_t rgb = kRgbOffset[h.pointFormat]) {
+    for (int c = 0; c < 3; ++c) {
+      b.add(kLasColorChannelNames[c], ScalarType::UInt16, AttributeType::UInt16, rgb + 2 * c);
+    }
     for (int c = 0; c < 3; ++c) {
       b.layout.fields.push_back({.type = ScalarType::UInt16,
                                  .role = FieldRole(int(FieldRole::Red) + c),

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "las/las_point_fields.hpp"
+
 namespace pcv::io {
 
 namespace {
@@ -12,6 +14,13 @@ bool anyOf(const RecordLayout& layout, std::initializer_list<const char*> names)
     for (const char* name : names) {
       if (have == name) return true;
     }
+  }
+  return false;
+}
+
+bool anyWavePacketField(const RecordLayout& layout) {
+  for (const LasWavePacketField& field : kLasWavePacketFields) {
+    if (anyOf(layout, {field.name})) return true;
   }
   return false;
 }
@@ -35,9 +44,9 @@ FieldChoice chooseFields(const LasHeader& header, const ReadOptions* options) {
                           .userData = anyOf(l, {"user_data"}),
                           .pointSource = anyOf(l, {"point_source_id"}),
                           .gpsTime = anyOf(l, {"gps_time"}),
-                          .rgb = redOffset(l) >= 0,
+                          .rgb = redOffset(l) >= 0 || anyOf(l, {"red", "green", "blue"}),
                           .nir = anyOf(l, {"nir"}),
-                          .wavePacket = false,
+                          .wavePacket = anyWavePacketField(l),
                           .extraBytes = extras};
   return choice;
 }
