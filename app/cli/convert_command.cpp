@@ -162,13 +162,8 @@ void writeCopc(const PointRecordSource& source, const std::string& output, Recor
 CloudFileKind checkExistingOutput(const std::string& output, const RecordSinkOptions& sink) {
   try {
     return checkRecordOutput(output, sink);
-  } catch (const OutputExistsError& error) {
-    std::error_code ignored;
-    const bool isInput = std::any_of(sink.output.inputs.begin(), sink.output.inputs.end(),
-                                     [&](const std::filesystem::path& input) {
-                                       return std::filesystem::equivalent(input, output, ignored);
-                                     });
-    if (isInput || sink.output.existing == ExistingOutput::Replace) throw;
+  } catch (const OutputExistsError&) {
+    if (namesAnInput(output, sink.output) || sink.output.existing == ExistingOutput::Replace) throw;
     throw OutputExistsError(
         output +
         ": exists, and convert writes its inputs into the last file named, which would "

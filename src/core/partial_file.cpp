@@ -16,23 +16,23 @@ std::filesystem::path folderOf(const std::filesystem::path& target) {
   return parent.empty() ? std::filesystem::path(".") : parent;
 }
 
-bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b) {
-  std::error_code error;
-  const bool same = std::filesystem::equivalent(a, b, error);
-  return !error && same;
-}
-
 void checkInputs(const std::filesystem::path& target, const OutputRules& rules) {
-  for (const std::filesystem::path& input : rules.inputs) {
-    if (sameFile(target, input)) {
-      throw OutputExistsError(target.string() +
-                              ": is also an input of this command; the output must be a "
-                              "new file (name the output last, after the inputs)");
-    }
+  if (namesAnInput(target, rules)) {
+    throw OutputExistsError(target.string() +
+                            ": is also an input of this command; the output must be a "
+                            "new file (name the output last, after the inputs)");
   }
 }
 
 }  // namespace
+
+bool namesAnInput(const std::filesystem::path& target, const OutputRules& rules) {
+  for (const std::filesystem::path& input : rules.inputs) {
+    std::error_code error;
+    if (std::filesystem::equivalent(target, input, error) && !error) return true;
+  }
+  return false;
+}
 
 void checkOutput(const std::filesystem::path& target, const OutputRules& rules) {
   if (target.empty()) throw InputError("no output file name given");

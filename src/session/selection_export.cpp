@@ -116,14 +116,17 @@ ExportSummary exportSelection(const std::vector<std::string>& inputs, const std:
                               const OutputRules& rules) {
   CopcWriteProgress ownProgress;
   CopcWriteProgress& shown = progress ? *progress : ownProgress;
+  // Folders and VPCs expanded once (their headers are read to list the tiles): the tiles are
+  // the inputs the output may not be, and what is read.
+  const std::vector<std::string> files = expandInputs(inputs);
   RecordSinkOptions options{.output = rules};
-  for (const std::string& file : expandInputs(inputs)) options.output.inputs.emplace_back(file);
+  options.output.inputs.assign(files.begin(), files.end());
   const CloudFileKind kind = checkRecordOutput(output, options);
   // COPC needs the count first: the selection is counted in a first pass, which the COPC
   // writer's own progress shows.
   const bool copc = kind == CloudFileKind::Copc;
   const RecordSinkSummary written = writePointRecords(
-      selectedFileRecords(inputs, -1, selection, copc, copc ? nullptr : &shown.pointsRead), output,
+      selectedFileRecords(files, -1, selection, copc, copc ? nullptr : &shown.pointsRead), output,
       options, &shown);
   return {.points = written.points,
           .pointFormat = written.pointFormat,

@@ -8,31 +8,14 @@
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/session/copc_cache.hpp"
 #include "pcv/session/scene_model.hpp"
+#include "cache_folder.hpp"
 #include "session_test_files.hpp"
 #include "reported_errors.hpp"
 
 namespace pcv {
 namespace {
 
-/// Points the COPC cache at a folder of its own for one test.
-class CacheFolder {
- public:
-  CacheFolder() {
-    if (const char* old = std::getenv("PCV_CACHE_DIR")) old_ = old;
-    ::setenv("PCV_CACHE_DIR", dir_.file("cache").c_str(), 1);
-  }
-  ~CacheFolder() {
-    if (old_.empty()) {
-      ::unsetenv("PCV_CACHE_DIR");
-    } else {
-      ::setenv("PCV_CACHE_DIR", old_.c_str(), 1);
-    }
-  }
-
- private:
-  test::TempDir dir_;
-  std::string old_;
-};
+using test::CacheFolder;
 
 /// Polls and streams frames until the model stops loading; false after 30 s.
 bool settle(SceneModel& scene) {

@@ -10,31 +10,13 @@
 #include "pcv/session/copc_cache.hpp"
 #include "pcv/session/scene.hpp"
 #include "pcv/session/scene_sources.hpp"
+#include "cache_folder.hpp"
 #include "session_test_files.hpp"
 
 namespace pcv {
 namespace {
 
-/// Points the COPC cache at a folder of its own for one test.
-class CacheFolder {
- public:
-  CacheFolder() {
-    if (const char* old = std::getenv("PCV_CACHE_DIR")) old_ = old;
-    ::setenv("PCV_CACHE_DIR", dir_.file("cache").c_str(), 1);
-  }
-  ~CacheFolder() {
-    if (old_.empty()) {
-      ::unsetenv("PCV_CACHE_DIR");
-    } else {
-      ::setenv("PCV_CACHE_DIR", old_.c_str(), 1);
-    }
-  }
-  std::filesystem::path path() const { return dir_.file("cache"); }
-
- private:
-  test::TempDir dir_;
-  std::string old_;
-};
+using test::CacheFolder;
 
 TEST(ScenePlan, NoFilesAreTheCylinders) {
   const ScenePlan plan = planScene({.demo = {.pointCount = 500, .seed = 4}}, {});

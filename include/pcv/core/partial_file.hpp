@@ -31,6 +31,9 @@ struct OutputRules {
   std::vector<std::filesystem::path> inputs;
 };
 
+/// Whether `target` is one of `rules.inputs`, compared as files (spellings and hard links).
+bool namesAnInput(const std::filesystem::path& target, const OutputRules& rules);
+
 /// Checks that `target` can be written before anything is read: its folder exists and takes new
 /// files, it is not a folder, not one of `rules.inputs`, and exists only where replacing is
 /// allowed. Errors name `target` as given and the reason (InputError, OutputExistsError).
