@@ -94,6 +94,10 @@ std::string Renderer::deviceDescription() const {
   return backend_->deviceDescription();
 }
 
+bool Renderer::onGpu() const {
+  return backend_->onGpu();
+}
+
 std::vector<RasterMethod> Renderer::methods() const {
   std::vector<RasterMethod> methods;
   for (RasterMethod method : allMethods()) {

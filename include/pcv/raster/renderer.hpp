@@ -210,6 +210,8 @@ class Renderer {
   std::string backendName() const;
   /// One line about the device ("NVIDIA H200, 132 SMs, 139.8 GiB" / "CPU, 16 threads").
   std::string deviceDescription() const;
+  /// True where the points and frames live on a GPU (cuda, vulkan on a hardware device).
+  bool onGpu() const;
   PointStorage storage() const { return options_.storage; }
   /// Methods this renderer draws with its storage; the first is the default and the fastest.
   std::vector<RasterMethod> methods() const;

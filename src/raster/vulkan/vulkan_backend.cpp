@@ -117,6 +117,7 @@ class VulkanBackend final : public RasterBackend {
     return context_->info().name + " (" + context_->info().type + ", Vulkan" +
            (emulatedFma_ ? ", fused multiply-add emulated" : "") + ")";
   }
+  bool onGpu() const override { return !context_->info().software; }
   bool implements(RasterMethod method) const override { return method == RasterMethod::Compact; }
   void setTimeStages(bool perStage) override { timeStages_ = perStage; }
 
