@@ -52,7 +52,7 @@ std::unique_ptr<Renderer> createRendererFrom(const RendererFlags& flags,
   if (parseBackend(flags.backend) == BackendChoice::Auto && renderer->backendName() == "cpu" &&
       !cudaAvailable(&whyNotCuda)) {
     vulkanGpuAvailable(&whyNotVulkan);
-    std::fprintf(stderr, "pcv: %s; Vulkan: %s; using the CPU backend\n", whyNotCuda.c_str(),
+    std::fprintf(stderr, "pcv: %s; using the CPU backend (Vulkan: %s)\n", whyNotCuda.c_str(),
                  whyNotVulkan.empty() ? "no GPU could draw" : whyNotVulkan.c_str());
   } else {
     std::fprintf(stderr, "pcv: using the %s backend (%s)\n", renderer->backendName().c_str(),

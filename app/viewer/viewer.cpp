@@ -65,9 +65,8 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   std::string whyNotCuda, whyNotVulkan;
   if (renderer_->backendName() == "cpu" && !cudaAvailable(&whyNotCuda)) {
     vulkanGpuAvailable(&whyNotVulkan);
-    backendNote_ = whyNotCuda + "; Vulkan: " +
-                   (whyNotVulkan.empty() ? "no GPU could draw" : whyNotVulkan) +
-                   "; using the CPU backend";
+    backendNote_ = whyNotCuda + "; using the CPU backend (Vulkan: " +
+                   (whyNotVulkan.empty() ? "no GPU could draw" : whyNotVulkan) + ")";
   }
   std::fprintf(stderr, "pcv: %s backend (%s)%s%s\n", renderer_->backendName().c_str(),
                renderer_->deviceDescription().c_str(), backendNote_.empty() ? "" : "; ",
@@ -339,6 +338,9 @@ void ViewerWindow::recordRun(uint64_t frames) const {
   nlohmann::json& report = runReport();
   const Camera& camera = rig_.camera();
   report["frames"] = frames;
+  report["backend"] = renderer_->backendName();
+  report["device"] = renderer_->deviceDescription();
+  report["interop"] = interopPathName(presenter_->path());
   report["camera"] = {{"eye", {camera.eye.x, camera.eye.y, camera.eye.z}},
                       {"yaw", camera.yawRadians},
                       {"pitch", camera.pitchRadians},
