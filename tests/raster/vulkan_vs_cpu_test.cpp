@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "clip_cases.hpp"
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/error.hpp"
@@ -254,6 +256,35 @@ TEST_F(VulkanVsCpu, StageTimingsNameTheStages) {
     EXPECT_GE(stage.milliseconds, 0.0) << stage.stage;
   }
   EXPECT_TRUE(raster);
+}
+
+TEST_F(VulkanVsCpu, FramesGoIntoExportedMemoryOfTheirSize) {
+  const ViewTransform view = test::makeView(kCylinderViewpoints[0].camera(), 320, 200);
+  const RenderTarget exported{nullptr, 320, 200, MemorySpace::Exported};
+  // Nothing exported yet: the frame has nowhere to go.
+  EXPECT_THROW(vulkan_->render(view, {}, exported), InputError);
+  const ExportedImageMemory memory = vulkan_->exportImageMemory(320, 200);
+  ASSERT_GE(memory.fd, 0);
+  EXPECT_GE(memory.bytes, 320u * 200u * 4u);
+  ::close(memory.fd);
+  vulkan_->render(view, {}, exported);
+  const ViewTransform larger = test::makeView(kCylinderViewpoints[0].camera(), 640, 400);
+  EXPECT_THROW(vulkan_->render(larger, {}, {nullptr, 640, 400, MemorySpace::Exported}),
+               InputError);
+  EXPECT_THROW(cpu_->exportImageMemory(320, 200), UnavailableError);
+}
+
+TEST_F(VulkanVsCpu, PointsBeyondDeviceMemoryAreAClearErrorAndTheRendererGoesOn) {
+  // 8 bytes a point at least: one point more than the free memory holds is refused before any
+  // point is made, with the sizes.
+  const uint64_t count = vulkan_->freeMemoryBytes() / 8 + 1;
+  if (count > kMaxPointCount - kPoints) {
+    GTEST_SKIP() << "this device holds every point a renderer takes";
+  }
+  EXPECT_THROW(vulkan_->addSet(CylinderProducer(makeCylinderScene(1), count)), OutOfMemoryError);
+  vulkan_->addSet(CylinderProducer(makeCylinderScene(1), 1000));
+  cpu_->addSet(CylinderProducer(makeCylinderScene(1), 1000));
+  expectSameFrame(test::makeView(kCylinderViewpoints[0].camera(), 320, 200), {}, "after");
 }
 
 TEST(VulkanDevices, AutoNeverTakesASoftwareDevice) {

@@ -173,13 +173,30 @@ class VulkanBackend final : public RasterBackend {
     return pool_.storedPoint(pointSlot, batchSlot);
   }
 
+  ExportedImageMemory exportImageMemory(int width, int height) override {
+    if (!context_->hasExternalMemoryFd()) {
+      throw UnavailableError(context_->info().name +
+                             " exports no memory (VK_KHR_external_memory_fd)");
+    }
+    exported_ = VulkanBuffer();
+    exported_ = VulkanBuffer(*context_, uint64_t(width) * uint64_t(height) * 4,
+                             VulkanBuffer::Kind::Exported, "the exported frame");
+    return {exported_.exportFd(), exported_.allocationBytes()};
+  }
+
   void draw(const FrameDraw& f) override {
-    if (f.target.memory != MemorySpace::Host) {
-      throw UnavailableError("the vulkan backend writes host memory only");
+    const uint64_t pixels = uint64_t(f.view.width) * uint64_t(f.view.height);
+    if (f.target.memory == MemorySpace::Exported) {
+      if (exported_.bytes() < pixels * 4) {
+        throw InputError("a frame of " + std::to_string(f.view.width) + "x" +
+                         std::to_string(f.view.height) +
+                         " does not fit the exported memory: export it at this size first");
+      }
+    } else if (f.target.memory != MemorySpace::Host) {
+      throw UnavailableError("the vulkan backend writes host memory or its exported memory");
     }
     const auto start = std::chrono::steady_clock::now();
-    const uint64_t pixels = uint64_t(f.view.width) * uint64_t(f.view.height);
-    const bool readBack = f.target.rgba != nullptr;
+    const bool readBack = f.target.memory == MemorySpace::Host && f.target.rgba != nullptr;
     prepareFrame(f, readBack);
     context_->run([&](VkCommandBuffer commands) {
       stamps_.begin(commands, timeStages_);
@@ -299,7 +316,8 @@ class VulkanBackend final : public RasterBackend {
     p.words = frame_.words.address();
     p.filled = frame_.filled.address();
     p.accumulators = frame_.accumulators.address();
-    p.image = frame_.image.address();
+    p.image = f.target.memory == MemorySpace::Exported ? exported_.address()
+                                                       : frame_.image.address();
     p.points = pool_.points().address();
     p.batchCount = uint32_t(batchCount_);
     p.drawnListed = list.everything ? 0u : 1u;
@@ -359,6 +377,7 @@ class VulkanBackend final : public RasterBackend {
   ComputeKernel compactRaster_, resolve_, splatDepth_, splatAccumulate_, fill_, qualityShade_;
   FrameBuffers frame_;
   VulkanBuffer pickReadback_;
+  VulkanBuffer exported_;  // the frames another API imported
   uint64_t batchCount_ = 0;
   bool timeStages_ = true;
   StageTimings timings_, readbackTimings_;
