@@ -16,6 +16,7 @@
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinder_viewpoints.hpp"
 #include "test_support.hpp"
+#include "vulkan/vulkan_backend.hpp"
 
 namespace pcv {
 namespace {
@@ -285,6 +286,46 @@ TEST_F(VulkanVsCpu, PointsBeyondDeviceMemoryAreAClearErrorAndTheRendererGoesOn) 
   vulkan_->addSet(CylinderProducer(makeCylinderScene(1), 1000));
   cpu_->addSet(CylinderProducer(makeCylinderScene(1), 1000));
   expectSameFrame(test::makeView(kCylinderViewpoints[0].camera(), 320, 200), {}, "after");
+}
+
+TEST(VulkanSlices, APoolCutIntoManySlicesDrawsAndPicksAsTheCpuBackend) {
+  // The per-point arrays in slices of 2^16 points (the device's own are 2^27 or more): the
+  // 400 000 points and a second set span seven slices, batches straddle their edges, and a
+  // filter reads words and values across them.
+  PCV_REQUIRE_VULKAN();
+  Renderer vulkan(createVulkanBackend(PointStorage::CompactAndPoints, "", true, 1 << 16),
+                  kSlicedLayout);
+  std::unique_ptr<Renderer> cpu = createRenderer("cpu", kSlicedLayout);
+  const CylinderProducer points(makeCylinderScene(11), kPoints);
+  const PointSetId gpuSet = vulkan.addSet(points, {.keepSourceOrder = true});
+  const PointSetId cpuSet = cpu->addSet(points, {.keepSourceOrder = true});
+  vulkan.addSet(CylinderProducer(makeCylinderScene(3), 70'001));
+  cpu->addSet(CylinderProducer(makeCylinderScene(3), 70'001));
+  vulkan.setFilterData(gpuSet, fieldsOf, "intensity");
+  cpu->setFilterData(cpuSet, fieldsOf, "intensity");
+  EXPECT_EQ(vulkan.downloadPoints(gpuSet).size(), kPoints);
+  RenderSettings filtered;
+  filtered.filter.ranges = {{"intensity", 100.0, 2000.0}};
+  filtered.filter.classes = parseClassList("1-6", "--classes");
+  RenderSettings quality;
+  quality.quality.pointSizePx = 3;
+  quality.quality.edl = EdlMode::On;
+  for (const RenderSettings& settings : {RenderSettings{}, filtered, quality}) {
+    for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+      const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);
+      const Image expected = test::renderToImage(*cpu, view, settings);
+      EXPECT_EQ(test::countDifferentPixels(test::renderToImage(vulkan, view, settings), expected),
+                0u)
+          << viewpoint.name;
+      EXPECT_GT(test::countLitPixels(expected, kOpaqueBlack), 100u);
+      const std::optional<PickedPoint> gpuPick = vulkan.pick(view, settings, 320, 180, 20);
+      const std::optional<PickedPoint> cpuPick = cpu->pick(view, settings, 320, 180, 20);
+      ASSERT_EQ(gpuPick.has_value(), cpuPick.has_value());
+      if (cpuPick) {
+        EXPECT_EQ(gpuPick->location.index, cpuPick->location.index);
+      }
+    }
+  }
 }
 
 TEST(VulkanDevices, AutoNeverTakesASoftwareDevice) {

@@ -15,6 +15,7 @@
 #include "pcv/core/host_memory.hpp"
 #include "shared/quality_resolve.hpp"
 #include "shared/splat.hpp"
+#include "sliced_array.hpp"
 #include "vulkan_context.hpp"
 #include "vulkan_point_pool.hpp"
 #include "vulkan_shaders.hpp"
@@ -91,9 +92,10 @@ class StageStamps {
 
 class VulkanBackend final : public RasterBackend {
  public:
-  VulkanBackend(PointStorage storage, const std::string& device, bool allowSoftware)
+  VulkanBackend(PointStorage storage, const std::string& device, bool allowSoftware,
+                uint64_t slicePoints)
       : context_(std::make_unique<vk::VulkanContext>(device, allowSoftware)),
-        pool_(*context_, storage == PointStorage::CompactAndPoints),
+        pool_(*context_, storage == PointStorage::CompactAndPoints, slicePoints),
         stamps_(*context_),
         emulatedFma_(needsEmulatedFma(*context_)),
         compactRaster_(context_->device(), vk::spirv::compactRaster(emulatedFma_),
@@ -306,11 +308,12 @@ class VulkanBackend final : public RasterBackend {
     }
 
     vk::VulkanFrameParams p{};
+    copySlices(pool_.positions(), p.positions);
+    copySlices(pool_.colors(), p.colors);
+    copySlices(pool_.filterWords(), p.filterWords);
+    copySlices(pool_.rangeValues(), p.rangeValues);
+    p.sliceShift = pool_.sliceShift();
     p.batches = pool_.batches().address();
-    p.positions = pool_.positions().address();
-    p.colors = pool_.colors().address();
-    p.filterWords = pool_.filterWords().address();
-    p.rangeValues = pool_.rangeValues().address();
     p.summaries = pool_.summaries().address();
     p.drawn = frame_.drawn.address();
     p.words = frame_.words.address();
@@ -318,7 +321,6 @@ class VulkanBackend final : public RasterBackend {
     p.accumulators = frame_.accumulators.address();
     p.image = f.target.memory == MemorySpace::Exported ? exported_.address()
                                                        : frame_.image.address();
-    p.points = pool_.points().address();
     p.batchCount = uint32_t(batchCount_);
     p.drawnListed = list.everything ? 0u : 1u;
     p.flipRows = f.target.topRowFirst ? 1u : 0u;
@@ -345,6 +347,12 @@ class VulkanBackend final : public RasterBackend {
     p.filter = f.filter;
     p.clip = f.clip;
     std::memcpy(frame_.params.mapped(), &p, sizeof p);
+  }
+
+  /// The slices' addresses into the frame's table (kFrameSlices entries, the rest 0).
+  static void copySlices(const vk::SlicedArray& array, uint64_t* table) {
+    const std::vector<VkDeviceAddress> addresses = array.addresses();
+    std::copy_n(addresses.begin(), std::min<size_t>(addresses.size(), vk::kFrameSlices), table);
   }
 
   /// Clear and the depth pass: the compact raster, or the footprints and hole filling.
@@ -386,8 +394,8 @@ class VulkanBackend final : public RasterBackend {
 }  // namespace
 
 std::unique_ptr<RasterBackend> createVulkanBackend(PointStorage storage, const std::string& device,
-                                                   bool allowSoftware) {
-  return std::make_unique<VulkanBackend>(storage, device, allowSoftware);
+                                                   bool allowSoftware, uint64_t slicePoints) {
+  return std::make_unique<VulkanBackend>(storage, device, allowSoftware, slicePoints);
 }
 
 }  // namespace pcv
