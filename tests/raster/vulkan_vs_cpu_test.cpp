@@ -15,6 +15,7 @@
 #include "pcv/raster/vulkan_devices.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinder_viewpoints.hpp"
+#include "synthetic_filter_fields.hpp"
 #include "test_support.hpp"
 #include "vulkan/vulkan_backend.hpp"
 
@@ -130,27 +131,14 @@ TEST_F(VulkanVsCpu, ClippedFramesArePixelIdentical) {
   }
 }
 
-/// Class 1 + the cylinder, returns and intensity by a hash of the index.
 FilterFields fieldsOf(uint64_t i) {
-  uint64_t h = i * 0x9E3779B97F4A7C15ull;
-  h ^= h >> 29;
-  return {.classification = uint8_t(1 + i * 10 / kPoints),
-          .returnNumber = uint8_t(1 + (h >> 7) % 3),
-          .numberOfReturns = uint8_t(1 + (h >> 11) % 3),
-          .rangeValue = float((h >> 20) % 4096)};
+  return test::syntheticFilterFields(i, kPoints);
 }
 
 TEST_F(VulkanVsCpu, FilteredFramesArePixelIdentical) {
   vulkan_->setFilterData(vulkanSet_, fieldsOf, "intensity");
   cpu_->setFilterData(cpuSet_, fieldsOf, "intensity");
-  std::vector<PointFilter> filters(5);
-  filters[0].classes = parseClassList("2", "--classes");
-  filters[1].classes = parseClassList("1-5,9", "--classes");
-  filters[2].returns = ReturnChoice::Last;
-  filters[3].ranges = {{"intensity", 100.0, 2000.0}};
-  filters[4].returns = ReturnChoice::Only;
-  filters[4].classes = parseClassList("3-8", "--classes");
-  for (const PointFilter& filter : filters) {
+  for (const PointFilter& filter : test::comparisonFilters()) {
     uint64_t changed = 0;  // pixels the filter changes: the test is not vacuous
     for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
       const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);

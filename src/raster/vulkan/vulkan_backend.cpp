@@ -130,16 +130,8 @@ class VulkanBackend final : public RasterBackend {
 
   void storeSlice(const PointProducer& source, uint64_t sourceFirst, uint64_t count,
                   uint64_t pointFirst, uint64_t batchFirst, uint32_t* order) override {
-    std::span<const Point> slice = source.hostPoints();
     std::vector<Point> produced;
-    if (slice.empty()) {
-      requireHostMemory("a slice of generated points", count, sizeof(Point));
-      produced.resize(count);
-      source.produce(sourceFirst, produced);
-      slice = produced;
-    } else {
-      slice = slice.subspan(sourceFirst, count);
-    }
+    const std::span<const Point> slice = hostSlice(source, sourceFirst, count, produced);
     // Laid out on the host by the CPU backend's code (the oracle's own layout, bit for bit),
     // then copied: no sort on the device.
     requireHostMemory("the layout of a slice", count, 8 + (pool_.keepsPoints() ? 16 : 0));
