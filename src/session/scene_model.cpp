@@ -75,7 +75,7 @@ Box3d SceneModel::shownBounds() const {
 }
 
 void SceneModel::keepFilterData(bool keep, const std::string& rangeAttribute) {
-  parts_.inCore.coloured().setFilterData(keep, rangeAttribute);
+  parts_.inCore.colored().setFilterData(keep, rangeAttribute);
 }
 
 void SceneModel::open(const std::vector<std::string>& files, bool replace,
@@ -257,7 +257,7 @@ bool SceneModel::takeFinished() {
   if (changed) {
     recolor();
   } else if (parts_.inCore.holds()) {
-    if (!parts_.inCore.coloured().set()) recolor();  // a file that would have replaced them failed
+    if (!parts_.inCore.colored().set()) recolor();  // a file that would have replaced them failed
   } else if (!parts_.stream) {
     backToCylinders();  // a file that replaced the cylinders failed: they come back
   }

@@ -41,7 +41,7 @@ TEST(CylinderScene, SameSeedSamePointsOtherSeedOtherPoints) {
   EXPECT_NE(0, std::memcmp(a.data(), c.data(), a.size() * sizeof(Point)));
 }
 
-TEST(CylinderScene, PointsLieOnTheirCylinderWithJitteredColour) {
+TEST(CylinderScene, PointsLieOnTheirCylinderWithJitteredColor) {
   const CylinderScene scene = makeCylinderScene(3);
   const uint64_t count = 50000;
   std::vector<Point> points(count);

@@ -252,7 +252,7 @@ TEST(QualityEdl, StrengthZeroChangesNothing) {
             0u);
 }
 
-TEST(QualityBlend, AveragesCoLocatedColoursExactly) {
+TEST(QualityBlend, AveragesCoLocatedColorsExactly) {
   const std::vector<Point> points = {{-2.0f, 0.0f, 0.0f, packRgba(100, 0, 0)},
                                      {-2.0f, 0.0f, 0.0f, packRgba(201, 50, 7)}};
   RenderSettings hq;

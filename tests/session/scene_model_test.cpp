@@ -124,7 +124,7 @@ LoadedScene::LoadedScene(int count) {
   pollUntilLoaded(*scene);
 }
 
-TEST(SceneModel, RecolouringKeepsOneSetAndTheMemoryItNeeds) {
+TEST(SceneModel, RecoloringKeepsOneSetAndTheMemoryItNeeds) {
   LoadedScene loaded(60);
   SceneModel& scene = *loaded.scene;
   Renderer* renderer = loaded.renderer.get();

@@ -178,7 +178,7 @@ TEST(StreamBeside, RemovingTheFilesKeepsTheStream) {
     EXPECT_GT(s.renderer->pointCount(set), 0u);
 }
 
-TEST(StreamBeside, RecolouringKeepsBoth) {
+TEST(StreamBeside, RecoloringKeepsBoth) {
   StreamWithFileBeside s;
   s.scene.setColoring({.mode = ColorMode::Elevation});
   ASSERT_NE(s.scene.parts().stream.get(), nullptr);

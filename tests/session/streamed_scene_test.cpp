@@ -82,7 +82,7 @@ TEST(StreamedScene, PicksAStreamedPointInsideTheCloud) {
   }
 }
 
-TEST(StreamedScene, RecolouringStreamsAgainAndABadAttributeFallsBack) {
+TEST(StreamedScene, RecoloringStreamsAgainAndABadAttributeFallsBack) {
   PCV_SAMPLE(copc, "lone-star.copc.laz");
   StreamingScene s;
   s.scene.open({copc}, true);

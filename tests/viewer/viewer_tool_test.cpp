@@ -57,8 +57,8 @@ class ProbeTool : public ViewerTool {
   }
   void addScriptCommands(ScriptCommands& commands) override {
     commands.add("paint", [this](ScriptLine& line) {
-      const std::string colour = line.oneOf({"red", "blue"}, "red or blue");
-      return stepOf([this, colour] { painted.push_back(colour); });
+      const std::string color = line.oneOf({"red", "blue"}, "red or blue");
+      return stepOf([this, color] { painted.push_back(color); });
     });
   }
 };
