@@ -35,7 +35,7 @@ namespace pcv::app {
 namespace {
 
 struct RenderOptions {
-  DemoSceneFlags scene;
+  DemoCylindersFlags scene;
   RendererFlags renderer;
   ViewFlags view;
   ColoringFlags coloring;          ///< --color, --color-attribute, --color-map, --color-range
@@ -213,7 +213,7 @@ void addRenderCommand(CLI::App& cli) {
   auto options = std::make_shared<RenderOptions>();
   CLI::App* render =
       cli.add_subcommand("render", "Render a scene to a PNG or JPEG without a window");
-  addDemoSceneFlags(*render, options->scene);
+  addDemoCylindersFlags(*render, options->scene);
   addRendererFlags(*render, options->renderer);
   addViewFlags(*render, options->view, "Image size");
   addPathFlags(*render, options->path);

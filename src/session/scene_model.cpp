@@ -13,7 +13,7 @@
 
 namespace pcv {
 
-SceneModel::SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring,
+SceneModel::SceneModel(Renderer& renderer, const DemoCylinders& demo, const ColoringOptions& coloring,
                        const StreamLimits& limits, SessionReport report)
     : renderer_(renderer),
       limits_(limits),
@@ -70,7 +70,7 @@ void SceneModel::backToCylinders() {
 Box3d SceneModel::shownBounds() const {
   // The cylinders being laid out are no part yet.
   const bool cylindersOnly = !parts_.holdsFiles() && parts_.preview.bounds().empty();
-  return cylindersOnly && preparedCylinders_.valid() ? demoSceneBounds(parts_.demo)
+  return cylindersOnly && preparedCylinders_.valid() ? demoCylindersBounds(parts_.demo)
                                                      : parts_.shownBounds();
 }
 

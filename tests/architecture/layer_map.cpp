@@ -8,7 +8,7 @@
 namespace pcv::architecture {
 namespace {
 
-const std::set<std::string> kLibraries = {"core",   "cuda",    "octree", "scene",
+const std::set<std::string> kLibraries = {"core",   "cuda",    "octree", "demo",
                                           "io",     "io_cuda", "raster", "stream",
                                           "gl",     "session"};
 
@@ -33,7 +33,7 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
       {"a CUDA header",
        std::regex(R"(^(cuda[_a-z0-9]*\.h|cuda/|cub/|thrust/|nccl\.h|curand|cooperative_groups)"
                   R"(|device_launch_parameters\.h|vector_types\.h))"),
-       {"cuda", "raster", "scene", "gl", "octree", "io_cuda"}},
+       {"cuda", "raster", "demo", "gl", "octree", "io_cuda"}},
       // The option groups both front ends parse with, and the viewer's `pcv view` command
       // (viewer/view_command.hpp).
       {"CLI11", std::regex(R"(^CLI/)"), {"options", "cli", "main", "viewer"}},
@@ -139,7 +139,7 @@ const std::vector<Layer>& layers() {
       {"core", {"include/pcv/core", "src/core"}, false, {"core"}},
       {"cuda", {"include/pcv/cuda", "src/cuda"}, false, {"core", "cuda"}},
       {"octree", {"include/pcv/octree", "src/octree"}, false, {"core", "cuda", "octree"}},
-      {"scene", {"include/pcv/scene", "src/scene"}, false, {"core", "cuda", "scene"}},
+      {"demo", {"include/pcv/demo", "src/demo"}, false, {"core", "cuda", "demo"}},
       {"io", {"include/pcv/io", "src/io"}, false, {"core", "octree", "io"}},
       // io's GPU part (LAZ chunks decoded on the device), beside io so that io has no CUDA.
       {"io_cuda",
@@ -155,7 +155,7 @@ const std::vector<Layer>& layers() {
       {"session",
        {"include/pcv/session", "src/session"},
        false,
-       {"core", "cuda", "io", "scene", "raster", "stream", "octree", "session"}},
+       {"core", "cuda", "io", "demo", "raster", "stream", "octree", "session"}},
       // What both front ends share (option groups, --report, the render command's text, the
       // terminal's report and COPC cache conversion): the library layers, neither front end.
       {"options", {"app/options"}, false, librariesAnd({"options"})},

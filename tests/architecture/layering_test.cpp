@@ -83,9 +83,9 @@ TEST(Layering, EveryFolderBelongsToALayer) {
 }
 
 TEST_F(PlantedTree, ProjectIncludeFromALayerAboveIsSeen) {
-  const auto raster = plant("src/raster/probe.hpp", "#include \"pcv/scene/cylinders.hpp\"\n");
+  const auto raster = plant("src/raster/probe.hpp", "#include \"pcv/demo/cylinders.hpp\"\n");
   EXPECT_EQ(includeViolations(raster, "raster").size(), 1u);
-  EXPECT_TRUE(includeViolations(raster, "scene").empty());
+  EXPECT_TRUE(includeViolations(raster, "demo").empty());
   // The library layers never include the session above them; app does.
   const auto io = plant("src/io/probe.cpp", "#include \"pcv/session/scene.hpp\"\n");
   EXPECT_EQ(includeViolations(io, "io").size(), 1u);

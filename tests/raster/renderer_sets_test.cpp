@@ -93,7 +93,7 @@ TEST(RendererSets, PayloadsNameTheirSetAndPoint) {
 
 TEST(RendererSets, SetsLargerThanALayoutSliceDrawAsOne) {
   // Two batches per slice: 100 000 points take five slices, each sorted on its own.
-  const CylinderProducer points(makeCylinderScene(3), 100'000);
+  const CylinderProducer points(makeCylinderSet(3), 100'000);
   auto sliced = createRenderer("cpu", {.layoutSliceBatches = 2});
   auto whole = createRenderer("cpu");
   sliced->addSet(points);

@@ -44,7 +44,7 @@ struct StreamWithFileBeside {
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
   test::ReportedErrors errors;
   SceneModel scene{*renderer,
-                   DemoScene{.pointCount = 1000, .seed = 1},
+                   DemoCylinders{.pointCount = 1000, .seed = 1},
                    {},
                    {.pointBudget = 10'000'000, .gpuMemoryBytes = 16 << 20},
                    errors.report()};
@@ -221,7 +221,7 @@ TEST(StreamBeside, AFileThatDoesNotFitBesideTheStreamIsAnError) {
   const uint64_t free = renderer->freeMemoryBytes();
   test::ReportedErrors reported;
   SceneModel scene{*renderer,
-                   DemoScene{.pointCount = 1000, .seed = 1},
+                   DemoCylinders{.pointCount = 1000, .seed = 1},
                    {},
                    {.pointBudget = 10'000'000, .gpuMemoryBytes = free - (16 << 20)},
                    reported.report()};
@@ -252,7 +252,7 @@ TEST(StreamBeside, ABudgetTheRendererCannotReserveIsAnError) {
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
   test::ReportedErrors errors;
   SceneModel scene{*renderer,
-                   DemoScene{.pointCount = 1000, .seed = 1},
+                   DemoCylinders{.pointCount = 1000, .seed = 1},
                    {},
                    {.pointBudget = 10'000'000, .gpuMemoryBytes = 1ull << 50},
                    errors.report()};

@@ -43,7 +43,7 @@ class SceneModel {
   /// and coloured, the files' warnings (a count that disagrees, colours that say nothing) and
   /// the errors to show (a file that failed, an attribute a file lacks), each once. Tile boxes
   /// are drawn until setTileBoxes(false).
-  SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring,
+  SceneModel(Renderer& renderer, const DemoCylinders& demo, const ColoringOptions& coloring,
              const StreamLimits& limits = {}, SessionReport report = {});
   ~SceneModel();
   SceneModel(const SceneModel&) = delete;
