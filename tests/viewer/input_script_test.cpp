@@ -7,7 +7,7 @@
 
 #include "pcv/core/error.hpp"
 #include "test_support.hpp"
-#include "viewer/input_script.hpp"
+#include "viewer/input/input_script.hpp"
 #include "viewer/window_commands.hpp"
 
 namespace pcv::app {

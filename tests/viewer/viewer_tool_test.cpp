@@ -9,7 +9,7 @@
 #include "pcv/core/error.hpp"
 #include "test_support.hpp"
 #include "viewer/input_router.hpp"
-#include "viewer/input_script.hpp"
+#include "viewer/input/input_script.hpp"
 #include "viewer/tools/tool_list.hpp"
 
 namespace pcv::app {
