@@ -9,10 +9,10 @@
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/session/scene_model.hpp"
 #include "pcv/session/stream_limits.hpp"
+#include "reported_errors.hpp"
 #include "session_test_files.hpp"
 #if PCV_WITH_CUDA
 #include "pcv/cuda/device_buffer.hpp"
-#include "reported_errors.hpp"
 #endif
 
 namespace pcv {
