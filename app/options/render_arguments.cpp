@@ -63,8 +63,7 @@ std::string qualityArguments(const RenderSettings& settings) {
     if (q.hqDepthRange != plain.hqDepthRange)
       text += " --hq-range " + exactFloatText(q.hqDepthRange);
   }
-  if (settings.background != kOpaqueBlack)
-    text += " --background " + hexColor(settings.background);
+  if (settings.background != kOpaqueBlack) text += " --background " + hexColor(settings.background);
   if (q.backgroundGradient) text += " --background-top " + hexColor(q.backgroundTop);
   return text;
 }

@@ -17,7 +17,7 @@
 namespace pcv::app {
 
 struct ViewerOptions {
-  DemoCylinders demo;                    ///< the cylinders, shown when no file is given
+  DemoCylinders demo;                ///< the cylinders, shown when no file is given
   std::string backend = "auto";      ///< auto, cuda, cpu
   std::string interop = "auto";      ///< auto, surface, pbo, host
   std::string glContext = "native";  ///< native (GLX on X11) or egl: the window's GL context

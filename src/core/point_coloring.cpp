@@ -58,7 +58,7 @@ std::vector<float> sampleOf(const ScalarSource& source, uint64_t count) {
 }
 
 void rampColors(const ScalarSource& source, uint64_t count, ColorMap map, const ValueRange& range,
-                 std::span<uint32_t> rgba) {
+                std::span<uint32_t> rgba) {
   // t in float from offsets: the range is moved into the offsets' frame once, in double.
   const float low = float(range.low - source.offset);
   const float scale = float(1.0 / (range.high - range.low));

@@ -19,8 +19,8 @@ void ColoredCloud::clear() {
 }
 
 Coloring ColoredCloud::show(const ColoringOptions& coloring, const PointSetOptions& options,
-                             std::string* fallbackError,
-                             const std::optional<glm::dvec3>& shownOrigin) {
+                            std::string* fallbackError,
+                            const std::optional<glm::dvec3>& shownOrigin) {
   UninitializedVector<Point> colored;
   Coloring used;
   try {

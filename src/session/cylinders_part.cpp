@@ -6,7 +6,8 @@
 
 namespace pcv {
 
-CylindersPart::CylindersPart(const DemoCylinders& demo, Renderer& renderer, const SessionReport& report)
+CylindersPart::CylindersPart(const DemoCylinders& demo, Renderer& renderer,
+                             const SessionReport& report)
     : renderer_(renderer), bounds_(demoCylindersBounds(demo)) {
   // Laying out hundreds of millions of points takes minutes on the CPU: say how far it is.
   LayoutProgress progress;

@@ -12,8 +12,9 @@
 
 namespace pcv {
 
-SceneModel::SceneModel(Renderer& renderer, const DemoCylinders& demo, const ColoringOptions& coloring,
-                       const StreamLimits& limits, SessionReport report)
+SceneModel::SceneModel(Renderer& renderer, const DemoCylinders& demo,
+                       const ColoringOptions& coloring, const StreamLimits& limits,
+                       SessionReport report)
     : renderer_(renderer),
       limits_(limits),
       report_(std::move(report)),

@@ -8,9 +8,8 @@
 namespace pcv::architecture {
 namespace {
 
-const std::set<std::string> kLibraries = {"core",   "cuda",    "octree", "demo",
-                                          "io",     "io_cuda", "raster", "stream",
-                                          "gl",     "session"};
+const std::set<std::string> kLibraries = {"core",    "cuda",   "octree", "demo", "io",
+                                          "io_cuda", "raster", "stream", "gl",   "session"};
 
 std::set<std::string> librariesAnd(std::set<std::string> more) {
   more.insert(kLibraries.begin(), kLibraries.end());
@@ -41,7 +40,8 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
       // the libraries nor the viewer depend on it.
       {"an MPI header", std::regex(R"(^(mpi\.h|mpi_[a-z_]+\.h|mpi/|openmpi/))"), {"cli"}},
       // FFmpeg's libraries stay inside the video writer, an optional part of the build.
-      {"an FFmpeg header", std::regex(R"(^lib(avcodec|avformat|avutil|swscale|swresample)/)"),
+      {"an FFmpeg header",
+       std::regex(R"(^lib(avcodec|avformat|avutil|swscale|swresample)/)"),
        {"video"}},
   };
   return families;

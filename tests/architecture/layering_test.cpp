@@ -152,8 +152,7 @@ TEST_F(PlantedTree, ToolsIncludingTheWindowAreSeen) {
                            "#include \"viewer/viewer_window.hpp\"\n");
   const std::vector<std::string> fromInput = includeViolations(input, "viewer_input");
   EXPECT_EQ(fromInput.size(), 4u) << lines(fromInput);
-  const auto window =
-      plant("app/viewer/probe.cpp", "#include \"viewer/input/camera_rig.hpp\"\n");
+  const auto window = plant("app/viewer/probe.cpp", "#include \"viewer/input/camera_rig.hpp\"\n");
   EXPECT_TRUE(includeViolations(window, "viewer").empty());
   const auto panel =
       plant("app/viewer/panels/probe.cpp", "#include \"viewer/input/input_script.hpp\"\n");

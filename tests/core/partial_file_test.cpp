@@ -145,8 +145,8 @@ TEST(InPlaceOutput, RefusesAFileOrAFolderItCannotWrite) {
   std::filesystem::permissions(image, std::filesystem::perms::owner_read);
   EXPECT_THROW(checkInPlaceOutput(image), InputError);
   std::filesystem::create_directory(dir.file("locked"));
-  std::filesystem::permissions(dir.file("locked"), std::filesystem::perms::owner_read |
-                                                       std::filesystem::perms::owner_exec);
+  std::filesystem::permissions(
+      dir.file("locked"), std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
   EXPECT_THROW(checkInPlaceOutput(dir.file("locked") / "frame.png"), InputError);
   std::filesystem::permissions(dir.file("locked"), std::filesystem::perms::owner_all);
 }

@@ -48,8 +48,8 @@ PointRecordSource cylinderSource(uint64_t count, uint64_t seed) {
     Box3d bounds;
     bounds.extend(glm::dvec3(-3.0));
     bounds.extend(glm::dvec3(3.0));
-    return producedRecords(std::make_shared<CylinderProducer>(makeCylinderSet(seed), count),
-                           bounds, glm::dvec3(0.0), 7);
+    return producedRecords(std::make_shared<CylinderProducer>(makeCylinderSet(seed), count), bounds,
+                           glm::dvec3(0.0), 7);
   };
 }
 

@@ -103,7 +103,8 @@ TEST(SceneModel, AFailedFileKeepsWhatWasShownAndSaysWhy) {
   test::writeText(dir.file("bad.ply"), "ply\nformat ascii 1.0\nelement vertex 1\n");
   auto renderer = createRenderer("cpu");
   test::ReportedErrors reported;
-  SceneModel scene(*renderer, DemoCylinders{.pointCount = 3000, .seed = 2}, {}, {}, reported.report());
+  SceneModel scene(*renderer, DemoCylinders{.pointCount = 3000, .seed = 2}, {}, {},
+                   reported.report());
   scene.showDemo();
   scene.wait();
   scene.open({dir.file("bad.ply").string()}, true);
@@ -118,8 +119,8 @@ TEST(SceneModel, AFailedFileKeepsWhatWasShownAndSaysWhy) {
 
 LoadedScene::LoadedScene(int count) {
   test::writeBytes(dir.file("a.las"), test::makeLas(pointsAt(100.0, count)));
-  scene = std::make_unique<SceneModel>(*renderer, DemoCylinders{}, ColoringOptions{}, StreamLimits{},
-                                       errors.report());
+  scene = std::make_unique<SceneModel>(*renderer, DemoCylinders{}, ColoringOptions{},
+                                       StreamLimits{}, errors.report());
   scene->open({dir.file("a.las").string()}, true);
   pollUntilLoaded(*scene);
 }

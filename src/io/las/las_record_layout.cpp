@@ -144,7 +144,7 @@ RecordLayout lasRecordLayout(const LasHeader& header, const ReadOptions* options
       chosen.attributeNames.push_back(name);
     }
     const bool color = field.role == FieldRole::Red || field.role == FieldRole::Green ||
-                        field.role == FieldRole::Blue;
+                       field.role == FieldRole::Blue;
     if (color && !o.colors) continue;
     chosen.fields.push_back(field);
   }

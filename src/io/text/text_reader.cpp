@@ -174,8 +174,8 @@ void guessColumns(const TextRows& rows, std::vector<FieldRole>& roles,
   };
   auto colorRange = [](double v) { return v >= 0.0 && v <= 255.0; };
   auto colors = [&](size_t first) {
-    return first + 3 <= columns && columnIs(first, colorRange) &&
-           columnIs(first + 1, colorRange) && columnIs(first + 2, colorRange);
+    return first + 3 <= columns && columnIs(first, colorRange) && columnIs(first + 1, colorRange) &&
+           columnIs(first + 2, colorRange);
   };
   auto constant = [&](size_t c) {
     return columnIs(c, [&](double v) { return v == rows.values[c]; });
