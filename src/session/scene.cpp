@@ -118,8 +118,8 @@ void Scene::openInCore() {
   }
   bounds_ = inCore.bounds();
   const PointCloud& cloud = inCore.cloud();
-  ColouredCloud& coloured = inCore.coloured();
-  if (options_.stream.filterData) coloured.setFilterData(true, options_.stream.rangeAttribute);
+  ColoredCloud& colored = inCore.colored();
+  if (options_.stream.filterData) colored.setFilterData(true, options_.stream.rangeAttribute);
   LayoutProgress progress;
   {
     auto shown = report.show("laying out " + countText(cloud.size()) + " points", nullptr,

@@ -9,7 +9,7 @@
 #include "pcv/core/host_memory.hpp"
 #include "pcv/io/copc_hierarchy.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
-#include "pcv/scene/cylinders.hpp"
+#include "pcv/demo/cylinders.hpp"
 #include "pcv/session/copc_cache.hpp"
 #include "pcv/stream/tile_set.hpp"
 
@@ -114,9 +114,9 @@ ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   return plan;
 }
 
-Box3d demoSceneBounds(const DemoScene& demo) {
+Box3d demoCylindersBounds(const DemoCylinders& demo) {
   Box3d box;
-  for (const Cylinder& c : makeCylinderScene(demo.seed).cylinders) {
+  for (const Cylinder& c : makeCylinderSet(demo.seed).cylinders) {
     for (int axis = 0; axis < 3; ++axis) {
       const double along = std::abs(double(c.axisZ[axis])) * c.halfHeight;
       const double across =

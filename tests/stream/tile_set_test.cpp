@@ -206,7 +206,7 @@ TEST_F(TileSetTest, CopcTilesKeepOnlyAFewFilesOpen) {
   EXPECT_LE(open->openCount(), 2u);
 }
 
-TEST_F(TileSetTest, AReopenedCopcTileKeepsTheColourScaleOfItsFirstOpening) {
+TEST_F(TileSetTest, AReopenedCopcTileKeepsTheColorScaleOfItsFirstOpening) {
   const std::string a = writeCopcTile(dir_ / "a.copc.laz", 0, 0, 30);
   const std::string b = writeCopcTile(dir_ / "b.copc.laz", 1, 0, 30);
   const CopcFile first(a);

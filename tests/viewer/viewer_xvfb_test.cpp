@@ -156,7 +156,7 @@ TEST_F(ViewerXvfb, BadScriptIsOneClearError) {
   EXPECT_NE(output.find("script.txt:1"), std::string::npos) << output;
 }
 
-TEST_F(ViewerXvfb, LasFileIsFramedAndColourModesSwitchWithoutLoss) {
+TEST_F(ViewerXvfb, LasFileIsFramedAndColorModesSwitchWithoutLoss) {
   const std::string las = sharedFile("las/autzen_trim.las");
   if (las.empty()) GTEST_SKIP() << "shared test data not found";
   std::string output;
