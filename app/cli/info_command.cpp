@@ -12,6 +12,7 @@
 #include "pcv/stream/tile_set.hpp"
 #include "options/option_groups.hpp"
 #include "options/run_report.hpp"
+#include "options/stream_flags.hpp"
 
 namespace pcv::app {
 namespace {
@@ -146,7 +147,12 @@ nlohmann::json boundsFigures(const Box3d& b) {
 /// A dataset (folders among the paths): its tiles, one line each, then the totals. Its tiles'
 /// headers are read in parallel; tiles in two coordinate systems are an error naming two.
 void describeDataset(const std::vector<std::string>& paths) {
-  TileSet set = describeTiles(expandTilePaths(paths));
+  std::vector<std::string> warnings;
+  TileSet set = describeTiles(expandTilePaths(paths, &warnings));
+  for (const std::string& warning : warnings) {
+    std::fprintf(stderr, "pcv: warning: %s\n", warning.c_str());
+    runReport()["warnings"].push_back(warning);
+  }
   requireOneCoordinateSystem(set);
   completeFromDatabase(set.crs);
   nlohmann::json formats = nlohmann::json::object();
@@ -193,6 +199,7 @@ void addInfoCommand(CLI::App& cli) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto read = std::make_shared<ReadFlags>();
   auto stats = std::make_shared<bool>(false);
+  auto remote = std::make_shared<StreamLimits>();
   CLI::App* info = cli.add_subcommand(
       "info",
       "Describe point cloud files (PLY, LAS, LAZ, COPC, PCD, E57, text): format, points, "
@@ -204,8 +211,10 @@ void addInfoCommand(CLI::App& cli) {
   info->add_flag("--stats", *stats,
                  "Read every point: counts without NaN/inf points and bounds computed from them "
                  "(default: the header alone, instant at any size)");
+  addRemoteFlags(*info, *remote);
   addReportOption(*info);
-  info->callback([files, read, stats] {
+  info->callback([files, read, stats, remote] {
+    applyRemoteLimits(*remote);
     if (namesDataset(*files)) {
       describeDataset(*files);
       return;

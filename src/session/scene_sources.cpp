@@ -53,7 +53,7 @@ ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   applyRemoteLimits(limits);
   ScenePlan plan;
   const bool folder = namesDataset(sources.files);
-  plan.files = folder ? expandTilePaths(sources.files) : sources.files;
+  plan.files = folder ? expandTilePaths(sources.files, &plan.warnings) : sources.files;
   plan.clouds = sources.clouds;
   plan.demo = sources.demo;
   if (!sources.files.empty()) {

@@ -57,9 +57,11 @@ bool hasTileExtension(const std::string& path);
 /// `paths` with every folder replaced by the tile files under it (recursively, by name, sorted)
 /// and every QGIS virtual point cloud (.vpc) by its tiles, in its order; files stay as given.
 /// A VPC (a path or a URL) gives its tiles' locations: local paths, or URLs read by range
-/// requests (pcv/io/remote_source.hpp). Throws InputError for a folder or VPC without tiles or a
-/// path that is not there.
-std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths);
+/// requests (pcv/io/remote_source.hpp); a remote VPC's are URLs only (resolveVpcHref). A tile
+/// that a VPC lists twice is kept once, with a line in `warnings` (when given). Throws
+/// InputError for a folder or VPC without tiles, a path that is not there, or a refused href.
+std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths,
+                                         std::vector<std::string>* warnings = nullptr);
 
 /// The overview point clouds that the VPCs among `paths` name (distinct, in order of first use,
 /// local files that exist and are COPC by name; URLs and missing files are left out, as a

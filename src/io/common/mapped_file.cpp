@@ -28,7 +28,9 @@ struct FileDescriptor {
 }  // namespace
 
 MappedFile::MappedFile(const std::filesystem::path& path, bool readAhead) : path_(path) {
-  FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  // O_NONBLOCK: a FIFO (or a device) named as a file is refused below instead of blocking the
+  // open until a writer comes; on a regular file the flag changes nothing.
+  FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
   if (file.fd < 0) {
     throw InputError(path.string() + ": cannot open: " + std::strerror(errno));
   }

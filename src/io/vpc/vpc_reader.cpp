@@ -12,6 +12,7 @@
 #include "pcv/core/error.hpp"
 #include "pcv/io/byte_source.hpp"
 #include "pcv/io/remote_source.hpp"
+#include "pcv/io/uri_reference.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
 #include "vpc_fields.hpp"
 
@@ -32,8 +33,8 @@ constexpr int kMaxDepth = 32;
 /// Turns the object-building events of the parser into tiles.
 class FeatureCollectionParser {
  public:
-  FeatureCollectionParser(std::string name, std::string base)
-      : name_(std::move(name)), base_(std::move(base)) {}
+  FeatureCollectionParser(std::string name, std::string base, VpcHrefRules rules)
+      : name_(std::move(name)), base_(std::move(base)), rules_(rules) {}
 
   /// nlohmann's parser_callback_t: false drops the value just parsed.
   bool onEvent(int depth, json::parse_event_t event, json& parsed) {
@@ -50,7 +51,7 @@ class FeatureCollectionParser {
     // An item of "features".
     if (event == Event::object_start) return true;
     if (event == Event::object_end) {
-      FeatureFields fields = readFeature(parsed, featurePointer(), name_, base_);
+      FeatureFields fields = readFeature(parsed, featurePointer(), name_, base_, rules_);
       fields.tile.crsIndex = crsIndexOf(std::move(fields.crs));
       collection_.tiles.push_back(std::move(fields.tile));
       ++featureIndex_;
@@ -118,6 +119,7 @@ class FeatureCollectionParser {
   }
 
   std::string name_, base_;
+  VpcHrefRules rules_;
   std::string rootKey_;
   bool inFeatures_ = false, sawFeatures_ = false;
   uint64_t featureIndex_ = 0;
@@ -162,8 +164,8 @@ uint64_t VirtualPointCloud::totalPoints() const {
 }
 
 VirtualPointCloud parseVirtualPointCloud(std::istream& input, const std::string& name,
-                                         const std::string& base) {
-  FeatureCollectionParser parser(name, base);
+                                         const std::string& base, const VpcHrefRules& rules) {
+  FeatureCollectionParser parser(name, base, rules);
   CountingBuffer counted(input.rdbuf());
   std::istream countedInput(&counted);
   try {
@@ -185,20 +187,31 @@ VirtualPointCloud parseVirtualPointCloud(std::istream& input, const std::string&
 }
 
 VirtualPointCloud readVirtualPointCloud(const std::filesystem::path& path) {
+  return readVirtualPointCloud(path, {.sameOrigin = remoteOptions().tilesOnVpcOrigin});
+}
+
+VirtualPointCloud readVirtualPointCloud(const std::filesystem::path& path,
+                                        const VpcHrefRules& rules) {
   if (isRemoteLocation(path.string())) {
-    // Fetched whole (a VPC is a few hundred bytes a tile); relative hrefs join its URL's folder.
+    // Fetched whole (a VPC is a few hundred bytes a tile); its hrefs are references resolved
+    // against its URL (RFC 3986), so they name web resources only.
     const std::string url = path.string();
     const std::vector<uint8_t> bytes = readWholeSource(*openByteSource(url));
     std::istringstream input(std::string(bytes.begin(), bytes.end()));
-    const size_t query = url.find_first_of("?#");
-    const size_t slash = url.rfind('/', query == std::string::npos ? url.size() : query);
-    return parseVirtualPointCloud(input, url, url.substr(0, slash + 1));
+    return parseVirtualPointCloud(input, locationForMessages(url), url, rules);
+  }
+  // Checked before it is opened: a FIFO or a device would block the open or the read.
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (error) throw InputError(path.string() + ": cannot open the virtual point cloud: " + error.message());
+  if (!std::filesystem::is_regular_file(status)) {
+    throw InputError(path.string() + ": the virtual point cloud is not a regular file");
   }
   std::ifstream input(path, std::ios::binary);
   if (!input) throw InputError(path.string() + ": cannot open the virtual point cloud");
   std::string base = path.parent_path().string();
   if (base.empty()) base = ".";
-  return parseVirtualPointCloud(input, path.string(), base);
+  return parseVirtualPointCloud(input, path.string(), base, rules);
 }
 
 }  // namespace pcv
