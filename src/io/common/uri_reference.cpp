@@ -82,26 +82,28 @@ UriReference splitUriReference(std::string_view text) {
 }
 
 std::string removeDotSegments(std::string_view path) {
-  std::string input(path), output;
+  // The input is consumed from the front as a view (RFC 3986's "replace with /" is dropping
+  // the characters before that '/'), so a long path costs linear time.
+  std::string_view input = path;
+  std::string output;
   while (!input.empty()) {
     if (input.starts_with("../")) {
-      input.erase(0, 3);
-    } else if (input.starts_with("./")) {
-      input.erase(0, 2);
-    } else if (input.starts_with("/./")) {
-      input.erase(0, 2);
+      input.remove_prefix(3);
+    } else if (input.starts_with("./") || input.starts_with("/./")) {
+      input.remove_prefix(2);
     } else if (input == "/.") {
       input = "/";
     } else if (input.starts_with("/../") || input == "/..") {
-      input = input.size() == 3 ? std::string("/") : input.substr(3);
+      input = input.size() == 3 ? std::string_view("/") : input.substr(3);
       const size_t slash = output.rfind('/');
       output.erase(slash == std::string::npos ? 0 : slash);
     } else if (input == "." || input == "..") {
-      input.clear();
+      input = {};
     } else {
       const size_t end = input.find('/', input[0] == '/' ? 1 : 0);
-      output += input.substr(0, end);
-      input.erase(0, end == std::string::npos ? input.size() : end);
+      const size_t length = end == std::string_view::npos ? input.size() : end;
+      output += input.substr(0, length);
+      input.remove_prefix(length);
     }
   }
   return output;
