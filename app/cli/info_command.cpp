@@ -146,9 +146,9 @@ nlohmann::json boundsFigures(const Box3d& b) {
 
 /// A dataset (folders among the paths): its tiles, one line each, then the totals. Its tiles'
 /// headers are read in parallel; tiles in two coordinate systems are an error naming two.
-void describeDataset(const std::vector<std::string>& paths) {
+void describeDataset(const std::vector<std::string>& paths, bool skipBadTiles) {
   std::vector<std::string> warnings;
-  TileSet set = describeTiles(expandTilePaths(paths, &warnings));
+  TileSet set = describeTiles(expandTilePaths(paths, &warnings), skipBadTiles ? &warnings : nullptr);
   for (const std::string& warning : warnings) {
     std::fprintf(stderr, "pcv: warning: %s\n", warning.c_str());
     runReport()["warnings"].push_back(warning);
@@ -216,7 +216,7 @@ void addInfoCommand(CLI::App& cli) {
   info->callback([files, read, stats, remote] {
     applyRemoteLimits(*remote);
     if (namesDataset(*files)) {
-      describeDataset(*files);
+      describeDataset(*files, remote->skipBadTiles);
       return;
     }
     ReadOptions options = readOptionsFrom(*read);

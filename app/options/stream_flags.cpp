@@ -48,6 +48,9 @@ void addRemoteFlags(CLI::App& command, StreamLimits& flags) {
                   "VPC's own scheme, host and port; 'any' follows its hrefs to other servers "
                   "(never to local files)")
       ->check(CLI::IsMember({"same", "any"}));
+  command.add_flag("--skip-bad-tiles", flags.skipBadTiles,
+                   "A dataset: leave out, with a warning each, the tiles that cannot be opened "
+                   "(default: the first such tile ends the command with its error)");
 }
 
 void addStreamTimeLimit(CLI::App& command, double& seconds) {

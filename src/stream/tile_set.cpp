@@ -157,15 +157,38 @@ std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths,
   return files;
 }
 
-TileSet describeTiles(const std::vector<std::string>& files) {
+TileSet describeTiles(const std::vector<std::string>& files, std::vector<std::string>* skipped) {
   TileSet set;
-  set.tiles.resize(files.size());
-  const auto describe = [&](size_t i) { set.tiles[i] = describeTile(files[i]); };
+  std::vector<Tile> tiles(files.size());
+  // With `skipped`, a tile that fails is remembered instead of ending the open.
+  std::vector<std::string> failures(skipped ? files.size() : 0);
+  const auto describe = [&](size_t i) {
+    if (!skipped) {
+      tiles[i] = describeTile(files[i]);
+      return;
+    }
+    try {
+      tiles[i] = describeTile(files[i]);
+    } catch (const Error& error) {
+      failures[i] = error.what();
+    }
+  };
   if (std::any_of(files.begin(), files.end(), isRemoteLocation)) {
     // Remote headers wait on round trips: as many at once as requests may be in flight.
     forEachTileOnThreads(files.size(), size_t(std::max(1, remoteOptions().connections)), describe);
   } else {
     forEachTile(files.size(), describe);
+  }
+  for (size_t i = 0; i < tiles.size(); ++i) {
+    if (skipped && !failures[i].empty()) {
+      skipped->push_back("tile skipped (--skip-bad-tiles): " + failures[i]);
+      continue;
+    }
+    set.tiles.push_back(std::move(tiles[i]));
+  }
+  if (set.tiles.empty() && !files.empty()) {
+    throw InputError("no tile of the dataset could be read (" + std::to_string(files.size()) +
+                     " tried); the first failed with: " + failures.front());
   }
   for (const Tile& tile : set.tiles) {
     set.pointCount += tile.pointCount;

@@ -1,8 +1,8 @@
 // Datasets whose VPC or tiles are on a web server (tests/support/http_test_server, loopback):
 // a remote VPC reaches no local file, tiles stay on its origin unless --tile-origins any, a
 // FIFO is refused instead of waited on, a trickling server ends in an error within
-// --http-timeout, a dataset stops at its first failed tile, a VPC's duplicate items are read
-// once, and messages carry no credentials, raw line breaks or unbounded hrefs. Every command
+// --http-timeout, a dataset stops at its first failed tile (or, with --skip-bad-tiles, leaves
+// failed tiles out), a VPC's duplicate items are read once, and messages carry no credentials, raw line breaks or unbounded hrefs. Every command
 // runs under `timeout`, so a regression fails the test instead of hanging it.
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -99,6 +99,13 @@ TEST_F(RemoteDatasetCli, ARemoteVpcNeverOpensALocalFile) {
   // "//abs/path" names the host "abs" (here the folder's first name): refused as another origin.
   server_.put("index.vpc", bytesOf(vpcOf({"/" + tile_})));
   EXPECT_NE(info(server_.url("index.vpc"), ""), 0) << text_;
+  // The same through the scene a render opens.
+  server_.put("index.vpc", bytesOf(vpcOf({"file://" + tile_})));
+  EXPECT_NE(pcv("render '" + server_.url("index.vpc") + "' --backend cpu --size 64x48 --out " +
+                    dir_.file("r.png").string(),
+                &text_),
+            0)
+      << text_;
 }
 
 TEST_F(RemoteDatasetCli, HrefsArePercentEncodedAndASignedVpcUrlOpens) {
@@ -176,6 +183,24 @@ TEST_F(RemoteDatasetCli, ADatasetStopsAtItsFirstFailedTile) {
   // The VPC, then the tiles the 16 threads (--http-connections) had started when the first
   // one failed, not all 320.
   EXPECT_LT(server_.requests(), 50u);
+}
+
+TEST_F(RemoteDatasetCli, SkipBadTilesLeavesFailedTilesOutWithAWarningEach) {
+  server_.put("index.vpc", bytesOf(vpcOf({"missing1.copc.laz", "a.copc.laz", "missing2.copc.laz"})));
+  EXPECT_NE(info(server_.url("index.vpc"), ""), 0) << text_;
+  nlohmann::json report;
+  ASSERT_EQ(info(server_.url("index.vpc"), "--skip-bad-tiles", &report), 0) << text_;
+  EXPECT_EQ(report["dataset"].value("tileCount", 0), 1);
+  EXPECT_EQ(report["dataset"].value("points", 0ull), 14400u);
+  EXPECT_EQ(report.value("warnings", nlohmann::json::array()).size(), 2u);
+  // The scene the render opens takes it too.
+  const std::string render = "render '" + server_.url("index.vpc") +
+                             "' --backend cpu --size 64x48 --out " + dir_.file("s.png").string();
+  EXPECT_NE(pcv(render, &text_), 0) << text_;
+  EXPECT_EQ(pcv(render + " --skip-bad-tiles", &text_), 0) << text_;
+  // With no tile left there is nothing to show: an error still.
+  server_.put("none.vpc", bytesOf(vpcOf({"missing1.copc.laz", "missing2.copc.laz"})));
+  EXPECT_NE(info(server_.url("none.vpc"), "--skip-bad-tiles"), 0) << text_;
 }
 
 TEST_F(RemoteDatasetCli, DuplicateItemsOfAVpcAreReadOnceWithAWarning) {

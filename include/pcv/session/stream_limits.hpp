@@ -23,6 +23,9 @@ struct StreamLimits {
   double httpTimeoutSeconds = 0.0;
   /// A remote VPC's tiles: "same" on its origin only (the default, also when empty), "any".
   std::string tileOrigins;
+  /// A dataset's tiles whose header cannot be read are left out with a warning instead of
+  /// failing the open (--skip-bad-tiles).
+  bool skipBadTiles = false;
   /// Points carry what filters read (classes, returns; StreamingOptions::filterData), in core
   /// and streamed; off costs nothing.
   bool filterData = false;

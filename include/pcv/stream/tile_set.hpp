@@ -74,8 +74,11 @@ bool namesDataset(const std::vector<std::string>& paths);
 /// Reads the header of every one of `files` on all cores (ReadOptions::headerOnly: no point is
 /// decoded, each file is open only while its header is read). Throws InputError naming the file
 /// for one that is not LAS, LAZ or COPC or whose header is broken. Does not compare the tiles'
-/// coordinate systems (files merged in core never did).
-TileSet describeTiles(const std::vector<std::string>& files);
+/// coordinate systems (files merged in core never did). The first tile that fails ends the work
+/// (tiles after it are not started). With `skipped` (--skip-bad-tiles), every tile is tried and
+/// those that fail are left out, a line each in `skipped`; it throws only when none is left.
+TileSet describeTiles(const std::vector<std::string>& files,
+                      std::vector<std::string>* skipped = nullptr);
 
 /// Throws InputError naming two tiles when `set`'s tiles state different coordinate systems (the
 /// bytes of their LASF_Projection WKT and GeoTIFF records differ, a tile stating none included).
