@@ -207,8 +207,9 @@ void requireOneCoordinateSystem(const TileSet& set) {
   };
   for (const Tile& tile : set.tiles) {
     if (tile.crs.sameAs(first.crs)) continue;
-    throw InputError("the tiles are in different coordinate systems: " + first.path + " " +
-                     says(first) + "; " + tile.path + " " + says(tile) +
+    throw InputError("the tiles are in different coordinate systems: " +
+                     locationForMessages(first.path) + " " + says(first) + "; " +
+                     locationForMessages(tile.path) + " " + says(tile) +
                      " (compared: their WKT records, or their EPSG codes where neither has WKT)");
   }
 }

@@ -2,8 +2,9 @@
 // a remote VPC reaches no local file, tiles stay on its origin unless --tile-origins any, a
 // FIFO is refused instead of waited on, a trickling server ends in an error within
 // --http-timeout, a dataset stops at its first failed tile (or, with --skip-bad-tiles, leaves
-// failed tiles out), a VPC's duplicate items are read once, and messages carry no credentials, raw line breaks or unbounded hrefs. Every command
-// runs under `timeout`, so a regression fails the test instead of hanging it.
+// failed tiles out), a VPC's duplicate items are read once, and messages carry no credentials,
+// raw line breaks or unbounded hrefs. Every command runs under `timeout`, so a regression fails
+// the test instead of hanging it.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -221,6 +222,11 @@ TEST_F(RemoteDatasetCli, MessagesCarryNoCredentialsRawLineBreaksOrWholeHugeHrefs
   EXPECT_NE(pcv("info " + dir_.file("secret.vpc").string(), &text_), 0) << text_;
   EXPECT_EQ(text_.find("s3cret"), std::string::npos) << text_;
   EXPECT_EQ(text_.find('\r'), std::string::npos) << text_;
+  // A local tile's name with a line break in it: escaped too, not split into two lines.
+  test::writeText(dir_.file("breaks.vpc"), vpcOf({"miss\\r\\ning.copc.laz"}));
+  EXPECT_NE(pcv("info " + dir_.file("breaks.vpc").string(), &text_), 0) << text_;
+  EXPECT_EQ(text_.find('\r'), std::string::npos) << text_;
+  EXPECT_EQ(text_.find("\ning.copc.laz"), std::string::npos) << text_;
   server_.put("huge.vpc", bytesOf(vpcOf({"file:///" + std::string(100000, 'x') + "\\r\\n"})));
   EXPECT_NE(info(server_.url("huge.vpc"), ""), 0) << text_;
   EXPECT_LT(text_.size(), 2000u);
