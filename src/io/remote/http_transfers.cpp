@@ -197,7 +197,8 @@ void runTransfers(const std::vector<Transfer*>& transfers, const Judge& judge) {
       if (!easy) break;
       Running& r = active.emplace_back(Running{.easy = easy, .transfer = *it});
       if (r.transfer->attempt == 0) {
-        r.transfer->deadline = now + std::chrono::duration_cast<Clock::duration>(
+        // From now, not from the loop's start: waiting for a free connection does not count.
+        r.transfer->deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                          std::chrono::duration<double>(options.requestTimeoutSeconds));
       }
       setUp(easy, *r.transfer, options, r.range, r.errorBuffer);
