@@ -39,13 +39,16 @@ std::string vpcOf(const std::vector<std::string>& hrefs) {
   std::string text = R"({"type": "FeatureCollection", "features": [)";
   for (size_t i = 0; i < hrefs.size(); ++i) {
     text += std::string(i ? "," : "") + R"({"type": "Feature", "stac_version": "1.0.0", "id": "t)" +
-            std::to_string(i) + R"(", "geometry": null, "properties": {}, "assets": {"data": {"href": ")" +
-            hrefs[i] + R"("}}})";
+            std::to_string(i) +
+            R"(", "geometry": null, "properties": {}, "assets": {"data": {"href": ")" + hrefs[i] +
+            R"("}}})";
   }
   return text + "]}";
 }
 
-std::vector<uint8_t> bytesOf(const std::string& text) { return {text.begin(), text.end()}; }
+std::vector<uint8_t> bytesOf(const std::string& text) {
+  return {text.begin(), text.end()};
+}
 
 /// A loopback port nothing listens on (bound, then closed).
 int closedPort() {
@@ -187,7 +190,8 @@ TEST_F(RemoteDatasetCli, ADatasetStopsAtItsFirstFailedTile) {
 }
 
 TEST_F(RemoteDatasetCli, SkipBadTilesLeavesFailedTilesOutWithAWarningEach) {
-  server_.put("index.vpc", bytesOf(vpcOf({"missing1.copc.laz", "a.copc.laz", "missing2.copc.laz"})));
+  server_.put("index.vpc",
+              bytesOf(vpcOf({"missing1.copc.laz", "a.copc.laz", "missing2.copc.laz"})));
   EXPECT_NE(info(server_.url("index.vpc"), ""), 0) << text_;
   nlohmann::json report;
   ASSERT_EQ(info(server_.url("index.vpc"), "--skip-bad-tiles", &report), 0) << text_;

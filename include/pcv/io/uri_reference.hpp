@@ -14,7 +14,7 @@ namespace pcv {
 /// The five parts of a URI reference (RFC 3986 appendix B); an absent part is not the same as an
 /// empty one ("http://h/x?" has an empty query, "http://h/x" none).
 struct UriReference {
-  std::optional<std::string> scheme;  ///< as written, without its ':'
+  std::optional<std::string> scheme;     ///< as written, without its ':'
   std::optional<std::string> authority;  ///< after "//": [userinfo@]host[:port]
   std::string path;
   std::optional<std::string> query;     ///< without its '?'

@@ -8,13 +8,17 @@
 namespace pcv {
 namespace {
 
-bool isSchemeStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+bool isSchemeStart(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) != 0;
+}
 
 bool isSchemeCharacter(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '+' || c == '-' || c == '.';
 }
 
-bool isHexDigit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+bool isHexDigit(char c) {
+  return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+}
 
 std::string lower(std::string_view text) {
   std::string out(text);
@@ -74,7 +78,8 @@ UriReference splitUriReference(std::string_view text) {
   }
   if (text.starts_with("//")) {
     const size_t end = text.find('/', 2);
-    parts.authority = std::string(text.substr(2, end == std::string_view::npos ? text.npos : end - 2));
+    parts.authority =
+        std::string(text.substr(2, end == std::string_view::npos ? text.npos : end - 2));
     text = end == std::string_view::npos ? std::string_view() : text.substr(end);
   }
   parts.path = std::string(text);
@@ -128,9 +133,8 @@ std::string resolveUriReference(std::string_view baseText, std::string_view refe
         target.path = base.path;
         target.query = reference.query ? reference.query : base.query;
       } else {
-        target.path = removeDotSegments(reference.path.starts_with('/')
-                                            ? reference.path
-                                            : mergePaths(base, reference.path));
+        target.path = removeDotSegments(
+            reference.path.starts_with('/') ? reference.path : mergePaths(base, reference.path));
         target.query = reference.query;
       }
       target.authority = base.authority;
@@ -147,9 +151,10 @@ std::string percentEncodeUri(std::string_view text) {
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
-    const bool escape = c == '%' && i + 2 < text.size() && isHexDigit(text[i + 1]) &&
-                        isHexDigit(text[i + 2]);
-    if (c > 0x20 && c < 0x7f && (c != '%' || escape) && kNotInUris.find(char(c)) == kNotInUris.npos) {
+    const bool escape =
+        c == '%' && i + 2 < text.size() && isHexDigit(text[i + 1]) && isHexDigit(text[i + 2]);
+    if (c > 0x20 && c < 0x7f && (c != '%' || escape) &&
+        kNotInUris.find(char(c)) == kNotInUris.npos) {
       out += char(c);
       continue;
     }
@@ -170,7 +175,8 @@ std::string uriOrigin(std::string_view uri) {
   const size_t colon = host.rfind(':');
   if (colon != std::string::npos && (bracket == std::string::npos || colon > bracket)) {
     const std::string port = host.substr(colon + 1);
-    if (port.empty() || (scheme == "http" && port == "80") || (scheme == "https" && port == "443")) {
+    if (port.empty() || (scheme == "http" && port == "80") ||
+        (scheme == "https" && port == "443")) {
       host.erase(colon);
     }
   }
@@ -188,9 +194,12 @@ std::string locationForMessages(std::string_view location, size_t maxBytes) {
   std::string out;
   for (const char ch : shown) {
     const unsigned char c = static_cast<unsigned char>(ch);
-    if (c == '\r') out += "\\r";
-    else if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
+    if (c == '\r')
+      out += "\\r";
+    else if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
     else if (c < 0x20 || c == 0x7f) {
       char code[5];
       std::snprintf(code, sizeof code, "\\x%02X", c);

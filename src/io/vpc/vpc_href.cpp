@@ -29,8 +29,10 @@ std::string resolveRemoteHref(const std::string& base, const std::string& href,
   const std::string encoded = percentEncodeUri(href);
   const UriReference reference = splitUriReference(encoded);
   if (reference.scheme && !isWebScheme(lowerCase(*reference.scheme))) {
-    refuse(href, "a VPC read over the network may name http://, https:// and s3:// files only, "
-                 "not " + lowerCase(*reference.scheme) + ": ones");
+    refuse(href,
+           "a VPC read over the network may name http://, https:// and s3:// files only, "
+           "not " +
+               lowerCase(*reference.scheme) + ": ones");
   }
   const std::string resolved = resolveUriReference(base, encoded);
   // "http:x" or "http:/x" (a scheme without "//host") resolves to no web location.
