@@ -159,6 +159,16 @@ TEST_F(RemoteSource, RetriesStopAtTheRequestDeadline) {
   EXPECT_LT(seconds, 1.0 + 1.0);
 }
 
+TEST_F(RemoteSource, EndlessHeadersAreRefusedNotHeldOrRetried) {
+  server_.put("a.bin", randomBytes(1000, 4));
+  server_.faults().paddingHeadBytes = 8 << 20;
+  const uint64_t before = remoteCounters().requests;
+  const RemoteError error = failureOf(server_.url("a.bin"));
+  server_.faults().paddingHeadBytes = 0;
+  EXPECT_EQ(error.failure(), RemoteFailure::BadAnswer);
+  EXPECT_EQ(remoteCounters().requests - before, 1u) << "a permanent fault is not asked again";
+}
+
 TEST_F(RemoteSource, RefusalsNameTheirStatus) {
   server_.put("secret.laz", randomBytes(1000, 5));
   server_.setStatus("secret.laz", 403);

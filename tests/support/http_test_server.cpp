@@ -210,6 +210,12 @@ bool HttpTestServer::answer(int connection, const std::string& request) {
     head += "Content-Range: bytes " + std::to_string(first) + "-" + std::to_string(last) + "/" +
             std::to_string(size) + "\r\nAccept-Ranges: bytes\r\n";
   }
+  if (const int padding = faults_.paddingHeadBytes; padding > 0) {
+    const std::string line = "X-Padding: " + std::string(1000, 'p') + "\r\n";
+    std::string pad;
+    for (int sent = 0; sent < padding; sent += int(line.size())) pad += line;
+    head += pad;
+  }
   head += "\r\n";
   if (!sendAll(connection, head.data(), head.size())) return false;
   if (take(faults_.truncateNext)) {

@@ -28,6 +28,9 @@ struct HttpFaults {
   /// Bodies sent at this many bytes per second (in tenths, every 100 ms) when positive: a server
   /// that trickles above libcurl's low-speed floor and so is never cut by it.
   std::atomic<int> trickleBytesPerSecond{0};
+  /// Header lines of this many bytes in all sent before the real ones when positive: a server
+  /// whose head never ends.
+  std::atomic<int> paddingHeadBytes{0};
 };
 
 class HttpTestServer {

@@ -74,7 +74,12 @@ Connections& connections() {
 }
 
 size_t onHeader(char* data, size_t size, size_t count, void* user) {
-  static_cast<Transfer*>(user)->head.append(data, size * count);
+  Transfer& t = *static_cast<Transfer*>(user);
+  if (t.head.size() + size * count > kMaxHeadBytes) {
+    t.headOverflowed = true;
+    return 0;  // aborts the transfer
+  }
+  t.head.append(data, size * count);
   return size * count;
 }
 
@@ -102,6 +107,7 @@ void setUp(CURL* easy, Transfer& t, const RemoteOptions& options, std::string& r
   t.body.clear();
   t.received = 0;
   t.overflowed = false;
+  t.headOverflowed = false;
   t.curlCode = 0;
   t.curlError.clear();
   errorBuffer[0] = '\0';

@@ -12,6 +12,10 @@
 
 namespace pcv::io {
 
+/// Header text kept of one answer at most (all heads of its redirects together): a server that
+/// sends headers without end is cut there instead of filling memory until the deadline.
+constexpr size_t kMaxHeadBytes = 256 << 10;
+
 /// One GET, with a Range unless `length` is 0 (then the whole file).
 struct Transfer {
   std::string url;
@@ -26,6 +30,7 @@ struct Transfer {
   std::vector<uint8_t> body;
   uint64_t received = 0;  ///< body bytes, into target or body
   bool overflowed = false;
+  bool headOverflowed = false;  ///< the header text passed kMaxHeadBytes: aborted
   int curlCode = 0;  ///< CURLcode; 0 is success
   std::string curlError;
   int attempt = 0;  ///< 0 for the first

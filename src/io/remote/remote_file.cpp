@@ -91,6 +91,12 @@ Verdict RemoteFile::failOrRetry(Transfer& t, RemoteFailure failure, int status,
 }
 
 Verdict RemoteFile::judgeTransport(Transfer& t, const std::string& asked) const {
+  if (t.headOverflowed) {
+    return failOrRetry(t, RemoteFailure::BadAnswer, 0,
+                       asked + "the answer's headers are larger than " +
+                           formatBytes(double(kMaxHeadBytes)) + " (a broken or hostile server)",
+                       false);
+  }
   if (isDnsFailure(t.curlCode)) {
     return failOrRetry(t, RemoteFailure::Dns, 0, "cannot resolve the host name (DNS): " + t.curlError, false);
   }
