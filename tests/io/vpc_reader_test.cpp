@@ -104,6 +104,11 @@ TEST(VpcReader, ARemoteVpcNamesWebResourcesOnly) {
   EXPECT_THROW(resolveVpcHref(base, "http://host:8443/a.laz", {.sameOrigin = true}), InputError);
   EXPECT_EQ(resolveVpcHref(base, "HTTPS://HOST:8443/a.laz", {.sameOrigin = true}),
             "HTTPS://HOST:8443/a.laz");
+  // An s3:// href is on the https host it is read from.
+  EXPECT_EQ(resolveVpcHref("https://b.s3.amazonaws.com/i.vpc", "s3://b/t.laz", {.sameOrigin = true}),
+            "s3://b/t.laz");
+  EXPECT_THROW(resolveVpcHref("https://c.s3.amazonaws.com/i.vpc", "s3://b/t.laz", {.sameOrigin = true}),
+               InputError);
   // No scheme that reaches the local disk or another protocol, in any case.
   for (const char* href : {"file:///etc/passwd", "FILE:/etc/passwd", "file:relative.laz",
                            "ftp://host/a.laz", "data:,abc", "http:/etc/passwd", "https:a.laz",

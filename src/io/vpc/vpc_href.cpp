@@ -6,6 +6,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/text_case.hpp"
+#include "pcv/io/remote_source.hpp"
 #include "pcv/io/uri_reference.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
 
@@ -21,6 +22,11 @@ constexpr size_t kMaxHrefBytes = 16 << 10;
 
 bool isWebScheme(const std::string& scheme) {
   return scheme == "http" || scheme == "https" || scheme == "s3";
+}
+
+/// The origin a location is fetched from: s3://bucket/key is read from its https host.
+std::string requestOrigin(const std::string& location) {
+  return uriOrigin(requestUrlOf(location));
 }
 
 /// The href of a remote VPC at `base`: a URL on the web, never a local path.
@@ -39,7 +45,7 @@ std::string resolveRemoteHref(const std::string& base, const std::string& href,
   if (!isUrl(resolved) || splitUriReference(resolved).authority->empty()) {
     refuse(href, "expected a URL with a host, or a path relative to the VPC's URL");
   }
-  if (rules.sameOrigin && uriOrigin(resolved) != uriOrigin(base)) {
+  if (rules.sameOrigin && requestOrigin(resolved) != requestOrigin(base)) {
     refuse(href, "on " + locationForMessages(uriOrigin(resolved)) + ", not on the VPC's origin " +
                      locationForMessages(uriOrigin(base)) +
                      " (--tile-origins any follows a VPC to other servers)");
