@@ -57,19 +57,26 @@ const char* tileFormatName(TileFormat format) {
   return "?";
 }
 
+namespace {
+
+/// The extension of `path`, in lower case; a URL's is its path's, without query or fragment.
+std::string extensionOf(const std::string& path) {
+  const std::string name = isRemoteLocation(path) ? splitUriReference(path).path : path;
+  return lowerCase(std::filesystem::path(name).extension().string());
+}
+
+/// Whether `path` names a QGIS virtual point cloud, by its extension (any case); a URL's by the
+/// extension of its path, so that "https://host/index.vpc?token=..." names one.
+bool namesVpc(const std::string& path) { return extensionOf(path) == ".vpc"; }
+
+}  // namespace
+
 bool hasTileExtension(const std::string& path) {
-  const std::string extension = lowerCase(std::filesystem::path(path).extension().string());
+  const std::string extension = extensionOf(path);
   return extension == ".las" || extension == ".laz";  // .copc.laz ends in .laz
 }
 
 namespace {
-
-/// Whether `path` names a QGIS virtual point cloud, by its extension (any case); a URL's by the
-/// extension of its path, so that "https://host/index.vpc?token=..." names one.
-bool namesVpc(const std::string& path) {
-  const std::string name = isRemoteLocation(path) ? splitUriReference(path).path : path;
-  return lowerCase(std::filesystem::path(name).extension().string()) == ".vpc";
-}
 
 /// The tiles of the VPC at `path` (local paths or URLs), in its order, appended to `files`; an
 /// item whose file an earlier item of the VPC names already is left out with a warning, so the

@@ -348,6 +348,14 @@ TEST_F(TileSetTest, CopcAndLasTilesStreamAsOneForestToTheInCoreImage) {
   EXPECT_EQ(test::countLitPixels(streamed, test::kPoisonPixel), uint64_t(kWidth * kHeight));
 }
 
+TEST(TileSetNames, AUrlIsNamedByItsPathWithoutQuery) {
+  EXPECT_TRUE(hasTileExtension("https://h/d/t.copc.laz?sig=1&x=.vpc"));
+  EXPECT_TRUE(hasTileExtension("https://h/d/T.LAS#f"));
+  EXPECT_FALSE(hasTileExtension("https://h/d/index.vpc?name=t.laz"));
+  EXPECT_TRUE(namesDataset({"https://h/d/index.vpc?sig=1"}));
+  EXPECT_FALSE(namesDataset({"https://h/d/t.laz?name=x.vpc"}));
+}
+
 TEST(TileSetFailures, TheFirstFailedTileEndsTheWorkAndIsTheOneReported) {
   test::TempDir dir;
   const std::string tile = test::writeLasTile(dir.file("a.las"), 0, 0, 10).string();
