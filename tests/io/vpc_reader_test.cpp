@@ -4,13 +4,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <iterator>
 #include <sstream>
 #include <streambuf>
 
 #include <gtest/gtest.h>
 
+#include "http_test_server.hpp"
 #include "io_test_util.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/io/remote_source.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
 
 namespace pcv::test {
@@ -285,6 +288,24 @@ TEST(VpcReader, HundredThousandItemsParseInBoundedMemory) {
   ASSERT_EQ(waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+TEST(VpcReader, ARemoteVpcIsParsedAsItArrivesAcrossBlocks) {
+  // About 24 MB: several of the reader's 4 MiB blocks, items cut at their edges.
+  constexpr uint64_t kItems = 20000;
+  GeneratedVpc generated(kItems);
+  std::istream text(&generated);
+  const std::string bytes{std::istreambuf_iterator<char>(text), {}};
+  ASSERT_GT(bytes.size(), 12u << 20);
+  HttpTestServer server;
+  server.put("d/set.vpc", std::vector<uint8_t>(bytes.begin(), bytes.end()));
+  forgetRemoteSources();
+  const VirtualPointCloud vpc = readVirtualPointCloud(server.url("d/set.vpc"));
+  forgetRemoteSources();
+  ASSERT_EQ(vpc.tiles.size(), kItems);
+  EXPECT_EQ(vpc.totalPoints(), kItems * 1000000);
+  EXPECT_EQ(vpc.tiles.front().location, server.url("d/tile0.copc.laz"));
+  EXPECT_EQ(vpc.tiles.back().location, server.url("d/tile" + std::to_string(kItems - 1) + ".copc.laz"));
 }
 
 }  // namespace

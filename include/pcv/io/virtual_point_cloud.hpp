@@ -74,8 +74,9 @@ std::string resolveVpcHref(const std::string& base, const std::string& href,
 /// JSON pointer ("/features/3/assets/data/href") for a value of the wrong type or an absurd one
 /// (negative or fractional count, min above max, a non-finite coordinate). Memory holds one
 /// feature at a time besides the tiles, so VPCs of 100 000 tiles read in little memory. A local
-/// VPC must be a regular file (a FIFO is refused, not waited on); a URL's hrefs follow
-/// `rules`, by default remoteOptions().tilesOnVpcOrigin.
+/// VPC must be a regular file (a FIFO is refused, not waited on); a URL is parsed as its 4 MiB
+/// blocks arrive, never held whole, and its hrefs follow `rules`, by default
+/// remoteOptions().tilesOnVpcOrigin.
 VirtualPointCloud readVirtualPointCloud(const std::filesystem::path& path);
 VirtualPointCloud readVirtualPointCloud(const std::filesystem::path& path,
                                         const VpcHrefRules& rules);

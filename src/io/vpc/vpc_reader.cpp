@@ -1,6 +1,7 @@
 // Reads a VPC feature by feature: nlohmann's parser calls back at the end of each item of
 // "features", the item becomes a VpcTile and its JSON is dropped, so memory holds one feature
 // at a time whatever the number of tiles.
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -155,6 +156,31 @@ class CountingBuffer : public std::streambuf {
   uint64_t delivered_ = 0;
 };
 
+/// A ByteSource read front to back in blocks, as a stream: a remote VPC is parsed while it
+/// arrives, never held whole (nor copied into a string and a string stream, as it once was).
+class SourceBuffer : public std::streambuf {
+ public:
+  explicit SourceBuffer(const ByteSource& source) : source_(source) {}
+
+ private:
+  /// Bytes per read: few round trips, and a block the remote cache keeps or lets go.
+  static constexpr uint64_t kBlockBytes = 4 << 20;
+
+  int_type underflow() override {
+    if (offset_ >= source_.size()) return traits_type::eof();
+    const uint64_t length = std::min(kBlockBytes, source_.size() - offset_);
+    const std::span<const uint8_t> got = source_.read(offset_, length, storage_);
+    offset_ += got.size();
+    char* begin = const_cast<char*>(reinterpret_cast<const char*>(got.data()));
+    setg(begin, begin, begin + got.size());
+    return traits_type::to_int_type(*begin);
+  }
+
+  const ByteSource& source_;
+  uint64_t offset_ = 0;
+  std::vector<uint8_t> storage_;
+};
+
 }  // namespace
 
 uint64_t VirtualPointCloud::totalPoints() const {
@@ -193,11 +219,12 @@ VirtualPointCloud readVirtualPointCloud(const std::filesystem::path& path) {
 VirtualPointCloud readVirtualPointCloud(const std::filesystem::path& path,
                                         const VpcHrefRules& rules) {
   if (isRemoteLocation(path.string())) {
-    // Fetched whole (a VPC is a few hundred bytes a tile); its hrefs are references resolved
-    // against its URL (RFC 3986), so they name web resources only.
+    // Parsed as its blocks arrive; its hrefs are references resolved against its URL (RFC
+    // 3986), so they name web resources only.
     const std::string url = path.string();
-    const std::vector<uint8_t> bytes = readWholeSource(*openByteSource(url));
-    std::istringstream input(std::string(bytes.begin(), bytes.end()));
+    const std::shared_ptr<const ByteSource> source = openByteSource(url);
+    SourceBuffer buffer(*source);
+    std::istream input(&buffer);
     return parseVirtualPointCloud(input, locationForMessages(url), url, rules);
   }
   // Checked before it is opened: a FIFO or a device would block the open or the read.
