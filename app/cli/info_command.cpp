@@ -148,7 +148,8 @@ nlohmann::json boundsFigures(const Box3d& b) {
 /// headers are read in parallel; tiles in two coordinate systems are an error naming two.
 void describeDataset(const std::vector<std::string>& paths, bool skipBadTiles) {
   std::vector<std::string> warnings;
-  TileSet set = describeTiles(expandTilePaths(paths, &warnings), skipBadTiles ? &warnings : nullptr);
+  TileSet set =
+      describeTiles(expandTilePaths(paths, &warnings), skipBadTiles ? &warnings : nullptr);
   for (const std::string& warning : warnings) {
     std::fprintf(stderr, "pcv: warning: %s\n", warning.c_str());
     runReport()["warnings"].push_back(warning);

@@ -67,7 +67,9 @@ std::string extensionOf(const std::string& path) {
 
 /// Whether `path` names a QGIS virtual point cloud, by its extension (any case); a URL's by the
 /// extension of its path, so that "https://host/index.vpc?token=..." names one.
-bool namesVpc(const std::string& path) { return extensionOf(path) == ".vpc"; }
+bool namesVpc(const std::string& path) {
+  return extensionOf(path) == ".vpc";
+}
 
 }  // namespace
 
@@ -214,10 +216,10 @@ void requireOneCoordinateSystem(const TileSet& set) {
   };
   for (const Tile& tile : set.tiles) {
     if (tile.crs.sameAs(first.crs)) continue;
-    throw InputError("the tiles are in different coordinate systems: " +
-                     locationForMessages(first.path) + " " + says(first) + "; " +
-                     locationForMessages(tile.path) + " " + says(tile) +
-                     " (compared: their WKT records, or their EPSG codes where neither has WKT)");
+    throw InputError(
+        "the tiles are in different coordinate systems: " + locationForMessages(first.path) + " " +
+        says(first) + "; " + locationForMessages(tile.path) + " " + says(tile) +
+        " (compared: their WKT records, or their EPSG codes where neither has WKT)");
   }
 }
 

@@ -85,7 +85,8 @@ TEST(VpcReader, ResolvesHrefsAgainstTheVpc) {
   EXPECT_EQ(resolveVpcHref("/d/vpc", "file:///other/a.laz"), "/other/a.laz");
   EXPECT_EQ(resolveVpcHref("/d/vpc", "https://host/x/a.copc.laz"), "https://host/x/a.copc.laz");
   EXPECT_EQ(resolveVpcHref("https://host/x/", "./a.copc.laz"), "https://host/x/a.copc.laz");
-  EXPECT_EQ(resolveVpcHref("https://host/x/index.vpc", "./a.copc.laz"), "https://host/x/a.copc.laz");
+  EXPECT_EQ(resolveVpcHref("https://host/x/index.vpc", "./a.copc.laz"),
+            "https://host/x/a.copc.laz");
   EXPECT_EQ(resolveVpcHref("https://host/x/", "t/a.laz"), "https://host/x/t/a.laz");
   EXPECT_TRUE(isUrl("HTTPS://host/a.laz"));
   EXPECT_TRUE(isUrl("s3://bucket/a.laz"));
@@ -108,14 +109,16 @@ TEST(VpcReader, ARemoteVpcNamesWebResourcesOnly) {
   EXPECT_EQ(resolveVpcHref(base, "HTTPS://HOST:8443/a.laz", {.sameOrigin = true}),
             "HTTPS://HOST:8443/a.laz");
   // An s3:// href is on the https host it is read from.
-  EXPECT_EQ(resolveVpcHref("https://b.s3.amazonaws.com/i.vpc", "s3://b/t.laz", {.sameOrigin = true}),
-            "s3://b/t.laz");
-  EXPECT_THROW(resolveVpcHref("https://c.s3.amazonaws.com/i.vpc", "s3://b/t.laz", {.sameOrigin = true}),
-               InputError);
+  EXPECT_EQ(
+      resolveVpcHref("https://b.s3.amazonaws.com/i.vpc", "s3://b/t.laz", {.sameOrigin = true}),
+      "s3://b/t.laz");
+  EXPECT_THROW(
+      resolveVpcHref("https://c.s3.amazonaws.com/i.vpc", "s3://b/t.laz", {.sameOrigin = true}),
+      InputError);
   // No scheme that reaches the local disk or another protocol, in any case.
-  for (const char* href : {"file:///etc/passwd", "FILE:/etc/passwd", "file:relative.laz",
-                           "ftp://host/a.laz", "data:,abc", "http:/etc/passwd", "https:a.laz",
-                           "http:///etc/passwd"}) {
+  for (const char* href :
+       {"file:///etc/passwd", "FILE:/etc/passwd", "file:relative.laz", "ftp://host/a.laz",
+        "data:,abc", "http:/etc/passwd", "https:a.laz", "http:///etc/passwd"}) {
     EXPECT_THROW(resolveVpcHref(base, href), InputError) << href;
   }
   EXPECT_THROW(resolveVpcHref(base, std::string(20000, 'a')), InputError);
@@ -305,7 +308,8 @@ TEST(VpcReader, ARemoteVpcIsParsedAsItArrivesAcrossBlocks) {
   ASSERT_EQ(vpc.tiles.size(), kItems);
   EXPECT_EQ(vpc.totalPoints(), kItems * 1000000);
   EXPECT_EQ(vpc.tiles.front().location, server.url("d/tile0.copc.laz"));
-  EXPECT_EQ(vpc.tiles.back().location, server.url("d/tile" + std::to_string(kItems - 1) + ".copc.laz"));
+  EXPECT_EQ(vpc.tiles.back().location,
+            server.url("d/tile" + std::to_string(kItems - 1) + ".copc.laz"));
 }
 
 }  // namespace

@@ -39,16 +39,18 @@ MappedFile::MappedFile(const std::filesystem::path& path, bool readAhead) : path
   if (::fstat(file.fd, &info) != 0) {
     throw InputError(locationForMessages(path.string()) + ": cannot stat: " + std::strerror(errno));
   }
-  if (S_ISDIR(info.st_mode)) throw InputError(locationForMessages(path.string()) + ": is a directory, expected a file");
+  if (S_ISDIR(info.st_mode))
+    throw InputError(locationForMessages(path.string()) + ": is a directory, expected a file");
   if (!S_ISREG(info.st_mode)) {
-    throw InputError(locationForMessages(path.string()) + ": is not a regular file (a pipe or device?)");
+    throw InputError(locationForMessages(path.string()) +
+                     ": is not a regular file (a pipe or device?)");
   }
   size_ = size_t(info.st_size);
   if (size_ == 0) return;
   void* mapping = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file.fd, 0);
   if (mapping == MAP_FAILED) {
-    throw InputError(locationForMessages(path.string()) + ": cannot map " + formatBytes(double(size_)) + ": " +
-                     std::strerror(errno));
+    throw InputError(locationForMessages(path.string()) + ": cannot map " +
+                     formatBytes(double(size_)) + ": " + std::strerror(errno));
   }
   // Start read-ahead where threads read it all; a header or a sample touches a few pages only.
   if (readAhead) ::madvise(mapping, size_, MADV_WILLNEED);

@@ -126,7 +126,8 @@ void setUp(CURL* easy, Transfer& t, const RemoteOptions& options, std::string& r
   curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1024L);
   curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, std::max(1L, long(options.lowSpeedSeconds)));
   // What is left of the request's deadline: a trickling server is cut there whatever its speed.
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(t.deadline - Clock::now());
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(t.deadline - Clock::now());
   curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, long(std::max<int64_t>(1, left.count())));
   curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, onHeader);
   curl_easy_setopt(easy, CURLOPT_HEADERDATA, &t);
@@ -161,11 +162,14 @@ struct Multi {
 
 }  // namespace
 
-bool isTimeout(int code) { return code == CURLE_OPERATION_TIMEDOUT; }
+bool isTimeout(int code) {
+  return code == CURLE_OPERATION_TIMEDOUT;
+}
 
 bool retryFitsDeadline(const Transfer& t, double delaySeconds) {
   return Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                            std::chrono::duration<double>(delaySeconds)) < t.deadline;
+                            std::chrono::duration<double>(delaySeconds)) <
+         t.deadline;
 }
 
 double retryDelaySeconds(int attempt) {
@@ -204,8 +208,9 @@ void runTransfers(const std::vector<Transfer*>& transfers, const Judge& judge) {
       Running& r = active.emplace_back(Running{.easy = easy, .transfer = *it});
       if (r.transfer->attempt == 0) {
         // From now, not from the loop's start: waiting for a free connection does not count.
-        r.transfer->deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                         std::chrono::duration<double>(options.requestTimeoutSeconds));
+        r.transfer->deadline =
+            Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(options.requestTimeoutSeconds));
       }
       setUp(easy, *r.transfer, options, r.range, r.errorBuffer);
       curl_multi_add_handle(multi.handle, easy);
@@ -239,8 +244,9 @@ void runTransfers(const std::vector<Transfer*>& transfers, const Judge& judge) {
       const Verdict verdict = judge(t);
       if (verdict == Verdict::Retry) {
         ++t.attempt;
-        t.notBefore = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                         std::chrono::duration<double>(retryDelaySeconds(t.attempt - 1)));
+        t.notBefore =
+            Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(retryDelaySeconds(t.attempt - 1)));
         waiting.push_back(&t);
       } else if (verdict == Verdict::Fail) {
         failure = t.failure;

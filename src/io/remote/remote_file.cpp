@@ -55,7 +55,9 @@ bool passingStatus(int status) {
 }  // namespace
 
 RemoteFile::RemoteFile(const std::string& location)
-    : location_(location), shown_(locationForMessages(location)), url_(requestUrlOf(location)),
+    : location_(location),
+      shown_(locationForMessages(location)),
+      url_(requestUrlOf(location)),
       id_(nextSourceId++) {
   const RemoteOptions options = remoteOptions();
   Transfer probe{.url = url_,
@@ -98,7 +100,8 @@ Verdict RemoteFile::judgeTransport(Transfer& t, const std::string& asked) const 
                        false);
   }
   if (isDnsFailure(t.curlCode)) {
-    return failOrRetry(t, RemoteFailure::Dns, 0, "cannot resolve the host name (DNS): " + t.curlError, false);
+    return failOrRetry(t, RemoteFailure::Dns, 0,
+                       "cannot resolve the host name (DNS): " + t.curlError, false);
   }
   if (isTlsFailure(t.curlCode)) {
     return failOrRetry(t, RemoteFailure::Tls, 0, "TLS failed: " + t.curlError, false);
@@ -353,9 +356,8 @@ std::span<const uint8_t> RemoteFile::read(uint64_t offset, uint64_t length,
                                           std::vector<uint8_t>& storage) const {
   if (offset > size_ || length > size_ - offset) {
     throw RemoteError(RemoteFailure::BadAnswer, 0,
-                      shown_ + ": bytes " + std::to_string(offset) + "+" +
-                          std::to_string(length) + " asked, past the end of the " +
-                          std::to_string(size_) + "-byte file");
+                      shown_ + ": bytes " + std::to_string(offset) + "+" + std::to_string(length) +
+                          " asked, past the end of the " + std::to_string(size_) + "-byte file");
   }
   if (length == 0) return {};
   if (!whole_.empty()) return std::span<const uint8_t>(whole_).subspan(offset, length);

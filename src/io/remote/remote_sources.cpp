@@ -90,7 +90,8 @@ std::string requestUrlOf(const std::string& location) {
   const size_t slash = rest.find('/');
   if (slash == 0 || slash == std::string::npos || slash + 1 == rest.size()) {
     throw RemoteError(RemoteFailure::BadAnswer, 0,
-                      locationForMessages(location) + ": expected s3://BUCKET/KEY (a public bucket, read over https)");
+                      locationForMessages(location) +
+                          ": expected s3://BUCKET/KEY (a public bucket, read over https)");
   }
   return "https://" + rest.substr(0, slash) + ".s3.amazonaws.com/" + rest.substr(slash + 1);
 }

@@ -230,7 +230,8 @@ VirtualPointCloud readVirtualPointCloud(const std::filesystem::path& path,
   // Checked before it is opened: a FIFO or a device would block the open or the read.
   std::error_code error;
   const std::filesystem::file_status status = std::filesystem::status(path, error);
-  if (error) throw InputError(path.string() + ": cannot open the virtual point cloud: " + error.message());
+  if (error)
+    throw InputError(path.string() + ": cannot open the virtual point cloud: " + error.message());
   if (!std::filesystem::is_regular_file(status)) {
     throw InputError(path.string() + ": the virtual point cloud is not a regular file");
   }
