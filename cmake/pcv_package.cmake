@@ -28,11 +28,16 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "pcv maintainers <pcv@localhost>")
 set(CPACK_DEBIAN_PACKAGE_SECTION graphics)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 # The Debian 12 packages pcv runs with (ImGui is linked statically). The CUDA runtime is not a
-# Debian package: the CUDA backend is used where the toolkit's libraries are installed.
+# Debian package: the CUDA backend is used where the toolkit's libraries are installed. Built
+# without the toolkit (cmake -DPCV_CUDA=OFF), the package needs Debian alone and draws on any GPU
+# through Vulkan.
 set(pcv_deb_depends "libc6, libstdc++6, libpng16-16, libpugixml1v5, liblzf1, libepoxy0, libcurl4")
 find_package(PROJ CONFIG QUIET)  # as src/ found it: pcv_io links it when present
 if(PROJ_FOUND)
   string(APPEND pcv_deb_depends ", libproj25")
+endif()
+if(PCV_WITH_VULKAN)  # the Vulkan backend: any GPU with a Vulkan driver (Mesa, NVIDIA, ...)
+  string(APPEND pcv_deb_depends ", libvulkan1")
 endif()
 if(PCV_WITH_JPEG)  # pcv render --out x.jpg
   string(APPEND pcv_deb_depends ", libturbojpeg0")

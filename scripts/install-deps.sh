@@ -13,6 +13,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang lld libclang-rt-14-dev
   xvfb xauth mesa-utils libgl1-mesa-dri libegl-mesa0
+  libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
 )
 missing=()
 for package in "${packages[@]}"; do

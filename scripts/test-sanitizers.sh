@@ -7,7 +7,7 @@ sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit
 cmake -B build-asan -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
   -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
-  -DPCV_CUDA=OFF -DPCV_VIEWER=OFF
+  -DPCV_CUDA=OFF -DPCV_VULKAN=OFF -DPCV_VIEWER=OFF
 cmake --build build-asan -j"$(nproc)" --target io_tests core_tests pcv
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan -R '^(SharedData|LasReader|PlyReader|PcdReader|TextReader|E57[A-Za-z0-9]*|Lzf|ColorMap|CameraFraming|PartialFile|TextCase|InfoCli|RenderCli)\.' \

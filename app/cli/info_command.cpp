@@ -11,6 +11,7 @@
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/stream/tile_set.hpp"
 #include "options/option_groups.hpp"
+#include "cli/device_listing.hpp"
 #include "options/run_report.hpp"
 #include "options/stream_flags.hpp"
 
@@ -200,21 +201,30 @@ void addInfoCommand(CLI::App& cli) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto read = std::make_shared<ReadFlags>();
   auto stats = std::make_shared<bool>(false);
+  auto devices = std::make_shared<bool>(false);
   auto remote = std::make_shared<StreamLimits>();
   CLI::App* info = cli.add_subcommand(
       "info",
       "Describe point cloud files (PLY, LAS, LAZ, COPC, PCD, E57, text): format, points, "
-      "bounds, attributes, and the coordinate system with its units where the file declares one");
+      "bounds, attributes, and the coordinate system with its units where the file declares one; "
+      "or, with --devices, the GPUs pcv draws on");
   info->add_option("files", *files,
-                   "Files to describe; a folder: the dataset of the LAS/LAZ/COPC tiles under it")
-      ->required();
+                   "Files to describe; a folder: the dataset of the LAS/LAZ/COPC tiles under it");
+  info->add_flag("--devices", *devices,
+                 "List the GPUs: CUDA, each Vulkan device (the index and name --vulkan-device "
+                 "takes, or why it cannot draw), and what --backend auto draws with");
   addReadFlags(*info, *read);
   info->add_flag("--stats", *stats,
                  "Read every point: counts without NaN/inf points and bounds computed from them "
                  "(default: the header alone, instant at any size)");
   addRemoteFlags(*info, *remote);
   addReportOption(*info);
-  info->callback([files, read, stats, remote] {
+  info->callback([files, read, stats, devices, remote] {
+    if (*devices) describeDevices();
+    if (files->empty()) {
+      if (*devices) return;
+      throw InputError("pcv info needs files to describe (or --devices)");
+    }
     applyRemoteLimits(*remote);
     if (namesDataset(*files)) {
       describeDataset(*files, remote->skipBadTiles);

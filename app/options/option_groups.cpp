@@ -9,6 +9,7 @@
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/error.hpp"
 #include "options/run_report.hpp"
+#include "pcv/raster/vulkan_devices.hpp"
 #if PCV_WITH_CUDA
 #include "pcv/io_cuda/cuda_laz.hpp"
 #endif
@@ -23,9 +24,14 @@ void addDemoSceneFlags(CLI::App& command, DemoSceneFlags& flags) {
 }
 
 void addRendererFlags(CLI::App& command, RendererFlags& flags, bool withMethod) {
-  command.add_option("--backend", flags.backend, "auto (CUDA when there is a GPU), cuda or cpu")
+  command
+      .add_option("--backend", flags.backend,
+                  "auto (CUDA where usable, else a Vulkan GPU, else the CPU), cuda, vulkan or cpu")
       ->check(knownNameOf(backendTable()))
       ->capture_default_str();
+  command.add_option("--vulkan-device", flags.vulkanDevice,
+                     "The Vulkan device to draw on: its index or part of its name, as "
+                     "`pcv info --devices` lists them (default: the best GPU)");
   if (withMethod) {
     command
         .add_option("--method", flags.method,
@@ -37,12 +43,17 @@ void addRendererFlags(CLI::App& command, RendererFlags& flags, bool withMethod) 
 
 std::unique_ptr<Renderer> createRendererFrom(const RendererFlags& flags,
                                              const RendererOptions& options) {
-  std::unique_ptr<Renderer> renderer = createRenderer(flags.backend, options);
+  RendererOptions withDevice = options;
+  withDevice.vulkanDevice = flags.vulkanDevice;
+  std::unique_ptr<Renderer> renderer = createRenderer(flags.backend, withDevice);
   runReport()["backend"] = renderer->backendName();
-  std::string whyNotCuda;
+  runReport()["device"] = renderer->deviceDescription();
+  std::string whyNotCuda, whyNotVulkan;
   if (parseBackend(flags.backend) == BackendChoice::Auto && renderer->backendName() == "cpu" &&
       !cudaAvailable(&whyNotCuda)) {
-    std::fprintf(stderr, "pcv: %s; using the CPU backend\n", whyNotCuda.c_str());
+    vulkanGpuAvailable(&whyNotVulkan);
+    std::fprintf(stderr, "pcv: %s; using the CPU backend (Vulkan: %s)\n", whyNotCuda.c_str(),
+                 whyNotVulkan.empty() ? "no GPU could draw" : whyNotVulkan.c_str());
   } else {
     std::fprintf(stderr, "pcv: using the %s backend (%s)\n", renderer->backendName().c_str(),
                  renderer->deviceDescription().c_str());

@@ -29,7 +29,8 @@ void addDemoSceneFlags(CLI::App& command, DemoSceneFlags& flags);
 
 /// Which renderer draws.
 struct RendererFlags {
-  std::string backend = "auto";  ///< --backend auto|cuda|cpu
+  std::string backend = "auto";  ///< --backend auto|cuda|vulkan|cpu
+  std::string vulkanDevice;      ///< --vulkan-device N|NAME; empty: the best GPU
   std::string method;            ///< --method; empty: the renderer's default
 };
 /// Adds --backend, and --method unless `withMethod` is false (bench times a list of methods).

@@ -39,6 +39,7 @@ ViewerOptions viewerOptionsFrom(const ViewFlagsAll& flags) {
   ViewerOptions options = flags.viewer;
   options.demo = {flags.scene.pointCount, flags.scene.seed};
   options.backend = flags.renderer.backend;
+  options.vulkanDevice = flags.renderer.vulkanDevice;
   options.render.method = methodFrom(flags.renderer);
   applyQualityOptions(flags.quality, options.render);
   options.render.clip = clipSettingsFrom(flags.clip);

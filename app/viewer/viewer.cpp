@@ -23,6 +23,7 @@
 #include "pcv/io/png_writer.hpp"
 #include "options/run_report.hpp"
 #include "pcv/raster/view_setup.hpp"
+#include "pcv/raster/vulkan_devices.hpp"
 #include "pcv/session/declared_crs.hpp"
 #include "viewer/tools/standard_tools.hpp"
 #include "viewer/viewer_window.hpp"
@@ -60,10 +61,12 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
       settings_(options.render),
       input_(tools_, rig_, [this](glm::dvec2 atPx) { focusAt(atPx); }) {
   std::fprintf(stderr, "pcv: %s\n", window_.description().c_str());
-  renderer_ = createRenderer(options.backend);
-  std::string whyNotCuda;
+  renderer_ = createRenderer(options.backend, {.vulkanDevice = options.vulkanDevice});
+  std::string whyNotCuda, whyNotVulkan;
   if (renderer_->backendName() == "cpu" && !cudaAvailable(&whyNotCuda)) {
-    backendNote_ = whyNotCuda + "; using the CPU backend";
+    vulkanGpuAvailable(&whyNotVulkan);
+    backendNote_ = whyNotCuda + "; using the CPU backend (Vulkan: " +
+                   (whyNotVulkan.empty() ? "no GPU could draw" : whyNotVulkan) + ")";
   }
   std::fprintf(stderr, "pcv: %s backend (%s)%s%s\n", renderer_->backendName().c_str(),
                renderer_->deviceDescription().c_str(), backendNote_.empty() ? "" : "; ",
@@ -335,6 +338,9 @@ void ViewerWindow::recordRun(uint64_t frames) const {
   nlohmann::json& report = runReport();
   const Camera& camera = rig_.camera();
   report["frames"] = frames;
+  report["backend"] = renderer_->backendName();
+  report["device"] = renderer_->deviceDescription();
+  report["interop"] = interopPathName(presenter_->path());
   report["camera"] = {{"eye", {camera.eye.x, camera.eye.y, camera.eye.z}},
                       {"yaw", camera.yawRadians},
                       {"pitch", camera.pitchRadians},

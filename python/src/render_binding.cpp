@@ -135,7 +135,8 @@ Args:
         view as `pcv render`). yaw, pitch: degrees; yaw 0 looks along +x, positive turns left,
         pitch positive looks up (used with eye). up: "z" or "y". fov: vertical, in degrees.
     near, far: clip planes (world units); None fits them to the scene.
-    backend: "auto" (cuda when a GPU is usable, else cpu), "cuda" or "cpu".
+    backend: "auto" (cuda where usable, else a Vulkan GPU, else cpu), "cuda", "vulkan" or
+        "cpu".
     method: the raster method ("compact", ...); None takes the backend's fastest.
     color: "rgb", "elevation", "intensity", "classification", or an attribute name (or
         "x", "y", "z") mapped through color_map ("viridis", "turbo", "grey") over color_range.

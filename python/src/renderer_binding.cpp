@@ -237,7 +237,7 @@ points again. Sets can be removed and others added between frames.
       .def(py::init<std::array<int, 2>, const std::string&>(),
            py::arg("size") = std::array<int, 2>{1280, 720}, py::arg("backend") = "auto",
            "A renderer of `size` (width, height) pixels on `backend` (\"auto\", \"cuda\", "
-           "\"cpu\").")
+           "\"vulkan\", \"cpu\").")
       .def("add", &PythonRenderer::add, py::arg("source"), py::arg("rgb") = py::none(),
            py::kw_only(), py::arg("color") = "rgb", py::arg("color_map") = py::none(),
            py::arg("color_range") = py::none(),
@@ -249,7 +249,8 @@ points again. Sets can be removed and others added between frames.
       .def("clear", &PythonRenderer::clear, "Removes every set.")
       .def_property_readonly("sets", &PythonRenderer::sets, "Ids of the sets, as added.")
       .def_property_readonly("point_count", &PythonRenderer::pointCount, "Points of every set.")
-      .def_property_readonly("backend", &PythonRenderer::backend, "\"cuda\" or \"cpu\".")
+      .def_property_readonly("backend", &PythonRenderer::backend,
+                             "\"cuda\", \"vulkan\" or \"cpu\".")
       .def_property_readonly("size", &PythonRenderer::size, "(width, height) in pixels.")
       .def_property_readonly("last_timings", &PythonRenderer::lastTimings,
                              "Milliseconds of the last render(), by stage: \"frame\" (the "

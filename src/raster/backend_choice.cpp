@@ -4,7 +4,10 @@ namespace pcv {
 namespace {
 
 constexpr NamedValue<BackendChoice> kBackendRows[] = {
-    {"auto", BackendChoice::Auto}, {"cuda", BackendChoice::Cuda}, {"cpu", BackendChoice::Cpu}};
+    {"auto", BackendChoice::Auto},
+    {"cuda", BackendChoice::Cuda},
+    {"vulkan", BackendChoice::Vulkan},
+    {"cpu", BackendChoice::Cpu}};
 
 }  // namespace
 

@@ -77,6 +77,9 @@ class RasterBackend {
   virtual bool implements(RasterMethod method) const = 0;
   virtual void setTimeStages(bool perStage) = 0;
   virtual void* cudaStream() const { return nullptr; }
+  /// True where the pool and the frames live on a GPU (not the CPU backend, not a software
+  /// Vulkan device): what the default point budget and stream memory go by.
+  virtual bool onGpu() const { return false; }
 
   /// Grows the pool to at least `points` point slots and `batches` batch slots, keeping what it
   /// holds; new point slots hold non-finite points and new batch slots no points. Throws

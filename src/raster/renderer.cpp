@@ -17,6 +17,10 @@
 #include "shared/framebuffer_word.hpp"
 #include "range_allocator.hpp"
 #include "raster_backend.hpp"
+#if PCV_WITH_VULKAN
+#include "pcv/raster/vulkan_devices.hpp"
+#include "vulkan/vulkan_backend.hpp"
+#endif
 #if PCV_WITH_CUDA
 #include "cuda/cuda_backend.hpp"
 #endif
@@ -88,6 +92,10 @@ std::string Renderer::backendName() const {
 
 std::string Renderer::deviceDescription() const {
   return backend_->deviceDescription();
+}
+
+bool Renderer::onGpu() const {
+  return backend_->onGpu();
 }
 
 std::vector<RasterMethod> Renderer::methods() const {
@@ -763,11 +771,15 @@ void* Renderer::cudaStream() const {
 }
 
 std::vector<std::string> builtBackends() {
+  std::vector<std::string> backends;
 #if PCV_WITH_CUDA
-  return {"cuda", "cpu"};
-#else
-  return {"cpu"};
+  backends.push_back("cuda");
 #endif
+#if PCV_WITH_VULKAN
+  backends.push_back("vulkan");
+#endif
+  backends.push_back("cpu");
+  return backends;
 }
 
 bool cudaAvailable(std::string* reason) {
@@ -784,6 +796,14 @@ std::unique_ptr<Renderer> createRenderer(std::string_view name, const RendererOp
   if (backend == BackendChoice::Cpu) {
     return std::make_unique<Renderer>(createCpuBackend(options.storage), options);
   }
+  if (backend == BackendChoice::Vulkan) {
+#if PCV_WITH_VULKAN
+    return std::make_unique<Renderer>(
+        createVulkanBackend(options.storage, options.vulkanDevice, true), options);
+#else
+    throw UnavailableError("cannot use the vulkan backend: pcv was built without Vulkan");
+#endif
+  }
   std::string reason;
   if (cudaAvailable(&reason)) {
 #if PCV_WITH_CUDA
@@ -791,6 +811,17 @@ std::unique_ptr<Renderer> createRenderer(std::string_view name, const RendererOp
 #endif
   }
   if (backend == BackendChoice::Auto) {
+#if PCV_WITH_VULKAN
+    // A GPU without CUDA draws through Vulkan; a device that cannot (no loader or driver, no
+    // 64-bit atomics, too little memory) leaves the CPU backend, which always can.
+    if (options.storage != PointStorage::Unsorted && vulkanGpuAvailable()) {
+      try {
+        return std::make_unique<Renderer>(
+            createVulkanBackend(options.storage, options.vulkanDevice, false), options);
+      } catch (const Error&) {
+      }
+    }
+#endif
     return std::make_unique<Renderer>(createCpuBackend(options.storage), options);
   }
   throw UnavailableError("cannot use the cuda backend: " + reason);

@@ -10,7 +10,7 @@
 namespace pcv {
 
 uint64_t defaultPointBudget(const Renderer& renderer) {
-  return renderer.backendName() == "cuda" ? 1'000'000'000 : 10'000'000;
+  return renderer.onGpu() ? 1'000'000'000 : 10'000'000;
 }
 
 uint64_t defaultStreamMemoryBytes(uint64_t freeBytes, bool onGpu, uint64_t pointBudget,
@@ -30,7 +30,7 @@ uint64_t defaultStreamMemoryBytes(uint64_t freeBytes, bool onGpu, uint64_t point
 StreamingOptions streamingOptionsFor(const StreamLimits& limits, const Renderer& renderer,
                                      std::vector<std::string>& notes) {
   StreamingOptions options;
-  const bool onGpu = renderer.backendName() == "cuda";
+  const bool onGpu = renderer.onGpu();
   options.pointBudget = limits.pointBudget;
   if (options.pointBudget == 0) {
     options.pointBudget = defaultPointBudget(renderer);

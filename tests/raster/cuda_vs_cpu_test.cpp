@@ -7,6 +7,7 @@
 #include "pcv/cuda/device_buffer.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinder_viewpoints.hpp"
+#include "clip_cases.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
@@ -74,20 +75,9 @@ TEST_F(CudaVsCpu, ExactMethodsArePixelIdenticalAtFourViewsAndTwoSizes) {
   }
 }
 
-/// Clip regions of every kind: box, axis slab (folded into the box), oblique slab, cut away.
-std::vector<std::pair<const char*, ClipSettings>> clipCases() {
-  const ClipBox box{{-0.6, -0.5, -0.4}, {0.5, 0.6, 0.7}};
-  const ClipSlab axisSlab{.normal = {0, 0, 1}, .centre = {0, 0, 0.1}, .thickness = 0.6};
-  const ClipSlab oblique{.normal = {1, 2, -0.5}, .centre = {0.1, 0, 0}, .thickness = 0.4};
-  return {{"box", {.box = box}},
-          {"box cut away", {.box = box, .keep = ClipKeep::Outside}},
-          {"axis slab", {.slab = axisSlab}},
-          {"oblique slab and box", {.box = box, .slab = oblique}},
-          {"oblique slab cut away", {.slab = oblique, .keep = ClipKeep::Outside}}};
-}
 
 TEST_F(CudaVsCpu, ClippedFramesArePixelIdenticalWithAndWithoutQualityModes) {
-  for (const auto& [name, clip] : clipCases()) {
+  for (const auto& [name, clip] : test::clipCases()) {
     for (int pointSize : {1, 3}) {
       RenderSettings settings;
       settings.clip = clip;
@@ -112,24 +102,9 @@ TEST_F(CudaVsCpu, ClippedFramesArePixelIdenticalWithAndWithoutQualityModes) {
   }
 }
 
-/// Clip polygons: a concave plan polygon (a prism through the cylinders) kept inside and cut
-/// away, one drawn on the screen of a perspective view, and one with a box.
-std::vector<std::pair<const char*, ClipSettings>> polygonCases() {
-  const std::vector<glm::dvec2> star = {{-0.9, -0.8}, {0.1, -0.3}, {0.8, -0.9}, {0.4, 0.1},
-                                        {0.9, 0.8},   {0.0, 0.3},  {-0.7, 0.9}, {-0.2, 0.0}};
-  const Camera drawnFrom = kCylinderViewpoints[0].camera();
-  const PolygonSelection screen(drawnFrom, 640.0, 360.0,
-                                {{100.0, 60.0}, {500.0, 90.0}, {420.0, 330.0}, {300.0, 150.0},
-                                 {140.0, 300.0}});
-  const ClipBox box{{-0.6, -0.5, -0.4}, {0.5, 0.6, 0.7}};
-  return {{"plan polygon", {.polygon = PolygonSelection::plan(star)}},
-          {"plan polygon cut away", {.polygon = PolygonSelection::plan(star, false)}},
-          {"screen polygon", {.polygon = screen}},
-          {"box and polygon", {.box = box, .polygon = PolygonSelection::plan(star)}}};
-}
 
 TEST_F(CudaVsCpu, PolygonClippedFramesArePixelIdentical) {
-  for (const auto& [name, clip] : polygonCases()) {
+  for (const auto& [name, clip] : test::polygonCases()) {
     for (int pointSize : {1, 3}) {
       RenderSettings settings;
       settings.clip = clip;
@@ -155,7 +130,7 @@ TEST_F(CudaVsCpu, PolygonClippedFramesArePixelIdentical) {
 
 TEST_F(CudaVsCpu, PolygonClippedPicksFindTheSamePoints) {
   RenderSettings settings;
-  settings.clip = polygonCases()[0].second;
+  settings.clip = test::polygonCases()[0].second;
   uint64_t found = 0;
   for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
     const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);
@@ -178,7 +153,7 @@ TEST_F(CudaVsCpu, PicksFindTheSamePointsOnBothBackends) {
   RenderSettings wide;
   wide.quality.pointSizePx = 3;
   RenderSettings clipped;
-  clipped.clip = clipCases()[3].second;
+  clipped.clip = test::clipCases()[3].second;
   uint64_t found = 0;
   for (const RenderSettings& settings : {RenderSettings{}, wide, clipped}) {
     for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {

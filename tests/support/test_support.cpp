@@ -1,5 +1,7 @@
 #include "test_support.hpp"
 
+#include "pcv/raster/vulkan_devices.hpp"
+
 #include <array>
 #include <cstdio>
 #include <sys/wait.h>
@@ -10,6 +12,16 @@ namespace pcv::test {
 
 ViewTransform makeView(const Camera& camera, int width, int height, const glm::dvec3& origin) {
   return makeViewTransform(camera, width, height, origin);
+}
+
+bool vulkanDeviceAvailable(std::string* reason) {
+  std::string error;
+  const std::vector<VulkanDeviceInfo> devices = listVulkanDevices(&error);
+  if (devices.empty()) {
+    *reason = error;
+    return false;
+  }
+  return chooseVulkanDevice(devices, "", true, reason) >= 0;
 }
 
 Image renderToImage(Renderer& renderer, const ViewTransform& view, const RenderSettings& settings) {

@@ -23,6 +23,17 @@ namespace pcv::test {
     if (!::pcv::cudaAvailable(&pcvWhyNot_)) GTEST_SKIP() << pcvWhyNot_; \
   } while (0)
 
+/// Skips the current test with the reason when this build has no Vulkan backend or the machine
+/// no Vulkan device it can draw on (a software one such as lavapipe counts).
+#define PCV_REQUIRE_VULKAN()                                          \
+  do {                                                                \
+    std::string pcvWhyNot_;                                           \
+    if (!::pcv::test::vulkanDeviceAvailable(&pcvWhyNot_)) GTEST_SKIP() << pcvWhyNot_; \
+  } while (0)
+
+/// True when `createRenderer("vulkan")` can draw here; otherwise `reason` says why not.
+bool vulkanDeviceAvailable(std::string* reason);
+
 /// The view a camera gives for an image of width x height, points relative to `origin`.
 ViewTransform makeView(const Camera& camera, int width, int height,
                        const glm::dvec3& origin = glm::dvec3(0.0));

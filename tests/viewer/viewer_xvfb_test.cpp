@@ -237,5 +237,30 @@ TEST_F(ViewerXvfb, AFileAddedBesideAStreamIsDrawnWithIt) {
   EXPECT_GT(test::countDifferentPixels(both, file), 100u);
 }
 
+TEST_F(ViewerXvfb, TheVulkanBackendShowsTheCpuBackendsPixelsInTheWindow) {
+  PCV_REQUIRE_VULKAN();
+  // The same script and scene on both backends: the window shows the same pixels.
+  Image windows[2];
+  const char* backends[2] = {"vulkan", "cpu"};
+  for (int b = 0; b < 2; ++b) {
+    std::string output;
+    const std::string shot = path(std::string(backends[b]) + ".png");
+    const std::string report = path(std::string(backends[b]) + ".json");
+    ASSERT_EQ(runViewer("0.1 window_shot " + shot + "\n0.2 quit\n", &output,
+                        std::string("--backend ") + backends[b] + " --report " + report),
+              0)
+        << output;
+    windows[b] = readPng(shot);
+    const nlohmann::json record = test::readJsonReport(report);
+    EXPECT_EQ(record.value("backend", ""), backends[b]) << record;
+    EXPECT_FALSE(record.value("device", "").empty()) << record;
+    if (b == 0) {
+      EXPECT_EQ(record.value("interop", ""), "host") << record;
+    }
+  }
+  EXPECT_GT(test::countLitPixels(windows[0], kOpaqueBlack), 20000u);
+  EXPECT_EQ(test::countDifferentPixels(windows[0], windows[1]), 0u);
+}
+
 }  // namespace
 }  // namespace pcv

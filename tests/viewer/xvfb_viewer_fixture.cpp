@@ -85,9 +85,11 @@ int ViewerXvfb::runViewer(const std::string& script, std::string* output, const 
   std::ofstream(scriptPath) << script;
   // Bookmarks go to the test's folder unless the test says otherwise.
   const std::string config = "XDG_CONFIG_HOME=" + (dir_ / "config").string() + " ";
+  // auto unless the test names a backend among its arguments.
+  const std::string backend = extra.find("--backend ") == std::string::npos ? " --backend auto" : "";
   return runCommand(config + environment + " DISPLAY=" + server_->display() + " " +
-                        pcvExecutable().string() +
-                        " view --backend auto --points 200000 --frame-dt 0.02 --frames 400"
+                        pcvExecutable().string() + " view" + backend +
+                        " --points 200000 --frame-dt 0.02 --frames 400"
                         " --script " +
                         scriptPath.string() + " " + extra,
                     output);

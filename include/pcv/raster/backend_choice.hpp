@@ -12,14 +12,15 @@
 namespace pcv {
 
 enum class BackendChoice : uint8_t {
-  Auto,  ///< cuda when this build has CUDA and a usable device, else cpu
-  Cuda,  ///< the CUDA rasterizer; unavailable without a GPU or CUDA in the build
-  Cpu,   ///< the reference rasterizer, on every machine
+  Auto,    ///< cuda where usable, else a Vulkan GPU (never a software one), else cpu
+  Cuda,    ///< the CUDA rasterizer; unavailable without a GPU or CUDA in the build
+  Vulkan,  ///< the Vulkan compute rasterizer: any GPU with Vulkan 1.2 and 64-bit atomics
+  Cpu,     ///< the reference rasterizer, on every machine
 };
 
-/// "auto", "cuda", "cpu".
+/// "auto", "cuda", "vulkan", "cpu".
 const NameTable<BackendChoice>& backendTable();
-/// Known backend names, for messages and help: {"auto", "cuda", "cpu"}.
+/// Known backend names, for messages and help: {"auto", "cuda", "vulkan", "cpu"}.
 std::vector<std::string> backendNames();
 /// Throws UnknownNameError listing the known names.
 BackendChoice parseBackend(std::string_view name);

@@ -48,6 +48,9 @@ struct RendererOptions {
   /// in batches of 10 240 points; the default is about 33.6 M points. Both backends cut the
   /// same slices, so their images agree.
   uint64_t layoutSliceBatches = 3277;
+  /// The Vulkan device to draw on (backend "vulkan" or "auto"): "" the best one, an index or
+  /// part of a name, as `pcv info --devices` lists them.
+  std::string vulkanDevice;
 };
 
 /// A resident set of points; valid until removeSet().
@@ -207,6 +210,8 @@ class Renderer {
   std::string backendName() const;
   /// One line about the device ("NVIDIA H200, 132 SMs, 139.8 GiB" / "CPU, 16 threads").
   std::string deviceDescription() const;
+  /// True where the points and frames live on a GPU (cuda, vulkan on a hardware device).
+  bool onGpu() const;
   PointStorage storage() const { return options_.storage; }
   /// Methods this renderer draws with its storage; the first is the default and the fastest.
   std::vector<RasterMethod> methods() const;
@@ -375,8 +380,10 @@ std::vector<std::string> builtBackends();
 /// True when this build has CUDA and a usable device exists; otherwise `reason` says why not.
 bool cudaAvailable(std::string* reason = nullptr);
 
-/// Creates a renderer on the named backend. "auto" picks cuda when cudaAvailable(), else cpu.
-/// Throws UnavailableError ("built without CUDA", "no NVIDIA GPU ...") or InputError for an
+/// Creates a renderer on the named backend. "auto" picks cuda when cudaAvailable(), else a
+/// Vulkan GPU (discrete before integrated; never a software device such as lavapipe, which
+/// "vulkan" takes when it is the only one), else cpu. Throws UnavailableError ("built without
+/// CUDA", "no NVIDIA GPU ...", the Vulkan device's one-line reason) or InputError for an
 /// unknown name, listing the known ones.
 std::unique_ptr<Renderer> createRenderer(std::string_view backend = "auto",
                                          const RendererOptions& options = {});

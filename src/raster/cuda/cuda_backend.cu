@@ -77,6 +77,7 @@ class CudaBackend final : public RasterBackend {
   bool implements(RasterMethod) const override { return true; }
   void setTimeStages(bool perStage) override { recorder_.setPerStage(perStage); }
   void* cudaStream() const override { return stream_; }
+  bool onGpu() const override { return true; }
 
   void reservePool(uint64_t points, uint64_t batches) override {
     // Checked as a whole first, so a pool that cannot fit fails before anything moves.

@@ -1,0 +1,83 @@
+#include "compute_kernel.hpp"
+
+#include <string>
+
+#include "vulkan_context.hpp"
+
+namespace pcv::vk {
+
+ComputeKernel::ComputeKernel(VkDevice device, std::span<const uint32_t> spirv, const char* name)
+    : device_(device) {
+  const std::string what = std::string("to load the shader ") + name;
+  const VkShaderModuleCreateInfo moduleInfo{.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                            .codeSize = spirv.size_bytes(),
+                                            .pCode = spirv.data()};
+  check(vkCreateShaderModule(device_, &moduleInfo, nullptr, &module_), what.c_str());
+  const VkPushConstantRange push{.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+                                 .offset = 0,
+                                 .size = sizeof(VkDeviceAddress)};
+  const VkPipelineLayoutCreateInfo layoutInfo{
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .pushConstantRangeCount = 1,
+      .pPushConstantRanges = &push};
+  VkResult result = vkCreatePipelineLayout(device_, &layoutInfo, nullptr, &layout_);
+  if (result == VK_SUCCESS) {
+    const VkComputePipelineCreateInfo pipelineInfo{
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                  .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                  .module = module_,
+                  .pName = "main"},
+        .layout = layout_};
+    result = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr,
+                                      &pipeline_);
+  }
+  if (result != VK_SUCCESS) {
+    if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
+    vkDestroyShaderModule(device_, module_, nullptr);
+    check(result, what.c_str());
+  }
+}
+
+ComputeKernel::~ComputeKernel() {
+  vkDestroyPipeline(device_, pipeline_, nullptr);
+  vkDestroyPipelineLayout(device_, layout_, nullptr);
+  vkDestroyShaderModule(device_, module_, nullptr);
+}
+
+void ComputeKernel::bind(VkCommandBuffer commands, VkDeviceAddress params) const {
+  vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+  vkCmdPushConstants(commands, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof params, &params);
+}
+
+void ComputeKernel::recordPerItem(VkCommandBuffer commands, VkDeviceAddress params,
+                                  uint64_t count) const {
+  if (count == 0) return;
+  constexpr uint64_t kRow = 65535;
+  bind(commands, params);
+  const uint64_t rows = (count + kRow - 1) / kRow;
+  vkCmdDispatch(commands, uint32_t(rows == 1 ? count : kRow), uint32_t(rows), 1);
+}
+
+void ComputeKernel::recordPerPixel(VkCommandBuffer commands, VkDeviceAddress params, int width,
+                                   int height) const {
+  if (width <= 0 || height <= 0) return;
+  bind(commands, params);
+  vkCmdDispatch(commands, uint32_t((width + 15) / 16), uint32_t((height + 15) / 16), 1);
+}
+
+void computeBarrier(VkCommandBuffer commands) {
+  const VkMemoryBarrier barrier{.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                                .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT |
+                                                 VK_ACCESS_TRANSFER_WRITE_BIT,
+                                .dstAccessMask = VK_ACCESS_SHADER_READ_BIT |
+                                                 VK_ACCESS_SHADER_WRITE_BIT |
+                                                 VK_ACCESS_TRANSFER_READ_BIT |
+                                                 VK_ACCESS_TRANSFER_WRITE_BIT};
+  vkCmdPipelineBarrier(commands,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1,
+                       &barrier, 0, nullptr, 0, nullptr);
+}
+
+}  // namespace pcv::vk

@@ -1,0 +1,39 @@
+/// @brief One compute shader of the Vulkan backend, ready to record (RAII over its module,
+/// pipeline layout and pipeline). Every kernel takes one push constant, the device address of
+/// the frame's parameters (shaders/frame_params.glsl), and no descriptor sets.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <span>
+
+namespace pcv::vk {
+
+class ComputeKernel {
+ public:
+  ComputeKernel(VkDevice device, std::span<const uint32_t> spirv, const char* name);
+  ~ComputeKernel();
+  ComputeKernel(const ComputeKernel&) = delete;
+  ComputeKernel& operator=(const ComputeKernel&) = delete;
+
+  /// One workgroup per item: `count` workgroups in rows of at most 65535 (the limit every
+  /// device offers); the shader finds its item with linearGroupIndex().
+  void recordPerItem(VkCommandBuffer commands, VkDeviceAddress params, uint64_t count) const;
+  /// 16 x 16 workgroups over a width x height image.
+  void recordPerPixel(VkCommandBuffer commands, VkDeviceAddress params, int width,
+                      int height) const;
+
+ private:
+  void bind(VkCommandBuffer commands, VkDeviceAddress params) const;
+
+  VkDevice device_;
+  VkShaderModule module_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+};
+
+/// Makes the writes of the commands before visible to the shaders and copies after.
+void computeBarrier(VkCommandBuffer commands);
+
+}  // namespace pcv::vk

@@ -1,0 +1,374 @@
+#include "vulkan_backend.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../cpu/point_layout.hpp"
+#include "../laid_out_arrays.hpp"
+#include "compute_kernel.hpp"
+#include "fma_probe.hpp"
+#include "frame_params.hpp"
+#include "pcv/core/error.hpp"
+#include "pcv/core/host_memory.hpp"
+#include "shared/quality_resolve.hpp"
+#include "shared/splat.hpp"
+#include "vulkan_context.hpp"
+#include "vulkan_point_pool.hpp"
+#include "vulkan_shaders.hpp"
+
+namespace pcv {
+namespace {
+
+using vk::ComputeKernel;
+using vk::VulkanBuffer;
+
+/// Timestamps a frame writes at most: one before the first stage and one after each.
+constexpr uint32_t kMaxStamps = 8;
+
+/// Buffers of one frame size, kept between frames and grown as needed.
+struct FrameBuffers {
+  VulkanBuffer words, filled, accumulators, image, readback;
+  VulkanBuffer params;  // host-visible: VulkanFrameParams
+  VulkanBuffer drawn;   // host-visible: the frame's batch list
+};
+
+/// The stage marks of a frame: timestamps where the queue has them, else the whole frame's
+/// wall time.
+class StageStamps {
+ public:
+  StageStamps(vk::VulkanContext& context) : context_(context) {
+    if (context.timestampPeriodNs() <= 0.0) return;
+    const VkQueryPoolCreateInfo info{.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                     .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                                     .queryCount = kMaxStamps};
+    vk::check(vkCreateQueryPool(context.device(), &info, nullptr, &pool_), "to make timestamps");
+  }
+  ~StageStamps() {
+    if (pool_) vkDestroyQueryPool(context_.device(), pool_, nullptr);
+  }
+  StageStamps(const StageStamps&) = delete;
+  StageStamps& operator=(const StageStamps&) = delete;
+
+  void begin(VkCommandBuffer commands, bool perStage) {
+    perStage_ = perStage;
+    stages_.clear();
+    if (!pool_) return;
+    vkCmdResetQueryPool(commands, pool_, 0, kMaxStamps);
+    vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool_, 0);
+  }
+  void mark(VkCommandBuffer commands, const char* stage, bool always = false) {
+    if (!pool_ || (!perStage_ && !always) || stages_.size() + 1 >= kMaxStamps) return;
+    stages_.push_back(stage);
+    vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool_,
+                        uint32_t(stages_.size()));
+  }
+  /// The stages' times after the frame's fence; `wallMs` where there are no timestamps.
+  StageTimings read(double wallMs) const {
+    if (!pool_ || stages_.empty()) return {{"frame", wallMs}};
+    std::vector<uint64_t> ticks(stages_.size() + 1);
+    vk::check(vkGetQueryPoolResults(context_.device(), pool_, 0, uint32_t(ticks.size()),
+                                    ticks.size() * sizeof(uint64_t), ticks.data(),
+                                    sizeof(uint64_t),
+                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+              "to read timestamps");
+    StageTimings timings;
+    for (size_t i = 0; i < stages_.size(); ++i) {
+      const double ns = double(ticks[i + 1] - ticks[i]) * context_.timestampPeriodNs();
+      timings.push_back({stages_[i], ns * 1e-6});
+    }
+    return timings;
+  }
+
+ private:
+  vk::VulkanContext& context_;
+  VkQueryPool pool_ = VK_NULL_HANDLE;
+  bool perStage_ = true;
+  std::vector<const char*> stages_;
+};
+
+class VulkanBackend final : public RasterBackend {
+ public:
+  VulkanBackend(PointStorage storage, const std::string& device, bool allowSoftware)
+      : context_(std::make_unique<vk::VulkanContext>(device, allowSoftware)),
+        pool_(*context_, storage == PointStorage::CompactAndPoints),
+        stamps_(*context_),
+        emulatedFma_(needsEmulatedFma(*context_)),
+        compactRaster_(context_->device(), vk::spirv::compactRaster(emulatedFma_),
+                       "compact_raster"),
+        resolve_(context_->device(), vk::spirv::resolve(emulatedFma_), "resolve"),
+        splatDepth_(context_->device(), vk::spirv::splatDepth(emulatedFma_), "splat_depth"),
+        splatAccumulate_(context_->device(), vk::spirv::splatAccumulate(emulatedFma_),
+                         "splat_accumulate"),
+        fill_(context_->device(), vk::spirv::fillHoles(emulatedFma_), "fill"),
+        qualityShade_(context_->device(), vk::spirv::qualityShade(emulatedFma_),
+                      "quality_shade") {
+    if (storage == PointStorage::Unsorted) {
+      throw UnavailableError(
+          "the vulkan backend draws the compact layout, which needs Morton order; this renderer "
+          "keeps unsorted points only");
+    }
+  }
+
+  std::string name() const override { return "vulkan"; }
+  std::string deviceDescription() const override {
+    return context_->info().name + " (" + context_->info().type + ", Vulkan" +
+           (emulatedFma_ ? ", fused multiply-add emulated" : "") + ")";
+  }
+  bool onGpu() const override { return !context_->info().software; }
+  bool implements(RasterMethod method) const override { return method == RasterMethod::Compact; }
+  void setTimeStages(bool perStage) override { timeStages_ = perStage; }
+
+  void reservePool(uint64_t points, uint64_t batches) override { pool_.reserve(points, batches); }
+  void freePool() override { pool_.free(); }
+  uint64_t poolBytes() const override { return pool_.bytes(); }
+  uint64_t freeMemoryBytes() const override { return context_->freeDeviceMemory(); }
+
+  void storeSlice(const PointProducer& source, uint64_t sourceFirst, uint64_t count,
+                  uint64_t pointFirst, uint64_t batchFirst, uint32_t* order) override {
+    std::span<const Point> slice = source.hostPoints();
+    std::vector<Point> produced;
+    if (slice.empty()) {
+      requireHostMemory("a slice of generated points", count, sizeof(Point));
+      produced.resize(count);
+      source.produce(sourceFirst, produced);
+      slice = produced;
+    } else {
+      slice = slice.subspan(sourceFirst, count);
+    }
+    // Laid out on the host by the CPU backend's code (the oracle's own layout, bit for bit),
+    // then copied: no sort on the device.
+    requireHostMemory("the layout of a slice", count, 8 + (pool_.keepsPoints() ? 16 : 0));
+    HostPointPool layout;
+    layout.positions.resize(count);
+    layout.colors.resize(count);
+    layout.batches.resize(batchesForPoints(count));
+    if (pool_.keepsPoints()) layout.points.resize(count);
+    layOutSlice(slice, layout, 0, 0, true, pool_.keepsPoints(), order);
+    pool_.store(layout, pointFirst, batchFirst);
+  }
+
+  void storeLaidOut(const LaidOutArrays& set, uint64_t pointFirst, uint64_t batchFirst) override {
+    pool_.store(set.layout, pointFirst, batchFirst);
+    if (set.filterWords.empty()) return;
+    pool_.storeFilterData({pointFirst, set.filterWords.size()}, {batchFirst, set.summaries.size()},
+                          set.filterWords.data(),
+                          set.rangeValues.empty() ? nullptr : set.rangeValues.data(),
+                          set.summaries.data());
+  }
+
+  void storeFilterData(PointRange points, PointRange batches, const uint16_t* words,
+                       const float* values) override {
+    pool_.storeFilterData(points, batches, words, values);
+  }
+  void releaseSlots(PointRange points, PointRange batches) override {
+    pool_.release(points, batches);
+  }
+  std::vector<Point> downloadPoints(PointRange points) const override {
+    return pool_.downloadPoints(points);
+  }
+  StoredPoint storedPoint(uint64_t pointSlot, uint64_t batchSlot) const override {
+    return pool_.storedPoint(pointSlot, batchSlot);
+  }
+
+  void draw(const FrameDraw& f) override {
+    if (f.target.memory != MemorySpace::Host) {
+      throw UnavailableError("the vulkan backend writes host memory only");
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const uint64_t pixels = uint64_t(f.view.width) * uint64_t(f.view.height);
+    const bool readBack = f.target.rgba != nullptr;
+    prepareFrame(f, readBack);
+    context_->run([&](VkCommandBuffer commands) {
+      stamps_.begin(commands, timeStages_);
+      recordDepthPass(commands, f);
+      const VkDeviceAddress params = frame_.params.address();
+      if (f.pipeline == DrawPipeline::Quality) {
+        if (f.settings->quality.highQuality) {
+          vkCmdFillBuffer(commands, frame_.accumulators.handle(), 0, pixels * 16, 0u);
+          vk::computeBarrier(commands);
+          splatAccumulate_.recordPerItem(commands, params, batchCount_);
+          vk::computeBarrier(commands);
+          stamps_.mark(commands, "accumulate");
+        }
+        qualityShade_.recordPerPixel(commands, params, f.view.width, f.view.height);
+        vk::computeBarrier(commands);
+        stamps_.mark(commands, timeStages_ ? "shade" : "frame", true);
+      } else {
+        resolve_.recordPerPixel(commands, params, f.view.width, f.view.height);
+        vk::computeBarrier(commands);
+        stamps_.mark(commands, timeStages_ ? "resolve" : "frame", true);
+      }
+      if (readBack) {
+        const VkBufferCopy region{.srcOffset = 0, .dstOffset = 0, .size = pixels * 4};
+        vkCmdCopyBuffer(commands, frame_.image.handle(), frame_.readback.handle(), 1, &region);
+        vk::hostReadBarrier(commands);
+        stamps_.mark(commands, "copy", true);
+      }
+    });
+    const double wallMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    StageTimings all = stamps_.read(wallMs);
+    timings_.clear();
+    readbackTimings_.clear();
+    for (const StageTiming& stage : all) {
+      (stage.stage == "copy" ? readbackTimings_ : timings_).push_back(stage);
+    }
+    if (timings_.empty()) timings_.push_back({"frame", wallMs});  // no timestamps
+    if (readBack) std::memcpy(f.target.rgba, frame_.readback.mapped(), pixels * 4);
+  }
+
+  std::vector<uint64_t> pickWords(const FrameDraw& f, PixelRect rect) override {
+    prepareFrame(f, false);
+    const bool filled = f.pipeline == DrawPipeline::Quality && f.settings->quality.fillRadiusPx > 0;
+    const VulkanBuffer& words = filled ? frame_.filled : frame_.words;
+    const uint64_t rowBytes = uint64_t(rect.width) * 8;
+    ensure(pickReadback_, rowBytes * uint64_t(rect.height), VulkanBuffer::Kind::Readback,
+           "the picked pixels");
+    context_->run([&](VkCommandBuffer commands) {
+      stamps_.begin(commands, false);
+      recordDepthPass(commands, f);
+      std::vector<VkBufferCopy> rows;
+      for (int row = 0; row < rect.height; ++row) {
+        rows.push_back({.srcOffset = (uint64_t(rect.y + row) * uint64_t(f.view.width) +
+                                      uint64_t(rect.x)) * 8,
+                        .dstOffset = uint64_t(row) * rowBytes,
+                        .size = rowBytes});
+      }
+      vkCmdCopyBuffer(commands, words.handle(), pickReadback_.handle(), uint32_t(rows.size()),
+                      rows.data());
+      vk::hostReadBarrier(commands);
+    });
+    std::vector<uint64_t> out(uint64_t(rect.width) * uint64_t(rect.height));
+    std::memcpy(out.data(), pickReadback_.mapped(), out.size() * 8);
+    return out;
+  }
+
+  StageTimings lastTimings() override { return timings_; }
+  StageTimings lastReadbackTimings() override { return readbackTimings_; }
+
+ private:
+  /// Devices whose fma() rounds twice take the shaders that emulate one in doubles.
+  static bool needsEmulatedFma(vk::VulkanContext& context) {
+    if (vk::deviceFusesFma(context)) return false;
+    if (!context.hasFloat64()) {
+      throw UnavailableError("cannot use the vulkan backend: " + context.info().name +
+                             " rounds fma() twice and has no 64-bit floats to make it exact");
+    }
+    return true;
+  }
+
+  void ensure(VulkanBuffer& buffer, uint64_t bytes, VulkanBuffer::Kind kind, const char* what) {
+    if (buffer && buffer.bytes() >= bytes) return;
+    buffer = VulkanBuffer();  // the old one first: frame buffers can be large
+    buffer = VulkanBuffer(*context_, bytes, kind, what);
+  }
+
+  /// Sizes the frame's buffers and writes its parameters.
+  void prepareFrame(const FrameDraw& f, bool readBack) {
+    const uint64_t pixels = uint64_t(f.view.width) * uint64_t(f.view.height);
+    const QualitySettings& quality = f.settings->quality;
+    const bool qualityPipeline = f.pipeline == DrawPipeline::Quality;
+    ensure(frame_.words, pixels * 8, VulkanBuffer::Kind::Device, "the framebuffer");
+    ensure(frame_.image, pixels * 4, VulkanBuffer::Kind::Device, "the image");
+    if (readBack) ensure(frame_.readback, pixels * 4, VulkanBuffer::Kind::Readback, "the image");
+    if (qualityPipeline && quality.fillRadiusPx > 0)
+      ensure(frame_.filled, pixels * 8, VulkanBuffer::Kind::Device, "the filled framebuffer");
+    if (qualityPipeline && quality.highQuality)
+      ensure(frame_.accumulators, pixels * 16, VulkanBuffer::Kind::Device, "the blending sums");
+    ensure(frame_.params, sizeof(vk::VulkanFrameParams), VulkanBuffer::Kind::Upload,
+           "the frame's parameters");
+
+    const DrawList& list = *f.list;
+    batchCount_ = list.everything ? list.batchSlots : list.batches.size();
+    if (!list.everything && !list.batches.empty()) {
+      ensure(frame_.drawn, list.batches.size() * 4, VulkanBuffer::Kind::Upload, "the batch list");
+      std::memcpy(frame_.drawn.mapped(), list.batches.data(), list.batches.size() * 4);
+    }
+
+    vk::VulkanFrameParams p{};
+    p.batches = pool_.batches().address();
+    p.positions = pool_.positions().address();
+    p.colors = pool_.colors().address();
+    p.filterWords = pool_.filterWords().address();
+    p.rangeValues = pool_.rangeValues().address();
+    p.summaries = pool_.summaries().address();
+    p.drawn = frame_.drawn.address();
+    p.words = frame_.words.address();
+    p.filled = frame_.filled.address();
+    p.accumulators = frame_.accumulators.address();
+    p.image = frame_.image.address();
+    p.points = pool_.points().address();
+    p.batchCount = uint32_t(batchCount_);
+    p.drawnListed = list.everything ? 0u : 1u;
+    p.flipRows = f.target.topRowFirst ? 1u : 0u;
+    p.background = f.settings->background;
+    p.hasFilterData = (pool_.hasFilterWords() ? 1u : 0u) | (pool_.hasRangeValues() ? 2u : 0u);
+    std::copy_n(f.view.viewProjection, 16, p.view.viewProjection);
+    p.view.width = f.view.width;
+    p.view.height = f.view.height;
+    p.view.nearPlane = f.view.nearPlane;
+    p.view.farPlane = f.view.farPlane;
+    p.view.orthographic = f.view.orthographic;
+    std::copy_n(f.view.depthRow, 4, p.view.depthRow);
+    if (qualityPipeline) {
+      const SplatFrame s = makeSplatFrame(quality, f.view);
+      p.splat = {s.width,         s.height,   s.sizePx,
+                 s.maxSizePx,     s.worldSizeToPx, s.marginPx,
+                 s.worldSize ? 1u : 0u, s.orthographic ? 1u : 0u, s.round ? 1u : 0u};
+      const QualityResolveParams r =
+          makeQualityResolveParams(quality, f.settings->background, f.view.width, f.view.height);
+      p.shade = {r.backgroundBottom, r.backgroundTop, r.gradient ? 1u : 0u, r.edl ? 1u : 0u,
+                 r.edlRadiusPx,      r.edlDiagonalPx, r.edlFactor,        quality.highQuality ? 1u : 0u,
+                 1.0f + quality.hqDepthRange, quality.fillRadiusPx};
+    }
+    p.filter = f.filter;
+    p.clip = f.clip;
+    std::memcpy(frame_.params.mapped(), &p, sizeof p);
+  }
+
+  /// Clear and the depth pass: the compact raster, or the footprints and hole filling.
+  void recordDepthPass(VkCommandBuffer commands, const FrameDraw& f) {
+    const uint64_t pixels = uint64_t(f.view.width) * uint64_t(f.view.height);
+    const VkDeviceAddress params = frame_.params.address();
+    vkCmdFillBuffer(commands, frame_.words.handle(), 0, pixels * 8, 0xffffffffu);  // kEmptyPixel
+    vk::computeBarrier(commands);
+    stamps_.mark(commands, "clear");
+    if (f.pipeline != DrawPipeline::Quality) {
+      compactRaster_.recordPerItem(commands, params, batchCount_);
+      vk::computeBarrier(commands);
+      stamps_.mark(commands, "raster");
+      return;
+    }
+    splatDepth_.recordPerItem(commands, params, batchCount_);
+    vk::computeBarrier(commands);
+    stamps_.mark(commands, "splat");
+    if (f.settings->quality.fillRadiusPx > 0) {
+      fill_.recordPerPixel(commands, params, f.view.width, f.view.height);
+      vk::computeBarrier(commands);
+      stamps_.mark(commands, "fill");
+    }
+  }
+
+  std::unique_ptr<vk::VulkanContext> context_;
+  mutable vk::VulkanPointPool pool_;  // downloads stage through it
+  StageStamps stamps_;
+  bool emulatedFma_;
+  ComputeKernel compactRaster_, resolve_, splatDepth_, splatAccumulate_, fill_, qualityShade_;
+  FrameBuffers frame_;
+  VulkanBuffer pickReadback_;
+  uint64_t batchCount_ = 0;
+  bool timeStages_ = true;
+  StageTimings timings_, readbackTimings_;
+};
+
+}  // namespace
+
+std::unique_ptr<RasterBackend> createVulkanBackend(PointStorage storage, const std::string& device,
+                                                   bool allowSoftware) {
+  return std::make_unique<VulkanBackend>(storage, device, allowSoftware);
+}
+
+}  // namespace pcv

@@ -1,0 +1,70 @@
+/// @brief The Vulkan backend's point pool: the compact layout's arrays (positions, colours,
+/// batches), the 16-byte points where the storage keeps them, and the filter arrays once a set
+/// stores filter data, all in device memory; and a host copy of the batches (32 bytes per
+/// 10 240 points), which filter summaries and picks read without a round trip.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "../raster_backend.hpp"
+#include "vulkan_buffer.hpp"
+#include "vulkan_transfer.hpp"
+
+namespace pcv {
+struct HostPointPool;
+}
+
+namespace pcv::vk {
+
+class VulkanPointPool {
+ public:
+  VulkanPointPool(VulkanContext& context, bool keepsPoints);
+
+  /// Grows to `points` point slots and `batches` batch slots, keeping what it holds. Throws
+  /// OutOfMemoryError with the sizes before anything changes when the device cannot hold them.
+  void reserve(uint64_t points, uint64_t batches);
+  void free();
+  uint64_t bytes() const;
+
+  /// Stores a laid-out slice (positions, colours, batches and points of `layout`, laid out from
+  /// slot 0) at point slots from pointFirst and batch slots from batchFirst.
+  void store(const HostPointPool& layout, uint64_t pointFirst, uint64_t batchFirst);
+  /// Stores filter words, range values (or none) and the summaries of the set's batches.
+  void storeFilterData(PointRange points, PointRange batches, const uint16_t* words,
+                       const float* values);
+  /// Stores filter data summarized already (a set laid out ahead of time).
+  void storeFilterData(PointRange points, PointRange batches, const uint16_t* words,
+                       const float* values, const BatchSummary* summaries);
+  void release(PointRange points, PointRange batches);
+
+  std::vector<Point> downloadPoints(PointRange points);
+  StoredPoint storedPoint(uint64_t pointSlot, uint64_t batchSlot);
+
+  bool keepsPoints() const { return keepsPoints_; }
+  bool hasFilterWords() const { return bool(filterWords_); }
+  bool hasRangeValues() const { return bool(rangeValues_); }
+  const VulkanBuffer& positions() const { return positions_; }
+  const VulkanBuffer& colors() const { return colors_; }
+  const VulkanBuffer& batches() const { return batches_; }
+  const VulkanBuffer& points() const { return points_; }
+  const VulkanBuffer& filterWords() const { return filterWords_; }
+  const VulkanBuffer& rangeValues() const { return rangeValues_; }
+  const VulkanBuffer& summaries() const { return summaries_; }
+  VulkanTransfer& transfer() { return transfer_; }
+
+ private:
+  void grow(VulkanBuffer& buffer, uint64_t bytes, std::optional<uint32_t> fill, const char* what);
+  void growFilterArrays(bool withValues);
+
+  VulkanContext& context_;
+  VulkanTransfer transfer_;
+  bool keepsPoints_;
+  uint64_t pointSlots_ = 0, batchSlots_ = 0;
+  std::vector<Batch> hostBatches_;
+  VulkanBuffer positions_, colors_, batches_, points_;
+  VulkanBuffer filterWords_, rangeValues_, summaries_;
+};
+
+}  // namespace pcv::vk

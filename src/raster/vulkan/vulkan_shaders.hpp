@@ -1,0 +1,20 @@
+/// @brief The Vulkan backend's compute shaders as SPIR-V, compiled from shaders/*.comp at build
+/// time and built into the binary, each in two variants: with the device's fma(), and with a
+/// fused multiply-add emulated in doubles for devices whose fma() rounds twice (fma_probe.hpp).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace pcv::vk::spirv {
+
+std::span<const uint32_t> compactRaster(bool emulatedFma);
+std::span<const uint32_t> resolve(bool emulatedFma);
+std::span<const uint32_t> splatDepth(bool emulatedFma);
+std::span<const uint32_t> splatAccumulate(bool emulatedFma);
+std::span<const uint32_t> fillHoles(bool emulatedFma);
+std::span<const uint32_t> qualityShade(bool emulatedFma);
+/// fma_probe.comp: values[3] = fma(values[0], values[1], values[2]).
+std::span<const uint32_t> fmaProbe();
+
+}  // namespace pcv::vk::spirv

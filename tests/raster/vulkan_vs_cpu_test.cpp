@@ -1,0 +1,292 @@
+// The Vulkan backend against the CPU oracle, pixel for pixel and pick for pick: the compact
+// method, every quality mode, clip boxes, slabs and polygons, filters, orthographic views and
+// sets that come and go. Runs on any Vulkan device, lavapipe included (so here and in CI, under
+// the validation layer: PCV_VULKAN_VALIDATION); skipped with the reason where there is none.
+#include <cstdio>
+#include <cstring>
+
+#include "clip_cases.hpp"
+#include "pcv/core/camera_framing.hpp"
+#include "pcv/core/error.hpp"
+#include "pcv/core/point_filter.hpp"
+#include "pcv/raster/quality_presets.hpp"
+#include "pcv/raster/vulkan_devices.hpp"
+#include "pcv/scene/cylinder_producer.hpp"
+#include "pcv/scene/cylinder_viewpoints.hpp"
+#include "test_support.hpp"
+
+namespace pcv {
+namespace {
+
+constexpr uint64_t kPoints = 400'000;
+/// Small layout slices (11 batches, 112 640 points), so the points take four slices.
+constexpr RendererOptions kSlicedLayout{.layoutSliceBatches = 11};
+
+const test::ImageSizeCase kSizes[] = {{640, 360}, {333, 217}};
+
+class VulkanVsCpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    PCV_REQUIRE_VULKAN();
+    vulkan_ = createRenderer("vulkan", kSlicedLayout);
+    cpu_ = createRenderer("cpu", kSlicedLayout);
+    const CylinderProducer points(makeCylinderScene(11), kPoints);
+    vulkanSet_ = vulkan_->addSet(points, {.keepSourceOrder = true});
+    cpuSet_ = cpu_->addSet(points, {.keepSourceOrder = true});
+  }
+  /// Frames of both backends differ in no pixel (twice on Vulkan: later frames reuse buffers);
+  /// returns the pixels the CPU lit.
+  uint64_t expectSameFrame(const ViewTransform& view, const RenderSettings& settings,
+                           const std::string& what) {
+    const Image cpu = test::renderToImage(*cpu_, view, settings);
+    for (int frame = 0; frame < 2; ++frame) {
+      const Image gpu = test::renderToImage(*vulkan_, view, settings);
+      EXPECT_EQ(test::countLitPixels(gpu, test::kPoisonPixel), gpu.pixels.size()) << what;
+      EXPECT_EQ(test::countDifferentPixels(gpu, cpu), 0u) << what << ", frame " << frame;
+    }
+    return test::countLitPixels(cpu, settings.background);
+  }
+  std::unique_ptr<Renderer> vulkan_, cpu_;
+  PointSetId vulkanSet_ = 0, cpuSet_ = 0;
+};
+
+TEST_F(VulkanVsCpu, NamesItsBackendAndDevice) {
+  EXPECT_EQ(vulkan_->backendName(), "vulkan");
+  EXPECT_NE(vulkan_->deviceDescription().find("Vulkan"), std::string::npos);
+  EXPECT_EQ(vulkan_->methods(), std::vector<RasterMethod>{RasterMethod::Compact});
+}
+
+TEST_F(VulkanVsCpu, LayoutsAreTheSame) {
+  const std::vector<Point> gpu = vulkan_->downloadPoints(vulkanSet_);
+  const std::vector<Point> cpu = cpu_->downloadPoints(cpuSet_);
+  ASSERT_EQ(gpu.size(), cpu.size());
+  uint64_t different = 0;
+  for (size_t i = 0; i < gpu.size(); ++i)
+    different += std::memcmp(&gpu[i], &cpu[i], sizeof(Point)) != 0;
+  EXPECT_EQ(different, 0u);
+  for (uint64_t i = 0; i < kPoints; i += 4999)
+    EXPECT_EQ(vulkan_->sourceIndex({vulkanSet_, i}), cpu_->sourceIndex({cpuSet_, i})) << i;
+}
+
+TEST_F(VulkanVsCpu, CompactFramesArePixelIdenticalAtFourViewsAndTwoSizes) {
+  RenderSettings settings;
+  settings.background = packRgba(7, 8, 9);
+  for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+    for (const auto& size : kSizes) {
+      const ViewTransform view = test::makeView(viewpoint.camera(), size.width, size.height);
+      EXPECT_GT(expectSameFrame(view, settings, viewpoint.name), 100u) << viewpoint.name;
+    }
+  }
+}
+
+TEST_F(VulkanVsCpu, EveryQualityModeIsPixelIdentical) {
+  for (const QualityPreset& mode : qualityPresets()) {
+    RenderSettings settings;
+    settings.background = packRgba(7, 8, 9);
+    mode.apply(settings.quality);
+    for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+      const ViewTransform view = test::makeView(viewpoint.camera(), 333, 217);
+      expectSameFrame(view, settings, std::string(mode.name) + " at " + viewpoint.name);
+    }
+  }
+  // Every pass at once, and world-sized round points.
+  RenderSettings all;
+  all.quality.pointSizePx = 3;
+  all.quality.shape = PointShape::Round;
+  all.quality.fillRadiusPx = 2;
+  all.quality.highQuality = true;
+  all.quality.edl = EdlMode::On;
+  all.quality.backgroundGradient = true;
+  RenderSettings world;
+  world.quality.sizeMode = PointSizeMode::World;
+  world.quality.worldSize = 0.01f;
+  world.quality.maxPointSizePx = 9;
+  for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+    const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);
+    expectSameFrame(view, all, std::string("every pass at ") + viewpoint.name);
+    expectSameFrame(view, world, std::string("world size at ") + viewpoint.name);
+  }
+}
+
+TEST_F(VulkanVsCpu, ClippedFramesArePixelIdentical) {
+  auto cases = test::clipCases();
+  for (const auto& polygon : test::polygonCases()) cases.push_back(polygon);
+  for (const auto& [name, clip] : cases) {
+    for (int pointSize : {1, 3}) {
+      RenderSettings settings;
+      settings.clip = clip;
+      settings.quality.pointSizePx = pointSize;
+      settings.background = packRgba(7, 8, 9);
+      uint64_t lit = 0;
+      for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+        lit += expectSameFrame(test::makeView(viewpoint.camera(), 640, 360), settings,
+                               std::string(name) + " at " + viewpoint.name);
+      }
+      EXPECT_GT(lit, 100u) << name;
+    }
+  }
+}
+
+/// Class 1 + the cylinder, returns and intensity by a hash of the index.
+FilterFields fieldsOf(uint64_t i) {
+  uint64_t h = i * 0x9E3779B97F4A7C15ull;
+  h ^= h >> 29;
+  return {.classification = uint8_t(1 + i * 10 / kPoints),
+          .returnNumber = uint8_t(1 + (h >> 7) % 3),
+          .numberOfReturns = uint8_t(1 + (h >> 11) % 3),
+          .rangeValue = float((h >> 20) % 4096)};
+}
+
+TEST_F(VulkanVsCpu, FilteredFramesArePixelIdentical) {
+  vulkan_->setFilterData(vulkanSet_, fieldsOf, "intensity");
+  cpu_->setFilterData(cpuSet_, fieldsOf, "intensity");
+  std::vector<PointFilter> filters(5);
+  filters[0].classes = parseClassList("2", "--classes");
+  filters[1].classes = parseClassList("1-5,9", "--classes");
+  filters[2].returns = ReturnChoice::Last;
+  filters[3].ranges = {{"intensity", 100.0, 2000.0}};
+  filters[4].returns = ReturnChoice::Only;
+  filters[4].classes = parseClassList("3-8", "--classes");
+  for (const PointFilter& filter : filters) {
+    uint64_t changed = 0;  // pixels the filter changes: the test is not vacuous
+    for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+      const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);
+      for (int pointSize : {1, 3}) {
+        RenderSettings settings;
+        settings.filter = filter;
+        settings.quality.pointSizePx = pointSize;
+        expectSameFrame(view, settings, viewpoint.name + filterArguments(filter));
+        const Image filtered = test::renderToImage(*vulkan_, view, settings);
+        settings.filter = {};
+        changed += test::countDifferentPixels(filtered, test::renderToImage(*cpu_, view, settings));
+      }
+    }
+    EXPECT_GT(changed, 1000u) << filterArguments(filter);
+  }
+}
+
+TEST_F(VulkanVsCpu, OrthographicViewsArePixelIdentical) {
+  const Box3d bounds{glm::dvec3(-2.0), glm::dvec3(2.0)};
+  RenderSettings wide;
+  wide.quality.pointSizePx = 3;
+  RenderSettings clipped;
+  clipped.clip = test::clipCases()[3].second;
+  for (const OrthoView orthoView : {OrthoView::Plan, OrthoView::Front, OrthoView::Side}) {
+    const ViewTransform view =
+        test::makeView(frameOrtho(orthoView, bounds, 16.0f / 9.0f), 640, 360);
+    for (const RenderSettings& settings : {RenderSettings{}, wide, clipped}) {
+      EXPECT_GT(expectSameFrame(view, settings, orthoViewName(orthoView)), 100u);
+    }
+  }
+}
+
+TEST_F(VulkanVsCpu, PicksFindTheSamePoints) {
+  RenderSettings wide;
+  wide.quality.pointSizePx = 3;
+  wide.quality.fillRadiusPx = 2;
+  RenderSettings clipped;
+  clipped.clip = test::polygonCases()[0].second;
+  uint64_t found = 0;
+  for (const RenderSettings& settings : {RenderSettings{}, wide, clipped}) {
+    for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+      const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);
+      // A sparse grid: each pick runs a depth pass, slow on a software device.
+      for (int y = 10; y < 360; y += 90) {
+        for (int x = 10; x < 640; x += 110) {
+          const std::optional<PickedPoint> gpu = vulkan_->pick(view, settings, x, y, 4);
+          const std::optional<PickedPoint> cpu = cpu_->pick(view, settings, x, y, 4);
+          ASSERT_EQ(gpu.has_value(), cpu.has_value()) << viewpoint.name << " " << x << "," << y;
+          if (!cpu) continue;
+          ++found;
+          EXPECT_EQ(gpu->location.index, cpu->location.index);
+          EXPECT_EQ(gpu->viewDepth, cpu->viewDepth);
+          EXPECT_EQ(gpu->pixelX, cpu->pixelX);
+          EXPECT_EQ(gpu->pixelY, cpu->pixelY);
+        }
+      }
+    }
+  }
+  EXPECT_GT(found, 30u);
+}
+
+TEST_F(VulkanVsCpu, SetsThatComeAndGoDrawTheSame) {
+  std::vector<PointSetId> gpuSets, cpuSets;
+  for (uint64_t seed : {21, 22, 23}) {
+    const CylinderProducer points(makeCylinderScene(seed), 50'000 + 1000 * seed);
+    gpuSets.push_back(vulkan_->addSet(points));
+    cpuSets.push_back(cpu_->addSet(points));
+  }
+  vulkan_->removeSet(gpuSets[1]);
+  cpu_->removeSet(cpuSets[1]);
+  const CylinderProducer late(makeCylinderScene(24), 30'000);
+  gpuSets[1] = vulkan_->addSet(late);
+  cpuSets[1] = cpu_->addSet(late);
+  const std::vector<PointSetId> gpuSubset = {gpuSets[2], gpuSets[1]};
+  const std::vector<PointSetId> cpuSubset = {cpuSets[2], cpuSets[1]};
+  for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+    const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);
+    expectSameFrame(view, {}, std::string(viewpoint.name) + ", every set");
+    Image gpu(640, 360, test::kPoisonPixel), cpu(640, 360, test::kPoisonPixel);
+    vulkan_->render(gpuSubset, view, {}, {gpu.pixels.data(), 640, 360, MemorySpace::Host});
+    cpu_->render(cpuSubset, view, {}, {cpu.pixels.data(), 640, 360, MemorySpace::Host});
+    EXPECT_EQ(test::countDifferentPixels(gpu, cpu), 0u) << viewpoint.name << ", two sets";
+    EXPECT_GT(test::countLitPixels(cpu, kOpaqueBlack), 100u);
+  }
+}
+
+TEST_F(VulkanVsCpu, TopRowFirstTargetsAreFlippedOnTheDevice) {
+  const ViewTransform view = test::makeView(kCylinderViewpoints[0].camera(), 320, 200);
+  Image gpu(320, 200, test::kPoisonPixel), cpu(320, 200, test::kPoisonPixel);
+  RenderTarget target{gpu.pixels.data(), 320, 200, MemorySpace::Host};
+  target.topRowFirst = true;
+  vulkan_->render(view, {}, target);
+  target.rgba = cpu.pixels.data();
+  cpu_->render(view, {}, target);
+  EXPECT_EQ(test::countDifferentPixels(gpu, cpu), 0u);
+}
+
+TEST_F(VulkanVsCpu, StageTimingsNameTheStages) {
+  const ViewTransform view = test::makeView(kCylinderViewpoints[0].camera(), 320, 200);
+  test::renderToImage(*vulkan_, view, {});
+  bool raster = false;
+  for (const StageTiming& stage : vulkan_->lastTimings()) {
+    raster |= stage.stage == "raster";
+    EXPECT_GE(stage.milliseconds, 0.0) << stage.stage;
+  }
+  EXPECT_TRUE(raster);
+}
+
+TEST(VulkanDevices, AutoNeverTakesASoftwareDevice) {
+  std::string error;
+  const std::vector<VulkanDeviceInfo> devices = listVulkanDevices(&error);
+  if (devices.empty()) GTEST_SKIP() << error;
+  std::string reason;
+  const int best = chooseVulkanDevice(devices, "", false, &reason);
+  if (best >= 0) {
+    EXPECT_FALSE(devices[size_t(best)].software);
+  } else {
+    EXPECT_FALSE(reason.empty());
+  }
+  // A software device is taken when asked for by name or number, and only then.
+  for (const VulkanDeviceInfo& device : devices) {
+    if (!device.software || !device.usable) continue;
+    EXPECT_EQ(chooseVulkanDevice(devices, std::to_string(device.index), false, nullptr),
+              int(device.index));
+    const bool onlySoftware = best < 0;
+    if (onlySoftware) {
+      EXPECT_NE(createRenderer("auto")->backendName(), "vulkan");
+    }
+  }
+}
+
+TEST(VulkanDevices, AnUnknownDeviceIsAClearError) {
+  PCV_REQUIRE_VULKAN();
+  RendererOptions options;
+  options.vulkanDevice = "99";
+  EXPECT_THROW(createRenderer("vulkan", options), UnavailableError);
+  options.vulkanDevice = "no such device name";
+  EXPECT_THROW(createRenderer("vulkan", options), UnavailableError);
+}
+
+}  // namespace
+}  // namespace pcv
