@@ -38,12 +38,17 @@ run_step("dpkg-deb -f" dpkg-deb -f ${packages} Depends)
 if(NOT step_output MATCHES "libpng16-16")
   message(FATAL_ERROR "Depends names no libpng: ${step_output}")
 endif()
+set(depends "${step_output}")
 
 set(root ${PCV_WORK_DIR}/root)
 run_step("dpkg -x" dpkg-deb -x ${packages} ${root})
 run_step("pcv --version from the package" ${root}/usr/bin/pcv --version)
-if(NOT step_output MATCHES "^pcv [0-9]+\\.[0-9]+\\.[0-9]+\nbackends:( cuda)? cpu")
+if(NOT step_output MATCHES "^pcv [0-9]+\\.[0-9]+\\.[0-9]+\nbackends:( cuda)?( vulkan)? cpu")
   message(FATAL_ERROR "pcv --version printed: ${step_output}")
+endif()
+# The Vulkan backend runs with Debian's loader: the package says so.
+if(step_output MATCHES "vulkan" AND NOT depends MATCHES "libvulkan1")
+  message(FATAL_ERROR "pcv has the Vulkan backend but Depends names no libvulkan1: ${depends}")
 endif()
 run_step("pcv from the package" ${root}/usr/bin/pcv render --backend cpu --points 10000
          --size 64x48 --out ${PCV_WORK_DIR}/cylinders.png)

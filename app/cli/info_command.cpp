@@ -223,7 +223,7 @@ void addInfoCommand(CLI::App& cli) {
     if (*devices) describeDevices();
     if (files->empty()) {
       if (*devices) return;
-      throw InputError("pcv info needs files to describe (or --devices)");
+      throw CLI::RequiredError("files");  // a usage error (status 2), as before --devices
     }
     applyRemoteLimits(*remote);
     if (namesDataset(*files)) {

@@ -146,8 +146,9 @@ void addViewCommand(CLI::App& cli) {
   addReadFlags(*view, flags->read);
   addStreamFlags(*view, flags->stream);
   view->add_option("--interop", o.interop,
-                   "How frames reach GL: auto, surface (CUDA writes the texture), pbo, host")
-      ->check(CLI::IsMember({"auto", "surface", "pbo", "host"}))
+                   "How frames reach GL: auto, surface (CUDA writes the texture), pbo, memory "
+                   "(Vulkan draws into memory GL imported), host (through host memory)")
+      ->check(CLI::IsMember({"auto", "surface", "pbo", "host", "memory"}))
       ->capture_default_str();
   view->add_option("--gl-context", o.glContext,
                    "Where the window's GL context comes from: native (GLX on X11) or egl (the "

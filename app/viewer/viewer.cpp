@@ -341,6 +341,7 @@ void ViewerWindow::recordRun(uint64_t frames) const {
   report["backend"] = renderer_->backendName();
   report["device"] = renderer_->deviceDescription();
   report["interop"] = interopPathName(presenter_->path());
+  report["interopFallback"] = presenter_->fallbackReason();
   report["camera"] = {{"eye", {camera.eye.x, camera.eye.y, camera.eye.z}},
                       {"yaw", camera.yawRadians},
                       {"pitch", camera.pitchRadians},

@@ -15,7 +15,7 @@ BAD_VALUES = [
     ({"edl": "sometimes"}, ["--edl", "sometimes"]),
     ({"point_shape": "star"}, ["--point-shape", "star"]),
     ({"up": "x"}, ["--up", "x"]),
-    ({"backend": "vulkan"}, ["--backend", "vulkan"]),
+    ({"backend": "metal"}, ["--backend", "metal"]),
     ({"method": "fastest"}, ["--method", "fastest"]),
     ({"size": (0, 10)}, ["--size", "0x10"]),
     ({"size": (20000, 10)}, ["--size", "20000x10"]),

@@ -23,16 +23,20 @@ const char* interopPathName(InteropPath path) {
       return "pbo";
     case InteropPath::HostUpload:
       return "host";
+    case InteropPath::VulkanMemory:
+      return "memory";
   }
   return "?";
 }
 
 InteropPath parseInteropPath(const std::string& name) {
   for (InteropPath path : {InteropPath::Auto, InteropPath::CudaSurface,
-                           InteropPath::CudaPixelBuffer, InteropPath::HostUpload}) {
+                           InteropPath::CudaPixelBuffer, InteropPath::HostUpload,
+                           InteropPath::VulkanMemory}) {
     if (name == interopPathName(path)) return path;
   }
-  throw InputError("unknown interop path '" + name + "': expected auto, surface, pbo or host");
+  throw InputError("unknown interop path '" + name +
+                   "': expected auto, surface, pbo, host or memory");
 }
 
 #if PCV_WITH_CUDA
@@ -47,9 +51,16 @@ struct FramePresenter::CudaResources {};
 FramePresenter::FramePresenter(Renderer& renderer, InteropPath requested)
     : renderer_(renderer), path_(requested) {
   const bool usesCuda = renderer.cudaStream() != nullptr;
+  const bool usesVulkan = renderer.backendName() == "vulkan";
   if (path_ == InteropPath::Auto) {
-    path_ = usesCuda ? InteropPath::CudaSurface : InteropPath::HostUpload;
-  } else if (path_ != InteropPath::HostUpload && !usesCuda) {
+    path_ = usesCuda     ? InteropPath::CudaSurface
+            : usesVulkan ? InteropPath::VulkanMemory
+                         : InteropPath::HostUpload;
+  } else if (path_ == InteropPath::VulkanMemory && !usesVulkan) {
+    fallBack(InteropPath::HostUpload,
+             "the " + renderer.backendName() + " backend does not draw with Vulkan");
+  } else if (path_ != InteropPath::HostUpload && path_ != InteropPath::VulkanMemory &&
+             !usesCuda) {
     fallBack(InteropPath::HostUpload,
              "the " + renderer.backendName() + " backend does not use CUDA");
   }
@@ -61,6 +72,7 @@ FramePresenter::FramePresenter(Renderer& renderer, InteropPath requested)
 FramePresenter::~FramePresenter() {
   // Registrations go before the GL objects they name.
   cuda_.reset();
+  imported_.reset();
   screen_.reset();
 }
 
@@ -80,8 +92,21 @@ void FramePresenter::resize(int widthPx, int heightPx) {
   }
 #endif
   cuda_.reset();
+  if (imported_) imported_->waitUntilRead();
+  imported_.reset();
   screen_.reset();
   screen_ = std::make_unique<ScreenBuffer>(widthPx, heightPx, PixelFormat::RGBA8);
+  if (path_ == InteropPath::VulkanMemory) {
+    // Exported once per size; where this GL cannot import it, frames come by the host.
+    try {
+      const uint64_t bytes = uint64_t(widthPx) * uint64_t(heightPx) * 4;
+      imported_ = std::make_unique<ImportedFrameMemory>(
+          renderer_.exportImageMemory(widthPx, heightPx), bytes);
+    } catch (const Error& error) {
+      fallBack(InteropPath::HostUpload,
+               std::string("GL cannot draw Vulkan's frames: ") + error.what());
+    }
+  }
 #if PCV_WITH_CUDA
   // Register once per size; a failure (the CUDA device does not drive this GL context, e.g.
   // Mesa) falls back: surface -> PBO -> host upload.
@@ -142,6 +167,14 @@ void FramePresenter::render(const ViewTransform& view, const RenderSettings& set
     return;
   }
 #endif
+  if (path_ == InteropPath::VulkanMemory) {
+    imported_->waitUntilRead();  // GL's copy of the last frame, before this one overwrites it
+    renderer_.render(selection, view, settings,
+                     RenderTarget{nullptr, view.width, view.height, MemorySpace::Exported});
+    screen_->copyBufferToTexture(imported_->buffer());
+    imported_->readIssued();
+    return;
+  }
   if (hostImage_.width != view.width || hostImage_.height != view.height) {
     hostImage_ = Image(view.width, view.height);
   }

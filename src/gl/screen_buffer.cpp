@@ -116,9 +116,13 @@ void ScreenBuffer::uploadToPixelBuffer(const void* pixels) {
 }
 
 void ScreenBuffer::copyPixelBufferToTexture() {
+  copyBufferToTexture(pixelBuffer_.id());
+}
+
+void ScreenBuffer::copyBufferToTexture(GLuint pixelBuffer) {
   const GlPixelFormat gl = glFormatOf(format_);
   ScopedAlignment alignment(GL_UNPACK_ALIGNMENT, 1);
-  GL_CHECK(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixelBuffer_.id()));
+  GL_CHECK(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixelBuffer));
   GL_CHECK(glBindTexture(GL_TEXTURE_2D, texture_.id()));
   GL_CHECK(glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, gl.format, gl.type, nullptr));
   GL_CHECK(glBindTexture(GL_TEXTURE_2D, 0));

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "pcv/core/error.hpp"
 #include "pcv/core/point.hpp"
 #include "pcv/core/point_producer.hpp"
 #include "pcv/core/stage_timings.hpp"
@@ -77,6 +78,10 @@ class RasterBackend {
   virtual bool implements(RasterMethod method) const = 0;
   virtual void setTimeStages(bool perStage) = 0;
   virtual void* cudaStream() const { return nullptr; }
+  /// Memory for frames another API imports (Renderer::exportImageMemory).
+  virtual ExportedImageMemory exportImageMemory(int, int) {
+    throw UnavailableError("the " + name() + " backend exports no memory to other APIs");
+  }
   /// True where the pool and the frames live on a GPU (not the CPU backend, not a software
   /// Vulkan device): what the default point budget and stream memory go by.
   virtual bool onGpu() const { return false; }

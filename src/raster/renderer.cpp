@@ -98,6 +98,11 @@ bool Renderer::onGpu() const {
   return backend_->onGpu();
 }
 
+ExportedImageMemory Renderer::exportImageMemory(int width, int height) {
+  if (width <= 0 || height <= 0) throw InputError("exported frames need a positive size");
+  return backend_->exportImageMemory(width, height);
+}
+
 std::vector<RasterMethod> Renderer::methods() const {
   std::vector<RasterMethod> methods;
   for (RasterMethod method : allMethods()) {

@@ -61,7 +61,7 @@ TEST_F(OptionValuesCli, BadValuesAreOptionErrorsWithTheLibrarysMessage) {
       {"--edl sometimes", [] { parseEdlMode("sometimes"); }},
       {"--point-shape star", [] { parsePointShape("star"); }},
       {"--up x", [] { parseUpAxis("x"); }},
-      {"--backend vulkan", [] { parseBackend("vulkan"); }},
+      {"--backend metal", [] { parseBackend("metal"); }},
       {"--method fastest", [] { parseMethod("fastest"); }},
       {"--color rainbow", [] { parseColorMode("rainbow"); }},
       {"--color-map jet", [] { parseColorMap("jet"); }},

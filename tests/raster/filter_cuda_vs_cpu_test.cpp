@@ -9,6 +9,7 @@
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinder_viewpoints.hpp"
 #include "pcv/scene/cylinders.hpp"
+#include "synthetic_filter_fields.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
@@ -17,15 +18,8 @@ namespace {
 constexpr uint64_t kPoints = 2'000'000;
 constexpr RendererOptions kSlicedLayout{.layoutSliceBatches = 37};
 
-/// Class 1 + the cylinder (points lie on cylinder floor(i * 10 / n)), returns and intensity by
-/// a hash of the index.
 FilterFields fieldsOf(uint64_t i) {
-  uint64_t h = i * 0x9E3779B97F4A7C15ull;
-  h ^= h >> 29;
-  return {.classification = uint8_t(1 + i * 10 / kPoints),
-          .returnNumber = uint8_t(1 + (h >> 7) % 3),
-          .numberOfReturns = uint8_t(1 + (h >> 11) % 3),
-          .rangeValue = float((h >> 20) % 4096)};
+  return test::syntheticFilterFields(i, kPoints);
 }
 
 TEST(FilterCudaVsCpu, FilteredFramesArePixelIdentical) {
@@ -37,14 +31,7 @@ TEST(FilterCudaVsCpu, FilteredFramesArePixelIdentical) {
     const PointSetId set = renderer->addSet(points, {.keepSourceOrder = true});
     renderer->setFilterData(set, fieldsOf, "intensity");
   }
-  std::vector<PointFilter> filters(5);
-  filters[0].classes = parseClassList("2", "--classes");
-  filters[1].classes = parseClassList("1-5,9", "--classes");
-  filters[2].returns = ReturnChoice::Last;
-  filters[3].ranges = {{"intensity", 100.0, 2000.0}};
-  filters[4].returns = ReturnChoice::Only;
-  filters[4].classes = parseClassList("3-8", "--classes");
-  for (const PointFilter& filter : filters) {
+  for (const PointFilter& filter : test::comparisonFilters()) {
     uint64_t changed = 0;  // pixels the filter changes, over every view: the test is not vacuous
     for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
       const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "clip_cases.hpp"
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/error.hpp"
@@ -13,7 +15,9 @@
 #include "pcv/raster/vulkan_devices.hpp"
 #include "pcv/scene/cylinder_producer.hpp"
 #include "pcv/scene/cylinder_viewpoints.hpp"
+#include "synthetic_filter_fields.hpp"
 #include "test_support.hpp"
+#include "vulkan/vulkan_backend.hpp"
 
 namespace pcv {
 namespace {
@@ -127,27 +131,14 @@ TEST_F(VulkanVsCpu, ClippedFramesArePixelIdentical) {
   }
 }
 
-/// Class 1 + the cylinder, returns and intensity by a hash of the index.
 FilterFields fieldsOf(uint64_t i) {
-  uint64_t h = i * 0x9E3779B97F4A7C15ull;
-  h ^= h >> 29;
-  return {.classification = uint8_t(1 + i * 10 / kPoints),
-          .returnNumber = uint8_t(1 + (h >> 7) % 3),
-          .numberOfReturns = uint8_t(1 + (h >> 11) % 3),
-          .rangeValue = float((h >> 20) % 4096)};
+  return test::syntheticFilterFields(i, kPoints);
 }
 
 TEST_F(VulkanVsCpu, FilteredFramesArePixelIdentical) {
   vulkan_->setFilterData(vulkanSet_, fieldsOf, "intensity");
   cpu_->setFilterData(cpuSet_, fieldsOf, "intensity");
-  std::vector<PointFilter> filters(5);
-  filters[0].classes = parseClassList("2", "--classes");
-  filters[1].classes = parseClassList("1-5,9", "--classes");
-  filters[2].returns = ReturnChoice::Last;
-  filters[3].ranges = {{"intensity", 100.0, 2000.0}};
-  filters[4].returns = ReturnChoice::Only;
-  filters[4].classes = parseClassList("3-8", "--classes");
-  for (const PointFilter& filter : filters) {
+  for (const PointFilter& filter : test::comparisonFilters()) {
     uint64_t changed = 0;  // pixels the filter changes: the test is not vacuous
     for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
       const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);
@@ -254,6 +245,75 @@ TEST_F(VulkanVsCpu, StageTimingsNameTheStages) {
     EXPECT_GE(stage.milliseconds, 0.0) << stage.stage;
   }
   EXPECT_TRUE(raster);
+}
+
+TEST_F(VulkanVsCpu, FramesGoIntoExportedMemoryOfTheirSize) {
+  const ViewTransform view = test::makeView(kCylinderViewpoints[0].camera(), 320, 200);
+  const RenderTarget exported{nullptr, 320, 200, MemorySpace::Exported};
+  // Nothing exported yet: the frame has nowhere to go.
+  EXPECT_THROW(vulkan_->render(view, {}, exported), InputError);
+  const ExportedImageMemory memory = vulkan_->exportImageMemory(320, 200);
+  ASSERT_GE(memory.fd, 0);
+  EXPECT_GE(memory.bytes, 320u * 200u * 4u);
+  ::close(memory.fd);
+  vulkan_->render(view, {}, exported);
+  const ViewTransform larger = test::makeView(kCylinderViewpoints[0].camera(), 640, 400);
+  EXPECT_THROW(vulkan_->render(larger, {}, {nullptr, 640, 400, MemorySpace::Exported}),
+               InputError);
+  EXPECT_THROW(cpu_->exportImageMemory(320, 200), UnavailableError);
+}
+
+TEST_F(VulkanVsCpu, PointsBeyondDeviceMemoryAreAClearErrorAndTheRendererGoesOn) {
+  // 8 bytes a point at least: one point more than the free memory holds is refused before any
+  // point is made, with the sizes.
+  const uint64_t count = vulkan_->freeMemoryBytes() / 8 + 1;
+  if (count > kMaxPointCount - kPoints) {
+    GTEST_SKIP() << "this device holds every point a renderer takes";
+  }
+  EXPECT_THROW(vulkan_->addSet(CylinderProducer(makeCylinderScene(1), count)), OutOfMemoryError);
+  vulkan_->addSet(CylinderProducer(makeCylinderScene(1), 1000));
+  cpu_->addSet(CylinderProducer(makeCylinderScene(1), 1000));
+  expectSameFrame(test::makeView(kCylinderViewpoints[0].camera(), 320, 200), {}, "after");
+}
+
+TEST(VulkanSlices, APoolCutIntoManySlicesDrawsAndPicksAsTheCpuBackend) {
+  // The per-point arrays in slices of 2^16 points (the device's own are 2^27 or more): the
+  // 400 000 points and a second set span seven slices, batches straddle their edges, and a
+  // filter reads words and values across them.
+  PCV_REQUIRE_VULKAN();
+  Renderer vulkan(createVulkanBackend(PointStorage::CompactAndPoints, "", true, 1 << 16),
+                  kSlicedLayout);
+  std::unique_ptr<Renderer> cpu = createRenderer("cpu", kSlicedLayout);
+  const CylinderProducer points(makeCylinderScene(11), kPoints);
+  const PointSetId gpuSet = vulkan.addSet(points, {.keepSourceOrder = true});
+  const PointSetId cpuSet = cpu->addSet(points, {.keepSourceOrder = true});
+  vulkan.addSet(CylinderProducer(makeCylinderScene(3), 70'001));
+  cpu->addSet(CylinderProducer(makeCylinderScene(3), 70'001));
+  vulkan.setFilterData(gpuSet, fieldsOf, "intensity");
+  cpu->setFilterData(cpuSet, fieldsOf, "intensity");
+  EXPECT_EQ(vulkan.downloadPoints(gpuSet).size(), kPoints);
+  RenderSettings filtered;
+  filtered.filter.ranges = {{"intensity", 100.0, 2000.0}};
+  filtered.filter.classes = parseClassList("1-6", "--classes");
+  RenderSettings quality;
+  quality.quality.pointSizePx = 3;
+  quality.quality.edl = EdlMode::On;
+  for (const RenderSettings& settings : {RenderSettings{}, filtered, quality}) {
+    for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+      const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);
+      const Image expected = test::renderToImage(*cpu, view, settings);
+      EXPECT_EQ(test::countDifferentPixels(test::renderToImage(vulkan, view, settings), expected),
+                0u)
+          << viewpoint.name;
+      EXPECT_GT(test::countLitPixels(expected, kOpaqueBlack), 100u);
+      const std::optional<PickedPoint> gpuPick = vulkan.pick(view, settings, 320, 180, 20);
+      const std::optional<PickedPoint> cpuPick = cpu->pick(view, settings, 320, 180, 20);
+      ASSERT_EQ(gpuPick.has_value(), cpuPick.has_value());
+      if (cpuPick) {
+        EXPECT_EQ(gpuPick->location.index, cpuPick->location.index);
+      }
+    }
+  }
 }
 
 TEST(VulkanDevices, AutoNeverTakesASoftwareDevice) {

@@ -1,14 +1,16 @@
 /// @brief Gets a renderer's image into a GL texture, by the cheapest path this machine allows:
 /// CUDA writes the texture through a surface (one CUDA->GL hand-over, no copy), or CUDA writes
-/// the PBO which GL copies to the texture (the seed's path), or the image comes back to the host
-/// and is uploaded through the PBO (CPU backend, or when CUDA cannot register GL objects, e.g.
-/// on Mesa). Falls back once, and says why.
+/// the PBO which GL copies to the texture (the seed's path), or Vulkan draws into memory GL
+/// imported and GL copies it to the texture, or the image comes back to the host and is uploaded
+/// through the PBO (CPU backend, or when CUDA cannot register GL objects or GL cannot import
+/// Vulkan's memory). Falls back once, and says why.
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "pcv/core/image.hpp"
+#include "pcv/gl/imported_frame_memory.hpp"
 #include "pcv/gl/screen_buffer.hpp"
 #include "pcv/raster/renderer.hpp"
 
@@ -19,10 +21,11 @@ enum class InteropPath {
   CudaSurface,      ///< CUDA writes the RGBA8 texture through a surface object
   CudaPixelBuffer,  ///< CUDA writes the PBO, GL copies it to the texture
   HostUpload,       ///< the backend renders to host memory, the CPU fills the PBO
+  VulkanMemory,     ///< Vulkan draws into memory GL imported, GL copies it to the texture
 };
 
 const char* interopPathName(InteropPath path);
-/// "auto", "surface", "pbo", "host"; throws InputError listing them otherwise.
+/// "auto", "surface", "pbo", "host", "memory"; throws InputError listing them otherwise.
 InteropPath parseInteropPath(const std::string& name);
 
 class FramePresenter {
@@ -55,6 +58,7 @@ class FramePresenter {
   void fallBack(InteropPath to, const std::string& why);
 
   struct CudaResources;  // the registrations; defined only in builds with CUDA
+  std::unique_ptr<ImportedFrameMemory> imported_;  // VulkanMemory path
   Renderer& renderer_;
   InteropPath path_;
   std::string fallbackReason_;

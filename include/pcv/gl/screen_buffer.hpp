@@ -36,6 +36,8 @@ class ScreenBuffer {
   void uploadToPixelBuffer(const void* pixels);
   /// PBO -> texture (glTexSubImage2D from the bound unpack buffer); no CPU copy.
   void copyPixelBufferToTexture();
+  /// The same from another pixel buffer of at least byteSize() bytes (an imported frame).
+  void copyBufferToTexture(GLuint pixelBuffer);
   /// Texture -> `drawFramebuffer` (0 = the window), scaled to dstWidth x dstHeight, linear.
   void blitTo(GLuint drawFramebuffer, int dstWidthPx, int dstHeightPx) const;
   /// Reads the texture back as RGBA8 (float formats are clamped and rounded by GL).

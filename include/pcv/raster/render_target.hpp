@@ -11,6 +11,8 @@ enum class MemorySpace {
   Device,       ///< rgba points to CUDA device memory (cudaMalloc'd, or a mapped GL buffer)
   CudaSurface,  ///< `surface` is a cudaSurfaceObject_t over an RGBA8 2D array (a mapped GL
                 ///< texture): CUDA writes the texture directly, no buffer-to-texture copy
+  Exported,     ///< the memory the backend exported last (Renderer::exportImageMemory), which
+                ///< another API (GL) imported: the frame is drawn there, no copy
 };
 
 /// With rgba == nullptr and memory Host or Device, the backend draws into an image of its own in

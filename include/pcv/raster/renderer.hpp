@@ -38,6 +38,13 @@ enum class PointStorage : uint8_t {
                      ///< what the ordering brings
 };
 
+/// Memory a backend draws frames into and lends another API: an opaque POSIX file descriptor
+/// of the Vulkan backend (VK_KHR_external_memory_fd), which GL imports (GL_EXT_memory_object_fd).
+struct ExportedImageMemory {
+  int fd = -1;         ///< owned by the caller, who hands it to the importer (or closes it)
+  uint64_t bytes = 0;  ///< the allocation's size, as the importer must be told
+};
+
 struct RendererOptions {
   PointStorage storage = PointStorage::CompactAndPoints;
   /// Time each stage (the default), or only whole frames: timing marks between stages cost the
@@ -212,6 +219,11 @@ class Renderer {
   std::string deviceDescription() const;
   /// True where the points and frames live on a GPU (cuda, vulkan on a hardware device).
   bool onGpu() const;
+  /// Allocates memory for width x height RGBA8 frames (row 0 at the bottom) that another API
+  /// can import, replacing what was exported before; frames drawn with a MemorySpace::Exported
+  /// target go there, finished when render() returns. Throws UnavailableError where the backend
+  /// cannot (cpu, cuda, a Vulkan device without external memory).
+  ExportedImageMemory exportImageMemory(int width, int height);
   PointStorage storage() const { return options_.storage; }
   /// Methods this renderer draws with its storage; the first is the default and the fastest.
   std::vector<RasterMethod> methods() const;

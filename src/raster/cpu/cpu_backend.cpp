@@ -111,15 +111,7 @@ class CpuBackend final : public RasterBackend {
 
   void storeSlice(const PointProducer& source, uint64_t sourceFirst, uint64_t count,
                   uint64_t pointFirst, uint64_t batchFirst, uint32_t* sourceOrder) override {
-    std::span<const Point> slice = source.hostPoints();
-    if (slice.empty()) {
-      requireHostMemory("a slice of generated points", count, sizeof(Point));
-      produced_.resize(count);
-      source.produce(sourceFirst, produced_);
-      slice = produced_;
-    } else {
-      slice = slice.subspan(sourceFirst, count);
-    }
+    const std::span<const Point> slice = hostSlice(source, sourceFirst, count, produced_);
     layOutSlice(slice, pool_, pointFirst, batchFirst, sorted_, keepsPoints_, sourceOrder);
     produced_ = {};
   }

@@ -70,6 +70,16 @@ std::vector<uint32_t> mortonOrder(std::span<const Point> points) {
   return order;
 }
 
+std::span<const Point> hostSlice(const PointProducer& source, uint64_t first, uint64_t count,
+                                 std::vector<Point>& scratch) {
+  const std::span<const Point> all = source.hostPoints();
+  if (!all.empty()) return all.subspan(first, count);
+  requireHostMemory("a slice of generated points", count, sizeof(Point));
+  scratch.resize(count);
+  source.produce(first, scratch);
+  return scratch;
+}
+
 void buildCompactPoints(std::span<const Point> sorted, HostPointPool& pool, uint64_t pointFirst,
                         uint64_t batchFirst) {
   const uint64_t count = sorted.size();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pcv/core/point.hpp"
+#include "pcv/core/point_producer.hpp"
 #include "pcv/core/uninitialized_vector.hpp"
 #include "shared/compact_points.hpp"
 #include "shared/point_filter_frame.hpp"
@@ -34,6 +35,11 @@ struct HostPointPool {
             rangeValues.empty() ? nullptr : rangeValues.data()};
   }
 };
+
+/// Points [first, first + count) of `source` in host memory: a view of its host points, or
+/// produced into `scratch` for a generator.
+std::span<const Point> hostSlice(const PointProducer& source, uint64_t first, uint64_t count,
+                                 std::vector<Point>& scratch);
 
 /// The permutation that orders points by the Morton code of their position in the finite
 /// points' bounds; equal codes keep their order (a stable sort, like the GPU's radix sort).

@@ -281,6 +281,9 @@ class CudaBackend final : public RasterBackend {
   }
 
   void draw(const FrameDraw& f) override {
+    if (f.target.memory == MemorySpace::Exported) {
+      throw UnavailableError("the cuda backend draws into no exported memory");
+    }
     const uint64_t pixels = uint64_t(f.view.width) * f.view.height;
     framebuffer_.reserve(pixels);
     const RenderTarget& target = f.target;

@@ -36,9 +36,14 @@ struct ShaderShade {
   int32_t fillRadiusPx;
 };
 
+/// Slices a per-point array may have (VulkanPointPool's kMaxPoolSlices).
+constexpr uint32_t kFrameSlices = 32;
+
 struct VulkanFrameParams {
-  uint64_t batches, positions, colors, filterWords, rangeValues, summaries, drawn, words, filled,
-      accumulators, image, points;
+  uint64_t positions[kFrameSlices], colors[kFrameSlices], filterWords[kFrameSlices],
+      rangeValues[kFrameSlices];
+  uint64_t batches, summaries, drawn, words, filled, accumulators, image;
+  uint32_t sliceShift;  ///< log2 of the points per slice
   uint32_t batchCount;
   uint32_t drawnListed;
   uint32_t pointCount;
@@ -56,7 +61,9 @@ static_assert(sizeof(ShaderView) == 100);
 static_assert(sizeof(ShaderSplat) == 36);
 static_assert(sizeof(ShaderShade) == 40);
 static_assert(sizeof(FilterFrame) == 96);
-static_assert(offsetof(VulkanFrameParams, view) == 120);
-static_assert(offsetof(VulkanFrameParams, clip) == 120 + 100 + 36 + 40 + 96);
+static_assert(offsetof(VulkanFrameParams, batches) == 4 * kFrameSlices * 8);
+static_assert(offsetof(VulkanFrameParams, view) == 4 * kFrameSlices * 8 + 7 * 8 + 7 * 4);
+static_assert(offsetof(VulkanFrameParams, clip) == offsetof(VulkanFrameParams, view) + 100 + 36 +
+                                                         40 + 96);
 
 }  // namespace pcv::vk

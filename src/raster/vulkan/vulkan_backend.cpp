@@ -15,6 +15,7 @@
 #include "pcv/core/host_memory.hpp"
 #include "shared/quality_resolve.hpp"
 #include "shared/splat.hpp"
+#include "sliced_array.hpp"
 #include "vulkan_context.hpp"
 #include "vulkan_point_pool.hpp"
 #include "vulkan_shaders.hpp"
@@ -91,9 +92,10 @@ class StageStamps {
 
 class VulkanBackend final : public RasterBackend {
  public:
-  VulkanBackend(PointStorage storage, const std::string& device, bool allowSoftware)
+  VulkanBackend(PointStorage storage, const std::string& device, bool allowSoftware,
+                uint64_t slicePoints)
       : context_(std::make_unique<vk::VulkanContext>(device, allowSoftware)),
-        pool_(*context_, storage == PointStorage::CompactAndPoints),
+        pool_(*context_, storage == PointStorage::CompactAndPoints, slicePoints),
         stamps_(*context_),
         emulatedFma_(needsEmulatedFma(*context_)),
         compactRaster_(context_->device(), vk::spirv::compactRaster(emulatedFma_),
@@ -128,16 +130,8 @@ class VulkanBackend final : public RasterBackend {
 
   void storeSlice(const PointProducer& source, uint64_t sourceFirst, uint64_t count,
                   uint64_t pointFirst, uint64_t batchFirst, uint32_t* order) override {
-    std::span<const Point> slice = source.hostPoints();
     std::vector<Point> produced;
-    if (slice.empty()) {
-      requireHostMemory("a slice of generated points", count, sizeof(Point));
-      produced.resize(count);
-      source.produce(sourceFirst, produced);
-      slice = produced;
-    } else {
-      slice = slice.subspan(sourceFirst, count);
-    }
+    const std::span<const Point> slice = hostSlice(source, sourceFirst, count, produced);
     // Laid out on the host by the CPU backend's code (the oracle's own layout, bit for bit),
     // then copied: no sort on the device.
     requireHostMemory("the layout of a slice", count, 8 + (pool_.keepsPoints() ? 16 : 0));
@@ -173,13 +167,33 @@ class VulkanBackend final : public RasterBackend {
     return pool_.storedPoint(pointSlot, batchSlot);
   }
 
+  ExportedImageMemory exportImageMemory(int width, int height) override {
+    if (!context_->hasExternalMemoryFd()) {
+      throw UnavailableError(context_->info().name +
+                             " exports no memory (VK_KHR_external_memory_fd)");
+    }
+    exported_ = VulkanBuffer();
+    // Room past the pixels: an importer may want more than the frame (Mesa's llvmpipe refuses a
+    // buffer whose memory ends with its last pixel: it pads buffers for its vector reads).
+    constexpr uint64_t kImporterSlack = 64 << 10;
+    exported_ = VulkanBuffer(*context_, uint64_t(width) * uint64_t(height) * 4 + kImporterSlack,
+                             VulkanBuffer::Kind::Exported, "the exported frame");
+    return {exported_.exportFd(), exported_.allocationBytes()};
+  }
+
   void draw(const FrameDraw& f) override {
-    if (f.target.memory != MemorySpace::Host) {
-      throw UnavailableError("the vulkan backend writes host memory only");
+    const uint64_t pixels = uint64_t(f.view.width) * uint64_t(f.view.height);
+    if (f.target.memory == MemorySpace::Exported) {
+      if (exported_.bytes() < pixels * 4) {
+        throw InputError("a frame of " + std::to_string(f.view.width) + "x" +
+                         std::to_string(f.view.height) +
+                         " does not fit the exported memory: export it at this size first");
+      }
+    } else if (f.target.memory != MemorySpace::Host) {
+      throw UnavailableError("the vulkan backend writes host memory or its exported memory");
     }
     const auto start = std::chrono::steady_clock::now();
-    const uint64_t pixels = uint64_t(f.view.width) * uint64_t(f.view.height);
-    const bool readBack = f.target.rgba != nullptr;
+    const bool readBack = f.target.memory == MemorySpace::Host && f.target.rgba != nullptr;
     prepareFrame(f, readBack);
     context_->run([&](VkCommandBuffer commands) {
       stamps_.begin(commands, timeStages_);
@@ -289,18 +303,19 @@ class VulkanBackend final : public RasterBackend {
     }
 
     vk::VulkanFrameParams p{};
+    copySlices(pool_.positions(), p.positions);
+    copySlices(pool_.colors(), p.colors);
+    copySlices(pool_.filterWords(), p.filterWords);
+    copySlices(pool_.rangeValues(), p.rangeValues);
+    p.sliceShift = pool_.sliceShift();
     p.batches = pool_.batches().address();
-    p.positions = pool_.positions().address();
-    p.colors = pool_.colors().address();
-    p.filterWords = pool_.filterWords().address();
-    p.rangeValues = pool_.rangeValues().address();
     p.summaries = pool_.summaries().address();
     p.drawn = frame_.drawn.address();
     p.words = frame_.words.address();
     p.filled = frame_.filled.address();
     p.accumulators = frame_.accumulators.address();
-    p.image = frame_.image.address();
-    p.points = pool_.points().address();
+    p.image = f.target.memory == MemorySpace::Exported ? exported_.address()
+                                                       : frame_.image.address();
     p.batchCount = uint32_t(batchCount_);
     p.drawnListed = list.everything ? 0u : 1u;
     p.flipRows = f.target.topRowFirst ? 1u : 0u;
@@ -327,6 +342,12 @@ class VulkanBackend final : public RasterBackend {
     p.filter = f.filter;
     p.clip = f.clip;
     std::memcpy(frame_.params.mapped(), &p, sizeof p);
+  }
+
+  /// The slices' addresses into the frame's table (kFrameSlices entries, the rest 0).
+  static void copySlices(const vk::SlicedArray& array, uint64_t* table) {
+    const std::vector<VkDeviceAddress> addresses = array.addresses();
+    std::copy_n(addresses.begin(), std::min<size_t>(addresses.size(), vk::kFrameSlices), table);
   }
 
   /// Clear and the depth pass: the compact raster, or the footprints and hole filling.
@@ -359,6 +380,7 @@ class VulkanBackend final : public RasterBackend {
   ComputeKernel compactRaster_, resolve_, splatDepth_, splatAccumulate_, fill_, qualityShade_;
   FrameBuffers frame_;
   VulkanBuffer pickReadback_;
+  VulkanBuffer exported_;  // the frames another API imported
   uint64_t batchCount_ = 0;
   bool timeStages_ = true;
   StageTimings timings_, readbackTimings_;
@@ -367,8 +389,8 @@ class VulkanBackend final : public RasterBackend {
 }  // namespace
 
 std::unique_ptr<RasterBackend> createVulkanBackend(PointStorage storage, const std::string& device,
-                                                   bool allowSoftware) {
-  return std::make_unique<VulkanBackend>(storage, device, allowSoftware);
+                                                   bool allowSoftware, uint64_t slicePoints) {
+  return std::make_unique<VulkanBackend>(storage, device, allowSoftware, slicePoints);
 }
 
 }  // namespace pcv

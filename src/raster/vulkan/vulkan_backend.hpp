@@ -10,8 +10,10 @@
 namespace pcv {
 
 /// `device`: "" for the best GPU (a software device only with allowSoftware, when it is the
-/// only one), an index or part of a name (pcv info --devices). Throws UnavailableError.
+/// only one), an index or part of a name (pcv info --devices). `slicePoints`: points per slice
+/// of the pool's per-point arrays (a power of two), 0 for the largest the device allows; tests
+/// make it small to cut small sets. Throws UnavailableError.
 std::unique_ptr<RasterBackend> createVulkanBackend(PointStorage storage, const std::string& device,
-                                                   bool allowSoftware);
+                                                   bool allowSoftware, uint64_t slicePoints = 0);
 
 }  // namespace pcv

@@ -19,7 +19,11 @@ VulkanBuffer::VulkanBuffer(VulkanContext& context, uint64_t bytes, Kind kind, co
   VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                              VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  const VkExternalMemoryBufferCreateInfo external{
+      .sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
+      .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
   const VkBufferCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                                .pNext = kind == Kind::Exported ? &external : nullptr,
                                 .size = size,
                                 .usage = usage,
                                 .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
@@ -28,7 +32,7 @@ VulkanBuffer::VulkanBuffer(VulkanContext& context, uint64_t bytes, Kind kind, co
     VkMemoryRequirements requirements{};
     vkGetBufferMemoryRequirements(device_, buffer_, &requirements);
     uint32_t type = 0;
-    if (kind == Kind::Device) {
+    if (kind == Kind::Device || kind == Kind::Exported) {
       type = context.memoryType(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     } else {
       const VkMemoryPropertyFlags visible =
@@ -43,7 +47,11 @@ VulkanBuffer::VulkanBuffer(VulkanContext& context, uint64_t bytes, Kind kind, co
         type = context.memoryType(requirements.memoryTypeBits, visible);
       }
     }
+    const VkExportMemoryAllocateInfo exportInfo{
+        .sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
+        .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
     const VkMemoryAllocateFlagsInfo flags{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+                                          .pNext = kind == Kind::Exported ? &exportInfo : nullptr,
                                           .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT};
     const VkMemoryAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
                                         .pNext = &flags,
@@ -56,6 +64,7 @@ VulkanBuffer::VulkanBuffer(VulkanContext& context, uint64_t bytes, Kind kind, co
                              std::to_string(context.freeDeviceMemory()) + " bytes free");
     }
     check(allocated, what);
+    allocationBytes_ = requirements.size;
     check(vkBindBufferMemory(device_, buffer_, memory_, 0), what);
     const VkBufferDeviceAddressInfo addressInfo{
         .sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = buffer_};
@@ -65,6 +74,17 @@ VulkanBuffer::VulkanBuffer(VulkanContext& context, uint64_t bytes, Kind kind, co
     release();
     throw;
   }
+}
+
+int VulkanBuffer::exportFd() const {
+  auto getFd = reinterpret_cast<PFN_vkGetMemoryFdKHR>(vkGetDeviceProcAddr(device_, "vkGetMemoryFdKHR"));
+  if (!getFd) throw UnavailableError("the Vulkan device exports no memory (VK_KHR_external_memory_fd)");
+  const VkMemoryGetFdInfoKHR info{.sType = VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR,
+                                  .memory = memory_,
+                                  .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
+  int fd = -1;
+  check(getFd(device_, &info, &fd), "to export a frame's memory");
+  return fd;
 }
 
 VulkanBuffer::~VulkanBuffer() {
@@ -80,6 +100,7 @@ void VulkanBuffer::release() {
   mapped_ = nullptr;
   address_ = 0;
   bytes_ = 0;
+  allocationBytes_ = 0;
 }
 
 VulkanBuffer::VulkanBuffer(VulkanBuffer&& other) noexcept {
@@ -93,6 +114,7 @@ VulkanBuffer& VulkanBuffer::operator=(VulkanBuffer&& other) noexcept {
   buffer_ = std::exchange(other.buffer_, VK_NULL_HANDLE);
   memory_ = std::exchange(other.memory_, VK_NULL_HANDLE);
   bytes_ = std::exchange(other.bytes_, 0);
+  allocationBytes_ = std::exchange(other.allocationBytes_, 0);
   address_ = std::exchange(other.address_, 0);
   mapped_ = std::exchange(other.mapped_, nullptr);
   return *this;

@@ -16,6 +16,7 @@ class VulkanBuffer {
     Device,    ///< device-local, read and written by shaders and copies
     Upload,    ///< host-visible, written by the host, read by copies and shaders
     Readback,  ///< host-visible, written by copies, read by the host
+    Exported,  ///< device-local, exportable as an opaque file descriptor (exportFd)
   };
 
   VulkanBuffer() = default;
@@ -34,6 +35,10 @@ class VulkanBuffer {
   VkDeviceAddress address() const { return address_; }
   /// Host pointer of Upload and Readback buffers.
   void* mapped() const { return mapped_; }
+  /// The size of the memory behind the buffer (at least bytes()).
+  uint64_t allocationBytes() const { return allocationBytes_; }
+  /// A new file descriptor of an Exported buffer's memory, owned by the caller.
+  int exportFd() const;
 
  private:
   void release();
@@ -42,6 +47,7 @@ class VulkanBuffer {
   VkBuffer buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   uint64_t bytes_ = 0;
+  uint64_t allocationBytes_ = 0;
   VkDeviceAddress address_ = 0;
   void* mapped_ = nullptr;
 };

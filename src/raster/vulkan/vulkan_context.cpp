@@ -174,6 +174,9 @@ VulkanContext::VulkanContext(const std::string& choice, bool allowSoftware) {
     std::vector<const char*> extensions;
     memoryBudget_ = deviceExtensionPresent(physical_, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
     if (memoryBudget_) extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+    // Frames the viewer's GL imports (Renderer::exportImageMemory).
+    externalMemoryFd_ = deviceExtensionPresent(physical_, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+    if (externalMemoryFd_) extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
     const VkDeviceCreateInfo deviceInfo{.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
                                         .pNext = &features,
                                         .queueCreateInfoCount = 1,

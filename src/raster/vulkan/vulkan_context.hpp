@@ -33,6 +33,8 @@ class VulkanContext {
   VkPhysicalDevice physicalDevice() const { return physical_; }
   const VulkanDeviceInfo& info() const { return info_; }
   const VkPhysicalDeviceLimits& limits() const { return limits_; }
+  /// Whether memory can be exported as a POSIX file descriptor (VK_KHR_external_memory_fd).
+  bool hasExternalMemoryFd() const { return externalMemoryFd_; }
   /// Whether shaders may use 64-bit floats (enabled where the device has them).
   bool hasFloat64() const { return float64_; }
   /// The largest single allocation the driver allows (maxMemoryAllocationSize).
@@ -68,6 +70,7 @@ class VulkanContext {
   double timestampPeriodNs_ = 0.0;
   uint64_t maxAllocationBytes_ = 0;
   bool float64_ = false;
+  bool externalMemoryFd_ = false;
 };
 
 /// The instance a context or a device listing uses (validation as the environment asks).

@@ -13,14 +13,30 @@ namespace {
 /// A quiet NaN in every word: a free slot's 16-byte point is never drawn.
 constexpr uint32_t kEmptyPointWord = 0x7fc00000u;
 
-uint64_t filterWordBytes(uint64_t points) {
-  return (points * 2 + 3) / 4 * 4;  // two words per uint: the shaders read whole uints
+/// log2 of the points per slice: `asked`, or the most whose 16-byte points fit one allocation.
+uint32_t sliceShiftFor(const VulkanContext& context, uint64_t asked) {
+  uint64_t points = asked;
+  if (points == 0) {
+    points = uint64_t(1) << 28;
+    while (points > 2 && points * sizeof(Point) > context.maxAllocationBytes()) points /= 2;
+  }
+  uint32_t shift = 1;
+  while ((uint64_t(1) << (shift + 1)) <= points) ++shift;
+  return shift;
 }
 
 }  // namespace
 
-VulkanPointPool::VulkanPointPool(VulkanContext& context, bool keepsPoints)
-    : context_(context), transfer_(context), keepsPoints_(keepsPoints) {}
+VulkanPointPool::VulkanPointPool(VulkanContext& context, bool keepsPoints, uint64_t slicePoints)
+    : context_(context),
+      transfer_(context),
+      keepsPoints_(keepsPoints),
+      sliceShift_(sliceShiftFor(context, slicePoints)),
+      positions_(context, 4, uint64_t(1) << sliceShift_, "the compact positions"),
+      colors_(context, 4, uint64_t(1) << sliceShift_, "the compact colours"),
+      points_(context, sizeof(Point), uint64_t(1) << sliceShift_, "the points"),
+      filterWords_(context, 2, uint64_t(1) << sliceShift_, "the filter words"),
+      rangeValues_(context, 4, uint64_t(1) << sliceShift_, "the range values") {}
 
 void VulkanPointPool::grow(VulkanBuffer& buffer, uint64_t bytes, std::optional<uint32_t> fill,
                            const char* what) {
@@ -47,6 +63,14 @@ void VulkanPointPool::reserve(uint64_t points, uint64_t batches) {
   const uint64_t perBatch = sizeof(Batch) + (summaries_ ? sizeof(BatchSummary) : 0);
   const uint64_t wanted = newPoints * perPoint + newBatches * perBatch;
   const uint64_t free = context_.freeDeviceMemory();
+  const uint64_t sliceable = uint64_t(kMaxPoolSlices) << sliceShift_;
+  if (points > sliceable) {
+    throw OutOfMemoryError("the Vulkan pool holds at most " + std::to_string(sliceable) +
+                           " points on " + context_.info().name + " (" +
+                           std::to_string(kMaxPoolSlices) + " slices of " +
+                           std::to_string(uint64_t(1) << sliceShift_) + "); " +
+                           std::to_string(points) + " asked for");
+  }
   if (wanted > free) {
     throw OutOfMemoryError("not enough Vulkan device memory for the points of the resident sets: " +
                            std::to_string(newPoints) + " points x " + std::to_string(perPoint) +
@@ -55,11 +79,11 @@ void VulkanPointPool::reserve(uint64_t points, uint64_t batches) {
                            " bytes free on " + context_.info().name);
   }
   if (points > pointSlots_) {
-    grow(positions_, points * 4, std::nullopt, "the compact positions");
-    grow(colors_, points * 4, std::nullopt, "the compact colours");
-    if (keepsPoints_) grow(points_, points * sizeof(Point), kEmptyPointWord, "the points");
-    if (filterWords_) grow(filterWords_, filterWordBytes(points), 0u, "the filter words");
-    if (rangeValues_) grow(rangeValues_, points * 4, 0u, "the range values");
+    positions_.grow(points, std::nullopt);
+    colors_.grow(points, std::nullopt);
+    if (keepsPoints_) points_.grow(points, kEmptyPointWord);
+    if (filterWords_) filterWords_.grow(points, 0u);
+    if (rangeValues_) rangeValues_.grow(points, 0u);
     pointSlots_ = points;
   }
   if (batches > batchSlots_) {
@@ -72,12 +96,12 @@ void VulkanPointPool::reserve(uint64_t points, uint64_t batches) {
 }
 
 void VulkanPointPool::free() {
-  positions_ = {};
-  colors_ = {};
+  positions_.free();
+  colors_.free();
+  points_.free();
+  filterWords_.free();
+  rangeValues_.free();
   batches_ = {};
-  points_ = {};
-  filterWords_ = {};
-  rangeValues_ = {};
   summaries_ = {};
   hostBatches_ = {};
   pointSlots_ = batchSlots_ = 0;
@@ -92,12 +116,10 @@ uint64_t VulkanPointPool::bytes() const {
 void VulkanPointPool::store(const HostPointPool& layout, uint64_t pointFirst,
                             uint64_t batchFirst) {
   if (keepsPoints_ && !layout.points.empty()) {
-    transfer_.upload(points_, pointFirst * sizeof(Point), layout.points.data(),
-                     layout.points.size() * sizeof(Point));
+    points_.upload(transfer_, pointFirst, layout.points.data(), layout.points.size());
   }
-  transfer_.upload(positions_, pointFirst * 4, layout.positions.data(),
-                   layout.positions.size() * 4);
-  transfer_.upload(colors_, pointFirst * 4, layout.colors.data(), layout.colors.size() * 4);
+  positions_.upload(transfer_, pointFirst, layout.positions.data(), layout.positions.size());
+  colors_.upload(transfer_, pointFirst, layout.colors.data(), layout.colors.size());
   std::vector<Batch> batches(layout.batches.begin(), layout.batches.end());
   for (Batch& batch : batches) batch.first += uint32_t(pointFirst);  // laid out from slot 0
   std::copy(batches.begin(), batches.end(), hostBatches_.begin() + batchFirst);
@@ -106,9 +128,9 @@ void VulkanPointPool::store(const HostPointPool& layout, uint64_t pointFirst,
 }
 
 void VulkanPointPool::growFilterArrays(bool withValues) {
-  if (!filterWords_) grow(filterWords_, filterWordBytes(pointSlots_), 0u, "the filter words");
+  if (!filterWords_) filterWords_.grow(pointSlots_, 0u);
   if (!summaries_) grow(summaries_, batchSlots_ * sizeof(BatchSummary), 0u, "the batch summaries");
-  if (withValues && !rangeValues_) grow(rangeValues_, pointSlots_ * 4, 0u, "the range values");
+  if (withValues && !rangeValues_) rangeValues_.grow(pointSlots_, 0u);
 }
 
 void VulkanPointPool::storeFilterData(PointRange points, PointRange batches,
@@ -128,8 +150,8 @@ void VulkanPointPool::storeFilterData(PointRange points, PointRange batches,
   growFilterArrays(values != nullptr);
   // The words' halves of a uint are two points: a set starting at an odd slot shares its first
   // uint with the set before, so the words go in by bytes, which copies allow anywhere.
-  transfer_.upload(filterWords_, points.first * 2, words, points.count * 2);
-  if (values) transfer_.upload(rangeValues_, points.first * 4, values, points.count * 4);
+  filterWords_.upload(transfer_, points.first, words, points.count);
+  if (values) rangeValues_.upload(transfer_, points.first, values, points.count);
   transfer_.upload(summaries_, batches.first * sizeof(BatchSummary), summaries,
                    batches.count * sizeof(BatchSummary));
 }
@@ -141,15 +163,14 @@ void VulkanPointPool::release(PointRange points, PointRange batches) {
       vkCmdFillBuffer(commands, batches_.handle(), batches.first * sizeof(Batch),
                       batches.count * sizeof(Batch), 0u);
     if (keepsPoints_ && points.count > 0)
-      vkCmdFillBuffer(commands, points_.handle(), points.first * sizeof(Point),
-                      points.count * sizeof(Point), kEmptyPointWord);
+      points_.recordFill(commands, points.first, points.count, kEmptyPointWord);
   });
 }
 
 std::vector<Point> VulkanPointPool::downloadPoints(PointRange points) {
   if (!keepsPoints_) return {};
   std::vector<Point> out(points.count);
-  transfer_.download(points_, points.first * sizeof(Point), out.data(), out.size() * sizeof(Point));
+  points_.download(transfer_, points.first, out.data(), out.size());
   return out;
 }
 
@@ -157,9 +178,9 @@ StoredPoint VulkanPointPool::storedPoint(uint64_t pointSlot, uint64_t batchSlot)
   StoredPoint stored;
   if (keepsPoints_) {
     stored.hasPoint = true;
-    transfer_.download(points_, pointSlot * sizeof(Point), &stored.point, sizeof(Point));
+    points_.download(transfer_, pointSlot, &stored.point, 1);
   }
-  transfer_.download(positions_, pointSlot * 4, &stored.position, 4);
+  positions_.download(transfer_, pointSlot, &stored.position, 1);
   stored.batch = hostBatches_[batchSlot];
   return stored;
 }

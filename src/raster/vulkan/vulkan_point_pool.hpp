@@ -1,7 +1,8 @@
 /// @brief The Vulkan backend's point pool: the compact layout's arrays (positions, colours,
 /// batches), the 16-byte points where the storage keeps them, and the filter arrays once a set
-/// stores filter data, all in device memory; and a host copy of the batches (32 bytes per
-/// 10 240 points), which filter summaries and picks read without a round trip.
+/// stores filter data, all in device memory, the per-point ones in slices (sliced_array.hpp);
+/// and a host copy of the batches (32 bytes per 10 240 points), which filter summaries and
+/// picks read without a round trip.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "../raster_backend.hpp"
+#include "sliced_array.hpp"
 #include "vulkan_buffer.hpp"
 #include "vulkan_transfer.hpp"
 
@@ -18,9 +20,14 @@ struct HostPointPool;
 
 namespace pcv::vk {
 
+/// Slices a per-point array may have: the frame parameters hold each slice's address.
+constexpr uint32_t kMaxPoolSlices = 32;
+
 class VulkanPointPool {
  public:
-  VulkanPointPool(VulkanContext& context, bool keepsPoints);
+  /// `slicePoints`: points per slice, a power of two; 0 for the largest the device allows
+  /// (at most 2^28: 1 GiB of positions, 4 GiB of 16-byte points).
+  VulkanPointPool(VulkanContext& context, bool keepsPoints, uint64_t slicePoints = 0);
 
   /// Grows to `points` point slots and `batches` batch slots, keeping what it holds. Throws
   /// OutOfMemoryError with the sizes before anything changes when the device cannot hold them.
@@ -45,12 +52,14 @@ class VulkanPointPool {
   bool keepsPoints() const { return keepsPoints_; }
   bool hasFilterWords() const { return bool(filterWords_); }
   bool hasRangeValues() const { return bool(rangeValues_); }
-  const VulkanBuffer& positions() const { return positions_; }
-  const VulkanBuffer& colors() const { return colors_; }
+  /// log2 of the points per slice.
+  uint32_t sliceShift() const { return sliceShift_; }
+  const SlicedArray& positions() const { return positions_; }
+  const SlicedArray& colors() const { return colors_; }
+  const SlicedArray& points() const { return points_; }
+  const SlicedArray& filterWords() const { return filterWords_; }
+  const SlicedArray& rangeValues() const { return rangeValues_; }
   const VulkanBuffer& batches() const { return batches_; }
-  const VulkanBuffer& points() const { return points_; }
-  const VulkanBuffer& filterWords() const { return filterWords_; }
-  const VulkanBuffer& rangeValues() const { return rangeValues_; }
   const VulkanBuffer& summaries() const { return summaries_; }
   VulkanTransfer& transfer() { return transfer_; }
 
@@ -61,10 +70,11 @@ class VulkanPointPool {
   VulkanContext& context_;
   VulkanTransfer transfer_;
   bool keepsPoints_;
+  uint32_t sliceShift_;
   uint64_t pointSlots_ = 0, batchSlots_ = 0;
   std::vector<Batch> hostBatches_;
-  VulkanBuffer positions_, colors_, batches_, points_;
-  VulkanBuffer filterWords_, rangeValues_, summaries_;
+  SlicedArray positions_, colors_, points_, filterWords_, rangeValues_;
+  VulkanBuffer batches_, summaries_;
 };
 
 }  // namespace pcv::vk

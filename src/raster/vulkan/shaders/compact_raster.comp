@@ -45,7 +45,7 @@ void main() {
   UintArray depthHalves = UintArray(pc.frame.words);
   const uint end = sFirst + sCount;
   for (uint i = sFirst + gl_LocalInvocationIndex; i < end; i += 256u) {
-    const uint word = pc.frame.positions.at[i];
+    const uint word = positionAt(i);
     if (clipTested && !clipKeepsQuantized(sClip, word)) continue;
     if (filterTests != 0u && !filterKeepsSlot(filterTests, i)) continue;
     vec3 screen;

@@ -77,22 +77,25 @@ layout(buffer_reference, scalar) buffer WordArray { uint64_t at[]; };
 layout(buffer_reference, scalar) buffer SummaryArray { BatchSummary at[]; };
 layout(buffer_reference, scalar) buffer PointArray { Point at[]; };
 
+const uint kFrameSlices = 32u;
+
 layout(buffer_reference, scalar) readonly buffer FrameParams {
+  // The per-point arrays, each in slices of 2^sliceShift points (sliced_array.hpp).
+  UintArray positions[kFrameSlices];    // quantized position words
+  UintArray colors[kFrameSlices];       // RGBA8 per point slot
+  UintArray filterWords[kFrameSlices];  // two 16-bit filter words per uint (little-endian)
+  FloatArray rangeValues[kFrameSlices]; // a range attribute's value per point slot
   BatchArray batches;       // the pool's batch slots
-  UintArray positions;      // quantized position words
-  UintArray colors;         // RGBA8 per point slot
-  UintArray filterWords;    // two 16-bit filter words per uint (little-endian halves)
-  FloatArray rangeValues;   // a range attribute's value per point slot
   SummaryArray summaries;   // per batch slot
-  UintArray drawn;          // the batch slots (or point ranges) drawn, when listed
+  UintArray drawn;          // the batch slots drawn, when listed
   WordArray words;          // framebuffer
   WordArray filled;         // framebuffer after hole filling
   UintArray accumulators;   // four per pixel (high quality)
   UintArray image;          // RGBA8 per pixel
-  PointArray points;        // the 16-byte points
+  uint sliceShift;          // log2 of the points per slice
   uint batchCount;          // batches drawn
   uint drawnListed;         // 1: drawn lists the batch slots; 0: slots [0, batchCount)
-  uint pointCount;          // 16-byte methods: point slots drawn, [0, pointCount)
+  uint pointCount;          // unused: the 16-byte methods are CUDA's and the CPU's
   uint flipRows;            // 1: the image's rows run from the top down
   uint background;          // packed RGBA8
   uint hasFilterData;       // bit 0: summaries and words, bit 1: range values
@@ -106,6 +109,19 @@ layout(buffer_reference, scalar) readonly buffer FrameParams {
 layout(push_constant, scalar) uniform Push {
   FrameParams frame;
 } pc;
+
+uint sliceOf(uint slot) {
+  return slot >> pc.frame.sliceShift;
+}
+uint inSlice(uint slot) {
+  return slot & ((1u << pc.frame.sliceShift) - 1u);
+}
+uint positionAt(uint slot) {
+  return pc.frame.positions[sliceOf(slot)].at[inSlice(slot)];
+}
+uint colorAt(uint slot) {
+  return pc.frame.colors[sliceOf(slot)].at[inSlice(slot)];
+}
 
 // The batch slot of drawn batch b.
 uint drawnBatchSlot(uint b) {

@@ -10,7 +10,8 @@ const uint kAnyReturn = 0u, kFirstReturn = 1u, kLastReturn = 2u, kOnlyReturn = 3
 const uint kFilterWordTest = 1u, kFilterValueTest = 2u, kFilterDropsAll = 4u;
 
 uint filterWordAt(uint slot) {
-  return (pc.frame.filterWords.at[slot >> 1] >> ((slot & 1u) * 16u)) & 0xffffu;
+  const uint local = inSlice(slot);  // slices hold an even count: pairs never straddle
+  return (pc.frame.filterWords[sliceOf(slot)].at[local >> 1] >> ((local & 1u) * 16u)) & 0xffffu;
 }
 
 bool filterWordKept(uint word) {
@@ -69,7 +70,7 @@ uint batchFilterTests(uint slot) {
 
 bool filterKeepsSlot(uint tests, uint slot) {
   if ((tests & kFilterWordTest) != 0u && !filterWordKept(filterWordAt(slot))) return false;
-  return (tests & kFilterValueTest) == 0u || rangeValueKept(pc.frame.rangeValues.at[slot]);
+  return (tests & kFilterValueTest) == 0u || rangeValueKept(pc.frame.rangeValues[sliceOf(slot)].at[inSlice(slot)]);
 }
 
 #endif

@@ -88,7 +88,7 @@ uint resolveQualityPixel(int x, int y) {
   const uint pixel = uint(y) * uint(pc.frame.view.width) + uint(x);
   const uint64_t word = shadedWordAt(pixel);
   if (word == kEmptyPixel) return backgroundAt(y);
-  uint color = pc.frame.colors.at[payloadOfWord(word)];
+  uint color = colorAt(payloadOfWord(word));
   if (pc.frame.shade.highQuality != 0u) {
     const uint base = pixel * 4u;
     const uint count = pc.frame.accumulators.at[base + 3u];

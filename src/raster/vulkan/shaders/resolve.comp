@@ -11,5 +11,5 @@ void main() {
   if (x >= width || y >= height) return;
   const uint64_t word = pc.frame.words.at[y * width + x];
   pc.frame.image.at[imageIndex(x, y)] =
-      word == kEmptyPixel ? pc.frame.background : pc.frame.colors.at[payloadOfWord(word)];
+      word == kEmptyPixel ? pc.frame.background : colorAt(payloadOfWord(word));
 }

@@ -20,7 +20,7 @@ void visitPixel(uint pixel, float depth, uint slot) {
   const uint64_t closest = shadedWordAt(pixel);
   precise float blendDepth = depthOfWord(closest) * pc.frame.shade.hqDepthScale;
   if (closest == kEmptyPixel || !(depth <= blendDepth)) return;
-  const uint rgba = pc.frame.colors.at[slot];
+  const uint rgba = colorAt(slot);
   const uint base = pixel * 4u;
   atomicAdd(pc.frame.accumulators.at[base], rgba & 0xffu);
   atomicAdd(pc.frame.accumulators.at[base + 1u], (rgba >> 8) & 0xffu);
@@ -61,7 +61,7 @@ void main() {
   const int width = s.width, height = s.height;
   const uint end = sFirst + sCount;
   for (uint i = sFirst + gl_LocalInvocationIndex; i < end; i += 256u) {
-    const uint word = pc.frame.positions.at[i];
+    const uint word = positionAt(i);
     if (clipTested && !clipKeepsQuantized(sClip, word)) continue;
     if (filterTests != 0u && !filterKeepsSlot(filterTests, i)) continue;
     vec3 screen;
