@@ -23,6 +23,7 @@ std::function<double()> fractionOf(const LayoutProgress& progress) {
 
 ScenePlan prepareScene(const SceneSources& sources, const SceneOptions& options) {
   ScenePlan plan = planScene(sources, options.stream);
+  for (const std::string& warning : plan.warnings) options.report.warn(warning);
   if (!plan.cachedFrom.empty()) {
     const std::string what = plan.cachedFrom.size() == 1
                                  ? plan.cachedFrom[0]

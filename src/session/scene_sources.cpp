@@ -53,7 +53,7 @@ ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   applyRemoteLimits(limits);
   ScenePlan plan;
   const bool folder = namesDataset(sources.files);
-  plan.files = folder ? expandTilePaths(sources.files) : sources.files;
+  plan.files = folder ? expandTilePaths(sources.files, &plan.warnings) : sources.files;
   plan.clouds = sources.clouds;
   plan.demo = sources.demo;
   if (!sources.files.empty()) {
@@ -84,7 +84,8 @@ ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   if (limits.inCore || (plan.files.size() == 1 && isCopcFile(plan.files[0]))) return plan;
   const uint64_t limit = limits.memoryBytes > 0 ? limits.memoryBytes : availableHostMemoryBytes();
   if (folder || (plan.files.size() > 1 && namedAsTiles(plan.files))) {
-    auto tiles = std::make_shared<TileSet>(describeTiles(plan.files));
+    auto tiles = std::make_shared<TileSet>(
+        describeTiles(plan.files, limits.skipBadTiles ? &plan.warnings : nullptr));
     tiles->overviews = datasetOverviews(sources.files);
     const bool anyCopc = tiles->count(TileFormat::Copc) > 0;
     if (!folder && !anyCopc) {

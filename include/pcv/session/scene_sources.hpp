@@ -75,6 +75,7 @@ struct ScenePlan {
   uint64_t inCoreBytes = 0;   ///< what the files take read whole (when a cache was chosen)
   uint64_t limitBytes = 0;    ///< the memory they were compared with
   bool limitGiven = false;    ///< that limit was StreamLimits::memoryBytes, not the available
+  std::vector<std::string> warnings;  ///< for the user (a tile a VPC lists twice)
 
   /// A streamed scene keeps the compact layout only (8 bytes a point): three times the points
   /// in the GPU budget.
