@@ -126,3 +126,22 @@ def test_command_writes_the_same_classes_and_keeps_every_other_field(pcv_executa
                         np.where((previous == 2) | (previous == 7), 1, previous))
     np.testing.assert_array_equal(after["classification"], expected)
     check_against_truth(after["classification"], truth)
+
+
+def test_copc_in_place_keeps_the_points_and_sets_their_classes(pcv_executable, tmp_path):
+    xyz, truth = synthetic_terrain(9, side=80.0)
+    pcv.write(tmp_path / "a.las", {"xyz": xyz, "classification": np.full(len(xyz), 5, np.uint8),
+                                   "point_format": 6})
+    copc = tmp_path / "a.copc.laz"
+    subprocess.run([pcv_executable, "convert", "-q", str(tmp_path / "a.las"), str(copc)],
+                   check=True, capture_output=True)
+    before = pcv.read(copc)
+    subprocess.run([pcv_executable, "classify", str(copc), "--in-place", "--ground", "--noise"],
+                   check=True, capture_output=True)
+    after = pcv.read(copc)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.copc.laz", "a.las"]
+    # COPC orders the points by node: compare them as sets of (x, y, z, class).
+    found = pcv.classify(before["xyz"])
+    expected = np.where((found == 2) | (found == 7), found, 5)
+    key = lambda xyz, classes: sorted(zip(map(tuple, np.round(xyz, 3)), classes.tolist()))
+    assert key(after["xyz"], after["classification"]) == key(before["xyz"], expected)

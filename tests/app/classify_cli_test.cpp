@@ -152,6 +152,50 @@ TEST_F(ClassifyCli, LazOutputAndInPlaceGiveTheSameRecords) {
   EXPECT_EQ(files, 4u);
 }
 
+TEST_F(ClassifyCli, TilesClassifiedTogetherMatchTheWholeFile) {
+  // The terrain cut in two tiles at x = 70 m, through the 30 x 40 m building: the west tile
+  // alone holds 25 x 40 m of roof against its edge, more than the window removes (each tile
+  // classified alone leaves much of it as ground). Classified together in place, each point
+  // gets the class the whole file gives.
+  std::vector<test::SyntheticPoint> west, east;
+  std::vector<size_t> westIndex, eastIndex;
+  for (size_t i = 0; i < terrain_.points.size(); ++i) {
+    const glm::dvec3& p = terrain_.points[i];
+    const bool isWest = p.x < 300070.0;
+    (isWest ? west : east).push_back({.x = p.x, .y = p.y, .z = p.z, .classification = 5});
+    (isWest ? westIndex : eastIndex).push_back(i);
+  }
+  const test::LasOptions format{.pointFormat = 3, .scale = 0.001, .offset = {300000, 4000000, 0}};
+  const auto westLas = dir_.file("west.las"), eastLas = dir_.file("east.las");
+  test::writeBytes(westLas, test::makeLas(west, format));
+  test::writeBytes(eastLas, test::makeLas(east, format));
+  const auto whole = dir_.file("whole.las");
+  std::string text;
+  ASSERT_EQ(run(input_.string() + " " + whole.string() + " --ground --noise", &text), 0) << text;
+  ASSERT_EQ(run(westLas.string() + " " + eastLas.string() + " --in-place --ground --noise", &text),
+            0)
+      << text;
+  const std::vector<uint8_t> wholeRecords = fileRecords(whole);
+  size_t differing = 0, stale = 0;
+  for (const auto& [tile, indices] :
+       {std::pair{westLas, westIndex}, std::pair{eastLas, eastIndex}}) {
+    const std::vector<uint8_t> records = fileRecords(tile);
+    ASSERT_EQ(records.size(), indices.size() * 34);
+    for (size_t k = 0; k < indices.size(); ++k) {
+      const uint8_t cls = records[k * 34 + kClassByte] & 0x1F;
+      const uint8_t expected = wholeRecords[indices[k] * 34 + kClassByte] & 0x1F;
+      // The whole file's stale classes were 2, 7 or 5; the tiles' all 5.
+      if (expected == kClassGround || expected == kClassNoise) {
+        differing += cls != expected;
+      } else {
+        stale += cls != 5;
+      }
+    }
+  }
+  EXPECT_EQ(differing, 0u);
+  EXPECT_EQ(stale, 0u);
+}
+
 TEST_F(ClassifyCli, ParametersReachTheFilters) {
   // Noise only, with a radius larger than the planted noise's distance to the terrain: nothing
   // is isolated, and no class but stale noise changes.

@@ -45,7 +45,9 @@ inline SyntheticTerrain makeSyntheticTerrain(uint32_t seed, glm::dvec3 origin = 
                                            {60, 140, 85, 160, 12},
                                            {150, 30, 162, 52, 6},
                                            {100, 170, 124, 190, 10},
-                                           {170, 150, 190, 168, 15}};
+                                           {170, 150, 190, 168, 15},
+                                           // 30 x 40 m: as wide as the default window (18 m radius) removes, along x only
+                                           {45, 55, 75, 95, 10}};
   const auto inBuilding = [&](double x, double y) -> const Building* {
     for (const Building& b : buildings) {
       if (x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1) return &b;
