@@ -35,6 +35,13 @@ PointRecordSource classifiedSource(PointRecordSource source,
                                    uint64_t first, const ClassifySettings& settings) {
   return [=] {
     return reclassifyRecords(source(), [=](uint8_t previous, uint64_t index) {
+      // A file that grew between the two passes (rewritten meanwhile) has records no class
+      // was found for: an error, never a read past the classes.
+      if (first + index >= classes->size()) {
+        throw Error(
+            "classify: an input holds more points than when it was read first; was it "
+            "changed meanwhile?");
+      }
       return mergedClass(previous, (*classes)[first + index], settings);
     });
   };
