@@ -9,6 +9,7 @@
 
 #include "options/run_report.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/core/length_unit.hpp"
 #include "pcv/session/file_classification.hpp"
 
 namespace pcv::app {
@@ -19,32 +20,46 @@ struct ClassifyOptions {
   bool inPlace = false;            ///< rewrite each input instead
   bool overwrite = false;          ///< replace an existing output (never an input)
   ClassifySettings settings{.ground = false, .noise = false};
+  GivenLengths given;  ///< lengths given on the command line (map units); the rest in metres
 };
 
 void runClassify(const ClassifyOptions& options) {
   std::vector<std::string> inputs = options.files;
-  FileClassificationSummary summary;
-  if (options.inPlace) {
-    if (options.overwrite)
-      throw InputError("--in-place rewrites the inputs: leave out --overwrite");
-    summary = classifyFilesInPlace(inputs, options.settings);
-  } else {
+  std::string output;
+  if (!options.inPlace) {
     if (inputs.size() < 2) {
       throw InputError(
           "classify needs its inputs, then the output: pcv classify IN... OUT.las "
           "(or --in-place to rewrite the inputs)");
     }
-    const std::string output = inputs.back();
+    output = inputs.back();
     inputs.pop_back();
+  } else if (options.overwrite) {
+    throw InputError("--in-place rewrites the inputs: leave out --overwrite");
+  }
+  LengthUnit unit;
+  const ClassifySettings settings =
+      settingsForFiles(inputs, options.settings, options.given, &unit);
+  FileClassificationSummary summary;
+  if (options.inPlace) {
+    summary = classifyFilesInPlace(inputs, settings);
+  } else {
     RecordSinkOptions sink{.output = {.existing = options.overwrite ? ExistingOutput::Replace
                                                                     : ExistingOutput::Refuse}};
-    summary = classifyFilesTo(inputs, output, options.settings, sink);
+    summary = classifyFilesTo(inputs, output, settings, sink);
   }
   runReport()["classify"] = {{"points", summary.points},
                              {"ground", summary.ground},
                              {"noise", summary.noise},
-                             {"outputs", summary.outputs}};
-  for (const std::string& output : summary.outputs) std::printf("%s\n", output.c_str());
+                             {"outputs", summary.outputs},
+                             // The lengths the filters ran with, in the inputs' unit ("" when none
+                             // is declared: the defaults are then metres).
+                             {"unit", unit.symbol()},
+                             {"cell", settings.groundFilter.cell},
+                             {"window", settings.groundFilter.window},
+                             {"threshold", settings.groundFilter.threshold},
+                             {"noiseRadius", settings.noiseFilter.radius}};
+  for (const std::string& written : summary.outputs) std::printf("%s\n", written.c_str());
   std::printf("%llu points: %llu ground, %llu noise\n",
               static_cast<unsigned long long>(summary.points),
               static_cast<unsigned long long>(summary.ground),
@@ -74,7 +89,10 @@ void addClassifyCommand(CLI::App& cli) {
                      "Find ground (class 2); points that were ground and are not become 1");
   classify->add_flag("--noise", options->settings.noise,
                      "Find isolated points (class 7); points that were 7 and are not become 1");
-  classify->add_option("--cell", ground.cell, "Ground: grid cell size, map units")
+  classify
+      ->add_option("--cell", ground.cell,
+                   "Ground: grid cell size, map units (defaults: metres, turned into the inputs' "
+                   "declared unit)")
       ->capture_default_str();
   classify->add_option("--slope", ground.slope, "Ground: slope threshold, rise over run")
       ->capture_default_str();
@@ -98,7 +116,14 @@ void addClassifyCommand(CLI::App& cli) {
                    "Noise: a point with fewer other points within the radius is noise")
       ->capture_default_str();
   addReportOption(*classify);
-  classify->callback([options] { runClassify(*options); });
+  classify->callback([options, classify] {
+    // Lengths left out take their defaults (metres) in the inputs' unit; those given are kept.
+    options->given = {.cell = classify->count("--cell") > 0,
+                      .window = classify->count("--window") > 0,
+                      .threshold = classify->count("--threshold") > 0,
+                      .noiseRadius = classify->count("--noise-radius") > 0};
+    runClassify(*options);
+  });
 }
 
 }  // namespace pcv::app

@@ -4,6 +4,16 @@
 
 namespace pcv {
 
+ClassifySettings withDefaultLengthsIn(ClassifySettings settings, double metresPerUnit,
+                                      const GivenLengths& given) {
+  if (!(metresPerUnit > 0.0) || metresPerUnit == 1.0) return settings;
+  if (!given.cell) settings.groundFilter.cell /= metresPerUnit;
+  if (!given.window) settings.groundFilter.window /= metresPerUnit;
+  if (!given.threshold) settings.groundFilter.threshold /= metresPerUnit;
+  if (!given.noiseRadius) settings.noiseFilter.radius /= metresPerUnit;
+  return settings;
+}
+
 void checkClassifySettings(const ClassifySettings& settings) {
   if (!settings.ground && !settings.noise) {
     throw InputError("classify: nothing to find: expected ground, noise or both");

@@ -8,6 +8,7 @@
 #include "pcv/core/error.hpp"
 #include "pcv/io/record_classes.hpp"
 #include "pcv/session/copc_conversion.hpp"
+#include "pcv/session/declared_crs.hpp"
 
 namespace pcv {
 namespace {
@@ -72,6 +73,19 @@ std::shared_ptr<const std::vector<uint8_t>> classify(const std::vector<std::stri
 }
 
 }  // namespace
+
+ClassifySettings settingsForFiles(const std::vector<std::string>& inputs,
+                                  const ClassifySettings& settings, const GivenLengths& given,
+                                  LengthUnit* unit) {
+  const LengthUnit declared = declaredCoordinateSystem(inputs).lengthUnit();
+  if (unit) *unit = declared;
+  if (declared.angular()) {
+    throw InputError("classify: " + (inputs.empty() ? std::string() : inputs.front()) +
+                     " has geographic coordinates (" + declared.name +
+                     "): expected projected coordinates in a unit of length (reproject first)");
+  }
+  return withDefaultLengthsIn(settings, declared.metres, given);
+}
 
 FileClassificationSummary classifyFilesTo(const std::vector<std::string>& inputs,
                                           const std::string& output,

@@ -236,3 +236,44 @@ TEST_F(ClassifyCli, BadParametersAndOutputsAreErrors) {
 
 }  // namespace
 }  // namespace pcv
+
+namespace pcv {
+namespace {
+
+// Real airborne data in international feet (Autzen, Oregon State Plane): the defaults, given in
+// metres, are turned into feet; a length given is kept as given.
+TEST(ClassifyRealData, DefaultsFollowTheDeclaredUnit) {
+  const auto file = test::testDataDir() / "las" / "autzen_trim.las";
+  if (test::testDataDir().empty() || !std::filesystem::exists(file)) {
+    GTEST_SKIP() << file << " is not there";
+  }
+  test::TempDir dir;
+  const auto report = dir.file("report.json");
+  std::string text;
+  ASSERT_EQ(test::runCommand(test::pcvExecutable().string() + " classify " + file.string() + " " +
+                                 dir.file("out.las").string() +
+                                 " --ground --noise --report " + report.string(),
+                             &text),
+            0)
+      << text;
+  const nlohmann::json json = test::readJsonReport(report);
+  const double points = json.value("/classify/points"_json_pointer, 0.0);
+  EXPECT_EQ(json.value("/classify/unit"_json_pointer, std::string()), "ft");
+  EXPECT_NEAR(json.value("/classify/cell"_json_pointer, 0.0), 1.0 / 0.3048, 1e-9);
+  EXPECT_NEAR(json.value("/classify/window"_json_pointer, 0.0), 18.0 / 0.3048, 1e-9);
+  // In metres the noise radius would be 2 ft, which leaves a third of these points alone.
+  EXPECT_LT(json.value("/classify/noise"_json_pointer, points), 0.01 * points);
+  EXPECT_GT(json.value("/classify/ground"_json_pointer, 0.0), 0.5 * points);
+  ASSERT_EQ(test::runCommand(test::pcvExecutable().string() + " classify " + file.string() + " " +
+                                 dir.file("out2.las").string() +
+                                 " --ground --cell 2 --report " + report.string(),
+                             &text),
+            0)
+      << text;
+  const nlohmann::json given = test::readJsonReport(report);
+  EXPECT_EQ(given.value("/classify/cell"_json_pointer, 0.0), 2.0);
+  EXPECT_NEAR(given.value("/classify/window"_json_pointer, 0.0), 18.0 / 0.3048, 1e-9);
+}
+
+}  // namespace
+}  // namespace pcv

@@ -222,3 +222,23 @@ TEST(ElevationGrid, FillingKeepsFilledCellsAndStaysWithinTheirRange) {
 
 }  // namespace
 }  // namespace pcv
+
+namespace pcv {
+namespace {
+
+TEST(Classification, DefaultLengthsTurnIntoTheMapUnitAndGivenOnesStay) {
+  const ClassifySettings feet = withDefaultLengthsIn(ClassifySettings{}, 0.3048, {.cell = true});
+  EXPECT_EQ(feet.groundFilter.cell, 1.0);
+  EXPECT_DOUBLE_EQ(feet.groundFilter.window, 18.0 / 0.3048);
+  EXPECT_DOUBLE_EQ(feet.groundFilter.threshold, 0.5 / 0.3048);
+  EXPECT_DOUBLE_EQ(feet.noiseFilter.radius, 2.0 / 0.3048);
+  EXPECT_EQ(feet.groundFilter.slope, 0.15);  // a ratio: no unit
+  EXPECT_EQ(feet.groundFilter.scalar, 1.25);
+  const ClassifySettings metres = withDefaultLengthsIn(ClassifySettings{}, 1.0, {});
+  EXPECT_EQ(metres.groundFilter.window, 18.0);
+  const ClassifySettings unknown = withDefaultLengthsIn(ClassifySettings{}, 0.0, {});
+  EXPECT_EQ(unknown.noiseFilter.radius, 2.0);
+}
+
+}  // namespace
+}  // namespace pcv

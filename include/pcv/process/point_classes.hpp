@@ -25,6 +25,18 @@ struct ClassifySettings {
   NoiseFilterSettings noiseFilter;
 };
 
+/// Which lengths of ClassifySettings were given (in map units) rather than left at their
+/// defaults (in metres).
+struct GivenLengths {
+  bool cell = false, window = false, threshold = false, noiseRadius = false;
+};
+
+/// `settings` with the lengths not `given` (their defaults, in metres) turned into a map unit of
+/// `metresPerUnit` metres (0.3048 for the international foot), so that the airborne defaults
+/// suit data in feet as they do data in metres. Lengths given are kept: they are in map units.
+ClassifySettings withDefaultLengthsIn(ClassifySettings settings, double metresPerUnit,
+                                      const GivenLengths& given);
+
 /// Throws InputError when neither filter is asked for, or for a filter's bad settings.
 void checkClassifySettings(const ClassifySettings& settings);
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "pcv/core/length_unit.hpp"
 #include "pcv/process/point_classes.hpp"
 #include "pcv/session/record_sink.hpp"
 
@@ -18,6 +19,14 @@ struct FileClassificationSummary {
   uint64_t noise = 0;                ///< of them, set to kClassNoise
   std::vector<std::string> outputs;  ///< files written
 };
+
+/// `settings` for the points of `inputs`: the lengths not `given` (defaults, in metres) in the
+/// unit the first input's coordinate system declares (feet, US survey feet), metres where it
+/// declares none; `unit` (may be null) receives that unit. Throws InputError for geographic
+/// coordinates (degrees), where the filters' lengths mean nothing.
+ClassifySettings settingsForFiles(const std::vector<std::string>& inputs,
+                                  const ClassifySettings& settings, const GivenLengths& given,
+                                  LengthUnit* unit = nullptr);
 
 /// Classifies the points of `inputs` as one set (tiles side by side get no seam) and writes
 /// them, merged in order, to `output` through writePointRecords under `sink` (whose inputs are
