@@ -188,7 +188,11 @@ std::vector<uint8_t> groundPoints(std::span<const glm::dvec3> points,
   const ElevationGrid withoutOutliers = withoutCells(minimum, removed);
 
   // 3. Objects: the progressive opening up to the window's radius in cells.
-  const int maxRadius = std::max(1, int(std::floor(settings.window / settings.cell + 1e-9)));
+  // Beyond the grid's diagonal a disk covers the whole grid from anywhere: the opening is the
+  // global minimum and stops changing, so larger windows add time and nothing else.
+  const double diagonalCells = std::ceil(std::hypot(double(frame.width), double(frame.height)));
+  const int maxRadius =
+      int(std::clamp(std::floor(settings.window / settings.cell + 1e-9), 1.0, diagonalCells));
   const std::vector<uint8_t> objects =
       process::progressiveObjectCells(withoutOutliers, settings.cell, settings.slope, maxRadius);
 

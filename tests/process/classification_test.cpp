@@ -242,3 +242,20 @@ TEST(Classification, DefaultLengthsTurnIntoTheMapUnitAndGivenOnesStay) {
 
 }  // namespace
 }  // namespace pcv
+
+namespace pcv {
+namespace {
+
+TEST(Classification, WindowWiderThanTheGridRunsAsItsDiagonal) {
+  // 60 m square at 1 m: a diagonal of 85 cells. A window of a billion cells would take hours if
+  // every radius ran; past the diagonal the opening no longer changes, so it gives the same.
+  const test::SyntheticTerrain terrain = test::makeSyntheticTerrain(13, {0, 0, 0}, 60.0);
+  ClassifySettings huge;
+  huge.groundFilter.window = 1e9;
+  ClassifySettings diagonal;
+  diagonal.groundFilter.window = 86.0;
+  EXPECT_EQ(classifyPoints(terrain.points, huge), classifyPoints(terrain.points, diagonal));
+}
+
+}  // namespace
+}  // namespace pcv

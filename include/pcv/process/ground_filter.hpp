@@ -28,9 +28,9 @@ struct GroundFilterSettings {
 /// cell, a window smaller than the cell, a negative slope, threshold or scalar).
 void checkGroundFilterSettings(const GroundFilterSettings& settings);
 
-/// Grid cells the filter may use at most (about 40 bytes each): a cell too small for the
-/// points' extent is an InputError, not an exhausted memory.
-inline constexpr uint64_t kGroundFilterMaxCells = uint64_t(1) << 28;
+/// Grid cells the filter may use at most (about 50 bytes each, some 3 GiB in all; an 8 km square
+/// at 1 m): a cell too small for the points' extent is an InputError, not an exhausted memory.
+inline constexpr uint64_t kGroundFilterMaxCells = uint64_t(1) << 26;
 
 /// 1 for each ground point of `points` (world coordinates, z up), 0 for the rest. Points with a
 /// non-zero `excluded` entry (empty: none; else one per point) are never ground and do not shape
