@@ -88,33 +88,58 @@ std::vector<uint8_t> noisePoints(std::span<const glm::dvec3> points,
   }
   std::sort(entries.begin(), entries.end());
 
+  // The cubes: where each run of one key starts in `entries` (and the end, last).
+  std::vector<uint64_t> cubeKeys, cubeStarts;
+  for (uint64_t e = 0; e < entries.size(); ++e) {
+    if (e == 0 || entries[e].key != entries[e - 1].key) {
+      cubeKeys.push_back(entries[e].key);
+      cubeStarts.push_back(e);
+    }
+  }
+  cubeStarts.push_back(entries.size());
+
+  // Cube by cube: its 27 neighbour cubes are looked up once for all its points.
   const double radiusSquared = settings.radius * settings.radius;
-  parallelFor(entries.size(), [&](uint64_t begin, uint64_t end) {
-    for (uint64_t e = begin; e < end; ++e) {
-      const size_t index = size_t(entries[e].index);
-      const glm::dvec3& p = points[index];
-      const glm::i64vec3 c = cubeOf(p);
-      uint32_t found = 0;
-      for (int64_t dx = -1; dx <= 1 && found < settings.minNeighbours; ++dx) {
-        for (int64_t dy = -1; dy <= 1 && found < settings.minNeighbours; ++dy) {
-          for (int64_t dz = -1; dz <= 1 && found < settings.minNeighbours; ++dz) {
-            const int64_t x = c.x + dx, y = c.y + dy, z = c.z + dz;
-            if (x < 0 || y < 0 || z < 0 || x >= kAxisCubes || y >= kAxisCubes || z >= kAxisCubes) {
-              continue;
-            }
-            const uint64_t key = cubeKey(x, y, z);
-            auto it = std::lower_bound(entries.begin(), entries.end(), Entry{key, 0});
-            for (; it != entries.end() && it->key == key; ++it) {
-              if (it->index == index) continue;
-              const glm::dvec3 d = points[size_t(it->index)] - p;
-              if (glm::dot(d, d) <= radiusSquared && ++found >= settings.minNeighbours) break;
+  parallelFor(
+      cubeKeys.size(),
+      [&](uint64_t begin, uint64_t end) {
+        std::vector<std::pair<uint64_t, uint64_t>> near;  // runs of entries in reach
+        for (uint64_t cube = begin; cube < end; ++cube) {
+          const glm::i64vec3 c = cubeOf(points[size_t(entries[cubeStarts[cube]].index)]);
+          near.clear();
+          for (int64_t dx = -1; dx <= 1; ++dx) {
+            for (int64_t dy = -1; dy <= 1; ++dy) {
+              for (int64_t dz = -1; dz <= 1; ++dz) {
+                const int64_t x = c.x + dx, y = c.y + dy, z = c.z + dz;
+                if (x < 0 || y < 0 || z < 0 || x >= kAxisCubes || y >= kAxisCubes ||
+                    z >= kAxisCubes) {
+                  continue;
+                }
+                const uint64_t key = cubeKey(x, y, z);
+                const auto it = std::lower_bound(cubeKeys.begin(), cubeKeys.end(), key);
+                if (it == cubeKeys.end() || *it != key) continue;
+                const size_t found = size_t(it - cubeKeys.begin());
+                near.emplace_back(cubeStarts[found], cubeStarts[found + 1]);
+              }
             }
           }
+          for (uint64_t e = cubeStarts[cube]; e < cubeStarts[cube + 1]; ++e) {
+            const size_t index = size_t(entries[e].index);
+            const glm::dvec3& p = points[index];
+            uint32_t found = 0;
+            for (const auto& [first, last] : near) {
+              for (uint64_t n = first; n < last && found < settings.minNeighbours; ++n) {
+                if (entries[n].index == index) continue;
+                const glm::dvec3 d = points[size_t(entries[n].index)] - p;
+                if (glm::dot(d, d) <= radiusSquared) ++found;
+              }
+              if (found >= settings.minNeighbours) break;
+            }
+            noise[index] = found < settings.minNeighbours ? 1 : 0;
+          }
         }
-      }
-      noise[index] = found < settings.minNeighbours ? 1 : 0;
-    }
-  });
+      },
+      64);
   return noise;
 }
 
