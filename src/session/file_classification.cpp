@@ -25,7 +25,11 @@ InputPoints readInputPoints(const std::vector<std::string>& inputs) {
     points.firsts.push_back(points.positions.size());
     const std::unique_ptr<PointRecordStream> stream = pointFileRecords({input})();
     std::vector<glm::dvec3> positions = recordPositions(*stream);
-    points.positions.insert(points.positions.end(), positions.begin(), positions.end());
+    if (points.positions.empty()) {
+      points.positions = std::move(positions);  // one input: no second copy at the peak
+    } else {
+      points.positions.insert(points.positions.end(), positions.begin(), positions.end());
+    }
   }
   return points;
 }
