@@ -37,7 +37,7 @@ glm::dvec3 scanPoint(uint64_t i) {
                     range * std::cos(elevation) * std::sin(azimuth), range * std::sin(elevation));
 }
 
-void addColour(e57::Scan& scan) {
+void addColor(e57::Scan& scan) {
   const char* names[] = {"colorRed", "colorGreen", "colorBlue"};
   for (int c = 0; c < 3; ++c) {
     scan.fields.push_back(e57::integerField(names[c], 0, 255, [c](uint64_t i) {
@@ -54,7 +54,7 @@ e57::Scan floatScan(uint64_t points) {
     scan.fields.push_back(e57::floatField(std::string("cartesian") + char('X' + axis),
                                           [axis](uint64_t i) { return scanPoint(i)[axis]; }));
   }
-  addColour(scan);
+  addColor(scan);
   scan.translation = {500000.0, 5000000.0, 100.0};
   return scan;
 }
@@ -69,7 +69,7 @@ e57::Scan scaledScan(uint64_t points) {
         std::string("cartesian") + char('X' + axis), -(1 << 22), (1 << 22) - 1, kScale, 0.0,
         [axis](uint64_t i) { return int64_t(std::llround(scanPoint(i)[axis] / kScale)); }));
   }
-  addColour(scan);
+  addColor(scan);
   scan.translation = {500000.0, 5000000.0, 100.0};
   return scan;
 }

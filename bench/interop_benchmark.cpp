@@ -28,7 +28,7 @@
 #include "pcv/gl/gl_texture_in_cuda.hpp"
 #include "pcv/gl/screen_buffer.hpp"
 #include "pcv/raster/renderer.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
 #include "pcv/raster/view_setup.hpp"
 
 namespace {
@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
     pcv::RenderSettings settings;
     if (!method.empty()) settings.method = pcv::parseMethod(method);
     backend->methodFor(settings);
-    backend->addSet(pcv::CylinderProducer(pcv::makeCylinderScene(1), points));
+    backend->addSet(pcv::CylinderProducer(pcv::makeCylinderSet(1), points));
     const pcv::ViewTransform view = pcv::makeViewTransform(pcv::Camera{}, width, height);
     std::printf("%s\n%s\n%llu points, %dx%d, method %s, median of %d frames after %d warm-up\n\n",
                 context.description().c_str(), backend->deviceDescription().c_str(),

@@ -22,7 +22,7 @@
 #include "pcv/io/las_writer.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/io/point_records.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
 
 namespace {
 
@@ -54,7 +54,7 @@ class CylinderRecords {
     bounds.extend(glm::dvec3(-3.0));
     bounds.extend(glm::dvec3(3.0));
     auto produced = pcv::producedRecords(
-        std::make_shared<pcv::CylinderProducer>(pcv::makeCylinderScene(1), count), bounds,
+        std::make_shared<pcv::CylinderProducer>(pcv::makeCylinderSet(1), count), bounds,
         glm::dvec3(0.0), format);
     pcv::LasWriteFormat grid = produced->format();
     grid.scale = glm::dvec3(kGridStep);

@@ -18,6 +18,7 @@
 #include "las/las_header.hpp"
 #include "pcv/io/copc_file.hpp"
 #include "common/readers.hpp"
+#include "pcv/io/uri_reference.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
 
 namespace {
@@ -80,13 +81,16 @@ void streamCopcInput(const uint8_t* data, size_t size) {
 
 /// A VPC parsed as `pcv` reads one; its tiles' fields are read so that a bad value the parser
 /// let through shows under the sanitizers.
-void parseVpcInput(const uint8_t* data, size_t size) {
+void parseVpcInput(const uint8_t* data, size_t size, const std::string& base,
+                   const pcv::VpcHrefRules& rules) {
   std::istringstream text(std::string(reinterpret_cast<const char*>(data), size));
-  const pcv::VirtualPointCloud vpc = pcv::parseVirtualPointCloud(text, "fuzz-input", "/vpc");
+  const pcv::VirtualPointCloud vpc = pcv::parseVirtualPointCloud(text, "fuzz-input", base, rules);
   uint64_t checksum = vpc.totalPoints();
   for (const pcv::VpcTile& tile : vpc.tiles) {
     checksum += tile.location.size() + tile.overviews.size() + vpc.crsOf(tile).label().size();
     if (tile.nativeBounds && tile.nativeBounds->empty()) std::abort();  // min above max let in
+    // A remote VPC names web resources only: a local path let through is a bug.
+    if (pcv::isUrl(base) && !pcv::isUrl(tile.location)) std::abort();
   }
   static volatile uint64_t sink;  // keeps the reads from being optimized away
   sink = checksum;
@@ -98,10 +102,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const pcv::ReadOptions everyField{.allAttributes = true};
   const pcv::io::ReadContext context{"fuzz-input", nullptr, &everyField};
 #if PCV_FUZZ_FORMAT == 7
+  // As a local VPC, then as one read over HTTP (its hrefs through the RFC 3986 resolver).
   try {
-    parseVpcInput(data, size);
+    parseVpcInput(data, size, "/vpc", {});
   } catch (const pcv::Error&) {
   }
+  try {
+    parseVpcInput(data, size, "https://user:pw@host:8443/a/b/index.vpc?sig=1#f",
+                  {.sameOrigin = size % 2 == 0});
+  } catch (const pcv::Error&) {
+  }
+  // The resolver and the message form on the bytes themselves (split in two: base, reference).
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  const std::string base = text.substr(0, size / 2), reference = text.substr(size / 2);
+  const std::string resolved = pcv::resolveUriReference(base, reference);
+  const std::string encoded = pcv::percentEncodeUri(text);
+  if (pcv::percentEncodeUri(encoded) != encoded) std::abort();  // encoding twice changes nothing
+  const std::string shown = pcv::locationForMessages(text, 64);
+  if (shown.find_first_of("\r\n") != std::string::npos) std::abort();  // a raw line break let out
+  static volatile size_t lengths;
+  lengths = resolved.size() + pcv::uriOrigin(text).size() + shown.size() +
+            pcv::removeDotSegments(reference).size();
   return 0;
 #endif
 #if PCV_FUZZ_FORMAT == 6

@@ -29,7 +29,7 @@ e57::Scan cartesian(uint64_t records, bool single) {
   return scan;
 }
 
-void addColour(e57::Scan& scan, int64_t maximum) {
+void addColor(e57::Scan& scan, int64_t maximum) {
   for (const char* channel : {"colorRed", "colorGreen", "colorBlue"}) {
     scan.fields.push_back(e57::integerField(
         channel, 0, maximum, [maximum](uint64_t r) { return int64_t(r * 37) % (maximum + 1); }));
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(out);
 
   e57::Scan rgb = cartesian(300, true);
-  addColour(rgb, 255);
+  addColor(rgb, 255);
   e57::writeE57File(out / "float-rgb-packets.e57", {rgb},
                     {.maxPacketBytes = 700, .ignoredPacket = true, .indexPacket = true});
 
@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
 
   e57::Scan north = cartesian(50, false);
   north.translation = {500000.0, 5000000.0, 100.0};
-  addColour(north, 1023);
+  addColor(north, 1023);
   north.extraXml =
       "<colorLimits type=\"Structure\"><colorRedMaximum type=\"Integer\">1023</colorRedMaximum>"
       "<colorGreenMaximum type=\"Integer\">1023</colorGreenMaximum><colorBlueMaximum "

@@ -13,7 +13,9 @@
 #                 (LAZ, COPC) decode chunks for every input and would take many minutes for a
 #                 million, which CI's time limit cannot spare
 #   FUZZ_VPC_SECONDS  the VPC target's budget (default 30): JSON parsing is fast, and a
-#                 million inputs would take longer than the format is worth in CI
+#                 million inputs would take longer than the format is worth in CI. Each input is
+#                 read as a local and as a remote VPC (its hrefs through the RFC 3986 resolver),
+#                 and its bytes go through the resolver and the message form directly
 #   FUZZ_PATH_SECONDS the camera path target's budget (default 20): small JSON files, parsed fast
 #   FUZZ_HTTP_SECONDS  the HTTP answer heads' budget (default 20): a small pure parser
 #   FUZZ_FILTER_SECONDS  the filter flags' budget (default 10): short texts

@@ -19,9 +19,9 @@
 #include "pcv/core/image.hpp"
 #include "pcv/raster/quality_presets.hpp"
 #include "pcv/raster/view_setup.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
-#include "pcv/scene/cylinder_viewpoints.hpp"
-#include "pcv/scene/cylinders.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_viewpoints.hpp"
+#include "pcv/demo/cylinders.hpp"
 #include "pcv/session/render_converged.hpp"
 #include "pcv/session/scene.hpp"
 #include "pcv/session/scene_camera.hpp"
@@ -30,7 +30,7 @@ namespace pcv::app {
 namespace {
 
 struct BenchOptions {
-  DemoSceneFlags scene;
+  DemoCylindersFlags scene;
   RendererFlags renderer;            // the backend; methods come from --methods
   std::vector<std::string> methods;  // empty: every method of the renderer
   std::string order = "both";        // original, morton or both
@@ -440,7 +440,7 @@ void runBench(const BenchOptions& o) {
     if (wantsFilters(o) && order == "morton") {
       const uint64_t count = o.scene.pointCount;
       const PointSetId set = renderer->addSet(
-          CylinderProducer(makeCylinderScene(o.scene.seed), count), {.keepSourceOrder = true});
+          CylinderProducer(makeCylinderSet(o.scene.seed), count), {.keepSourceOrder = true});
       renderer->setFilterData(
           set, [count](uint64_t i) { return cylinderFilterFields(i, count); }, "intensity");
     } else {
@@ -472,7 +472,7 @@ void runBench(const BenchOptions& o) {
 void addBenchCommand(CLI::App& cli) {
   auto o = std::make_shared<BenchOptions>();
   CLI::App* bench = cli.add_subcommand("bench", "Time the rasterization methods per stage");
-  addDemoSceneFlags(*bench, o->scene);
+  addDemoCylindersFlags(*bench, o->scene);
   addRendererFlags(*bench, o->renderer, false);
   bench->add_option("--size", o->size, "Image size WIDTHxHEIGHT")->capture_default_str();
   bench->add_option("--methods", o->methods, "Methods to time (default: all of the renderer)")

@@ -19,8 +19,8 @@
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/io/point_records.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
-#include "pcv/scene/cylinders.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
+#include "pcv/demo/cylinders.hpp"
 #include "pcv/session/copc_conversion.hpp"
 #include "pcv/session/record_sink.hpp"
 #include "pcv/session/selection_export.hpp"
@@ -49,10 +49,10 @@ struct ConvertOptions {
   FilterFlags filter;  ///< and what the filters keep
 };
 
-/// The cylinder scene as records, within its reach (cylinderSceneReach).
+/// The cylinder scene as records, within its reach (cylinderSetReach).
 std::unique_ptr<PointRecordStream> cylinderStream(uint64_t count, uint64_t seed, int format) {
-  CylinderScene scene = makeCylinderScene(seed);
-  const Box3d bounds = cylinderSceneReach(scene);
+  CylinderSet scene = makeCylinderSet(seed);
+  const Box3d bounds = cylinderSetReach(scene);
   return producedRecords(std::make_shared<CylinderProducer>(std::move(scene), count), bounds,
                          glm::dvec3(0.0), format);
 }

@@ -6,7 +6,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
-#include "output_path.hpp"
+#include "pcv/core/partial_file.hpp"
 #include "pcv/io/image_file.hpp"
 #include "pcv/video/video_writer.hpp"
 
@@ -108,14 +108,14 @@ std::string framePath(const std::string& pattern, uint64_t frame) {
 
 std::unique_ptr<FrameSink> openFrameSink(const std::string& out, const VideoOptions& video) {
   if (isVideoPath(out)) {
-    requireWritableOutput(out);
+    checkInPlaceOutput(out);
     return std::make_unique<VideoSink>(out, video);
   }
   findConversion(out);  // throws for a pattern without its one frame number
   // The first frame's name stands for all: same folder, same extension.
   const std::string first = framePath(out, 0);
   const ImageFileKind kind = imageFileKindFor(first);
-  requireWritableOutput(first);
+  checkInPlaceOutput(first);
   return std::make_unique<ImageSink>(out, kind);
 }
 

@@ -13,6 +13,7 @@
 #include "options/option_groups.hpp"
 #include "cli/device_listing.hpp"
 #include "options/run_report.hpp"
+#include "options/stream_flags.hpp"
 
 namespace pcv::app {
 namespace {
@@ -146,8 +147,14 @@ nlohmann::json boundsFigures(const Box3d& b) {
 
 /// A dataset (folders among the paths): its tiles, one line each, then the totals. Its tiles'
 /// headers are read in parallel; tiles in two coordinate systems are an error naming two.
-void describeDataset(const std::vector<std::string>& paths) {
-  TileSet set = describeTiles(expandTilePaths(paths));
+void describeDataset(const std::vector<std::string>& paths, bool skipBadTiles) {
+  std::vector<std::string> warnings;
+  TileSet set =
+      describeTiles(expandTilePaths(paths, &warnings), skipBadTiles ? &warnings : nullptr);
+  for (const std::string& warning : warnings) {
+    std::fprintf(stderr, "pcv: warning: %s\n", warning.c_str());
+    runReport()["warnings"].push_back(warning);
+  }
   requireOneCoordinateSystem(set);
   completeFromDatabase(set.crs);
   nlohmann::json formats = nlohmann::json::object();
@@ -195,6 +202,7 @@ void addInfoCommand(CLI::App& cli) {
   auto read = std::make_shared<ReadFlags>();
   auto stats = std::make_shared<bool>(false);
   auto devices = std::make_shared<bool>(false);
+  auto remote = std::make_shared<StreamLimits>();
   CLI::App* info = cli.add_subcommand(
       "info",
       "Describe point cloud files (PLY, LAS, LAZ, COPC, PCD, E57, text): format, points, "
@@ -209,15 +217,17 @@ void addInfoCommand(CLI::App& cli) {
   info->add_flag("--stats", *stats,
                  "Read every point: counts without NaN/inf points and bounds computed from them "
                  "(default: the header alone, instant at any size)");
+  addRemoteFlags(*info, *remote);
   addReportOption(*info);
-  info->callback([files, read, stats, devices] {
+  info->callback([files, read, stats, devices, remote] {
     if (*devices) describeDevices();
     if (files->empty()) {
       if (*devices) return;
       throw CLI::RequiredError("files");  // a usage error (status 2), as before --devices
     }
+    applyRemoteLimits(*remote);
     if (namesDataset(*files)) {
-      describeDataset(*files);
+      describeDataset(*files, remote->skipBadTiles);
       return;
     }
     ReadOptions options = readOptionsFrom(*read);

@@ -8,13 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "output_path.hpp"
 #include "options/cli_options.hpp"
 #include "options/option_groups.hpp"
 #include "options/quality_options.hpp"
 #include "options/run_report.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/number_text.hpp"
+#include "pcv/core/partial_file.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/session/cloud_writer.hpp"
 #include "pcv/session/profile_extract.hpp"
@@ -38,7 +38,7 @@ void runProfile(const ProfileOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   // Everything the command line says is checked before any file is read.
   const ProfileFileKind kind = profileFileKindFor(options.out);
-  requireWritableOutput(options.out);
+  checkInPlaceOutput(options.out);
   const ProfileCorridor corridor(ProfileCorridor::parseLine(options.line), options.width);
   const ImageSize size = parseImageSize(options.size);
   RenderSettings settings;

@@ -10,7 +10,6 @@
 #include "options/coloring_options.hpp"
 #include "options/filter_options.hpp"
 #include "gl_render.hpp"
-#include "output_path.hpp"
 #include "options/option_groups.hpp"
 #include "options/quality_options.hpp"
 #include "options/run_report.hpp"
@@ -19,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pcv/core/image.hpp"
+#include "pcv/core/partial_file.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/core/scale_bar.hpp"
 #include "pcv/core/error.hpp"
@@ -35,7 +35,7 @@ namespace pcv::app {
 namespace {
 
 struct RenderOptions {
-  DemoSceneFlags scene;
+  DemoCylindersFlags scene;
   RendererFlags renderer;
   ViewFlags view;
   ColoringFlags coloring;          ///< --color, --color-attribute, --color-map, --color-range
@@ -96,7 +96,7 @@ ImageFileKind checkImageOutput(const std::string& out) {
   std::error_code error;
   const std::filesystem::file_status status = std::filesystem::status(out, error);
   if (std::filesystem::is_character_file(status) || std::filesystem::is_fifo(status)) {
-    requireWritableOutput(out);
+    checkInPlaceOutput(out);
     return ImageFileKind::Png;
   }
   if (isVideoPath(out)) {
@@ -105,7 +105,7 @@ ImageFileKind checkImageOutput(const std::string& out) {
                      "image is a .png or a .jpg");
   }
   const ImageFileKind kind = imageFileKindFor(out);
-  requireWritableOutput(out);
+  checkInPlaceOutput(out);
   return kind;
 }
 
@@ -213,7 +213,7 @@ void addRenderCommand(CLI::App& cli) {
   auto options = std::make_shared<RenderOptions>();
   CLI::App* render =
       cli.add_subcommand("render", "Render a scene to a PNG or JPEG without a window");
-  addDemoSceneFlags(*render, options->scene);
+  addDemoCylindersFlags(*render, options->scene);
   addRendererFlags(*render, options->renderer);
   addViewFlags(*render, options->view, "Image size");
   addPathFlags(*render, options->path);

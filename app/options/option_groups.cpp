@@ -16,7 +16,7 @@
 
 namespace pcv::app {
 
-void addDemoSceneFlags(CLI::App& command, DemoSceneFlags& flags) {
+void addDemoCylindersFlags(CLI::App& command, DemoCylindersFlags& flags) {
   command.add_option("--points", flags.pointCount, "Number of cylinder points (no files given)")
       ->capture_default_str();
   command.add_option("--seed", flags.seed, "Random seed of the cylinder scene")

@@ -15,17 +15,17 @@
 #include "pcv/core/camera.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/raster/renderer.hpp"
-#include "pcv/scene/cylinders.hpp"
+#include "pcv/demo/cylinders.hpp"
 #include "pcv/session/scene_camera.hpp"
 
 namespace pcv::app {
 
 /// The seed's cylinders, drawn when no file is given.
-struct DemoSceneFlags {
+struct DemoCylindersFlags {
   uint64_t pointCount = kSeedPointCount;  ///< --points
   uint64_t seed = 1;                      ///< --seed
 };
-void addDemoSceneFlags(CLI::App& command, DemoSceneFlags& flags);
+void addDemoCylindersFlags(CLI::App& command, DemoCylindersFlags& flags);
 
 /// Which renderer draws.
 struct RendererFlags {

@@ -15,7 +15,7 @@
 namespace pcv::app {
 namespace {
 
-std::string hexColour(uint32_t rgba) {
+std::string hexColor(uint32_t rgba) {
   char text[8];
   std::snprintf(text, sizeof text, "%02x%02x%02x", redOf(rgba), greenOf(rgba), blueOf(rgba));
   return text;
@@ -63,9 +63,8 @@ std::string qualityArguments(const RenderSettings& settings) {
     if (q.hqDepthRange != plain.hqDepthRange)
       text += " --hq-range " + exactFloatText(q.hqDepthRange);
   }
-  if (settings.background != kOpaqueBlack)
-    text += " --background " + hexColour(settings.background);
-  if (q.backgroundGradient) text += " --background-top " + hexColour(q.backgroundTop);
+  if (settings.background != kOpaqueBlack) text += " --background " + hexColor(settings.background);
+  if (q.backgroundGradient) text += " --background-top " + hexColor(q.backgroundTop);
   return text;
 }
 

@@ -26,12 +26,31 @@ void addStreamFlags(CLI::App& command, StreamLimits& flags) {
                   "than this read whole (default: the available memory) are converted once to a "
                   "COPC cache ($PCV_CACHE_DIR, else ~/.cache/pcv) and streamed")
       ->transform(CLI::AsSizeValue(false));
+  addRemoteFlags(command, flags);
+  command.add_flag("--in-core", flags.inCore,
+                   "Read a COPC file whole instead of streaming its octree");
+}
+
+void addRemoteFlags(CLI::App& command, StreamLimits& flags) {
   command
       .add_option("--http-connections", flags.httpConnections,
                   "URLs (http://, https://, s3://): range requests in flight at most (default 16)")
       ->check(CLI::Range(1, 256));
-  command.add_flag("--in-core", flags.inCore,
-                   "Read a COPC file whole instead of streaming its octree");
+  command
+      .add_option("--http-timeout", flags.httpTimeoutSeconds,
+                  "URLs: seconds an HTTP request may take at most, its retries included, before "
+                  "pcv ends with an error (default 60; besides, a transfer under 1 KiB/s for 20 s "
+                  "is cut)")
+      ->check(CLI::Range(0.1, 86400.0));
+  command
+      .add_option("--tile-origins", flags.tileOrigins,
+                  "A VPC read over HTTP: 'same' (default) opens only tiles and overviews on the "
+                  "VPC's own scheme, host and port; 'any' follows its hrefs to other servers "
+                  "(never to local files)")
+      ->check(CLI::IsMember({"same", "any"}));
+  command.add_flag("--skip-bad-tiles", flags.skipBadTiles,
+                   "A dataset: leave out, with a warning each, the tiles that cannot be opened "
+                   "(default: the first such tile ends the command with its error)");
 }
 
 void addStreamTimeLimit(CLI::App& command, double& seconds) {

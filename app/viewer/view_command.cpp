@@ -23,7 +23,7 @@ namespace {
 
 /// The command line as typed; turned into ViewerOptions once parsed.
 struct ViewFlagsAll {
-  DemoSceneFlags scene;
+  DemoCylindersFlags scene;
   RendererFlags renderer;
   ViewFlags view;
   ColoringFlags coloring;
@@ -136,7 +136,7 @@ void addViewCommand(CLI::App& cli) {
   auto flags = std::make_shared<ViewFlagsAll>();
   ViewerOptions& o = flags->viewer;
   CLI::App* view = cli.add_subcommand("view", "Open the interactive viewer (the default)");
-  addDemoSceneFlags(*view, flags->scene);
+  addDemoCylindersFlags(*view, flags->scene);
   addRendererFlags(*view, flags->renderer);
   addViewFlags(*view, flags->view, "Window size");
   addColoringFlags(*view, flags->coloring);

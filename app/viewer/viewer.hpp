@@ -17,10 +17,10 @@
 namespace pcv::app {
 
 struct ViewerOptions {
-  DemoScene demo;                    ///< the cylinders, shown when no file is given
+  DemoCylinders demo;                ///< the cylinders, shown when no file is given
   std::string backend = "auto";      ///< auto, cuda, vulkan, cpu
   std::string vulkanDevice;          ///< --vulkan-device: "" the best GPU
-  std::string interop = "auto";      ///< auto, surface, pbo, host
+  std::string interop = "auto";      ///< auto, surface, pbo, memory, host
   std::string glContext = "native";  ///< native (GLX on X11) or egl: the window's GL context
   int widthPx = 1280;                ///< initial window size (screen coordinates)
   int heightPx = 720;

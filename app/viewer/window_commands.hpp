@@ -7,8 +7,8 @@
 
 #include <glm/glm.hpp>
 
-#include "viewer/camera_rig.hpp"
-#include "viewer/input_script.hpp"
+#include "viewer/input/camera_rig.hpp"
+#include "viewer/input/input_script.hpp"
 
 namespace pcv::app {
 

@@ -155,7 +155,7 @@ py::dict cloudToArrays(std::shared_ptr<PointCloud> cloud,
 namespace {
 
 using RealArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
-using ColourArray = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>;
+using ColorArray = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>;
 
 /// `object` as an N x 3 array of doubles; throws InputError naming `what` otherwise.
 RealArray positionArray(py::handle object, const char* what) {
@@ -170,7 +170,7 @@ RealArray positionArray(py::handle object, const char* what) {
 
 /// Colours given as floats (Open3D's convention: 0..1) or 16-bit integers (LAS's) as 8-bit ones,
 /// which pcv's points hold; other float colours are refused, not wrapped to black.
-py::object eightBitColours(py::handle object) {
+py::object eightBitColors(py::handle object) {
   const py::array given = py::array::ensure(object);
   if (!given) return py::reinterpret_borrow<py::object>(object);
   const char kind = given.dtype().kind();
@@ -214,10 +214,10 @@ py::object eightBitColours(py::handle object) {
 }
 
 /// `object` as N x 3 (or N x 4) uint8 colours, or nothing for None.
-std::optional<ColourArray> colourArray(py::handle object, uint64_t count) {
+std::optional<ColorArray> colorArray(py::handle object, uint64_t count) {
   if (object.is_none()) return std::nullopt;
-  const py::object colours = eightBitColours(object);
-  const ColourArray array = ColourArray::ensure(colours);
+  const py::object colors = eightBitColors(object);
+  const ColorArray array = ColorArray::ensure(colors);
   if (!array || array.ndim() != 2 || uint64_t(array.shape(0)) != count ||
       (array.shape(1) != 3 && array.shape(1) != 4)) {
     PyErr_Clear();
@@ -231,7 +231,7 @@ std::optional<ColourArray> colourArray(py::handle object, uint64_t count) {
 /// Fills the cloud's points from N x 3 `positions` (world, or offsets from `origin` already
 /// when `relative`) and optional colours, on all cores.
 void fillPoints(PointCloud& cloud, const double* positions, uint64_t count, bool relative,
-                const uint8_t* colours, py::ssize_t colourStride) {
+                const uint8_t* colors, py::ssize_t colorStride) {
   if (!relative) {
     for (uint64_t i = 0; i < count; ++i) {  // the origin: near the first finite point
       const glm::dvec3 p(positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]);
@@ -241,7 +241,7 @@ void fillPoints(PointCloud& cloud, const double* positions, uint64_t count, bool
       }
     }
   }
-  cloud.hasColor = colours != nullptr;
+  cloud.hasColor = colors != nullptr;
   cloud.points.resize(count);
   Point* out = cloud.points.data();
   const glm::dvec3 origin = relative ? glm::dvec3(0.0) : cloud.origin;
@@ -252,7 +252,7 @@ void fillPoints(PointCloud& cloud, const double* positions, uint64_t count, bool
       point.x = float(p[0] - origin.x);
       point.y = float(p[1] - origin.y);
       point.z = float(p[2] - origin.z);
-      const uint8_t* c = colours ? colours + colourStride * py::ssize_t(i) : nullptr;
+      const uint8_t* c = colors ? colors + colorStride * py::ssize_t(i) : nullptr;
       point.rgba = c ? packRgba(c[0], c[1], c[2]) : packRgba(255, 255, 255);
     }
   });
@@ -263,7 +263,7 @@ void fillPoints(PointCloud& cloud, const double* positions, uint64_t count, bool
 std::shared_ptr<PointCloud> cloudFromArrays(py::handle xyzObject, py::handle rgbObject) {
   const RealArray xyz = positionArray(xyzObject, "positions");
   const uint64_t count = uint64_t(xyz.shape(0));
-  const std::optional<ColourArray> rgb = colourArray(rgbObject, count);
+  const std::optional<ColorArray> rgb = colorArray(rgbObject, count);
   auto cloud = std::make_shared<PointCloud>();
   py::gil_scoped_release unlocked;  // the arrays stay referenced by this frame
   fillPoints(*cloud, xyz.data(), count, false, rgb ? rgb->data() : nullptr,
@@ -279,7 +279,7 @@ std::shared_ptr<PointCloud> cloudFromDict(const py::dict& arrays, py::handle rgb
   const RealArray positions =
       positionArray(arrays[relative ? "offsets" : "xyz"], relative ? "offsets" : "xyz");
   const uint64_t count = uint64_t(positions.shape(0));
-  const std::optional<ColourArray> rgb = colourArray(
+  const std::optional<ColorArray> rgb = colorArray(
       rgbObject.is_none() && arrays.contains("rgb") ? py::handle(arrays["rgb"]) : rgbObject, count);
   auto cloud = std::make_shared<PointCloud>();
   if (relative) {

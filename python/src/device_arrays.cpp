@@ -188,14 +188,14 @@ py::object hostArrayOf(py::handle object) {
 
 CudaPointArrays::CudaPointArrays(py::handle xyz, py::handle rgb) {
   exports_.push_back(exportOf(xyz, "the positions array"));
-  std::optional<DeviceArray> colours;
+  std::optional<DeviceArray> colors;
   if (!rgb.is_none()) {
     exports_.push_back(exportOf(rgb, "the colours array"));
-    colours = exports_.back()->array;
+    colors = exports_.back()->array;
   }
   std::vector<DeviceArraysReady> writers;
   for (const auto& exported : exports_) writers.push_back(exported->ready);
-  points_ = std::make_shared<DevicePointArrays>(exports_.front()->array, colours, writers);
+  points_ = std::make_shared<DevicePointArrays>(exports_.front()->array, colors, writers);
   produced_.worldBounds = points_->worldBounds();
   produced_.origin = points_->origin();
   produced_.hasColor = points_->hasColor();

@@ -17,7 +17,7 @@
 #include "pcv/raster/device_point_arrays.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "pcv/raster/view_setup.hpp"
-#include "pcv/session/coloured_cloud.hpp"
+#include "pcv/session/colored_cloud.hpp"
 #include "pcv/session/scene_camera.hpp"
 #include "image_array.hpp"
 #include "render_source.hpp"
@@ -70,7 +70,7 @@ class PythonRenderer {
     if (sets_.empty() && !origin_) origin_ = merged.origin;
     moveToOrigin(merged, *origin_);
     const Box3d bounds = merged.worldBounds();
-    auto set = std::make_unique<ColouredCloud>(*renderer_);
+    auto set = std::make_unique<ColoredCloud>(*renderer_);
     set->merge(std::move(merged), true);
     set->show(coloring);
     // Taken as pcv.render takes them from its scene, so the two frame alike.
@@ -178,7 +178,7 @@ class PythonRenderer {
   };
 
   struct Set {
-    std::unique_ptr<ColouredCloud> points;
+    std::unique_ptr<ColoredCloud> points;
     Box3d worldBounds;
     SetOnRenderer produced;
     std::vector<glm::dvec3> samples;  ///< of the points, for framing; none for GPU arrays

@@ -11,7 +11,7 @@
 namespace pcv::python {
 namespace {
 
-uint32_t opaqueColour(const std::array<int, 3>& rgb, const char* what) {
+uint32_t opaqueColor(const std::array<int, 3>& rgb, const char* what) {
   for (int channel : rgb) {
     if (channel < 0 || channel > 255) {
       throw InputError(std::string(what) + " channels must be 0..255");
@@ -53,9 +53,9 @@ RenderSettings renderSettingsFrom(const std::optional<std::string>& method, int 
   q.edlStrength = edlStrength;
   q.edlRadiusPx = edlRadius;
   q.highQuality = hq;
-  settings.background = opaqueColour(background, "background");
+  settings.background = opaqueColor(background, "background");
   q.backgroundGradient = backgroundTop.has_value();
-  if (backgroundTop) q.backgroundTop = opaqueColour(*backgroundTop, "background_top");
+  if (backgroundTop) q.backgroundTop = opaqueColor(*backgroundTop, "background_top");
   validateQualitySettings(q);
   return settings;
 }

@@ -5,7 +5,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/point.hpp"
-#include "pcv/core/turbo_colour.hpp"
+#include "pcv/core/turbo_color.hpp"
 
 namespace pcv {
 namespace {
@@ -21,11 +21,11 @@ glm::vec3 viridis(float t) {
   const float x = t * float(kLast);
   const int i = std::min(int(x), kLast - 1);
   const float f = x - float(i);
-  auto colour = [](uint32_t hex) {
+  auto color = [](uint32_t hex) {
     return glm::vec3(float((hex >> 16) & 0xff), float((hex >> 8) & 0xff), float(hex & 0xff)) /
            255.0f;
   };
-  return glm::mix(colour(kViridisStops[i]), colour(kViridisStops[i + 1]), f);
+  return glm::mix(color(kViridisStops[i]), color(kViridisStops[i + 1]), f);
 }
 
 /// Turbo: the one definition both backends colour with (turbo_colour.hpp).

@@ -24,6 +24,29 @@ void checkInputs(const std::filesystem::path& target, const OutputRules& rules) 
   }
 }
 
+/// The folder `target` would be created in exists, is a folder, and takes new files.
+void checkOutputFolder(const std::filesystem::path& target) {
+  const std::filesystem::path folder = folderOf(target);
+  std::error_code error;
+  const std::filesystem::file_status folderStatus = std::filesystem::status(folder, error);
+  if (!std::filesystem::exists(folderStatus)) {
+    throw InputError(target.string() + ": cannot write: the folder " + folder.string() +
+                     " does not exist");
+  }
+  if (!std::filesystem::is_directory(folderStatus)) {
+    throw InputError(target.string() + ": cannot write: " + folder.string() + " is not a folder");
+  }
+  // access() answers for this process's user (root passes any mode bits, as open() would).
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+    throw InputError(target.string() + ": cannot write in the folder " + folder.string() + ": " +
+                     std::strerror(errno));
+  }
+}
+
+std::string folderNotFile(const std::filesystem::path& target) {
+  return target.string() + ": is a folder; the output must be a file name";
+}
+
 }  // namespace
 
 bool namesAnInput(const std::filesystem::path& target, const OutputRules& rules) {
@@ -36,30 +59,34 @@ bool namesAnInput(const std::filesystem::path& target, const OutputRules& rules)
 
 void checkOutput(const std::filesystem::path& target, const OutputRules& rules) {
   if (target.empty()) throw InputError("no output file name given");
-  const std::filesystem::path folder = folderOf(target);
+  checkOutputFolder(target);
   std::error_code error;
-  const std::filesystem::file_status folderStatus = std::filesystem::status(folder, error);
-  if (!std::filesystem::exists(folderStatus)) {
-    throw InputError(target.string() + ": cannot write: the folder " + folder.string() +
-                     " does not exist");
-  }
-  if (!std::filesystem::is_directory(folderStatus)) {
-    throw InputError(target.string() + ": cannot write: " + folder.string() + " is not a folder");
-  }
-  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
-    throw InputError(target.string() + ": cannot write in the folder " + folder.string() + ": " +
-                     std::strerror(errno));
-  }
   const std::filesystem::file_status status = std::filesystem::symlink_status(target, error);
   if (!std::filesystem::exists(status)) return;
   if (std::filesystem::is_directory(std::filesystem::status(target, error))) {
-    throw InputError(target.string() + ": is a folder; the output must be a file name");
+    throw InputError(folderNotFile(target));
   }
   checkInputs(target, rules);
   if (rules.existing == ExistingOutput::Refuse) {
     throw OutputExistsError(target.string() +
                             ": exists and would be replaced; choose a new name, or pass "
                             "--overwrite to replace it");
+  }
+}
+
+void checkInPlaceOutput(const std::filesystem::path& target) {
+  if (target.empty()) throw InputError("no output file name given");
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(target, error);
+  if (std::filesystem::is_directory(status)) throw InputError(folderNotFile(target));
+  if (!std::filesystem::exists(status)) {
+    checkOutputFolder(target);
+    return;
+  }
+  // A device or a pipe lives in a folder that takes no new files (/dev): the file itself must
+  // take writes.
+  if (::access(target.c_str(), W_OK) != 0) {
+    throw InputError(target.string() + ": cannot write: " + std::strerror(errno));
   }
 }
 

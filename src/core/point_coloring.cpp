@@ -57,8 +57,8 @@ std::vector<float> sampleOf(const ScalarSource& source, uint64_t count) {
   return sample;
 }
 
-void rampColours(const ScalarSource& source, uint64_t count, ColorMap map, const ValueRange& range,
-                 std::span<uint32_t> rgba) {
+void rampColors(const ScalarSource& source, uint64_t count, ColorMap map, const ValueRange& range,
+                std::span<uint32_t> rgba) {
   // t in float from offsets: the range is moved into the offsets' frame once, in double.
   const float low = float(range.low - source.offset);
   const float scale = float(1.0 / (range.high - range.low));
@@ -199,7 +199,7 @@ Coloring colorPoints(const PointCloud& cloud, const ColoringOptions& options,
                                                  : ColorMap::Viridis;
   used.range = options.range ? *options.range
                              : percentileRange(sampleOf(source, count), 0.02, 0.98, source.offset);
-  rampColours(source, count, used.map, used.range, rgba);
+  rampColors(source, count, used.map, used.range, rgba);
   return used;
 }
 

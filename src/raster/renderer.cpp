@@ -487,7 +487,7 @@ uint64_t Renderer::batchSlotOf(const SetRecord& record, uint64_t index) const {
   return record.batchFirst + index / slice * batchesForPoints(slice) + index % slice / kBatchSize;
 }
 
-bool Renderer::drawsColourless() const {
+bool Renderer::drawsColorless() const {
   return std::any_of(sets_.begin(), sets_.end(),
                      [](const auto& entry) { return !entry.second.hasColor; });
 }
@@ -603,20 +603,20 @@ std::string Renderer::rangeAttributeOf(PointSetId set) const {
   return found == sets_.end() ? std::string() : found->second.rangeAttribute;
 }
 
-DrawList Renderer::drawListFor(SetSelection selection, bool& colourless) const {
+DrawList Renderer::drawListFor(SetSelection selection, bool& colorless) const {
   if (selection.everything()) {
-    colourless = drawsColourless();
+    colorless = drawsColorless();
     return DrawList{.everything = true,
                     .batchSlots = pool_->batches.usedEnd(),
                     .pointSlots = pool_->points.usedEnd()};
   }
   DrawList list{.everything = false};
-  colourless = false;
+  colorless = false;
   for (PointSetId id : selection.sets()) {
     const auto found = sets_.find(id);
     if (found == sets_.end()) continue;
     const SetRecord& record = found->second;
-    colourless = colourless || !record.hasColor;
+    colorless = colorless || !record.hasColor;
     for (uint64_t b = 0; b < record.batchCount; ++b) {
       list.batches.push_back(uint32_t(record.batchFirst + b));
     }
@@ -637,17 +637,17 @@ void Renderer::render(std::span<const PointSetId> sets, const ViewTransform& vie
 
 void Renderer::render(SetSelection selection, const ViewTransform& view,
                       const RenderSettings& settings, const RenderTarget& target) {
-  bool colourless = false;
+  bool colorless = false;
   const DrawList list =
-      filterableList(drawListFor(selection, colourless), selection, settings.filter);
-  draw(list, colourless, view, settings, target);
+      filterableList(drawListFor(selection, colorless), selection, settings.filter);
+  draw(list, colorless, view, settings, target);
 }
 
-FrameDraw Renderer::prepareFrame(const DrawList& list, bool drawsColourless,
+FrameDraw Renderer::prepareFrame(const DrawList& list, bool drawsColorless,
                                  const ViewTransform& view, const RenderSettings& requested,
                                  RenderSettings& settings) const {
   settings = requested;
-  settings.quality = withEdlDecided(requested.quality, drawsColourless);
+  settings.quality = withEdlDecided(requested.quality, drawsColorless);
   FrameDraw frame{.pipeline = pipelineFor(methodFor(settings)),
                   .view = view,
                   .settings = &settings,
@@ -681,7 +681,7 @@ FrameDraw Renderer::prepareFrame(const DrawList& list, bool drawsColourless,
   return frame;
 }
 
-void Renderer::draw(const DrawList& list, bool drawsColourless, const ViewTransform& view,
+void Renderer::draw(const DrawList& list, bool drawsColorless, const ViewTransform& view,
                     const RenderSettings& requested, const RenderTarget& target) {
   if (target.topRowFirst && target.memory == MemorySpace::CudaSurface) {
     throw InputError(
@@ -689,7 +689,7 @@ void Renderer::draw(const DrawList& list, bool drawsColourless, const ViewTransf
         "order applies to host and device targets");
   }
   RenderSettings settings;
-  FrameDraw frame = prepareFrame(list, drawsColourless, view, requested, settings);
+  FrameDraw frame = prepareFrame(list, drawsColorless, view, requested, settings);
   frame.target = target;
   backend_->draw(frame);
 }
@@ -713,11 +713,11 @@ std::optional<PickedPoint> Renderer::pick(SetSelection selection, const ViewTran
       .width = std::min(xPx + radiusPx + 1, view.width) - std::max(xPx - radiusPx, 0),
       .height = std::min(yPx + radiusPx + 1, view.height) - std::max(yPx - radiusPx, 0)};
   if (rect.width <= 0 || rect.height <= 0 || sets_.empty()) return std::nullopt;
-  bool colourless = false;
+  bool colorless = false;
   const DrawList list =
-      filterableList(drawListFor(selection, colourless), selection, requested.filter);
+      filterableList(drawListFor(selection, colorless), selection, requested.filter);
   RenderSettings settings;
-  FrameDraw frame = prepareFrame(list, colourless, view, requested, settings);
+  FrameDraw frame = prepareFrame(list, colorless, view, requested, settings);
   // The 16-byte methods draw the same points as the compact layout; its depth pass names them.
   if (frame.pipeline != DrawPipeline::Quality) frame.pipeline = DrawPipeline::Compact;
   frame.target = {.width = view.width, .height = view.height};

@@ -11,8 +11,11 @@
 namespace pcv {
 namespace {
 
-std::unique_ptr<PointRecordStream> inputStream(const std::string& path, int format) {
-  if (detectPointFileFormat(path) == PointFileFormat::Las) return openLasRecords(path);
+std::unique_ptr<PointRecordStream> inputStream(const std::string& path, int format,
+                                               const RegionTest& region) {
+  if (detectPointFileFormat(path) == PointFileFormat::Las) {
+    return region ? openLasRecords(path, region) : openLasRecords(path);
+  }
   PointCloud cloud = readPointCloud(path);
   const int defaultFormat = cloud.hasColor ? 2 : 0;
   return cloudRecords(std::move(cloud), format < 0 ? defaultFormat : format);
@@ -32,10 +35,13 @@ std::unique_ptr<PointRecordStream> recordsInPointFormat(std::unique_ptr<PointRec
   return reformatRecords(std::move(stream), target);
 }
 
-PointRecordSource pointFileRecords(const std::vector<std::string>& inputs, int pointFormat) {
-  return [inputs, pointFormat] {
+PointRecordSource pointFileRecords(const std::vector<std::string>& inputs, int pointFormat,
+                                   const RegionTest& region) {
+  return [inputs, pointFormat, region] {
     std::vector<std::unique_ptr<PointRecordStream>> streams;
-    for (const std::string& input : inputs) streams.push_back(inputStream(input, pointFormat));
+    for (const std::string& input : inputs) {
+      streams.push_back(inputStream(input, pointFormat, region));
+    }
     return recordsInPointFormat(concatenateRecords(std::move(streams)), pointFormat);
   };
 }

@@ -2,17 +2,18 @@
 #include "pcv/session/cylinders_part.hpp"
 
 #include "pcv/core/number_text.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
 
 namespace pcv {
 
-CylindersPart::CylindersPart(const DemoScene& demo, Renderer& renderer, const SessionReport& report)
-    : renderer_(renderer), bounds_(demoSceneBounds(demo)) {
+CylindersPart::CylindersPart(const DemoCylinders& demo, Renderer& renderer,
+                             const SessionReport& report)
+    : renderer_(renderer), bounds_(demoCylindersBounds(demo)) {
   // Laying out hundreds of millions of points takes minutes on the CPU: say how far it is.
   LayoutProgress progress;
   auto shown = report.show("laying out " + countText(demo.pointCount) + " cylinder points", nullptr,
                            [&progress] { return progress.fraction(); });
-  set_ = renderer_.addSet(CylinderProducer(makeCylinderScene(demo.seed), demo.pointCount),
+  set_ = renderer_.addSet(CylinderProducer(makeCylinderSet(demo.seed), demo.pointCount),
                           {.progress = &progress});
 }
 

@@ -8,7 +8,7 @@ namespace pcv {
 void InCorePart::add(PointCloud&& cloud, const std::string& path, const Box3d& worldBounds,
                      bool replace) {
   replace = replace || !holds_;
-  coloured_.merge(std::move(cloud), replace);
+  colored_.merge(std::move(cloud), replace);
   if (replace) {
     files_.clear();
     bounds_ = {};
@@ -19,14 +19,14 @@ void InCorePart::add(PointCloud&& cloud, const std::string& path, const Box3d& w
 }
 
 void InCorePart::clear() {
-  coloured_.clear();
+  colored_.clear();
   holds_ = false;
   files_.clear();
   bounds_ = {};
 }
 
 std::optional<uint64_t> InCorePart::pickedIndex(const PickedPoint& picked) const {
-  if (!coloured_.set() || picked.location.set != *coloured_.set() || !picked.sourceIndex ||
+  if (!colored_.set() || picked.location.set != *colored_.set() || !picked.sourceIndex ||
       *picked.sourceIndex >= cloud().size()) {
     return std::nullopt;
   }

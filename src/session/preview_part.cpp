@@ -19,9 +19,9 @@ bool PreviewPart::add(const LoadPreview& update, const glm::dvec3& shownOrigin) 
   piece.origin = update.origin;
   piece.hasColor = update.hasColor;
   piece.points.assign(update.points.begin(), update.points.end());
-  UninitializedVector<Point> coloured;
-  coloredPoints(piece, ColoringOptions{}, coloured);
-  piece.points = std::move(coloured);
+  UninitializedVector<Point> colored;
+  coloredPoints(piece, ColoringOptions{}, colored);
+  piece.points = std::move(colored);
   PointCloud shown;  // in the origin the renderer's points share
   shown.origin = shownOrigin;
   appendPointCloud(shown, piece);

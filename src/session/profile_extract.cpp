@@ -61,9 +61,9 @@ Piece keepCorridor(PointCloud cloud, const ProfileCorridor& corridor) {
 void assemble(std::vector<Piece>& pieces, ProfilePoints& profile) {
   PointCloud& cloud = *profile.cloud;
   std::vector<std::string> names;
-  bool allColoured = !pieces.empty();
+  bool allColored = !pieces.empty();
   for (const Piece& piece : pieces) {
-    allColoured = allColoured && (piece.hasColor || piece.kept.empty());
+    allColored = allColored && (piece.hasColor || piece.kept.empty());
     for (const std::string& name : piece.attributeNames) {
       if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
     }
@@ -82,7 +82,7 @@ void assemble(std::vector<Piece>& pieces, ProfilePoints& profile) {
   std::stable_sort(order.begin(), order.end(),
                    [](const Source& a, const Source& b) { return a.distance < b.distance; });
   cloud.origin = pieces.empty() ? glm::dvec3(0.0) : pieces.front().origin;
-  cloud.hasColor = allColoured;
+  cloud.hasColor = allColored;
   cloud.points.resize(order.size());
   for (const std::string& name : names) {
     cloud.attributes.push_back({name, {}});

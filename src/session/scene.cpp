@@ -23,6 +23,7 @@ std::function<double()> fractionOf(const LayoutProgress& progress) {
 
 ScenePlan prepareScene(const SceneSources& sources, const SceneOptions& options) {
   ScenePlan plan = planScene(sources, options.stream);
+  for (const std::string& warning : plan.warnings) options.report.warn(warning);
   if (!plan.cachedFrom.empty()) {
     const std::string what = plan.cachedFrom.size() == 1
                                  ? plan.cachedFrom[0]
@@ -118,8 +119,8 @@ void Scene::openInCore() {
   }
   bounds_ = inCore.bounds();
   const PointCloud& cloud = inCore.cloud();
-  ColouredCloud& coloured = inCore.coloured();
-  if (options_.stream.filterData) coloured.setFilterData(true, options_.stream.rangeAttribute);
+  ColoredCloud& colored = inCore.colored();
+  if (options_.stream.filterData) colored.setFilterData(true, options_.stream.rangeAttribute);
   LayoutProgress progress;
   {
     auto shown = report.show("laying out " + countText(cloud.size()) + " points", nullptr,

@@ -9,24 +9,25 @@
 #include <chrono>
 
 #include "pcv/core/error.hpp"
-#include "pcv/core/number_text.hpp"
 
 namespace pcv {
 
-SceneModel::SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring,
-                       const StreamLimits& limits, SessionReport report)
+SceneModel::SceneModel(Renderer& renderer, const DemoCylinders& demo,
+                       const ColoringOptions& coloring, const StreamLimits& limits,
+                       SessionReport report)
     : renderer_(renderer),
       limits_(limits),
       report_(std::move(report)),
       coloring_{.asked = coloring},
-      parts_(renderer, demo) {
+      parts_(renderer, demo),
+      files_(parts_, report_) {
   keepFilterData(limits.filterData, limits.rangeAttribute);
   parts_.setTileBoxes(true);  // nothing streamed yet: nothing drawn
 }
 
 SceneModel::~SceneModel() {
   opening_.reset();      // cancels a conversion in progress and joins its thread
-  loader_.reset();       // cancels a load in progress and joins its thread
+  files_.stop();         // cancels a load in progress and joins its thread
   parts_.closeStream();  // stops its decoders, removes its sets
   if (preparedCylinders_.valid()) takePreparedDemo();
   parts_.hideInCore();
@@ -70,25 +71,25 @@ void SceneModel::backToCylinders() {
 Box3d SceneModel::shownBounds() const {
   // The cylinders being laid out are no part yet.
   const bool cylindersOnly = !parts_.holdsFiles() && parts_.preview.bounds().empty();
-  return cylindersOnly && preparedCylinders_.valid() ? demoSceneBounds(parts_.demo)
+  return cylindersOnly && preparedCylinders_.valid() ? demoCylindersBounds(parts_.demo)
                                                      : parts_.shownBounds();
 }
 
 void SceneModel::keepFilterData(bool keep, const std::string& rangeAttribute) {
-  parts_.inCore.coloured().setFilterData(keep, rangeAttribute);
+  parts_.inCore.colored().setFilterData(keep, rangeAttribute);
 }
 
 void SceneModel::open(const std::vector<std::string>& files, bool replace,
                       const ReadOptions& options) {
   if (files.empty()) return;
   if (!replace) {
-    readWhole(files, false, options);
+    files_.read(files, false, options);
     return;
   }
   opening_.reset();  // files still planned would replace these when ready
   if (const std::optional<ScenePlan> plan = planAtOnce(files, limits_)) {
     if (plan->kind != SceneKind::Streamed) {
-      readWhole(files, true, options);
+      files_.read(files, true, options);
     } else if (!openStream(*plan, options)) {
       backToCylinders();
     }
@@ -98,16 +99,6 @@ void SceneModel::open(const std::vector<std::string>& files, bool replace,
   // there; poll() makes the stream.
   opening_ = std::make_unique<SceneOpening>(files, options, limits_);
   report_.say("opening " + opening_->label() + " on its own thread");
-}
-
-void SceneModel::readWhole(const std::vector<std::string>& files, bool replace,
-                           const ReadOptions& options) {
-  // Added files go beside a stream (its nodes live in a reserved pool of the renderer, they in
-  // the rest of its memory); files that replace the scene replace the stream too.
-  if (replace) parts_.closeStream();
-  if (!loader_) loader_ = std::make_unique<CloudLoader>();
-  for (const std::string& file : files) report_.say("loading " + file);
-  loader_->load(files, replace, options);
 }
 
 void SceneModel::wait() {
@@ -125,7 +116,7 @@ void SceneModel::finishOpening() {
     return;
   }
   if (opening->plan().kind != SceneKind::Streamed) {
-    readWhole(opening->files(), true, opening->read());  // LAS/LAZ files that fit in memory
+    files_.read(opening->files(), true, opening->read());  // LAS/LAZ files that fit in memory
   } else if (!openStream(opening->plan(), opening->read(), opening->forest())) {
     backToCylinders();
   }
@@ -134,7 +125,7 @@ void SceneModel::finishOpening() {
 bool SceneModel::openStream(const ScenePlan& plan, const ReadOptions& read,
                             std::shared_ptr<const ForestNodeSource> forest) {
   waitUntilPrepared();  // the renderer is the cylinders' layout thread's until then
-  cancelLoading();      // what was loading would replace the stream when it finished
+  files_.cancel();      // what was loading would replace the stream when it finished
   parts_.closeStream();
   parts_.hideInCore();
   parts_.inCore.clear();
@@ -176,15 +167,8 @@ void SceneModel::closeStream() {
   // The files beside it keep their sets and offsets: the view origin stays where it was.
 }
 
-void SceneModel::cancelLoading() {
-  if (!loader_) return;
-  loader_->cancel();
-  loader_->takeFinished();
-  loader_->takePreview();
-}
-
 void SceneModel::removeFiles() {
-  cancelLoading();
+  files_.cancel();
   parts_.hideInCore();
   parts_.inCore.clear();
   if (picked_) picked_->inCoreIndex.reset();
@@ -207,7 +191,7 @@ void SceneModel::updateStream(const Camera& camera, int widthPx, int heightPx) {
 bool SceneModel::loading() const {
   if (opening_) return true;
   if (parts_.stream && !parts_.stream->cloud().converged()) return true;
-  return loader_ && loader_->busy();
+  return files_.busy();
 }
 
 std::optional<Box3d> SceneModel::poll() {
@@ -221,56 +205,23 @@ std::optional<Box3d> SceneModel::poll() {
     streamFramed_ = true;
     return shownBounds();
   }
-  if (!loader_) return std::nullopt;
   // Finished files first: a finished file drops its own preview.
-  if (takeFinished()) return parts_.filesBounds();
-  const std::optional<LoadPreview> update = loader_->takePreview();
-  if (!update || update->points.empty()) return std::nullopt;
-  return takePreview(*update);
+  if (takeFinishedFiles()) return parts_.filesBounds();
+  return files_.takePreview();
 }
 
-bool SceneModel::takeFinished() {
-  std::vector<LoadedFile> finished = loader_->takeFinished();
-  if (finished.empty()) return false;
-  bool changed = false;
-  for (LoadedFile& file : finished) {
-    for (const std::string& warning : file.warnings) {
-      report_.warn(warning);
-    }
-    if (file.cancelled) {
-      report_.say(file.error);
-      continue;
-    }
-    if (!file.error.empty()) {
-      // The scene keeps what it had: a bad file costs only itself.
-      report_.fail(file.error);
-      continue;
-    }
-    report_.say("loaded " + file.path + ": " + std::to_string(file.cloud.size()) + " points in " +
-                fixedText(file.seconds, 3) + " s");
-    parts_.inCore.add(std::move(file.cloud), file.path, file.worldBounds, file.replaces);
-    if (picked_) picked_->inCoreIndex.reset();
-    changed = true;
-  }
-  // The preview ends with its file, whatever happened to it.
-  parts_.preview.clear();
-  if (changed) {
+bool SceneModel::takeFinishedFiles() {
+  const TakenFiles taken = files_.takeFinished();
+  if (taken.finished == 0) return false;
+  if (taken.added > 0) {
+    if (picked_) picked_->inCoreIndex.reset();  // its index was in the files before
     recolor();
   } else if (parts_.inCore.holds()) {
-    if (!parts_.inCore.coloured().set()) recolor();  // a file that would have replaced them failed
+    if (!parts_.inCore.colored().set()) recolor();  // a file that would have replaced them failed
   } else if (!parts_.stream) {
     backToCylinders();  // a file that replaced the cylinders failed: they come back
   }
-  return changed;
-}
-
-std::optional<Box3d> SceneModel::takePreview(const LoadPreview& update) {
-  const std::optional<Box3d> shown = parts_.showPreview(update);
-  if (shown) {
-    report_.say("showing " + std::to_string(parts_.preview.points()) + " points of " + update.path +
-                " so far");
-  }
-  return shown;
+  return taken.added > 0;
 }
 
 void SceneModel::setColoring(const ColoringOptions& coloring) {

@@ -44,7 +44,7 @@ Coloring SceneParts::showInCore(const ColoringOptions& coloring, const PointSetO
                                 std::string* fallbackError) {
   const std::optional<glm::dvec3> shownOrigin =
       stream ? std::optional<glm::dvec3>(origin) : std::nullopt;
-  const Coloring used = inCore.coloured().show(coloring, options, fallbackError, shownOrigin);
+  const Coloring used = inCore.colored().show(coloring, options, fallbackError, shownOrigin);
   if (!stream) origin = inCore.cloud().origin;
   return used;
 }
@@ -56,20 +56,20 @@ std::optional<Box3d> SceneParts::showPreview(const LoadPreview& update) {
       // The file replaces what is shown: its points alone, in its own origin (beside a stream,
       // in the stream's).
       cylinders.reset();
-      inCore.coloured().hide();
+      inCore.colored().hide();
       if (!stream) origin = update.origin;
     }
   }
   if (!preview.add(update, origin)) return std::nullopt;
   Box3d shown = preview.bounds();
-  if (inCore.coloured().set()) shown.extend(inCore.bounds());
+  if (inCore.colored().set()) shown.extend(inCore.bounds());
   if (stream) shown.extend(stream->bounds());
   return shown;
 }
 
 void SceneParts::hideInCore() {
   cylinders.reset();
-  inCore.coloured().hide();
+  inCore.colored().hide();
   preview.clear();
 }
 
@@ -78,7 +78,7 @@ SetSelection SceneParts::drawnSets() const {
   // The stream's chosen nodes (it keeps others resident that this view does not want), and
   // every set of the parts beside it.
   drawn_ = stream->frameSets();
-  if (inCore.coloured().set()) drawn_.push_back(*inCore.coloured().set());
+  if (inCore.colored().set()) drawn_.push_back(*inCore.colored().set());
   drawn_.insert(drawn_.end(), preview.sets().begin(), preview.sets().end());
   if (tileBoxes && tileBoxes->set()) drawn_.push_back(*tileBoxes->set());
   return SetSelection::only(drawn_);
@@ -87,7 +87,7 @@ SetSelection SceneParts::drawnSets() const {
 uint64_t SceneParts::pointsDrawn() const {
   if (!stream) return renderer.pointCount();
   uint64_t points = stream->cloud().stats().pointsDrawn;
-  if (inCore.coloured().set()) points += renderer.pointCount(*inCore.coloured().set());
+  if (inCore.colored().set()) points += renderer.pointCount(*inCore.colored().set());
   for (PointSetId set : preview.sets()) points += renderer.pointCount(set);
   return points;
 }

@@ -9,7 +9,7 @@
 #include "pcv/core/host_memory.hpp"
 #include "pcv/io/copc_hierarchy.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
-#include "pcv/scene/cylinders.hpp"
+#include "pcv/demo/cylinders.hpp"
 #include "pcv/session/copc_cache.hpp"
 #include "pcv/stream/tile_set.hpp"
 
@@ -53,7 +53,7 @@ ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   applyRemoteLimits(limits);
   ScenePlan plan;
   const bool folder = namesDataset(sources.files);
-  plan.files = folder ? expandTilePaths(sources.files) : sources.files;
+  plan.files = folder ? expandTilePaths(sources.files, &plan.warnings) : sources.files;
   plan.clouds = sources.clouds;
   plan.demo = sources.demo;
   if (!sources.files.empty()) {
@@ -84,7 +84,8 @@ ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   if (limits.inCore || (plan.files.size() == 1 && isCopcFile(plan.files[0]))) return plan;
   const uint64_t limit = limits.memoryBytes > 0 ? limits.memoryBytes : availableHostMemoryBytes();
   if (folder || (plan.files.size() > 1 && namedAsTiles(plan.files))) {
-    auto tiles = std::make_shared<TileSet>(describeTiles(plan.files));
+    auto tiles = std::make_shared<TileSet>(
+        describeTiles(plan.files, limits.skipBadTiles ? &plan.warnings : nullptr));
     tiles->overviews = datasetOverviews(sources.files);
     const bool anyCopc = tiles->count(TileFormat::Copc) > 0;
     if (!folder && !anyCopc) {
@@ -114,9 +115,9 @@ ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   return plan;
 }
 
-Box3d demoSceneBounds(const DemoScene& demo) {
+Box3d demoCylindersBounds(const DemoCylinders& demo) {
   Box3d box;
-  for (const Cylinder& c : makeCylinderScene(demo.seed).cylinders) {
+  for (const Cylinder& c : makeCylinderSet(demo.seed).cylinders) {
     for (int axis = 0; axis < 3; ++axis) {
       const double along = std::abs(double(c.axisZ[axis])) * c.halfHeight;
       const double across =

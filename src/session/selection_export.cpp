@@ -5,7 +5,6 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/text_case.hpp"
-#include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/io/point_records.hpp"
 #include "pcv/session/copc_conversion.hpp"
 #include "pcv/session/record_sink.hpp"
@@ -30,16 +29,6 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs) {
     files.insert(files.end(), plan.files.begin(), plan.files.end());
   }
   return files;
-}
-
-std::unique_ptr<PointRecordStream> inputRecords(const std::string& path, int format,
-                                                const RegionTest& region) {
-  if (detectPointFileFormat(path) == PointFileFormat::Las) {
-    return region ? openLasRecords(path, region) : openLasRecords(path);
-  }
-  PointCloud cloud = readPointCloud(path);
-  const int defaultFormat = cloud.hasColor ? 2 : 0;
-  return cloudRecords(std::move(cloud), format < 0 ? defaultFormat : format);
 }
 
 }  // namespace
@@ -101,11 +90,7 @@ PointRecordSource selectedFileRecords(const std::vector<std::string>& inputs, in
   const std::vector<std::string> files = expandInputs(inputs);
   const RegionTest region = selectionRegionTest(selection.clip);
   const RecordPredicate keep = selectionPredicate(selection);
-  const PointRecordSource all = [files, pointFormat, region] {
-    std::vector<std::unique_ptr<PointRecordStream>> streams;
-    for (const std::string& file : files) streams.push_back(inputRecords(file, pointFormat, region));
-    return recordsInPointFormat(concatenateRecords(std::move(streams)), pointFormat);
-  };
+  const PointRecordSource all = pointFileRecords(files, pointFormat, region);
   return [all, keep, exactCount, pointsRead] {
     return selectRecords(all, keep, exactCount, pointsRead);
   };

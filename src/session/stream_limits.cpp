@@ -60,6 +60,14 @@ StreamingOptions streamingOptionsFor(const StreamLimits& limits, const Renderer&
 void applyRemoteLimits(const StreamLimits& limits) {
   RemoteOptions options = remoteOptions();
   if (limits.httpConnections > 0) options.connections = limits.httpConnections;
+  if (limits.httpTimeoutSeconds > 0) options.requestTimeoutSeconds = limits.httpTimeoutSeconds;
+  if (limits.tileOrigins == "any") {
+    options.tilesOnVpcOrigin = false;
+  } else if (limits.tileOrigins.empty() || limits.tileOrigins == "same") {
+    options.tilesOnVpcOrigin = true;
+  } else {
+    throw InputError("tile origins \"" + limits.tileOrigins + "\": expected same or any");
+  }
   constexpr uint64_t kDefaultCacheBytes = 256ull << 20;
   options.memoryCacheBytes =
       limits.memoryBytes > 0 ? limits.memoryBytes / 4 : std::min(kDefaultCacheBytes, availableHostMemoryBytes() / 8);

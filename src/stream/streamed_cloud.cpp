@@ -63,18 +63,18 @@ StreamedCloud::StreamedCloud(std::shared_ptr<const NodeSource> source, Renderer&
   if (!tree_.roots().empty()) {
     const auto first = size_t(tree_.roots().front());
     const PointCloud root = source_->decodeNode(first);
-    UninitializedVector<Point> coloured;
-    coloring_ = coloredPoints(root, options_.coloring, coloured);
+    UninitializedVector<Point> colored;
+    coloring_ = coloredPoints(root, options_.coloring, colored);
     fixed = fixedColoring(coloring_, options_.coloring);
-    if (const auto set = pool_.tryAddSet(HostPoints(coloured),
+    if (const auto set = pool_.tryAddSet(HostPoints(colored),
                                          {.hasColor = source_->hasColor(),
                                           .keepSourceOrder = options_.filterData})) {
       if (options_.filterData) {
         renderer_.setFilterData(*set, filterDataOf(root.attributes, options_.rangeAttribute));
       }
       makeResident(uint32_t(first), *set);
-      stats_.uploadedPoints += coloured.size();
-      stats_.residentPoints += coloured.size();
+      stats_.uploadedPoints += colored.size();
+      stats_.residentPoints += colored.size();
     }
   }
   loader_ = std::make_unique<NodeLoader>(

@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <unordered_map>
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/text_case.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/io/remote_source.hpp"
+#include "pcv/io/uri_reference.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
 #include "each_tile.hpp"
 
@@ -19,7 +21,7 @@ TileFormat tileFormatOf(const FileSummary& summary, const std::string& path) {
   if (summary.format == "COPC") return TileFormat::Copc;
   if (summary.format == "LAZ") return TileFormat::Laz;
   if (summary.format == "LAS") return TileFormat::Las;
-  throw InputError(path + ": a " + summary.format +
+  throw InputError(locationForMessages(path) + ": a " + summary.format +
                    " file cannot be a tile of a dataset (tiles are LAS, LAZ or COPC files)");
 }
 
@@ -55,23 +57,55 @@ const char* tileFormatName(TileFormat format) {
   return "?";
 }
 
+namespace {
+
+/// The extension of `path`, in lower case; a URL's is its path's, without query or fragment.
+std::string extensionOf(const std::string& path) {
+  const std::string name = isRemoteLocation(path) ? splitUriReference(path).path : path;
+  return lowerCase(std::filesystem::path(name).extension().string());
+}
+
+/// Whether `path` names a QGIS virtual point cloud, by its extension (any case); a URL's by the
+/// extension of its path, so that "https://host/index.vpc?token=..." names one.
+bool namesVpc(const std::string& path) {
+  return extensionOf(path) == ".vpc";
+}
+
+}  // namespace
+
 bool hasTileExtension(const std::string& path) {
-  const std::string extension = lowerCase(std::filesystem::path(path).extension().string());
+  const std::string extension = extensionOf(path);
   return extension == ".las" || extension == ".laz";  // .copc.laz ends in .laz
 }
 
 namespace {
 
-/// Whether `path` names a QGIS virtual point cloud, by its extension (any case).
-bool namesVpc(const std::string& path) {
-  return lowerCase(std::filesystem::path(path).extension().string()) == ".vpc";
-}
-
-/// The tiles of the VPC at `path` (local paths or URLs), in its order, appended to `files`.
-void appendVpcTiles(const std::string& path, std::vector<std::string>& files) {
+/// The tiles of the VPC at `path` (local paths or URLs), in its order, appended to `files`; an
+/// item whose file an earlier item of the VPC names already is left out with a warning, so the
+/// tile is drawn once.
+void appendVpcTiles(const std::string& path, std::vector<std::string>& files,
+                    std::vector<std::string>* warnings) {
   const VirtualPointCloud vpc = readVirtualPointCloud(path);
-  if (vpc.tiles.empty()) throw InputError(path + ": the virtual point cloud lists no tile");
-  for (const VpcTile& tile : vpc.tiles) files.push_back(tile.location);
+  if (vpc.tiles.empty()) {
+    throw InputError(locationForMessages(path) + ": the virtual point cloud lists no tile");
+  }
+  std::unordered_map<std::string, size_t> firstItem;
+  size_t duplicates = 0;
+  std::string example;
+  for (size_t i = 0; i < vpc.tiles.size(); ++i) {
+    const auto [found, added] = firstItem.try_emplace(vpc.tiles[i].location, i);
+    if (added) {
+      files.push_back(vpc.tiles[i].location);
+    } else if (duplicates++ == 0) {
+      example = "item " + std::to_string(i) + " names the file of item " +
+                std::to_string(found->second) + ", " + locationForMessages(found->first);
+    }
+  }
+  if (duplicates > 0 && warnings) {
+    warnings->push_back(locationForMessages(path) + ": " + std::to_string(duplicates) +
+                        (duplicates == 1 ? " item names a tile" : " items name tiles") +
+                        " listed before (" + example + "); each tile is read once");
+  }
 }
 
 }  // namespace
@@ -96,20 +130,22 @@ std::vector<std::string> datasetOverviews(const std::vector<std::string>& paths)
 
 bool namesDataset(const std::vector<std::string>& paths) {
   return std::any_of(paths.begin(), paths.end(), [](const std::string& path) {
+    if (isRemoteLocation(path)) return namesVpc(path);  // a URL is never a local folder
     std::error_code error;
     return std::filesystem::is_directory(path, error) || namesVpc(path);
   });
 }
 
-std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths) {
+std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths,
+                                         std::vector<std::string>* warnings) {
   std::vector<std::string> files;
   for (const std::string& path : paths) {
     std::error_code error;
     if (namesVpc(path)) {  // a local file or a URL
-      appendVpcTiles(path, files);
+      appendVpcTiles(path, files, warnings);
       continue;
     }
-    if (!std::filesystem::is_directory(path, error)) {
+    if (isRemoteLocation(path) || !std::filesystem::is_directory(path, error)) {
       files.push_back(path);
       continue;
     }
@@ -130,15 +166,38 @@ std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths) 
   return files;
 }
 
-TileSet describeTiles(const std::vector<std::string>& files) {
+TileSet describeTiles(const std::vector<std::string>& files, std::vector<std::string>* skipped) {
   TileSet set;
-  set.tiles.resize(files.size());
-  const auto describe = [&](size_t i) { set.tiles[i] = describeTile(files[i]); };
+  std::vector<Tile> tiles(files.size());
+  // With `skipped`, a tile that fails is remembered instead of ending the open.
+  std::vector<std::string> failures(skipped ? files.size() : 0);
+  const auto describe = [&](size_t i) {
+    if (!skipped) {
+      tiles[i] = describeTile(files[i]);
+      return;
+    }
+    try {
+      tiles[i] = describeTile(files[i]);
+    } catch (const Error& error) {
+      failures[i] = error.what();
+    }
+  };
   if (std::any_of(files.begin(), files.end(), isRemoteLocation)) {
     // Remote headers wait on round trips: as many at once as requests may be in flight.
     forEachTileOnThreads(files.size(), size_t(std::max(1, remoteOptions().connections)), describe);
   } else {
     forEachTile(files.size(), describe);
+  }
+  for (size_t i = 0; i < tiles.size(); ++i) {
+    if (skipped && !failures[i].empty()) {
+      skipped->push_back("tile skipped (--skip-bad-tiles): " + failures[i]);
+      continue;
+    }
+    set.tiles.push_back(std::move(tiles[i]));
+  }
+  if (set.tiles.empty() && !files.empty()) {
+    throw InputError("no tile of the dataset could be read (" + std::to_string(files.size()) +
+                     " tried); the first failed with: " + failures.front());
   }
   for (const Tile& tile : set.tiles) {
     set.pointCount += tile.pointCount;
@@ -157,9 +216,10 @@ void requireOneCoordinateSystem(const TileSet& set) {
   };
   for (const Tile& tile : set.tiles) {
     if (tile.crs.sameAs(first.crs)) continue;
-    throw InputError("the tiles are in different coordinate systems: " + first.path + " " +
-                     says(first) + "; " + tile.path + " " + says(tile) +
-                     " (compared: their WKT records, or their EPSG codes where neither has WKT)");
+    throw InputError(
+        "the tiles are in different coordinate systems: " + locationForMessages(first.path) + " " +
+        says(first) + "; " + locationForMessages(tile.path) + " " + says(tile) +
+        " (compared: their WKT records, or their EPSG codes where neither has WKT)");
   }
 }
 

@@ -79,7 +79,7 @@ TEST(FirstHourCli, OptionErrorsExit2) {
   EXPECT_EQ(pcv("--version", &output), 0) << output;
 }
 
-TEST(FirstHourCli, ColourIsSpelledEitherWay) {
+TEST(FirstHourCli, ColorIsSpelledEitherWay) {
   test::TempDir dir;
   test::writeBytes(dir.file("a.las"), lineLas(50));
   const std::string report = dir.file("r.json").string();

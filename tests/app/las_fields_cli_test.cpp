@@ -62,7 +62,7 @@ TEST_F(LasFieldsCli, RangeOnGpsTimeDrawsTheEarlyColumns) {
   EXPECT_LT(earlyLit, allLit * 3 / 4);
 }
 
-TEST_F(LasFieldsCli, PointSourceIdColoursTheFlightLines) {
+TEST_F(LasFieldsCli, PointSourceIdColorsTheFlightLines) {
   const auto out = dir_.file("lines.png"), report = dir_.file("lines.json");
   std::string text;
   ASSERT_EQ(render(out,
@@ -78,11 +78,11 @@ TEST_F(LasFieldsCli, PointSourceIdColoursTheFlightLines) {
                                       {"map", "viridis"},
                                       {"range", {1.0, 2.0}}}));
   // The two lines in the two ends of the map: two colours besides the background.
-  std::set<uint32_t> colours;
+  std::set<uint32_t> colors;
   for (const uint32_t pixel : readPng(out).pixels) {
-    if (pixel != kOpaqueBlack) colours.insert(pixel);
+    if (pixel != kOpaqueBlack) colors.insert(pixel);
   }
-  EXPECT_GE(colours.size(), 2u);
+  EXPECT_GE(colors.size(), 2u);
 }
 
 TEST_F(LasFieldsCli, ConvertSelectsByAClassFlag) {

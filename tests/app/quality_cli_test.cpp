@@ -54,7 +54,7 @@ TEST_F(QualityCli, OutOfRangePointSizeIsOneClearLine) {
   EXPECT_NE(text.find("point size"), std::string::npos) << text;
 }
 
-TEST_F(QualityCli, BadColourIsRejected) {
+TEST_F(QualityCli, BadColorIsRejected) {
   std::string text;
   EXPECT_NE(
       run("render --backend cpu --points 10 --background 12345 --out " + output("bad.png").string(),
@@ -63,7 +63,7 @@ TEST_F(QualityCli, BadColourIsRejected) {
   EXPECT_NE(text.find("bad colour"), std::string::npos) << text;
 }
 
-TEST_F(QualityCli, LasWithoutColourGetsEyeDomeLighting) {
+TEST_F(QualityCli, LasWithoutColorGetsEyeDomeLighting) {
   const auto file = test::testDataDir() / "las" / "vegetation_1_3.las";
   if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " is not there";
   const auto png = output("las.png");

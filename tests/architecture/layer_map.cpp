@@ -8,9 +8,9 @@
 namespace pcv::architecture {
 namespace {
 
-const std::set<std::string> kLibraries = {"core",   "cuda",    "octree", "scene",
-                                          "io",     "io_cuda", "raster", "stream",
-                                          "gl",     "process", "session"};
+const std::set<std::string> kLibraries = {"core", "cuda",    "octree", "demo",
+                                          "io",   "io_cuda", "raster", "stream",
+                                          "gl",   "process", "session"};
 
 std::set<std::string> librariesAnd(std::set<std::string> more) {
   more.insert(kLibraries.begin(), kLibraries.end());
@@ -29,11 +29,11 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
       // The rasterizer never includes a GL header; the headless commands need none.
       {"a GL, GLFW, epoxy, EGL or ImGui header",
        std::regex(R"(^(GL/|GLES|GLFW/|epoxy/|EGL/|KHR/|imgui|backends/imgui))"),
-       {"gl", "viewer", "viewer_tools", "viewer_panels", "python_window"}},
+       {"gl", "viewer", "viewer_input", "viewer_tools", "viewer_panels", "python_window"}},
       {"a CUDA header",
        std::regex(R"(^(cuda[_a-z0-9]*\.h|cuda/|cub/|thrust/|nccl\.h|curand|cooperative_groups)"
                   R"(|device_launch_parameters\.h|vector_types\.h))"),
-       {"cuda", "raster", "scene", "gl", "octree", "io_cuda"}},
+       {"cuda", "raster", "demo", "gl", "octree", "io_cuda"}},
       // The option groups both front ends parse with, and the viewer's `pcv view` command
       // (viewer/view_command.hpp).
       {"CLI11", std::regex(R"(^CLI/)"), {"options", "cli", "main", "viewer"}},
@@ -41,7 +41,8 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
       // the libraries nor the viewer depend on it.
       {"an MPI header", std::regex(R"(^(mpi\.h|mpi_[a-z_]+\.h|mpi/|openmpi/))"), {"cli"}},
       // FFmpeg's libraries stay inside the video writer, an optional part of the build.
-      {"an FFmpeg header", std::regex(R"(^lib(avcodec|avformat|avutil|swscale|swresample)/)"),
+      {"an FFmpeg header",
+       std::regex(R"(^lib(avcodec|avformat|avutil|swscale|swresample)/)"),
        {"video"}},
   };
   return families;
@@ -49,7 +50,7 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
 
 bool isAppLayer(const std::string& layer) {
   return layer == "options" || layer == "cli" || layer == "main" || layer == "viewer" ||
-         layer == "viewer_tools" || layer == "viewer_panels";
+         layer == "viewer_input" || layer == "viewer_tools" || layer == "viewer_panels";
 }
 
 /// Headers in a tool's own folder (app/viewer/tools/<tool>/: its section, overlay and state).
@@ -58,12 +59,13 @@ bool isAppLayer(const std::string& layer) {
 constexpr const char* kToolFolders = "viewer_tool_folders";
 
 /// The viewer's sub-layer an include under "viewer/" names: a tool's folder, the tools' plumbing,
-/// the panels, or the window's own files.
+/// the panels, the camera rig and input script below them, or the window's own files.
 std::string viewerSubLayer(const std::string& path) {
   static const std::regex toolFolder(R"(^viewer/tools/[A-Za-z0-9_]+/)");
   if (std::regex_search(path, toolFolder)) return kToolFolders;
   if (path.starts_with("viewer/tools/")) return "viewer_tools";
   if (path.starts_with("viewer/panels/")) return "viewer_panels";
+  if (path.starts_with("viewer/input/")) return "viewer_input";
   return "viewer";
 }
 
@@ -139,7 +141,7 @@ const std::vector<Layer>& layers() {
       {"core", {"include/pcv/core", "src/core"}, false, {"core"}},
       {"cuda", {"include/pcv/cuda", "src/cuda"}, false, {"core", "cuda"}},
       {"octree", {"include/pcv/octree", "src/octree"}, false, {"core", "cuda", "octree"}},
-      {"scene", {"include/pcv/scene", "src/scene"}, false, {"core", "cuda", "scene"}},
+      {"demo", {"include/pcv/demo", "src/demo"}, false, {"core", "cuda", "demo"}},
       {"io", {"include/pcv/io", "src/io"}, false, {"core", "octree", "io"}},
       // io's GPU part (LAZ chunks decoded on the device), beside io so that io has no CUDA.
       {"io_cuda",
@@ -158,7 +160,7 @@ const std::vector<Layer>& layers() {
       {"session",
        {"include/pcv/session", "src/session"},
        false,
-       {"core", "cuda", "io", "scene", "raster", "stream", "octree", "process", "session"}},
+       {"core", "cuda", "io", "demo", "raster", "stream", "octree", "process", "session"}},
       // What both front ends share (option groups, --report, the render command's text, the
       // terminal's report and COPC cache conversion): the library layers, neither front end.
       {"options", {"app/options"}, false, librariesAnd({"options"})},
@@ -168,25 +170,30 @@ const std::vector<Layer>& layers() {
       // never the viewer.
       {"cli", {"app/cli"}, false, librariesAnd({"options", "cli", "video"})},
       {"main", {"app"}, true, librariesAnd({"options", "cli", "main", "video"})},
-      // The window (its loop, input, camera rig and script): the library layers, the shared
-      // options, its panels and the tools' plumbing; never the headless commands, nor a tool's
-      // own folder (tools plug in through standard_tools).
+      // The window (its loop, input routing, commands): the library layers, the shared options,
+      // its panels, the tools' plumbing and the input below them; never the headless commands,
+      // nor a tool's own folder (tools plug in through standard_tools).
       {"viewer",
        {"app/viewer"},
        true,
-       librariesAnd({"options", "viewer", "viewer_panels", "viewer_tools"})},
+       librariesAnd({"options", "viewer", "viewer_input", "viewer_panels", "viewer_tools"})},
+      // What the window and the tools both drive the view with (the camera rig and its
+      // controllers, the input script): below both, so that no tool includes the window's files
+      // (the window includes the tools: that would be a folder cycle).
+      {"viewer_input", {"app/viewer/input"}, false, librariesAnd({"viewer_input"})},
       // The tools: each in its folder (tools/<tool>/, its section, overlay and state) over the
-      // shared plumbing in tools/; they draw their own ImGui and never include the panels.
+      // shared plumbing in tools/ and the input below; they draw their own ImGui and never
+      // include the panels nor the window.
       {"viewer_tools",
        {"app/viewer/tools"},
        false,
-       librariesAnd({"options", "viewer", "viewer_tools", kToolFolders})},
+       librariesAnd({"options", "viewer_input", "viewer_tools", kToolFolders})},
       // The window's own panels (sidebar, data, rendering, legend): the tools' plumbing (the
       // tool list the sidebar draws, the text field), never a tool's folder.
       {"viewer_panels",
        {"app/viewer/panels"},
        false,
-       librariesAnd({"options", "viewer_panels", "viewer_tools"})},
+       librariesAnd({"options", "viewer_input", "viewer_panels", "viewer_tools"})},
       // The Python module: a front end beside app/, over the library layers, never the CLI.
       {"python", {"python/src"}, false, librariesAnd({"python"})},
       // pcv.window: the seed's window, screen buffer and GL buffers in CUDA for Python programs.
@@ -228,7 +235,8 @@ std::vector<std::string> unknownFolders(const std::filesystem::path& root) {
     for (const std::string& folder : layer.folders) known.insert(root / folder);
   }
   std::vector<std::string> unknown;
-  for (const char* parent : {"include/pcv", "src", "app"}) {
+  // app/viewer's folders are sub-layers: one left out of the map would go unchecked.
+  for (const char* parent : {"include/pcv", "src", "app", "app/viewer"}) {
     if (!std::filesystem::is_directory(root / parent)) continue;
     for (const auto& entry : std::filesystem::directory_iterator(root / parent)) {
       if (entry.is_directory() && !known.contains(entry.path())) {

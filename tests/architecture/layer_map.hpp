@@ -1,13 +1,14 @@
 /// @brief The layers of pcv, which may use which (dependencies point down), and the checks of a
 /// source tree against them: project includes, system headers per layer, unknown folders.
-//   core <- cuda <- octree, scene, io <- raster <- stream, gl <- session <- app/options
+//   core <- cuda <- octree, demo, io <- raster <- stream, gl <- session <- app/options
 //                                                   <- app/cli, app/main; <- app/viewer
 //   core <- video (FFmpeg) <- app/cli, app/main
-// app/viewer: each tool's folder (tools/<tool>/) and the tools' plumbing (tools/) <- panels <-
-// the window's files; the tools never include the panels, the panels and the window never a
-// tool's folder (standard_tools, in the plumbing, adds the tools).
+// app/viewer: the input (input/: camera rig, controllers, input script) <- each tool's folder
+// (tools/<tool>/) and the tools' plumbing (tools/) <- panels <- the window's files; the tools
+// never include the panels nor the window, the panels and the window never a tool's folder
+// (standard_tools, in the plumbing, adds the tools).
 // In src/, a quoted path in another layer's private folder (io_cuda's "laz/...") is that layer's.
-// scene and io sit on core (scene may use the cuda helpers); the renderer knows neither; stream
+// demo and io sit on core (demo may use the cuda helpers); the renderer knows neither; stream
 // draws io's octrees through the renderer; session is what a front end does with sources.
 #pragma once
 

@@ -78,7 +78,7 @@ TEST(ColorMap, ColorizeByClassAndIntensity) {
   EXPECT_THROW(parseColorMode("height"), InputError);
 }
 
-TEST(ColorMap, RgbKeepsFileColours) {
+TEST(ColorMap, RgbKeepsFileColors) {
   PointCloud cloud = ramp();
   cloud.hasColor = true;
   cloud.points[3].rgba = 1234;

@@ -122,5 +122,34 @@ TEST(PartialFile, AFileThatAppearsMeanwhileIsNotReplaced) {
   EXPECT_EQ(contentsOf(target), "theirs");
 }
 
+TEST(InPlaceOutput, TakesAnExistingFileOrADeviceAndRefusesAFolderOrAMissingOne) {
+  TempDir dir;
+  const std::filesystem::path image = dir.file("frame.png");
+  EXPECT_NO_THROW(checkInPlaceOutput(image));  // new, in a folder that takes files
+  writeText(image, "old frame");
+  EXPECT_NO_THROW(checkInPlaceOutput(image)) << "an image is written over";
+  EXPECT_THROW(checkOutput(image, {}), OutputExistsError) << "a point file is not";
+  EXPECT_NO_THROW(checkInPlaceOutput("/dev/null"));  // its folder takes no new files
+  EXPECT_THROW(checkInPlaceOutput(""), InputError);
+  std::filesystem::create_directory(dir.file("folder"));
+  EXPECT_THROW(checkInPlaceOutput(dir.file("folder")), InputError);
+  EXPECT_THROW(checkInPlaceOutput(dir.file("missing") / "frame.png"), InputError);
+  EXPECT_THROW(checkInPlaceOutput(image / "frame.png"), InputError);  // a file as the folder
+}
+
+TEST(InPlaceOutput, RefusesAFileOrAFolderItCannotWrite) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root writes any file";
+  TempDir dir;
+  const std::filesystem::path image = dir.file("frame.png");
+  writeText(image, "old frame");
+  std::filesystem::permissions(image, std::filesystem::perms::owner_read);
+  EXPECT_THROW(checkInPlaceOutput(image), InputError);
+  std::filesystem::create_directory(dir.file("locked"));
+  std::filesystem::permissions(
+      dir.file("locked"), std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  EXPECT_THROW(checkInPlaceOutput(dir.file("locked") / "frame.png"), InputError);
+  std::filesystem::permissions(dir.file("locked"), std::filesystem::perms::owner_all);
+}
+
 }  // namespace
 }  // namespace pcv

@@ -52,7 +52,7 @@ TEST_P(Interop, EglRenderIsPixelIdenticalToTheDeviceBufferRender) {
   PCV_REQUIRE_CUDA();
   PCV_REQUIRE_EGL();
   auto renderer = createRenderer("cuda");
-  renderer->addSet(CylinderProducer(makeCylinderScene(1), kSeedPointCount));
+  renderer->addSet(CylinderProducer(makeCylinderSet(1), kSeedPointCount));
   RenderSettings settings;
   for (const RasterMethod method : renderer->methods()) {
     // The seed's colour pass races on equal depths: two of its renders need not agree.
@@ -77,7 +77,7 @@ TEST_P(Interop, TenThousandFramesGrowNeitherGpuNorHostMemory) {
   PCV_REQUIRE_CUDA();
   PCV_REQUIRE_EGL();
   auto renderer = createRenderer("cuda");
-  renderer->addSet(CylinderProducer(makeCylinderScene(1), 1'000'000));
+  renderer->addSet(CylinderProducer(makeCylinderSet(1), 1'000'000));
   FramePresenter presenter(*renderer, GetParam());
   ASSERT_EQ(presenter.path(), GetParam()) << presenter.fallbackReason();
   RenderSettings settings;
@@ -199,7 +199,7 @@ TEST(FramePresenter, CudaBackendOnAForeignGlContextFallsBackToTheHostPath) {
     GTEST_SKIP() << "the EGL device is CUDA's: registration works here";
   }
   auto renderer = createRenderer("cuda");
-  renderer->addSet(CylinderProducer(makeCylinderScene(1), 10000));
+  renderer->addSet(CylinderProducer(makeCylinderSet(1), 10000));
   FramePresenter presenter(*renderer, InteropPath::CudaSurface);
   presenter.render(test::makeView(Camera{}, 64, 48), RenderSettings{});
   EXPECT_EQ(presenter.path(), InteropPath::HostUpload);

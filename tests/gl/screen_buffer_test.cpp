@@ -100,7 +100,7 @@ TEST(GlCheck, NamesTheCallAndTheError) {
 TEST(FramePresenter, CpuBackendUploadsThroughThePboAndMatchesTheHostRender) {
   PCV_REQUIRE_EGL();
   auto renderer = createRenderer("cpu");
-  renderer->addSet(CylinderProducer(makeCylinderScene(3), 100000));
+  renderer->addSet(CylinderProducer(makeCylinderSet(3), 100000));
   const ViewTransform view = test::makeView(Camera{}, 160, 90);
   RenderSettings settings;
   FramePresenter presenter(*renderer, InteropPath::CudaSurface);

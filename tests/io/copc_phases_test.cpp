@@ -6,8 +6,8 @@
 #include "pcv/io/copc_phases.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_records.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
-#include "pcv/scene/cylinders.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
+#include "pcv/demo/cylinders.hpp"
 
 namespace pcv::test {
 namespace {
@@ -33,8 +33,8 @@ TEST(CopcPhases, OtherIsNeverNegative) {
 
 PointRecordSource cylinders(uint64_t count) {
   return [=] {
-    CylinderScene scene = makeCylinderScene(4);
-    const Box3d bounds = cylinderSceneReach(scene);
+    CylinderSet scene = makeCylinderSet(4);
+    const Box3d bounds = cylinderSetReach(scene);
     return producedRecords(std::make_shared<CylinderProducer>(std::move(scene), count), bounds,
                            glm::dvec3(0.0), 7);
   };

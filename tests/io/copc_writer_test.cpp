@@ -18,16 +18,16 @@
 #include "pcv/io/copc_hierarchy.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_records.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
-#include "pcv/scene/cylinders.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
+#include "pcv/demo/cylinders.hpp"
 
 namespace pcv::test {
 namespace {
 
 PointRecordSource cylinderSource(uint64_t count, uint64_t seed, int format = 7) {
   return [=] {
-    CylinderScene scene = makeCylinderScene(seed);
-    const Box3d bounds = cylinderSceneReach(scene);
+    CylinderSet scene = makeCylinderSet(seed);
+    const Box3d bounds = cylinderSetReach(scene);
     return producedRecords(std::make_shared<CylinderProducer>(std::move(scene), count), bounds,
                            glm::dvec3(0.0), format);
   };

@@ -212,7 +212,7 @@ TEST(E57Reader, TranslationWithoutRotationOrRotationWithoutTranslation) {
   EXPECT_NEAR(worldOf(b, 2).y, 0.0, 1e-12);
 }
 
-e57::Scan colouredScan(uint64_t records, int64_t maximum) {
+e57::Scan coloredScan(uint64_t records, int64_t maximum) {
   e57::Scan scan = floatScan(records, [](uint64_t r) { return glm::dvec3(double(r), 0, 0); });
   for (const char* channel : {"colorRed", "colorGreen", "colorBlue"}) {
     scan.fields.push_back(e57::integerField(
@@ -221,10 +221,10 @@ e57::Scan colouredScan(uint64_t records, int64_t maximum) {
   return scan;
 }
 
-TEST(E57Reader, ScalesColoursByTheirLimits) {
+TEST(E57Reader, ScalesColorsByTheirLimits) {
   TempDir dir;
   // 10-bit colours with colorLimits 0..1023: 1023 is 255, 512 is 128.
-  e57::Scan limited = colouredScan(1024, 1023);
+  e57::Scan limited = coloredScan(1024, 1023);
   limited.extraXml =
       "<colorLimits type=\"Structure\"><colorRedMinimum type=\"Integer\"/><colorRedMaximum "
       "type=\"Integer\">1023</colorRedMaximum><colorGreenMinimum type=\"Integer\"/>"
@@ -239,7 +239,7 @@ TEST(E57Reader, ScalesColoursByTheirLimits) {
   EXPECT_EQ(cloud.points[0].rgba, packRgba(0, 0, 0));
 
   // Without colorLimits the prototype's range is the limit: 0..65535.
-  cloud = readE57Bytes(dir, e57::makeE57({colouredScan(70000, 65535)}));
+  cloud = readE57Bytes(dir, e57::makeE57({coloredScan(70000, 65535)}));
   EXPECT_EQ(cloud.points[65535].rgba, packRgba(255, 255, 255));
   EXPECT_EQ(cloud.points[257 * 100].rgba, packRgba(100, 100, 100));
 
@@ -302,9 +302,9 @@ TEST(E57Reader, KeepsReturnRowColumnAndTimeAsAttributes) {
   EXPECT_TRUE(std::isnan(cloud.findAttribute("time_stamp")->values[3]));
 }
 
-TEST(E57Reader, DecodesOnlyTheAttributesAndColoursAskedFor) {
+TEST(E57Reader, DecodesOnlyTheAttributesAndColorsAskedFor) {
   TempDir dir;
-  e57::Scan scan = colouredScan(10, 255);
+  e57::Scan scan = coloredScan(10, 255);
   scan.fields.push_back(e57::integerField("rowIndex", 0, 9, [](uint64_t r) { return r; }));
   scan.fields.push_back(e57::floatField("intensity", [](uint64_t) { return 0.5; }));
   ReadOptions options;
@@ -321,7 +321,7 @@ TEST(E57Reader, DecodesOnlyTheAttributesAndColoursAskedFor) {
 // attribute saying where each point came from.
 TEST(E57Reader, MergesScansWithTheirPoses) {
   TempDir dir;
-  e57::Scan first = colouredScan(4, 255);
+  e57::Scan first = coloredScan(4, 255);
   first.translation = {1000.0, 0.0, 0.0};
   e57::Scan second = floatScan(3, [](uint64_t r) { return glm::dvec3(0, double(r), 0); });
   second.fields.push_back(e57::floatField(
@@ -414,7 +414,7 @@ TEST(E57Reader, DescribesEveryScanForInfo) {
       "<cartesianBounds type=\"Structure\"><xMinimum type=\"Float\">0</xMinimum><xMaximum "
       "type=\"Float\">3</xMaximum><yMinimum type=\"Float\"/><yMaximum type=\"Float\"/>"
       "<zMinimum type=\"Float\"/><zMaximum type=\"Float\"/></cartesianBounds>";
-  e57::Scan second = colouredScan(2, 255);
+  e57::Scan second = coloredScan(2, 255);
   second.name = "south";
   writeBytes(dir.file("two.e57"), e57::makeE57({first, second}));
   const FileSummary summary = summarizePointCloud(dir.file("two.e57"));

@@ -149,7 +149,7 @@ TEST(InfoCli, AbsurdHeaderBoundsPrintShort) {
   }
 }
 
-TEST(RenderCli, RendersAFileFramedAndColoured) {
+TEST(RenderCli, RendersAFileFramedAndColored) {
   TempDir dir;
   std::vector<SyntheticPoint> points;
   for (int i = 0; i < 1000; ++i) {

@@ -84,7 +84,7 @@ TEST(LasReader, DescribingAHugeFileReadsOnlyItsHeader) {
   EXPECT_FALSE(summary.hasColor);
 }
 
-TEST(LasReader, BlackEverywhereMeansNoColourAndSaysSo) {
+TEST(LasReader, BlackEverywhereMeansNoColorAndSaysSo) {
   TempDir dir;
   auto points = utmPoints(30);
   for (auto& p : points) p.red = p.green = p.blue = 0;
@@ -171,7 +171,7 @@ TEST(LasReader, ReadsEveryPointFormatAndVersion) {
   }
 }
 
-TEST(LasReader, DetectsEightBitColoursInSixteenBitFields) {
+TEST(LasReader, DetectsEightBitColorsInSixteenBitFields) {
   TempDir dir;
   auto points = utmPoints(3);
   for (auto& p : points) p.red = 200, p.green = 100, p.blue = 50;

@@ -13,8 +13,8 @@
 #include "laz_test_support.hpp"
 #include "pcv/io/las_writer.hpp"
 #include "pcv/io/point_records.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
-#include "pcv/scene/cylinders.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
+#include "pcv/demo/cylinders.hpp"
 
 namespace pcv::test {
 namespace {
@@ -34,7 +34,7 @@ std::unique_ptr<PointRecordStream> cylinders(uint64_t count) {
   Box3d bounds;
   bounds.extend(glm::dvec3(-3.0));
   bounds.extend(glm::dvec3(3.0));
-  return producedRecords(std::make_shared<CylinderProducer>(makeCylinderScene(5), count), bounds,
+  return producedRecords(std::make_shared<CylinderProducer>(makeCylinderSet(5), count), bounds,
                          glm::dvec3(0.0), 7);
 }
 

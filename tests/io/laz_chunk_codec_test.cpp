@@ -87,8 +87,8 @@ TEST(LazChunkCodec, RoundTripsChunksOfOneAndTwoPoints) {
   }
 }
 
-TEST(LazChunkCodec, RoundTripsEightBitColoursInSixteenBitFields) {
-  for (int format : {2, 3, 7, 8}) expectRoundTrip(format, 0, 4000, 600, {.eightBitColour = true});
+TEST(LazChunkCodec, RoundTripsEightBitColorsInSixteenBitFields) {
+  for (int format : {2, 3, 7, 8}) expectRoundTrip(format, 0, 4000, 600, {.eightBitColor = true});
 }
 
 TEST(LazChunkCodec, SelectiveDecodingKeepsPositionsAndTheAskedFields) {

@@ -297,7 +297,7 @@ void writeLazCopy(const std::filesystem::path& las, const std::filesystem::path&
   writer.finish();
 }
 
-TEST(LazReader, ScalesColoursByTheWholeFilesMaximum) {
+TEST(LazReader, ScalesColorsByTheWholeFilesMaximum) {
   // 16-bit colour fields holding 8-bit values are shown as they are, 16-bit ones scaled down:
   // by the maximum of the whole file, also when only its last chunks reach above 255.
   TempDir dir;

@@ -16,7 +16,7 @@ namespace pcv::test {
 struct RecordStyle {
   bool randomBytes = false;  ///< every byte random (the worst case for the predictors)
   int scannerChannels = 1;   ///< 1-4 (formats 6-10)
-  bool eightBitColour = false;
+  bool eightBitColor = false;
 };
 
 inline void putLe(uint8_t* p, uint64_t value, int bytes) {
@@ -38,7 +38,7 @@ inline std::vector<uint8_t> syntheticRecords(int pointFormat, uint32_t extraByte
   int32_t x = int32_t(random() % 100000), y = int32_t(random() % 100000), z = 5000;
   double gps = 1.0e8 + double(random() % 1000);
   uint32_t returnNumber = 1, returns = 1, channel = 0;
-  uint16_t colour[4] = {1000, 2000, 3000, 4000};
+  uint16_t color[4] = {1000, 2000, 3000, 4000};
   uint64_t waveOffset = 0;
   uint32_t waveSize = 256;
   std::vector<uint8_t> extra(extraBytes);
@@ -94,15 +94,15 @@ inline std::vector<uint8_t> syntheticRecords(int pointFormat, uint32_t extraByte
                         pointFormat == 7 || pointFormat == 8 || pointFormat == 10;
     if (hasRgb) {
       if (chance(30)) {
-        for (int c = 0; c < 4; ++c) colour[c] = uint16_t(colour[c] + (random() % 512) - 256);
+        for (int c = 0; c < 4; ++c) color[c] = uint16_t(color[c] + (random() % 512) - 256);
       }
-      if (chance(5)) colour[1] = colour[2] = colour[0];  // grey
+      if (chance(5)) color[1] = color[2] = color[0];  // grey
       for (int c = 0; c < 3; ++c) {
-        putLe(r + at + 2 * c, style.eightBitColour ? colour[c] & 0xFF : colour[c], 2);
+        putLe(r + at + 2 * c, style.eightBitColor ? color[c] & 0xFF : color[c], 2);
       }
       at += 6;
       if (pointFormat == 8 || pointFormat == 10) {
-        putLe(r + at, colour[3], 2);
+        putLe(r + at, color[3], 2);
         at += 2;
       }
     }

@@ -18,7 +18,7 @@ std::vector<SyntheticPoint> somePoints(int n) {
   return points;
 }
 
-TEST(PlyReader, ReadsBinaryWithColoursAndAttributes) {
+TEST(PlyReader, ReadsBinaryWithColorsAndAttributes) {
   TempDir dir;
   writeBytes(dir.file("a.ply"), makeBinaryPly(somePoints(50), false, 4));
   const PointCloud cloud = readPointCloud(dir.file("a.ply"));
@@ -91,7 +91,7 @@ TEST(PlyReader, AcceptsCrOnlyAndCrLfHeaders) {
   }
 }
 
-TEST(PlyReader, FloatColoursInUnitRangeAreScaled) {
+TEST(PlyReader, FloatColorsInUnitRangeAreScaled) {
   TempDir dir;
   writeText(dir.file("c.ply"),
             "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\n"
@@ -104,7 +104,7 @@ TEST(PlyReader, FloatColoursInUnitRangeAreScaled) {
 
 /// 'g' and 'green' are both green: with no red, the three are data, not colours (a binary
 /// body of 16-bit channels once read a red channel that was not there).
-TEST(PlyReader, AChannelNamedTwiceIsDataNotColour) {
+TEST(PlyReader, AChannelNamedTwiceIsDataNotColor) {
   TempDir dir;
   const std::string header =
       "element vertex 2\nproperty float x\nproperty float y\nproperty float z\n"

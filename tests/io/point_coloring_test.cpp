@@ -85,7 +85,7 @@ TEST(ColorMapNames, RoundTripAndAcceptGray) {
   EXPECT_THROW(parseColorMap("jet"), InputError);
 }
 
-TEST(PointColoring, ColoursByAnyAttributeWithItsDefaultMapAndAutoRange) {
+TEST(PointColoring, ColorsByAnyAttributeWithItsDefaultMapAndAutoRange) {
   const PointCloud cloud = rampCloud();
   std::vector<uint32_t> rgba(cloud.size());
   ColoringOptions options;
@@ -147,7 +147,7 @@ TEST(PointColoring, UnknownAttributeListsTheKnownOnes) {
   }
 }
 
-TEST(PointColoring, SwitchingModesKeepsTheFilesColours) {
+TEST(PointColoring, SwitchingModesKeepsTheFilesColors) {
   const PointCloud cloud = rampCloud();
   UninitializedVector<Point> shown;
   coloredPoints(cloud, byMode(ColorMode::Intensity), shown);
@@ -182,7 +182,7 @@ TEST(PointColoring, MissingDataFallsBackToElevationAndSaysWhy) {
   EXPECT_EQ(colorPoints(cloud, byMode(ColorMode::Classification), rgba).mode, ColorMode::Elevation);
 }
 
-TEST(RenderCli, ColoursByAnAttributeWithAMapAndRange) {
+TEST(RenderCli, ColorsByAnAttributeWithAMapAndRange) {
   TempDir dir;
   std::vector<SyntheticPoint> points;
   for (int i = 0; i < 1000; ++i) {

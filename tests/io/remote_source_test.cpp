@@ -1,6 +1,7 @@
 // Remote sources against a real HTTP server on loopback (tests/support/http_test_server): the
 // bytes read by ranges are the file's; passing faults are retried; lasting ones, a changed file
-// and servers that refuse end in a RemoteError whose failure and status say why.
+// and servers that refuse end in a RemoteError whose failure and status say why; a request
+// ends by its deadline (--http-timeout), retries included.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -123,6 +124,49 @@ TEST_F(RemoteSource, LastingServerErrorsEndInTheirStatus) {
     EXPECT_EQ(error.failure(), RemoteFailure::HttpStatus);
     EXPECT_EQ(error.httpStatus(), 503);
   }
+}
+
+TEST_F(RemoteSource, ATricklingServerEndsAtTheRequestDeadline) {
+  server_.put("a.bin", randomBytes(300'000, 4));
+  RemoteOptions options = remoteOptions();
+  options.requestTimeoutSeconds = 1.0;
+  setRemoteOptions(options);
+  // 4 KiB/s is above libcurl's 1 KiB/s floor: only the deadline ends the 64 KiB first block.
+  server_.faults().trickleBytesPerSecond = 4096;
+  const auto start = std::chrono::steady_clock::now();
+  const RemoteError error = failureOf(server_.url("a.bin"));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  server_.faults().trickleBytesPerSecond = 0;
+  EXPECT_EQ(error.failure(), RemoteFailure::Timeout);
+  EXPECT_LT(seconds, 1.0 + 2.0) << "the deadline covers the retries too";
+}
+
+TEST_F(RemoteSource, RetriesStopAtTheRequestDeadline) {
+  server_.put("a.bin", randomBytes(1000, 4));
+  RemoteOptions options = remoteOptions();
+  options.requestTimeoutSeconds = 1.0;
+  options.retries = 1000;
+  options.retryDelaySeconds = 0.2;
+  setRemoteOptions(options);
+  server_.faults().failNext = 1'000'000;  // 503 for ever: a passing fault, asked again
+  const auto start = std::chrono::steady_clock::now();
+  const RemoteError error = failureOf(server_.url("a.bin"));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  server_.faults().failNext = 0;
+  EXPECT_EQ(error.failure(), RemoteFailure::HttpStatus);
+  EXPECT_LT(seconds, 1.0 + 1.0);
+}
+
+TEST_F(RemoteSource, EndlessHeadersAreRefusedNotHeldOrRetried) {
+  server_.put("a.bin", randomBytes(1000, 4));
+  server_.faults().paddingHeadBytes = 8 << 20;
+  const uint64_t before = remoteCounters().requests;
+  const RemoteError error = failureOf(server_.url("a.bin"));
+  server_.faults().paddingHeadBytes = 0;
+  EXPECT_EQ(error.failure(), RemoteFailure::BadAnswer);
+  EXPECT_EQ(remoteCounters().requests - before, 1u) << "a permanent fault is not asked again";
 }
 
 TEST_F(RemoteSource, RefusalsNameTheirStatus) {

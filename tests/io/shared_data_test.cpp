@@ -206,7 +206,7 @@ TEST(SharedData, CopcLoadsEveryPoint) {
   EXPECT_TRUE(cloud.hasColor);
 }
 
-TEST(SharedData, KeepsLasAttributesAndColours) {
+TEST(SharedData, KeepsLasAttributesAndColors) {
   PCV_REQUIRE_TEST_DATA();
   const PointCloud cloud = readPointCloud(dataFile("las/simple.las"));
   EXPECT_TRUE(cloud.hasColor);
@@ -223,7 +223,7 @@ TEST(SharedData, KeepsLasAttributesAndColours) {
   EXPECT_GT(brightest, 128u);
 }
 
-TEST(SharedData, KeepsPcdPackedColoursAndNames) {
+TEST(SharedData, KeepsPcdPackedColorsAndNames) {
   PCV_REQUIRE_TEST_DATA();
   const PointCloud milk = readPointCloud(dataFile("pcd/milk_color.pcd"));
   EXPECT_TRUE(milk.hasColor);
@@ -234,7 +234,7 @@ TEST(SharedData, KeepsPcdPackedColoursAndNames) {
   EXPECT_NE(office.findAttribute("intensity"), nullptr);
 }
 
-TEST(SharedData, PtsColumnsAreIntensityThenColour) {
+TEST(SharedData, PtsColumnsAreIntensityThenColor) {
   PCV_REQUIRE_TEST_DATA();
   const PointCloud cloud = readPointCloud(dataFile("text/autzen.pts"));
   ASSERT_NE(cloud.findAttribute("intensity"), nullptr);

@@ -6,7 +6,7 @@
 namespace pcv::test {
 namespace {
 
-TEST(TextReader, GuessesColourColumnsFromRanges) {
+TEST(TextReader, GuessesColorColumnsFromRanges) {
   TempDir dir;
   writeText(dir.file("c.xyz"), "1 2 3 255 0 10\n4 5 6 0 128 0\n");
   const PointCloud cloud = readPointCloud(dir.file("c.xyz"));
@@ -14,7 +14,7 @@ TEST(TextReader, GuessesColourColumnsFromRanges) {
   EXPECT_EQ(cloud.points[0].rgba, packRgba(255, 0, 10));
 }
 
-TEST(TextReader, SixColumnsOutsideColourRangeStayAttributes) {
+TEST(TextReader, SixColumnsOutsideColorRangeStayAttributes) {
   TempDir dir;
   writeText(dir.file("n.xyz"), "1 2 3 -0.5 0.5 0.7\n4 5 6 0 1 0\n");
   const PointCloud cloud = readPointCloud(dir.file("n.xyz"));

@@ -4,13 +4,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <iterator>
 #include <sstream>
 #include <streambuf>
 
 #include <gtest/gtest.h>
 
+#include "http_test_server.hpp"
 #include "io_test_util.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/io/remote_source.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
 
 namespace pcv::test {
@@ -81,11 +84,67 @@ TEST(VpcReader, ResolvesHrefsAgainstTheVpc) {
   EXPECT_EQ(resolveVpcHref("/d/vpc", "/other/a.laz"), "/other/a.laz");
   EXPECT_EQ(resolveVpcHref("/d/vpc", "file:///other/a.laz"), "/other/a.laz");
   EXPECT_EQ(resolveVpcHref("/d/vpc", "https://host/x/a.copc.laz"), "https://host/x/a.copc.laz");
-  EXPECT_EQ(resolveVpcHref("https://host/x", "./a.copc.laz"), "https://host/x/a.copc.laz");
+  EXPECT_EQ(resolveVpcHref("https://host/x/", "./a.copc.laz"), "https://host/x/a.copc.laz");
+  EXPECT_EQ(resolveVpcHref("https://host/x/index.vpc", "./a.copc.laz"),
+            "https://host/x/a.copc.laz");
   EXPECT_EQ(resolveVpcHref("https://host/x/", "t/a.laz"), "https://host/x/t/a.laz");
   EXPECT_TRUE(isUrl("HTTPS://host/a.laz"));
   EXPECT_TRUE(isUrl("s3://bucket/a.laz"));
   EXPECT_FALSE(isUrl("./http.laz"));
+}
+
+TEST(VpcReader, ARemoteVpcNamesWebResourcesOnly) {
+  const std::string base = "https://host:8443/d/index.vpc?sig=1";
+  // Paths of every kind stay on the VPC's server.
+  EXPECT_EQ(resolveVpcHref(base, "/etc/passwd"), "https://host:8443/etc/passwd");
+  EXPECT_EQ(resolveVpcHref(base, "../../../x.laz"), "https://host:8443/x.laz");
+  EXPECT_EQ(resolveVpcHref(base, "?other=2"), "https://host:8443/d/index.vpc?other=2");
+  EXPECT_EQ(resolveVpcHref(base, "t.laz#frag"), "https://host:8443/d/t.laz#frag");
+  EXPECT_EQ(resolveVpcHref(base, "tile one.laz"), "https://host:8443/d/tile%20one.laz");
+  EXPECT_EQ(resolveVpcHref(base, "S3://bucket/key.laz"), "S3://bucket/key.laz");
+  // A network-path reference is another server: allowed, unless on the VPC's origin only.
+  EXPECT_EQ(resolveVpcHref(base, "//abs/path.laz"), "https://abs/path.laz");
+  EXPECT_THROW(resolveVpcHref(base, "//abs/path.laz", {.sameOrigin = true}), InputError);
+  EXPECT_THROW(resolveVpcHref(base, "http://host:8443/a.laz", {.sameOrigin = true}), InputError);
+  EXPECT_EQ(resolveVpcHref(base, "HTTPS://HOST:8443/a.laz", {.sameOrigin = true}),
+            "HTTPS://HOST:8443/a.laz");
+  // An s3:// href is on the https host it is read from.
+  EXPECT_EQ(
+      resolveVpcHref("https://b.s3.amazonaws.com/i.vpc", "s3://b/t.laz", {.sameOrigin = true}),
+      "s3://b/t.laz");
+  EXPECT_THROW(
+      resolveVpcHref("https://c.s3.amazonaws.com/i.vpc", "s3://b/t.laz", {.sameOrigin = true}),
+      InputError);
+  // No scheme that reaches the local disk or another protocol, in any case.
+  for (const char* href :
+       {"file:///etc/passwd", "FILE:/etc/passwd", "file:relative.laz", "ftp://host/a.laz",
+        "data:,abc", "http:/etc/passwd", "https:a.laz", "http:///etc/passwd"}) {
+    EXPECT_THROW(resolveVpcHref(base, href), InputError) << href;
+  }
+  EXPECT_THROW(resolveVpcHref(base, std::string(20000, 'a')), InputError);
+}
+
+TEST(VpcReader, ALocalVpcKeepsLocalPathsAndUrls) {
+  EXPECT_EQ(resolveVpcHref("/d", "tile one.laz"), "/d/tile one.laz");
+  EXPECT_EQ(resolveVpcHref("/d", "https://h/tile one.laz"), "https://h/tile%20one.laz");
+  EXPECT_EQ(resolveVpcHref("/d", "s3://bucket/a.laz"), "s3://bucket/a.laz");
+  EXPECT_THROW(resolveVpcHref("/d", "ftp://host/a.laz"), InputError);
+  EXPECT_THROW(resolveVpcHref("/d", "javascript:x"), InputError);
+}
+
+TEST(VpcReader, ARemoteVpcRefusesLocalHrefsOfTilesAndOverviews) {
+  const std::string remote = "https://host/index.vpc";
+  EXPECT_THROW(parse(oneItem(R"("assets": {"data": {"href": "file:///etc/passwd"}})"), remote),
+               InputError);
+  EXPECT_THROW(parse(oneItem(R"("assets": {"data": {"href": "a.laz"},
+                       "o": {"href": "file:///o.copc.laz", "roles": ["overview"]}})"),
+                     remote),
+               InputError);
+  const VirtualPointCloud vpc = parse(oneItem(R"("assets": {"data": {"href": "/t/a.laz"},
+                       "o": {"href": "/o.copc.laz", "roles": ["overview"]}})"),
+                                      remote);
+  EXPECT_EQ(vpc.tiles[0].location, "https://host/t/a.laz");
+  EXPECT_EQ(vpc.tiles[0].overviews, std::vector<std::string>{"https://host/o.copc.laz"});
 }
 
 TEST(VpcReader, TilesShareOneCopyOfTheirCrs) {
@@ -232,6 +291,25 @@ TEST(VpcReader, HundredThousandItemsParseInBoundedMemory) {
   ASSERT_EQ(waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+TEST(VpcReader, ARemoteVpcIsParsedAsItArrivesAcrossBlocks) {
+  // About 24 MB: several of the reader's 4 MiB blocks, items cut at their edges.
+  constexpr uint64_t kItems = 20000;
+  GeneratedVpc generated(kItems);
+  std::istream text(&generated);
+  const std::string bytes{std::istreambuf_iterator<char>(text), {}};
+  ASSERT_GT(bytes.size(), 12u << 20);
+  HttpTestServer server;
+  server.put("d/set.vpc", std::vector<uint8_t>(bytes.begin(), bytes.end()));
+  forgetRemoteSources();
+  const VirtualPointCloud vpc = readVirtualPointCloud(server.url("d/set.vpc"));
+  forgetRemoteSources();
+  ASSERT_EQ(vpc.tiles.size(), kItems);
+  EXPECT_EQ(vpc.totalPoints(), kItems * 1000000);
+  EXPECT_EQ(vpc.tiles.front().location, server.url("d/tile0.copc.laz"));
+  EXPECT_EQ(vpc.tiles.back().location,
+            server.url("d/tile" + std::to_string(kItems - 1) + ".copc.laz"));
 }
 
 }  // namespace

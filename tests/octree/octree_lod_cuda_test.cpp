@@ -15,8 +15,8 @@
 #include "pcv/octree/octree_lod.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_records.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
-#include "pcv/scene/cylinders.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
+#include "pcv/demo/cylinders.hpp"
 #include "test_support.hpp"
 #if PCV_WITH_CUDA
 #include "pcv/octree/octree_lod_cuda.hpp"
@@ -48,8 +48,8 @@ PointRecordSource cylinderSource(uint64_t count, uint64_t seed) {
     Box3d bounds;
     bounds.extend(glm::dvec3(-3.0));
     bounds.extend(glm::dvec3(3.0));
-    return producedRecords(std::make_shared<CylinderProducer>(makeCylinderScene(seed), count),
-                           bounds, glm::dvec3(0.0), 7);
+    return producedRecords(std::make_shared<CylinderProducer>(makeCylinderSet(seed), count), bounds,
+                           glm::dvec3(0.0), 7);
   };
 }
 

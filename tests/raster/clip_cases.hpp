@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "pcv/raster/clip_settings.hpp"
-#include "pcv/scene/cylinder_viewpoints.hpp"
+#include "pcv/demo/cylinder_viewpoints.hpp"
 
 namespace pcv::test {
 

@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "cpu/point_layout.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
 #include "shared/morton.hpp"
 #include "test_support.hpp"
 
@@ -11,7 +11,7 @@ namespace {
 
 std::vector<Point> cylinderPoints(uint64_t count, uint64_t seed) {
   std::vector<Point> points(count);
-  generateCylinderPoints(makeCylinderScene(seed), points);
+  generateCylinderPoints(makeCylinderSet(seed), points);
   return points;
 }
 
@@ -137,7 +137,7 @@ TEST(CompactLayout, NonFinitePointsAreNeverDrawn) {
 
 TEST(CompactLayout, ImageDiffersFromFullPrecisionOnlyByQuantization) {
   auto renderer = createRenderer("cpu");
-  renderer->addSet(CylinderProducer(makeCylinderScene(5), 1'000'000));
+  renderer->addSet(CylinderProducer(makeCylinderSet(5), 1'000'000));
   RenderSettings compact, packed;
   compact.method = RasterMethod::Compact;
   packed.method = RasterMethod::Packed;

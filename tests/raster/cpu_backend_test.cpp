@@ -2,7 +2,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/host_memory.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
@@ -42,7 +42,7 @@ TEST(CpuBackend, NoPointsGiveTheBackgroundEverywhere) {
 
 TEST(CpuBackend, SeedSceneCoverageIsPlausible) {
   auto renderer = createRenderer("cpu");
-  renderer->addSet(CylinderProducer(makeCylinderScene(1), 1'000'000));
+  renderer->addSet(CylinderProducer(makeCylinderSet(1), 1'000'000));
   RenderSettings packed;
   packed.method = RasterMethod::Packed;
   const Image image = test::renderToImage(*renderer, test::makeView(Camera{}, 640, 360), packed);
@@ -55,7 +55,7 @@ TEST(CpuBackend, SeedSceneCoverageIsPlausible) {
 
 TEST(CpuBackend, SameImageWithAnyThreadCount) {
   auto renderer = createRenderer("cpu");
-  renderer->addSet(CylinderProducer(makeCylinderScene(9), 300'000));
+  renderer->addSet(CylinderProducer(makeCylinderSet(9), 300'000));
   const ViewTransform view = test::makeView(Camera{}, 320, 200);
   setenv("PCV_THREADS", "1", 1);
   const Image single = test::renderToImage(*renderer, view, {});
@@ -68,7 +68,7 @@ TEST(CpuBackend, SameImageWithAnyThreadCount) {
 
 TEST(CpuBackend, SeedMethodAgreesWithPackedAlmostEverywhere) {
   auto renderer = createRenderer("cpu");
-  renderer->addSet(CylinderProducer(makeCylinderScene(2), 500'000));
+  renderer->addSet(CylinderProducer(makeCylinderSet(2), 500'000));
   const ViewTransform view = test::makeView(Camera{}, 320, 200);
   RenderSettings seed, packed;
   seed.method = RasterMethod::Seed;
@@ -123,7 +123,7 @@ TEST(CpuBackend, PointsBeyondHostMemoryAreAClearErrorBeforeAnyAllocation) {
   if (count > kMaxPointCount) GTEST_SKIP() << "this machine holds every point a renderer takes";
   auto renderer = createRenderer("cpu");
   try {
-    renderer->addSet(CylinderProducer(makeCylinderScene(1), count));
+    renderer->addSet(CylinderProducer(makeCylinderSet(1), count));
     FAIL() << "expected an OutOfMemoryError";
   } catch (const OutOfMemoryError& error) {
     // The pool's slots come in multiples of 16 points.
@@ -132,16 +132,16 @@ TEST(CpuBackend, PointsBeyondHostMemoryAreAClearErrorBeforeAnyAllocation) {
               std::string::npos)
         << error.what();
   }
-  renderer->addSet(CylinderProducer(makeCylinderScene(1), 100));  // still usable
+  renderer->addSet(CylinderProducer(makeCylinderSet(1), 100));  // still usable
   EXPECT_EQ(renderer->pointCount(), 100u);
 }
 
 TEST(CpuBackend, MorePointsThanPayloadsIsAnInputError) {
   auto renderer = createRenderer("cpu");
-  EXPECT_THROW(renderer->addSet(CylinderProducer(makeCylinderScene(1), kMaxPointCount + 1)),
+  EXPECT_THROW(renderer->addSet(CylinderProducer(makeCylinderSet(1), kMaxPointCount + 1)),
                InputError);
-  renderer->addSet(CylinderProducer(makeCylinderScene(1), 100));
-  EXPECT_THROW(renderer->addSet(CylinderProducer(makeCylinderScene(1), kMaxPointCount - 99)),
+  renderer->addSet(CylinderProducer(makeCylinderSet(1), 100));
+  EXPECT_THROW(renderer->addSet(CylinderProducer(makeCylinderSet(1), kMaxPointCount - 99)),
                InputError);
   EXPECT_EQ(renderer->pointCount(), 100u);
 }

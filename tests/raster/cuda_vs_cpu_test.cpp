@@ -5,9 +5,9 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/cuda/device_buffer.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
-#include "pcv/scene/cylinder_viewpoints.hpp"
 #include "clip_cases.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_viewpoints.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
@@ -26,7 +26,7 @@ class CudaVsCpu : public ::testing::Test {
     PCV_REQUIRE_CUDA();
     cuda_ = createRenderer("cuda", kSlicedLayout);
     cpu_ = createRenderer("cpu", kSlicedLayout);
-    const CylinderProducer points(makeCylinderScene(11), kPoints);
+    const CylinderProducer points(makeCylinderSet(11), kPoints);
     cudaSet_ = cuda_->addSet(points);
     cpuSet_ = cpu_->addSet(points);
   }
@@ -178,7 +178,7 @@ TEST_F(CudaVsCpu, PicksFindTheSamePointsOnBothBackends) {
 }
 
 TEST_F(CudaVsCpu, SourceOrderIsTheSameOnBothBackends) {
-  const CylinderProducer points(makeCylinderScene(5), 500'000);
+  const CylinderProducer points(makeCylinderSet(5), 500'000);
   const PointSetId gpuSet = cuda_->addSet(points, {.keepSourceOrder = true});
   const PointSetId cpuSet = cpu_->addSet(points, {.keepSourceOrder = true});
   for (uint64_t i = 0; i < 500'000; i += 997) {
@@ -226,13 +226,13 @@ TEST_F(CudaVsCpu, SetsThatComeAndGoDrawTheSameOnBothBackends) {
   // subset: payloads name pool slots, so both backends must hand out the same ones.
   std::vector<PointSetId> cudaSets, cpuSets;
   for (uint64_t seed : {21, 22, 23}) {
-    const CylinderProducer points(makeCylinderScene(seed), 150'000 + 1000 * seed);
+    const CylinderProducer points(makeCylinderSet(seed), 150'000 + 1000 * seed);
     cudaSets.push_back(cuda_->addSet(points));
     cpuSets.push_back(cpu_->addSet(points));
   }
   cuda_->removeSet(cudaSets[1]);
   cpu_->removeSet(cpuSets[1]);
-  const CylinderProducer late(makeCylinderScene(24), 90'000);
+  const CylinderProducer late(makeCylinderSet(24), 90'000);
   cudaSets[1] = cuda_->addSet(late);
   cpuSets[1] = cpu_->addSet(late);
   const std::vector<PointSetId> cudaSubset = {cudaSets[2], cudaSets[1]};
@@ -269,14 +269,14 @@ TEST_F(CudaVsCpu, PointsBeyondGpuMemoryAreAClearError) {
     GTEST_SKIP() << "this GPU holds every point a renderer takes ("
                  << formatBytes(double(freeBytes)) << " free)";
   }
-  EXPECT_THROW(cuda_->addSet(CylinderProducer(makeCylinderScene(1), count)), OutOfMemoryError);
-  cuda_->addSet(CylinderProducer(makeCylinderScene(1), 1000));  // still usable
+  EXPECT_THROW(cuda_->addSet(CylinderProducer(makeCylinderSet(1), count)), OutOfMemoryError);
+  cuda_->addSet(CylinderProducer(makeCylinderSet(1), 1000));  // still usable
   EXPECT_EQ(cuda_->pointCount(), kPoints + 1000u);
 }
 
 TEST_F(CudaVsCpu, MorePointsThanPayloadsIsAnInputError) {
-  EXPECT_THROW(cuda_->addSet(CylinderProducer(makeCylinderScene(1), kMaxPointCount)), InputError);
-  cuda_->addSet(CylinderProducer(makeCylinderScene(1), 1000));  // still usable
+  EXPECT_THROW(cuda_->addSet(CylinderProducer(makeCylinderSet(1), kMaxPointCount)), InputError);
+  cuda_->addSet(CylinderProducer(makeCylinderSet(1), 1000));  // still usable
   EXPECT_EQ(cuda_->pointCount(), kPoints + 1000u);
 }
 

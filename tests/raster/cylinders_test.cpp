@@ -2,14 +2,14 @@
 #include <vector>
 
 #include "pcv/core/float_math.hpp"
-#include "pcv/scene/cylinders.hpp"
+#include "pcv/demo/cylinders.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
 namespace {
 
-TEST(CylinderScene, ParametersFollowTheSeedDemo) {
-  const CylinderScene scene = makeCylinderScene(42);
+TEST(CylinderSet, ParametersFollowTheSeedDemo) {
+  const CylinderSet scene = makeCylinderSet(42);
   ASSERT_EQ(scene.cylinders.size(), 10u);
   for (const Cylinder& c : scene.cylinders) {
     for (int k = 0; k < 3; ++k) {
@@ -32,17 +32,17 @@ TEST(CylinderScene, ParametersFollowTheSeedDemo) {
   }
 }
 
-TEST(CylinderScene, SameSeedSamePointsOtherSeedOtherPoints) {
+TEST(CylinderSet, SameSeedSamePointsOtherSeedOtherPoints) {
   std::vector<Point> a(100000), b(100000), c(100000);
-  generateCylinderPoints(makeCylinderScene(5), a);
-  generateCylinderPoints(makeCylinderScene(5), b);
-  generateCylinderPoints(makeCylinderScene(6), c);
+  generateCylinderPoints(makeCylinderSet(5), a);
+  generateCylinderPoints(makeCylinderSet(5), b);
+  generateCylinderPoints(makeCylinderSet(6), c);
   EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(Point)));
   EXPECT_NE(0, std::memcmp(a.data(), c.data(), a.size() * sizeof(Point)));
 }
 
-TEST(CylinderScene, PointsLieOnTheirCylinderWithJitteredColour) {
-  const CylinderScene scene = makeCylinderScene(3);
+TEST(CylinderSet, PointsLieOnTheirCylinderWithJitteredColor) {
+  const CylinderSet scene = makeCylinderSet(3);
   const uint64_t count = 50000;
   std::vector<Point> points(count);
   generateCylinderPoints(scene, points);

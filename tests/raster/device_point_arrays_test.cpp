@@ -44,7 +44,7 @@ HostArrays makeArrays() {
 
 /// What the host path makes of the same values: origin near the first finite point, float
 /// offsets, the data's colours or elevation colours over the 2nd-98th percentile.
-PointCloud hostCloud(const HostArrays& a, bool colours) {
+PointCloud hostCloud(const HostArrays& a, bool colors) {
   PointCloud cloud;
   cloud.origin = originNear(glm::dvec3(a.xyzw[4], a.xyzw[5], a.xyzw[6]));
   cloud.points.resize(kRows);
@@ -55,8 +55,8 @@ PointCloud hostCloud(const HostArrays& a, bool colours) {
     p.z = float(a.xyzw[4 * i + 2] - cloud.origin.z);
     p.rgba = packRgba(a.rgb[3 * i], a.rgb[3 * i + 1], a.rgb[3 * i + 2]);
   }
-  cloud.hasColor = colours;
-  if (!colours) colorize(cloud, ColorMode::Elevation);
+  cloud.hasColor = colors;
+  if (!colors) colorize(cloud, ColorMode::Elevation);
   return cloud;
 }
 
@@ -76,7 +76,7 @@ class DevicePointArraysTest : public ::testing::Test {
   DeviceArray positions() const {
     return {xyzw_.data(), DeviceScalar::Float64, kRows, 3, 4 * sizeof(double), sizeof(double)};
   }
-  DeviceArray colours() const { return {rgb_.data(), DeviceScalar::UInt8, kRows, 3, 3, 1}; }
+  DeviceArray colors() const { return {rgb_.data(), DeviceScalar::UInt8, kRows, 3, 3, 1}; }
 
   static void expectSamePoints(const std::vector<Point>& got, const PointCloud& expected) {
     ASSERT_EQ(got.size(), expected.points.size());
@@ -94,7 +94,7 @@ class DevicePointArraysTest : public ::testing::Test {
 };
 
 TEST_F(DevicePointArraysTest, PacksTheHostPathsPointsOriginAndBounds) {
-  const DevicePointArrays arrays(positions(), colours());
+  const DevicePointArrays arrays(positions(), colors());
   const PointCloud expected = hostCloud(host_, true);
   EXPECT_EQ(arrays.origin(), expected.origin);
   const Box3d bounds = expected.worldBounds();
@@ -112,7 +112,7 @@ TEST_F(DevicePointArraysTest, PacksTheHostPathsPointsOriginAndBounds) {
   expectSamePoints(downloaded, expected);
 }
 
-TEST_F(DevicePointArraysTest, WithoutColoursPointsGetTheHostsElevationColours) {
+TEST_F(DevicePointArraysTest, WithoutColorsPointsGetTheHostsElevationColors) {
   const DevicePointArrays arrays(positions(), std::nullopt);
   EXPECT_FALSE(arrays.hasColor());
   std::vector<Point> got(kRows);
@@ -121,7 +121,7 @@ TEST_F(DevicePointArraysTest, WithoutColoursPointsGetTheHostsElevationColours) {
 }
 
 TEST_F(DevicePointArraysTest, DrawsTheHostCloudsPixelsOnTheCudaBackend) {
-  const DevicePointArrays arrays(positions(), colours());
+  const DevicePointArrays arrays(positions(), colors());
   const PointCloud expected = hostCloud(host_, true);
   auto renderer = createRenderer("cuda");
   const Camera camera = frameBounds(expected.worldBounds(), 640.0f / 480.0f);

@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "pcv/core/point_filter.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
-#include "pcv/scene/cylinder_viewpoints.hpp"
-#include "pcv/scene/cylinders.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_viewpoints.hpp"
+#include "pcv/demo/cylinders.hpp"
 #include "synthetic_filter_fields.hpp"
 #include "test_support.hpp"
 
@@ -26,7 +26,7 @@ TEST(FilterCudaVsCpu, FilteredFramesArePixelIdentical) {
   PCV_REQUIRE_CUDA();
   std::unique_ptr<Renderer> cuda = createRenderer("cuda", kSlicedLayout);
   std::unique_ptr<Renderer> cpu = createRenderer("cpu", kSlicedLayout);
-  const CylinderProducer points(makeCylinderScene(11), kPoints);
+  const CylinderProducer points(makeCylinderSet(11), kPoints);
   for (Renderer* renderer : {cuda.get(), cpu.get()}) {
     const PointSetId set = renderer->addSet(points, {.keepSourceOrder = true});
     renderer->setFilterData(set, fieldsOf, "intensity");
@@ -55,7 +55,7 @@ TEST(FilterCudaVsCpu, WholeMixedAndCulledBatchesArePixelIdentical) {
   PCV_REQUIRE_CUDA();
   std::unique_ptr<Renderer> cuda = createRenderer("cuda", kSlicedLayout);
   std::unique_ptr<Renderer> cpu = createRenderer("cpu", kSlicedLayout);
-  const CylinderProducer points(makeCylinderScene(11), kPoints);
+  const CylinderProducer points(makeCylinderSet(11), kPoints);
   for (Renderer* renderer : {cuda.get(), cpu.get()}) {
     const PointSetId set = renderer->addSet(points, {.keepSourceOrder = true});
     renderer->setFilterData(set, fieldsOf, "intensity");
@@ -80,7 +80,7 @@ TEST(FilterCudaVsCpu, WholeMixedAndCulledBatchesArePixelIdentical) {
   std::vector<std::pair<std::string, ViewTransform>> views;
   for (const CylinderViewpoint& viewpoint : kCylinderViewpoints)
     views.emplace_back(viewpoint.name, test::makeView(viewpoint.camera(), 640, 360));
-  const CylinderScene scene = makeCylinderScene(11);  // kept: `centre` points into it
+  const CylinderSet scene = makeCylinderSet(11);  // kept: `centre` points into it
   const float* centre = scene.cylinders[0].center;
   Camera narrow;
   narrow.lookAlong(glm::dvec3(centre[0], centre[1], centre[2]) - narrow.eye);
@@ -114,7 +114,7 @@ TEST(FilterCudaVsCpu, KeptVerdictsFollowNewFilterData) {
   PCV_REQUIRE_CUDA();
   std::unique_ptr<Renderer> cuda = createRenderer("cuda", kSlicedLayout);
   std::unique_ptr<Renderer> cpu = createRenderer("cpu", kSlicedLayout);
-  const CylinderProducer points(makeCylinderScene(11), kPoints);
+  const CylinderProducer points(makeCylinderSet(11), kPoints);
   std::vector<PointSetId> sets;
   for (Renderer* renderer : {cuda.get(), cpu.get()}) {
     sets.push_back(renderer->addSet(points, {.keepSourceOrder = true}));
@@ -147,8 +147,8 @@ TEST(FilterCudaVsCpu, SetsWithoutFilterDataBesideOnesWithAreLeftOutAlike) {
   PCV_REQUIRE_CUDA();
   std::unique_ptr<Renderer> cuda = createRenderer("cuda", kSlicedLayout);
   std::unique_ptr<Renderer> cpu = createRenderer("cpu", kSlicedLayout);
-  const CylinderProducer points(makeCylinderScene(11), kPoints / 4);
-  const CylinderProducer plain(makeCylinderScene(12), kPoints / 4);
+  const CylinderProducer points(makeCylinderSet(11), kPoints / 4);
+  const CylinderProducer plain(makeCylinderSet(12), kPoints / 4);
   for (Renderer* renderer : {cuda.get(), cpu.get()}) {
     const PointSetId set = renderer->addSet(points, {.keepSourceOrder = true});
     renderer->setFilterData(set, fieldsOf, "intensity");

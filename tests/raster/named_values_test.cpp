@@ -113,7 +113,7 @@ TEST(NamedValues, RasterMethods) {
   expectWrongNamesRefused(methodTable());
 }
 
-TEST(NamedValues, ColourModes) {
+TEST(NamedValues, ColorModes) {
   EXPECT_EQ(colorModeNames(),
             (Names{"rgb", "elevation", "intensity", "classification", "attribute"}));
   expectRoundTrip(colorModeTable());
@@ -123,7 +123,7 @@ TEST(NamedValues, ColourModes) {
   expectWrongNamesRefused(colorModeTable());
 }
 
-TEST(NamedValues, ColourMapsReadAnAliasButWriteOneName) {
+TEST(NamedValues, ColorMapsReadAnAliasButWriteOneName) {
   EXPECT_EQ(colorMapNames(), (Names{"viridis", "turbo", "grey"}));
   expectRoundTrip(colorMapTable());
   expectEveryValueNamed(colorMapTable(), {ColorMap::Viridis, ColorMap::Turbo, ColorMap::Grey});

@@ -2,7 +2,7 @@
 // the cylinders, every exact method, wide and world-sized points, clipping and picking, pixel for
 // pixel. Skipped (with the reason) without a usable CUDA device.
 #include "pcv/core/camera_framing.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
@@ -16,7 +16,7 @@ class OrthoCudaVsCpu : public ::testing::Test {
     PCV_REQUIRE_CUDA();
     cuda_ = createRenderer("cuda");
     cpu_ = createRenderer("cpu");
-    const CylinderProducer points(makeCylinderScene(11), kPoints);
+    const CylinderProducer points(makeCylinderSet(11), kPoints);
     cuda_->addSet(points);
     cpu_->addSet(points);
   }

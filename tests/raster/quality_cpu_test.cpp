@@ -118,7 +118,7 @@ TEST(QualityPointSize, FootprintsOfPointsJustOutsideTheImageReachIn) {
 
 TEST(QualityPipeline, OnePixelPointsMatchThePlainCompactMethodExactly) {
   auto renderer = createRenderer("cpu");
-  renderer->addSet(CylinderProducer(makeCylinderScene(3), 400'000));
+  renderer->addSet(CylinderProducer(makeCylinderSet(3), 400'000));
   const ViewTransform view = test::makeView(Camera{}, 320, 200);
   RenderSettings plain;
   plain.background = packRgba(1, 2, 3);
@@ -135,7 +135,7 @@ TEST(QualityPipeline, OnePixelPointsMatchThePlainCompactMethodExactly) {
 
 TEST(QualityPipeline, SameImageWithAnyThreadCount) {
   auto renderer = createRenderer("cpu");
-  renderer->addSet(CylinderProducer(makeCylinderScene(4), 300'000));
+  renderer->addSet(CylinderProducer(makeCylinderSet(4), 300'000));
   const ViewTransform view =
       test::makeView(Camera::lookingFrom({-0.8, -0.6, 0.9}, 35.0f, -40.0f), 320, 200);
   RenderSettings settings;
@@ -240,7 +240,7 @@ TEST(QualityEdl, LeavesAFlatAreaUntouchedAndDarkensTheFarSideOfAnEdge) {
 
 TEST(QualityEdl, StrengthZeroChangesNothing) {
   auto renderer = createRenderer("cpu");
-  renderer->addSet(CylinderProducer(makeCylinderScene(5), 200'000));
+  renderer->addSet(CylinderProducer(makeCylinderSet(5), 200'000));
   const ViewTransform view = test::makeView(Camera{}, 200, 120);
   RenderSettings gradient;  // keeps the pipeline on without EDL
   gradient.quality.backgroundGradient = true;
@@ -252,7 +252,7 @@ TEST(QualityEdl, StrengthZeroChangesNothing) {
             0u);
 }
 
-TEST(QualityBlend, AveragesCoLocatedColoursExactly) {
+TEST(QualityBlend, AveragesCoLocatedColorsExactly) {
   const std::vector<Point> points = {{-2.0f, 0.0f, 0.0f, packRgba(100, 0, 0)},
                                      {-2.0f, 0.0f, 0.0f, packRgba(201, 50, 7)}};
   RenderSettings hq;

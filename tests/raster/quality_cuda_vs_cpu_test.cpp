@@ -2,8 +2,8 @@
 // per-point and per-pixel code and integer accumulation, so the images must be identical.
 // Skipped (never passed) without a usable CUDA device.
 #include "pcv/raster/quality_presets.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
-#include "pcv/scene/cylinder_viewpoints.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_viewpoints.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
@@ -15,7 +15,7 @@ TEST(QualityCudaVsCpu, EveryModeIsPixelIdenticalAtFourViewsAndTwoSizes) {
   PCV_REQUIRE_CUDA();
   auto cuda = createRenderer("cuda");
   auto cpu = createRenderer("cpu");
-  const CylinderProducer points(makeCylinderScene(12), 2'000'000);
+  const CylinderProducer points(makeCylinderSet(12), 2'000'000);
   cuda->addSet(points);
   cpu->addSet(points);
   for (const QualityPreset& mode : qualityPresets()) {
@@ -39,7 +39,7 @@ TEST(QualityCudaVsCpu, EveryModeIsPixelIdenticalAtFourViewsAndTwoSizes) {
 TEST(QualityCudaVsCpu, DefaultsLaunchThePlainMethodsStages) {
   PCV_REQUIRE_CUDA();
   auto cuda = createRenderer("cuda");
-  cuda->addSet(CylinderProducer(makeCylinderScene(12), 100'000));
+  cuda->addSet(CylinderProducer(makeCylinderSet(12), 100'000));
   const ViewTransform view = test::makeView(Camera{}, 320, 200);
   test::renderToImage(*cuda, view, {});
   for (const StageTiming& stage : cuda->lastTimings()) {

@@ -39,20 +39,20 @@ TEST(RendererSets, FramesDrawEverySetOrTheOnesAsked) {
   EXPECT_EQ(renderer->pointCount(), 150u);
   EXPECT_EQ(renderer->sets(), (std::vector<PointSetId>{red, green, blue}));
   const ViewTransform view = test::makeView(Camera{}, 200, 200);
-  auto countColour = [](const Image& image, uint32_t rgba) {
+  auto countColor = [](const Image& image, uint32_t rgba) {
     return std::count(image.pixels.begin(), image.pixels.end(), rgba);
   };
   const Image all = test::renderToImage(*renderer, view, {});
-  EXPECT_GT(countColour(all, packRgba(255, 0, 0)), 20);
-  EXPECT_GT(countColour(all, packRgba(0, 255, 0)), 20);
-  EXPECT_GT(countColour(all, packRgba(0, 0, 255)), 20);
+  EXPECT_GT(countColor(all, packRgba(255, 0, 0)), 20);
+  EXPECT_GT(countColor(all, packRgba(0, 255, 0)), 20);
+  EXPECT_GT(countColor(all, packRgba(0, 0, 255)), 20);
 
   Image two(200, 200, test::kPoisonPixel);
   const std::vector<PointSetId> sets = {blue, red};
   renderer->render(sets, view, {}, {two.pixels.data(), 200, 200, MemorySpace::Host});
-  EXPECT_EQ(countColour(two, packRgba(255, 0, 0)), countColour(all, packRgba(255, 0, 0)));
-  EXPECT_EQ(countColour(two, packRgba(0, 255, 0)), 0);
-  EXPECT_EQ(countColour(two, packRgba(0, 0, 255)), countColour(all, packRgba(0, 0, 255)));
+  EXPECT_EQ(countColor(two, packRgba(255, 0, 0)), countColor(all, packRgba(255, 0, 0)));
+  EXPECT_EQ(countColor(two, packRgba(0, 255, 0)), 0);
+  EXPECT_EQ(countColor(two, packRgba(0, 0, 255)), countColor(all, packRgba(0, 0, 255)));
   EXPECT_EQ(test::countLitPixels(two, test::kPoisonPixel), two.pixels.size());
 }
 
@@ -93,7 +93,7 @@ TEST(RendererSets, PayloadsNameTheirSetAndPoint) {
 
 TEST(RendererSets, SetsLargerThanALayoutSliceDrawAsOne) {
   // Two batches per slice: 100 000 points take five slices, each sorted on its own.
-  const CylinderProducer points(makeCylinderScene(3), 100'000);
+  const CylinderProducer points(makeCylinderSet(3), 100'000);
   auto sliced = createRenderer("cpu", {.layoutSliceBatches = 2});
   auto whole = createRenderer("cpu");
   sliced->addSet(points);
@@ -112,7 +112,7 @@ TEST(RendererSets, SetsLargerThanALayoutSliceDrawAsOne) {
   EXPECT_NEAR(litCompact, litPacked, 0.01 * litPacked);
 }
 
-TEST(RendererSets, EdlAutoShadesOnlyWhenASetHasNoColourOfItsOwn) {
+TEST(RendererSets, EdlAutoShadesOnlyWhenASetHasNoColorOfItsOwn) {
   auto renderer = createRenderer("cpu");
   const std::vector<Point> points = rowOfPoints(0.0f, packRgba(200, 200, 200), 50);
   renderer->addSet(points, {.hasColor = true});

@@ -15,7 +15,7 @@ std::vector<Point> rowOfPoints(float y, uint32_t rgba, int count) {
   return points;
 }
 
-long countColour(const Image& image, uint32_t rgba) {
+long countColor(const Image& image, uint32_t rgba) {
   return long(std::count(image.pixels.begin(), image.pixels.end(), rgba));
 }
 
@@ -34,8 +34,8 @@ TEST(ReservedPool, ItsSetsAndTheSetsBesideItDrawAndPickInOneFrame) {
 
   const ViewTransform view = makeViewTransform(Camera{}, 200, 200);
   const Image all = test::renderToImage(*renderer, view, {});
-  EXPECT_GT(countColour(all, kRed), 100);
-  EXPECT_GT(countColour(all, kGreen), 50);
+  EXPECT_GT(countColor(all, kRed), 100);
+  EXPECT_GT(countColor(all, kGreen), 50);
   Image listed(200, 200, test::kPoisonPixel);
   const std::vector<PointSetId> sets = {inCore, *streamed, later};
   renderer->render(sets, view, {}, {listed.pixels.data(), 200, 200, MemorySpace::Host});
@@ -103,7 +103,7 @@ TEST(ReservedPool, DroppingTheHandleRemovesItsSetsAndFreesItsMemory) {
   const PointSetId refill = renderer->addSet(rowOfPoints(0.0f, kRed, int(capacity) - 64));
   EXPECT_EQ(renderer->residentBytes(), held);
   const Image image = test::renderToImage(*renderer, makeViewTransform(Camera{}, 200, 200), {});
-  EXPECT_EQ(countColour(image, kGreen), 0) << "the pool's set is gone";
+  EXPECT_EQ(countColor(image, kGreen), 0) << "the pool's set is gone";
   EXPECT_GT(renderer->pointCount(refill), 0u);
 }
 
@@ -141,7 +141,7 @@ TEST(ReservedPool, SetsInAndBesideThePoolDrawTheSameOnBothBackends) {
     renderer->removeSet(gone);
     images.push_back(test::renderToImage(*renderer, makeViewTransform(Camera{}, 200, 200), {}));
   }
-  EXPECT_GT(countColour(images[0], kGreen), 50);
+  EXPECT_GT(countColor(images[0], kGreen), 50);
   EXPECT_EQ(test::countDifferentPixels(images[0], images[1]), 0u);
 }
 

@@ -8,8 +8,8 @@
 
 #include "pcv/cuda/device_buffer.hpp"
 #include "pcv/raster/host_image_pool.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
-#include "pcv/scene/cylinder_viewpoints.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_viewpoints.hpp"
 #include "row_order_support.hpp"
 #include "test_support.hpp"
 

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include "pcv/core/error.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
-#include "pcv/scene/cylinder_viewpoints.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_viewpoints.hpp"
 #include "test_support.hpp"
 
 namespace pcv::row_order_test {
@@ -35,7 +35,7 @@ inline Image renderTopRowFirst(Renderer& renderer, const ViewTransform& view,
 
 inline std::unique_ptr<Renderer> cylinders(const char* backend) {
   std::unique_ptr<Renderer> renderer = createRenderer(backend);
-  renderer->addSet(CylinderProducer(makeCylinderScene(5), 200'000));
+  renderer->addSet(CylinderProducer(makeCylinderSet(5), 200'000));
   return renderer;
 }
 

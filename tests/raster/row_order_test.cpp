@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "pcv/core/error.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
-#include "pcv/scene/cylinder_viewpoints.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_viewpoints.hpp"
 #include "row_order_support.hpp"
 #include "test_support.hpp"
 

@@ -13,8 +13,8 @@
 #include "pcv/core/point_filter.hpp"
 #include "pcv/raster/quality_presets.hpp"
 #include "pcv/raster/vulkan_devices.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
-#include "pcv/scene/cylinder_viewpoints.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_viewpoints.hpp"
 #include "synthetic_filter_fields.hpp"
 #include "test_support.hpp"
 #include "vulkan/vulkan_backend.hpp"
@@ -34,7 +34,7 @@ class VulkanVsCpu : public ::testing::Test {
     PCV_REQUIRE_VULKAN();
     vulkan_ = createRenderer("vulkan", kSlicedLayout);
     cpu_ = createRenderer("cpu", kSlicedLayout);
-    const CylinderProducer points(makeCylinderScene(11), kPoints);
+    const CylinderProducer points(makeCylinderSet(11), kPoints);
     vulkanSet_ = vulkan_->addSet(points, {.keepSourceOrder = true});
     cpuSet_ = cpu_->addSet(points, {.keepSourceOrder = true});
   }
@@ -203,13 +203,13 @@ TEST_F(VulkanVsCpu, PicksFindTheSamePoints) {
 TEST_F(VulkanVsCpu, SetsThatComeAndGoDrawTheSame) {
   std::vector<PointSetId> gpuSets, cpuSets;
   for (uint64_t seed : {21, 22, 23}) {
-    const CylinderProducer points(makeCylinderScene(seed), 50'000 + 1000 * seed);
+    const CylinderProducer points(makeCylinderSet(seed), 50'000 + 1000 * seed);
     gpuSets.push_back(vulkan_->addSet(points));
     cpuSets.push_back(cpu_->addSet(points));
   }
   vulkan_->removeSet(gpuSets[1]);
   cpu_->removeSet(cpuSets[1]);
-  const CylinderProducer late(makeCylinderScene(24), 30'000);
+  const CylinderProducer late(makeCylinderSet(24), 30'000);
   gpuSets[1] = vulkan_->addSet(late);
   cpuSets[1] = cpu_->addSet(late);
   const std::vector<PointSetId> gpuSubset = {gpuSets[2], gpuSets[1]};
@@ -270,9 +270,9 @@ TEST_F(VulkanVsCpu, PointsBeyondDeviceMemoryAreAClearErrorAndTheRendererGoesOn) 
   if (count > kMaxPointCount - kPoints) {
     GTEST_SKIP() << "this device holds every point a renderer takes";
   }
-  EXPECT_THROW(vulkan_->addSet(CylinderProducer(makeCylinderScene(1), count)), OutOfMemoryError);
-  vulkan_->addSet(CylinderProducer(makeCylinderScene(1), 1000));
-  cpu_->addSet(CylinderProducer(makeCylinderScene(1), 1000));
+  EXPECT_THROW(vulkan_->addSet(CylinderProducer(makeCylinderSet(1), count)), OutOfMemoryError);
+  vulkan_->addSet(CylinderProducer(makeCylinderSet(1), 1000));
+  cpu_->addSet(CylinderProducer(makeCylinderSet(1), 1000));
   expectSameFrame(test::makeView(kCylinderViewpoints[0].camera(), 320, 200), {}, "after");
 }
 
@@ -284,11 +284,11 @@ TEST(VulkanSlices, APoolCutIntoManySlicesDrawsAndPicksAsTheCpuBackend) {
   Renderer vulkan(createVulkanBackend(PointStorage::CompactAndPoints, "", true, 1 << 16),
                   kSlicedLayout);
   std::unique_ptr<Renderer> cpu = createRenderer("cpu", kSlicedLayout);
-  const CylinderProducer points(makeCylinderScene(11), kPoints);
+  const CylinderProducer points(makeCylinderSet(11), kPoints);
   const PointSetId gpuSet = vulkan.addSet(points, {.keepSourceOrder = true});
   const PointSetId cpuSet = cpu->addSet(points, {.keepSourceOrder = true});
-  vulkan.addSet(CylinderProducer(makeCylinderScene(3), 70'001));
-  cpu->addSet(CylinderProducer(makeCylinderScene(3), 70'001));
+  vulkan.addSet(CylinderProducer(makeCylinderSet(3), 70'001));
+  cpu->addSet(CylinderProducer(makeCylinderSet(3), 70'001));
   vulkan.setFilterData(gpuSet, fieldsOf, "intensity");
   cpu->setFilterData(cpuSet, fieldsOf, "intensity");
   EXPECT_EQ(vulkan.downloadPoints(gpuSet).size(), kPoints);

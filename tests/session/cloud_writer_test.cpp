@@ -10,7 +10,7 @@
 namespace pcv {
 namespace {
 
-std::shared_ptr<PointCloud> colouredLine(int count) {
+std::shared_ptr<PointCloud> coloredLine(int count) {
   auto cloud = std::make_shared<PointCloud>();
   cloud->origin = glm::dvec3(500000.0, 5000000.0, 100.0);
   cloud->hasColor = true;
@@ -32,7 +32,7 @@ TEST(CloudWriter, KindComesFromTheName) {
 
 TEST(CloudWriter, EachKindReadsBackTheSamePoints) {
   test::TempDir dir;
-  const std::shared_ptr<PointCloud> cloud = colouredLine(50);
+  const std::shared_ptr<PointCloud> cloud = coloredLine(50);
   for (const char* name : {"line.las", "line.laz", "line.copc.laz"}) {
     const std::filesystem::path path = dir.file(name);
     const CloudWriteSummary summary = writePointCloud(cloud, path);
@@ -52,7 +52,7 @@ TEST(CloudWriter, EachKindReadsBackTheSamePoints) {
 TEST(CloudWriter, AFailedWriteLeavesNoFile) {
   test::TempDir dir;
   const std::filesystem::path path = dir.file("missing-folder/line.las");
-  EXPECT_THROW(writePointCloud(colouredLine(3), path), Error);
+  EXPECT_THROW(writePointCloud(coloredLine(3), path), Error);
   EXPECT_FALSE(std::filesystem::exists(path));
   EXPECT_TRUE(std::filesystem::is_empty(dir.file("")));
 }

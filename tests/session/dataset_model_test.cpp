@@ -48,7 +48,7 @@ struct DatasetModel {
   std::unique_ptr<Renderer> renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
   test::ReportedErrors errors;
   SceneModel scene{*renderer,
-                   DemoScene{},
+                   DemoCylinders{},
                    {},
                    {.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20},
                    errors.report()};

@@ -38,7 +38,7 @@ TEST(SceneModel, AFileLargerThanTheMemoryLimitStreamsFromItsCopcCache) {
       .pointBudget = 10'000'000, .gpuMemoryBytes = 16 << 20, .memoryBytes = 1000};
   auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
   test::ReportedErrors errors;
-  SceneModel scene(*renderer, DemoScene{.pointCount = 1000, .seed = 1}, {}, limits,
+  SceneModel scene(*renderer, DemoCylinders{.pointCount = 1000, .seed = 1}, {}, limits,
                    errors.report());
   scene.showDemo();
   scene.wait();
@@ -67,7 +67,7 @@ TEST(SceneModel, InCoreReadsAFileLargerThanTheMemoryLimitWhole) {
   test::TempDir dir;
   const std::string las = test::writeGridLas(dir.file("grid.las")).string();
   auto renderer = createRenderer("cpu");
-  SceneModel scene(*renderer, DemoScene{}, {}, {.memoryBytes = 1000, .inCore = true});
+  SceneModel scene(*renderer, DemoCylinders{}, {}, {.memoryBytes = 1000, .inCore = true});
   scene.open({las}, true);
   ASSERT_TRUE(settle(scene));
   EXPECT_EQ(scene.parts().stream.get(), nullptr);

@@ -54,7 +54,7 @@ TEST(SceneModel, ShowsTheCylindersUntilAFileReplacesThem) {
   test::TempDir dir;
   test::writeBytes(dir.file("a.las"), test::makeLas(pointsAt(100.0, 40)));
   auto renderer = createRenderer("cpu");
-  SceneModel scene(*renderer, DemoScene{.pointCount = 5000, .seed = 1}, {});
+  SceneModel scene(*renderer, DemoCylinders{.pointCount = 5000, .seed = 1}, {});
   scene.showDemo();
   scene.wait();
   EXPECT_EQ(renderer->pointCount(), 5000u);
@@ -72,7 +72,7 @@ TEST(SceneModel, ShowsTheCylindersUntilAFileReplacesThem) {
 
 TEST(SceneModel, CylindersAreLaidOutOffTheCallersThread) {
   auto renderer = createRenderer("cpu");
-  SceneModel scene(*renderer, DemoScene{.pointCount = 3'000'000, .seed = 1}, {});
+  SceneModel scene(*renderer, DemoCylinders{.pointCount = 3'000'000, .seed = 1}, {});
   scene.showDemo();  // returns at once: the window keeps drawing while they are laid out
   EXPECT_TRUE(scene.preparing());
   EXPECT_FALSE(scene.pick(Camera{}, {}, 64, 64, 32, 32));  // the renderer is busy meanwhile
@@ -103,7 +103,8 @@ TEST(SceneModel, AFailedFileKeepsWhatWasShownAndSaysWhy) {
   test::writeText(dir.file("bad.ply"), "ply\nformat ascii 1.0\nelement vertex 1\n");
   auto renderer = createRenderer("cpu");
   test::ReportedErrors reported;
-  SceneModel scene(*renderer, DemoScene{.pointCount = 3000, .seed = 2}, {}, {}, reported.report());
+  SceneModel scene(*renderer, DemoCylinders{.pointCount = 3000, .seed = 2}, {}, {},
+                   reported.report());
   scene.showDemo();
   scene.wait();
   scene.open({dir.file("bad.ply").string()}, true);
@@ -118,13 +119,13 @@ TEST(SceneModel, AFailedFileKeepsWhatWasShownAndSaysWhy) {
 
 LoadedScene::LoadedScene(int count) {
   test::writeBytes(dir.file("a.las"), test::makeLas(pointsAt(100.0, count)));
-  scene = std::make_unique<SceneModel>(*renderer, DemoScene{}, ColoringOptions{}, StreamLimits{},
-                                       errors.report());
+  scene = std::make_unique<SceneModel>(*renderer, DemoCylinders{}, ColoringOptions{},
+                                       StreamLimits{}, errors.report());
   scene->open({dir.file("a.las").string()}, true);
   pollUntilLoaded(*scene);
 }
 
-TEST(SceneModel, RecolouringKeepsOneSetAndTheMemoryItNeeds) {
+TEST(SceneModel, RecoloringKeepsOneSetAndTheMemoryItNeeds) {
   LoadedScene loaded(60);
   SceneModel& scene = *loaded.scene;
   Renderer* renderer = loaded.renderer.get();

@@ -8,8 +8,8 @@
 #include "io_test_util.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_records.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
-#include "pcv/scene/cylinders.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
+#include "pcv/demo/cylinders.hpp"
 #include "synthetic_point_files.hpp"
 
 namespace pcv::test {
@@ -37,8 +37,8 @@ inline std::filesystem::path writeCylinderCopc(const std::filesystem::path& path
                                                uint64_t count = 40'000,
                                                const glm::dvec3& origin = glm::dvec3(0.0)) {
   const PointRecordSource source = [count, origin] {
-    CylinderScene scene = makeCylinderScene(3);
-    const Box3d bounds = cylinderSceneReach(scene);
+    CylinderSet scene = makeCylinderSet(3);
+    const Box3d bounds = cylinderSetReach(scene);
     return producedRecords(std::make_shared<CylinderProducer>(std::move(scene), count), bounds,
                            origin, 7);
   };

@@ -9,10 +9,10 @@
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/session/scene_model.hpp"
 #include "pcv/session/stream_limits.hpp"
+#include "reported_errors.hpp"
 #include "session_test_files.hpp"
 #if PCV_WITH_CUDA
 #include "pcv/cuda/device_buffer.hpp"
-#include "reported_errors.hpp"
 #endif
 
 namespace pcv {
@@ -44,7 +44,7 @@ struct StreamWithFileBeside {
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
   test::ReportedErrors errors;
   SceneModel scene{*renderer,
-                   DemoScene{.pointCount = 1000, .seed = 1},
+                   DemoCylinders{.pointCount = 1000, .seed = 1},
                    {},
                    {.pointBudget = 10'000'000, .gpuMemoryBytes = 16 << 20},
                    errors.report()};
@@ -178,7 +178,7 @@ TEST(StreamBeside, RemovingTheFilesKeepsTheStream) {
     EXPECT_GT(s.renderer->pointCount(set), 0u);
 }
 
-TEST(StreamBeside, RecolouringKeepsBoth) {
+TEST(StreamBeside, RecoloringKeepsBoth) {
   StreamWithFileBeside s;
   s.scene.setColoring({.mode = ColorMode::Elevation});
   ASSERT_NE(s.scene.parts().stream.get(), nullptr);
@@ -221,7 +221,7 @@ TEST(StreamBeside, AFileThatDoesNotFitBesideTheStreamIsAnError) {
   const uint64_t free = renderer->freeMemoryBytes();
   test::ReportedErrors reported;
   SceneModel scene{*renderer,
-                   DemoScene{.pointCount = 1000, .seed = 1},
+                   DemoCylinders{.pointCount = 1000, .seed = 1},
                    {},
                    {.pointBudget = 10'000'000, .gpuMemoryBytes = free - (16 << 20)},
                    reported.report()};
@@ -252,7 +252,7 @@ TEST(StreamBeside, ABudgetTheRendererCannotReserveIsAnError) {
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
   test::ReportedErrors errors;
   SceneModel scene{*renderer,
-                   DemoScene{.pointCount = 1000, .seed = 1},
+                   DemoCylinders{.pointCount = 1000, .seed = 1},
                    {},
                    {.pointBudget = 10'000'000, .gpuMemoryBytes = 1ull << 50},
                    errors.report()};

@@ -40,7 +40,7 @@ struct StreamingScene {
   std::unique_ptr<Renderer> renderer = createRenderer("cpu");
   test::ReportedErrors errors;
   SceneModel scene{*renderer,
-                   DemoScene{.pointCount = 1000, .seed = 1},
+                   DemoCylinders{.pointCount = 1000, .seed = 1},
                    {},
                    {.pointBudget = 10'000'000, .gpuMemoryBytes = 64 << 20},
                    errors.report()};
@@ -82,7 +82,7 @@ TEST(StreamedScene, PicksAStreamedPointInsideTheCloud) {
   }
 }
 
-TEST(StreamedScene, RecolouringStreamsAgainAndABadAttributeFallsBack) {
+TEST(StreamedScene, RecoloringStreamsAgainAndABadAttributeFallsBack) {
   PCV_SAMPLE(copc, "lone-star.copc.laz");
   StreamingScene s;
   s.scene.open({copc}, true);

@@ -89,7 +89,7 @@ std::filesystem::path writeFolder(const test::TempDir& dir) {
   return folder;
 }
 
-uint64_t countColour(const Image& image, uint32_t rgba) {
+uint64_t countColor(const Image& image, uint32_t rgba) {
   return uint64_t(std::count(image.pixels.begin(), image.pixels.end(), rgba));
 }
 
@@ -97,12 +97,12 @@ TEST(TileBoxes, RenderDrawsTheOutlinesWhereTheyProjectOnTheCpuBackend) {
   test::TempDir dir;
   const std::filesystem::path folder = writeFolder(dir);
   const uint32_t amber = TileBoxStyle{}.rgba;
-  EXPECT_EQ(countColour(renderTiles(folder, false, "cpu"), amber), 0u)
+  EXPECT_EQ(countColor(renderTiles(folder, false, "cpu"), amber), 0u)
       << "no box without --tile-boxes (the tiles' own colours are not amber)";
   ViewTransform view{};
   glm::dvec3 origin(0.0);
   const Image image = renderTiles(folder, true, "cpu", &view, &origin);
-  ASSERT_GT(countColour(image, amber), uint64_t(kWidth));
+  ASSERT_GT(countColor(image, amber), uint64_t(kWidth));
 
   // The highest boxes' top edges lie above every point, seen from above: they are drawn where
   // they project (within a pixel: the compact layout quantizes positions to 1/2046 of a batch's
@@ -139,7 +139,7 @@ TEST(TileBoxes, CudaDrawsTheSamePixelsAsTheCpuBackend) {
   test::TempDir dir;
   const std::filesystem::path folder = writeFolder(dir);
   const Image cpu = renderTiles(folder, true, "cpu"), cuda = renderTiles(folder, true, "cuda");
-  EXPECT_GT(countColour(cuda, TileBoxStyle{}.rgba), uint64_t(kWidth));
+  EXPECT_GT(countColor(cuda, TileBoxStyle{}.rgba), uint64_t(kWidth));
   EXPECT_EQ(cpu.pixels, cuda.pixels);
 }
 

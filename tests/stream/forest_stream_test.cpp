@@ -47,7 +47,7 @@ Image render(Renderer& renderer, std::span<const PointSetId> sets, const Camera&
   return image;
 }
 
-long countColour(const Image& image, uint32_t rgba) {
+long countColor(const Image& image, uint32_t rgba) {
   return long(std::count(image.pixels.begin(), image.pixels.end(), rgba));
 }
 
@@ -63,7 +63,7 @@ TEST(StreamedForest, EveryTreeConvergesToTheInCoreImageOfItsNodes) {
       << "refined to the last level: every node of every tree";
   const Image streamed = render(*renderer, sets, camera, cloud.origin());
   for (uint32_t tree = 0; tree < 3; ++tree) {
-    EXPECT_GT(countColour(streamed, SyntheticNodeSource::treeColour(tree)), 500) << tree;
+    EXPECT_GT(countColor(streamed, SyntheticNodeSource::treeColor(tree)), 500) << tree;
   }
   // In core: the same nodes decoded and added in the order the stream draws them.
   auto inCore = createRenderer("cpu", {.storage = PointStorage::Compact});
@@ -93,8 +93,8 @@ TEST(StreamedForest, ABudgetSmallerThanTheForestIsSharedByItsTrees) {
   EXPECT_GT(cloud.stats().pointsDrawn, 25'000u) << "the budget is used";
   EXPECT_LE(renderer->reservedPointSlots(), 40'000u);
   const Image image = render(*renderer, sets, camera, cloud.origin());
-  EXPECT_GT(countColour(image, SyntheticNodeSource::treeColour(0)), 500);
-  EXPECT_GT(countColour(image, SyntheticNodeSource::treeColour(1)), 500);
+  EXPECT_GT(countColor(image, SyntheticNodeSource::treeColor(0)), 500);
+  EXPECT_GT(countColor(image, SyntheticNodeSource::treeColor(1)), 500);
 }
 
 TEST(StreamedForest, AnInCoreSetIsDrawnAndPickedBesideTheStream) {
@@ -120,8 +120,8 @@ TEST(StreamedForest, AnInCoreSetIsDrawnAndPickedBesideTheStream) {
     EXPECT_GT(cloud.reservedPoints(), 0u);
     sets.push_back(inCore);
     const Image both = render(*renderer, sets, camera, cloud.origin());
-    EXPECT_GT(countColour(both, red), 1000);
-    EXPECT_GT(countColour(both, SyntheticNodeSource::treeColour(0)), 1000) << "beside the wall";
+    EXPECT_GT(countColor(both, red), 1000);
+    EXPECT_GT(countColor(both, SyntheticNodeSource::treeColor(0)), 1000) << "beside the wall";
     const ViewTransform view = makeViewTransform(camera, 320, 180, cloud.origin());
     PixelHit hit{};
     ASSERT_TRUE(projectPoint(view, -60.0f, -25.0f, 0.0f, hit));

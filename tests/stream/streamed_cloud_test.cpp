@@ -88,9 +88,9 @@ TEST(StreamedCloud, ConvergedImageEqualsTheInCoreRenderOfTheSamePoints) {
   for (uint32_t node : selectNodes(
            tree, {.camera = camera, .widthPx = 640, .heightPx = 360, .pointBudget = ~0ull})) {
     if (tree.node(node).pointCount == 0) continue;
-    UninitializedVector<Point> coloured;
-    coloredPoints(file->decodeNode(node), fixed, coloured);
-    all.push_back(inCore->addSet(coloured));
+    UninitializedVector<Point> colored;
+    coloredPoints(file->decodeNode(node), fixed, colored);
+    all.push_back(inCore->addSet(colored));
   }
   EXPECT_EQ(
       test::countDifferentPixels(image, renderSets(*inCore, all, camera, cloud.origin(), 640, 360)),
@@ -205,7 +205,7 @@ TEST(StreamedCloud, ClosingWhileNodesDecodeIsClean) {
   EXPECT_EQ(renderer->pointCount(), 0u) << "every set removed";
 }
 
-TEST(StreamedCloud, ColoursBy16BitRgbLikeTheFileReader) {
+TEST(StreamedCloud, ColorsBy16BitRgbLikeTheFileReader) {
   PCV_OPEN_SAMPLE(file, "1.2-with-color.copc.laz");
   auto renderer = createRenderer("cpu");
   StreamedCloud cloud(file, *renderer, {.gpuMemoryBytes = 16ull << 20, .refineSpacingPx = 0.0});

@@ -47,7 +47,7 @@ class SyntheticNodeSource final : public NodeSource {
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     PointCloud cloud{.origin = origin_, .hasColor = true};
     cloud.points.resize(node.pointCount);
-    const uint32_t rgba = treeColour(node.tree);
+    const uint32_t rgba = treeColor(node.tree);
     for (Point& point : cloud.points) {
       const glm::dvec3 world =
           node.bounds.min +
@@ -58,7 +58,7 @@ class SyntheticNodeSource final : public NodeSource {
     return cloud;
   }
 
-  static uint32_t treeColour(uint32_t tree) {
+  static uint32_t treeColor(uint32_t tree) {
     return packRgba(uint8_t(60 + 90 * (tree % 3)), uint8_t(200 - 70 * (tree % 3)), 40);
   }
 

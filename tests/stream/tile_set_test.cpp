@@ -3,7 +3,8 @@
 // 10 000 tiles open and decode under a limit of 1 024 open files, COPC files stay few in the open
 // cache, a LAZ tile's sample is its chunks' first points and a LAS tile's every k-th record, and
 // COPC, LAS and LAZ tiles stream as one forest (their overview first, drawn in the first frame)
-// to every point exactly once, as the in-core read shows.
+// to every point exactly once, as the in-core read shows. The first tile that fails ends the
+// work and is the one reported (or, asked to skip, failed tiles are left out).
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
@@ -27,6 +28,9 @@
 #include "pcv/stream/tile_forest.hpp"
 #include "pcv/stream/tile_set.hpp"
 #include "pcv/stream/tile_sources.hpp"
+#include "http_test_server.hpp"
+#include "temp_dir.hpp"
+#include "pcv/io/remote_source.hpp"
 #include "synthetic_point_files.hpp"
 #include "synthetic_tiles.hpp"
 #include "test_support.hpp"
@@ -206,7 +210,7 @@ TEST_F(TileSetTest, CopcTilesKeepOnlyAFewFilesOpen) {
   EXPECT_LE(open->openCount(), 2u);
 }
 
-TEST_F(TileSetTest, AReopenedCopcTileKeepsTheColourScaleOfItsFirstOpening) {
+TEST_F(TileSetTest, AReopenedCopcTileKeepsTheColorScaleOfItsFirstOpening) {
   const std::string a = writeCopcTile(dir_ / "a.copc.laz", 0, 0, 30);
   const std::string b = writeCopcTile(dir_ / "b.copc.laz", 1, 0, 30);
   const CopcFile first(a);
@@ -342,6 +346,56 @@ TEST_F(TileSetTest, CopcAndLasTilesStreamAsOneForestToTheInCoreImage) {
   EXPECT_GT(lit, uint64_t(kWidth * kHeight / 10));
   EXPECT_NEAR(double(test::countLitPixels(streamed, kOpaqueBlack)), double(lit), 0.01 * lit);
   EXPECT_EQ(test::countLitPixels(streamed, test::kPoisonPixel), uint64_t(kWidth * kHeight));
+}
+
+TEST(TileSetNames, AUrlIsNamedByItsPathWithoutQuery) {
+  EXPECT_TRUE(hasTileExtension("https://h/d/t.copc.laz?sig=1&x=.vpc"));
+  EXPECT_TRUE(hasTileExtension("https://h/d/T.LAS#f"));
+  EXPECT_FALSE(hasTileExtension("https://h/d/index.vpc?name=t.laz"));
+  EXPECT_TRUE(namesDataset({"https://h/d/index.vpc?sig=1"}));
+  EXPECT_FALSE(namesDataset({"https://h/d/t.laz?name=x.vpc"}));
+}
+
+TEST(TileSetFailures, TheFirstFailedTileEndsTheWorkAndIsTheOneReported) {
+  test::TempDir dir;
+  const std::string tile = test::writeLasTile(dir.file("a.las"), 0, 0, 10).string();
+  test::HttpTestServer server;
+  server.putFile("a.las", tile);
+  const RemoteOptions saved = remoteOptions();
+  RemoteOptions one = saved;
+  one.connections = 1;  // one thread: tiles are tried strictly in order
+  setRemoteOptions(one);
+  forgetRemoteSources();
+  // Tile 2 and tile 5 are missing; the others are the same file under other names.
+  std::vector<std::string> files;
+  for (int i = 0; i < 50; ++i) {
+    const std::string name = "t" + std::to_string(i) + ".las";
+    if (i != 2 && i != 5) server.putFile(name, tile);
+    files.push_back(server.url(name));
+  }
+  std::string firstError, aloneError;
+  try {
+    describeTiles(files);
+    ADD_FAILURE() << "a dataset with missing tiles was described";
+  } catch (const InputError& error) {
+    firstError = error.what();
+  }
+  try {
+    describeTiles({files[2]});
+  } catch (const InputError& error) {
+    aloneError = error.what();
+  }
+  setRemoteOptions(saved);
+  forgetRemoteSources();
+  EXPECT_EQ(firstError, aloneError) << "the lowest failed tile is the one reported";
+  for (int i = 3; i < 50; ++i) {
+    EXPECT_EQ(server.requestsFor("t" + std::to_string(i) + ".las"), 0u) << "tile " << i;
+  }
+  // Asked to skip, every tile is tried and the two missing ones are left out.
+  std::vector<std::string> skipped;
+  const TileSet set = describeTiles(files, &skipped);
+  EXPECT_EQ(set.tiles.size(), 48u);
+  EXPECT_EQ(skipped.size(), 2u);
 }
 
 }  // namespace

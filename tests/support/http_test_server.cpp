@@ -161,9 +161,11 @@ bool HttpTestServer::answer(int connection, const std::string& request) {
   const size_t space = request.find(' ');
   const size_t space2 = request.find(' ', space + 1);
   std::string name = request.substr(space + 2, space2 - space - 2);
+  name = name.substr(0, name.find('?'));
   File file;
   {
     const std::lock_guard lock(mutex_);
+    ++requestsByName_[name];
     const auto found = files_.find(name);
     if (found != files_.end()) file = found->second;  // a copy: put() may replace it meanwhile
     else file.status = 404;
@@ -208,13 +210,36 @@ bool HttpTestServer::answer(int connection, const std::string& request) {
     head += "Content-Range: bytes " + std::to_string(first) + "-" + std::to_string(last) + "/" +
             std::to_string(size) + "\r\nAccept-Ranges: bytes\r\n";
   }
+  if (const int padding = faults_.paddingHeadBytes; padding > 0) {
+    const std::string line = "X-Padding: " + std::string(1000, 'p') + "\r\n";
+    std::string pad;
+    for (int sent = 0; sent < padding; sent += int(line.size())) pad += line;
+    head += pad;
+  }
   head += "\r\n";
   if (!sendAll(connection, head.data(), head.size())) return false;
   if (take(faults_.truncateNext)) {
     sendAll(connection, bytes.data() + first, length / 2);
     return false;
   }
+  if (const int rate = faults_.trickleBytesPerSecond; rate > 0) {
+    const uint64_t step = std::max(1, rate / 10);
+    for (uint64_t sent = 0; sent < length; sent += step) {
+      if (stopping_) return false;
+      if (!sendAll(connection, bytes.data() + first + sent, std::min(step, length - sent))) {
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return true;
+  }
   return sendAll(connection, bytes.data() + first, length);
+}
+
+uint64_t HttpTestServer::requestsFor(const std::string& name) {
+  const std::lock_guard lock(mutex_);
+  const auto found = requestsByName_.find(name);
+  return found == requestsByName_.end() ? 0 : found->second;
 }
 
 }  // namespace pcv::test

@@ -25,6 +25,12 @@ struct HttpFaults {
   std::atomic<int> failStatus{503};
   std::atomic<int> truncateNext{0};   ///< send the head and half the body, then close
   std::atomic<bool> ignoreRanges{false};  ///< answer 200 with the whole file, as old servers do
+  /// Bodies sent at this many bytes per second (in tenths, every 100 ms) when positive: a server
+  /// that trickles above libcurl's low-speed floor and so is never cut by it.
+  std::atomic<int> trickleBytesPerSecond{0};
+  /// Header lines of this many bytes in all sent before the real ones when positive: a server
+  /// whose head never ends.
+  std::atomic<int> paddingHeadBytes{0};
 };
 
 class HttpTestServer {
@@ -34,7 +40,8 @@ class HttpTestServer {
   HttpTestServer(const HttpTestServer&) = delete;
   HttpTestServer& operator=(const HttpTestServer&) = delete;
 
-  /// Serves `bytes` at /`name` (replacing what was there: a new ETag and Last-Modified).
+  /// Serves `bytes` at /`name` (replacing what was there: a new ETag and Last-Modified). A
+  /// request's query ("?token=...") is ignored when the file is looked up.
   void put(const std::string& name, std::vector<uint8_t> bytes);
   /// Serves the local file `path` at /`name`.
   void putFile(const std::string& name, const std::string& path);
@@ -46,6 +53,8 @@ class HttpTestServer {
   int port() const { return port_; }
   HttpFaults& faults() { return faults_; }
   uint64_t requests() const { return requests_; }
+  /// Requests for /`name` so far (query ignored).
+  uint64_t requestsFor(const std::string& name);
 
  private:
   struct File {
@@ -65,6 +74,7 @@ class HttpTestServer {
   HttpFaults faults_;
   std::mutex mutex_;
   std::map<std::string, File> files_;
+  std::map<std::string, uint64_t> requestsByName_;
   uint64_t version_ = 0;
   std::vector<int> connections_;
   std::vector<std::thread> workers_;

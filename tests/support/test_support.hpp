@@ -12,7 +12,7 @@
 #include "pcv/core/camera.hpp"
 #include "pcv/core/image.hpp"
 #include "pcv/raster/renderer.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
 
 namespace pcv::test {
 

@@ -5,9 +5,9 @@
 
 #include "pcv/core/camera_framing.hpp"
 #include "test_support.hpp"
-#include "viewer/camera_rig.hpp"
-#include "viewer/fly_controller.hpp"
-#include "viewer/orbit_controller.hpp"
+#include "viewer/input/camera_rig.hpp"
+#include "viewer/input/fly_controller.hpp"
+#include "viewer/input/orbit_controller.hpp"
 
 namespace pcv::app {
 namespace {

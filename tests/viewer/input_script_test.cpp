@@ -7,7 +7,7 @@
 
 #include "pcv/core/error.hpp"
 #include "test_support.hpp"
-#include "viewer/input_script.hpp"
+#include "viewer/input/input_script.hpp"
 #include "viewer/window_commands.hpp"
 
 namespace pcv::app {
@@ -111,7 +111,7 @@ TEST(InputScript, ParsesEveryWindowCommandWithComments) {
   EXPECT_EQ(calls, expected);
 }
 
-TEST(InputScript, ParsesFileAndColourCommands) {
+TEST(InputScript, ParsesFileAndColorCommands) {
   const std::vector<std::string> calls =
       run("0 open a.las\n0 add b.ply\n0 drop c.xyz\n0 wait_load\n1 color classification\n"
           "1 color attribute gps_time\n2 close_stream\n2 remove_files\n");

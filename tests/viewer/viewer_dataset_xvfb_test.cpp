@@ -16,7 +16,7 @@ namespace {
 constexpr int kColumns = 50, kTiles = 2000;
 constexpr uint32_t kAmber = 0xff3cd2ffu;  // TileBoxStyle's default colour, packRgba(255, 210, 60)
 
-uint64_t countColour(const Image& image, uint32_t rgba) {
+uint64_t countColor(const Image& image, uint32_t rgba) {
   return uint64_t(std::count(image.pixels.begin(), image.pixels.end(), rgba));
 }
 
@@ -53,9 +53,9 @@ TEST_F(DatasetXvfb, TilesAreListedFramedAndOutlined) {
                            std::sin(pitch));
   EXPECT_GT(glm::dot(forward, (centre - eye) / distance), 0.95) << "looking at it";
   // The boxes are drawn over the whole dataset and around the framed tile, and switch off.
-  EXPECT_GT(countColour(readPng(path("all.png")), kAmber), 1000u);
-  EXPECT_GT(countColour(readPng(path("tile.png")), kAmber), 100u);
-  EXPECT_EQ(countColour(readPng(path("plain.png")), kAmber), 0u);
+  EXPECT_GT(countColor(readPng(path("all.png")), kAmber), 1000u);
+  EXPECT_GT(countColor(readPng(path("tile.png")), kAmber), 100u);
+  EXPECT_EQ(countColor(readPng(path("plain.png")), kAmber), 0u);
   // The window with its panels was drawn (the list's frame came).
   const Image panels = readPng(path("panels.png"));
   EXPECT_GT(test::countLitPixels(panels, kOpaqueBlack), 10000u);

@@ -9,7 +9,7 @@
 #include "pcv/core/error.hpp"
 #include "test_support.hpp"
 #include "viewer/input_router.hpp"
-#include "viewer/input_script.hpp"
+#include "viewer/input/input_script.hpp"
 #include "viewer/tools/tool_list.hpp"
 
 namespace pcv::app {
@@ -57,8 +57,8 @@ class ProbeTool : public ViewerTool {
   }
   void addScriptCommands(ScriptCommands& commands) override {
     commands.add("paint", [this](ScriptLine& line) {
-      const std::string colour = line.oneOf({"red", "blue"}, "red or blue");
-      return stepOf([this, colour] { painted.push_back(colour); });
+      const std::string color = line.oneOf({"red", "blue"}, "red or blue");
+      return stepOf([this, color] { painted.push_back(color); });
     });
   }
 };

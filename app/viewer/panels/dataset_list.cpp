@@ -15,7 +15,7 @@ namespace {
 constexpr size_t kTileStates = size_t(TileState::Failed) + 1;
 constexpr double kCountEverySeconds = 0.25;
 
-ImVec4 stateColour(TileState state) {
+ImVec4 stateColor(TileState state) {
   switch (state) {
     case TileState::OverviewOnly:
       return ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
@@ -57,7 +57,7 @@ void drawDatasetList(SceneModel& scene, const StreamPart& streamed, DatasetListS
   for (size_t state = 0; state < kTileStates; ++state) {
     if (list.stateCounts[state] == 0) continue;
     ImGui::SameLine();
-    ImGui::TextColored(stateColour(TileState(state)), "%zu %s", list.stateCounts[state],
+    ImGui::TextColored(stateColor(TileState(state)), "%zu %s", list.stateCounts[state],
                        tileStateName(TileState(state)));
   }
   ImGui::TextDisabled("Click a tile to frame it");
@@ -80,7 +80,7 @@ void drawDatasetList(SceneModel& scene, const StreamPart& streamed, DatasetListS
                             status.error ? status.error->c_str() : "");
         }
         ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::GetFontSize() * 7.0f);
-        ImGui::TextColored(stateColour(status.state), "%s", tileStateName(status.state));
+        ImGui::TextColored(stateColor(status.state), "%s", tileStateName(status.state));
         ImGui::PopID();
       }
     }

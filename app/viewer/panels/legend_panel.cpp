@@ -11,7 +11,7 @@
 namespace pcv::app {
 namespace {
 
-ImU32 imguiColour(uint32_t rgba) {
+ImU32 imguiColor(uint32_t rgba) {
   return IM_COL32(redOf(rgba), greenOf(rgba), blueOf(rgba), 255);
 }
 
@@ -21,8 +21,8 @@ void drawGradient(ColorMap map, float widthPx, float heightPx) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   for (int s = 0; s < kSegments; ++s) {
     const float t0 = float(s) / kSegments, t1 = float(s + 1) / kSegments;
-    const ImU32 left = imguiColour(colorMapRgba(map, t0));
-    const ImU32 right = imguiColour(colorMapRgba(map, t1));
+    const ImU32 left = imguiColor(colorMapRgba(map, t0));
+    const ImU32 right = imguiColor(colorMapRgba(map, t1));
     draw->AddRectFilledMultiColor(ImVec2(origin.x + t0 * widthPx, origin.y),
                                   ImVec2(origin.x + t1 * widthPx, origin.y + heightPx), left, right,
                                   right, left);
@@ -86,7 +86,7 @@ void drawLegend(const SceneModel& scene) {
     for (uint32_t c : used.classes) {
       const ImVec2 at = ImGui::GetCursorScreenPos();
       ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + swatch, at.y + swatch),
-                                                imguiColour(classificationRgba(c)));
+                                                imguiColor(classificationRgba(c)));
       ImGui::Dummy(ImVec2(swatch, swatch));
       ImGui::SameLine();
       ImGui::Text("%3u %s", c, classificationName(c).c_str());

@@ -13,6 +13,6 @@ inline ImVec2 imVec(glm::dvec2 p) {
 }
 
 /// `text` up and right of `at` (window coordinates) in `colour`, over a dark box.
-void drawLabel(ImDrawList& draw, glm::dvec2 at, const char* text, ImU32 colour);
+void drawLabel(ImDrawList& draw, glm::dvec2 at, const char* text, ImU32 color);
 
 }  // namespace pcv::app

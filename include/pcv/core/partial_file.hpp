@@ -39,6 +39,12 @@ bool namesAnInput(const std::filesystem::path& target, const OutputRules& rules)
 /// allowed. Errors name `target` as given and the reason (InputError, OutputExistsError).
 void checkOutput(const std::filesystem::path& target, const OutputRules& rules);
 
+/// Checks that `target`, written in place rather than through a PartialFile (an image, a video,
+/// a device or pipe such as /dev/null), can be written before anything is read: it is not a
+/// folder, and it takes writes where it exists, else its folder exists and takes new files. A
+/// file there is written over. Errors name `target` as given and the reason (InputError).
+void checkInPlaceOutput(const std::filesystem::path& target);
+
 /// A temporary file beside the target ("NAME.partial-PID") that becomes the target on commit()
 /// and is removed otherwise. Move-only: one owner removes the file.
 class PartialFile {

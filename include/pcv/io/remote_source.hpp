@@ -24,6 +24,7 @@ enum class RemoteFailure {
   Changed,         ///< the file changed while it was read (ETag, Last-Modified or size)
   NoRangeSupport,  ///< the server sends whole files only and this one is too large
   BadAnswer,       ///< an answer that does not match the request (range, length)
+  Timeout,         ///< no complete answer within RemoteOptions::requestTimeoutSeconds
 };
 
 /// A remote read that failed; an InputError so every front end reports it as bad input.
@@ -55,6 +56,12 @@ struct RemoteOptions {
   double connectTimeoutSeconds = 10.0;
   /// A transfer slower than 1 KiB/s for this long is abandoned (and retried).
   double lowSpeedSeconds = 20.0;
+  /// Every request ends within this many seconds, its retries included (--http-timeout): a
+  /// server that trickles bytes just above the low-speed floor, or stalls, cannot hold pcv.
+  double requestTimeoutSeconds = 60.0;
+  /// A VPC read over the network names tiles and overviews on its own origin only
+  /// (--tile-origins same, the default; VpcHrefRules::sameOrigin).
+  bool tilesOnVpcOrigin = true;
   /// A server that ignores Range is read whole when the file is at most this large.
   uint64_t wholeFileLimitBytes = 8ull << 20;
 };

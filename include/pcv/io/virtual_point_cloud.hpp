@@ -52,21 +52,39 @@ struct VirtualPointCloud {
 /// True for "http://", "https://" and "s3://" locations (case-insensitive scheme).
 bool isUrl(const std::string& location);
 
-/// `href` as a location: URLs unchanged; a relative path joined to `base` (the VPC's folder or
-/// its URL with the file name removed), `./` and `..` resolved lexically; absolute paths and
-/// "file://" URLs as local paths.
-std::string resolveVpcHref(const std::string& base, const std::string& href);
+/// What a VPC's hrefs may name besides what resolveVpcHref always refuses.
+struct VpcHrefRules {
+  /// A remote VPC's tiles and overviews on its own origin only (scheme, host and port;
+  /// --tile-origins same): whoever serves the VPC cannot send pcv to other servers.
+  bool sameOrigin = false;
+};
+
+/// `href` as a location. Under a local `base` (the VPC's folder): URLs kept (percent-encoded
+/// where they hold spaces and such), a relative path joined to `base` with `./` and `..`
+/// resolved lexically, absolute paths and "file://" URLs as local paths. Under a URL `base` (the
+/// VPC's own URL): an RFC 3986 reference resolved against it (resolveUriReference: "a.laz",
+/// "../a.laz", "/a.laz", "//host/a.laz", "?q", "#f"), percent-encoded first, and always a URL:
+/// file: and every scheme but http, https and s3 are refused. Throws InputError naming the href
+/// (locationForMessages) for those, for hrefs of more than 16 KiB, and for a remote href off the
+/// VPC's origin when `rules.sameOrigin`.
+std::string resolveVpcHref(const std::string& base, const std::string& href,
+                           const VpcHrefRules& rules = {});
 
 /// Reads `path`. Throws InputError naming the file and where: a byte offset for broken JSON, a
 /// JSON pointer ("/features/3/assets/data/href") for a value of the wrong type or an absurd one
 /// (negative or fractional count, min above max, a non-finite coordinate). Memory holds one
-/// feature at a time besides the tiles, so VPCs of 100 000 tiles read in little memory.
+/// feature at a time besides the tiles, so VPCs of 100 000 tiles read in little memory. A local
+/// VPC must be a regular file (a FIFO is refused, not waited on); a URL is parsed as its 4 MiB
+/// blocks arrive, never held whole, and its hrefs follow `rules`, by default
+/// remoteOptions().tilesOnVpcOrigin.
 VirtualPointCloud readVirtualPointCloud(const std::filesystem::path& path);
+VirtualPointCloud readVirtualPointCloud(const std::filesystem::path& path,
+                                        const VpcHrefRules& rules);
 
-/// Parses VPC text from `input`; `name` is the file for messages, `base` the folder or URL that
-/// relative hrefs are resolved against.
+/// Parses VPC text from `input`; `name` is the file for messages, `base` the folder or the URL
+/// that relative hrefs are resolved against (resolveVpcHref).
 VirtualPointCloud parseVirtualPointCloud(std::istream& input, const std::string& name,
-                                         const std::string& base);
+                                         const std::string& base, const VpcHrefRules& rules = {});
 
 /// What the writer needs of each tile.
 struct VpcTileDescription {

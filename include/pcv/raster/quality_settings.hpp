@@ -62,8 +62,8 @@ inline bool needsQualityPipeline(const QualitySettings& q) {
 }
 
 /// `q` with EdlMode::Auto decided: on when the frame draws points without colour of their own.
-inline QualitySettings withEdlDecided(QualitySettings q, bool drawsColourless) {
-  if (q.edl == EdlMode::Auto) q.edl = drawsColourless ? EdlMode::On : EdlMode::Off;
+inline QualitySettings withEdlDecided(QualitySettings q, bool drawsColorless) {
+  if (q.edl == EdlMode::Auto) q.edl = drawsColorless ? EdlMode::On : EdlMode::Off;
   return q;
 }
 

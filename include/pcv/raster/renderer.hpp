@@ -361,13 +361,13 @@ class Renderer {
   uint64_t batchSlotOf(const SetRecord& record, uint64_t index) const;
   /// The frame's pipeline and clip region for `requested`, whose decided copy goes to `decided`
   /// (the frame points to it). Throws InputError for settings this renderer cannot draw.
-  FrameDraw prepareFrame(const DrawList& list, bool drawsColourless, const ViewTransform& view,
+  FrameDraw prepareFrame(const DrawList& list, bool drawsColorless, const ViewTransform& view,
                          const RenderSettings& requested, RenderSettings& decided) const;
-  void draw(const DrawList& list, bool drawsColourless, const ViewTransform& view,
+  void draw(const DrawList& list, bool drawsColorless, const ViewTransform& view,
             const RenderSettings& settings, const RenderTarget& target);
-  bool drawsColourless() const;
+  bool drawsColorless() const;
   /// The slots `selection` draws; `colourless` says whether any of its sets lacks colours.
-  DrawList drawListFor(SetSelection selection, bool& colourless) const;
+  DrawList drawListFor(SetSelection selection, bool& colorless) const;
   /// The list without the sets `filter` cannot test (they lack what it reads), or `list`.
   void storeFilterData(PointSetId set, const std::function<FilterFields(uint64_t)>& fieldsOf,
                        uint32_t fields, const std::string& rangeAttribute, bool withValues);

@@ -13,9 +13,11 @@ namespace pcv {
 
 /// The records of `inputs`, merged in order: LAS and LAZ records as stored, other formats read
 /// whole and written as records of their own (format 2 with colours, else 0). With
-/// `pointFormat` >= 0 every record is re-encoded to it (extra bytes kept). Each call of the
-/// source opens the files again (a second pass).
-PointRecordSource pointFileRecords(const std::vector<std::string>& inputs, int pointFormat = -1);
+/// `pointFormat` >= 0 every record is re-encoded to it (extra bytes kept). With `region`, LAS and
+/// LAZ files read only the nodes and files whose boxes it may meet (openLasRecords): the caller
+/// still tests each record. Each call of the source opens the files again (a second pass).
+PointRecordSource pointFileRecords(const std::vector<std::string>& inputs, int pointFormat = -1,
+                                   const RegionTest& region = {});
 
 /// `stream` re-encoded in point format `format` (extra bytes kept), or as it is for -1 or its
 /// own format.

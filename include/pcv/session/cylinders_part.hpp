@@ -13,13 +13,13 @@ class CylindersPart {
  public:
   /// Lays out the cylinders of `demo` on `renderer`, which must outlive this (seconds for 10 M
   /// points on the CPU backend: `report` shows how far). Throws what the renderer throws.
-  CylindersPart(const DemoScene& demo, Renderer& renderer, const SessionReport& report = {});
+  CylindersPart(const DemoCylinders& demo, Renderer& renderer, const SessionReport& report = {});
   ~CylindersPart();
   CylindersPart(const CylindersPart&) = delete;
   CylindersPart& operator=(const CylindersPart&) = delete;
 
   PointSetId set() const { return set_; }
-  /// World bounds of the cylinders (demoSceneBounds).
+  /// World bounds of the cylinders (demoCylindersBounds).
   const Box3d& bounds() const { return bounds_; }
 
  private:

@@ -10,14 +10,14 @@
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/point_cloud.hpp"
 #include "pcv/raster/renderer.hpp"
-#include "pcv/session/coloured_cloud.hpp"
+#include "pcv/session/colored_cloud.hpp"
 
 namespace pcv {
 
 class InCorePart {
  public:
   /// `renderer` must outlive this; the set shown is removed when this goes.
-  explicit InCorePart(Renderer& renderer) : coloured_(renderer) {}
+  explicit InCorePart(Renderer& renderer) : colored_(renderer) {}
 
   /// Merges `cloud`, read from `path` (empty for points given in memory), with the world bounds
   /// of its points; with `replace`, or when nothing is held, it replaces what is held. Nothing
@@ -32,16 +32,16 @@ class InCorePart {
   /// World bounds of the points merged.
   const Box3d& bounds() const { return bounds_; }
   /// The points merged, in their own origin.
-  const PointCloud& cloud() const { return coloured_.cloud(); }
+  const PointCloud& cloud() const { return colored_.cloud(); }
   /// Their colouring and set.
-  ColouredCloud& coloured() { return coloured_; }
-  const ColouredCloud& coloured() const { return coloured_; }
+  ColoredCloud& colored() { return colored_; }
+  const ColoredCloud& colored() const { return colored_; }
   /// The index in cloud() of the point `picked` found, when it is one of this part's (its set
   /// shown with keepSourceOrder).
   std::optional<uint64_t> pickedIndex(const PickedPoint& picked) const;
 
  private:
-  ColouredCloud coloured_;
+  ColoredCloud colored_;
   bool holds_ = false;
   std::vector<std::string> files_;
   Box3d bounds_;

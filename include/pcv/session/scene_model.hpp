@@ -2,9 +2,10 @@
 /// Scene is made of (SceneParts, which the front end reads), made as files arrive. The model keeps
 /// what is asynchronous or remembered between frames: the cylinders' layout thread, the planning of
 /// what is opened (SceneOpening: prepareScene under the limits it was given, so Open and drop
-/// stream and use the COPC cache as `pcv view FILE` does), the background loader and its preview,
-/// the colouring and the picked point; it says what it does, warnings and errors through its
-/// SessionReport, as Scene does. No window and no GL: tested on its own.
+/// stream and use the COPC cache as `pcv view FILE` does), the files read whole (WholeFileFeed:
+/// the background loader and its preview), the colouring and the picked point; it says what it
+/// does, warnings and errors through its SessionReport, as Scene does. No window and no GL:
+/// tested on its own.
 #pragma once
 
 #include <future>
@@ -19,12 +20,12 @@
 #include "pcv/core/camera.hpp"
 #include "pcv/core/point_coloring.hpp"
 #include "pcv/raster/renderer.hpp"
-#include "pcv/session/cloud_loader.hpp"
 #include "pcv/session/scene_opening.hpp"
 #include "pcv/session/scene_parts.hpp"
 #include "pcv/session/scene_sources.hpp"
 #include "pcv/session/session_report.hpp"
 #include "pcv/session/stream_limits.hpp"
+#include "pcv/session/whole_file_feed.hpp"
 
 namespace pcv {
 
@@ -43,7 +44,7 @@ class SceneModel {
   /// and coloured, the files' warnings (a count that disagrees, colours that say nothing) and
   /// the errors to show (a file that failed, an attribute a file lacks), each once. Tile boxes
   /// are drawn until setTileBoxes(false).
-  SceneModel(Renderer& renderer, const DemoScene& demo, const ColoringOptions& coloring,
+  SceneModel(Renderer& renderer, const DemoCylinders& demo, const ColoringOptions& coloring,
              const StreamLimits& limits = {}, SessionReport report = {});
   ~SceneModel();
   SceneModel(const SceneModel&) = delete;
@@ -84,7 +85,7 @@ class SceneModel {
   bool loading() const;
   /// The background loader (progress, the file being read, cancel); null before any file is read
   /// whole.
-  CloudLoader* loader() { return loader_.get(); }
+  CloudLoader* loader() { return files_.loader(); }
   /// One frame's choice of streamed nodes for a width x height view through `camera`; a stream
   /// that fails stops, with an error. Call before drawing the frame.
   void updateStream(const Camera& camera, int widthPx, int heightPx);
@@ -115,17 +116,15 @@ class SceneModel {
  private:
   void waitUntilPrepared();
   void takePreparedDemo();
-  void readWhole(const std::vector<std::string>& files, bool replace, const ReadOptions& options);
   void finishOpening();
-  bool takeFinished();
-  std::optional<Box3d> takePreview(const LoadPreview& update);
+  /// Takes the files the loader finished; true when any was added (then recoloured).
+  bool takeFinishedFiles();
   /// Replaces the scene with the stream `plan` names; false, with the error said, when it fails.
   bool openStream(const ScenePlan& plan, const ReadOptions& read,
                   std::shared_ptr<const ForestNodeSource> forest = nullptr);
   /// Opens the stream beside what is shown (recolouring restarts the stream alone).
   bool startStream(const ScenePlan& plan, const ReadOptions& read,
                    std::shared_ptr<const ForestNodeSource> forest);
-  void cancelLoading();
   void recolor();
   void backToCylinders();  // when the viewer started on them and nothing else is shown
 
@@ -136,12 +135,13 @@ class SceneModel {
   bool demoWhenEmpty_ = false;  // the viewer started on the cylinders: back to them, not black
   bool streamFramed_ = false;   // poll() returned the stream's bounds once
 
-  // What is asynchronous: the cylinders' layout, files planned, files read whole.
+  // What is asynchronous: the cylinders' layout, files planned, files read whole (after parts_,
+  // which they feed).
   std::future<std::unique_ptr<CylindersPart>> preparedCylinders_;
   std::unique_ptr<SceneOpening> opening_;
-  std::unique_ptr<CloudLoader> loader_;
 
   SceneParts parts_;  // what is shown
+  WholeFileFeed files_;
   std::optional<PickedWorldPoint> picked_;
 };
 

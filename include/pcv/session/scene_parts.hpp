@@ -40,14 +40,14 @@ class SceneParts {
  public:
   /// `renderer` must outlive the parts; each removes its sets when it goes. `demo`: the cylinders
   /// shown without files.
-  explicit SceneParts(Renderer& renderer, const DemoScene& demo = {})
+  explicit SceneParts(Renderer& renderer, const DemoCylinders& demo = {})
       : renderer(renderer), demo(demo), inCore(renderer), preview(renderer) {}
   ~SceneParts();
   SceneParts(const SceneParts&) = delete;
   SceneParts& operator=(const SceneParts&) = delete;
 
   Renderer& renderer;
-  const DemoScene demo;
+  const DemoCylinders demo;
   std::unique_ptr<CylindersPart> cylinders;
   InCorePart inCore;
   PreviewPart preview;

@@ -21,7 +21,7 @@
 namespace pcv {
 
 /// The seed's cylinders: a scene source without a file.
-struct DemoScene {
+struct DemoCylinders {
   uint64_t pointCount = 10'000'000;
   uint64_t seed = 1;
 };
@@ -46,7 +46,7 @@ struct SceneSources {
   /// Points the renderer takes from a producer (on the GPU): alone, never merged with files or
   /// clouds (planScene refuses the mix).
   std::optional<ProducedPoints> produced;
-  DemoScene demo;  ///< the cylinders, when there are neither files nor clouds
+  DemoCylinders demo;  ///< the cylinders, when there are neither files nor clouds
 };
 
 enum class SceneKind {
@@ -59,7 +59,7 @@ enum class SceneKind {
 /// How a scene is opened: the decision, from headers alone.
 struct ScenePlan {
   SceneKind kind = SceneKind::Cylinders;
-  DemoScene demo;  ///< the cylinders, when kind is Cylinders
+  DemoCylinders demo;  ///< the cylinders, when kind is Cylinders
   /// What is opened: the files (folders replaced by their tiles), or the one COPC file streamed.
   std::vector<std::string> files;
   /// Names the sources for the user: the one file or folder, or the first and how many more.
@@ -75,6 +75,7 @@ struct ScenePlan {
   uint64_t inCoreBytes = 0;   ///< what the files take read whole (when a cache was chosen)
   uint64_t limitBytes = 0;    ///< the memory they were compared with
   bool limitGiven = false;    ///< that limit was StreamLimits::memoryBytes, not the available
+  std::vector<std::string> warnings;  ///< for the user (a tile a VPC lists twice)
 
   /// A streamed scene keeps the compact layout only (8 bytes a point): three times the points
   /// in the GPU budget.
@@ -94,6 +95,6 @@ bool streamsAsCopc(const std::vector<std::string>& files, const StreamLimits& li
 ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits);
 
 /// World bounds of the cylinders of `demo` (from each one's centre, axis, radius, half height).
-Box3d demoSceneBounds(const DemoScene& demo);
+Box3d demoCylindersBounds(const DemoCylinders& demo);
 
 }  // namespace pcv

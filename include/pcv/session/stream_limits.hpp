@@ -19,14 +19,23 @@ struct StreamLimits {
   uint64_t memoryBytes = 0;     ///< host bytes; 0: a fraction of the available memory
   bool inCore = false;          ///< read a COPC file whole, like any other file
   int httpConnections = 0;      ///< remote files: requests in flight at most; 0: the default (16)
+  /// Remote files: seconds a request may take, retries included; 0: the default (60).
+  double httpTimeoutSeconds = 0.0;
+  /// A remote VPC's tiles: "same" on its origin only (the default, also when empty), "any".
+  std::string tileOrigins;
+  /// A dataset's tiles whose header cannot be read are left out with a warning instead of
+  /// failing the open (--skip-bad-tiles).
+  bool skipBadTiles = false;
   /// Points carry what filters read (classes, returns; StreamingOptions::filterData), in core
   /// and streamed; off costs nothing.
   bool filterData = false;
   std::string rangeAttribute;  ///< with filterData: the attribute range filters test
 };
 
-/// Sets what remote files (URLs) are read with from `limits`: the requests in flight and a memory
-/// cache of fetched bytes within a quarter of --memory (or of the default, 256 MiB at most).
+/// Sets what remote files (URLs) are read with from `limits`: the requests in flight, their
+/// deadline, the origins a remote VPC may name, and a memory cache of fetched bytes within a
+/// quarter of --memory (or of the default, 256 MiB at most). Throws InputError for a
+/// tileOrigins other than "", "same" and "any".
 /// Sources opened before keep their connections; the cache shrinks at once.
 void applyRemoteLimits(const StreamLimits& limits);
 

@@ -57,9 +57,11 @@ bool hasTileExtension(const std::string& path);
 /// `paths` with every folder replaced by the tile files under it (recursively, by name, sorted)
 /// and every QGIS virtual point cloud (.vpc) by its tiles, in its order; files stay as given.
 /// A VPC (a path or a URL) gives its tiles' locations: local paths, or URLs read by range
-/// requests (pcv/io/remote_source.hpp). Throws InputError for a folder or VPC without tiles or a
-/// path that is not there.
-std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths);
+/// requests (pcv/io/remote_source.hpp); a remote VPC's are URLs only (resolveVpcHref). A tile
+/// that a VPC lists twice is kept once, with a line in `warnings` (when given). Throws
+/// InputError for a folder or VPC without tiles, a path that is not there, or a refused href.
+std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths,
+                                         std::vector<std::string>* warnings = nullptr);
 
 /// The overview point clouds that the VPCs among `paths` name (distinct, in order of first use,
 /// local files that exist and are COPC by name; URLs and missing files are left out, as a
@@ -72,8 +74,11 @@ bool namesDataset(const std::vector<std::string>& paths);
 /// Reads the header of every one of `files` on all cores (ReadOptions::headerOnly: no point is
 /// decoded, each file is open only while its header is read). Throws InputError naming the file
 /// for one that is not LAS, LAZ or COPC or whose header is broken. Does not compare the tiles'
-/// coordinate systems (files merged in core never did).
-TileSet describeTiles(const std::vector<std::string>& files);
+/// coordinate systems (files merged in core never did). The first tile that fails ends the work
+/// (tiles after it are not started). With `skipped` (--skip-bad-tiles), every tile is tried and
+/// those that fail are left out, a line each in `skipped`; it throws only when none is left.
+TileSet describeTiles(const std::vector<std::string>& files,
+                      std::vector<std::string>* skipped = nullptr);
 
 /// Throws InputError naming two tiles when `set`'s tiles state different coordinate systems (the
 /// bytes of their LASF_Projection WKT and GeoTIFF records differ, a tile stating none included).

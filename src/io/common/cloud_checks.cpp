@@ -34,15 +34,15 @@ uint64_t dropNonFinitePoints(PointCloud& cloud) {
   return bad;
 }
 
-bool coloursAreAllBlack(const PointCloud& cloud) {
+bool colorsAreAllBlack(const PointCloud& cloud) {
   if (!cloud.hasColor || cloud.points.empty()) return false;
-  std::atomic<bool> coloured{false};
+  std::atomic<bool> colored{false};
   parallelFor(cloud.points.size(), [&](uint64_t begin, uint64_t end) {
-    for (uint64_t i = begin; i < end && !coloured.load(std::memory_order_relaxed); ++i) {
-      if ((cloud.points[i].rgba & 0x00ffffffu) != 0) coloured = true;
+    for (uint64_t i = begin; i < end && !colored.load(std::memory_order_relaxed); ++i) {
+      if ((cloud.points[i].rgba & 0x00ffffffu) != 0) colored = true;
     }
   });
-  return !coloured;
+  return !colored;
 }
 
 }  // namespace pcv::io

@@ -15,6 +15,6 @@ uint64_t dropNonFinitePoints(PointCloud& cloud);
 
 /// True when the cloud has colours and every point's RGB is 0: the file's colour fields were
 /// never written.
-bool coloursAreAllBlack(const PointCloud& cloud);
+bool colorsAreAllBlack(const PointCloud& cloud);
 
 }  // namespace pcv::io

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "pcv/core/error.hpp"
+#include "pcv/io/uri_reference.hpp"
 
 namespace pcv::io {
 namespace {
@@ -28,24 +29,28 @@ struct FileDescriptor {
 }  // namespace
 
 MappedFile::MappedFile(const std::filesystem::path& path, bool readAhead) : path_(path) {
-  FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  // O_NONBLOCK: a FIFO (or a device) named as a file is refused below instead of blocking the
+  // open until a writer comes; on a regular file the flag changes nothing.
+  FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
   if (file.fd < 0) {
-    throw InputError(path.string() + ": cannot open: " + std::strerror(errno));
+    throw InputError(locationForMessages(path.string()) + ": cannot open: " + std::strerror(errno));
   }
   struct stat info {};
   if (::fstat(file.fd, &info) != 0) {
-    throw InputError(path.string() + ": cannot stat: " + std::strerror(errno));
+    throw InputError(locationForMessages(path.string()) + ": cannot stat: " + std::strerror(errno));
   }
-  if (S_ISDIR(info.st_mode)) throw InputError(path.string() + ": is a directory, expected a file");
+  if (S_ISDIR(info.st_mode))
+    throw InputError(locationForMessages(path.string()) + ": is a directory, expected a file");
   if (!S_ISREG(info.st_mode)) {
-    throw InputError(path.string() + ": is not a regular file (a pipe or device?)");
+    throw InputError(locationForMessages(path.string()) +
+                     ": is not a regular file (a pipe or device?)");
   }
   size_ = size_t(info.st_size);
   if (size_ == 0) return;
   void* mapping = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file.fd, 0);
   if (mapping == MAP_FAILED) {
-    throw InputError(path.string() + ": cannot map " + formatBytes(double(size_)) + ": " +
-                     std::strerror(errno));
+    throw InputError(locationForMessages(path.string()) + ": cannot map " +
+                     formatBytes(double(size_)) + ": " + std::strerror(errno));
   }
   // Start read-ahead where threads read it all; a header or a sample touches a few pages only.
   if (readAhead) ::madvise(mapping, size_, MADV_WILLNEED);

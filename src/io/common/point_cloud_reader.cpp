@@ -98,7 +98,7 @@ io::ReadResult readByFormat(std::span<const uint8_t> bytes, const std::string& e
 /// information are not shown as colours.
 uint64_t applyCommonRules(io::ReadResult& result, const io::ReadContext& context) {
   const uint64_t dropped = io::dropNonFinitePoints(result.cloud);
-  if (io::coloursAreAllBlack(result.cloud)) {
+  if (io::colorsAreAllBlack(result.cloud)) {
     result.cloud.hasColor = false;
     result.warnings.push_back(context.file +
                               ": every point's colour is black (colour fields never written); "

@@ -7,7 +7,7 @@
 #include <limits>
 #include <mutex>
 
-#include "colour_values.hpp"
+#include "color_values.hpp"
 #include "pcv/core/parallel.hpp"
 
 namespace pcv::io {
@@ -218,7 +218,7 @@ PointCloud decodeRecords(const RecordSource& source, const ReadContext& context,
     const FieldLayout& red =
         *std::find_if(source.layout.fields.begin(), source.layout.fields.end(),
                       [](const FieldLayout& f) { return f.role == FieldRole::Red; });
-    decoder.setChannelScale(colourScaleFor(red.type, decoder.maxChannelValue(source.data, count)));
+    decoder.setChannelScale(colorScaleFor(red.type, decoder.maxChannelValue(source.data, count)));
   }
   PointCloud cloud = decoder.allocateCloud(count, decoder.originOf(source.data, count), context);
 

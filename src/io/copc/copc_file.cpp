@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "common/colour_values.hpp"
+#include "common/color_values.hpp"
 #include "copc_reader.hpp"
 #include "las/las_header.hpp"
 #include "laz/laz_field_choice.hpp"
@@ -117,7 +117,7 @@ double CopcFile::State::rootChannelScale() const {
       }
     }
   });
-  return io::colourScaleFor(io::ScalarType::UInt16, double(maximum));
+  return io::colorScaleFor(io::ScalarType::UInt16, double(maximum));
 }
 
 CopcFile::CopcFile(const std::filesystem::path& path, const ReadOptions& options)

@@ -191,7 +191,7 @@ uint64_t ScanDecoder::writePositions(const Block& block, size_t count, const glm
   return invalid;
 }
 
-void ScanDecoder::writeColours(const Block& block, size_t count, Point* points) const {
+void ScanDecoder::writeColors(const Block& block, size_t count, Point* points) const {
   if (!fields_.hasColor()) {
     for (size_t i = 0; i < count; ++i) points[i].rgba = kWhite;
     return;
@@ -244,7 +244,7 @@ RunResult ScanDecoder::decode(uint64_t first, uint64_t count, const glm::dvec3& 
     decodeBlock(blockFirst, n, false, block);
     Point* points = out.points + blockFirst;
     result.invalidRecords += writePositions(block, n, origin, points, result.worldBounds);
-    writeColours(block, n, points);
+    writeColors(block, n, points);
     writeAttributes(block, n, blockFirst, out);
   }
   return result;

@@ -71,7 +71,7 @@ class ScanDecoder {
   bool isValid(const Block& block, size_t i) const;
   uint64_t writePositions(const Block& block, size_t count, const glm::dvec3& origin, Point* points,
                           Box3d& bounds) const;
-  void writeColours(const Block& block, size_t count, Point* points) const;
+  void writeColors(const Block& block, size_t count, Point* points) const;
   void writeAttributes(const Block& block, size_t count, uint64_t first,
                        const ScanOutput& out) const;
 

@@ -65,7 +65,7 @@ void choosePosition(const ScanDescription& scan, const std::string& fileName, Sc
   }
 }
 
-void chooseColour(const ScanDescription& scan, ScanFields& fields) {
+void chooseColor(const ScanDescription& scan, ScanFields& fields) {
   const auto color = findFields(scan, "colorRed", "colorGreen", "colorBlue");
   if (!allFound(color)) return;
   fields.color = color;
@@ -105,7 +105,7 @@ ScanFields chooseScanFields(const ScanDescription& scan, const DecodeChoices& ch
                             const std::string& fileName) {
   ScanFields fields;
   choosePosition(scan, fileName, fields);
-  if (choices.colors) chooseColour(scan, fields);
+  if (choices.colors) chooseColor(scan, fields);
   chooseAttributes(scan, choices, fields);
   return fields;
 }

@@ -143,9 +143,9 @@ RecordLayout lasRecordLayout(const LasHeader& header, const ReadOptions* options
       field.attribute = int(chosen.attributeNames.size());
       chosen.attributeNames.push_back(name);
     }
-    const bool colour = field.role == FieldRole::Red || field.role == FieldRole::Green ||
-                        field.role == FieldRole::Blue;
-    if (colour && !o.colors) continue;
+    const bool color = field.role == FieldRole::Red || field.role == FieldRole::Green ||
+                       field.role == FieldRole::Blue;
+    if (color && !o.colors) continue;
     chosen.fields.push_back(field);
   }
   return chosen;

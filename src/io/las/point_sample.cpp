@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "common/colour_values.hpp"
+#include "common/color_values.hpp"
 #include "pcv/io/byte_source.hpp"
 #include "common/read_context.hpp"
 #include "common/record_decoder.hpp"
@@ -94,7 +94,7 @@ PointSample readPointSample(const std::filesystem::path& path, uint64_t lasPoint
   const uint64_t count = sampled.indices.size();
   if (decoder.needsChannelScale()) {
     decoder.setChannelScale(
-        io::colourScaleFor(io::ScalarType::UInt16, decoder.maxChannelValue(block.data(), count)));
+        io::colorScaleFor(io::ScalarType::UInt16, decoder.maxChannelValue(block.data(), count)));
   }
   PointSample sample;
   sample.cloud = decoder.allocateCloud(count, decoder.originOf(block.data(), count), context);

@@ -128,10 +128,10 @@ struct Rgb14Codec {
     const uint32_t owner = follow(channel);
     Context& models = contexts[channels.current];
     Context& last = contexts[owner];
-    Rgb colour;
-    colour.load(item);
-    if (encodeRgb(rgb, models.rgb, last.lastRgb, colour) != 0) rgbActive = true;
-    last.lastRgb = colour;
+    Rgb color;
+    color.load(item);
+    if (encodeRgb(rgb, models.rgb, last.lastRgb, color) != 0) rgbActive = true;
+    last.lastRgb = color;
     if (!hasNir) return;
     const uint16_t value = loadLe<uint16_t>(item + 6);
     const uint32_t changed = uint32_t(lowByte(value) != lowByte(last.lastNir)) |

@@ -7,7 +7,7 @@
 #include <exception>
 #include <mutex>
 
-#include "common/colour_values.hpp"
+#include "common/color_values.hpp"
 #include "copc/copc_reader.hpp"
 #include "laz/chunk_batch_decoder.hpp"
 #include "las/las_header.hpp"
@@ -53,7 +53,7 @@ class LazCloudDecoder {
                    std::vector<uint8_t>& records);
   void decodePiece(Worker& worker, const uint8_t* records, uint64_t first, uint64_t count);
   void publish(uint64_t pointsReady);
-  void finishColours();
+  void finishColors();
   Worker& workerFor(size_t slot);
 
   LazPointRecords& records_;
@@ -90,7 +90,7 @@ void LazCloudDecoder::decodePiece(Worker& worker, const uint8_t* records, uint64
       }
     }
     worker.maxChannel = std::max(worker.maxChannel, double(maximum));
-    const double scale = colourScaleFor(ScalarType::UInt16, double(maximum));
+    const double scale = colorScaleFor(ScalarType::UInt16, double(maximum));
     worker.records.setChannelScale(scale);
     if (scale == 1.0) worker.eightBitRanges.push_back({first, count});
   }
@@ -142,12 +142,12 @@ void LazCloudDecoder::publish(uint64_t pointsReady) {
   }
 }
 
-void LazCloudDecoder::finishColours() {
+void LazCloudDecoder::finishColors() {
   double maximum = 0.0;
   for (const auto& worker : workers_) {
     if (worker) maximum = std::max(maximum, worker->maxChannel);
   }
-  const double scale = colourScaleFor(ScalarType::UInt16, maximum);
+  const double scale = colorScaleFor(ScalarType::UInt16, maximum);
   if (redOffset_ < 0 || scale == 1.0) return;
   for (const auto& worker : workers_) {
     if (!worker) continue;
@@ -278,7 +278,7 @@ PointCloud LazCloudDecoder::decode(Box3d& worldBounds) {
       publish(chunks[end - 1].firstPoint + chunks[end - 1].pointCount);
     }
   }
-  finishColours();
+  finishColors();
   for (const auto& worker : workers_) {
     if (worker) worldBounds.extend(worker->bounds);
   }

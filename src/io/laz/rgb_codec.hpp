@@ -89,9 +89,9 @@ PCV_HOST_DEVICE PCV_FORCE_INLINE Rgb decodeRgb(ArithmeticDecoder& decoder, RgbMo
 
 /// Codes `colour` after `last`; returns the change symbol (0: nothing changed).
 inline uint32_t encodeRgb(ArithmeticEncoder& encoder, RgbModels& models, const Rgb& last,
-                          const Rgb& colour) {
+                          const Rgb& color) {
   const uint16_t* prev = last.channel;
-  const uint16_t* cur = colour.channel;
+  const uint16_t* cur = color.channel;
   uint32_t changed = 0;
   for (int c = 0; c < 3; ++c) {
     changed |= uint32_t(lowByte(prev[c]) != lowByte(cur[c])) << (2 * c);
@@ -144,10 +144,10 @@ struct Rgb12V2Codec {
     last.store(item);
   }
   void encode(ArithmeticEncoder& encoder, const uint8_t* item) {
-    Rgb colour;
-    colour.load(item);
-    encodeRgb(encoder, models, last, colour);
-    last = colour;
+    Rgb color;
+    color.load(item);
+    encodeRgb(encoder, models, last, color);
+    last = color;
   }
 };
 

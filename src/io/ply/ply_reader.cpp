@@ -215,10 +215,10 @@ TextColumns vertexColumns(const PlyElement& vertex, const ReadContext& context) 
   }
   if (!has[0] || !has[1]) context.fail("vertex element has no 'x' and 'y' properties");
   // A lone 'red' is data, and so are channels named twice ('g' and 'green').
-  const bool colours = channels == 3 && channelsSeen == 7u;
+  const bool colors = channels == 3 && channelsSeen == 7u;
   for (size_t i = 0; i < columns.roles.size(); ++i) {
     FieldRole& role = columns.roles[i];
-    if (!colours && isChannel(role)) role = FieldRole::Attribute;
+    if (!colors && isChannel(role)) role = FieldRole::Attribute;
     if (role == FieldRole::Alpha) role = FieldRole::Ignore;             // points are drawn opaque
     columns.attributeOfColumn.push_back(-1);
     if (role == FieldRole::Attribute) {

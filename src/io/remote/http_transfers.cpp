@@ -74,7 +74,12 @@ Connections& connections() {
 }
 
 size_t onHeader(char* data, size_t size, size_t count, void* user) {
-  static_cast<Transfer*>(user)->head.append(data, size * count);
+  Transfer& t = *static_cast<Transfer*>(user);
+  if (t.head.size() + size * count > kMaxHeadBytes) {
+    t.headOverflowed = true;
+    return 0;  // aborts the transfer
+  }
+  t.head.append(data, size * count);
   return size * count;
 }
 
@@ -102,6 +107,7 @@ void setUp(CURL* easy, Transfer& t, const RemoteOptions& options, std::string& r
   t.body.clear();
   t.received = 0;
   t.overflowed = false;
+  t.headOverflowed = false;
   t.curlCode = 0;
   t.curlError.clear();
   errorBuffer[0] = '\0';
@@ -119,6 +125,10 @@ void setUp(CURL* easy, Transfer& t, const RemoteOptions& options, std::string& r
   curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(options.connectTimeoutSeconds * 1000));
   curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1024L);
   curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, std::max(1L, long(options.lowSpeedSeconds)));
+  // What is left of the request's deadline: a trickling server is cut there whatever its speed.
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(t.deadline - Clock::now());
+  curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, long(std::max<int64_t>(1, left.count())));
   curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, onHeader);
   curl_easy_setopt(easy, CURLOPT_HEADERDATA, &t);
   curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, onBody);
@@ -152,6 +162,20 @@ struct Multi {
 
 }  // namespace
 
+bool isTimeout(int code) {
+  return code == CURLE_OPERATION_TIMEDOUT;
+}
+
+bool retryFitsDeadline(const Transfer& t, double delaySeconds) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                            std::chrono::duration<double>(delaySeconds)) <
+         t.deadline;
+}
+
+double retryDelaySeconds(int attempt) {
+  return remoteOptions().retryDelaySeconds * double(1 << std::min(attempt, 16));
+}
+
 bool isDnsFailure(int code) {
   return code == CURLE_COULDNT_RESOLVE_HOST || code == CURLE_COULDNT_RESOLVE_PROXY;
 }
@@ -182,6 +206,12 @@ void runTransfers(const std::vector<Transfer*>& transfers, const Judge& judge) {
       CURL* easy = connections().acquire(options.connections, active.empty());
       if (!easy) break;
       Running& r = active.emplace_back(Running{.easy = easy, .transfer = *it});
+      if (r.transfer->attempt == 0) {
+        // From now, not from the loop's start: waiting for a free connection does not count.
+        r.transfer->deadline =
+            Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(options.requestTimeoutSeconds));
+      }
       setUp(easy, *r.transfer, options, r.range, r.errorBuffer);
       curl_multi_add_handle(multi.handle, easy);
       ++counters.requests;
@@ -214,9 +244,9 @@ void runTransfers(const std::vector<Transfer*>& transfers, const Judge& judge) {
       const Verdict verdict = judge(t);
       if (verdict == Verdict::Retry) {
         ++t.attempt;
-        t.notBefore = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                         std::chrono::duration<double>(
-                                             options.retryDelaySeconds * double(1 << std::min(t.attempt - 1, 16))));
+        t.notBefore =
+            Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(retryDelaySeconds(t.attempt - 1)));
         waiting.push_back(&t);
       } else if (verdict == Verdict::Fail) {
         failure = t.failure;

@@ -12,6 +12,10 @@
 
 namespace pcv::io {
 
+/// Header text kept of one answer at most (all heads of its redirects together): a server that
+/// sends headers without end is cut there instead of filling memory until the deadline.
+constexpr size_t kMaxHeadBytes = 256 << 10;
+
 /// One GET, with a Range unless `length` is 0 (then the whole file).
 struct Transfer {
   std::string url;
@@ -26,10 +30,14 @@ struct Transfer {
   std::vector<uint8_t> body;
   uint64_t received = 0;  ///< body bytes, into target or body
   bool overflowed = false;
+  bool headOverflowed = false;  ///< the header text passed kMaxHeadBytes: aborted
   int curlCode = 0;  ///< CURLcode; 0 is success
   std::string curlError;
   int attempt = 0;  ///< 0 for the first
   std::chrono::steady_clock::time_point notBefore{};
+  /// When the request must have ended, retries included: set at its first attempt from
+  /// RemoteOptions::requestTimeoutSeconds; each attempt gets what is left of it.
+  std::chrono::steady_clock::time_point deadline{};
   std::exception_ptr failure;  ///< the judge's verdict when it gave up
 };
 
@@ -40,12 +48,19 @@ enum class Verdict { Done, Retry, Fail };
 using Judge = std::function<Verdict(Transfer&)>;
 
 /// Runs `transfers` (at most the connections of remoteOptions() in flight over the process),
-/// retrying as the judge says after remoteOptions().retryDelaySeconds doubled per attempt.
-/// Rethrows the first failure, after stopping the others.
+/// retrying as the judge says after remoteOptions().retryDelaySeconds doubled per attempt, never
+/// past a transfer's deadline. Rethrows the first failure, after stopping the others.
 void runTransfers(const std::vector<Transfer*>& transfers, const Judge& judge);
 
 /// The curl codes of a name that cannot resolve and of TLS failures, for judges.
 bool isDnsFailure(int curlCode);
 bool isTlsFailure(int curlCode);
+/// The curl code of a transfer that ran out of its time.
+bool isTimeout(int curlCode);
+/// The wait before retry number `attempt` + 1 (0 for the first retry): the options' delay,
+/// doubled per attempt.
+double retryDelaySeconds(int attempt);
+/// Whether a retry of `t` after `delaySeconds` would still start before its deadline.
+bool retryFitsDeadline(const Transfer& t, double delaySeconds);
 
 }  // namespace pcv::io

@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "http_answer.hpp"
+#include "pcv/io/uri_reference.hpp"
 #include "remote_state.hpp"
 
 namespace pcv::io {
@@ -54,7 +55,10 @@ bool passingStatus(int status) {
 }  // namespace
 
 RemoteFile::RemoteFile(const std::string& location)
-    : location_(location), url_(requestUrlOf(location)), id_(nextSourceId++) {
+    : location_(location),
+      shown_(locationForMessages(location)),
+      url_(requestUrlOf(location)),
+      id_(nextSourceId++) {
   const RemoteOptions options = remoteOptions();
   Transfer probe{.url = url_,
                  .first = 0,
@@ -73,17 +77,46 @@ RemoteFile::RemoteFile(const std::string& location)
 }
 
 void RemoteFile::fail(RemoteFailure failure, int status, const std::string& what) const {
-  throw RemoteError(failure, status, location_ + ": " + what);
+  throw RemoteError(failure, status, shown_ + ": " + what);
 }
 
 Verdict RemoteFile::failOrRetry(Transfer& t, RemoteFailure failure, int status,
                                 const std::string& what, bool passing) const {
   const int retries = remoteOptions().retries;
-  if (passing && t.attempt < retries) return Verdict::Retry;
+  if (passing && t.attempt < retries && retryFitsDeadline(t, retryDelaySeconds(t.attempt))) {
+    return Verdict::Retry;
+  }
   const std::string tries =
       passing ? " (after " + std::to_string(t.attempt + 1) + " attempts)" : std::string();
-  t.failure = std::make_exception_ptr(RemoteError(failure, status, location_ + ": " + what + tries));
+  t.failure = std::make_exception_ptr(RemoteError(failure, status, shown_ + ": " + what + tries));
   return Verdict::Fail;
+}
+
+Verdict RemoteFile::judgeTransport(Transfer& t, const std::string& asked) const {
+  if (t.headOverflowed) {
+    return failOrRetry(t, RemoteFailure::BadAnswer, 0,
+                       asked + "the answer's headers are larger than " +
+                           formatBytes(double(kMaxHeadBytes)) + " (a broken or hostile server)",
+                       false);
+  }
+  if (isDnsFailure(t.curlCode)) {
+    return failOrRetry(t, RemoteFailure::Dns, 0,
+                       "cannot resolve the host name (DNS): " + t.curlError, false);
+  }
+  if (isTlsFailure(t.curlCode)) {
+    return failOrRetry(t, RemoteFailure::Tls, 0, "TLS failed: " + t.curlError, false);
+  }
+  // curl ends an attempt at what was left of the deadline; a timeout before it is the low-speed
+  // limit (a stalled transfer), which another attempt may pass.
+  if (isTimeout(t.curlCode) && !retryFitsDeadline(t, 0.05)) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", remoteOptions().requestTimeoutSeconds);
+    return failOrRetry(t, RemoteFailure::Timeout, 0,
+                       asked + "no complete answer within " + seconds +
+                           " s (--http-timeout): the server is too slow or stalled",
+                       false);
+  }
+  return failOrRetry(t, RemoteFailure::Connection, 0, asked + t.curlError, true);
 }
 
 Verdict RemoteFile::judgeProbe(Transfer& t) {
@@ -99,15 +132,7 @@ Verdict RemoteFile::judgeProbe(Transfer& t) {
                                 : std::string()),
                        false);
   }
-  if (t.curlCode != 0) {
-    if (isDnsFailure(t.curlCode)) {
-      return failOrRetry(t, RemoteFailure::Dns, 0, "cannot resolve the host name (DNS): " + t.curlError, false);
-    }
-    if (isTlsFailure(t.curlCode)) {
-      return failOrRetry(t, RemoteFailure::Tls, 0, "TLS failed: " + t.curlError, false);
-    }
-    return failOrRetry(t, RemoteFailure::Connection, 0, "the request failed: " + t.curlError, true);
-  }
+  if (t.curlCode != 0) return judgeTransport(t, "the request failed: ");
   if (!head) {
     return failOrRetry(t, RemoteFailure::BadAnswer, 0, "the answer has no HTTP status line", true);
   }
@@ -182,15 +207,7 @@ Verdict RemoteFile::judgeRange(Transfer& t) const {
                        "the server sent more than the " + asked + " asked (it answered ranges before)",
                        false);
   }
-  if (t.curlCode != 0) {
-    if (isDnsFailure(t.curlCode)) {
-      return failOrRetry(t, RemoteFailure::Dns, 0, "cannot resolve the host name (DNS): " + t.curlError, false);
-    }
-    if (isTlsFailure(t.curlCode)) {
-      return failOrRetry(t, RemoteFailure::Tls, 0, "TLS failed: " + t.curlError, false);
-    }
-    return failOrRetry(t, RemoteFailure::Connection, 0, asked + ": " + t.curlError, true);
-  }
+  if (t.curlCode != 0) return judgeTransport(t, asked + ": ");
   if (!head) {
     return failOrRetry(t, RemoteFailure::BadAnswer, 0, asked + ": the answer has no HTTP status line", true);
   }
@@ -339,9 +356,8 @@ std::span<const uint8_t> RemoteFile::read(uint64_t offset, uint64_t length,
                                           std::vector<uint8_t>& storage) const {
   if (offset > size_ || length > size_ - offset) {
     throw RemoteError(RemoteFailure::BadAnswer, 0,
-                      location_ + ": bytes " + std::to_string(offset) + "+" +
-                          std::to_string(length) + " asked, past the end of the " +
-                          std::to_string(size_) + "-byte file");
+                      shown_ + ": bytes " + std::to_string(offset) + "+" + std::to_string(length) +
+                          " asked, past the end of the " + std::to_string(size_) + "-byte file");
   }
   if (length == 0) return {};
   if (!whole_.empty()) return std::span<const uint8_t>(whole_).subspan(offset, length);

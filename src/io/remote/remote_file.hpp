@@ -26,7 +26,8 @@ class RemoteFile final : public ByteSource {
   /// a server without ranges. Throws RemoteError naming the URL.
   explicit RemoteFile(const std::string& location);
 
-  const std::string& name() const override { return location_; }
+  /// For messages: the location without credentials, escaped and bounded (locationForMessages).
+  const std::string& name() const override { return shown_; }
   uint64_t size() const override { return size_; }
   std::span<const uint8_t> whole() const override { return whole_; }
   std::span<const uint8_t> read(uint64_t offset, uint64_t length,
@@ -45,13 +46,16 @@ class RemoteFile final : public ByteSource {
   void fetchInto(uint64_t offset, uint64_t length, uint8_t* target) const;
   Verdict judgeRange(Transfer& t) const;
   Verdict judgeProbe(Transfer& t);
+  /// A transfer that ended without an answer (curlCode set); `asked` starts the message.
+  Verdict judgeTransport(Transfer& t, const std::string& asked) const;
   [[noreturn]] void fail(RemoteFailure failure, int status, const std::string& what) const;
   Verdict failOrRetry(Transfer& t, RemoteFailure failure, int status, const std::string& what,
                       bool passing) const;
   Block fromDisk(uint64_t block) const;
   void toDisk(uint64_t block, const std::vector<uint8_t>& bytes) const;
 
-  std::string location_;  ///< as given (s3:// kept), for messages
+  std::string location_;  ///< as given (s3:// kept)
+  std::string shown_;     ///< location_ for messages: no credentials, escaped, bounded
   std::string url_;       ///< what is requested
   uint64_t id_ = 0;       ///< this source in the block cache
   uint64_t size_ = 0;

@@ -7,6 +7,7 @@
 
 #include "pcv/core/text_case.hpp"
 #include "pcv/io/remote_source.hpp"
+#include "pcv/io/uri_reference.hpp"
 #include "remote_file.hpp"
 #include "remote_sources.hpp"
 #include "remote_state.hpp"
@@ -89,7 +90,8 @@ std::string requestUrlOf(const std::string& location) {
   const size_t slash = rest.find('/');
   if (slash == 0 || slash == std::string::npos || slash + 1 == rest.size()) {
     throw RemoteError(RemoteFailure::BadAnswer, 0,
-                      location + ": expected s3://BUCKET/KEY (a public bucket, read over https)");
+                      locationForMessages(location) +
+                          ": expected s3://BUCKET/KEY (a public bucket, read over https)");
   }
   return "https://" + rest.substr(0, slash) + ".s3.amazonaws.com/" + rest.substr(slash + 1);
 }

@@ -172,10 +172,10 @@ void guessColumns(const TextRows& rows, std::vector<FieldRole>& roles,
     }
     return true;
   };
-  auto colourRange = [](double v) { return v >= 0.0 && v <= 255.0; };
-  auto colours = [&](size_t first) {
-    return first + 3 <= columns && columnIs(first, colourRange) &&
-           columnIs(first + 1, colourRange) && columnIs(first + 2, colourRange);
+  auto colorRange = [](double v) { return v >= 0.0 && v <= 255.0; };
+  auto colors = [&](size_t first) {
+    return first + 3 <= columns && columnIs(first, colorRange) && columnIs(first + 1, colorRange) &&
+           columnIs(first + 2, colorRange);
   };
   auto constant = [&](size_t c) {
     return columnIs(c, [&](double v) { return v == rows.values[c]; });
@@ -186,10 +186,10 @@ void guessColumns(const TextRows& rows, std::vector<FieldRole>& roles,
   size_t rgb = 0;  // first colour column, 0 for none
   if (columns == 4) {
     names[3] = "intensity";
-  } else if ((columns == 6 || (columns == 7 && constant(6))) && colours(3)) {
+  } else if ((columns == 6 || (columns == 7 && constant(6))) && colors(3)) {
     rgb = 3;  // x y z r g b [a]
     if (columns == 7) roles[6] = FieldRole::Ignore, names[6] = "alpha";
-  } else if (columns == 7 && colours(4)) {
+  } else if (columns == 7 && colors(4)) {
     rgb = 4;  // PTS: x y z intensity r g b
     names[3] = "intensity";
   }

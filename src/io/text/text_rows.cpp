@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/colour_values.hpp"
+#include "common/color_values.hpp"
 
 namespace pcv::io {
 
@@ -28,7 +28,7 @@ void TextRowAssembler::reserve(uint64_t points) {
 void TextRowAssembler::addRow(const double* values) {
   glm::dvec3 p(0.0);
   float channel[4] = {0.0f, 0.0f, 0.0f, 255.0f};
-  uint32_t packedColour = packRgba(255, 255, 255);
+  uint32_t packedColor = packRgba(255, 255, 255);
   for (size_t c = 0; c < columns_.roles.size(); ++c) {
     const double v = values[c];
     switch (columns_.roles[c]) {
@@ -47,7 +47,7 @@ void TextRowAssembler::addRow(const double* values) {
         break;
       }
       case FieldRole::PackedRgb:
-        packedColour = rgbFromPacked(packedColourBits(v, columns_.types[c]));
+        packedColor = rgbFromPacked(packedColorBits(v, columns_.types[c]));
         break;
       case FieldRole::Attribute:
         cloud_.attributes[columns_.attributeOfColumn[c]].values.push_back(float(v));
@@ -64,13 +64,13 @@ void TextRowAssembler::addRow(const double* values) {
   }
   // Rows before the first finite one are not finite: their offsets are dropped later anyway.
   const glm::dvec3 local = p - cloud_.origin;
-  cloud_.points.push_back({float(local.x), float(local.y), float(local.z), packedColour});
+  cloud_.points.push_back({float(local.x), float(local.y), float(local.z), packedColor});
   if (hasChannels_) channels_.insert(channels_.end(), channel, channel + 4);
 }
 
 PointCloud TextRowAssembler::finish() {
   if (hasChannels_) {
-    const double scale = colourScaleFor(channelType_, channelMax_);
+    const double scale = colorScaleFor(channelType_, channelMax_);
     for (size_t i = 0; i < cloud_.points.size(); ++i) {
       const float* c = &channels_[i * 4];
       cloud_.points[i].rgba =

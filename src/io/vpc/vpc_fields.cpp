@@ -124,25 +124,30 @@ bool hasRole(const Field& asset, const std::string& role) {
                      [&](const json& r) { return r.is_string() && r.get<std::string>() == role; });
 }
 
-std::string location(const Field& asset, const std::string& base) {
+std::string location(const Field& asset, const std::string& base, const VpcHrefRules& rules) {
   const Field href = asset.required("href", "the file's location (a string)");
   const std::string& text = href.string("the file's location (a string)");
   if (text.empty() || text.find('\0') != std::string::npos) {
     href.fail("a non-empty location without NUL characters");
   }
-  return resolveVpcHref(base, text);
+  try {
+    return resolveVpcHref(base, text, rules);
+  } catch (const InputError& error) {
+    throw InputError(href.name + ": " + href.pointer + ": " + error.what());
+  }
 }
 
-void readAssets(const Field& assets, const std::string& base, VpcTile& tile) {
+void readAssets(const Field& assets, const std::string& base, const VpcHrefRules& rules,
+                VpcTile& tile) {
   if (!assets.value.is_object()) assets.fail("an object of assets");
   const Field data = assets.required("data", "the tile's data asset (an object with \"href\")");
   if (!data.value.is_object()) data.fail("an asset object with \"href\"");
-  tile.location = location(data, base);
+  tile.location = location(data, base, rules);
   for (const auto& [key, value] : assets.value.items()) {
     if (key == "data" || value.is_null()) continue;
     const Field asset{value, assets.pointer + "/" + Field::escaped(key), assets.name};
     if (!asset.value.is_object()) asset.fail("an asset object");
-    if (hasRole(asset, "overview")) tile.overviews.push_back(location(asset, base));
+    if (hasRole(asset, "overview")) tile.overviews.push_back(location(asset, base, rules));
   }
 }
 
@@ -165,7 +170,7 @@ void readProperties(const Field& properties, VpcTile& tile, CoordinateSystem& cr
 }  // namespace
 
 FeatureFields readFeature(const json& feature, const std::string& pointer, const std::string& name,
-                          const std::string& base) {
+                          const std::string& base, const VpcHrefRules& rules) {
   const Field item{feature, pointer, name};
   FeatureFields fields;
   VpcTile& tile = fields.tile;
@@ -181,7 +186,8 @@ FeatureFields readFeature(const json& feature, const std::string& pointer, const
       id->fail("the item's id (a string)");
     }
   }
-  readAssets(item.required("assets", "the item's assets (an object with \"data\")"), base, tile);
+  readAssets(item.required("assets", "the item's assets (an object with \"data\")"), base, rules,
+             tile);
   if (const auto properties = item.member("properties")) {
     readProperties(*properties, tile, fields.crs);
   }

@@ -17,8 +17,10 @@ struct FeatureFields {
 };
 
 /// The tile of `feature`, found at JSON pointer `pointer` of the VPC `name`; relative hrefs are
-/// resolved against `base`. Throws InputError naming the pointer of the first bad field.
+/// resolved against `base` under `rules` (resolveVpcHref). Throws InputError naming the pointer
+/// of the first bad field.
 FeatureFields readFeature(const nlohmann::json& feature, const std::string& pointer,
-                          const std::string& name, const std::string& base);
+                          const std::string& name, const std::string& base,
+                          const VpcHrefRules& rules);
 
 }  // namespace pcv

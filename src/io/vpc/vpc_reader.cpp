@@ -1,6 +1,7 @@
 // Reads a VPC feature by feature: nlohmann's parser calls back at the end of each item of
 // "features", the item becomes a VpcTile and its JSON is dropped, so memory holds one feature
 // at a time whatever the number of tiles.
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "pcv/core/error.hpp"
 #include "pcv/io/byte_source.hpp"
 #include "pcv/io/remote_source.hpp"
+#include "pcv/io/uri_reference.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
 #include "vpc_fields.hpp"
 
@@ -32,8 +34,8 @@ constexpr int kMaxDepth = 32;
 /// Turns the object-building events of the parser into tiles.
 class FeatureCollectionParser {
  public:
-  FeatureCollectionParser(std::string name, std::string base)
-      : name_(std::move(name)), base_(std::move(base)) {}
+  FeatureCollectionParser(std::string name, std::string base, VpcHrefRules rules)
+      : name_(std::move(name)), base_(std::move(base)), rules_(rules) {}
 
   /// nlohmann's parser_callback_t: false drops the value just parsed.
   bool onEvent(int depth, json::parse_event_t event, json& parsed) {
@@ -50,7 +52,7 @@ class FeatureCollectionParser {
     // An item of "features".
     if (event == Event::object_start) return true;
     if (event == Event::object_end) {
-      FeatureFields fields = readFeature(parsed, featurePointer(), name_, base_);
+      FeatureFields fields = readFeature(parsed, featurePointer(), name_, base_, rules_);
       fields.tile.crsIndex = crsIndexOf(std::move(fields.crs));
       collection_.tiles.push_back(std::move(fields.tile));
       ++featureIndex_;
@@ -118,6 +120,7 @@ class FeatureCollectionParser {
   }
 
   std::string name_, base_;
+  VpcHrefRules rules_;
   std::string rootKey_;
   bool inFeatures_ = false, sawFeatures_ = false;
   uint64_t featureIndex_ = 0;
@@ -153,6 +156,31 @@ class CountingBuffer : public std::streambuf {
   uint64_t delivered_ = 0;
 };
 
+/// A ByteSource read front to back in blocks, as a stream: a remote VPC is parsed while it
+/// arrives, never held whole (nor copied into a string and a string stream, as it once was).
+class SourceBuffer : public std::streambuf {
+ public:
+  explicit SourceBuffer(const ByteSource& source) : source_(source) {}
+
+ private:
+  /// Bytes per read: few round trips, and a block the remote cache keeps or lets go.
+  static constexpr uint64_t kBlockBytes = 4 << 20;
+
+  int_type underflow() override {
+    if (offset_ >= source_.size()) return traits_type::eof();
+    const uint64_t length = std::min(kBlockBytes, source_.size() - offset_);
+    const std::span<const uint8_t> got = source_.read(offset_, length, storage_);
+    offset_ += got.size();
+    char* begin = const_cast<char*>(reinterpret_cast<const char*>(got.data()));
+    setg(begin, begin, begin + got.size());
+    return traits_type::to_int_type(*begin);
+  }
+
+  const ByteSource& source_;
+  uint64_t offset_ = 0;
+  std::vector<uint8_t> storage_;
+};
+
 }  // namespace
 
 uint64_t VirtualPointCloud::totalPoints() const {
@@ -162,8 +190,8 @@ uint64_t VirtualPointCloud::totalPoints() const {
 }
 
 VirtualPointCloud parseVirtualPointCloud(std::istream& input, const std::string& name,
-                                         const std::string& base) {
-  FeatureCollectionParser parser(name, base);
+                                         const std::string& base, const VpcHrefRules& rules) {
+  FeatureCollectionParser parser(name, base, rules);
   CountingBuffer counted(input.rdbuf());
   std::istream countedInput(&counted);
   try {
@@ -185,20 +213,33 @@ VirtualPointCloud parseVirtualPointCloud(std::istream& input, const std::string&
 }
 
 VirtualPointCloud readVirtualPointCloud(const std::filesystem::path& path) {
+  return readVirtualPointCloud(path, {.sameOrigin = remoteOptions().tilesOnVpcOrigin});
+}
+
+VirtualPointCloud readVirtualPointCloud(const std::filesystem::path& path,
+                                        const VpcHrefRules& rules) {
   if (isRemoteLocation(path.string())) {
-    // Fetched whole (a VPC is a few hundred bytes a tile); relative hrefs join its URL's folder.
+    // Parsed as its blocks arrive; its hrefs are references resolved against its URL (RFC
+    // 3986), so they name web resources only.
     const std::string url = path.string();
-    const std::vector<uint8_t> bytes = readWholeSource(*openByteSource(url));
-    std::istringstream input(std::string(bytes.begin(), bytes.end()));
-    const size_t query = url.find_first_of("?#");
-    const size_t slash = url.rfind('/', query == std::string::npos ? url.size() : query);
-    return parseVirtualPointCloud(input, url, url.substr(0, slash + 1));
+    const std::shared_ptr<const ByteSource> source = openByteSource(url);
+    SourceBuffer buffer(*source);
+    std::istream input(&buffer);
+    return parseVirtualPointCloud(input, locationForMessages(url), url, rules);
+  }
+  // Checked before it is opened: a FIFO or a device would block the open or the read.
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (error)
+    throw InputError(path.string() + ": cannot open the virtual point cloud: " + error.message());
+  if (!std::filesystem::is_regular_file(status)) {
+    throw InputError(path.string() + ": the virtual point cloud is not a regular file");
   }
   std::ifstream input(path, std::ios::binary);
   if (!input) throw InputError(path.string() + ": cannot open the virtual point cloud");
   std::string base = path.parent_path().string();
   if (base.empty()) base = ".";
-  return parseVirtualPointCloud(input, path.string(), base);
+  return parseVirtualPointCloud(input, path.string(), base, rules);
 }
 
 }  // namespace pcv

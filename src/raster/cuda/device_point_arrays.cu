@@ -9,7 +9,7 @@
 #include "pcv/core/error.hpp"
 #include "pcv/core/point_cloud.hpp"
 #include "pcv/core/point_coloring.hpp"
-#include "pcv/core/turbo_colour.hpp"
+#include "pcv/core/turbo_color.hpp"
 #include "pcv/cuda/cuda_check.hpp"
 #include "pcv/cuda/device_buffer.hpp"
 

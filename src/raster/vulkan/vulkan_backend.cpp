@@ -173,7 +173,10 @@ class VulkanBackend final : public RasterBackend {
                              " exports no memory (VK_KHR_external_memory_fd)");
     }
     exported_ = VulkanBuffer();
-    exported_ = VulkanBuffer(*context_, uint64_t(width) * uint64_t(height) * 4,
+    // Room past the pixels: an importer may want more than the frame (Mesa's llvmpipe refuses a
+    // buffer whose memory ends with its last pixel: it pads buffers for its vector reads).
+    constexpr uint64_t kImporterSlack = 64 << 10;
+    exported_ = VulkanBuffer(*context_, uint64_t(width) * uint64_t(height) * 4 + kImporterSlack,
                              VulkanBuffer::Kind::Exported, "the exported frame");
     return {exported_.exportFd(), exported_.allocationBytes()};
   }

@@ -8,8 +8,8 @@
 namespace pcv::app {
 namespace {
 
-constexpr ImU32 kClipColour = IM_COL32(90, 200, 255, 220);
-constexpr ImU32 kHoveredColour = IM_COL32(255, 255, 255, 255);
+constexpr ImU32 kClipColor = IM_COL32(90, 200, 255, 220);
+constexpr ImU32 kHoveredColor = IM_COL32(255, 255, 255, 255);
 
 }  // namespace
 
@@ -25,7 +25,7 @@ void drawClipOverlay(const ClipSettings& clip, const ClipPanel& panel,
       for (int axis = 0; axis < 3; ++axis) {
         if (bits & (1 << axis)) continue;  // each edge once, from its lower corner
         if (const auto s = projector.segment(corner(bits), corner(bits | (1 << axis)))) {
-          draw.AddLine(imVec(s->first), imVec(s->second), kClipColour, 1.5f);
+          draw.AddLine(imVec(s->first), imVec(s->second), kClipColor, 1.5f);
         }
       }
     }
@@ -36,7 +36,7 @@ void drawClipOverlay(const ClipSettings& clip, const ClipPanel& panel,
     if (!at) continue;
     const bool isHovered = h.handle == hovered;
     const float radius = (isHovered ? 8.0f : 6.0f) * ImGui::GetIO().FontGlobalScale;
-    draw.AddCircleFilled(imVec(*at), radius, isHovered ? kHoveredColour : kClipColour);
+    draw.AddCircleFilled(imVec(*at), radius, isHovered ? kHoveredColor : kClipColor);
     draw.AddCircle(imVec(*at), radius, IM_COL32(0, 0, 0, 200));
   }
 }

@@ -5,7 +5,7 @@
 
 #include <cstdio>
 
-#include "viewer/input_script.hpp"
+#include "viewer/input/input_script.hpp"
 #include "viewer/tools/clip/clip_start_box.hpp"
 
 namespace pcv::app {

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "pcv/core/error.hpp"
-#include "viewer/input_script.hpp"
+#include "viewer/input/input_script.hpp"
 #include "viewer/tools/filter/filter_section.hpp"
 
 namespace pcv::app {

@@ -12,22 +12,22 @@
 namespace pcv::app {
 namespace {
 
-constexpr ImU32 kMeasureColour = IM_COL32(255, 220, 60, 255);
-constexpr ImU32 kInProgressColour = IM_COL32(120, 220, 255, 255);
+constexpr ImU32 kMeasureColor = IM_COL32(255, 220, 60, 255);
+constexpr ImU32 kInProgressColor = IM_COL32(120, 220, 255, 255);
 
 void drawMeasurement(ImDrawList& draw, const Measurement& m, const ScreenProjector& projector,
-                     ImU32 colour, const LengthUnit& unit) {
+                     ImU32 color, const LengthUnit& unit) {
   const float thickness = 2.0f * ImGui::GetIO().FontGlobalScale;
   for (size_t s = 0; s < segmentCount(m); ++s) {
     const glm::dvec3& a = m.points[s];
     const glm::dvec3& b = m.points[(s + 1) % m.points.size()];
     const auto screen = projector.segment(a, b);
     if (!screen) continue;
-    draw.AddLine(imVec(screen->first), imVec(screen->second), colour, thickness);
+    draw.AddLine(imVec(screen->first), imVec(screen->second), color, thickness);
     // Every segment's length beside it, but a distance's and a height's once, below.
     if (m.kind != MeasureKind::Polyline && m.kind != MeasureKind::Area) continue;
     drawLabel(draw, 0.5 * (screen->first + screen->second),
-              formatLength(segmentLength(m, s), unit).c_str(), colour);
+              formatLength(segmentLength(m, s), unit).c_str(), color);
   }
   if (m.kind == MeasureKind::Height && m.points.size() == 2) {
     // The right triangle: across at the first point's height, then straight up or down.
@@ -37,12 +37,12 @@ void drawMeasurement(ImDrawList& draw, const Measurement& m, const ScreenProject
     (m.up == UpAxis::Z ? corner.z : corner.y) = m.up == UpAxis::Z ? a.z : a.y;
     for (const auto& [from, to] : {std::pair{a, corner}, std::pair{corner, b}}) {
       if (const auto s = projector.segment(from, to)) {
-        draw.AddLine(imVec(s->first), imVec(s->second), colour, 0.5f * thickness);
+        draw.AddLine(imVec(s->first), imVec(s->second), color, 0.5f * thickness);
       }
     }
   }
   for (const glm::dvec3& p : m.points) {
-    if (const auto at = projector.toWindow(p)) draw.AddCircleFilled(imVec(*at), 4.0f, colour);
+    if (const auto at = projector.toWindow(p)) draw.AddCircleFilled(imVec(*at), 4.0f, color);
   }
   if (m.points.size() < minimumPoints(m.kind)) return;
   // The headline: at the middle of a two-point measurement, at the polygon's mean for an area,
@@ -56,7 +56,7 @@ void drawMeasurement(ImDrawList& draw, const Measurement& m, const ScreenProject
   }
   const std::string text = m.kind == MeasureKind::Polyline ? "total " + summaryText(m, 3, unit)
                                                            : summaryText(m, 3, unit);
-  if (const auto at = projector.toWindow(anchor)) drawLabel(draw, *at, text.c_str(), colour);
+  if (const auto at = projector.toWindow(anchor)) drawLabel(draw, *at, text.c_str(), color);
 }
 
 }  // namespace
@@ -66,9 +66,9 @@ void drawMeasureOverlay(const MeasureState& measure, const ScreenProjector& proj
   // Behind every window: the overlay belongs to the scene, the panels stay readable over it.
   ImDrawList& draw = *ImGui::GetBackgroundDrawList();
   for (const Measurement& m : measure.finished()) {
-    drawMeasurement(draw, m, projector, kMeasureColour, unit);
+    drawMeasurement(draw, m, projector, kMeasureColor, unit);
   }
-  drawMeasurement(draw, measure.current(), projector, kInProgressColour, unit);
+  drawMeasurement(draw, measure.current(), projector, kInProgressColor, unit);
 }
 
 }  // namespace pcv::app

@@ -8,7 +8,7 @@
 
 #include "pcv/core/number_text.hpp"
 #include "pcv/session/scene_model.hpp"
-#include "viewer/input_script.hpp"
+#include "viewer/input/input_script.hpp"
 #include "viewer/tools/measure/measure_section.hpp"
 
 namespace pcv::app {

@@ -11,7 +11,7 @@
 namespace pcv::app {
 namespace {
 
-constexpr ImU32 kPathColour = IM_COL32(255, 140, 60, 255);
+constexpr ImU32 kPathColor = IM_COL32(255, 140, 60, 255);
 /// Line segments per path segment drawn over the scene: smooth at any window size.
 constexpr int kOverlaySteps = 24;
 
@@ -96,7 +96,7 @@ void drawPathOverlay(const PathPlayer& player, const ScreenProjector& projector)
           times[segment] + (times[segment + 1] - times[segment]) * step / kOverlaySteps;
       const glm::dvec3 eye = path->at(t).eye;
       if (const auto screen = projector.segment(last, eye)) {
-        draw.AddLine(imVec(screen->first), imVec(screen->second), kPathColour, thickness);
+        draw.AddLine(imVec(screen->first), imVec(screen->second), kPathColor, thickness);
       }
       last = eye;
     }
@@ -104,8 +104,8 @@ void drawPathOverlay(const PathPlayer& player, const ScreenProjector& projector)
   for (size_t i = 0; i < path->keys().size(); ++i) {
     const auto at = projector.toWindow(path->keys()[i].eye);
     if (!at) continue;
-    draw.AddCircleFilled(imVec(*at), 4.0f * ImGui::GetIO().FontGlobalScale, kPathColour);
-    drawLabel(draw, *at, std::to_string(i + 1).c_str(), kPathColour);
+    draw.AddCircleFilled(imVec(*at), 4.0f * ImGui::GetIO().FontGlobalScale, kPathColor);
+    drawLabel(draw, *at, std::to_string(i + 1).c_str(), kPathColor);
   }
 }
 

@@ -4,7 +4,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/session/camera_path_file.hpp"
-#include "viewer/input_script.hpp"
+#include "viewer/input/input_script.hpp"
 #include "viewer/tools/views/bookmarks.hpp"
 
 namespace pcv::app {

@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "pcv/core/error.hpp"
-#include "viewer/input_script.hpp"
+#include "viewer/input/input_script.hpp"
 #include "viewer/tools/selection_export_row.hpp"
 
 namespace pcv::app {

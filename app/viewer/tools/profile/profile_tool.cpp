@@ -11,7 +11,7 @@
 #include "pcv/core/profile_corridor.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/session/cloud_writer.hpp"
-#include "viewer/input_script.hpp"
+#include "viewer/input/input_script.hpp"
 
 namespace pcv::app {
 namespace {

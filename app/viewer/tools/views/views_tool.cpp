@@ -9,7 +9,7 @@
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/error.hpp"
 #include "options/render_arguments.hpp"
-#include "viewer/input_script.hpp"
+#include "viewer/input/input_script.hpp"
 
 namespace pcv::app {
 

@@ -1,12 +1,12 @@
-#include "pcv/scene/cylinders.hpp"
+#include "pcv/demo/cylinders.hpp"
 
-#include "pcv/scene/cylinder_producer.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
 
 #include <glm/glm.hpp>
 
 #include "pcv/core/parallel.hpp"
 #include "pcv/core/random.hpp"
-#include "pcv/scene/cylinder_point.hpp"
+#include "pcv/demo/cylinder_point.hpp"
 
 namespace pcv {
 namespace {
@@ -37,9 +37,9 @@ void store(float out[3], const glm::vec3& v) {
 
 }  // namespace
 
-Box3d cylinderSceneReach(const CylinderScene& scene) {
+Box3d cylinderSetReach(const CylinderSet& set) {
   Box3d bounds;
-  for (const Cylinder& c : scene.cylinders) {
+  for (const Cylinder& c : set.cylinders) {
     const double reach = double(c.radius) + double(c.halfHeight);
     const glm::dvec3 center(c.center[0], c.center[1], c.center[2]);
     bounds.extend(center - glm::dvec3(reach));
@@ -48,9 +48,9 @@ Box3d cylinderSceneReach(const CylinderScene& scene) {
   return bounds;
 }
 
-CylinderScene makeCylinderScene(uint64_t seed, int cylinderCount) {
-  CylinderScene scene;
-  scene.seed = seed;
+CylinderSet makeCylinderSet(uint64_t seed, int cylinderCount) {
+  CylinderSet set;
+  set.seed = seed;
   ParameterDraws draw(seed);
   for (int c = 0; c < cylinderCount; ++c) {
     Cylinder cylinder{};
@@ -76,28 +76,28 @@ CylinderScene makeCylinderScene(uint64_t seed, int cylinderCount) {
     cylinder.halfHeight = draw.uniform(0.5f, 1.0f);
     store(cylinder.color,
           {draw.uniform(0.3f, 1.0f), draw.uniform(0.3f, 1.0f), draw.uniform(0.3f, 1.0f)});
-    scene.cylinders.push_back(cylinder);
+    set.cylinders.push_back(cylinder);
   }
-  return scene;
+  return set;
 }
 
-void generateCylinderPoints(const CylinderScene& scene, std::span<Point> points) {
-  generateCylinderPoints(scene, points.size(), 0, points);
+void generateCylinderPoints(const CylinderSet& set, std::span<Point> points) {
+  generateCylinderPoints(set, points.size(), 0, points);
 }
 
-void generateCylinderPoints(const CylinderScene& scene, uint64_t totalCount, uint64_t first,
+void generateCylinderPoints(const CylinderSet& set, uint64_t totalCount, uint64_t first,
                             std::span<Point> points) {
-  const Cylinder* cylinders = scene.cylinders.data();
-  const auto cylinderCount = uint32_t(scene.cylinders.size());
+  const Cylinder* cylinders = set.cylinders.data();
+  const auto cylinderCount = uint32_t(set.cylinders.size());
   parallelFor(points.size(), [&](uint64_t begin, uint64_t end) {
     for (uint64_t i = begin; i < end; ++i) {
-      points[i] = cylinderPoint(cylinders, cylinderCount, scene.seed, first + i, totalCount);
+      points[i] = cylinderPoint(cylinders, cylinderCount, set.seed, first + i, totalCount);
     }
   });
 }
 
 void CylinderProducer::produce(uint64_t first, std::span<Point> out) const {
-  generateCylinderPoints(scene_, pointCount_, first, out);
+  generateCylinderPoints(set_, pointCount_, first, out);
 }
 
 #if !PCV_WITH_CUDA

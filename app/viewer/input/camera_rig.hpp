@@ -9,9 +9,9 @@
 
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/camera.hpp"
-#include "viewer/fly_controller.hpp"
-#include "viewer/motion_keys.hpp"
-#include "viewer/orbit_controller.hpp"
+#include "viewer/input/fly_controller.hpp"
+#include "viewer/input/motion_keys.hpp"
+#include "viewer/input/orbit_controller.hpp"
 
 namespace pcv::app {
 

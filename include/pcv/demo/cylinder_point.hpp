@@ -1,4 +1,4 @@
-/// @brief Point i of the cylinder scene, written once for the CPU and the CUDA generators.
+/// @brief Point i of the demo cylinders, written once for the CPU and the CUDA generators.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +7,7 @@
 #include "pcv/core/host_device.hpp"
 #include "pcv/core/point.hpp"
 #include "pcv/core/random.hpp"
-#include "pcv/scene/cylinders.hpp"
+#include "pcv/demo/cylinders.hpp"
 
 namespace pcv {
 

@@ -1,4 +1,4 @@
-/// @brief The cylinder scene generated straight into GPU memory (the CUDA twin of
+/// @brief The demo cylinders generated straight into GPU memory (the CUDA twin of
 /// generateCylinderPoints; same bits).
 #pragma once
 
@@ -6,15 +6,15 @@
 
 #include <cstdint>
 
-#include "pcv/scene/cylinders.hpp"
+#include "pcv/demo/cylinders.hpp"
 
 namespace pcv {
 
 /// Writes `pointCount` points to `devicePoints` (device memory owned by the caller) on `stream`.
-void generateCylinderPointsOnDevice(const CylinderScene& scene, Point* devicePoints,
+void generateCylinderPointsOnDevice(const CylinderSet& set, Point* devicePoints,
                                     uint64_t pointCount, cudaStream_t stream);
-/// Writes points [first, first + count) of a scene of `totalCount` to `devicePoints`.
-void generateCylinderPointsOnDevice(const CylinderScene& scene, uint64_t totalCount, uint64_t first,
+/// Writes points [first, first + count) of a set of `totalCount` to `devicePoints`.
+void generateCylinderPointsOnDevice(const CylinderSet& set, uint64_t totalCount, uint64_t first,
                                     uint64_t count, Point* devicePoints, cudaStream_t stream);
 
 }  // namespace pcv

@@ -1,4 +1,4 @@
-#include "viewer/fly_controller.hpp"
+#include "viewer/input/fly_controller.hpp"
 
 #include <algorithm>
 #include <cmath>

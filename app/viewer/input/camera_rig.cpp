@@ -1,4 +1,4 @@
-#include "viewer/camera_rig.hpp"
+#include "viewer/input/camera_rig.hpp"
 
 #include <algorithm>
 #include <cmath>

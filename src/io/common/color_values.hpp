@@ -13,7 +13,7 @@ namespace pcv::io {
 
 /// The multiplier that brings colour values with this maximum to 0..255: 8-bit types and maxima
 /// up to 255 as they are, floats up to 1 times 255, anything larger as 16-bit.
-double colourScaleFor(ScalarType type, double maxValue);
+double colorScaleFor(ScalarType type, double maxValue);
 
 /// value * scale rounded to 0..255; NaN is 0.
 inline uint32_t channelByte(double value, double scale) {
@@ -36,7 +36,7 @@ inline uint32_t rgbFromPacked(uint32_t bits) {
 }
 
 /// The 32 bits of a packed colour stored as `type` (PCD keeps them in the bits of a float).
-inline uint32_t packedColourBits(double value, ScalarType type) {
+inline uint32_t packedColorBits(double value, ScalarType type) {
   return type == ScalarType::Float32 ? std::bit_cast<uint32_t>(float(value))
                                      : saturatedUint32(value);
 }

@@ -14,13 +14,13 @@
 
 namespace pcv {
 
-class ColouredCloud {
+class ColoredCloud {
  public:
   /// `renderer` must outlive this; the set shown is removed when this is destroyed.
-  explicit ColouredCloud(Renderer& renderer) : renderer_(renderer) {}
-  ~ColouredCloud() { hide(); }
-  ColouredCloud(const ColouredCloud&) = delete;
-  ColouredCloud& operator=(const ColouredCloud&) = delete;
+  explicit ColoredCloud(Renderer& renderer) : renderer_(renderer) {}
+  ~ColoredCloud() { hide(); }
+  ColoredCloud(const ColoredCloud&) = delete;
+  ColoredCloud& operator=(const ColoredCloud&) = delete;
 
   /// Replaces the points with `cloud` (`replace`; the first cloud must), or merges it into
   /// them, in their origin.

@@ -1,4 +1,4 @@
-/// @brief The seed's demo scene: random cylinders covered with coloured points. Deterministic for
+/// @brief The seed's demo: random cylinders covered with coloured points. Deterministic for
 /// a seed, and the same bits on the CPU and the GPU (see cylinder_point.hpp).
 #pragma once
 
@@ -21,7 +21,8 @@ struct Cylinder {
   float color[3];    ///< base colour, each channel 0.3 .. 1.0
 };
 
-struct CylinderScene {
+/// The cylinders drawn from a seed: every point of the demo lies on one of them.
+struct CylinderSet {
   uint64_t seed = 1;
   std::vector<Cylinder> cylinders;
 };
@@ -30,16 +31,16 @@ constexpr uint64_t kSeedPointCount = 10'000'000;  ///< the seed demo's point cou
 constexpr int kSeedCylinderCount = 10;
 
 /// Draws the cylinders' parameters from `seed` (on the host; they are a few hundred bytes).
-CylinderScene makeCylinderScene(uint64_t seed, int cylinderCount = kSeedCylinderCount);
+CylinderSet makeCylinderSet(uint64_t seed, int cylinderCount = kSeedCylinderCount);
 
-/// A box every point of the scene lies in: each cylinder's centre plus its radius and half
+/// A box every point of the set lies in: each cylinder's centre plus its radius and half
 /// height on every axis (loose, cheap, and fixed before any point is made).
-Box3d cylinderSceneReach(const CylinderScene& scene);
+Box3d cylinderSetReach(const CylinderSet& set);
 
 /// Fills `points` on the CPU with all threads; point i lies on cylinder floor(i * count / N).
-void generateCylinderPoints(const CylinderScene& scene, std::span<Point> points);
-/// Fills `points` with points [first, first + points.size()) of a scene of `totalCount`.
-void generateCylinderPoints(const CylinderScene& scene, uint64_t totalCount, uint64_t first,
+void generateCylinderPoints(const CylinderSet& set, std::span<Point> points);
+/// Fills `points` with points [first, first + points.size()) of a set of `totalCount`.
+void generateCylinderPoints(const CylinderSet& set, uint64_t totalCount, uint64_t first,
                             std::span<Point> points);
 
 }  // namespace pcv

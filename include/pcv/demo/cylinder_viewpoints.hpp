@@ -1,4 +1,4 @@
-/// @brief The fixed viewpoints of the seed's cylinder scene (which spans about [-2, 2]^3): the
+/// @brief The fixed viewpoints of the seed's demo cylinders (which span about [-2, 2]^3): the
 /// benchmark times these, and the CUDA-vs-CPU tests compare the backends at the same ones.
 #pragma once
 
@@ -20,7 +20,7 @@ inline const CylinderViewpoint kCylinderViewpoints[] = {
     {"overview", {-3.0, 0.0, 0.0}, 0.0f, 0.0f},      // the seed's start: everything in view
     {"close-up", {-0.8, -0.6, 0.9}, 35.0f, -40.0f},  // a few cylinders fill the screen
     {"inside", {0.1, 0.0, 0.05}, 120.0f, 10.0f},     // among the cylinders, half culled
-    {"far", {-30.0, 12.0, 9.0}, -21.0f, -16.0f},     // the whole scene in a few pixels
+    {"far", {-30.0, 12.0, 9.0}, -21.0f, -16.0f},     // all the cylinders in a few pixels
 };
 
 }  // namespace pcv

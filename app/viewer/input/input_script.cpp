@@ -1,4 +1,4 @@
-#include "viewer/input_script.hpp"
+#include "viewer/input/input_script.hpp"
 
 #include <algorithm>
 #include <fstream>

@@ -1,7 +1,7 @@
 #include "pcv/cuda/device_buffer.hpp"
-#include "pcv/scene/cylinder_point.hpp"
-#include "pcv/scene/cylinder_producer.hpp"
-#include "pcv/scene/cylinders_cuda.hpp"
+#include "pcv/demo/cylinder_point.hpp"
+#include "pcv/demo/cylinder_producer.hpp"
+#include "pcv/demo/cylinders_cuda.hpp"
 
 namespace pcv {
 namespace {
@@ -11,9 +11,9 @@ struct GenerateParams {
   uint32_t cylinderCount;
   uint64_t seed;
   Point* points;        ///< device memory, count of them
-  uint64_t first;       ///< index of points[0] in the scene
+  uint64_t first;       ///< index of points[0] in the set
   uint64_t count;       ///< points written
-  uint64_t totalCount;  ///< points of the whole scene
+  uint64_t totalCount;  ///< points of the whole set
 };
 
 __global__ void generateCylinderPointsKernel(GenerateParams p) {
@@ -25,19 +25,19 @@ __global__ void generateCylinderPointsKernel(GenerateParams p) {
 
 }  // namespace
 
-void generateCylinderPointsOnDevice(const CylinderScene& scene, Point* devicePoints,
+void generateCylinderPointsOnDevice(const CylinderSet& set, Point* devicePoints,
                                     uint64_t pointCount, cudaStream_t stream) {
-  generateCylinderPointsOnDevice(scene, pointCount, 0, pointCount, devicePoints, stream);
+  generateCylinderPointsOnDevice(set, pointCount, 0, pointCount, devicePoints, stream);
 }
 
-void generateCylinderPointsOnDevice(const CylinderScene& scene, uint64_t totalCount, uint64_t first,
+void generateCylinderPointsOnDevice(const CylinderSet& set, uint64_t totalCount, uint64_t first,
                                     uint64_t count, Point* devicePoints, cudaStream_t stream) {
   if (count == 0) return;
-  DeviceBuffer<Cylinder> cylinders(scene.cylinders.size());
-  CUDA_CHECK(cudaMemcpyAsync(cylinders.data(), scene.cylinders.data(), cylinders.bytes(),
+  DeviceBuffer<Cylinder> cylinders(set.cylinders.size());
+  CUDA_CHECK(cudaMemcpyAsync(cylinders.data(), set.cylinders.data(), cylinders.bytes(),
                              cudaMemcpyHostToDevice, stream));
   const GenerateParams params{
-      cylinders.data(), uint32_t(scene.cylinders.size()), scene.seed, devicePoints, first, count,
+      cylinders.data(), uint32_t(set.cylinders.size()), set.seed, devicePoints, first, count,
       totalCount};
   constexpr int kBlock = 256;
   generateCylinderPointsKernel<<<unsigned((count + kBlock - 1) / kBlock), kBlock, 0, stream>>>(
@@ -49,7 +49,7 @@ void generateCylinderPointsOnDevice(const CylinderScene& scene, uint64_t totalCo
 
 bool CylinderProducer::produceOnDevice(uint64_t first, uint64_t count, Point* devicePoints,
                                        void* cudaStream) const {
-  generateCylinderPointsOnDevice(scene_, pointCount_, first, count, devicePoints,
+  generateCylinderPointsOnDevice(set_, pointCount_, first, count, devicePoints,
                                  static_cast<cudaStream_t>(cudaStream));
   return true;
 }

@@ -1,4 +1,4 @@
-#include "viewer/orbit_controller.hpp"
+#include "viewer/input/orbit_controller.hpp"
 
 #include <algorithm>
 #include <cmath>
