@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench_command.hpp"
+#include "classify_command.hpp"
 #include "compare_command.hpp"
 #include "convert_command.hpp"
 #include "info_command.hpp"
@@ -77,6 +78,7 @@ int main(int argc, char** argv) {
   pcv::app::addInfoCommand(cli);
   pcv::app::addCompareCommand(cli);
   pcv::app::addConvertCommand(cli);
+  pcv::app::addClassifyCommand(cli);
   pcv::app::addVpcCommand(cli);
   pcv::app::addProfileCommand(cli);
   // `pcv`, `pcv FILE...` and `pcv --size 1920x1080 FILE` are `pcv view ...`; `pcv rendr f.las`

@@ -5,8 +5,8 @@
 include(CMakePackageConfigHelpers)
 
 # The layers' libraries, headless first, exported as pcv::<name>.
-set(pcv_library_targets pcv_core pcv_octree pcv_io pcv_demo pcv_raster pcv_stream pcv_session
-                        pcv_gl)
+set(pcv_library_targets pcv_core pcv_octree pcv_io pcv_demo pcv_raster pcv_stream pcv_process
+                        pcv_session pcv_gl)
 if(PCV_WITH_CUDA)
   list(APPEND pcv_library_targets pcv_cuda pcv_octree_cuda)
 endif()
@@ -25,8 +25,8 @@ endif()
 # pcv::pcv: everything a headless program needs (read, open a scene, render, write a PNG).
 add_library(pcv_library INTERFACE)
 set_target_properties(pcv_library PROPERTIES EXPORT_NAME pcv)
-target_link_libraries(pcv_library INTERFACE pcv_session pcv_stream pcv_demo pcv_raster pcv_io
-                                            pcv_octree pcv_core)
+target_link_libraries(pcv_library INTERFACE pcv_session pcv_process pcv_stream pcv_demo
+                                            pcv_raster pcv_io pcv_octree pcv_core)
 add_library(pcv::pcv ALIAS pcv_library)
 list(APPEND pcv_library_targets pcv_library)
 

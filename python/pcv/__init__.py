@@ -6,6 +6,7 @@
     image = pcv.render("tile.laz", size=(800, 600))   # (600, 800, 4) uint8 RGBA
     image = pcv.render(cloud["xyz"], cloud.get("rgb"))
     pcv.write("copy.copc.laz", cloud)             # LAS, LAZ or COPC by the name
+    classes = pcv.classify(cloud["xyz"])          # 2 ground, 7 noise, 1 the rest (uint8)
     renderer = pcv.Renderer(size=(800, 600))      # sets added once, frames from any camera
     pcv.view(cloud)                               # pcv's window (pcv-view) on the points
 
@@ -21,6 +22,7 @@ from ._pcv import (
     UnavailableError,
     __version__,
     backends,
+    classify,
     info,
     read,
     render,
@@ -36,6 +38,7 @@ __all__ = [
     "UnavailableError",
     "__version__",
     "backends",
+    "classify",
     "info",
     "read",
     "render",

@@ -117,6 +117,22 @@ def write(
     "point_format" and every attribute (LAS fields in place, others as extra bytes); colours
     uint8, uint16 or floats in 0..1. Returns the points written."""
 
+def classify(
+    xyz: dict[str, Any] | npt.ArrayLike,
+    *,
+    ground: bool = True,
+    noise: bool = True,
+    cell: float = 1.0,
+    slope: float = 0.15,
+    window: float = 18.0,
+    threshold: float = 0.5,
+    scalar: float = 1.25,
+    noise_radius: float = 2.0,
+    noise_neighbours: int = 2,
+) -> npt.NDArray[np.uint8]:
+    """LAS classes of the points (N x 3 world positions, or pcv.read's dict): 2 ground (SMRF),
+    7 isolated points (noise), 1 the rest; the same points in any order get the same classes."""
+
 class Renderer:
     """A renderer kept across frames: sets added once, drawn from any camera."""
 

@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "classify_binding.hpp"
 #include "errors.hpp"
 #include "info_binding.hpp"
 #include "pcv/raster/renderer.hpp"
@@ -21,6 +22,7 @@ PYBIND11_MODULE(_pcv, module) {
   pcv::python::bindRender(module);
   pcv::python::bindRenderer(module);
   pcv::python::bindWrite(module);
+  pcv::python::bindClassify(module);
   module.def(
       "backends",
       [] {

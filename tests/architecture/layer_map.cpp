@@ -8,8 +8,9 @@
 namespace pcv::architecture {
 namespace {
 
-const std::set<std::string> kLibraries = {"core",    "cuda",   "octree", "demo", "io",
-                                          "io_cuda", "raster", "stream", "gl",   "session"};
+const std::set<std::string> kLibraries = {"core", "cuda",    "octree", "demo",
+                                          "io",   "io_cuda", "raster", "stream",
+                                          "gl",   "process", "session"};
 
 std::set<std::string> librariesAnd(std::set<std::string> more) {
   more.insert(kLibraries.begin(), kLibraries.end());
@@ -153,10 +154,13 @@ const std::vector<Layer>& layers() {
        false,
        {"core", "cuda", "octree", "io", "raster", "stream"}},
       {"gl", {"include/pcv/gl", "src/gl"}, false, {"core", "cuda", "raster", "gl"}},
+      // Algorithms over points (ground and noise classification): over core alone, so that
+      // every front end and the session layer can run them on points from anywhere.
+      {"process", {"include/pcv/process", "src/process"}, false, {"core", "process"}},
       {"session",
        {"include/pcv/session", "src/session"},
        false,
-       {"core", "cuda", "io", "demo", "raster", "stream", "octree", "session"}},
+       {"core", "cuda", "io", "demo", "raster", "stream", "octree", "process", "session"}},
       // What both front ends share (option groups, --report, the render command's text, the
       // terminal's report and COPC cache conversion): the library layers, neither front end.
       {"options", {"app/options"}, false, librariesAnd({"options"})},

@@ -1,0 +1,47 @@
+/// @brief `pcv classify` without the command line: the points of LAS, LAZ or COPC files
+/// classified together (ground, noise) and written back through the record sink with every
+/// field but the classification unchanged, to a new file or in place.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pcv/core/length_unit.hpp"
+#include "pcv/process/point_classes.hpp"
+#include "pcv/session/record_sink.hpp"
+
+namespace pcv {
+
+struct FileClassificationSummary {
+  uint64_t points = 0;               ///< points classified (all the inputs')
+  uint64_t ground = 0;               ///< of them, set to kClassGround
+  uint64_t noise = 0;                ///< of them, set to kClassNoise
+  std::vector<std::string> outputs;  ///< files written
+};
+
+/// `settings` for the points of `inputs`: the lengths not `given` (defaults, in metres) in the
+/// unit the first input's coordinate system declares (feet, US survey feet), metres where it
+/// declares none; `unit` (may be null) receives that unit. Throws InputError for geographic
+/// coordinates (degrees), where the filters' lengths mean nothing.
+ClassifySettings settingsForFiles(const std::vector<std::string>& inputs,
+                                  const ClassifySettings& settings, const GivenLengths& given,
+                                  LengthUnit* unit = nullptr);
+
+/// Classifies the points of `inputs` as one set (tiles side by side get no seam) and writes
+/// them, merged in order, to `output` through writePointRecords under `sink` (whose inputs are
+/// set to `inputs`): each point's class becomes mergedClass(its class, the one found), every
+/// other bit of every record stays as it was. The output is checked before anything is read.
+/// Throws InputError (settings, no points, an unreadable input), OutputExistsError.
+FileClassificationSummary classifyFilesTo(const std::vector<std::string>& inputs,
+                                          const std::string& output,
+                                          const ClassifySettings& settings,
+                                          RecordSinkOptions sink = {});
+
+/// The same, each input rewritten with its own points (still classified as one set), in its own
+/// format, through a temporary file renamed over it once complete: a failure or an interrupted
+/// write leaves the input as it was.
+FileClassificationSummary classifyFilesInPlace(const std::vector<std::string>& inputs,
+                                               const ClassifySettings& settings);
+
+}  // namespace pcv

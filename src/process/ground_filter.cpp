@@ -1,0 +1,218 @@
+// SMRF as Pingel, Clarke and McBride (2013) describe it, on the CPU:
+//   1. the minimum surface: the lowest point of each grid cell, empty cells filled in;
+//   2. low outliers: cells far below their neighbours (the progressive filter on the negated
+//      surface, one cell wide, slope 5), emptied and filled again;
+//   3. objects: the progressive opening with disks growing one cell at a time up to the window,
+//      marking cells that drop more than slope * radius in a step;
+//   4. the provisional ground surface: the minimum surface without low outliers and objects,
+//      filled in; its slope from central differences;
+//   5. each point is ground when it lies within threshold + scalar * slope of that surface, both
+//      interpolated bilinearly at the point.
+#include "pcv/process/ground_filter.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "elevation_grid.hpp"
+#include "pcv/core/error.hpp"
+#include "pcv/core/parallel.hpp"
+
+namespace pcv {
+namespace {
+
+using process::ElevationGrid;
+
+/// The slope threshold the paper uses to find low outliers: a cell more than 5 cells' width
+/// below its neighbourhood is not terrain.
+constexpr double kLowOutlierSlope = 5.0;
+
+/// Where the grid lies: its corner, cell size and size in cells.
+struct GridFrame {
+  double minX = 0.0, minY = 0.0;
+  double cell = 1.0;
+  int64_t width = 0, height = 0;
+
+  int64_t column(double x) const {
+    return std::clamp<int64_t>(int64_t(std::floor((x - minX) / cell)), 0, width - 1);
+  }
+  int64_t row(double y) const {
+    return std::clamp<int64_t>(int64_t(std::floor((y - minY) / cell)), 0, height - 1);
+  }
+};
+
+bool usable(const glm::dvec3& p) {
+  return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
+}
+
+/// One axis of bilinear interpolation between cell centres: the lower cell and the weight of
+/// the upper one; constant beyond the outer centres.
+void interpolationAxis(double position, int64_t cells, int64_t& lower, double& weight) {
+  if (cells == 1) {
+    lower = 0;
+    weight = 0.0;
+    return;
+  }
+  const double centre = position - 0.5;
+  lower = std::clamp<int64_t>(int64_t(std::floor(centre)), 0, cells - 2);
+  weight = std::clamp(centre - double(lower), 0.0, 1.0);
+}
+
+double interpolate(const ElevationGrid& grid, const GridFrame& frame, double x, double y) {
+  int64_t cx, cy;
+  double tx, ty;
+  interpolationAxis((x - frame.minX) / frame.cell, grid.width, cx, tx);
+  interpolationAxis((y - frame.minY) / frame.cell, grid.height, cy, ty);
+  const int64_t cx1 = std::min(cx + 1, grid.width - 1), cy1 = std::min(cy + 1, grid.height - 1);
+  const double bottom = grid.at(cx, cy) * (1.0 - tx) + grid.at(cx1, cy) * tx;
+  const double top = grid.at(cx, cy1) * (1.0 - tx) + grid.at(cx1, cy1) * tx;
+  return bottom * (1.0 - ty) + top * ty;
+}
+
+/// The magnitude of the surface's gradient (rise over run) per cell: central differences,
+/// one-sided at the edges, 0 along an axis one cell wide.
+ElevationGrid slopeOf(const ElevationGrid& surface, double cell) {
+  ElevationGrid slope{surface.width, surface.height, std::vector<float>(surface.z.size())};
+  const auto derivative = [&](int64_t before, int64_t after, float zBefore, float zAfter) {
+    return after > before ? double(zAfter - zBefore) / (double(after - before) * cell) : 0.0;
+  };
+  for (int64_t y = 0; y < surface.height; ++y) {
+    for (int64_t x = 0; x < surface.width; ++x) {
+      const int64_t x0 = std::max<int64_t>(x - 1, 0), x1 = std::min(x + 1, surface.width - 1);
+      const int64_t y0 = std::max<int64_t>(y - 1, 0), y1 = std::min(y + 1, surface.height - 1);
+      const double gx = derivative(x0, x1, surface.at(x0, y), surface.at(x1, y));
+      const double gy = derivative(y0, y1, surface.at(x, y0), surface.at(x, y1));
+      slope.at(x, y) = float(std::hypot(gx, gy));
+    }
+  }
+  return slope;
+}
+
+/// The surface with the marked cells emptied and filled again from the rest.
+ElevationGrid withoutCells(const ElevationGrid& surface, const std::vector<uint8_t>& marked) {
+  ElevationGrid result = surface;
+  for (size_t i = 0; i < marked.size(); ++i) {
+    if (marked[i]) result.z[i] = process::kEmptyCell;
+  }
+  process::fillEmptyCells(result);
+  return result;
+}
+
+}  // namespace
+
+void checkGroundFilterSettings(const GroundFilterSettings& settings) {
+  const auto fail = [](const std::string& what) { throw InputError("ground filter: " + what); };
+  const auto text = [](double value) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+  };
+  if (!std::isfinite(settings.cell) || settings.cell <= 0.0) {
+    fail("cell size " + text(settings.cell) + ": expected a length > 0");
+  }
+  if (!std::isfinite(settings.window) || settings.window < settings.cell) {
+    fail("window " + text(settings.window) + ": expected a radius at least the cell size (" +
+         text(settings.cell) + ")");
+  }
+  if (!std::isfinite(settings.slope) || settings.slope < 0.0) {
+    fail("slope " + text(settings.slope) + ": expected a rise over run >= 0");
+  }
+  if (!std::isfinite(settings.threshold) || settings.threshold < 0.0) {
+    fail("threshold " + text(settings.threshold) + ": expected a height >= 0");
+  }
+  if (!std::isfinite(settings.scalar) || settings.scalar < 0.0) {
+    fail("scalar " + text(settings.scalar) + ": expected a factor >= 0");
+  }
+}
+
+std::vector<uint8_t> groundPoints(std::span<const glm::dvec3> points,
+                                  const GroundFilterSettings& settings,
+                                  std::span<const uint8_t> excluded) {
+  checkGroundFilterSettings(settings);
+  if (points.empty()) throw InputError("ground filter: no points to classify");
+  if (!excluded.empty() && excluded.size() != points.size()) {
+    throw InputError("ground filter: " + std::to_string(excluded.size()) + " exclusion flags for " +
+                     std::to_string(points.size()) + " points");
+  }
+  const auto takesPart = [&](size_t i) {
+    return (excluded.empty() || !excluded[i]) && usable(points[i]);
+  };
+
+  // The extent of the points that shape the surface; elevations are kept relative to the
+  // lowest, so floats hold them to well under a millimetre.
+  double minX = INFINITY, minY = INFINITY, minZ = INFINITY, maxX = -INFINITY, maxY = -INFINITY;
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (!takesPart(i)) continue;
+    minX = std::min(minX, points[i].x), maxX = std::max(maxX, points[i].x);
+    minY = std::min(minY, points[i].y), maxY = std::max(maxY, points[i].y);
+    minZ = std::min(minZ, points[i].z);
+  }
+  std::vector<uint8_t> ground(points.size(), 0);
+  if (!std::isfinite(minX)) return ground;  // every point excluded: none is ground
+
+  GridFrame frame{.minX = minX, .minY = minY, .cell = settings.cell};
+  const double columns = std::floor((maxX - minX) / settings.cell) + 1.0;
+  const double rows = std::floor((maxY - minY) / settings.cell) + 1.0;
+  if (columns * rows > double(kGroundFilterMaxCells)) {
+    std::ostringstream message;
+    message << "ground filter: a cell size of " << settings.cell << " makes a grid of " << columns
+            << " x " << rows << " cells over the points' extent, more than "
+            << kGroundFilterMaxCells << ": expected a larger cell size";
+    throw InputError(message.str());
+  }
+  frame.width = int64_t(columns);
+  frame.height = int64_t(rows);
+
+  // 1. The minimum surface.
+  ElevationGrid minimum{
+      frame.width, frame.height,
+      std::vector<float>(size_t(frame.width * frame.height), process::kEmptyCell)};
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (!takesPart(i)) continue;
+    float& cell = minimum.at(frame.column(points[i].x), frame.row(points[i].y));
+    const float z = float(points[i].z - minZ);
+    if (std::isnan(cell) || z < cell) cell = z;
+  }
+  std::vector<uint8_t> emptyCells(minimum.z.size());
+  for (size_t i = 0; i < emptyCells.size(); ++i) emptyCells[i] = std::isnan(minimum.z[i]);
+  ElevationGrid filled = minimum;
+  process::fillEmptyCells(filled);
+
+  // 2. Low outliers: peaks of the negated surface one cell wide.
+  ElevationGrid negated = filled;
+  for (float& z : negated.z) z = -z;
+  const std::vector<uint8_t> lowOutliers =
+      process::progressiveObjectCells(negated, settings.cell, kLowOutlierSlope, 1);
+  std::vector<uint8_t> removed = emptyCells;
+  for (size_t i = 0; i < removed.size(); ++i) removed[i] |= lowOutliers[i];
+  const ElevationGrid withoutOutliers = withoutCells(minimum, removed);
+
+  // 3. Objects: the progressive opening up to the window's radius in cells.
+  // Beyond the grid's diagonal a disk covers the whole grid from anywhere: the opening is the
+  // global minimum and stops changing, so larger windows add time and nothing else.
+  const double diagonalCells = std::ceil(std::hypot(double(frame.width), double(frame.height)));
+  const int maxRadius =
+      int(std::clamp(std::floor(settings.window / settings.cell + 1e-9), 1.0, diagonalCells));
+  const std::vector<uint8_t> objects =
+      process::progressiveObjectCells(withoutOutliers, settings.cell, settings.slope, maxRadius);
+
+  // 4. The provisional ground surface and its slope.
+  for (size_t i = 0; i < removed.size(); ++i) removed[i] |= objects[i];
+  const ElevationGrid surface = withoutCells(minimum, removed);
+  const ElevationGrid surfaceSlope = slopeOf(surface, settings.cell);
+
+  // 5. Each point against the surface; each label is written by one thread, whatever the count.
+  parallelFor(points.size(), [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+      if (!takesPart(i)) continue;
+      const glm::dvec3& p = points[i];
+      const double height = (p.z - minZ) - interpolate(surface, frame, p.x, p.y);
+      const double allowed =
+          settings.threshold + settings.scalar * interpolate(surfaceSlope, frame, p.x, p.y);
+      ground[i] = std::abs(height) <= allowed ? 1 : 0;
+    }
+  });
+  return ground;
+}
+
+}  // namespace pcv

@@ -1,0 +1,127 @@
+// Two passes over the records: the first reads the positions alone and classifies them; the
+// second copies the records through the record sink, each class rewritten on the way, so no
+// field but the classification is ever decoded and re-encoded.
+#include "pcv/session/file_classification.hpp"
+
+#include <algorithm>
+
+#include "pcv/core/error.hpp"
+#include "pcv/io/record_classes.hpp"
+#include "pcv/session/copc_conversion.hpp"
+#include "pcv/session/declared_crs.hpp"
+
+namespace pcv {
+namespace {
+
+/// The positions of every input's records, one after the other, and where each input's begin.
+struct InputPoints {
+  std::vector<glm::dvec3> positions;
+  std::vector<uint64_t> firsts;  ///< index of each input's first point
+};
+
+InputPoints readInputPoints(const std::vector<std::string>& inputs) {
+  InputPoints points;
+  for (const std::string& input : inputs) {
+    points.firsts.push_back(points.positions.size());
+    const std::unique_ptr<PointRecordStream> stream = pointFileRecords({input})();
+    std::vector<glm::dvec3> positions = recordPositions(*stream);
+    if (points.positions.empty()) {
+      points.positions = std::move(positions);  // one input: no second copy at the peak
+    } else {
+      points.positions.insert(points.positions.end(), positions.begin(), positions.end());
+    }
+  }
+  return points;
+}
+
+/// The records of `source`, classified: record i takes classes[first + i], merged with its own.
+PointRecordSource classifiedSource(PointRecordSource source,
+                                   std::shared_ptr<const std::vector<uint8_t>> classes,
+                                   uint64_t first, const ClassifySettings& settings) {
+  return [=] {
+    return reclassifyRecords(source(), [=](uint8_t previous, uint64_t index) {
+      // A file that grew between the two passes (rewritten meanwhile) has records no class
+      // was found for: an error, never a read past the classes.
+      if (first + index >= classes->size()) {
+        throw Error(
+            "classify: an input holds more points than when it was read first; was it "
+            "changed meanwhile?");
+      }
+      return mergedClass(previous, (*classes)[first + index], settings);
+    });
+  };
+}
+
+FileClassificationSummary summaryOf(const std::vector<uint8_t>& classes) {
+  FileClassificationSummary summary;
+  summary.points = classes.size();
+  summary.ground = uint64_t(std::count(classes.begin(), classes.end(), kClassGround));
+  summary.noise = uint64_t(std::count(classes.begin(), classes.end(), kClassNoise));
+  return summary;
+}
+
+std::shared_ptr<const std::vector<uint8_t>> classify(const std::vector<std::string>& inputs,
+                                                     const ClassifySettings& settings,
+                                                     std::vector<uint64_t>* firsts = nullptr) {
+  if (inputs.empty()) throw InputError("classify: no input files");
+  InputPoints points = readInputPoints(inputs);
+  if (points.positions.empty()) {
+    std::string names;
+    for (const std::string& input : inputs) names += (names.empty() ? "" : ", ") + input;
+    throw InputError("classify: no points to classify in " + names);
+  }
+  auto classes =
+      std::make_shared<const std::vector<uint8_t>>(classifyPoints(points.positions, settings));
+  if (firsts) *firsts = points.firsts;
+  return classes;
+}
+
+}  // namespace
+
+ClassifySettings settingsForFiles(const std::vector<std::string>& inputs,
+                                  const ClassifySettings& settings, const GivenLengths& given,
+                                  LengthUnit* unit) {
+  const LengthUnit declared = declaredCoordinateSystem(inputs).lengthUnit();
+  if (unit) *unit = declared;
+  if (declared.angular()) {
+    throw InputError("classify: " + (inputs.empty() ? std::string() : inputs.front()) +
+                     " has geographic coordinates (" + declared.name +
+                     "): expected projected coordinates in a unit of length (reproject first)");
+  }
+  return withDefaultLengthsIn(settings, declared.metres, given);
+}
+
+FileClassificationSummary classifyFilesTo(const std::vector<std::string>& inputs,
+                                          const std::string& output,
+                                          const ClassifySettings& settings,
+                                          RecordSinkOptions sink) {
+  checkClassifySettings(settings);
+  sink.output.inputs.assign(inputs.begin(), inputs.end());
+  checkRecordOutput(output, sink);
+  const auto classes = classify(inputs, settings);
+  writePointRecords(classifiedSource(pointFileRecords(inputs), classes, 0, settings), output, sink);
+  FileClassificationSummary summary = summaryOf(*classes);
+  summary.outputs.push_back(output);
+  return summary;
+}
+
+FileClassificationSummary classifyFilesInPlace(const std::vector<std::string>& inputs,
+                                               const ClassifySettings& settings) {
+  checkClassifySettings(settings);
+  // Each input replaces itself: the rules name no input, and replacing is the point.
+  RecordSinkOptions sink{.output = {.existing = ExistingOutput::Replace}};
+  for (const std::string& input : inputs) checkRecordOutput(input, sink);
+  std::vector<uint64_t> firsts;
+  const auto classes = classify(inputs, settings, &firsts);
+  FileClassificationSummary summary = summaryOf(*classes);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    // The record sink writes NAME.partial-PID beside the input and renames it over the input
+    // once complete; the input stays open for reading until then.
+    writePointRecords(classifiedSource(pointFileRecords({inputs[i]}), classes, firsts[i], settings),
+                      inputs[i], sink);
+    summary.outputs.push_back(inputs[i]);
+  }
+  return summary;
+}
+
+}  // namespace pcv
