@@ -46,7 +46,6 @@ struct VulkanFrameParams {
   uint32_t sliceShift;  ///< log2 of the points per slice
   uint32_t batchCount;
   uint32_t drawnListed;
-  uint32_t pointCount;
   uint32_t flipRows;
   uint32_t background;
   uint32_t hasFilterData;  ///< bit 0: summaries and words, bit 1: range values
@@ -62,7 +61,7 @@ static_assert(sizeof(ShaderSplat) == 36);
 static_assert(sizeof(ShaderShade) == 40);
 static_assert(sizeof(FilterFrame) == 96);
 static_assert(offsetof(VulkanFrameParams, batches) == 4 * kFrameSlices * 8);
-static_assert(offsetof(VulkanFrameParams, view) == 4 * kFrameSlices * 8 + 7 * 8 + 7 * 4);
+static_assert(offsetof(VulkanFrameParams, view) == 4 * kFrameSlices * 8 + 7 * 8 + 6 * 4);
 static_assert(offsetof(VulkanFrameParams, clip) == offsetof(VulkanFrameParams, view) + 100 + 36 +
                                                          40 + 96);
 

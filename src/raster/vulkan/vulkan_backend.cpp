@@ -286,7 +286,8 @@ class VulkanBackend final : public RasterBackend {
     const QualitySettings& quality = f.settings->quality;
     const bool qualityPipeline = f.pipeline == DrawPipeline::Quality;
     ensure(frame_.words, pixels * 8, VulkanBuffer::Kind::Device, "the framebuffer");
-    ensure(frame_.image, pixels * 4, VulkanBuffer::Kind::Device, "the image");
+    if (f.target.memory != MemorySpace::Exported)
+      ensure(frame_.image, pixels * 4, VulkanBuffer::Kind::Device, "the image");
     if (readBack) ensure(frame_.readback, pixels * 4, VulkanBuffer::Kind::Readback, "the image");
     if (qualityPipeline && quality.fillRadiusPx > 0)
       ensure(frame_.filled, pixels * 8, VulkanBuffer::Kind::Device, "the filled framebuffer");

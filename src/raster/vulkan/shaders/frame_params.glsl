@@ -95,7 +95,6 @@ layout(buffer_reference, scalar) readonly buffer FrameParams {
   uint sliceShift;          // log2 of the points per slice
   uint batchCount;          // batches drawn
   uint drawnListed;         // 1: drawn lists the batch slots; 0: slots [0, batchCount)
-  uint pointCount;          // unused: the 16-byte methods are CUDA's and the CPU's
   uint flipRows;            // 1: the image's rows run from the top down
   uint background;          // packed RGBA8
   uint hasFilterData;       // bit 0: summaries and words, bit 1: range values
