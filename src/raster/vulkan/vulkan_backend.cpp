@@ -106,13 +106,7 @@ class VulkanBackend final : public RasterBackend {
                          "splat_accumulate"),
         fill_(context_->device(), vk::spirv::fillHoles(emulatedFma_), "fill"),
         qualityShade_(context_->device(), vk::spirv::qualityShade(emulatedFma_),
-                      "quality_shade") {
-    if (storage == PointStorage::Unsorted) {
-      throw UnavailableError(
-          "the vulkan backend draws the compact layout, which needs Morton order; this renderer "
-          "keeps unsorted points only");
-    }
-  }
+                      "quality_shade") {}
 
   std::string name() const override { return "vulkan"; }
   std::string deviceDescription() const override {
@@ -391,6 +385,12 @@ class VulkanBackend final : public RasterBackend {
 
 std::unique_ptr<RasterBackend> createVulkanBackend(PointStorage storage, const std::string& device,
                                                    bool allowSoftware, uint64_t slicePoints) {
+  // Checked before the device is opened and the shaders are built.
+  if (storage == PointStorage::Unsorted) {
+    throw UnavailableError(
+        "the vulkan backend draws the compact layout, which needs Morton order; this renderer "
+        "keeps unsorted points only");
+  }
   return std::make_unique<VulkanBackend>(storage, device, allowSoftware, slicePoints);
 }
 
