@@ -150,7 +150,8 @@ void ViewerWindow::takeSceneChanges() {
     // Fitted to the files' points once they are all read; to the bounds while they load.
     rig_.frame(*shown, aspect(),
                scene_->loading() ? std::vector<glm::dvec3>()
-                                 : framingSamples(scene_->parts().inCore.cloud()));
+                                 : framingSamples(scene_->parts().inCore.cloud()),
+               sidebarShare_);
   } else if (options_.orthoStart && options_.orthoStart->eyeGiven && !orthoEyePlaced_) {
     // An orthographic eye placed by hand keeps its place; width and clip planes fit the scene
     // it first sees.
@@ -233,7 +234,20 @@ void ViewerWindow::drawPanels() {
                        .openOptions = readOptions_,
                        .datasetList = datasetList_};
   PanelRequests requests;
+  if (collapseSidebar_) ImGui::SetNextWindowCollapsed(*std::exchange(collapseSidebar_, {}));
   sidebarWidthPx_ = drawSidebar(context, tools_, requests);
+  const float windowWidth = ImGui::GetMainViewport()->Size.x;
+  const double share = windowWidth > 0.0f ? double(sidebarWidthPx_ / windowWidth) : 0.0;
+  if (share != sidebarShare_) {
+    sidebarShare_ = share;
+    // Shown first, collapsed or opened: a scene not yet moved is framed in the new free part.
+    if (rig_.followsScene() && scene_->parts().holdsFiles() && !rig_.camera().orthographic()) {
+      rig_.frame(scene_->shownBounds(), aspect(),
+                 scene_->loading() ? std::vector<glm::dvec3>()
+                                   : framingSamples(scene_->parts().inCore.cloud()),
+                 sidebarShare_);
+    }
+  }
   drawLegend(*scene_);
   drawErrorWindow(errors_, sidebarWidthPx_);
   tools_.drawOverlays(projector());
@@ -345,7 +359,13 @@ void ViewerWindow::recordRun(uint64_t frames) const {
   report["camera"] = {{"eye", {camera.eye.x, camera.eye.y, camera.eye.z}},
                       {"yaw", camera.yawRadians},
                       {"pitch", camera.pitchRadians},
-                      {"orthographic", camera.orthographic()}};
+                      {"orthographic", camera.orthographic()},
+                      {"fovY", camera.fovYRadians},
+                      {"upAxis", upAxisName(camera.upAxis)}};
+  const glm::dvec3& target = rig_.orbit().target();
+  report["orbitTarget"] = {target.x, target.y, target.z};
+  report["window"] = {
+      {"width", framebufferPx_.x}, {"height", framebufferPx_.y}, {"sidebarShare", sidebarShare_}};
   report["mouselook"] = rig_.mouselook();
   report["errors"] = errorLog_;
   nlohmann::json escapes = nlohmann::json::array();

@@ -14,14 +14,14 @@ namespace pcv::app {
 void ViewerWindow::setMode(CameraMode mode) {
   if (mode == rig_.mode()) return;
   if (mode == CameraMode::Orbit && rig_.mouselook()) setMouselook(false);
-  // Orbit around what is ahead, at the distance of the scene's centre (at least 1 unit for the
+  // Orbit around what is ahead, at the depth of the scene's centre (at least 1 unit for the
   // cylinders around the world origin; a thousandth of the scene for loaded files).
   const Camera& camera = rig_.camera();
   const SceneParts& parts = scene_->parts();
   const Box3d bounds = parts.filesBounds();
   const bool files = parts.holdsFiles();
   const double toCentre =
-      files ? glm::length(bounds.center() - camera.eye) : glm::length(camera.eye);
+      files ? glm::dot(bounds.center() - camera.eye, camera.forward()) : glm::length(camera.eye);
   rig_.setMode(mode, std::max(files ? 1e-3 * bounds.diagonal() : 1.0, toCentre));
   std::fprintf(stderr, "pcv: %s mode\n", mode == CameraMode::Fly ? "fly" : "orbit");
 }

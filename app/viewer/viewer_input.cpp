@@ -141,7 +141,7 @@ void ViewerWindow::frameTile(size_t index) {
   const Tile& tile = streamed->tiles()->tiles[index];
   std::fprintf(stderr, "pcv: framing tile %zu (%s)\n", index, tile.path.c_str());
   rig_.setFollowsScene(false);  // the tile stays framed as the rest arrives
-  rig_.frame(tile.bounds, aspect());
+  rig_.frame(tile.bounds, aspect(), {}, sidebarShare_);
 }
 
 void ViewerWindow::showTileBoxes(bool shown) {

@@ -61,6 +61,7 @@ class ViewerWindow final : private ToolHost, private ScriptedWindow {
   CameraRig& rig() override { return rig_; }
   void setMode(CameraMode mode) override;  // the script's `mode` too
   float aspect() const override;
+  double sidebarShare() const override { return sidebarShare_; }
   SceneModel& scene() override { return *scene_; }
   RenderSettings& settings() override { return settings_; }
   ViewDescription describeView() const override;
@@ -85,6 +86,7 @@ class ViewerWindow final : private ToolHost, private ScriptedWindow {
   void removeFiles() override;
   void frameTile(size_t index) override;
   void showTileBoxes(bool shown) override;
+  void collapseSidebar(bool collapsed) override { collapseSidebar_ = collapsed; }
   void color(const std::string& mode, const std::string& attribute) override;
   bool loading() const override;
   void quit() override { quit_ = true; }
@@ -136,6 +138,10 @@ class ViewerWindow final : private ToolHost, private ScriptedWindow {
   DatasetListState datasetList_;       // the Data section's tile list
   ReadOptions readOptions_;            // what Open reads of a file (--scan; the panel's Scan)
   float sidebarWidthPx_ = 0.0f;
+  /// sidebarWidthPx_ / the window's width: framing fits the data into the rest.
+  double sidebarShare_ = 0.0;
+  /// Asked by a script (sidebar open|collapsed), done at the next frame.
+  std::optional<bool> collapseSidebar_;
   bool quit_ = false;
   bool orthoEyePlaced_ = false;  // pcv view --ortho --eye ...: width and planes fitted once
   CoordinateSystem crs_;         // what the shown files declare: lengths' unit

@@ -94,6 +94,10 @@ void addSceneCommands(ScriptCommands& commands, ScriptedWindow& w) {
     const bool shown = line.oneOf({"on", "off"}, "on or off") == "on";
     return stepOf([&w, shown] { w.showTileBoxes(shown); });
   });
+  commands.add("sidebar", [&w](ScriptLine& line) {
+    const bool collapsed = line.oneOf({"open", "collapsed"}, "open or collapsed") == "collapsed";
+    return stepOf([&w, collapsed] { w.collapseSidebar(collapsed); });
+  });
   commands.add("color", [&w](ScriptLine& line) {
     const std::string mode = line.word("a colour mode");
     try {

@@ -43,6 +43,8 @@ class ScriptedWindow {
   virtual void frameTile(size_t index) = 0;
   /// Draws the dataset's tile boxes, or not (the Data section's checkbox).
   virtual void showTileBoxes(bool shown) = 0;
+  /// Collapses the sidebar or opens it again, as a double click on its title bar does.
+  virtual void collapseSidebar(bool collapsed) = 0;
   /// A colour mode (parseColorMode's names) and, for "attribute", the attribute's name.
   virtual void color(const std::string& mode, const std::string& attribute) = 0;
   virtual bool loading() const = 0;
@@ -62,6 +64,7 @@ class ScriptedWindow {
 ///   drop <path>                         (a file dropped on the window; Shift adds)
 ///   close_stream | remove_files         (the streamed file, the files read whole beside it)
 ///   color <mode> [attribute]            (rgb, elevation ..., attribute NAME)
+///   sidebar open|collapsed              (as a double click on its title bar)
 ///   wait_load                           (later events wait until loading is done)
 ///   quit
 void addWindowCommands(ScriptCommands& commands, ScriptedWindow& window);

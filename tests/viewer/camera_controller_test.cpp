@@ -171,5 +171,43 @@ TEST(CameraRig, FramingSetsClipPlanesAndSpeedFromTheScene) {
   EXPECT_NEAR(rig.flySpeed(), box.diagonal() / 5.0, 1e-6);
 }
 
+/// Where `world` shows across the image, -1 (left edge) to 1 (right edge), with `aspect`.
+double ndcX(const Camera& camera, const glm::dvec3& world, double aspect) {
+  const glm::dvec3 offset = world - camera.eye;
+  const double x = glm::dot(offset, camera.right());
+  if (camera.orthographic()) return x / (0.5 * camera.orthoWidth);
+  return x / (glm::dot(offset, camera.forward()) * std::tan(0.5 * camera.fovYRadians) * aspect);
+}
+
+TEST(CameraRig, FramingBesideAPanelCentresTheDataInTheFreePartAndOrbitsAroundIt) {
+  const Box3d box{{10.0, 20.0, 0.0}, {60.0, 50.0, 4.0}};
+  const double aspect = 16.0 / 9.0, covered = 0.25;
+  for (const Projection projection : {Projection::Perspective, Projection::Orthographic}) {
+    Camera base;
+    base.projection = projection;
+    CameraRig rig(base);
+    rig.setMode(CameraMode::Orbit, 1.0);
+    rig.frame(box, float(aspect), {}, covered);
+    // The free part spans ndc x from 2 * covered - 1 to 1: the data shows there as it would in
+    // an image of the free part's size (frameBounds centres the extremes of the box's
+    // projection, which leaves its centre a little off the middle).
+    const double freeAspect = aspect * (1.0 - covered);
+    const double inFree =
+        ndcX(frameBounds(box, float(freeAspect), {}, base), box.center(), freeAspect);
+    const double expected = covered + inFree * (1.0 - covered);
+    EXPECT_NEAR(ndcX(rig.camera(), box.center(), aspect), expected, 1e-6);
+    expectNear(rig.orbit().target(), box.center(), 1e-9);
+    // Turning and zooming keep the pivot where it was drawn.
+    rig.cursorMoved({80.0, -40.0}, 720, true, false);
+    rig.scrolled(2.0);
+    EXPECT_NEAR(ndcX(rig.camera(), box.center(), aspect), expected, 1e-6);
+    expectNear(rig.orbit().target(), box.center(), 1e-6);
+    // Nothing covered: framed in the whole window, as before.
+    rig.frame(box, float(aspect), {}, 0.0);
+    EXPECT_NEAR(ndcX(rig.camera(), box.center(), aspect),
+                ndcX(frameBounds(box, float(aspect), {}, base), box.center(), aspect), 1e-6);
+  }
+}
+
 }  // namespace
 }  // namespace pcv::app

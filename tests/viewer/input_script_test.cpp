@@ -33,6 +33,7 @@ class RecordingWindow : public ScriptedWindow {
   void removeFiles() override { record("remove_files"); }
   void frameTile(size_t index) override { record("frame_tile", int(index)); }
   void showTileBoxes(bool shown) override { record("tile_boxes", shown ? 1 : 0); }
+  void collapseSidebar(bool collapsed) override { record("sidebar", collapsed ? 1 : 0); }
   void color(const std::string& mode, const std::string& attribute) override {
     record("color", mode, attribute);
   }
@@ -126,6 +127,14 @@ TEST(InputScript, ParsesFileAndColorCommands) {
   for (const char* bad :
        {"0 open\n", "0 color\n", "0 color height\n", "0 color attribute\n", "0 mode walk\n",
         "0 mouse_down thumb\n", "0 double_click 5\n", "0 close_stream now\n"}) {
+    EXPECT_FALSE(errorOf(bad).empty()) << bad;
+  }
+}
+
+TEST(InputScript, ParsesSidebarCommand) {
+  const std::vector<std::string> expected = {"sidebar 1", "sidebar 0"};
+  EXPECT_EQ(run("0 sidebar collapsed\n1 sidebar open\n"), expected);
+  for (const char* bad : {"0 sidebar\n", "0 sidebar hidden\n", "0 sidebar open now\n"}) {
     EXPECT_FALSE(errorOf(bad).empty()) << bad;
   }
 }

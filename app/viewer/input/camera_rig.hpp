@@ -41,8 +41,11 @@ class CameraRig {
   void focusOn(const glm::dvec3& point);
   /// Shows `worldBounds` whole from an oblique angle, with near/far planes and fly speed from
   /// its size; `aspect` is width / height of the view. Fitted to `samples` of the data where
-  /// given (framingSamples), as `pcv render` frames it.
-  void frame(const Box3d& worldBounds, float aspect, std::span<const glm::dvec3> samples = {});
+  /// given (framingSamples), as `pcv render` frames it. `coveredLeft` is the share of the
+  /// view's width a panel covers at its left edge: the data is fitted into the rest and centred
+  /// there, and orbiting keeps it there.
+  void frame(const Box3d& worldBounds, float aspect, std::span<const glm::dvec3> samples = {},
+             double coveredLeft = 0.0);
   /// Goes to `camera` (a bookmark): orbit mode then orbits around what is ahead at the distance
   /// it had; the scene is no longer followed.
   void jumpTo(const Camera& camera);

@@ -9,7 +9,15 @@ namespace pcv::app {
 
 void OrbitController::attach(const Camera& camera, double distance) {
   distance_ = std::max(distance, kMinDistance);
-  target_ = camera.eye + camera.forward() * distance_;
+  target_ = camera.eye + camera.forward() * distance_ + offAxisShift(camera);
+}
+
+void OrbitController::attachAt(const Camera& camera, const glm::dvec3& point) {
+  const glm::dvec3 offset = point - camera.eye;
+  distance_ = std::max(glm::dot(offset, camera.forward()), kMinDistance);
+  const double scale = camera.orthographic() ? camera.orthoWidth : distance_;
+  offAxis_ = glm::dvec2(glm::dot(offset, camera.right()), glm::dot(offset, camera.up())) / scale;
+  target_ = camera.eye + camera.forward() * distance_ + offAxisShift(camera);
 }
 
 void OrbitController::orbit(Camera& camera, glm::dvec2 deltaPx, int viewportHeightPx) const {
@@ -37,6 +45,7 @@ void OrbitController::zoom(Camera& camera, double wheelNotches) {
   if (camera.orthographic()) {
     // Parallel rays: nearer shows nothing larger; the view's width is what zooms.
     camera.orthoWidth = std::max(camera.orthoWidth * std::pow(kZoomStepFactor, wheelNotches), 1e-9);
+    placeEye(camera);  // a target off the axis keeps its place in the image
     return;
   }
   distance_ = std::max(distance_ * std::pow(kZoomStepFactor, wheelNotches), kMinDistance);
@@ -46,11 +55,17 @@ void OrbitController::zoom(Camera& camera, double wheelNotches) {
 void OrbitController::focus(Camera& camera, const glm::dvec3& point, double distance) {
   target_ = point;
   distance_ = std::max(distance, kMinDistance);
+  offAxis_ = glm::dvec2(0.0);
   placeEye(camera);
 }
 
 void OrbitController::placeEye(Camera& camera) const {
-  camera.eye = target_ - camera.forward() * distance_;
+  camera.eye = target_ - camera.forward() * distance_ - offAxisShift(camera);
+}
+
+glm::dvec3 OrbitController::offAxisShift(const Camera& camera) const {
+  const double scale = camera.orthographic() ? camera.orthoWidth : distance_;
+  return (camera.right() * offAxis_.x + camera.up() * offAxis_.y) * scale;
 }
 
 }  // namespace pcv::app

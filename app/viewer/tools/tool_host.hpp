@@ -26,6 +26,9 @@ class ToolHost {
   virtual void setMode(CameraMode mode) = 0;
   /// Width / height of the view.
   virtual float aspect() const = 0;
+  /// The share of the view's width the sidebar covers (0 when collapsed): framing fits the data
+  /// into the rest.
+  virtual double sidebarShare() const { return 0.0; }
   virtual SceneModel& scene() = 0;
   /// What the renderer draws with next frame; the Clip tool edits `clip`.
   virtual RenderSettings& settings() = 0;

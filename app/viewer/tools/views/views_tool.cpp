@@ -114,7 +114,8 @@ void ViewsTool::goHome() {
   if (scene.parts().holdsFiles() || scene.loading()) {
     rig.frame(
         scene.shownBounds(), host_.aspect(),
-        scene.loading() ? std::vector<glm::dvec3>() : framingSamples(scene.parts().inCore.cloud()));
+        scene.loading() ? std::vector<glm::dvec3>() : framingSamples(scene.parts().inCore.cloud()),
+        host_.sidebarShare());
     rig.setFollowsScene(true);
   } else {
     // The cylinders: the seed's start, whichever axis is up.
