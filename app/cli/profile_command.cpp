@@ -18,6 +18,7 @@
 #include "pcv/io/png_writer.hpp"
 #include "pcv/session/cloud_writer.hpp"
 #include "pcv/session/profile_extract.hpp"
+#include "pcv/session/profile_figure.hpp"
 
 namespace pcv::app {
 namespace {
@@ -31,7 +32,8 @@ struct ProfileOptions {
   RendererFlags renderer;         ///< --backend, PNG only
   QualityOptions quality;         ///< point size, EDL, background: PNG only
   ReadFlags read;
-  bool overwrite = false;  ///< --overwrite: replace an existing LAS/LAZ output
+  bool overwrite = false;       ///< --overwrite: replace an existing LAS/LAZ output
+  bool pointSizeGiven = false;  ///< --point-size given: used as it is, not from the density
 };
 
 void runProfile(const ProfileOptions& options) {
@@ -78,8 +80,13 @@ void runProfile(const ProfileOptions& options) {
       break;
     case ProfileFileKind::Png: {
       std::unique_ptr<Renderer> renderer = createRendererFrom(options.renderer);
+      ProfileFigureOptions figure;
+      figure.unit = profile.crs.lengthUnit();
+      figure.verticalUnit = profile.crs.verticalUnit;
+      figure.title = profileTitle(corridor, figure.unit);
+      figure.choosePointSize = !options.pointSizeGiven;
       writePng(options.out,
-               renderProfileImage(profile, *renderer, size.width, size.height, settings));
+               renderProfileFigure(profile, *renderer, size.width, size.height, settings, figure));
       break;
     }
   }
@@ -125,19 +132,26 @@ void addProfileCommand(CLI::App& cli) {
                    "its ends")
       ->required();
   profile
-      ->add_option("--out", options->out,
-                   "P.csv (x, y, z, distance, attributes; the lengths' names carry the unit the "
-                   "file declares, e.g. \"x (m)\"), P.las, P.laz or P.png (distance "
-                   "against height)")
+      ->add_option(
+          "--out", options->out,
+          "P.csv (x, y, z, distance, attributes; the lengths' names carry the unit the "
+          "file declares, e.g. \"x (m)\"), P.las, P.laz or P.png (distance against height, "
+          "with distance and elevation axes and a title; points sized from the corridor's "
+          "density unless --point-size is given)")
       ->required();
-  profile->add_option("--size", options->size, "PNG size WIDTHxHEIGHT")->capture_default_str();
+  profile->add_option("--size", options->size, "PNG size WIDTHxHEIGHT, axes and title included")
+      ->capture_default_str();
   addRendererFlags(*profile, options->renderer, false);
   addQualityOptions(*profile, options->quality);
   addReadFlags(*profile, options->read);
   profile->add_flag("--overwrite", options->overwrite,
                     "Replace a LAS or LAZ output that exists (an input is never replaced)");
   addReportOption(*profile);
-  profile->callback([options] { runProfile(*options); });
+  CLI::Option* pointSize = profile->get_option("--point-size");
+  profile->callback([options, pointSize] {
+    options->pointSizeGiven = pointSize->count() > 0;
+    runProfile(*options);
+  });
 }
 
 }  // namespace pcv::app

@@ -1,15 +1,18 @@
 // `pcv profile` end to end: CSV rows against a reference computed here, LAS and PNG outputs,
-// --report figures, and bad input refused with a non-zero exit.
+// --report figures, the PNG figure (axes, numbers, title, point size from the density), and bad
+// input refused with a non-zero exit.
 #include <filesystem>
 #include <fstream>
 #include <random>
 
 #include "io_test_util.hpp"
 #include "json_report.hpp"
+#include "pcv/core/image_size.hpp"
 #include "pcv/core/profile_corridor.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/session/cloud_writer.hpp"
+#include "pcv/session/profile_figure.hpp"
 #include "test_support.hpp"
 #include "vpc_test_files.hpp"
 
@@ -141,6 +144,88 @@ TEST_F(ProfileCli, CsvAndReportSayTheUnitOfTheTile) {
   std::string header;
   ASSERT_TRUE(std::getline(in, header));
   EXPECT_EQ(header.rfind("x (ftUS),y (ftUS),z (m),distance (ftUS)", 0), 0u) << header;
+}
+
+/// Pixels other than `background` in the rectangle [x0, x1) x [y0, y1) (row 0 at the bottom).
+uint64_t countOther(const Image& image, int x0, int y0, int x1, int y1, uint32_t background) {
+  uint64_t count = 0;
+  for (int y = std::max(y0, 0); y < std::min(y1, image.height); ++y) {
+    for (int x = std::max(x0, 0); x < std::min(x1, image.width); ++x)
+      count += image.at(x, y) != background;
+  }
+  return count;
+}
+
+TEST_F(ProfileCli, PngHasAxesNumbersAndTitle) {
+  const auto png = dir_.file("axes.png");
+  std::string text;
+  for (const char* size : {"300x120", "1600x600"}) {
+    ASSERT_EQ(run(input_.string() + " --backend cpu --line " + line_ + " --width 3 --size " + size +
+                      " --out " + png.string(),
+                  &text),
+              0)
+        << text;
+    const Image image = readPng(png);
+    const ImageSize expected = parseImageSize(size);
+    // --size is the whole figure, margins included.
+    ASSERT_EQ(image.width, expected.width);
+    ASSERT_EQ(image.height, expected.height);
+    const ProfileFigureLayout layout = profileFigureLayout(image.width, image.height);
+    ASSERT_GT(layout.left, 0) << size;
+    const int s = layout.glyphScale;
+    // The elevation axis: the column left of the data, ink all along the data's height.
+    for (int y = layout.bottom; y < layout.bottom + layout.dataHeight(); ++y) {
+      ASSERT_EQ(image.at(layout.left - 1, y), kFigureInkRgba) << size << " y " << y;
+    }
+    // The distance axis: the row under the data, ink all across.
+    for (int x = layout.left; x < layout.left + layout.dataWidth(); ++x) {
+      ASSERT_EQ(image.at(x, layout.bottom - 1), kFigureInkRgba) << size << " x " << x;
+    }
+    // Numbers left of the ticks and under them, the title above the data: ink in the margins,
+    // away from the axes and their 4-cell ticks.
+    const int clear = s + 4 * s + 1;
+    EXPECT_GT(countOther(image, 0, layout.bottom, layout.left - clear,
+                         layout.bottom + layout.dataHeight(), kFigureMarginRgba),
+              20u)
+        << size;
+    EXPECT_GT(countOther(image, layout.left, 0, layout.left + layout.dataWidth(),
+                         layout.bottom - clear, kFigureMarginRgba),
+              40u)
+        << size;
+    EXPECT_GT(countOther(image, 0, layout.bottom + layout.dataHeight(), image.width, image.height,
+                         kFigureMarginRgba),
+              40u)
+        << size;
+    // The margins are the margin colour except for that ink.
+    EXPECT_EQ(image.at(image.width - 1, 0), kFigureMarginRgba);
+  }
+}
+
+TEST_F(ProfileCli, SparseCorridorIsDrawnWithLargerPoints) {
+  // About 80 points scattered in a 4-unit corridor across a 100 x 100 tile, heights 0 .. 20: at
+  // one pixel each, some 80 pixels lit in a data area of a quarter of a million.
+  auto cloud = std::make_shared<PointCloud>();
+  std::mt19937 random(7);
+  std::uniform_real_distribution<float> across(0.0f, 100.0f), height(0.0f, 20.0f);
+  for (int i = 0; i < 2000; ++i) {
+    cloud->points.push_back({across(random), across(random), height(random), packRgba(9, 9, 9)});
+  }
+  const auto tile = dir_.file("sparse.las");
+  writePointCloud(cloud, tile);
+  const auto one = dir_.file("one.png"), chosen = dir_.file("chosen.png");
+  const std::string common =
+      tile.string() + " --backend cpu --line 0,50,100,50 --width 4 --size 1000x400 --out ";
+  std::string text;
+  ASSERT_EQ(run(common + one.string() + " --point-size 1", &text), 0) << text;
+  ASSERT_EQ(run(common + chosen.string(), &text), 0) << text;
+  const ProfileFigureLayout layout = profileFigureLayout(1000, 400);
+  const auto litInData = [&](const Image& image) {
+    return countOther(image, layout.left, layout.bottom, layout.left + layout.dataWidth(),
+                      layout.bottom + layout.dataHeight(), kOpaqueBlack);
+  };
+  const uint64_t before = litInData(readPng(one)), after = litInData(readPng(chosen));
+  EXPECT_GT(before, 20u);
+  EXPECT_GE(after, 10 * before) << before << " lit pixels at 1 px, " << after << " chosen";
 }
 
 }  // namespace
