@@ -85,8 +85,10 @@ void runProfile(const ProfileOptions& options) {
       figure.verticalUnit = profile.crs.verticalUnit;
       figure.title = profileTitle(corridor, figure.unit);
       figure.choosePointSize = !options.pointSizeGiven;
-      writePng(options.out,
-               renderProfileFigure(profile, *renderer, size.width, size.height, settings, figure));
+      const ProfileFigure drawn =
+          renderProfileFigure(profile, *renderer, size.width, size.height, settings, figure);
+      writePng(options.out, drawn.image);
+      runReport()["pointSizePx"] = drawn.pointSizePx;
       break;
     }
   }

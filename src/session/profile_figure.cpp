@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "pcv/core/bitmap_font.hpp"
 #include "pcv/core/number_text.hpp"
@@ -114,19 +115,22 @@ ProfileFigureLayout profileFigureLayout(int widthPx, int heightPx) {
   return framed;
 }
 
-Image renderProfileFigure(const ProfilePoints& profile, Renderer& renderer, int widthPx,
-                          int heightPx, RenderSettings settings,
-                          const ProfileFigureOptions& options) {
+ProfileFigure renderProfileFigure(const ProfilePoints& profile, Renderer& renderer, int widthPx,
+                                  int heightPx, RenderSettings settings,
+                                  const ProfileFigureOptions& options) {
   const ProfileFigureLayout layout = profileFigureLayout(widthPx, heightPx);
   const int dataWidth = layout.dataWidth(), dataHeight = layout.dataHeight();
   const Camera camera = profileImageCamera(profile, dataWidth, dataHeight);
   if (options.choosePointSize) {
     settings.quality.pointSizePx = profilePointSizePx(profile, camera, dataWidth, dataHeight);
   }
-  const Image data = renderProfileImage(profile, renderer, dataWidth, dataHeight, settings);
-  if (layout.left == 0) return data;
+  ProfileFigure figure{renderProfileImage(profile, renderer, dataWidth, dataHeight, settings),
+                       settings.quality.pointSizePx};
+  if (layout.left == 0) return figure;
 
-  Image image(widthPx, heightPx, kFigureMarginRgba);
+  const Image data = std::move(figure.image);
+  Image& image = figure.image;
+  image = Image(widthPx, heightPx, kFigureMarginRgba);
   for (int y = 0; y < dataHeight; ++y) {
     std::copy_n(&data.pixels[size_t(y) * dataWidth], dataWidth,
                 &image.pixels[size_t(y + layout.bottom) * widthPx + layout.left]);
@@ -175,7 +179,7 @@ Image renderProfileFigure(const ProfilePoints& profile, Renderer& renderer, int 
            s);
   // The title on the top line.
   drawText(image, 3 * s, heightPx - 3 * s - charHeight, options.title, ink, s);
-  return image;
+  return figure;
 }
 
 }  // namespace pcv

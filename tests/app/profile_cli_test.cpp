@@ -216,8 +216,12 @@ TEST_F(ProfileCli, SparseCorridorIsDrawnWithLargerPoints) {
   const std::string common =
       tile.string() + " --backend cpu --line 0,50,100,50 --width 4 --size 1000x400 --out ";
   std::string text;
-  ASSERT_EQ(run(common + one.string() + " --point-size 1", &text), 0) << text;
-  ASSERT_EQ(run(common + chosen.string(), &text), 0) << text;
+  const auto oneReport = dir_.file("one.json"), chosenReport = dir_.file("chosen.json");
+  ASSERT_EQ(run(common + one.string() + " --point-size 1 --report " + oneReport.string(), &text), 0)
+      << text;
+  ASSERT_EQ(run(common + chosen.string() + " --report " + chosenReport.string(), &text), 0) << text;
+  EXPECT_EQ(test::readJsonReport(oneReport).value("pointSizePx", 0), 1);
+  EXPECT_GT(test::readJsonReport(chosenReport).value("pointSizePx", 0), 1);
   const ProfileFigureLayout layout = profileFigureLayout(1000, 400);
   const auto litInData = [&](const Image& image) {
     return countOther(image, layout.left, layout.bottom, layout.left + layout.dataWidth(),

@@ -59,12 +59,18 @@ struct ProfileFigureOptions {
   bool choosePointSize = true;  ///< profilePointSizePx instead of the settings' size
 };
 
+/// A drawn figure and the point width it was drawn with.
+struct ProfileFigure {
+  Image image;
+  int pointSizePx = 1;  ///< profilePointSizePx, or the settings' own when not chosen
+};
+
 /// The whole widthPx x heightPx figure: the profile drawn by renderProfileImage into the data
 /// area (the image less the margins, at true scale), on `settings.background`, framed by white
 /// margins carrying the axes, round ticks with their numbers, the axis names with their units,
 /// and the title. The renderer's sets are replaced by the profile's.
-Image renderProfileFigure(const ProfilePoints& profile, Renderer& renderer, int widthPx,
-                          int heightPx, RenderSettings settings,
-                          const ProfileFigureOptions& options);
+ProfileFigure renderProfileFigure(const ProfilePoints& profile, Renderer& renderer, int widthPx,
+                                  int heightPx, RenderSettings settings,
+                                  const ProfileFigureOptions& options);
 
 }  // namespace pcv
