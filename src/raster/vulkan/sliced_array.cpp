@@ -19,23 +19,21 @@ uint64_t SlicedArray::bytes() const {
 void SlicedArray::grow(uint64_t elements, std::optional<uint32_t> fill) {
   if (elements <= elements_) return;
   const uint64_t sliceCount = (elements + sliceElements_ - 1) / sliceElements_;
-  // Every slice but the last is whole; the last grows by a new buffer and a copy.
-  std::vector<VulkanBuffer> added;
+  // Every slice but the last is whole; the last grows by a new buffer and a copy. Slices take
+  // whole 4-byte words (an odd count of 2-byte filter words is padded), since fills and the
+  // shaders work in words.
   for (uint64_t s = 0; s < sliceCount; ++s) {
     const uint64_t begin = s * sliceElements_;
-    const uint64_t size = std::min(sliceElements_, elements - begin);
-    const uint64_t had = s < slices_.size() ? slices_[s].bytes() / elementBytes_ : 0;
-    if (s < slices_.size() && had >= size) continue;
-    VulkanBuffer bigger(context_, size * elementBytes_, VulkanBuffer::Kind::Device, what_);
+    const uint64_t bytes = (std::min(sliceElements_, elements - begin) * elementBytes_ + 3) / 4 * 4;
+    const uint64_t had = s < slices_.size() ? slices_[s].bytes() : 0;
+    if (s < slices_.size() && had >= bytes) continue;
+    VulkanBuffer bigger(context_, bytes, VulkanBuffer::Kind::Device, what_);
     context_.run([&](VkCommandBuffer commands) {
       if (had > 0) {
-        const VkBufferCopy region{.srcOffset = 0, .dstOffset = 0, .size = had * elementBytes_};
+        const VkBufferCopy region{.srcOffset = 0, .dstOffset = 0, .size = had};
         vkCmdCopyBuffer(commands, slices_[s].handle(), bigger.handle(), 1, &region);
       }
-      if (fill) {
-        vkCmdFillBuffer(commands, bigger.handle(), had * elementBytes_,
-                        (size - had) * elementBytes_, *fill);
-      }
+      if (fill) vkCmdFillBuffer(commands, bigger.handle(), had, bytes - had, *fill);
     });
     if (s < slices_.size()) {
       slices_[s] = std::move(bigger);
