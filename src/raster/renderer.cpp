@@ -18,7 +18,6 @@
 #include "range_allocator.hpp"
 #include "raster_backend.hpp"
 #if PCV_WITH_VULKAN
-#include "pcv/raster/vulkan_devices.hpp"
 #include "vulkan/vulkan_backend.hpp"
 #endif
 #if PCV_WITH_CUDA
@@ -817,14 +816,12 @@ std::unique_ptr<Renderer> createRenderer(std::string_view name, const RendererOp
   }
   if (backend == BackendChoice::Auto) {
 #if PCV_WITH_VULKAN
-    // A GPU without CUDA draws through Vulkan; a device that cannot (no loader or driver, no
-    // 64-bit atomics, too little memory) leaves the CPU backend, which always can.
-    if (options.storage != PointStorage::Unsorted && vulkanGpuAvailable()) {
-      try {
-        return std::make_unique<Renderer>(
-            createVulkanBackend(options.storage, options.vulkanDevice, false), options);
-      } catch (const Error&) {
-      }
+    // A GPU without CUDA draws through Vulkan; where none can (no loader or driver, no 64-bit
+    // atomics, only a software device, unsorted storage) the CPU backend, which always can.
+    try {
+      return std::make_unique<Renderer>(
+          createVulkanBackend(options.storage, options.vulkanDevice, false), options);
+    } catch (const Error&) {
     }
 #endif
     return std::make_unique<Renderer>(createCpuBackend(options.storage), options);

@@ -9,9 +9,6 @@
 
 namespace pcv::vk {
 
-VulkanDeviceInfo describeDevice(VkPhysicalDevice physical, uint32_t index);
-std::vector<VkPhysicalDevice> physicalDevices(VkInstance instance);
-
 namespace {
 
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
@@ -130,6 +127,10 @@ VulkanContext::VulkanContext(const std::string& choice, bool allowSoftware) {
     std::string reason;
     const int chosen = chooseVulkanDevice(devices, choice, allowSoftware, &reason);
     if (chosen < 0) throw UnavailableError("cannot use the vulkan backend: " + reason);
+    if (!allowSoftware && devices[size_t(chosen)].software) {
+      throw UnavailableError("cannot use the vulkan backend: " + devices[size_t(chosen)].name +
+                             " draws on the CPU");
+    }
     physical_ = physical[size_t(chosen)];
     info_ = devices[size_t(chosen)];
 

@@ -75,5 +75,9 @@ class VulkanContext {
 
 /// The instance a context or a device listing uses (validation as the environment asks).
 VkInstance createInstance(bool& validation);
+/// The instance's physical devices, in the driver's order (vulkan_devices.cpp).
+std::vector<VkPhysicalDevice> physicalDevices(VkInstance instance);
+/// What pcv knows of device `index`, with the reason it cannot draw (vulkan_devices.cpp).
+VulkanDeviceInfo describeDevice(VkPhysicalDevice physical, uint32_t index);
 
 }  // namespace pcv::vk
