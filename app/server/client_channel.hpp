@@ -14,8 +14,8 @@ class ClientChannel {
   virtual ~ClientChannel() = default;
   /// A JSON text message.
   virtual void sendText(std::string text) = 0;
-  /// A binary message (a frame).
-  virtual void sendBinary(std::vector<uint8_t> bytes) = 0;
+  /// A frame: its status (JSON text) and the frame message right after it, nothing between.
+  virtual void sendFrame(std::string status, std::vector<uint8_t> frame) = 0;
   /// Closes the connection (policy violation); the client is disconnected after.
   virtual void close() = 0;
 };

@@ -63,18 +63,27 @@ void FrameEncoder::submit(FrameJob job) {
   lane.ready.notify_one();
 }
 
+void FrameEncoder::drain() {
+  for (auto& lane : lanes_) {
+    std::unique_lock lock(lane->mutex);
+    lane->ready.wait(lock, [&] { return lane->jobs.empty() && !lane->busy; });
+  }
+}
+
 void FrameEncoder::run(Lane& lane) {
   while (true) {
     FrameJob job;
     {
       std::unique_lock lock(lane.mutex);
+      lane.busy = false;
+      lane.ready.notify_all();  // drain() waits for this
       lane.ready.wait(lock, [&] { return lane.stopping || !lane.jobs.empty(); });
       if (lane.jobs.empty()) return;
       job = std::move(lane.jobs.front());
       lane.jobs.pop_front();
+      lane.busy = true;
     }
-    const std::shared_ptr<ClientChannel> channel = job.channel.lock();
-    if (channel) {
+    if (const std::shared_ptr<ClientChannel> channel = job.channel.lock()) {
       try {
         const auto start = std::chrono::steady_clock::now();
         const std::vector<uint8_t> encoded = job.format == FrameFormat::Png
@@ -84,9 +93,9 @@ void FrameEncoder::run(Lane& lane) {
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                 .count();
         job.status["bytes"] = encoded.size();
-        channel->sendText(job.status.dump());
-        channel->sendBinary(frameMessage(job.frame, job.image->width, job.image->height,
-                                         job.format, job.final, encoded));
+        channel->sendFrame(job.status.dump(),
+                           frameMessage(job.frame, job.image->width, job.image->height,
+                                        job.format, job.final, encoded));
       } catch (const Error& error) {
         std::fprintf(stderr, "pcv serve: frame %llu not sent: %s\n",
                      static_cast<unsigned long long>(job.frame), error.what());

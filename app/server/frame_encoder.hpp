@@ -50,12 +50,15 @@ class FrameEncoder {
   FrameEncoder& operator=(const FrameEncoder&) = delete;
 
   void submit(FrameJob job);
+  /// Waits until every frame submitted so far is encoded and handed over (or dropped).
+  void drain();
 
  private:
   struct Lane {
     std::mutex mutex;
     std::condition_variable ready;
     std::deque<FrameJob> jobs;
+    bool busy = false;  // a job taken and not yet finished
     bool stopping = false;
     std::thread thread;
   };

@@ -83,6 +83,18 @@ void ViewService::disconnect(uint64_t client) {
   post({Event::Kind::Disconnect, client, {}, std::nullopt});
 }
 
+void ViewService::disconnectAll() {
+  uint64_t ticket = 0;
+  {
+    std::lock_guard lock(mutex_);
+    ticket = ++disconnectsAsked_;
+    events_.push_back({Event::Kind::DisconnectAll, 0, {}, std::nullopt});
+  }
+  wake_.notify_all();
+  std::unique_lock lock(mutex_);
+  wake_.wait(lock, [&] { return disconnectsDone_ >= ticket || stopping_; });
+}
+
 void ViewService::post(Event event) {
   {
     std::lock_guard lock(mutex_);
@@ -130,6 +142,16 @@ void ViewService::handle(Event& event) {
     case Event::Kind::Disconnect:
       clients_.erase(event.client);
       break;
+    case Event::Kind::DisconnectAll: {
+      clients_.clear();
+      encoder_->drain();  // frames being encoded hold their channels until handed over
+      {
+        std::lock_guard lock(mutex_);
+        ++disconnectsDone_;
+      }
+      wake_.notify_all();
+      break;
+    }
     case Event::Kind::Message: {
       const auto it = clients_.find(event.client);
       if (it != clients_.end()) handleMessage(it->second, event.client, *event.message);

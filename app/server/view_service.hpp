@@ -55,6 +55,10 @@ class ViewService {
   uint64_t connect(std::weak_ptr<ClientChannel> channel);
   void receive(uint64_t client, ClientMessage message);
   void disconnect(uint64_t client);
+  /// Forgets every client and waits until the render thread and the encoders hold none of
+  /// their channels: the network side calls it before its connections go (a channel must not
+  /// outlive the network it writes to).
+  void disconnectAll();
   /// Clients connected now.
   size_t clientCount() const { return clientCount_.load(); }
 
@@ -65,7 +69,7 @@ class ViewService {
     bool greeted = false;
   };
   struct Event {
-    enum class Kind { Connect, Message, Disconnect } kind;
+    enum class Kind { Connect, Message, Disconnect, DisconnectAll } kind;
     uint64_t client = 0;
     std::weak_ptr<ClientChannel> channel;
     std::optional<ClientMessage> message;
@@ -100,6 +104,8 @@ class ViewService {
   std::condition_variable wake_;
   std::deque<Event> events_;
   bool stopping_ = false;
+  uint64_t disconnectsAsked_ = 0;  // DisconnectAll events posted
+  uint64_t disconnectsDone_ = 0;   // and handled
   std::vector<std::unique_ptr<Image>> images_;  // drawn and encoded, to draw into again
   std::atomic<uint64_t> nextId_{1};
   std::atomic<size_t> clientCount_{0};

@@ -177,9 +177,11 @@ class SocketSession : public ClientChannel,
       self->enqueue({true, std::vector<uint8_t>(text.begin(), text.end())});
     });
   }
-  void sendBinary(std::vector<uint8_t> bytes) override {
-    net::post(socket_.get_executor(), [self = this->shared_from_this(), bytes = std::move(bytes)]() mutable {
-      self->enqueue({false, std::move(bytes)});
+  void sendFrame(std::string status, std::vector<uint8_t> frame) override {
+    net::post(socket_.get_executor(), [self = this->shared_from_this(), status = std::move(status),
+                                       frame = std::move(frame)]() mutable {
+      self->enqueue({true, std::vector<uint8_t>(status.begin(), status.end())});
+      self->enqueue({false, std::move(frame)});
     });
   }
   void close() override {
@@ -450,7 +452,12 @@ WebServer::WebServer(ViewService& views, const WebServerOptions& options)
   }
 }
 
-WebServer::~WebServer() = default;
+WebServer::~WebServer() {
+  // The connections' channels may be held by the render thread and the encoders; they must be
+  // let go before the io_context (which the connections' streams use) is destroyed.
+  impl_->io.stop();
+  impl_->state->views.disconnectAll();
+}
 
 uint16_t WebServer::port() const { return impl_->acceptor.local_endpoint().port(); }
 
