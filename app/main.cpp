@@ -13,6 +13,7 @@
 #include "classify_command.hpp"
 #include "compare_command.hpp"
 #include "convert_command.hpp"
+#include "edit_command.hpp"
 #include "info_command.hpp"
 #include "profile_command.hpp"
 #include "render_command.hpp"
@@ -79,6 +80,7 @@ int main(int argc, char** argv) {
   pcv::app::addCompareCommand(cli);
   pcv::app::addConvertCommand(cli);
   pcv::app::addClassifyCommand(cli);
+  pcv::app::addEditCommand(cli);
   pcv::app::addVpcCommand(cli);
   pcv::app::addProfileCommand(cli);
   // `pcv`, `pcv FILE...` and `pcv --size 1920x1080 FILE` are `pcv view ...`; `pcv rendr f.las`

@@ -10,7 +10,6 @@
 #include "pcv/core/parallel.hpp"
 
 namespace pcv {
-namespace {
 
 RecordPoint decodeRecord(const uint8_t* record, const LasWriteFormat& format) {
   const io::LasPointFields f = io::unpackLasPoint(record, format.pointFormat);
@@ -31,6 +30,8 @@ RecordPoint decodeRecord(const uint8_t* record, const LasWriteFormat& format) {
   p.nir = f.nir;
   return p;
 }
+
+namespace {
 
 constexpr const char* kRecordAttributes =
     "intensity, gps_time, classification, return_number, number_of_returns, user_data, "

@@ -1,0 +1,246 @@
+#include "edit_command.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "options/clip_options.hpp"
+#include "options/filter_options.hpp"
+#include "options/interrupt_signals.hpp"
+#include "options/run_report.hpp"
+#include "pcv/core/error.hpp"
+#include "pcv/core/text_case.hpp"
+#include "pcv/io/copc_writer.hpp"
+#include "pcv/io/remote_source.hpp"
+#include "pcv/session/edit_log.hpp"
+#include "pcv/session/edit_save.hpp"
+#include "pcv/session/point_edits.hpp"
+#include "pcv/session/scene_sources.hpp"
+
+namespace pcv::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct EditOptions {
+  std::vector<std::string> inputs;  ///< files, folders, .vpc
+  ClipFlags clip;
+  FilterFlags filter;
+  std::optional<int64_t> setClass;
+  bool remove = false;   ///< --delete
+  bool restore = false;  ///< --restore
+  bool inPlace = false;
+  std::string out;
+  bool overwrite = false;
+  std::string log;    ///< --log: the edits applied, as JSON
+  std::string apply;  ///< --apply: a log to replay
+};
+
+/// One file to save: where it is read and where it goes.
+struct FileJob {
+  std::string input;
+  fs::path output;
+};
+
+bool namesDatasetFolderOrVpc(const std::string& input) {
+  return fs::is_directory(input) || endsWithIgnoringCase(input, ".vpc");
+}
+
+/// The edit the flags describe; throws InputError for no action or more than one.
+PointEdit editFromFlags(const EditOptions& options) {
+  const int actions =
+      int(options.setClass.has_value()) + int(options.remove) + int(options.restore);
+  if (actions != 1) {
+    throw InputError(std::string(actions == 0 ? "no action" : "more than one action") +
+                     ": pcv edit takes one of --set-class N, --delete, --restore (or --apply LOG)");
+  }
+  PointEdit edit;
+  edit.selection = {.clip = clipSettingsFrom(options.clip),
+                    .filter = pointFilterFrom(options.filter)};
+  if (options.setClass) {
+    if (*options.setClass < 0 || *options.setClass > 255) {
+      throw InputError("--set-class " + std::to_string(*options.setClass) +
+                       ": expected a LAS class 0-255 (point formats 0-5 hold 0-31)");
+    }
+    edit.action = EditAction::SetClass;
+    edit.classification = uint32_t(*options.setClass);
+  } else {
+    edit.action = options.remove ? EditAction::Delete : EditAction::Restore;
+  }
+  return edit;
+}
+
+/// True when a selection or action flag is given (which --apply replaces).
+bool givesAnEdit(const EditOptions& o) {
+  return o.setClass || o.remove || o.restore || !o.clip.box.empty() || !o.clip.slab.empty() ||
+         !o.clip.polygon.empty() || !o.filter.classes.empty() || !o.filter.excludeClasses.empty() ||
+         !o.filter.returns.empty() || !o.filter.ranges.empty();
+}
+
+/// The files of the inputs (folders and VPCs stand for their tiles) and where each is saved.
+std::vector<FileJob> plannedJobs(const EditOptions& options) {
+  if (options.inPlace == !options.out.empty()) {
+    throw InputError("pcv edit saves --in-place or to --out PATH: give exactly one of them");
+  }
+  if (options.inPlace && options.overwrite) {
+    throw InputError("--in-place rewrites the inputs: leave out --overwrite");
+  }
+  std::vector<std::string> files;
+  bool dataset = false;
+  for (const std::string& input : options.inputs) {
+    if (!isRemoteLocation(input) && namesDatasetFolderOrVpc(input)) {
+      const ScenePlan plan =
+          planScene(SceneSources{.files = {input}}, StreamLimits{.inCore = true});
+      files.insert(files.end(), plan.files.begin(), plan.files.end());
+      dataset = true;
+    } else {
+      files.push_back(input);
+    }
+  }
+  if (files.empty()) throw InputError("pcv edit: the inputs hold no LAS, LAZ or COPC file");
+  for (const std::string& file : files) {
+    if (!isRemoteLocation(file)) continue;
+    throw InputError(file + " is read-only: a file from a URL is not saved " +
+                     (options.inPlace ? "in place" : "by pcv edit yet") +
+                     "; download it, then edit the copy");
+  }
+  std::vector<FileJob> jobs;
+  const bool toFolder = files.size() > 1 || dataset || fs::is_directory(options.out);
+  if (!options.inPlace && toFolder) {
+    std::error_code error;
+    fs::create_directories(options.out, error);
+    if (!fs::is_directory(options.out)) {
+      throw InputError("--out " + options.out + ": several files are saved into a folder, and " +
+                       "this is not one that exists or can be made");
+    }
+  }
+  for (const std::string& file : files) {
+    const fs::path output = options.inPlace ? fs::path(file)
+                            : toFolder      ? fs::path(options.out) / fs::path(file).filename()
+                                            : fs::path(options.out);
+    jobs.push_back({file, output});
+  }
+  return jobs;
+}
+
+void runEdit(const EditOptions& options) {
+  if (!options.apply.empty() && givesAnEdit(options)) {
+    throw InputError(
+        "--apply replays the edits of a log: leave out the selection and action "
+        "flags");
+  }
+  std::vector<PointEdit> edits;
+  if (options.apply.empty()) {
+    edits.push_back(editFromFlags(options));
+  } else {
+    edits = readEditLog(options.apply);
+  }
+  for (const PointEdit& edit : edits) validateEdit(edit);
+  const std::vector<FileJob> jobs = plannedJobs(options);
+
+  // Everything is checked before the first file is saved: the outputs, and that each file's
+  // point format holds the classes set.
+  std::vector<fs::path> inputFiles;
+  for (const FileJob& job : jobs) inputFiles.push_back(job.input);
+  const OutputRules rules =
+      options.inPlace ? OutputRules{.existing = ExistingOutput::Replace}
+                      : OutputRules{.existing = options.overwrite ? ExistingOutput::Replace
+                                                                  : ExistingOutput::Refuse,
+                                    .inputs = inputFiles};
+  for (const FileJob& job : jobs) {
+    checkEditOutput(job.input, job.output);
+    checkOutput(job.output, rules);
+    checkEditsFit(job.input, openLasRecords(job.input)->format().pointFormat, edits);
+  }
+
+  std::atomic<bool> stop{false};
+  InterruptSignals signals(stop);
+  nlohmann::json files = nlohmann::json::array();
+  uint64_t changedTotal = 0;
+  for (const FileJob& job : jobs) {
+    const FileEditResult result = evaluateEdits(job.input, edits);
+    nlohmann::json file = {{"input", job.input},          {"output", job.output.string()},
+                           {"points", result.points},     {"pointFormat", result.pointFormat},
+                           {"selected", result.selected}, {"changed", result.changed}};
+    // In place, a file nothing changed in is left alone.
+    if (options.inPlace && result.changes.empty()) {
+      file["saved"] = false;
+    } else {
+      RecordPatchSummary saved;
+      try {
+        saved = saveFileChanges(job.input, job.output, result.changes, rules, &stop);
+      } catch (const ConversionCancelled&) {
+        signals.endAsSignalled();
+        throw;
+      }
+      file["saved"] = true;
+      file["format"] = cloudFileKindName(checkEditOutput(job.input, job.output));
+      file["recordsRewritten"] = saved.recordsRewritten;
+      file["chunksReencoded"] = saved.chunksReencoded;
+      file["chunksCopied"] = saved.chunksCopied;
+      file["bytesWritten"] = saved.bytesWritten;
+    }
+    changedTotal += result.changed;
+    if (!reportGoesToStdout()) {
+      std::printf("%s: %llu of %llu points changed%s\n", job.output.string().c_str(),
+                  static_cast<unsigned long long>(result.changed),
+                  static_cast<unsigned long long>(result.points),
+                  file["saved"].get<bool>() ? "" : " (not saved: nothing changed)");
+    }
+    files.push_back(std::move(file));
+  }
+  if (!options.log.empty()) writeEditLog(options.log, edits);
+  nlohmann::json& report = runReport()["edit"];
+  report["edits"] = edits.size();
+  report["files"] = std::move(files);
+  report["changed"] = changedTotal;
+}
+
+}  // namespace
+
+void addEditCommand(CLI::App& cli) {
+  auto options = std::make_shared<EditOptions>();
+  CLI::App* edit = cli.add_subcommand(
+      "edit",
+      "Set the LAS classification of selected points, or delete (the withheld flag) or restore "
+      "them, in LAS, LAZ or COPC files; only what changed is rewritten");
+  edit->add_option("inputs", options->inputs, "LAS, LAZ or COPC files, folders of them, .vpc")
+      ->required();
+  addClipFlags(*edit, options->clip);
+  addFilterFlags(*edit, options->filter);
+  edit->add_option("--set-class", options->setClass,
+                   "Set the class of the selected points (0-255; point formats 0-5 hold 0-31)");
+  edit->add_flag("--delete", options->remove,
+                 "Delete the selected points: set the LAS withheld flag (kept in the file)");
+  edit->add_flag("--restore", options->restore, "Restore the selected points: clear withheld");
+  edit->add_flag("--in-place", options->inPlace,
+                 "Save into each input (through a temporary file renamed over it)");
+  edit->add_option("--out", options->out,
+                   "Save to this file (one input) or into this folder (several)");
+  edit->add_flag("--overwrite", options->overwrite,
+                 "Replace an output file that exists (an input is never replaced)");
+  edit->add_option("--log", options->log, "Write the edits applied as a JSON log to this file");
+  edit->add_option("--apply", options->apply,
+                   "Replay the edits of a log written by --log (instead of selection and action "
+                   "flags)");
+  addReportOption(*edit);
+  edit->callback([options] {
+    try {
+      runEdit(*options);
+    } catch (const Error& error) {
+      // Scripts read why from the report as they read the figures of a success.
+      runReport()["edit"]["error"] = error.what();
+      runReport()["edit"]["errorKind"] =
+          dynamic_cast<const InputError*>(&error) ? "input" : "failure";
+      writeRunReport();
+      throw;
+    }
+  });
+}
+
+}  // namespace pcv::app
