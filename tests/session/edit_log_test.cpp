@@ -103,11 +103,13 @@ TEST(EditLog, RejectsMalformedLogs) {
       "\"select\": {\"slab\": [0,0,0,1,2,3,1]}}]}",
       "{\"pcv_edits\": 1, \"edits\": [{\"action\": \"delete\", "
       "\"select\": {\"slab\": [0,0,1,1,2,3,0]}}]}",
-      "{\"pcv_edits\": 1, \"edits\": [{\"action\": \"delete\", \"select\": {\"polygon\": [0,0,1,1]}}]}",
+      "{\"pcv_edits\": 1, \"edits\": [{\"action\": \"delete\", \"select\": {\"polygon\": "
+      "[0,0,1,1]}}]}",
       "{\"pcv_edits\": 1, \"edits\": [{\"action\": \"delete\", "
       "\"select\": {\"polygon\": [0,0,1,1,2]}}]}",
       "{\"pcv_edits\": 1, \"edits\": [{\"action\": \"delete\", \"select\": {\"keep\": \"in\"}}]}",
-      "{\"pcv_edits\": 1, \"edits\": [{\"action\": \"delete\", \"select\": {\"classes\": \"2-\"}}]}",
+      "{\"pcv_edits\": 1, \"edits\": [{\"action\": \"delete\", \"select\": {\"classes\": "
+      "\"2-\"}}]}",
       "{\"pcv_edits\": 1, \"edits\": [{\"action\": \"delete\", \"select\": {\"classes\": 2}}]}",
       "{\"pcv_edits\": 1, \"edits\": [{\"action\": \"delete\", \"select\": {\"returns\": \"0\"}}]}",
       "{\"pcv_edits\": 1, \"edits\": [{\"action\": \"delete\", \"select\": {\"ranges\": [{}]}}]}",

@@ -91,8 +91,10 @@ bool withheldOf(const uint8_t* r, int format) {
   return format >= 6 ? (r[15] >> 2) & 1 : (r[15] >> 7) & 1;
 }
 void setClass(uint8_t* r, int format, uint32_t cls) {
-  if (format >= 6) r[16] = uint8_t(cls);
-  else r[15] = uint8_t((r[15] & 0xE0) | cls);
+  if (format >= 6)
+    r[16] = uint8_t(cls);
+  else
+    r[15] = uint8_t((r[15] & 0xE0) | cls);
 }
 void setWithheld(uint8_t* r, int format, bool on) {
   const uint8_t bit = format >= 6 ? 4 : 0x80;
@@ -108,7 +110,8 @@ class PointEditsRoundTrip : public ::testing::TestWithParam<Case> {
  protected:
   void SetUp() override {
     const Case c = GetParam();
-    std::vector<uint8_t> records = test::syntheticRecords(c.pointFormat, 0, kPoints, 11 + c.pointFormat);
+    std::vector<uint8_t> records =
+        test::syntheticRecords(c.pointFormat, 0, kPoints, 11 + c.pointFormat);
     LasWriteFormat format{.pointFormat = c.pointFormat,
                           .recordLength = io::kLasFormatBytes[c.pointFormat],
                           .versionMinor = std::max(2, minimumLasMinorVersion(c.pointFormat)),
@@ -116,8 +119,8 @@ class PointEditsRoundTrip : public ::testing::TestWithParam<Case> {
     // LAS 1.4 files carry an EVLR after the points (after the chunk table in LAZ): it must
     // survive a save that moves it.
     if (format.versionMinor == 4) {
-      format.evlrs.push_back({.userId = "pcv test", .recordId = 7, .description = "kept",
-                              .payload = {1, 2, 3, 4, 5}});
+      format.evlrs.push_back(
+          {.userId = "pcv test", .recordId = 7, .description = "kept", .payload = {1, 2, 3, 4, 5}});
     }
     // Classes 0-9 spread over the records, none withheld: the edits below change some.
     const uint32_t length = format.recordLength;
@@ -133,8 +136,9 @@ class PointEditsRoundTrip : public ::testing::TestWithParam<Case> {
       writer.write(records.data(), kPoints);
       writer.finish();
     }
-    input_ = c.kind == Kind::Las ? las : c.kind == Kind::Laz ? dir_.file("source.laz")
-                                                              : dir_.file("source.copc.laz");
+    input_ = c.kind == Kind::Las   ? las
+             : c.kind == Kind::Laz ? dir_.file("source.laz")
+                                   : dir_.file("source.copc.laz");
     if (c.kind == Kind::Copc) {
       RecordSinkOptions sink;
       sink.copcOptions.maxPointsPerNode = kChunkPoints;
@@ -155,9 +159,9 @@ class PointEditsRoundTrip : public ::testing::TestWithParam<Case> {
   }
 
   fs::path output(const char* name) const {
-    return dir_.file(std::string(name) + (GetParam().kind == Kind::Las    ? ".las"
+    return dir_.file(std::string(name) + (GetParam().kind == Kind::Las   ? ".las"
                                           : GetParam().kind == Kind::Laz ? ".laz"
-                                                                          : ".copc.laz"));
+                                                                         : ".copc.laz"));
   }
 
   /// Points with x <= the median.
@@ -280,13 +284,13 @@ TEST_P(PointEditsRoundTrip, OneChangedPointReencodesOneChunk) {
     uint8_t* r = expected.data() + i * format_.recordLength;
     if (std::memcmp(r, target, 12) == 0) setClass(r, f, 31);
   }
-  const FileEditResult result = saveAndCheck(
-      {{.selection = one, .action = EditAction::SetClass, .classification = 31}},
-      output("one"), expected);
+  const FileEditResult result =
+      saveAndCheck({{.selection = one, .action = EditAction::SetClass, .classification = 31}},
+                   output("one"), expected);
   EXPECT_GE(result.selected[0], 1u);
   if (GetParam().kind != Kind::Las) {
-    const RecordPatchSummary saved = saveFileChanges(input_, output("again"), result.changes,
-                                                     {.inputs = {input_}});
+    const RecordPatchSummary saved =
+        saveFileChanges(input_, output("again"), result.changes, {.inputs = {input_}});
     EXPECT_GE(saved.chunksReencoded, 1u);
     EXPECT_GT(saved.chunksCopied, 0u);
   }
@@ -321,13 +325,13 @@ TEST_P(PointEditsRoundTrip, EditsSeeWhatTheEditsBeforeThemDid) {
 
 TEST_P(PointEditsRoundTrip, DeleteThenRestoreGivesTheRecordsBack) {
   const fs::path deleted = output("deleted");
-  const FileEditResult removed =
-      evaluateEdits(input_, std::vector<PointEdit>{{.selection = westHalf(),
-                                                    .action = EditAction::Delete}});
+  const FileEditResult removed = evaluateEdits(
+      input_, std::vector<PointEdit>{{.selection = westHalf(), .action = EditAction::Delete}});
   saveFileChanges(input_, deleted, removed.changes, {.inputs = {input_}});
   const std::vector<uint8_t> withheld = fileRecords(deleted);
   uint64_t count = 0;
-  for (uint64_t i = 0; i < kPoints; ++i) count += withheldOf(record(withheld, i), GetParam().pointFormat);
+  for (uint64_t i = 0; i < kPoints; ++i)
+    count += withheldOf(record(withheld, i), GetParam().pointFormat);
   EXPECT_EQ(count, removed.changed);
   EXPECT_GT(count, 0u);
   const FileEditResult restored =
@@ -353,9 +357,8 @@ TEST_P(PointEditsRoundTrip, SavingInPlaceReplacesTheFile) {
 }
 
 TEST_P(PointEditsRoundTrip, InterruptedSaveLeavesTheOriginalAndNoFile) {
-  const FileEditResult result =
-      evaluateEdits(input_, std::vector<PointEdit>{{.action = EditAction::SetClass,
-                                                    .classification = 1}});
+  const FileEditResult result = evaluateEdits(
+      input_, std::vector<PointEdit>{{.action = EditAction::SetClass, .classification = 1}});
   ASSERT_GT(result.changed, 0u);
   const std::atomic<bool> cancel{true};
   const auto filesBefore =
@@ -371,8 +374,7 @@ TEST_P(PointEditsRoundTrip, InterruptedSaveLeavesTheOriginalAndNoFile) {
 TEST_P(PointEditsRoundTrip, ClassTheFormatCannotHoldIsRefused) {
   const int f = GetParam().pointFormat;
   if (f >= 6) {
-    EXPECT_THROW(validateEdit({.action = EditAction::SetClass, .classification = 256}),
-                 InputError);
+    EXPECT_THROW(validateEdit({.action = EditAction::SetClass, .classification = 256}), InputError);
     return;
   }
   EXPECT_THROW(evaluateEdits(input_, std::vector<PointEdit>{{.action = EditAction::SetClass,
@@ -380,14 +382,15 @@ TEST_P(PointEditsRoundTrip, ClassTheFormatCannotHoldIsRefused) {
                InputError);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Formats, PointEditsRoundTrip,
-    ::testing::Values(Case{Kind::Las, 1}, Case{Kind::Las, 3}, Case{Kind::Las, 6},
-                      Case{Kind::Las, 7}, Case{Kind::Las, 8}, Case{Kind::Laz, 1},
-                      Case{Kind::Laz, 3}, Case{Kind::Laz, 6}, Case{Kind::Laz, 7},
-                      Case{Kind::Laz, 8}, Case{Kind::Copc, 6}, Case{Kind::Copc, 7},
-                      Case{Kind::Copc, 8}),
-    caseName);
+INSTANTIATE_TEST_SUITE_P(Formats, PointEditsRoundTrip,
+                         ::testing::Values(Case{Kind::Las, 1}, Case{Kind::Las, 3},
+                                           Case{Kind::Las, 6}, Case{Kind::Las, 7},
+                                           Case{Kind::Las, 8}, Case{Kind::Laz, 1},
+                                           Case{Kind::Laz, 3}, Case{Kind::Laz, 6},
+                                           Case{Kind::Laz, 7}, Case{Kind::Laz, 8},
+                                           Case{Kind::Copc, 6}, Case{Kind::Copc, 7},
+                                           Case{Kind::Copc, 8}),
+                         caseName);
 
 TEST(FileChanges, MergeKeepsOrderAndLetsNewerFieldsWin) {
   FileChanges changes;

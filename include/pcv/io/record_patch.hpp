@@ -50,6 +50,7 @@ using PatchWritten = std::function<void(uint64_t bytesWritten)>;
 /// records written over their copies. LAZ and COPC: the chunks holding a changed record are
 /// decoded, changed and re-encoded; the rest copied; the chunk table, the header's EVLR offset
 /// and the COPC hierarchy (entries' offsets and sizes, page offsets) follow the new layout.
+/// Without changes, any of them is copied whole.
 /// Throws InputError for a file it cannot save this way (pointwise LAZ, a chunk table that
 /// cannot be read, chunks that do not follow each other), naming the file; Error on a failed
 /// write.

@@ -32,7 +32,7 @@ uint8_t withheldBit(bool extended) {
 }
 
 /// The records of `changes`, each run of neighbours written in one call over the copy at
-/// `output` of the LAS file `file`.
+/// `output` of the LAS file `file` (of a LAZ file too, where nothing changes).
 RecordPatchSummary patchLasCopy(std::span<const uint8_t> file, const io::LasHeader& header,
                                 const std::filesystem::path& input,
                                 const std::filesystem::path& output,
@@ -108,6 +108,13 @@ RecordPatchSummary patchRecordFile(const std::filesystem::path& input,
   if (!changes.empty() && changes.back().index >= header.pointCount) {
     context.fail("a change names point " + std::to_string(changes.back().index) +
                  ", past the file's " + std::to_string(header.pointCount) + " points");
+  }
+  if (changes.empty()) {
+    // Nothing to change: a copy, whatever the file's layout (a LAZ file that could not be saved
+    // chunk by chunk copies as well).
+    RecordPatchSummary summary = patchLasCopy(file.bytes(), header, input, output, {}, written);
+    summary.bytesWritten = file.size();
+    return summary;
   }
   if (header.compressed() || header.findVlr(laz::kLaszipUserId, laz::kLaszipRecordId)) {
     return io::patchLazFile(file.bytes(), header, context, output, changes, written);
