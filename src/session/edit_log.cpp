@@ -276,6 +276,18 @@ class LogParser {
 
 }  // namespace
 
+const char* editActionName(EditAction action) {
+  switch (action) {
+    case EditAction::SetClass:
+      return "set-class";
+    case EditAction::Delete:
+      return "delete";
+    case EditAction::Restore:
+      return "restore";
+  }
+  return "";
+}
+
 std::string editLogText(std::span<const PointEdit> edits) {
   json items = json::array();
   for (const PointEdit& edit : edits) {

@@ -42,18 +42,6 @@ RecordChange actionChange(const PointEdit& edit) {
 
 }  // namespace
 
-const char* editActionName(EditAction action) {
-  switch (action) {
-    case EditAction::SetClass:
-      return "set-class";
-    case EditAction::Delete:
-      return "delete";
-    case EditAction::Restore:
-      return "restore";
-  }
-  return "";
-}
-
 void validateEdit(const PointEdit& edit) {
   if (edit.action == EditAction::SetClass && edit.classification > 255) {
     throw InputError("class " + std::to_string(edit.classification) +

@@ -21,7 +21,7 @@ enum class EditAction : uint8_t {
   Restore,   ///< the withheld flag cleared
 };
 
-/// "set-class", "delete", "restore".
+/// "set-class", "delete", "restore" (edit_log.cpp: the log's words).
 const char* editActionName(EditAction action);
 
 struct PointEdit {
