@@ -104,10 +104,11 @@ std::vector<FileJob> plannedJobs(const EditOptions& options) {
   }
   if (files.empty()) throw InputError("pcv edit: the inputs hold no LAS, LAZ or COPC file");
   for (const std::string& file : files) {
-    if (!isRemoteLocation(file)) continue;
-    throw InputError(file + " is read-only: a file from a URL is not saved " +
-                     (options.inPlace ? "in place" : "by pcv edit yet") +
-                     "; download it, then edit the copy");
+    if (options.inPlace && isRemoteLocation(file)) {
+      throw InputError(file +
+                       " is read-only: a file from a URL is not saved in place; save "
+                       "the edits to a copy with --out");
+    }
   }
   std::vector<FileJob> jobs;
   const bool toFolder = files.size() > 1 || dataset || fs::is_directory(options.out);
@@ -146,7 +147,9 @@ void runEdit(const EditOptions& options) {
   // Everything is checked before the first file is saved: the outputs, and that each file's
   // point format holds the classes set.
   std::vector<fs::path> inputFiles;
-  for (const FileJob& job : jobs) inputFiles.push_back(job.input);
+  for (const FileJob& job : jobs) {
+    if (!isRemoteLocation(job.input)) inputFiles.push_back(job.input);
+  }
   const OutputRules rules =
       options.inPlace ? OutputRules{.existing = ExistingOutput::Replace}
                       : OutputRules{.existing = options.overwrite ? ExistingOutput::Replace
@@ -155,7 +158,10 @@ void runEdit(const EditOptions& options) {
   for (const FileJob& job : jobs) {
     checkEditOutput(job.input, job.output);
     checkOutput(job.output, rules);
-    checkEditsFit(job.input, openLasRecords(job.input)->format().pointFormat, edits);
+    // A remote file's format is checked once it is fetched.
+    if (!isRemoteLocation(job.input)) {
+      checkEditsFit(job.input, openLasRecords(job.input)->format().pointFormat, edits);
+    }
   }
 
   std::atomic<bool> stop{false};
@@ -163,7 +169,12 @@ void runEdit(const EditOptions& options) {
   nlohmann::json files = nlohmann::json::array();
   uint64_t changedTotal = 0;
   for (const FileJob& job : jobs) {
-    const FileEditResult result = evaluateEdits(job.input, edits);
+    // A file from a URL is fetched into a temporary copy beside its output, then read and
+    // saved as a local one.
+    std::optional<DownloadedCopy> download;
+    if (isRemoteLocation(job.input)) download.emplace(job.input, job.output);
+    const fs::path local = download ? download->path() : fs::path(job.input);
+    const FileEditResult result = evaluateEdits(local, edits);
     nlohmann::json file = {{"input", job.input},          {"output", job.output.string()},
                            {"points", result.points},     {"pointFormat", result.pointFormat},
                            {"selected", result.selected}, {"changed", result.changed}};
@@ -173,7 +184,7 @@ void runEdit(const EditOptions& options) {
     } else {
       RecordPatchSummary saved;
       try {
-        saved = saveFileChanges(job.input, job.output, result.changes, rules, &stop);
+        saved = saveFileChanges(local, job.output, result.changes, rules, &stop);
       } catch (const ConversionCancelled&) {
         signals.endAsSignalled();
         throw;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "http_test_server.hpp"
 #include "json_report.hpp"
 #include "laz_test_support.hpp"
 #include "pcv/io/point_records.hpp"
@@ -186,6 +187,25 @@ TEST_F(EditCli, SeveralFilesGoIntoTheOutFolder) {
   EXPECT_TRUE(fs::exists(tilesOut / "b.laz"));
 }
 
+TEST_F(EditCli, UrlIsSavedToOutButNeverInPlace) {
+  test::HttpTestServer server;
+  server.putFile("grid.copc.laz", copc_.string());
+  const std::string url = server.url("grid.copc.laz");
+  EXPECT_NE(run(url + " --set-class 5 --in-place" + reportFlag()), 0);
+  EXPECT_EQ(report()["edit"]["errorKind"], "input");
+  const fs::path out = dir_.file("from-url.copc.laz");
+  ASSERT_EQ(run(url + " --classes 2 --set-class 5 --out " + out.string() + reportFlag()), 0)
+      << output_;
+  EXPECT_EQ(report()["edit"]["changed"], 200);
+  // The same as the edit of the local file, and no temporary copy left beside the output.
+  const fs::path local = dir_.file("from-file.copc.laz");
+  ASSERT_EQ(run(copc_.string() + " --classes 2 --set-class 5 --out " + local.string()), 0);
+  EXPECT_EQ(readBytes(out), readBytes(local));
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir_.file(""))) {
+    EXPECT_EQ(entry.path().filename().string().find(".download"), std::string::npos);
+  }
+}
+
 TEST_F(EditCli, KilledSaveLeavesTheOriginal) {
   for (const fs::path& file : {las_, laz_, copc_}) {
     SCOPED_TRACE(file.string());
@@ -226,7 +246,8 @@ TEST_F(EditCli, BadParametersFailWithAReport) {
       in + "--range colour=1:2 --delete --in-place",
       in + "--apply " + dir_.file("missing.json").string() + " --in-place",
       in + "--apply " + las_.string() + " --delete --in-place",
-      "http://127.0.0.1:9/grid.laz --delete --in-place",  // read-only
+      "http://127.0.0.1:9/grid.laz --delete --in-place",                            // read-only
+      "http://127.0.0.1:9/grid.laz --delete --out " + dir_.file("u.laz").string(),  // no server
   };
   for (const std::string& arguments : bad) {
     fs::remove(dir_.file("report.json"));

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <string>
 
 #include "pcv/core/partial_file.hpp"
 #include "pcv/io/record_patch.hpp"
@@ -27,5 +28,24 @@ RecordPatchSummary saveFileChanges(const std::filesystem::path& input,
                                    const std::filesystem::path& output, const FileChanges& changes,
                                    const OutputRules& rules,
                                    const std::atomic<bool>* cancel = nullptr);
+
+/// A file read by URL copied into a temporary file beside an output, for its edits to be saved
+/// to that output (a URL is never saved in place): the copy is read as a local file, then
+/// removed when this goes.
+class DownloadedCopy {
+ public:
+  /// Fetches `location` whole (by range requests) into a temporary file beside `beside`, named
+  /// with the extension of its kind (.las or .laz). Throws InputError (RemoteError for the
+  /// URL), Error when the copy cannot be written.
+  DownloadedCopy(const std::string& location, const std::filesystem::path& beside);
+  ~DownloadedCopy();
+  DownloadedCopy(const DownloadedCopy&) = delete;
+  DownloadedCopy& operator=(const DownloadedCopy&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 }  // namespace pcv
