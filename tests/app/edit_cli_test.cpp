@@ -10,10 +10,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "http_test_server.hpp"
 #include "json_report.hpp"
 #include "laz_test_support.hpp"
+#include "pcv/io/copc_hierarchy.hpp"
 #include "pcv/io/point_records.hpp"
 #include "synthetic_point_files.hpp"
 #include "temp_dir.hpp"
@@ -43,6 +45,27 @@ std::vector<uint8_t> fileRecords(const fs::path& path, LasWriteFormat* format = 
 
 uint32_t classOf(const uint8_t* r, int format) {
   return format >= 6 ? r[16] : r[15] & 0x1F;
+}
+
+/// Every node of a COPC file's hierarchy names a chunk of its chunk table, with its size and
+/// point count, and every chunk is named once.
+void expectHierarchyNamesTheChunks(const fs::path& path) {
+  const io::MappedFile file(path);
+  const io::ReadContext context{.file = path.string()};
+  const io::LasHeader header = io::parseLasHeader(file.bytes(), context);
+  const io::LazPointRecords records(file.bytes(), header, context);
+  std::map<uint64_t, const laz::ChunkLocation*> chunkAt;
+  for (const laz::ChunkLocation& chunk : records.layout().chunks) chunkAt[chunk.offset] = &chunk;
+  size_t named = 0;
+  for (const CopcNode& node : readCopcHierarchy(path).nodes) {
+    if (node.pointCount == 0) continue;
+    const auto chunk = chunkAt.find(node.chunkOffset);
+    ASSERT_NE(chunk, chunkAt.end()) << "a node points at no chunk";
+    EXPECT_EQ(node.chunkBytes, chunk->second->byteCount);
+    EXPECT_EQ(node.pointCount, chunk->second->pointCount);
+    ++named;
+  }
+  EXPECT_EQ(named, chunkAt.size());
 }
 
 class EditCli : public ::testing::Test {
@@ -158,6 +181,7 @@ TEST_F(EditCli, LogReplaysTheSameEditsOnAnotherCopy) {
       << output_;
   EXPECT_GT(report()["edit"]["changed"].get<int>(), 0);
   EXPECT_EQ(readBytes(copy), readBytes(copc_));
+  expectHierarchyNamesTheChunks(copy);
 }
 
 TEST_F(EditCli, SeveralFilesGoIntoTheOutFolder) {
@@ -185,6 +209,19 @@ TEST_F(EditCli, SeveralFilesGoIntoTheOutFolder) {
   EXPECT_EQ(report()["edit"]["changed"], 400);  // 200 of class 1 in each
   EXPECT_TRUE(fs::exists(tilesOut / "a.las"));
   EXPECT_TRUE(fs::exists(tilesOut / "b.laz"));
+
+  // A VPC stands for its tiles too: in place, each tile is saved where it is.
+  const fs::path vpc = dir_.file("tiles.vpc");
+  ASSERT_EQ(run(vpc.string() + " " + tiles.string(), "vpc"), 0) << output_;
+  ASSERT_EQ(run(vpc.string() + " --classes 2 --set-class 8 --in-place" + reportFlag()), 0)
+      << output_;
+  EXPECT_EQ(report()["edit"]["changed"], 400);
+  for (const char* tile : {"a.las", "b.laz"}) {
+    const std::vector<uint8_t> records = fileRecords(tiles / tile);
+    for (size_t i = 0; i < 400; ++i) {
+      EXPECT_EQ(classOf(records.data() + i * 34, 3), i % 20 < 10 ? 1u : 8u);
+    }
+  }
 }
 
 TEST_F(EditCli, UrlIsSavedToOutButNeverInPlace) {
@@ -303,6 +340,7 @@ TEST_F(EditCli, CorpusFilesSurviveReadEditSaveRead) {
           << "record " << i;
     }
     EXPECT_EQ(r["edit"]["changed"], changed);
+    if (isCopcFile(input)) expectHierarchyNamesTheChunks(output);
     ++edited;
   }
   EXPECT_GT(edited, 10);
