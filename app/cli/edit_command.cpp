@@ -175,9 +175,13 @@ void runEdit(const EditOptions& options) {
     if (isRemoteLocation(job.input)) download.emplace(job.input, job.output);
     const fs::path local = download ? download->path() : fs::path(job.input);
     const FileEditResult result = evaluateEdits(local, edits);
-    nlohmann::json file = {{"input", job.input},          {"output", job.output.string()},
-                           {"points", result.points},     {"pointFormat", result.pointFormat},
-                           {"selected", result.selected}, {"changed", result.changed}};
+    nlohmann::json file = {{"input", job.input},
+                           {"output", job.output.string()},
+                           {"points", result.points},
+                           {"pointsRead", result.pointsRead},
+                           {"pointFormat", result.pointFormat},
+                           {"selected", result.selected},
+                           {"changed", result.changed}};
     // In place, a file nothing changed in is left alone.
     if (options.inPlace && result.changes.empty()) {
       file["saved"] = false;

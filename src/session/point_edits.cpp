@@ -95,8 +95,27 @@ void FileChanges::merge(std::span<const RecordChange> newer) {
   changes_ = std::move(merged);
 }
 
+/// What all the edits' selections may meet: of a COPC file only those nodes are read, of a
+/// dataset's tile nothing when its bounds miss them. Empty when an edit may select anywhere.
+RegionTest editsRegion(std::span<const PointEdit> edits) {
+  std::vector<RegionTest> tests;
+  for (const PointEdit& edit : edits) {
+    RegionTest test = selectionRegionTest(edit.selection.clip);
+    if (!test) return {};
+    tests.push_back(std::move(test));
+  }
+  if (tests.empty()) return {};
+  return [tests](const Box3d& box) {
+    for (const RegionTest& test : tests) {
+      if (test(box)) return true;
+    }
+    return false;
+  };
+}
+
 FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const PointEdit> edits) {
-  const std::unique_ptr<PointRecordStream> stream = openLasRecords(path);
+  RecordRuns runs;
+  const std::unique_ptr<PointRecordStream> stream = openLasRecords(path, editsRegion(edits), runs);
   const LasWriteFormat& format = stream->format();
   checkEditsFit(path.string(), format.pointFormat, edits);
   std::vector<RecordPredicate> selects;
@@ -108,15 +127,27 @@ FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const 
   }
   FileEditResult result;
   result.pointFormat = format.pointFormat;
+  result.points = runs.filePoints;
   const bool extended = format.pointFormat >= 6;
   const uint64_t length = format.recordLength;
   std::vector<std::atomic<uint64_t>> selected(edits.size());
   std::vector<RecordChange> found;
   std::vector<RecordChange> batchChanges;
+  std::vector<uint64_t> indices;  ///< of the batch's records in the file
+  size_t run = 0;                 ///< the run the next record is in
+  uint64_t inRun = 0;             ///< records of it already read
   const uint8_t* batch = nullptr;
   for (uint64_t count; (count = stream->next(kEditBatch, batch)) > 0;) {
     found.assign(count, RecordChange{.index = kNoChange});
-    const uint64_t first = result.points;
+    indices.resize(count);
+    for (uint64_t i = 0; i < count; ++i) {
+      while (run < runs.runs.size() && inRun == runs.runs[run].second) {
+        ++run;
+        inRun = 0;
+      }
+      if (run == runs.runs.size()) throw Error(path.string() + ": more records than its runs");
+      indices[i] = runs.runs[run].first + inRun++;
+    }
     parallelFor(
         count,
         [&](uint64_t begin, uint64_t end) {
@@ -126,11 +157,11 @@ FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const 
             const uint8_t* original = batch + i * length;
             std::memcpy(record.data(), original, length);
             for (size_t e = 0; e < edits.size(); ++e) {
-              if (selects[e] && !selects[e](decodeRecord(record.data(), format))) continue;
+              if (selects[e] && !selects[e](decodeRecordPoint(record.data(), format))) continue;
               ++mine[e];
               applyRecordChange(record.data(), format.pointFormat, actions[e]);
             }
-            RecordChange change{.index = first + i};
+            RecordChange change{.index = indices[i]};
             if (classOf(record.data(), extended) != classOf(original, extended)) {
               change.classification = int16_t(classOf(record.data(), extended));
             }
@@ -147,7 +178,7 @@ FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const 
       if (change.index != kNoChange) batchChanges.push_back(change);
     }
     result.changes.merge(batchChanges);
-    result.points += count;
+    result.pointsRead += count;
   }
   for (const std::atomic<uint64_t>& count : selected) result.selected.push_back(count);
   result.changed = result.changes.size();

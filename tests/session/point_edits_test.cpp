@@ -288,6 +288,13 @@ TEST_P(PointEditsRoundTrip, OneChangedPointReencodesOneChunk) {
       saveAndCheck({{.selection = one, .action = EditAction::SetClass, .classification = 31}},
                    output("one"), expected);
   EXPECT_GE(result.selected[0], 1u);
+  // Of a COPC file only the nodes whose cubes meet the box are read.
+  EXPECT_EQ(result.points, kPoints);
+  if (GetParam().kind == Kind::Copc) {
+    EXPECT_LT(result.pointsRead, kPoints);
+  } else {
+    EXPECT_EQ(result.pointsRead, kPoints);
+  }
   if (GetParam().kind != Kind::Las) {
     const RecordPatchSummary saved =
         saveFileChanges(input_, output("again"), result.changes, {.inputs = {input_}});

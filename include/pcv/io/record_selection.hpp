@@ -38,7 +38,7 @@ struct RecordPoint {
 };
 
 /// One record of `format` as a selection sees it.
-RecordPoint decodeRecord(const uint8_t* record, const LasWriteFormat& format);
+RecordPoint decodeRecordPoint(const uint8_t* record, const LasWriteFormat& format);
 
 /// The value of the field named as the readers name it ("intensity", "gps_time",
 /// "classification", "synthetic" ...: every LAS field but the colours), or empty for a name LAS

@@ -58,13 +58,16 @@ struct FileEditResult {
   FileChanges changes;
   int pointFormat = 0;
   uint64_t points = 0;             ///< records in the file
+  uint64_t pointsRead = 0;         ///< of them, those read (the COPC nodes the edits meet)
   std::vector<uint64_t> selected;  ///< per edit: points its selection held when it ran
   uint64_t changed = 0;            ///< records whose bytes differ from the file's
 };
 
 /// Applies `edits` in order to the records of the LAS, LAZ or COPC file `path` (in one pass: each
-/// edit sees the classes and flags the ones before it left), without writing anything. Throws
-/// InputError (an unreadable file, a class the file's point format cannot hold).
+/// edit sees the classes and flags the ones before it left), without writing anything. Where
+/// every edit's selection is bounded (a clip box or polygon kept inside), only what may meet
+/// them is read: of a COPC file those nodes, of a file whose header bounds miss them nothing.
+/// Throws InputError (an unreadable file, a class the file's point format cannot hold).
 FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const PointEdit> edits);
 
 /// Throws InputError naming the file when one of `edits` sets a class `pointFormat` cannot hold.

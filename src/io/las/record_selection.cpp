@@ -11,7 +11,7 @@
 
 namespace pcv {
 
-RecordPoint decodeRecord(const uint8_t* record, const LasWriteFormat& format) {
+RecordPoint decodeRecordPoint(const uint8_t* record, const LasWriteFormat& format) {
   const io::LasPointFields f = io::unpackLasPoint(record, format.pointFormat);
   RecordPoint p;
   for (int a = 0; a < 3; ++a) p.world[a] = double(f.xyz[a]) * format.scale[a] + format.offset[a];
@@ -60,7 +60,7 @@ class SelectedRecords final : public PointRecordStream {
       kept_.resize(count);
       parallelFor(count, [&](uint64_t begin, uint64_t end) {
         for (uint64_t i = begin; i < end; ++i) {
-          kept_[i] = keep_(decodeRecord(batch + i * length, format_)) ? 1 : 0;
+          kept_[i] = keep_(decodeRecordPoint(batch + i * length, format_)) ? 1 : 0;
         }
       });
       buffer_.resize(count * length);
