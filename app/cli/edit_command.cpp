@@ -14,6 +14,7 @@
 #include "options/interrupt_signals.hpp"
 #include "options/run_report.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/core/stopwatch.hpp"
 #include "pcv/core/text_case.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/remote_source.hpp"
@@ -174,7 +175,9 @@ void runEdit(const EditOptions& options) {
     std::optional<DownloadedCopy> download;
     if (isRemoteLocation(job.input)) download.emplace(job.input, job.output);
     const fs::path local = download ? download->path() : fs::path(job.input);
+    const SteadyClock::time_point evaluateStart = SteadyClock::now();
     const FileEditResult result = evaluateEdits(local, edits);
+    const double evaluateSeconds = secondsSince(evaluateStart);
     nlohmann::json file = {{"input", job.input},
                            {"output", job.output.string()},
                            {"points", result.points},
@@ -187,6 +190,7 @@ void runEdit(const EditOptions& options) {
       file["saved"] = false;
     } else {
       RecordPatchSummary saved;
+      const SteadyClock::time_point saveStart = SteadyClock::now();
       try {
         saved = saveFileChanges(local, job.output, result.changes, rules, &stop);
       } catch (const ConversionCancelled&) {
@@ -199,7 +203,9 @@ void runEdit(const EditOptions& options) {
       file["chunksReencoded"] = saved.chunksReencoded;
       file["chunksCopied"] = saved.chunksCopied;
       file["bytesWritten"] = saved.bytesWritten;
+      file["saveSeconds"] = secondsSince(saveStart);
     }
+    file["evaluateSeconds"] = evaluateSeconds;
     changedTotal += result.changed;
     if (!reportGoesToStdout()) {
       std::printf("%s: %llu of %llu points changed%s\n", job.output.string().c_str(),
