@@ -1,5 +1,6 @@
 #include "edit_command.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -15,13 +16,12 @@
 #include "options/run_report.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/stopwatch.hpp"
-#include "pcv/core/text_case.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/remote_source.hpp"
 #include "pcv/session/edit_log.hpp"
 #include "pcv/session/edit_save.hpp"
 #include "pcv/session/point_edits.hpp"
-#include "pcv/session/scene_sources.hpp"
+#include "pcv/session/selection_export.hpp"
 
 namespace pcv::app {
 namespace {
@@ -47,10 +47,6 @@ struct FileJob {
   std::string input;
   fs::path output;
 };
-
-bool namesDatasetFolderOrVpc(const std::string& input) {
-  return fs::is_directory(input) || endsWithIgnoringCase(input, ".vpc");
-}
 
 /// The edit the flags describe; throws InputError for no action or more than one.
 PointEdit editFromFlags(const EditOptions& options) {
@@ -91,18 +87,10 @@ std::vector<FileJob> plannedJobs(const EditOptions& options) {
   if (options.inPlace && options.overwrite) {
     throw InputError("--in-place rewrites the inputs: leave out --overwrite");
   }
-  std::vector<std::string> files;
-  bool dataset = false;
-  for (const std::string& input : options.inputs) {
-    if (!isRemoteLocation(input) && namesDatasetFolderOrVpc(input)) {
-      const ScenePlan plan =
-          planScene(SceneSources{.files = {input}}, StreamLimits{.inCore = true});
-      files.insert(files.end(), plan.files.begin(), plan.files.end());
-      dataset = true;
-    } else {
-      files.push_back(input);
-    }
-  }
+  const std::vector<std::string> files = filesOfInputs(options.inputs);
+  const bool dataset =
+      std::any_of(options.inputs.begin(), options.inputs.end(),
+                  [](const std::string& input) { return namesDatasetFolderOrVpc(input); });
   if (files.empty()) throw InputError("pcv edit: the inputs hold no LAS, LAZ or COPC file");
   for (const std::string& file : files) {
     if (options.inPlace && isRemoteLocation(file)) {
@@ -234,6 +222,26 @@ void addEditCommand(CLI::App& cli) {
       ->required();
   addClipFlags(*edit, options->clip);
   addFilterFlags(*edit, options->filter);
+  // The flags select here what they draw in pcv render: their help says so.
+  edit->get_option("--clip-box")
+      ->description("Select the points in this box, x0,y0,z0,x1,y1,z1 (world coordinates)");
+  edit->get_option("--clip-slab")
+      ->description("Select the points within thickness/2 of a plane: nx,ny,nz,cx,cy,cz,thickness");
+  edit->get_option("--clip-polygon")
+      ->description(
+          "Select the points over this polygon of world x,y vertices, "
+          "x0,y0,x1,y1,x2,y2[,...] (a plan polygon, unbounded in z)");
+  edit->get_option("--clip-keep")
+      ->description(
+          "inside: select the points in the box, slab and polygon; outside: those "
+          "outside each");
+  edit->get_option("--classes")->description("Select only these ASPRS classes, e.g. 2,6 or 3-5");
+  edit->get_option("--exclude-classes")->description("Leave out these classes, e.g. 7,18");
+  edit->get_option("--returns")
+      ->description("Select only first, last or only (single) returns, or return number N (1-15)");
+  edit->get_option("--range")->description(
+      "Select only points whose attribute lies in MIN:MAX, e.g. intensity=100:2000 "
+      "(any LAS field; repeatable; either bound may be empty)");
   edit->add_option("--set-class", options->setClass,
                    "Set the class of the selected points (0-255; point formats 0-5 hold 0-31)");
   edit->add_flag("--delete", options->remove,
