@@ -118,6 +118,46 @@ std::vector<FileJob> plannedJobs(const EditOptions& options) {
   return jobs;
 }
 
+/// Edits and saves one file; its part of the report.
+nlohmann::json editFile(const FileJob& job, const std::vector<PointEdit>& edits,
+                        const OutputRules& rules, bool inPlace, const std::atomic<bool>& stop) {
+  // A file from a URL is fetched into a temporary copy beside its output, then read and saved
+  // as a local one.
+  std::optional<DownloadedCopy> download;
+  if (isRemoteLocation(job.input)) download.emplace(job.input, job.output);
+  const fs::path local = download ? download->path() : fs::path(job.input);
+  const SteadyClock::time_point evaluateStart = SteadyClock::now();
+  const FileEditResult result = evaluateEdits(local, edits, &stop);
+  nlohmann::json file = {{"input", job.input},
+                         {"output", job.output.string()},
+                         {"points", result.points},
+                         {"pointsRead", result.pointsRead},
+                         {"pointFormat", result.pointFormat},
+                         {"selected", result.selected},
+                         {"changed", result.changed},
+                         {"evaluateSeconds", secondsSince(evaluateStart)}};
+  // In place, a file nothing changed in is left alone.
+  file["saved"] = !(inPlace && result.changes.empty());
+  if (file["saved"]) {
+    const SteadyClock::time_point saveStart = SteadyClock::now();
+    const RecordPatchSummary saved =
+        saveFileChanges(local, job.output, result.changes, rules, &stop);
+    file["format"] = cloudFileKindName(checkEditOutput(job.input, job.output));
+    file["recordsRewritten"] = saved.recordsRewritten;
+    file["chunksReencoded"] = saved.chunksReencoded;
+    file["chunksCopied"] = saved.chunksCopied;
+    file["bytesWritten"] = saved.bytesWritten;
+    file["saveSeconds"] = secondsSince(saveStart);
+  }
+  if (!reportGoesToStdout()) {
+    std::printf("%s: %llu of %llu points changed%s\n", job.output.string().c_str(),
+                static_cast<unsigned long long>(result.changed),
+                static_cast<unsigned long long>(result.points),
+                file["saved"].get<bool>() ? "" : " (not saved: nothing changed)");
+  }
+  return file;
+}
+
 void runEdit(const EditOptions& options) {
   if (!options.apply.empty() && givesAnEdit(options)) {
     throw InputError(
@@ -157,51 +197,17 @@ void runEdit(const EditOptions& options) {
   InterruptSignals signals(stop);
   nlohmann::json files = nlohmann::json::array();
   uint64_t changedTotal = 0;
-  for (const FileJob& job : jobs) {
-    // A file from a URL is fetched into a temporary copy beside its output, then read and
-    // saved as a local one.
-    std::optional<DownloadedCopy> download;
-    if (isRemoteLocation(job.input)) download.emplace(job.input, job.output);
-    const fs::path local = download ? download->path() : fs::path(job.input);
-    const SteadyClock::time_point evaluateStart = SteadyClock::now();
-    const FileEditResult result = evaluateEdits(local, edits);
-    const double evaluateSeconds = secondsSince(evaluateStart);
-    nlohmann::json file = {{"input", job.input},
-                           {"output", job.output.string()},
-                           {"points", result.points},
-                           {"pointsRead", result.pointsRead},
-                           {"pointFormat", result.pointFormat},
-                           {"selected", result.selected},
-                           {"changed", result.changed}};
-    // In place, a file nothing changed in is left alone.
-    if (options.inPlace && result.changes.empty()) {
-      file["saved"] = false;
-    } else {
-      RecordPatchSummary saved;
-      const SteadyClock::time_point saveStart = SteadyClock::now();
-      try {
-        saved = saveFileChanges(local, job.output, result.changes, rules, &stop);
-      } catch (const ConversionCancelled&) {
-        signals.endAsSignalled();
-        throw;
-      }
-      file["saved"] = true;
-      file["format"] = cloudFileKindName(checkEditOutput(job.input, job.output));
-      file["recordsRewritten"] = saved.recordsRewritten;
-      file["chunksReencoded"] = saved.chunksReencoded;
-      file["chunksCopied"] = saved.chunksCopied;
-      file["bytesWritten"] = saved.bytesWritten;
-      file["saveSeconds"] = secondsSince(saveStart);
+  // Ctrl+C stops the evaluation or the save; the temporary files (a download, a partial save)
+  // are gone before the process ends as the signal would have ended it.
+  try {
+    for (const FileJob& job : jobs) {
+      nlohmann::json file = editFile(job, edits, rules, options.inPlace, stop);
+      changedTotal += file["changed"].get<uint64_t>();
+      files.push_back(std::move(file));
     }
-    file["evaluateSeconds"] = evaluateSeconds;
-    changedTotal += result.changed;
-    if (!reportGoesToStdout()) {
-      std::printf("%s: %llu of %llu points changed%s\n", job.output.string().c_str(),
-                  static_cast<unsigned long long>(result.changed),
-                  static_cast<unsigned long long>(result.points),
-                  file["saved"].get<bool>() ? "" : " (not saved: nothing changed)");
-    }
-    files.push_back(std::move(file));
+  } catch (const ConversionCancelled&) {
+    signals.endAsSignalled();
+    throw;
   }
   if (!options.log.empty()) writeEditLog(options.log, edits);
   nlohmann::json& report = runReport()["edit"];

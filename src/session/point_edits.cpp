@@ -9,6 +9,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
+#include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_records.hpp"
 #include "pcv/io/record_selection.hpp"
 
@@ -113,7 +114,8 @@ RegionTest editsRegion(std::span<const PointEdit> edits) {
   };
 }
 
-FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const PointEdit> edits) {
+FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const PointEdit> edits,
+                             const std::atomic<bool>* cancel) {
   RecordRuns runs;
   const std::unique_ptr<PointRecordStream> stream = openLasRecords(path, editsRegion(edits), runs);
   const LasWriteFormat& format = stream->format();
@@ -138,6 +140,9 @@ FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const 
   uint64_t inRun = 0;             ///< records of it already read
   const uint8_t* batch = nullptr;
   for (uint64_t count; (count = stream->next(kEditBatch, batch)) > 0;) {
+    if (cancel && cancel->load()) {
+      throw ConversionCancelled("the edit of " + path.string() + " was interrupted");
+    }
     found.assign(count, RecordChange{.index = kNoChange});
     indices.resize(count);
     for (uint64_t i = 0; i < count; ++i) {

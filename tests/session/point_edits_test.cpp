@@ -383,6 +383,9 @@ TEST_P(PointEditsRoundTrip, InterruptedSaveLeavesTheOriginalAndNoFile) {
   EXPECT_THROW(saveFileChanges(input_, input_, result.changes,
                                {.existing = ExistingOutput::Replace}, &cancel),
                ConversionCancelled);
+  EXPECT_THROW(
+      evaluateEdits(input_, std::vector<PointEdit>{{.action = EditAction::Delete}}, &cancel),
+      ConversionCancelled);
   EXPECT_EQ(readBytes(input_), original_);
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_.file("")), fs::directory_iterator()),
             filesBefore);

@@ -4,6 +4,7 @@
 /// up per chunk or node, that the save writes back without rewriting what did not change.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -68,7 +69,10 @@ struct FileEditResult {
 /// every edit's selection is bounded (a clip box or polygon kept inside), only what may meet
 /// them is read: of a COPC file those nodes, of a file whose header bounds miss them nothing.
 /// Throws InputError (an unreadable file, a class the file's point format cannot hold).
-FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const PointEdit> edits);
+/// `cancel` (may be null) is polled between batches of records: set, the evaluation stops with
+/// ConversionCancelled.
+FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const PointEdit> edits,
+                             const std::atomic<bool>* cancel = nullptr);
 
 /// Throws InputError naming the file when one of `edits` sets a class `pointFormat` cannot hold.
 void checkEditsFit(const std::string& file, int pointFormat, std::span<const PointEdit> edits);
