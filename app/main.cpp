@@ -13,6 +13,7 @@
 #include "classify_command.hpp"
 #include "compare_command.hpp"
 #include "convert_command.hpp"
+#include "edit_command.hpp"
 #include "info_command.hpp"
 #include "profile_command.hpp"
 #include "render_command.hpp"
@@ -82,6 +83,7 @@ int main(int argc, char** argv) {
   pcv::app::addCompareCommand(cli);
   pcv::app::addConvertCommand(cli);
   pcv::app::addClassifyCommand(cli);
+  pcv::app::addEditCommand(cli);
 #if PCV_WITH_SERVER
   pcv::app::addServeCommand(cli);
 #endif

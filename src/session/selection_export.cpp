@@ -11,14 +11,12 @@
 #include "pcv/session/scene_sources.hpp"
 
 namespace pcv {
-namespace {
 
 bool namesDatasetFolderOrVpc(const std::string& input) {
   return std::filesystem::is_directory(input) || endsWithIgnoringCase(input, ".vpc");
 }
 
-/// The files behind the inputs: folders and .vpc files stand for their tiles.
-std::vector<std::string> expandInputs(const std::vector<std::string>& inputs) {
+std::vector<std::string> filesOfInputs(const std::vector<std::string>& inputs) {
   std::vector<std::string> files;
   for (const std::string& input : inputs) {
     if (!namesDatasetFolderOrVpc(input)) {
@@ -30,8 +28,6 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs) {
   }
   return files;
 }
-
-}  // namespace
 
 bool clipKeeps(const ClipSettings& clip, const glm::dvec3& p) {
   if (!clip.active()) return true;
@@ -87,7 +83,7 @@ PointRecordSource selectedFileRecords(const std::vector<std::string>& inputs, in
                                       const PointSelection& selection, bool exactCount,
                                       std::atomic<uint64_t>* pointsRead) {
   if (inputs.empty()) throw InputError("no input to export from");
-  const std::vector<std::string> files = expandInputs(inputs);
+  const std::vector<std::string> files = filesOfInputs(inputs);
   const RegionTest region = selectionRegionTest(selection.clip);
   const RecordPredicate keep = selectionPredicate(selection);
   const PointRecordSource all = pointFileRecords(files, pointFormat, region);
@@ -103,7 +99,7 @@ ExportSummary exportSelection(const std::vector<std::string>& inputs, const std:
   CopcWriteProgress& shown = progress ? *progress : ownProgress;
   // Folders and VPCs expanded once (their headers are read to list the tiles): the tiles are
   // the inputs the output may not be, and what is read.
-  const std::vector<std::string> files = expandInputs(inputs);
+  const std::vector<std::string> files = filesOfInputs(inputs);
   RecordSinkOptions options{.output = rules};
   options.output.inputs.assign(files.begin(), files.end());
   const CloudFileKind kind = checkRecordOutput(output, options);

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "pcv/core/bounds.hpp"
@@ -67,6 +68,19 @@ using RegionTest = std::function<bool(const Box3d&)>;
 /// polygon's mayMeet, say); an empty test reads everything. Throws InputError.
 std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path,
                                                   const RegionTest& region);
+
+/// Where the records a stream yields lie in their file.
+struct RecordRuns {
+  uint64_t filePoints = 0;  ///< records in the whole file
+  /// Runs of consecutive records, {index of the first in the file, count}, in the order the
+  /// stream yields them.
+  std::vector<std::pair<uint64_t, uint64_t>> runs;
+};
+
+/// openLasRecords(path, region), and where in the file the records it yields lie: what an edit
+/// needs to name the records it changes while reading only the COPC nodes a selection meets.
+std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path,
+                                                  const RegionTest& region, RecordRuns& runs);
 
 /// The points of `cloud` as records of `pointFormat` (0-10): positions on a grid as fine as the
 /// floats' precision over the cloud's extent, offset by its origin; colours scaled to 16 bits;

@@ -37,6 +37,9 @@ struct RecordPoint {
   double nir = 0.0;  ///< 0 in formats without it
 };
 
+/// One record of `format` as a selection sees it.
+RecordPoint decodeRecordPoint(const uint8_t* record, const LasWriteFormat& format);
+
 /// The value of the field named as the readers name it ("intensity", "gps_time",
 /// "classification", "synthetic" ...: every LAS field but the colours), or empty for a name LAS
 /// records do not carry.

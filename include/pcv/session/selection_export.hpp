@@ -27,6 +27,12 @@ struct PointSelection {
   bool active() const { return clip.active() || filter.active(); }
 };
 
+/// Whether `input` names a dataset: a folder, or a .vpc file (local or a URL).
+bool namesDatasetFolderOrVpc(const std::string& input);
+/// The files behind `inputs`: folders and .vpc files stand for their tiles (whose headers are
+/// read to list them); other inputs are kept as they are. Throws InputError.
+std::vector<std::string> filesOfInputs(const std::vector<std::string>& inputs);
+
 /// Whether a world position is in what `clip` keeps: the renderer's rule, tested in double.
 bool clipKeeps(const ClipSettings& clip, const glm::dvec3& world);
 

@@ -91,6 +91,27 @@ class LasFileRecords : public PointRecordStream {
     if (region) restrictTo(path, region);
   }
 
+  /// Where the records this stream yields lie in the file.
+  RecordRuns runs() const {
+    RecordRuns runs{.filePoints = header_.pointCount};
+    const auto add = [&](uint64_t first, uint64_t count) {
+      if (count == 0) return;
+      if (!runs.runs.empty() && runs.runs.back().first + runs.runs.back().second == first) {
+        runs.runs.back().second += count;
+      } else {
+        runs.runs.emplace_back(first, count);
+      }
+    };
+    if (!laz_) {
+      add(0, pointCount_);
+      return runs;
+    }
+    for (const size_t c : chunkOrder_) {
+      add(laz_->layout().chunks[c].firstPoint, laz_->layout().chunks[c].pointCount);
+    }
+    return runs;
+  }
+
   uint64_t next(uint64_t maxPoints, const uint8_t*& records) override {
     const uint64_t length = header_.recordLength;
     if (!laz_) {
@@ -207,6 +228,13 @@ std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& p
 std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path,
                                                   const RegionTest& region) {
   return std::make_unique<LasFileRecords>(path, region);
+}
+
+std::unique_ptr<PointRecordStream> openLasRecords(const std::filesystem::path& path,
+                                                  const RegionTest& region, RecordRuns& runs) {
+  auto stream = std::make_unique<LasFileRecords>(path, region);
+  runs = stream->runs();
+  return stream;
 }
 
 }  // namespace pcv

@@ -10,9 +10,8 @@
 #include "pcv/core/parallel.hpp"
 
 namespace pcv {
-namespace {
 
-RecordPoint decodeRecord(const uint8_t* record, const LasWriteFormat& format) {
+RecordPoint decodeRecordPoint(const uint8_t* record, const LasWriteFormat& format) {
   const io::LasPointFields f = io::unpackLasPoint(record, format.pointFormat);
   RecordPoint p;
   for (int a = 0; a < 3; ++a) p.world[a] = double(f.xyz[a]) * format.scale[a] + format.offset[a];
@@ -31,6 +30,8 @@ RecordPoint decodeRecord(const uint8_t* record, const LasWriteFormat& format) {
   p.nir = f.nir;
   return p;
 }
+
+namespace {
 
 constexpr const char* kRecordAttributes =
     "intensity, gps_time, classification, return_number, number_of_returns, user_data, "
@@ -59,7 +60,7 @@ class SelectedRecords final : public PointRecordStream {
       kept_.resize(count);
       parallelFor(count, [&](uint64_t begin, uint64_t end) {
         for (uint64_t i = begin; i < end; ++i) {
-          kept_[i] = keep_(decodeRecord(batch + i * length, format_)) ? 1 : 0;
+          kept_[i] = keep_(decodeRecordPoint(batch + i * length, format_)) ? 1 : 0;
         }
       });
       buffer_.resize(count * length);

@@ -1,0 +1,80 @@
+/// @brief Edits of points' classes and withheld flags: an edit is a selection (the clip region
+/// and filters `pcv render` knows) and an action; what a list of edits does to a file is a
+/// sparse change set (record index -> new class, new withheld flag), kept per file and looked
+/// up per chunk or node, that the save writes back without rewriting what did not change.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "pcv/io/record_patch.hpp"
+#include "pcv/session/selection_export.hpp"
+
+namespace pcv {
+
+enum class EditAction : uint8_t {
+  SetClass,  ///< the selected points get PointEdit::classification
+  Delete,    ///< the LAS withheld flag set: hidden, kept in the file, dropped by exports
+  Restore,   ///< the withheld flag cleared
+};
+
+/// "set-class", "delete", "restore" (edit_log.cpp: the log's words).
+const char* editActionName(EditAction action);
+
+struct PointEdit {
+  PointSelection selection;  ///< the points it changes (an inactive one: every point)
+  EditAction action = EditAction::SetClass;
+  uint32_t classification = 0;  ///< SetClass only: 0-255 (point formats 0-5 hold 0-31)
+};
+
+/// Throws InputError naming the value when an edit cannot be applied to any file: a class
+/// above 255, a bad clip region, a range over an attribute LAS records lack.
+void validateEdit(const PointEdit& edit);
+
+/// The changes of one file: one entry per record whose class or withheld flag differs from
+/// the file's, sorted by record index.
+class FileChanges {
+ public:
+  std::span<const RecordChange> all() const { return changes_; }
+  bool empty() const { return changes_.empty(); }
+  uint64_t size() const { return changes_.size(); }
+
+  /// The changes of records [first, first + count): a LAZ chunk's or a COPC node's.
+  std::span<const RecordChange> in(uint64_t first, uint64_t count) const;
+
+  /// Adds changes (sorted by index); an entry for a record already changed replaces the
+  /// fields it sets.
+  void merge(std::span<const RecordChange> newer);
+
+ private:
+  std::vector<RecordChange> changes_;
+};
+
+/// What a list of edits did to one file.
+struct FileEditResult {
+  FileChanges changes;
+  int pointFormat = 0;
+  uint64_t points = 0;             ///< records in the file
+  uint64_t pointsRead = 0;         ///< of them, those read (the COPC nodes the edits meet)
+  std::vector<uint64_t> selected;  ///< per edit: points its selection held when it ran
+  uint64_t changed = 0;            ///< records whose bytes differ from the file's
+};
+
+/// Applies `edits` in order to the records of the LAS, LAZ or COPC file `path` (in one pass: each
+/// edit sees the classes and flags the ones before it left), without writing anything. Where
+/// every edit's selection is bounded (a clip box or polygon kept inside), only what may meet
+/// them is read: of a COPC file those nodes, of a file whose header bounds miss them nothing.
+/// Throws InputError (an unreadable file, a class the file's point format cannot hold).
+/// `cancel` (may be null) is polled between batches of records: set, the evaluation stops with
+/// ConversionCancelled.
+FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const PointEdit> edits,
+                             const std::atomic<bool>* cancel = nullptr);
+
+/// Throws InputError naming the file when one of `edits` sets a class `pointFormat` cannot hold.
+void checkEditsFit(const std::string& file, int pointFormat, std::span<const PointEdit> edits);
+
+}  // namespace pcv
