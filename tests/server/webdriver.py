@@ -23,7 +23,7 @@ def find_browser():
                      shutil.which("chromium-browser"), shutil.which("google-chrome"))
          if p and os.access(p, os.X_OK)), None)
     driver = os.environ.get("PCV_CHROMEDRIVER") or shutil.which("chromedriver")
-    if not chromium or not driver:
+    if not all(p and os.access(p, os.X_OK) for p in (chromium, driver)):
         return None
     return chromium, driver
 

@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""The page of `pcv serve` in headless Chromium, against the real server on loopback.
+
+    browser_test.py PCV_EXECUTABLE CASE
+
+Exit status 0: passed; 1: failed; 77: skipped (no chromium or chromedriver). Each case reads
+the page's state (window.pcv), the canvas pixels and HTTP status codes, never message text.
+"""
+
+import base64
+import http.client
+import os
+import secrets
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from array import array
+from contextlib import ExitStack
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import png  # noqa: E402
+import webdriver  # noqa: E402
+from pcv_server import PcvServer  # noqa: E402
+
+SKIPPED = 77
+WINDOW = (900, 700)
+SERVERS = []  # every server a case started, whose output a failure shows
+
+
+class TestFailure(AssertionError):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise TestFailure(message)
+
+
+def wait_for(session, expression, what, timeout_s=60):
+    """Polls a JavaScript expression in the page until it is truthy; returns its value."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = session.execute(f"return {expression};")
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TestFailure(f"timed out after {timeout_s} s waiting for {what}")
+        time.sleep(0.05)
+
+
+SHOWN = "window.pcv && window.pcv.shown"
+
+
+def final_frame(session, after=0, extra="true"):
+    """The shown frame (window.pcv.shown) once it is a still view's final frame, newer than
+    frame `after`, and `extra` (JavaScript over `s`, the shown frame) holds."""
+    return wait_for(session, f"(s => s && s.final && s.frame > {after} && s.status && ({extra}) && s)"
+                             f"({SHOWN})", f"a final frame after frame {after} where {extra}")
+
+
+def canvas_pixels(session):
+    """(width, height, RGBA bytes) of the canvas, read back through getImageData."""
+    answer = session.execute("""
+        const canvas = document.getElementById('view');
+        const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let text = '';
+        for (let i = 0; i < data.length; i += 0x8000) {
+          text += String.fromCharCode.apply(null, data.subarray(i, i + 0x8000));
+        }
+        return [canvas.width, canvas.height, btoa(text)];""")
+    return answer[0], answer[1], base64.b64decode(answer[2])
+
+
+def drawn_fraction(rgba):
+    """The fraction of pixels that differ from the top-left one (the background)."""
+    words = array("I", rgba)
+    background = words[0]
+    return sum(1 for w in words if w != background) / max(1, len(words))
+
+
+def page_errors(session):
+    """Uncaught errors and failed loads the page logged (its own console, level SEVERE)."""
+    return [entry["message"] for entry in session.console() if entry.get("level") == "SEVERE"]
+
+
+def drag_view(session, dx, dy, button=0):
+    """Drags over the left part of the view, clear of the panel on the right."""
+    session.drag(WINDOW[0] // 3, WINDOW[1] // 3, dx, dy, button)
+
+
+# ---- Cases ----------------------------------------------------------------------------------
+
+
+def start_server(stack, pcv, *args):
+    server = stack.enter_context(PcvServer(pcv, *args))
+    SERVERS.append(server)
+    return server
+
+
+def page_shows_frames_and_follows_the_mouse(pcv, browser, tmp, stack):
+    server = start_server(stack, pcv)
+    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
+    session = driver.session(*WINDOW)
+    stack.callback(session.quit)
+    session.get(server.url)
+    before = final_frame(session)
+    check(before["width"] >= 16 and before["height"] >= 16, f"frame size {before}")
+    width, height, pixels = canvas_pixels(session)
+    check((width, height) == (before["width"], before["height"]),
+          f"the canvas is {width}x{height}, the frame {before['width']}x{before['height']}")
+    check(drawn_fraction(pixels) > 0.01, "the canvas is blank after the first frame")
+
+    drag_view(session, 150, 40)
+    after = final_frame(session, before["frame"])
+    check(after["status"]["camera"] != before["status"]["camera"],
+          f"the camera did not move with the mouse: {after['status']['camera']}")
+    check(canvas_pixels(session)[2] != pixels, "the image did not change with the camera")
+    # The address keeps the view as a link (throttled): it reads back to the status camera.
+    camera = after["status"]["camera"]
+    wait_for(session, "location.hash.startsWith('#view=')", "the view in the address")
+    check(page_errors(session) == [], f"the page logged errors: {page_errors(session)}")
+    print(f"frames {before['frame']} -> {after['frame']}, camera {camera}")
+
+
+def lossless_frame_matches_pcv_render(pcv, browser, tmp, stack):
+    server = start_server(stack, pcv)
+    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
+    session = driver.session(*WINDOW)
+    stack.callback(session.quit)
+    session.get(server.url)
+    first = final_frame(session)
+    session.click("#lossless")
+    shown = final_frame(session, first["frame"], "s.format === 'png'")
+    width, height, canvas = canvas_pixels(session)
+
+    command = shlex.split(shown["status"]["command"])
+    check(command[:2] == ["pcv", "render"], f"status.command is not a pcv render command: {command}")
+    out = os.path.join(tmp, "render.png")
+    if "--out" in command:
+        command[command.index("--out") + 1] = out
+    else:
+        command += ["--out", out]
+    subprocess.run([pcv] + command[1:], check=True, stdout=subprocess.DEVNULL)
+    png_width, png_height, channels, rendered = png.read_png(out)
+    check((png_width, png_height) == (width, height),
+          f"pcv render drew {png_width}x{png_height}, the canvas is {width}x{height}")
+    different = sum(1 for i in range(width * height)
+                    if canvas[4 * i:4 * i + 3] != rendered[channels * i:channels * i + 3])
+    check(different == 0, f"{different} of {width * height} pixels differ from pcv render's PNG")
+    check(drawn_fraction(canvas) > 0.01, "the compared images are blank")
+    print(f"{width}x{height}: the canvas equals `{shown['status']['command']}`")
+
+
+def two_browsers_have_their_own_views(pcv, browser, tmp, stack):
+    server = start_server(stack, pcv)
+    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
+    first, second = driver.session(*WINDOW), driver.session(*WINDOW)
+    stack.callback(first.quit)
+    stack.callback(second.quit)
+    first.get(server.url)
+    second.get(server.url)
+    first_still = final_frame(first)
+    second_still = final_frame(second)
+
+    drag_view(second, -200, 60)
+    second_moved = final_frame(second, second_still["frame"])
+    first_now = final_frame(first)
+    check(second_moved["status"]["camera"] != second_still["status"]["camera"],
+          "the second browser's camera did not move")
+    check(first_now["status"]["camera"] == first_still["status"]["camera"],
+          f"the first browser's camera moved with the second's drag: {first_now['status']['camera']}")
+    check(canvas_pixels(first)[2] != canvas_pixels(second)[2],
+          "both browsers show the same image after only one of them moved")
+    print(f"first {first_now['status']['camera']}, second {second_moved['status']['camera']}")
+
+
+def http_status(url, headers=None):
+    """(status, headers) of a GET, without following redirects or raising on 4xx."""
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.headers
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers
+
+
+def websocket_status(server, query):
+    """The status of a WebSocket upgrade of /ws (101 when accepted)."""
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=30)
+    try:
+        connection.request("GET", "/ws" + query, headers={
+            "Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+            "Sec-WebSocket-Key": base64.b64encode(secrets.token_bytes(16)).decode(),
+            "Origin": server.origin})
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def token_is_required(pcv, browser, tmp, stack):
+    token = secrets.token_hex(16)
+    token_file = os.path.join(tmp, "token")
+    with open(token_file, "w") as f:
+        f.write(token + "\n")
+    server = start_server(stack, pcv, "--bind", "127.0.0.1", "--token-file", token_file)
+    origin = server.origin
+
+    for path in ("/", "/pcv.js", "/pcv.css"):
+        check(http_status(origin + path)[0] == 401, f"{path} without a token is not 401")
+        check(http_status(f"{origin}{path}?token=wrong{token}")[0] == 403,
+              f"{path} with a wrong token is not 403")
+    check(websocket_status(server, "") == 401, "/ws without a token is not 401")
+    check(websocket_status(server, f"?token=x{token}") == 403, "/ws with a wrong token is not 403")
+
+    status, headers = http_status(f"{origin}/?token={token}")
+    check(status == 200, f"the page with its token answered {status}")
+    cookie = headers.get("Set-Cookie", "").split(";")[0]
+    check(cookie, "the page's answer sets no cookie")
+    check(http_status(origin + "/pcv.js", {"Cookie": cookie})[0] == 200,
+          "the cookie of the page's answer does not let the page load its script")
+
+    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
+    session = driver.session(*WINDOW)
+    stack.callback(session.quit)
+    for url in (origin + "/", f"{origin}/?token=wrong{token}"):
+        session.get(url)
+        time.sleep(3)
+        frames = session.execute("return window.pcv ? window.pcv.framesShown : 0;")
+        check(frames == 0, f"{url} showed {frames} frames without the token")
+    # The same browser with the token: frames come, so the refusals above were the token's.
+    session.get(f"{origin}/?token={token}")
+    final_frame(session)
+    print("refused without the token, served with it")
+
+
+CASES = {case.__name__: case for case in (
+    page_shows_frames_and_follows_the_mouse, lossless_frame_matches_pcv_render,
+    two_browsers_have_their_own_views, token_is_required)}
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[2] not in CASES:
+        print(f"usage: {sys.argv[0]} PCV_EXECUTABLE {{{'|'.join(CASES)}}}", file=sys.stderr)
+        return 2
+    pcv, case = sys.argv[1], sys.argv[2]
+    browser = webdriver.find_browser()
+    if not browser:
+        print("skipped: chromium or chromedriver is not installed (Debian: chromium, chromium-driver)")
+        return SKIPPED
+    try:
+        with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+            CASES[case](pcv, browser, tmp, stack)
+    except Exception as failure:
+        print(f"FAILED: {type(failure).__name__}: {failure}", file=sys.stderr)
+        for server in SERVERS:
+            print(f"--- pcv serve printed:\n{server.log()}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
