@@ -143,6 +143,7 @@
     state.reconnectAttempts = 0;
     state.settings = { ...hello.settings };
     buildPanel(hello);
+    showMode(hello.settings?.camera);
     // After a reconnect the server starts this client afresh: give it back what the user had.
     if (Object.keys(state.changedSettings).length > 0) {
       sendSettings(state.changedSettings);
@@ -220,7 +221,7 @@
     state.framesShown += 1;
     countFrameRate();
     hideNotice();
-    if (frame.status) receiveCamera(frame.status.camera);
+    if (frame.status) receiveStatus(frame.status);
     showStatus();
   }
 
@@ -253,9 +254,10 @@
     const rect = canvas.getBoundingClientRect();
     const scaleX = rect.width > 0 ? canvas.width / rect.width : 1;
     const scaleY = rect.height > 0 ? canvas.height / rect.height : 1;
+    const clampTo = (v, size) => Math.max(0, Math.min(size - 1, Math.round(v)));
     return {
-      x: Math.round((event.clientX - rect.left) * scaleX),
-      y: Math.round((event.clientY - rect.top) * scaleY),
+      x: clampTo((event.clientX - rect.left) * scaleX, canvas.width),
+      y: clampTo((event.clientY - rect.top) * scaleY, canvas.height),
     };
   }
 
@@ -474,6 +476,13 @@
 
   // ---- Camera mode, home, bookmarks -----------------------------------------------------------
 
+  function showMode(mode) {
+    if (mode !== 'orbit' && mode !== 'fly') return;
+    state.mode = mode;
+    $('mode').textContent = mode === 'fly' ? 'Fly' : 'Orbit';
+    $('mode').setAttribute('aria-pressed', String(mode === 'fly'));
+  }
+
   function toggleMode() {
     send({ type: 'mode', camera: state.mode === 'orbit' ? 'fly' : 'orbit' });
   }
@@ -516,12 +525,10 @@
   let hashTimer = 0;
   let hashCamera = null;
 
-  function receiveCamera(camera) {
+  function receiveStatus(status) {
+    showMode(status.mode ?? status.camera?.mode);
+    const camera = status.camera;
     if (!camera) return;
-    if (camera.mode && camera.mode !== state.mode) {
-      state.mode = camera.mode;
-      $('mode').textContent = state.mode === 'fly' ? 'Fly' : 'Orbit';
-    }
     if (requestedView) {
       if (!sameView(camera, requestedView.view) && performance.now() < requestedView.until) return;
       requestedView = null;
@@ -585,7 +592,8 @@
     $('lossless').checked = !!settings.lossless;
 
     $('budget-row').hidden = !scene.streamed;
-    if (settings.pointBudget) $('point-budget').value = +(settings.pointBudget / 1e6).toPrecision(6);
+    const budget = settings.pointBudget ?? scene.pointBudget;  // the scene's, told with it
+    if (budget) $('point-budget').value = +(budget / 1e6).toPrecision(6);
 
     const classes = classList(scene.classes);
     $('classes-section').hidden = classes.length === 0;
@@ -652,10 +660,13 @@
   function showStatus() {
     const frame = state.shown;
     const status = frame.status || {};
+    const timing = [`${frameTimes.length} fps`, `draw ${formatMs(status.drawMs)} ms`];
+    if (status.encodeMs !== undefined) timing.push(`encode ${formatMs(status.encodeMs)} ms`);
+    const backend = state.hello?.scene?.backend;
     const lines = [
-      `${frameTimes.length} fps · draw ${formatMs(status.drawMs)} · encode ${formatMs(status.encodeMs)} ms`,
-      `${formatCount(state.hello?.scene?.points ?? 0)} points · ${frame.width}×${frame.height} ` +
-        `${frame.format.toUpperCase()}${frame.final ? ' · final' : ''}`,
+      timing.join(' · ') + (backend ? ` · ${backend}` : ''),
+      `${formatCount(status.points ?? state.hello?.scene?.points ?? 0)} points · ` +
+        `${frame.width}×${frame.height} ${frame.format.toUpperCase()}${frame.final ? ' · final' : ''}`,
     ];
     const stream = status.stream;
     if (stream) {
