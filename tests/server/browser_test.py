@@ -9,6 +9,7 @@ the page's state (window.pcv), the canvas pixels and HTTP status codes, never me
 
 import base64
 import http.client
+import json
 import os
 import secrets
 import shlex
@@ -52,14 +53,37 @@ def wait_for(session, expression, what, timeout_s=60):
         time.sleep(0.05)
 
 
-SHOWN = "window.pcv && window.pcv.shown"
+def wait_until(predicate, what, timeout_s=30):
+    """Polls a Python predicate (slower ones than wait_for's JavaScript) until it holds."""
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TestFailure(f"timed out after {timeout_s} s waiting for {what}")
+        time.sleep(0.2)
 
 
-def final_frame(session, after=0, extra="true"):
-    """The shown frame (window.pcv.shown) once it is a still view's final frame, newer than
-    frame `after`, and `extra` (JavaScript over `s`, the shown frame) holds."""
-    return wait_for(session, f"(s => s && s.final && s.frame > {after} && s.status && ({extra}) && s)"
-                             f"({SHOWN})", f"a final frame after frame {after} where {extra}")
+def final_frame(session, after=0, where=None, what="", timeout_s=60):
+    """The frame shown (window.pcv.shown: frame, width, height, format, final, status) once it
+    is a still view's final frame newer than frame `after` for which `where(frame)` holds."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        shown = session.execute("return window.pcv ? window.pcv.shown : null;")
+        if (shown and shown["final"] and shown["frame"] > after and shown["status"]
+                and (where is None or where(shown))):
+            return shown
+        if time.monotonic() > deadline:
+            raise TestFailure(f"timed out after {timeout_s} s waiting for a final frame after "
+                              f"frame {after} {what}; shown: {shown}")
+        time.sleep(0.05)
+
+
+def current_final_frame(session):
+    """The frame shown once it is final: the still view before an action."""
+    return final_frame(session, 0)
+
+
+def camera_of(frame):
+    return frame["status"]["camera"]
 
 
 def canvas_pixels(session):
@@ -134,7 +158,7 @@ def lossless_frame_matches_pcv_render(pcv, browser, tmp, stack):
     session.get(server.url)
     first = final_frame(session)
     session.click("#lossless")
-    shown = final_frame(session, first["frame"], "s.format === 'png'")
+    shown = final_frame(session, first["frame"], lambda s: s["format"] == "png", "in PNG")
     width, height, canvas = canvas_pixels(session)
 
     command = shlex.split(shown["status"]["command"])
@@ -237,9 +261,123 @@ def token_is_required(pcv, browser, tmp, stack):
     print("refused without the token, served with it")
 
 
+def drawn_pixels(width, height, rgba, x_limit, count):
+    """Up to `count` pixels (x, y) inside a 5x5 block of drawn pixels, left of x_limit, spread
+    over the image: places where a click surely lands on a point."""
+    words = array("I", rgba)
+    background = words[0]
+    found = []
+    for y in range(2, height - 2, 7):
+        for x in range(2, min(width, x_limit) - 2, 7):
+            if all(words[(y + j) * width + x + i] != background
+                   for j in range(-2, 3) for i in range(-2, 3)):
+                found.append((x, y))
+    step = max(1, len(found) // count)
+    return found[::step][:count]
+
+
+def state_of(session, expression):
+    return session.execute(f"return {expression};")
+
+
+def panel_and_tools_speak_the_protocol(pcv, browser, tmp, stack):
+    server = start_server(stack, pcv)
+    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
+    session = driver.session(*WINDOW)
+    stack.callback(session.quit)
+    session.get(server.url)
+    start = final_frame(session)
+    width, height, pixels = canvas_pixels(session)
+
+    # Point size: the image changes (each point covers more pixels).
+    session.execute("""const size = document.getElementById('point-size');
+                       size.value = 4; size.dispatchEvent(new Event('input'));""")
+    bigger = final_frame(session, start["frame"])
+    wait_until(lambda: canvas_pixels(session)[2] != pixels, "the image of a larger point size")
+    session.click("#edl")
+    session.click("#hq")
+    final_frame(session, bigger["frame"])
+
+    # Pick: the point under a drawn pixel, with its world position.
+    panel_left = state_of(session, "document.getElementById('panel').getBoundingClientRect().left")
+    targets = drawn_pixels(width, height, canvas_pixels(session)[2], int(panel_left) - 8, 2)
+    check(len(targets) == 2, "no drawn pixels to pick")
+    session.click("[data-tool='pick']")
+    session.click_at(*targets[0])
+    pick = wait_for(session, "pcv.lastPick", "the answer to a pick")
+    check(pick["point"] is not None and len(pick["point"]["position"]) == 3,
+          f"a pick on a drawn pixel found no point: {pick}")
+
+    # Measure: two picks, their distance in world units.
+    session.click("[data-tool='measure']")
+    session.click_at(*targets[0])
+    wait_for(session, "pcv.measure.length === 1", "the first point of the measurement")
+    session.click_at(*targets[1])
+    distance = wait_for(session, "pcv.distance", "the measured distance")
+    a, b = state_of(session, "pcv.measure")
+    expected = sum((p - q) ** 2 for p, q in zip(a, b)) ** 0.5
+    check(abs(distance - expected) <= 1e-9 * max(1.0, expected) and distance > 0,
+          f"distance {distance} between {a} and {b}")
+    session.click("[data-tool='none']")
+
+    # The wheel zooms: the camera moves.
+    still = current_final_frame(session)
+    session.scroll(width // 3, height // 3, -300)
+    zoomed = final_frame(session, still["frame"], lambda s: camera_of(s) != camera_of(still),
+                         "with another camera")
+    check(camera_of(zoomed)["eye"] != camera_of(still)["eye"], "the wheel did not move the camera")
+
+    # Tab switches to fly, W flies forwards, Tab switches back, Home frames the scene again.
+    session.execute("document.getElementById('view').focus();")
+    session.press(webdriver.TAB)
+    wait_for(session, "pcv.mode === 'fly'", "fly mode after Tab")
+    still = current_final_frame(session)
+    session.press("w", hold_s=0.5)
+    flown = final_frame(session, still["frame"], lambda s: camera_of(s) != camera_of(still),
+                        "with another camera")
+    check(camera_of(flown)["eye"] != camera_of(still)["eye"], "W did not fly the camera")
+    session.press(webdriver.TAB)
+    wait_for(session, "pcv.mode === 'orbit'", "orbit mode after Tab again")
+    session.press(webdriver.HOME)
+    final_frame(session, flown["frame"], lambda s: camera_of(s) == camera_of(start),
+                "with the first frame's camera (Home)")
+
+    # Every message the page sent passed the server's checks.
+    refused = state_of(session, "pcv.errors")
+    check(refused == [], f"the server refused the page's messages: {refused}")
+    check(page_errors(session) == [], f"the page logged errors: {page_errors(session)}")
+
+
+def link_opens_the_same_view(pcv, browser, tmp, stack):
+    server = start_server(stack, pcv)
+    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
+    first, second = driver.session(*WINDOW), driver.session(*WINDOW)
+    stack.callback(first.quit)
+    stack.callback(second.quit)
+    first.get(server.url)
+    start = final_frame(first)
+    drag_view(first, 120, -50)
+    moved = final_frame(first, start["frame"])
+    camera = moved["status"]["camera"]
+    numbers = camera["eye"] + [camera["yaw"], camera["pitch"], camera["fov"]]
+    # The address follows the camera: the link is the one the status camera gives.
+    link = wait_for(first, f"(location.hash.slice(6).split(',').map(Number).join() === "
+                           f"{json.dumps(numbers)}.join()) && location.href",
+                    "the view of the frame shown in the address")
+    check("#view=" in link, f"no view in the link {link}")
+
+    second.get(link)
+    opened = final_frame(second, 0, lambda s: camera_of(s) == camera, "with the link's camera")
+    check(opened["status"]["camera"] == camera, "the link did not open the view")
+    check(canvas_pixels(second)[2] == canvas_pixels(first)[2],
+          "the link shows the view in another image than the page it was copied from")
+    print(f"{link} opened {opened['status']['camera']}")
+
+
 CASES = {case.__name__: case for case in (
     page_shows_frames_and_follows_the_mouse, lossless_frame_matches_pcv_render,
-    two_browsers_have_their_own_views, token_is_required)}
+    two_browsers_have_their_own_views, token_is_required, panel_and_tools_speak_the_protocol,
+    link_opens_the_same_view)}
 
 
 def main():

@@ -14,6 +14,8 @@ import urllib.error
 import urllib.request
 
 ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"  # the W3C name of an element reference
+TAB = "\ue004"  # WebDriver's code of the Tab key
+HOME = "\ue011"
 
 
 def find_browser():
@@ -141,6 +143,25 @@ class Session:
     def console(self):
         """The page's console messages and uncaught errors since the last call: [{level, message}]."""
         return self._call("POST", "/se/log", {"type": "browser"})
+
+    def click_at(self, x, y):
+        """A left click at viewport (x, y)."""
+        self.drag(x, y, 0, 0, steps=0)
+
+    def scroll(self, x, y, delta_y):
+        """The wheel at viewport (x, y); negative delta_y scrolls up (towards the scene)."""
+        self._call("POST", "/actions", {"actions": [{
+            "type": "wheel", "id": "wheel", "actions": [{
+                "type": "scroll", "origin": "viewport", "x": x, "y": y,
+                "deltaX": 0, "deltaY": delta_y, "duration": 0}]}]})
+
+    def press(self, key, hold_s=0.0):
+        """Presses and releases a key (a character, or a WebDriver code such as TAB)."""
+        self._call("POST", "/actions", {"actions": [{
+            "type": "key", "id": "keyboard", "actions": [
+                {"type": "keyDown", "value": key},
+                {"type": "pause", "duration": int(hold_s * 1000)},
+                {"type": "keyUp", "value": key}]}]})
 
     def quit(self):
         try:
