@@ -119,8 +119,8 @@ def drag_view(session, dx, dy, button=0):
 # ---- Cases ----------------------------------------------------------------------------------
 
 
-def start_server(stack, pcv, *args):
-    server = stack.enter_context(PcvServer(pcv, *args))
+def start_server(stack, pcv, *args, port=0):
+    server = stack.enter_context(PcvServer(pcv, *args, port=port))
     SERVERS.append(server)
     return server
 
@@ -348,6 +348,26 @@ def panel_and_tools_speak_the_protocol(pcv, browser, tmp, stack):
     check(page_errors(session) == [], f"the page logged errors: {page_errors(session)}")
 
 
+def touch_orbits_and_pinches(pcv, browser, tmp, stack):
+    server = start_server(stack, pcv)
+    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
+    session = driver.session(*WINDOW)
+    stack.callback(session.quit)
+    session.get(server.url)
+    still = final_frame(session)
+    x, y = WINDOW[0] // 3, WINDOW[1] // 3
+    session.touch([(x, y, 120, 0)])  # one finger: orbit
+    orbited = final_frame(session, still["frame"], lambda s: camera_of(s) != camera_of(still),
+                          "with another camera")
+    check(camera_of(orbited)["yaw"] != camera_of(still)["yaw"], "one finger did not orbit")
+    session.touch([(x - 40, y, -80, 0), (x + 40, y, 80, 0)])  # two fingers apart: zoom in
+    pinched = final_frame(session, orbited["frame"], lambda s: camera_of(s) != camera_of(orbited),
+                          "with another camera")
+    check(camera_of(pinched)["eye"] != camera_of(orbited)["eye"], "a pinch did not zoom")
+    refused = state_of(session, "pcv.errors")
+    check(refused == [], f"the server refused the page's messages: {refused}")
+
+
 def link_opens_the_same_view(pcv, browser, tmp, stack):
     server = start_server(stack, pcv)
     driver = stack.enter_context(webdriver.ChromeDriver(*browser))
@@ -374,10 +394,38 @@ def link_opens_the_same_view(pcv, browser, tmp, stack):
     print(f"{link} opened {opened['status']['camera']}")
 
 
+def page_reconnects_and_keeps_its_view(pcv, browser, tmp, stack):
+    port = webdriver.free_port()
+    server = start_server(stack, pcv, port=port)
+    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
+    session = driver.session(*WINDOW)
+    stack.callback(session.quit)
+    session.get(server.url)
+    still = final_frame(session)
+    drag_view(session, 100, 30)
+    moved = final_frame(session, still["frame"], lambda s: camera_of(s) != camera_of(still),
+                        "with another camera")
+    wait_for(session, "location.hash.startsWith('#view=')", "the view in the address")
+
+    server.stop()
+    wait_for(session, "!pcv.connected && !document.getElementById('notice').hidden",
+             "the page to say that the connection closed")
+    shown_before = state_of(session, "pcv.framesShown")
+    start_server(stack, pcv, port=port)
+    # The page finds the server again by itself and asks it for the view it had.
+    def shows_the_view_again():
+        connected, shown_count, shown = session.execute(
+            "return [pcv.connected, pcv.framesShown, pcv.shown];")
+        return (connected and shown_count > shown_before and shown["final"] and shown["status"]
+                and camera_of(shown) == camera_of(moved))
+    wait_until(shows_the_view_again, "a frame of the same view from the restarted server", 60)
+    check(state_of(session, "document.getElementById('notice').hidden"), "the notice stays up")
+
+
 CASES = {case.__name__: case for case in (
     page_shows_frames_and_follows_the_mouse, lossless_frame_matches_pcv_render,
     two_browsers_have_their_own_views, token_is_required, panel_and_tools_speak_the_protocol,
-    link_opens_the_same_view)}
+    touch_orbits_and_pinches, link_opens_the_same_view, page_reconnects_and_keeps_its_view)}
 
 
 def main():

@@ -9,8 +9,8 @@ import urllib.parse
 class PcvServer:
     """`pcv serve ARGS...`; its URL is the first line it prints. Use as a context manager."""
 
-    def __init__(self, pcv, *args, points=200000, startup_s=120):
-        command = [pcv, "serve", "--port", "0", "--exit-when-idle", "20"]
+    def __init__(self, pcv, *args, port=0, points=200000, startup_s=120):
+        command = [pcv, "serve", "--port", str(port), "--exit-when-idle", "20"]
         if points:
             command += ["--points", str(points)]
         self.process = subprocess.Popen(command + list(args), stdout=subprocess.PIPE,

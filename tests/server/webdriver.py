@@ -144,6 +144,22 @@ class Session:
         """The page's console messages and uncaught errors since the last call: [{level, message}]."""
         return self._call("POST", "/se/log", {"type": "browser"})
 
+    def touch(self, fingers, steps=10):
+        """Touches the screen with one finger per (x, y, dx, dy): down at (x, y), moved by
+        (dx, dy) in steps, lifted; the fingers move together."""
+        sources = []
+        for index, (x, y, dx, dy) in enumerate(fingers):
+            moves = [{"type": "pointerMove", "duration": 20, "origin": "viewport",
+                      "x": round(x + dx * (i + 1) / steps), "y": round(y + dy * (i + 1) / steps)}
+                     for i in range(steps)]
+            sources.append({
+                "type": "pointer", "id": f"finger{index}", "parameters": {"pointerType": "touch"},
+                "actions": [{"type": "pointerMove", "duration": 0, "origin": "viewport", "x": x, "y": y},
+                            {"type": "pointerDown", "button": 0}, *moves,
+                            {"type": "pointerUp", "button": 0}]})
+        self._call("POST", "/actions", {"actions": sources})
+        self._call("DELETE", "/actions")
+
     def click_at(self, x, y):
         """A left click at viewport (x, y)."""
         self.drag(x, y, 0, 0, steps=0)

@@ -788,7 +788,7 @@
   }
 
   function showError(message) {
-    state.errors.push(message);
+    if (state.errors.length < 100) state.errors.push(message);
     const list = $('errors');
     const item = document.createElement('div');
     item.textContent = message;
