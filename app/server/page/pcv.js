@@ -529,6 +529,7 @@
     showMode(status.mode ?? status.camera?.mode);
     const camera = status.camera;
     if (!camera) return;
+    if (marksCamera !== null && JSON.stringify(camera) !== marksCamera) clearMarks();
     if (requestedView) {
       if (!sameView(camera, requestedView.view) && performance.now() < requestedView.until) return;
       requestedView = null;
@@ -660,11 +661,11 @@
   function showStatus() {
     const frame = state.shown;
     const status = frame.status || {};
-    const timing = [`${frameTimes.length} fps`, `draw ${formatMs(status.drawMs)} ms`];
-    if (status.encodeMs !== undefined) timing.push(`encode ${formatMs(status.encodeMs)} ms`);
+    const encode = status.encodeMs !== undefined ? ` + encode ${formatMs(status.encodeMs)}` : '';
     const backend = state.hello?.scene?.backend;
     const lines = [
-      timing.join(' · ') + (backend ? ` · ${backend}` : ''),
+      `${frameTimes.length} fps · draw ${formatMs(status.drawMs)}${encode} ms` +
+        (backend ? ` · ${backend}` : ''),
       `${formatCount(status.points ?? state.hello?.scene?.points ?? 0)} points · ` +
         `${frame.width}×${frame.height} ${frame.format.toUpperCase()}${frame.final ? ' · final' : ''}`,
     ];
@@ -689,39 +690,49 @@
       button.setAttribute('aria-pressed', String(button.dataset.tool === tool));
     }
     state.measure = [];
+    measureMarks = [];
     state.distance = null;
+    clearMarks();
     showToolResult(tool === 'measure' ? 'Click two points.' : tool === 'pick' ? 'Click a point.' : null);
   }
 
   function click(event) {
     if (state.tool === 'none') return;
     const id = state.nextPickId++;
-    state.picks.set(id, state.tool);
+    const rect = canvas.getBoundingClientRect();
+    state.picks.set(id, { tool: state.tool, at: { x: event.clientX - rect.left, y: event.clientY - rect.top } });
     send({ type: 'pick', id, ...viewPoint(event) });
   }
 
   function receivePick(answer) {
-    const tool = state.picks.get(answer.id);
+    const request = state.picks.get(answer.id);
     state.picks.delete(answer.id);
     state.lastPick = answer;
-    if (!tool || tool !== state.tool) return;  // the tool changed while the answer was coming
+    // The tool changed while the answer was coming: it answers a question nobody asks now.
+    if (!request || request.tool !== state.tool) return;
     const point = answer.point;
     if (!point) {
       showToolResult('No point there.');
       return;
     }
     const position = point.position.map((v) => v.toFixed(3)).join(', ');
-    if (tool === 'pick') {
+    if (request.tool === 'pick') {
       const attributes = Object.entries(point.attributes || {}).map(([name, value]) =>
         `${name}: ${Array.isArray(value) ? value.join(', ') : value}`);
       showToolResult([`position: ${position}`, ...attributes].join('\n'));
+      showMarks([request.at]);
       return;
     }
-    if (state.measure.length === 2) state.measure = [];
+    if (state.measure.length === 2) {
+      state.measure = [];
+      measureMarks = [];
+    }
     state.measure.push(point.position);
+    measureMarks.push(request.at);
     if (state.measure.length === 1) {
       state.distance = null;
       showToolResult(`A: ${position}\nClick the second point.`);
+      showMarks(measureMarks);
       return;
     }
     const [a, b] = state.measure;
@@ -731,8 +742,43 @@
       `A: ${a.map((v) => v.toFixed(3)).join(', ')}`,
       `B: ${position}`,
       `distance: ${state.distance.toFixed(3)}`,
-      `horizontal: ${Math.hypot(d[0], d[1]).toFixed(3)} · height: ${d[2].toFixed(3)}`,
+      `horizontal: ${Math.hypot(d[0], d[1]).toFixed(3)} · Δz: ${d[2].toFixed(3)}`,
     ].join('\n'));
+    showMarks(measureMarks, state.distance.toFixed(3));
+  }
+
+  // Marks where the points were clicked, over the frame they were picked in. The page cannot
+  // project them into another view (the camera's conventions are the server's), so they go
+  // when the camera moves; the numbers stay in the panel.
+  const SVG = 'http://www.w3.org/2000/svg';
+  let measureMarks = [];      // CSS pixels of the measurement's clicks
+  let marksCamera = null;     // the camera the marks belong to, as JSON
+
+  function svgElement(name, attributes) {
+    const element = document.createElementNS(SVG, name);
+    for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+    return element;
+  }
+
+  function showMarks(points, label) {
+    const marks = $('marks');
+    marks.replaceChildren();
+    marksCamera = JSON.stringify(state.shown?.status?.camera ?? null);
+    if (points.length === 2) {
+      const [a, b] = points;
+      marks.append(svgElement('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
+      if (label) {
+        const text = svgElement('text', { x: (a.x + b.x) / 2 + 8, y: (a.y + b.y) / 2 - 8 });
+        text.textContent = label;
+        marks.append(text);
+      }
+    }
+    for (const p of points) marks.append(svgElement('circle', { cx: p.x, cy: p.y, r: 4 }));
+  }
+
+  function clearMarks() {
+    $('marks').replaceChildren();
+    marksCamera = null;
   }
 
   function showToolResult(text) {
