@@ -318,7 +318,8 @@ def panel_and_tools_speak_the_protocol(pcv, browser, tmp, stack):
     expected = sum((p - q) ** 2 for p, q in zip(a, b)) ** 0.5
     check(abs(distance - expected) <= 1e-9 * max(1.0, expected) and distance > 0,
           f"distance {distance} between {a} and {b}")
-    session.click("[data-tool='none']")
+    check(state_of(session, "document.querySelectorAll('#marks circle, #marks line').length") == 3,
+          "the measured points are not marked on the view")
 
     # The wheel zooms: the camera moves.
     still = current_final_frame(session)
@@ -326,6 +327,9 @@ def panel_and_tools_speak_the_protocol(pcv, browser, tmp, stack):
     zoomed = final_frame(session, still["frame"], lambda s: camera_of(s) != camera_of(still),
                          "with another camera")
     check(camera_of(zoomed)["eye"] != camera_of(still)["eye"], "the wheel did not move the camera")
+    check(state_of(session, "document.querySelectorAll('#marks *').length") == 0,
+          "the marks of the measurement stay over a view that moved")
+    session.click("[data-tool='none']")
 
     # Tab switches to fly, W flies forwards, Tab switches back, Home frames the scene again.
     session.execute("document.getElementById('view').focus();")
