@@ -125,11 +125,19 @@ def start_server(stack, pcv, *args, port=0):
     return server
 
 
+def browser_windows(stack, browser, count):
+    """`count` headless browser windows of one chromedriver, closed when the case ends."""
+    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
+    windows = []
+    for _ in range(count):
+        windows.append(driver.session(*WINDOW))
+        stack.callback(windows[-1].quit)
+    return windows
+
+
 def page_shows_frames_and_follows_the_mouse(pcv, browser, tmp, stack):
     server = start_server(stack, pcv)
-    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
-    session = driver.session(*WINDOW)
-    stack.callback(session.quit)
+    session, = browser_windows(stack, browser, 1)
     session.get(server.url)
     before = final_frame(session)
     check(before["width"] >= 16 and before["height"] >= 16, f"frame size {before}")
@@ -143,18 +151,14 @@ def page_shows_frames_and_follows_the_mouse(pcv, browser, tmp, stack):
     check(after["status"]["camera"] != before["status"]["camera"],
           f"the camera did not move with the mouse: {after['status']['camera']}")
     check(canvas_pixels(session)[2] != pixels, "the image did not change with the camera")
-    # The address keeps the view as a link (throttled): it reads back to the status camera.
-    camera = after["status"]["camera"]
     wait_for(session, "location.hash.startsWith('#view=')", "the view in the address")
     check(page_errors(session) == [], f"the page logged errors: {page_errors(session)}")
-    print(f"frames {before['frame']} -> {after['frame']}, camera {camera}")
+    print(f"frames {before['frame']} -> {after['frame']}, camera {camera_of(after)}")
 
 
 def lossless_frame_matches_pcv_render(pcv, browser, tmp, stack):
     server = start_server(stack, pcv)
-    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
-    session = driver.session(*WINDOW)
-    stack.callback(session.quit)
+    session, = browser_windows(stack, browser, 1)
     session.get(server.url)
     first = final_frame(session)
     session.click("#lossless")
@@ -181,10 +185,7 @@ def lossless_frame_matches_pcv_render(pcv, browser, tmp, stack):
 
 def two_browsers_have_their_own_views(pcv, browser, tmp, stack):
     server = start_server(stack, pcv)
-    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
-    first, second = driver.session(*WINDOW), driver.session(*WINDOW)
-    stack.callback(first.quit)
-    stack.callback(second.quit)
+    first, second = browser_windows(stack, browser, 2)
     first.get(server.url)
     second.get(server.url)
     first_still = final_frame(first)
@@ -212,14 +213,15 @@ def http_status(url, headers=None):
         return error.code, error.headers
 
 
-def websocket_status(server, query):
-    """The status of a WebSocket upgrade of /ws (101 when accepted)."""
+def websocket_status(server, query, origin=None):
+    """The status of a WebSocket upgrade of /ws (101 when accepted), from the page's origin
+    unless told otherwise."""
     connection = http.client.HTTPConnection(server.host, server.port, timeout=30)
     try:
         connection.request("GET", "/ws" + query, headers={
             "Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
             "Sec-WebSocket-Key": base64.b64encode(secrets.token_bytes(16)).decode(),
-            "Origin": server.origin})
+            "Origin": origin or server.origin})
         return connection.getresponse().status
     finally:
         connection.close()
@@ -239,6 +241,9 @@ def token_is_required(pcv, browser, tmp, stack):
               f"{path} with a wrong token is not 403")
     check(websocket_status(server, "") == 401, "/ws without a token is not 401")
     check(websocket_status(server, f"?token=x{token}") == 403, "/ws with a wrong token is not 403")
+    check(websocket_status(server, f"?token={token}") == 101, "/ws refuses the right token")
+    check(websocket_status(server, f"?token={token}", "http://elsewhere.example") == 403,
+          "/ws accepts a page of another origin")
 
     status, headers = http_status(f"{origin}/?token={token}")
     check(status == 200, f"the page with its token answered {status}")
@@ -247,9 +252,7 @@ def token_is_required(pcv, browser, tmp, stack):
     check(http_status(origin + "/pcv.js", {"Cookie": cookie})[0] == 200,
           "the cookie of the page's answer does not let the page load its script")
 
-    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
-    session = driver.session(*WINDOW)
-    stack.callback(session.quit)
+    session, = browser_windows(stack, browser, 1)
     for url in (origin + "/", f"{origin}/?token=wrong{token}"):
         session.get(url)
         time.sleep(3)
@@ -282,9 +285,7 @@ def state_of(session, expression):
 
 def panel_and_tools_speak_the_protocol(pcv, browser, tmp, stack):
     server = start_server(stack, pcv)
-    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
-    session = driver.session(*WINDOW)
-    stack.callback(session.quit)
+    session, = browser_windows(stack, browser, 1)
     session.get(server.url)
     start = final_frame(session)
     width, height, pixels = canvas_pixels(session)
@@ -354,9 +355,7 @@ def panel_and_tools_speak_the_protocol(pcv, browser, tmp, stack):
 
 def touch_orbits_and_pinches(pcv, browser, tmp, stack):
     server = start_server(stack, pcv)
-    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
-    session = driver.session(*WINDOW)
-    stack.callback(session.quit)
+    session, = browser_windows(stack, browser, 1)
     session.get(server.url)
     still = final_frame(session)
     x, y = WINDOW[0] // 3, WINDOW[1] // 3
@@ -374,10 +373,7 @@ def touch_orbits_and_pinches(pcv, browser, tmp, stack):
 
 def link_opens_the_same_view(pcv, browser, tmp, stack):
     server = start_server(stack, pcv)
-    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
-    first, second = driver.session(*WINDOW), driver.session(*WINDOW)
-    stack.callback(first.quit)
-    stack.callback(second.quit)
+    first, second = browser_windows(stack, browser, 2)
     first.get(server.url)
     start = final_frame(first)
     drag_view(first, 120, -50)
@@ -401,9 +397,7 @@ def link_opens_the_same_view(pcv, browser, tmp, stack):
 def page_reconnects_and_keeps_its_view(pcv, browser, tmp, stack):
     port = webdriver.free_port()
     server = start_server(stack, pcv, port=port)
-    driver = stack.enter_context(webdriver.ChromeDriver(*browser))
-    session = driver.session(*WINDOW)
-    stack.callback(session.quit)
+    session, = browser_windows(stack, browser, 1)
     session.get(server.url)
     still = final_frame(session)
     drag_view(session, 100, 30)
