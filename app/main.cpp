@@ -16,6 +16,9 @@
 #include "info_command.hpp"
 #include "profile_command.hpp"
 #include "render_command.hpp"
+#if PCV_WITH_SERVER
+#include "server/serve_command.hpp"
+#endif
 #include "unknown_command.hpp"
 #include "options/command_line.hpp"
 #include "options/run_report.hpp"
@@ -79,6 +82,9 @@ int main(int argc, char** argv) {
   pcv::app::addCompareCommand(cli);
   pcv::app::addConvertCommand(cli);
   pcv::app::addClassifyCommand(cli);
+#if PCV_WITH_SERVER
+  pcv::app::addServeCommand(cli);
+#endif
   pcv::app::addVpcCommand(cli);
   pcv::app::addProfileCommand(cli);
   // `pcv`, `pcv FILE...` and `pcv --size 1920x1080 FILE` are `pcv view ...`; `pcv rendr f.las`

@@ -10,8 +10,8 @@
 
 #include <glm/glm.hpp>
 
-#include "viewer/input/camera_rig.hpp"
-#include "viewer/input/motion_keys.hpp"
+#include "camera/camera_rig.hpp"
+#include "camera/motion_keys.hpp"
 #include "viewer/tools/tool_list.hpp"
 
 namespace pcv::app {

@@ -15,7 +15,7 @@
 #include "pcv/gl/frame_presenter.hpp"
 #include "pcv/gl/glfw_window.hpp"
 #include "pcv/raster/renderer.hpp"
-#include "viewer/input/camera_rig.hpp"
+#include "camera/camera_rig.hpp"
 #include "viewer/input_router.hpp"
 #include "viewer/input/input_script.hpp"
 #include "viewer/panels/panels.hpp"

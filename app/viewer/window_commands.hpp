@@ -7,7 +7,7 @@
 
 #include <glm/glm.hpp>
 
-#include "viewer/input/camera_rig.hpp"
+#include "camera/camera_rig.hpp"
 #include "viewer/input/input_script.hpp"
 
 namespace pcv::app {

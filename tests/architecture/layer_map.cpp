@@ -34,13 +34,15 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
        std::regex(R"(^(cuda[_a-z0-9]*\.h|cuda/|cub/|thrust/|nccl\.h|curand|cooperative_groups)"
                   R"(|device_launch_parameters\.h|vector_types\.h))"),
        {"cuda", "raster", "demo", "gl", "octree", "io_cuda"}},
-      // The option groups both front ends parse with, and the viewer's `pcv view` command
-      // (viewer/view_command.hpp).
-      {"CLI11", std::regex(R"(^CLI/)"), {"options", "cli", "main", "viewer"}},
+      // The option groups the front ends parse with, the viewer's `pcv view` command
+      // (viewer/view_command.hpp) and `pcv serve` (server/serve_command.hpp).
+      {"CLI11", std::regex(R"(^CLI/)"), {"options", "cli", "main", "viewer", "server"}},
       // Open MPI ranks share `pcv convert --tiles`: the headless commands alone, so that neither
       // the libraries nor the viewer depend on it.
       {"an MPI header", std::regex(R"(^(mpi\.h|mpi_[a-z_]+\.h|mpi/|openmpi/))"), {"cli"}},
       // FFmpeg's libraries stay inside the video writer, an optional part of the build.
+      // Asio, Beast and OpenSSL serve the page and the frames: the server alone.
+      {"a Boost or OpenSSL header", std::regex(R"(^(boost/|openssl/))"), {"server"}},
       {"an FFmpeg header",
        std::regex(R"(^lib(avcodec|avformat|avutil|swscale|swresample)/)"),
        {"video"}},
@@ -50,7 +52,8 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
 
 bool isAppLayer(const std::string& layer) {
   return layer == "options" || layer == "cli" || layer == "main" || layer == "viewer" ||
-         layer == "viewer_input" || layer == "viewer_tools" || layer == "viewer_panels";
+         layer == "viewer_input" || layer == "viewer_tools" || layer == "viewer_panels" ||
+         layer == "camera" || layer == "server";
 }
 
 /// Headers in a tool's own folder (app/viewer/tools/<tool>/: its section, overlay and state).
@@ -101,7 +104,7 @@ std::string privateHeaderLayer(const std::string& header, const std::filesystem:
 std::string includedLayer(const std::string& line, const std::filesystem::path& file,
                           const std::string& layer) {
   static const std::regex library(R"(^\s*#\s*include\s*["<]pcv/([a-z_]+)/)");
-  static const std::regex appFolder(R"re(^\s*#\s*include\s*"((viewer|options|cli)/[^"]*)")re");
+  static const std::regex appFolder(R"re(^\s*#\s*include\s*"((viewer|options|cli|camera|server)/[^"]*)")re");
   static const std::regex bare(R"re(^\s*#\s*include\s*"([A-Za-z0-9_.]+)")re");
   static const std::regex quoted(R"re(^\s*#\s*include\s*"([^"]+)")re");
   std::smatch match;
@@ -169,31 +172,38 @@ const std::vector<Layer>& layers() {
       // The headless commands: every library layer, the shared options and the video writer,
       // never the viewer.
       {"cli", {"app/cli"}, false, librariesAnd({"options", "cli", "video"})},
-      {"main", {"app"}, true, librariesAnd({"options", "cli", "main", "video"})},
+      {"main", {"app"}, true, librariesAnd({"options", "cli", "main", "video", "server"})},
+      // The camera rig and its controllers: what the viewer's window and the server's browsers
+      // both move their views with, over the library layers alone.
+      {"camera", {"app/camera"}, false, librariesAnd({"camera"})},
+      // pcv serve: HTTP, the WebSocket, the page and the per-browser views (Boost.Beast), over
+      // the library layers, the shared options and the camera rig; never the viewer's window.
+      {"server", {"app/server"}, false, librariesAnd({"options", "camera", "server"})},
       // The window (its loop, input routing, commands): the library layers, the shared options,
       // its panels, the tools' plumbing and the input below them; never the headless commands,
       // nor a tool's own folder (tools plug in through standard_tools).
       {"viewer",
        {"app/viewer"},
        true,
-       librariesAnd({"options", "viewer", "viewer_input", "viewer_panels", "viewer_tools"})},
+       librariesAnd(
+           {"options", "camera", "viewer", "viewer_input", "viewer_panels", "viewer_tools"})},
       // What the window and the tools both drive the view with (the camera rig and its
       // controllers, the input script): below both, so that no tool includes the window's files
       // (the window includes the tools: that would be a folder cycle).
-      {"viewer_input", {"app/viewer/input"}, false, librariesAnd({"viewer_input"})},
+      {"viewer_input", {"app/viewer/input"}, false, librariesAnd({"camera", "viewer_input"})},
       // The tools: each in its folder (tools/<tool>/, its section, overlay and state) over the
       // shared plumbing in tools/ and the input below; they draw their own ImGui and never
       // include the panels nor the window.
       {"viewer_tools",
        {"app/viewer/tools"},
        false,
-       librariesAnd({"options", "viewer_input", "viewer_tools", kToolFolders})},
+       librariesAnd({"options", "camera", "viewer_input", "viewer_tools", kToolFolders})},
       // The window's own panels (sidebar, data, rendering, legend): the tools' plumbing (the
       // tool list the sidebar draws, the text field), never a tool's folder.
       {"viewer_panels",
        {"app/viewer/panels"},
        false,
-       librariesAnd({"options", "viewer_input", "viewer_panels", "viewer_tools"})},
+       librariesAnd({"options", "camera", "viewer_input", "viewer_panels", "viewer_tools"})},
       // The Python module: a front end beside app/, over the library layers, never the CLI.
       {"python", {"python/src"}, false, librariesAnd({"python"})},
       // pcv.window: the seed's window, screen buffer and GL buffers in CUDA for Python programs.

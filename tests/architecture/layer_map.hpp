@@ -3,7 +3,8 @@
 //   core <- cuda <- octree, demo, io <- raster <- stream, gl <- session <- app/options
 //                                                   <- app/cli, app/main; <- app/viewer
 //   core <- video (FFmpeg) <- app/cli, app/main
-// app/viewer: the input (input/: camera rig, controllers, input script) <- each tool's folder
+// app/camera (the camera rig) <- app/viewer, app/server
+// app/viewer: the input (input/: the input script) <- each tool's folder
 // (tools/<tool>/) and the tools' plumbing (tools/) <- panels <- the window's files; the tools
 // never include the panels nor the window, the panels and the window never a tool's folder
 // (standard_tools, in the plumbing, adds the tools).

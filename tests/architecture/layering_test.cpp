@@ -120,7 +120,7 @@ TEST_F(PlantedTree, ToolsIncludingThePanelsAreSeen) {
   const auto tool = plant("app/viewer/tools/clip/probe.cpp",
                           "#include \"viewer/tools/clip/clip_tool.hpp\"\n"  // its own folder
                           "#include \"viewer/tools/tool_host.hpp\"\n"       // the plumbing
-                          "#include \"viewer/input/camera_rig.hpp\"\n"      // the rig, below
+                          "#include \"camera/camera_rig.hpp\"\n"      // the rig, below
                           "#include \"viewer/panels/panels.hpp\"\n");
   const std::vector<std::string> found = includeViolations(tool, "viewer_tools");
   ASSERT_EQ(found.size(), 1u) << lines(found);
@@ -132,9 +132,10 @@ TEST_F(PlantedTree, ToolsIncludingThePanelsAreSeen) {
 
 TEST_F(PlantedTree, ToolsIncludingTheWindowAreSeen) {
   // The window includes the tools' plumbing: a tool including the window's files back would
-  // close a folder cycle. What both drive the view with lies below them, in viewer/input/.
+  // close a folder cycle. What both drive the view with lies below them, in viewer/input/ and
+  // camera/.
   const auto tool = plant("app/viewer/tools/views/probe.cpp",
-                          "#include \"viewer/input/camera_rig.hpp\"\n"
+                          "#include \"camera/camera_rig.hpp\"\n"
                           "#include \"viewer/input/input_script.hpp\"\n"
                           "#include \"viewer/viewer_window.hpp\"\n");
   const std::vector<std::string> found = includeViolations(tool, "viewer_tools");
@@ -145,14 +146,14 @@ TEST_F(PlantedTree, ToolsIncludingTheWindowAreSeen) {
   EXPECT_EQ(includeViolations(plumbing, "viewer_tools").size(), 1u);
   // The input includes none of the layers above it; the window and the panels use it.
   const auto input = plant("app/viewer/input/probe.cpp",
-                           "#include \"viewer/input/motion_keys.hpp\"\n"
+                           "#include \"camera/motion_keys.hpp\"\n"
                            "#include \"viewer/tools/tool_list.hpp\"\n"
                            "#include \"viewer/tools/clip/clip_tool.hpp\"\n"
                            "#include \"viewer/panels/panels.hpp\"\n"
                            "#include \"viewer/viewer_window.hpp\"\n");
   const std::vector<std::string> fromInput = includeViolations(input, "viewer_input");
   EXPECT_EQ(fromInput.size(), 4u) << lines(fromInput);
-  const auto window = plant("app/viewer/probe.cpp", "#include \"viewer/input/camera_rig.hpp\"\n");
+  const auto window = plant("app/viewer/probe.cpp", "#include \"camera/camera_rig.hpp\"\n");
   EXPECT_TRUE(includeViolations(window, "viewer").empty());
   const auto panel =
       plant("app/viewer/panels/probe.cpp", "#include \"viewer/input/input_script.hpp\"\n");

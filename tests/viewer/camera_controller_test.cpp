@@ -5,9 +5,9 @@
 
 #include "pcv/core/camera_framing.hpp"
 #include "test_support.hpp"
-#include "viewer/input/camera_rig.hpp"
-#include "viewer/input/fly_controller.hpp"
-#include "viewer/input/orbit_controller.hpp"
+#include "camera/camera_rig.hpp"
+#include "camera/fly_controller.hpp"
+#include "camera/orbit_controller.hpp"
 
 namespace pcv::app {
 namespace {

@@ -11,7 +11,7 @@
 #include "pcv/io/coordinate_system.hpp"
 #include "pcv/raster/render_settings.hpp"
 #include "options/render_arguments.hpp"
-#include "viewer/input/camera_rig.hpp"
+#include "camera/camera_rig.hpp"
 #include "pcv/session/scene_model.hpp"
 #include "viewer/tools/screen_projector.hpp"
 

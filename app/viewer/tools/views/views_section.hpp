@@ -9,7 +9,7 @@
 
 #include "pcv/core/camera.hpp"
 #include "pcv/core/length_unit.hpp"
-#include "viewer/input/camera_rig.hpp"
+#include "camera/camera_rig.hpp"
 #include "viewer/tools/screen_projector.hpp"
 #include "viewer/tools/views/bookmarks.hpp"
 

@@ -1,4 +1,4 @@
-#include "viewer/input/orbit_controller.hpp"
+#include "camera/orbit_controller.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -9,9 +9,9 @@
 
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/camera.hpp"
-#include "viewer/input/fly_controller.hpp"
-#include "viewer/input/motion_keys.hpp"
-#include "viewer/input/orbit_controller.hpp"
+#include "camera/fly_controller.hpp"
+#include "camera/motion_keys.hpp"
+#include "camera/orbit_controller.hpp"
 
 namespace pcv::app {
 

@@ -1,4 +1,4 @@
-#include "viewer/input/camera_rig.hpp"
+#include "camera/camera_rig.hpp"
 
 #include <algorithm>
 #include <cmath>

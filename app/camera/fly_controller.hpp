@@ -5,7 +5,7 @@
 #include <glm/glm.hpp>
 
 #include "pcv/core/camera.hpp"
-#include "viewer/input/motion_keys.hpp"
+#include "camera/motion_keys.hpp"
 
 namespace pcv::app {
 

@@ -1,4 +1,4 @@
-#include "viewer/input/fly_controller.hpp"
+#include "camera/fly_controller.hpp"
 
 #include <algorithm>
 #include <cmath>
