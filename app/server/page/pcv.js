@@ -661,17 +661,17 @@
   function showStatus() {
     const frame = state.shown;
     const status = frame.status || {};
-    const encode = status.encodeMs !== undefined ? ` + encode ${formatMs(status.encodeMs)}` : '';
     const backend = state.hello?.scene?.backend;
+    const encode = status.encodeMs !== undefined ? ` · encode ${formatMs(status.encodeMs)} ms` : '';
     const lines = [
-      `${frameTimes.length} fps · draw ${formatMs(status.drawMs)}${encode} ms` +
-        (backend ? ` · ${backend}` : ''),
-      `${formatCount(status.points ?? state.hello?.scene?.points ?? 0)} points · ` +
-        `${frame.width}×${frame.height} ${frame.format.toUpperCase()}${frame.final ? ' · final' : ''}`,
+      `${frameTimes.length} fps${backend ? ` · ${backend}` : ''} · ` +
+        `${formatCount(status.points ?? state.hello?.scene?.points ?? 0)} points`,
+      `draw ${formatMs(status.drawMs)} ms${encode}`,
+      `${frame.width}×${frame.height} ${frame.format.toUpperCase()}${frame.final ? ' · final' : ''}`,
     ];
     const stream = status.stream;
     if (stream) {
-      lines.push(`stream ${formatCount(stream.resident)} / ${formatCount(stream.wanted)} resident` +
+      lines.push(`nodes ${formatCount(stream.resident)} / ${formatCount(stream.wanted)}` +
                  (stream.converged ? ' · converged' : ' · loading'));
     }
     $('status').textContent = lines.join('\n');
@@ -742,7 +742,8 @@
       `A: ${a.map((v) => v.toFixed(3)).join(', ')}`,
       `B: ${position}`,
       `distance: ${state.distance.toFixed(3)}`,
-      `horizontal: ${Math.hypot(d[0], d[1]).toFixed(3)} · Δz: ${d[2].toFixed(3)}`,
+      `horizontal: ${Math.hypot(d[0], d[1]).toFixed(3)}`,
+      `Δz: ${d[2].toFixed(3)}`,
     ].join('\n'));
     showMarks(measureMarks, state.distance.toFixed(3));
   }
