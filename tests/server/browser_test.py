@@ -36,6 +36,10 @@ class TestFailure(AssertionError):
     pass
 
 
+class Skipped(Exception):
+    pass
+
+
 def check(condition, message):
     if not condition:
         raise TestFailure(message)
@@ -119,8 +123,8 @@ def drag_view(session, dx, dy, button=0):
 # ---- Cases ----------------------------------------------------------------------------------
 
 
-def start_server(stack, pcv, *args, port=0):
-    server = stack.enter_context(PcvServer(pcv, *args, port=port))
+def start_server(stack, pcv, *args, port=0, points=200000):
+    server = stack.enter_context(PcvServer(pcv, *args, port=port, points=points))
     SERVERS.append(server)
     return server
 
@@ -394,6 +398,85 @@ def link_opens_the_same_view(pcv, browser, tmp, stack):
     print(f"{link} opened {opened['status']['camera']}")
 
 
+DATA = os.environ.get("PCV_TEST_DATA_DIR", "")
+
+
+def data_file(relative):
+    """A file of the test data, or None (the case is then skipped)."""
+    path = os.path.join(DATA, relative)
+    return path if DATA and os.path.isfile(path) else None
+
+
+def choose(session, css, value):
+    """Sets a form control as a user would and tells the page (change event)."""
+    session.execute("""const control = document.querySelector(arguments[0]);
+                       control.value = arguments[1];
+                       control.dispatchEvent(new Event('change', {bubbles: true}));""", css, value)
+
+
+def file_scene_offers_its_colours_and_classes(pcv, browser, tmp, stack):
+    las = data_file("las/autzen_trim.las")
+    if not las:
+        raise Skipped("no test data (PCV_TEST_DATA_DIR/las/autzen_trim.las)")
+    server = start_server(stack, pcv, las, "--color", "classification", points=0)
+    first, second = browser_windows(stack, browser, 2)
+    first.get(server.url)
+    second.get(server.url)
+    still = final_frame(first)
+    other_still = final_frame(second)
+    scene = state_of(first, "pcv.hello.scene")
+    check(not scene["streamed"] and state_of(first, "document.getElementById('budget-row').hidden"),
+          "a scene that does not stream offers a point budget")
+    colors = state_of(first, "[...document.querySelectorAll('#color option')].map(o => o.value)")
+    check(colors == scene["colors"], f"the colour menu {colors} is not the scene's {scene['colors']}")
+    codes = state_of(first, "[...document.querySelectorAll('#classes input')].map(b => +b.value)")
+    check(codes == [c["code"] for c in scene["classes"]] and len(codes) >= 2,
+          f"the class checkboxes {codes} are not the scene's classes {scene['classes']}")
+
+    # A class unchecked: this browser draws the others only; the other browser is unchanged.
+    _, _, pixels = canvas_pixels(first)
+    first.click(f"#classes input[value='{codes[-1]}']")
+    filtered = final_frame(first, still["frame"])
+    wait_until(lambda: canvas_pixels(first)[2] != pixels, "the image without the unchecked class")
+    check(state_of(first, "pcv.settings.classes") == codes[:-1], "the classes sent")
+    check(final_frame(second)["frame"] == other_still["frame"],
+          "a class filter in one browser redrew the other")
+
+    # The colouring is the scene's: every browser draws the new one.
+    _, _, other_pixels = canvas_pixels(second)
+    choose(first, "#color", "elevation")
+    final_frame(first, filtered["frame"])
+    final_frame(second, other_still["frame"])
+    wait_until(lambda: canvas_pixels(second)[2] != other_pixels,
+               "the other browser's image in the scene's new colours")
+    for window in (first, second):
+        refused = state_of(window, "pcv.errors")
+        check(refused == [], f"the server refused the page's messages: {refused}")
+
+
+def streamed_scene_shows_its_budget_and_nodes(pcv, browser, tmp, stack):
+    copc = data_file("laz/1.2-with-color.copc.laz")
+    if not copc:
+        raise Skipped("no test data (PCV_TEST_DATA_DIR/laz/1.2-with-color.copc.laz)")
+    server = start_server(stack, pcv, copc, points=0)
+    session, = browser_windows(stack, browser, 1)
+    session.get(server.url)
+    converged = final_frame(session, 0, lambda s: (s["status"]["stream"] or {}).get("converged"),
+                            "of a converged stream")
+    stream = converged["status"]["stream"]
+    check(stream["resident"] > 0 and stream["resident"] >= stream["wanted"], f"stream {stream}")
+    check(not state_of(session, "document.getElementById('budget-row').hidden"),
+          "a streamed scene offers no point budget")
+    budget = state_of(session, "+document.getElementById('point-budget').value")
+    check(budget * 1e6 == state_of(session, "pcv.hello.scene.pointBudget"),
+          f"the point budget shown ({budget} M) is not the scene's")
+    choose(session, "#point-budget", "0.5")
+    final_frame(session, converged["frame"])
+    check(state_of(session, "pcv.settings.pointBudget") == 500000, "the budget sent")
+    refused = state_of(session, "pcv.errors")
+    check(refused == [], f"the server refused the page's messages: {refused}")
+
+
 def page_reconnects_and_keeps_its_view(pcv, browser, tmp, stack):
     port = webdriver.free_port()
     server = start_server(stack, pcv, port=port)
@@ -423,7 +506,8 @@ def page_reconnects_and_keeps_its_view(pcv, browser, tmp, stack):
 CASES = {case.__name__: case for case in (
     page_shows_frames_and_follows_the_mouse, lossless_frame_matches_pcv_render,
     two_browsers_have_their_own_views, token_is_required, panel_and_tools_speak_the_protocol,
-    touch_orbits_and_pinches, link_opens_the_same_view, page_reconnects_and_keeps_its_view)}
+    touch_orbits_and_pinches, link_opens_the_same_view, page_reconnects_and_keeps_its_view,
+    file_scene_offers_its_colours_and_classes, streamed_scene_shows_its_budget_and_nodes)}
 
 
 def main():
@@ -438,6 +522,9 @@ def main():
     try:
         with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
             CASES[case](pcv, browser, tmp, stack)
+    except Skipped as reason:
+        print(f"skipped: {reason}")
+        return SKIPPED
     except Exception as failure:
         print(f"FAILED: {type(failure).__name__}: {failure}", file=sys.stderr)
         for server in SERVERS:
