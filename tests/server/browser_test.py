@@ -68,11 +68,14 @@ def wait_until(predicate, what, timeout_s=30):
 
 def final_frame(session, after=0, where=None, what="", timeout_s=60):
     """The frame shown (window.pcv.shown: frame, width, height, format, final, status) once it
-    is a still view's final frame newer than frame `after` for which `where(frame)` holds."""
+    is a still view's final frame of the size the page asked for, newer than frame `after`, for
+    which `where(frame)` holds."""
     deadline = time.monotonic() + timeout_s
     while True:
-        shown = session.execute("return window.pcv ? window.pcv.shown : null;")
+        shown, size = session.execute(
+            "return window.pcv ? [pcv.shown, pcv.viewSize] : [null, null];")
         if (shown and shown["final"] and shown["frame"] > after and shown["status"]
+                and size and (shown["width"], shown["height"]) == (size["width"], size["height"])
                 and (where is None or where(shown))):
             return shown
         if time.monotonic() > deadline:
@@ -129,12 +132,12 @@ def start_server(stack, pcv, *args, port=0, points=200000):
     return server
 
 
-def browser_windows(stack, browser, count):
+def browser_windows(stack, browser, count, scale=1):
     """`count` headless browser windows of one chromedriver, closed when the case ends."""
     driver = stack.enter_context(webdriver.ChromeDriver(*browser))
     windows = []
     for _ in range(count):
-        windows.append(driver.session(*WINDOW))
+        windows.append(driver.session(*WINDOW, scale=scale))
         stack.callback(windows[-1].quit)
     return windows
 
@@ -398,6 +401,31 @@ def link_opens_the_same_view(pcv, browser, tmp, stack):
     print(f"{link} opened {opened['status']['camera']}")
 
 
+def frames_follow_the_window_in_device_pixels(pcv, browser, tmp, stack):
+    server = start_server(stack, pcv)
+    session, = browser_windows(stack, browser, 1, scale=2)
+    session.get(server.url)
+
+    def frame_in_device_pixels(after):
+        """The final frame of the view's size in device pixels; checks it is shown 1:1."""
+        ratio, css_width, css_height = session.execute(
+            "const s = document.getElementById('stage');"
+            "return [devicePixelRatio, s.clientWidth, s.clientHeight];")
+        check(ratio == 2, f"devicePixelRatio {ratio}")
+        size = (round(css_width * ratio), round(css_height * ratio))
+        frame = final_frame(session, after, lambda s: (s["width"], s["height"]) == size,
+                            f"of {size[0]}x{size[1]} device pixels")
+        canvas_css_width = state_of(session, "document.getElementById('view').getBoundingClientRect().width")
+        check(canvas_css_width * ratio == frame["width"], "the frame is scaled on the screen")
+        return frame
+
+    still = frame_in_device_pixels(0)
+    session.resize(WINDOW[0] - 200, WINDOW[1] - 100)
+    wait_for(session, f"document.getElementById('stage').clientWidth * 2 !== {still['width']}",
+             "the window's new size")
+    frame_in_device_pixels(still["frame"])
+
+
 DATA = os.environ.get("PCV_TEST_DATA_DIR", "")
 
 
@@ -507,7 +535,8 @@ CASES = {case.__name__: case for case in (
     page_shows_frames_and_follows_the_mouse, lossless_frame_matches_pcv_render,
     two_browsers_have_their_own_views, token_is_required, panel_and_tools_speak_the_protocol,
     touch_orbits_and_pinches, link_opens_the_same_view, page_reconnects_and_keeps_its_view,
-    file_scene_offers_its_colours_and_classes, streamed_scene_shows_its_budget_and_nodes)}
+    file_scene_offers_its_colours_and_classes, streamed_scene_shows_its_budget_and_nodes,
+    frames_follow_the_window_in_device_pixels)}
 
 
 def main():

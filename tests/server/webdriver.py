@@ -74,8 +74,8 @@ class ChromeDriver:
                 raise WebDriverError("chromedriver did not start")
             time.sleep(0.1)
 
-    def session(self, width=800, height=600):
-        return Session(self, width, height)
+    def session(self, width=800, height=600, scale=1):
+        return Session(self, width, height, scale)
 
     def close(self):
         if self.process.poll() is None:
@@ -96,9 +96,9 @@ class ChromeDriver:
 class Session:
     """One browser window."""
 
-    def __init__(self, driver, width, height):
+    def __init__(self, driver, width, height, scale):
         args = ["--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},{height}",
-                "--force-device-scale-factor=1", "--force-color-profile=srgb",
+                f"--force-device-scale-factor={scale}", "--force-color-profile=srgb",
                 "--no-first-run", "--no-default-browser-check", "--disable-extensions"]
         capabilities = {"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
@@ -121,6 +121,10 @@ class Session:
     def execute_async(self, script, *args):
         """As execute; the script ends by calling arguments[arguments.length - 1](result)."""
         return self._call("POST", "/execute/async", {"script": script, "args": list(args)})
+
+    def resize(self, width, height):
+        """Sets the window's outer size in CSS pixels."""
+        self._call("POST", "/window/rect", {"width": width, "height": height})
 
     def find(self, css):
         return self._call("POST", "/element", {"using": "css selector", "value": css})[ELEMENT_KEY]

@@ -42,6 +42,7 @@
     settings: {},           // this client's settings as last sent or told
     changedSettings: {},    // per-client settings the user changed: sent again after a reconnect
     statuses: new Map(),    // frame number -> its status, until that frame is shown
+    viewSize: null,         // the size last asked of the server: width, height (device pixels)
     shown: null,            // the frame on the canvas: frame, width, height, format, final, status
     framesShown: 0,
     mode: 'orbit',
@@ -241,6 +242,7 @@
     const key = `${size.width}x${size.height}`;
     if (!force && key === sentSize) return;
     sentSize = key;
+    state.viewSize = size;
     send({ type: 'size', ...size });
   }
 
