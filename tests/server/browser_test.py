@@ -173,7 +173,7 @@ def lossless_frame_matches_pcv_render(pcv, browser, tmp, stack):
     width, height, canvas = canvas_pixels(session)
 
     command = shlex.split(shown["status"]["command"])
-    check(command[:2] == ["pcv", "render"], f"status.command is not a pcv render command: {command}")
+    check(command[:2] == ["pcv", "render"], f"status.command is not `pcv render`: {command}")
     out = os.path.join(tmp, "render.png")
     if "--out" in command:
         command[command.index("--out") + 1] = out
@@ -204,7 +204,7 @@ def two_browsers_have_their_own_views(pcv, browser, tmp, stack):
     check(second_moved["status"]["camera"] != second_still["status"]["camera"],
           "the second browser's camera did not move")
     check(first_now["status"]["camera"] == first_still["status"]["camera"],
-          f"the first browser's camera moved with the second's drag: {first_now['status']['camera']}")
+          f"the first browser's camera moved with the second's drag: {camera_of(first_now)}")
     check(canvas_pixels(first)[2] != canvas_pixels(second)[2],
           "both browsers show the same image after only one of them moved")
     print(f"first {first_now['status']['camera']}, second {second_moved['status']['camera']}")
@@ -415,7 +415,8 @@ def frames_follow_the_window_in_device_pixels(pcv, browser, tmp, stack):
         size = (round(css_width * ratio), round(css_height * ratio))
         frame = final_frame(session, after, lambda s: (s["width"], s["height"]) == size,
                             f"of {size[0]}x{size[1]} device pixels")
-        canvas_css_width = state_of(session, "document.getElementById('view').getBoundingClientRect().width")
+        canvas_css_width = state_of(
+            session, "document.getElementById('view').getBoundingClientRect().width")
         check(canvas_css_width * ratio == frame["width"], "the frame is scaled on the screen")
         return frame
 
@@ -456,7 +457,7 @@ def file_scene_offers_its_colours_and_classes(pcv, browser, tmp, stack):
     check(not scene["streamed"] and state_of(first, "document.getElementById('budget-row').hidden"),
           "a scene that does not stream offers a point budget")
     colors = state_of(first, "[...document.querySelectorAll('#color option')].map(o => o.value)")
-    check(colors == scene["colors"], f"the colour menu {colors} is not the scene's {scene['colors']}")
+    check(colors == scene["colors"], f"the colour menu {colors}, the scene's {scene['colors']}")
     codes = state_of(first, "[...document.querySelectorAll('#classes input')].map(b => +b.value)")
     check(codes == [c["code"] for c in scene["classes"]] and len(codes) >= 2,
           f"the class checkboxes {codes} are not the scene's classes {scene['classes']}")
@@ -546,7 +547,8 @@ def main():
     pcv, case = sys.argv[1], sys.argv[2]
     browser = webdriver.find_browser()
     if not browser:
-        print("skipped: chromium or chromedriver is not installed (Debian: chromium, chromium-driver)")
+        print("skipped: chromium or chromedriver is not installed "
+              "(Debian: chromium, chromium-driver)")
         return SKIPPED
     try:
         with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:

@@ -97,7 +97,8 @@ class Session:
     """One browser window."""
 
     def __init__(self, driver, width, height, scale):
-        args = ["--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},{height}",
+        args = ["--headless=new", "--no-sandbox", "--disable-gpu",
+                f"--window-size={width},{height}",
                 f"--force-device-scale-factor={scale}", "--force-color-profile=srgb",
                 "--no-first-run", "--no-default-browser-check", "--disable-extensions"]
         capabilities = {"capabilities": {"alwaysMatch": {
@@ -139,13 +140,15 @@ class Session:
                   "y": round(dy * (i + 1) / steps) - round(dy * i / steps)} for i in range(steps)]
         self._call("POST", "/actions", {"actions": [{
             "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
-            "actions": [{"type": "pointerMove", "duration": 0, "origin": "viewport", "x": x, "y": y},
+            "actions": [{"type": "pointerMove", "duration": 0, "origin": "viewport",
+                         "x": x, "y": y},
                         {"type": "pointerDown", "button": button}, *moves,
                         {"type": "pointerUp", "button": button}]}]})
         self._call("DELETE", "/actions")
 
     def console(self):
-        """The page's console messages and uncaught errors since the last call: [{level, message}]."""
+        """The page's console messages and uncaught errors since the last call:
+        [{level, message}]."""
         return self._call("POST", "/se/log", {"type": "browser"})
 
     def touch(self, fingers, steps=10):
@@ -158,7 +161,8 @@ class Session:
                      for i in range(steps)]
             sources.append({
                 "type": "pointer", "id": f"finger{index}", "parameters": {"pointerType": "touch"},
-                "actions": [{"type": "pointerMove", "duration": 0, "origin": "viewport", "x": x, "y": y},
+                "actions": [{"type": "pointerMove", "duration": 0, "origin": "viewport",
+                             "x": x, "y": y},
                             {"type": "pointerDown", "button": 0}, *moves,
                             {"type": "pointerUp", "button": 0}]})
         self._call("POST", "/actions", {"actions": sources})

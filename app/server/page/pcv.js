@@ -15,8 +15,8 @@
   const RESIZE_DEBOUNCE_MS = 150;
   const HASH_UPDATE_INTERVAL_MS = 300;  // history.replaceState is rate-limited by browsers
   const CLICK_SLOP_PX = 4;              // a press that moves less than this is a click
-  const WHEEL_NOTCH_PX = 100;           // one wheel notch scrolls 100 pixels in Chromium and Firefox
-  const WHEEL_MAX_NOTCHES = 5;          // per event: a flung trackpad must not fly through the scene
+  const WHEEL_NOTCH_PX = 100;           // one notch scrolls 100 pixels in Chromium and Firefox
+  const WHEEL_MAX_NOTCHES = 5;          // per event: a flung trackpad must not fly off
   const PINCH_NOTCH_RATIO = 1.15;       // two fingers spreading by this factor make one notch
   const DOUBLE_TAP_MS = 300, DOUBLE_TAP_PX = 24;
   const RECONNECT_FIRST_MS = 500, RECONNECT_MAX_MS = 10000;
@@ -234,7 +234,10 @@
   function viewSize() {
     const ratio = window.devicePixelRatio || 1;
     const clampSize = (v) => Math.max(VIEW_SIZE_MIN, Math.min(VIEW_SIZE_MAX, Math.round(v)));
-    return { width: clampSize(stage.clientWidth * ratio), height: clampSize(stage.clientHeight * ratio) };
+    return {
+      width: clampSize(stage.clientWidth * ratio),
+      height: clampSize(stage.clientHeight * ratio),
+    };
   }
 
   function sendSize(force) {
@@ -299,7 +302,9 @@
       const whole = { dx: Math.round(dx), dy: Math.round(dy) };
       dragRemainder.dx = dx - whole.dx;
       dragRemainder.dy = dy - whole.dy;
-      if (whole.dx !== 0 || whole.dy !== 0) send({ type: 'drag', ...whole, button: pending.drag.button });
+      if (whole.dx !== 0 || whole.dy !== 0) {
+        send({ type: 'drag', ...whole, button: pending.drag.button });
+      }
       pending.drag = null;
     }
     if (pending.notches !== 0) {
@@ -346,7 +351,8 @@
     }
     if (!mouseDrag || event.pointerId !== mouseDrag.id) return;
     const moved = Math.hypot(event.clientX - mouseDrag.startX, event.clientY - mouseDrag.startY);
-    const wasClick = event.type === 'pointerup' && mouseDrag.button === 'left' && moved < CLICK_SLOP_PX;
+    const wasClick =
+        event.type === 'pointerup' && mouseDrag.button === 'left' && moved < CLICK_SLOP_PX;
     mouseDrag = null;
     flushInput();
     if (wasClick) click(event);
@@ -385,7 +391,7 @@
     canvas.setPointerCapture(event.pointerId);
     touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
     pinch = touches.size === 2 ? twoFingers() : null;
-    tapStart = touches.size === 1 ? { x: event.clientX, y: event.clientY, time: performance.now() } : null;
+    tapStart = touches.size === 1 ? { x: event.clientX, y: event.clientY } : null;
   }
 
   function touchMove(event) {
@@ -497,7 +503,8 @@
     const match = /(?:^#|&)view=([^&]*)/.exec(hash);
     if (!match) return null;
     const numbers = decodeURIComponent(match[1]).split(',').map(Number);
-    if ((numbers.length !== 5 && numbers.length !== 6) || !numbers.every(Number.isFinite)) return null;
+    if (numbers.length !== 5 && numbers.length !== 6) return null;
+    if (!numbers.every(Number.isFinite)) return null;
     const view = { eye: numbers.slice(0, 3), yaw: numbers[3], pitch: numbers[4] };
     if (numbers.length === 6) view.fov = numbers[5];
     return view;
@@ -521,7 +528,8 @@
   function sameView(camera, view) {
     const close = (a, b) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
     return view.eye.every((v, i) => close(v, camera.eye[i])) && close(view.yaw, camera.yaw) &&
-           close(view.pitch, camera.pitch) && (view.fov === undefined || close(view.fov, camera.fov));
+           close(view.pitch, camera.pitch) &&
+           (view.fov === undefined || close(view.fov, camera.fov));
   }
 
   let hashTimer = 0;
@@ -567,16 +575,11 @@
     send({ type: 'settings', ...changes });
   }
 
-  // The classes as hello lists them: [{ code, name }], tolerating a bare list of codes or an
-  // object from code to name.
+  // The classes as hello lists them: [{ code, name }].
   function classList(classes) {
-    if (!classes) return [];
-    const entries = Array.isArray(classes) ? classes : Object.entries(classes).map(
-      ([code, name]) => ({ code: Number(code), name }));
-    return entries.map((entry) => typeof entry === 'number' ? { code: entry, name: `Class ${entry}` } : {
-      code: Number(entry.code ?? entry.class ?? entry.value ?? entry.id),
-      name: entry.name || `Class ${entry.code ?? entry.class ?? entry.value ?? entry.id}`,
-    }).filter((entry) => Number.isInteger(entry.code));
+    return (classes || [])
+      .map(({ code, name }) => ({ code: Number(code), name: name || `class ${code}` }))
+      .filter((entry) => Number.isInteger(entry.code));
   }
 
   function buildPanel(hello) {
@@ -632,7 +635,9 @@
     sendSettings({ classes: checked.length === boxes.length ? null : checked });
   });
 
-  $('panel-toggle').addEventListener('click', () => setPanelCollapsed(!$('panel').classList.contains('collapsed')));
+  $('panel-toggle').addEventListener('click', () => {
+    setPanelCollapsed(!$('panel').classList.contains('collapsed'));
+  });
 
   function setPanelCollapsed(collapsed) {
     $('panel').classList.toggle('collapsed', collapsed);
@@ -664,12 +669,14 @@
     const frame = state.shown;
     const status = frame.status || {};
     const backend = state.hello?.scene?.backend;
-    const encode = status.encodeMs !== undefined ? ` · encode ${formatMs(status.encodeMs)} ms` : '';
+    const encode =
+        status.encodeMs !== undefined ? ` · encode ${formatMs(status.encodeMs)} ms` : '';
     const lines = [
       `${frameTimes.length} fps${backend ? ` · ${backend}` : ''} · ` +
         `${formatCount(status.points ?? state.hello?.scene?.points ?? 0)} points`,
       `draw ${formatMs(status.drawMs)} ms${encode}`,
-      `${frame.width}×${frame.height} ${frame.format.toUpperCase()}${frame.final ? ' · final' : ''}`,
+      `${frame.width}×${frame.height} ${frame.format.toUpperCase()}` +
+        (frame.final ? ' · final' : ''),
     ];
     const stream = status.stream;
     if (stream) {
@@ -695,14 +702,16 @@
     measureMarks = [];
     state.distance = null;
     clearMarks();
-    showToolResult(tool === 'measure' ? 'Click two points.' : tool === 'pick' ? 'Click a point.' : null);
+    const hints = { measure: 'Click two points.', pick: 'Click a point.' };
+    showToolResult(hints[tool] || null);
   }
 
   function click(event) {
     if (state.tool === 'none') return;
     const id = state.nextPickId++;
     const rect = canvas.getBoundingClientRect();
-    state.picks.set(id, { tool: state.tool, at: { x: event.clientX - rect.left, y: event.clientY - rect.top } });
+    const at = { x: event.clientX - rect.left, y: event.clientY - rect.top };
+    state.picks.set(id, { tool: state.tool, at });
     send({ type: 'pick', id, ...viewPoint(event) });
   }
 
