@@ -726,11 +726,11 @@
       showToolResult('No point there.');
       return;
     }
-    const position = point.position.map((v) => v.toFixed(3)).join(', ');
+    const position = formatPosition(point.position);
     if (request.tool === 'pick') {
       const attributes = Object.entries(point.attributes || {}).map(([name, value]) =>
         `${name}: ${Array.isArray(value) ? value.join(', ') : value}`);
-      showToolResult([`position: ${position}`, ...attributes].join('\n'));
+      showToolResult([position, ...attributes].join('\n'));
       showMarks([request.at]);
       return;
     }
@@ -742,7 +742,7 @@
     measureMarks.push(request.at);
     if (state.measure.length === 1) {
       state.distance = null;
-      showToolResult(`A: ${position}\nClick the second point.`);
+      showToolResult(`A ${position}\nClick the second point.`);
       showMarks(measureMarks);
       return;
     }
@@ -750,8 +750,8 @@
     const d = b.map((v, i) => v - a[i]);
     state.distance = Math.hypot(...d);
     showToolResult([
-      `A: ${a.map((v) => v.toFixed(3)).join(', ')}`,
-      `B: ${position}`,
+      `A ${formatPosition(a)}`,
+      `B ${position}`,
       `distance: ${state.distance.toFixed(3)}`,
       `horizontal: ${Math.hypot(d[0], d[1]).toFixed(3)}`,
       `Δz: ${d[2].toFixed(3)}`,
@@ -791,6 +791,12 @@
   function clearMarks() {
     $('marks').replaceChildren();
     marksCamera = null;
+  }
+
+  // World coordinates with millimetres (of metres; the units are the data's), space-separated
+  // so that projected coordinates of seven digits still fit a line of the panel.
+  function formatPosition(position) {
+    return position.map((v) => v.toFixed(3)).join(' ');
   }
 
   function showToolResult(text) {
