@@ -4,6 +4,7 @@ Only what the browser tests need (sessions, navigation, scripts, pointer actions
 the tests run with the standard library and Debian's chromium and chromium-driver packages.
 """
 
+import base64
 import json
 import os
 import shutil
@@ -145,6 +146,10 @@ class Session:
                         {"type": "pointerDown", "button": button}, *moves,
                         {"type": "pointerUp", "button": button}]}]})
         self._call("DELETE", "/actions")
+
+    def screenshot(self):
+        """The window's pixels as PNG bytes."""
+        return base64.b64decode(self._call("GET", "/screenshot"))
 
     def console(self):
         """The page's console messages and uncaught errors since the last call:
