@@ -351,13 +351,29 @@ def panel_and_tools_speak_the_protocol(pcv, browser, tmp, stack):
     session.press(webdriver.TAB)
     wait_for(session, "pcv.mode === 'orbit'", "orbit mode after Tab again")
     session.press(webdriver.HOME)
-    final_frame(session, flown["frame"], lambda s: camera_of(s) == camera_of(start),
-                "with the first frame's camera (Home)")
+    home = final_frame(session, flown["frame"], lambda s: camera_of(s) == camera_of(start),
+                       "with the first frame's camera (Home)")
+
+    # A double-click turns the camera to the point drawn there.
+    x, y = max(targets, key=lambda p: abs(p[0] - width / 2) + abs(p[1] - height / 2))
+    session.double_click_at(x, y)
+    focused = final_frame(session, home["frame"], lambda s: camera_of(s) != camera_of(home),
+                          "turned to the point double-clicked")
+    check(camera_of(focused)["yaw"] != camera_of(home)["yaw"]
+          or camera_of(focused)["pitch"] != camera_of(home)["pitch"],
+          "a double-click did not turn the camera")
 
     # Every message the page sent passed the server's checks.
     refused = state_of(session, "pcv.errors")
     check(refused == [], f"the server refused the page's messages: {refused}")
     check(page_errors(session) == [], f"the page logged errors: {page_errors(session)}")
+
+    # A message the server refuses is listed and shown, and the view goes on.
+    session.execute("pcv.socket.send(JSON.stringify({type: 'settings', pointSize: 99}));")
+    wait_for(session, "pcv.errors.length === 1", "the server's error")
+    check(state_of(session, "document.querySelectorAll('#errors > div').length") == 1,
+          "the server's error is not shown")
+    check(state_of(session, "pcv.connected"), "a refused message closed the connection")
 
 
 def touch_orbits_and_pinches(pcv, browser, tmp, stack):
@@ -398,6 +414,16 @@ def link_opens_the_same_view(pcv, browser, tmp, stack):
     check(opened["status"]["camera"] == camera, "the link did not open the view")
     check(canvas_pixels(second)[2] == canvas_pixels(first)[2],
           "the link shows the view in another image than the page it was copied from")
+
+    # The buttons copy the link and the render command of the frame shown (the clipboard is
+    # stood in for: a headless browser has none to read back).
+    first.execute("window.copied = []; navigator.clipboard.writeText = "
+                  "async (text) => { window.copied.push(text); };")
+    first.click("#copy-link")
+    first.click("#copy-command")
+    copied = wait_for(first, "window.copied.length === 2 && window.copied", "two copies")
+    check(copied == [link, moved["status"]["command"]],
+          f"copied {copied}, not the link and the frame's command")
     print(f"{link} opened {opened['status']['camera']}")
 
 

@@ -177,6 +177,15 @@ class Session:
         """A left click at viewport (x, y)."""
         self.drag(x, y, 0, 0, steps=0)
 
+    def double_click_at(self, x, y):
+        """Two left clicks at viewport (x, y), quickly enough to be a double-click."""
+        click = [{"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]
+        self._call("POST", "/actions", {"actions": [{
+            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "actions": [{"type": "pointerMove", "duration": 0, "origin": "viewport",
+                         "x": x, "y": y}, *click, *click]}]})
+        self._call("DELETE", "/actions")
+
     def scroll(self, x, y, delta_y):
         """The wheel at viewport (x, y); negative delta_y scrolls up (towards the scene)."""
         self._call("POST", "/actions", {"actions": [{
