@@ -348,6 +348,12 @@ def panel_and_tools_speak_the_protocol(pcv, browser, tmp, stack):
     flown = final_frame(session, still["frame"], lambda s: camera_of(s) != camera_of(still),
                         "with another camera")
     check(camera_of(flown)["eye"] != camera_of(still)["eye"], "W did not fly the camera")
+    # A key held when the window loses the focus is let go: the camera stops.
+    session.key_down("w")
+    wait_for(session, "!pcv.shown.final", "flying with W held")
+    session.execute("window.dispatchEvent(new Event('blur'));")
+    flown = final_frame(session, flown["frame"], what="once the window lost the focus")
+    session.release_actions()
     session.press(webdriver.TAB)
     wait_for(session, "pcv.mode === 'orbit'", "orbit mode after Tab again")
     session.press(webdriver.HOME)

@@ -195,11 +195,21 @@ class Session:
 
     def press(self, key, hold_s=0.0):
         """Presses and releases a key (a character, or a WebDriver code such as TAB)."""
-        self._call("POST", "/actions", {"actions": [{
-            "type": "key", "id": "keyboard", "actions": [
-                {"type": "keyDown", "value": key},
-                {"type": "pause", "duration": int(hold_s * 1000)},
-                {"type": "keyUp", "value": key}]}]})
+        self._keys([{"type": "keyDown", "value": key},
+                    {"type": "pause", "duration": int(hold_s * 1000)},
+                    {"type": "keyUp", "value": key}])
+
+    def key_down(self, key):
+        """Presses a key and leaves it down (release_actions lets it go)."""
+        self._keys([{"type": "keyDown", "value": key}])
+
+    def release_actions(self):
+        """Releases every key and button the actions left down."""
+        self._call("DELETE", "/actions")
+
+    def _keys(self, actions):
+        self._call("POST", "/actions", {"actions": [
+            {"type": "key", "id": "keyboard", "actions": actions}]})
 
     def quit(self):
         try:
