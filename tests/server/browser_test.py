@@ -153,8 +153,23 @@ def page_shows_frames_and_follows_the_mouse(pcv, browser, tmp, stack):
           f"the canvas is {width}x{height}, the frame {before['width']}x{before['height']}")
     check(drawn_fraction(pixels) > 0.01, "the canvas is blank after the first frame")
 
+    # Count the drag messages and the animation frames while dragging: one drag message per
+    # animation frame at most, however many pointer events come.
+    session.execute("""
+        window.sent = [];
+        const socketSend = pcv.socket.send.bind(pcv.socket);
+        pcv.socket.send = (text) => { window.sent.push(JSON.parse(text)); socketSend(text); };
+        window.animationFrames = 0;
+        const count = () => { window.animationFrames += 1; requestAnimationFrame(count); };
+        requestAnimationFrame(count);""")
     drag_view(session, 150, 40)
     after = final_frame(session, before["frame"])
+    drags, frames = session.execute(
+        "return [window.sent.filter(m => m.type === 'drag'), window.animationFrames];")
+    check(0 < len(drags) <= frames + 1, f"{len(drags)} drag messages in {frames} animation frames")
+    check(sum(d["dx"] for d in drags) == 150 and sum(d["dy"] for d in drags) == 40
+          and all(d["button"] == "left" for d in drags),
+          f"the drag messages do not add up to the mouse's move: {drags}")
     check(after["status"]["camera"] != before["status"]["camera"],
           f"the camera did not move with the mouse: {after['status']['camera']}")
     check(canvas_pixels(session)[2] != pixels, "the image did not change with the camera")
