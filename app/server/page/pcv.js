@@ -359,6 +359,8 @@
   };
   canvas.addEventListener('pointerup', endPointer);
   canvas.addEventListener('pointercancel', endPointer);
+  // The browser may take the capture away (an alert, a lost window): the drag ends there.
+  canvas.addEventListener('lostpointercapture', endPointer);
   canvas.addEventListener('contextmenu', (event) => event.preventDefault());
 
   canvas.addEventListener('dblclick', (event) => {
