@@ -22,6 +22,7 @@ import urllib.request
 from array import array
 from contextlib import ExitStack
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import png  # noqa: E402
 import webdriver  # noqa: E402

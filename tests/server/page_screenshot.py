@@ -12,6 +12,7 @@ import os
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the sources
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser_test  # noqa: E402
 import webdriver  # noqa: E402
