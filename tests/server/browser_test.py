@@ -119,6 +119,21 @@ def page_errors(session):
     return [entry["message"] for entry in session.console() if entry.get("level") == "SEVERE"]
 
 
+def wait_for_view_in_address(session, camera):
+    """Waits until the address ends in the #view of `camera`; returns the address."""
+    numbers = camera["eye"] + [camera["yaw"], camera["pitch"], camera["fov"]]
+    return wait_for(session, f"location.hash.startsWith('#view=') && "
+                             f"location.hash.slice(6).split(',').map(Number).join() === "
+                             f"{json.dumps(numbers)}.join() && location.href",
+                    f"the view {numbers} in the address")
+
+
+def command_option(frame, name):
+    """The value of option `name` in the frame's `pcv render` command, or None."""
+    command = shlex.split(frame["status"]["command"])
+    return command[command.index(name) + 1] if name in command else None
+
+
 def drag_view(session, dx, dy, button=0):
     """Drags over the left part of the view, clear of the panel on the right."""
     session.drag(WINDOW[0] // 3, WINDOW[1] // 3, dx, dy, button)
@@ -424,12 +439,7 @@ def link_opens_the_same_view(pcv, browser, tmp, stack):
     drag_view(first, 120, -50)
     moved = final_frame(first, start["frame"])
     camera = moved["status"]["camera"]
-    numbers = camera["eye"] + [camera["yaw"], camera["pitch"], camera["fov"]]
-    # The address follows the camera: the link is the one the status camera gives.
-    link = wait_for(first, f"(location.hash.slice(6).split(',').map(Number).join() === "
-                           f"{json.dumps(numbers)}.join()) && location.href",
-                    "the view of the frame shown in the address")
-    check("#view=" in link, f"no view in the link {link}")
+    link = wait_for_view_in_address(first, camera)
 
     second.get(link)
     opened = final_frame(second, 0, lambda s: camera_of(s) == camera, "with the link's camera")
@@ -554,7 +564,7 @@ def streamed_scene_shows_its_budget_and_nodes(pcv, browser, tmp, stack):
     check(refused == [], f"the server refused the page's messages: {refused}")
 
 
-def page_reconnects_and_keeps_its_view(pcv, browser, tmp, stack):
+def page_reconnects_with_its_view_and_settings(pcv, browser, tmp, stack):
     port = webdriver.free_port()
     server = start_server(stack, pcv, port=port)
     session, = browser_windows(stack, browser, 1)
@@ -563,7 +573,11 @@ def page_reconnects_and_keeps_its_view(pcv, browser, tmp, stack):
     drag_view(session, 100, 30)
     moved = final_frame(session, still["frame"], lambda s: camera_of(s) != camera_of(still),
                         "with another camera")
-    wait_for(session, "location.hash.startsWith('#view=')", "the view in the address")
+    wait_for_view_in_address(session, camera_of(moved))
+    session.execute("""const size = document.getElementById('point-size');
+                       size.value = 3; size.dispatchEvent(new Event('input'));""")
+    final_frame(session, moved["frame"], lambda s: command_option(s, "--point-size") == "3",
+                "drawn with points of 3 pixels")
 
     server.stop()
     wait_for(session, "!pcv.connected && !document.getElementById('notice').hidden",
@@ -575,15 +589,17 @@ def page_reconnects_and_keeps_its_view(pcv, browser, tmp, stack):
         connected, shown_count, shown = session.execute(
             "return [pcv.connected, pcv.framesShown, pcv.shown];")
         return (connected and shown_count > shown_before and shown["final"] and shown["status"]
-                and camera_of(shown) == camera_of(moved))
-    wait_until(shows_the_view_again, "a frame of the same view from the restarted server", 60)
+                and camera_of(shown) == camera_of(moved)
+                and command_option(shown, "--point-size") == "3")
+    wait_until(shows_the_view_again,
+               "a frame of the same view and point size from the restarted server", 60)
     check(state_of(session, "document.getElementById('notice').hidden"), "the notice stays up")
 
 
 CASES = {case.__name__: case for case in (
     page_shows_frames_and_follows_the_mouse, lossless_frame_matches_pcv_render,
     two_browsers_have_their_own_views, token_is_required, panel_and_tools_speak_the_protocol,
-    touch_orbits_and_pinches, link_opens_the_same_view, page_reconnects_and_keeps_its_view,
+    touch_orbits_and_pinches, link_opens_the_same_view, page_reconnects_with_its_view_and_settings,
     file_scene_offers_its_colours_and_classes, streamed_scene_shows_its_budget_and_nodes,
     frames_follow_the_window_in_device_pixels)}
 
