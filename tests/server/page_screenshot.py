@@ -14,7 +14,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the sources
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import browser_test  # noqa: E402
+import page_state  # noqa: E402
 import webdriver  # noqa: E402
 from pcv_server import PcvServer  # noqa: E402
 
@@ -34,20 +34,20 @@ def main():
         window = d.session(1280, 720 + VIEWPORT_CHROME_PX)
         try:
             window.get(server.url)
-            frame = browser_test.final_frame(window)
+            frame = page_state.final_frame(window)
             window.click("#edl")
-            frame = browser_test.final_frame(window, frame["frame"])
+            frame = page_state.final_frame(window, frame["frame"])
             window.drag(500, 360, -70, -20)
-            frame = browser_test.final_frame(window, frame["frame"])
+            frame = page_state.final_frame(window, frame["frame"])
             window.drag(500, 360, -90, 140, button=2)
-            frame = browser_test.final_frame(window, frame["frame"])
-            width, height, pixels = browser_test.canvas_pixels(window)
-            points = browser_test.drawn_pixels(width, height, pixels, 950, 60)
+            frame = page_state.final_frame(window, frame["frame"])
+            width, height, pixels = page_state.canvas_pixels(window)
+            points = page_state.drawn_pixels(width, height, pixels, 950, 60)
             window.click("[data-tool='measure']")
             for point in (points[12], points[45]):
                 window.click_at(*point)
                 time.sleep(0.5)
-            browser_test.wait_for(window, "pcv.distance", "the measured distance")
+            page_state.wait_for(window, "pcv.distance", "the measured distance")
             with open(out, "wb") as f:
                 f.write(window.screenshot())
         finally:
