@@ -100,6 +100,8 @@ class VulkanBackend final : public RasterBackend {
         emulatedFma_(needsEmulatedFma(*context_)),
         compactRaster_(context_->device(), vk::spirv::compactRaster(emulatedFma_),
                        "compact_raster"),
+        compactRasterPlain_(context_->device(), vk::spirv::compactRasterPlain(emulatedFma_),
+                            "compact_raster_plain"),
         resolve_(context_->device(), vk::spirv::resolve(emulatedFma_), "resolve"),
         splatDepth_(context_->device(), vk::spirv::splatDepth(emulatedFma_), "splat_depth"),
         splatAccumulate_(context_->device(), vk::spirv::splatAccumulate(emulatedFma_),
@@ -353,7 +355,9 @@ class VulkanBackend final : public RasterBackend {
     vk::computeBarrier(commands);
     stamps_.mark(commands, "clear");
     if (f.pipeline != DrawPipeline::Quality) {
-      compactRaster_.recordPerItem(commands, params, batchCount_);
+      // Most frames clip nothing and filter nothing: the raster without those tests.
+      const bool plain = f.clip.active == 0u && f.filter.active == 0u;
+      (plain ? compactRasterPlain_ : compactRaster_).recordPerItem(commands, params, batchCount_);
       vk::computeBarrier(commands);
       stamps_.mark(commands, "raster");
       return;
@@ -372,7 +376,7 @@ class VulkanBackend final : public RasterBackend {
   mutable vk::VulkanPointPool pool_;  // downloads stage through it
   StageStamps stamps_;
   bool emulatedFma_;
-  ComputeKernel compactRaster_, resolve_, splatDepth_, splatAccumulate_, fill_, qualityShade_;
+  ComputeKernel compactRaster_, compactRasterPlain_, resolve_, splatDepth_, splatAccumulate_, fill_, qualityShade_;
   FrameBuffers frame_;
   VulkanBuffer pickReadback_;
   VulkanBuffer exported_;  // the frames another API imported

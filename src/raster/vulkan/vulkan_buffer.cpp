@@ -69,7 +69,10 @@ VulkanBuffer::VulkanBuffer(VulkanContext& context, uint64_t bytes, Kind kind, co
     const VkBufferDeviceAddressInfo addressInfo{
         .sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = buffer_};
     address_ = vkGetBufferDeviceAddress(device_, &addressInfo);
-    if (kind != Kind::Device) check(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_), what);
+    // Upload and readback buffers stay mapped; device-local memory (exported too) never is.
+    if (kind == Kind::Upload || kind == Kind::Readback) {
+      check(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_), what);
+    }
   } catch (...) {
     release();
     throw;

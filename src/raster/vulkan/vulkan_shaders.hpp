@@ -9,6 +9,8 @@
 namespace pcv::vk::spirv {
 
 std::span<const uint32_t> compactRaster(bool emulatedFma);
+/// The compact raster for frames with no clip region and no filter (their tests compiled out).
+std::span<const uint32_t> compactRasterPlain(bool emulatedFma);
 std::span<const uint32_t> resolve(bool emulatedFma);
 std::span<const uint32_t> splatDepth(bool emulatedFma);
 std::span<const uint32_t> splatAccumulate(bool emulatedFma);

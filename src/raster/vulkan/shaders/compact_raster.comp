@@ -6,6 +6,7 @@
 // the batch needs them, the projection, a plain read of the pixel's depth (early-z: most points
 // of a dense cloud are hidden, and a read is far cheaper than an atomic), and the 64-bit minimum
 // of depth | slot, which keeps the closest point and, on equal depths, the lowest slot.
+// Built twice: as it is, and with PCV_PLAIN_POINTS for frames with no clip region and no filter.
 #include "clip_region.glsl"
 #include "point_filter.glsl"
 
@@ -38,8 +39,15 @@ void main() {
   barrier();
   if (sVisibility == kBatchOutside) return;
   const BatchProjection projection = sProjection;
+#ifdef PCV_PLAIN_POINTS
+  // A frame without a clip region or a filter: their tests compiled out, so the loop keeps
+  // only what it needs in registers (more workgroups resident to hide the reads).
+  const bool clipTested = false;
+  const uint filterTests = 0u;
+#else
   const bool clipTested = sClipTested != 0u;
   const uint filterTests = sFilterTests;
+#endif
   const bool tested = sVisibility != kBatchInside || clipTested || filterTests != 0u;
   const uint width = uint(pc.frame.view.width);
   UintArray depthHalves = UintArray(pc.frame.words);

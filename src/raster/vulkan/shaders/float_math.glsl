@@ -59,18 +59,21 @@ float halfStepOf(float q, bool towardsZero) {
   return uintBitsToFloat((exponent - 24u) << 23);
 }
 
-// a / b rounded to nearest as IEEE division rounds it. The hardware quotient (within a few ulp)
+// a / b rounded to nearest as IEEE division rounds it. The hardware quotient a * (1 / b) (within
+// a few ulp)
 // is refined once through the exact residual of a fused multiply-add, which puts it within one
 // ulp, and then moved to its neighbour when the residual says the neighbour is nearer (an exact
 // quotient never lies on a midpoint). Values outside the normal range keep the hardware quotient:
 // no view distance, step count or colour the shaders divide comes near them.
 float divideExact(float a, float b) {
-  precise float q = a / b;
+  // One reciprocal serves the first quotient and its refinement.
+  precise float inverse = 1.0 / b;
+  precise float q = a * inverse;
   const uint qExponent = (floatBitsToUint(q) >> 23) & 0xffu;
   const uint bExponent = (floatBitsToUint(b) >> 23) & 0xffu;
   if (qExponent < 28u || qExponent > 250u || bExponent < 28u || bExponent > 250u) return q;
   precise float residual = fusedMultiplyAdd(-b, q, a);
-  precise float refined = fusedMultiplyAdd(residual, 1.0 / b, q);
+  precise float refined = fusedMultiplyAdd(residual, inverse, q);
   q = refined;
   residual = fusedMultiplyAdd(-b, q, a);  // exact: q is within an ulp of a / b
   // The true quotient lies above q when residual and b have the same sign.
