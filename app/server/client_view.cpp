@@ -46,6 +46,7 @@ void ClientView::apply(const ClientMessage& message, ServerClock::time_point now
         if constexpr (std::is_same_v<Message, ViewSizeMessage>) {
           widthPx_ = m.width;
           heightPx_ = m.height;
+          sized_ = true;
         } else if constexpr (std::is_same_v<Message, DragMessage>) {
           const glm::dvec2 delta(m.dx, m.dy);
           if (rig_.mode() == CameraMode::Fly) {
@@ -86,6 +87,7 @@ void ClientView::apply(const ClientMessage& message, ServerClock::time_point now
 }
 
 FrameKind ClientView::owed(ServerClock::time_point now, bool sceneSettled) const {
+  if (!sized_) return FrameKind::None;
   if (framesInFlight() >= limits_.framesInFlight) return FrameKind::None;
   if (framesSent_ > 0 && now - lastFrame_ < frameInterval(limits_.maxFps)) return FrameKind::None;
   if (changed_ || flying()) return FrameKind::Moving;
@@ -98,6 +100,7 @@ FrameKind ClientView::owed(ServerClock::time_point now, bool sceneSettled) const
 
 std::optional<ServerClock::time_point> ClientView::nextChance(ServerClock::time_point now,
                                                               bool sceneSettled) const {
+  if (!sized_) return std::nullopt;                                     // its size first
   if (framesInFlight() >= limits_.framesInFlight) return std::nullopt;  // an ack first
   const ServerClock::time_point rateFree =
       framesSent_ > 0 ? lastFrame_ + frameInterval(limits_.maxFps) : now;

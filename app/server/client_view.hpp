@@ -60,8 +60,8 @@ class ClientView {
   /// final one after it.
   void sceneChanged() { changed_ = true; finalSent_ = false; }
 
-  /// The frame owed at `now`: none while two frames await acknowledgement or the frame-rate
-  /// limit holds; moving while the view changes or keys are held; the final frame once still
+  /// The frame owed at `now`: none before the client said its size (a frame at another size
+  /// would be wasted), while two frames await acknowledgement or the frame-rate limit holds; moving while the view changes or keys are held; the final frame once still
   /// and `sceneSettled` (every node the view wants resident).
   FrameKind owed(ServerClock::time_point now, bool sceneSettled) const;
   /// When owed() may next say something other than None without new input (for the render
@@ -87,6 +87,7 @@ class ClientView {
   int heightPx_ = 720;
   ClientSettings settings_;
   MotionKeys keys_;
+  bool sized_ = false;     // the client said its size
   bool changed_ = true;    // a frame is owed for input or a scene change
   bool finalSent_ = false;
   ServerClock::time_point lastInput_{};

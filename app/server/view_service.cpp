@@ -33,6 +33,24 @@ std::vector<std::string> colorModesOf(const SceneParts& parts) {
   return modes;
 }
 
+/// The classes the files read whole hold, ascending, for the page's class filter (whatever they
+/// are coloured by). A stream's are known once it is coloured by class.
+std::vector<uint32_t> classesPresent(const PointCloud& cloud, const Coloring& coloring) {
+  if (!coloring.classes.empty()) return coloring.classes;
+  const ScalarAttribute* classification = cloud.findAttribute("classification");
+  if (!classification) return {};
+  bool present[256] = {};
+  for (uint64_t i = 0; i < classification->size(); ++i) {
+    const double value = classification->value(i);
+    if (value >= 0.0 && value < 256.0) present[size_t(value)] = true;
+  }
+  std::vector<uint32_t> classes;
+  for (uint32_t c = 0; c < 256; ++c) {
+    if (present[c]) classes.push_back(c);
+  }
+  return classes;
+}
+
 }  // namespace
 
 ViewService::ViewService(std::unique_ptr<Renderer> renderer, const ViewServiceOptions& options)
@@ -185,6 +203,7 @@ void ViewService::greet(Client& client) {
 void ViewService::takeSceneChanges() {
   const std::optional<Box3d> shown = scene_->poll();
   if (!shown) return;
+  sceneClasses_ = classesPresent(scene_->parts().inCore.cloud(), scene_->coloring().used);
   for (auto& [id, client] : clients_) {
     ClientView& view = client.view;
     if (view.rig().followsScene() && !shown->empty()) {
@@ -246,6 +265,7 @@ void ViewService::handleMessage(Client& client, uint64_t id, const ClientMessage
         return;
       }
       scene_->setColoring(coloring);
+      sceneClasses_ = classesPresent(scene_->parts().inCore.cloud(), scene_->coloring().used);
       sceneChanged = true;
     }
     if (settings->pointBudget && scene_->stream()) {
@@ -371,7 +391,7 @@ json ViewService::sceneJson() const {
   const SceneParts& parts = scene_->parts();
   const Box3d bounds = scene_->shownBounds();
   json classes = json::array();
-  for (const uint32_t c : scene_->coloring().used.classes) {
+  for (const uint32_t c : sceneClasses_) {
     classes.push_back({{"code", c}, {"name", classificationName(c)}});
   }
   const StreamPart* stream = parts.stream.get();

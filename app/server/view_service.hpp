@@ -98,6 +98,7 @@ class ViewService {
   std::unique_ptr<Renderer> renderer_;
   std::unique_ptr<SceneModel> scene_;
   std::map<uint64_t, Client> clients_;  // the render thread's
+  std::vector<uint32_t> sceneClasses_;  // the classes present, for hello and scene
   uint64_t lastDrawn_ = 0;
 
   std::mutex mutex_;  // guards events_, stopping_, images_

@@ -202,7 +202,8 @@ class SocketSession : public ClientChannel,
         return;
       }
       self->take();
-      self->read();
+      // After a close began, its handshake does the reading: a second read would race it.
+      if (!self->closing_) self->read();
     });
   }
 
@@ -258,13 +259,15 @@ class SocketSession : public ClientChannel,
   void closeWith(websocket::close_code code) {
     if (closing_) return;
     closing_ = true;
-    queue_.clear();
     leave();
     if (writing_) {
-      // A write in flight cannot be followed by a close frame: drop the connection.
+      // The message being written keeps its bytes until its write completes (with an error,
+      // once the socket is shut); a close frame cannot follow it, so the connection is dropped.
+      queue_.resize(1);
       shutDown(socket_.next_layer());
       return;
     }
+    queue_.clear();
     socket_.async_close(code, [self = this->shared_from_this()](beast::error_code) {});
   }
 

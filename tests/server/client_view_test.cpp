@@ -48,8 +48,18 @@ TEST_F(ClientViewTest, AStreamStillLoadingDelaysTheFinalFrame) {
   EXPECT_EQ(view.owed(at(200), true), FrameKind::Final);
 }
 
+TEST_F(ClientViewTest, NothingIsDrawnBeforeTheClientSaysItsSize) {
+  ClientView view;
+  view.apply(DragMessage{5, 0, DragButton::Left}, at(0));
+  EXPECT_EQ(view.owed(at(10), true), FrameKind::None);
+  EXPECT_FALSE(view.nextChance(at(10), true));
+  view.apply(ViewSizeMessage{320, 200}, at(20));
+  EXPECT_EQ(view.owed(at(20), true), FrameKind::Moving);
+}
+
 TEST_F(ClientViewTest, TwoUnacknowledgedFramesStopTheFrames) {
   ClientView view({.maxFps = 1000.0, .framesInFlight = 2, .stillSeconds = 0.15});
+  view.apply(ViewSizeMessage{320, 200}, at(0));
   view.apply(DragMessage{5, 0, DragButton::Left}, at(0));
   view.frameSent(FrameKind::Moving, at(0));
   view.apply(DragMessage{5, 0, DragButton::Left}, at(2));
@@ -66,6 +76,7 @@ TEST_F(ClientViewTest, TwoUnacknowledgedFramesStopTheFrames) {
 
 TEST_F(ClientViewTest, TheFrameRateLimitHolds) {
   ClientView view({.maxFps = 50.0, .framesInFlight = 2, .stillSeconds = 0.15});
+  view.apply(ViewSizeMessage{320, 200}, at(0));
   view.apply(DragMessage{5, 0, DragButton::Left}, at(0));
   view.frameSent(FrameKind::Moving, at(0));
   view.apply(AckMessage{1}, at(1));
@@ -77,6 +88,7 @@ TEST_F(ClientViewTest, TheFrameRateLimitHolds) {
 
 TEST_F(ClientViewTest, HeldKeysFlyAndOwnFramesOnlyInFlyMode) {
   ClientView view({.maxFps = 1000.0, .framesInFlight = 2, .stillSeconds = 0.15});
+  view.apply(ViewSizeMessage{320, 200}, at(0));
   view.rig().setMode(CameraMode::Fly, 3.0);
   view.frameSent(FrameKind::Moving, at(0));
   view.apply(AckMessage{1}, at(0));
