@@ -118,7 +118,7 @@ ViewMessage parseView(const json& message) {
 SettingsMessage parseSettings(const json& message) {
   SettingsMessage settings;
   for (const auto& [name, value] : message.items()) {
-    if (name == "type") continue;
+    if (name == "type" || name == "seq") continue;
     if (name == "pointSize") {
       settings.pointSize = integer(message, "pointSize", 1, 16);
     } else if (name == "edl") {
@@ -201,18 +201,23 @@ ClientMessage parseObject(const json& message) {
 
 ParsedClientMessage parseClientMessage(std::string_view text) {
   if (text.size() > kMaxClientMessageBytes) {
-    return {std::nullopt, "a message may hold " + std::to_string(kMaxClientMessageBytes) +
-                              " bytes at most"};
+    return {std::nullopt, std::nullopt,
+            "a message may hold " + std::to_string(kMaxClientMessageBytes) + " bytes at most"};
   }
   const json message = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (message.is_discarded()) return {std::nullopt, "not JSON"};
-  if (!message.is_object()) return {std::nullopt, "a message must be a JSON object"};
+  if (message.is_discarded()) return {std::nullopt, std::nullopt, "not JSON"};
+  if (!message.is_object()) return {std::nullopt, std::nullopt, "a message must be a JSON object"};
   try {
-    return {parseObject(message), {}};
+    std::optional<uint64_t> sequence;
+    if (const auto seq = message.find("seq"); seq != message.end()) {
+      if (!seq->is_number_unsigned()) throw Refusal{"'seq' must be a number from 0"};
+      sequence = seq->get<uint64_t>();
+    }
+    return {parseObject(message), sequence, {}};
   } catch (const Refusal& refusal) {
-    return {std::nullopt, refusal.what};
+    return {std::nullopt, std::nullopt, refusal.what};
   } catch (const json::exception& error) {
-    return {std::nullopt, std::string("malformed message: ") + error.what()};
+    return {std::nullopt, std::nullopt, std::string("malformed message: ") + error.what()};
   }
 }
 

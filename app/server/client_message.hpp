@@ -90,6 +90,9 @@ using ClientMessage =
 /// object, an unknown type, a field missing, of the wrong type or out of range. Never throws.
 struct ParsedClientMessage {
   std::optional<ClientMessage> message;
+  /// The message's "seq" (any message may carry one): the status of the first frame drawn
+  /// after it says it was applied, so a client measures input to frame.
+  std::optional<uint64_t> sequence;
   std::string error;
 };
 ParsedClientMessage parseClientMessage(std::string_view text);

@@ -4,6 +4,7 @@
 /// messages and a clock, so the pacing is tested without a network or a renderer.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -54,6 +55,11 @@ class ClientView {
   /// settings, acknowledgements. Focus, pick, home and the scene's settings are the caller's
   /// (they need the scene); any message counts as input that changes the view.
   void apply(const ClientMessage& message, ServerClock::time_point now);
+  /// A message with this "seq" was taken (by apply() or the caller): frames drawn from now on
+  /// say so.
+  void noteSequence(uint64_t sequence) { inputSequence_ = std::max(inputSequence_, sequence); }
+  /// The "seq" of the last message taken that carried one (0: none yet).
+  uint64_t inputSequence() const { return inputSequence_; }
   /// Something the caller changed (focus, home, the scene): a frame is owed.
   void touched(ServerClock::time_point now);
   /// The scene shown changed (nodes arrived, files loaded): a moving frame is owed, and the
@@ -93,6 +99,7 @@ class ClientView {
   ServerClock::time_point lastInput_{};
   ServerClock::time_point lastFrame_{};
   ServerClock::time_point lastAdvance_{};
+  uint64_t inputSequence_ = 0;
   uint64_t framesSent_ = 0;
   uint64_t framesAcknowledged_ = 0;
 };

@@ -92,8 +92,9 @@ uint64_t ViewService::connect(std::weak_ptr<ClientChannel> channel) {
   return id;
 }
 
-void ViewService::receive(uint64_t client, ClientMessage message) {
-  post({Event::Kind::Message, client, {}, std::move(message)});
+void ViewService::receive(uint64_t client, ClientMessage message,
+                          std::optional<uint64_t> sequence) {
+  post({Event::Kind::Message, client, {}, std::move(message), sequence});
 }
 
 void ViewService::disconnect(uint64_t client) {
@@ -172,7 +173,9 @@ void ViewService::handle(Event& event) {
     }
     case Event::Kind::Message: {
       const auto it = clients_.find(event.client);
-      if (it != clients_.end()) handleMessage(it->second, event.client, *event.message);
+      if (it != clients_.end()) {
+        handleMessage(it->second, event.client, *event.message, event.sequence);
+      }
       break;
     }
   }
@@ -218,9 +221,11 @@ void ViewService::takeSceneChanges() {
   }
 }
 
-void ViewService::handleMessage(Client& client, uint64_t id, const ClientMessage& message) {
+void ViewService::handleMessage(Client& client, uint64_t id, const ClientMessage& message,
+                                std::optional<uint64_t> sequence) {
   ClientView& view = client.view;
   const ServerClock::time_point now = ServerClock::now();
+  if (sequence) view.noteSequence(*sequence);
   if (const auto* focus = std::get_if<FocusMessage>(&message)) {
     if (const auto point = pickWorld(view, focus->x, focus->y)) view.rig().focusOn(*point);
     view.touched(now);
@@ -452,6 +457,7 @@ json ViewService::statusJson(const ClientView& view, uint64_t frame, FrameKind k
             {"fov", degreesReproducing(camera.fovYRadians)}}},
           {"mode", view.rig().mode() == CameraMode::Orbit ? "orbit" : "fly"},
           {"final", kind == FrameKind::Final},
+          {"input", view.inputSequence()},
           {"width", view.widthPx()},
           {"height", view.heightPx()},
           {"points", parts.pointsDrawn()},

@@ -53,7 +53,8 @@ class ViewService {
 
   /// A new client: it gets `hello`, then frames. Returns its id.
   uint64_t connect(std::weak_ptr<ClientChannel> channel);
-  void receive(uint64_t client, ClientMessage message);
+  /// A client's message, with its "seq" when it had one.
+  void receive(uint64_t client, ClientMessage message, std::optional<uint64_t> sequence = {});
   void disconnect(uint64_t client);
   /// Forgets every client and waits until the render thread and the encoders hold none of
   /// their channels: the network side calls it before its connections go (a channel must not
@@ -73,12 +74,14 @@ class ViewService {
     uint64_t client = 0;
     std::weak_ptr<ClientChannel> channel;
     std::optional<ClientMessage> message;
+    std::optional<uint64_t> sequence;
   };
 
   void run();
   void post(Event event);
   void handle(Event& event);
-  void handleMessage(Client& client, uint64_t id, const ClientMessage& message);
+  void handleMessage(Client& client, uint64_t id, const ClientMessage& message,
+                     std::optional<uint64_t> sequence);
   void greet(Client& client);
   void takeSceneChanges();
   /// Draws the next client owed a frame, after the last one drawn; false when none is.

@@ -218,7 +218,7 @@ class SocketSession : public ClientChannel,
     }
     if (parsed.message) {
       badInARow_ = 0;
-      state_->views.receive(client_, std::move(*parsed.message));
+      state_->views.receive(client_, std::move(*parsed.message), parsed.sequence);
       return;
     }
     const nlohmann::json error = {{"type", "error"}, {"message", parsed.error}};
@@ -391,6 +391,9 @@ struct WebServer::Impl {
         if (error != net::error::operation_aborted) accept();
         return;
       }
+      // Frames and answers are small writes that must leave at once: Nagle's algorithm would
+      // hold each behind the client's delayed acknowledgement (tens of milliseconds).
+      socket.set_option(tcp::no_delay(true), error);
       beast::tcp_stream stream(std::move(socket));
       if (tls) {
         std::make_shared<HttpSession<beast::ssl_stream<beast::tcp_stream>>>(
