@@ -49,11 +49,27 @@ void main() {
   const uint filterTests = sFilterTests;
 #endif
   const bool tested = sVisibility != kBatchInside || clipTested || filterTests != 0u;
+  // Everything the loop reads of the frame's parameters is read here, once: they live in a
+  // buffer the compiler cannot prove unchanged by the loop's atomics, so inside the loop each
+  // use would be a load from memory before the point's own loads.
   const uint width = uint(pc.frame.view.width);
+  WordArray words = pc.frame.words;
   UintArray depthHalves = UintArray(pc.frame.words);
   const uint end = sFirst + sCount;
+  // A batch lies in one slice of the positions or crosses into the next (a device's slices hold
+  // far more points than a batch): the two slices' addresses, the point's chosen by its slice.
+  // Slices smaller than a batch (tests make them) take each point's slice from the frame.
+  const uint shift = pc.frame.sliceShift;
+  const uint firstSlice = sFirst >> shift;
+  const uint lastSlice = (end - 1u) >> shift;
+  const uint64_t firstBase = uint64_t(pc.frame.positions[firstSlice]);
+  const uint64_t lastBase = uint64_t(pc.frame.positions[lastSlice]);
+  const uint inSliceMask = (1u << shift) - 1u;
+  const bool inTwoSlices = lastSlice - firstSlice <= 1u;
   for (uint i = sFirst + gl_LocalInvocationIndex; i < end; i += 256u) {
-    const uint word = positionAt(i);
+    const uint64_t base = (i >> shift) == firstSlice ? firstBase : lastBase;
+    const uint word =
+        inTwoSlices ? UintArray(base + 4ul * uint64_t(i & inSliceMask)).at[0] : positionAt(i);
     if (clipTested && !clipKeepsQuantized(sClip, word)) continue;
     if (filterTests != 0u && !filterKeepsSlot(filterTests, i)) continue;
     vec3 screen;
@@ -61,6 +77,6 @@ void main() {
     const uint pixel = uint(screen.y) * width + uint(screen.x);
     const uint depth = floatBitsToUint(screen.z);
     if (depth > depthHalves.at[2u * pixel + 1u]) continue;  // the high half: little-endian
-    atomicMin(pc.frame.words.at[pixel], packDepthWord(screen.z, i));
+    atomicMin(words.at[pixel], packDepthWord(screen.z, i));
   }
 }
