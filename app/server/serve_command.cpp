@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <thread>
 
@@ -11,6 +12,8 @@
 #include "options/option_groups.hpp"
 #include "options/stream_flags.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/io/remote_source.hpp"
+#include "pcv/session/scene_sources.hpp"
 #include "server/access_token.hpp"
 #include "server/view_service.hpp"
 #include "server/web_server.hpp"
@@ -44,6 +47,15 @@ void runServe(ServeOptions options) {
     // Beyond this machine, only who was given the URL may look.
     options.web.token = makeAccessToken();
   }
+  // A source that cannot be opened fails here, before anything is served: a server has no
+  // window to show the error in. Local paths must exist; headers are read by the plan.
+  for (const std::string& file : options.files) {
+    std::error_code error;
+    if (!isRemoteLocation(file) && !std::filesystem::exists(file, error)) {
+      throw InputError("'" + file + "' does not exist");
+    }
+  }
+  if (!options.files.empty()) planScene({.files = options.files}, options.stream);
   ViewServiceOptions service;
   service.files = options.files;
   service.demo = {options.scene.pointCount, options.scene.seed};

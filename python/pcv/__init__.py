@@ -9,6 +9,7 @@
     classes = pcv.classify(cloud["xyz"])          # 2 ground, 7 noise, 1 the rest (uint8)
     renderer = pcv.Renderer(size=(800, 600))      # sets added once, frames from any camera
     pcv.view(cloud)                               # pcv's window (pcv-view) on the points
+    server = pcv.serve("tiles/")                  # browsers see it at server.url (inline in Jupyter)
 
 The module binds pcv's C++ session layer: the same readers, scene and renderer as the `pcv`
 command, on the CUDA backend when a GPU is usable and on the CPU otherwise.
@@ -28,6 +29,7 @@ from ._pcv import (
     render,
     write,
 )
+from ._serve import Server, serve
 from ._view import view
 
 __all__ = [
@@ -35,6 +37,7 @@ __all__ = [
     "InputError",
     "OutOfMemoryError",
     "Renderer",
+    "Server",
     "UnavailableError",
     "__version__",
     "backends",
@@ -42,6 +45,7 @@ __all__ = [
     "info",
     "read",
     "render",
+    "serve",
     "view",
     "write",
 ]

@@ -188,6 +188,27 @@ class Renderer:
     ) -> npt.NDArray[np.uint8]:
         """An (height, width, 4) uint8 RGBA image of every set, top row first."""
 
+class Server:
+    """A running `pcv serve` (pcv.serve): its URL; stop() ends it; inline in Jupyter."""
+
+    url: str
+    def stop(self) -> None: ...
+    def __enter__(self) -> Server: ...
+    def __exit__(self, *exc: object) -> None: ...
+    def _repr_html_(self, height: int = 480) -> str: ...
+
+def serve(
+    source: RenderSource | None = None,
+    rgb: npt.ArrayLike | None = None,
+    *,
+    port: int = 0,
+    bind: str = "127.0.0.1",
+    backend: Literal["auto", "cuda", "vulkan", "cpu"] | None = None,
+    token_file: str | os.PathLike[str] | None = None,
+    args: Sequence[str] = (),
+) -> Server:
+    """Serves files or points to web browsers (`pcv serve`); returns the running server."""
+
 def view(
     source: RenderSource | None = None,
     rgb: npt.ArrayLike | None = None,
