@@ -6,6 +6,7 @@
 //   input→frame   from a drag sent to the first frame whose status says it was applied
 //                 (status.input >= its seq): median, 95th percentile, maximum
 //   where         the server's own figures from each status: drawMs, encodeMs, bytes
+//   lost          frame numbers skipped (a reading client must see every frame it is sent)
 // Usage: pcv_serve_benchmark URL [--clients N] [--seconds S] [--size WxH] [--json FILE]
 #include <algorithm>
 #include <chrono>
@@ -63,6 +64,7 @@ double percentile(std::vector<double> values, double p) {
 struct ClientResult {
   double firstImageMs = 0.0;
   uint64_t frames = 0;
+  uint64_t lost = 0;
   double seconds = 0.0;
   std::vector<double> latencyMs, drawMs, encodeMs, bytes;
   std::string error;
@@ -104,6 +106,7 @@ ClientResult runClient(const Target& target, int width, int height, double secon
     };
     Clock::time_point moving{};
     json status;
+    uint64_t lastFrame = 0;
     while (true) {
       beast::flat_buffer buffer;
       ws.read(buffer);
@@ -113,6 +116,9 @@ ClientResult runClient(const Target& target, int width, int height, double secon
         if (message.value("type", "") == "status") status = message;
         continue;
       }
+      const uint64_t frame = status.value("frame", uint64_t(0));
+      if (lastFrame != 0 && frame != lastFrame + 1) result.lost += frame - lastFrame - 1;
+      lastFrame = frame;
       if (result.frames == 0 && moving == Clock::time_point{}) {
         result.firstImageMs = ms(now - start);
         moving = now;
@@ -168,7 +174,7 @@ int main(int argc, char** argv) {
   for (std::thread& thread : threads) thread.join();
   json report = {{"url", url}, {"clients", clients}, {"size", size}, {"results", json::array()}};
   int failed = 0;
-  std::printf("client  first image ms  frames/s  input->frame ms p50 / p95 / max  draw ms  encode ms  KB/frame\n");
+  std::printf("client  first image ms  frames/s  input->frame ms p50 / p95 / max  draw ms  encode ms  KB/frame  lost\n");
   for (size_t i = 0; i < results.size(); ++i) {
     const ClientResult& r = results[i];
     if (!r.error.empty()) {
@@ -177,13 +183,15 @@ int main(int argc, char** argv) {
       continue;
     }
     const double fps = r.seconds > 0.0 ? double(r.frames) / r.seconds : 0.0;
-    std::printf("%6zu  %14.1f  %8.1f  %9.1f / %5.1f / %5.1f  %7.2f  %9.2f  %8.1f\n", i, r.firstImageMs,
+    std::printf("%6zu  %14.1f  %8.1f  %9.1f / %5.1f / %5.1f  %7.2f  %9.2f  %8.1f  %4llu\n", i, r.firstImageMs,
                 fps, percentile(r.latencyMs, 0.5), percentile(r.latencyMs, 0.95),
                 percentile(r.latencyMs, 1.0), percentile(r.drawMs, 0.5),
-                percentile(r.encodeMs, 0.5), percentile(r.bytes, 0.5) / 1024.0);
+                percentile(r.encodeMs, 0.5), percentile(r.bytes, 0.5) / 1024.0,
+                static_cast<unsigned long long>(r.lost));
     report["results"].push_back({{"firstImageMs", r.firstImageMs},
                                  {"framesPerSecond", fps},
                                  {"frames", r.frames},
+                                 {"lostFrames", r.lost},
                                  {"latencyMs",
                                   {{"median", percentile(r.latencyMs, 0.5)},
                                    {"p95", percentile(r.latencyMs, 0.95)},

@@ -14,7 +14,7 @@ packages=(
   clang lld libclang-rt-14-dev
   xvfb xauth mesa-utils libgl1-mesa-dri libegl-mesa0
   libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
-  libboost-dev libssl-dev chromium chromium-driver
+  libboost-dev libssl-dev openssl chromium chromium-driver
 )
 missing=()
 for package in "${packages[@]}"; do
