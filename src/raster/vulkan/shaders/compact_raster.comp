@@ -16,6 +16,24 @@ shared BatchProjection sProjection;
 shared BatchClip sClip;
 shared uint sVisibility, sFirst, sCount, sFilterTests, sClipTested;
 
+layout(buffer_reference, buffer_reference_align = 16, scalar) readonly buffer QuadArray {
+  uvec4 at[];
+};
+
+// One point: the clip and filter tests as the batch needs them, the projection, the early-z read
+// of the pixel's depth and the 64-bit minimum of depth | slot.
+void drawPoint(BatchProjection projection, uint word, uint i, bool clipTested, uint filterTests,
+               bool tested, uint width, WordArray words, UintArray depthHalves) {
+  if (clipTested && !clipKeepsQuantized(sClip, word)) return;
+  if (filterTests != 0u && !filterKeepsSlot(filterTests, i)) return;
+  vec3 screen;
+  if (!projectQuantizedToScreen(projection, word, tested, false, 0.0, screen)) return;
+  const uint pixel = uint(screen.y) * width + uint(screen.x);
+  const uint depth = floatBitsToUint(screen.z);
+  if (depth > depthHalves.at[2u * pixel + 1u]) return;  // the high half: little-endian
+  atomicMin(words.at[pixel], packDepthWord(screen.z, i));
+}
+
 void main() {
   const uint b = linearGroupIndex();
   if (b >= pc.frame.batchCount) return;
@@ -66,17 +84,28 @@ void main() {
   const uint64_t lastBase = uint64_t(pc.frame.positions[lastSlice]);
   const uint inSliceMask = (1u << shift) - 1u;
   const bool inTwoSlices = lastSlice - firstSlice <= 1u;
-  for (uint i = sFirst + gl_LocalInvocationIndex; i < end; i += 256u) {
-    const uint64_t base = (i >> shift) == firstSlice ? firstBase : lastBase;
-    const uint word =
-        inTwoSlices ? UintArray(base + 4ul * uint64_t(i & inSliceMask)).at[0] : positionAt(i);
-    if (clipTested && !clipKeepsQuantized(sClip, word)) continue;
-    if (filterTests != 0u && !filterKeepsSlot(filterTests, i)) continue;
-    vec3 screen;
-    if (!projectQuantizedToScreen(projection, word, tested, false, 0.0, screen)) continue;
-    const uint pixel = uint(screen.y) * width + uint(screen.x);
-    const uint depth = floatBitsToUint(screen.z);
-    if (depth > depthHalves.at[2u * pixel + 1u]) continue;  // the high half: little-endian
-    atomicMin(words.at[pixel], packDepthWord(screen.z, i));
+  // Four points per invocation and iteration, from one 16-byte load (batches start at multiples
+  // of four slots, slices are whole multiples of four): four independent early-z reads in
+  // flight instead of one, as the CUDA raster reads them. The last partial four one by one.
+  const uint quadEnd = sFirst + (sCount & ~3u);
+  for (uint i = sFirst + 4u * gl_LocalInvocationIndex; i < quadEnd; i += 4u * 256u) {
+    uvec4 quad;
+    if (inTwoSlices) {
+      const uint64_t base = (i >> shift) == firstSlice ? firstBase : lastBase;
+      quad = QuadArray(base + 4ul * uint64_t(i & inSliceMask)).at[0];
+    } else {
+      quad = uvec4(positionAt(i), positionAt(i + 1u), positionAt(i + 2u), positionAt(i + 3u));
+    }
+    drawPoint(projection, quad.x, i, clipTested, filterTests, tested, width, words, depthHalves);
+    drawPoint(projection, quad.y, i + 1u, clipTested, filterTests, tested, width, words,
+              depthHalves);
+    drawPoint(projection, quad.z, i + 2u, clipTested, filterTests, tested, width, words,
+              depthHalves);
+    drawPoint(projection, quad.w, i + 3u, clipTested, filterTests, tested, width, words,
+              depthHalves);
+  }
+  for (uint i = quadEnd + gl_LocalInvocationIndex; i < end; i += 256u) {
+    drawPoint(projection, positionAt(i), i, clipTested, filterTests, tested, width, words,
+              depthHalves);
   }
 }
