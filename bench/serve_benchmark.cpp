@@ -35,8 +35,8 @@ using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
 struct Target {
-  std::string host;  // "127.0.0.1"
-  std::string port;  // "8080"
+  std::string host;   // "127.0.0.1"
+  std::string port;   // "8080"
   std::string token;  // "" when none
 };
 
@@ -47,13 +47,18 @@ Target parseUrl(const std::string& url) {
   const size_t slash = rest.find('/');
   const std::string authority = rest.substr(0, slash);
   const size_t colon = authority.rfind(':');
-  Target target{authority.substr(0, colon), colon == std::string::npos ? "80" : authority.substr(colon + 1), {}};
+  Target target{authority.substr(0, colon),
+                colon == std::string::npos ? "80" : authority.substr(colon + 1),
+                {}};
   const size_t token = url.find("token=");
-  if (token != std::string::npos) target.token = url.substr(token + 6, url.find('&', token) - token - 6);
+  if (token != std::string::npos)
+    target.token = url.substr(token + 6, url.find('&', token) - token - 6);
   return target;
 }
 
-double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+double ms(Clock::duration d) {
+  return std::chrono::duration<double, std::milli>(d).count();
+}
 
 double percentile(std::vector<double> values, double p) {
   if (values.empty()) return 0.0;
@@ -87,7 +92,8 @@ ClientResult runClient(const Target& target, int width, int height, double secon
       beast::flat_buffer buffer;
       http::response<http::string_body> response;
       http::read(socket, buffer, response);
-      if (response.result() != http::status::ok) throw std::runtime_error("the page: " + std::to_string(response.result_int()));
+      if (response.result() != http::status::ok)
+        throw std::runtime_error("the page: " + std::to_string(response.result_int()));
     }
     websocket::stream<tcp::socket> ws(io);
     net::connect(ws.next_layer(), endpoints);
@@ -169,12 +175,15 @@ int main(int argc, char** argv) {
   std::vector<ClientResult> results(static_cast<size_t>(clients));
   std::vector<std::thread> threads;
   for (int i = 0; i < clients; ++i) {
-    threads.emplace_back([&, i] { results[size_t(i)] = runClient(target, width, height, seconds); });
+    threads.emplace_back(
+        [&, i] { results[size_t(i)] = runClient(target, width, height, seconds); });
   }
   for (std::thread& thread : threads) thread.join();
   json report = {{"url", url}, {"clients", clients}, {"size", size}, {"results", json::array()}};
   int failed = 0;
-  std::printf("client  first image ms  frames/s  input->frame ms p50 / p95 / max  draw ms  encode ms  KB/frame  lost\n");
+  std::printf(
+      "client  first image ms  frames/s  input->frame ms p50 / p95 / max  draw ms  encode ms  "
+      "KB/frame  lost\n");
   for (size_t i = 0; i < results.size(); ++i) {
     const ClientResult& r = results[i];
     if (!r.error.empty()) {
@@ -183,8 +192,8 @@ int main(int argc, char** argv) {
       continue;
     }
     const double fps = r.seconds > 0.0 ? double(r.frames) / r.seconds : 0.0;
-    std::printf("%6zu  %14.1f  %8.1f  %9.1f / %5.1f / %5.1f  %7.2f  %9.2f  %8.1f  %4llu\n", i, r.firstImageMs,
-                fps, percentile(r.latencyMs, 0.5), percentile(r.latencyMs, 0.95),
+    std::printf("%6zu  %14.1f  %8.1f  %9.1f / %5.1f / %5.1f  %7.2f  %9.2f  %8.1f  %4llu\n", i,
+                r.firstImageMs, fps, percentile(r.latencyMs, 0.5), percentile(r.latencyMs, 0.95),
                 percentile(r.latencyMs, 1.0), percentile(r.drawMs, 0.5),
                 percentile(r.encodeMs, 0.5), percentile(r.bytes, 0.5) / 1024.0,
                 static_cast<unsigned long long>(r.lost));

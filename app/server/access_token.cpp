@@ -26,14 +26,16 @@ std::string readAccessToken(const std::string& path) {
   }
   while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) token.pop_back();
   if (token.size() < 16) {
-    throw InputError("--token-file '" + path + "': its first line must hold a token of 16 "
+    throw InputError("--token-file '" + path +
+                     "': its first line must hold a token of 16 "
                      "characters or more");
   }
   for (const char c : token) {
     const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                        c == '-' || c == '_';
     if (!plain) {
-      throw InputError("--token-file '" + path + "': a token holds letters, digits, '-' and '_' "
+      throw InputError("--token-file '" + path +
+                       "': a token holds letters, digits, '-' and '_' "
                        "only");
     }
   }

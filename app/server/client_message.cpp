@@ -174,7 +174,8 @@ ClientMessage parseObject(const json& message) {
   if (name == "keys") return parseKeys(message);
   if (name == "mode") {
     const json& camera = field(message, "camera");
-    if (camera != "orbit" && camera != "fly") throw Refusal{"'camera' must be \"orbit\" or \"fly\""};
+    if (camera != "orbit" && camera != "fly")
+      throw Refusal{"'camera' must be \"orbit\" or \"fly\""};
     return ModeMessage{camera == "orbit"};
   }
   if (name == "focus") {

@@ -67,15 +67,15 @@ struct ViewMessage {
 
 /// Drawing settings; only the fields the message holds change.
 struct SettingsMessage {
-  std::optional<int> pointSize;    ///< pixels, 1..16
+  std::optional<int> pointSize;  ///< pixels, 1..16
   std::optional<bool> edl;
   std::optional<bool> hq;
   std::optional<bool> lossless;
   /// The classes drawn: set (possibly to "all", an empty optional inside) when the message has
   /// "classes"; null there means every class.
   std::optional<std::optional<std::vector<uint8_t>>> classes;
-  std::optional<std::string> color;       ///< a colour mode's name (checked by the scene)
-  std::optional<uint64_t> pointBudget;    ///< points
+  std::optional<std::string> color;     ///< a colour mode's name (checked by the scene)
+  std::optional<uint64_t> pointBudget;  ///< points
 };
 
 struct AckMessage {
@@ -83,8 +83,8 @@ struct AckMessage {
 };
 
 using ClientMessage =
-    std::variant<ViewSizeMessage, DragMessage, WheelMessage, KeysMessage, ModeMessage,
-                 FocusMessage, PickMessage, HomeMessage, ViewMessage, SettingsMessage, AckMessage>;
+    std::variant<ViewSizeMessage, DragMessage, WheelMessage, KeysMessage, ModeMessage, FocusMessage,
+                 PickMessage, HomeMessage, ViewMessage, SettingsMessage, AckMessage>;
 
 /// The message `text` holds, or why it is refused (`error`, for the client): not JSON, not an
 /// object, an unknown type, a field missing, of the wrong type or out of range. Never throws.

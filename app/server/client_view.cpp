@@ -26,7 +26,9 @@ bool ClientView::keysHeld() const {
   return keys_.forward || keys_.back || keys_.left || keys_.right || keys_.up || keys_.down;
 }
 
-bool ClientView::flying() const { return keysHeld() && rig_.mode() == CameraMode::Fly; }
+bool ClientView::flying() const {
+  return keysHeld() && rig_.mode() == CameraMode::Fly;
+}
 
 void ClientView::touched(ServerClock::time_point now) {
   changed_ = true;
@@ -106,9 +108,8 @@ std::optional<ServerClock::time_point> ClientView::nextChance(ServerClock::time_
       framesSent_ > 0 ? lastFrame_ + frameInterval(limits_.maxFps) : now;
   if (changed_ || flying()) return std::max(now, rateFree);
   if (finalSent_) return std::nullopt;
-  const auto stillAt =
-      lastInput_ + std::chrono::duration_cast<ServerClock::duration>(
-                       std::chrono::duration<double>(limits_.stillSeconds));
+  const auto stillAt = lastInput_ + std::chrono::duration_cast<ServerClock::duration>(
+                                        std::chrono::duration<double>(limits_.stillSeconds));
   ServerClock::time_point chance = std::max(rateFree, stillAt);
   if (!sceneSettled) {
     chance = std::min(std::max(chance, lastFrame_ + kLoadingRedraw), lastInput_ + kFinalAnyway);

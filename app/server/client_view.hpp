@@ -35,9 +35,9 @@ enum class FrameKind {
 };
 
 struct PacingLimits {
-  double maxFps = 75.0;          ///< frames a second per client at most
-  int framesInFlight = 2;        ///< frames sent and not yet acknowledged, at most
-  double stillSeconds = 0.15;    ///< no input for this long: the view is still
+  double maxFps = 75.0;        ///< frames a second per client at most
+  int framesInFlight = 2;      ///< frames sent and not yet acknowledged, at most
+  double stillSeconds = 0.15;  ///< no input for this long: the view is still
 };
 
 class ClientView {
@@ -64,11 +64,15 @@ class ClientView {
   void touched(ServerClock::time_point now);
   /// The scene shown changed (nodes arrived, files loaded): a moving frame is owed, and the
   /// final one after it.
-  void sceneChanged() { changed_ = true; finalSent_ = false; }
+  void sceneChanged() {
+    changed_ = true;
+    finalSent_ = false;
+  }
 
   /// The frame owed at `now`: none before the client said its size (a frame at another size
-  /// would be wasted), while two frames await acknowledgement or the frame-rate limit holds; moving while the view changes or keys are held; the final frame once still
-  /// and `sceneSettled` (every node the view wants resident).
+  /// would be wasted), while two frames await acknowledgement or the frame-rate limit holds; moving
+  /// while the view changes or keys are held; the final frame once still and `sceneSettled` (every
+  /// node the view wants resident).
   FrameKind owed(ServerClock::time_point now, bool sceneSettled) const;
   /// When owed() may next say something other than None without new input (for the render
   /// loop's wait); nullopt when only input or an acknowledgement can change it.
@@ -78,6 +82,12 @@ class ClientView {
   void advance(ServerClock::time_point now);
   /// `base` (the scene's settings) with this client's, for a frame of `kind`.
   RenderSettings renderSettings(const RenderSettings& base, FrameKind kind) const;
+  /// A frame that could not be drawn (the renderer refused it): nothing more is owed until the
+  /// client changes something, so the failure is not repeated at the frame rate.
+  void drawFailed() {
+    changed_ = false;
+    finalSent_ = true;
+  }
   /// Records a frame drawn and sent; returns its number (from 1).
   uint64_t frameSent(FrameKind kind, ServerClock::time_point now);
   uint64_t framesSent() const { return framesSent_; }
@@ -93,8 +103,8 @@ class ClientView {
   int heightPx_ = 720;
   ClientSettings settings_;
   MotionKeys keys_;
-  bool sized_ = false;     // the client said its size
-  bool changed_ = true;    // a frame is owed for input or a scene change
+  bool sized_ = false;   // the client said its size
+  bool changed_ = true;  // a frame is owed for input or a scene change
   bool finalSent_ = false;
   ServerClock::time_point lastInput_{};
   ServerClock::time_point lastFrame_{};

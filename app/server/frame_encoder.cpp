@@ -94,8 +94,8 @@ void FrameEncoder::run(Lane& lane) {
                 .count();
         job.status["bytes"] = encoded.size();
         channel->sendFrame(job.status.dump(),
-                           frameMessage(job.frame, job.image->width, job.image->height,
-                                        job.format, job.final, encoded));
+                           frameMessage(job.frame, job.image->width, job.image->height, job.format,
+                                        job.final, encoded));
       } catch (const Error& error) {
         std::fprintf(stderr, "pcv serve: frame %llu not sent: %s\n",
                      static_cast<unsigned long long>(job.frame), error.what());

@@ -31,7 +31,7 @@ constexpr uint8_t kFrameFinal = 1;  ///< flags bit 0: the full-quality frame of 
 
 struct FrameJob {
   std::weak_ptr<ClientChannel> channel;
-  uint64_t client = 0;      ///< picks the thread: one client's frames stay in order
+  uint64_t client = 0;  ///< picks the thread: one client's frames stay in order
   uint64_t frame = 0;
   std::unique_ptr<Image> image;
   FrameFormat format = FrameFormat::Jpeg;

@@ -17,7 +17,9 @@ using nlohmann::json;
 /// (files arriving, streamed nodes decoded) this often.
 constexpr std::chrono::milliseconds kIdlePoll{20};
 
-json vec3Json(const glm::dvec3& v) { return json::array({v.x, v.y, v.z}); }
+json vec3Json(const glm::dvec3& v) {
+  return json::array({v.x, v.y, v.z});
+}
 
 /// The colour modes a scene offers the page: the ones colorPoints draws for it without falling
 /// back (rgb needs colours; intensity and classification their attributes).
@@ -27,7 +29,8 @@ std::vector<std::string> colorModesOf(const SceneParts& parts) {
   const auto has = [&](const char* name) {
     return std::find(attributes.begin(), attributes.end(), name) != attributes.end();
   };
-  if (parts.inCore.cloud().hasColor || parts.cylinders || parts.stream) modes.insert(modes.begin(), "rgb");
+  if (parts.inCore.cloud().hasColor || parts.cylinders || parts.stream)
+    modes.insert(modes.begin(), "rgb");
   if (has("intensity")) modes.push_back("intensity");
   if (has("classification")) modes.push_back("classification");
   return modes;
@@ -64,11 +67,11 @@ ViewService::ViewService(std::unique_ptr<Renderer> renderer, const ViewServiceOp
   } else {
     scene_->open(options_.files, true, options_.read);
   }
-  encoder_ = std::make_unique<FrameEncoder>(options_.encoderThreads,
-                                            [this](std::unique_ptr<Image> image) {
-                                              std::lock_guard lock(mutex_);
-                                              images_.push_back(std::move(image));
-                                            });
+  encoder_ =
+      std::make_unique<FrameEncoder>(options_.encoderThreads, [this](std::unique_ptr<Image> image) {
+        std::lock_guard lock(mutex_);
+        images_.push_back(std::move(image));
+      });
   thread_ = std::thread([this] { run(); });
 }
 
@@ -142,11 +145,14 @@ void ViewService::run() {
       }
       if (!drawNext()) waitForWork();
     } catch (const std::exception& error) {
-      // A frame the renderer refused (settings it cannot draw) or a device error: every client
-      // hears it, and the loop goes on with the next frame.
+      // The scene failed (a stream that stopped, a device lost): every client hears it, and
+      // the loop goes on after a pause rather than at the frame rate.
       std::fprintf(stderr, "pcv serve: %s\n", error.what());
-      for (auto& [id, client] : clients_) send(client, {{"type", "error"}, {"message", error.what()}});
-      waitForWork();
+      for (auto& [id, client] : clients_) {
+        send(client, {{"type", "error"}, {"message", error.what()}});
+      }
+      std::unique_lock lock(mutex_);
+      wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stopping_; });
     }
   }
 }
@@ -154,7 +160,9 @@ void ViewService::run() {
 void ViewService::handle(Event& event) {
   switch (event.kind) {
     case Event::Kind::Connect: {
-      Client& client = clients_.emplace(event.client, Client{event.channel, ClientView(options_.pacing)}).first->second;
+      Client& client =
+          clients_.emplace(event.client, Client{event.channel, ClientView(options_.pacing)})
+              .first->second;
       client.view.rig().setFollowsScene(true);
       break;
     }
@@ -305,9 +313,8 @@ std::optional<glm::dvec3> ViewService::pickWorld(const ClientView& view, int xPx
   if (xPx >= view.widthPx() || yPx >= view.heightPx()) return std::nullopt;
   scene_->updateStream(view.rig().camera(), view.widthPx(), view.heightPx());
   // The page counts rows from the top, the renderer from the bottom.
-  return scene_->pick(view.rig().camera(),
-                      view.renderSettings(options_.render, FrameKind::Moving), view.widthPx(),
-                      view.heightPx(), xPx, view.heightPx() - 1 - yPx);
+  return scene_->pick(view.rig().camera(), view.renderSettings(options_.render, FrameKind::Moving),
+                      view.widthPx(), view.heightPx(), xPx, view.heightPx() - 1 - yPx);
 }
 
 bool ViewService::drawNext() {
@@ -322,7 +329,15 @@ bool ViewService::drawNext() {
     const FrameKind kind = client.view.owed(now, settled);
     if (kind == FrameKind::None) continue;
     lastDrawn_ = it->first;
-    draw(it->first, client, kind);
+    try {
+      draw(it->first, client, kind);
+    } catch (const Error& error) {
+      // A frame the renderer refused (settings it cannot draw, a device out of memory): the
+      // client hears why, and is not drawn again until it changes something.
+      std::fprintf(stderr, "pcv serve: %s\n", error.what());
+      client.view.drawFailed();
+      send(client, {{"type", "error"}, {"message", error.what()}});
+    }
     return true;
   }
   return false;
@@ -341,8 +356,7 @@ void ViewService::draw(uint64_t id, Client& client, FrameKind kind) {
   const RenderSettings settings = view.renderSettings(options_.render, kind);
   std::unique_ptr<Image> image = takeImage(width, height);
   renderer_->render(parts.drawnSets(), makeViewTransform(camera, width, height, parts.origin),
-                    settings,
-                    RenderTarget{image->pixels.data(), width, height, MemorySpace::Host});
+                    settings, RenderTarget{image->pixels.data(), width, height, MemorySpace::Host});
   const double drawMs =
       std::chrono::duration<double, std::milli>(ServerClock::now() - start).count();
   const uint64_t frame = view.frameSent(kind, ServerClock::now());

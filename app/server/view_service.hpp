@@ -108,8 +108,8 @@ class ViewService {
   std::condition_variable wake_;
   std::deque<Event> events_;
   bool stopping_ = false;
-  uint64_t disconnectsAsked_ = 0;  // DisconnectAll events posted
-  uint64_t disconnectsDone_ = 0;   // and handled
+  uint64_t disconnectsAsked_ = 0;               // DisconnectAll events posted
+  uint64_t disconnectsDone_ = 0;                // and handled
   std::vector<std::unique_ptr<Image>> images_;  // drawn and encoded, to draw into again
   std::atomic<uint64_t> nextId_{1};
   std::atomic<size_t> clientCount_{0};

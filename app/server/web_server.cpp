@@ -44,7 +44,9 @@ constexpr size_t kMaxQueuedMessages = 64;
 /// Bad messages in a row that close the connection.
 constexpr int kMaxBadMessages = 10;
 
-std::string_view view(beast::string_view text) { return {text.data(), text.size()}; }
+std::string_view view(beast::string_view text) {
+  return {text.data(), text.size()};
+}
 
 /// What every connection shares.
 struct ServerState {
@@ -103,9 +105,9 @@ Response answer(const Request& request, const ServerState& state) {
   const PageFile* file = findPageFile(targetPath(view(request.target())));
   if (!file) return plainAnswer(request, http::status::not_found, "not found");
   if (const unsigned status = authorization(request, state)) {
-    return plainAnswer(request, http::int_to_status(status),
-                       status == 401 ? "this pcv serve needs the token its URL carries"
-                                     : "wrong token");
+    return plainAnswer(
+        request, http::int_to_status(status),
+        status == 401 ? "this pcv serve needs the token its URL carries" : "wrong token");
   }
   Response response{http::status::ok, request.version()};
   response.set(http::field::server, "pcv");
@@ -121,11 +123,10 @@ Response answer(const Request& request, const ServerState& state) {
           ? std::string()
           : std::string(state.tls ? " wss://" : " ws://") + std::string(host->value());
   response.set("Content-Security-Policy",
-               "default-src 'self'; img-src 'self' blob: data:; connect-src 'self'" +
-                   socketOrigin + "; frame-ancestors 'self'");
+               "default-src 'self'; img-src 'self' blob: data:; connect-src 'self'" + socketOrigin +
+                   "; frame-ancestors 'self'");
   if (state.options.token && queryParameter(view(request.target()), "token")) {
-    response.set(http::field::set_cookie, std::string(kTokenCookie) + "=" +
-                                              *state.options.token +
+    response.set(http::field::set_cookie, std::string(kTokenCookie) + "=" + *state.options.token +
                                               "; Path=/; HttpOnly; SameSite=Strict" +
                                               (state.tls ? "; Secure" : ""));
   }
@@ -173,9 +174,10 @@ class SocketSession : public ClientChannel,
   }
 
   void sendText(std::string text) override {
-    net::post(socket_.get_executor(), [self = this->shared_from_this(), text = std::move(text)]() mutable {
-      self->enqueue({true, std::vector<uint8_t>(text.begin(), text.end())});
-    });
+    net::post(socket_.get_executor(),
+              [self = this->shared_from_this(), text = std::move(text)]() mutable {
+                self->enqueue({true, std::vector<uint8_t>(text.begin(), text.end())});
+              });
   }
   void sendFrame(std::string status, std::vector<uint8_t> frame) override {
     net::post(socket_.get_executor(), [self = this->shared_from_this(), status = std::move(status),
@@ -185,8 +187,9 @@ class SocketSession : public ClientChannel,
     });
   }
   void close() override {
-    net::post(socket_.get_executor(),
-              [self = this->shared_from_this()] { self->closeWith(websocket::close_code::policy_error); });
+    net::post(socket_.get_executor(), [self = this->shared_from_this()] {
+      self->closeWith(websocket::close_code::policy_error);
+    });
   }
 
  private:
@@ -196,15 +199,17 @@ class SocketSession : public ClientChannel,
   };
 
   void read() {
-    socket_.async_read(incoming_, [self = this->shared_from_this()](beast::error_code error, size_t) {
-      if (error) {
-        self->leave();
-        return;
-      }
-      self->take();
-      // After a close began, its handshake does the reading: a second read would race it.
-      if (!self->closing_) self->read();
-    });
+    socket_.async_read(incoming_,
+                       [self = this->shared_from_this()](beast::error_code error, size_t) {
+                         if (error) {
+                           self->leave();
+                           return;
+                         }
+                         self->take();
+                         // After a close began, its handshake does the reading: a second read would
+                         // race it.
+                         if (!self->closing_) self->read();
+                       });
   }
 
   void take() {
@@ -222,7 +227,10 @@ class SocketSession : public ClientChannel,
       return;
     }
     const nlohmann::json error = {{"type", "error"}, {"message", parsed.error}};
-    enqueue({true, [&] { const std::string s = error.dump(); return std::vector<uint8_t>(s.begin(), s.end()); }()});
+    enqueue({true, [&] {
+               const std::string s = error.dump();
+               return std::vector<uint8_t>(s.begin(), s.end());
+             }()});
     if (++badInARow_ >= kMaxBadMessages) closeWith(websocket::close_code::policy_error);
   }
 
@@ -386,24 +394,25 @@ struct WebServer::Impl {
   std::chrono::steady_clock::time_point lastBusy = std::chrono::steady_clock::now();
 
   void accept() {
-    acceptor.async_accept(net::make_strand(io), [this](beast::error_code error, tcp::socket socket) {
-      if (error) {
-        if (error != net::error::operation_aborted) accept();
-        return;
-      }
-      // Frames and answers are small writes that must leave at once: Nagle's algorithm would
-      // hold each behind the client's delayed acknowledgement (tens of milliseconds).
-      socket.set_option(tcp::no_delay(true), error);
-      beast::tcp_stream stream(std::move(socket));
-      if (tls) {
-        std::make_shared<HttpSession<beast::ssl_stream<beast::tcp_stream>>>(
-            beast::ssl_stream<beast::tcp_stream>(std::move(stream), *tls), state)
-            ->start();
-      } else {
-        std::make_shared<HttpSession<beast::tcp_stream>>(std::move(stream), state)->start();
-      }
-      accept();
-    });
+    acceptor.async_accept(
+        net::make_strand(io), [this](beast::error_code error, tcp::socket socket) {
+          if (error) {
+            if (error != net::error::operation_aborted) accept();
+            return;
+          }
+          // Frames and answers are small writes that must leave at once: Nagle's algorithm would
+          // hold each behind the client's delayed acknowledgement (tens of milliseconds).
+          socket.set_option(tcp::no_delay(true), error);
+          beast::tcp_stream stream(std::move(socket));
+          if (tls) {
+            std::make_shared<HttpSession<beast::ssl_stream<beast::tcp_stream>>>(
+                beast::ssl_stream<beast::tcp_stream>(std::move(stream), *tls), state)
+                ->start();
+          } else {
+            std::make_shared<HttpSession<beast::tcp_stream>>(std::move(stream), state)->start();
+          }
+          accept();
+        });
   }
 
   void watchIdle() {
@@ -465,7 +474,9 @@ WebServer::~WebServer() {
   impl_->state->views.disconnectAll();
 }
 
-uint16_t WebServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+uint16_t WebServer::port() const {
+  return impl_->acceptor.local_endpoint().port();
+}
 
 std::string WebServer::url() const {
   const ServerState& state = *impl_->state;
@@ -484,6 +495,8 @@ void WebServer::run() {
   impl_->io.run();
 }
 
-void WebServer::stop() { impl_->io.stop(); }
+void WebServer::stop() {
+  impl_->io.stop();
+}
 
 }  // namespace pcv::app

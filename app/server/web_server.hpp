@@ -15,12 +15,12 @@
 namespace pcv::app {
 
 struct WebServerOptions {
-  std::string bind = "127.0.0.1";  ///< the address listened on
-  uint16_t port = 8080;            ///< 0: any free port (port() says which)
+  std::string bind = "127.0.0.1";    ///< the address listened on
+  uint16_t port = 8080;              ///< 0: any free port (port() says which)
   std::optional<std::string> token;  ///< required of every request when set
-  std::string certFile;            ///< PEM certificate chain: with keyFile, HTTPS and WSS
-  std::string keyFile;             ///< PEM private key
-  size_t maxClients = 16;          ///< WebSocket connections at once
+  std::string certFile;              ///< PEM certificate chain: with keyFile, HTTPS and WSS
+  std::string keyFile;               ///< PEM private key
+  size_t maxClients = 16;            ///< WebSocket connections at once
   /// Stop once no browser has been connected for this long (0: never); for tests and scripts.
   double exitWhenIdleSeconds = 0.0;
 };

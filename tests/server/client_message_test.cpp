@@ -67,13 +67,13 @@ TEST(ClientMessage, MalformedMessagesAreRefusedWithAReason) {
   expectRefused("");
   expectRefused("not json");
   expectRefused("[1,2]");
-  expectRefused(R"({"width":3})");                                   // no type
-  expectRefused(R"({"type":7})");                                    // type not a string
-  expectRefused(R"({"type":"shutdown"})");                           // unknown type
-  expectRefused(R"({"type":"size","width":640})");                   // a field missing
-  expectRefused(R"({"type":"size","width":"640","height":360})");    // the wrong type
-  expectRefused(R"({"type":"size","width":100000,"height":360})");   // out of range
-  expectRefused(R"({"type":"size","width":8,"height":360})");        // too small
+  expectRefused(R"({"width":3})");                                  // no type
+  expectRefused(R"({"type":7})");                                   // type not a string
+  expectRefused(R"({"type":"shutdown"})");                          // unknown type
+  expectRefused(R"({"type":"size","width":640})");                  // a field missing
+  expectRefused(R"({"type":"size","width":"640","height":360})");   // the wrong type
+  expectRefused(R"({"type":"size","width":100000,"height":360})");  // out of range
+  expectRefused(R"({"type":"size","width":8,"height":360})");       // too small
   expectRefused(R"({"type":"drag","dx":1e300,"dy":0,"button":"left"})");
   expectRefused(R"({"type":"drag","dx":1,"dy":0,"button":"thumb"})");
   expectRefused(R"({"type":"keys","held":["jump"]})");
@@ -82,7 +82,7 @@ TEST(ClientMessage, MalformedMessagesAreRefusedWithAReason) {
   expectRefused(R"({"type":"view","eye":[1,2,3],"yaw":0,"pitch":91})");
   expectRefused(R"({"type":"settings","pointSize":0})");
   expectRefused(R"({"type":"settings","classes":[300]})");
-  expectRefused(R"({"type":"settings","path":"/etc/passwd"})");     // unknown setting
+  expectRefused(R"({"type":"settings","path":"/etc/passwd"})");  // unknown setting
   expectRefused(R"({"type":"settings","pointBudget":-5})");
   expectRefused(R"({"type":"ack","frame":-1})");
 }

@@ -97,8 +97,10 @@ class Viewer {
     socket_.next_layer().connect({net::ip::make_address("127.0.0.1"), server.port()});
     limitReads(socket_.next_layer(), 10);
     if (!origin.empty()) {
-      socket_.set_option(websocket::stream_base::decorator(
-          [origin](websocket::request_type& request) { request.set(http::field::origin, origin); }));
+      socket_.set_option(
+          websocket::stream_base::decorator([origin](websocket::request_type& request) {
+            request.set(http::field::origin, origin);
+          }));
     }
     socket_.handshake(server.host(), target);
   }
