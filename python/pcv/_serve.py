@@ -4,11 +4,11 @@ import html
 import os
 import shutil
 import subprocess
-import tempfile
 import threading
 from pathlib import Path
 
-from ._pcv import Error, UnavailableError, write
+from ._pcv import Error, UnavailableError
+from ._sources import source_arguments
 
 
 def _pcv_command():
@@ -67,10 +67,6 @@ class Server:
                 'style="border:0" allow="clipboard-write"></iframe>')
 
 
-def _is_path(item):
-    return isinstance(item, (str, os.PathLike))
-
-
 def serve(source=None, rgb=None, *, port=0, bind="127.0.0.1", backend=None, token_file=None,
           args=()):
     """Serves files or points to web browsers, drawn on this machine's GPU (`pcv serve`).
@@ -101,18 +97,8 @@ def serve(source=None, rgb=None, *, port=0, bind="127.0.0.1", backend=None, toke
     if token_file is not None:
         command += ["--token-file", os.fspath(token_file)]
     command += [str(a) for a in args]
-    scratch = None
-    if source is None:
-        pass
-    elif _is_path(source):
-        command.append(os.fspath(source))
-    elif isinstance(source, (list, tuple)) and source and all(_is_path(s) for s in source):
-        command += [os.fspath(s) for s in source]
-    else:
-        scratch = tempfile.TemporaryDirectory(prefix="pcv-serve-")
-        points = Path(scratch.name) / "points.laz"
-        write(points, source, rgb)
-        command.append(str(points))
+    sources, scratch = source_arguments(source, rgb, "pcv-serve-")
+    command += sources
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
     # The URL is the first line pcv serve prints, once it listens.

@@ -3,10 +3,10 @@
 import os
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
-from ._pcv import UnavailableError, write
+from ._pcv import UnavailableError
+from ._sources import source_arguments
 
 
 def _viewer():
@@ -22,10 +22,6 @@ def _viewer():
         return str(beside)
     raise UnavailableError("pcv-view is not installed (nor named by $PCV_VIEW): pcv was built "
                            "without its viewer, or it is not on PATH")
-
-
-def _is_path(item):
-    return isinstance(item, (str, os.PathLike))
 
 
 def view(source=None, rgb=None, *, size=None, eye=None, yaw=None, pitch=None, backend=None,
@@ -56,18 +52,8 @@ def view(source=None, rgb=None, *, size=None, eye=None, yaw=None, pitch=None, ba
     if backend is not None:
         command += ["--backend", str(backend)]
     command += [str(a) for a in args]
-    scratch = None
-    if source is None:
-        pass
-    elif _is_path(source):
-        command.append(os.fspath(source))
-    elif isinstance(source, (list, tuple)) and source and all(_is_path(s) for s in source):
-        command += [os.fspath(s) for s in source]
-    else:
-        scratch = tempfile.TemporaryDirectory(prefix="pcv-view-")
-        points = Path(scratch.name) / "points.laz"
-        write(points, source, rgb)
-        command.append(str(points))
+    sources, scratch = source_arguments(source, rgb, "pcv-view-")
+    command += sources
     if not wait:
         process = subprocess.Popen(command)
         process.pcv_scratch = scratch  # removed when the Popen object goes
