@@ -198,12 +198,7 @@ void ViewService::greet(Client& client) {
     edl.edl = true;
     view.apply(edl, ServerClock::now());
   }
-  const Box3d bounds = scene_->shownBounds();
-  if (!bounds.empty() && view.rig().followsScene()) {
-    view.rig().frame(bounds, view.aspect());
-    view.rig().setMode(CameraMode::Orbit, view.rig().orbit().distance());
-    view.rig().setFollowsScene(true);
-  }
+  if (wantsFraming(client)) frameScene(client);
   send(client, {{"type", "hello"},
                 {"version", 1},
                 {"scene", sceneJson()},
@@ -211,20 +206,29 @@ void ViewService::greet(Client& client) {
   client.greeted = true;
 }
 
+bool ViewService::wantsFraming(const Client& client) const {
+  // A camera never framed on anything (its input came while the scene was still empty) is
+  // framed when the scene arrives, whatever it did meanwhile; one the user moved since is not.
+  return !scene_->shownBounds().empty() && (!client.framed || client.view.rig().followsScene());
+}
+
+void ViewService::frameScene(Client& client) {
+  CameraRig& rig = client.view.rig();
+  rig.frame(scene_->shownBounds(), client.view.aspect(),
+            scene_->loading() ? std::vector<glm::dvec3>()
+                              : framingSamples(scene_->parts().inCore.cloud()));
+  rig.setMode(CameraMode::Orbit, rig.orbit().distance());
+  rig.setFollowsScene(true);  // until the user moves it
+  client.framed = true;
+}
+
 void ViewService::takeSceneChanges() {
   const std::optional<Box3d> shown = scene_->poll();
   if (!shown) return;
   sceneClasses_ = classesPresent(scene_->parts().inCore.cloud(), scene_->coloring().used);
   for (auto& [id, client] : clients_) {
-    ClientView& view = client.view;
-    if (view.rig().followsScene() && !shown->empty()) {
-      view.rig().frame(*shown, view.aspect(),
-                       scene_->loading() ? std::vector<glm::dvec3>()
-                                         : framingSamples(scene_->parts().inCore.cloud()));
-      view.rig().setMode(CameraMode::Orbit, view.rig().orbit().distance());
-      view.rig().setFollowsScene(true);  // until the user moves it
-    }
-    view.sceneChanged();
+    if (wantsFraming(client)) frameScene(client);
+    client.view.sceneChanged();
     if (client.greeted) send(client, {{"type", "scene"}, {"scene", sceneJson()}});
   }
 }
@@ -256,13 +260,7 @@ void ViewService::handleMessage(Client& client, uint64_t id, const ClientMessage
     return;
   }
   if (std::holds_alternative<HomeMessage>(message)) {
-    const Box3d bounds = scene_->shownBounds();
-    if (!bounds.empty()) {
-      view.rig().frame(bounds, view.aspect(),
-                       scene_->loading() ? std::vector<glm::dvec3>()
-                                         : framingSamples(scene_->parts().inCore.cloud()));
-      view.rig().setMode(CameraMode::Orbit, view.rig().orbit().distance());
-    }
+    if (!scene_->shownBounds().empty()) frameScene(client);
     view.touched(now);
     return;
   }
@@ -297,13 +295,7 @@ void ViewService::handleMessage(Client& client, uint64_t id, const ClientMessage
   const bool sized = std::holds_alternative<ViewSizeMessage>(message);
   view.apply(message, now);
   // A view not yet moved keeps the scene framed at its new size.
-  if (sized && view.rig().followsScene() && !scene_->shownBounds().empty()) {
-    view.rig().frame(scene_->shownBounds(), view.aspect(),
-                     scene_->loading() ? std::vector<glm::dvec3>()
-                                       : framingSamples(scene_->parts().inCore.cloud()));
-    view.rig().setMode(CameraMode::Orbit, view.rig().orbit().distance());
-    view.rig().setFollowsScene(true);
-  }
+  if (sized && wantsFraming(client)) frameScene(client);
   if (std::holds_alternative<SettingsMessage>(message)) {
     send(client, {{"type", "settings"}, {"settings", settingsJson(view)}});
   }

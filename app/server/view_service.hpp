@@ -68,6 +68,7 @@ class ViewService {
     std::weak_ptr<ClientChannel> channel;
     ClientView view;
     bool greeted = false;
+    bool framed = false;  ///< its camera was framed on the scene once
   };
   struct Event {
     enum class Kind { Connect, Message, Disconnect, DisconnectAll } kind;
@@ -84,6 +85,9 @@ class ViewService {
                      std::optional<uint64_t> sequence);
   void greet(Client& client);
   void takeSceneChanges();
+  /// Whether `client`'s camera should be framed on the scene now, and framing it.
+  bool wantsFraming(const Client& client) const;
+  void frameScene(Client& client);
   /// Draws the next client owed a frame, after the last one drawn; false when none is.
   bool drawNext();
   void draw(uint64_t id, Client& client, FrameKind kind);
