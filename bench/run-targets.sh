@@ -40,4 +40,15 @@ if "$pcv" info --devices | grep -Eq '^Vulkan [0-9]+: .*\((discrete|integrated)';
 else
   echo "== no Vulkan GPU: the vulkan rows are left out" | tee -a "$out/bench.txt"
 fi
+# The viewer's hand-over to GL at 1280x720 (headless EGL): CUDA's surface, Vulkan's memory that
+# GL imported, and Vulkan through the host, each against the renderer's own frame.
+present="$build/bench/pcv_present_benchmark"
+if [ -x "$present" ]; then
+  for pair in "cuda surface" "vulkan memory" "vulkan host"; do
+    set -- $pair
+    echo "== pcv_present_benchmark --backend $1 --interop $2" | tee -a "$out/bench.txt"
+    "$present" --backend "$1" --interop "$2" --size 1280x720 --warmup 200 --frames 500 \
+      --json "$json/present-$1-$2.json" 2>&1 | tee -a "$out/bench.txt" || true
+  done
+fi
 tar -C "$json" -cf "$out/bench-json.tar" .
