@@ -226,10 +226,11 @@ void ViewService::takeSceneChanges() {
   const std::optional<Box3d> shown = scene_->poll();
   if (!shown) return;
   sceneClasses_ = classesPresent(scene_->parts().inCore.cloud(), scene_->coloring().used);
+  const json changed = {{"type", "scene"}, {"scene", sceneJson()}};
   for (auto& [id, client] : clients_) {
     if (wantsFraming(client)) frameScene(client);
     client.view.sceneChanged();
-    if (client.greeted) send(client, {{"type", "scene"}, {"scene", sceneJson()}});
+    if (client.greeted) send(client, changed);
   }
 }
 
@@ -284,11 +285,10 @@ void ViewService::handleMessage(Client& client, uint64_t id, const ClientMessage
       sceneChanged = true;
     }
     if (sceneChanged) {
+      const json changed = {{"type", "scene"}, {"scene", sceneJson()}};
       for (auto& [otherId, other] : clients_) {
         other.view.sceneChanged();
-        if (otherId != id && other.greeted) {
-          send(other, {{"type", "scene"}, {"scene", sceneJson()}});
-        }
+        if (otherId != id && other.greeted) send(other, changed);
       }
     }
   }

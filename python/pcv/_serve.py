@@ -2,27 +2,11 @@
 
 import html
 import os
-import shutil
 import subprocess
 import threading
-from pathlib import Path
 
 from ._pcv import Error, UnavailableError
-from ._sources import source_arguments
-
-
-def _pcv_command():
-    """pcv: $PCV_EXECUTABLE, else on PATH, else beside the package in a build tree."""
-    named = os.environ.get("PCV_EXECUTABLE")
-    if named:
-        return named
-    found = shutil.which("pcv")
-    if found:
-        return found
-    beside = Path(__file__).resolve().parents[2] / "app" / "pcv"
-    if beside.exists():
-        return str(beside)
-    raise UnavailableError("pcv is not installed (nor named by $PCV_EXECUTABLE)")
+from ._sources import find_executable, source_arguments
 
 
 class Server:
@@ -86,7 +70,7 @@ def serve(source=None, rgb=None, *, port=0, bind="127.0.0.1", backend=None, toke
         pcv.UnavailableError: pcv, or its serve command, cannot be found.
         pcv.Error: the server did not start (its message says why).
     """
-    pcv = _pcv_command()
+    pcv = find_executable("pcv", "PCV_EXECUTABLE", __file__)
     # A pcv without the command would take "serve" for a file to view: ask its help first.
     commands = subprocess.run([pcv, "--help"], capture_output=True, text=True).stdout
     if not any(line.split()[:1] == ["serve"] for line in commands.splitlines()):

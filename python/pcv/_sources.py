@@ -1,10 +1,30 @@
-"""What pcv.view and pcv.serve hand their executable: paths as they are, points as a file."""
+"""What pcv.view and pcv.serve run and hand it: the executable, paths as they are, points as a
+file."""
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
-from ._pcv import write
+from ._pcv import UnavailableError, write
+
+
+def find_executable(name, variable, module_file, why_missing=""):
+    """`name` (pcv, pcv-view): $`variable`, else on PATH, else beside the package whose module
+    `module_file` is, in a build tree (build/python/pcv/x.py: build/app/`name`).
+
+    Raises pcv.UnavailableError, with `why_missing` added, when none is found.
+    """
+    named = os.environ.get(variable)
+    if named:
+        return named
+    found = shutil.which(name)
+    if found:
+        return found
+    beside = Path(module_file).resolve().parents[2] / "app" / name
+    if beside.exists():
+        return str(beside)
+    raise UnavailableError(f"{name} is not installed (nor named by ${variable}){why_missing}")
 
 
 def _is_path(item):

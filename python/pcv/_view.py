@@ -1,27 +1,14 @@
 """pcv.view: pcv's window (pcv-view) on files or on points held in arrays."""
 
-import os
-import shutil
 import subprocess
-from pathlib import Path
 
-from ._pcv import UnavailableError
-from ._sources import source_arguments
+from ._sources import find_executable, source_arguments
 
 
 def _viewer():
     """pcv-view: $PCV_VIEW, else on PATH, else beside the package in a build tree."""
-    named = os.environ.get("PCV_VIEW")
-    if named:
-        return named
-    found = shutil.which("pcv-view")
-    if found:
-        return found
-    beside = Path(__file__).resolve().parents[2] / "app" / "pcv-view"
-    if beside.exists():
-        return str(beside)
-    raise UnavailableError("pcv-view is not installed (nor named by $PCV_VIEW): pcv was built "
-                           "without its viewer, or it is not on PATH")
+    return find_executable("pcv-view", "PCV_VIEW", __file__,
+                           ": pcv was built without its viewer, or it is not on PATH")
 
 
 def view(source=None, rgb=None, *, size=None, eye=None, yaw=None, pitch=None, backend=None,

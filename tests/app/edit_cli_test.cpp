@@ -25,23 +25,8 @@ namespace pcv {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<uint8_t> readBytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-/// Every record of a LAS, LAZ or COPC file, concatenated, and the record length.
-std::vector<uint8_t> fileRecords(const fs::path& path, LasWriteFormat* format = nullptr) {
-  const std::unique_ptr<PointRecordStream> stream = openLasRecords(path);
-  if (format) *format = stream->format();
-  std::vector<uint8_t> all;
-  const uint8_t* batch = nullptr;
-  for (uint64_t count; (count = stream->next(4096, batch)) > 0;) {
-    all.insert(all.end(), batch, batch + count * stream->format().recordLength);
-  }
-  return all;
-}
+using test::fileRecords;
+using test::readBytes;
 
 uint32_t classOf(const uint8_t* r, int format) {
   return format >= 6 ? r[16] : r[15] & 0x1F;

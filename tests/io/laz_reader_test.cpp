@@ -16,11 +16,6 @@
 namespace pcv::test {
 namespace {
 
-std::vector<uint8_t> readBytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
 void expectSameCloud(const PointCloud& a, const PointCloud& b) {
   ASSERT_EQ(a.size(), b.size());
   EXPECT_EQ(a.origin, b.origin);

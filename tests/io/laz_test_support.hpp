@@ -1,6 +1,6 @@
 /// @brief Helpers for the LAZ tests: the corpus manifest's oracle hashes, every record of a LAZ
-/// file decoded into one buffer, the raw record block of a LAS file, and the FNV-1a hash the
-/// manifest uses.
+/// file decoded into one buffer, the raw record block of a LAS file, the FNV-1a hash the
+/// manifest uses, a file's bytes, and every record of a LAS, LAZ or COPC file as pcv reads it.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "las/las_header.hpp"
 #include "laz/laz_records.hpp"
 #include "common/mapped_file.hpp"
+#include "pcv/io/point_records.hpp"
 #include "test_support.hpp"
 
 namespace pcv::test {
@@ -107,6 +110,26 @@ inline std::vector<uint8_t> lasRecordBlock(const std::filesystem::path& path) {
   const io::LasHeader header = io::parseLasHeader(file.bytes(), context);
   const uint8_t* begin = file.bytes().data() + header.pointsOffset;
   return std::vector<uint8_t>(begin, begin + header.pointCount * header.recordLength);
+}
+
+/// The bytes of a file.
+inline std::vector<uint8_t> readBytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Every record of a LAS, LAZ or COPC file, in file order, concatenated; its format into
+/// `format` where given.
+inline std::vector<uint8_t> fileRecords(const std::filesystem::path& path,
+                                        LasWriteFormat* format = nullptr) {
+  const std::unique_ptr<PointRecordStream> stream = openLasRecords(path);
+  if (format) *format = stream->format();
+  std::vector<uint8_t> all;
+  const uint8_t* batch = nullptr;
+  for (uint64_t count; (count = stream->next(4096, batch)) > 0;) {
+    all.insert(all.end(), batch, batch + count * stream->format().recordLength);
+  }
+  return all;
 }
 
 }  // namespace pcv::test

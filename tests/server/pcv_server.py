@@ -5,8 +5,10 @@ import subprocess
 import threading
 import urllib.parse
 
+from owned_process import OwnedProcess
 
-class PcvServer:
+
+class PcvServer(OwnedProcess):
     """`pcv serve ARGS...`; its URL is the first line it prints. Use as a context manager."""
 
     def __init__(self, pcv, *args, port=0, points=200000, startup_s=120):
@@ -43,18 +45,3 @@ class PcvServer:
 
     def log(self):
         return "".join(self.output)[-4000:]
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()

@@ -14,6 +14,8 @@ import time
 import urllib.error
 import urllib.request
 
+from owned_process import OwnedProcess
+
 ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"  # the W3C name of an element reference
 TAB = "\ue004"  # WebDriver's code of the Tab key
 HOME = "\ue011"
@@ -54,7 +56,7 @@ def _request(method, url, body=None, timeout=60):
         raise WebDriverError(f"{method} {url}: {detail.get('error')}: {detail.get('message')}")
 
 
-class ChromeDriver:
+class ChromeDriver(OwnedProcess):
     """A chromedriver process on a loopback port; sessions are headless Chromium windows."""
 
     def __init__(self, chromium, driver):
@@ -71,27 +73,13 @@ class ChromeDriver:
             except (OSError, WebDriverError, KeyError):
                 pass
             if time.monotonic() > deadline or self.process.poll() is not None:
-                self.close()
+                self.stop()
                 raise WebDriverError("chromedriver did not start")
             time.sleep(0.1)
 
     def session(self, width=800, height=600, scale=1):
         return Session(self, width, height, scale)
 
-    def close(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 class Session:

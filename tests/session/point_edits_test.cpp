@@ -15,6 +15,7 @@
 #include "las/las_header.hpp"
 #include "laz/laz_records.hpp"
 #include "laz_record_generator.hpp"
+#include "laz_test_support.hpp"
 #include "pcv/io/copc_hierarchy.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/las_writer.hpp"
@@ -28,27 +29,12 @@ namespace pcv {
 namespace {
 
 namespace fs = std::filesystem;
+using test::fileRecords;
+using test::readBytes;
 
 constexpr uint64_t kPoints = 30000;
 constexpr uint32_t kChunkPoints = 4000;
 constexpr double kScale = 0.01;
-
-std::vector<uint8_t> readBytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-/// Every record of a LAS, LAZ or COPC file, in file order, and its format.
-std::vector<uint8_t> fileRecords(const fs::path& path, LasWriteFormat* format = nullptr) {
-  const std::unique_ptr<PointRecordStream> stream = openLasRecords(path);
-  if (format) *format = stream->format();
-  std::vector<uint8_t> all;
-  const uint8_t* batch = nullptr;
-  for (uint64_t count; (count = stream->next(4096, batch)) > 0;) {
-    all.insert(all.end(), batch, batch + count * stream->format().recordLength);
-  }
-  return all;
-}
 
 /// The bytes of each chunk of a LAZ file, by the chunk table; and each chunk's point range.
 struct Chunks {
