@@ -43,6 +43,27 @@ json boundJson(double value) {
   return std::isfinite(value) ? json(value) : json(nullptr);
 }
 
+/// A view kept with a selection drawn in it: its anchor, its view-projection matrix (16 numbers,
+/// column by column) and the least clip w in front of it (null: none, an orthographic view).
+json viewJson(const SelectionView& view) {
+  json matrix = json::array();
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) matrix.push_back(view.viewProjection[c][r]);
+  }
+  return {{"anchor", {view.anchor.x, view.anchor.y, view.anchor.z}},
+          {"view_projection", matrix},
+          {"minimum_w", boundJson(view.minimumW)}};
+}
+
+json pairsJson(const std::vector<glm::dvec2>& points) {
+  json numbers = json::array();
+  for (const glm::dvec2& p : points) {
+    numbers.push_back(p.x);
+    numbers.push_back(p.y);
+  }
+  return numbers;
+}
+
 json selectionJson(const PointSelection& selection) {
   json select = json::object();
   const ClipSettings& clip = selection.clip;
@@ -58,17 +79,19 @@ json selectionJson(const PointSelection& selection) {
   if (clip.hasRegion()) select["keep"] = clip.keep == ClipKeep::Outside ? "outside" : "inside";
   if (clip.polygon) {
     if (clip.polygon->planVertices().empty()) {
-      throw InputError(
-          "a selection polygon drawn in a view is not logged: only plan polygons "
-          "(world x, y vertices) are");
+      select["view_polygon"] = {{"view", viewJson(clip.polygon->view())},
+                                {"vertices", pairsJson(clip.polygon->ndcVertices())}};
+    } else {
+      select["polygon"] = pairsJson(clip.polygon->planVertices());
     }
-    json vertices = json::array();
-    for (const glm::dvec2& v : clip.polygon->planVertices()) {
-      vertices.push_back(v.x);
-      vertices.push_back(v.y);
-    }
-    select["polygon"] = vertices;
     select["polygon_keep"] = clip.polygon->keepInside() ? "inside" : "outside";
+  }
+  if (selection.brush) {
+    const BrushSelection& brush = *selection.brush;
+    select["brush"] = {{"view", viewJson(brush.view())},
+                       {"window", {brush.windowWidth(), brush.windowHeight()}},
+                       {"radius", brush.radiusPx()},
+                       {"dabs", pairsJson(brush.dabs())}};
   }
   const PointFilter& filter = selection.filter;
   if (filter.filtersClasses()) select["classes"] = classListText(filter.classes);
@@ -132,6 +155,33 @@ class LogParser {
     return out;
   }
 
+  std::vector<glm::dvec2> pairs(const json& value, const std::string& where, size_t minPairs,
+                                size_t maxPairs) const {
+    const std::vector<double> v = numbers(value, where, 2 * minPairs, 2 * maxPairs, true);
+    std::vector<glm::dvec2> out;
+    for (size_t i = 0; i < v.size(); i += 2) out.push_back({v[i], v[i + 1]});
+    return out;
+  }
+
+  SelectionView view(const json& value, const std::string& where) const {
+    if (!value.is_object()) fail(where, "an object with anchor, view_projection and minimum_w");
+    SelectionView view;
+    const std::vector<double> anchor =
+        numbers(member(value, "anchor", where), where + ".anchor", 3, 3, false);
+    view.anchor = {anchor[0], anchor[1], anchor[2]};
+    const std::vector<double> matrix = numbers(member(value, "view_projection", where),
+                                               where + ".view_projection", 16, 16, false);
+    for (int c = 0; c < 4; ++c) {
+      for (int r = 0; r < 4; ++r) view.viewProjection[c][r] = matrix[size_t(c * 4 + r)];
+    }
+    const json& minimumW = member(value, "minimum_w", where);
+    if (!minimumW.is_null() && !(minimumW.is_number() && std::isfinite(minimumW.get<double>()))) {
+      fail(where + ".minimum_w", "a finite number or null");
+    }
+    view.minimumW = minimumW.is_null() ? -INFINITY : minimumW.get<double>();
+    return view;
+  }
+
   bool inside(const json& value, const std::string& where) const {
     if (value == "inside") return true;
     if (value == "outside") return false;
@@ -161,14 +211,18 @@ class LogParser {
 
   PointSelection selection(const json& select, const std::string& where) const {
     if (!select.is_object()) fail(where, "an object");
-    static const char* const kKnown[] = {"box",          "slab",    "keep",    "polygon",
-                                         "polygon_keep", "classes", "returns", "ranges"};
+    static const char* const kKnown[] = {"box",     "slab",         "keep",    "polygon",
+                                         "view_polygon", "polygon_keep", "brush", "classes",
+                                         "returns", "ranges"};
     for (const auto& [name, value] : select.items()) {
       if (std::find(std::begin(kKnown), std::end(kKnown), name) == std::end(kKnown)) {
         fail(where + "." + name,
-             "one of box, slab, keep, polygon, polygon_keep, classes, "
+             "one of box, slab, keep, polygon, view_polygon, polygon_keep, brush, classes, "
              "returns, ranges");
       }
+    }
+    if (select.contains("polygon") && select.contains("view_polygon")) {
+      fail(where, "one of polygon and view_polygon, not both");
     }
     PointSelection selection;
     ClipSettings& clip = selection.clip;
@@ -200,6 +254,33 @@ class LogParser {
                               inside(select["polygon_keep"], where + ".polygon_keep");
       clip.polygon = words(where + ".polygon",
                            [&] { return PolygonSelection::plan(std::move(vertices), keepInside); });
+    }
+    if (select.contains("view_polygon")) {
+      const std::string at = where + ".view_polygon";
+      const json& drawn = select["view_polygon"];
+      if (!drawn.is_object()) fail(at, "an object with view and vertices");
+      const SelectionView view = this->view(member(drawn, "view", at), at + ".view");
+      const std::vector<glm::dvec2> vertices =
+          pairs(member(drawn, "vertices", at), at + ".vertices", 3, PolygonSelection::kMaxVertices);
+      const bool keepInside = !select.contains("polygon_keep") ||
+                              inside(select["polygon_keep"], where + ".polygon_keep");
+      clip.polygon =
+          words(at, [&] { return PolygonSelection::inView(view, vertices, keepInside); });
+    }
+    if (select.contains("brush")) {
+      const std::string at = where + ".brush";
+      const json& brush = select["brush"];
+      if (!brush.is_object()) fail(at, "an object with view, window, radius and dabs");
+      const SelectionView view = this->view(member(brush, "view", at), at + ".view");
+      const std::vector<double> window =
+          numbers(member(brush, "window", at), at + ".window", 2, 2, false);
+      const json& radius = member(brush, "radius", at);
+      if (!radius.is_number()) fail(at + ".radius", "a number of pixels");
+      const std::vector<glm::dvec2> dabs =
+          pairs(member(brush, "dabs", at), at + ".dabs", 1, BrushSelection::kMaxDabs);
+      selection.brush = words(at, [&] {
+        return BrushSelection(view, window[0], window[1], dabs, radius.get<double>());
+      });
     }
     PointFilter& filter = selection.filter;
     if (select.contains("classes")) {

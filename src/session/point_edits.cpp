@@ -101,7 +101,7 @@ void FileChanges::merge(std::span<const RecordChange> newer) {
 RegionTest editsRegion(std::span<const PointEdit> edits) {
   std::vector<RegionTest> tests;
   for (const PointEdit& edit : edits) {
-    RegionTest test = selectionRegionTest(edit.selection.clip);
+    RegionTest test = selectionRegionTest(edit.selection);
     if (!test) return {};
     tests.push_back(std::move(test));
   }

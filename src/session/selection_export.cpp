@@ -49,11 +49,16 @@ bool clipKeeps(const ClipSettings& clip, const glm::dvec3& p) {
 RecordPredicate selectionPredicate(const PointSelection& selection) {
   validateClipSettings(selection.clip);
   const ClipSettings clip = selection.clip;
+  const std::optional<BrushSelection> brush = selection.brush;
   if (!selection.filter.active()) {
-    return [clip](const RecordPoint& p) { return clipKeeps(clip, p.world); };
+    return [clip, brush](const RecordPoint& p) {
+      return clipKeeps(clip, p.world) && (!brush || brush->selects(p.world));
+    };
   }
   RecordPredicate filter = filterPredicate(selection.filter);
-  return [clip, filter](const RecordPoint& p) { return clipKeeps(clip, p.world) && filter(p); };
+  return [clip, filter, brush](const RecordPoint& p) {
+    return clipKeeps(clip, p.world) && (!brush || brush->selects(p.world)) && filter(p);
+  };
 }
 
 std::optional<Box3d> selectionRegion(const ClipSettings& clip) {
@@ -79,12 +84,21 @@ RegionTest selectionRegionTest(const ClipSettings& clip) {
   };
 }
 
+RegionTest selectionRegionTest(const PointSelection& selection) {
+  RegionTest clip = selectionRegionTest(selection.clip);
+  if (!selection.brush) return clip;
+  const std::optional<BrushSelection> brush = selection.brush;
+  return [clip, brush](const Box3d& bounds) {
+    return (!clip || clip(bounds)) && brush->mayMeet(bounds);
+  };
+}
+
 PointRecordSource selectedFileRecords(const std::vector<std::string>& inputs, int pointFormat,
                                       const PointSelection& selection, bool exactCount,
                                       std::atomic<uint64_t>* pointsRead) {
   if (inputs.empty()) throw InputError("no input to export from");
   const std::vector<std::string> files = filesOfInputs(inputs);
-  const RegionTest region = selectionRegionTest(selection.clip);
+  const RegionTest region = selectionRegionTest(selection);
   const RecordPredicate keep = selectionPredicate(selection);
   const PointRecordSource all = pointFileRecords(files, pointFormat, region);
   return [all, keep, exactCount, pointsRead] {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pcv/core/bounds.hpp"
+#include "pcv/core/brush_selection.hpp"
 #include "pcv/core/partial_file.hpp"
 #include "pcv/core/point_filter.hpp"
 #include "pcv/io/copc_writer.hpp"
@@ -23,8 +24,11 @@ namespace pcv {
 struct PointSelection {
   ClipSettings clip;   ///< box and slab, kept inside or outside (world coordinates); polygon
   PointFilter filter;  ///< classes, returns, attribute ranges
+  /// A brush stroke painted in the viewer: only the points under it (and in the clip region,
+  /// passing the filters) are selected.
+  std::optional<BrushSelection> brush;
 
-  bool active() const { return clip.active() || filter.active(); }
+  bool active() const { return clip.active() || filter.active() || brush.has_value(); }
 };
 
 /// Whether `input` names a dataset: a folder, or a .vpc file (local or a URL).
@@ -47,6 +51,8 @@ std::optional<Box3d> selectionRegion(const ClipSettings& clip);
 /// of selectionRegion and the polygon (kept inside) may meet it. Empty when points anywhere may
 /// be kept.
 RegionTest selectionRegionTest(const ClipSettings& clip);
+/// The same for a whole selection: its brush stroke too.
+RegionTest selectionRegionTest(const PointSelection& selection);
 
 /// The records of `inputs` (LAS, LAZ, COPC files; folders and .vpc stand for their tiles; other
 /// formats are read whole) that `selection` keeps, merged in order; `pointFormat` >= 0

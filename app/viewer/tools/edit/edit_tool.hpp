@@ -1,0 +1,101 @@
+/// @brief The Edit tool: change the classes of points and delete (withhold) or restore them,
+/// with unlimited undo and redo, and save the edits into the scene's LAS, LAZ and COPC files
+/// (only what changed rewritten) or a copy. What an action changes is the selection: a brush
+/// stroke painted on the view (K paints; every point under the brush that the clip region and
+/// filters draw), or everything the clip region and filters draw. The scene shows the edits at
+/// once (files read whole laid out again, a stream's nodes edited as they decode); the edit log
+/// replays them with `pcv edit --apply`. Script commands:
+///   <seconds> edit_brush on|off                 (painting: a left drag paints a stroke)
+///   <seconds> edit_radius <pixels>
+///   <seconds> edit_stroke x0,y0 [x1,y1 ...]     (a stroke of dabs at window pixels)
+///   <seconds> edit_select brush|shown
+///   <seconds> edit_set_class <0-255>
+///   <seconds> edit_delete
+///   <seconds> edit_restore
+///   <seconds> edit_undo
+///   <seconds> edit_redo
+///   <seconds> edit_save                         (in place; the script waits for it)
+///   <seconds> edit_save_as <path>               (a file, or a folder for several)
+///   <seconds> edit_log <path>                   (the edits applied, as JSON)
+/// The run report's "edit" says what the history holds and what the last save did.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "pcv/core/brush_selection.hpp"
+#include "pcv/core/camera.hpp"
+#include "pcv/session/edit_history.hpp"
+#include "viewer/tools/edit/edit_saver.hpp"
+#include "viewer/tools/tool_host.hpp"
+#include "viewer/tools/viewer_tool.hpp"
+
+namespace pcv::app {
+
+/// What an action changes.
+enum class EditTarget {
+  Brush,  ///< the points under the stroke painted (in the clip region, passing the filters)
+  Shown,  ///< every point the clip region and filters draw
+};
+
+class EditTool final : public ViewerTool {
+ public:
+  explicit EditTool(ToolHost& host) : host_(host) {}
+
+  bool onKey(const KeyEvent& event) override;
+  bool onButton(const ButtonEvent& event) override;
+  bool onCursor(const CursorEvent& event) override;
+  /// The stroke being painted or the one painted; with none, leaves painting.
+  bool cancel() override;
+  const char* sectionTitle() const override { return "Edit"; }
+  bool inUse() const override {
+    return painting_ || history_.unsaved() || history_.canRedo() || saver_.running();
+  }
+  void drawSection() override;
+  void drawOverlay(const ScreenProjector& projector) override;
+  void addScriptCommands(ScriptCommands& commands) override;
+  void onFrame(double nowSeconds) override;
+  void addToReport(nlohmann::json& report) const override;
+
+ private:
+  void setPainting(bool on);
+  void beginStroke(glm::dvec2 atPx);
+  void addDab(glm::dvec2 atPx);
+  void endStroke();
+  /// Applies `action` (with `classification` for SetClass) to the selection; false, said in
+  /// the error window, when there is nothing to select.
+  bool act(EditAction action, uint32_t classification = 0);
+  void undo();
+  void redo();
+  /// Shows the history's edits on the scene.
+  void showEdits();
+  bool startSave(const EditSaveTarget& target);
+  void writeLog(const std::string& path);
+  /// Takes a save that ended: says it, and after a save in place the files hold the edits.
+  void finishSave();
+  /// Drops the history when the scene was replaced (its edits went with it).
+  void followScene();
+
+  ToolHost& host_;
+  EditHistory history_;
+  EditTarget target_ = EditTarget::Brush;
+  int classChoice_ = 2;  ///< ground
+  bool painting_ = false;
+  double radiusPx_ = 24.0;
+  // The stroke being painted (dragging_) or the last one painted (stroke_), with its view.
+  bool dragging_ = false;
+  std::vector<glm::dvec2> dabs_;
+  Camera strokeCamera_;
+  glm::dvec2 strokeWindow_{0.0};
+  std::optional<BrushSelection> stroke_;
+  EditSaver saver_;
+  std::optional<EditSaveOutcome> lastSave_;
+  std::string saveAsPath_ = "edited.laz";
+  std::string logPath_ = "edits.json";
+  uint64_t sceneGeneration_ = 0;
+};
+
+}  // namespace pcv::app
