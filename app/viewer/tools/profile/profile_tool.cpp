@@ -11,6 +11,7 @@
 #include "pcv/core/profile_corridor.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/session/cloud_writer.hpp"
+#include "pcv/session/profile_figure.hpp"
 #include "viewer/input/input_script.hpp"
 
 namespace pcv::app {
@@ -173,16 +174,27 @@ void ProfileTool::cut() {
                                              : extractProfile(parts.files(), corridor);
     if (!profile.crs.known()) profile.crs = host_.coordinateSystem();  // the CSV names the unit
     if (!renderer_) renderer_ = createRenderer("cpu");
-    RenderSettings settings;
-    settings.quality.pointSizePx = 2;  // a profile is thin: wider points read better
-    view_.image = renderProfileImage(profile, *renderer_, kImageWidthPx, kImageHeightPx, settings);
-    view_.camera = profileImageCamera(profile, kImageWidthPx, kImageHeightPx);
+    // The figure `pcv profile --out` writes: points sized from the corridor's density, axes
+    // with numbers and units, the line as its title.
+    const ProfileFigureLayout layout = profileFigureLayout(kImageWidthPx, kImageHeightPx);
+    const LengthUnit unit = profile.crs.lengthUnit();
+    const ProfileFigure figure = renderProfileFigure(
+        profile, *renderer_, kImageWidthPx, kImageHeightPx, RenderSettings{},
+        {.title = profileTitle(corridor, unit),
+         .unit = unit,
+         .verticalUnit = profile.crs.verticalUnit});
+    view_.image = figure.image;
+    view_.dataLeft = layout.left;
+    view_.dataBottom = layout.bottom;
+    view_.dataWidth = layout.dataWidth();
+    view_.dataHeight = layout.dataHeight();
+    view_.camera = profileImageCamera(profile, view_.dataWidth, view_.dataHeight);
     view_.uploaded = false;
     view_.open = true;
     view_.measured.clear();
     view_.points = profile.size();
     view_.length = corridor.length();
-    view_.unit = profile.crs.lengthUnit();
+    view_.unit = unit;
     std::fprintf(stderr, "pcv: profile: %llu points, line %s long, width %s\n",
                  static_cast<unsigned long long>(profile.size()),
                  exactFloatText(float(corridor.length())).c_str(),

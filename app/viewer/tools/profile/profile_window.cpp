@@ -1,5 +1,5 @@
-// The Profile window: the image the renderer drew of the corridor (distance against height),
-// shown through a GL texture, and two clicks measured in world units.
+// The Profile window: the figure of the corridor (distance against height, with axes), shown
+// through a GL texture, and two clicks in its data area measured in world units.
 #include "viewer/tools/profile/profile_window.hpp"
 
 #include <epoxy/gl.h>
@@ -71,19 +71,26 @@ void drawProfileWindow(ProfileView& view) {
   ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(view.texture.id())),
                ImVec2(float(view.image.width), float(view.image.height)), ImVec2(0, 1),
                ImVec2(1, 0));
+  // The data area's top left corner in the window: the figure's margins are around it.
+  const ImVec2 dataOrigin(
+      origin.x + float(view.dataLeft),
+      origin.y + float(view.image.height - view.dataBottom - view.dataHeight));
   if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) {
     const ImVec2 mouse = ImGui::GetMousePos();
-    const double x = mouse.x - origin.x, y = double(view.image.height) - (mouse.y - origin.y);
-    if (view.measured.size() == 2) view.measured.clear();
-    view.measured.push_back(
-        profileImagePosition(view.camera, view.image.width, view.image.height, x, y));
+    const double x = mouse.x - dataOrigin.x;
+    const double y = double(view.dataHeight) - (mouse.y - dataOrigin.y);
+    if (x >= 0.0 && y >= 0.0 && x < view.dataWidth && y < view.dataHeight) {
+      if (view.measured.size() == 2) view.measured.clear();
+      view.measured.push_back(
+          profileImagePosition(view.camera, view.dataWidth, view.dataHeight, x, y));
+    }
   }
   ImDrawList& draw = *ImGui::GetWindowDrawList();
-  const double pixelsPerUnit = double(view.image.width) / view.camera.orthoWidth;
+  const double pixelsPerUnit = double(view.dataWidth) / view.camera.orthoWidth;
   auto toScreen = [&](const glm::dvec2& p) {
-    const double x = (p.x - view.camera.eye.x) * pixelsPerUnit + 0.5 * view.image.width;
-    const double y = 0.5 * view.image.height - (p.y - view.camera.eye.z) * pixelsPerUnit;
-    return ImVec2(origin.x + float(x), origin.y + float(y));
+    const double x = (p.x - view.camera.eye.x) * pixelsPerUnit + 0.5 * view.dataWidth;
+    const double y = 0.5 * view.dataHeight - (p.y - view.camera.eye.z) * pixelsPerUnit;
+    return ImVec2(dataOrigin.x + float(x), dataOrigin.y + float(y));
   };
   for (const glm::dvec2& p : view.measured) {
     draw.AddCircleFilled(toScreen(p), 4.0f, IM_COL32(255, 220, 0, 255));

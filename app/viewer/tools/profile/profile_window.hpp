@@ -1,6 +1,7 @@
-/// @brief The Profile window and section drawing: the profile image (a GL texture of the image
-/// the renderer drew), clicks in it measured as distance along the line and height, and the
-/// section's width, line and export fields.
+/// @brief The Profile window and section drawing: the profile figure (a GL texture of the
+/// figure `pcv profile --out` writes: the points the renderer drew, axes with numbers, a title),
+/// clicks in its data measured as distance along the line and height, and the section's width,
+/// line and export fields.
 #pragma once
 
 #include <optional>
@@ -18,8 +19,10 @@ namespace pcv::app {
 
 /// The profile's image and what is measured in it.
 struct ProfileView {
-  Image image;                       ///< as the renderer drew it (row 0 at the bottom)
-  Camera camera;                     ///< the front view it was drawn from
+  Image image;                       ///< the figure (row 0 at the bottom): data, axes, title
+  Camera camera;                     ///< the front view its data area was drawn from
+  /// Where the data lies in the figure: clicks are measured there.
+  int dataLeft = 0, dataBottom = 0, dataWidth = 0, dataHeight = 0;
   GlTexture texture;                 ///< the image uploaded; made at first draw
   bool uploaded = false;             ///< the texture holds `image`
   bool open = false;                 ///< the window is shown
