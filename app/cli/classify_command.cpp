@@ -209,7 +209,8 @@ void addClassifyCommand(CLI::App& cli) {
       "--buffer", options->buffer,
       "Classify tile by tile, each tile with its neighbours' points within this distance, map "
       "units (default for a dataset: twice the ground window plus 4 cells, at least the noise "
-      "radius: each tile's classes are then those of the whole dataset; see docs/classify.md)");
+      "radius, which gave each tile the whole dataset's classes on the terrains tested; see "
+      "docs/classify.md)");
   classify
       ->add_option("--memory", options->memoryBytes,
                    "Memory for classifying, e.g. 8G (default: half of RAM, shared by the ranks on "

@@ -12,6 +12,7 @@
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
 #include "pcv/session/tiled_classification.hpp"
+#include "pcv/stream/tile_set.hpp"
 #include "rank_group.hpp"
 #include "options/run_report.hpp"
 
@@ -104,8 +105,10 @@ std::optional<ClassifyTilesSummary> runClassifyTiles(const ClassifyTilesRun& run
   std::string planError;
   try {
     checkClassifySettings(run.settings);
-    if (!run.outputDir.empty() && std::filesystem::exists(run.outputDir) &&
-        !std::filesystem::is_directory(run.outputDir)) {
+    // A name like a point file's, not there yet, is taken for a file meant, not a folder.
+    if (!run.outputDir.empty() &&
+        (std::filesystem::exists(run.outputDir) ? !std::filesystem::is_directory(run.outputDir)
+                                                : hasTileExtension(run.outputDir))) {
       throw InputError(run.outputDir +
                        ": a dataset is classified into a folder, one file per tile, and this is "
                        "a file (give a folder, or --in-place)");

@@ -5,6 +5,10 @@
 // noise is asked for. The filters see nothing of the tile's position in the dataset but the
 // grid window, which is why a tile's classes do not depend on who classifies it or with what.
 //
+// In place, a tile may be rewritten while another tile's run reads it as a neighbour: the record
+// sink renames a complete file over it (a reader holds the old file or the new one, never part
+// of either), and only classes change, so the neighbour's positions are the same either way.
+//
 // Lanes as in convertTiles: threads that each take the next tile with their share of the cores
 // and of the memory; as many as cores, tiles and the memory (one tile's run each) allow.
 #include "pcv/session/tiled_classification.hpp"

@@ -127,8 +127,8 @@ class ClassifyTilesCli : public ::testing::Test {
     writeTerrain(whole_, tiles_);
     pointCount_ = classesByPosition(whole_).size();
     std::string text;
-    ASSERT_EQ(run(whole_.string() + " " + dir_.file("whole_classified.las").string() +
-                      " " + filters_ + " --report " + dir_.file("whole.json").string(),
+    ASSERT_EQ(run(whole_.string() + " " + dir_.file("whole_classified.las").string() + " " +
+                      filters_ + " --report " + dir_.file("whole.json").string(),
                   &text),
               0)
         << text;
@@ -244,6 +244,24 @@ TEST_F(ClassifyTilesCli, CopcTilesGetTheWholeFilesClasses) {
   EXPECT_LT(tiled.value("bufferPoints", neighbourPoints), neighbourPoints) << tiled;
 }
 
+TEST_F(ClassifyTilesCli, FilesPastTheMemoryBudgetAreClassifiedTileByTileInPlace) {
+  // One file needing more than --memory: with an output file that is an error (the output of a
+  // tiled run is a folder); in place, it is classified as a dataset of one tile.
+  const auto output = dir_.file("small_budget.las");
+  EXPECT_EQ(run(whole_.string() + " " + output.string() + " " + filters_ + " --memory 1M"), 1);
+  EXPECT_FALSE(std::filesystem::exists(output));
+  const auto copy = dir_.file("copy.las"), report = dir_.file("budget.json");
+  std::filesystem::copy_file(whole_, copy);
+  std::string text;
+  ASSERT_EQ(
+      run(copy.string() + " --in-place --memory 1M --report " + report.string() + " " + filters_,
+          &text),
+      0)
+      << text;
+  EXPECT_TRUE(test::readJsonReport(report)["classify"].value("tiled", false));
+  EXPECT_EQ(classesByPosition(copy), wholeClasses_);
+}
+
 TEST(ClassifyTilesLake, AnEmptyAreaAcrossTileCornersKeepsTheWholeFilesClasses) {
   // A lake of 120 m (no points) about the corner of four tiles, wider than the default buffer:
   // the ground filter fills its cells from their surroundings, which a tile's run sees only
@@ -305,8 +323,10 @@ TEST_F(ClassifyTilesCli, InputsAreNeverOverwrittenAndBadBuffersAreErrors) {
   EXPECT_EQ(run(tiles_.string() + " " + out.string() + " --ground"), 1);
   EXPECT_EQ(bytesOf(out / "tile_0.las"), written);
   EXPECT_EQ(run(tiles_.string() + " " + out.string() + " --ground --overwrite", &text), 0) << text;
-  // A file as the output of a dataset.
+  // A file as the output of a dataset, there or not.
   EXPECT_EQ(run(tiles_.string() + " " + whole_.string() + " --ground --overwrite"), 1);
+  EXPECT_EQ(run(tiles_.string() + " " + dir_.file("new.las").string() + " --ground"), 1);
+  EXPECT_FALSE(std::filesystem::exists(dir_.file("new.las")));
   // Bad buffers: nothing written.
   for (const char* buffer : {"-1", "nan", "inf"}) {
     const auto target = dir_.file("bad");
