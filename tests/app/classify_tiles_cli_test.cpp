@@ -216,9 +216,10 @@ TEST_F(ClassifyTilesCli, InPlaceRewritesEachTileWithTheWholeFilesClasses) {
   }
 }
 
-TEST_F(ClassifyTilesCli, CopcTilesGetTheWholeFilesClasses) {
-  // COPC tiles of small nodes (each tile's run reads the nodes of its neighbours that meet its
-  // buffer), written as COPC; the points of the buffers are fewer than the neighbours'.
+TEST_F(ClassifyTilesCli, CopcTilesOfAVpcGetTheWholeFilesClasses) {
+  // COPC tiles of small nodes and their VPC (each tile's run reads the nodes of its neighbours
+  // that meet its buffer), written as COPC; the points of the buffers are fewer than the
+  // neighbours'.
   std::string text;
   const auto copc = dir_.file("copc");
   ASSERT_EQ(
@@ -227,12 +228,12 @@ TEST_F(ClassifyTilesCli, CopcTilesGetTheWholeFilesClasses) {
                        &text),
       0)
       << text;
-  std::filesystem::remove(copc / "dataset.vpc");
+  // The dataset as its VPC names it.
   const auto out = dir_.file("copc_out"), report = dir_.file("copc.json");
-  ASSERT_EQ(
-      run(copc.string() + " " + out.string() + " " + filters_ + " --report " + report.string(),
-          &text),
-      0)
+  ASSERT_EQ(run((copc / "dataset.vpc").string() + " " + out.string() + " " + filters_ +
+                    " --report " + report.string(),
+                &text),
+            0)
       << text;
   expectWholeFileClasses(out);
   const nlohmann::json tiled = test::readJsonReport(report)["classify"];
