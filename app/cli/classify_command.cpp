@@ -46,7 +46,8 @@ bool classifiesTileByTile(const ClassifyOptions& options, const std::vector<std:
                           const ClassifySettings& settings) {
   if (options.bufferGiven || namesDataset(inputs)) return true;
   const TileSet set = describeTiles(inputs);
-  const uint64_t needed = classificationBytes(set.pointCount, set.bounds, settings);
+  // Headers of all zeros leave the grid out of the estimate (the points' extent is unknown).
+  const uint64_t needed = classificationBytes(set.pointCount, declaredBounds(set), settings);
   const uint64_t budget = options.memoryBytes ? options.memoryBytes : halfOfMemory();
   if (needed <= budget) return false;
   if (options.inPlace) return true;

@@ -11,6 +11,7 @@
 #include "pcv/io/record_classes.hpp"
 #include "pcv/session/copc_conversion.hpp"
 #include "pcv/session/declared_crs.hpp"
+#include "pcv/session/tiled_classification.hpp"
 #include "pcv/stream/tile_set.hpp"
 
 namespace pcv {
@@ -51,12 +52,7 @@ FileClassificationSummary summaryOf(const std::vector<uint8_t>& classes) {
 /// header whose points lie a cell or more outside it is stale: the points' extent counts there.
 Box3d gridBounds(const std::vector<std::string>& inputs, const std::vector<glm::dvec3>& positions,
                  double cell) {
-  Box3d declared, extent;
-  for (const Tile& tile : describeTiles(inputs).tiles) {
-    if (tile.bounds.min != glm::dvec3(0.0) || tile.bounds.max != glm::dvec3(0.0)) {
-      declared.extend(tile.bounds);
-    }
-  }
+  Box3d declared = declaredBounds(describeTiles(inputs)), extent;
   for (const glm::dvec3& p : positions) {
     if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) extent.extend(p);
   }

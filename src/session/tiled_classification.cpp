@@ -85,11 +85,6 @@ bool meetsInPlane(const Box3d& a, const Box3d& b) {
   return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y;
 }
 
-/// Header bounds of all zeros say nothing (some writers leave them so).
-bool declaresBounds(const Box3d& bounds) {
-  return !bounds.empty() && (bounds.min != glm::dvec3(0.0) || bounds.max != glm::dvec3(0.0));
-}
-
 /// The message of a failed tile, naming it once.
 std::string tileError(const std::string& input, const std::string& what) {
   return what.find(input) == std::string::npos ? input + ": " + what : what;
@@ -184,20 +179,31 @@ void classifyTile(const TiledClassificationPlan& plan, size_t index,
   outcome.noise = uint64_t(std::count(classes->begin(), classes->end(), kClassNoise));
 
   const bool inPlace = job.file.output == std::filesystem::path(job.file.input);
-  RecordSinkOptions sink;
-  if (inPlace) {
-    sink.output.existing = ExistingOutput::Replace;
-  } else {
-    // Outputs were checked when planning (--overwrite or none there); no input is ever written.
-    sink.output.existing = ExistingOutput::Replace;
-    for (const TileClassificationJob& other : plan.jobs)
+  // In place the tile replaces itself; else the outputs were checked when planning (--overwrite
+  // or none there), and no input tile is ever written.
+  RecordSinkOptions sink{.output = {.existing = ExistingOutput::Replace}};
+  if (!inPlace) {
+    for (const TileClassificationJob& other : plan.jobs) {
       sink.output.inputs.push_back(other.file.input);
+    }
   }
   sink.copcOptions.memoryBytes = laneBytes;
   writePointRecords(classifiedRecords(own, classes, 0, settings), job.file.output, sink);
 }
 
 }  // namespace
+
+bool declaresBounds(const Box3d& bounds) {
+  return !bounds.empty() && (bounds.min != glm::dvec3(0.0) || bounds.max != glm::dvec3(0.0));
+}
+
+Box3d declaredBounds(const TileSet& set) {
+  Box3d bounds;
+  for (const Tile& tile : set.tiles) {
+    if (tile.pointCount > 0 && declaresBounds(tile.bounds)) bounds.extend(tile.bounds);
+  }
+  return bounds;
+}
 
 double defaultClassificationBuffer(const ClassifySettings& settings) {
   double buffer = 0.0;
@@ -225,9 +231,7 @@ TiledClassificationPlan planTiledClassification(const std::vector<std::string>& 
   const TileSet set = readTileSet(files);
   TiledClassificationPlan plan;
   plan.buffer = buffer;
-  for (const Tile& tile : set.tiles) {
-    if (tile.pointCount > 0) plan.datasetBounds.extend(tile.bounds);
-  }
+  plan.datasetBounds = declaredBounds(set);
   std::map<std::string, size_t> byName;  // lowercased, as case-insensitive disks compare
   for (const Tile& tile : set.tiles) {
     if (!declaresBounds(tile.bounds) && tile.pointCount > 0) {

@@ -338,6 +338,19 @@ TEST_F(ClassifyTilesCli, InputsAreNeverOverwrittenAndBadBuffersAreErrors) {
     EXPECT_FALSE(std::filesystem::exists(target)) << buffer;
   }
   EXPECT_NE(run(tiles_.string() + " " + dir_.file("bad").string() + " --ground --buffer x"), 0);
+  // A tile whose header declares no bounds (its neighbours could not be found), and a folder
+  // without tiles.
+  const auto unbounded = dir_.file("unbounded");
+  std::filesystem::create_directories(unbounded);
+  std::filesystem::copy_file(tiles_ / "tile_0.las", unbounded / "tile_0.las");
+  test::writeBytes(unbounded / "zero.las",
+                   test::makeLas({{.x = kOrigin.x + 60, .y = kOrigin.y, .z = 130.0}},
+                                 {.pointFormat = 3, .scale = kScale}));
+  EXPECT_EQ(run(unbounded.string() + " " + dir_.file("bad").string() + " --ground"), 1);
+  const auto empty = dir_.file("empty");
+  std::filesystem::create_directories(empty);
+  EXPECT_EQ(run(empty.string() + " " + dir_.file("bad").string() + " --ground"), 1);
+  EXPECT_FALSE(std::filesystem::exists(dir_.file("bad")));
   EXPECT_EQ(bytesOf(tiles_ / "tile_0.las"), before);
 }
 

@@ -13,6 +13,7 @@
 #include "pcv/core/bounds.hpp"
 #include "pcv/process/point_classes.hpp"
 #include "pcv/session/tile_conversion.hpp"
+#include "pcv/stream/tile_set.hpp"
 
 namespace pcv {
 
@@ -24,6 +25,13 @@ double defaultClassificationBuffer(const ClassifySettings& settings);
 
 /// Throws InputError unless `buffer` is a finite length >= 0 (map units).
 void checkClassificationBuffer(double buffer);
+
+/// Whether a tile's header bounds say something: all zeros (some writers leave them so) do not.
+bool declaresBounds(const Box3d& bounds);
+
+/// The header bounds of `set`'s tiles that hold points and declare them, together (empty when
+/// none does).
+Box3d declaredBounds(const TileSet& set);
 
 /// One tile of a dataset to classify.
 struct TileClassificationJob {
