@@ -3,6 +3,7 @@
 // to hand rank 0 their tiles' outcomes as JSON. A tile that fails does not stop the others.
 #include "classify_tiles.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "pcv/session/tiled_classification.hpp"
 #include "pcv/stream/tile_set.hpp"
 #include "rank_group.hpp"
+#include "options/interrupt_signals.hpp"
 #include "options/run_report.hpp"
 
 namespace pcv::app {
@@ -129,16 +131,26 @@ std::optional<ClassifyTilesSummary> runClassifyTiles(const ClassifyTilesRun& run
 
   const std::vector<size_t> mine = tilesOfRank(rankWeights(plan), rank, ranks->size());
   std::vector<TileClassificationOutcome> outcomes;
-  try {
-    outcomes = classifyTiles(plan, mine, run.settings,
-                             {.memoryBytes = memoryOfRank(run.memoryBytes, ranks->localSize())});
-  } catch (const std::exception& error) {
-    // Not a tile's failure (those are outcomes): the ranks cannot meet again.
-    if (ranks->size() > 1) {
-      std::fprintf(stderr, "pcv: %serror: %s\n", who.c_str(), error.what());
-      ranks->abortAll(1);
+  std::atomic<bool> stop{false};
+  {
+    // Ctrl+C stops the tiles being written (no temporary file left) and ends the run as the
+    // signal would; tiles written before stay written.
+    InterruptSignals signals(stop);
+    try {
+      outcomes = classifyTiles(
+          plan, mine, run.settings,
+          {.memoryBytes = memoryOfRank(run.memoryBytes, ranks->localSize()), .cancel = &stop});
+    } catch (const ConversionCancelled&) {
+      signals.endAsSignalled();  // the launcher ends the other ranks as well
+      throw;
+    } catch (const std::exception& error) {
+      // Not a tile's failure (those are outcomes): the ranks cannot meet again.
+      if (ranks->size() > 1) {
+        std::fprintf(stderr, "pcv: %serror: %s\n", who.c_str(), error.what());
+        ranks->abortAll(1);
+      }
+      throw;
     }
-    throw;
   }
   size_t failures = 0;
   for (const TileClassificationOutcome& o : outcomes) {

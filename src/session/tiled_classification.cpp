@@ -154,7 +154,7 @@ uint64_t appendNeighbourPoints(const std::string& path, const RunArea& area,
 }
 
 void classifyTile(const TiledClassificationPlan& plan, size_t index,
-                  const ClassifySettings& settings, uint64_t laneBytes,
+                  const ClassifySettings& settings, uint64_t laneBytes, CopcWriteProgress& writing,
                   TileClassificationOutcome& outcome) {
   const TileClassificationJob& job = plan.jobs[index];
   const PointRecordSource own = pointFileRecords({job.file.input});
@@ -170,6 +170,7 @@ void classifyTile(const TiledClassificationPlan& plan, size_t index,
     for (const size_t n : job.neighbours) {
       outcome.bufferPoints += appendNeighbourPoints(plan.jobs[n].file.input, area, positions);
     }
+    if (writing.cancel) throw ConversionCancelled("classification cancelled");
     *classes = classifyPoints(positions, settings, area.grid ? &*area.grid : nullptr);
     classes->resize(size_t(ownCount));
     positions = {};
@@ -188,7 +189,8 @@ void classifyTile(const TiledClassificationPlan& plan, size_t index,
     }
   }
   sink.copcOptions.memoryBytes = laneBytes;
-  writePointRecords(classifiedRecords(own, classes, 0, settings), job.file.output, sink);
+  if (writing.cancel) throw ConversionCancelled("classification cancelled");
+  writePointRecords(classifiedRecords(own, classes, 0, settings), job.file.output, sink, &writing);
 }
 
 }  // namespace
@@ -336,10 +338,16 @@ std::vector<TileClassificationOutcome> classifyTiles(const TiledClassificationPl
 
   std::atomic<size_t> next{0};
   std::atomic<size_t> finished{0};
+  std::atomic<unsigned> lanesRunning{lanes};
+  // Each lane's write, so that a cancel reaches the record sink (which then leaves no file).
+  std::vector<std::unique_ptr<CopcWriteProgress>> writing(lanes);
+  for (auto& w : writing) w = std::make_unique<CopcWriteProgress>();
+  const auto cancelled = [&] { return options.cancel && options.cancel->load(); };
   const unsigned callerLimit = WorkerLimit::current();
-  auto lane = [&] {
+  auto lane = [&](unsigned laneIndex) {
     const WorkerLimit inherited(callerLimit);
     for (;;) {
+      if (cancelled()) break;
       const size_t slot = next.fetch_add(1);
       if (slot >= count) break;
       TileClassificationOutcome& outcome = outcomes[slot];
@@ -350,8 +358,10 @@ std::vector<TileClassificationOutcome> classifyTiles(const TiledClassificationPl
           std::max<unsigned>(1, cores / unsigned(std::min<size_t>(lanes, unfinished))));
       const auto start = std::chrono::steady_clock::now();
       try {
-        classifyTile(plan, outcome.job, settings, laneBytes, outcome);
+        classifyTile(plan, outcome.job, settings, laneBytes, *writing[laneIndex], outcome);
         outcome.done = true;
+      } catch (const ConversionCancelled&) {
+        outcome.error = plan.jobs[outcome.job].file.input + ": cancelled";
       } catch (const std::exception& error) {
         outcome.error = tileError(plan.jobs[outcome.job].file.input, error.what());
       }
@@ -359,11 +369,20 @@ std::vector<TileClassificationOutcome> classifyTiles(const TiledClassificationPl
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       ++finished;
     }
+    --lanesRunning;
   };
   std::vector<std::thread> threads;
   threads.reserve(lanes);
-  for (unsigned l = 0; l < lanes; ++l) threads.emplace_back(lane);
+  for (unsigned l = 0; l < lanes; ++l) threads.emplace_back(lane, l);
+  // The caller's thread hands a cancel to the running writes.
+  while (lanesRunning > 0) {
+    if (cancelled()) {
+      for (auto& w : writing) w->cancel = true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
   for (std::thread& thread : threads) thread.join();
+  if (cancelled()) throw ConversionCancelled("classification cancelled");
   return outcomes;
 }
 

@@ -4,6 +4,7 @@
 /// the same however the work is split.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -75,6 +76,10 @@ struct TileClassificationOutcome {
 struct TiledClassificationOptions {
   /// Host memory the tiles classified at once share, in bytes; 0: half of the machine's RAM.
   uint64_t memoryBytes = 0;
+  /// May be null. Set (by a signal handler, say) to stop soon: no further tile starts, a tile
+  /// being written stops and leaves no temporary file, and classifyTiles throws
+  /// ConversionCancelled. Tiles written before stay written.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// Estimated bytes a run over `points` points spread over `bounds` holds at its peak: positions,
@@ -92,7 +97,7 @@ uint64_t tileClassificationBytes(const TileClassificationJob& job, const Classif
 /// read), finds the classes on the dataset's grid, and writes the tile with each record's class
 /// merged (mergedClass) and every other bit unchanged, through a temporary file renamed over the
 /// output. A tile that fails is reported in its outcome and the others go on. Outcomes come in
-/// the order of `which`. Throws InputError for bad settings.
+/// the order of `which`. Throws InputError for bad settings, ConversionCancelled (options.cancel).
 std::vector<TileClassificationOutcome> classifyTiles(
     const TiledClassificationPlan& plan, std::span<const size_t> which,
     const ClassifySettings& settings, const TiledClassificationOptions& options = {});
