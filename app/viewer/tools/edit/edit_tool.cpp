@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 #include "pcv/core/error.hpp"
@@ -244,6 +245,17 @@ void EditTool::onFrame(double) {
   finishSave();
 }
 
+void EditTool::onSceneShown() {
+  const std::vector<std::string> files = host_.scene().parts().files();
+  if (files.empty()) return;
+  // "tile.copc.laz" -> "tile-edited.copc.laz": the copy keeps its input's kind.
+  const std::string name = std::filesystem::path(files.front()).filename().string();
+  const size_t dot = name.find('.');
+  saveAsPath_ = dot == std::string::npos ? name + "-edited"
+                                         : name.substr(0, dot) + "-edited" + name.substr(dot);
+  if (files.size() > 1) saveAsPath_ = "edited";  // several files are saved into a folder
+}
+
 void EditTool::drawSection() {
   ImGui::PushID("edit");
   int target = target_ == EditTarget::Brush ? 0 : 1;
@@ -364,7 +376,10 @@ void EditTool::addScriptCommands(ScriptCommands& commands) {
     if (!(value >= 0.0 && value <= 255.0) || value != double(int(value))) {
       line.fail("a class is a whole number 0-255");
     }
-    return stepOf([this, value] { act(EditAction::SetClass, uint32_t(value)); });
+    return stepOf([this, value] {
+      classChoice_ = int(value);
+      act(EditAction::SetClass, uint32_t(value));
+    });
   });
   commands.add("edit_delete", [this](ScriptLine&) {
     return stepOf([this] { act(EditAction::Delete); });

@@ -52,12 +52,15 @@ class EditTool final : public ViewerTool {
   bool cancel() override;
   const char* sectionTitle() const override { return "Edit"; }
   bool inUse() const override {
-    return painting_ || history_.unsaved() || history_.canRedo() || saver_.running();
+    return painting_ || stroke_.has_value() || history_.unsaved() || history_.canRedo() ||
+           saver_.running();
   }
   void drawSection() override;
   void drawOverlay(const ScreenProjector& projector) override;
   void addScriptCommands(ScriptCommands& commands) override;
   void onFrame(double nowSeconds) override;
+  /// Names "Save as" after the scene's first file (NAME-edited with its extension).
+  void onSceneShown() override;
   void addToReport(nlohmann::json& report) const override;
 
  private:
