@@ -5,6 +5,7 @@
 
 #include "pcv/core/parallel.hpp"
 #include "pcv/core/point_filter.hpp"
+#include "pcv/process/point_classes.hpp"
 #include "pcv/session/selection_export.hpp"
 
 namespace pcv {
@@ -21,6 +22,36 @@ ScalarAttribute& attributeOrZeros(PointCloud& cloud, const char* name) {
   made.resize(cloud.size(), 0.0);
   cloud.attributes.push_back(std::move(made));
   return cloud.attributes.back();
+}
+
+/// Classifies the points `selects` holds together (world positions in double from the cloud's
+/// offsets) and merges the classes found into `classes`; returns how many were selected.
+template <typename Selects>
+uint64_t classifySelected(const PointCloud& cloud, const Selects& selects,
+                          const ClassifySettings& settings, ScalarAttribute& classes) {
+  std::vector<uint8_t> chosen(cloud.size(), 0);
+  parallelFor(
+      cloud.size(),
+      [&](uint64_t begin, uint64_t end) {
+        for (uint64_t i = begin; i < end; ++i) chosen[i] = selects(i) ? 1 : 0;
+      },
+      1 << 14);
+  std::vector<uint64_t> indices;
+  std::vector<glm::dvec3> positions;
+  for (uint64_t i = 0; i < cloud.size(); ++i) {
+    if (!chosen[i]) continue;
+    const Point& p = cloud.points[i];
+    indices.push_back(i);
+    positions.push_back(cloud.origin + glm::dvec3(p.x, p.y, p.z));
+  }
+  if (indices.empty()) return 0;
+  const std::vector<uint8_t> found = classifyPoints(positions, settings);
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const double previous = classes.value(indices[k]);
+    const uint8_t before = previous >= 0.0 && previous <= 255.0 ? uint8_t(previous) : 0;
+    classes.setValue(indices[k], double(mergedClass(before, found[k], settings)));
+  }
+  return indices.size();
 }
 
 }  // namespace
@@ -49,17 +80,24 @@ std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const Point
     // Each edit sees what the ones before it left: the filter reads the classes as changed.
     const CloudFilter filter(edit.selection.filter, cloud);
     const bool filtered = edit.selection.filter.active();
+    const auto selects = [&](uint64_t i) {
+      const Point& p = cloud.points[i];
+      const glm::dvec3 world = origin + glm::dvec3(p.x, p.y, p.z);
+      return clipKeeps(edit.selection.clip, world) &&
+             (!edit.selection.brush || edit.selection.brush->selects(world)) &&
+             (!filtered || filter.keeps(i));
+    };
+    if (edit.action == EditAction::Classify) {
+      selected[e] = classifySelected(cloud, selects, edit.classify, classes);
+      continue;
+    }
     std::atomic<uint64_t> count{0};
     parallelFor(
         cloud.size(),
         [&](uint64_t begin, uint64_t end) {
           uint64_t mine = 0;
           for (uint64_t i = begin; i < end; ++i) {
-            const Point& p = cloud.points[i];
-            const glm::dvec3 world = origin + glm::dvec3(p.x, p.y, p.z);
-            if (!clipKeeps(edit.selection.clip, world)) continue;
-            if (edit.selection.brush && !edit.selection.brush->selects(world)) continue;
-            if (filtered && !filter.keeps(i)) continue;
+            if (!selects(i)) continue;
             ++mine;
             switch (edit.action) {
               case EditAction::SetClass:
@@ -71,6 +109,8 @@ std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const Point
               case EditAction::Restore:
                 withheld.setValue(i, 0.0);
                 break;
+              case EditAction::Classify:
+                break;  // above
             }
           }
           count += mine;

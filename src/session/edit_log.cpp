@@ -314,6 +314,42 @@ class LogParser {
     return selection;
   }
 
+  /// A classify edit's filters: every member given, checked as the command line checks them.
+  ClassifySettings classifySettings(const json& item, const std::string& where) const {
+    ClassifySettings c;
+    const auto flag = [&](const char* name) {
+      const json& value = member(item, name, where);
+      if (!value.is_boolean()) fail(where + "." + name, "true or false");
+      return value.get<bool>();
+    };
+    const auto length = [&](const char* name) {
+      const json& value = member(item, name, where);
+      if (!value.is_number() || !std::isfinite(value.get<double>())) {
+        fail(where + "." + name, "a finite number");
+      }
+      return value.get<double>();
+    };
+    c.ground = flag("ground");
+    c.noise = flag("noise");
+    c.groundFilter.cell = length("cell");
+    c.groundFilter.slope = length("slope");
+    c.groundFilter.window = length("window");
+    c.groundFilter.threshold = length("threshold");
+    c.groundFilter.scalar = length("scalar");
+    c.noiseFilter.radius = length("noise_radius");
+    const json& neighbours = member(item, "noise_neighbours", where);
+    if (!neighbours.is_number_integer() || neighbours.get<int64_t>() < 1 ||
+        neighbours.get<int64_t>() > 1'000'000) {
+      fail(where + ".noise_neighbours", "a count 1-1000000");
+    }
+    c.noiseFilter.minNeighbours = uint32_t(neighbours.get<int64_t>());
+    words(where, [&] {
+      checkClassifySettings(c);
+      return 0;
+    });
+    return c;
+  }
+
   PointEdit edit(const json& item, const std::string& where) const {
     if (!item.is_object()) fail(where, "an object with select and action");
     PointEdit edit;
@@ -330,8 +366,11 @@ class LogParser {
       edit.action = EditAction::Delete;
     } else if (action == "restore") {
       edit.action = EditAction::Restore;
+    } else if (action == "classify") {
+      edit.action = EditAction::Classify;
+      edit.classify = classifySettings(item, where);
     } else {
-      fail(where + ".action", "\"set-class\", \"delete\" or \"restore\"");
+      fail(where + ".action", "\"set-class\", \"delete\", \"restore\" or \"classify\"");
     }
     return edit;
   }
@@ -365,6 +404,8 @@ const char* editActionName(EditAction action) {
       return "delete";
     case EditAction::Restore:
       return "restore";
+    case EditAction::Classify:
+      return "classify";
   }
   return "";
 }
@@ -375,6 +416,18 @@ std::string editLogText(std::span<const PointEdit> edits) {
     json item = {{"select", selectionJson(edit.selection)},
                  {"action", editActionName(edit.action)}};
     if (edit.action == EditAction::SetClass) item["class"] = edit.classification;
+    if (edit.action == EditAction::Classify) {
+      const ClassifySettings& c = edit.classify;
+      item["ground"] = c.ground;
+      item["noise"] = c.noise;
+      item["cell"] = c.groundFilter.cell;
+      item["slope"] = c.groundFilter.slope;
+      item["window"] = c.groundFilter.window;
+      item["threshold"] = c.groundFilter.threshold;
+      item["scalar"] = c.groundFilter.scalar;
+      item["noise_radius"] = c.noiseFilter.radius;
+      item["noise_neighbours"] = c.noiseFilter.minNeighbours;
+    }
     items.push_back(std::move(item));
   }
   const json document = {{"pcv_edits", kLogVersion}, {"edits", std::move(items)}};

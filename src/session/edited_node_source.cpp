@@ -8,7 +8,12 @@ namespace pcv {
 
 EditedNodeSource::EditedNodeSource(std::shared_ptr<const NodeSource> inner,
                                    std::vector<PointEdit> edits)
-    : inner_(std::move(inner)), edits_(std::move(edits)), attributes_(inner_->attributeNames()) {
+    : inner_(std::move(inner)), attributes_(inner_->attributeNames()) {
+  // A node alone cannot be classified: a Classify edit needs the points around it (the
+  // viewer classifies scenes read whole; a stream's files get it when saved).
+  for (PointEdit& edit : edits) {
+    if (edit.action != EditAction::Classify) edits_.push_back(std::move(edit));
+  }
   if (edits_.empty()) return;
   // applyEditsToCloud makes the class and the flag where a node lacks them.
   for (const char* name : {"classification", "withheld"}) {

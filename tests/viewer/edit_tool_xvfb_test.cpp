@@ -14,6 +14,7 @@
 #include "pcv/session/edit_log.hpp"
 #include "pcv/session/point_edits.hpp"
 #include "synthetic_point_files.hpp"
+#include "synthetic_terrain.hpp"
 #include "xvfb_viewer_fixture.hpp"
 
 namespace pcv {
@@ -132,6 +133,47 @@ TEST_F(EditToolXvfb, DeletedPointsHideAtOnceSaveInPlaceAndStayHidden) {
             0)
       << output;
   EXPECT_EQ(lit("reopened.png"), 64u * 64u - saved.withheld) << output;
+}
+
+TEST_F(EditToolXvfb, ClassifyingWhatIsShownSavesWhatTheLogReplays) {
+  // The terrain of the classification tests, 2 points per square metre, of class 5 before.
+  const test::SyntheticTerrain terrain =
+      test::makeSyntheticTerrain(21, {300000.0, 4000000.0, 120.0}, 120.0);
+  std::vector<test::SyntheticPoint> points;
+  for (const glm::dvec3& p : terrain.points) {
+    points.push_back({.x = p.x, .y = p.y, .z = p.z, .classification = 5});
+  }
+  test::writeBytes(path("terrain.las"),
+                   test::makeLas(points, {.pointFormat = 3,
+                                          .scale = 0.001,
+                                          .offset = {300000, 4000000, 0}}));
+  std::string output;
+  const json report = runWithReport(
+      "0.02 wait_load\n0.1 edit_select shown\n0.12 edit_classify both\n0.14 filter_classes 2\n"
+      "0.16 screenshot " + path("ground.png") + "\n0.18 edit_log " + path("classify.json") +
+      "\n0.2 edit_save_as " + path("classified.las") + "\n0.3 quit\n",
+      &output, path("terrain.las") + " --color classification");
+  ASSERT_TRUE(report.contains("edit")) << output;
+  EXPECT_EQ(report["edit"]["applied"], 1) << report.dump();
+  EXPECT_GT(lit("ground.png"), 1000u) << output;  // the ground shows at once
+  const std::vector<PointEdit> edits = readEditLog(path("classify.json"));
+  ASSERT_EQ(edits.size(), 1u);
+  EXPECT_EQ(edits[0].action, EditAction::Classify);
+  // The copy holds the classes the log gives the original.
+  const FileEditResult replayed = evaluateEdits(path("terrain.las"), edits);
+  const FileEditResult again = evaluateEdits(path("classified.las"), {});
+  EXPECT_GT(replayed.changed, points.size() / 3);
+  const std::unique_ptr<PointRecordStream> stream = openLasRecords(path("classified.las"));
+  uint64_t changed = 0;
+  const uint8_t* batch = nullptr;
+  for (uint64_t n; (n = stream->next(4096, batch)) > 0;) {
+    for (uint64_t i = 0; i < n; ++i) {
+      changed += decodeRecordPoint(batch + i * stream->format().recordLength, stream->format())
+                     .classification != 5;
+    }
+  }
+  EXPECT_EQ(changed, replayed.changed);
+  EXPECT_EQ(again.points, points.size());
 }
 
 TEST_F(EditToolXvfb, ActionsWithoutAStrokeAndBadStrokesAreRefused) {

@@ -15,7 +15,8 @@ namespace pcv {
 class EditedNodeSource final : public NodeSource {
  public:
   /// `edits` must be valid (validateEdit). The inner source must decode the attributes
-  /// attributesForEdits(edits) names where its files hold them.
+  /// attributesForEdits(edits) names where its files hold them. Classify edits are left out:
+  /// a node alone has not the points around it that classifying needs.
   EditedNodeSource(std::shared_ptr<const NodeSource> inner, std::vector<PointEdit> edits);
 
   const NodeForest& forest() const override { return inner_->forest(); }

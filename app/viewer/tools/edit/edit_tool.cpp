@@ -13,6 +13,7 @@
 #include "pcv/core/error.hpp"
 #include "pcv/core/point_filter.hpp"
 #include "pcv/session/edit_log.hpp"
+#include "pcv/session/file_classification.hpp"
 #include "viewer/input/input_script.hpp"
 
 namespace pcv::app {
@@ -137,6 +138,30 @@ void EditTool::endStroke() {
   }
 }
 
+bool EditTool::classify(bool ground, bool noise) {
+  if (host_.scene().parts().stream) {
+    host_.showError(
+        "a streamed scene is classified by pcv classify (tile by tile, with its neighbours); "
+        "the Edit tool classifies files read whole");
+    return false;
+  }
+  const ViewDescription view = host_.describeView();
+  if (view.files.empty()) {
+    host_.showError("the cylinder scene has no file to classify");
+    return false;
+  }
+  try {
+    // The airborne defaults, in the unit the files declare (feet data gets feet).
+    pendingClassify_ = settingsForFiles(view.files, ClassifySettings{.ground = ground,
+                                                                     .noise = noise},
+                                        GivenLengths{});
+  } catch (const Error& error) {
+    host_.showError(error.what());
+    return false;
+  }
+  return act(EditAction::Classify);
+}
+
 bool EditTool::act(EditAction action, uint32_t classification) {
   followScene();
   PointEdit edit;
@@ -152,6 +177,7 @@ bool EditTool::act(EditAction action, uint32_t classification) {
   }
   edit.action = action;
   edit.classification = classification;
+  if (action == EditAction::Classify) edit.classify = pendingClassify_;
   try {
     validateEdit(edit);
   } catch (const Error& error) {
@@ -290,6 +316,13 @@ void EditTool::drawSection() {
   if (ImGui::Button("Delete")) act(EditAction::Delete);
   ImGui::SameLine();
   if (ImGui::Button("Restore")) act(EditAction::Restore);
+  ImGui::Checkbox("ground", &classifyGround_);
+  ImGui::SameLine();
+  ImGui::Checkbox("noise", &classifyNoise_);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!classifyGround_ && !classifyNoise_);
+  if (ImGui::Button("Classify")) classify(classifyGround_, classifyNoise_);
+  ImGui::EndDisabled();
   ImGui::BeginDisabled(!history_.canUndo());
   if (ImGui::Button("Undo")) undo();
   ImGui::EndDisabled();
@@ -386,6 +419,10 @@ void EditTool::addScriptCommands(ScriptCommands& commands) {
   });
   commands.add("edit_restore", [this](ScriptLine&) {
     return stepOf([this] { act(EditAction::Restore); });
+  });
+  commands.add("edit_classify", [this](ScriptLine& line) {
+    const std::string which = line.oneOf({"ground", "noise", "both"}, "ground, noise or both");
+    return stepOf([this, which] { classify(which != "noise", which != "ground"); });
   });
   commands.add("edit_undo", [this](ScriptLine&) { return stepOf([this] { undo(); }); });
   commands.add("edit_redo", [this](ScriptLine&) { return stepOf([this] { redo(); }); });

@@ -3,7 +3,10 @@
 /// (only what changed rewritten) or a copy. What an action changes is the selection: a brush
 /// stroke painted on the view (K paints; every point under the brush that the clip region and
 /// filters draw), or everything the clip region and filters draw. The scene shows the edits at
-/// once (files read whole laid out again, a stream's nodes edited as they decode); the edit log
+/// once (files read whole laid out again, a stream's nodes edited as they decode). Classify runs
+/// pcv classify's ground and noise filters on the selection (files read whole; a streamed
+/// scene is classified by `pcv classify`), with the airborne defaults in the files' unit. The
+/// edit log
 /// replays them with `pcv edit --apply`. Script commands:
 ///   <seconds> edit_brush on|off                 (painting: a left drag paints a stroke)
 ///   <seconds> edit_radius <pixels>
@@ -12,6 +15,7 @@
 ///   <seconds> edit_set_class <0-255>
 ///   <seconds> edit_delete
 ///   <seconds> edit_restore
+///   <seconds> edit_classify ground|noise|both  (the selection classified together)
 ///   <seconds> edit_undo
 ///   <seconds> edit_redo
 ///   <seconds> edit_save                         (in place; the script waits for it)
@@ -71,6 +75,8 @@ class EditTool final : public ViewerTool {
   /// Applies `action` (with `classification` for SetClass) to the selection; false, said in
   /// the error window, when there is nothing to select.
   bool act(EditAction action, uint32_t classification = 0);
+  /// Classifies the selection (ground and/or noise); false, said, where it cannot.
+  bool classify(bool ground, bool noise);
   void undo();
   void redo();
   /// Shows the history's edits on the scene.
@@ -86,6 +92,8 @@ class EditTool final : public ViewerTool {
   EditHistory history_;
   EditTarget target_ = EditTarget::Brush;
   int classChoice_ = 2;  ///< ground
+  bool classifyGround_ = true, classifyNoise_ = true;
+  ClassifySettings pendingClassify_;  ///< the next Classify edit's filters
   bool painting_ = false;
   double radiusPx_ = 24.0;
   // The stroke being painted (dragging_) or the last one painted (stroke_), with its view.
