@@ -73,12 +73,27 @@ RegionTest selectionRegionTest(const ClipSettings& clip) {
   const std::optional<Box3d> box = selectionRegion(clip);
   const std::optional<PolygonSelection> polygon =
       clip.polygon && clip.polygon->keepInside() ? clip.polygon : std::nullopt;
-  if (!box && !polygon) return {};
-  return [box, polygon](const Box3d& bounds) {
+  // A slab kept inside bounds what may be kept too: a box whose corners all lie beyond one of
+  // its faces holds none of its points.
+  const std::optional<ClipSlab> slab =
+      clip.slab && clip.keep == ClipKeep::Inside ? clip.slab : std::nullopt;
+  if (!box && !polygon && !slab) return {};
+  return [box, polygon, slab](const Box3d& bounds) {
     if (box && !(bounds.min.x <= box->max.x && bounds.max.x >= box->min.x &&
                  bounds.min.y <= box->max.y && bounds.max.y >= box->min.y &&
                  bounds.min.z <= box->max.z && bounds.max.z >= box->min.z)) {
       return false;
+    }
+    if (slab) {
+      const glm::dvec3 n = glm::normalize(slab->normal);
+      // The box's extent along the normal, from its centre, against half the thickness.
+      const glm::dvec3 centre = 0.5 * (bounds.min + bounds.max);
+      const glm::dvec3 half = 0.5 * (bounds.max - bounds.min);
+      const double reach = std::fabs(n.x) * half.x + std::fabs(n.y) * half.y +
+                           std::fabs(n.z) * half.z;
+      if (std::fabs(glm::dot(n, centre - slab->centre)) > reach + slab->thickness / 2.0) {
+        return false;
+      }
     }
     return !polygon || polygon->mayMeet(bounds);
   };

@@ -48,8 +48,8 @@ RecordPredicate selectionPredicate(const PointSelection& selection);
 /// the nodes and tiles that meet it; empty when points anywhere may be kept.
 std::optional<Box3d> selectionRegion(const ClipSettings& clip);
 /// Whether a box (a file's bounds, a COPC node's cube) may hold kept points: it meets the box
-/// of selectionRegion and the polygon (kept inside) may meet it. Empty when points anywhere may
-/// be kept.
+/// of selectionRegion and the slab, and the polygon may meet it (each kept inside). Empty when
+/// points anywhere may be kept.
 RegionTest selectionRegionTest(const ClipSettings& clip);
 /// The same for a whole selection: its brush stroke too.
 RegionTest selectionRegionTest(const PointSelection& selection);
