@@ -83,9 +83,7 @@ std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const Point
     const auto selects = [&](uint64_t i) {
       const Point& p = cloud.points[i];
       const glm::dvec3 world = origin + glm::dvec3(p.x, p.y, p.z);
-      return clipKeeps(edit.selection.clip, world) &&
-             (!edit.selection.brush || edit.selection.brush->selects(world)) &&
-             (!filtered || filter.keeps(i));
+      return selectionKeepsPosition(edit.selection, world) && (!filtered || filter.keeps(i));
     };
     if (edit.action == EditAction::Classify) {
       selected[e] = classifySelected(cloud, selects, edit.classify, classes);

@@ -93,6 +93,14 @@ json selectionJson(const PointSelection& selection) {
                        {"radius", brush.radiusPx()},
                        {"dabs", pairsJson(brush.dabs())}};
   }
+  if (selection.profileLine) {
+    const ProfileLineSelection& line = *selection.profileLine;
+    select["profile_line"] = {{"line", pairsJson(line.corridor().vertices())},
+                              {"width", line.corridor().width()},
+                              {"from", {line.from().x, line.from().y}},
+                              {"to", {line.to().x, line.to().y}},
+                              {"side", line.above() ? "above" : "below"}};
+  }
   const PointFilter& filter = selection.filter;
   if (filter.filtersClasses()) select["classes"] = classListText(filter.classes);
   switch (filter.returns) {
@@ -211,14 +219,15 @@ class LogParser {
 
   PointSelection selection(const json& select, const std::string& where) const {
     if (!select.is_object()) fail(where, "an object");
-    static const char* const kKnown[] = {"box",     "slab",         "keep",    "polygon",
-                                         "view_polygon", "polygon_keep", "brush", "classes",
-                                         "returns", "ranges"};
+    static const char* const kKnown[] = {"box",          "slab",         "keep",
+                                         "polygon",      "view_polygon", "polygon_keep",
+                                         "brush",        "profile_line", "classes",
+                                         "returns",      "ranges"};
     for (const auto& [name, value] : select.items()) {
       if (std::find(std::begin(kKnown), std::end(kKnown), name) == std::end(kKnown)) {
         fail(where + "." + name,
-             "one of box, slab, keep, polygon, view_polygon, polygon_keep, brush, classes, "
-             "returns, ranges");
+             "one of box, slab, keep, polygon, view_polygon, polygon_keep, brush, "
+             "profile_line, classes, returns, ranges");
       }
     }
     if (select.contains("polygon") && select.contains("view_polygon")) {
@@ -280,6 +289,22 @@ class LogParser {
           pairs(member(brush, "dabs", at), at + ".dabs", 1, BrushSelection::kMaxDabs);
       selection.brush = words(at, [&] {
         return BrushSelection(view, window[0], window[1], dabs, radius.get<double>());
+      });
+    }
+    if (select.contains("profile_line")) {
+      const std::string at = where + ".profile_line";
+      const json& drawn = select["profile_line"];
+      if (!drawn.is_object()) fail(at, "an object with line, width, from, to and side");
+      std::vector<glm::dvec2> line = pairs(member(drawn, "line", at), at + ".line", 2, 4096);
+      const json& width = member(drawn, "width", at);
+      if (!width.is_number()) fail(at + ".width", "a width in world units");
+      const std::vector<double> from = numbers(member(drawn, "from", at), at + ".from", 2, 2, false);
+      const std::vector<double> to = numbers(member(drawn, "to", at), at + ".to", 2, 2, false);
+      const json& side = member(drawn, "side", at);
+      if (side != "above" && side != "below") fail(at + ".side", "\"above\" or \"below\"");
+      selection.profileLine = words(at, [&] {
+        return ProfileLineSelection(ProfileCorridor(std::move(line), width.get<double>()),
+                                    {from[0], from[1]}, {to[0], to[1]}, side == "above");
       });
     }
     PointFilter& filter = selection.filter;

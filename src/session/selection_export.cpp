@@ -48,17 +48,24 @@ bool clipKeeps(const ClipSettings& clip, const glm::dvec3& p) {
 
 RecordPredicate selectionPredicate(const PointSelection& selection) {
   validateClipSettings(selection.clip);
-  const ClipSettings clip = selection.clip;
-  const std::optional<BrushSelection> brush = selection.brush;
+  // The regions (a copy: the predicate outlives the selection), then the filters.
+  auto regions = std::make_shared<const PointSelection>(
+      PointSelection{.clip = selection.clip,
+                     .brush = selection.brush,
+                     .profileLine = selection.profileLine});
   if (!selection.filter.active()) {
-    return [clip, brush](const RecordPoint& p) {
-      return clipKeeps(clip, p.world) && (!brush || brush->selects(p.world));
-    };
+    return [regions](const RecordPoint& p) { return selectionKeepsPosition(*regions, p.world); };
   }
   RecordPredicate filter = filterPredicate(selection.filter);
-  return [clip, filter, brush](const RecordPoint& p) {
-    return clipKeeps(clip, p.world) && (!brush || brush->selects(p.world)) && filter(p);
+  return [regions, filter](const RecordPoint& p) {
+    return selectionKeepsPosition(*regions, p.world) && filter(p);
   };
+}
+
+bool selectionKeepsPosition(const PointSelection& selection, const glm::dvec3& world) {
+  return clipKeeps(selection.clip, world) &&
+         (!selection.brush || selection.brush->selects(world)) &&
+         (!selection.profileLine || selection.profileLine->selects(world));
 }
 
 std::optional<Box3d> selectionRegion(const ClipSettings& clip) {
@@ -101,10 +108,12 @@ RegionTest selectionRegionTest(const ClipSettings& clip) {
 
 RegionTest selectionRegionTest(const PointSelection& selection) {
   RegionTest clip = selectionRegionTest(selection.clip);
-  if (!selection.brush) return clip;
+  if (!selection.brush && !selection.profileLine) return clip;
   const std::optional<BrushSelection> brush = selection.brush;
-  return [clip, brush](const Box3d& bounds) {
-    return (!clip || clip(bounds)) && brush->mayMeet(bounds);
+  const std::optional<ProfileLineSelection> line = selection.profileLine;
+  return [clip, brush, line](const Box3d& bounds) {
+    return (!clip || clip(bounds)) && (!brush || brush->mayMeet(bounds)) &&
+           (!line || line->mayMeet(bounds));
   };
 }
 

@@ -159,6 +159,30 @@ TEST(EditLog, StrokesAndPolygonsDrawnInAViewRoundTripExactly) {
   }
 }
 
+TEST(EditLog, ProfileLinesRoundTripExactly) {
+  PointEdit edit;
+  edit.selection.profileLine = ProfileLineSelection(
+      ProfileCorridor({{500000.125, 4e6}, {500010.5, 4000003.25}, {500020.0, 4e6}}, 1.5),
+      {0.1, 100.25}, {7.0 / 3.0, 101.5}, false);
+  edit.action = EditAction::SetClass;
+  edit.classification = 2;
+  const std::vector<PointEdit> parsed =
+      parseEditLog(editLogText(std::vector<PointEdit>{edit}), "log");
+  ASSERT_EQ(parsed.size(), 1u);
+  ASSERT_TRUE(parsed[0].selection.profileLine.has_value());
+  const ProfileLineSelection& a = *edit.selection.profileLine;
+  const ProfileLineSelection& b = *parsed[0].selection.profileLine;
+  EXPECT_EQ(b.corridor().vertices(), a.corridor().vertices());
+  EXPECT_EQ(b.corridor().width(), a.corridor().width());
+  EXPECT_EQ(b.from(), a.from());
+  EXPECT_EQ(b.to(), a.to());
+  EXPECT_EQ(b.above(), a.above());
+  const std::string bad =
+      R"({"pcv_edits":1,"edits":[{"select":{"profile_line":{"line":[0,0,1,0],"width":1,)"
+      R"("from":[1,1],"to":[1,2],"side":"below"}},"action":"delete"}]})";
+  EXPECT_THROW(parseEditLog(bad, "log"), InputError);  // a vertical line
+}
+
 TEST(EditLog, BadStrokesAndViewsAreInputErrors) {
   const std::string view =
       R"({"anchor":[0,0,0],"view_projection":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1],"minimum_w":null})";

@@ -176,6 +176,47 @@ TEST_F(EditToolXvfb, ClassifyingWhatIsShownSavesWhatTheLogReplays) {
   EXPECT_EQ(again.points, points.size());
 }
 
+TEST_F(EditToolXvfb, PointsBelowAProfileLineGetTheirClass) {
+  // Points on three heights, 0, 1 and 2, in rows across y; a profile along x at y = 0, 1 wide,
+  // holds 21 columns x 3 heights x 2 rows (y = -0.25, 0.25).
+  std::vector<test::SyntheticPoint> points;
+  for (int i = 0; i <= 20; ++i) {
+    for (const double y : {-0.25, 0.25, 3.0}) {
+      for (int h = 0; h < 3; ++h) {
+        points.push_back({.x = double(i), .y = y, .z = double(h), .classification = 1});
+      }
+    }
+  }
+  test::writeBytes(path("rows.las"), test::makeLas(points, {.pointFormat = 3, .scale = 0.001}));
+  std::string output;
+  const json report = runWithReport(
+      "0.02 wait_load\n0.1 profile_width 1\n0.12 profile_line 0,0,20,0\n0.14 profile_cut\n"
+      "0.16 profile_select below 0,1.5 20,1.5\n0.18 edit_select profile\n"
+      "0.2 edit_set_class 2\n0.22 edit_log " + path("profile.json") + "\n0.24 edit_save_as " +
+      path("saved.las") + "\n0.3 quit\n",
+      &output, path("rows.las"));
+  ASSERT_TRUE(report.contains("edit")) << output;
+  EXPECT_EQ(report["edit"]["applied"], 1) << report.dump() << output;
+  // Below 1.5 in the corridor: heights 0 and 1 of the two rows inside it.
+  const std::unique_ptr<PointRecordStream> stream = openLasRecords(path("saved.las"));
+  uint64_t ground = 0, wrong = 0;
+  const uint8_t* batch = nullptr;
+  for (uint64_t n; (n = stream->next(4096, batch)) > 0;) {
+    for (uint64_t i = 0; i < n; ++i) {
+      const RecordPoint p =
+          decodeRecordPoint(batch + i * stream->format().recordLength, stream->format());
+      const bool expected = std::abs(p.world.y) < 0.5 && p.world.z < 1.5;
+      ground += p.classification == 2;
+      wrong += (p.classification == 2) != expected;
+    }
+  }
+  EXPECT_EQ(ground, 21u * 2u * 2u) << output;
+  EXPECT_EQ(wrong, 0u) << output;
+  const std::vector<PointEdit> edits = readEditLog(path("profile.json"));
+  ASSERT_EQ(edits.size(), 1u);
+  EXPECT_TRUE(edits[0].selection.profileLine.has_value());
+}
+
 TEST_F(EditToolXvfb, ActionsWithoutAStrokeAndBadStrokesAreRefused) {
   const std::string grid = writeGrid("grid.las");
   std::string output;

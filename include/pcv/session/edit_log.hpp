@@ -19,7 +19,9 @@ namespace pcv {
 /// [nx,ny,nz,cx,cy,cz,thickness], "polygon" [x0,y0,x1,y1,...] (world x, y), "view_polygon"
 /// {"view", "vertices" [ndc x, y pairs]} (a polygon drawn in a view), "keep" "inside"|"outside"
 /// (of the box and slab), "polygon_keep" "inside"|"outside", "brush" {"view", "window" [w, h],
-/// "radius" px, "dabs" [x0,y0,...] window pixels}, "classes" "2,6,9-12", "returns"
+/// "radius" px, "dabs" [x0,y0,...] window pixels}, "profile_line" {"line" [x0,y0,...] (world
+/// x, y), "width", "from" [distance, height], "to" [distance, height], "side"
+/// "above"|"below"}, "classes" "2,6,9-12", "returns"
 /// "first"|"last"|"only"|N, "ranges" [{"attribute", "min", "max"}] (null: unbounded). A view is
 /// {"anchor" [x,y,z], "view_projection" [16 numbers, column by column], "minimum_w" (null: none)}
 /// (SelectionView), so a selection drawn in the viewer replays on the same points.

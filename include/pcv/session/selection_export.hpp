@@ -13,6 +13,7 @@
 
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/brush_selection.hpp"
+#include "pcv/core/profile_line_selection.hpp"
 #include "pcv/core/partial_file.hpp"
 #include "pcv/core/point_filter.hpp"
 #include "pcv/io/copc_writer.hpp"
@@ -27,9 +28,17 @@ struct PointSelection {
   /// A brush stroke painted in the viewer: only the points under it (and in the clip region,
   /// passing the filters) are selected.
   std::optional<BrushSelection> brush;
+  /// A line drawn in a profile: only the points of its corridor above or below it.
+  std::optional<ProfileLineSelection> profileLine;
 
-  bool active() const { return clip.active() || filter.active() || brush.has_value(); }
+  bool active() const {
+    return clip.active() || filter.active() || brush.has_value() || profileLine.has_value();
+  }
 };
+
+/// Whether a world position is in what the selection's regions keep: the clip region, the
+/// brush stroke, the profile line (the filters are tested on attributes apart).
+bool selectionKeepsPosition(const PointSelection& selection, const glm::dvec3& world);
 
 /// Whether `input` names a dataset: a folder, or a .vpc file (local or a URL).
 bool namesDatasetFolderOrVpc(const std::string& input);
@@ -51,7 +60,7 @@ std::optional<Box3d> selectionRegion(const ClipSettings& clip);
 /// of selectionRegion and the slab, and the polygon may meet it (each kept inside). Empty when
 /// points anywhere may be kept.
 RegionTest selectionRegionTest(const ClipSettings& clip);
-/// The same for a whole selection: its brush stroke too.
+/// The same for a whole selection: its brush stroke and profile line too.
 RegionTest selectionRegionTest(const PointSelection& selection);
 
 /// The records of `inputs` (LAS, LAZ, COPC files; folders and .vpc stand for their tiles; other

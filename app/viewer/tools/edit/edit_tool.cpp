@@ -174,6 +174,13 @@ bool EditTool::act(EditAction action, uint32_t classification) {
       return false;
     }
     edit.selection.brush = stroke_;
+  } else if (target_ == EditTarget::ProfileLine) {
+    if (!host_.profileLine()) {
+      host_.showError("draw a line in the Profile window first: cut a profile, click two points "
+                      "in it, then Select above or Select below");
+      return false;
+    }
+    edit.selection.profileLine = host_.profileLine();
   }
   edit.action = action;
   edit.classification = classification;
@@ -284,12 +291,14 @@ void EditTool::onSceneShown() {
 
 void EditTool::drawSection() {
   ImGui::PushID("edit");
-  int target = target_ == EditTarget::Brush ? 0 : 1;
+  int target = int(target_);
   ImGui::TextUnformatted("Select");
   ImGui::SameLine();
   if (ImGui::RadioButton("brush", &target, 0)) target_ = EditTarget::Brush;
   ImGui::SameLine();
   if (ImGui::RadioButton("all shown", &target, 1)) target_ = EditTarget::Shown;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("profile line", &target, 2)) target_ = EditTarget::ProfileLine;
   if (target_ == EditTarget::Brush) {
     if (ImGui::Button(painting_ ? "Stop painting" : "Paint (K)")) setPainting(!painting_);
     ImGui::SameLine();
@@ -299,8 +308,15 @@ void EditTool::drawSection() {
     ImGui::TextWrapped(stroke_ ? "A stroke is selected: every point under it that the clip "
                                  "and filters draw."
                                : "Drag over the points to paint a stroke.");
-  } else {
+  } else if (target_ == EditTarget::Shown) {
     ImGui::TextWrapped("Every point the clip region and the filters draw.");
+  } else if (const std::optional<ProfileLineSelection>& line = host_.profileLine()) {
+    ImGui::TextWrapped("The profile's points %s its blue line (and in the clip region, passing "
+                       "the filters).",
+                       line->above() ? "above" : "below");
+  } else {
+    ImGui::TextWrapped("Cut a profile, click two points in its window, then Select above or "
+                       "below.");
   }
   const std::string current = std::to_string(classChoice_) + " " + asprsClassName(classChoice_);
   ImGui::SetNextItemWidth(180.0f);
@@ -401,8 +417,12 @@ void EditTool::addScriptCommands(ScriptCommands& commands) {
     });
   });
   commands.add("edit_select", [this](ScriptLine& line) {
-    const bool brush = line.oneOf({"brush", "shown"}, "brush or shown") == "brush";
-    return stepOf([this, brush] { target_ = brush ? EditTarget::Brush : EditTarget::Shown; });
+    const std::string which =
+        line.oneOf({"brush", "shown", "profile"}, "brush, shown or profile");
+    const EditTarget target = which == "brush"   ? EditTarget::Brush
+                              : which == "shown" ? EditTarget::Shown
+                                                 : EditTarget::ProfileLine;
+    return stepOf([this, target] { target_ = target; });
   });
   commands.add("edit_set_class", [this](ScriptLine& line) {
     const double value = line.number("a class 0-255");

@@ -2,7 +2,8 @@
 /// with unlimited undo and redo, and save the edits into the scene's LAS, LAZ and COPC files
 /// (only what changed rewritten) or a copy. What an action changes is the selection: a brush
 /// stroke painted on the view (K paints; every point under the brush that the clip region and
-/// filters draw), or everything the clip region and filters draw. The scene shows the edits at
+/// filters draw), everything the clip region and filters draw, or the points of a profile's
+/// corridor above or below a line drawn in the Profile window. The scene shows the edits at
 /// once (files read whole laid out again, a stream's nodes edited as they decode). Classify runs
 /// pcv classify's ground and noise filters on the selection (files read whole; a streamed
 /// scene is classified by `pcv classify`), with the airborne defaults in the files' unit. The
@@ -11,7 +12,7 @@
 ///   <seconds> edit_brush on|off                 (painting: a left drag paints a stroke)
 ///   <seconds> edit_radius <pixels>
 ///   <seconds> edit_stroke x0,y0 [x1,y1 ...]     (a stroke of dabs at window pixels)
-///   <seconds> edit_select brush|shown
+///   <seconds> edit_select brush|shown|profile
 ///   <seconds> edit_set_class <0-255>
 ///   <seconds> edit_delete
 ///   <seconds> edit_restore
@@ -41,8 +42,9 @@ namespace pcv::app {
 
 /// What an action changes.
 enum class EditTarget {
-  Brush,  ///< the points under the stroke painted (in the clip region, passing the filters)
-  Shown,  ///< every point the clip region and filters draw
+  Brush,        ///< the points under the stroke painted (in the clip region, passing the filters)
+  Shown,        ///< every point the clip region and filters draw
+  ProfileLine,  ///< the corridor's points above or below the line drawn in the Profile window
 };
 
 class EditTool final : public ViewerTool {

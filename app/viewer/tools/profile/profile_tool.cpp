@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <sstream>
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/number_text.hpp"
@@ -103,7 +104,11 @@ void ProfileTool::drawOverlay(const ScreenProjector& projector) {
       }
     }
   }
-  drawProfileWindow(view_);
+  ProfileWindowRequests windowRequests;
+  drawProfileWindow(view_, windowRequests);
+  if (windowRequests.selectAbove && view_.measured.size() == 2) {
+    selectSide(view_.measured[0], view_.measured[1], *windowRequests.selectAbove);
+  }
 }
 
 void ProfileTool::addScriptCommands(ScriptCommands& commands) {
@@ -125,6 +130,21 @@ void ProfileTool::addScriptCommands(ScriptCommands& commands) {
       const double z =
           host_.scene().parts().holdsFiles() ? host_.scene().shownBounds().center().z : 0.0;
       for (const glm::dvec2& p : points) vertices_.push_back({p.x, p.y, z});
+    });
+  });
+  commands.add("profile_select", [this](ScriptLine& line) {
+    const bool above = line.oneOf({"above", "below"}, "above or below") == "above";
+    glm::dvec2 points[2];
+    for (glm::dvec2& p : points) {
+      const std::string text = line.word("distance,height");
+      char comma = 0;
+      std::istringstream in(text);
+      if (!(in >> p.x >> comma >> p.y) || comma != ',' || !in.eof()) {
+        line.fail("'" + text + "' is not distance,height");
+      }
+    }
+    return stepOf([this, above, from = points[0], to = points[1]] {
+      selectSide(from, to, above);
     });
   });
   commands.add("profile_cut", [this](ScriptLine&) { return stepOf([this] { cut(); }); });
@@ -200,9 +220,29 @@ void ProfileTool::cut() {
                  exactFloatText(float(corridor.length())).c_str(),
                  exactText(corridor.width()).c_str());
     profile_ = std::move(profile);
+    corridor_ = corridor;
+    host_.profileLine().reset();  // a line of the profile before
+    view_.selectionLine.reset();
   } catch (const Error& error) {
     host_.showError(error.what());
   }
+}
+
+void ProfileTool::selectSide(glm::dvec2 from, glm::dvec2 to, bool above) {
+  if (!corridor_) {
+    host_.showError("no profile to select in: cut one first");
+    return;
+  }
+  try {
+    host_.profileLine() = ProfileLineSelection(*corridor_, from, to, above);
+  } catch (const Error& error) {
+    host_.showError(error.what());
+    return;
+  }
+  view_.selectionLine = std::pair{from, to};
+  view_.selectsAbove = above;
+  std::fprintf(stderr, "pcv: profile selects the points %s the line (%.3f, %.3f) - (%.3f, %.3f)\n",
+               above ? "above" : "below", from.x, from.y, to.x, to.y);
 }
 
 void ProfileTool::exportTo(const std::string& path) {

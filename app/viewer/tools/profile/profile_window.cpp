@@ -52,7 +52,7 @@ void drawProfileSection(bool drawing, size_t vertexCount, double& widthUnits,
   }
 }
 
-void drawProfileWindow(ProfileView& view) {
+void drawProfileWindow(ProfileView& view, ProfileWindowRequests& requests) {
   if (!view.open || view.image.width == 0) return;
   if (!view.uploaded) upload(view);
   // At the bottom right, clear of the sidebar at the left, at first.
@@ -95,6 +95,19 @@ void drawProfileWindow(ProfileView& view) {
   for (const glm::dvec2& p : view.measured) {
     draw.AddCircleFilled(toScreen(p), 4.0f, IM_COL32(255, 220, 0, 255));
   }
+  if (view.selectionLine) {
+    // Extended across the data area, as the selection extends it across the corridor.
+    const auto [a, b] = *view.selectionLine;
+    const double left = view.camera.eye.x - 0.5 * view.dataWidth / pixelsPerUnit;
+    const double right = view.camera.eye.x + 0.5 * view.dataWidth / pixelsPerUnit;
+    const auto at = [&](double x) { return glm::dvec2(x, a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x)); };
+    draw.PushClipRect(dataOrigin, ImVec2(dataOrigin.x + float(view.dataWidth),
+                                         dataOrigin.y + float(view.dataHeight)), true);
+    draw.AddLine(toScreen(at(left)), toScreen(at(right)), IM_COL32(0, 220, 255, 255), 2.0f);
+    draw.PopClipRect();
+    ImGui::TextDisabled("Selected: the corridor's points %s the blue line",
+                        view.selectsAbove ? "above" : "below");
+  }
   if (view.measured.size() == 2) {
     draw.AddLine(toScreen(view.measured[0]), toScreen(view.measured[1]), IM_COL32(255, 220, 0, 255),
                  2.0f);
@@ -103,6 +116,13 @@ void drawProfileWindow(ProfileView& view) {
                 formatLength(d.x, view.unit).c_str(), formatLength(d.y, view.unit).c_str(),
                 formatLength(glm::length(d), view.unit).c_str(),
                 d.x != 0.0 ? 100.0 * d.y / d.x : 0.0);
+    // The line through the two points divides the corridor: its points above or below are
+    // the Edit tool's "profile line" selection.
+    ImGui::BeginDisabled(d.x == 0.0);
+    if (ImGui::Button("Select above")) requests.selectAbove = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Select below")) requests.selectAbove = false;
+    ImGui::EndDisabled();
   } else {
     ImGui::TextDisabled("Click two points to measure (distance along the line, height)");
   }

@@ -30,6 +30,15 @@ struct ProfileView {
   uint64_t points = 0;               ///< in the corridor
   double length = 0.0;               ///< of the line
   LengthUnit unit;                   ///< of the scene's coordinates; unknown when undeclared
+  /// The selection line (distance, height: from, to) and its side, drawn over the figure.
+  std::optional<std::pair<glm::dvec2, glm::dvec2>> selectionLine;
+  bool selectsAbove = false;
+};
+
+/// What the Profile window asked for this frame: the two points measured made the selection
+/// line, the points above it (true) or below.
+struct ProfileWindowRequests {
+  std::optional<bool> selectAbove;
 };
 
 /// What the section asked for this frame.
@@ -46,6 +55,6 @@ void drawProfileSection(bool drawing, size_t vertexCount, double& widthUnits,
                         ProfileRequests& requests);
 
 /// The Profile window with the image; clicks in it add measured points (a third starts again).
-void drawProfileWindow(ProfileView& view);
+void drawProfileWindow(ProfileView& view, ProfileWindowRequests& requests);
 
 }  // namespace pcv::app
