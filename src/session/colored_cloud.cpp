@@ -110,23 +110,12 @@ Coloring ColoredCloud::show(const ColoringOptions& coloring, const PointSetOptio
   }
   // Withheld (deleted) points are not drawn: the set holds the others, and shownIndex_ finds a
   // picked one in the cloud.
-  const std::vector<bool> shown = shownPoints(cloud_);
-  shownIndex_.clear();
-  shownAttributes_.clear();
-  if (!shown.empty()) {
-    uint64_t kept = 0;
-    for (uint64_t i = 0; i < cloud_.size(); ++i) {
-      if (!shown[i]) continue;
-      colored[kept++] = colored[i];
-      shownIndex_.push_back(i);
-    }
-    colored.resize(kept);
-    for (const ScalarAttribute& attribute : cloud_.attributes) {
-      ScalarAttribute subset = attribute.emptyLike();
-      for (const uint64_t i : shownIndex_) subset.append(attribute, i, i + 1);
-      shownAttributes_.push_back(std::move(subset));
-    }
+  shownIndex_ = shownIndices();
+  if (!shownPoints(cloud_).empty()) {  // some withheld (shownIndex_ may then be empty: all)
+    for (uint64_t k = 0; k < shownIndex_.size(); ++k) colored[k] = colored[shownIndex_[k]];
+    colored.resize(shownIndex_.size());
   }
+  keepShownAttributes();
   if (shownOrigin && *shownOrigin != cloud_.origin) {
     // The shift is added in double and rounded once: near the other origin the offsets stay
     // small, so UTM-sized coordinates keep the precision of the cloud's own offsets.
@@ -147,6 +136,50 @@ Coloring ColoredCloud::show(const ColoringOptions& coloring, const PointSetOptio
   shownWithOrder_ = setOptions.keepSourceOrder;
   if (filterData_) applyFilterData();
   return used;
+}
+
+std::vector<uint64_t> ColoredCloud::shownIndices() const {
+  const std::vector<bool> shown = shownPoints(cloud_);
+  std::vector<uint64_t> indices;
+  for (uint64_t i = 0; i < shown.size(); ++i) {
+    if (shown[i]) indices.push_back(i);
+  }
+  return indices;
+}
+
+void ColoredCloud::keepShownAttributes() {
+  shownAttributes_.clear();
+  if (shownIndex_.empty()) return;
+  for (const ScalarAttribute& attribute : cloud_.attributes) {
+    ScalarAttribute subset = attribute.emptyLike();
+    for (const uint64_t i : shownIndex_) subset.append(attribute, i, i + 1);
+    shownAttributes_.push_back(std::move(subset));
+  }
+}
+
+bool ColoredCloud::refreshInPlace() {
+  if (!set_ || !shownWithOrder_ || !shownColoring_) return false;
+  // The same points shown as when the set was laid out (none withheld then and now, or the
+  // same ones).
+  const bool noneWithheld = shownPoints(cloud_).empty();
+  const uint64_t setPoints = renderer_.pointCount(*set_);
+  const bool same = noneWithheld ? shownIndex_.empty() && setPoints == cloud_.size()
+                                 : shownIndices() == shownIndex_ && setPoints == shownIndex_.size();
+  if (!same) return false;
+  UninitializedVector<Point> colored;
+  try {
+    coloredPoints(cloud_, *shownColoring_, colored);
+  } catch (const InputError&) {
+    coloredPoints(cloud_, ColoringOptions{}, colored);  // the fallback show() took
+  }
+  std::vector<uint32_t> colors(setPoints);
+  for (uint64_t k = 0; k < setPoints; ++k) {
+    colors[k] = colored[noneWithheld ? k : shownIndex_[k]].rgba;
+  }
+  renderer_.setColors(*set_, colors);
+  keepShownAttributes();
+  if (filterData_) applyFilterData();
+  return true;
 }
 
 void ColoredCloud::applyFilterData() {

@@ -275,7 +275,9 @@ void SceneModel::setEdits(std::vector<PointEdit> edits) {
     edits_.clear();
   }
   reopenStream();
-  recolor();
+  // Classes changed, the same points shown: their colours and filter data replaced in place
+  // (no layout); points withheld or restored: the set laid out again.
+  if (!parts_.inCore.colored().refreshInPlace()) recolor();
 }
 
 void SceneModel::recolor() {

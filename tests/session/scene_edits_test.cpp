@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "pcv/core/camera_framing.hpp"
+#include "test_support.hpp"
 #include "pcv/session/scene_model.hpp"
 #include "reported_errors.hpp"
 #include "session_test_files.hpp"
@@ -97,6 +98,38 @@ TEST(SceneEdits, DeletedPointsLeaveTheStreamAndTheFilesAndComeBackWithoutEdits) 
   s.settle();
   EXPECT_EQ(s.streamedDrawn(), 20'000u);
   EXPECT_EQ(s.inCoreDrawn(), 40u * 40u);
+}
+
+TEST(SceneEdits, AClassChangeRecoloursTheSetInPlaceADeleteLaysItOutAgain) {
+  test::TempDir dir;
+  const std::string las = test::writeGridLas(dir.file("grid.las")).string();
+  std::unique_ptr<Renderer> renderer = createRenderer("cpu");
+  test::ReportedErrors errors;
+  SceneModel scene(*renderer, DemoCylinders{.pointCount = 1000, .seed = 1},
+                   ColoringOptions{.mode = ColorMode::Classification}, {}, errors.report());
+  scene.open({las}, true);
+  for (int i = 0; i < 2000 && (scene.loading() || !scene.parts().inCore.colored().set()); ++i) {
+    scene.poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  const std::optional<PointSetId> laidOut = scene.parts().inCore.colored().set();
+  ASSERT_TRUE(laidOut.has_value());
+  const Camera camera = frameBounds(scene.shownBounds(), 1.0f);
+  const ViewTransform view = test::makeView(camera, 200, 120, scene.parts().origin);
+  const Image before = test::renderToImage(*renderer, view, {});
+  std::vector<PointEdit> edits = deleteWest();
+  edits[0].action = EditAction::SetClass;
+  edits[0].classification = 6;
+  scene.setEdits(edits);
+  EXPECT_EQ(scene.parts().inCore.colored().set(), laidOut) << "recoloured in place";
+  const Image recoloured = test::renderToImage(*renderer, view, {});
+  EXPECT_GT(test::countDifferentPixels(before, recoloured), 100u);
+  EXPECT_EQ(renderer->pointCount(*laidOut), 40u * 40u);
+  edits.push_back(deleteWest()[0]);
+  scene.setEdits(edits);
+  ASSERT_TRUE(scene.parts().inCore.colored().set().has_value());
+  EXPECT_LT(renderer->pointCount(*scene.parts().inCore.colored().set()), 40u * 40u);
+  EXPECT_TRUE(errors.take().empty());
 }
 
 TEST(SceneEdits, EditsTheFilesCannotShowAreSaidAndDropped) {

@@ -57,6 +57,11 @@ class ColoredCloud {
   /// Withheld points are left out of every set shown. Returns per edit the points it selected.
   /// Throws InputError (a filter over an attribute the points lack), with the values read back.
   std::vector<uint64_t> setEdits(std::vector<PointEdit> edits);
+  /// Gives the set shown the colours and filter data of the points as they are now (after
+  /// setEdits), without laying it out again: false, with nothing changed, when it cannot (no set
+  /// shown, one shown without its source order, or other points withheld than when it was
+  /// laid out: show() again then).
+  bool refreshInPlace();
   /// The files now hold the edits (saved in place): the values shown become those read, and
   /// there are no edits.
   void commitEdits();
@@ -74,6 +79,10 @@ class ColoredCloud {
   /// Gives the set shown what filters read of the points, when they carry any of it.
   void applyFilterData();
 
+  /// The cloud's indices of the points a set shows now: all but the withheld (empty: all).
+  std::vector<uint64_t> shownIndices() const;
+  /// The filters' attributes of the points shown, when some are withheld.
+  void keepShownAttributes();
   /// Restores the values read, applies edits_ again and notes which points are shown.
   void reapplyEdits(std::vector<uint64_t>* selected = nullptr);
   /// The class and withheld values as read, once an edit was applied (else empty).
