@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 
 #include "pcv/core/parallel.hpp"
 #include "pcv/core/point_filter.hpp"
@@ -117,6 +118,28 @@ std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const Point
     selected[e] = count;
   }
   return selected;
+}
+
+void highlightSelection(const PointCloud& cloud, const PointSelection& selection,
+                        std::span<Point> colored) {
+  std::optional<CloudFilter> filter;
+  try {
+    if (selection.filter.active()) filter.emplace(selection.filter, cloud);
+  } catch (const InputError&) {
+    return;  // the edit itself says why when it is applied
+  }
+  parallelFor(
+      cloud.size(),
+      [&](uint64_t begin, uint64_t end) {
+        for (uint64_t i = begin; i < end; ++i) {
+          const Point& p = cloud.points[i];
+          const glm::dvec3 world = cloud.origin + glm::dvec3(p.x, p.y, p.z);
+          if (selectionKeepsPosition(selection, world) && (!filter || filter->keeps(i))) {
+            colored[i].rgba = kSelectionHighlightRgba;
+          }
+        }
+      },
+      1 << 14);
 }
 
 std::vector<bool> shownPoints(const PointCloud& cloud) {

@@ -108,6 +108,7 @@ Coloring ColoredCloud::show(const ColoringOptions& coloring, const PointSetOptio
     *fallbackError = error.what();
     used = coloredPoints(cloud_, ColoringOptions{}, colored);
   }
+  if (highlight_) highlightSelection(cloud_, *highlight_, {colored.data(), colored.size()});
   // Withheld (deleted) points are not drawn: the set holds the others, and shownIndex_ finds a
   // picked one in the cloud.
   shownIndex_ = shownIndices();
@@ -172,6 +173,7 @@ bool ColoredCloud::refreshInPlace() {
   } catch (const InputError&) {
     coloredPoints(cloud_, ColoringOptions{}, colored);  // the fallback show() took
   }
+  if (highlight_) highlightSelection(cloud_, *highlight_, {colored.data(), colored.size()});
   std::vector<uint32_t> colors(setPoints);
   for (uint64_t k = 0; k < setPoints; ++k) {
     colors[k] = colored[noneWithheld ? k : shownIndex_[k]].rgba;

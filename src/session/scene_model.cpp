@@ -252,6 +252,11 @@ void SceneModel::reopenStream() {
   streamFramed_ = true;  // the view stays where it is
 }
 
+void SceneModel::setHighlight(std::optional<PointSelection> selection) {
+  parts_.inCore.colored().setHighlight(std::move(selection));
+  if (!parts_.inCore.colored().refreshInPlace()) recolor();
+}
+
 void SceneModel::editsSaved() {
   edits_.clear();
   parts_.inCore.colored().commitEdits();
@@ -268,6 +273,7 @@ void SceneModel::editsSaved() {
 
 void SceneModel::setEdits(std::vector<PointEdit> edits) {
   edits_ = std::move(edits);
+  parts_.inCore.colored().setHighlight(std::nullopt);  // the selection shown was acted on
   try {
     parts_.inCore.colored().setEdits(edits_);
   } catch (const InputError& error) {

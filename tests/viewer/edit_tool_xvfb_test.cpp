@@ -3,6 +3,7 @@
 // classes back and again, "Save as" writes a copy whose classes are those the stroke set and
 // which the edit log replays to the same records; a stroke deletes points (hidden at once), a
 // save in place writes the withheld flags, and the file opened again hides them.
+#include <algorithm>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include "pcv/io/point_records.hpp"
 #include "pcv/io/record_selection.hpp"
 #include "pcv/io/png_writer.hpp"
+#include "pcv/session/cloud_edits.hpp"
 #include "pcv/session/edit_log.hpp"
 #include "pcv/session/point_edits.hpp"
 #include "synthetic_point_files.hpp"
@@ -60,6 +62,10 @@ class EditToolXvfb : public test::ViewerXvfb {
   uint64_t lit(const std::string& png) {
     return test::countLitPixels(readPng(path(png)), kOpaqueBlack);
   }
+  uint64_t highlightedPixels(const std::string& png) {
+    const Image image = readPng(path(png));
+    return uint64_t(std::count(image.pixels.begin(), image.pixels.end(), kSelectionHighlightRgba));
+  }
   json runWithReport(const std::string& script, std::string* output, const std::string& extra) {
     const int status = runViewer(script, output, "--report " + path("report.json") + " " + extra);
     EXPECT_EQ(status, 0) << *output;
@@ -72,20 +78,26 @@ TEST_F(EditToolXvfb, BrushSetsClassesUndoRedoSaveAsAndTheLogReplays) {
   const std::string grid = writeGrid("grid.las");
   std::filesystem::copy_file(grid, path("copy.las"));
   std::string output;
+  // One event per frame (the viewer runs at 50 simulated frames per second): a screenshot sees
+  // what the events before it in its frame did.
   const std::string script =
       "0.02 wait_load\n0.1 screenshot " + path("all.png") +
-      "\n0.12 edit_radius 40\n0.14 edit_stroke 600,330 640,360 680,390\n0.16 edit_set_class 6\n"
-      "0.18 filter_classes 6\n0.2 screenshot " + path("six.png") +
-      "\n0.22 edit_undo\n0.24 screenshot " + path("undone.png") +
-      "\n0.26 edit_redo\n0.28 screenshot " + path("redone.png") +
-      "\n0.3 edit_log " + path("edits.json") + "\n0.32 edit_save_as " + path("saved.las") +
-      "\n0.34 filter_off\n0.4 quit\n";
+      "\n0.12 edit_radius 40\n0.14 edit_stroke 600,330 640,360 680,390\n0.16 screenshot " +
+      path("stroke.png") + "\n0.18 edit_set_class 6\n0.2 filter_classes 6\n0.22 screenshot " +
+      path("six.png") + "\n0.24 edit_undo\n0.26 screenshot " + path("undone.png") +
+      "\n0.28 edit_redo\n0.3 screenshot " + path("redone.png") + "\n0.32 edit_log " +
+      path("edits.json") + "\n0.34 edit_save_as " + path("saved.las") +
+      "\n0.36 filter_off\n0.42 quit\n";
   const json report = runWithReport(script, &output, grid + " --eye -3,0,0");
   const uint64_t all = lit("all.png"), six = lit("six.png");
   EXPECT_EQ(all, 64u * 64u) << output;
   EXPECT_GT(six, 100u) << output;  // a band of points along the stroke
   EXPECT_LT(six, all / 2) << output;
   EXPECT_EQ(lit("undone.png"), 0u) << output;  // no point is of class 6 any more
+  // The stroke's points were highlighted before the action, as many as it then changed.
+  const uint64_t highlighted = highlightedPixels("stroke.png");
+  EXPECT_LE(std::abs(int64_t(highlighted) - int64_t(six)), 4) << highlighted << " vs " << six;
+  EXPECT_EQ(highlightedPixels("redone.png"), 0u) << output;
   EXPECT_EQ(lit("redone.png"), six) << output;
   ASSERT_TRUE(report.contains("edit")) << output;
   EXPECT_EQ(report["edit"]["applied"], 1) << report.dump();

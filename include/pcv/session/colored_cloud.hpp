@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pcv/session/point_edits.hpp"
+#include "pcv/session/selection_export.hpp"
 
 #include <optional>
 #include <string>
@@ -62,6 +63,9 @@ class ColoredCloud {
   /// shown, one shown without its source order, or other points withheld than when it was
   /// laid out: show() again then).
   bool refreshInPlace();
+  /// Draws the points `selection` holds in the highlight colour (kSelectionHighlightRgba) from
+  /// the next show() or refreshInPlace() on; empty: none.
+  void setHighlight(std::optional<PointSelection> selection) { highlight_ = std::move(selection); }
   /// The files now hold the edits (saved in place): the values shown become those read, and
   /// there are no edits.
   void commitEdits();
@@ -90,6 +94,7 @@ class ColoredCloud {
 
   std::optional<PointSetId> set_;
   std::vector<PointEdit> edits_;
+  std::optional<PointSelection> highlight_;
   bool keepsReadValues_ = false;
   std::vector<float> readClasses_, readWithheld_;  ///< per point, as read (0 where absent)
   /// The cloud's indices of the points the set shown holds, in order; empty: every point.

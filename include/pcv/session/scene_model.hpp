@@ -106,9 +106,14 @@ class SceneModel {
   /// hold): the files read whole are laid out again, a stream opens again with every node edited
   /// as it is decoded; withheld points are never drawn. Files read later get them too; a scene
   /// that replaces this one starts without. An edit whose filter reads an attribute the points
-  /// lack is an error said through the report, and the edits are not shown.
+  /// lack is an error said through the report, and the edits are not shown. The highlight
+  /// (setHighlight) is cleared.
   void setEdits(std::vector<PointEdit> edits);
   const std::vector<PointEdit>& edits() const { return edits_; }
+  /// Draws the points of the files read whole that `selection` holds highlighted (a selection
+  /// before its action; colours replaced in place); empty: none. Streamed nodes are not
+  /// highlighted.
+  void setHighlight(std::optional<PointSelection> selection);
   /// The files now hold the edits shown (saved in place): the files read whole keep what they
   /// show, a stream opens its files again (their chunks moved), and there are no edits.
   void editsSaved();

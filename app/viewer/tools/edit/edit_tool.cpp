@@ -131,6 +131,7 @@ void EditTool::endStroke() {
   if (dabs_.empty()) return;
   try {
     stroke_.emplace(strokeCamera_, strokeWindow_.x, strokeWindow_.y, dabs_, radiusPx_);
+    ++strokeNumber_;
     std::fprintf(stderr, "pcv: brush stroke of %zu dabs, radius %.1f px\n", dabs_.size(),
                  radiusPx_);
   } catch (const Error& error) {
@@ -194,6 +195,7 @@ bool EditTool::act(EditAction action, uint32_t classification) {
   history_.push(std::move(edit));
   stroke_.reset();
   dabs_.clear();
+  highlighted_.clear();  // setEdits clears the highlight
   std::fprintf(stderr, "pcv: edit %zu: %s%s\n", history_.applied().size(), editActionName(action),
                action == EditAction::SetClass ? (" " + std::to_string(classification)).c_str()
                                               : "");
@@ -276,6 +278,36 @@ void EditTool::writeLog(const std::string& path) {
 void EditTool::onFrame(double) {
   followScene();
   finishSave();
+  followSelection();
+}
+
+std::optional<PointSelection> EditTool::pendingSelection() const {
+  PointSelection selection{.clip = host_.settings().clip, .filter = host_.settings().filter};
+  if (target_ == EditTarget::Brush && stroke_ && !dragging_) {
+    selection.brush = stroke_;
+    return selection;
+  }
+  if (target_ == EditTarget::ProfileLine && host_.profileLine()) {
+    selection.profileLine = host_.profileLine();
+    return selection;
+  }
+  return std::nullopt;
+}
+
+void EditTool::followSelection() {
+  // A text that changes with the selection: the stroke's number, the line, the clip and the
+  // filters in effect (their log form; the stroke's dabs left out, a long stroke is long).
+  const std::optional<PointSelection> pending = pendingSelection();
+  std::string key;
+  if (pending) {
+    PointSelection rest = *pending;
+    rest.brush.reset();
+    key = (pending->brush ? "stroke " + std::to_string(strokeNumber_) + " " : std::string()) +
+          editLogText(std::vector<PointEdit>{PointEdit{.selection = rest}});
+  }
+  if (key == highlighted_) return;
+  highlighted_ = key;
+  host_.scene().setHighlight(pending);
 }
 
 void EditTool::onSceneShown() {

@@ -89,6 +89,11 @@ class EditTool final : public ViewerTool {
   void finishSave();
   /// Drops the history when the scene was replaced (its edits went with it).
   void followScene();
+  /// The selection an action would change now, without its action; empty when there is none
+  /// to show (no stroke, no profile line, or everything shown).
+  std::optional<PointSelection> pendingSelection() const;
+  /// Highlights the pending selection on the scene when it changed.
+  void followSelection();
 
   ToolHost& host_;
   EditHistory history_;
@@ -104,11 +109,14 @@ class EditTool final : public ViewerTool {
   Camera strokeCamera_;
   glm::dvec2 strokeWindow_{0.0};
   std::optional<BrushSelection> stroke_;
+  uint64_t strokeNumber_ = 0;  ///< counts the strokes made: a new one is highlighted anew
   EditSaver saver_;
   std::optional<EditSaveOutcome> lastSave_;
   std::string saveAsPath_ = "edited.laz";
   std::string logPath_ = "edits.json";
   uint64_t sceneGeneration_ = 0;
+  /// What is highlighted: a text naming the pending selection ("" for none).
+  std::string highlighted_;
 };
 
 }  // namespace pcv::app
