@@ -28,7 +28,7 @@ void ColoredCloud::clear() {
   keepsReadValues_ = false;
   readClasses_.clear();
   readWithheld_.clear();
-  shownIndex_.clear();
+  shownIndex_.reset();
   shownAttributes_.clear();
 }
 
@@ -88,12 +88,12 @@ void ColoredCloud::commitEdits() {
 }
 
 std::optional<uint64_t> ColoredCloud::cloudIndex(uint64_t sourceIndex) const {
-  if (shownIndex_.empty()) {
+  if (!shownIndex_) {
     if (sourceIndex >= cloud_.size()) return std::nullopt;
     return sourceIndex;
   }
-  if (sourceIndex >= shownIndex_.size()) return std::nullopt;
-  return shownIndex_[sourceIndex];
+  if (sourceIndex >= shownIndex_->size()) return std::nullopt;
+  return (*shownIndex_)[sourceIndex];
 }
 
 Coloring ColoredCloud::show(const ColoringOptions& coloring, const PointSetOptions& options,
@@ -112,9 +112,9 @@ Coloring ColoredCloud::show(const ColoringOptions& coloring, const PointSetOptio
   // Withheld (deleted) points are not drawn: the set holds the others, and shownIndex_ finds a
   // picked one in the cloud.
   shownIndex_ = shownIndices();
-  if (!shownPoints(cloud_).empty()) {  // some withheld (shownIndex_ may then be empty: all)
-    for (uint64_t k = 0; k < shownIndex_.size(); ++k) colored[k] = colored[shownIndex_[k]];
-    colored.resize(shownIndex_.size());
+  if (shownIndex_) {
+    for (uint64_t k = 0; k < shownIndex_->size(); ++k) colored[k] = colored[(*shownIndex_)[k]];
+    colored.resize(shownIndex_->size());
   }
   keepShownAttributes();
   if (shownOrigin && *shownOrigin != cloud_.origin) {
@@ -139,8 +139,9 @@ Coloring ColoredCloud::show(const ColoringOptions& coloring, const PointSetOptio
   return used;
 }
 
-std::vector<uint64_t> ColoredCloud::shownIndices() const {
+std::optional<std::vector<uint64_t>> ColoredCloud::shownIndices() const {
   const std::vector<bool> shown = shownPoints(cloud_);
+  if (shown.empty()) return std::nullopt;
   std::vector<uint64_t> indices;
   for (uint64_t i = 0; i < shown.size(); ++i) {
     if (shown[i]) indices.push_back(i);
@@ -150,10 +151,10 @@ std::vector<uint64_t> ColoredCloud::shownIndices() const {
 
 void ColoredCloud::keepShownAttributes() {
   shownAttributes_.clear();
-  if (shownIndex_.empty()) return;
+  if (!shownIndex_) return;
   for (const ScalarAttribute& attribute : cloud_.attributes) {
     ScalarAttribute subset = attribute.emptyLike();
-    for (const uint64_t i : shownIndex_) subset.append(attribute, i, i + 1);
+    for (const uint64_t i : *shownIndex_) subset.append(attribute, i, i + 1);
     shownAttributes_.push_back(std::move(subset));
   }
 }
@@ -162,11 +163,8 @@ bool ColoredCloud::refreshInPlace() {
   if (!set_ || !shownWithOrder_ || !shownColoring_) return false;
   // The same points shown as when the set was laid out (none withheld then and now, or the
   // same ones).
-  const bool noneWithheld = shownPoints(cloud_).empty();
+  if (shownIndices() != shownIndex_) return false;
   const uint64_t setPoints = renderer_.pointCount(*set_);
-  const bool same = noneWithheld ? shownIndex_.empty() && setPoints == cloud_.size()
-                                 : shownIndices() == shownIndex_ && setPoints == shownIndex_.size();
-  if (!same) return false;
   UninitializedVector<Point> colored;
   try {
     coloredPoints(cloud_, *shownColoring_, colored);
@@ -176,7 +174,7 @@ bool ColoredCloud::refreshInPlace() {
   if (highlight_) highlightSelection(cloud_, *highlight_, {colored.data(), colored.size()});
   std::vector<uint32_t> colors(setPoints);
   for (uint64_t k = 0; k < setPoints; ++k) {
-    colors[k] = colored[noneWithheld ? k : shownIndex_[k]].rgba;
+    colors[k] = colored[shownIndex_ ? (*shownIndex_)[k] : k].rgba;
   }
   renderer_.setColors(*set_, colors);
   keepShownAttributes();
@@ -186,8 +184,8 @@ bool ColoredCloud::refreshInPlace() {
 
 void ColoredCloud::applyFilterData() {
   const FilterData data =
-      filterDataOf(shownIndex_.empty() ? std::span<const ScalarAttribute>(cloud_.attributes)
-                                       : std::span<const ScalarAttribute>(shownAttributes_),
+      filterDataOf(!shownIndex_ ? std::span<const ScalarAttribute>(cloud_.attributes)
+                                : std::span<const ScalarAttribute>(shownAttributes_),
                    rangeAttribute_);
   // Points with nothing a filter reads (a PLY of positions) get no arrays: filters draw none.
   if (data.classification.empty() && data.returnNumber.empty() && !data.hasRangeValues()) return;

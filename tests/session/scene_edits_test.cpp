@@ -129,6 +129,15 @@ TEST(SceneEdits, AClassChangeRecoloursTheSetInPlaceADeleteLaysItOutAgain) {
   scene.setEdits(edits);
   ASSERT_TRUE(scene.parts().inCore.colored().set().has_value());
   EXPECT_LT(renderer->pointCount(*scene.parts().inCore.colored().set()), 40u * 40u);
+  // Everything deleted: nothing drawn, and no error.
+  PointEdit all;
+  all.action = EditAction::Delete;
+  edits.push_back(all);
+  scene.setEdits(edits);
+  const std::optional<PointSetId> none = scene.parts().inCore.colored().set();
+  EXPECT_EQ(none ? renderer->pointCount(*none) : 0u, 0u);
+  EXPECT_EQ(test::countLitPixels(test::renderToImage(*renderer, view, {}), RenderSettings{}.background),
+            0u);
   EXPECT_TRUE(errors.take().empty());
 }
 

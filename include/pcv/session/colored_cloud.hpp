@@ -83,8 +83,9 @@ class ColoredCloud {
   /// Gives the set shown what filters read of the points, when they carry any of it.
   void applyFilterData();
 
-  /// The cloud's indices of the points a set shows now: all but the withheld (empty: all).
-  std::vector<uint64_t> shownIndices() const;
+  /// The cloud's indices of the points a set shows now, all but the withheld; empty when none
+  /// is withheld.
+  std::optional<std::vector<uint64_t>> shownIndices() const;
   /// The filters' attributes of the points shown, when some are withheld.
   void keepShownAttributes();
   /// Restores the values read, applies edits_ again and notes which points are shown.
@@ -97,8 +98,9 @@ class ColoredCloud {
   std::optional<PointSelection> highlight_;
   bool keepsReadValues_ = false;
   std::vector<float> readClasses_, readWithheld_;  ///< per point, as read (0 where absent)
-  /// The cloud's indices of the points the set shown holds, in order; empty: every point.
-  std::vector<uint64_t> shownIndex_;
+  /// The cloud's indices of the points the set shown holds, in order, when some are withheld;
+  /// empty: every point.
+  std::optional<std::vector<uint64_t>> shownIndex_;
   /// The filters' attributes of the shown points only (with shownIndex_).
   std::vector<ScalarAttribute> shownAttributes_;
   bool filterData_ = false;
