@@ -259,6 +259,7 @@ void SceneModel::setHighlight(std::optional<PointSelection> selection) {
 
 void SceneModel::editsSaved() {
   edits_.clear();
+  ++editsVersion_;
   parts_.inCore.colored().commitEdits();
   if (!parts_.stream) return;
   // The saved files are new files (renamed over the old): their hierarchies are read again.
@@ -273,6 +274,7 @@ void SceneModel::editsSaved() {
 
 void SceneModel::setEdits(std::vector<PointEdit> edits) {
   edits_ = std::move(edits);
+  ++editsVersion_;
   parts_.inCore.colored().setHighlight(std::nullopt);  // the selection shown was acted on
   try {
     parts_.inCore.colored().setEdits(edits_);

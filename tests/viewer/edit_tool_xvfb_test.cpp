@@ -112,6 +112,11 @@ TEST_F(EditToolXvfb, BrushSetsClassesUndoRedoSaveAsAndTheLogReplays) {
   EXPECT_EQ(saved.points, all);
   EXPECT_LE(std::abs(int64_t(saved.classSix) - int64_t(six)), 4) << output;
   EXPECT_EQ(countRecords(grid).classSix, 0u);
+  // The Filters legend counts the classes as edited.
+  ASSERT_TRUE(report["classCounts"].contains("6")) << report.dump();
+  EXPECT_EQ(report["classCounts"]["6"].get<uint64_t>() + report["classCounts"]["2"].get<uint64_t>(),
+            all);
+  EXPECT_LE(std::abs(int64_t(report["classCounts"]["6"].get<uint64_t>()) - int64_t(six)), 4);
   // The log replays the stroke exactly: the same records change in another copy.
   const std::vector<PointEdit> edits = readEditLog(path("edits.json"));
   ASSERT_EQ(edits.size(), 1u);

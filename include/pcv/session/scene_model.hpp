@@ -117,6 +117,9 @@ class SceneModel {
   /// The files now hold the edits shown (saved in place): the files read whole keep what they
   /// show, a stream opens its files again (their chunks moved), and there are no edits.
   void editsSaved();
+  /// Changes each time the edits shown change (setEdits, editsSaved): what was counted of the
+  /// points' classes before is stale.
+  uint64_t editsVersion() const { return editsVersion_; }
   /// Changes each time open() replaces the scene (its edits dropped).
   uint64_t generation() const { return generation_; }
   const SceneColoring& coloring() const { return coloring_; }
@@ -153,6 +156,7 @@ class SceneModel {
   SceneColoring coloring_;
   std::vector<PointEdit> edits_;  ///< shown on the files read whole and the stream
   uint64_t generation_ = 0;
+  uint64_t editsVersion_ = 0;
   bool demoWhenEmpty_ = false;  // the viewer started on the cylinders: back to them, not black
   bool streamFramed_ = false;   // poll() returned the stream's bounds once
 

@@ -1,5 +1,7 @@
 #include "viewer/tools/filter/filter_tool.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,13 +12,29 @@
 
 namespace pcv::app {
 
+void FilterTool::onFrame(double) {
+  if (host_.scene().editsVersion() != editsCounted_) onSceneShown();
+}
+
+void FilterTool::addToReport(nlohmann::json& report) const {
+  nlohmann::json counts = nlohmann::json::object();
+  for (uint32_t c = 0; c < 256; ++c) {
+    if (panel_.classCounts[c] > 0) counts[std::to_string(c)] = panel_.classCounts[c];
+  }
+  report["classCounts"] = std::move(counts);
+}
+
 void FilterTool::onSceneShown() {
+  editsCounted_ = host_.scene().editsVersion();
   const SceneParts& parts = host_.scene().parts();
   const PointCloud& cloud = parts.inCore.cloud();
   panel_.classCounts.fill(0);
   panel_.countsKnown = parts.stream == nullptr;
+  // Withheld (deleted) points are not drawn, nor counted.
+  const ScalarAttribute* withheld = cloud.findAttribute("withheld");
   if (const ScalarAttribute* classes = cloud.findAttribute("classification")) {
     for (uint64_t i = 0; i < classes->size(); ++i) {
+      if (withheld && withheld->value(i) > 0.0) continue;
       const double value = classes->value(i);
       if (value >= 0.0 && value <= 255.0) ++panel_.classCounts[uint32_t(value)];
     }

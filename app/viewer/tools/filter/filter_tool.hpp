@@ -40,6 +40,10 @@ class FilterTool final : public ViewerTool {
   void drawSection() override;
   void addScriptCommands(ScriptCommands& commands) override;
   void onSceneShown() override;
+  /// Counts the classes again when edits changed them.
+  void onFrame(double nowSeconds) override;
+  /// "classCounts": the legend's points of each class (files read whole), by class.
+  void addToReport(nlohmann::json& report) const override;
 
  private:
   /// Chooses the range attribute: its values go to the renderer, the range spans them.
@@ -48,6 +52,7 @@ class FilterTool final : public ViewerTool {
   ToolHost& host_;
   FilterPanel panel_;
   SelectionExporter exporter_;
+  uint64_t editsCounted_ = 0;  ///< the scene's editsVersion() the class counts are of
 };
 
 }  // namespace pcv::app
