@@ -26,6 +26,35 @@ ColoringOptions fixedColoring(const Coloring& used, const ColoringOptions& asked
   return fixed;
 }
 
+/// The colouring of a stream whose first root is read on demand (a dataset opened from its
+/// index): chosen from the request and the forest's box alone, so that opening reads no tile.
+/// The height range is the box's (a tile without colours, coloured by height, shows it too);
+/// other scalars take each node's range unless one is given.
+Coloring coloringWithoutPoints(const ColoringOptions& asked, const Box3d& bounds,
+                               ColoringOptions& fixed) {
+  fixed = asked;
+  Coloring used{.mode = asked.mode};
+  const bool heights = !bounds.empty() && bounds.max.z > bounds.min.z;
+  if (!fixed.range && heights && (asked.mode == ColorMode::Rgb || asked.mode == ColorMode::Elevation)) {
+    fixed.range = ValueRange{bounds.min.z, bounds.max.z};
+  }
+  if (asked.mode == ColorMode::Elevation) {
+    used.attribute = "z";
+    used.map = asked.map.value_or(ColorMap::Turbo);
+    if (fixed.range) used.range = *fixed.range;
+  } else if (asked.mode == ColorMode::Intensity) {
+    used.attribute = "intensity";
+    used.map = asked.map.value_or(ColorMap::Grey);
+  } else if (asked.mode == ColorMode::Classification) {
+    used.attribute = "classification";
+  } else if (asked.mode == ColorMode::Attribute) {
+    used.attribute = asked.attribute;
+    used.map = asked.map.value_or(ColorMap::Viridis);
+  }
+  if (asked.range) used.range = *asked.range;
+  return used;
+}
+
 unsigned decodeThreads(unsigned asked) {
   if (asked > 0) return asked;
   return std::max(1u, usableCores() - 1);
@@ -60,7 +89,9 @@ StreamedCloud::StreamedCloud(std::shared_ptr<const NodeSource> source, Renderer&
   }
   setPointBudget(options_.pointBudget);
   ColoringOptions fixed = options_.coloring;
-  if (!tree_.roots().empty()) {
+  if (!tree_.roots().empty() && source_->readsOnDemand(size_t(tree_.roots().front()))) {
+    coloring_ = coloringWithoutPoints(options_.coloring, tree_.bounds(), fixed);
+  } else if (!tree_.roots().empty()) {
     const auto first = size_t(tree_.roots().front());
     const PointCloud root = source_->decodeNode(first);
     UninitializedVector<Point> colored;
@@ -100,6 +131,20 @@ Box3d StreamedCloud::bounds() const {
 std::vector<std::string> StreamedCloud::takeErrors() {
   takeFailures();
   return std::exchange(errors_, {});
+}
+
+std::vector<std::string> StreamedCloud::takeWarnings() {
+  return std::exchange(warnings_, {});
+}
+
+void StreamedCloud::growTrees() {
+  for (const TreeGrowth& growth : source_->growthSince(growthsTaken_)) {
+    ++growthsTaken_;
+    tree_.grow(growth);
+    if (!growth.warning.empty()) warnings_.push_back(growth.warning);
+  }
+  resident_.resize(tree_.size());
+  wantedNow_.resize(tree_.size(), false);
 }
 
 void StreamedCloud::takeFailures() {
@@ -208,6 +253,7 @@ void StreamedCloud::addDecoded() {
 
 std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx, int heightPx) {
   ++frame_;
+  growTrees();  // before the choice: a tile read since the last frame is ranked as its tree
   const NodeSelectionParams params{.camera = camera,
                                    .widthPx = widthPx,
                                    .heightPx = heightPx,
@@ -224,9 +270,10 @@ std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx,
            wanted_, params, [&](uint32_t root) { return resident_[root].has_value(); })) {
     wantedNow_[node] = false;
   }
-  std::vector<uint32_t> missing;
+  std::vector<WantedNode> missing;
   for (uint32_t node : wanted_) {
-    if (!resident_[node] && tree_.node(node).pointCount > 0) missing.push_back(node);
+    const uint64_t points = tree_.node(node).pointCount;
+    if (!resident_[node] && points > 0) missing.push_back({.node = node, .points = points});
   }
   loader_->want(missing);
   std::vector<PointSetId> sets;

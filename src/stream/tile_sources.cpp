@@ -26,8 +26,9 @@ double evenSpacing(const Box3d& bounds, uint64_t points) {
   return area > 0.0 ? std::sqrt(area / double(points)) : 0.0;
 }
 
-/// `cloud` with its points as offsets from `origin` (added in double, so each rounds once).
-PointCloud movedTo(PointCloud cloud, const glm::dvec3& origin) {
+}  // namespace
+
+PointCloud pointsMovedTo(PointCloud cloud, const glm::dvec3& origin) {
   const glm::dvec3 shift = cloud.origin - origin;
   if (shift == glm::dvec3(0.0)) return cloud;
   for (Point& point : cloud.points) {
@@ -38,8 +39,6 @@ PointCloud movedTo(PointCloud cloud, const glm::dvec3& origin) {
   cloud.origin = origin;
   return cloud;
 }
-
-}  // namespace
 
 std::vector<std::string> attributesRead(const Tile& tile, const ReadOptions& options) {
   std::vector<std::string> names;
@@ -103,7 +102,7 @@ PointCloud CopcTileSource::decodeNode(size_t node) const {
       none.attributes.push_back({.name = name, .values = {}});
     return none;
   }
-  return movedTo(files_->get(path_)->decodeNode(node), origin_);
+  return pointsMovedTo(files_->get(path_)->decodeNode(node), origin_);
 }
 
 void CopcTileSource::prefetchNodes(const std::vector<size_t>& nodes) const noexcept {
@@ -167,7 +166,7 @@ PointCloud WholeTileSource::decodeNode(size_t node) const {
     for (auto& attribute : cloud.attributes) attribute.resize(out);
   }
   if (!hasColor_) cloud.hasColor = false;
-  return movedTo(std::move(cloud), origin_);
+  return pointsMovedTo(std::move(cloud), origin_);
 }
 
 MemoryNodeSource::MemoryNodeSource(PointCloud cloud, const Box3d& bounds)

@@ -106,6 +106,9 @@ class StreamedCloud {
   uint64_t maxPointBudget() const { return maxPointBudget_; }
   /// Nodes that could not be decoded (each reported once).
   std::vector<std::string> takeErrors();
+  /// Where a tile read on demand disagreed with what the dataset's index said of it (each said
+  /// once; the tile's own header is what is drawn).
+  std::vector<std::string> takeWarnings();
   /// Where `node` stands after the last update() (cheap: no lock, for lists of thousands).
   NodeState nodeState(size_t node) const;
   /// Why `node` failed; null unless nodeState(node) is Failed.
@@ -116,6 +119,8 @@ class StreamedCloud {
     PointSetId set = 0;
     uint64_t lastFrame = 0;  ///< the frame that last drew it
   };
+  /// Takes in the trees the source grew since the last frame (tiles read on demand).
+  void growTrees();
   void addDecoded();
   /// Moves the loader's failures into errors_ and failed_.
   void takeFailures();
@@ -142,6 +147,8 @@ class StreamedCloud {
   uint64_t rootPoints_ = 0;
   StreamingStats stats_;
   std::vector<std::string> errors_;                   // not yet taken
+  std::vector<std::string> warnings_;                 // not yet taken
+  size_t growthsTaken_ = 0;                           // of the source's growthSince()
   std::unordered_map<uint32_t, std::string> failed_;  // every node that failed, and why
   std::unique_ptr<NodeLoader> loader_;                // last: its threads stop first
 };

@@ -1,0 +1,197 @@
+// A tile from a dataset's index, read when the stream first wants it.
+#include "pcv/stream/deferred_tile_source.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "pcv/core/error.hpp"
+#include "pcv/io/remote_source.hpp"
+#include "pcv/io/uri_reference.hpp"
+
+namespace pcv {
+namespace {
+
+/// Whether two boxes differ by more than rounding: a VPC writes its boxes from the headers,
+/// perhaps in fewer digits.
+bool differ(const Box3d& a, const Box3d& b) {
+  const double tolerance = 1e-6 * std::max(1.0, glm::length(a.size())) + 1e-3;
+  for (int axis = 0; axis < 3; ++axis) {
+    // A 2D box (z at [0, 0]) says nothing of heights.
+    if (axis == 2 && a.min.z == 0.0 && a.max.z == 0.0) continue;
+    if (std::abs(a.min[axis] - b.min[axis]) > tolerance ||
+        std::abs(a.max[axis] - b.max[axis]) > tolerance) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// What the index said that the header does not: empty where they agree.
+std::string disagreement(const Tile& index, const Tile& header) {
+  std::vector<std::string> what;
+  if (index.pointCount != header.pointCount) {
+    what.push_back("pc:count " + std::to_string(index.pointCount) + ", the header " +
+                   std::to_string(header.pointCount) + " points");
+  }
+  if (differ(index.bounds, header.bounds)) what.push_back("its box differs from the header's");
+  if (index.format != header.format) {
+    what.push_back(std::string("named as ") + tileFormatName(index.format) + ", the file is " +
+                   tileFormatName(header.format));
+  }
+  if (what.empty()) return {};
+  std::string text = locationForMessages(header.path) + ": the dataset's index says ";
+  for (size_t i = 0; i < what.size(); ++i) text += (i > 0 ? "; " : "") + what[i];
+  return text + "; the tile is drawn as its header says";
+}
+
+}  // namespace
+
+DeferredTileSource::DeferredTileSource(const Tile& tile, std::shared_ptr<OpenCopcFiles> files,
+                                       ReadOptions options,
+                                       std::weak_ptr<DeferredMembers> deferred, size_t member,
+                                       bool skipWhenBroken)
+    : index_(tile),
+      files_(std::move(files)),
+      options_(std::move(options)),
+      deferred_(std::move(deferred)),
+      member_(member),
+      skipWhenBroken_(skipWhenBroken) {
+  const uint64_t rootPoints = std::min(tile.pointCount, kAssumedRootPoints);
+  double spacing = 0.0;
+  if (!tile.bounds.empty() && rootPoints > 0) {
+    const glm::dvec3 size = tile.bounds.size();
+    spacing = std::sqrt(std::max(size.x * size.y, 1e-12) / double(rootPoints));
+  }
+  forest_.trees.push_back({.rootSpacing = spacing});
+  forest_.nodes.push_back({.tree = 0, .key = {}, .bounds = tile.bounds, .pointCount = rootPoints});
+  origin_ = glm::round(tile.bounds.center());
+  hasColor_ = tile.hasColor && options_.colors;
+  attributes_ = attributesRead(tile, options_);
+}
+
+bool DeferredTileSource::isRead() const {
+  return state_.load(std::memory_order_acquire) == ReadState::Read;
+}
+
+const NodeSource* DeferredTileSource::read() const {
+  const std::lock_guard lock(mutex_);
+  if (state_.load(std::memory_order_relaxed) == ReadState::Read) {
+    if (!failure_.empty()) throw InputError(failure_);
+    return tile_.get();
+  }
+  // Read under the lock: the loader threads that want this tile's nodes wait for the one read.
+  std::shared_ptr<const NodeSource> tile;
+  Tile header;
+  try {
+    header = describeTile(index_.path);
+    if (header.format == TileFormat::Copc) {
+      tile = std::make_shared<const CopcTileSource>(header, files_, options_);
+    } else {
+      tile = std::make_shared<const WholeTileSource>(header, options_);
+    }
+  } catch (const Error& error) {
+    state_.store(ReadState::Read, std::memory_order_release);
+    if (!skipWhenBroken_) {
+      failure_ = error.what();
+      throw InputError(failure_);
+    }
+    // Left out: the stand-in root holds nothing, and the warning says why.
+    TreeGrowth growth{.rootNode = forest_.nodes.front(),
+                      .warning = std::string("tile skipped (--skip-bad-tiles): ") + error.what()};
+    growth.rootNode.pointCount = 0;
+    growth_.push_back(std::move(growth));
+    tileNode_ = {0};
+    if (const auto deferred = deferred_.lock()) deferred->grew(member_);
+    return nullptr;
+  }
+  const NodeForest& forest = tile->forest();
+  TreeGrowth growth{.rootSpacing = forest.trees.empty() ? 0.0 : forest.trees.front().rootSpacing,
+                    .warning = disagreement(index_, header)};
+  // The tile's root takes the stand-in's place (index 0); the others follow in the tile's order.
+  const auto root = std::find_if(forest.nodes.begin(), forest.nodes.end(),
+                                 [](const SourceNode& node) { return node.key.level == 0; });
+  std::vector<size_t> tileNode;
+  if (root != forest.nodes.end()) {
+    tileNode.push_back(size_t(root - forest.nodes.begin()));
+    growth.rootNode = *root;
+  } else {
+    // No node at all (an empty hierarchy): the root stays, holding nothing.
+    tileNode.push_back(forest.nodes.size());
+    growth.rootNode = forest_.nodes.front();
+    growth.rootNode.pointCount = 0;
+  }
+  growth.rootNode.tree = 0;
+  for (size_t node = 0; node < forest.nodes.size(); ++node) {
+    if (node == tileNode.front() || forest.nodes[node].tree != 0) continue;
+    tileNode.push_back(node);
+    growth.nodes.push_back(forest.nodes[node]);
+  }
+  tile_ = std::move(tile);
+  tileNode_ = std::move(tileNode);
+  growth_.push_back(std::move(growth));
+  state_.store(ReadState::Read, std::memory_order_release);
+  if (const auto deferred = deferred_.lock()) deferred->grew(member_);
+  return tile_.get();
+}
+
+PointCloud DeferredTileSource::decodeNode(size_t node) const {
+  const NodeSource* tile = read();
+  size_t tileNode = 0;
+  {
+    const std::lock_guard lock(mutex_);
+    if (node >= tileNode_.size()) {
+      throw InputError(locationForMessages(index_.path) + ": node " + std::to_string(node) +
+                       " is not in a tile of " + std::to_string(tileNode_.size()) + " nodes");
+    }
+    tileNode = tileNode_[node];
+  }
+  if (!tile || tileNode >= tile->forest().nodes.size()) {  // skipped, or an empty hierarchy
+    PointCloud none;
+    none.origin = origin_;
+    none.hasColor = hasColor_;
+    for (const std::string& name : attributes_) none.attributes.push_back({.name = name, .values = {}});
+    return none;
+  }
+  return pointsMovedTo(tile->decodeNode(tileNode), origin_);
+}
+
+void DeferredTileSource::prefetchNodes(const std::vector<size_t>& nodes) const noexcept {
+  if (state_.load(std::memory_order_acquire) != ReadState::Read) {
+    // A local tile's read is a few page faults: its decode reads it. A remote one's is round
+    // trips: read ahead, once, while the loader threads decode what is ready.
+    if (!isRemoteLocation(index_.path)) return;
+    ReadState unread = ReadState::Unread;
+    if (!state_.compare_exchange_strong(unread, ReadState::Reading)) return;
+    const auto deferred = deferred_.lock();
+    if (!deferred) return;
+    deferred->readAhead([tile = weak_from_this()] {
+      const auto source = tile.lock();
+      if (!source) return;
+      try {
+        source->read();
+      } catch (const std::exception&) {
+        // Its decode reads it again and reports the fault for its node.
+      }
+    });
+    return;
+  }
+  std::shared_ptr<const NodeSource> tile;
+  std::vector<size_t> tileNodes;
+  {
+    const std::lock_guard lock(mutex_);
+    if (!tile_) return;  // skipped
+    tile = tile_;
+    for (size_t node : nodes) {
+      if (node < tileNode_.size()) tileNodes.push_back(tileNode_[node]);
+    }
+  }
+  tile->prefetchNodes(tileNodes);
+}
+
+std::vector<TreeGrowth> DeferredTileSource::growthSince(size_t known) const {
+  const std::lock_guard lock(mutex_);
+  if (known >= growth_.size()) return {};
+  return {growth_.begin() + std::ptrdiff_t(known), growth_.end()};
+}
+
+}  // namespace pcv
