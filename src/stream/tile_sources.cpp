@@ -86,8 +86,10 @@ CopcTileSource::CopcTileSource(const Tile& tile, std::shared_ptr<OpenCopcFiles> 
     : path_(tile.path), files_(std::move(files)) {
   const CopcHierarchy hierarchy = readCopcHierarchy(path_);
   forest_ = forestOf(hierarchy);
-  // Near the octree's centre, as CopcFile's; decodeNode moves the points should they differ.
-  origin_ = glm::round(hierarchy.center);
+  // The box's centre in whole units, as a plain tile's and as a tile known from a dataset's
+  // index (deferred_tile_source.hpp) before it is read: a dataset draws the same offsets
+  // whether it opened from its headers or its index. decodeNode moves the file's points here.
+  origin_ = tile.bounds.empty() ? glm::round(hierarchy.center) : glm::round(tile.bounds.center());
   hasColor_ = tile.hasColor && options.colors;
   attributes_ = attributesRead(tile, options);
 }

@@ -89,6 +89,38 @@ TEST_F(RemoteScene, ARemoteVpcRendersAsTheLocalVpc) {
   EXPECT_EQ(test::countDifferentPixels(local, remote), 0u);
 }
 
+TEST_F(RemoteScene, ARemoteVpcOpensFromItsIndexAndReadsTilesOnlyOnceTheyAreWanted) {
+  const std::filesystem::path folder = dir_.file("index");
+  std::filesystem::create_directories(folder);
+  std::vector<std::filesystem::path> tiles;
+  for (int i = 0; i < 24; ++i) {
+    tiles.push_back(test::writeCopcTile(folder / ("t" + std::to_string(i) + ".copc.laz"), i % 6,
+                                        i / 6, 20));
+  }
+  const std::filesystem::path vpc = folder / "set.vpc";
+  buildVirtualPointCloud(vpc, tiles);
+  for (const auto& tile : tiles) server_.putFile("survey/" + tile.filename().string(), tile.string());
+  server_.putFile("survey/set.vpc", vpc.string());
+  const SceneSources sources{.files = {server_.url("survey/set.vpc")}};
+  const ScenePlan plan = planScene(sources, {});
+  auto renderer = createRenderer("cpu", plan.rendererOptions());
+  Scene scene(plan, {}, *renderer);
+  // Opened, and ready for its first frame, from the VPC alone.
+  EXPECT_EQ(server_.requests(), 1u);
+  for (const auto& tile : tiles) {
+    EXPECT_EQ(server_.requestsFor("survey/" + tile.filename().string()), 0u) << tile;
+  }
+  const Camera camera =
+      startCamera(scene.kind(), scene.worldBounds(), float(kWidth) / float(kHeight), {});
+  Image image(kWidth, kHeight, test::kPoisonPixel);
+  const ConvergedRender done = renderConverged(
+      scene, camera, {}, {image.pixels.data(), kWidth, kHeight, MemorySpace::Host}, 60.0);
+  ASSERT_TRUE(done.converged);
+  EXPECT_EQ(scene.streamed()->stats().pointsDrawn, 24u * 20 * 20) << "every point";
+  EXPECT_EQ(test::countDifferentPixels(image, renderFiles({vpc.string()})), 0u)
+      << "as the local VPC";
+}
+
 TEST_F(RemoteScene, FaultsWhileStreamingAreRetriedAndChangeNoPixel) {
   const std::string local = test::writeCopcTile(dir_.file("a.copc.laz"), 0, 0, 200).string();
   server_.putFile("a.copc.laz", local);
