@@ -27,15 +27,16 @@ bool differ(const Box3d& a, const Box3d& b) {
 }
 
 /// What the index said that the header does not: empty where they agree.
-std::string disagreement(const Tile& index, const Tile& header) {
+std::string disagreement(uint64_t points, const Box3d& bounds, TileFormat format,
+                         const Tile& header) {
   std::vector<std::string> what;
-  if (index.pointCount != header.pointCount) {
-    what.push_back("pc:count " + std::to_string(index.pointCount) + ", the header " +
+  if (points != header.pointCount) {
+    what.push_back("pc:count " + std::to_string(points) + ", the header " +
                    std::to_string(header.pointCount) + " points");
   }
-  if (differ(index.bounds, header.bounds)) what.push_back("its box differs from the header's");
-  if (index.format != header.format) {
-    what.push_back(std::string("named as ") + tileFormatName(index.format) + ", the file is " +
+  if (differ(bounds, header.bounds)) what.push_back("its box differs from the header's");
+  if (format != header.format) {
+    what.push_back(std::string("named as ") + tileFormatName(format) + ", the file is " +
                    tileFormatName(header.format));
   }
   if (what.empty()) return {};
@@ -46,16 +47,15 @@ std::string disagreement(const Tile& index, const Tile& header) {
 
 }  // namespace
 
-DeferredTileSource::DeferredTileSource(const Tile& tile, std::shared_ptr<OpenCopcFiles> files,
-                                       ReadOptions options,
-                                       std::weak_ptr<DeferredMembers> deferred, size_t member,
-                                       bool skipWhenBroken)
-    : index_(tile),
-      files_(std::move(files)),
-      options_(std::move(options)),
-      deferred_(std::move(deferred)),
-      member_(member),
-      skipWhenBroken_(skipWhenBroken) {
+DeferredTileSource::DeferredTileSource(const Tile& tile,
+                                       std::shared_ptr<const DeferredTiles> shared,
+                                       size_t member)
+    : path_(tile.path),
+      indexPoints_(tile.pointCount),
+      indexBounds_(tile.bounds),
+      indexFormat_(tile.format),
+      shared_(std::move(shared)),
+      member_(member) {
   const uint64_t rootPoints = std::min(tile.pointCount, kAssumedRootPoints);
   double spacing = 0.0;
   if (!tile.bounds.empty() && rootPoints > 0) {
@@ -64,9 +64,9 @@ DeferredTileSource::DeferredTileSource(const Tile& tile, std::shared_ptr<OpenCop
   }
   forest_.trees.push_back({.rootSpacing = spacing});
   forest_.nodes.push_back({.tree = 0, .key = {}, .bounds = tile.bounds, .pointCount = rootPoints});
+  // As a read tile's (CopcTileSource): the points come in the same offsets either way.
   origin_ = glm::round(tile.bounds.center());
-  hasColor_ = tile.hasColor && options_.colors;
-  attributes_ = attributesRead(tile, options_);
+  hasColor_ = tile.hasColor && shared_->read.colors;
 }
 
 bool DeferredTileSource::isRead() const {
@@ -83,15 +83,15 @@ const NodeSource* DeferredTileSource::read() const {
   std::shared_ptr<const NodeSource> tile;
   Tile header;
   try {
-    header = describeTile(index_.path);
+    header = describeTile(path_);
     if (header.format == TileFormat::Copc) {
-      tile = std::make_shared<const CopcTileSource>(header, files_, options_);
+      tile = std::make_shared<const CopcTileSource>(header, shared_->files, shared_->read);
     } else {
-      tile = std::make_shared<const WholeTileSource>(header, options_);
+      tile = std::make_shared<const WholeTileSource>(header, shared_->read);
     }
   } catch (const Error& error) {
     state_.store(ReadState::Read, std::memory_order_release);
-    if (!skipWhenBroken_) {
+    if (!shared_->skipWhenBroken) {
       failure_ = error.what();
       throw InputError(failure_);
     }
@@ -101,12 +101,12 @@ const NodeSource* DeferredTileSource::read() const {
     growth.rootNode.pointCount = 0;
     growth_.push_back(std::move(growth));
     tileNode_ = {0};
-    if (const auto deferred = deferred_.lock()) deferred->grew(member_);
+    if (const auto members = shared_->members.lock()) members->grew(member_);
     return nullptr;
   }
   const NodeForest& forest = tile->forest();
   TreeGrowth growth{.rootSpacing = forest.trees.empty() ? 0.0 : forest.trees.front().rootSpacing,
-                    .warning = disagreement(index_, header)};
+                    .warning = disagreement(indexPoints_, indexBounds_, indexFormat_, header)};
   // The tile's root takes the stand-in's place (index 0); the others follow in the tile's order.
   const auto root = std::find_if(forest.nodes.begin(), forest.nodes.end(),
                                  [](const SourceNode& node) { return node.key.level == 0; });
@@ -130,7 +130,7 @@ const NodeSource* DeferredTileSource::read() const {
   tileNode_ = std::move(tileNode);
   growth_.push_back(std::move(growth));
   state_.store(ReadState::Read, std::memory_order_release);
-  if (const auto deferred = deferred_.lock()) deferred->grew(member_);
+  if (const auto members = shared_->members.lock()) members->grew(member_);
   return tile_.get();
 }
 
@@ -140,7 +140,7 @@ PointCloud DeferredTileSource::decodeNode(size_t node) const {
   {
     const std::lock_guard lock(mutex_);
     if (node >= tileNode_.size()) {
-      throw InputError(locationForMessages(index_.path) + ": node " + std::to_string(node) +
+      throw InputError(locationForMessages(path_) + ": node " + std::to_string(node) +
                        " is not in a tile of " + std::to_string(tileNode_.size()) + " nodes");
     }
     tileNode = tileNode_[node];
@@ -149,7 +149,9 @@ PointCloud DeferredTileSource::decodeNode(size_t node) const {
     PointCloud none;
     none.origin = origin_;
     none.hasColor = hasColor_;
-    for (const std::string& name : attributes_) none.attributes.push_back({.name = name, .values = {}});
+    for (const std::string& name : shared_->attributes) {
+      none.attributes.push_back({.name = name, .values = {}});
+    }
     return none;
   }
   return pointsMovedTo(tile->decodeNode(tileNode), origin_);
@@ -159,12 +161,12 @@ void DeferredTileSource::prefetchNodes(const std::vector<size_t>& nodes) const n
   if (state_.load(std::memory_order_acquire) != ReadState::Read) {
     // A local tile's read is a few page faults: its decode reads it. A remote one's is round
     // trips: read ahead, once, while the loader threads decode what is ready.
-    if (!isRemoteLocation(index_.path)) return;
+    if (!isRemoteLocation(path_)) return;
     ReadState unread = ReadState::Unread;
     if (!state_.compare_exchange_strong(unread, ReadState::Reading)) return;
-    const auto deferred = deferred_.lock();
-    if (!deferred) return;
-    deferred->readAhead([tile = weak_from_this()] {
+    const auto members = shared_->members.lock();
+    if (!members) return;
+    members->readAhead([tile = weak_from_this()] {
       const auto source = tile.lock();
       if (!source) return;
       try {

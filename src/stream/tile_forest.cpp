@@ -69,10 +69,24 @@ void forEachTileOf(const TileSet& tiles, const Body& body) {
   }
 }
 
-/// What the tiles known from the index share: reads ahead on as many threads as requests may be
-/// in flight.
+/// The forest's side of its tiles known from the index: reads ahead on as many threads as
+/// requests may be in flight.
 std::shared_ptr<DeferredMembers> deferredMembers() {
   return std::make_shared<DeferredMembers>(unsigned(std::max(1, remoteOptions().connections)));
+}
+
+/// The tiles' side: what they share.
+std::shared_ptr<const DeferredTiles> deferredTiles(const TileSet& tiles,
+                                                   const std::shared_ptr<OpenCopcFiles>& files,
+                                                   const TileForestOptions& options,
+                                                   const std::shared_ptr<DeferredMembers>& members) {
+  Tile assumed{.attributes = copcPointAttributes()};
+  return std::make_shared<const DeferredTiles>(
+      DeferredTiles{.files = files,
+                    .read = options.read,
+                    .members = members,
+                    .skipWhenBroken = tiles.skipBadTiles,
+                    .attributes = attributesRead(assumed, options.read)});
 }
 
 /// The COPC tiles' roots decoded into `samples` (on all cores) and hidden in their trees, when
@@ -114,11 +128,11 @@ std::shared_ptr<const ForestNodeSource> openWithOverviewFiles(
   const size_t first = overviews.tiles.size();
   std::vector<std::shared_ptr<const NodeSource>> members(first + tiles.tiles.size());
   const auto deferred = deferredMembers();
+  const auto shared = deferredTiles(tiles, files, options, deferred);
   forEachTile(members.size(), [&](size_t i) {
     const Tile& tile = i < first ? overviews.tiles[i] : tiles.tiles[i - first];
     if (tile.fromIndex) {
-      members[i] = std::make_shared<const DeferredTileSource>(tile, files, options.read, deferred, i,
-                                                       tiles.skipBadTiles);
+      members[i] = std::make_shared<const DeferredTileSource>(tile, shared, i);
     } else if (tile.format == TileFormat::Copc) {
       members[i] = std::make_shared<const CopcTileSource>(tile, files, options.read);
     } else if (i < first) {
@@ -183,10 +197,11 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
   // once every member's place in the forest is known.
   const size_t firstTile = members.size() - tiles.tiles.size();
   const auto deferred = deferredMembers();
+  const auto shared = deferredTiles(tiles, files, options, deferred);
   for (size_t i = 0; i < tiles.tiles.size(); ++i) {
     if (!tiles.tiles[i].fromIndex) continue;
-    members[firstTile + i] = std::make_shared<const DeferredTileSource>(
-        tiles.tiles[i], files, options.read, deferred, firstTile + i, tiles.skipBadTiles);
+    members[firstTile + i] =
+        std::make_shared<const DeferredTileSource>(tiles.tiles[i], shared, firstTile + i);
   }
   return std::make_shared<const ForestNodeSource>(std::move(members), 0, deferred);
 }

@@ -41,6 +41,15 @@ Tile describeTile(const std::string& path) {
   return tile;
 }
 
+const std::vector<std::string>& copcPointAttributes() {
+  static const std::vector<std::string> names{
+      "intensity",       "classification", "return_number",       "number_of_returns",
+      "synthetic",       "key_point",      "withheld",            "overlap",
+      "scanner_channel", "scan_direction", "edge_of_flight_line", "user_data",
+      "scan_angle",      "point_source_id", "gps_time"};
+  return names;
+}
+
 size_t TileSet::count(TileFormat format) const {
   return size_t(std::count_if(tiles.begin(), tiles.end(),
                               [format](const Tile& tile) { return tile.format == format; }));
@@ -81,17 +90,6 @@ bool hasTileExtension(const std::string& path) {
 
 namespace {
 
-/// The attributes every COPC point format (6, 7 and 8) carries, as pcv's LAS reader names them:
-/// what a tile known from an index is assumed to have until its header is read.
-const std::vector<std::string>& copcAttributes() {
-  static const std::vector<std::string> names{
-      "intensity",      "classification", "return_number",       "number_of_returns",
-      "synthetic",      "key_point",      "withheld",            "overlap",
-      "scanner_channel", "scan_direction", "edge_of_flight_line", "user_data",
-      "scan_angle",     "point_source_id", "gps_time"};
-  return names;
-}
-
 /// The tile of a VPC item from the item alone, when it states its count and box and names a
 /// COPC file: a COPC tile's header, VLRs and hierarchy are read when the stream wants it.
 std::optional<Tile> tileFromIndex(const VirtualPointCloud& vpc, const VpcTile& item) {
@@ -105,7 +103,6 @@ std::optional<Tile> tileFromIndex(const VirtualPointCloud& vpc, const VpcTile& i
               .bounds = *item.nativeBounds,
               .origin = glm::round(item.nativeBounds->center()),
               .hasColor = true,  // point formats 7 and 8; a tile of format 6 says so when read
-              .attributes = copcAttributes(),
               .crs = vpc.crsOf(item),
               .fromIndex = true};
 }

@@ -23,22 +23,36 @@ namespace pcv {
 /// thousands of points): what the stand-in root costs in the point and memory budgets.
 inline constexpr uint64_t kAssumedRootPoints = 65'536;
 
+/// What every unread tile of a dataset shares, held once rather than once a tile (a dataset of
+/// 100 000 tiles keeps little more than its Tile structs until tiles are read).
+struct DeferredTiles {
+  std::shared_ptr<OpenCopcFiles> files;  ///< the COPC files open now, shared with read tiles
+  ReadOptions read;                      ///< what each decode reads
+  /// The forest that owns this, for reads ahead and to hear that a tile grew (held weakly).
+  std::weak_ptr<DeferredMembers> members;
+  /// --skip-bad-tiles: a tile that cannot be read becomes an empty one, its growth carrying
+  /// the warning (else its decode throws).
+  bool skipWhenBroken = false;
+  /// copcPointAttributes() that `read` asks for: what each unread tile says it carries.
+  std::vector<std::string> attributes;
+};
+
 class DeferredTileSource final : public NodeSource,
                                  public std::enable_shared_from_this<DeferredTileSource> {
  public:
   /// Reads nothing. `member` is the tile's index among the members of the forest that owns
-  /// `deferred`; it is told there once the tile is read. `skipWhenBroken` (--skip-bad-tiles):
-  /// a tile that cannot be read becomes an empty one, its growth carrying the warning.
-  DeferredTileSource(const Tile& tile, std::shared_ptr<OpenCopcFiles> files, ReadOptions options,
-                     std::weak_ptr<DeferredMembers> deferred, size_t member,
-                     bool skipWhenBroken = false);
+  /// `shared->members`; it is told there once the tile is read.
+  DeferredTileSource(const Tile& tile, std::shared_ptr<const DeferredTiles> shared,
+                     size_t member);
 
   /// One node until read (then growthSince(0) holds the tile's tree).
   const NodeForest& forest() const override { return forest_; }
   const glm::dvec3& origin() const override { return origin_; }
   /// As the index assumes (Tile::fromIndex); a tile without colours is coloured as any.
   bool hasColor() const override { return hasColor_; }
-  const std::vector<std::string>& attributeNames() const override { return attributes_; }
+  const std::vector<std::string>& attributeNames() const override {
+    return shared_->attributes;
+  }
   /// Node 0 is the tile's root: its first decode reads the tile (header, VLRs, hierarchy), on
   /// the calling thread. Nodes 1.. are the tile's other nodes in the order growthSince gives.
   /// Throws InputError naming the tile when it cannot be read, or is not LAS, LAZ or COPC; the
@@ -51,8 +65,8 @@ class DeferredTileSource final : public NodeSource,
   /// The root, until the tile is read.
   bool readsOnDemand(size_t node) const override { return node == 0 && !isRead(); }
 
-  const std::string& path() const { return index_.path; }
-  /// Whether the tile has been read (its header and hierarchy).
+  const std::string& path() const { return path_; }
+  /// Whether the tile has been read (its header and hierarchy), or failed to be.
   bool isRead() const;
 
  private:
@@ -60,16 +74,15 @@ class DeferredTileSource final : public NodeSource,
   /// skipped. A failure is kept and thrown again to every caller.
   const NodeSource* read() const;
 
-  Tile index_;  // what the index says
-  std::shared_ptr<OpenCopcFiles> files_;
-  ReadOptions options_;
-  std::weak_ptr<DeferredMembers> deferred_;
+  std::string path_;
+  uint64_t indexPoints_ = 0;  // what the index says: compared with the header once read
+  Box3d indexBounds_;
+  TileFormat indexFormat_ = TileFormat::Copc;
+  std::shared_ptr<const DeferredTiles> shared_;
   size_t member_ = 0;
-  bool skipWhenBroken_ = false;
   NodeForest forest_;
   glm::dvec3 origin_{0.0};
   bool hasColor_ = false;
-  std::vector<std::string> attributes_;
 
   // Unread, read ahead (queued or reading), read: prefetchNodes asks without waiting for a read.
   enum class ReadState : int { Unread, Reading, Read };

@@ -33,11 +33,16 @@ struct Tile {
   std::vector<std::string> attributes;
   CoordinateSystem crs;  ///< FileSummary::crs (compared between tiles)
   /// Known from a dataset's index (a VPC item's pc:count, proj:bbox and CRS, the format by the
-  /// file's name) without reading the tile: `hasColor` and `attributes` are assumed (those of
-  /// COPC's point formats) until its header is read, when the stream first wants it
-  /// (deferred_tile_source.hpp). False: read from the tile's header.
+  /// file's name) without reading the tile: `hasColor` is assumed and `attributes` left empty
+  /// (the tile is taken to have copcPointAttributes(), not stored once per tile) until its
+  /// header is read, when the stream first wants it (deferred_tile_source.hpp). False: read
+  /// from the tile's header.
   bool fromIndex = false;
 };
+
+/// The attributes every COPC point format (6, 7 and 8) carries, as pcv's LAS reader names them:
+/// what a tile known from an index is taken to have until it is read.
+const std::vector<std::string>& copcPointAttributes();
 
 /// Tiles a dataset's index describes, by location (expandTilePaths fills it from VPCs).
 using TileIndex = std::unordered_map<std::string, Tile>;
