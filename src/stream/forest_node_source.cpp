@@ -112,6 +112,15 @@ void ForestNodeSource::prefetchNodes(const std::vector<size_t>& nodes) const noe
   for (const auto& [member, local] : byMember) members_[member]->prefetchNodes(local);
 }
 
+std::vector<std::pair<size_t, size_t>> ForestNodeSource::grownNodes(size_t member) const {
+  const std::lock_guard lock(growthMutex_);
+  std::vector<std::pair<size_t, size_t>> ranges;
+  for (const GrownRange& range : grownRanges_) {
+    if (range.member == member) ranges.emplace_back(range.first, range.count);
+  }
+  return ranges;
+}
+
 bool ForestNodeSource::readsOnDemand(size_t node) const {
   if (node >= forest_.nodes.size()) return false;  // grown: its tile is read
   const auto [member, local] = memberNode(node);
@@ -132,6 +141,7 @@ std::vector<TreeGrowth> ForestNodeSource::growthSince(size_t known) const {
         for (SourceNode& node : growth.nodes) node.tree += firstTree;
         if (!growth.nodes.empty()) {
           grownRanges_.push_back({.first = forest_.nodes.size() + grownNodes_,
+                                  .count = growth.nodes.size(),
                                   .member = member,
                                   .firstLocal = firstLocal});
           grownNodes_ += growth.nodes.size();

@@ -20,6 +20,7 @@
 #include "pcv/stream/streamed_cloud.hpp"
 #include "pcv/stream/tile_forest.hpp"
 #include "pcv/stream/tile_set.hpp"
+#include "pcv/stream/tile_states.hpp"
 #include "synthetic_tiles.hpp"
 #include "temp_dir.hpp"
 #include "test_support.hpp"
@@ -154,6 +155,12 @@ TEST_F(DeferredTiles, AStreamOpensWithoutItsTilesAndConvergesToEveryPoint) {
   for (const TreeGrowth& growth : grown) nodes += growth.nodes.size();
   EXPECT_GT(nodes, 6u * 2) << "each tile streams as its octree";
   EXPECT_EQ(forest->growthSince(6).size(), 0u);
+  // Each tile's state counts the nodes it grew.
+  for (size_t tile = 0; tile < 6; ++tile) {
+    const TileStatus status = tileStatus(cloud, *forest, firstTileMember(*forest, set) + tile);
+    EXPECT_EQ(status.state, TileState::Resident) << tile;
+    EXPECT_EQ(status.residentPoints, uint64_t(kLargeGrid) * kLargeGrid) << tile;
+  }
 }
 
 TEST_F(DeferredTiles, TheConvergedImageIsTheImageOfTheHeaderIndex) {
@@ -185,12 +192,15 @@ TEST_F(DeferredTiles, TheHeaderWinsWhereTheVpcIsWrongWithOneWarningATile) {
   writeJson(vpc, json);
   const TileSet set = indexedSet(vpc);
   EXPECT_EQ(set.tiles[0].pointCount, 999u) << "as the VPC says, until the tile is read";
-  StreamedCloud cloud(openTileForest(set), *renderer_, streaming_);
+  const std::shared_ptr<const ForestNodeSource> forest = openTileForest(set);
+  StreamedCloud cloud(forest, *renderer_, streaming_);
   const Converged done = converge(cloud, frameBounds(set.bounds, 16.0f / 9.0f));
   ASSERT_TRUE(done.done);
   EXPECT_TRUE(done.errors.empty());
   EXPECT_EQ(cloud.stats().pointsDrawn, 3 * kTilePoints) << "the headers' counts";
   EXPECT_EQ(done.warnings.size(), 2u) << "tiles 0 and 1, once each";
+  EXPECT_EQ(tileStatus(cloud, *forest, firstTileMember(*forest, set)).residentPoints, kTilePoints)
+      << "the tile's state counts what its header says";
 }
 
 TEST_F(DeferredTiles, ATileThatCannotBeReadFailsOrIsSkippedWithAWarning) {

@@ -78,6 +78,9 @@ class ForestNodeSource final : public NodeSource {
     return (member + 1 < firstNode_.size() ? firstNode_[member + 1] : forest_.nodes.size()) -
            firstNode_[member];
   }
+  /// The nodes a member grew since it was opened (growthSince): ranges [first, first + count)
+  /// of forest indices past forest().nodes.size().
+  std::vector<std::pair<size_t, size_t>> grownNodes(size_t member) const;
 
  private:
   std::vector<std::shared_ptr<const NodeSource>> members_;
@@ -88,6 +91,7 @@ class ForestNodeSource final : public NodeSource {
   // member's grown nodes lie (segments in index order: first forest index, member, first local).
   struct GrownRange {
     size_t first = 0;
+    size_t count = 0;
     size_t member = 0;
     size_t firstLocal = 0;
   };

@@ -111,6 +111,11 @@ class StreamedCloud {
   std::vector<std::string> takeWarnings();
   /// Where `node` stands after the last update() (cheap: no lock, for lists of thousands).
   NodeState nodeState(size_t node) const;
+  /// The points of `node` as the stream knows it (a tile read on demand: as its header says
+  /// once its tree has grown in); 0 for a node it does not know yet.
+  uint64_t nodePoints(size_t node) const {
+    return node < tree_.size() ? tree_.node(node).pointCount : 0;
+  }
   /// Why `node` failed; null unless nodeState(node) is Failed.
   const std::string* nodeError(size_t node) const;
 
