@@ -48,8 +48,7 @@ std::string disagreement(uint64_t points, const Box3d& bounds, TileFormat format
 }  // namespace
 
 DeferredTileSource::DeferredTileSource(const Tile& tile,
-                                       std::shared_ptr<const DeferredTiles> shared,
-                                       size_t member)
+                                       std::shared_ptr<const DeferredTiles> shared, size_t member)
     : path_(tile.path),
       indexPoints_(tile.pointCount),
       indexBounds_(tile.bounds),

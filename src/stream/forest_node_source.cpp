@@ -7,7 +7,7 @@
 
 namespace pcv {
 
-DeferredMembers::~DeferredMembers() {
+void DeferredMembers::stop() {
   std::vector<std::thread> threads;
   {
     const std::lock_guard lock(mutex_);
@@ -81,12 +81,16 @@ ForestNodeSource::ForestNodeSource(std::vector<std::shared_ptr<const NodeSource>
   }
 }
 
+ForestNodeSource::~ForestNodeSource() {
+  if (deferred_) deferred_->stop();
+}
+
 std::pair<size_t, size_t> ForestNodeSource::memberNode(size_t node) const {
   if (node >= forest_.nodes.size()) {
     const std::lock_guard lock(growthMutex_);
-    const auto after = std::upper_bound(
-        grownRanges_.begin(), grownRanges_.end(), node,
-        [](size_t index, const GrownRange& range) { return index < range.first; });
+    const auto after =
+        std::upper_bound(grownRanges_.begin(), grownRanges_.end(), node,
+                         [](size_t index, const GrownRange& range) { return index < range.first; });
     if (after == grownRanges_.begin() || node >= forest_.nodes.size() + grownNodes_) {
       throw InputError("node " + std::to_string(node) + " is not in a forest of " +
                        std::to_string(forest_.nodes.size() + grownNodes_) + " nodes");

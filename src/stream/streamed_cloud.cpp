@@ -35,7 +35,8 @@ Coloring coloringWithoutPoints(const ColoringOptions& asked, const Box3d& bounds
   fixed = asked;
   Coloring used{.mode = asked.mode};
   const bool heights = !bounds.empty() && bounds.max.z > bounds.min.z;
-  if (!fixed.range && heights && (asked.mode == ColorMode::Rgb || asked.mode == ColorMode::Elevation)) {
+  if (!fixed.range && heights &&
+      (asked.mode == ColorMode::Rgb || asked.mode == ColorMode::Elevation)) {
     fixed.range = ValueRange{bounds.min.z, bounds.max.z};
   }
   if (asked.mode == ColorMode::Elevation) {

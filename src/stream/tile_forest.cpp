@@ -76,10 +76,9 @@ std::shared_ptr<DeferredMembers> deferredMembers() {
 }
 
 /// The tiles' side: what they share.
-std::shared_ptr<const DeferredTiles> deferredTiles(const TileSet& tiles,
-                                                   const std::shared_ptr<OpenCopcFiles>& files,
-                                                   const TileForestOptions& options,
-                                                   const std::shared_ptr<DeferredMembers>& members) {
+std::shared_ptr<const DeferredTiles> deferredTiles(
+    const TileSet& tiles, const std::shared_ptr<OpenCopcFiles>& files,
+    const TileForestOptions& options, const std::shared_ptr<DeferredMembers>& members) {
   Tile assumed{.attributes = copcPointAttributes()};
   return std::make_shared<const DeferredTiles>(
       DeferredTiles{.files = files,

@@ -42,11 +42,21 @@ Tile describeTile(const std::string& path) {
 }
 
 const std::vector<std::string>& copcPointAttributes() {
-  static const std::vector<std::string> names{
-      "intensity",       "classification", "return_number",       "number_of_returns",
-      "synthetic",       "key_point",      "withheld",            "overlap",
-      "scanner_channel", "scan_direction", "edge_of_flight_line", "user_data",
-      "scan_angle",      "point_source_id", "gps_time"};
+  static const std::vector<std::string> names{"intensity",
+                                              "classification",
+                                              "return_number",
+                                              "number_of_returns",
+                                              "synthetic",
+                                              "key_point",
+                                              "withheld",
+                                              "overlap",
+                                              "scanner_channel",
+                                              "scan_direction",
+                                              "edge_of_flight_line",
+                                              "user_data",
+                                              "scan_angle",
+                                              "point_source_id",
+                                              "gps_time"};
   return names;
 }
 
@@ -230,8 +240,7 @@ TileSet describeTiles(const std::vector<std::string>& files, std::vector<std::st
                                   [&](size_t i) { return isRemoteLocation(files[i]); });
   if (remote) {
     // Remote headers wait on round trips: as many at once as requests may be in flight.
-    forEachTileOnThreads(toRead.size(), size_t(std::max(1, remoteOptions().connections)),
-                         describe);
+    forEachTileOnThreads(toRead.size(), size_t(std::max(1, remoteOptions().connections)), describe);
   } else {
     forEachTile(toRead.size(), describe);
   }

@@ -114,10 +114,10 @@ TEST(TilesCli, AFolderBecomesCopcTilesAndAVpc) {
                 &text),
             0)
       << text;
-  ASSERT_EQ(pcv("render" + tiles + common + dir.file("files.png").string() + " --report " +
-                    filesReport,
-                &text),
-            0)
+  ASSERT_EQ(
+      pcv("render" + tiles + common + dir.file("files.png").string() + " --report " + filesReport,
+          &text),
+      0)
       << text;
   const uint64_t drawn = test::readJsonReport(vpcReport)["stream"].value("pointsDrawn", 0ull);
   EXPECT_GT(drawn, 10000u);

@@ -94,12 +94,13 @@ TEST_F(RemoteScene, ARemoteVpcOpensFromItsIndexAndReadsTilesOnlyOnceTheyAreWante
   std::filesystem::create_directories(folder);
   std::vector<std::filesystem::path> tiles;
   for (int i = 0; i < 24; ++i) {
-    tiles.push_back(test::writeCopcTile(folder / ("t" + std::to_string(i) + ".copc.laz"), i % 6,
-                                        i / 6, 20));
+    tiles.push_back(
+        test::writeCopcTile(folder / ("t" + std::to_string(i) + ".copc.laz"), i % 6, i / 6, 20));
   }
   const std::filesystem::path vpc = folder / "set.vpc";
   buildVirtualPointCloud(vpc, tiles);
-  for (const auto& tile : tiles) server_.putFile("survey/" + tile.filename().string(), tile.string());
+  for (const auto& tile : tiles)
+    server_.putFile("survey/" + tile.filename().string(), tile.string());
   server_.putFile("survey/set.vpc", vpc.string());
   const SceneSources sources{.files = {server_.url("survey/set.vpc")}};
   const ScenePlan plan = planScene(sources, {});

@@ -28,7 +28,7 @@
 namespace pcv {
 namespace {
 
-constexpr int kGrid = 40;                   // points across a tile: 1 600, several COPC nodes
+constexpr int kGrid = 40;  // points across a tile: 1 600, several COPC nodes
 constexpr uint64_t kTilePoints = 40 * 40;
 
 /// What a stream said until it converged (at most ~10 s).
@@ -67,8 +67,8 @@ class DeferredTiles : public ::testing::Test {
     std::filesystem::create_directories(folder);
     std::vector<std::filesystem::path> tiles;
     for (int i = 0; i < count; ++i) {
-      tiles.push_back(test::writeCopcTile(folder / ("t" + std::to_string(i) + ".copc.laz"), i, 0,
-                                          grid));
+      tiles.push_back(
+          test::writeCopcTile(folder / ("t" + std::to_string(i) + ".copc.laz"), i, 0, grid));
     }
     const std::filesystem::path vpc = folder / "set.vpc";
     buildVirtualPointCloud(vpc, tiles);

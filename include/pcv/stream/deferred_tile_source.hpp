@@ -42,17 +42,14 @@ class DeferredTileSource final : public NodeSource,
  public:
   /// Reads nothing. `member` is the tile's index among the members of the forest that owns
   /// `shared->members`; it is told there once the tile is read.
-  DeferredTileSource(const Tile& tile, std::shared_ptr<const DeferredTiles> shared,
-                     size_t member);
+  DeferredTileSource(const Tile& tile, std::shared_ptr<const DeferredTiles> shared, size_t member);
 
   /// One node until read (then growthSince(0) holds the tile's tree).
   const NodeForest& forest() const override { return forest_; }
   const glm::dvec3& origin() const override { return origin_; }
   /// As the index assumes (Tile::fromIndex); a tile without colours is coloured as any.
   bool hasColor() const override { return hasColor_; }
-  const std::vector<std::string>& attributeNames() const override {
-    return shared_->attributes;
-  }
+  const std::vector<std::string>& attributeNames() const override { return shared_->attributes; }
   /// Node 0 is the tile's root: its first decode reads the tile (header, VLRs, hierarchy), on
   /// the calling thread. Nodes 1.. are the tile's other nodes in the order growthSince gives.
   /// Throws InputError naming the tile when it cannot be read, or is not LAS, LAZ or COPC; the

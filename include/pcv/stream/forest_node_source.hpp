@@ -27,7 +27,11 @@ class DeferredMembers {
  public:
   /// `readThreads`: reads ahead at once, at most (started on the first readAhead()).
   explicit DeferredMembers(unsigned readThreads) : readThreads_(std::max(1u, readThreads)) {}
-  ~DeferredMembers();  ///< reads in progress finish, those queued are dropped
+  ~DeferredMembers() { stop(); }
+  /// Reads in progress finish, those queued are dropped, and no read starts after. The forest
+  /// calls it before it lets go of this object, so that no read ahead (which holds it while it
+  /// tells of a growth) is left to destroy it on its own thread.
+  void stop();
   DeferredMembers(const DeferredMembers&) = delete;
   DeferredMembers& operator=(const DeferredMembers&) = delete;
 
@@ -56,6 +60,9 @@ class ForestNodeSource final : public NodeSource {
   explicit ForestNodeSource(std::vector<std::shared_ptr<const NodeSource>> members,
                             size_t standInMembers = 0,
                             std::shared_ptr<DeferredMembers> deferred = nullptr);
+  ~ForestNodeSource() override;  ///< stops the reads ahead before the members go
+  ForestNodeSource(const ForestNodeSource&) = delete;
+  ForestNodeSource& operator=(const ForestNodeSource&) = delete;
 
   const NodeForest& forest() const override { return forest_; }
   const glm::dvec3& origin() const override { return origin_; }
@@ -84,9 +91,9 @@ class ForestNodeSource final : public NodeSource {
 
  private:
   std::vector<std::shared_ptr<const NodeSource>> members_;
-  std::vector<size_t> firstNode_;  // by member: its first node's index in the forest
-  std::vector<uint32_t> firstTree_;  // by member: its first tree's index in the forest
-  std::shared_ptr<DeferredMembers> deferred_;  // after members_: its reads stop first
+  std::vector<size_t> firstNode_;              // by member: its first node's index in the forest
+  std::vector<uint32_t> firstTree_;            // by member: its first tree's index in the forest
+  std::shared_ptr<DeferredMembers> deferred_;
   // Growth: the log every caller of growthSince reads from its own count, and where each
   // member's grown nodes lie (segments in index order: first forest index, member, first local).
   struct GrownRange {

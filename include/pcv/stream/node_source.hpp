@@ -47,8 +47,8 @@ struct NodeForest {
 /// that a dataset's index describes, read when the view first wanted it), and is now what the
 /// data says. The root keeps its index; the tree's other nodes join the forest at the end.
 struct TreeGrowth {
-  size_t root = 0;      ///< the node that stood for the tree, in forest() (its index stays)
-  SourceNode rootNode;  ///< what the root is now (its real cube and point count)
+  size_t root = 0;           ///< the node that stood for the tree, in forest() (its index stays)
+  SourceNode rootNode;       ///< what the root is now (its real cube and point count)
   double rootSpacing = 0.0;  ///< the tree's, as SourceTree::rootSpacing
   /// The tree's other nodes, numbered on from the forest as grown so far: forest().nodes.size()
   /// plus the nodes of every growth before this one.
