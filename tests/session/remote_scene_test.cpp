@@ -4,6 +4,9 @@
 // streams fails its nodes, never draws other points.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "http_test_server.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/io/copc_file.hpp"
@@ -120,6 +123,36 @@ TEST_F(RemoteScene, ARemoteVpcOpensFromItsIndexAndReadsTilesOnlyOnceTheyAreWante
   EXPECT_EQ(scene.streamed()->stats().pointsDrawn, 24u * 20 * 20) << "every point";
   EXPECT_EQ(test::countDifferentPixels(image, renderFiles({vpc.string()})), 0u)
       << "as the local VPC";
+}
+
+TEST_F(RemoteScene, AVpcSceneClosedWhileItsTilesAreReadAheadEndsAtOnce) {
+  const std::filesystem::path folder = dir_.file("ahead");
+  std::filesystem::create_directories(folder);
+  std::vector<std::filesystem::path> tiles;
+  for (int i = 0; i < 40; ++i) {
+    tiles.push_back(test::writeCopcTile(folder / ("t" + std::to_string(i) + ".copc.laz"), i % 8,
+                                        i / 8, 10));
+  }
+  buildVirtualPointCloud(folder / "set.vpc", tiles);
+  for (const auto& tile : tiles) server_.putFile("a/" + tile.filename().string(), tile.string());
+  server_.putFile("a/set.vpc", (folder / "set.vpc").string());
+  const ScenePlan plan = planScene({.files = {server_.url("a/set.vpc")}}, {});
+  const auto start = std::chrono::steady_clock::now();
+  {
+    auto renderer = createRenderer("cpu", plan.rendererOptions());
+    Scene scene(plan, {}, *renderer);
+    server_.faults().delayMs = 200;  // every tile's read still under way when the scene goes
+    const Camera camera =
+        startCamera(scene.kind(), scene.worldBounds(), float(kWidth) / float(kHeight), {});
+    for (int frame = 0; frame < 3; ++frame) scene.update(camera, kWidth, kHeight);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  // The reads in flight finish (one round trip each), the queued ones are dropped.
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 5.0);
+  EXPECT_LT(server_.requests(), 1u + 40u) << "not every queued tile was read";
+  server_.faults().delayMs = 0;
 }
 
 TEST_F(RemoteScene, FaultsWhileStreamingAreRetriedAndChangeNoPixel) {
