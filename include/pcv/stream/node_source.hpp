@@ -61,7 +61,8 @@ struct TreeGrowth {
 class NodeSource {
  public:
   virtual ~NodeSource() = default;
-  /// The hierarchy, fixed for the source's life.
+  /// The hierarchy as opened, fixed for the source's life (trees read later come through
+  /// growthSince()).
   virtual const NodeForest& forest() const = 0;
   /// The world position every decoded node's points are offsets from.
   virtual const glm::dvec3& origin() const = 0;
