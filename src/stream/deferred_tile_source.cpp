@@ -92,6 +92,10 @@ const NodeSource* DeferredTileSource::read() const {
     state_.store(ReadState::Read, std::memory_order_release);
     if (!shared_->skipWhenBroken) {
       failure_ = error.what();
+      // A growth that changes nothing: the stream lets go of the stand-in and asks for the
+      // root again, whose decode then fails with this error.
+      growth_.push_back({.rootNode = forest_.nodes.front()});
+      if (const auto members = shared_->members.lock()) members->grew(member_);
       throw InputError(failure_);
     }
     // Left out: the stand-in root holds nothing, and the warning says why.
@@ -133,7 +137,53 @@ const NodeSource* DeferredTileSource::read() const {
   return tile_.get();
 }
 
+void DeferredTileSource::readAhead() const {
+  ReadState unread = ReadState::Unread;
+  if (!state_.compare_exchange_strong(unread, ReadState::Reading)) return;
+  const auto members = shared_->members.lock();
+  if (!members) return;
+  members->readAhead([tile = weak_from_this()] {
+    const auto source = tile.lock();
+    if (!source) return;
+    try {
+      source->read();
+    } catch (const std::exception&) {
+      // Its decode meets the fault again and reports it for its node.
+    }
+  });
+}
+
+PointCloud DeferredTileSource::standIn() const {
+  PointCloud cloud;
+  cloud.origin = origin_;
+  cloud.hasColor = false;
+  const uint64_t wanted =
+      std::clamp<uint64_t>(uint64_t(std::llround(double(indexPoints_) * shared_->standInShare)), 1,
+                           kStandInPointsPerTile);
+  const auto across = uint64_t(std::max(1.0, std::floor(std::sqrt(double(wanted)))));
+  const glm::dvec3 low = indexBounds_.min - origin_, size = indexBounds_.size();
+  const double z = 0.5 * (indexBounds_.min.z + indexBounds_.max.z) - origin_.z;
+  for (uint64_t i = 0; i < across; ++i) {
+    for (uint64_t j = 0; j < across; ++j) {
+      cloud.points.push_back({float(low.x + size.x * (double(i) + 0.5) / double(across)),
+                              float(low.y + size.y * (double(j) + 0.5) / double(across)), float(z),
+                              0u});
+    }
+  }
+  for (const std::string& name : shared_->attributes) {
+    ScalarAttribute attribute{.name = name, .values = {}};
+    attribute.resize(cloud.points.size());
+    for (uint64_t i = 0; i < attribute.size(); ++i) attribute.setValue(i, 0.0);
+    cloud.attributes.push_back(std::move(attribute));
+  }
+  return cloud;
+}
+
 PointCloud DeferredTileSource::decodeNode(size_t node) const {
+  if (node == 0 && state_.load(std::memory_order_acquire) != ReadState::Read) {
+    readAhead();
+    return standIn();
+  }
   const NodeSource* tile = read();
   size_t tileNode = 0;
   {
@@ -158,22 +208,9 @@ PointCloud DeferredTileSource::decodeNode(size_t node) const {
 
 void DeferredTileSource::prefetchNodes(const std::vector<size_t>& nodes) const noexcept {
   if (state_.load(std::memory_order_acquire) != ReadState::Read) {
-    // A local tile's read is a few page faults: its decode reads it. A remote one's is round
-    // trips: read ahead, once, while the loader threads decode what is ready.
-    if (!isRemoteLocation(path_)) return;
-    ReadState unread = ReadState::Unread;
-    if (!state_.compare_exchange_strong(unread, ReadState::Reading)) return;
-    const auto members = shared_->members.lock();
-    if (!members) return;
-    members->readAhead([tile = weak_from_this()] {
-      const auto source = tile.lock();
-      if (!source) return;
-      try {
-        source->read();
-      } catch (const std::exception&) {
-        // Its decode reads it again and reports the fault for its node.
-      }
-    });
+    // Read ahead, once, while the loader threads decode what is ready (a remote tile's read is
+    // round trips); its stand-in is what node 0 decodes to meanwhile.
+    readAhead();
     return;
   }
   std::shared_ptr<const NodeSource> tile;

@@ -117,7 +117,7 @@ void NodeLoader::run() {
     }
     lock.unlock();
     source_->prefetchNodes(soon);
-    DecodedNode decoded{.node = node};
+    DecodedNode decoded{.node = node, .standIn = source_->readsOnDemand(node)};
     std::string error;
     try {
       const PointCloud cloud = source_->decodeNode(node);

@@ -33,6 +33,9 @@ struct NodeFailure {
 struct DecodedNode {
   uint32_t node = 0;
   LaidOutSet set;
+  /// The node read on demand when its decode began (NodeSource::readsOnDemand): its points
+  /// may be a stand-in for data not read yet.
+  bool standIn = false;
 };
 
 /// A node to decode and its point count (what it will hold in memory), as the caller's forest

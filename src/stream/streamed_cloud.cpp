@@ -104,7 +104,7 @@ StreamedCloud::StreamedCloud(std::shared_ptr<const NodeSource> source, Renderer&
       if (options_.filterData) {
         renderer_.setFilterData(*set, filterDataOf(root.attributes, options_.rangeAttribute));
       }
-      makeResident(uint32_t(first), *set);
+      makeResident(uint32_t(first), *set, colored.size());
       stats_.uploadedPoints += colored.size();
       stats_.residentPoints += colored.size();
     }
@@ -141,6 +141,11 @@ std::vector<std::string> StreamedCloud::takeWarnings() {
 void StreamedCloud::growTrees() {
   for (const TreeGrowth& growth : source_->growthSince(growthsTaken_)) {
     ++growthsTaken_;
+    // The tree's root was a stand-in: it goes, and the root's own points are asked for.
+    if (growth.root < resident_.size() && resident_[growth.root] &&
+        resident_[growth.root]->standIn) {
+      evict(growth.root);
+    }
     tree_.grow(growth);
     if (!growth.warning.empty()) warnings_.push_back(growth.warning);
   }
@@ -157,7 +162,7 @@ void StreamedCloud::takeFailures() {
 
 NodeState StreamedCloud::nodeState(size_t node) const {
   if (node >= resident_.size()) return NodeState::Idle;
-  if (resident_[node]) return NodeState::Resident;
+  if (drawnForReal(node)) return NodeState::Resident;
   if (!failed_.empty() && failed_.contains(uint32_t(node))) return NodeState::Failed;
   return wantedNow_[node] && tree_.node(node).pointCount > 0 ? NodeState::Wanted : NodeState::Idle;
 }
@@ -171,8 +176,8 @@ void StreamedCloud::setPointBudget(uint64_t points) {
   options_.pointBudget = std::clamp(points, rootPoints_, maxPointBudget_);
 }
 
-void StreamedCloud::makeResident(uint32_t node, PointSetId set) {
-  resident_[node] = Resident{.set = set, .lastFrame = frame_};
+void StreamedCloud::makeResident(uint32_t node, PointSetId set, uint64_t points, bool standIn) {
+  resident_[node] = Resident{.set = set, .lastFrame = frame_, .points = points, .standIn = standIn};
   residentNodes_.push_back(node);
 }
 
@@ -196,7 +201,7 @@ void StreamedCloud::evict(size_t node) {
   // The renderer orders the removal after every frame already submitted (one CUDA stream), so a
   // frame in flight never loses a node it draws.
   renderer_.removeSet(resident_[node]->set);
-  stats_.residentPoints -= tree_.node(node).pointCount;
+  stats_.residentPoints -= resident_[node]->points;
   resident_[node].reset();
   std::erase(residentNodes_, uint32_t(node));
   ++stats_.evictedNodes;
@@ -229,12 +234,14 @@ void StreamedCloud::addDecoded() {
     const uint64_t count = decoded.set.pointCount();
     added += std::max<uint64_t>(count, 1);
     if (resident_[decoded.node]) continue;
+    // A stand-in whose data was read meanwhile: the node's own points come next.
+    if (decoded.standIn && !source_->readsOnDemand(decoded.node)) continue;
     bool repacked = false;
     for (;;) {
       const std::optional<PointSetId> set =
           pool_.tryAddSet(decoded.set, {.hasColor = source_->hasColor()});
       if (set) {
-        makeResident(decoded.node, *set);
+        makeResident(decoded.node, *set, count, decoded.standIn);
         stats_.uploadedPoints += count;
         stats_.residentPoints += count;
         break;
@@ -267,13 +274,14 @@ std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx,
   takeFailures();
   // A dataset's overview steps aside where the tiles it stands in for are drawn; after the new
   // nodes are in, so the frame that completes the tiles draws them alone.
-  for (uint32_t node : standIns_->dropCovered(
-           wanted_, params, [&](uint32_t root) { return resident_[root].has_value(); })) {
+  for (uint32_t node :
+       standIns_->dropCovered(wanted_, params, [&](uint32_t root) { return drawnForReal(root); })) {
     wantedNow_[node] = false;
   }
   std::vector<WantedNode> missing;
   for (uint32_t node : wanted_) {
     const uint64_t points = tree_.node(node).pointCount;
+    // A stand-in stays until its tree grows in (which lets it go): it is not asked for again.
     if (!resident_[node] && points > 0) missing.push_back({.node = node, .points = points});
   }
   loader_->want(missing);
@@ -284,7 +292,7 @@ std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx,
     if (!resident_[node]) continue;
     resident_[node]->lastFrame = frame_;
     sets.push_back(resident_[node]->set);
-    stats_.pointsDrawn += tree_.node(node).pointCount;
+    stats_.pointsDrawn += resident_[node]->points;
     ++stats_.nodesResident;
   }
   stats_.nodesWanted = wanted_.size();
@@ -305,8 +313,7 @@ bool StreamedCloud::converged() const {
   if (frame_ == 0) return false;  // no view has chosen its nodes yet
   return std::all_of(wanted_.begin(), wanted_.end(), [&](uint32_t node) {
     // A node that failed is done too: nothing more will come of it (its error is reported).
-    return resident_[node].has_value() || tree_.node(node).pointCount == 0 ||
-           failed_.contains(node);
+    return drawnForReal(node) || tree_.node(node).pointCount == 0 || failed_.contains(node);
   });
 }
 

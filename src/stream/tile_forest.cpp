@@ -75,17 +75,24 @@ std::shared_ptr<DeferredMembers> deferredMembers() {
   return std::make_shared<DeferredMembers>(unsigned(std::max(1, remoteOptions().connections)));
 }
 
+/// The density stand-ins of all unread tiles together, at most about this many points.
+constexpr uint64_t kStandInPoints = 250'000;
+
 /// The tiles' side: what they share.
 std::shared_ptr<const DeferredTiles> deferredTiles(
     const TileSet& tiles, const std::shared_ptr<OpenCopcFiles>& files,
     const TileForestOptions& options, const std::shared_ptr<DeferredMembers>& members) {
   Tile assumed{.attributes = copcPointAttributes()};
-  return std::make_shared<const DeferredTiles>(
-      DeferredTiles{.files = files,
-                    .read = options.read,
-                    .members = members,
-                    .skipWhenBroken = tiles.skipBadTiles,
-                    .attributes = attributesRead(assumed, options.read)});
+  uint64_t indexPoints = 0;
+  for (const Tile& tile : tiles.tiles) indexPoints += tile.fromIndex ? tile.pointCount : 0;
+  return std::make_shared<const DeferredTiles>(DeferredTiles{
+      .files = files,
+      .read = options.read,
+      .members = members,
+      .skipWhenBroken = tiles.skipBadTiles,
+      .attributes = attributesRead(assumed, options.read),
+      .standInShare =
+          std::min(1.0, double(kStandInPoints) / double(std::max<uint64_t>(1, indexPoints)))});
 }
 
 /// The COPC tiles' roots decoded into `samples` (on all cores) and hidden in their trees, when

@@ -125,6 +125,42 @@ TEST_F(RemoteScene, ARemoteVpcOpensFromItsIndexAndReadsTilesOnlyOnceTheyAreWante
       << "as the local VPC";
 }
 
+TEST_F(RemoteScene, UnreadTilesShowAsTheirDensityUntilTheirPointsReplaceIt) {
+  const std::filesystem::path folder = dir_.file("density");
+  std::filesystem::create_directories(folder);
+  std::vector<std::filesystem::path> tiles;
+  for (int i = 0; i < 8; ++i) {
+    tiles.push_back(
+        test::writeCopcTile(folder / ("t" + std::to_string(i) + ".copc.laz"), i % 4, i / 4, 20));
+  }
+  buildVirtualPointCloud(folder / "set.vpc", tiles);
+  for (const auto& tile : tiles) server_.putFile("d/" + tile.filename().string(), tile.string());
+  server_.putFile("d/set.vpc", (folder / "set.vpc").string());
+  const ScenePlan plan = planScene({.files = {server_.url("d/set.vpc")}}, {});
+  auto renderer = createRenderer("cpu", plan.rendererOptions());
+  Scene scene(plan, {}, *renderer);
+  const Camera camera =
+      startCamera(scene.kind(), scene.worldBounds(), float(kWidth) / float(kHeight), {});
+  // No tile can be read within 1 s: what is drawn meanwhile stands in for them.
+  server_.faults().delayMs = 1000;
+  const auto start = std::chrono::steady_clock::now();
+  uint64_t standIn = 0;
+  while (standIn == 0 &&
+         std::chrono::steady_clock::now() - start < std::chrono::milliseconds(500)) {
+    scene.update(camera, kWidth, kHeight);
+    standIn = scene.streamed()->stats().pointsDrawn;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_GT(standIn, 0u) << "each unread tile's density";
+  EXPECT_FALSE(scene.converged()) << "stand-ins are not the tiles";
+  server_.faults().delayMs = 0;
+  Image image(kWidth, kHeight, test::kPoisonPixel);
+  const ConvergedRender done = renderConverged(
+      scene, camera, {}, {image.pixels.data(), kWidth, kHeight, MemorySpace::Host}, 60.0);
+  ASSERT_TRUE(done.converged);
+  EXPECT_EQ(scene.streamed()->stats().pointsDrawn, 8u * 20 * 20) << "the tiles' own points only";
+}
+
 TEST_F(RemoteScene, AVpcSceneClosedWhileItsTilesAreReadAheadEndsAtOnce) {
   const std::filesystem::path folder = dir_.file("ahead");
   std::filesystem::create_directories(folder);

@@ -35,7 +35,13 @@ struct DeferredTiles {
   bool skipWhenBroken = false;
   /// copcPointAttributes() that `read` asks for: what each unread tile says it carries.
   std::vector<std::string> attributes;
+  /// Points of a tile's density stand-in per point its index states (at most 1, and so that
+  /// all stand-ins together stay within a few hundred thousand points).
+  double standInShare = 0.0;
 };
+
+/// Points in a tile's density stand-in at most.
+inline constexpr uint64_t kStandInPointsPerTile = 1'024;
 
 class DeferredTileSource final : public NodeSource,
                                  public std::enable_shared_from_this<DeferredTileSource> {
@@ -50,10 +56,13 @@ class DeferredTileSource final : public NodeSource,
   /// As the index assumes (Tile::fromIndex); a tile without colours is coloured as any.
   bool hasColor() const override { return hasColor_; }
   const std::vector<std::string>& attributeNames() const override { return shared_->attributes; }
-  /// Node 0 is the tile's root: its first decode reads the tile (header, VLRs, hierarchy), on
-  /// the calling thread. Nodes 1.. are the tile's other nodes in the order growthSince gives.
-  /// Throws InputError naming the tile when it cannot be read, or is not LAS, LAZ or COPC; the
-  /// same error again on later calls, without reading again (a skipped tile: no point).
+  /// Node 0 is the tile's root. Until the tile is read, its decode starts the read (header,
+  /// VLRs, hierarchy: DeferredMembers::readAhead) and gives the tile's density stand-in: points
+  /// on a grid over the index's box at its middle height, as many as standInShare of its
+  /// count, for the view to show until the tile's growth replaces them (readsOnDemand(0) is
+  /// true while they are what node 0 decodes to). Once read, node 0 is the tile's root and
+  /// nodes 1.. its other nodes in the order growthSince gives. Throws InputError naming the
+  /// tile when it could not be read, or is not LAS, LAZ or COPC (a skipped tile: no point).
   PointCloud decodeNode(size_t node) const override;
   /// A remote tile not read yet is read ahead (DeferredMembers::readAhead: its header, VLRs and
   /// hierarchy, while the loader decodes other tiles); a read one fetches its nodes' chunks.
@@ -70,6 +79,9 @@ class DeferredTileSource final : public NodeSource,
   /// The tile as read, reading it on the first call (one reader at a time); null for a tile
   /// skipped. A failure is kept and thrown again to every caller.
   const NodeSource* read() const;
+  /// Starts read() on the forest's threads, once.
+  void readAhead() const;
+  PointCloud standIn() const;
 
   std::string path_;
   uint64_t indexPoints_ = 0;  // what the index says: compared with the header once read

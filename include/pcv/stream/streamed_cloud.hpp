@@ -125,13 +125,19 @@ class StreamedCloud {
   struct Resident {
     PointSetId set = 0;
     uint64_t lastFrame = 0;  ///< the frame that last drew it
+    uint64_t points = 0;     ///< in its set
+    /// A stand-in for data not read yet (a tile's density from a dataset's index): drawn, but
+    /// the node is not done, and its tree's growth replaces it.
+    bool standIn = false;
   };
   /// Takes in the trees the source grew since the last frame (tiles read on demand).
   void growTrees();
   void addDecoded();
   /// Moves the loader's failures into errors_ and failed_.
   void takeFailures();
-  void makeResident(uint32_t node, PointSetId set);
+  void makeResident(uint32_t node, PointSetId set, uint64_t points, bool standIn = false);
+  /// Resident with its own points, not a stand-in.
+  bool drawnForReal(size_t node) const { return resident_[node] && !resident_[node]->standIn; }
   bool evictOneNotIn(const std::vector<bool>& wanted);
   void evict(size_t node);
   void repack();
