@@ -32,7 +32,7 @@ using pcv::secondsSince;
 struct Timing {
   double open = 0.0, firstImage = 0.0, converged = 0.0;
   uint64_t firstPoints = 0;
-  uint64_t openRequests = 0;  ///< answered by the server before the first frame was asked for
+  uint64_t openRequests = 0;       ///< answered by the server before the first frame was asked for
   uint64_t openIndexRequests = 0;  ///< of those, for the file or VPC named
   bool done = false;
 };
@@ -98,9 +98,8 @@ int main(int argc, char** argv) {
     print("local", run(input, width, height, connections));
     server.faults().delayMs = delayMs;
     const uint64_t before = server.requests();
-    const Timing remote =
-        run(server.url(path.filename().string()), width, height, connections, &server,
-            path.filename().string());
+    const Timing remote = run(server.url(path.filename().string()), width, height, connections,
+                              &server, path.filename().string());
     print("remote", remote);
     std::printf("remote: %llu requests before the first frame, %llu of them for %s\n",
                 static_cast<unsigned long long>(remote.openRequests),

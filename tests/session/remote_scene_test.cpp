@@ -166,8 +166,8 @@ TEST_F(RemoteScene, AVpcSceneClosedWhileItsTilesAreReadAheadEndsAtOnce) {
   std::filesystem::create_directories(folder);
   std::vector<std::filesystem::path> tiles;
   for (int i = 0; i < 40; ++i) {
-    tiles.push_back(test::writeCopcTile(folder / ("t" + std::to_string(i) + ".copc.laz"), i % 8,
-                                        i / 8, 10));
+    tiles.push_back(
+        test::writeCopcTile(folder / ("t" + std::to_string(i) + ".copc.laz"), i % 8, i / 8, 10));
   }
   buildVirtualPointCloud(folder / "set.vpc", tiles);
   for (const auto& tile : tiles) server_.putFile("a/" + tile.filename().string(), tile.string());

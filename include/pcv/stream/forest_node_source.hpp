@@ -91,8 +91,8 @@ class ForestNodeSource final : public NodeSource {
 
  private:
   std::vector<std::shared_ptr<const NodeSource>> members_;
-  std::vector<size_t> firstNode_;              // by member: its first node's index in the forest
-  std::vector<uint32_t> firstTree_;            // by member: its first tree's index in the forest
+  std::vector<size_t> firstNode_;    // by member: its first node's index in the forest
+  std::vector<uint32_t> firstTree_;  // by member: its first tree's index in the forest
   std::shared_ptr<DeferredMembers> deferred_;
   // Growth: the log every caller of growthSince reads from its own count, and where each
   // member's grown nodes lie (segments in index order: first forest index, member, first local).

@@ -71,8 +71,9 @@ class StreamedCloud {
   /// tree's root at once (the colouring's range comes from it); the other roots stream like any
   /// node. A first root read on demand (NodeSource::readsOnDemand: a dataset opened from its
   /// index) is not decoded: the colouring comes from the request and the forest's box, and
-  /// opening reads nothing. Trees the source grows later join at the next update(). Throws InputError when the GPU budget cannot hold the largest root, OutOfMemoryError
-  /// when the renderer cannot reserve it.
+  /// opening reads nothing. Trees the source grows later join at the next update(). Throws
+  /// InputError when the GPU budget cannot hold the largest root, OutOfMemoryError when the
+  /// renderer cannot reserve it.
   StreamedCloud(std::shared_ptr<const NodeSource> source, Renderer& renderer,
                 const StreamingOptions& options);
   /// A COPC file: the source is a CopcNodeSource over it.
