@@ -15,9 +15,8 @@
 #include "options/interrupt_signals.hpp"
 #include "options/run_report.hpp"
 #include "pcv/core/error.hpp"
-#include "pcv/core/stopwatch.hpp"
 #include "pcv/io/copc_writer.hpp"
-#include "pcv/io/remote_source.hpp"
+#include "pcv/session/edit_files.hpp"
 #include "pcv/session/edit_log.hpp"
 #include "pcv/session/edit_save.hpp"
 #include "pcv/session/point_edits.hpp"
@@ -25,8 +24,6 @@
 
 namespace pcv::app {
 namespace {
-
-namespace fs = std::filesystem;
 
 struct EditOptions {
   std::vector<std::string> inputs;  ///< files, folders, .vpc
@@ -40,12 +37,6 @@ struct EditOptions {
   bool overwrite = false;
   std::string log;    ///< --log: the edits applied, as JSON
   std::string apply;  ///< --apply: a log to replay
-};
-
-/// One file to save: where it is read and where it goes.
-struct FileJob {
-  std::string input;
-  fs::path output;
 };
 
 /// The edit the flags describe; throws InputError for no action or more than one.
@@ -79,55 +70,11 @@ bool givesAnEdit(const EditOptions& o) {
          !o.filter.returns.empty() || !o.filter.ranges.empty();
 }
 
-/// The files of the inputs (folders and VPCs stand for their tiles) and where each is saved.
-std::vector<FileJob> plannedJobs(const EditOptions& options) {
-  if (options.inPlace == !options.out.empty()) {
-    throw InputError("pcv edit saves --in-place or to --out PATH: give exactly one of them");
-  }
-  if (options.inPlace && options.overwrite) {
-    throw InputError("--in-place rewrites the inputs: leave out --overwrite");
-  }
-  const std::vector<std::string> files = filesOfInputs(options.inputs);
-  const bool dataset =
-      std::any_of(options.inputs.begin(), options.inputs.end(),
-                  [](const std::string& input) { return namesDatasetFolderOrVpc(input); });
-  if (files.empty()) throw InputError("pcv edit: the inputs hold no LAS, LAZ or COPC file");
-  for (const std::string& file : files) {
-    if (options.inPlace && isRemoteLocation(file)) {
-      throw InputError(file +
-                       " is read-only: a file from a URL is not saved in place; save "
-                       "the edits to a copy with --out");
-    }
-  }
-  std::vector<FileJob> jobs;
-  const bool toFolder = files.size() > 1 || dataset || fs::is_directory(options.out);
-  if (!options.inPlace && toFolder) {
-    std::error_code error;
-    fs::create_directories(options.out, error);
-    if (!fs::is_directory(options.out)) {
-      throw InputError("--out " + options.out + ": several files are saved into a folder, and " +
-                       "this is not one that exists or can be made");
-    }
-  }
-  for (const std::string& file : files) {
-    const fs::path output = options.inPlace ? fs::path(file)
-                            : toFolder      ? fs::path(options.out) / fs::path(file).filename()
-                                            : fs::path(options.out);
-    jobs.push_back({file, output});
-  }
-  return jobs;
-}
-
 /// Edits and saves one file; its part of the report.
-nlohmann::json editFile(const FileJob& job, const std::vector<PointEdit>& edits,
-                        const OutputRules& rules, bool inPlace, const std::atomic<bool>& stop) {
-  // A file from a URL is fetched into a temporary copy beside its output, then read and saved
-  // as a local one.
-  std::optional<DownloadedCopy> download;
-  if (isRemoteLocation(job.input)) download.emplace(job.input, job.output);
-  const fs::path local = download ? download->path() : fs::path(job.input);
-  const SteadyClock::time_point evaluateStart = SteadyClock::now();
-  const FileEditResult result = evaluateEdits(local, edits, &stop);
+nlohmann::json editFile(const EditFileJob& job, const EditSavePlan& plan,
+                        const std::vector<PointEdit>& edits, const std::atomic<bool>& stop) {
+  const FileEditSaved saved = saveEditedFile(job, plan, edits, stop);
+  const FileEditResult& result = saved.result;
   nlohmann::json file = {{"input", job.input},
                          {"output", job.output.string()},
                          {"points", result.points},
@@ -135,25 +82,21 @@ nlohmann::json editFile(const FileJob& job, const std::vector<PointEdit>& edits,
                          {"pointFormat", result.pointFormat},
                          {"selected", result.selected},
                          {"changed", result.changed},
-                         {"evaluateSeconds", secondsSince(evaluateStart)}};
-  // In place, a file nothing changed in is left alone.
-  file["saved"] = !(inPlace && result.changes.empty());
-  if (file["saved"]) {
-    const SteadyClock::time_point saveStart = SteadyClock::now();
-    const RecordPatchSummary saved =
-        saveFileChanges(local, job.output, result.changes, rules, &stop);
+                         {"evaluateSeconds", saved.evaluateSeconds},
+                         {"saved", saved.saved}};
+  if (saved.saved) {
     file["format"] = cloudFileKindName(checkEditOutput(job.input, job.output));
-    file["recordsRewritten"] = saved.recordsRewritten;
-    file["chunksReencoded"] = saved.chunksReencoded;
-    file["chunksCopied"] = saved.chunksCopied;
-    file["bytesWritten"] = saved.bytesWritten;
-    file["saveSeconds"] = secondsSince(saveStart);
+    file["recordsRewritten"] = saved.patch.recordsRewritten;
+    file["chunksReencoded"] = saved.patch.chunksReencoded;
+    file["chunksCopied"] = saved.patch.chunksCopied;
+    file["bytesWritten"] = saved.patch.bytesWritten;
+    file["saveSeconds"] = saved.saveSeconds;
   }
   if (!reportGoesToStdout()) {
     std::printf("%s: %llu of %llu points changed%s\n", job.output.string().c_str(),
                 static_cast<unsigned long long>(result.changed),
                 static_cast<unsigned long long>(result.points),
-                file["saved"].get<bool>() ? "" : " (not saved: nothing changed)");
+                saved.saved ? "" : " (not saved: nothing changed)");
   }
   return file;
 }
@@ -171,27 +114,17 @@ void runEdit(const EditOptions& options) {
     edits = readEditLog(options.apply);
   }
   for (const PointEdit& edit : edits) validateEdit(edit);
-  const std::vector<FileJob> jobs = plannedJobs(options);
-
   // Everything is checked before the first file is saved: the outputs, and that each file's
   // point format holds the classes set.
-  std::vector<fs::path> inputFiles;
-  for (const FileJob& job : jobs) {
-    if (!isRemoteLocation(job.input)) inputFiles.push_back(job.input);
+  if (options.inPlace == !options.out.empty()) {
+    throw InputError("pcv edit saves --in-place or to --out PATH: give exactly one of them");
   }
-  const OutputRules rules =
-      options.inPlace ? OutputRules{.existing = ExistingOutput::Replace}
-                      : OutputRules{.existing = options.overwrite ? ExistingOutput::Replace
-                                                                  : ExistingOutput::Refuse,
-                                    .inputs = inputFiles};
-  for (const FileJob& job : jobs) {
-    checkEditOutput(job.input, job.output);
-    checkOutput(job.output, rules);
-    // A remote file's format is checked once it is fetched.
-    if (!isRemoteLocation(job.input)) {
-      checkEditsFit(job.input, openLasRecords(job.input)->format().pointFormat, edits);
-    }
+  if (options.inPlace && options.overwrite) {
+    throw InputError("--in-place rewrites the inputs: leave out --overwrite");
   }
+  const EditSavePlan plan = planEditSave(
+      options.inputs, {.inPlace = options.inPlace, .out = options.out, .overwrite = options.overwrite},
+      edits);
 
   std::atomic<bool> stop{false};
   InterruptSignals signals(stop);
@@ -200,8 +133,8 @@ void runEdit(const EditOptions& options) {
   // Ctrl+C stops the evaluation or the save; the temporary files (a download, a partial save)
   // are gone before the process ends as the signal would have ended it.
   try {
-    for (const FileJob& job : jobs) {
-      nlohmann::json file = editFile(job, edits, rules, options.inPlace, stop);
+    for (const EditFileJob& job : plan.jobs) {
+      nlohmann::json file = editFile(job, plan, edits, stop);
       changedTotal += file["changed"].get<uint64_t>();
       files.push_back(std::move(file));
     }

@@ -1,9 +1,15 @@
 #include "rank_group.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
+
+#include <unistd.h>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/parallel.hpp"
 
 namespace pcv::app {
 
@@ -49,11 +55,42 @@ std::unique_ptr<RankGroup> joinRankGroup() {
 #else
   if (launched > 1) {
     throw Error("started as one of " + std::to_string(launched) +
-                " processes, but this pcv was built without MPI: each would convert every tile; "
+                " processes, but this pcv was built without MPI: each would do every tile's work; "
                 "run it alone, or build pcv with Open MPI (libopenmpi-dev)");
   }
 #endif
   return std::make_unique<SingleRank>();
+}
+
+// Ranks sharing a machine share its cores unless PCV_THREADS says: a rank bound to CPUs of its
+// own (`mpirun --map-by slot:PE=8`, taskset) takes those; unbound ranks (`--bind-to none`)
+// take their part of the machine's. Open MPI binds each of two or fewer ranks to one core by
+// default, which leaves a rank one thread: say so, with the remedy, rather than run slowly.
+void shareCoresWithLocalRanks(int localRanks, const std::string& who) {
+  if (localRanks <= 1 || std::getenv("PCV_THREADS")) return;
+  const unsigned machine = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned usable = usableCores();
+  const unsigned mine = usable < machine ? usable : std::max(1u, machine / unsigned(localRanks));
+  if (usable == 1 && machine >= 2 * unsigned(localRanks)) {
+    std::fprintf(stderr,
+                 "pcv: %sbound to 1 of this machine's %u CPUs, so it works on one thread "
+                 "(mpirun binds ranks to cores: --bind-to none, or --map-by slot:PE=N, gives "
+                 "each its share)\n",
+                 who.c_str(), machine);
+  }
+  ::setenv("PCV_THREADS", std::to_string(mine).c_str(), 1);
+}
+
+// This rank's part of --memory, which is the machine's budget (default: half of its RAM): the
+// ranks on one machine split it.
+uint64_t memoryOfRank(uint64_t memoryBytes, int localRanks) {
+  if (localRanks <= 1) return memoryBytes;
+  if (memoryBytes == 0) {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), pageBytes = ::sysconf(_SC_PAGESIZE);
+    memoryBytes =
+        pages > 0 && pageBytes > 0 ? uint64_t(pages) * uint64_t(pageBytes) / 2 : uint64_t(4) << 30;
+  }
+  return memoryBytes / uint64_t(localRanks);
 }
 
 }  // namespace pcv::app

@@ -1,8 +1,10 @@
-/// @brief The processes that share a `pcv convert --tiles` run: Open MPI ranks when pcv was built
-/// with MPI and mpirun started it, else this process alone. Only this command joins a group, so
-/// MPI is never initialised for the other commands (and the viewer does not link it).
+/// @brief The processes that share a `pcv convert --tiles` or tiled `pcv classify` run: Open MPI
+/// ranks when pcv was built with MPI and mpirun started it, else this process alone. Only these
+/// commands join a group, so MPI is never initialised for the other commands (and the viewer does
+/// not link it).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +31,15 @@ class RankGroup {
 /// of one. Throws Error when mpirun started several processes of a pcv built without MPI, which
 /// would each convert every tile.
 std::unique_ptr<RankGroup> joinRankGroup();
+
+/// Sets PCV_THREADS (unless it is set) to this rank's share of the machine's cores when
+/// `localRanks` ranks run on it, and says on stderr when mpirun bound the rank to one core;
+/// `who` prefixes the message ("rank 1: ").
+void shareCoresWithLocalRanks(int localRanks, const std::string& who);
+
+/// This rank's part of a machine's memory budget (`memoryBytes`; 0: half of its RAM), which the
+/// `localRanks` ranks on it split; `memoryBytes` itself for one rank.
+uint64_t memoryOfRank(uint64_t memoryBytes, int localRanks);
 
 /// Whether pcv was built with MPI.
 bool builtWithMpi();

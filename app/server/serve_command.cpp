@@ -61,6 +61,8 @@ void runServe(ServeOptions options) {
   service.demo = {options.scene.pointCount, options.scene.seed};
   service.coloring = coloringOptionsFrom(options.coloring);
   service.read = readOptionsFrom(options.read);
+  // Withheld (deleted) points are never drawn: the flag is read to leave them out.
+  service.read.alsoDecode("withheld");
   service.stream = options.stream;
   service.render.method = methodFrom(options.renderer);
   service.pacing.maxFps = options.maxFps;

@@ -89,6 +89,8 @@ ViewerWindow::ViewerWindow(const ViewerOptions& options)
   // Files decode the attribute coloured by and the one filtered by, beside their default ones.
   readOptions_.alsoDecode(options.coloring.attribute);
   readOptions_.alsoDecode(options.stream.rangeAttribute);
+  // Withheld (deleted) points are never drawn: the flag is read to leave them out.
+  readOptions_.alsoDecode("withheld");
   // --ortho: orthographic from the first frame (framed on the scene once it is known).
   Camera start =
       options.orthoStart ? options.orthoStart->camera : options.camera.value_or(Camera{});
@@ -384,6 +386,7 @@ void ViewerWindow::recordRun(uint64_t frames) const {
   }
   clip["polygon"] = settings_.clip.polygon.has_value();
   report["clip"] = clip;
+  tools_.addToReport(report);
   const Box3d shown = scene_->shownBounds();
   if (!shown.empty()) {
     report["sceneBounds"] = {{"min", {shown.min.x, shown.min.y, shown.min.z}},

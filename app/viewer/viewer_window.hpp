@@ -69,6 +69,7 @@ class ViewerWindow final : private ToolHost, private ScriptedWindow {
   std::optional<glm::dvec3> pickAt(glm::dvec2 windowPx) override;
   float uiScale() const override { return uiScale_; }
   const CoordinateSystem& coordinateSystem() const override { return crs_; }
+  std::optional<ProfileLineSelection>& profileLine() override { return profileLine_; }
   void showError(const std::string& message) override;
   void setClipboard(const std::string& text) override;
 
@@ -145,6 +146,7 @@ class ViewerWindow final : private ToolHost, private ScriptedWindow {
   bool quit_ = false;
   bool orthoEyePlaced_ = false;  // pcv view --ortho --eye ...: width and planes fitted once
   CoordinateSystem crs_;         // what the shown files declare: lengths' unit
+  std::optional<ProfileLineSelection> profileLine_;  // drawn in the Profile window
   std::vector<std::string> crsFiles_;  // the files crs_ was read from
   glm::ivec2 framebufferPx_{0, 0};
   double nowSeconds_ = 0.0;

@@ -15,12 +15,7 @@ PolygonSelection::PolygonSelection(const Camera& camera, double windowWidth, dou
   if (!(windowWidth >= 1.0 && windowHeight >= 1.0)) {
     throw InputError("a selection polygon needs a view of at least one pixel");
   }
-  anchor_ = camera.eye;
-  viewProjection_ = camera.viewProjectionFromEye(windowWidth / windowHeight);
-  // Perspective clip w is the depth along the view: in front of the near plane. An
-  // orthographic view's w is 1: its rays select both ways.
-  minimumW_ = camera.orthographic() ? -std::numeric_limits<double>::infinity()
-                                    : double(camera.nearPlane);
+  view_ = SelectionView::of(camera, windowWidth, windowHeight);
   std::vector<glm::dvec2> ndc;
   for (const glm::dvec2& w : windowVertices) {
     ndc.emplace_back(2.0 * w.x / windowWidth - 1.0, 1.0 - 2.0 * w.y / windowHeight);
@@ -31,7 +26,7 @@ PolygonSelection::PolygonSelection(const Camera& camera, double windowWidth, dou
 PolygonSelection PolygonSelection::plan(std::vector<glm::dvec2> worldVertices, bool keepInside) {
   PolygonSelection polygon;
   polygon.keepInside_ = keepInside;
-  polygon.minimumW_ = -std::numeric_limits<double>::infinity();
+  polygon.view_.minimumW = -std::numeric_limits<double>::infinity();
   // Vertices relative to the middle of their box: georeferenced x, y keep their precision in
   // the renderer's floats.
   glm::dvec2 low(HUGE_VAL), high(-HUGE_VAL);
@@ -40,15 +35,25 @@ PolygonSelection PolygonSelection::plan(std::vector<glm::dvec2> worldVertices, b
     high = glm::max(high, v);
   }
   const glm::dvec2 middle = worldVertices.empty() ? glm::dvec2(0.0) : 0.5 * (low + high);
-  polygon.anchor_ = glm::dvec3(std::isfinite(middle.x) ? middle.x : 0.0,
+  polygon.view_.anchor = glm::dvec3(std::isfinite(middle.x) ? middle.x : 0.0,
                                std::isfinite(middle.y) ? middle.y : 0.0, 0.0);
   glm::dmat4 m(0.0);  // x, y as they are; z dropped; w = 1
   m[0][0] = m[1][1] = m[3][3] = 1.0;
-  polygon.viewProjection_ = m;
+  polygon.view_.viewProjection = m;
   std::vector<glm::dvec2> ndc;
-  for (const glm::dvec2& v : worldVertices) ndc.push_back(v - glm::dvec2(polygon.anchor_));
+  for (const glm::dvec2& v : worldVertices) ndc.push_back(v - glm::dvec2(polygon.view_.anchor));
   polygon.setVertices(std::move(ndc));
   polygon.plan_ = std::move(worldVertices);
+  return polygon;
+}
+
+PolygonSelection PolygonSelection::inView(const SelectionView& view,
+                                          std::vector<glm::dvec2> ndcVertices, bool keepInside) {
+  view.validate("a selection polygon");
+  PolygonSelection polygon;
+  polygon.keepInside_ = keepInside;
+  polygon.view_ = view;
+  polygon.setVertices(std::move(ndcVertices));
   return polygon;
 }
 
@@ -73,13 +78,6 @@ void PolygonSelection::setVertices(std::vector<glm::dvec2> ndc) {
   ndc_ = std::move(ndc);
 }
 
-bool PolygonSelection::toNdc(const glm::dvec3& world, glm::dvec2& ndc) const {
-  const glm::dvec4 clip = viewProjection_ * glm::dvec4(world - anchor_, 1.0);
-  if (!(clip.w > minimumW_)) return false;
-  ndc = glm::dvec2(clip.x, clip.y) / clip.w;  // clip w is 1 in an orthographic view
-  return true;
-}
-
 bool PolygonSelection::insidePolygon(const glm::dvec2& p) const {
   if (p.x < ndcMin_.x || p.x > ndcMax_.x || p.y < ndcMin_.y || p.y > ndcMax_.y) return false;
   bool inside = false;
@@ -100,22 +98,15 @@ bool PolygonSelection::insidePolygon(const glm::dvec2& p) const {
 
 bool PolygonSelection::selects(const glm::dvec3& world) const {
   glm::dvec2 ndc;
-  const bool inside = toNdc(world, ndc) && insidePolygon(ndc);
+  const bool inside = view_.toNdc(world, ndc) && insidePolygon(ndc);
   return inside == keepInside_;
 }
 
 bool PolygonSelection::mayMeet(const Box3d& box) const {
   if (box.empty()) return false;
   if (!keepInside_) return true;  // the outside reaches everywhere
-  glm::dvec2 low(HUGE_VAL), high(-HUGE_VAL);
-  for (int c = 0; c < 8; ++c) {
-    const glm::dvec3 corner((c & 1) ? box.max.x : box.min.x, (c & 2) ? box.max.y : box.min.y,
-                            (c & 4) ? box.max.z : box.min.z);
-    glm::dvec2 ndc;
-    if (!toNdc(corner, ndc)) return true;  // crosses the eye's plane: keep it
-    low = glm::min(low, ndc);
-    high = glm::max(high, ndc);
-  }
+  glm::dvec2 low, high;
+  if (!view_.ndcRectangle(box, low, high)) return true;  // crosses the eye's plane: keep it
   if (high.x < ndcMin_.x || low.x > ndcMax_.x || high.y < ndcMin_.y || low.y > ndcMax_.y) {
     return false;
   }

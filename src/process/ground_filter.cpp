@@ -27,18 +27,26 @@ using process::ElevationGrid;
 /// below its neighbourhood is not terrain.
 constexpr double kLowOutlierSlope = 5.0;
 
-/// Where the grid lies: its corner, cell size and size in cells.
+/// Where the grid lies: the corner its cells are counted from, its first cell counted from there
+/// (0 unless it is a window of a dataset's grid), cell size and size in cells. A point's cell is
+/// found from the corner, then shifted: the same floor for a window as for the whole grid.
 struct GridFrame {
-  double minX = 0.0, minY = 0.0;
+  double originX = 0.0, originY = 0.0;
+  int64_t firstColumn = 0, firstRow = 0;
   double cell = 1.0;
   int64_t width = 0, height = 0;
 
   int64_t column(double x) const {
-    return std::clamp<int64_t>(int64_t(std::floor((x - minX) / cell)), 0, width - 1);
+    return std::clamp<int64_t>(int64_t(std::floor((x - originX) / cell)) - firstColumn, 0,
+                               width - 1);
   }
   int64_t row(double y) const {
-    return std::clamp<int64_t>(int64_t(std::floor((y - minY) / cell)), 0, height - 1);
+    return std::clamp<int64_t>(int64_t(std::floor((y - originY) / cell)) - firstRow, 0, height - 1);
   }
+  /// Positions in cells from the grid's first cell. Exact shifts of the dataset's: (x - origin) /
+  /// cell is a double below 2^52, so subtracting a whole number of cells rounds nothing.
+  double columnPosition(double x) const { return (x - originX) / cell - double(firstColumn); }
+  double rowPosition(double y) const { return (y - originY) / cell - double(firstRow); }
 };
 
 bool usable(const glm::dvec3& p) {
@@ -61,8 +69,8 @@ void interpolationAxis(double position, int64_t cells, int64_t& lower, double& w
 double interpolate(const ElevationGrid& grid, const GridFrame& frame, double x, double y) {
   int64_t cx, cy;
   double tx, ty;
-  interpolationAxis((x - frame.minX) / frame.cell, grid.width, cx, tx);
-  interpolationAxis((y - frame.minY) / frame.cell, grid.height, cy, ty);
+  interpolationAxis(frame.columnPosition(x), grid.width, cx, tx);
+  interpolationAxis(frame.rowPosition(y), grid.height, cy, ty);
   const int64_t cx1 = std::min(cx + 1, grid.width - 1), cy1 = std::min(cy + 1, grid.height - 1);
   const double bottom = grid.at(cx, cy) * (1.0 - tx) + grid.at(cx1, cy) * tx;
   const double top = grid.at(cx, cy1) * (1.0 - tx) + grid.at(cx1, cy1) * tx;
@@ -98,7 +106,54 @@ ElevationGrid withoutCells(const ElevationGrid& surface, const std::vector<uint8
   return result;
 }
 
+void checkGridSize(double columns, double rows, double cell) {
+  if (columns * rows > double(kGroundFilterMaxCells)) {
+    std::ostringstream message;
+    message << "ground filter: a cell size of " << cell << " makes a grid of " << columns << " x "
+            << rows << " cells over the area, more than " << kGroundFilterMaxCells
+            << ": expected a larger cell size";
+    throw InputError(message.str());
+  }
+}
+
 }  // namespace
+
+int64_t GroundGridWindow::datasetColumn(double x, double cell) const {
+  return int64_t(std::floor((x - origin.x) / cell));
+}
+
+int64_t GroundGridWindow::datasetRow(double y, double cell) const {
+  return int64_t(std::floor((y - origin.y) / cell));
+}
+
+bool GroundGridWindow::holds(double x, double y, double cell) const {
+  const int64_t column = datasetColumn(x, cell), row = datasetRow(y, cell);
+  return column >= firstColumn && column < firstColumn + columns && row >= firstRow &&
+         row < firstRow + rows;
+}
+
+GroundGridWindow groundGridWindow(const glm::dvec3& datasetLow, const glm::dvec3& datasetHigh,
+                                  const glm::dvec2& low, const glm::dvec2& high, double cell) {
+  if (!std::isfinite(cell) || cell <= 0.0) {
+    throw InputError("ground filter: cell size " + std::to_string(cell) + ": expected > 0");
+  }
+  GroundGridWindow window;
+  window.origin = {std::floor(datasetLow.x / cell) * cell, std::floor(datasetLow.y / cell) * cell,
+                   std::floor(datasetLow.z / cell) * cell};
+  const int64_t lastColumn = window.datasetColumn(datasetHigh.x, cell);
+  const int64_t lastRow = window.datasetRow(datasetHigh.y, cell);
+  window.datasetDiagonalCells = std::hypot(double(lastColumn + 1), double(lastRow + 1));
+  window.firstColumn = std::max<int64_t>(0, window.datasetColumn(low.x, cell));
+  window.firstRow = std::max<int64_t>(0, window.datasetRow(low.y, cell));
+  window.columns =
+      std::min(lastColumn, window.datasetColumn(high.x, cell)) - window.firstColumn + 1;
+  window.rows = std::min(lastRow, window.datasetRow(high.y, cell)) - window.firstRow + 1;
+  if (window.columns <= 0 || window.rows <= 0) {
+    throw InputError("ground filter: the area to classify lies outside the dataset's extent");
+  }
+  checkGridSize(double(window.columns), double(window.rows), cell);
+  return window;
+}
 
 void checkGroundFilterSettings(const GroundFilterSettings& settings) {
   const auto fail = [](const std::string& what) { throw InputError("ground filter: " + what); };
@@ -127,7 +182,8 @@ void checkGroundFilterSettings(const GroundFilterSettings& settings) {
 
 std::vector<uint8_t> groundPoints(std::span<const glm::dvec3> points,
                                   const GroundFilterSettings& settings,
-                                  std::span<const uint8_t> excluded) {
+                                  std::span<const uint8_t> excluded,
+                                  const GroundGridWindow* window) {
   checkGroundFilterSettings(settings);
   if (points.empty()) throw InputError("ground filter: no points to classify");
   if (!excluded.empty() && excluded.size() != points.size()) {
@@ -150,18 +206,27 @@ std::vector<uint8_t> groundPoints(std::span<const glm::dvec3> points,
   std::vector<uint8_t> ground(points.size(), 0);
   if (!std::isfinite(minX)) return ground;  // every point excluded: none is ground
 
-  GridFrame frame{.minX = minX, .minY = minY, .cell = settings.cell};
-  const double columns = std::floor((maxX - minX) / settings.cell) + 1.0;
-  const double rows = std::floor((maxY - minY) / settings.cell) + 1.0;
-  if (columns * rows > double(kGroundFilterMaxCells)) {
-    std::ostringstream message;
-    message << "ground filter: a cell size of " << settings.cell << " makes a grid of " << columns
-            << " x " << rows << " cells over the points' extent, more than "
-            << kGroundFilterMaxCells << ": expected a larger cell size";
-    throw InputError(message.str());
+  GridFrame frame{.originX = minX, .originY = minY, .cell = settings.cell};
+  double diagonalCells = 0.0;
+  if (window) {
+    // A window of a dataset's grid: its cells and heights, whatever points this run holds.
+    frame.originX = window->origin.x;
+    frame.originY = window->origin.y;
+    frame.firstColumn = window->firstColumn;
+    frame.firstRow = window->firstRow;
+    minZ = window->origin.z;
+    checkGridSize(double(window->columns), double(window->rows), settings.cell);
+    frame.width = window->columns;
+    frame.height = window->rows;
+    diagonalCells = std::ceil(window->datasetDiagonalCells);
+  } else {
+    const double columns = std::floor((maxX - minX) / settings.cell) + 1.0;
+    const double rows = std::floor((maxY - minY) / settings.cell) + 1.0;
+    checkGridSize(columns, rows, settings.cell);
+    frame.width = int64_t(columns);
+    frame.height = int64_t(rows);
+    diagonalCells = std::ceil(std::hypot(double(frame.width), double(frame.height)));
   }
-  frame.width = int64_t(columns);
-  frame.height = int64_t(rows);
 
   // 1. The minimum surface.
   ElevationGrid minimum{
@@ -189,8 +254,8 @@ std::vector<uint8_t> groundPoints(std::span<const glm::dvec3> points,
 
   // 3. Objects: the progressive opening up to the window's radius in cells.
   // Beyond the grid's diagonal a disk covers the whole grid from anywhere: the opening is the
-  // global minimum and stops changing, so larger windows add time and nothing else.
-  const double diagonalCells = std::ceil(std::hypot(double(frame.width), double(frame.height)));
+  // global minimum and stops changing, so larger windows add time and nothing else. (A dataset's
+  // window counts the dataset's diagonal: every tile runs the steps the whole dataset would.)
   const int maxRadius =
       int(std::clamp(std::floor(settings.window / settings.cell + 1e-9), 1.0, diagonalCells));
   const std::vector<uint8_t> objects =

@@ -23,7 +23,8 @@ void checkClassifySettings(const ClassifySettings& settings) {
 }
 
 std::vector<uint8_t> classifyPoints(std::span<const glm::dvec3> points,
-                                    const ClassifySettings& settings) {
+                                    const ClassifySettings& settings,
+                                    const GroundGridWindow* window) {
   checkClassifySettings(settings);
   if (points.empty()) throw InputError("classify: no points to classify");
   std::vector<uint8_t> classes(points.size(), kClassUnclassified);
@@ -35,7 +36,7 @@ std::vector<uint8_t> classifyPoints(std::span<const glm::dvec3> points,
     }
   }
   if (settings.ground) {
-    const std::vector<uint8_t> ground = groundPoints(points, settings.groundFilter, noise);
+    const std::vector<uint8_t> ground = groundPoints(points, settings.groundFilter, noise, window);
     for (size_t i = 0; i < points.size(); ++i) {
       if (ground[i]) classes[i] = kClassGround;
     }

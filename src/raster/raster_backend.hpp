@@ -114,6 +114,9 @@ class RasterBackend {
   /// without them cost nothing. Throws OutOfMemoryError.
   virtual void storeFilterData(PointRange points, PointRange batches, const uint16_t* words,
                                const float* values) = 0;
+  /// Replaces the colours (packed RGBA8, one per point slot of `points`, stored order) of
+  /// points laid out before, positions and batches unchanged: a class recoloured in place.
+  virtual void storeColors(PointRange points, const uint32_t* colors) = 0;
   /// Empties the slots of a removed set (non-finite points, batches of no points).
   virtual void releaseSlots(PointRange points, PointRange batches) = 0;
   /// The 16-byte points of the slots, in stored order; empty when the storage keeps none.

@@ -561,6 +561,35 @@ void Renderer::setFilterData(PointSetId set, const FilterData& data) {
       data.rangeAttribute, data.hasRangeValues());
 }
 
+void Renderer::setColors(PointSetId set, std::span<const uint32_t> colors) {
+  const auto found = sets_.find(set);
+  if (found == sets_.end()) throw InputError("setColors: no set " + std::to_string(set));
+  const SetRecord& record = found->second;
+  const uint64_t count = record.pointCount;
+  if (colors.size() != count) {
+    throw InputError("setColors: " + std::to_string(colors.size()) + " colours for a set of " +
+                     std::to_string(count) + " points");
+  }
+  const bool keepsGivenOrder = options_.storage == PointStorage::Unsorted;
+  if (!keepsGivenOrder && record.sourceOrder.size() != count) {
+    throw InputError(
+        "setColors: the set must keep its source order (PointSetOptions::keepSourceOrder) to "
+        "place its points' colours");
+  }
+  if (keepsGivenOrder) {
+    backend_->storeColors({record.pointFirst, count}, colors.data());
+    return;
+  }
+  requireHostMemory("the colours of a point set", count, 4);
+  std::vector<uint32_t> stored(count);
+  // Stored point i is source point sourceOrder[i].
+  const std::vector<uint32_t>& order = record.sourceOrder;
+  parallelFor(count, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) stored[i] = colors[order[i]];
+  });
+  backend_->storeColors({record.pointFirst, count}, stored.data());
+}
+
 void Renderer::setFilterData(PointSetId set, const std::function<FilterFields(uint64_t)>& fieldsOf,
                              const std::string& rangeAttribute) {
   storeFilterData(set, fieldsOf, 7u, rangeAttribute, !rangeAttribute.empty());

@@ -2,20 +2,98 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
+#include "pcv/session/cloud_edits.hpp"
 
 namespace pcv {
 
 void ColoredCloud::merge(PointCloud&& cloud, bool replace) {
+  const uint64_t before = replace ? 0 : cloud_.size();
   if (replace) {
     cloud_ = std::move(cloud);
+    readClasses_.clear();
+    readWithheld_.clear();
   } else {
     appendPointCloud(cloud_, cloud);
+  }
+  if (keepsReadValues_) {
+    keepReadValues(before);  // the new points' values as read, then the edits on them too
+    reapplyEdits();
   }
 }
 
 void ColoredCloud::clear() {
   hide();
   cloud_ = {};
+  edits_.clear();
+  keepsReadValues_ = false;
+  readClasses_.clear();
+  readWithheld_.clear();
+  shownIndex_.clear();
+  shownAttributes_.clear();
+}
+
+void ColoredCloud::keepReadValues(uint64_t from) {
+  const ScalarAttribute* classes = cloud_.findAttribute("classification");
+  const ScalarAttribute* withheld = cloud_.findAttribute("withheld");
+  readClasses_.resize(from);
+  readWithheld_.resize(from);
+  for (uint64_t i = from; i < cloud_.size(); ++i) {
+    readClasses_.push_back(classes ? float(classes->value(i)) : 0.0f);
+    readWithheld_.push_back(withheld ? float(withheld->value(i)) : 0.0f);
+  }
+}
+
+std::vector<uint64_t> ColoredCloud::setEdits(std::vector<PointEdit> edits) {
+  if (!keepsReadValues_) {
+    if (edits.empty()) return {};
+    keepReadValues(0);
+    keepsReadValues_ = true;
+  }
+  edits_ = std::move(edits);
+  std::vector<uint64_t> selected;
+  try {
+    reapplyEdits(&selected);
+  } catch (const InputError&) {
+    edits_.clear();
+    reapplyEdits();
+    throw;
+  }
+  return selected;
+}
+
+void ColoredCloud::reapplyEdits(std::vector<uint64_t>* selected) {
+  // Made where missing by the first edit, then written back as read.
+  for (const char* name : {"classification", "withheld"}) {
+    if (cloud_.findAttribute(name)) continue;
+    ScalarAttribute made{.name = name, .type = AttributeType::UInt8};
+    made.resize(cloud_.size(), 0.0);
+    cloud_.attributes.push_back(std::move(made));
+  }
+  for (ScalarAttribute& attribute : cloud_.attributes) {
+    const std::vector<float>* read = attribute.name == "classification" ? &readClasses_
+                                     : attribute.name == "withheld"     ? &readWithheld_
+                                                                        : nullptr;
+    if (!read) continue;
+    for (uint64_t i = 0; i < cloud_.size(); ++i) attribute.setValue(i, (*read)[i]);
+  }
+  std::vector<uint64_t> counts = applyEditsToCloud(cloud_, edits_);
+  if (selected) *selected = std::move(counts);
+}
+
+void ColoredCloud::commitEdits() {
+  edits_.clear();
+  keepsReadValues_ = false;
+  readClasses_.clear();
+  readWithheld_.clear();
+}
+
+std::optional<uint64_t> ColoredCloud::cloudIndex(uint64_t sourceIndex) const {
+  if (shownIndex_.empty()) {
+    if (sourceIndex >= cloud_.size()) return std::nullopt;
+    return sourceIndex;
+  }
+  if (sourceIndex >= shownIndex_.size()) return std::nullopt;
+  return shownIndex_[sourceIndex];
 }
 
 Coloring ColoredCloud::show(const ColoringOptions& coloring, const PointSetOptions& options,
@@ -30,6 +108,15 @@ Coloring ColoredCloud::show(const ColoringOptions& coloring, const PointSetOptio
     *fallbackError = error.what();
     used = coloredPoints(cloud_, ColoringOptions{}, colored);
   }
+  if (highlight_) highlightSelection(cloud_, *highlight_, {colored.data(), colored.size()});
+  // Withheld (deleted) points are not drawn: the set holds the others, and shownIndex_ finds a
+  // picked one in the cloud.
+  shownIndex_ = shownIndices();
+  if (!shownPoints(cloud_).empty()) {  // some withheld (shownIndex_ may then be empty: all)
+    for (uint64_t k = 0; k < shownIndex_.size(); ++k) colored[k] = colored[shownIndex_[k]];
+    colored.resize(shownIndex_.size());
+  }
+  keepShownAttributes();
   if (shownOrigin && *shownOrigin != cloud_.origin) {
     // The shift is added in double and rounded once: near the other origin the offsets stay
     // small, so UTM-sized coordinates keep the precision of the cloud's own offsets.
@@ -52,8 +139,56 @@ Coloring ColoredCloud::show(const ColoringOptions& coloring, const PointSetOptio
   return used;
 }
 
+std::vector<uint64_t> ColoredCloud::shownIndices() const {
+  const std::vector<bool> shown = shownPoints(cloud_);
+  std::vector<uint64_t> indices;
+  for (uint64_t i = 0; i < shown.size(); ++i) {
+    if (shown[i]) indices.push_back(i);
+  }
+  return indices;
+}
+
+void ColoredCloud::keepShownAttributes() {
+  shownAttributes_.clear();
+  if (shownIndex_.empty()) return;
+  for (const ScalarAttribute& attribute : cloud_.attributes) {
+    ScalarAttribute subset = attribute.emptyLike();
+    for (const uint64_t i : shownIndex_) subset.append(attribute, i, i + 1);
+    shownAttributes_.push_back(std::move(subset));
+  }
+}
+
+bool ColoredCloud::refreshInPlace() {
+  if (!set_ || !shownWithOrder_ || !shownColoring_) return false;
+  // The same points shown as when the set was laid out (none withheld then and now, or the
+  // same ones).
+  const bool noneWithheld = shownPoints(cloud_).empty();
+  const uint64_t setPoints = renderer_.pointCount(*set_);
+  const bool same = noneWithheld ? shownIndex_.empty() && setPoints == cloud_.size()
+                                 : shownIndices() == shownIndex_ && setPoints == shownIndex_.size();
+  if (!same) return false;
+  UninitializedVector<Point> colored;
+  try {
+    coloredPoints(cloud_, *shownColoring_, colored);
+  } catch (const InputError&) {
+    coloredPoints(cloud_, ColoringOptions{}, colored);  // the fallback show() took
+  }
+  if (highlight_) highlightSelection(cloud_, *highlight_, {colored.data(), colored.size()});
+  std::vector<uint32_t> colors(setPoints);
+  for (uint64_t k = 0; k < setPoints; ++k) {
+    colors[k] = colored[noneWithheld ? k : shownIndex_[k]].rgba;
+  }
+  renderer_.setColors(*set_, colors);
+  keepShownAttributes();
+  if (filterData_) applyFilterData();
+  return true;
+}
+
 void ColoredCloud::applyFilterData() {
-  const FilterData data = filterDataOf(cloud_.attributes, rangeAttribute_);
+  const FilterData data =
+      filterDataOf(shownIndex_.empty() ? std::span<const ScalarAttribute>(cloud_.attributes)
+                                       : std::span<const ScalarAttribute>(shownAttributes_),
+                   rangeAttribute_);
   // Points with nothing a filter reads (a PLY of positions) get no arrays: filters draw none.
   if (data.classification.empty() && data.returnNumber.empty() && !data.hasRangeValues()) return;
   renderer_.setFilterData(*set_, data);

@@ -43,6 +43,27 @@ json boundJson(double value) {
   return std::isfinite(value) ? json(value) : json(nullptr);
 }
 
+/// A view kept with a selection drawn in it: its anchor, its view-projection matrix (16 numbers,
+/// column by column) and the least clip w in front of it (null: none, an orthographic view).
+json viewJson(const SelectionView& view) {
+  json matrix = json::array();
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) matrix.push_back(view.viewProjection[c][r]);
+  }
+  return {{"anchor", {view.anchor.x, view.anchor.y, view.anchor.z}},
+          {"view_projection", matrix},
+          {"minimum_w", boundJson(view.minimumW)}};
+}
+
+json pairsJson(const std::vector<glm::dvec2>& points) {
+  json numbers = json::array();
+  for (const glm::dvec2& p : points) {
+    numbers.push_back(p.x);
+    numbers.push_back(p.y);
+  }
+  return numbers;
+}
+
 json selectionJson(const PointSelection& selection) {
   json select = json::object();
   const ClipSettings& clip = selection.clip;
@@ -58,17 +79,27 @@ json selectionJson(const PointSelection& selection) {
   if (clip.hasRegion()) select["keep"] = clip.keep == ClipKeep::Outside ? "outside" : "inside";
   if (clip.polygon) {
     if (clip.polygon->planVertices().empty()) {
-      throw InputError(
-          "a selection polygon drawn in a view is not logged: only plan polygons "
-          "(world x, y vertices) are");
+      select["view_polygon"] = {{"view", viewJson(clip.polygon->view())},
+                                {"vertices", pairsJson(clip.polygon->ndcVertices())}};
+    } else {
+      select["polygon"] = pairsJson(clip.polygon->planVertices());
     }
-    json vertices = json::array();
-    for (const glm::dvec2& v : clip.polygon->planVertices()) {
-      vertices.push_back(v.x);
-      vertices.push_back(v.y);
-    }
-    select["polygon"] = vertices;
     select["polygon_keep"] = clip.polygon->keepInside() ? "inside" : "outside";
+  }
+  if (selection.brush) {
+    const BrushSelection& brush = *selection.brush;
+    select["brush"] = {{"view", viewJson(brush.view())},
+                       {"window", {brush.windowWidth(), brush.windowHeight()}},
+                       {"radius", brush.radiusPx()},
+                       {"dabs", pairsJson(brush.dabs())}};
+  }
+  if (selection.profileLine) {
+    const ProfileLineSelection& line = *selection.profileLine;
+    select["profile_line"] = {{"line", pairsJson(line.corridor().vertices())},
+                              {"width", line.corridor().width()},
+                              {"from", {line.from().x, line.from().y}},
+                              {"to", {line.to().x, line.to().y}},
+                              {"side", line.above() ? "above" : "below"}};
   }
   const PointFilter& filter = selection.filter;
   if (filter.filtersClasses()) select["classes"] = classListText(filter.classes);
@@ -132,6 +163,33 @@ class LogParser {
     return out;
   }
 
+  std::vector<glm::dvec2> pairs(const json& value, const std::string& where, size_t minPairs,
+                                size_t maxPairs) const {
+    const std::vector<double> v = numbers(value, where, 2 * minPairs, 2 * maxPairs, true);
+    std::vector<glm::dvec2> out;
+    for (size_t i = 0; i < v.size(); i += 2) out.push_back({v[i], v[i + 1]});
+    return out;
+  }
+
+  SelectionView view(const json& value, const std::string& where) const {
+    if (!value.is_object()) fail(where, "an object with anchor, view_projection and minimum_w");
+    SelectionView view;
+    const std::vector<double> anchor =
+        numbers(member(value, "anchor", where), where + ".anchor", 3, 3, false);
+    view.anchor = {anchor[0], anchor[1], anchor[2]};
+    const std::vector<double> matrix = numbers(member(value, "view_projection", where),
+                                               where + ".view_projection", 16, 16, false);
+    for (int c = 0; c < 4; ++c) {
+      for (int r = 0; r < 4; ++r) view.viewProjection[c][r] = matrix[size_t(c * 4 + r)];
+    }
+    const json& minimumW = member(value, "minimum_w", where);
+    if (!minimumW.is_null() && !(minimumW.is_number() && std::isfinite(minimumW.get<double>()))) {
+      fail(where + ".minimum_w", "a finite number or null");
+    }
+    view.minimumW = minimumW.is_null() ? -INFINITY : minimumW.get<double>();
+    return view;
+  }
+
   bool inside(const json& value, const std::string& where) const {
     if (value == "inside") return true;
     if (value == "outside") return false;
@@ -161,14 +219,19 @@ class LogParser {
 
   PointSelection selection(const json& select, const std::string& where) const {
     if (!select.is_object()) fail(where, "an object");
-    static const char* const kKnown[] = {"box",          "slab",    "keep",    "polygon",
-                                         "polygon_keep", "classes", "returns", "ranges"};
+    static const char* const kKnown[] = {"box",          "slab",         "keep",
+                                         "polygon",      "view_polygon", "polygon_keep",
+                                         "brush",        "profile_line", "classes",
+                                         "returns",      "ranges"};
     for (const auto& [name, value] : select.items()) {
       if (std::find(std::begin(kKnown), std::end(kKnown), name) == std::end(kKnown)) {
         fail(where + "." + name,
-             "one of box, slab, keep, polygon, polygon_keep, classes, "
-             "returns, ranges");
+             "one of box, slab, keep, polygon, view_polygon, polygon_keep, brush, "
+             "profile_line, classes, returns, ranges");
       }
+    }
+    if (select.contains("polygon") && select.contains("view_polygon")) {
+      fail(where, "one of polygon and view_polygon, not both");
     }
     PointSelection selection;
     ClipSettings& clip = selection.clip;
@@ -200,6 +263,49 @@ class LogParser {
                               inside(select["polygon_keep"], where + ".polygon_keep");
       clip.polygon = words(where + ".polygon",
                            [&] { return PolygonSelection::plan(std::move(vertices), keepInside); });
+    }
+    if (select.contains("view_polygon")) {
+      const std::string at = where + ".view_polygon";
+      const json& drawn = select["view_polygon"];
+      if (!drawn.is_object()) fail(at, "an object with view and vertices");
+      const SelectionView view = this->view(member(drawn, "view", at), at + ".view");
+      const std::vector<glm::dvec2> vertices =
+          pairs(member(drawn, "vertices", at), at + ".vertices", 3, PolygonSelection::kMaxVertices);
+      const bool keepInside = !select.contains("polygon_keep") ||
+                              inside(select["polygon_keep"], where + ".polygon_keep");
+      clip.polygon =
+          words(at, [&] { return PolygonSelection::inView(view, vertices, keepInside); });
+    }
+    if (select.contains("brush")) {
+      const std::string at = where + ".brush";
+      const json& brush = select["brush"];
+      if (!brush.is_object()) fail(at, "an object with view, window, radius and dabs");
+      const SelectionView view = this->view(member(brush, "view", at), at + ".view");
+      const std::vector<double> window =
+          numbers(member(brush, "window", at), at + ".window", 2, 2, false);
+      const json& radius = member(brush, "radius", at);
+      if (!radius.is_number()) fail(at + ".radius", "a number of pixels");
+      const std::vector<glm::dvec2> dabs =
+          pairs(member(brush, "dabs", at), at + ".dabs", 1, BrushSelection::kMaxDabs);
+      selection.brush = words(at, [&] {
+        return BrushSelection(view, window[0], window[1], dabs, radius.get<double>());
+      });
+    }
+    if (select.contains("profile_line")) {
+      const std::string at = where + ".profile_line";
+      const json& drawn = select["profile_line"];
+      if (!drawn.is_object()) fail(at, "an object with line, width, from, to and side");
+      std::vector<glm::dvec2> line = pairs(member(drawn, "line", at), at + ".line", 2, 4096);
+      const json& width = member(drawn, "width", at);
+      if (!width.is_number()) fail(at + ".width", "a width in world units");
+      const std::vector<double> from = numbers(member(drawn, "from", at), at + ".from", 2, 2, false);
+      const std::vector<double> to = numbers(member(drawn, "to", at), at + ".to", 2, 2, false);
+      const json& side = member(drawn, "side", at);
+      if (side != "above" && side != "below") fail(at + ".side", "\"above\" or \"below\"");
+      selection.profileLine = words(at, [&] {
+        return ProfileLineSelection(ProfileCorridor(std::move(line), width.get<double>()),
+                                    {from[0], from[1]}, {to[0], to[1]}, side == "above");
+      });
     }
     PointFilter& filter = selection.filter;
     if (select.contains("classes")) {
@@ -233,6 +339,42 @@ class LogParser {
     return selection;
   }
 
+  /// A classify edit's filters: every member given, checked as the command line checks them.
+  ClassifySettings classifySettings(const json& item, const std::string& where) const {
+    ClassifySettings c;
+    const auto flag = [&](const char* name) {
+      const json& value = member(item, name, where);
+      if (!value.is_boolean()) fail(where + "." + name, "true or false");
+      return value.get<bool>();
+    };
+    const auto length = [&](const char* name) {
+      const json& value = member(item, name, where);
+      if (!value.is_number() || !std::isfinite(value.get<double>())) {
+        fail(where + "." + name, "a finite number");
+      }
+      return value.get<double>();
+    };
+    c.ground = flag("ground");
+    c.noise = flag("noise");
+    c.groundFilter.cell = length("cell");
+    c.groundFilter.slope = length("slope");
+    c.groundFilter.window = length("window");
+    c.groundFilter.threshold = length("threshold");
+    c.groundFilter.scalar = length("scalar");
+    c.noiseFilter.radius = length("noise_radius");
+    const json& neighbours = member(item, "noise_neighbours", where);
+    if (!neighbours.is_number_integer() || neighbours.get<int64_t>() < 1 ||
+        neighbours.get<int64_t>() > 1'000'000) {
+      fail(where + ".noise_neighbours", "a count 1-1000000");
+    }
+    c.noiseFilter.minNeighbours = uint32_t(neighbours.get<int64_t>());
+    words(where, [&] {
+      checkClassifySettings(c);
+      return 0;
+    });
+    return c;
+  }
+
   PointEdit edit(const json& item, const std::string& where) const {
     if (!item.is_object()) fail(where, "an object with select and action");
     PointEdit edit;
@@ -249,8 +391,11 @@ class LogParser {
       edit.action = EditAction::Delete;
     } else if (action == "restore") {
       edit.action = EditAction::Restore;
+    } else if (action == "classify") {
+      edit.action = EditAction::Classify;
+      edit.classify = classifySettings(item, where);
     } else {
-      fail(where + ".action", "\"set-class\", \"delete\" or \"restore\"");
+      fail(where + ".action", "\"set-class\", \"delete\", \"restore\" or \"classify\"");
     }
     return edit;
   }
@@ -284,6 +429,8 @@ const char* editActionName(EditAction action) {
       return "delete";
     case EditAction::Restore:
       return "restore";
+    case EditAction::Classify:
+      return "classify";
   }
   return "";
 }
@@ -294,6 +441,18 @@ std::string editLogText(std::span<const PointEdit> edits) {
     json item = {{"select", selectionJson(edit.selection)},
                  {"action", editActionName(edit.action)}};
     if (edit.action == EditAction::SetClass) item["class"] = edit.classification;
+    if (edit.action == EditAction::Classify) {
+      const ClassifySettings& c = edit.classify;
+      item["ground"] = c.ground;
+      item["noise"] = c.noise;
+      item["cell"] = c.groundFilter.cell;
+      item["slope"] = c.groundFilter.slope;
+      item["window"] = c.groundFilter.window;
+      item["threshold"] = c.groundFilter.threshold;
+      item["scalar"] = c.groundFilter.scalar;
+      item["noise_radius"] = c.noiseFilter.radius;
+      item["noise_neighbours"] = c.noiseFilter.minNeighbours;
+    }
     items.push_back(std::move(item));
   }
   const json document = {{"pcv_edits", kLogVersion}, {"edits", std::move(items)}};

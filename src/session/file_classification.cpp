@@ -4,11 +4,15 @@
 #include "pcv/session/file_classification.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 
 #include "pcv/core/error.hpp"
 #include "pcv/io/record_classes.hpp"
 #include "pcv/session/copc_conversion.hpp"
 #include "pcv/session/declared_crs.hpp"
+#include "pcv/session/tiled_classification.hpp"
+#include "pcv/stream/tile_set.hpp"
 
 namespace pcv {
 namespace {
@@ -34,10 +38,63 @@ InputPoints readInputPoints(const std::vector<std::string>& inputs) {
   return points;
 }
 
-/// The records of `source`, classified: record i takes classes[first + i], merged with its own.
-PointRecordSource classifiedSource(PointRecordSource source,
-                                   std::shared_ptr<const std::vector<uint8_t>> classes,
-                                   uint64_t first, const ClassifySettings& settings) {
+FileClassificationSummary summaryOf(const std::vector<uint8_t>& classes) {
+  FileClassificationSummary summary;
+  summary.points = classes.size();
+  summary.ground = uint64_t(std::count(classes.begin(), classes.end(), kClassGround));
+  summary.noise = uint64_t(std::count(classes.begin(), classes.end(), kClassNoise));
+  return summary;
+}
+
+/// The bounds the ground grid covers: the inputs' header bounds, as a tile-by-tile run of the
+/// same files sees them (a header's bounds rounded off the points' by a hair then shape both
+/// runs' edge cells alike). Headers of all zeros (some writers leave them so) say nothing, and a
+/// header whose points lie a cell or more outside it is stale: the points' extent counts there.
+Box3d gridBounds(const std::vector<std::string>& inputs, const std::vector<glm::dvec3>& positions,
+                 double cell) {
+  Box3d declared = declaredBounds(describeTiles(inputs)), extent;
+  for (const glm::dvec3& p : positions) {
+    if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) extent.extend(p);
+  }
+  if (declared.empty()) return extent;
+  const glm::dvec3 slack(cell);
+  const bool stale = glm::any(glm::lessThan(extent.min, declared.min - slack)) ||
+                     glm::any(glm::greaterThan(extent.max, declared.max + slack));
+  if (stale) declared.extend(extent);
+  return declared;
+}
+
+std::shared_ptr<const std::vector<uint8_t>> classify(const std::vector<std::string>& inputs,
+                                                     const ClassifySettings& settings,
+                                                     std::vector<uint64_t>* firsts = nullptr) {
+  if (inputs.empty()) throw InputError("classify: no input files");
+  InputPoints points = readInputPoints(inputs);
+  if (points.positions.empty()) {
+    std::string names;
+    for (const std::string& input : inputs) names += (names.empty() ? "" : ", ") + input;
+    throw InputError("classify: no points to classify in " + names);
+  }
+  // The ground grid of the inputs as a dataset: the cells and heights a tile-by-tile run of the
+  // same points uses (tiled_classification.hpp), so both give each point the same class.
+  std::optional<GroundGridWindow> window;
+  if (settings.ground) {
+    const Box3d bounds = gridBounds(inputs, points.positions, settings.groundFilter.cell);
+    if (!bounds.empty()) {  // empty: no point has finite coordinates, and none is ground
+      window = groundGridWindow(bounds.min, bounds.max, glm::dvec2(bounds.min),
+                                glm::dvec2(bounds.max), settings.groundFilter.cell);
+    }
+  }
+  auto classes = std::make_shared<const std::vector<uint8_t>>(
+      classifyPoints(points.positions, settings, window ? &*window : nullptr));
+  if (firsts) *firsts = points.firsts;
+  return classes;
+}
+
+}  // namespace
+
+PointRecordSource classifiedRecords(PointRecordSource source,
+                                    std::shared_ptr<const std::vector<uint8_t>> classes,
+                                    uint64_t first, const ClassifySettings& settings) {
   return [=] {
     return reclassifyRecords(source(), [=](uint8_t previous, uint64_t index) {
       // A file that grew between the two passes (rewritten meanwhile) has records no class
@@ -51,32 +108,6 @@ PointRecordSource classifiedSource(PointRecordSource source,
     });
   };
 }
-
-FileClassificationSummary summaryOf(const std::vector<uint8_t>& classes) {
-  FileClassificationSummary summary;
-  summary.points = classes.size();
-  summary.ground = uint64_t(std::count(classes.begin(), classes.end(), kClassGround));
-  summary.noise = uint64_t(std::count(classes.begin(), classes.end(), kClassNoise));
-  return summary;
-}
-
-std::shared_ptr<const std::vector<uint8_t>> classify(const std::vector<std::string>& inputs,
-                                                     const ClassifySettings& settings,
-                                                     std::vector<uint64_t>* firsts = nullptr) {
-  if (inputs.empty()) throw InputError("classify: no input files");
-  InputPoints points = readInputPoints(inputs);
-  if (points.positions.empty()) {
-    std::string names;
-    for (const std::string& input : inputs) names += (names.empty() ? "" : ", ") + input;
-    throw InputError("classify: no points to classify in " + names);
-  }
-  auto classes =
-      std::make_shared<const std::vector<uint8_t>>(classifyPoints(points.positions, settings));
-  if (firsts) *firsts = points.firsts;
-  return classes;
-}
-
-}  // namespace
 
 ClassifySettings settingsForFiles(const std::vector<std::string>& inputs,
                                   const ClassifySettings& settings, const GivenLengths& given,
@@ -99,7 +130,8 @@ FileClassificationSummary classifyFilesTo(const std::vector<std::string>& inputs
   sink.output.inputs.assign(inputs.begin(), inputs.end());
   checkRecordOutput(output, sink);
   const auto classes = classify(inputs, settings);
-  writePointRecords(classifiedSource(pointFileRecords(inputs), classes, 0, settings), output, sink);
+  writePointRecords(classifiedRecords(pointFileRecords(inputs), classes, 0, settings), output,
+                    sink);
   FileClassificationSummary summary = summaryOf(*classes);
   summary.outputs.push_back(output);
   return summary;
@@ -117,8 +149,9 @@ FileClassificationSummary classifyFilesInPlace(const std::vector<std::string>& i
   for (size_t i = 0; i < inputs.size(); ++i) {
     // The record sink writes NAME.partial-PID beside the input and renames it over the input
     // once complete; the input stays open for reading until then.
-    writePointRecords(classifiedSource(pointFileRecords({inputs[i]}), classes, firsts[i], settings),
-                      inputs[i], sink);
+    writePointRecords(
+        classifiedRecords(pointFileRecords({inputs[i]}), classes, firsts[i], settings), inputs[i],
+        sink);
     summary.outputs.push_back(inputs[i]);
   }
   return summary;

@@ -26,11 +26,10 @@ void InCorePart::clear() {
 }
 
 std::optional<uint64_t> InCorePart::pickedIndex(const PickedPoint& picked) const {
-  if (!colored_.set() || picked.location.set != *colored_.set() || !picked.sourceIndex ||
-      *picked.sourceIndex >= cloud().size()) {
+  if (!colored_.set() || picked.location.set != *colored_.set() || !picked.sourceIndex) {
     return std::nullopt;
   }
-  return *picked.sourceIndex;
+  return colored_.cloudIndex(*picked.sourceIndex);
 }
 
 }  // namespace pcv

@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <mutex>
+#include <optional>
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_records.hpp"
 #include "pcv/io/record_selection.hpp"
+#include "pcv/process/point_classes.hpp"
 
 namespace pcv {
 namespace {
@@ -31,6 +34,8 @@ bool withheldOf(const uint8_t* record, bool extended) {
 
 RecordChange actionChange(const PointEdit& edit) {
   switch (edit.action) {
+    case EditAction::Classify:
+      return {};  // the class found for each point (EditPass)
     case EditAction::SetClass:
       return {.classification = int16_t(edit.classification)};
     case EditAction::Delete:
@@ -48,6 +53,7 @@ void validateEdit(const PointEdit& edit) {
     throw InputError("class " + std::to_string(edit.classification) +
                      " is not a LAS class: expected 0-255 (point formats 0-5 hold 0-31)");
   }
+  if (edit.action == EditAction::Classify) checkClassifySettings(edit.classify);
   selectionPredicate(edit.selection);  // throws for a bad region or range
 }
 
@@ -101,7 +107,7 @@ void FileChanges::merge(std::span<const RecordChange> newer) {
 RegionTest editsRegion(std::span<const PointEdit> edits) {
   std::vector<RegionTest> tests;
   for (const PointEdit& edit : edits) {
-    RegionTest test = selectionRegionTest(edit.selection.clip);
+    RegionTest test = selectionRegionTest(edit.selection);
     if (!test) return {};
     tests.push_back(std::move(test));
   }
@@ -114,78 +120,201 @@ RegionTest editsRegion(std::span<const PointEdit> edits) {
   };
 }
 
+namespace {
+
+/// The classes a Classify edit found: for the records its selection held, sorted by index.
+struct FoundClasses {
+  std::vector<uint64_t> indices;
+  std::vector<uint8_t> classes;
+
+  /// The class found for record `index` (which the selection held).
+  uint8_t of(uint64_t index) const {
+    const auto at = std::lower_bound(indices.begin(), indices.end(), index);
+    return classes[size_t(at - indices.begin())];
+  }
+};
+
+/// One pass over a file's records with the first `editCount` edits applied to a copy of each, in
+/// order. The visitor hears each batch begin (beginBatch(count)), every record of it on several
+/// threads at once (record(position in the batch, index in the file, edited, original, format)),
+/// and the batch end (endBatch()).
+class EditPass {
+ public:
+  EditPass(const std::filesystem::path& path, std::span<const PointEdit> edits,
+           const std::vector<FoundClasses>& found, const std::atomic<bool>* cancel)
+      : path_(path), edits_(edits), found_(found), cancel_(cancel) {
+    for (const PointEdit& edit : edits) {
+      selects_.push_back(edit.selection.active() ? selectionPredicate(edit.selection)
+                                                 : RecordPredicate{});
+      actions_.push_back(actionChange(edit));
+    }
+  }
+
+  /// Returns the records read; `format` receives the file's. The visitor sees the edits
+  /// [0, editCount) applied; `selected[e]` counts the records edit e selected.
+  template <typename Visitor>
+  uint64_t run(size_t editCount, Visitor& visitor, LasWriteFormat& format, RecordRuns& runs,
+               std::vector<uint64_t>& selected) const {
+    runs = {};
+    const std::unique_ptr<PointRecordStream> stream =
+        openLasRecords(path_, editsRegion(edits_), runs);
+    format = stream->format();
+    checkEditsFit(path_.string(), format.pointFormat, edits_);
+    const int pointFormat = format.pointFormat;
+    const bool extended = pointFormat >= 6;
+    const uint64_t length = format.recordLength;
+    std::vector<std::atomic<uint64_t>> counts(editCount);
+    std::vector<uint64_t> indices;
+    size_t run = 0;
+    uint64_t inRun = 0, read = 0;
+    const uint8_t* batch = nullptr;
+    for (uint64_t count; (count = stream->next(kEditBatch, batch)) > 0;) {
+      if (cancel_ && cancel_->load()) {
+        throw ConversionCancelled("the edit of " + path_.string() + " was interrupted");
+      }
+      indices.resize(count);
+      for (uint64_t i = 0; i < count; ++i) {
+        while (run < runs.runs.size() && inRun == runs.runs[run].second) {
+          ++run;
+          inRun = 0;
+        }
+        if (run == runs.runs.size()) throw Error(path_.string() + ": more records than its runs");
+        indices[i] = runs.runs[run].first + inRun++;
+      }
+      const LasWriteFormat& f = format;
+      visitor.beginBatch(count);
+      parallelFor(
+          count,
+          [&](uint64_t begin, uint64_t end) {
+            std::vector<uint8_t> record(length);
+            std::vector<uint64_t> mine(editCount, 0);
+            for (uint64_t i = begin; i < end; ++i) {
+              const uint8_t* original = batch + i * length;
+              std::memcpy(record.data(), original, length);
+              for (size_t e = 0; e < editCount; ++e) {
+                if (selects_[e] && !selects_[e](decodeRecordPoint(record.data(), f))) continue;
+                ++mine[e];
+                if (edits_[e].action == EditAction::Classify) {
+                  const uint8_t found = found_[e].of(indices[i]);
+                  const uint8_t merged =
+                      mergedClass(uint8_t(classOf(record.data(), extended)), found,
+                                  edits_[e].classify);
+                  applyRecordChange(record.data(), pointFormat,
+                                    {.classification = int16_t(merged)});
+                } else {
+                  applyRecordChange(record.data(), pointFormat, actions_[e]);
+                }
+              }
+              visitor.record(i, indices[i], record.data(), original, f);
+            }
+            for (size_t e = 0; e < editCount; ++e) counts[e] += mine[e];
+          },
+          1 << 12);
+      visitor.endBatch();
+      read += count;
+    }
+    selected.assign(counts.begin(), counts.end());
+    return read;
+  }
+
+ private:
+  std::filesystem::path path_;
+  std::span<const PointEdit> edits_;
+  const std::vector<FoundClasses>& found_;
+  const std::atomic<bool>* cancel_;
+  std::vector<RecordPredicate> selects_;
+  std::vector<RecordChange> actions_;
+};
+
+/// Gathers the world positions of the records an edit selects (a Classify edit's points).
+class SelectedPositions {
+ public:
+  explicit SelectedPositions(const PointEdit& edit)
+      : selects_(edit.selection.active() ? selectionPredicate(edit.selection)
+                                         : RecordPredicate{}) {}
+  void beginBatch(uint64_t count) { batch_.assign(count, std::nullopt); }
+  void record(uint64_t i, uint64_t index, const uint8_t* record, const uint8_t*,
+              const LasWriteFormat& format) {
+    const RecordPoint point = decodeRecordPoint(record, format);
+    if (!selects_ || selects_(point)) batch_[i] = std::pair{index, point.world};
+  }
+  void endBatch() {
+    for (const auto& entry : batch_) {
+      if (entry) points.push_back(*entry);
+    }
+  }
+  std::vector<std::pair<uint64_t, glm::dvec3>> points;
+
+ private:
+  RecordPredicate selects_;
+  std::vector<std::optional<std::pair<uint64_t, glm::dvec3>>> batch_;
+};
+
+/// Gathers the records whose class or withheld flag the edits changed.
+class ChangedRecords {
+ public:
+  void beginBatch(uint64_t count) { batch_.assign(count, RecordChange{.index = kNoChange}); }
+  void record(uint64_t i, uint64_t index, const uint8_t* record, const uint8_t* original,
+              const LasWriteFormat& format) {
+    const bool extended = format.pointFormat >= 6;
+    RecordChange change{.index = index};
+    if (classOf(record, extended) != classOf(original, extended)) {
+      change.classification = int16_t(classOf(record, extended));
+    }
+    if (withheldOf(record, extended) != withheldOf(original, extended)) {
+      change.withheld = int8_t(withheldOf(record, extended));
+    }
+    if (change.classification >= 0 || change.withheld >= 0) batch_[i] = change;
+  }
+  void endBatch() {
+    batchChanges_.clear();
+    for (const RecordChange& change : batch_) {
+      if (change.index != kNoChange) batchChanges_.push_back(change);
+    }
+    // Sorted within the batch; batches of a COPC file's nodes may come in any order.
+    std::sort(batchChanges_.begin(), batchChanges_.end(),
+              [](const RecordChange& a, const RecordChange& b) { return a.index < b.index; });
+    changes.merge(batchChanges_);
+  }
+  FileChanges changes;
+
+ private:
+  std::vector<RecordChange> batch_, batchChanges_;
+};
+
+}  // namespace
+
 FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const PointEdit> edits,
                              const std::atomic<bool>* cancel) {
+  std::vector<FoundClasses> found(edits.size());
+  const EditPass pass(path, edits, found, cancel);
+  LasWriteFormat format;
   RecordRuns runs;
-  const std::unique_ptr<PointRecordStream> stream = openLasRecords(path, editsRegion(edits), runs);
-  const LasWriteFormat& format = stream->format();
-  checkEditsFit(path.string(), format.pointFormat, edits);
-  std::vector<RecordPredicate> selects;
-  std::vector<RecordChange> actions;
-  for (const PointEdit& edit : edits) {
-    selects.push_back(edit.selection.active() ? selectionPredicate(edit.selection)
-                                              : RecordPredicate{});
-    actions.push_back(actionChange(edit));
+  std::vector<uint64_t> selected;
+  // A Classify edit classifies the points its selection holds as the edits before it left
+  // them: a pass of those edits gathers their positions first.
+  for (size_t k = 0; k < edits.size(); ++k) {
+    if (edits[k].action != EditAction::Classify) continue;
+    SelectedPositions gathered(edits[k]);
+    pass.run(k, gathered, format, runs, selected);
+    std::sort(gathered.points.begin(), gathered.points.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<glm::dvec3> positions;
+    positions.reserve(gathered.points.size());
+    for (const auto& [index, world] : gathered.points) {
+      found[k].indices.push_back(index);
+      positions.push_back(world);
+    }
+    // No point selected in this file: nothing to classify (and no error).
+    if (!positions.empty()) found[k].classes = classifyPoints(positions, edits[k].classify);
   }
+  ChangedRecords changed;
   FileEditResult result;
+  result.pointsRead = pass.run(edits.size(), changed, format, runs, selected);
+  result.changes = std::move(changed.changes);
   result.pointFormat = format.pointFormat;
   result.points = runs.filePoints;
-  const bool extended = format.pointFormat >= 6;
-  const uint64_t length = format.recordLength;
-  std::vector<std::atomic<uint64_t>> selected(edits.size());
-  std::vector<RecordChange> found;
-  std::vector<RecordChange> batchChanges;
-  std::vector<uint64_t> indices;  ///< of the batch's records in the file
-  size_t run = 0;                 ///< the run the next record is in
-  uint64_t inRun = 0;             ///< records of it already read
-  const uint8_t* batch = nullptr;
-  for (uint64_t count; (count = stream->next(kEditBatch, batch)) > 0;) {
-    if (cancel && cancel->load()) {
-      throw ConversionCancelled("the edit of " + path.string() + " was interrupted");
-    }
-    found.assign(count, RecordChange{.index = kNoChange});
-    indices.resize(count);
-    for (uint64_t i = 0; i < count; ++i) {
-      while (run < runs.runs.size() && inRun == runs.runs[run].second) {
-        ++run;
-        inRun = 0;
-      }
-      if (run == runs.runs.size()) throw Error(path.string() + ": more records than its runs");
-      indices[i] = runs.runs[run].first + inRun++;
-    }
-    parallelFor(
-        count,
-        [&](uint64_t begin, uint64_t end) {
-          std::vector<uint8_t> record(length);
-          std::vector<uint64_t> mine(edits.size(), 0);
-          for (uint64_t i = begin; i < end; ++i) {
-            const uint8_t* original = batch + i * length;
-            std::memcpy(record.data(), original, length);
-            for (size_t e = 0; e < edits.size(); ++e) {
-              if (selects[e] && !selects[e](decodeRecordPoint(record.data(), format))) continue;
-              ++mine[e];
-              applyRecordChange(record.data(), format.pointFormat, actions[e]);
-            }
-            RecordChange change{.index = indices[i]};
-            if (classOf(record.data(), extended) != classOf(original, extended)) {
-              change.classification = int16_t(classOf(record.data(), extended));
-            }
-            if (withheldOf(record.data(), extended) != withheldOf(original, extended)) {
-              change.withheld = int8_t(withheldOf(record.data(), extended));
-            }
-            if (change.classification >= 0 || change.withheld >= 0) found[i] = change;
-          }
-          for (size_t e = 0; e < edits.size(); ++e) selected[e] += mine[e];
-        },
-        1 << 12);
-    batchChanges.clear();
-    for (const RecordChange& change : found) {
-      if (change.index != kNoChange) batchChanges.push_back(change);
-    }
-    result.changes.merge(batchChanges);
-    result.pointsRead += count;
-  }
-  for (const std::atomic<uint64_t>& count : selected) result.selected.push_back(count);
+  result.selected = std::move(selected);
   result.changed = result.changes.size();
   return result;
 }

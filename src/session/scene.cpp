@@ -65,6 +65,8 @@ Scene::Scene(const ScenePlan& plan, const SceneOptions& options, Renderer& rende
   // Files decode the attribute coloured by and the one filtered by, beside their default ones.
   options_.read.alsoDecode(options_.coloring.attribute);
   options_.read.alsoDecode(options_.stream.rangeAttribute);
+  // Withheld (deleted) points are never drawn: the flag is read to leave them out.
+  options_.read.alsoDecode("withheld");
   if (plan_.cacheMissing) {
     throw InputError("the COPC cache " + plan_.files[0] + " of " +
                      std::to_string(plan_.cachedFrom.size()) + " file(s) is not made yet");

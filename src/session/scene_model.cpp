@@ -86,6 +86,11 @@ void SceneModel::open(const std::vector<std::string>& files, bool replace,
     files_.read(files, false, options);
     return;
   }
+  // Edits are selections of the scene they were made on: a new scene starts without them.
+  if (!edits_.empty()) report_.say("the edits not saved are dropped with the scene they were on");
+  edits_.clear();
+  parts_.inCore.colored().setEdits({});
+  ++generation_;
   opening_.reset();  // files still planned would replace these when ready
   if (const std::optional<ScenePlan> plan = planAtOnce(files, limits_)) {
     if (plan->kind != SceneKind::Streamed) {
@@ -136,7 +141,7 @@ bool SceneModel::openStream(const ScenePlan& plan, const ReadOptions& read,
 bool SceneModel::startStream(const ScenePlan& plan, const ReadOptions& read,
                              std::shared_ptr<const ForestNodeSource> forest) {
   try {
-    parts_.openStream(plan, read, limits_, coloring_.asked, report_, std::move(forest));
+    parts_.openStream(plan, read, limits_, coloring_.asked, report_, std::move(forest), edits_);
   } catch (const Error& error) {
     // Not COPC, or a GPU budget the renderer cannot reserve beside what is shown: said, and
     // the viewer keeps running.
@@ -227,22 +232,59 @@ bool SceneModel::takeFinishedFiles() {
 
 void SceneModel::setColoring(const ColoringOptions& coloring) {
   coloring_.asked = coloring;
-  if (parts_.stream) {
-    // A streamed node is coloured as it is decoded: the nodes are decoded again, from the root.
-    // The files beside it go first (recolor() lays them out again after), so that the stream's
-    // reservation is made in the memory it had.
-    const ScenePlan plan = parts_.stream->plan();
-    const ReadOptions read = parts_.stream->read();
-    const std::shared_ptr<const ForestNodeSource> forest = parts_.stream->forest();
-    parts_.hideInCore();
-    parts_.closeStream();
-    if (!startStream(plan, read, forest)) {
-      coloring_.asked = {};  // an attribute the file lacks: its colours, or elevation
-      startStream(plan, read, forest);
-    }
-    streamFramed_ = true;  // the view stays where it is
-  }
+  reopenStream();
   recolor();
+}
+
+void SceneModel::reopenStream() {
+  if (!parts_.stream) return;
+  // A streamed node is coloured and edited as it is decoded: the nodes are decoded again, from
+  // the root. The files beside it go first (recolor() lays them out again after), so that the
+  // stream's reservation is made in the memory it had.
+  const ScenePlan plan = parts_.stream->plan();
+  const ReadOptions read = parts_.stream->read();
+  const std::shared_ptr<const ForestNodeSource> forest = parts_.stream->forest();
+  parts_.hideInCore();
+  parts_.closeStream();
+  if (!startStream(plan, read, forest)) {
+    coloring_.asked = {};  // an attribute the file lacks: its colours, or elevation
+    startStream(plan, read, forest);
+  }
+  streamFramed_ = true;  // the view stays where it is
+}
+
+void SceneModel::setHighlight(std::optional<PointSelection> selection) {
+  parts_.inCore.colored().setHighlight(std::move(selection));
+  if (!parts_.inCore.colored().refreshInPlace()) recolor();
+}
+
+void SceneModel::editsSaved() {
+  edits_.clear();
+  parts_.inCore.colored().commitEdits();
+  if (!parts_.stream) return;
+  // The saved files are new files (renamed over the old): their hierarchies are read again.
+  const ScenePlan plan = parts_.stream->plan();
+  const ReadOptions read = parts_.stream->read();
+  parts_.hideInCore();
+  parts_.closeStream();
+  startStream(plan, read, nullptr);
+  streamFramed_ = true;  // the view stays where it is
+  recolor();
+}
+
+void SceneModel::setEdits(std::vector<PointEdit> edits) {
+  edits_ = std::move(edits);
+  parts_.inCore.colored().setHighlight(std::nullopt);  // the selection shown was acted on
+  try {
+    parts_.inCore.colored().setEdits(edits_);
+  } catch (const InputError& error) {
+    report_.fail(std::string("cannot show the edits: ") + error.what());
+    edits_.clear();
+  }
+  reopenStream();
+  // Classes changed, the same points shown: their colours and filter data replaced in place
+  // (no layout); points withheld or restored: the set laid out again.
+  if (!parts_.inCore.colored().refreshInPlace()) recolor();
 }
 
 void SceneModel::recolor() {

@@ -16,12 +16,14 @@ SceneParts::~SceneParts() {
 void SceneParts::openStream(const ScenePlan& plan, const ReadOptions& read,
                             const StreamLimits& limits, const ColoringOptions& coloring,
                             const SessionReport& report,
-                            std::shared_ptr<const ForestNodeSource> forest) {
+                            std::shared_ptr<const ForestNodeSource> forest,
+                            const std::vector<PointEdit>& edits) {
   std::vector<std::string> notes;
   StreamingOptions streaming = streamingOptionsFor(limits, renderer, notes);
   for (const std::string& note : notes) report.say(note);
   streaming.coloring = coloring;
-  stream = std::make_unique<StreamPart>(plan, read, renderer, streaming, report, std::move(forest));
+  stream = std::make_unique<StreamPart>(plan, read, renderer, streaming, report, std::move(forest),
+                                        edits);
   origin = stream->cloud().origin();
 }
 

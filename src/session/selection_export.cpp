@@ -48,12 +48,24 @@ bool clipKeeps(const ClipSettings& clip, const glm::dvec3& p) {
 
 RecordPredicate selectionPredicate(const PointSelection& selection) {
   validateClipSettings(selection.clip);
-  const ClipSettings clip = selection.clip;
+  // The regions (a copy: the predicate outlives the selection), then the filters.
+  auto regions = std::make_shared<const PointSelection>(
+      PointSelection{.clip = selection.clip,
+                     .brush = selection.brush,
+                     .profileLine = selection.profileLine});
   if (!selection.filter.active()) {
-    return [clip](const RecordPoint& p) { return clipKeeps(clip, p.world); };
+    return [regions](const RecordPoint& p) { return selectionKeepsPosition(*regions, p.world); };
   }
   RecordPredicate filter = filterPredicate(selection.filter);
-  return [clip, filter](const RecordPoint& p) { return clipKeeps(clip, p.world) && filter(p); };
+  return [regions, filter](const RecordPoint& p) {
+    return selectionKeepsPosition(*regions, p.world) && filter(p);
+  };
+}
+
+bool selectionKeepsPosition(const PointSelection& selection, const glm::dvec3& world) {
+  return clipKeeps(selection.clip, world) &&
+         (!selection.brush || selection.brush->selects(world)) &&
+         (!selection.profileLine || selection.profileLine->selects(world));
 }
 
 std::optional<Box3d> selectionRegion(const ClipSettings& clip) {
@@ -68,14 +80,40 @@ RegionTest selectionRegionTest(const ClipSettings& clip) {
   const std::optional<Box3d> box = selectionRegion(clip);
   const std::optional<PolygonSelection> polygon =
       clip.polygon && clip.polygon->keepInside() ? clip.polygon : std::nullopt;
-  if (!box && !polygon) return {};
-  return [box, polygon](const Box3d& bounds) {
+  // A slab kept inside bounds what may be kept too: a box whose corners all lie beyond one of
+  // its faces holds none of its points.
+  const std::optional<ClipSlab> slab =
+      clip.slab && clip.keep == ClipKeep::Inside ? clip.slab : std::nullopt;
+  if (!box && !polygon && !slab) return {};
+  return [box, polygon, slab](const Box3d& bounds) {
     if (box && !(bounds.min.x <= box->max.x && bounds.max.x >= box->min.x &&
                  bounds.min.y <= box->max.y && bounds.max.y >= box->min.y &&
                  bounds.min.z <= box->max.z && bounds.max.z >= box->min.z)) {
       return false;
     }
+    if (slab) {
+      const glm::dvec3 n = glm::normalize(slab->normal);
+      // The box's extent along the normal, from its centre, against half the thickness.
+      const glm::dvec3 centre = 0.5 * (bounds.min + bounds.max);
+      const glm::dvec3 half = 0.5 * (bounds.max - bounds.min);
+      const double reach = std::fabs(n.x) * half.x + std::fabs(n.y) * half.y +
+                           std::fabs(n.z) * half.z;
+      if (std::fabs(glm::dot(n, centre - slab->centre)) > reach + slab->thickness / 2.0) {
+        return false;
+      }
+    }
     return !polygon || polygon->mayMeet(bounds);
+  };
+}
+
+RegionTest selectionRegionTest(const PointSelection& selection) {
+  RegionTest clip = selectionRegionTest(selection.clip);
+  if (!selection.brush && !selection.profileLine) return clip;
+  const std::optional<BrushSelection> brush = selection.brush;
+  const std::optional<ProfileLineSelection> line = selection.profileLine;
+  return [clip, brush, line](const Box3d& bounds) {
+    return (!clip || clip(bounds)) && (!brush || brush->mayMeet(bounds)) &&
+           (!line || line->mayMeet(bounds));
   };
 }
 
@@ -84,7 +122,7 @@ PointRecordSource selectedFileRecords(const std::vector<std::string>& inputs, in
                                       std::atomic<uint64_t>* pointsRead) {
   if (inputs.empty()) throw InputError("no input to export from");
   const std::vector<std::string> files = filesOfInputs(inputs);
-  const RegionTest region = selectionRegionTest(selection.clip);
+  const RegionTest region = selectionRegionTest(selection);
   const RecordPredicate keep = selectionPredicate(selection);
   const PointRecordSource all = pointFileRecords(files, pointFormat, region);
   return [all, keep, exactCount, pointsRead] {

@@ -4,12 +4,15 @@
 #include "pcv/core/error.hpp"
 #include "pcv/core/number_text.hpp"
 #include "pcv/io/copc_file.hpp"
+#include "pcv/session/edited_node_source.hpp"
+#include "pcv/stream/copc_node_source.hpp"
 
 namespace pcv {
 
 StreamPart::StreamPart(const ScenePlan& plan, const ReadOptions& read, Renderer& renderer,
                        const StreamingOptions& options, const SessionReport& report,
-                       std::shared_ptr<const ForestNodeSource> forest)
+                       std::shared_ptr<const ForestNodeSource> forest,
+                       const std::vector<PointEdit>& edits)
     : plan_(plan), read_(read), tiles_(plan.tiles), forest_(std::move(forest)) {
   if (plan.kind != SceneKind::Streamed || plan.cacheMissing || (!tiles_ && plan.files.empty())) {
     throw Error("a stream opens from a plan that streams, with its COPC cache made");
@@ -19,12 +22,16 @@ StreamPart::StreamPart(const ScenePlan& plan, const ReadOptions& read, Renderer&
     report.say("streaming " + std::to_string(tiles_->tiles.size()) + " tiles (" +
                countText(tiles_->pointCount) + " points) of " + path_ + " as one forest");
     if (!forest_) forest_ = openTileForest(*tiles_, {.read = read});
-    cloud_ = std::make_unique<StreamedCloud>(forest_, renderer, options);
+    cloud_ = std::make_unique<StreamedCloud>(
+        std::make_shared<const EditedNodeSource>(forest_, edits), renderer, options);
   } else {
     path_ = plan.files[0];
     report.say("streaming " + path_);
     file_ = std::make_shared<const CopcFile>(path_, read);
-    cloud_ = std::make_unique<StreamedCloud>(file_, renderer, options);
+    cloud_ = std::make_unique<StreamedCloud>(
+        std::make_shared<const EditedNodeSource>(std::make_shared<const CopcNodeSource>(file_),
+                                                 edits),
+        renderer, options);
   }
 }
 

@@ -7,6 +7,8 @@
 #include <numeric>
 #include <random>
 
+#include <glm/common.hpp>
+
 #include "elevation_grid.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
@@ -255,6 +257,77 @@ TEST(Classification, WindowWiderThanTheGridRunsAsItsDiagonal) {
   ClassifySettings diagonal;
   diagonal.groundFilter.window = 86.0;
   EXPECT_EQ(classifyPoints(terrain.points, huge), classifyPoints(terrain.points, diagonal));
+}
+
+}  // namespace
+}  // namespace pcv
+
+namespace pcv {
+namespace {
+
+// A dataset's grid window: a part of the points (a tile and the points within a buffer of it)
+// classified on the window of the whole extent's grid gives the tile's points the classes the
+// whole set gives them; off the dataset's grid (each part on a grid of its own points) it does
+// not, and the window is found, snapped and checked as documented.
+TEST(GroundGridWindow, ATileWithItsBufferGetsTheWholeSetsClasses) {
+  const test::SyntheticTerrain terrain =
+      test::makeSyntheticTerrain(8, {500000.0, 5000000.0, 30.0}, 160.0);
+  ClassifySettings settings;
+  settings.groundFilter.threshold = 0.02;  // most points within millimetres of the threshold
+  glm::dvec3 low(INFINITY), high(-INFINITY);
+  for (const glm::dvec3& p : terrain.points) low = glm::min(low, p), high = glm::max(high, p);
+  const double cell = settings.groundFilter.cell;
+  const GroundGridWindow all = groundGridWindow(low, high, glm::dvec2(low), glm::dvec2(high), cell);
+  const std::vector<uint8_t> whole = classifyPoints(terrain.points, settings, &all);
+
+  // The tile: 40 m squares from the corner, with the default buffer (40 m) around them.
+  const double buffer = 2.0 * settings.groundFilter.window + 4.0 * cell;
+  size_t differing = 0, differingOffGrid = 0, tilePoints = 0;
+  for (double x0 = low.x; x0 < high.x; x0 += 40.0) {
+    for (double y0 = low.y; y0 < high.y; y0 += 40.0) {
+      const GroundGridWindow window = groundGridWindow(
+          low, high, {x0 - buffer, y0 - buffer}, {x0 + 40.0 + buffer, y0 + 40.0 + buffer}, cell);
+      std::vector<glm::dvec3> part, around;  // the tile's points first, then its buffer's
+      std::vector<size_t> tile;              // indices into the whole set of the tile's points
+      for (size_t i = 0; i < terrain.points.size(); ++i) {
+        const glm::dvec3& p = terrain.points[i];
+        if (p.x >= x0 && p.x < x0 + 40.0 && p.y >= y0 && p.y < y0 + 40.0) {
+          tile.push_back(i);
+          part.push_back(p);
+        } else if (window.holds(p.x, p.y, cell)) {
+          around.push_back(p);
+        }
+      }
+      part.insert(part.end(), around.begin(), around.end());
+      if (tile.empty()) continue;
+      const std::vector<uint8_t> onWindow = classifyPoints(part, settings, &window);
+      const std::vector<uint8_t> offGrid = classifyPoints(part, settings);
+      for (size_t k = 0; k < tile.size(); ++k) {
+        differing += onWindow[k] != whole[tile[k]];
+        differingOffGrid += offGrid[k] != whole[tile[k]];
+      }
+      tilePoints += tile.size();
+    }
+  }
+  EXPECT_EQ(tilePoints, terrain.points.size());
+  EXPECT_EQ(differing, 0u);
+  EXPECT_GT(differingOffGrid, 0u) << "the test would not see a grid of the part's own";
+}
+
+TEST(GroundGridWindow, IsSnappedToTheCellAndClippedToTheDataset) {
+  const GroundGridWindow window =
+      groundGridWindow({10.3, 20.7, 5.5}, {110.2, 80.1, 9.0}, {0.0, 50.2}, {30.0, 500.0}, 2.0);
+  EXPECT_EQ(window.origin, glm::dvec3(10.0, 20.0, 4.0));
+  EXPECT_EQ(window.firstColumn, 0);     // clipped at the dataset's first column
+  EXPECT_EQ(window.columns, 11);        // columns 0..10: up to x = 30 (cell 10 starts at 30)
+  EXPECT_EQ(window.firstRow, 15);       // y = 50.2 lies in row 15 (50..52)
+  EXPECT_EQ(window.rows, 30 - 15 + 1);  // clipped at the row of y = 80.1
+  EXPECT_TRUE(window.holds(10.0, 50.0, 2.0));
+  EXPECT_FALSE(window.holds(10.0, 49.9, 2.0));
+  EXPECT_FALSE(window.holds(32.0, 60.0, 2.0));
+  // Outside the dataset, a bad cell.
+  EXPECT_THROW(groundGridWindow({0, 0, 0}, {10, 10, 1}, {20, 20}, {30, 30}, 1.0), InputError);
+  EXPECT_THROW(groundGridWindow({0, 0, 0}, {10, 10, 1}, {0, 0}, {10, 10}, 0.0), InputError);
 }
 
 }  // namespace

@@ -199,6 +199,20 @@ TEST(SelectionExport, ClipOutsideAndSlabFollowTheRenderersRule) {
   slab.slab = ClipSlab{.normal = {0, 0, 2}, .centre = {0, 0, 10}, .thickness = 2};
   EXPECT_TRUE(clipKeeps(slab, {5, 5, 11}));
   EXPECT_FALSE(clipKeeps(slab, {5, 5, 11.01}));
+  // What may hold points the slab keeps: boxes reaching within its thickness of its plane.
+  const RegionTest region = selectionRegionTest(slab);
+  ASSERT_TRUE(region);
+  EXPECT_TRUE(region(Box3d{{0, 0, 10.5}, {1, 1, 20}}));
+  EXPECT_TRUE(region(Box3d{{0, 0, 0}, {1, 1, 9.2}}));
+  EXPECT_FALSE(region(Box3d{{0, 0, 11.2}, {1, 1, 20}}));
+  EXPECT_FALSE(region(Box3d{{-5, -5, 0}, {5, 5, 8.9}}));
+  // A tilted slab: the box's corner nearest the plane counts.
+  ClipSettings tilted;
+  tilted.slab = ClipSlab{.normal = {1, 1, 0}, .centre = {0, 0, 0}, .thickness = 0.2};
+  EXPECT_TRUE(selectionRegionTest(tilted)(Box3d{{0.0, -1.0, 0}, {1.0, 0.0, 1}}));
+  EXPECT_FALSE(selectionRegionTest(tilted)(Box3d{{1.0, 1.0, 0}, {2.0, 2.0, 1}}));
+  tilted.keep = ClipKeep::Outside;  // the rest of space: anywhere
+  EXPECT_FALSE(selectionRegionTest(tilted));
 }
 
 /// A concave plan polygon over part of the cloud (x 0-100, y 0-50), and the test's own

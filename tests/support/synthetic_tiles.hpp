@@ -38,8 +38,9 @@ inline std::vector<SyntheticPoint> gridTile(int column, int row, int n) {
 
 /// A LAS 1.2 file of `points` whose header states their bounds, as real tiles' headers do (the
 /// synthetic writer leaves them zero).
-inline std::vector<uint8_t> lasWithBounds(const std::vector<SyntheticPoint>& points) {
-  std::vector<uint8_t> las = makeLas(points, {.pointFormat = 2});
+inline std::vector<uint8_t> lasWithBounds(const std::vector<SyntheticPoint>& points,
+                                          const LasOptions& options = {.pointFormat = 2}) {
+  std::vector<uint8_t> las = makeLas(points, options);
   Box3d box;
   for (const SyntheticPoint& p : points) box.extend(glm::dvec3(p.x, p.y, p.z));
   const double stated[6] = {box.max.x, box.min.x, box.max.y, box.min.y, box.max.z, box.min.z};

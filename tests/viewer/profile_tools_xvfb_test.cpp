@@ -55,6 +55,18 @@ TEST_F(ProfileToolsXvfb, ACutProfileExportsTheSameRowsAsTheCommandLine) {
   const Image profile = readPng(path("viewer.png"));
   EXPECT_EQ(profile.width, 800);
   EXPECT_GT(test::countLitPixels(profile, kOpaqueBlack), 30u);
+  // The window shows, and exports, the figure the command line draws: axes, title, points
+  // sized from the corridor's density.
+  ASSERT_EQ(test::runCommand(test::pcvExecutable().string() + " profile " + terrain +
+                                 " --line 2,10.1,18,10.1 --width 1 --size 800x300 --out " +
+                                 path("cli.png"),
+                             &cli),
+            0)
+      << cli;
+  const Image figure = readPng(path("cli.png"));
+  ASSERT_EQ(figure.width, profile.width);
+  ASSERT_EQ(figure.height, profile.height);
+  EXPECT_TRUE(figure.pixels == profile.pixels) << "the viewer's profile differs from the figure";
 }
 
 TEST_F(ProfileToolsXvfb, PlanViewPicksThePointUnderTheClickAndShowsAScaleBar) {

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "viewer/tools/clip/clip_tool.hpp"
+#include "viewer/tools/edit/edit_tool.hpp"
 #include "viewer/tools/filter/filter_tool.hpp"
 #include "viewer/tools/measure/measure_tool.hpp"
 #include "viewer/tools/path/path_tool.hpp"
@@ -20,6 +21,7 @@ void addStandardTools(ToolList& tools, ToolHost& host) {
   tools.add(std::make_unique<PathTool>(host));
   tools.add(std::make_unique<FilterTool>(host));
   tools.add(std::make_unique<ProfileTool>(host));
+  tools.add(std::make_unique<EditTool>(host));
 }
 
 }  // namespace pcv::app

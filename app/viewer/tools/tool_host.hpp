@@ -8,6 +8,7 @@
 
 #include <glm/glm.hpp>
 
+#include "pcv/core/profile_line_selection.hpp"
 #include "pcv/io/coordinate_system.hpp"
 #include "pcv/raster/render_settings.hpp"
 #include "options/render_arguments.hpp"
@@ -44,6 +45,10 @@ class ToolHost {
   /// The CRS the scene's files declare (declaredCoordinateSystem): lengths are labelled in its
   /// unit. Unknown for the cylinders and files that declare none.
   virtual const CoordinateSystem& coordinateSystem() const = 0;
+
+  /// The line drawn in the Profile window that selects the corridor's points above or below it:
+  /// the Profile tool sets it, the Edit tool acts on it. Empty when none is drawn.
+  virtual std::optional<ProfileLineSelection>& profileLine() = 0;
 
   /// Shown in the Error window until dismissed.
   virtual void showError(const std::string& message) = 0;

@@ -1,5 +1,7 @@
 #include "viewer/tools/tool_list.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace pcv::app {
 
 ViewerTool& ToolList::add(std::unique_ptr<ViewerTool> tool) {
@@ -51,6 +53,10 @@ void ToolList::drawOverlays(const ScreenProjector& projector) {
 
 void ToolList::frame(double nowSeconds) {
   for (Entry& entry : entries_) entry.tool->onFrame(nowSeconds);
+}
+
+void ToolList::addToReport(nlohmann::json& report) const {
+  for (const Entry& entry : entries_) entry.tool->addToReport(report);
 }
 
 void ToolList::sceneShown() {

@@ -44,6 +44,8 @@ class ToolList {
   void sceneShown();
   /// Each tool's onFrame, in order.
   void frame(double nowSeconds);
+  /// Each tool's part of the run report.
+  void addToReport(nlohmann::json& report) const;
 
  private:
   /// The first tool for which `offer` returns true, as a bool.

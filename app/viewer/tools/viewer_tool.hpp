@@ -7,6 +7,7 @@
 #include <optional>
 
 #include <glm/glm.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 namespace pcv::app {
 
@@ -72,6 +73,8 @@ class ViewerTool {
   /// Once per frame before rendering, with the viewer's clock (seconds; simulated under
   /// --frame-dt): for tools that move the camera over time (the Path tool's playback).
   virtual void onFrame(double /*nowSeconds*/) {}
+  /// Adds what the tool did to the viewer's run report (`--report`), for scripts and tests.
+  virtual void addToReport(nlohmann::json& /*report*/) const {}
 };
 
 }  // namespace pcv::app

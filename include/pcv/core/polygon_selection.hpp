@@ -20,6 +20,7 @@
 
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/camera.hpp"
+#include "pcv/core/selection_view.hpp"
 
 namespace pcv {
 
@@ -41,6 +42,10 @@ class PolygonSelection {
   /// polygon drawn in an orthographic view from above; PDAL's filters.crop polygon). Throws
   /// InputError as the constructor does.
   static PolygonSelection plan(std::vector<glm::dvec2> worldVertices, bool keepInside = true);
+  /// A polygon of `ndcVertices` in `view`'s plane (an edit log's polygon drawn in a view).
+  /// Throws InputError as the constructor does, and for a view of numbers that are not finite.
+  static PolygonSelection inView(const SelectionView& view, std::vector<glm::dvec2> ndcVertices,
+                                 bool keepInside = true);
 
   /// Whether the world position is selected: in front of a perspective view's near plane and
   /// inside the polygon (even-odd rule; edges count as inside), or the opposite with keepInside
@@ -60,20 +65,17 @@ class PolygonSelection {
 
   /// The view: clip = viewProjection() * (world - anchor(), 1) gives the plane's x / w and
   /// y / w; a position is in front when clip w > minimumW() (-infinity: every position).
-  const glm::dvec3& anchor() const { return anchor_; }
-  const glm::dmat4& viewProjection() const { return viewProjection_; }
-  double minimumW() const { return minimumW_; }
+  const glm::dvec3& anchor() const { return view_.anchor; }
+  const glm::dmat4& viewProjection() const { return view_.viewProjection; }
+  double minimumW() const { return view_.minimumW; }
+  const SelectionView& view() const { return view_; }
 
  private:
   PolygonSelection() = default;
   void setVertices(std::vector<glm::dvec2> ndc);
-  /// The point's coordinates in the polygon's plane, or false behind a perspective eye.
-  bool toNdc(const glm::dvec3& world, glm::dvec2& ndc) const;
   bool insidePolygon(const glm::dvec2& ndc) const;
 
-  glm::dvec3 anchor_{0.0};
-  glm::dmat4 viewProjection_{1.0};  ///< relative to anchor_
-  double minimumW_ = 0.0;
+  SelectionView view_;
   std::vector<glm::dvec2> ndc_;
   std::vector<glm::dvec2> plan_;
   glm::dvec2 ndcMin_{0.0}, ndcMax_{0.0};

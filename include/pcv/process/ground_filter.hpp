@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 namespace pcv {
@@ -32,14 +33,45 @@ void checkGroundFilterSettings(const GroundFilterSettings& settings);
 /// at 1 m): a cell too small for the points' extent is an InputError, not an exhausted memory.
 inline constexpr uint64_t kGroundFilterMaxCells = uint64_t(1) << 26;
 
+/// A part of a grid that a whole dataset defines: a dataset classified tile by tile gives each
+/// tile (with the buffer around it) the cells the whole dataset's grid has there, elevations from
+/// the same height, so a cell holds the same points whichever tile's run it belongs to.
+struct GroundGridWindow {
+  glm::dvec3 origin{0.0};  ///< lower corner of the dataset grid's cell (0, 0); the height that
+                           ///< elevations are measured from (map units)
+  int64_t firstColumn = 0, firstRow = 0;  ///< the window's first cell, in the dataset's grid
+  int64_t columns = 0, rows = 0;          ///< the window's size in cells (> 0)
+  /// Cells across the whole dataset's diagonal: where the opening stops growing (the same for
+  /// every window, so every tile runs the same number of opening steps).
+  double datasetDiagonalCells = 0.0;
+
+  /// The dataset grid's column and row of (x, y), unclamped: the one rule that puts points in
+  /// cells, for cropping and for the filter alike.
+  int64_t datasetColumn(double x, double cell) const;
+  int64_t datasetRow(double y, double cell) const;
+  /// Whether (x, y) falls in one of the window's cells.
+  bool holds(double x, double y, double cell) const;
+};
+
+/// The window of the dataset grid over [low, high] (x and y; map units), grown to whole cells
+/// and clipped to the dataset's cells. The dataset grid starts at `datasetLow` snapped down to a
+/// multiple of `cell` (so that bounds differing by less than a cell, as headers rounded one way
+/// or another do, give the same grid), z too, and ends at the cell of `datasetHigh`. Throws
+/// InputError when the window would hold more than kGroundFilterMaxCells cells or misses the
+/// dataset.
+GroundGridWindow groundGridWindow(const glm::dvec3& datasetLow, const glm::dvec3& datasetHigh,
+                                  const glm::dvec2& low, const glm::dvec2& high, double cell);
+
 /// 1 for each ground point of `points` (world coordinates, z up), 0 for the rest. Points with a
 /// non-zero `excluded` entry (empty: none; else one per point) are never ground and do not shape
 /// the ground surface (noise found first, say). The result depends on the points and their
 /// order alone, never on the thread count; the same points in another order get the same labels
-/// (each label follows its point). Throws InputError for bad settings, no points, or a grid of
-/// more than kGroundFilterMaxCells cells.
+/// (each label follows its point). The grid lies over the points' extent, or is `window` (may
+/// be null) of a dataset's grid: points outside it count in its edge cells. Throws InputError
+/// for bad settings, no points, or a grid of more than kGroundFilterMaxCells cells.
 std::vector<uint8_t> groundPoints(std::span<const glm::dvec3> points,
                                   const GroundFilterSettings& settings = {},
-                                  std::span<const uint8_t> excluded = {});
+                                  std::span<const uint8_t> excluded = {},
+                                  const GroundGridWindow* window = nullptr);
 
 }  // namespace pcv

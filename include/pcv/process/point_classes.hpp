@@ -42,9 +42,11 @@ void checkClassifySettings(const ClassifySettings& settings);
 
 /// One class per point: kClassNoise for isolated points (with `noise`), kClassGround for ground
 /// (with `ground`; never a noise point), kClassUnclassified for the rest. Deterministic, as the
-/// filters are. Throws InputError (checkClassifySettings, no points).
+/// filters are. `window` (may be null): the ground filter's grid as a dataset's (groundPoints).
+/// Throws InputError (checkClassifySettings, no points).
 std::vector<uint8_t> classifyPoints(std::span<const glm::dvec3> points,
-                                    const ClassifySettings& settings);
+                                    const ClassifySettings& settings,
+                                    const GroundGridWindow* window = nullptr);
 
 /// The class a point keeps in a file: `found` (classifyPoints's) where it is ground or noise;
 /// else `previous`, except that a point the run could have called ground (with `ground`) or

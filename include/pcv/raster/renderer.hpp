@@ -280,6 +280,12 @@ class Renderer {
   /// present, the range values too when `rangeAttribute` is not empty.
   void setFilterData(PointSetId set, const std::function<FilterFields(uint64_t)>& fieldsOf,
                      const std::string& rangeAttribute = {});
+  /// Replaces the colours of the set's points (packed RGBA8, one per point in the order they
+  /// were given to addSet), their positions and layout unchanged: a recolouring without laying
+  /// the set out again (4 bytes per point copied to the points' memory). The set must keep its
+  /// source order (PointSetOptions::keepSourceOrder), or the storage the given one (Unsorted).
+  /// Throws InputError for a wrong count or an unknown set.
+  void setColors(PointSetId set, std::span<const uint32_t> colors);
   /// The attribute whose values the set holds for a range filter; empty when none.
   std::string rangeAttributeOf(PointSetId set) const;
   /// Copies a set's 16-byte points back to the host in stored order; empty with Compact storage.

@@ -3,6 +3,12 @@
 /// part of a scene, built at once (`pcv render`) or file by file as they finish (the viewer).
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
+#include "pcv/session/point_edits.hpp"
+#include "pcv/session/selection_export.hpp"
+
 #include <optional>
 #include <string>
 
@@ -46,6 +52,27 @@ class ColoredCloud {
   /// Removes the set; the points stay.
   void hide();
 
+  /// Applies `edits` to the points' classes and withheld flags (applyEditsToCloud), each time
+  /// from the values the points were read with (kept aside from the first edit on, and for
+  /// points merged later), for the next show(); an empty list gives the values read back.
+  /// Withheld points are left out of every set shown. Returns per edit the points it selected.
+  /// Throws InputError (a filter over an attribute the points lack), with the values read back.
+  std::vector<uint64_t> setEdits(std::vector<PointEdit> edits);
+  /// Gives the set shown the colours and filter data of the points as they are now (after
+  /// setEdits), without laying it out again: false, with nothing changed, when it cannot (no set
+  /// shown, one shown without its source order, or other points withheld than when it was
+  /// laid out: show() again then).
+  bool refreshInPlace();
+  /// Draws the points `selection` holds in the highlight colour (kSelectionHighlightRgba) from
+  /// the next show() or refreshInPlace() on; empty: none.
+  void setHighlight(std::optional<PointSelection> selection) { highlight_ = std::move(selection); }
+  /// The files now hold the edits (saved in place): the values shown become those read, and
+  /// there are no edits.
+  void commitEdits();
+  /// The index in cloud() of the point of the set shown given to it at `sourceIndex` (withheld
+  /// points are not given), or empty past the set's points.
+  std::optional<uint64_t> cloudIndex(uint64_t sourceIndex) const;
+
   const PointCloud& cloud() const { return cloud_; }
   /// The set shown; empty while hidden.
   const std::optional<PointSetId>& set() const { return set_; }
@@ -56,7 +83,24 @@ class ColoredCloud {
   /// Gives the set shown what filters read of the points, when they carry any of it.
   void applyFilterData();
 
+  /// The cloud's indices of the points a set shows now: all but the withheld (empty: all).
+  std::vector<uint64_t> shownIndices() const;
+  /// The filters' attributes of the points shown, when some are withheld.
+  void keepShownAttributes();
+  /// Restores the values read, applies edits_ again and notes which points are shown.
+  void reapplyEdits(std::vector<uint64_t>* selected = nullptr);
+  /// The class and withheld values as read, once an edit was applied (else empty).
+  void keepReadValues(uint64_t from);
+
   std::optional<PointSetId> set_;
+  std::vector<PointEdit> edits_;
+  std::optional<PointSelection> highlight_;
+  bool keepsReadValues_ = false;
+  std::vector<float> readClasses_, readWithheld_;  ///< per point, as read (0 where absent)
+  /// The cloud's indices of the points the set shown holds, in order; empty: every point.
+  std::vector<uint64_t> shownIndex_;
+  /// The filters' attributes of the shown points only (with shownIndex_).
+  std::vector<ScalarAttribute> shownAttributes_;
   bool filterData_ = false;
   std::string rangeAttribute_;
   std::optional<ColoringOptions> shownColoring_;  ///< what show() was last asked

@@ -16,10 +16,15 @@ namespace pcv {
 /// The log of `edits`:
 ///   {"pcv_edits": 1, "edits": [{"select": {...}, "action": "set-class", "class": 6}, ...]}
 /// where "select" holds what is given of "box" [x0,y0,z0,x1,y1,z1], "slab"
-/// [nx,ny,nz,cx,cy,cz,thickness], "polygon" [x0,y0,x1,y1,...] (world x, y), "keep"
-/// "inside"|"outside" (of the box and slab), "polygon_keep" "inside"|"outside", "classes"
-/// "2,6,9-12", "returns" "first"|"last"|"only"|N, "ranges" [{"attribute", "min", "max"}] (null:
-/// unbounded). Throws InputError for a polygon drawn in a view (only plan polygons are logged).
+/// [nx,ny,nz,cx,cy,cz,thickness], "polygon" [x0,y0,x1,y1,...] (world x, y), "view_polygon"
+/// {"view", "vertices" [ndc x, y pairs]} (a polygon drawn in a view), "keep" "inside"|"outside"
+/// (of the box and slab), "polygon_keep" "inside"|"outside", "brush" {"view", "window" [w, h],
+/// "radius" px, "dabs" [x0,y0,...] window pixels}, "profile_line" {"line" [x0,y0,...] (world
+/// x, y), "width", "from" [distance, height], "to" [distance, height], "side"
+/// "above"|"below"}, "classes" "2,6,9-12", "returns"
+/// "first"|"last"|"only"|N, "ranges" [{"attribute", "min", "max"}] (null: unbounded). A view is
+/// {"anchor" [x,y,z], "view_projection" [16 numbers, column by column], "minimum_w" (null: none)}
+/// (SelectionView), so a selection drawn in the viewer replays on the same points.
 std::string editLogText(std::span<const PointEdit> edits);
 
 /// Parses a log; `source` names it in errors (a file name). Throws InputError saying where the

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,10 +29,19 @@ ClassifySettings settingsForFiles(const std::vector<std::string>& inputs,
                                   const ClassifySettings& settings, const GivenLengths& given,
                                   LengthUnit* unit = nullptr);
 
+/// `source`'s records with record i's class merged (mergedClass) with classes[first + i], every
+/// other bit unchanged; a record past the classes (a file that grew since it was read) is an
+/// Error.
+PointRecordSource classifiedRecords(PointRecordSource source,
+                                    std::shared_ptr<const std::vector<uint8_t>> classes,
+                                    uint64_t first, const ClassifySettings& settings);
+
 /// Classifies the points of `inputs` as one set (tiles side by side get no seam) and writes
 /// them, merged in order, to `output` through writePointRecords under `sink` (whose inputs are
 /// set to `inputs`): each point's class becomes mergedClass(its class, the one found), every
-/// other bit of every record stays as it was. The output is checked before anything is read.
+/// other bit of every record stays as it was. The ground filter's grid is the one the inputs'
+/// header bounds fix (groundGridWindow), as when the same points are classified tile by tile
+/// (tiled_classification.hpp). The output is checked before anything is read.
 /// Throws InputError (settings, no points, an unreadable input), OutputExistsError.
 FileClassificationSummary classifyFilesTo(const std::vector<std::string>& inputs,
                                           const std::string& output,

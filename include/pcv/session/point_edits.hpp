@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pcv/io/record_patch.hpp"
+#include "pcv/process/point_classes.hpp"
 #include "pcv/session/selection_export.hpp"
 
 namespace pcv {
@@ -20,19 +21,24 @@ enum class EditAction : uint8_t {
   SetClass,  ///< the selected points get PointEdit::classification
   Delete,    ///< the LAS withheld flag set: hidden, kept in the file, dropped by exports
   Restore,   ///< the withheld flag cleared
+  /// The selected points classified together (classifyPoints: ground, noise): each gets
+  /// mergedClass(its class, the one found), PointEdit::classify saying which filters and how.
+  Classify,
 };
 
-/// "set-class", "delete", "restore" (edit_log.cpp: the log's words).
+/// "set-class", "delete", "restore", "classify" (edit_log.cpp: the log's words).
 const char* editActionName(EditAction action);
 
 struct PointEdit {
   PointSelection selection;  ///< the points it changes (an inactive one: every point)
   EditAction action = EditAction::SetClass;
   uint32_t classification = 0;  ///< SetClass only: 0-255 (point formats 0-5 hold 0-31)
+  ClassifySettings classify;    ///< Classify only: the filters run, lengths in map units
 };
 
 /// Throws InputError naming the value when an edit cannot be applied to any file: a class
-/// above 255, a bad clip region, a range over an attribute LAS records lack.
+/// above 255, a bad clip region, a range over an attribute LAS records lack, bad classify
+/// settings.
 void validateEdit(const PointEdit& edit);
 
 /// The changes of one file: one entry per record whose class or withheld flag differs from

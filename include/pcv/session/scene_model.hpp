@@ -102,6 +102,23 @@ class SceneModel {
   void keepFilterData(bool keep, const std::string& rangeAttribute = {});
   /// Recolours the files (a stream opens again); an attribute they lack: rgb, with an error.
   void setColoring(const ColoringOptions& coloring);
+  /// Shows the points as `edits` change them (in order, from the classes and flags the files
+  /// hold): the files read whole are laid out again, a stream opens again with every node edited
+  /// as it is decoded; withheld points are never drawn. Files read later get them too; a scene
+  /// that replaces this one starts without. An edit whose filter reads an attribute the points
+  /// lack is an error said through the report, and the edits are not shown. The highlight
+  /// (setHighlight) is cleared.
+  void setEdits(std::vector<PointEdit> edits);
+  const std::vector<PointEdit>& edits() const { return edits_; }
+  /// Draws the points of the files read whole that `selection` holds highlighted (a selection
+  /// before its action; colours replaced in place); empty: none. Streamed nodes are not
+  /// highlighted.
+  void setHighlight(std::optional<PointSelection> selection);
+  /// The files now hold the edits shown (saved in place): the files read whole keep what they
+  /// show, a stream opens its files again (their chunks moved), and there are no edits.
+  void editsSaved();
+  /// Changes each time open() replaces the scene (its edits dropped).
+  uint64_t generation() const { return generation_; }
   const SceneColoring& coloring() const { return coloring_; }
   /// SceneParts::shownBounds, and the cylinders' while they are laid out.
   Box3d shownBounds() const;
@@ -126,12 +143,16 @@ class SceneModel {
   bool startStream(const ScenePlan& plan, const ReadOptions& read,
                    std::shared_ptr<const ForestNodeSource> forest);
   void recolor();
+  /// Opens the stream again from its plan (coloured, edited as asked now), the view kept.
+  void reopenStream();
   void backToCylinders();  // when the viewer started on them and nothing else is shown
 
   Renderer& renderer_;
   StreamLimits limits_;
   SessionReport report_;
   SceneColoring coloring_;
+  std::vector<PointEdit> edits_;  ///< shown on the files read whole and the stream
+  uint64_t generation_ = 0;
   bool demoWhenEmpty_ = false;  // the viewer started on the cylinders: back to them, not black
   bool streamFramed_ = false;   // poll() returned the stream's bounds once
 

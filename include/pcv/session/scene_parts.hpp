@@ -57,10 +57,11 @@ class SceneParts {
 
   /// Opens the stream `plan` names (StreamPart) under `limits`, its nodes coloured as `coloring`
   /// asks, and takes its origin as the parts'. Throws what StreamPart throws. Tile boxes are
-  /// setTileBoxes()'s.
+  /// setTileBoxes()'s. Its nodes get `edits` applied as they are decoded.
   void openStream(const ScenePlan& plan, const ReadOptions& read, const StreamLimits& limits,
                   const ColoringOptions& coloring, const SessionReport& report,
-                  std::shared_ptr<const ForestNodeSource> forest = nullptr);
+                  std::shared_ptr<const ForestNodeSource> forest = nullptr,
+                  const std::vector<PointEdit>& edits = {});
   /// Draws the stream's tile boxes (a dataset's; this stream's and those opened later), or not;
   /// off until switched on. Throws what the renderer throws, the switch kept.
   void setTileBoxes(bool shown);

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "pcv/core/bounds.hpp"
+#include "pcv/core/brush_selection.hpp"
+#include "pcv/core/profile_line_selection.hpp"
 #include "pcv/core/partial_file.hpp"
 #include "pcv/core/point_filter.hpp"
 #include "pcv/io/copc_writer.hpp"
@@ -23,9 +25,20 @@ namespace pcv {
 struct PointSelection {
   ClipSettings clip;   ///< box and slab, kept inside or outside (world coordinates); polygon
   PointFilter filter;  ///< classes, returns, attribute ranges
+  /// A brush stroke painted in the viewer: only the points under it (and in the clip region,
+  /// passing the filters) are selected.
+  std::optional<BrushSelection> brush;
+  /// A line drawn in a profile: only the points of its corridor above or below it.
+  std::optional<ProfileLineSelection> profileLine;
 
-  bool active() const { return clip.active() || filter.active(); }
+  bool active() const {
+    return clip.active() || filter.active() || brush.has_value() || profileLine.has_value();
+  }
 };
+
+/// Whether a world position is in what the selection's regions keep: the clip region, the
+/// brush stroke, the profile line (the filters are tested on attributes apart).
+bool selectionKeepsPosition(const PointSelection& selection, const glm::dvec3& world);
 
 /// Whether `input` names a dataset: a folder, or a .vpc file (local or a URL).
 bool namesDatasetFolderOrVpc(const std::string& input);
@@ -44,9 +57,11 @@ RecordPredicate selectionPredicate(const PointSelection& selection);
 /// the nodes and tiles that meet it; empty when points anywhere may be kept.
 std::optional<Box3d> selectionRegion(const ClipSettings& clip);
 /// Whether a box (a file's bounds, a COPC node's cube) may hold kept points: it meets the box
-/// of selectionRegion and the polygon (kept inside) may meet it. Empty when points anywhere may
-/// be kept.
+/// of selectionRegion and the slab, and the polygon may meet it (each kept inside). Empty when
+/// points anywhere may be kept.
 RegionTest selectionRegionTest(const ClipSettings& clip);
+/// The same for a whole selection: its brush stroke and profile line too.
+RegionTest selectionRegionTest(const PointSelection& selection);
 
 /// The records of `inputs` (LAS, LAZ, COPC files; folders and .vpc stand for their tiles; other
 /// formats are read whole) that `selection` keeps, merged in order; `pointFormat` >= 0

@@ -5,6 +5,8 @@
 /// source is one NodeSource plus one branch where the plan is made. No window and no GL.
 #pragma once
 
+#include "pcv/session/point_edits.hpp"
+
 #include <chrono>
 #include <memory>
 #include <string>
@@ -34,10 +36,12 @@ class StreamPart {
   /// opened already, openTileForest(*plan.tiles, {.read = read}) on another thread; else opened
   /// here, hierarchies and overview on all cores), and decodes the first tree's root. `report`
   /// hears what is streamed. Throws InputError for a file that is not readable COPC, broken
-  /// tiles, or budgets that cannot hold a root.
+  /// tiles, or budgets that cannot hold a root. Every node decoded gets `edits` applied and
+  /// its withheld points left out (EditedNodeSource).
   StreamPart(const ScenePlan& plan, const ReadOptions& read, Renderer& renderer,
              const StreamingOptions& options, const SessionReport& report = {},
-             std::shared_ptr<const ForestNodeSource> forest = nullptr);
+             std::shared_ptr<const ForestNodeSource> forest = nullptr,
+             const std::vector<PointEdit>& edits = {});
 
   /// Chooses the nodes a width x height frame through `camera` draws, and takes what the
   /// decoders finished. Never waits for a decode.

@@ -94,6 +94,12 @@ class CpuBackend final : public RasterBackend {
       }
     });
   }
+  void storeColors(PointRange points, const uint32_t* colors) override {
+    if (sorted_) std::copy_n(colors, points.count, pool_.colors.begin() + points.first);
+    if (keepsPoints_) {
+      for (uint64_t i = 0; i < points.count; ++i) pool_.points[points.first + i].rgba = colors[i];
+    }
+  }
   void freePool() override { pool_ = {}; }
 
   void growFilterArrays() {

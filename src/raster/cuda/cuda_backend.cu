@@ -185,6 +185,22 @@ class CudaBackend final : public RasterBackend {
                       stream_);
   }
 
+  void storeColors(PointRange points, const uint32_t* colors) override {
+    if (points.count == 0) return;
+    // From pageable memory: staged before the calls return, run after the frames in flight.
+    if (sorted_) {
+      CUDA_CHECK(cudaMemcpyAsync(pool_.colors.data() + points.first, colors,
+                                 points.count * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                                 stream_));
+    }
+    if (keepsPoints_) {
+      // The colour word of each 16-byte point: a strided copy.
+      CUDA_CHECK(cudaMemcpy2DAsync(&(pool_.points.data() + points.first)->rgba, sizeof(Point),
+                                   colors, sizeof(uint32_t), sizeof(uint32_t), points.count,
+                                   cudaMemcpyHostToDevice, stream_));
+    }
+  }
+
   void storeLaidOut(const LaidOutArrays& set, uint64_t pointFirst, uint64_t batchFirst) override {
     // Copies from pageable memory return once the driver has staged the bytes, so the arrays
     // may go when this returns; the copies run on the draw stream after the frames in flight,

@@ -149,6 +149,9 @@ class VulkanBackend final : public RasterBackend {
                           set.summaries.data());
   }
 
+  void storeColors(PointRange points, const uint32_t* colors) override {
+    pool_.storeColors(points, colors);
+  }
   void storeFilterData(PointRange points, PointRange batches, const uint16_t* words,
                        const float* values) override {
     pool_.storeFilterData(points, batches, words, values);

@@ -167,6 +167,15 @@ void VulkanPointPool::release(PointRange points, PointRange batches) {
   });
 }
 
+void VulkanPointPool::storeColors(PointRange points, const uint32_t* colors) {
+  if (points.count == 0) return;
+  colors_.upload(transfer_, points.first, colors, points.count);
+  if (!keepsPoints_) return;
+  std::vector<Point> stored = downloadPoints(points);
+  for (uint64_t i = 0; i < points.count; ++i) stored[i].rgba = colors[i];
+  points_.upload(transfer_, points.first, stored.data(), stored.size());
+}
+
 std::vector<Point> VulkanPointPool::downloadPoints(PointRange points) {
   if (!keepsPoints_) return {};
   std::vector<Point> out(points.count);

@@ -47,6 +47,9 @@ class VulkanPointPool {
   void release(PointRange points, PointRange batches);
 
   std::vector<Point> downloadPoints(PointRange points);
+  /// RasterBackend::storeColors: the compact colours, and the 16-byte points' colour words
+  /// (read back, changed and written: the transfer has no strided copy).
+  void storeColors(PointRange points, const uint32_t* colors);
   StoredPoint storedPoint(uint64_t pointSlot, uint64_t batchSlot);
 
   bool keepsPoints() const { return keepsPoints_; }

@@ -5,12 +5,14 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <sstream>
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/number_text.hpp"
 #include "pcv/core/profile_corridor.hpp"
 #include "pcv/io/png_writer.hpp"
 #include "pcv/session/cloud_writer.hpp"
+#include "pcv/session/profile_figure.hpp"
 #include "viewer/input/input_script.hpp"
 
 namespace pcv::app {
@@ -102,7 +104,11 @@ void ProfileTool::drawOverlay(const ScreenProjector& projector) {
       }
     }
   }
-  drawProfileWindow(view_);
+  ProfileWindowRequests windowRequests;
+  drawProfileWindow(view_, windowRequests);
+  if (windowRequests.selectAbove && view_.measured.size() == 2) {
+    selectSide(view_.measured[0], view_.measured[1], *windowRequests.selectAbove);
+  }
 }
 
 void ProfileTool::addScriptCommands(ScriptCommands& commands) {
@@ -124,6 +130,21 @@ void ProfileTool::addScriptCommands(ScriptCommands& commands) {
       const double z =
           host_.scene().parts().holdsFiles() ? host_.scene().shownBounds().center().z : 0.0;
       for (const glm::dvec2& p : points) vertices_.push_back({p.x, p.y, z});
+    });
+  });
+  commands.add("profile_select", [this](ScriptLine& line) {
+    const bool above = line.oneOf({"above", "below"}, "above or below") == "above";
+    glm::dvec2 points[2];
+    for (glm::dvec2& p : points) {
+      const std::string text = line.word("distance,height");
+      char comma = 0;
+      std::istringstream in(text);
+      if (!(in >> p.x >> comma >> p.y) || comma != ',' || !in.eof()) {
+        line.fail("'" + text + "' is not distance,height");
+      }
+    }
+    return stepOf([this, above, from = points[0], to = points[1]] {
+      selectSide(from, to, above);
     });
   });
   commands.add("profile_cut", [this](ScriptLine&) { return stepOf([this] { cut(); }); });
@@ -173,24 +194,55 @@ void ProfileTool::cut() {
                                              : extractProfile(parts.files(), corridor);
     if (!profile.crs.known()) profile.crs = host_.coordinateSystem();  // the CSV names the unit
     if (!renderer_) renderer_ = createRenderer("cpu");
-    RenderSettings settings;
-    settings.quality.pointSizePx = 2;  // a profile is thin: wider points read better
-    view_.image = renderProfileImage(profile, *renderer_, kImageWidthPx, kImageHeightPx, settings);
-    view_.camera = profileImageCamera(profile, kImageWidthPx, kImageHeightPx);
+    // The figure `pcv profile --out` writes: points sized from the corridor's density, axes
+    // with numbers and units, the line as its title.
+    const ProfileFigureLayout layout = profileFigureLayout(kImageWidthPx, kImageHeightPx);
+    const LengthUnit unit = profile.crs.lengthUnit();
+    const ProfileFigure figure = renderProfileFigure(
+        profile, *renderer_, kImageWidthPx, kImageHeightPx, RenderSettings{},
+        {.title = profileTitle(corridor, unit),
+         .unit = unit,
+         .verticalUnit = profile.crs.verticalUnit});
+    view_.image = figure.image;
+    view_.dataLeft = layout.left;
+    view_.dataBottom = layout.bottom;
+    view_.dataWidth = layout.dataWidth();
+    view_.dataHeight = layout.dataHeight();
+    view_.camera = profileImageCamera(profile, view_.dataWidth, view_.dataHeight);
     view_.uploaded = false;
     view_.open = true;
     view_.measured.clear();
     view_.points = profile.size();
     view_.length = corridor.length();
-    view_.unit = profile.crs.lengthUnit();
+    view_.unit = unit;
     std::fprintf(stderr, "pcv: profile: %llu points, line %s long, width %s\n",
                  static_cast<unsigned long long>(profile.size()),
                  exactFloatText(float(corridor.length())).c_str(),
                  exactText(corridor.width()).c_str());
     profile_ = std::move(profile);
+    corridor_ = corridor;
+    host_.profileLine().reset();  // a line of the profile before
+    view_.selectionLine.reset();
   } catch (const Error& error) {
     host_.showError(error.what());
   }
+}
+
+void ProfileTool::selectSide(glm::dvec2 from, glm::dvec2 to, bool above) {
+  if (!corridor_) {
+    host_.showError("no profile to select in: cut one first");
+    return;
+  }
+  try {
+    host_.profileLine() = ProfileLineSelection(*corridor_, from, to, above);
+  } catch (const Error& error) {
+    host_.showError(error.what());
+    return;
+  }
+  view_.selectionLine = std::pair{from, to};
+  view_.selectsAbove = above;
+  std::fprintf(stderr, "pcv: profile selects the points %s the line (%.3f, %.3f) - (%.3f, %.3f)\n",
+               above ? "above" : "below", from.x, from.y, to.x, to.y);
 }
 
 void ProfileTool::exportTo(const std::string& path) {

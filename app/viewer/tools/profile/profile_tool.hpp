@@ -9,6 +9,10 @@
 ///   <seconds> profile_line x0,y0,x1,y1[,...]     (world coordinates, instead of clicks)
 ///   <seconds> profile_cut
 ///   <seconds> export_profile <path>               (.csv, .las, .laz or .png)
+///   <seconds> profile_select above|below d0,h0 d1,h1 (the corridor's points above or below the
+///                                                    line through (distance, height) points,
+///                                                    for the Edit tool; "Select above/below"
+///                                                    in the window after two clicks)
 #pragma once
 
 #include <memory>
@@ -48,12 +52,16 @@ class ProfileTool final : public ViewerTool {
   /// Cuts the profile of the line drawn (at least two points) from the scene's points.
   void cut();
   void exportTo(const std::string& path);
+  /// Makes the line through `from` and `to` (distance, height) the selection of the corridor's
+  /// points above or below it.
+  void selectSide(glm::dvec2 from, glm::dvec2 to, bool above);
 
   ToolHost& host_;
   bool drawing_ = false;
   std::vector<glm::dvec3> vertices_;  ///< picked points (world); the line is their x, y
   double widthUnits_ = 0.0;           ///< corridor width; 0: 1 % of the scene's size at first use
   std::optional<ProfilePoints> profile_;
+  std::optional<ProfileCorridor> corridor_;  ///< of the profile cut
   std::unique_ptr<Renderer> renderer_;  ///< the CPU renderer the profile image is drawn by
   ProfileView view_;                    ///< the image, its camera and what is measured in it
   std::string exportPath_ = "pcv-profile.csv";

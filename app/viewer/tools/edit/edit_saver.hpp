@@ -1,0 +1,56 @@
+/// @brief Save and Save as of the viewer's edits: every check made at once (planEditSave), then
+/// the files evaluated and saved on a thread of their own, one by one, with Cancel; what a
+/// save did is kept for the section, stderr and the run report.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pcv/session/edit_files.hpp"
+
+namespace pcv::app {
+
+/// What a save that ended did.
+struct EditSaveOutcome {
+  bool inPlace = false;
+  bool succeeded = false;
+  std::string message;  ///< for the section and stderr
+  uint64_t files = 0, filesSaved = 0, changed = 0;
+  std::vector<std::string> outputs;
+};
+
+class EditSaver {
+ public:
+  EditSaver() = default;
+  /// Cancels a running save and waits for it (the file being written is left as it was).
+  ~EditSaver();
+  EditSaver(const EditSaver&) = delete;
+  EditSaver& operator=(const EditSaver&) = delete;
+
+  /// Starts saving `edits` of the files `inputs` to `target`. Throws InputError (what
+  /// planEditSave throws) with nothing started; false when a save runs.
+  bool start(const std::vector<std::string>& inputs, const EditSaveTarget& target,
+             std::vector<PointEdit> edits);
+  /// The outcome of the save that ended since the last call; empty while one runs or none did.
+  std::optional<EditSaveOutcome> takeFinished();
+  void cancel();
+  bool running() const { return job_ != nullptr; }
+
+ private:
+  struct Job {
+    std::thread thread;
+    std::atomic<bool> stop{false};
+    std::mutex mutex;
+    bool finished = false;    ///< guarded
+    EditSaveOutcome outcome;  ///< guarded
+  };
+  std::unique_ptr<Job> job_;
+};
+
+}  // namespace pcv::app

@@ -1,0 +1,122 @@
+/// @brief The Edit tool: change the classes of points and delete (withhold) or restore them,
+/// with unlimited undo and redo, and save the edits into the scene's LAS, LAZ and COPC files
+/// (only what changed rewritten) or a copy. What an action changes is the selection: a brush
+/// stroke painted on the view (K paints; every point under the brush that the clip region and
+/// filters draw), everything the clip region and filters draw, or the points of a profile's
+/// corridor above or below a line drawn in the Profile window. The scene shows the edits at
+/// once (files read whole laid out again, a stream's nodes edited as they decode). Classify runs
+/// pcv classify's ground and noise filters on the selection (files read whole; a streamed
+/// scene is classified by `pcv classify`), with the airborne defaults in the files' unit. The
+/// edit log
+/// replays them with `pcv edit --apply`. Script commands:
+///   <seconds> edit_brush on|off                 (painting: a left drag paints a stroke)
+///   <seconds> edit_radius <pixels>
+///   <seconds> edit_stroke x0,y0 [x1,y1 ...]     (a stroke of dabs at window pixels)
+///   <seconds> edit_select brush|shown|profile
+///   <seconds> edit_set_class <0-255>
+///   <seconds> edit_delete
+///   <seconds> edit_restore
+///   <seconds> edit_classify ground|noise|both  (the selection classified together)
+///   <seconds> edit_undo
+///   <seconds> edit_redo
+///   <seconds> edit_save                         (in place; the script waits for it)
+///   <seconds> edit_save_as <path>               (a file, or a folder for several)
+///   <seconds> edit_log <path>                   (the edits applied, as JSON)
+/// The run report's "edit" says what the history holds and what the last save did.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "pcv/core/brush_selection.hpp"
+#include "pcv/core/camera.hpp"
+#include "pcv/session/edit_history.hpp"
+#include "viewer/tools/edit/edit_saver.hpp"
+#include "viewer/tools/tool_host.hpp"
+#include "viewer/tools/viewer_tool.hpp"
+
+namespace pcv::app {
+
+/// What an action changes.
+enum class EditTarget {
+  Brush,        ///< the points under the stroke painted (in the clip region, passing the filters)
+  Shown,        ///< every point the clip region and filters draw
+  ProfileLine,  ///< the corridor's points above or below the line drawn in the Profile window
+};
+
+class EditTool final : public ViewerTool {
+ public:
+  explicit EditTool(ToolHost& host) : host_(host) {}
+
+  bool onKey(const KeyEvent& event) override;
+  bool onButton(const ButtonEvent& event) override;
+  bool onCursor(const CursorEvent& event) override;
+  /// The stroke being painted or the one painted; with none, leaves painting.
+  bool cancel() override;
+  const char* sectionTitle() const override { return "Edit"; }
+  bool inUse() const override {
+    return painting_ || stroke_.has_value() || history_.unsaved() || history_.canRedo() ||
+           saver_.running();
+  }
+  void drawSection() override;
+  void drawOverlay(const ScreenProjector& projector) override;
+  void addScriptCommands(ScriptCommands& commands) override;
+  void onFrame(double nowSeconds) override;
+  /// Names "Save as" after the scene's first file (NAME-edited with its extension).
+  void onSceneShown() override;
+  void addToReport(nlohmann::json& report) const override;
+
+ private:
+  void setPainting(bool on);
+  void beginStroke(glm::dvec2 atPx);
+  void addDab(glm::dvec2 atPx);
+  void endStroke();
+  /// Applies `action` (with `classification` for SetClass) to the selection; false, said in
+  /// the error window, when there is nothing to select.
+  bool act(EditAction action, uint32_t classification = 0);
+  /// Classifies the selection (ground and/or noise); false, said, where it cannot.
+  bool classify(bool ground, bool noise);
+  void undo();
+  void redo();
+  /// Shows the history's edits on the scene.
+  void showEdits();
+  bool startSave(const EditSaveTarget& target);
+  void writeLog(const std::string& path);
+  /// Takes a save that ended: says it, and after a save in place the files hold the edits.
+  void finishSave();
+  /// Drops the history when the scene was replaced (its edits went with it).
+  void followScene();
+  /// The selection an action would change now, without its action; empty when there is none
+  /// to show (no stroke, no profile line, or everything shown).
+  std::optional<PointSelection> pendingSelection() const;
+  /// Highlights the pending selection on the scene when it changed.
+  void followSelection();
+
+  ToolHost& host_;
+  EditHistory history_;
+  EditTarget target_ = EditTarget::Brush;
+  int classChoice_ = 2;  ///< ground
+  bool classifyGround_ = true, classifyNoise_ = true;
+  ClassifySettings pendingClassify_;  ///< the next Classify edit's filters
+  bool painting_ = false;
+  double radiusPx_ = 24.0;
+  // The stroke being painted (dragging_) or the last one painted (stroke_), with its view.
+  bool dragging_ = false;
+  std::vector<glm::dvec2> dabs_;
+  Camera strokeCamera_;
+  glm::dvec2 strokeWindow_{0.0};
+  std::optional<BrushSelection> stroke_;
+  uint64_t strokeNumber_ = 0;  ///< counts the strokes made: a new one is highlighted anew
+  EditSaver saver_;
+  std::optional<EditSaveOutcome> lastSave_;
+  std::string saveAsPath_ = "edited.laz";
+  std::string logPath_ = "edits.json";
+  uint64_t sceneGeneration_ = 0;
+  /// What is highlighted: a text naming the pending selection ("" for none).
+  std::string highlighted_;
+};
+
+}  // namespace pcv::app

@@ -1,0 +1,32 @@
+#include "pcv/session/edit_history.hpp"
+
+namespace pcv {
+
+void EditHistory::push(PointEdit edit) {
+  edits_.resize(applied_);
+  edits_.push_back(std::move(edit));
+  ++applied_;
+  ++version_;
+}
+
+bool EditHistory::undo() {
+  if (applied_ == 0) return false;
+  --applied_;
+  ++version_;
+  return true;
+}
+
+bool EditHistory::redo() {
+  if (applied_ == edits_.size()) return false;
+  ++applied_;
+  ++version_;
+  return true;
+}
+
+void EditHistory::committed() {
+  edits_.clear();
+  applied_ = 0;
+  ++version_;
+}
+
+}  // namespace pcv

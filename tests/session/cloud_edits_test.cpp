@@ -1,0 +1,95 @@
+// Edits shown before they are saved: a cloud's classes and withheld flags change as the edits
+// say, in order (each sees what the ones before left), with the same selections a save uses;
+// withheld points are dropped from what is drawn; the history undoes and redoes them.
+#include <gtest/gtest.h>
+
+#include "pcv/core/error.hpp"
+#include "pcv/session/cloud_edits.hpp"
+#include "pcv/session/edit_history.hpp"
+
+namespace pcv {
+namespace {
+
+/// Ten points along x (0..9) in a cloud whose origin is 1000 away, all of class 1.
+PointCloud line() {
+  PointCloud cloud;
+  cloud.origin = {1000.0, 0.0, 0.0};
+  ScalarAttribute classes{.name = "classification", .type = AttributeType::UInt8};
+  for (int i = 0; i < 10; ++i) {
+    cloud.points.push_back(Point{.x = float(i), .y = 0.0f, .z = 0.0f});
+    classes.push_back(1.0);
+  }
+  cloud.attributes.push_back(std::move(classes));
+  return cloud;
+}
+
+PointEdit inBox(double fromX, double toX, EditAction action, uint32_t classification = 0) {
+  PointEdit edit;
+  edit.selection.clip.box = ClipBox{.min = {1000.0 + fromX, -1.0, -1.0},
+                                    .max = {1000.0 + toX, 1.0, 1.0}};
+  edit.action = action;
+  edit.classification = classification;
+  return edit;
+}
+
+TEST(CloudEdits, EditsApplyInOrderOnWorldPositions) {
+  PointCloud cloud = line();
+  PointEdit second = inBox(0.0, 9.0, EditAction::SetClass, 6);
+  second.selection.filter.classes = parseClassList("2", "classes");  // only what the first set
+  const std::vector<PointEdit> edits = {inBox(2.0, 4.0, EditAction::SetClass, 2), second,
+                                        inBox(8.0, 9.0, EditAction::Delete)};
+  const std::vector<uint64_t> selected = applyEditsToCloud(cloud, edits);
+  EXPECT_EQ(selected, (std::vector<uint64_t>{3, 3, 2}));
+  const ScalarAttribute* classes = cloud.findAttribute("classification");
+  const ScalarAttribute* withheld = cloud.findAttribute("withheld");
+  ASSERT_NE(withheld, nullptr);  // made where the cloud had none
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(classes->value(i), (i >= 2 && i <= 4) ? 6.0 : 1.0) << i;
+    EXPECT_EQ(withheld->value(i), i >= 8 ? 1.0 : 0.0) << i;
+  }
+  const std::vector<bool> shown = shownPoints(cloud);
+  ASSERT_EQ(shown.size(), 10u);
+  EXPECT_FALSE(shown[9]);
+  EXPECT_TRUE(shown[0]);
+  EXPECT_EQ(dropWithheldPoints(cloud), 2u);
+  EXPECT_EQ(cloud.size(), 8u);
+  EXPECT_EQ(cloud.findAttribute("classification")->size(), 8u);
+  EXPECT_TRUE(shownPoints(cloud).empty());
+}
+
+TEST(CloudEdits, AFilterOverAnAttributeTheCloudLacksIsAnInputError) {
+  PointCloud cloud = line();
+  PointEdit edit = inBox(0.0, 9.0, EditAction::Delete);
+  edit.selection.filter.ranges = {{"gps_time", 0.0, 1.0}};
+  EXPECT_THROW(applyEditsToCloud(cloud, std::vector<PointEdit>{edit}), InputError);
+  EXPECT_EQ(attributesForEdits(std::vector<PointEdit>{edit}),
+            (std::vector<std::string>{"classification", "withheld", "gps_time"}));
+}
+
+TEST(EditHistory, UndoRedoAndANewEditDropsWhatWasUndone) {
+  EditHistory history;
+  EXPECT_FALSE(history.canUndo());
+  EXPECT_FALSE(history.undo());
+  const uint64_t start = history.version();
+  history.push(inBox(0.0, 1.0, EditAction::Delete));
+  history.push(inBox(2.0, 3.0, EditAction::Restore));
+  EXPECT_EQ(history.applied().size(), 2u);
+  EXPECT_NE(history.version(), start);
+  EXPECT_TRUE(history.undo());
+  EXPECT_EQ(history.applied().size(), 1u);
+  EXPECT_EQ(history.undone(), 1u);
+  EXPECT_TRUE(history.redo());
+  EXPECT_FALSE(history.redo());
+  EXPECT_TRUE(history.undo());
+  history.push(inBox(4.0, 5.0, EditAction::SetClass, 9));  // the undone edit is gone
+  EXPECT_EQ(history.applied().size(), 2u);
+  EXPECT_EQ(history.applied()[1].classification, 9u);
+  EXPECT_FALSE(history.canRedo());
+  EXPECT_TRUE(history.unsaved());
+  history.committed();
+  EXPECT_FALSE(history.unsaved());
+  EXPECT_FALSE(history.canUndo());
+}
+
+}  // namespace
+}  // namespace pcv

@@ -1,0 +1,147 @@
+// Edits shown on a scene before they are saved: a COPC file streamed and a LAS file read whole
+// beside it lose exactly the points an edit deletes (as many as the save would withhold), the
+// stream's nodes decoded again with the edit applied; no edits give every point back; a filter
+// over an attribute the points lack is an error said, not shown.
+#include <chrono>
+#include <thread>
+
+#include "pcv/core/camera_framing.hpp"
+#include "test_support.hpp"
+#include "pcv/session/scene_model.hpp"
+#include "reported_errors.hpp"
+#include "session_test_files.hpp"
+
+namespace pcv {
+namespace {
+
+// The cylinders sit beside the grid LAS file (x 500000-500100, y 5000000-5000050).
+const glm::dvec3 kStreamCentre{500050.0, 4999990.0, 100.0};
+
+/// A view so large that the stream draws every node once it converges.
+constexpr int kViewPx = 4096;
+
+struct EditedScene {
+  test::TempDir dir;
+  std::string copc = test::writeCylinderCopc(dir.file("c.copc.laz"), 20'000, kStreamCentre);
+  std::string las = test::writeGridLas(dir.file("grid.las")).string();
+  std::unique_ptr<Renderer> renderer = createRenderer("cpu");
+  test::ReportedErrors errors;
+  SceneModel scene{*renderer,
+                   DemoCylinders{.pointCount = 1000, .seed = 1},
+                   {},
+                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 16 << 20},
+                   errors.report()};
+  Camera camera;
+
+  EditedScene() {
+    scene.open({copc}, true);
+    scene.poll();
+    scene.open({las}, false);
+    settle();
+    camera = frameBounds(scene.parts().stream->bounds(), 1.0f);
+    settle();
+  }
+  void settle() {
+    for (int frame = 0; frame < 2000; ++frame) {
+      scene.poll();
+      scene.updateStream(camera, kViewPx, kViewPx);
+      if (!scene.loading()) {
+        scene.poll();
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ADD_FAILURE() << "the scene did not settle";
+  }
+  /// Points of the stream's sets drawn (its node counts are the file's, before any edit).
+  uint64_t streamedDrawn() const {
+    uint64_t points = 0;
+    for (const PointSetId set : scene.parts().stream->frameSets()) {
+      points += renderer->pointCount(set);
+    }
+    return points;
+  }
+  uint64_t inCoreDrawn() const {
+    const std::optional<PointSetId>& set = scene.parts().inCore.colored().set();
+    return set ? renderer->pointCount(*set) : 0;
+  }
+};
+
+/// Deletes what lies west of x = 500050 (half the grid, half the cylinders).
+std::vector<PointEdit> deleteWest() {
+  PointEdit edit;
+  edit.selection.clip.box =
+      ClipBox{.min = {499000.0, 4999000.0, -1000.0}, .max = {500050.0, 5001000.0, 1000.0}};
+  edit.action = EditAction::Delete;
+  return {edit};
+}
+
+TEST(SceneEdits, DeletedPointsLeaveTheStreamAndTheFilesAndComeBackWithoutEdits) {
+  EditedScene s;
+  ASSERT_NE(s.scene.parts().stream.get(), nullptr);
+  ASSERT_EQ(s.streamedDrawn(), 20'000u) << "every node drawn";
+  ASSERT_EQ(s.inCoreDrawn(), 40u * 40u);
+  const std::vector<PointEdit> edits = deleteWest();
+  const uint64_t streamDeleted = evaluateEdits(s.copc, edits).changed;
+  const uint64_t fileDeleted = evaluateEdits(s.las, edits).changed;
+  ASSERT_GT(streamDeleted, 1000u);
+  ASSERT_GT(fileDeleted, 100u);
+
+  s.scene.setEdits(edits);
+  s.settle();
+  EXPECT_TRUE(s.errors.take().empty());
+  EXPECT_EQ(s.streamedDrawn(), 20'000u - streamDeleted);
+  EXPECT_EQ(s.inCoreDrawn(), 40u * 40u - fileDeleted);
+  EXPECT_EQ(s.scene.edits().size(), 1u);
+
+  s.scene.setEdits({});
+  s.settle();
+  EXPECT_EQ(s.streamedDrawn(), 20'000u);
+  EXPECT_EQ(s.inCoreDrawn(), 40u * 40u);
+}
+
+TEST(SceneEdits, AClassChangeRecoloursTheSetInPlaceADeleteLaysItOutAgain) {
+  test::TempDir dir;
+  const std::string las = test::writeGridLas(dir.file("grid.las")).string();
+  std::unique_ptr<Renderer> renderer = createRenderer("cpu");
+  test::ReportedErrors errors;
+  SceneModel scene(*renderer, DemoCylinders{.pointCount = 1000, .seed = 1},
+                   ColoringOptions{.mode = ColorMode::Classification}, {}, errors.report());
+  scene.open({las}, true);
+  for (int i = 0; i < 2000 && (scene.loading() || !scene.parts().inCore.colored().set()); ++i) {
+    scene.poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  const std::optional<PointSetId> laidOut = scene.parts().inCore.colored().set();
+  ASSERT_TRUE(laidOut.has_value());
+  const Camera camera = frameBounds(scene.shownBounds(), 1.0f);
+  const ViewTransform view = test::makeView(camera, 200, 120, scene.parts().origin);
+  const Image before = test::renderToImage(*renderer, view, {});
+  std::vector<PointEdit> edits = deleteWest();
+  edits[0].action = EditAction::SetClass;
+  edits[0].classification = 6;
+  scene.setEdits(edits);
+  EXPECT_EQ(scene.parts().inCore.colored().set(), laidOut) << "recoloured in place";
+  const Image recoloured = test::renderToImage(*renderer, view, {});
+  EXPECT_GT(test::countDifferentPixels(before, recoloured), 100u);
+  EXPECT_EQ(renderer->pointCount(*laidOut), 40u * 40u);
+  edits.push_back(deleteWest()[0]);
+  scene.setEdits(edits);
+  ASSERT_TRUE(scene.parts().inCore.colored().set().has_value());
+  EXPECT_LT(renderer->pointCount(*scene.parts().inCore.colored().set()), 40u * 40u);
+  EXPECT_TRUE(errors.take().empty());
+}
+
+TEST(SceneEdits, EditsTheFilesCannotShowAreSaidAndDropped) {
+  EditedScene s;
+  std::vector<PointEdit> edits = deleteWest();
+  edits[0].selection.filter.ranges = {{"no_such_attribute", 0.0, 1.0}};
+  s.scene.setEdits(edits);
+  s.settle();
+  EXPECT_FALSE(s.errors.take().empty());
+  EXPECT_TRUE(s.scene.edits().empty());
+  EXPECT_EQ(s.inCoreDrawn(), 40u * 40u);
+}
+
+}  // namespace
+}  // namespace pcv
