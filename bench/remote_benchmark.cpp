@@ -1,7 +1,8 @@
 // pcv_remote_benchmark: the first image of a COPC file or a VPC of tiles read over HTTP from a
 // server on loopback that waits --delay-ms before every answer (a far server's round trip), with
 // --http-connections requests in flight. Prints, from the start:
-//   open         the plan (headers, hierarchy pages) and the scene opened (the root decoded)
+//   open         the plan (headers, hierarchy pages) and the scene opened (the root decoded),
+//                and the requests answered by then (before the first frame)
 //   first image  the first frame drawn (what is resident at once)
 //   converged    every node the view wants drawn
 // and the requests the server answered. The same run on the local path is printed beside it.
@@ -31,10 +32,15 @@ using pcv::secondsSince;
 struct Timing {
   double open = 0.0, firstImage = 0.0, converged = 0.0;
   uint64_t firstPoints = 0;
+  uint64_t openRequests = 0;       ///< answered by the server before the first frame was asked for
+  uint64_t openIndexRequests = 0;  ///< of those, for the file or VPC named
   bool done = false;
 };
 
-Timing run(const std::string& location, int width, int height, int connections) {
+Timing run(const std::string& location, int width, int height, int connections,
+           pcv::test::HttpTestServer* server = nullptr, const std::string& name = {}) {
+  const uint64_t requestsBefore = server ? server->requests() : 0;
+  const uint64_t indexBefore = server ? server->requestsFor(name) : 0;
   const Clock::time_point start = Clock::now();
   const pcv::SceneSources sources{.files = {location}};
   const pcv::ScenePlan plan = pcv::planScene(sources, {.httpConnections = connections});
@@ -42,6 +48,10 @@ Timing run(const std::string& location, int width, int height, int connections) 
   pcv::Scene scene(plan, {}, *renderer);
   Timing timing;
   timing.open = secondsSince(start);
+  if (server) {
+    timing.openRequests = server->requests() - requestsBefore;
+    timing.openIndexRequests = server->requestsFor(name) - indexBefore;
+  }
   const pcv::Camera camera =
       pcv::startCamera(scene.kind(), scene.worldBounds(), float(width) / float(height), {});
   pcv::Image image(width, height, 0u);
@@ -88,8 +98,13 @@ int main(int argc, char** argv) {
     print("local", run(input, width, height, connections));
     server.faults().delayMs = delayMs;
     const uint64_t before = server.requests();
-    const Timing remote = run(server.url(path.filename().string()), width, height, connections);
+    const Timing remote = run(server.url(path.filename().string()), width, height, connections,
+                              &server, path.filename().string());
     print("remote", remote);
+    std::printf("remote: %llu requests before the first frame, %llu of them for %s\n",
+                static_cast<unsigned long long>(remote.openRequests),
+                static_cast<unsigned long long>(remote.openIndexRequests),
+                path.filename().string().c_str());
     std::printf("remote: %llu requests, %d ms added to each, %d in flight at most\n",
                 static_cast<unsigned long long>(server.requests() - before), delayMs, connections);
     return 0;

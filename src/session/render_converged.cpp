@@ -14,6 +14,7 @@ using Clock = SteadyClock;
 
 void reportErrors(Scene& scene) {
   for (const std::string& error : scene.takeErrors()) scene.report().fail(error);
+  for (const std::string& warning : scene.takeWarnings()) scene.report().warn(warning);
 }
 
 }  // namespace

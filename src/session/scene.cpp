@@ -181,6 +181,10 @@ std::vector<std::string> Scene::takeErrors() {
   return parts_.stream ? parts_.stream->cloud().takeErrors() : std::vector<std::string>{};
 }
 
+std::vector<std::string> Scene::takeWarnings() {
+  return parts_.stream ? parts_.stream->cloud().takeWarnings() : std::vector<std::string>{};
+}
+
 std::unique_ptr<Scene> openScene(const SceneSources& sources, const SceneOptions& options,
                                  Renderer& renderer) {
   return std::make_unique<Scene>(prepareScene(sources, options), options, renderer);

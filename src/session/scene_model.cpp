@@ -191,6 +191,7 @@ void SceneModel::updateStream(const Camera& camera, int widthPx, int heightPx) {
     return;
   }
   for (const std::string& error : parts_.stream->cloud().takeErrors()) report_.fail(error);
+  for (const std::string& warning : parts_.stream->cloud().takeWarnings()) report_.warn(warning);
 }
 
 bool SceneModel::loading() const {

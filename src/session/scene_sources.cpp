@@ -53,7 +53,10 @@ ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   applyRemoteLimits(limits);
   ScenePlan plan;
   const bool folder = namesDataset(sources.files);
-  plan.files = folder ? expandTilePaths(sources.files, &plan.warnings) : sources.files;
+  // A VPC's items that describe their tiles (count, box, CRS, a COPC name) make the index those
+  // tiles open from: their headers are read when the stream first wants them.
+  TileIndex index;
+  plan.files = folder ? expandTilePaths(sources.files, &plan.warnings, &index) : sources.files;
   plan.clouds = sources.clouds;
   plan.demo = sources.demo;
   if (!sources.files.empty()) {
@@ -85,8 +88,9 @@ ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   const uint64_t limit = limits.memoryBytes > 0 ? limits.memoryBytes : availableHostMemoryBytes();
   if (folder || (plan.files.size() > 1 && namedAsTiles(plan.files))) {
     auto tiles = std::make_shared<TileSet>(
-        describeTiles(plan.files, limits.skipBadTiles ? &plan.warnings : nullptr));
+        describeTiles(plan.files, limits.skipBadTiles ? &plan.warnings : nullptr, &index));
     tiles->overviews = datasetOverviews(sources.files);
+    tiles->skipBadTiles = limits.skipBadTiles;
     const bool anyCopc = tiles->count(TileFormat::Copc) > 0;
     if (!folder && !anyCopc) {
       const std::optional<uint64_t> needed = inCoreBytes(plan.files);

@@ -31,15 +31,16 @@ NodeLoader::~NodeLoader() {
   for (std::thread& thread : threads_) thread.join();
 }
 
-void NodeLoader::want(const std::vector<uint32_t>& nodes) {
+void NodeLoader::want(const std::vector<WantedNode>& nodes) {
   {
     const std::lock_guard lock(mutex_);
     queue_.clear();
-    for (uint32_t node : nodes) {
+    for (const WantedNode& wanted : nodes) {
+      const uint32_t node = wanted.node;
       if (inFlight_.contains(node) || readyNodes_.contains(node) || failed_.contains(node)) {
         continue;
       }
-      queue_.push_back(node);
+      queue_.push_back(wanted);
     }
   }
   wake_.notify_all();
@@ -72,7 +73,8 @@ std::vector<DecodedNode> NodeLoader::take(uint64_t maxPoints) {
 bool NodeLoader::pending(uint32_t node) const {
   const std::lock_guard lock(mutex_);
   return inFlight_.contains(node) || readyNodes_.contains(node) ||
-         std::find(queue_.begin(), queue_.end(), node) != queue_.end();
+         std::any_of(queue_.begin(), queue_.end(),
+                     [node](const WantedNode& wanted) { return wanted.node == node; });
 }
 
 size_t NodeLoader::pendingCount() const {
@@ -98,24 +100,24 @@ void NodeLoader::run() {
     wake_.wait(lock, [&] {
       if (stopping_) return true;
       if (queue_.empty()) return false;
-      const uint64_t bytes = source_->forest().nodes[queue_.front()].pointCount * sizeof(Point);
+      const uint64_t bytes = queue_.front().points * sizeof(Point);
       return bytesHeld_ == 0 || bytesHeld_ + bytes <= hostBudgetBytes_;
     });
     if (stopping_) return;
-    const uint32_t node = queue_.front();
+    const uint32_t node = queue_.front().node;
+    const uint64_t bytes = queue_.front().points * sizeof(Point);
     queue_.pop_front();
-    const uint64_t bytes = source_->forest().nodes[node].pointCount * sizeof(Point);
     inFlight_.insert(node);
     bytesHeld_ += bytes;
     // This node and the next ones wanted, for a remote source to fetch together (many requests
     // in flight instead of one round trip per node and thread); a local source ignores it.
     std::vector<size_t> soon{node};
     for (size_t i = 0; i < queue_.size() && soon.size() < kPrefetchNodes; ++i) {
-      soon.push_back(queue_[i]);
+      soon.push_back(queue_[i].node);
     }
     lock.unlock();
     source_->prefetchNodes(soon);
-    DecodedNode decoded{.node = node};
+    DecodedNode decoded{.node = node, .standIn = source_->readsOnDemand(node)};
     std::string error;
     try {
       const PointCloud cloud = source_->decodeNode(node);

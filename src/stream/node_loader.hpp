@@ -33,6 +33,16 @@ struct NodeFailure {
 struct DecodedNode {
   uint32_t node = 0;
   LaidOutSet set;
+  /// The node read on demand when its decode began (NodeSource::readsOnDemand): its points
+  /// may be a stand-in for data not read yet.
+  bool standIn = false;
+};
+
+/// A node to decode and its point count (what it will hold in memory), as the caller's forest
+/// says: a source's forest may have grown past what forest() lists.
+struct WantedNode {
+  uint32_t node = 0;
+  uint64_t points = 0;
 };
 
 /// How the loader lays out each node: the renderer's layout, and whether the sets carry the data
@@ -55,7 +65,7 @@ class NodeLoader {
 
   /// The nodes to decode next, most wanted first; replaces the previous list (nodes being
   /// decoded finish anyway). Nodes already decoded or failed are skipped.
-  void want(const std::vector<uint32_t>& nodes);
+  void want(const std::vector<WantedNode>& nodes);
   /// Laid-out nodes, at most `maxPoints` points of them (at least one node when any is ready).
   std::vector<DecodedNode> take(uint64_t maxPoints);
   /// Whether `node` is queued, being decoded or waiting to be taken.
@@ -78,7 +88,7 @@ class NodeLoader {
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<uint32_t> queue_;               // guarded: wanted, not started
+  std::deque<WantedNode> queue_;             // guarded: wanted, not started
   std::unordered_set<uint32_t> inFlight_;    // guarded: being decoded
   std::vector<DecodedNode> ready_;           // guarded: decoded, not taken
   std::unordered_set<uint32_t> readyNodes_;  // guarded: the nodes of ready_

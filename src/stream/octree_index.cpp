@@ -75,6 +75,41 @@ OctreeIndex::OctreeIndex(const NodeForest& forest)
   }
 }
 
+void OctreeIndex::grow(const TreeGrowth& growth) {
+  if (growth.root >= nodes_.size()) return;
+  const uint32_t tree = nodes_[growth.root].tree;
+  nodes_[growth.root] = growth.rootNode;
+  nodes_[growth.root].tree = tree;
+  const size_t first = nodes_.size();
+  std::unordered_map<TreeKey, int32_t, TreeKeyHash> byKey;
+  byKey.reserve(growth.nodes.size() + 1);
+  byKey[{tree, growth.rootNode.key}] = int32_t(growth.root);
+  for (const SourceNode& node : growth.nodes) {
+    byKey[{tree, node.key}] = int32_t(nodes_.size());
+    nodes_.push_back(node);
+    nodes_.back().tree = tree;
+  }
+  parent_.resize(nodes_.size(), kNone);
+  children_.resize(nodes_.size());
+  isRoot_.resize(nodes_.size(), false);
+  for (size_t i = first; i < nodes_.size(); ++i) {
+    children_[i].fill(kNone);
+    const CopcNodeKey& key = nodes_[i].key;
+    if (key.level == 0) continue;  // the tree has its root already
+    const auto parent = byKey.find({tree, {key.level - 1, key.x / 2, key.y / 2, key.z / 2}});
+    if (parent == byKey.end()) continue;
+    parent_[i] = parent->second;
+    const int child = (key.x & 1) | (key.y & 1) << 1 | (key.z & 1) << 2;
+    children_[size_t(parent->second)][size_t(child)] = int32_t(i);
+  }
+  double spacing = growth.rootSpacing;
+  if (!(spacing > 0.0)) {
+    const glm::dvec3 size = nodes_[growth.root].bounds.size();
+    spacing = std::max({size.x, size.y, size.z}) / 100.0;
+  }
+  trees_[tree].rootSpacing = spacing;
+}
+
 double OctreeIndex::spacing(size_t index) const {
   return std::ldexp(trees_[nodes_[index].tree].rootSpacing, -nodes_[index].key.level);
 }

@@ -26,6 +26,36 @@ ColoringOptions fixedColoring(const Coloring& used, const ColoringOptions& asked
   return fixed;
 }
 
+/// The colouring of a stream whose first root is read on demand (a dataset opened from its
+/// index): chosen from the request and the forest's box alone, so that opening reads no tile.
+/// The height range is the box's (a tile without colours, coloured by height, shows it too);
+/// other scalars take each node's range unless one is given.
+Coloring coloringWithoutPoints(const ColoringOptions& asked, const Box3d& bounds,
+                               ColoringOptions& fixed) {
+  fixed = asked;
+  Coloring used{.mode = asked.mode};
+  const bool heights = !bounds.empty() && bounds.max.z > bounds.min.z;
+  if (!fixed.range && heights &&
+      (asked.mode == ColorMode::Rgb || asked.mode == ColorMode::Elevation)) {
+    fixed.range = ValueRange{bounds.min.z, bounds.max.z};
+  }
+  if (asked.mode == ColorMode::Elevation) {
+    used.attribute = "z";
+    used.map = asked.map.value_or(ColorMap::Turbo);
+    if (fixed.range) used.range = *fixed.range;
+  } else if (asked.mode == ColorMode::Intensity) {
+    used.attribute = "intensity";
+    used.map = asked.map.value_or(ColorMap::Grey);
+  } else if (asked.mode == ColorMode::Classification) {
+    used.attribute = "classification";
+  } else if (asked.mode == ColorMode::Attribute) {
+    used.attribute = asked.attribute;
+    used.map = asked.map.value_or(ColorMap::Viridis);
+  }
+  if (asked.range) used.range = *asked.range;
+  return used;
+}
+
 unsigned decodeThreads(unsigned asked) {
   if (asked > 0) return asked;
   return std::max(1u, usableCores() - 1);
@@ -60,7 +90,9 @@ StreamedCloud::StreamedCloud(std::shared_ptr<const NodeSource> source, Renderer&
   }
   setPointBudget(options_.pointBudget);
   ColoringOptions fixed = options_.coloring;
-  if (!tree_.roots().empty()) {
+  if (!tree_.roots().empty() && source_->readsOnDemand(size_t(tree_.roots().front()))) {
+    coloring_ = coloringWithoutPoints(options_.coloring, tree_.bounds(), fixed);
+  } else if (!tree_.roots().empty()) {
     const auto first = size_t(tree_.roots().front());
     const PointCloud root = source_->decodeNode(first);
     UninitializedVector<Point> colored;
@@ -72,7 +104,7 @@ StreamedCloud::StreamedCloud(std::shared_ptr<const NodeSource> source, Renderer&
       if (options_.filterData) {
         renderer_.setFilterData(*set, filterDataOf(root.attributes, options_.rangeAttribute));
       }
-      makeResident(uint32_t(first), *set);
+      makeResident(uint32_t(first), *set, colored.size());
       stats_.uploadedPoints += colored.size();
       stats_.residentPoints += colored.size();
     }
@@ -102,6 +134,25 @@ std::vector<std::string> StreamedCloud::takeErrors() {
   return std::exchange(errors_, {});
 }
 
+std::vector<std::string> StreamedCloud::takeWarnings() {
+  return std::exchange(warnings_, {});
+}
+
+void StreamedCloud::growTrees() {
+  for (const TreeGrowth& growth : source_->growthSince(growthsTaken_)) {
+    ++growthsTaken_;
+    // The tree's root was a stand-in: it goes, and the root's own points are asked for.
+    if (growth.root < resident_.size() && resident_[growth.root] &&
+        resident_[growth.root]->standIn) {
+      evict(growth.root);
+    }
+    tree_.grow(growth);
+    if (!growth.warning.empty()) warnings_.push_back(growth.warning);
+  }
+  resident_.resize(tree_.size());
+  wantedNow_.resize(tree_.size(), false);
+}
+
 void StreamedCloud::takeFailures() {
   for (NodeFailure& failure : loader_->takeFailures()) {
     errors_.push_back(failure.error);
@@ -111,7 +162,7 @@ void StreamedCloud::takeFailures() {
 
 NodeState StreamedCloud::nodeState(size_t node) const {
   if (node >= resident_.size()) return NodeState::Idle;
-  if (resident_[node]) return NodeState::Resident;
+  if (drawnForReal(node)) return NodeState::Resident;
   if (!failed_.empty() && failed_.contains(uint32_t(node))) return NodeState::Failed;
   return wantedNow_[node] && tree_.node(node).pointCount > 0 ? NodeState::Wanted : NodeState::Idle;
 }
@@ -125,8 +176,8 @@ void StreamedCloud::setPointBudget(uint64_t points) {
   options_.pointBudget = std::clamp(points, rootPoints_, maxPointBudget_);
 }
 
-void StreamedCloud::makeResident(uint32_t node, PointSetId set) {
-  resident_[node] = Resident{.set = set, .lastFrame = frame_};
+void StreamedCloud::makeResident(uint32_t node, PointSetId set, uint64_t points, bool standIn) {
+  resident_[node] = Resident{.set = set, .lastFrame = frame_, .points = points, .standIn = standIn};
   residentNodes_.push_back(node);
 }
 
@@ -150,7 +201,7 @@ void StreamedCloud::evict(size_t node) {
   // The renderer orders the removal after every frame already submitted (one CUDA stream), so a
   // frame in flight never loses a node it draws.
   renderer_.removeSet(resident_[node]->set);
-  stats_.residentPoints -= tree_.node(node).pointCount;
+  stats_.residentPoints -= resident_[node]->points;
   resident_[node].reset();
   std::erase(residentNodes_, uint32_t(node));
   ++stats_.evictedNodes;
@@ -183,12 +234,14 @@ void StreamedCloud::addDecoded() {
     const uint64_t count = decoded.set.pointCount();
     added += std::max<uint64_t>(count, 1);
     if (resident_[decoded.node]) continue;
+    // A stand-in whose data was read meanwhile: the node's own points come next.
+    if (decoded.standIn && !source_->readsOnDemand(decoded.node)) continue;
     bool repacked = false;
     for (;;) {
       const std::optional<PointSetId> set =
           pool_.tryAddSet(decoded.set, {.hasColor = source_->hasColor()});
       if (set) {
-        makeResident(decoded.node, *set);
+        makeResident(decoded.node, *set, count, decoded.standIn);
         stats_.uploadedPoints += count;
         stats_.residentPoints += count;
         break;
@@ -208,6 +261,7 @@ void StreamedCloud::addDecoded() {
 
 std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx, int heightPx) {
   ++frame_;
+  growTrees();  // before the choice: a tile read since the last frame is ranked as its tree
   const NodeSelectionParams params{.camera = camera,
                                    .widthPx = widthPx,
                                    .heightPx = heightPx,
@@ -220,13 +274,15 @@ std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx,
   takeFailures();
   // A dataset's overview steps aside where the tiles it stands in for are drawn; after the new
   // nodes are in, so the frame that completes the tiles draws them alone.
-  for (uint32_t node : standIns_->dropCovered(
-           wanted_, params, [&](uint32_t root) { return resident_[root].has_value(); })) {
+  for (uint32_t node :
+       standIns_->dropCovered(wanted_, params, [&](uint32_t root) { return drawnForReal(root); })) {
     wantedNow_[node] = false;
   }
-  std::vector<uint32_t> missing;
+  std::vector<WantedNode> missing;
   for (uint32_t node : wanted_) {
-    if (!resident_[node] && tree_.node(node).pointCount > 0) missing.push_back(node);
+    const uint64_t points = tree_.node(node).pointCount;
+    // A stand-in stays until its tree grows in (which lets it go): it is not asked for again.
+    if (!resident_[node] && points > 0) missing.push_back({.node = node, .points = points});
   }
   loader_->want(missing);
   std::vector<PointSetId> sets;
@@ -236,7 +292,7 @@ std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx,
     if (!resident_[node]) continue;
     resident_[node]->lastFrame = frame_;
     sets.push_back(resident_[node]->set);
-    stats_.pointsDrawn += tree_.node(node).pointCount;
+    stats_.pointsDrawn += resident_[node]->points;
     ++stats_.nodesResident;
   }
   stats_.nodesWanted = wanted_.size();
@@ -257,8 +313,7 @@ bool StreamedCloud::converged() const {
   if (frame_ == 0) return false;  // no view has chosen its nodes yet
   return std::all_of(wanted_.begin(), wanted_.end(), [&](uint32_t node) {
     // A node that failed is done too: nothing more will come of it (its error is reported).
-    return resident_[node].has_value() || tree_.node(node).pointCount == 0 ||
-           failed_.contains(node);
+    return drawnForReal(node) || tree_.node(node).pointCount == 0 || failed_.contains(node);
   });
 }
 

@@ -6,6 +6,7 @@
 #include "pcv/core/error.hpp"
 #include "pcv/io/point_sample.hpp"
 #include "pcv/io/remote_source.hpp"
+#include "pcv/stream/deferred_tile_source.hpp"
 #include "pcv/stream/tile_sources.hpp"
 #include "each_tile.hpp"
 
@@ -54,16 +55,44 @@ PointCloud mergeSamples(const std::vector<const PointCloud*>& samples) {
 }
 
 /// forEachTile over `tiles`, on as many threads as requests may be in flight when some are
-/// remote: their hierarchies and roots wait on round trips, not on cores.
+/// remote: their hierarchies and roots wait on round trips, not on cores. Tiles known from the
+/// index are read later, when wanted: they do not make the work remote.
 template <typename Body>
 void forEachTileOf(const TileSet& tiles, const Body& body) {
-  const bool remote = std::any_of(tiles.tiles.begin(), tiles.tiles.end(),
-                                  [](const Tile& tile) { return isRemoteLocation(tile.path); });
+  const bool remote = std::any_of(tiles.tiles.begin(), tiles.tiles.end(), [](const Tile& tile) {
+    return !tile.fromIndex && isRemoteLocation(tile.path);
+  });
   if (remote) {
     forEachTileOnThreads(tiles.tiles.size(), size_t(std::max(1, remoteOptions().connections)), body);
   } else {
     forEachTile(tiles.tiles.size(), body);
   }
+}
+
+/// The forest's side of its tiles known from the index: reads ahead on as many threads as
+/// requests may be in flight.
+std::shared_ptr<DeferredMembers> deferredMembers() {
+  return std::make_shared<DeferredMembers>(unsigned(std::max(1, remoteOptions().connections)));
+}
+
+/// The density stand-ins of all unread tiles together, at most about this many points.
+constexpr uint64_t kStandInPoints = 250'000;
+
+/// The tiles' side: what they share.
+std::shared_ptr<const DeferredTiles> deferredTiles(
+    const TileSet& tiles, const std::shared_ptr<OpenCopcFiles>& files,
+    const TileForestOptions& options, const std::shared_ptr<DeferredMembers>& members) {
+  Tile assumed{.attributes = copcPointAttributes()};
+  uint64_t indexPoints = 0;
+  for (const Tile& tile : tiles.tiles) indexPoints += tile.fromIndex ? tile.pointCount : 0;
+  return std::make_shared<const DeferredTiles>(DeferredTiles{
+      .files = files,
+      .read = options.read,
+      .members = members,
+      .skipWhenBroken = tiles.skipBadTiles,
+      .attributes = attributesRead(assumed, options.read),
+      .standInShare =
+          std::min(1.0, double(kStandInPoints) / double(std::max<uint64_t>(1, indexPoints)))});
 }
 
 /// The COPC tiles' roots decoded into `samples` (on all cores) and hidden in their trees, when
@@ -104,9 +133,13 @@ std::shared_ptr<const ForestNodeSource> openWithOverviewFiles(
   const TileSet overviews = describeTiles(tiles.overviews);
   const size_t first = overviews.tiles.size();
   std::vector<std::shared_ptr<const NodeSource>> members(first + tiles.tiles.size());
+  const auto deferred = deferredMembers();
+  const auto shared = deferredTiles(tiles, files, options, deferred);
   forEachTile(members.size(), [&](size_t i) {
     const Tile& tile = i < first ? overviews.tiles[i] : tiles.tiles[i - first];
-    if (tile.format == TileFormat::Copc) {
+    if (tile.fromIndex) {
+      members[i] = std::make_shared<const DeferredTileSource>(tile, shared, i);
+    } else if (tile.format == TileFormat::Copc) {
       members[i] = std::make_shared<const CopcTileSource>(tile, files, options.read);
     } else if (i < first) {
       throw InputError(tile.path + ": an overview must be a COPC file, not " +
@@ -116,7 +149,7 @@ std::shared_ptr<const ForestNodeSource> openWithOverviewFiles(
     }
   });
   // The overview files' points repeat the tiles': they step aside where the tiles are drawn.
-  return std::make_shared<const ForestNodeSource>(std::move(members), first);
+  return std::make_shared<const ForestNodeSource>(std::move(members), first, deferred);
 }
 
 }  // namespace
@@ -136,6 +169,7 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
   std::vector<std::shared_ptr<CopcTileSource>> copcTiles(tiles.tiles.size());
   forEachTileOf(tiles, [&](size_t i) {
     const Tile& tile = tiles.tiles[i];
+    if (tile.fromIndex) return;  // read when the stream wants it (below)
     if (tile.format == TileFormat::Copc) {
       copcTiles[i] = std::make_shared<CopcTileSource>(tile, files, options.read);
       members[i] = copcTiles[i];
@@ -154,7 +188,10 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
   std::vector<const PointCloud*> sampled;
   Box3d overviewBounds;
   for (size_t i = 0; i < samples.size(); ++i) {
-    if (!options.overview || (copcTiles[i] && samples[i].cloud.size() == 0)) continue;
+    if (!options.overview || tiles.tiles[i].fromIndex ||
+        (copcTiles[i] && samples[i].cloud.size() == 0)) {
+      continue;
+    }
     overviewBounds.extend(tiles.tiles[i].bounds);
     sampled.push_back(&samples[i].cloud);
   }
@@ -162,7 +199,17 @@ std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
     members.insert(members.begin(),
                    std::make_shared<const MemoryNodeSource>(mergeSamples(sampled), overviewBounds));
   }
-  return std::make_shared<const ForestNodeSource>(std::move(members));
+  // The tiles known from the index: a stand-in root each, read when first wanted. Made here,
+  // once every member's place in the forest is known.
+  const size_t firstTile = members.size() - tiles.tiles.size();
+  const auto deferred = deferredMembers();
+  const auto shared = deferredTiles(tiles, files, options, deferred);
+  for (size_t i = 0; i < tiles.tiles.size(); ++i) {
+    if (!tiles.tiles[i].fromIndex) continue;
+    members[firstTile + i] =
+        std::make_shared<const DeferredTileSource>(tiles.tiles[i], shared, firstTile + i);
+  }
+  return std::make_shared<const ForestNodeSource>(std::move(members), 0, deferred);
 }
 
 }  // namespace pcv

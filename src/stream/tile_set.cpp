@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <optional>
 #include <unordered_map>
 
 #include "pcv/core/error.hpp"
@@ -25,6 +26,8 @@ TileFormat tileFormatOf(const FileSummary& summary, const std::string& path) {
                    " file cannot be a tile of a dataset (tiles are LAS, LAZ or COPC files)");
 }
 
+}  // namespace
+
 Tile describeTile(const std::string& path) {
   const FileSummary summary = describePointFile(path);
   Tile tile{.path = path,
@@ -38,7 +41,24 @@ Tile describeTile(const std::string& path) {
   return tile;
 }
 
-}  // namespace
+const std::vector<std::string>& copcPointAttributes() {
+  static const std::vector<std::string> names{"intensity",
+                                              "classification",
+                                              "return_number",
+                                              "number_of_returns",
+                                              "synthetic",
+                                              "key_point",
+                                              "withheld",
+                                              "overlap",
+                                              "scanner_channel",
+                                              "scan_direction",
+                                              "edge_of_flight_line",
+                                              "user_data",
+                                              "scan_angle",
+                                              "point_source_id",
+                                              "gps_time"};
+  return names;
+}
 
 size_t TileSet::count(TileFormat format) const {
   return size_t(std::count_if(tiles.begin(), tiles.end(),
@@ -80,11 +100,28 @@ bool hasTileExtension(const std::string& path) {
 
 namespace {
 
+/// The tile of a VPC item from the item alone, when it states its count and box and names a
+/// COPC file: a COPC tile's header, VLRs and hierarchy are read when the stream wants it.
+std::optional<Tile> tileFromIndex(const VirtualPointCloud& vpc, const VpcTile& item) {
+  if (!item.pointCount || !item.nativeBounds || item.nativeBounds->empty()) return std::nullopt;
+  const std::string name =
+      isRemoteLocation(item.location) ? splitUriReference(item.location).path : item.location;
+  if (!lowerCase(name).ends_with(".copc.laz")) return std::nullopt;
+  return Tile{.path = item.location,
+              .format = TileFormat::Copc,
+              .pointCount = *item.pointCount,
+              .bounds = *item.nativeBounds,
+              .origin = glm::round(item.nativeBounds->center()),
+              .hasColor = true,  // point formats 7 and 8; a tile of format 6 says so when read
+              .crs = vpc.crsOf(item),
+              .fromIndex = true};
+}
+
 /// The tiles of the VPC at `path` (local paths or URLs), in its order, appended to `files`; an
 /// item whose file an earlier item of the VPC names already is left out with a warning, so the
-/// tile is drawn once.
+/// tile is drawn once. With `index`, the items that describe their tiles enough go there.
 void appendVpcTiles(const std::string& path, std::vector<std::string>& files,
-                    std::vector<std::string>* warnings) {
+                    std::vector<std::string>* warnings, TileIndex* index) {
   const VirtualPointCloud vpc = readVirtualPointCloud(path);
   if (vpc.tiles.empty()) {
     throw InputError(locationForMessages(path) + ": the virtual point cloud lists no tile");
@@ -96,6 +133,10 @@ void appendVpcTiles(const std::string& path, std::vector<std::string>& files,
     const auto [found, added] = firstItem.try_emplace(vpc.tiles[i].location, i);
     if (added) {
       files.push_back(vpc.tiles[i].location);
+      if (!index) continue;
+      if (std::optional<Tile> tile = tileFromIndex(vpc, vpc.tiles[i])) {
+        index->insert_or_assign(vpc.tiles[i].location, std::move(*tile));
+      }
     } else if (duplicates++ == 0) {
       example = "item " + std::to_string(i) + " names the file of item " +
                 std::to_string(found->second) + ", " + locationForMessages(found->first);
@@ -113,7 +154,8 @@ void appendVpcTiles(const std::string& path, std::vector<std::string>& files,
 std::vector<std::string> datasetOverviews(const std::vector<std::string>& paths) {
   std::vector<std::string> overviews;
   for (const std::string& path : paths) {
-    if (!namesVpc(path)) continue;
+    // A remote VPC's overviews are URLs, which a dataset opens without: it is not read again.
+    if (!namesVpc(path) || isRemoteLocation(path)) continue;
     for (const VpcTile& tile : readVirtualPointCloud(path).tiles) {
       for (const std::string& overview : tile.overviews) {
         std::error_code error;
@@ -137,12 +179,12 @@ bool namesDataset(const std::vector<std::string>& paths) {
 }
 
 std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths,
-                                         std::vector<std::string>* warnings) {
+                                         std::vector<std::string>* warnings, TileIndex* index) {
   std::vector<std::string> files;
   for (const std::string& path : paths) {
     std::error_code error;
     if (namesVpc(path)) {  // a local file or a URL
-      appendVpcTiles(path, files, warnings);
+      appendVpcTiles(path, files, warnings, index);
       continue;
     }
     if (isRemoteLocation(path) || !std::filesystem::is_directory(path, error)) {
@@ -166,12 +208,24 @@ std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths,
   return files;
 }
 
-TileSet describeTiles(const std::vector<std::string>& files, std::vector<std::string>* skipped) {
+TileSet describeTiles(const std::vector<std::string>& files, std::vector<std::string>* skipped,
+                      const TileIndex* index) {
   TileSet set;
   std::vector<Tile> tiles(files.size());
   // With `skipped`, a tile that fails is remembered instead of ending the open.
   std::vector<std::string> failures(skipped ? files.size() : 0);
-  const auto describe = [&](size_t i) {
+  // The tiles the index describes are not read; only the others' headers are.
+  std::vector<size_t> toRead;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const auto known = index ? index->find(files[i]) : TileIndex::const_iterator{};
+    if (index && known != index->end()) {
+      tiles[i] = known->second;
+    } else {
+      toRead.push_back(i);
+    }
+  }
+  const auto describe = [&](size_t at) {
+    const size_t i = toRead[at];
     if (!skipped) {
       tiles[i] = describeTile(files[i]);
       return;
@@ -182,11 +236,13 @@ TileSet describeTiles(const std::vector<std::string>& files, std::vector<std::st
       failures[i] = error.what();
     }
   };
-  if (std::any_of(files.begin(), files.end(), isRemoteLocation)) {
+  const bool remote = std::any_of(toRead.begin(), toRead.end(),
+                                  [&](size_t i) { return isRemoteLocation(files[i]); });
+  if (remote) {
     // Remote headers wait on round trips: as many at once as requests may be in flight.
-    forEachTileOnThreads(files.size(), size_t(std::max(1, remoteOptions().connections)), describe);
+    forEachTileOnThreads(toRead.size(), size_t(std::max(1, remoteOptions().connections)), describe);
   } else {
-    forEachTile(files.size(), describe);
+    forEachTile(toRead.size(), describe);
   }
   for (size_t i = 0; i < tiles.size(); ++i) {
     if (skipped && !failures[i].empty()) {

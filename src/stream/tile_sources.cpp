@@ -26,8 +26,9 @@ double evenSpacing(const Box3d& bounds, uint64_t points) {
   return area > 0.0 ? std::sqrt(area / double(points)) : 0.0;
 }
 
-/// `cloud` with its points as offsets from `origin` (added in double, so each rounds once).
-PointCloud movedTo(PointCloud cloud, const glm::dvec3& origin) {
+}  // namespace
+
+PointCloud pointsMovedTo(PointCloud cloud, const glm::dvec3& origin) {
   const glm::dvec3 shift = cloud.origin - origin;
   if (shift == glm::dvec3(0.0)) return cloud;
   for (Point& point : cloud.points) {
@@ -38,8 +39,6 @@ PointCloud movedTo(PointCloud cloud, const glm::dvec3& origin) {
   cloud.origin = origin;
   return cloud;
 }
-
-}  // namespace
 
 std::vector<std::string> attributesRead(const Tile& tile, const ReadOptions& options) {
   std::vector<std::string> names;
@@ -87,8 +86,10 @@ CopcTileSource::CopcTileSource(const Tile& tile, std::shared_ptr<OpenCopcFiles> 
     : path_(tile.path), files_(std::move(files)) {
   const CopcHierarchy hierarchy = readCopcHierarchy(path_);
   forest_ = forestOf(hierarchy);
-  // Near the octree's centre, as CopcFile's; decodeNode moves the points should they differ.
-  origin_ = glm::round(hierarchy.center);
+  // The box's centre in whole units, as a plain tile's and as a tile known from a dataset's
+  // index (deferred_tile_source.hpp) before it is read: a dataset draws the same offsets
+  // whether it opened from its headers or its index. decodeNode moves the file's points here.
+  origin_ = tile.bounds.empty() ? glm::round(hierarchy.center) : glm::round(tile.bounds.center());
   hasColor_ = tile.hasColor && options.colors;
   attributes_ = attributesRead(tile, options);
 }
@@ -103,7 +104,7 @@ PointCloud CopcTileSource::decodeNode(size_t node) const {
       none.attributes.push_back({.name = name, .values = {}});
     return none;
   }
-  return movedTo(files_->get(path_)->decodeNode(node), origin_);
+  return pointsMovedTo(files_->get(path_)->decodeNode(node), origin_);
 }
 
 void CopcTileSource::prefetchNodes(const std::vector<size_t>& nodes) const noexcept {
@@ -167,7 +168,7 @@ PointCloud WholeTileSource::decodeNode(size_t node) const {
     for (auto& attribute : cloud.attributes) attribute.resize(out);
   }
   if (!hasColor_) cloud.hasColor = false;
-  return movedTo(std::move(cloud), origin_);
+  return pointsMovedTo(std::move(cloud), origin_);
 }
 
 MemoryNodeSource::MemoryNodeSource(PointCloud cloud, const Box3d& bounds)

@@ -22,12 +22,11 @@ const char* tileStateName(TileState state) {
 TileStatus tileStatus(const StreamedCloud& cloud, const ForestNodeSource& forest, size_t member) {
   TileStatus status;
   if (member >= forest.memberCount()) return status;
-  const size_t first = forest.firstNode(member), count = forest.nodeCount(member);
   size_t withPoints = 0, resident = 0;
   bool wanted = false;
-  for (size_t node = first; node < first + count; ++node) {
-    const uint64_t points = forest.forest().nodes[node].pointCount;
-    if (points == 0) continue;  // an empty node, or a root the overview draws
+  const auto look = [&](size_t node) {
+    const uint64_t points = cloud.nodePoints(node);
+    if (points == 0) return;  // an empty node, a root the overview draws, or not known yet
     ++withPoints;
     switch (cloud.nodeState(node)) {
       case NodeState::Failed:
@@ -43,6 +42,12 @@ TileStatus tileStatus(const StreamedCloud& cloud, const ForestNodeSource& forest
       case NodeState::Idle:
         break;
     }
+  };
+  const size_t first = forest.firstNode(member), count = forest.nodeCount(member);
+  for (size_t node = first; node < first + count; ++node) look(node);
+  // A tile read on demand: the nodes it grew.
+  for (const auto& [grownFirst, grownCount] : forest.grownNodes(member)) {
+    for (size_t node = grownFirst; node < grownFirst + grownCount; ++node) look(node);
   }
   if (status.error) {
     status.state = TileState::Failed;

@@ -27,6 +27,27 @@ std::string bytesOf(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+/// The pixels of `a` that `b` has in no pixel within one of theirs (same colour): what differs
+/// beyond a point rounded to a neighbouring pixel.
+uint64_t pixelsWithoutTwinNearby(const Image& a, const Image& b) {
+  uint64_t alone = 0;
+  for (int y = 0; y < a.height; ++y) {
+    for (int x = 0; x < a.width; ++x) {
+      const uint32_t pixel = a.pixels[size_t(y) * size_t(a.width) + size_t(x)];
+      bool twin = false;
+      for (int dy = -1; dy <= 1 && !twin; ++dy) {
+        for (int dx = -1; dx <= 1 && !twin; ++dx) {
+          const int u = x + dx, v = y + dy;
+          twin = u >= 0 && v >= 0 && u < b.width && v < b.height &&
+                 b.pixels[size_t(v) * size_t(b.width) + size_t(u)] == pixel;
+        }
+      }
+      alone += twin ? 0 : 1;
+    }
+  }
+  return alone;
+}
+
 /// tiles/a.las (900 points), tiles/b.laz (1 600), tiles/more/c.las (400), tiles/d.las (40 000,
 /// dense enough for an octree of many nodes).
 std::filesystem::path writeDataset(const test::TempDir& dir) {
@@ -79,18 +100,35 @@ TEST(TilesCli, AFolderBecomesCopcTilesAndAVpc) {
   // Tile c is the third column: its box starts two tiles east of the first.
   EXPECT_NEAR(vpc.tiles[3].nativeBounds->min.x, test::kEast + 2 * test::kTileSize, 3.0);
 
-  // The converged VPC draws what its COPC tiles given as files draw, pixel for pixel.
+  // The converged VPC draws the points its COPC tiles given as files draw, at the same places.
+  // It opens from its index (each tile's root a set of its own, where the files' roots share
+  // the overview's set), and the compact layout stores positions relative to each batch's box,
+  // so points on a pixel's edge may round to its neighbour: a few pixels differ, no more.
   std::string tiles;
   for (const VpcTile& tile : vpc.tiles) tiles += " " + tile.location;
   const std::string common = " --backend cpu --size 320x180 --out ";
-  ASSERT_EQ(pcv("render " + (out / "dataset.vpc").string() + common + dir.file("vpc.png").string(),
+  const std::string vpcReport = dir.file("vpc.json").string();
+  const std::string filesReport = dir.file("files.json").string();
+  ASSERT_EQ(pcv("render " + (out / "dataset.vpc").string() + common + dir.file("vpc.png").string() +
+                    " --report " + vpcReport,
                 &text),
             0)
       << text;
-  ASSERT_EQ(pcv("render" + tiles + common + dir.file("files.png").string(), &text), 0) << text;
+  ASSERT_EQ(
+      pcv("render" + tiles + common + dir.file("files.png").string() + " --report " + filesReport,
+          &text),
+      0)
+      << text;
+  const uint64_t drawn = test::readJsonReport(vpcReport)["stream"].value("pointsDrawn", 0ull);
+  EXPECT_GT(drawn, 10000u);
+  EXPECT_EQ(test::readJsonReport(filesReport)["stream"].value("pointsDrawn", 0ull), drawn);
   const Image fromVpc = readPng(dir.file("vpc.png"));
-  EXPECT_GT(test::countLitPixels(fromVpc, kOpaqueBlack), 500u);
-  EXPECT_EQ(test::countDifferentPixels(fromVpc, readPng(dir.file("files.png"))), 0u);
+  const Image fromFiles = readPng(dir.file("files.png"));
+  const uint64_t lit = test::countLitPixels(fromVpc, kOpaqueBlack);
+  EXPECT_GT(lit, 500u);
+  // Two points of one pixel may also trade places (a tie decided by their sets' order).
+  EXPECT_LE(pixelsWithoutTwinNearby(fromVpc, fromFiles), lit / 500);
+  EXPECT_LE(pixelsWithoutTwinNearby(fromFiles, fromVpc), lit / 500);
 }
 
 TEST(TilesCli, AVpcOfTilesConvertsUnderAnotherName) {

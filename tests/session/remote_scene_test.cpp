@@ -4,6 +4,9 @@
 // streams fails its nodes, never draws other points.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "http_test_server.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/io/copc_file.hpp"
@@ -87,6 +90,105 @@ TEST_F(RemoteScene, ARemoteVpcRendersAsTheLocalVpc) {
   const Image remote = renderFiles({server_.url("survey/set.vpc")});
   EXPECT_GT(test::countLitPixels(local, RenderSettings{}.background), uint64_t(kWidth));
   EXPECT_EQ(test::countDifferentPixels(local, remote), 0u);
+}
+
+TEST_F(RemoteScene, ARemoteVpcOpensFromItsIndexAndReadsTilesOnlyOnceTheyAreWanted) {
+  const std::filesystem::path folder = dir_.file("index");
+  std::filesystem::create_directories(folder);
+  std::vector<std::filesystem::path> tiles;
+  for (int i = 0; i < 24; ++i) {
+    tiles.push_back(
+        test::writeCopcTile(folder / ("t" + std::to_string(i) + ".copc.laz"), i % 6, i / 6, 20));
+  }
+  const std::filesystem::path vpc = folder / "set.vpc";
+  buildVirtualPointCloud(vpc, tiles);
+  for (const auto& tile : tiles)
+    server_.putFile("survey/" + tile.filename().string(), tile.string());
+  server_.putFile("survey/set.vpc", vpc.string());
+  const SceneSources sources{.files = {server_.url("survey/set.vpc")}};
+  const ScenePlan plan = planScene(sources, {});
+  auto renderer = createRenderer("cpu", plan.rendererOptions());
+  Scene scene(plan, {}, *renderer);
+  // Opened, and ready for its first frame, from the VPC alone.
+  EXPECT_EQ(server_.requests(), 1u);
+  for (const auto& tile : tiles) {
+    EXPECT_EQ(server_.requestsFor("survey/" + tile.filename().string()), 0u) << tile;
+  }
+  const Camera camera =
+      startCamera(scene.kind(), scene.worldBounds(), float(kWidth) / float(kHeight), {});
+  Image image(kWidth, kHeight, test::kPoisonPixel);
+  const ConvergedRender done = renderConverged(
+      scene, camera, {}, {image.pixels.data(), kWidth, kHeight, MemorySpace::Host}, 60.0);
+  ASSERT_TRUE(done.converged);
+  EXPECT_EQ(scene.streamed()->stats().pointsDrawn, 24u * 20 * 20) << "every point";
+  EXPECT_EQ(test::countDifferentPixels(image, renderFiles({vpc.string()})), 0u)
+      << "as the local VPC";
+}
+
+TEST_F(RemoteScene, UnreadTilesShowAsTheirDensityUntilTheirPointsReplaceIt) {
+  const std::filesystem::path folder = dir_.file("density");
+  std::filesystem::create_directories(folder);
+  std::vector<std::filesystem::path> tiles;
+  for (int i = 0; i < 8; ++i) {
+    tiles.push_back(
+        test::writeCopcTile(folder / ("t" + std::to_string(i) + ".copc.laz"), i % 4, i / 4, 20));
+  }
+  buildVirtualPointCloud(folder / "set.vpc", tiles);
+  for (const auto& tile : tiles) server_.putFile("d/" + tile.filename().string(), tile.string());
+  server_.putFile("d/set.vpc", (folder / "set.vpc").string());
+  const ScenePlan plan = planScene({.files = {server_.url("d/set.vpc")}}, {});
+  auto renderer = createRenderer("cpu", plan.rendererOptions());
+  Scene scene(plan, {}, *renderer);
+  const Camera camera =
+      startCamera(scene.kind(), scene.worldBounds(), float(kWidth) / float(kHeight), {});
+  // No tile can be read within 1 s: what is drawn meanwhile stands in for them.
+  server_.faults().delayMs = 1000;
+  const auto start = std::chrono::steady_clock::now();
+  uint64_t standIn = 0;
+  while (standIn == 0 &&
+         std::chrono::steady_clock::now() - start < std::chrono::milliseconds(500)) {
+    scene.update(camera, kWidth, kHeight);
+    standIn = scene.streamed()->stats().pointsDrawn;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_GT(standIn, 0u) << "each unread tile's density";
+  EXPECT_FALSE(scene.converged()) << "stand-ins are not the tiles";
+  server_.faults().delayMs = 0;
+  Image image(kWidth, kHeight, test::kPoisonPixel);
+  const ConvergedRender done = renderConverged(
+      scene, camera, {}, {image.pixels.data(), kWidth, kHeight, MemorySpace::Host}, 60.0);
+  ASSERT_TRUE(done.converged);
+  EXPECT_EQ(scene.streamed()->stats().pointsDrawn, 8u * 20 * 20) << "the tiles' own points only";
+}
+
+TEST_F(RemoteScene, AVpcSceneClosedWhileItsTilesAreReadAheadEndsAtOnce) {
+  const std::filesystem::path folder = dir_.file("ahead");
+  std::filesystem::create_directories(folder);
+  std::vector<std::filesystem::path> tiles;
+  for (int i = 0; i < 40; ++i) {
+    tiles.push_back(
+        test::writeCopcTile(folder / ("t" + std::to_string(i) + ".copc.laz"), i % 8, i / 8, 10));
+  }
+  buildVirtualPointCloud(folder / "set.vpc", tiles);
+  for (const auto& tile : tiles) server_.putFile("a/" + tile.filename().string(), tile.string());
+  server_.putFile("a/set.vpc", (folder / "set.vpc").string());
+  const ScenePlan plan = planScene({.files = {server_.url("a/set.vpc")}}, {});
+  const auto start = std::chrono::steady_clock::now();
+  {
+    auto renderer = createRenderer("cpu", plan.rendererOptions());
+    Scene scene(plan, {}, *renderer);
+    server_.faults().delayMs = 200;  // every tile's read still under way when the scene goes
+    const Camera camera =
+        startCamera(scene.kind(), scene.worldBounds(), float(kWidth) / float(kHeight), {});
+    for (int frame = 0; frame < 3; ++frame) scene.update(camera, kWidth, kHeight);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  // The reads in flight finish (one round trip each), the queued ones are dropped.
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 5.0);
+  EXPECT_LT(server_.requests(), 1u + 40u) << "not every queued tile was read";
+  server_.faults().delayMs = 0;
 }
 
 TEST_F(RemoteScene, FaultsWhileStreamingAreRetriedAndChangeNoPixel) {

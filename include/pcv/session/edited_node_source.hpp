@@ -29,6 +29,12 @@ class EditedNodeSource final : public NodeSource {
   void prefetchNodes(const std::vector<size_t>& nodes) const noexcept override {
     inner_->prefetchNodes(nodes);
   }
+  /// The inner source's tiles read on demand and the trees they grow (a dataset opened from
+  /// its index), as they are: edits apply to their nodes once decoded.
+  bool readsOnDemand(size_t node) const override { return inner_->readsOnDemand(node); }
+  std::vector<TreeGrowth> growthSince(size_t known) const override {
+    return inner_->growthSince(known);
+  }
 
  private:
   std::shared_ptr<const NodeSource> inner_;

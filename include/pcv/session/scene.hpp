@@ -91,6 +91,8 @@ class Scene {
   bool converged() const;
   /// Errors of streamed nodes that could not be decoded (each once).
   std::vector<std::string> takeErrors();
+  /// Tiles read on demand that disagreed with the dataset's index or were skipped (each once).
+  std::vector<std::string> takeWarnings();
   Renderer& renderer() { return renderer_; }
   /// Where the scene says what it does.
   const SessionReport& report() const { return options_.report; }

@@ -43,12 +43,26 @@ struct NodeForest {
   std::vector<SourceNode> nodes;
 };
 
+/// A tree a source learned after it was opened: its root stood for data not read yet (a tile
+/// that a dataset's index describes, read when the view first wanted it), and is now what the
+/// data says. The root keeps its index; the tree's other nodes join the forest at the end.
+struct TreeGrowth {
+  size_t root = 0;           ///< the node that stood for the tree, in forest() (its index stays)
+  SourceNode rootNode;       ///< what the root is now (its real cube and point count)
+  double rootSpacing = 0.0;  ///< the tree's, as SourceTree::rootSpacing
+  /// The tree's other nodes, numbered on from the forest as grown so far: forest().nodes.size()
+  /// plus the nodes of every growth before this one.
+  std::vector<SourceNode> nodes;
+  std::string warning;  ///< where the data disagrees with what stood for it (empty: it agrees)
+};
+
 /// The interface every streamable source implements. Implementations live in stream/ (adapters
 /// over io/ readers such as CopcFile), so io/ stays below stream/ and knows nothing of it.
 class NodeSource {
  public:
   virtual ~NodeSource() = default;
-  /// The hierarchy, fixed for the source's life.
+  /// The hierarchy as opened, fixed for the source's life (trees read later come through
+  /// growthSince()).
   virtual const NodeForest& forest() const = 0;
   /// The world position every decoded node's points are offsets from.
   virtual const glm::dvec3& origin() const = 0;
@@ -64,6 +78,20 @@ class NodeSource {
   /// their bytes together, several requests in flight; others ignore it. Never throws: a fault
   /// is met again, and reported, by decodeNode.
   virtual void prefetchNodes(const std::vector<size_t>& nodes) const noexcept { (void)nodes; }
+  /// Whether decoding `node` reads data the source has not opened yet (the stand-in root of a
+  /// tile known from a dataset's index): a stream does not decode such a node at open.
+  virtual bool readsOnDemand(size_t node) const {
+    (void)node;
+    return false;
+  }
+  /// The trees grown since the first `known` (in order; none for a source whose forest is whole
+  /// from the start). Node indices past forest().nodes.size() are those the growths give, and
+  /// decodeNode() takes them once they are returned here. Safe to call from several threads;
+  /// each caller keeps its own count, so several clouds may stream one source.
+  virtual std::vector<TreeGrowth> growthSince(size_t known) const {
+    (void)known;
+    return {};
+  }
 };
 
 }  // namespace pcv

@@ -21,6 +21,11 @@ class OctreeIndex {
   /// One tree: forestOf(hierarchy).
   explicit OctreeIndex(const CopcHierarchy& hierarchy);
 
+  /// Takes in a tree the source learned after opening (NodeSource::growthSince): its root
+  /// becomes growth.rootNode and its other nodes are appended, numbered from size() on, linked
+  /// to their parents by their keys.
+  void grow(const TreeGrowth& growth);
+
   size_t size() const { return nodes_.size(); }
   /// The level-0 node of each tree that has one, in tree order.
   const std::vector<int32_t>& roots() const { return roots_; }

@@ -69,8 +69,11 @@ class StreamedCloud {
   /// `renderer` must outlive the cloud; the cloud reserves options.gpuMemoryBytes of its point
   /// memory (Renderer::reservePool), and other sets may be added beside. Decodes the first
   /// tree's root at once (the colouring's range comes from it); the other roots stream like any
-  /// node. Throws InputError when the GPU budget cannot hold the largest root, OutOfMemoryError
-  /// when the renderer cannot reserve it.
+  /// node. A first root read on demand (NodeSource::readsOnDemand: a dataset opened from its
+  /// index) is not decoded: the colouring comes from the request and the forest's box, and
+  /// opening reads nothing. Trees the source grows later join at the next update(). Throws
+  /// InputError when the GPU budget cannot hold the largest root, OutOfMemoryError when the
+  /// renderer cannot reserve it.
   StreamedCloud(std::shared_ptr<const NodeSource> source, Renderer& renderer,
                 const StreamingOptions& options);
   /// A COPC file: the source is a CopcNodeSource over it.
@@ -106,8 +109,16 @@ class StreamedCloud {
   uint64_t maxPointBudget() const { return maxPointBudget_; }
   /// Nodes that could not be decoded (each reported once).
   std::vector<std::string> takeErrors();
+  /// Where a tile read on demand disagreed with what the dataset's index said of it (each said
+  /// once; the tile's own header is what is drawn).
+  std::vector<std::string> takeWarnings();
   /// Where `node` stands after the last update() (cheap: no lock, for lists of thousands).
   NodeState nodeState(size_t node) const;
+  /// The points of `node` as the stream knows it (a tile read on demand: as its header says
+  /// once its tree has grown in); 0 for a node it does not know yet.
+  uint64_t nodePoints(size_t node) const {
+    return node < tree_.size() ? tree_.node(node).pointCount : 0;
+  }
   /// Why `node` failed; null unless nodeState(node) is Failed.
   const std::string* nodeError(size_t node) const;
 
@@ -115,11 +126,19 @@ class StreamedCloud {
   struct Resident {
     PointSetId set = 0;
     uint64_t lastFrame = 0;  ///< the frame that last drew it
+    uint64_t points = 0;     ///< in its set
+    /// A stand-in for data not read yet (a tile's density from a dataset's index): drawn, but
+    /// the node is not done, and its tree's growth replaces it.
+    bool standIn = false;
   };
+  /// Takes in the trees the source grew since the last frame (tiles read on demand).
+  void growTrees();
   void addDecoded();
   /// Moves the loader's failures into errors_ and failed_.
   void takeFailures();
-  void makeResident(uint32_t node, PointSetId set);
+  void makeResident(uint32_t node, PointSetId set, uint64_t points, bool standIn = false);
+  /// Resident with its own points, not a stand-in.
+  bool drawnForReal(size_t node) const { return resident_[node] && !resident_[node]->standIn; }
   bool evictOneNotIn(const std::vector<bool>& wanted);
   void evict(size_t node);
   void repack();
@@ -142,6 +161,8 @@ class StreamedCloud {
   uint64_t rootPoints_ = 0;
   StreamingStats stats_;
   std::vector<std::string> errors_;                   // not yet taken
+  std::vector<std::string> warnings_;                 // not yet taken
+  size_t growthsTaken_ = 0;                           // of the source's growthSince()
   std::unordered_map<uint32_t, std::string> failed_;  // every node that failed, and why
   std::unique_ptr<NodeLoader> loader_;                // last: its threads stop first
 };

@@ -38,9 +38,11 @@ struct TileForestOptions {
 /// The forest of `tiles`: the overview (its overview files, else when asked for and there are
 /// LAS/LAZ tiles or COPC roots within the limit), then the
 /// tiles in their order; the forest's origin is its first tree's. Reads every COPC tile's
-/// hierarchy and every LAS/LAZ tile's sample, on all cores: every hierarchy page, since a
-/// NodeSource's forest is fixed for its life (about 80 bytes a node). Throws InputError when a
-/// tile set is empty or a tile's hierarchy or chunk table is broken.
+/// hierarchy and every LAS/LAZ tile's sample, on all cores: every hierarchy page (about 80 bytes
+/// a node). Tiles known from the index (Tile::fromIndex) are not read: each is a stand-in root
+/// read when the stream first wants it (deferred_tile_source.hpp), its tree then grown into the
+/// forest (NodeSource::growthSince); they take no part in the overview. Throws InputError when
+/// a tile set is empty or a tile's hierarchy or chunk table is broken.
 std::shared_ptr<const ForestNodeSource> openTileForest(const TileSet& tiles,
                                                        const TileForestOptions& options = {});
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -31,7 +32,20 @@ struct Tile {
   bool hasColor = false;
   std::vector<std::string> attributes;
   CoordinateSystem crs;  ///< FileSummary::crs (compared between tiles)
+  /// Known from a dataset's index (a VPC item's pc:count, proj:bbox and CRS, the format by the
+  /// file's name) without reading the tile: `hasColor` is assumed and `attributes` left empty
+  /// (the tile is taken to have copcPointAttributes(), not stored once per tile) until its
+  /// header is read, when the stream first wants it (deferred_tile_source.hpp). False: read
+  /// from the tile's header.
+  bool fromIndex = false;
 };
+
+/// The attributes every COPC point format (6, 7 and 8) carries, as pcv's LAS reader names them:
+/// what a tile known from an index is taken to have until it is read.
+const std::vector<std::string>& copcPointAttributes();
+
+/// Tiles a dataset's index describes, by location (expandTilePaths fills it from VPCs).
+using TileIndex = std::unordered_map<std::string, Tile>;
 
 /// The tiles of a dataset, in the order given (folders: their files sorted by path).
 struct TileSet {
@@ -44,6 +58,9 @@ struct TileSet {
   /// the tiles as one COPC file, or one per square of --overview-length). When there are some,
   /// they make the first image instead of the tiles' samples (tile_forest.hpp).
   std::vector<std::string> overviews;
+  /// --skip-bad-tiles: a tile known from the index that cannot be read when wanted is left
+  /// out with a warning (else its failure is an error, as a header that cannot be read is).
+  bool skipBadTiles = false;
 
   size_t count(TileFormat format) const;
 };
@@ -58,10 +75,14 @@ bool hasTileExtension(const std::string& path);
 /// and every QGIS virtual point cloud (.vpc) by its tiles, in its order; files stay as given.
 /// A VPC (a path or a URL) gives its tiles' locations: local paths, or URLs read by range
 /// requests (pcv/io/remote_source.hpp); a remote VPC's are URLs only (resolveVpcHref). A tile
-/// that a VPC lists twice is kept once, with a line in `warnings` (when given). Throws
-/// InputError for a folder or VPC without tiles, a path that is not there, or a refused href.
+/// that a VPC lists twice is kept once, with a line in `warnings` (when given). With `index`,
+/// every VPC item that states its tile's pc:count and proj:bbox and names a COPC file
+/// (.copc.laz) is described there from the VPC alone (Tile::fromIndex); other items' tiles are
+/// left to their headers. Throws InputError for a folder or VPC without tiles, a path that is
+/// not there, or a refused href.
 std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths,
-                                         std::vector<std::string>* warnings = nullptr);
+                                         std::vector<std::string>* warnings = nullptr,
+                                         TileIndex* index = nullptr);
 
 /// The overview point clouds that the VPCs among `paths` name (distinct, in order of first use,
 /// local files that exist and are COPC by name; URLs and missing files are left out, as a
@@ -77,8 +98,15 @@ bool namesDataset(const std::vector<std::string>& paths);
 /// coordinate systems (files merged in core never did). The first tile that fails ends the work
 /// (tiles after it are not started). With `skipped` (--skip-bad-tiles), every tile is tried and
 /// those that fail are left out, a line each in `skipped`; it throws only when none is left.
+/// With `index`, the files it describes are taken from it and not read (their tiles open when
+/// the stream first wants them); the others' headers are read as above.
 TileSet describeTiles(const std::vector<std::string>& files,
-                      std::vector<std::string>* skipped = nullptr);
+                      std::vector<std::string>* skipped = nullptr,
+                      const TileIndex* index = nullptr);
+
+/// What the header of the tile at `path` says. Throws InputError naming the file for one that
+/// is not LAS, LAZ or COPC or whose header is broken.
+Tile describeTile(const std::string& path);
 
 /// Throws InputError naming two tiles when `set`'s tiles state different coordinate systems (the
 /// bytes of their LASF_Projection WKT and GeoTIFF records differ, a tile stating none included).

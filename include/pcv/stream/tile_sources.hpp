@@ -19,6 +19,9 @@
 
 namespace pcv {
 
+/// `cloud` with its points as offsets from `origin` (added in double, so each rounds once).
+PointCloud pointsMovedTo(PointCloud cloud, const glm::dvec3& origin);
+
 /// The attributes of `tile` that `options` ask for, in the tile's order.
 std::vector<std::string> attributesRead(const Tile& tile, const ReadOptions& options);
 

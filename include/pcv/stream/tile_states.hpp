@@ -30,7 +30,8 @@ struct TileStatus {
 };
 
 /// The state of `member` of `forest` (a tile: firstTileMember() + its index) in `cloud`, which
-/// streams `forest`. Costs one look per node of the tile.
+/// streams `forest`. Costs one look per node of the tile (the nodes it grew too, when it was
+/// read on demand; their counts as `cloud` knows them).
 TileStatus tileStatus(const StreamedCloud& cloud, const ForestNodeSource& forest, size_t member);
 
 }  // namespace pcv
