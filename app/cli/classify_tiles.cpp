@@ -120,10 +120,7 @@ std::optional<ClassifyTilesSummary> runClassifyTiles(const ClassifyTilesRun& run
   } catch (const std::exception& error) {
     planError = error.what();
   }
-  if (ranks->anyRank(!planError.empty())) {
-    if (planError.empty()) throw Error(who + "another rank could not plan the tiles");
-    throw InputError(who + planError);
-  }
+  agreeThatPlanningWorked(*ranks, planError, who);
   if (!run.outputDir.empty()) {
     std::error_code ignored;
     std::filesystem::create_directories(run.outputDir, ignored);
@@ -136,21 +133,11 @@ std::optional<ClassifyTilesSummary> runClassifyTiles(const ClassifyTilesRun& run
     // Ctrl+C stops the tiles being written (no temporary file left) and ends the run as the
     // signal would; tiles written before stay written.
     InterruptSignals signals(stop);
-    try {
-      outcomes = classifyTiles(
+    outcomes = runRankShare(*ranks, signals, who, [&] {
+      return classifyTiles(
           plan, mine, run.settings,
           {.memoryBytes = memoryOfRank(run.memoryBytes, ranks->localSize()), .cancel = &stop});
-    } catch (const ConversionCancelled&) {
-      signals.endAsSignalled();  // the launcher ends the other ranks as well
-      throw;
-    } catch (const std::exception& error) {
-      // Not a tile's failure (those are outcomes): the ranks cannot meet again.
-      if (ranks->size() > 1) {
-        std::fprintf(stderr, "pcv: %serror: %s\n", who.c_str(), error.what());
-        ranks->abortAll(1);
-      }
-      throw;
-    }
+    });
   }
   size_t failures = 0;
   for (const TileClassificationOutcome& o : outcomes) {

@@ -237,10 +237,7 @@ void runConvertTiles(const ConvertTilesOptions& options) {
   } catch (const std::exception& error) {
     planError = error.what();
   }
-  if (ranks->anyRank(!planError.empty())) {
-    if (planError.empty()) throw Error(who + "another rank could not plan the tiles");
-    throw InputError(who + planError);
-  }
+  agreeThatPlanningWorked(*ranks, planError, who);
   std::error_code ignored;
   std::filesystem::create_directories(plan.vpc.parent_path(), ignored);
 
@@ -251,25 +248,18 @@ void runConvertTiles(const ConvertTilesOptions& options) {
     InterruptSignals signals(progress.cancel);
     std::unique_ptr<ProgressBar> bar;
     if (!options.quiet && rank == 0) bar = tilesBar(progress);
-    try {
-      outcomes = convertTiles(plan.jobs, mine,
-                              {.memoryBytes = memoryOfRank(options.memoryBytes, ranks->localSize()),
-                               .tempDirectory = options.temporaryDirectory,
-                               .maxPointsPerNode = options.nodePoints,
-                               .pointFormat = options.pointFormat},
-                              &progress);
-    } catch (const ConversionCancelled&) {
-      bar.reset();
-      signals.endAsSignalled();  // the launcher ends the other ranks as well
-      throw;
-    } catch (const std::exception& error) {
-      // Not a tile's failure (those are outcomes): the ranks cannot meet again.
-      if (ranks->size() > 1) {
-        std::fprintf(stderr, "pcv: %serror: %s\n", who.c_str(), error.what());
-        ranks->abortAll(1);
-      }
-      throw;
-    }
+    outcomes = runRankShare(
+        *ranks, signals, who,
+        [&] {
+          return convertTiles(
+              plan.jobs, mine,
+              {.memoryBytes = memoryOfRank(options.memoryBytes, ranks->localSize()),
+               .tempDirectory = options.temporaryDirectory,
+               .maxPointsPerNode = options.nodePoints,
+               .pointFormat = options.pointFormat},
+              &progress);
+        },
+        [&] { bar.reset(); });  // the bar's line ends before the process does
   }
   for (const TileOutcome& o : outcomes) {
     if (!o.done) std::fprintf(stderr, "pcv: %serror: %s\n", who.c_str(), o.error.c_str());

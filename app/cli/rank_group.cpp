@@ -93,4 +93,11 @@ uint64_t memoryOfRank(uint64_t memoryBytes, int localRanks) {
   return memoryBytes / uint64_t(localRanks);
 }
 
+void agreeThatPlanningWorked(RankGroup& ranks, const std::string& planError,
+                             const std::string& who) {
+  if (!ranks.anyRank(!planError.empty())) return;
+  if (planError.empty()) throw Error(who + "another rank could not plan the tiles");
+  throw InputError(who + planError);
+}
+
 }  // namespace pcv::app

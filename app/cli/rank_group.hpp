@@ -5,9 +5,15 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "options/interrupt_signals.hpp"
+#include "pcv/io/copc_writer.hpp"  // ConversionCancelled
 
 namespace pcv::app {
 
@@ -43,5 +49,32 @@ uint64_t memoryOfRank(uint64_t memoryBytes, int localRanks);
 
 /// Whether pcv was built with MPI.
 bool builtWithMpi();
+
+/// Every rank learns whether planning worked everywhere (collective): throws InputError with
+/// this rank's `planError`, or Error when another rank's planning failed; returns when none did.
+void agreeThatPlanningWorked(RankGroup& ranks, const std::string& planError,
+                             const std::string& who);
+
+/// Runs this rank's share of a tiled run (`work`) and returns what it returns. Ctrl+C
+/// (ConversionCancelled) ends the process as the signal would, after `onCancel` (may be empty),
+/// and the launcher ends the other ranks; any other error is not a tile's (those are outcomes)
+/// and the ranks cannot meet again: with several, every rank is ended after it is said.
+template <typename Work>
+auto runRankShare(RankGroup& ranks, const InterruptSignals& signals, const std::string& who,
+                  Work&& work, const std::function<void()>& onCancel = {}) -> decltype(work()) {
+  try {
+    return work();
+  } catch (const ConversionCancelled&) {
+    if (onCancel) onCancel();
+    signals.endAsSignalled();
+    throw;
+  } catch (const std::exception& error) {
+    if (ranks.size() > 1) {
+      std::fprintf(stderr, "pcv: %serror: %s\n", who.c_str(), error.what());
+      ranks.abortAll(1);
+    }
+    throw;
+  }
+}
 
 }  // namespace pcv::app

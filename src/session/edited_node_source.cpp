@@ -24,7 +24,21 @@ EditedNodeSource::EditedNodeSource(std::shared_ptr<const NodeSource> inner,
 }
 
 PointCloud EditedNodeSource::decodeNode(size_t node) const {
+  // A tile not read yet decodes to a stand-in of its density, not to its points: nothing to
+  // edit (and it may lack what the edits' filters read). Still unread after the decode: it
+  // was a stand-in. Read meanwhile: either, so the edits apply where they can.
+  const bool unread = inner_->readsOnDemand(node);
   PointCloud cloud = inner_->decodeNode(node);
+  if (unread && inner_->readsOnDemand(node)) return cloud;
+  if (unread) {
+    try {
+      applyEditsToCloud(cloud, edits_);
+    } catch (const InputError&) {
+      return cloud;  // a stand-in without the attributes the filters read
+    }
+    dropWithheldPoints(cloud);
+    return cloud;
+  }
   applyEditsToCloud(cloud, edits_);
   dropWithheldPoints(cloud);
   return cloud;

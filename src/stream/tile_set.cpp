@@ -42,21 +42,8 @@ Tile describeTile(const std::string& path) {
 }
 
 const std::vector<std::string>& copcPointAttributes() {
-  static const std::vector<std::string> names{"intensity",
-                                              "classification",
-                                              "return_number",
-                                              "number_of_returns",
-                                              "synthetic",
-                                              "key_point",
-                                              "withheld",
-                                              "overlap",
-                                              "scanner_channel",
-                                              "scan_direction",
-                                              "edge_of_flight_line",
-                                              "user_data",
-                                              "scan_angle",
-                                              "point_source_id",
-                                              "gps_time"};
+  // COPC files hold point formats 6, 7 or 8: 6's fields are those all three carry.
+  static const std::vector<std::string> names = lasPointAttributes(6);
   return names;
 }
 

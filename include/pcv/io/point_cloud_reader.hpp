@@ -119,6 +119,11 @@ struct ReadOptions {
   }
 };
 
+/// The attributes a LAS, LAZ or COPC file of point format `pointFormat` (0-10) carries besides
+/// its positions and colours, extra bytes aside, in the order its reads give them (what `pcv
+/// info` lists of such a file).
+std::vector<std::string> lasPointAttributes(int pointFormat);
+
 /// Whether LAS, LAZ and COPC reads decode the field `name` when ReadOptions do not name it:
 /// intensity, classification and the return numbers, what colouring and filters use most.
 bool lasAttributeReadByDefault(const std::string& name);

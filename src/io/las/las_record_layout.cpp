@@ -155,6 +155,16 @@ RecordLayout lasRecordLayout(const LasHeader& header, const ReadOptions* options
 
 namespace pcv {
 
+std::vector<std::string> lasPointAttributes(int pointFormat) {
+  io::LasHeader header;
+  header.versionMajor = 1;
+  header.versionMinor = 4;
+  header.pointFormat = std::clamp(pointFormat, 0, 10);
+  header.formatByte = uint8_t(header.pointFormat);
+  header.recordLength = io::kLasFormatBytes[header.pointFormat];
+  return io::lasRecordLayout(header).attributeNames;
+}
+
 bool lasAttributeReadByDefault(const std::string& name) {
   return name == "intensity" || name == "classification" || name == "return_number" ||
          name == "number_of_returns";
