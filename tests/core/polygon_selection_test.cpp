@@ -8,21 +8,12 @@
 
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/core/error.hpp"
+#include "plan_camera.hpp"
 
 namespace pcv {
 namespace {
 
-/// A plan view 100 units across over a 1000 x 500 window: 10 px per unit, centred on (0, 0).
-Camera planCamera() {
-  Camera camera;
-  camera.projection = Projection::Orthographic;
-  turnToOrthoView(camera, OrthoView::Plan);
-  camera.eye = {0.0, 0.0, 100.0};
-  camera.orthoWidth = 100.0;
-  camera.nearPlane = 1.0f;
-  camera.farPlane = 1000.0f;
-  return camera;
-}
+using test::planCamera;
 
 TEST(PolygonSelection, PlanViewTriangleSelectsExactlyItsInside) {
   // Window (500, 250) is world (0, 0); y grows downwards in the window, +y upwards in the world.
