@@ -56,7 +56,9 @@ ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   // A VPC's items that describe their tiles (count, box, CRS, a COPC name) make the index those
   // tiles open from: their headers are read when the stream first wants them.
   TileIndex index;
-  plan.files = folder ? expandTilePaths(sources.files, &plan.warnings, &index) : sources.files;
+  std::vector<std::string> overviews;  // each VPC parsed once: its tiles and overviews
+  plan.files =
+      folder ? expandTilePaths(sources.files, &plan.warnings, &index, &overviews) : sources.files;
   plan.clouds = sources.clouds;
   plan.demo = sources.demo;
   if (!sources.files.empty()) {
@@ -89,7 +91,7 @@ ScenePlan planScene(const SceneSources& sources, const StreamLimits& limits) {
   if (folder || (plan.files.size() > 1 && namedAsTiles(plan.files))) {
     auto tiles = std::make_shared<TileSet>(
         describeTiles(plan.files, limits.skipBadTiles ? &plan.warnings : nullptr, &index));
-    tiles->overviews = datasetOverviews(sources.files);
+    tiles->overviews = std::move(overviews);
     tiles->skipBadTiles = limits.skipBadTiles;
     const bool anyCopc = tiles->count(TileFormat::Copc) > 0;
     if (!folder && !anyCopc) {

@@ -104,12 +104,32 @@ std::optional<Tile> tileFromIndex(const VirtualPointCloud& vpc, const VpcTile& i
               .fromIndex = true};
 }
 
+/// The overviews a parsed VPC at `path` names that a dataset opens with (local COPC files that
+/// exist; a remote VPC's are URLs, which it opens without), appended to `overviews` once each.
+void appendOverviews(const std::string& path, const VirtualPointCloud& vpc,
+                     std::vector<std::string>& overviews) {
+  if (isRemoteLocation(path)) return;
+  for (const VpcTile& tile : vpc.tiles) {
+    for (const std::string& overview : tile.overviews) {
+      std::error_code error;
+      if (isUrl(overview) || !std::filesystem::is_regular_file(overview, error)) continue;
+      if (!lowerCase(overview).ends_with(".copc.laz")) continue;
+      if (std::find(overviews.begin(), overviews.end(), overview) == overviews.end()) {
+        overviews.push_back(overview);
+      }
+    }
+  }
+}
+
 /// The tiles of the VPC at `path` (local paths or URLs), in its order, appended to `files`; an
 /// item whose file an earlier item of the VPC names already is left out with a warning, so the
-/// tile is drawn once. With `index`, the items that describe their tiles enough go there.
+/// tile is drawn once. With `index`, the items that describe their tiles enough go there; with
+/// `overviews`, the overviews it names (appendOverviews), from the same parse.
 void appendVpcTiles(const std::string& path, std::vector<std::string>& files,
-                    std::vector<std::string>* warnings, TileIndex* index) {
+                    std::vector<std::string>* warnings, TileIndex* index,
+                    std::vector<std::string>* overviews) {
   const VirtualPointCloud vpc = readVirtualPointCloud(path);
+  if (overviews) appendOverviews(path, vpc, *overviews);
   if (vpc.tiles.empty()) {
     throw InputError(locationForMessages(path) + ": the virtual point cloud lists no tile");
   }
@@ -143,16 +163,7 @@ std::vector<std::string> datasetOverviews(const std::vector<std::string>& paths)
   for (const std::string& path : paths) {
     // A remote VPC's overviews are URLs, which a dataset opens without: it is not read again.
     if (!namesVpc(path) || isRemoteLocation(path)) continue;
-    for (const VpcTile& tile : readVirtualPointCloud(path).tiles) {
-      for (const std::string& overview : tile.overviews) {
-        std::error_code error;
-        if (isUrl(overview) || !std::filesystem::is_regular_file(overview, error)) continue;
-        if (!lowerCase(overview).ends_with(".copc.laz")) continue;
-        if (std::find(overviews.begin(), overviews.end(), overview) == overviews.end()) {
-          overviews.push_back(overview);
-        }
-      }
-    }
+    appendOverviews(path, readVirtualPointCloud(path), overviews);
   }
   return overviews;
 }
@@ -166,12 +177,13 @@ bool namesDataset(const std::vector<std::string>& paths) {
 }
 
 std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths,
-                                         std::vector<std::string>* warnings, TileIndex* index) {
+                                         std::vector<std::string>* warnings, TileIndex* index,
+                                         std::vector<std::string>* overviews) {
   std::vector<std::string> files;
   for (const std::string& path : paths) {
     std::error_code error;
     if (namesVpc(path)) {  // a local file or a URL
-      appendVpcTiles(path, files, warnings, index);
+      appendVpcTiles(path, files, warnings, index, overviews);
       continue;
     }
     if (isRemoteLocation(path) || !std::filesystem::is_directory(path, error)) {

@@ -78,11 +78,13 @@ bool hasTileExtension(const std::string& path);
 /// that a VPC lists twice is kept once, with a line in `warnings` (when given). With `index`,
 /// every VPC item that states its tile's pc:count and proj:bbox and names a COPC file
 /// (.copc.laz) is described there from the VPC alone (Tile::fromIndex); other items' tiles are
-/// left to their headers. Throws InputError for a folder or VPC without tiles, a path that is
-/// not there, or a refused href.
+/// left to their headers. With `overviews`, the VPCs' overviews (datasetOverviews) are
+/// gathered from the same parse of each VPC. Throws InputError for a folder or VPC without
+/// tiles, a path that is not there, or a refused href.
 std::vector<std::string> expandTilePaths(const std::vector<std::string>& paths,
                                          std::vector<std::string>* warnings = nullptr,
-                                         TileIndex* index = nullptr);
+                                         TileIndex* index = nullptr,
+                                         std::vector<std::string>* overviews = nullptr);
 
 /// The overview point clouds that the VPCs among `paths` name (distinct, in order of first use,
 /// local files that exist and are COPC by name; URLs and missing files are left out, as a
