@@ -1,7 +1,8 @@
 // A class change in the viewer, timed: a file read whole as the viewer reads it (coloured by
 // class, with its filter data), then edits that set the class of the points in a box holding a
-// given share of them, alternately 6 and 2, each shown with SceneModel::setEdits (the classes
-// applied on the host, the set's colours and filter words replaced in place), and one delete of
+// given share of them, alternately 6 and 2, each shown with SceneModel::pushEdit (the class
+// applied on the host, the set's colours and filter words replaced in place), the whole list
+// shown again (as undo does), and one delete of
 // the same box (the set laid out again, for comparison). Prints the median and range of the
 // times over the runs. On a GPU backend the renderer's work is waited for by drawing a frame.
 //   pcv_edit_benchmark FILE [--backend cpu|cuda|vulkan] [--share 0.01] [--runs 9]
@@ -79,15 +80,24 @@ int main(int argc, char** argv) {
   // A host target: render() returns once the frame is in `pixels`, the edit's work done.
   const auto frame = [&] { renderer->render(view, {}, target); };
   frame();
-  std::vector<double> changes;
+  // A new edit (the Edit tool's action: only it applied to the points as they are) and the
+  // whole list shown again (undo and redo: the values read restored, every edit applied).
+  std::vector<double> changes, wholeLists;
   for (int run = 0; run < runs; ++run) {
     edit.classification = run % 2 == 0 ? 6 : 2;
     const Clock::time_point start = Clock::now();
-    scene.setEdits({edit});
+    scene.pushEdit(edit);
     frame();
     changes.push_back(millisecondsSince(start));
   }
   print("class change + next frame", changes);
+  for (int run = 0; run < runs; ++run) {
+    const Clock::time_point start = Clock::now();
+    scene.setEdits(scene.edits());
+    frame();
+    wholeLists.push_back(millisecondsSince(start));
+  }
+  print("every edit again (undo) + frame", wholeLists);
   std::vector<double> frames;
   for (int run = 0; run < runs; ++run) {
     const Clock::time_point start = Clock::now();

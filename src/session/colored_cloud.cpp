@@ -61,6 +61,18 @@ std::vector<uint64_t> ColoredCloud::setEdits(std::vector<PointEdit> edits) {
   return selected;
 }
 
+uint64_t ColoredCloud::pushEdit(PointEdit edit) {
+  if (!keepsReadValues_) {
+    keepReadValues(0);
+    keepsReadValues_ = true;
+  }
+  const std::vector<PointEdit> one = {edit};
+  // A filter over an attribute the points lack throws before any point changes.
+  const std::vector<uint64_t> selected = applyEditsToCloud(cloud_, one);
+  edits_.push_back(std::move(edit));
+  return selected[0];
+}
+
 void ColoredCloud::reapplyEdits(std::vector<uint64_t>* selected) {
   // Made where missing by the first edit, then written back as read.
   for (const char* name : {"classification", "withheld"}) {

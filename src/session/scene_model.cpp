@@ -258,6 +258,20 @@ void SceneModel::setHighlight(std::optional<PointSelection> selection) {
   if (!parts_.inCore.colored().refreshInPlace()) recolor();
 }
 
+void SceneModel::pushEdit(PointEdit edit) {
+  ++editsVersion_;
+  parts_.inCore.colored().setHighlight(std::nullopt);  // the selection shown was acted on
+  try {
+    parts_.inCore.colored().pushEdit(edit);
+  } catch (const InputError& error) {
+    report_.fail(std::string("cannot show the edit: ") + error.what());
+    return;
+  }
+  edits_.push_back(std::move(edit));
+  reopenStream();
+  if (!parts_.inCore.colored().refreshInPlace()) recolor();
+}
+
 void SceneModel::editsSaved() {
   edits_.clear();
   ++editsVersion_;

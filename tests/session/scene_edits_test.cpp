@@ -2,6 +2,7 @@
 // beside it lose exactly the points an edit deletes (as many as the save would withhold), the
 // stream's nodes decoded again with the edit applied; no edits give every point back; a filter
 // over an attribute the points lack is an error said, not shown.
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -139,6 +140,46 @@ TEST(SceneEdits, AClassChangeRecoloursTheSetInPlaceADeleteLaysItOutAgain) {
   EXPECT_EQ(test::countLitPixels(test::renderToImage(*renderer, view, {}), RenderSettings{}.background),
             0u);
   EXPECT_TRUE(errors.take().empty());
+}
+
+TEST(SceneEdits, APushedEditShowsAsTheWholeListDoes) {
+  test::TempDir dir;
+  const std::string las = test::writeGridLas(dir.file("grid.las")).string();
+  const auto classesAfter = [&](bool pushed) {
+    std::unique_ptr<Renderer> renderer = createRenderer("cpu");
+    SceneModel scene(*renderer, DemoCylinders{.pointCount = 1000, .seed = 1},
+                     ColoringOptions{.mode = ColorMode::Classification});
+    scene.open({las}, true);
+    for (int i = 0; i < 2000 && (scene.loading() || !scene.parts().inCore.colored().set()); ++i) {
+      scene.poll();
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    // West set to 6, then what is 6 in a box across the middle set to 9.
+    std::vector<PointEdit> edits = deleteWest();
+    edits[0].action = EditAction::SetClass;
+    edits[0].classification = 6;
+    PointEdit second;
+    second.selection.clip.box =
+        ClipBox{.min = {500025.0, 4999000.0, -1000.0}, .max = {500075.0, 5001000.0, 1000.0}};
+    second.selection.filter.classes = parseClassList("6", "classes");
+    second.action = EditAction::SetClass;
+    second.classification = 9;
+    edits.push_back(second);
+    if (pushed) {
+      for (const PointEdit& edit : edits) scene.pushEdit(edit);
+    } else {
+      scene.setEdits(edits);
+    }
+    EXPECT_EQ(scene.edits().size(), 2u);
+    std::vector<double> classes;
+    const ScalarAttribute* values = scene.parts().inCore.cloud().findAttribute("classification");
+    for (uint64_t i = 0; i < values->size(); ++i) classes.push_back(values->value(i));
+    return classes;
+  };
+  const std::vector<double> pushed = classesAfter(true), whole = classesAfter(false);
+  EXPECT_EQ(pushed, whole);
+  EXPECT_GT(std::count(whole.begin(), whole.end(), 9.0), 0);
+  EXPECT_GT(std::count(whole.begin(), whole.end(), 6.0), 0);
 }
 
 TEST(SceneEdits, EditsTheFilesCannotShowAreSaidAndDropped) {

@@ -58,6 +58,10 @@ class ColoredCloud {
   /// Withheld points are left out of every set shown. Returns per edit the points it selected.
   /// Throws InputError (a filter over an attribute the points lack), with the values read back.
   std::vector<uint64_t> setEdits(std::vector<PointEdit> edits);
+  /// The edits so far and `edit` after them: the points as they are now get `edit` alone (no
+  /// pass restores the values read and applies the others again). Returns the points it
+  /// selected. Throws InputError as setEdits does, with the points as they were.
+  uint64_t pushEdit(PointEdit edit);
   /// Gives the set shown the colours and filter data of the points as they are now (after
   /// setEdits), without laying it out again: false, with nothing changed, when it cannot (no set
   /// shown, one shown without its source order, or other points withheld than when it was

@@ -110,6 +110,8 @@ class SceneModel {
   /// (setHighlight) is cleared.
   void setEdits(std::vector<PointEdit> edits);
   const std::vector<PointEdit>& edits() const { return edits_; }
+  /// setEdits(edits() and `edit`), the files read whole changing only by `edit`.
+  void pushEdit(PointEdit edit);
   /// Draws the points of the files read whole that `selection` holds highlighted (a selection
   /// before its action; colours replaced in place); empty: none. Streamed nodes are not
   /// highlighted.

@@ -192,14 +192,20 @@ bool EditTool::act(EditAction action, uint32_t classification) {
     host_.showError(error.what());
     return false;
   }
-  history_.push(std::move(edit));
+  history_.push(edit);
   stroke_.reset();
   dabs_.clear();
-  highlighted_.clear();  // setEdits clears the highlight
+  highlighted_.clear();  // pushEdit clears the highlight
   std::fprintf(stderr, "pcv: edit %zu: %s%s\n", history_.applied().size(), editActionName(action),
                action == EditAction::SetClass ? (" " + std::to_string(classification)).c_str()
                                               : "");
-  showEdits();
+  // Only the new edit changes the points shown (undo and redo show the history again).
+  host_.scene().pushEdit(std::move(edit));
+  sceneGeneration_ = host_.scene().generation();
+  if (host_.scene().edits().size() != history_.applied().size()) {
+    history_.undo();  // the scene could not show it (said in the error window)
+    return false;
+  }
   return true;
 }
 
