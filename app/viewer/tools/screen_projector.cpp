@@ -48,4 +48,10 @@ double ScreenProjector::unitsPerPixelAt(const glm::dvec3& world) const {
   return camera_.unitsPerPixel(depth, height_, width_ / std::max(height_, 1.0));
 }
 
+bool sameView(const Camera& a, const Camera& b) {
+  return a.eye == b.eye && a.yawRadians == b.yawRadians && a.pitchRadians == b.pitchRadians &&
+         a.fovYRadians == b.fovYRadians && a.projection == b.projection &&
+         a.orthoWidth == b.orthoWidth && a.upAxis == b.upAxis;
+}
+
 }  // namespace pcv::app

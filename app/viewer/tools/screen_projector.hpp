@@ -37,4 +37,9 @@ class ScreenProjector {
   glm::dmat4 viewProjection_;  // relative to the eye: the big numbers cancel first
 };
 
+/// Whether two cameras give the same view: an outline drawn in one (a closed polygon, a brush
+/// stroke) is drawn over the window only then (in another view its selection is a cone or a
+/// prism, not the shape on the screen).
+bool sameView(const Camera& a, const Camera& b);
+
 }  // namespace pcv::app

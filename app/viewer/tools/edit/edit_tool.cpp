@@ -1,47 +1,23 @@
+// The Edit tool: painting strokes, acting on the selection, undo and redo, saving; its
+// section and overlay are in edit_section.cpp, its script commands in edit_script.cpp.
 #include "viewer/tools/edit/edit_tool.hpp"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>  // key and button codes only
-#include <imgui.h>
-#include <nlohmann/json.hpp>
+#include <imgui.h>  // the modifier keys
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <sstream>
 
 #include "pcv/core/error.hpp"
-#include "pcv/core/point_filter.hpp"
 #include "pcv/session/edit_log.hpp"
 #include "pcv/session/file_classification.hpp"
-#include "viewer/input/input_script.hpp"
 
 namespace pcv::app {
 namespace {
 
 /// Dabs closer than this share of the radius add nothing a stroke needs.
 constexpr double kDabSpacing = 0.25;
-
-ImVec2 toImVec(glm::dvec2 p) {
-  return ImVec2(float(p.x), float(p.y));
-}
-
-bool sameView(const Camera& a, const Camera& b) {
-  return a.eye == b.eye && a.yawRadians == b.yawRadians && a.pitchRadians == b.pitchRadians &&
-         a.fovYRadians == b.fovYRadians && a.projection == b.projection &&
-         a.orthoWidth == b.orthoWidth && a.upAxis == b.upAxis;
-}
-
-/// "x,y": one dab of a script's stroke.
-glm::dvec2 parseDab(ScriptLine& line, const std::string& text) {
-  std::istringstream in(text);
-  glm::dvec2 dab;
-  char comma = 0;
-  if (!(in >> dab.x >> comma >> dab.y) || comma != ',' || !in.eof()) {
-    line.fail("a dab '" + text + "' is not x,y (window pixels)");
-  }
-  return dab;
-}
 
 }  // namespace
 
@@ -325,204 +301,6 @@ void EditTool::onSceneShown() {
   saveAsPath_ = dot == std::string::npos ? name + "-edited"
                                          : name.substr(0, dot) + "-edited" + name.substr(dot);
   if (files.size() > 1) saveAsPath_ = "edited";  // several files are saved into a folder
-}
-
-void EditTool::drawSection() {
-  ImGui::PushID("edit");
-  int target = int(target_);
-  ImGui::TextUnformatted("Select");
-  ImGui::SameLine();
-  if (ImGui::RadioButton("brush", &target, 0)) target_ = EditTarget::Brush;
-  ImGui::SameLine();
-  if (ImGui::RadioButton("all shown", &target, 1)) target_ = EditTarget::Shown;
-  ImGui::SameLine();
-  if (ImGui::RadioButton("profile line", &target, 2)) target_ = EditTarget::ProfileLine;
-  if (target_ == EditTarget::Brush) {
-    if (ImGui::Button(painting_ ? "Stop painting" : "Paint (K)")) setPainting(!painting_);
-    ImGui::SameLine();
-    float radius = float(radiusPx_);
-    ImGui::SetNextItemWidth(110.0f);
-    if (ImGui::SliderFloat("radius px", &radius, 1.0f, 200.0f, "%.0f")) radiusPx_ = radius;
-    ImGui::TextWrapped(stroke_ ? "A stroke is selected: every point under it that the clip "
-                                 "and filters draw."
-                               : "Drag over the points to paint a stroke.");
-  } else if (target_ == EditTarget::Shown) {
-    ImGui::TextWrapped("Every point the clip region and the filters draw.");
-  } else if (const std::optional<ProfileLineSelection>& line = host_.profileLine()) {
-    ImGui::TextWrapped("The profile's points %s its blue line (and in the clip region, passing "
-                       "the filters).",
-                       line->above() ? "above" : "below");
-  } else {
-    ImGui::TextWrapped("Cut a profile, click two points in its window, then Select above or "
-                       "below.");
-  }
-  const std::string current = std::to_string(classChoice_) + " " + asprsClassName(classChoice_);
-  ImGui::SetNextItemWidth(180.0f);
-  if (ImGui::BeginCombo("class", current.c_str())) {
-    for (int c = 0; c < 256; ++c) {
-      const std::string label = std::to_string(c) + " " + asprsClassName(uint32_t(c));
-      if (ImGui::Selectable(label.c_str(), c == classChoice_)) classChoice_ = c;
-    }
-    ImGui::EndCombo();
-  }
-  if (ImGui::Button("Set class")) act(EditAction::SetClass, uint32_t(classChoice_));
-  ImGui::SameLine();
-  if (ImGui::Button("Delete")) act(EditAction::Delete);
-  ImGui::SameLine();
-  if (ImGui::Button("Restore")) act(EditAction::Restore);
-  ImGui::Checkbox("ground", &classifyGround_);
-  ImGui::SameLine();
-  ImGui::Checkbox("noise", &classifyNoise_);
-  ImGui::SameLine();
-  ImGui::BeginDisabled(!classifyGround_ && !classifyNoise_);
-  if (ImGui::Button("Classify")) classify(classifyGround_, classifyNoise_);
-  ImGui::EndDisabled();
-  ImGui::BeginDisabled(!history_.canUndo());
-  if (ImGui::Button("Undo")) undo();
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  ImGui::BeginDisabled(!history_.canRedo());
-  if (ImGui::Button("Redo")) redo();
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  ImGui::Text("%zu edits, %zu undone", history_.applied().size(), history_.undone());
-  if (saver_.running()) {
-    ImGui::TextUnformatted("Saving...");
-    ImGui::SameLine();
-    if (ImGui::SmallButton("Cancel")) saver_.cancel();
-  } else {
-    ImGui::BeginDisabled(!history_.unsaved());
-    if (ImGui::Button("Save")) startSave({.inPlace = true});
-    ImGui::EndDisabled();
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(140.0f);
-    char path[512];
-    std::snprintf(path, sizeof(path), "%s", saveAsPath_.c_str());
-    if (ImGui::InputText("##saveas", path, sizeof(path))) saveAsPath_ = path;
-    ImGui::SameLine();
-    if (ImGui::Button("Save as")) startSave({.out = saveAsPath_});
-  }
-  ImGui::SetNextItemWidth(140.0f);
-  char log[512];
-  std::snprintf(log, sizeof(log), "%s", logPath_.c_str());
-  if (ImGui::InputText("##log", log, sizeof(log))) logPath_ = log;
-  ImGui::SameLine();
-  if (ImGui::Button("Write edit log")) writeLog(logPath_);
-  if (lastSave_) ImGui::TextWrapped("%s", lastSave_->message.c_str());
-  ImGui::PopID();
-}
-
-void EditTool::drawOverlay(const ScreenProjector& projector) {
-  const std::vector<glm::dvec2>* dabs = nullptr;
-  if (dragging_) {
-    dabs = &dabs_;
-  } else if (stroke_ && sameView(projector.camera(), strokeCamera_) &&
-             glm::dvec2(projector.windowWidth(), projector.windowHeight()) == strokeWindow_) {
-    dabs = &stroke_->dabs();  // in another view the stroke selects a cone, not a band
-  }
-  ImDrawList& draw = *ImGui::GetBackgroundDrawList();
-  const ImU32 fill = IM_COL32(255, 200, 0, 60);
-  if (dabs) {
-    for (const glm::dvec2& dab : *dabs) draw.AddCircleFilled(toImVec(dab), float(radiusPx_), fill);
-  }
-  if (painting_) {
-    const glm::dvec2 mouse(ImGui::GetIO().MousePos.x, ImGui::GetIO().MousePos.y);
-    draw.AddCircle(toImVec(mouse), float(radiusPx_), IM_COL32(255, 200, 0, 220), 0, 1.5f);
-  }
-}
-
-void EditTool::addScriptCommands(ScriptCommands& commands) {
-  commands.add("edit_brush", [this](ScriptLine& line) {
-    const bool on = line.oneOf({"on", "off"}, "on or off") == "on";
-    return stepOf([this, on] { setPainting(on); });
-  });
-  commands.add("edit_radius", [this](ScriptLine& line) {
-    const double radius = line.number("a radius in pixels");
-    if (!(radius >= 0.5 && radius <= BrushSelection::kMaxRadiusPx)) {
-      line.fail("a brush radius is 0.5 to 4096 pixels");
-    }
-    return stepOf([this, radius] { radiusPx_ = radius; });
-  });
-  commands.add("edit_stroke", [this](ScriptLine& line) {
-    std::vector<glm::dvec2> dabs{parseDab(line, line.word("x,y (window pixels)"))};
-    for (std::string word; !(word = line.optionalWord()).empty();) {
-      dabs.push_back(parseDab(line, word));
-    }
-    return stepOf([this, dabs] {
-      beginStroke(dabs.front());
-      for (size_t i = 1; i < dabs.size(); ++i) addDab(dabs[i]);
-      endStroke();
-    });
-  });
-  commands.add("edit_select", [this](ScriptLine& line) {
-    const std::string which =
-        line.oneOf({"brush", "shown", "profile"}, "brush, shown or profile");
-    const EditTarget target = which == "brush"   ? EditTarget::Brush
-                              : which == "shown" ? EditTarget::Shown
-                                                 : EditTarget::ProfileLine;
-    return stepOf([this, target] { target_ = target; });
-  });
-  commands.add("edit_set_class", [this](ScriptLine& line) {
-    const double value = line.number("a class 0-255");
-    if (!(value >= 0.0 && value <= 255.0) || value != double(int(value))) {
-      line.fail("a class is a whole number 0-255");
-    }
-    return stepOf([this, value] {
-      classChoice_ = int(value);
-      act(EditAction::SetClass, uint32_t(value));
-    });
-  });
-  commands.add("edit_delete", [this](ScriptLine&) {
-    return stepOf([this] { act(EditAction::Delete); });
-  });
-  commands.add("edit_restore", [this](ScriptLine&) {
-    return stepOf([this] { act(EditAction::Restore); });
-  });
-  commands.add("edit_classify", [this](ScriptLine& line) {
-    const std::string which = line.oneOf({"ground", "noise", "both"}, "ground, noise or both");
-    return stepOf([this, which] { classify(which != "noise", which != "ground"); });
-  });
-  commands.add("edit_undo", [this](ScriptLine&) { return stepOf([this] { undo(); }); });
-  commands.add("edit_redo", [this](ScriptLine&) { return stepOf([this] { redo(); }); });
-  // A save is awaited: the script's next line sees the files saved (or the error said).
-  const auto saveStep = [this](EditSaveTarget target) {
-    auto started = std::make_shared<bool>(false);
-    return ScriptStep([this, target, started] {
-      if (!*started) {
-        *started = true;
-        if (!startSave(target)) return true;
-      }
-      finishSave();
-      return !saver_.running();
-    });
-  };
-  commands.add("edit_save", [saveStep](ScriptLine&) {
-    return saveStep({.inPlace = true});
-  });
-  commands.add("edit_save_as", [saveStep](ScriptLine& line) {
-    return saveStep({.out = line.word("a path")});
-  });
-  commands.add("edit_log", [this](ScriptLine& line) {
-    const std::string path = line.word("a path");
-    return stepOf([this, path] { writeLog(path); });
-  });
-}
-
-void EditTool::addToReport(nlohmann::json& report) const {
-  nlohmann::json edit = {{"applied", history_.applied().size()},
-                         {"undone", history_.undone()},
-                         {"unsaved", history_.unsaved()},
-                         {"painting", painting_},
-                         {"stroke", stroke_ ? stroke_->dabs().size() : 0}};
-  if (lastSave_) {
-    edit["lastSave"] = {{"succeeded", lastSave_->succeeded},
-                        {"inPlace", lastSave_->inPlace},
-                        {"files", lastSave_->files},
-                        {"filesSaved", lastSave_->filesSaved},
-                        {"changed", lastSave_->changed},
-                        {"outputs", lastSave_->outputs}};
-  }
-  report["edit"] = std::move(edit);
 }
 
 }  // namespace pcv::app

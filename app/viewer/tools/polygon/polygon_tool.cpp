@@ -13,14 +13,6 @@
 namespace pcv::app {
 namespace {
 
-/// Whether two cameras give the same view: the closed polygon's outline is drawn only then (in
-/// another view its selection is a cone or a prism, not a polygon on the screen).
-bool sameView(const Camera& a, const Camera& b) {
-  return a.eye == b.eye && a.yawRadians == b.yawRadians && a.pitchRadians == b.pitchRadians &&
-         a.fovYRadians == b.fovYRadians && a.projection == b.projection &&
-         a.orthoWidth == b.orthoWidth && a.upAxis == b.upAxis;
-}
-
 ImVec2 toImVec(glm::dvec2 p) {
   return ImVec2(float(p.x), float(p.y));
 }
