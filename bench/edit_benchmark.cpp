@@ -67,10 +67,9 @@ int main(int argc, char** argv) {
   // A box across x holding about `share` of the points: the bounds cut at that fraction.
   const Box3d bounds = scene.shownBounds();
   PointEdit edit;
-  edit.selection.clip.box =
-      ClipBox{.min = bounds.min,
-              .max = {bounds.min.x + share * (bounds.max.x - bounds.min.x), bounds.max.y,
-                      bounds.max.z}};
+  edit.selection.clip.box = ClipBox{
+      .min = bounds.min,
+      .max = {bounds.min.x + share * (bounds.max.x - bounds.min.x), bounds.max.y, bounds.max.z}};
   edit.action = EditAction::SetClass;
 
   const Camera camera = frameBounds(bounds, 1.0f);

@@ -251,13 +251,12 @@ void runConvertTiles(const ConvertTilesOptions& options) {
     outcomes = runRankShare(
         *ranks, signals, who,
         [&] {
-          return convertTiles(
-              plan.jobs, mine,
-              {.memoryBytes = memoryOfRank(options.memoryBytes, ranks->localSize()),
-               .tempDirectory = options.temporaryDirectory,
-               .maxPointsPerNode = options.nodePoints,
-               .pointFormat = options.pointFormat},
-              &progress);
+          return convertTiles(plan.jobs, mine,
+                              {.memoryBytes = memoryOfRank(options.memoryBytes, ranks->localSize()),
+                               .tempDirectory = options.temporaryDirectory,
+                               .maxPointsPerNode = options.nodePoints,
+                               .pointFormat = options.pointFormat},
+                              &progress);
         },
         [&] { bar.reset(); });  // the bar's line ends before the process does
   }

@@ -123,8 +123,8 @@ void runEdit(const EditOptions& options) {
     throw InputError("--in-place rewrites the inputs: leave out --overwrite");
   }
   const EditSavePlan plan = planEditSave(
-      options.inputs, {.inPlace = options.inPlace, .out = options.out, .overwrite = options.overwrite},
-      edits);
+      options.inputs,
+      {.inPlace = options.inPlace, .out = options.out, .overwrite = options.overwrite}, edits);
 
   std::atomic<bool> stop{false};
   InterruptSignals signals(stop);

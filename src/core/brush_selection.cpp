@@ -23,10 +23,12 @@ BrushSelection::BrushSelection(const Camera& camera, double windowWidth, double 
                          : SelectionView{},
                      windowWidth, windowHeight, std::move(dabs), radiusPx) {}
 
-BrushSelection::BrushSelection(const SelectionView& view, double windowWidth,
-                               double windowHeight, std::vector<glm::dvec2> dabs,
-                               double radiusPx)
-    : view_(view), width_(windowWidth), height_(windowHeight), dabs_(std::move(dabs)),
+BrushSelection::BrushSelection(const SelectionView& view, double windowWidth, double windowHeight,
+                               std::vector<glm::dvec2> dabs, double radiusPx)
+    : view_(view),
+      width_(windowWidth),
+      height_(windowHeight),
+      dabs_(std::move(dabs)),
       radius_(radiusPx) {
   if (!(width_ >= 1.0 && height_ >= 1.0 && width_ <= kMaxWindowPx && height_ <= kMaxWindowPx)) {
     throw InputError("a brush stroke needs a view of at least one pixel");
@@ -63,10 +65,10 @@ void BrushSelection::build() {
   // Two passes: count each cell's dabs, then place them (a dab reaches the cells its circle's
   // square covers: at most 3 x 3 with cells at least a radius wide).
   const auto eachCell = [&](const glm::dvec2& d, auto&& visit) {
-    const int64_t c0 = std::clamp<int64_t>(int64_t((d.x - radius_ - corner_.x) / cell_), 0,
-                                           columns_ - 1);
-    const int64_t c1 = std::clamp<int64_t>(int64_t((d.x + radius_ - corner_.x) / cell_), 0,
-                                           columns_ - 1);
+    const int64_t c0 =
+        std::clamp<int64_t>(int64_t((d.x - radius_ - corner_.x) / cell_), 0, columns_ - 1);
+    const int64_t c1 =
+        std::clamp<int64_t>(int64_t((d.x + radius_ - corner_.x) / cell_), 0, columns_ - 1);
     const int64_t r0 =
         std::clamp<int64_t>(int64_t((d.y - radius_ - corner_.y) / cell_), 0, rows_ - 1);
     const int64_t r1 =

@@ -36,7 +36,7 @@ PolygonSelection PolygonSelection::plan(std::vector<glm::dvec2> worldVertices, b
   }
   const glm::dvec2 middle = worldVertices.empty() ? glm::dvec2(0.0) : 0.5 * (low + high);
   polygon.view_.anchor = glm::dvec3(std::isfinite(middle.x) ? middle.x : 0.0,
-                               std::isfinite(middle.y) ? middle.y : 0.0, 0.0);
+                                    std::isfinite(middle.y) ? middle.y : 0.0, 0.0);
   glm::dmat4 m(0.0);  // x, y as they are; z dropped; w = 1
   m[0][0] = m[1][1] = m[3][3] = 1.0;
   polygon.view_.viewProjection = m;

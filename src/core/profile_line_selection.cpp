@@ -7,8 +7,8 @@
 
 namespace pcv {
 
-ProfileLineSelection::ProfileLineSelection(ProfileCorridor corridor, glm::dvec2 from,
-                                           glm::dvec2 to, bool above)
+ProfileLineSelection::ProfileLineSelection(ProfileCorridor corridor, glm::dvec2 from, glm::dvec2 to,
+                                           bool above)
     : corridor_(std::move(corridor)), from_(from), to_(to), above_(above) {
   for (const double v : {from.x, from.y, to.x, to.y}) {
     if (!std::isfinite(v)) {

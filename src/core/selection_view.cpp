@@ -14,8 +14,8 @@ SelectionView SelectionView::of(const Camera& camera, double width, double heigh
   view.viewProjection = camera.viewProjectionFromEye(width / height);
   // Perspective clip w is the depth along the view: in front of the near plane. An
   // orthographic view's w is 1: its rays select both ways.
-  view.minimumW = camera.orthographic() ? -std::numeric_limits<double>::infinity()
-                                        : double(camera.nearPlane);
+  view.minimumW =
+      camera.orthographic() ? -std::numeric_limits<double>::infinity() : double(camera.nearPlane);
   return view;
 }
 
@@ -47,7 +47,8 @@ void SelectionView::validate(const char* what) const {
     for (int r = 0; r < 4; ++r) finite = finite && std::isfinite(viewProjection[c][r]);
   }
   if (!finite) {
-    throw InputError(std::string(what) + ": the view's numbers must be finite (minimum w may be "
+    throw InputError(std::string(what) +
+                     ": the view's numbers must be finite (minimum w may be "
                      "-infinity)");
   }
 }

@@ -53,11 +53,10 @@ EditSavePlan planEditSave(const std::vector<std::string>& inputs, const EditSave
     plan.jobs.push_back({file, output});
     if (!isRemoteLocation(file)) localInputs.push_back(file);
   }
-  plan.rules = target.inPlace
-                   ? OutputRules{.existing = ExistingOutput::Replace}
-                   : OutputRules{.existing = target.overwrite ? ExistingOutput::Replace
-                                                              : ExistingOutput::Refuse,
-                                 .inputs = localInputs};
+  plan.rules = target.inPlace ? OutputRules{.existing = ExistingOutput::Replace}
+                              : OutputRules{.existing = target.overwrite ? ExistingOutput::Replace
+                                                                         : ExistingOutput::Refuse,
+                                            .inputs = localInputs};
   // Everything is checked before the first file is saved.
   for (const EditFileJob& job : plan.jobs) {
     checkEditOutput(job.input, job.output);

@@ -177,8 +177,8 @@ class LogParser {
     const std::vector<double> anchor =
         numbers(member(value, "anchor", where), where + ".anchor", 3, 3, false);
     view.anchor = {anchor[0], anchor[1], anchor[2]};
-    const std::vector<double> matrix = numbers(member(value, "view_projection", where),
-                                               where + ".view_projection", 16, 16, false);
+    const std::vector<double> matrix =
+        numbers(member(value, "view_projection", where), where + ".view_projection", 16, 16, false);
     for (int c = 0; c < 4; ++c) {
       for (int r = 0; r < 4; ++r) view.viewProjection[c][r] = matrix[size_t(c * 4 + r)];
     }
@@ -219,10 +219,9 @@ class LogParser {
 
   PointSelection selection(const json& select, const std::string& where) const {
     if (!select.is_object()) fail(where, "an object");
-    static const char* const kKnown[] = {"box",          "slab",         "keep",
-                                         "polygon",      "view_polygon", "polygon_keep",
-                                         "brush",        "profile_line", "classes",
-                                         "returns",      "ranges"};
+    static const char* const kKnown[] = {"box",          "slab",         "keep",  "polygon",
+                                         "view_polygon", "polygon_keep", "brush", "profile_line",
+                                         "classes",      "returns",      "ranges"};
     for (const auto& [name, value] : select.items()) {
       if (std::find(std::begin(kKnown), std::end(kKnown), name) == std::end(kKnown)) {
         fail(where + "." + name,
@@ -298,7 +297,8 @@ class LogParser {
       std::vector<glm::dvec2> line = pairs(member(drawn, "line", at), at + ".line", 2, 4096);
       const json& width = member(drawn, "width", at);
       if (!width.is_number()) fail(at + ".width", "a width in world units");
-      const std::vector<double> from = numbers(member(drawn, "from", at), at + ".from", 2, 2, false);
+      const std::vector<double> from =
+          numbers(member(drawn, "from", at), at + ".from", 2, 2, false);
       const std::vector<double> to = numbers(member(drawn, "to", at), at + ".to", 2, 2, false);
       const json& side = member(drawn, "side", at);
       if (side != "above" && side != "below") fail(at + ".side", "\"above\" or \"below\"");

@@ -196,9 +196,8 @@ class EditPass {
                 ++mine[e];
                 if (edits_[e].action == EditAction::Classify) {
                   const uint8_t found = found_[e].of(indices[i]);
-                  const uint8_t merged =
-                      mergedClass(uint8_t(classOf(record.data(), extended)), found,
-                                  edits_[e].classify);
+                  const uint8_t merged = mergedClass(uint8_t(classOf(record.data(), extended)),
+                                                     found, edits_[e].classify);
                   applyRecordChange(record.data(), pointFormat,
                                     {.classification = int16_t(merged)});
                 } else {
@@ -230,8 +229,8 @@ class EditPass {
 class SelectedPositions {
  public:
   explicit SelectedPositions(const PointEdit& edit)
-      : selects_(edit.selection.active() ? selectionPredicate(edit.selection)
-                                         : RecordPredicate{}) {}
+      : selects_(edit.selection.active() ? selectionPredicate(edit.selection) : RecordPredicate{}) {
+  }
   void beginBatch(uint64_t count) { batch_.assign(count, std::nullopt); }
   void record(uint64_t i, uint64_t index, const uint8_t* record, const uint8_t*,
               const LasWriteFormat& format) {

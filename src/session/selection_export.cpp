@@ -49,10 +49,8 @@ bool clipKeeps(const ClipSettings& clip, const glm::dvec3& p) {
 RecordPredicate selectionPredicate(const PointSelection& selection) {
   validateClipSettings(selection.clip);
   // The regions (a copy: the predicate outlives the selection), then the filters.
-  auto regions = std::make_shared<const PointSelection>(
-      PointSelection{.clip = selection.clip,
-                     .brush = selection.brush,
-                     .profileLine = selection.profileLine});
+  auto regions = std::make_shared<const PointSelection>(PointSelection{
+      .clip = selection.clip, .brush = selection.brush, .profileLine = selection.profileLine});
   if (!selection.filter.active()) {
     return [regions](const RecordPoint& p) { return selectionKeepsPosition(*regions, p.world); };
   }
@@ -96,8 +94,8 @@ RegionTest selectionRegionTest(const ClipSettings& clip) {
       // The box's extent along the normal, from its centre, against half the thickness.
       const glm::dvec3 centre = 0.5 * (bounds.min + bounds.max);
       const glm::dvec3 half = 0.5 * (bounds.max - bounds.min);
-      const double reach = std::fabs(n.x) * half.x + std::fabs(n.y) * half.y +
-                           std::fabs(n.z) * half.z;
+      const double reach =
+          std::fabs(n.x) * half.x + std::fabs(n.y) * half.y + std::fabs(n.z) * half.z;
       if (std::fabs(glm::dot(n, centre - slab->centre)) > reach + slab->thickness / 2.0) {
         return false;
       }

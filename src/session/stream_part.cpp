@@ -28,10 +28,10 @@ StreamPart::StreamPart(const ScenePlan& plan, const ReadOptions& read, Renderer&
     path_ = plan.files[0];
     report.say("streaming " + path_);
     file_ = std::make_shared<const CopcFile>(path_, read);
-    cloud_ = std::make_unique<StreamedCloud>(
-        std::make_shared<const EditedNodeSource>(std::make_shared<const CopcNodeSource>(file_),
-                                                 edits),
-        renderer, options);
+    cloud_ =
+        std::make_unique<StreamedCloud>(std::make_shared<const EditedNodeSource>(
+                                            std::make_shared<const CopcNodeSource>(file_), edits),
+                                        renderer, options);
   }
 }
 

@@ -18,8 +18,7 @@ using test::planCamera;
 
 TEST(BrushSelection, PlanStrokeSelectsExactlyTheDiscsAroundItsDabs) {
   // Window (500, 250) is world (0, 0); dabs at world (0, 0) and (20, 10), radius 5 units.
-  const BrushSelection stroke(planCamera(), 1000.0, 500.0, {{500.0, 250.0}, {700.0, 150.0}},
-                              50.0);
+  const BrushSelection stroke(planCamera(), 1000.0, 500.0, {{500.0, 250.0}, {700.0, 150.0}}, 50.0);
   std::mt19937 random(7);
   std::uniform_real_distribution<double> coordinate(-30.0, 30.0), height(-500.0, 50.0);
   uint64_t selected = 0;

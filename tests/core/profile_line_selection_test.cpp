@@ -18,7 +18,7 @@ ProfileLineSelection line(bool above) {
 
 TEST(ProfileLineSelection, SelectsTheCorridorsPointsOnOneSide) {
   const ProfileLineSelection above = line(true), below = line(false);
-  EXPECT_TRUE(above.selects({105.0, 50.5, 2.5}));   // line at 2.0 there
+  EXPECT_TRUE(above.selects({105.0, 50.5, 2.5}));  // line at 2.0 there
   EXPECT_FALSE(below.selects({105.0, 50.5, 2.5}));
   EXPECT_TRUE(below.selects({105.0, 49.5, 1.5}));
   EXPECT_TRUE(above.selects({109.0, 50.0, 2.9}));   // beyond the drawn points: 2.8 there

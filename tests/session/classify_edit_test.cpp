@@ -27,9 +27,9 @@ std::string writeTerrain(const test::TempDir& dir) {
     points.push_back({.x = p.x, .y = p.y, .z = p.z, .classification = 5});
   }
   const std::string path = dir.file("terrain.las");
-  test::writeBytes(path, test::makeLas(points, {.pointFormat = 3,
-                                                .scale = 0.001,
-                                                .offset = {300000, 4000000, 0}}));
+  test::writeBytes(
+      path,
+      test::makeLas(points, {.pointFormat = 3, .scale = 0.001, .offset = {300000, 4000000, 0}}));
   return path;
 }
 

@@ -25,8 +25,8 @@ PointCloud line() {
 
 PointEdit inBox(double fromX, double toX, EditAction action, uint32_t classification = 0) {
   PointEdit edit;
-  edit.selection.clip.box = ClipBox{.min = {1000.0 + fromX, -1.0, -1.0},
-                                    .max = {1000.0 + toX, 1.0, 1.0}};
+  edit.selection.clip.box =
+      ClipBox{.min = {1000.0 + fromX, -1.0, -1.0}, .max = {1000.0 + toX, 1.0, 1.0}};
   edit.action = action;
   edit.classification = classification;
   return edit;

@@ -194,15 +194,15 @@ TEST(EditLog, BadStrokesAndViewsAreInputErrors) {
       "log"));
   for (const std::string& bad : std::vector<std::string>{
            R"({"brush":{"view":)" + view + R"(,"window":[100,100],"radius":5,"dabs":[]}})",
-        R"({"brush":{"view":)" + view + R"(,"window":[100,100],"radius":0,"dabs":[1,2]}})",
-        R"({"brush":{"view":)" + view + R"(,"window":[0,100],"radius":5,"dabs":[1,2]}})",
-        R"({"brush":{"view":)" + view + R"(,"window":[100,100],"radius":5,"dabs":[1]}})",
-        R"({"brush":{"view":{"anchor":[0,0]},"window":[100,100],"radius":5,"dabs":[1,2]}})",
-        R"({"brush":{"view":)" + view + R"(,"radius":5,"dabs":[1,2]}})",
-        R"({"brush":7})",
-        R"({"view_polygon":{"view":)" + view + R"(,"vertices":[0,0,1,0]}})",
-        R"({"view_polygon":{"view":)" + view + R"(,"vertices":[0,0,1,0,1,1]},"polygon":[0,0,1,0,1,1]})",
-        R"({"view_polygon":{"vertices":[0,0,1,0,1,1]}})"}) {
+           R"({"brush":{"view":)" + view + R"(,"window":[100,100],"radius":0,"dabs":[1,2]}})",
+           R"({"brush":{"view":)" + view + R"(,"window":[0,100],"radius":5,"dabs":[1,2]}})",
+           R"({"brush":{"view":)" + view + R"(,"window":[100,100],"radius":5,"dabs":[1]}})",
+           R"({"brush":{"view":{"anchor":[0,0]},"window":[100,100],"radius":5,"dabs":[1,2]}})",
+           R"({"brush":{"view":)" + view + R"(,"radius":5,"dabs":[1,2]}})", R"({"brush":7})",
+           R"({"view_polygon":{"view":)" + view + R"(,"vertices":[0,0,1,0]}})",
+           R"({"view_polygon":{"view":)" + view +
+               R"(,"vertices":[0,0,1,0,1,1]},"polygon":[0,0,1,0,1,1]})",
+           R"({"view_polygon":{"vertices":[0,0,1,0,1,1]}})"}) {
     EXPECT_THROW(parseEditLog(log(bad), "log"), InputError) << bad;
   }
 }

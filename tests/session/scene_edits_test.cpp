@@ -137,8 +137,9 @@ TEST(SceneEdits, AClassChangeRecoloursTheSetInPlaceADeleteLaysItOutAgain) {
   scene.setEdits(edits);
   const std::optional<PointSetId> none = scene.parts().inCore.colored().set();
   EXPECT_EQ(none ? renderer->pointCount(*none) : 0u, 0u);
-  EXPECT_EQ(test::countLitPixels(test::renderToImage(*renderer, view, {}), RenderSettings{}.background),
-            0u);
+  EXPECT_EQ(
+      test::countLitPixels(test::renderToImage(*renderer, view, {}), RenderSettings{}.background),
+      0u);
   EXPECT_TRUE(errors.take().empty());
 }
 

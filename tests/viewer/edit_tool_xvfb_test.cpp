@@ -52,8 +52,13 @@ class EditToolXvfb : public test::ViewerXvfb {
     std::vector<test::SyntheticPoint> points;
     for (int i = 0; i < 64; ++i) {
       for (int j = 0; j < 64; ++j) {
-        points.push_back({.x = 0.0, .y = (i - 31.5) / 40, .z = (j - 31.5) / 40,
-                          .red = 50000, .green = 30000, .blue = 10000, .classification = 2});
+        points.push_back({.x = 0.0,
+                          .y = (i - 31.5) / 40,
+                          .z = (j - 31.5) / 40,
+                          .red = 50000,
+                          .green = 30000,
+                          .blue = 10000,
+                          .classification = 2});
       }
     }
     test::writeBytes(path(name), test::makeLas(points, {.pointFormat = 3, .scale = 0.0001}));
@@ -129,8 +134,9 @@ TEST_F(EditToolXvfb, DeletedPointsHideAtOnceSaveInPlaceAndStayHidden) {
   std::string output;
   const std::string script =
       "0.02 wait_load\n0.1 edit_radius 50\n0.12 edit_stroke 640,360\n0.14 edit_delete\n"
-      "0.16 screenshot " + path("deleted.png") + "\n0.18 edit_save\n0.2 screenshot " +
-      path("saved.png") + "\n0.3 quit\n";
+      "0.16 screenshot " +
+      path("deleted.png") + "\n0.18 edit_save\n0.2 screenshot " + path("saved.png") +
+      "\n0.3 quit\n";
   const json report = runWithReport(script, &output, grid + " --eye -3,0,0");
   const uint64_t shown = lit("deleted.png");
   EXPECT_GT(shown, 64u * 64u / 2) << output;
@@ -160,15 +166,15 @@ TEST_F(EditToolXvfb, ClassifyingWhatIsShownSavesWhatTheLogReplays) {
   for (const glm::dvec3& p : terrain.points) {
     points.push_back({.x = p.x, .y = p.y, .z = p.z, .classification = 5});
   }
-  test::writeBytes(path("terrain.las"),
-                   test::makeLas(points, {.pointFormat = 3,
-                                          .scale = 0.001,
-                                          .offset = {300000, 4000000, 0}}));
+  test::writeBytes(
+      path("terrain.las"),
+      test::makeLas(points, {.pointFormat = 3, .scale = 0.001, .offset = {300000, 4000000, 0}}));
   std::string output;
   const json report = runWithReport(
       "0.02 wait_load\n0.1 edit_select shown\n0.12 edit_classify both\n0.14 filter_classes 2\n"
-      "0.16 screenshot " + path("ground.png") + "\n0.18 edit_log " + path("classify.json") +
-      "\n0.2 edit_save_as " + path("classified.las") + "\n0.3 quit\n",
+      "0.16 screenshot " +
+          path("ground.png") + "\n0.18 edit_log " + path("classify.json") + "\n0.2 edit_save_as " +
+          path("classified.las") + "\n0.3 quit\n",
       &output, path("terrain.las") + " --color classification");
   ASSERT_TRUE(report.contains("edit")) << output;
   EXPECT_EQ(report["edit"]["applied"], 1) << report.dump();
@@ -209,8 +215,8 @@ TEST_F(EditToolXvfb, PointsBelowAProfileLineGetTheirClass) {
   const json report = runWithReport(
       "0.02 wait_load\n0.1 profile_width 1\n0.12 profile_line 0,0,20,0\n0.14 profile_cut\n"
       "0.16 profile_select below 0,1.5 20,1.5\n0.18 edit_select profile\n"
-      "0.2 edit_set_class 2\n0.22 edit_log " + path("profile.json") + "\n0.24 edit_save_as " +
-      path("saved.las") + "\n0.3 quit\n",
+      "0.2 edit_set_class 2\n0.22 edit_log " +
+          path("profile.json") + "\n0.24 edit_save_as " + path("saved.las") + "\n0.3 quit\n",
       &output, path("rows.las"));
   ASSERT_TRUE(report.contains("edit")) << output;
   EXPECT_EQ(report["edit"]["applied"], 1) << report.dump() << output;

@@ -21,8 +21,8 @@ std::vector<std::string> attributesForEdits(std::span<const PointEdit> edits);
 /// Applies `edits` in order to the "classification" and "withheld" attributes of `cloud` (made,
 /// filled with 0, where the cloud lacks them: a file that declares none); a Classify edit
 /// classifies the points its selection holds together, on their world positions. Returns, per
-/// edit, the points its selection held. Throws InputError when an edit's filter reads an attribute the
-/// cloud lacks.
+/// edit, the points its selection held. Throws InputError when an edit's filter reads an attribute
+/// the cloud lacks.
 std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const PointEdit> edits);
 
 /// The colour selected points are drawn in while a selection is shown (before an action).

@@ -190,8 +190,7 @@ class CudaBackend final : public RasterBackend {
     // From pageable memory: staged before the calls return, run after the frames in flight.
     if (sorted_) {
       CUDA_CHECK(cudaMemcpyAsync(pool_.colors.data() + points.first, colors,
-                                 points.count * sizeof(uint32_t), cudaMemcpyHostToDevice,
-                                 stream_));
+                                 points.count * sizeof(uint32_t), cudaMemcpyHostToDevice, stream_));
     }
     if (keepsPoints_) {
       // The colour word of each 16-byte point: a strided copy.

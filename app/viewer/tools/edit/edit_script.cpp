@@ -50,8 +50,7 @@ void EditTool::addScriptCommands(ScriptCommands& commands) {
     });
   });
   commands.add("edit_select", [this](ScriptLine& line) {
-    const std::string which =
-        line.oneOf({"brush", "shown", "profile"}, "brush, shown or profile");
+    const std::string which = line.oneOf({"brush", "shown", "profile"}, "brush, shown or profile");
     const EditTarget target = which == "brush"   ? EditTarget::Brush
                               : which == "shown" ? EditTarget::Shown
                                                  : EditTarget::ProfileLine;
@@ -67,12 +66,10 @@ void EditTool::addScriptCommands(ScriptCommands& commands) {
       act(EditAction::SetClass, uint32_t(value));
     });
   });
-  commands.add("edit_delete", [this](ScriptLine&) {
-    return stepOf([this] { act(EditAction::Delete); });
-  });
-  commands.add("edit_restore", [this](ScriptLine&) {
-    return stepOf([this] { act(EditAction::Restore); });
-  });
+  commands.add("edit_delete",
+               [this](ScriptLine&) { return stepOf([this] { act(EditAction::Delete); }); });
+  commands.add("edit_restore",
+               [this](ScriptLine&) { return stepOf([this] { act(EditAction::Restore); }); });
   commands.add("edit_classify", [this](ScriptLine& line) {
     const std::string which = line.oneOf({"ground", "noise", "both"}, "ground, noise or both");
     return stepOf([this, which] { classify(which != "noise", which != "ground"); });
@@ -91,12 +88,9 @@ void EditTool::addScriptCommands(ScriptCommands& commands) {
       return !saver_.running();
     });
   };
-  commands.add("edit_save", [saveStep](ScriptLine&) {
-    return saveStep({.inPlace = true});
-  });
-  commands.add("edit_save_as", [saveStep](ScriptLine& line) {
-    return saveStep({.out = line.word("a path")});
-  });
+  commands.add("edit_save", [saveStep](ScriptLine&) { return saveStep({.inPlace = true}); });
+  commands.add("edit_save_as",
+               [saveStep](ScriptLine& line) { return saveStep({.out = line.word("a path")}); });
   commands.add("edit_log", [this](ScriptLine& line) {
     const std::string path = line.word("a path");
     return stepOf([this, path] { writeLog(path); });
@@ -110,12 +104,9 @@ void EditTool::addToReport(nlohmann::json& report) const {
                          {"painting", painting_},
                          {"stroke", stroke_ ? stroke_->dabs().size() : 0}};
   if (lastSave_) {
-    edit["lastSave"] = {{"succeeded", lastSave_->succeeded},
-                        {"inPlace", lastSave_->inPlace},
-                        {"files", lastSave_->files},
-                        {"filesSaved", lastSave_->filesSaved},
-                        {"changed", lastSave_->changed},
-                        {"outputs", lastSave_->outputs}};
+    edit["lastSave"] = {{"succeeded", lastSave_->succeeded}, {"inPlace", lastSave_->inPlace},
+                        {"files", lastSave_->files},         {"filesSaved", lastSave_->filesSaved},
+                        {"changed", lastSave_->changed},     {"outputs", lastSave_->outputs}};
   }
   report["edit"] = std::move(edit);
 }

@@ -39,12 +39,14 @@ void EditTool::drawSection() {
   } else if (target_ == EditTarget::Shown) {
     ImGui::TextWrapped("Every point the clip region and the filters draw.");
   } else if (const std::optional<ProfileLineSelection>& line = host_.profileLine()) {
-    ImGui::TextWrapped("The profile's points %s its blue line (and in the clip region, passing "
-                       "the filters).",
-                       line->above() ? "above" : "below");
+    ImGui::TextWrapped(
+        "The profile's points %s its blue line (and in the clip region, passing "
+        "the filters).",
+        line->above() ? "above" : "below");
   } else {
-    ImGui::TextWrapped("Cut a profile, click two points in its window, then Select above or "
-                       "below.");
+    ImGui::TextWrapped(
+        "Cut a profile, click two points in its window, then Select above or "
+        "below.");
   }
   const std::string current = std::to_string(classChoice_) + " " + asprsClassName(classChoice_);
   ImGui::SetNextItemWidth(180.0f);

@@ -4,7 +4,7 @@
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>  // key and button codes only
-#include <imgui.h>  // the modifier keys
+#include <imgui.h>       // the modifier keys
 
 #include <cstdio>
 #include <filesystem>
@@ -129,9 +129,8 @@ bool EditTool::classify(bool ground, bool noise) {
   }
   try {
     // The airborne defaults, in the unit the files declare (feet data gets feet).
-    pendingClassify_ = settingsForFiles(view.files, ClassifySettings{.ground = ground,
-                                                                     .noise = noise},
-                                        GivenLengths{});
+    pendingClassify_ = settingsForFiles(
+        view.files, ClassifySettings{.ground = ground, .noise = noise}, GivenLengths{});
   } catch (const Error& error) {
     host_.showError(error.what());
     return false;
@@ -146,15 +145,17 @@ bool EditTool::act(EditAction action, uint32_t classification) {
   edit.selection.filter = host_.settings().filter;
   if (target_ == EditTarget::Brush) {
     if (!stroke_) {
-      host_.showError("paint a stroke first (K, then drag over the points), or select what is "
-                      "shown");
+      host_.showError(
+          "paint a stroke first (K, then drag over the points), or select what is "
+          "shown");
       return false;
     }
     edit.selection.brush = stroke_;
   } else if (target_ == EditTarget::ProfileLine) {
     if (!host_.profileLine()) {
-      host_.showError("draw a line in the Profile window first: cut a profile, click two points "
-                      "in it, then Select above or Select below");
+      host_.showError(
+          "draw a line in the Profile window first: cut a profile, click two points "
+          "in it, then Select above or Select below");
       return false;
     }
     edit.selection.profileLine = host_.profileLine();
@@ -172,9 +173,9 @@ bool EditTool::act(EditAction action, uint32_t classification) {
   stroke_.reset();
   dabs_.clear();
   highlighted_.clear();  // pushEdit clears the highlight
-  std::fprintf(stderr, "pcv: edit %zu: %s%s\n", history_.applied().size(), editActionName(action),
-               action == EditAction::SetClass ? (" " + std::to_string(classification)).c_str()
-                                              : "");
+  std::fprintf(
+      stderr, "pcv: edit %zu: %s%s\n", history_.applied().size(), editActionName(action),
+      action == EditAction::SetClass ? (" " + std::to_string(classification)).c_str() : "");
   // Only the new edit changes the points shown (undo and redo show the history again).
   host_.scene().pushEdit(std::move(edit));
   sceneGeneration_ = host_.scene().generation();
@@ -250,8 +251,7 @@ void EditTool::finishSave() {
 void EditTool::writeLog(const std::string& path) {
   try {
     writeEditLog(path, history_.applied());
-    std::fprintf(stderr, "pcv: %zu edits logged to %s\n", history_.applied().size(),
-                 path.c_str());
+    std::fprintf(stderr, "pcv: %zu edits logged to %s\n", history_.applied().size(), path.c_str());
   } catch (const Error& error) {
     host_.showError(error.what());
   }

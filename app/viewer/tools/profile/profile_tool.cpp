@@ -143,9 +143,7 @@ void ProfileTool::addScriptCommands(ScriptCommands& commands) {
         line.fail("'" + text + "' is not distance,height");
       }
     }
-    return stepOf([this, above, from = points[0], to = points[1]] {
-      selectSide(from, to, above);
-    });
+    return stepOf([this, above, from = points[0], to = points[1]] { selectSide(from, to, above); });
   });
   commands.add("profile_cut", [this](ScriptLine&) { return stepOf([this] { cut(); }); });
   commands.add("export_profile", [this](ScriptLine& line) {
@@ -198,11 +196,11 @@ void ProfileTool::cut() {
     // with numbers and units, the line as its title.
     const ProfileFigureLayout layout = profileFigureLayout(kImageWidthPx, kImageHeightPx);
     const LengthUnit unit = profile.crs.lengthUnit();
-    const ProfileFigure figure = renderProfileFigure(
-        profile, *renderer_, kImageWidthPx, kImageHeightPx, RenderSettings{},
-        {.title = profileTitle(corridor, unit),
-         .unit = unit,
-         .verticalUnit = profile.crs.verticalUnit});
+    const ProfileFigure figure =
+        renderProfileFigure(profile, *renderer_, kImageWidthPx, kImageHeightPx, RenderSettings{},
+                            {.title = profileTitle(corridor, unit),
+                             .unit = unit,
+                             .verticalUnit = profile.crs.verticalUnit});
     view_.image = figure.image;
     view_.dataLeft = layout.left;
     view_.dataBottom = layout.bottom;

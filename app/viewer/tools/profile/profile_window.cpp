@@ -72,9 +72,8 @@ void drawProfileWindow(ProfileView& view, ProfileWindowRequests& requests) {
                ImVec2(float(view.image.width), float(view.image.height)), ImVec2(0, 1),
                ImVec2(1, 0));
   // The data area's top left corner in the window: the figure's margins are around it.
-  const ImVec2 dataOrigin(
-      origin.x + float(view.dataLeft),
-      origin.y + float(view.image.height - view.dataBottom - view.dataHeight));
+  const ImVec2 dataOrigin(origin.x + float(view.dataLeft),
+                          origin.y + float(view.image.height - view.dataBottom - view.dataHeight));
   if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) {
     const ImVec2 mouse = ImGui::GetMousePos();
     const double x = mouse.x - dataOrigin.x;
@@ -100,9 +99,12 @@ void drawProfileWindow(ProfileView& view, ProfileWindowRequests& requests) {
     const auto [a, b] = *view.selectionLine;
     const double left = view.camera.eye.x - 0.5 * view.dataWidth / pixelsPerUnit;
     const double right = view.camera.eye.x + 0.5 * view.dataWidth / pixelsPerUnit;
-    const auto at = [&](double x) { return glm::dvec2(x, a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x)); };
-    draw.PushClipRect(dataOrigin, ImVec2(dataOrigin.x + float(view.dataWidth),
-                                         dataOrigin.y + float(view.dataHeight)), true);
+    const auto at = [&](double x) {
+      return glm::dvec2(x, a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x));
+    };
+    draw.PushClipRect(
+        dataOrigin,
+        ImVec2(dataOrigin.x + float(view.dataWidth), dataOrigin.y + float(view.dataHeight)), true);
     draw.AddLine(toScreen(at(left)), toScreen(at(right)), IM_COL32(0, 220, 255, 255), 2.0f);
     draw.PopClipRect();
     ImGui::TextDisabled("Selected: the corridor's points %s the blue line",

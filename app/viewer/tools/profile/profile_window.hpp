@@ -19,8 +19,8 @@ namespace pcv::app {
 
 /// The profile's image and what is measured in it.
 struct ProfileView {
-  Image image;                       ///< the figure (row 0 at the bottom): data, axes, title
-  Camera camera;                     ///< the front view its data area was drawn from
+  Image image;    ///< the figure (row 0 at the bottom): data, axes, title
+  Camera camera;  ///< the front view its data area was drawn from
   /// Where the data lies in the figure: clicks are measured there.
   int dataLeft = 0, dataBottom = 0, dataWidth = 0, dataHeight = 0;
   GlTexture texture;                 ///< the image uploaded; made at first draw
