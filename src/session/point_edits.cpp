@@ -127,9 +127,11 @@ struct FoundClasses {
   std::vector<uint64_t> indices;
   std::vector<uint8_t> classes;
 
-  /// The class found for record `index` (which the selection held).
-  uint8_t of(uint64_t index) const {
+  /// The class found for record `index`; empty for a record the selection did not hold when
+  /// the classes were found (the file changed between the passes).
+  std::optional<uint8_t> of(uint64_t index) const {
     const auto at = std::lower_bound(indices.begin(), indices.end(), index);
+    if (at == indices.end() || *at != index) return std::nullopt;
     return classes[size_t(at - indices.begin())];
   }
 };
@@ -195,9 +197,13 @@ class EditPass {
                 if (selects_[e] && !selects_[e](decodeRecordPoint(record.data(), f))) continue;
                 ++mine[e];
                 if (edits_[e].action == EditAction::Classify) {
-                  const uint8_t found = found_[e].of(indices[i]);
+                  const std::optional<uint8_t> found = found_[e].of(indices[i]);
+                  if (!found) {
+                    throw Error(path_.string() +
+                                ": the file changed while its edits were evaluated");
+                  }
                   const uint8_t merged = mergedClass(uint8_t(classOf(record.data(), extended)),
-                                                     found, edits_[e].classify);
+                                                     *found, edits_[e].classify);
                   applyRecordChange(record.data(), pointFormat,
                                     {.classification = int16_t(merged)});
                 } else {
