@@ -1,8 +1,6 @@
 #include "pcv/session/cloud_edits.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <optional>
 
 #include "pcv/core/parallel.hpp"
 #include "pcv/core/point_filter.hpp"
@@ -25,37 +23,53 @@ ScalarAttribute& attributeOrZeros(PointCloud& cloud, const char* name) {
   return cloud.attributes.back();
 }
 
-/// Classifies the points `selects` holds together (world positions in double from the cloud's
-/// offsets) and merges the classes found into `classes`; returns how many were selected.
-template <typename Selects>
-uint64_t classifySelected(const PointCloud& cloud, const Selects& selects,
-                          const ClassifySettings& settings, ScalarAttribute& classes) {
-  std::vector<uint8_t> chosen(cloud.size(), 0);
+/// 1 for each point of `cloud` that `selection` holds (its regions on the points' world
+/// positions, its filters on their attributes as they are now). Throws InputError for a filter
+/// over an attribute the cloud lacks.
+std::vector<uint8_t> selectionMask(const PointCloud& cloud, const PointSelection& selection) {
+  const CloudFilter filter(selection.filter, cloud);
+  const bool filtered = selection.filter.active();
+  std::vector<uint8_t> mask(cloud.size(), 0);
   parallelFor(
       cloud.size(),
       [&](uint64_t begin, uint64_t end) {
-        for (uint64_t i = begin; i < end; ++i) chosen[i] = selects(i) ? 1 : 0;
+        for (uint64_t i = begin; i < end; ++i) {
+          const Point& p = cloud.points[i];
+          const glm::dvec3 world = cloud.origin + glm::dvec3(p.x, p.y, p.z);
+          mask[i] = selectionKeepsPosition(selection, world) && (!filtered || filter.keeps(i));
+        }
       },
       1 << 14);
+  return mask;
+}
+
+/// Classifies the points of `mask` together (world positions in double from the cloud's
+/// offsets) and merges the classes found into `classes`.
+void classifySelected(const PointCloud& cloud, const std::vector<uint8_t>& mask,
+                      const ClassifySettings& settings, ScalarAttribute& classes) {
   std::vector<uint64_t> indices;
   std::vector<glm::dvec3> positions;
   for (uint64_t i = 0; i < cloud.size(); ++i) {
-    if (!chosen[i]) continue;
+    if (!mask[i]) continue;
     const Point& p = cloud.points[i];
     indices.push_back(i);
     positions.push_back(cloud.origin + glm::dvec3(p.x, p.y, p.z));
   }
-  if (indices.empty()) return 0;
+  if (indices.empty()) return;
   const std::vector<uint8_t> found = classifyPoints(positions, settings);
   for (size_t k = 0; k < indices.size(); ++k) {
     const double previous = classes.value(indices[k]);
     const uint8_t before = previous >= 0.0 && previous <= 255.0 ? uint8_t(previous) : 0;
     classes.setValue(indices[k], double(mergedClass(before, found[k], settings)));
   }
-  return indices.size();
 }
 
 }  // namespace
+
+void ensureEditAttributes(PointCloud& cloud) {
+  attributeOrZeros(cloud, kClassification);
+  attributeOrZeros(cloud, kWithheld);
+}
 
 std::vector<std::string> attributesForEdits(std::span<const PointEdit> edits) {
   std::vector<std::string> names = {kClassification, kWithheld};
@@ -71,75 +85,45 @@ std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const Point
   std::vector<uint64_t> selected(edits.size(), 0);
   if (edits.empty() || cloud.size() == 0) return selected;
   // Both made before any filter looks its attributes up (a push_back would move them).
-  attributeOrZeros(cloud, kClassification);
-  attributeOrZeros(cloud, kWithheld);
+  ensureEditAttributes(cloud);
   ScalarAttribute& classes = attributeOrZeros(cloud, kClassification);
   ScalarAttribute& withheld = attributeOrZeros(cloud, kWithheld);
-  const glm::dvec3 origin = cloud.origin;
   for (size_t e = 0; e < edits.size(); ++e) {
     const PointEdit& edit = edits[e];
     // Each edit sees what the ones before it left: the filter reads the classes as changed.
-    const CloudFilter filter(edit.selection.filter, cloud);
-    const bool filtered = edit.selection.filter.active();
-    const auto selects = [&](uint64_t i) {
-      const Point& p = cloud.points[i];
-      const glm::dvec3 world = origin + glm::dvec3(p.x, p.y, p.z);
-      return selectionKeepsPosition(edit.selection, world) && (!filtered || filter.keeps(i));
-    };
+    const std::vector<uint8_t> mask = selectionMask(cloud, edit.selection);
+    selected[e] = uint64_t(std::count(mask.begin(), mask.end(), uint8_t(1)));
     if (edit.action == EditAction::Classify) {
-      selected[e] = classifySelected(cloud, selects, edit.classify, classes);
+      classifySelected(cloud, mask, edit.classify, classes);
       continue;
     }
-    std::atomic<uint64_t> count{0};
+    ScalarAttribute& changed = edit.action == EditAction::SetClass ? classes : withheld;
+    const double value = edit.action == EditAction::SetClass ? double(edit.classification)
+                         : edit.action == EditAction::Delete ? 1.0
+                                                             : 0.0;  // Restore
     parallelFor(
         cloud.size(),
         [&](uint64_t begin, uint64_t end) {
-          uint64_t mine = 0;
           for (uint64_t i = begin; i < end; ++i) {
-            if (!selects(i)) continue;
-            ++mine;
-            switch (edit.action) {
-              case EditAction::SetClass:
-                classes.setValue(i, double(edit.classification));
-                break;
-              case EditAction::Delete:
-                withheld.setValue(i, 1.0);
-                break;
-              case EditAction::Restore:
-                withheld.setValue(i, 0.0);
-                break;
-              case EditAction::Classify:
-                break;  // above
-            }
+            if (mask[i]) changed.setValue(i, value);
           }
-          count += mine;
         },
         1 << 14);
-    selected[e] = count;
   }
   return selected;
 }
 
 void highlightSelection(const PointCloud& cloud, const PointSelection& selection,
                         std::span<Point> colored) {
-  std::optional<CloudFilter> filter;
+  std::vector<uint8_t> mask;
   try {
-    if (selection.filter.active()) filter.emplace(selection.filter, cloud);
+    mask = selectionMask(cloud, selection);
   } catch (const InputError&) {
     return;  // the edit itself says why when it is applied
   }
-  parallelFor(
-      cloud.size(),
-      [&](uint64_t begin, uint64_t end) {
-        for (uint64_t i = begin; i < end; ++i) {
-          const Point& p = cloud.points[i];
-          const glm::dvec3 world = cloud.origin + glm::dvec3(p.x, p.y, p.z);
-          if (selectionKeepsPosition(selection, world) && (!filter || filter->keeps(i))) {
-            colored[i].rgba = kSelectionHighlightRgba;
-          }
-        }
-      },
-      1 << 14);
+  for (uint64_t i = 0; i < cloud.size(); ++i) {
+    if (mask[i]) colored[i].rgba = kSelectionHighlightRgba;
+  }
 }
 
 std::vector<bool> shownPoints(const PointCloud& cloud) {

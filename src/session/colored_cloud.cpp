@@ -75,12 +75,7 @@ uint64_t ColoredCloud::pushEdit(PointEdit edit) {
 
 void ColoredCloud::reapplyEdits(std::vector<uint64_t>* selected) {
   // Made where missing by the first edit, then written back as read.
-  for (const char* name : {"classification", "withheld"}) {
-    if (cloud_.findAttribute(name)) continue;
-    ScalarAttribute made{.name = name, .type = AttributeType::UInt8};
-    made.resize(cloud_.size(), 0.0);
-    cloud_.attributes.push_back(std::move(made));
-  }
+  ensureEditAttributes(cloud_);
   for (ScalarAttribute& attribute : cloud_.attributes) {
     const std::vector<float>* read = attribute.name == "classification" ? &readClasses_
                                      : attribute.name == "withheld"     ? &readWithheld_

@@ -30,16 +30,12 @@ PointCloud EditedNodeSource::decodeNode(size_t node) const {
   const bool unread = inner_->readsOnDemand(node);
   PointCloud cloud = inner_->decodeNode(node);
   if (unread && inner_->readsOnDemand(node)) return cloud;
-  if (unread) {
-    try {
-      applyEditsToCloud(cloud, edits_);
-    } catch (const InputError&) {
-      return cloud;  // a stand-in without the attributes the filters read
-    }
-    dropWithheldPoints(cloud);
-    return cloud;
+  try {
+    applyEditsToCloud(cloud, edits_);
+  } catch (const InputError&) {
+    if (!unread) throw;
+    return cloud;  // a stand-in without the attributes the filters read
   }
-  applyEditsToCloud(cloud, edits_);
   dropWithheldPoints(cloud);
   return cloud;
 }

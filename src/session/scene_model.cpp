@@ -236,14 +236,15 @@ void SceneModel::setColoring(const ColoringOptions& coloring) {
   recolor();
 }
 
-void SceneModel::reopenStream() {
+void SceneModel::reopenStream(bool readAgain) {
   if (!parts_.stream) return;
   // A streamed node is coloured and edited as it is decoded: the nodes are decoded again, from
   // the root. The files beside it go first (recolor() lays them out again after), so that the
   // stream's reservation is made in the memory it had.
   const ScenePlan plan = parts_.stream->plan();
   const ReadOptions read = parts_.stream->read();
-  const std::shared_ptr<const ForestNodeSource> forest = parts_.stream->forest();
+  const std::shared_ptr<const ForestNodeSource> forest =
+      readAgain ? nullptr : parts_.stream->forest();
   parts_.hideInCore();
   parts_.closeStream();
   if (!startStream(plan, read, forest)) {
@@ -253,9 +254,15 @@ void SceneModel::reopenStream() {
   streamFramed_ = true;  // the view stays where it is
 }
 
+void SceneModel::showFilesAsTheyAre() {
+  // Classes changed, the same points shown: their colours and filter data replaced in place
+  // (no layout); points withheld or restored: the set laid out again.
+  if (!parts_.inCore.colored().refreshInPlace()) recolor();
+}
+
 void SceneModel::setHighlight(std::optional<PointSelection> selection) {
   parts_.inCore.colored().setHighlight(std::move(selection));
-  if (!parts_.inCore.colored().refreshInPlace()) recolor();
+  showFilesAsTheyAre();
 }
 
 void SceneModel::pushEdit(PointEdit edit) {
@@ -269,7 +276,7 @@ void SceneModel::pushEdit(PointEdit edit) {
   }
   edits_.push_back(std::move(edit));
   reopenStream();
-  if (!parts_.inCore.colored().refreshInPlace()) recolor();
+  showFilesAsTheyAre();
 }
 
 void SceneModel::editsSaved() {
@@ -278,12 +285,7 @@ void SceneModel::editsSaved() {
   parts_.inCore.colored().commitEdits();
   if (!parts_.stream) return;
   // The saved files are new files (renamed over the old): their hierarchies are read again.
-  const ScenePlan plan = parts_.stream->plan();
-  const ReadOptions read = parts_.stream->read();
-  parts_.hideInCore();
-  parts_.closeStream();
-  startStream(plan, read, nullptr);
-  streamFramed_ = true;  // the view stays where it is
+  reopenStream(/*readAgain=*/true);
   recolor();
 }
 
@@ -298,9 +300,7 @@ void SceneModel::setEdits(std::vector<PointEdit> edits) {
     edits_.clear();
   }
   reopenStream();
-  // Classes changed, the same points shown: their colours and filter data replaced in place
-  // (no layout); points withheld or restored: the set laid out again.
-  if (!parts_.inCore.colored().refreshInPlace()) recolor();
+  showFilesAsTheyAre();
 }
 
 void SceneModel::recolor() {

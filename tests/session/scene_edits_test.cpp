@@ -6,54 +6,18 @@
 #include <chrono>
 #include <thread>
 
-#include "pcv/core/camera_framing.hpp"
+#include "stream_beside_scene.hpp"
 #include "test_support.hpp"
-#include "pcv/session/scene_model.hpp"
-#include "reported_errors.hpp"
-#include "session_test_files.hpp"
 
 namespace pcv {
 namespace {
 
-// The cylinders sit beside the grid LAS file (x 500000-500100, y 5000000-5000050).
-const glm::dvec3 kStreamCentre{500050.0, 4999990.0, 100.0};
-
 /// A view so large that the stream draws every node once it converges.
 constexpr int kViewPx = 4096;
 
-struct EditedScene {
-  test::TempDir dir;
-  std::string copc = test::writeCylinderCopc(dir.file("c.copc.laz"), 20'000, kStreamCentre);
-  std::string las = test::writeGridLas(dir.file("grid.las")).string();
-  std::unique_ptr<Renderer> renderer = createRenderer("cpu");
-  test::ReportedErrors errors;
-  SceneModel scene{*renderer,
-                   DemoCylinders{.pointCount = 1000, .seed = 1},
-                   {},
-                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 16 << 20},
-                   errors.report()};
-  Camera camera;
-
-  EditedScene() {
-    scene.open({copc}, true);
-    scene.poll();
-    scene.open({las}, false);
-    settle();
-    camera = frameBounds(scene.parts().stream->bounds(), 1.0f);
-    settle();
-  }
-  void settle() {
-    for (int frame = 0; frame < 2000; ++frame) {
-      scene.poll();
-      scene.updateStream(camera, kViewPx, kViewPx);
-      if (!scene.loading()) {
-        scene.poll();
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    ADD_FAILURE() << "the scene did not settle";
-  }
+/// The stream and the file beside it, settled in a view that draws every node.
+struct EditedScene : test::StreamWithFileBeside {
+  EditedScene() : StreamWithFileBeside(kViewPx) {}
   /// Points of the stream's sets drawn (its node counts are the file's, before any edit).
   uint64_t streamedDrawn() const {
     uint64_t points = 0;

@@ -3,14 +3,9 @@
 // a pick finds a file's point with its index and a streamed node's without one, closing either
 // leaves the other's sets alone, and recolouring keeps both.
 #include <algorithm>
-#include <chrono>
-#include <thread>
 
-#include "pcv/core/camera_framing.hpp"
-#include "pcv/session/scene_model.hpp"
 #include "pcv/session/stream_limits.hpp"
-#include "reported_errors.hpp"
-#include "session_test_files.hpp"
+#include "stream_beside_scene.hpp"
 #if PCV_WITH_CUDA
 #include "pcv/cuda/device_buffer.hpp"
 #endif
@@ -18,46 +13,9 @@
 namespace pcv {
 namespace {
 
-// The COPC cylinders sit 10 units south of the grid LAS file: UTM-sized coordinates, and an
-// origin of their own.
-const glm::dvec3 kStreamCentre{500050.0, 4999990.0, 100.0};
-
-/// Frames of `camera` until the stream and the loader are idle (at most ~10 s).
-void settle(SceneModel& scene, const Camera& camera) {
-  for (int frame = 0; frame < 2000; ++frame) {
-    scene.poll();
-    scene.updateStream(camera, 128, 128);
-    if (!scene.loading()) {
-      scene.poll();
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  ADD_FAILURE() << "the scene did not settle";
-}
-
-/// A COPC file streamed on a CPU renderer with the grid LAS file added beside it.
-struct StreamWithFileBeside {
-  test::TempDir dir;
-  std::string copc = test::writeCylinderCopc(dir.file("c.copc.laz"), 20'000, kStreamCentre);
-  std::string las = test::writeGridLas(dir.file("grid.las")).string();
-  std::unique_ptr<Renderer> renderer = createRenderer("cpu");
-  test::ReportedErrors errors;
-  SceneModel scene{*renderer,
-                   DemoCylinders{.pointCount = 1000, .seed = 1},
-                   {},
-                   {.pointBudget = 10'000'000, .gpuMemoryBytes = 16 << 20},
-                   errors.report()};
-  Camera camera;
-
-  StreamWithFileBeside() {
-    scene.open({copc}, true);
-    camera = frameBounds(*scene.poll(), 1.0f);
-    settle(scene, camera);
-    scene.open({las}, false);
-    settle(scene, camera);
-  }
-};
+using test::kStreamCentre;
+using test::settle;
+using test::StreamWithFileBeside;
 
 TEST(StreamBeside, AddedFilesAreDrawnBesideTheStream) {
   StreamWithFileBeside s;

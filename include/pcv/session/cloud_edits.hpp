@@ -18,6 +18,10 @@ namespace pcv {
 /// what their filters read.
 std::vector<std::string> attributesForEdits(std::span<const PointEdit> edits);
 
+/// Gives `cloud` the attributes edits write, "classification" and "withheld", filled with 0
+/// where it lacks them.
+void ensureEditAttributes(PointCloud& cloud);
+
 /// Applies `edits` in order to the "classification" and "withheld" attributes of `cloud` (made,
 /// filled with 0, where the cloud lacks them: a file that declares none); a Classify edit
 /// classifies the points its selection holds together, on their world positions. Returns, per

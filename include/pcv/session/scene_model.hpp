@@ -148,8 +148,11 @@ class SceneModel {
   bool startStream(const ScenePlan& plan, const ReadOptions& read,
                    std::shared_ptr<const ForestNodeSource> forest);
   void recolor();
-  /// Opens the stream again from its plan (coloured, edited as asked now), the view kept.
-  void reopenStream();
+  /// Opens the stream again from its plan (coloured, edited as asked now), the view kept; with
+  /// `readAgain` its files' hierarchies are read again (they were rewritten), not reused.
+  void reopenStream(bool readAgain = false);
+  /// Shows the files read whole with their points' classes and flags as they are now.
+  void showFilesAsTheyAre();
   void backToCylinders();  // when the viewer started on them and nothing else is shown
 
   Renderer& renderer_;
