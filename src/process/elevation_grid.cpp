@@ -3,14 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "classify_math.hpp"
 #include "pcv/core/parallel.hpp"
 
 namespace pcv::process {
 namespace {
-
-/// Relaxation sweeps of the filled-in cells: enough to smooth the ring fill's terraces over
-/// holes of tens of cells; the result does not depend on when it stops, only on the count.
-constexpr int kRelaxationSweeps = 64;
 
 /// out[x] = the extreme (min, or max with `takeMax`) of in[x - w .. x + w] clipped to [0, n):
 /// a monotonic queue of candidate indices, O(n) whatever w.
@@ -37,10 +34,7 @@ void slidingExtreme(const float* in, float* out, int64_t n, int64_t w, bool take
 /// Rows are independent, so threads share them without changing the result.
 ElevationGrid diskExtreme(const ElevationGrid& grid, int radius, bool takeMax) {
   ElevationGrid out{grid.width, grid.height, std::vector<float>(grid.z.size())};
-  std::vector<int64_t> halfWidths;
-  for (int dy = -radius; dy <= radius; ++dy) {
-    halfWidths.push_back(int64_t(std::floor(std::sqrt(double(radius * radius - dy * dy)))));
-  }
+  const std::vector<int64_t> halfWidths = diskHalfWidths(radius);
   parallelFor(
       uint64_t(grid.height),
       [&](uint64_t begin, uint64_t end) {
@@ -68,6 +62,14 @@ ElevationGrid diskExtreme(const ElevationGrid& grid, int radius, bool takeMax) {
 }
 
 }  // namespace
+
+std::vector<int64_t> diskHalfWidths(int radius) {
+  std::vector<int64_t> halfWidths;
+  for (int dy = -radius; dy <= radius; ++dy) {
+    halfWidths.push_back(int64_t(std::floor(std::sqrt(double(radius * radius - dy * dy)))));
+  }
+  return halfWidths;
+}
 
 void fillEmptyCells(ElevationGrid& grid) {
   const int64_t w = grid.width, h = grid.height;
@@ -101,18 +103,7 @@ void fillEmptyCells(ElevationGrid& grid) {
     std::sort(ring.begin(), ring.end());
     values.assign(ring.size(), 0.0f);
     for (size_t i = 0; i < ring.size(); ++i) {
-      const int64_t x = ring[i] % w, y = ring[i] / w;
-      double sum = 0.0;
-      int count = 0;
-      for (int64_t dy = -1; dy <= 1; ++dy) {
-        for (int64_t dx = -1; dx <= 1; ++dx) {
-          const int64_t nx = x + dx, ny = y + dy;
-          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-          const float v = grid.at(nx, ny);
-          if (!std::isnan(v)) sum += v, ++count;
-        }
-      }
-      values[i] = float(sum / count);
+      values[i] = neighbourMean(grid.z.data(), w, h, ring[i] % w, ring[i] / w);
     }
     for (size_t i = 0; i < ring.size(); ++i) grid.z[size_t(ring[i])] = values[i];
     std::vector<int64_t> nextRing;
@@ -130,14 +121,7 @@ void fillEmptyCells(ElevationGrid& grid) {
           for (int64_t y = int64_t(begin); y < int64_t(end); ++y) {
             for (int64_t x = 0; x < w; ++x) {
               const size_t i = size_t(y * w + x);
-              if (!wasEmpty[i]) continue;
-              double sum = 0.0;
-              int count = 0;
-              if (x > 0) sum += grid.z[i - 1], ++count;
-              if (x + 1 < w) sum += grid.z[i + 1], ++count;
-              if (y > 0) sum += grid.z[i - size_t(w)], ++count;
-              if (y + 1 < h) sum += grid.z[i + size_t(w)], ++count;
-              next[i] = count ? float(sum / count) : grid.z[i];
+              if (wasEmpty[i]) next[i] = relaxedValue(grid.z.data(), w, h, x, y);
             }
           }
         },

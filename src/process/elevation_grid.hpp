@@ -21,6 +21,10 @@ struct ElevationGrid {
 
 inline constexpr float kEmptyCell = std::numeric_limits<float>::quiet_NaN();
 
+/// The disk of `radius` cells as rows: for each row offset dy = -radius .. radius, the half-width
+/// floor(sqrt(radius² - dy²)) of its run of cells.
+std::vector<int64_t> diskHalfWidths(int radius);
+
 /// Fills every empty cell from the filled ones (at least one must be filled): ring by ring
 /// outwards, each cell the mean of its already filled 8-neighbours, then relaxed towards the
 /// mean of its 4-neighbours (a membrane over the holes, as the paper's spring inpainting), the

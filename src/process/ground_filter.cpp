@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "elevation_grid.hpp"
+#include "ground_grid_plan.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
 
@@ -22,75 +23,21 @@ namespace pcv {
 namespace {
 
 using process::ElevationGrid;
-
-/// The slope threshold the paper uses to find low outliers: a cell more than 5 cells' width
-/// below its neighbourhood is not terrain.
-constexpr double kLowOutlierSlope = 5.0;
-
-/// Where the grid lies: the corner its cells are counted from, its first cell counted from there
-/// (0 unless it is a window of a dataset's grid), cell size and size in cells. A point's cell is
-/// found from the corner, then shifted: the same floor for a window as for the whole grid.
-struct GridFrame {
-  double originX = 0.0, originY = 0.0;
-  int64_t firstColumn = 0, firstRow = 0;
-  double cell = 1.0;
-  int64_t width = 0, height = 0;
-
-  int64_t column(double x) const {
-    return std::clamp<int64_t>(int64_t(std::floor((x - originX) / cell)) - firstColumn, 0,
-                               width - 1);
-  }
-  int64_t row(double y) const {
-    return std::clamp<int64_t>(int64_t(std::floor((y - originY) / cell)) - firstRow, 0, height - 1);
-  }
-  /// Positions in cells from the grid's first cell. Exact shifts of the dataset's: (x - origin) /
-  /// cell is a double below 2^52, so subtracting a whole number of cells rounds nothing.
-  double columnPosition(double x) const { return (x - originX) / cell - double(firstColumn); }
-  double rowPosition(double y) const { return (y - originY) / cell - double(firstRow); }
-};
+using process::GridFrame;
+using process::GroundExtent;
+using process::GroundGridPlan;
 
 bool usable(const glm::dvec3& p) {
   return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
 }
 
-/// One axis of bilinear interpolation between cell centres: the lower cell and the weight of
-/// the upper one; constant beyond the outer centres.
-void interpolationAxis(double position, int64_t cells, int64_t& lower, double& weight) {
-  if (cells == 1) {
-    lower = 0;
-    weight = 0.0;
-    return;
-  }
-  const double centre = position - 0.5;
-  lower = std::clamp<int64_t>(int64_t(std::floor(centre)), 0, cells - 2);
-  weight = std::clamp(centre - double(lower), 0.0, 1.0);
-}
-
-double interpolate(const ElevationGrid& grid, const GridFrame& frame, double x, double y) {
-  int64_t cx, cy;
-  double tx, ty;
-  interpolationAxis(frame.columnPosition(x), grid.width, cx, tx);
-  interpolationAxis(frame.rowPosition(y), grid.height, cy, ty);
-  const int64_t cx1 = std::min(cx + 1, grid.width - 1), cy1 = std::min(cy + 1, grid.height - 1);
-  const double bottom = grid.at(cx, cy) * (1.0 - tx) + grid.at(cx1, cy) * tx;
-  const double top = grid.at(cx, cy1) * (1.0 - tx) + grid.at(cx1, cy1) * tx;
-  return bottom * (1.0 - ty) + top * ty;
-}
-
-/// The magnitude of the surface's gradient (rise over run) per cell: central differences,
-/// one-sided at the edges, 0 along an axis one cell wide.
+/// The surface's slope per cell (process::slopeAtCell).
 ElevationGrid slopeOf(const ElevationGrid& surface, double cell) {
   ElevationGrid slope{surface.width, surface.height, std::vector<float>(surface.z.size())};
-  const auto derivative = [&](int64_t before, int64_t after, float zBefore, float zAfter) {
-    return after > before ? double(zAfter - zBefore) / (double(after - before) * cell) : 0.0;
-  };
   for (int64_t y = 0; y < surface.height; ++y) {
     for (int64_t x = 0; x < surface.width; ++x) {
-      const int64_t x0 = std::max<int64_t>(x - 1, 0), x1 = std::min(x + 1, surface.width - 1);
-      const int64_t y0 = std::max<int64_t>(y - 1, 0), y1 = std::min(y + 1, surface.height - 1);
-      const double gx = derivative(x0, x1, surface.at(x0, y), surface.at(x1, y));
-      const double gy = derivative(y0, y1, surface.at(x, y0), surface.at(x, y1));
-      slope.at(x, y) = float(std::hypot(gx, gy));
+      slope.at(x, y) =
+          process::slopeAtCell(surface.z.data(), surface.width, surface.height, x, y, cell);
     }
   }
   return slope;
@@ -180,6 +127,44 @@ void checkGroundFilterSettings(const GroundFilterSettings& settings) {
   }
 }
 
+namespace process {
+
+GroundGridPlan planGroundGrid(const GroundExtent& extent, const GroundFilterSettings& settings,
+                              const GroundGridWindow* window) {
+  GroundGridPlan plan;
+  GridFrame& frame = plan.frame;
+  frame = {.originX = extent.minX, .originY = extent.minY, .cell = settings.cell};
+  plan.baseHeight = extent.minZ;
+  double diagonalCells = 0.0;
+  if (window) {
+    // A window of a dataset's grid: its cells and heights, whatever points this run holds.
+    frame.originX = window->origin.x;
+    frame.originY = window->origin.y;
+    frame.firstColumn = window->firstColumn;
+    frame.firstRow = window->firstRow;
+    plan.baseHeight = window->origin.z;
+    checkGridSize(double(window->columns), double(window->rows), settings.cell);
+    frame.width = window->columns;
+    frame.height = window->rows;
+    diagonalCells = std::ceil(window->datasetDiagonalCells);
+  } else {
+    const double columns = std::floor((extent.maxX - extent.minX) / settings.cell) + 1.0;
+    const double rows = std::floor((extent.maxY - extent.minY) / settings.cell) + 1.0;
+    checkGridSize(columns, rows, settings.cell);
+    frame.width = int64_t(columns);
+    frame.height = int64_t(rows);
+    diagonalCells = std::ceil(std::hypot(double(frame.width), double(frame.height)));
+  }
+  // Beyond the grid's diagonal a disk covers the whole grid from anywhere: the opening is the
+  // global minimum and stops changing, so larger windows add time and nothing else. (A dataset's
+  // window counts the dataset's diagonal: every tile runs the steps the whole dataset would.)
+  plan.maxRadius =
+      int(std::clamp(std::floor(settings.window / settings.cell + 1e-9), 1.0, diagonalCells));
+  return plan;
+}
+
+}  // namespace process
+
 std::vector<uint8_t> groundPoints(std::span<const glm::dvec3> points,
                                   const GroundFilterSettings& settings,
                                   std::span<const uint8_t> excluded,
@@ -194,39 +179,17 @@ std::vector<uint8_t> groundPoints(std::span<const glm::dvec3> points,
     return (excluded.empty() || !excluded[i]) && usable(points[i]);
   };
 
-  // The extent of the points that shape the surface; elevations are kept relative to the
-  // lowest, so floats hold them to well under a millimetre.
-  double minX = INFINITY, minY = INFINITY, minZ = INFINITY, maxX = -INFINITY, maxY = -INFINITY;
+  GroundExtent extent;
   for (size_t i = 0; i < points.size(); ++i) {
     if (!takesPart(i)) continue;
-    minX = std::min(minX, points[i].x), maxX = std::max(maxX, points[i].x);
-    minY = std::min(minY, points[i].y), maxY = std::max(maxY, points[i].y);
-    minZ = std::min(minZ, points[i].z);
+    extent.minX = std::min(extent.minX, points[i].x), extent.maxX = std::max(extent.maxX, points[i].x);
+    extent.minY = std::min(extent.minY, points[i].y), extent.maxY = std::max(extent.maxY, points[i].y);
+    extent.minZ = std::min(extent.minZ, points[i].z);
   }
   std::vector<uint8_t> ground(points.size(), 0);
-  if (!std::isfinite(minX)) return ground;  // every point excluded: none is ground
-
-  GridFrame frame{.originX = minX, .originY = minY, .cell = settings.cell};
-  double diagonalCells = 0.0;
-  if (window) {
-    // A window of a dataset's grid: its cells and heights, whatever points this run holds.
-    frame.originX = window->origin.x;
-    frame.originY = window->origin.y;
-    frame.firstColumn = window->firstColumn;
-    frame.firstRow = window->firstRow;
-    minZ = window->origin.z;
-    checkGridSize(double(window->columns), double(window->rows), settings.cell);
-    frame.width = window->columns;
-    frame.height = window->rows;
-    diagonalCells = std::ceil(window->datasetDiagonalCells);
-  } else {
-    const double columns = std::floor((maxX - minX) / settings.cell) + 1.0;
-    const double rows = std::floor((maxY - minY) / settings.cell) + 1.0;
-    checkGridSize(columns, rows, settings.cell);
-    frame.width = int64_t(columns);
-    frame.height = int64_t(rows);
-    diagonalCells = std::ceil(std::hypot(double(frame.width), double(frame.height)));
-  }
+  if (extent.empty()) return ground;  // every point excluded: none is ground
+  const GroundGridPlan plan = process::planGroundGrid(extent, settings, window);
+  const GridFrame& frame = plan.frame;
 
   // 1. The minimum surface.
   ElevationGrid minimum{
@@ -235,7 +198,7 @@ std::vector<uint8_t> groundPoints(std::span<const glm::dvec3> points,
   for (size_t i = 0; i < points.size(); ++i) {
     if (!takesPart(i)) continue;
     float& cell = minimum.at(frame.column(points[i].x), frame.row(points[i].y));
-    const float z = float(points[i].z - minZ);
+    const float z = float(points[i].z - plan.baseHeight);
     if (std::isnan(cell) || z < cell) cell = z;
   }
   std::vector<uint8_t> emptyCells(minimum.z.size());
@@ -247,19 +210,14 @@ std::vector<uint8_t> groundPoints(std::span<const glm::dvec3> points,
   ElevationGrid negated = filled;
   for (float& z : negated.z) z = -z;
   const std::vector<uint8_t> lowOutliers =
-      process::progressiveObjectCells(negated, settings.cell, kLowOutlierSlope, 1);
+      process::progressiveObjectCells(negated, settings.cell, process::kLowOutlierSlope, 1);
   std::vector<uint8_t> removed = emptyCells;
   for (size_t i = 0; i < removed.size(); ++i) removed[i] |= lowOutliers[i];
   const ElevationGrid withoutOutliers = withoutCells(minimum, removed);
 
   // 3. Objects: the progressive opening up to the window's radius in cells.
-  // Beyond the grid's diagonal a disk covers the whole grid from anywhere: the opening is the
-  // global minimum and stops changing, so larger windows add time and nothing else. (A dataset's
-  // window counts the dataset's diagonal: every tile runs the steps the whole dataset would.)
-  const int maxRadius =
-      int(std::clamp(std::floor(settings.window / settings.cell + 1e-9), 1.0, diagonalCells));
-  const std::vector<uint8_t> objects =
-      process::progressiveObjectCells(withoutOutliers, settings.cell, settings.slope, maxRadius);
+  const std::vector<uint8_t> objects = process::progressiveObjectCells(
+      withoutOutliers, settings.cell, settings.slope, plan.maxRadius);
 
   // 4. The provisional ground surface and its slope.
   for (size_t i = 0; i < removed.size(); ++i) removed[i] |= objects[i];
@@ -271,10 +229,11 @@ std::vector<uint8_t> groundPoints(std::span<const glm::dvec3> points,
     for (uint64_t i = begin; i < end; ++i) {
       if (!takesPart(i)) continue;
       const glm::dvec3& p = points[i];
-      const double height = (p.z - minZ) - interpolate(surface, frame, p.x, p.y);
-      const double allowed =
-          settings.threshold + settings.scalar * interpolate(surfaceSlope, frame, p.x, p.y);
-      ground[i] = std::abs(height) <= allowed ? 1 : 0;
+      ground[i] = process::isGroundPoint(surface.z.data(), surfaceSlope.z.data(), frame, p.x, p.y,
+                                         p.z - plan.baseHeight, settings.threshold,
+                                         settings.scalar)
+                      ? 1
+                      : 0;
     }
   });
   return ground;

@@ -9,27 +9,39 @@
 
 #include <glm/common.hpp>
 #include <glm/ext/vector_int3_sized.hpp>
-#include <glm/geometric.hpp>
 
+#include "classify_math.hpp"
+#include "noise_cubes.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
 
 namespace pcv {
 namespace {
 
-/// key = | x cube (21 bits) | y cube (21) | z cube (21) |, each counted from the points' minimum.
-constexpr int kAxisBits = 21;
-constexpr int64_t kAxisCubes = int64_t(1) << kAxisBits;
-
-uint64_t cubeKey(int64_t x, int64_t y, int64_t z) {
-  return (uint64_t(x) << (2 * kAxisBits)) | (uint64_t(y) << kAxisBits) | uint64_t(z);
-}
+using process::cubeKey;
+constexpr int64_t kAxisCubes = process::kCubeAxisCount;
 
 bool usable(const glm::dvec3& p) {
   return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
 }
 
 }  // namespace
+
+namespace process {
+
+void checkNoiseCubes(const glm::dvec3& low, const glm::dvec3& high,
+                     const NoiseFilterSettings& settings) {
+  const glm::dvec3 cubes = glm::floor((high - low) / settings.radius) + 1.0;
+  if (std::max({cubes.x, cubes.y, cubes.z}) > double(kAxisCubes)) {
+    std::ostringstream message;
+    message << "noise filter: a radius of " << settings.radius << " spans the points' extent ("
+            << high.x - low.x << " x " << high.y - low.y << " x " << high.z - low.z
+            << ") in more than " << kAxisCubes << " steps on an axis: expected a larger radius";
+    throw InputError(message.str());
+  }
+}
+
+}  // namespace process
 
 void checkNoiseFilterSettings(const NoiseFilterSettings& settings) {
   if (!std::isfinite(settings.radius) || settings.radius <= 0.0) {
@@ -56,19 +68,11 @@ std::vector<uint8_t> noisePoints(std::span<const glm::dvec3> points,
   // Points with a coordinate that is not a number have no neighbours: noise.
   std::vector<uint8_t> noise(points.size(), 1);
   if (!std::isfinite(low.x)) return noise;
-  const glm::dvec3 cubes = glm::floor((high - low) / settings.radius) + 1.0;
-  if (std::max({cubes.x, cubes.y, cubes.z}) > double(kAxisCubes)) {
-    std::ostringstream message;
-    message << "noise filter: a radius of " << settings.radius << " spans the points' extent ("
-            << high.x - low.x << " x " << high.y - low.y << " x " << high.z - low.z
-            << ") in more than " << kAxisCubes << " steps on an axis: expected a larger radius";
-    throw InputError(message.str());
-  }
+  process::checkNoiseCubes(low, high, settings);
   const auto cubeOf = [&](const glm::dvec3& p) {
-    const glm::dvec3 c = glm::floor((p - low) / settings.radius);
-    return glm::i64vec3(std::min<int64_t>(int64_t(c.x), kAxisCubes - 1),
-                        std::min<int64_t>(int64_t(c.y), kAxisCubes - 1),
-                        std::min<int64_t>(int64_t(c.z), kAxisCubes - 1));
+    return glm::i64vec3(process::cubeOf(p.x, low.x, settings.radius),
+                        process::cubeOf(p.y, low.y, settings.radius),
+                        process::cubeOf(p.z, low.z, settings.radius));
   };
 
   // Every usable point's (key, index), sorted: the points of a cube are one run.
@@ -130,8 +134,10 @@ std::vector<uint8_t> noisePoints(std::span<const glm::dvec3> points,
             for (const auto& [first, last] : near) {
               for (uint64_t n = first; n < last && found < settings.minNeighbours; ++n) {
                 if (entries[n].index == index) continue;
-                const glm::dvec3 d = points[size_t(entries[n].index)] - p;
-                if (glm::dot(d, d) <= radiusSquared) ++found;
+                const glm::dvec3& q = points[size_t(entries[n].index)];
+                if (process::squaredDistance(p.x, p.y, p.z, q.x, q.y, q.z) <= radiusSquared) {
+                  ++found;
+                }
               }
               if (found >= settings.minNeighbours) break;
             }
