@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "classify_tiles.hpp"
+#include "options/classifier_choice.hpp"
 #include "options/run_report.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/length_unit.hpp"
@@ -30,6 +31,7 @@ struct ClassifyOptions {
   double buffer = 0.0;       ///< map units; used when bufferGiven, else the settings' default
   bool bufferGiven = false;  ///< --buffer: tile by tile, whatever the inputs are
   uint64_t memoryBytes = 0;  ///< classifying together must fit; 0: half of RAM
+  std::string device = "auto";  ///< where the filters run: auto, cuda or cpu
 };
 
 /// Machine memory, for the default budget.
@@ -94,7 +96,8 @@ void classifyDataset(const ClassifyOptions& options, const std::vector<std::stri
                         .overwrite = options.overwrite,
                         .buffer = buffer,
                         .memoryBytes = options.memoryBytes,
-                        .settings = settings});
+                        .settings = settings,
+                        .device = options.device});
   if (!summary) return;  // another rank reports
   nlohmann::json report = {{"points", summary->points},
                            {"ground", summary->ground},
@@ -137,17 +140,25 @@ void runClassify(const ClassifyOptions& options) {
     classifyDataset(options, inputs, output);
     return;
   }
+  const std::shared_ptr<const PointClassifier> classifier = choosePointClassifier(options.device);
   FileClassificationSummary summary;
   if (options.inPlace) {
-    summary = classifyFilesInPlace(inputs, settings);
+    summary = classifyFilesInPlace(inputs, settings, classifier);
   } else {
     RecordSinkOptions sink{.output = {.existing = options.overwrite ? ExistingOutput::Replace
                                                                     : ExistingOutput::Refuse}};
-    summary = classifyFilesTo(inputs, output, settings, sink);
+    summary = classifyFilesTo(inputs, output, settings, sink, classifier);
   }
-  nlohmann::json report = {{"points", summary.points}, {"ground", summary.ground},
-                           {"noise", summary.noise},   {"outputs", summary.outputs},
-                           {"tiled", false},           {"tiles", inputs.size()}};
+  nlohmann::json report = {{"points", summary.points},
+                           {"ground", summary.ground},
+                           {"noise", summary.noise},
+                           {"outputs", summary.outputs},
+                           {"tiled", false},
+                           {"tiles", inputs.size()},
+                           {"device", summary.device},
+                           {"readSeconds", summary.readSeconds},
+                           {"classifySeconds", summary.classifySeconds},
+                           {"writeSeconds", summary.writeSeconds}};
   reportLengths(report, unit, settings);
   runReport()["classify"] = std::move(report);
   printSummary(summary.outputs, summary.points, summary.ground, summary.noise);
@@ -218,6 +229,12 @@ void addClassifyCommand(CLI::App& cli) {
                    "a machine): files needing more are classified tile by tile (--in-place), and "
                    "tiles classified at once share it")
       ->transform(CLI::AsSizeValue(false));
+  classify
+      ->add_option("--device", options->device,
+                   "Where the filters run: auto (the GPU where CUDA is usable), cuda or cpu; "
+                   "both give the same classes")
+      ->check(CLI::IsMember(classifierDeviceNames()))
+      ->capture_default_str();
   addReportOption(*classify);
   classify->callback([options, classify] {
     // Lengths left out take their defaults (metres) in the inputs' unit; those given are kept.

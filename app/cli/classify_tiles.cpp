@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "options/classifier_choice.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
 #include "pcv/session/tiled_classification.hpp"
@@ -31,6 +32,7 @@ std::string rankSummary(const std::vector<TileClassificationOutcome>& outcomes, 
                      {"ground", o.ground},
                      {"noise", o.noise},
                      {"bufferPoints", o.bufferPoints},
+                     {"device", o.device},
                      {"seconds", o.seconds}});
   }
   return nlohmann::json{{"rank", rank}, {"threads", workerCount()}, {"tiles", std::move(tiles)}}
@@ -67,6 +69,7 @@ ClassifyTilesSummary gatherOnRoot(const TiledClassificationPlan& plan,
                             {"ground", tile.value("ground", uint64_t(0))},
                             {"noise", tile.value("noise", uint64_t(0))},
                             {"bufferPoints", tile.value("bufferPoints", uint64_t(0))},
+                            {"device", tile.value("device", std::string())},
                             {"seconds", tile.value("seconds", 0.0)},
                             {"rank", tile.value("rank", 0)}};
     if (entry["done"].get<bool>()) {
@@ -134,9 +137,10 @@ std::optional<ClassifyTilesSummary> runClassifyTiles(const ClassifyTilesRun& run
     // signal would; tiles written before stay written.
     InterruptSignals signals(stop);
     outcomes = runRankShare(*ranks, signals, who, [&] {
-      return classifyTiles(
-          plan, mine, run.settings,
-          {.memoryBytes = memoryOfRank(run.memoryBytes, ranks->localSize()), .cancel = &stop});
+      return classifyTiles(plan, mine, run.settings,
+                           {.memoryBytes = memoryOfRank(run.memoryBytes, ranks->localSize()),
+                            .cancel = &stop,
+                            .classifier = choosePointClassifier(run.device)});
     });
   }
   size_t failures = 0;

@@ -19,6 +19,7 @@ struct ClassifyTilesRun {
   double buffer = 0.0;             ///< map units
   uint64_t memoryBytes = 0;        ///< this machine's budget; 0: half of RAM
   ClassifySettings settings;
+  std::string device = "cpu";  ///< where each rank's filters run (--device)
 };
 
 /// What rank 0 reports.

@@ -1,6 +1,7 @@
 #include "pcv/process/point_classes.hpp"
 
 #include "pcv/core/error.hpp"
+#include "pcv/process/point_classifier.hpp"
 
 namespace pcv {
 
@@ -42,6 +43,25 @@ std::vector<uint8_t> classifyPoints(std::span<const glm::dvec3> points,
     }
   }
   return classes;
+}
+
+namespace {
+
+class CpuPointClassifier final : public PointClassifier {
+ public:
+  std::vector<uint8_t> classify(std::span<const glm::dvec3> points,
+                                const ClassifySettings& settings, const GroundGridWindow* window,
+                                std::string* ranOn) const override {
+    if (ranOn) *ranOn = "cpu";
+    return classifyPoints(points, settings, window);
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const PointClassifier> cpuPointClassifier() {
+  static const auto classifier = std::make_shared<const CpuPointClassifier>();
+  return classifier;
 }
 
 uint8_t mergedClass(uint8_t previous, uint8_t found, const ClassifySettings& settings) {

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/stopwatch.hpp"
 #include "pcv/io/record_classes.hpp"
 #include "pcv/session/copc_conversion.hpp"
 #include "pcv/session/declared_crs.hpp"
@@ -38,12 +39,10 @@ InputPoints readInputPoints(const std::vector<std::string>& inputs) {
   return points;
 }
 
-FileClassificationSummary summaryOf(const std::vector<uint8_t>& classes) {
-  FileClassificationSummary summary;
+void countClasses(const std::vector<uint8_t>& classes, FileClassificationSummary& summary) {
   summary.points = classes.size();
   summary.ground = uint64_t(std::count(classes.begin(), classes.end(), kClassGround));
   summary.noise = uint64_t(std::count(classes.begin(), classes.end(), kClassNoise));
-  return summary;
 }
 
 /// The bounds the ground grid covers: the inputs' header bounds, as a tile-by-tile run of the
@@ -64,11 +63,16 @@ Box3d gridBounds(const std::vector<std::string>& inputs, const std::vector<glm::
   return declared;
 }
 
-std::shared_ptr<const std::vector<uint8_t>> classify(const std::vector<std::string>& inputs,
-                                                     const ClassifySettings& settings,
-                                                     std::vector<uint64_t>* firsts = nullptr) {
+/// The classes of the inputs' points, found by `classifier` (null: the CPU's); `summary` gets
+/// the counts, where the filters ran and the seconds of reading and classifying.
+std::shared_ptr<const std::vector<uint8_t>> classify(
+    const std::vector<std::string>& inputs, const ClassifySettings& settings,
+    const std::shared_ptr<const PointClassifier>& classifier, FileClassificationSummary& summary,
+    std::vector<uint64_t>* firsts = nullptr) {
   if (inputs.empty()) throw InputError("classify: no input files");
+  const SteadyClock::time_point readStart = SteadyClock::now();
   InputPoints points = readInputPoints(inputs);
+  summary.readSeconds = secondsSince(readStart);
   if (points.positions.empty()) {
     std::string names;
     for (const std::string& input : inputs) names += (names.empty() ? "" : ", ") + input;
@@ -84,8 +88,12 @@ std::shared_ptr<const std::vector<uint8_t>> classify(const std::vector<std::stri
                                 glm::dvec2(bounds.max), settings.groundFilter.cell);
     }
   }
+  const SteadyClock::time_point classifyStart = SteadyClock::now();
   auto classes = std::make_shared<const std::vector<uint8_t>>(
-      classifyPoints(points.positions, settings, window ? &*window : nullptr));
+      (classifier ? classifier : cpuPointClassifier())
+          ->classify(points.positions, settings, window ? &*window : nullptr, &summary.device));
+  summary.classifySeconds = secondsSince(classifyStart);
+  countClasses(*classes, summary);
   if (firsts) *firsts = points.firsts;
   return classes;
 }
@@ -125,27 +133,32 @@ ClassifySettings settingsForFiles(const std::vector<std::string>& inputs,
 FileClassificationSummary classifyFilesTo(const std::vector<std::string>& inputs,
                                           const std::string& output,
                                           const ClassifySettings& settings,
-                                          RecordSinkOptions sink) {
+                                          RecordSinkOptions sink,
+                                          std::shared_ptr<const PointClassifier> classifier) {
   checkClassifySettings(settings);
   sink.output.inputs.assign(inputs.begin(), inputs.end());
   checkRecordOutput(output, sink);
-  const auto classes = classify(inputs, settings);
+  FileClassificationSummary summary;
+  const auto classes = classify(inputs, settings, classifier, summary);
+  const SteadyClock::time_point writeStart = SteadyClock::now();
   writePointRecords(classifiedRecords(pointFileRecords(inputs), classes, 0, settings), output,
                     sink);
-  FileClassificationSummary summary = summaryOf(*classes);
+  summary.writeSeconds = secondsSince(writeStart);
   summary.outputs.push_back(output);
   return summary;
 }
 
-FileClassificationSummary classifyFilesInPlace(const std::vector<std::string>& inputs,
-                                               const ClassifySettings& settings) {
+FileClassificationSummary classifyFilesInPlace(
+    const std::vector<std::string>& inputs, const ClassifySettings& settings,
+    std::shared_ptr<const PointClassifier> classifier) {
   checkClassifySettings(settings);
   // Each input replaces itself: the rules name no input, and replacing is the point.
   RecordSinkOptions sink{.output = {.existing = ExistingOutput::Replace}};
   for (const std::string& input : inputs) checkRecordOutput(input, sink);
   std::vector<uint64_t> firsts;
-  const auto classes = classify(inputs, settings, &firsts);
-  FileClassificationSummary summary = summaryOf(*classes);
+  FileClassificationSummary summary;
+  const auto classes = classify(inputs, settings, classifier, summary, &firsts);
+  const SteadyClock::time_point writeStart = SteadyClock::now();
   for (size_t i = 0; i < inputs.size(); ++i) {
     // The record sink writes NAME.partial-PID beside the input and renames it over the input
     // once complete; the input stays open for reading until then.
@@ -154,6 +167,7 @@ FileClassificationSummary classifyFilesInPlace(const std::vector<std::string>& i
         sink);
     summary.outputs.push_back(inputs[i]);
   }
+  summary.writeSeconds = secondsSince(writeStart);
   return summary;
 }
 

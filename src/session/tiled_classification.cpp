@@ -154,7 +154,8 @@ uint64_t appendNeighbourPoints(const std::string& path, const RunArea& area,
 }
 
 void classifyTile(const TiledClassificationPlan& plan, size_t index,
-                  const ClassifySettings& settings, uint64_t laneBytes, CopcWriteProgress& writing,
+                  const ClassifySettings& settings, const PointClassifier& classifier,
+                  uint64_t laneBytes, CopcWriteProgress& writing,
                   TileClassificationOutcome& outcome) {
   const TileClassificationJob& job = plan.jobs[index];
   const PointRecordSource own = pointFileRecords({job.file.input});
@@ -171,7 +172,8 @@ void classifyTile(const TiledClassificationPlan& plan, size_t index,
       outcome.bufferPoints += appendNeighbourPoints(plan.jobs[n].file.input, area, positions);
     }
     if (writing.cancel) throw ConversionCancelled("classification cancelled");
-    *classes = classifyPoints(positions, settings, area.grid ? &*area.grid : nullptr);
+    *classes =
+        classifier.classify(positions, settings, area.grid ? &*area.grid : nullptr, &outcome.device);
     classes->resize(size_t(ownCount));
     positions = {};
   }
@@ -343,6 +345,8 @@ std::vector<TileClassificationOutcome> classifyTiles(const TiledClassificationPl
   std::vector<std::unique_ptr<CopcWriteProgress>> writing(lanes);
   for (auto& w : writing) w = std::make_unique<CopcWriteProgress>();
   const auto cancelled = [&] { return options.cancel && options.cancel->load(); };
+  const PointClassifier& classifier =
+      options.classifier ? *options.classifier : *cpuPointClassifier();
   const unsigned callerLimit = WorkerLimit::current();
   auto lane = [&](unsigned laneIndex) {
     const WorkerLimit inherited(callerLimit);
@@ -358,7 +362,8 @@ std::vector<TileClassificationOutcome> classifyTiles(const TiledClassificationPl
           std::max<unsigned>(1, cores / unsigned(std::min<size_t>(lanes, unfinished))));
       const auto start = std::chrono::steady_clock::now();
       try {
-        classifyTile(plan, outcome.job, settings, laneBytes, *writing[laneIndex], outcome);
+        classifyTile(plan, outcome.job, settings, classifier, laneBytes, *writing[laneIndex],
+                     outcome);
         outcome.done = true;
       } catch (const ConversionCancelled&) {
         outcome.error = plan.jobs[outcome.job].file.input + ": cancelled";

@@ -152,6 +152,36 @@ TEST_F(ClassifyCli, LazOutputAndInPlaceGiveTheSameRecords) {
   EXPECT_EQ(files, 4u);
 }
 
+TEST_F(ClassifyCli, TheGpuWritesTheCpusRecordsAndTheReportSaysWhereTheFiltersRan) {
+  const auto onCpu = dir_.file("cpu.las"), onGpu = dir_.file("gpu.las"), report = dir_.file("r.json");
+  std::string text;
+  ASSERT_EQ(run(input_.string() + " " + onCpu.string() +
+                    " --ground --noise --device cpu --report " + report.string(),
+                &text),
+            0)
+      << text;
+  EXPECT_EQ(test::readJsonReport(report)["classify"]["device"], "cpu");
+  std::string whyNot;
+  if (!cudaAvailable(&whyNot)) {
+    // Asked for, the GPU is a clear error; auto takes the CPU.
+    EXPECT_NE(run(input_.string() + " " + onGpu.string() + " --ground --noise --device cuda"), 0);
+    EXPECT_FALSE(std::filesystem::exists(onGpu));
+    ASSERT_EQ(run(input_.string() + " " + onGpu.string() + " --ground --noise --report " +
+                  report.string()),
+              0);
+    EXPECT_EQ(test::readJsonReport(report)["classify"]["device"], "cpu");
+  } else {
+    ASSERT_EQ(run(input_.string() + " " + onGpu.string() +
+                      " --ground --noise --device cuda --report " + report.string(),
+                  &text),
+              0)
+        << text;
+    const std::string device = test::readJsonReport(report)["classify"]["device"];
+    EXPECT_EQ(device.rfind("cuda", 0), 0u) << device;
+  }
+  EXPECT_EQ(fileRecords(onGpu), fileRecords(onCpu));
+}
+
 TEST_F(ClassifyCli, TilesClassifiedTogetherMatchTheWholeFile) {
   // The terrain cut in two tiles at x = 70 m, through the 30 x 40 m building: the west tile
   // alone holds 25 x 40 m of roof against its edge, more than the window removes (each tile

@@ -8,9 +8,9 @@
 namespace pcv::architecture {
 namespace {
 
-const std::set<std::string> kLibraries = {"core", "cuda",    "octree", "demo",
-                                          "io",   "io_cuda", "raster", "stream",
-                                          "gl",   "process", "session"};
+const std::set<std::string> kLibraries = {"core",   "cuda",    "octree",       "demo",
+                                          "io",     "io_cuda", "raster",       "stream",
+                                          "gl",     "process", "process_cuda", "session"};
 
 std::set<std::string> librariesAnd(std::set<std::string> more) {
   more.insert(kLibraries.begin(), kLibraries.end());
@@ -33,7 +33,7 @@ const std::vector<SystemHeaderFamily>& systemHeaderFamilies() {
       {"a CUDA header",
        std::regex(R"(^(cuda[_a-z0-9]*\.h|cuda/|cub/|thrust/|nccl\.h|curand|cooperative_groups)"
                   R"(|device_launch_parameters\.h|vector_types\.h))"),
-       {"cuda", "raster", "demo", "gl", "octree", "io_cuda"}},
+       {"cuda", "raster", "demo", "gl", "octree", "io_cuda", "process_cuda"}},
       // The option groups the front ends parse with, the viewer's `pcv view` command
       // (viewer/view_command.hpp) and `pcv serve` (server/serve_command.hpp).
       {"CLI11", std::regex(R"(^CLI/)"), {"options", "cli", "main", "viewer", "server"}},
@@ -160,6 +160,12 @@ const std::vector<Layer>& layers() {
       // Algorithms over points (ground and noise classification): over core alone, so that
       // every front end and the session layer can run them on points from anywhere.
       {"process", {"include/pcv/process", "src/process"}, false, {"core", "process"}},
+      // process's GPU part (the same classes found on the device), beside process so that
+      // process has no CUDA; its kernels share process's per-point arithmetic.
+      {"process_cuda",
+       {"include/pcv/process_cuda", "src/process_cuda"},
+       false,
+       {"core", "cuda", "process", "process_cuda"}},
       {"session",
        {"include/pcv/session", "src/session"},
        false,

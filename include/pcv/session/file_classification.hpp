@@ -10,6 +10,7 @@
 
 #include "pcv/core/length_unit.hpp"
 #include "pcv/process/point_classes.hpp"
+#include "pcv/process/point_classifier.hpp"
 #include "pcv/session/record_sink.hpp"
 
 namespace pcv {
@@ -19,6 +20,10 @@ struct FileClassificationSummary {
   uint64_t ground = 0;               ///< of them, set to kClassGround
   uint64_t noise = 0;                ///< of them, set to kClassNoise
   std::vector<std::string> outputs;  ///< files written
+  std::string device;                ///< where the filters ran (PointClassifier::classify's ranOn)
+  double readSeconds = 0.0;          ///< reading the positions
+  double classifySeconds = 0.0;      ///< the filters
+  double writeSeconds = 0.0;         ///< the records copied with their new classes
 };
 
 /// `settings` for the points of `inputs`: the lengths not `given` (defaults, in metres) in the
@@ -43,15 +48,17 @@ PointRecordSource classifiedRecords(PointRecordSource source,
 /// header bounds fix (groundGridWindow), as when the same points are classified tile by tile
 /// (tiled_classification.hpp). The output is checked before anything is read.
 /// Throws InputError (settings, no points, an unreadable input), OutputExistsError.
-FileClassificationSummary classifyFilesTo(const std::vector<std::string>& inputs,
-                                          const std::string& output,
-                                          const ClassifySettings& settings,
-                                          RecordSinkOptions sink = {});
+/// `classifier` (null: the CPU's) runs the filters.
+FileClassificationSummary classifyFilesTo(
+    const std::vector<std::string>& inputs, const std::string& output,
+    const ClassifySettings& settings, RecordSinkOptions sink = {},
+    std::shared_ptr<const PointClassifier> classifier = nullptr);
 
 /// The same, each input rewritten with its own points (still classified as one set), in its own
 /// format, through a temporary file renamed over it once complete: a failure or an interrupted
 /// write leaves the input as it was.
-FileClassificationSummary classifyFilesInPlace(const std::vector<std::string>& inputs,
-                                               const ClassifySettings& settings);
+FileClassificationSummary classifyFilesInPlace(
+    const std::vector<std::string>& inputs, const ClassifySettings& settings,
+    std::shared_ptr<const PointClassifier> classifier = nullptr);
 
 }  // namespace pcv

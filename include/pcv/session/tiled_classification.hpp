@@ -13,6 +13,7 @@
 
 #include "pcv/core/bounds.hpp"
 #include "pcv/process/point_classes.hpp"
+#include "pcv/process/point_classifier.hpp"
 #include "pcv/session/tile_conversion.hpp"
 #include "pcv/stream/tile_set.hpp"
 
@@ -70,6 +71,7 @@ struct TileClassificationOutcome {
   uint64_t ground = 0;        ///< of them, ground
   uint64_t noise = 0;         ///< of them, noise
   uint64_t bufferPoints = 0;  ///< neighbours' points read into its run
+  std::string device;         ///< where its filters ran (PointClassifier::classify's ranOn)
   double seconds = 0.0;
 };
 
@@ -80,6 +82,9 @@ struct TiledClassificationOptions {
   /// being written stops and leaves no temporary file, and classifyTiles throws
   /// ConversionCancelled. Tiles written before stay written.
   const std::atomic<bool>* cancel = nullptr;
+  /// Runs the filters of every tile (null: the CPU's); tiles on a GPU take it one at a time
+  /// while the others read and write.
+  std::shared_ptr<const PointClassifier> classifier;
 };
 
 /// Estimated bytes a run over `points` points spread over `bounds` holds at its peak: positions,
