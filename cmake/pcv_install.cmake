@@ -8,7 +8,7 @@ include(CMakePackageConfigHelpers)
 set(pcv_library_targets pcv_core pcv_octree pcv_io pcv_demo pcv_raster pcv_stream pcv_process
                         pcv_session pcv_gl)
 if(PCV_WITH_CUDA)
-  list(APPEND pcv_library_targets pcv_cuda pcv_octree_cuda)
+  list(APPEND pcv_library_targets pcv_cuda pcv_octree_cuda pcv_process_cuda)
 endif()
 if(TARGET pcv_gl_window)
   list(APPEND pcv_library_targets pcv_gl_window)

@@ -11,11 +11,11 @@
 #include <nlohmann/json.hpp>
 
 #include "classify_tiles.hpp"
-#include "options/classifier_choice.hpp"
 #include "options/run_report.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/length_unit.hpp"
 #include "pcv/session/file_classification.hpp"
+#include "pcv/session/classifier_choice.hpp"
 #include "pcv/session/tiled_classification.hpp"
 #include "pcv/stream/tile_set.hpp"
 

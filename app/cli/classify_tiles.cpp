@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "options/classifier_choice.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
+#include "pcv/session/classifier_choice.hpp"
 #include "pcv/session/tiled_classification.hpp"
 #include "pcv/stream/tile_set.hpp"
 #include "rank_group.hpp"

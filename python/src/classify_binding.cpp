@@ -8,6 +8,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/process/point_classes.hpp"
+#include "pcv/session/classifier_choice.hpp"
 
 namespace py = pybind11;
 
@@ -35,7 +36,8 @@ PositionArray positionsOf(py::object points) {
 
 py::array_t<uint8_t> classify(py::object points, bool ground, bool noise, double cell, double slope,
                               double window, double threshold, double scalar, double noiseRadius,
-                              uint32_t noiseNeighbours) {
+                              uint32_t noiseNeighbours, const std::string& device) {
+  const std::shared_ptr<const PointClassifier> classifier = choosePointClassifier(device);
   const ClassifySettings settings{
       .ground = ground,
       .noise = noise,
@@ -54,7 +56,7 @@ py::array_t<uint8_t> classify(py::object points, bool ground, bool noise, double
   std::vector<uint8_t> classes;
   {
     py::gil_scoped_release unlocked;
-    classes = classifyPoints(positions, settings);
+    classes = classifier->classify(positions, settings);
   }
   py::array_t<uint8_t> result(py::ssize_t(classes.size()));
   std::memcpy(result.mutable_data(), classes.data(), classes.size());
@@ -71,7 +73,7 @@ void bindClassify(py::module_& module) {
              py::arg("slope") = ground.slope, py::arg("window") = ground.window,
              py::arg("threshold") = ground.threshold, py::arg("scalar") = ground.scalar,
              py::arg("noise_radius") = noise.radius,
-             py::arg("noise_neighbours") = noise.minNeighbours,
+             py::arg("noise_neighbours") = noise.minNeighbours, py::arg("device") = "auto",
              R"doc(LAS classes of points: 2 for ground (SMRF, Pingel et al. 2013), 7 for isolated
 points (noise), 1 for the rest, as `pcv classify` sets them in files.
 
@@ -83,13 +85,17 @@ Args:
         added per unit of the ground surface's slope). The defaults suit airborne data.
     noise_radius: search radius; noise_neighbours: a point with fewer other points within
         the radius is noise.
+    device: where the filters run: "auto" (the GPU where CUDA is usable, else the CPU),
+        "cuda" or "cpu"; each gives the same classes.
 
 Returns:
     An N uint8 array of classes; the same points in any order get the same classes.
 
 Raises:
     pcv.InputError (a ValueError): no points, an array that is not N x 3, neither filter
-        asked for, or a bad parameter (a cell <= 0, a window smaller than the cell ...).)doc");
+        asked for, or a bad parameter (a cell <= 0, a window smaller than the cell ...), an
+        unknown device.
+    pcv.UnavailableError: device="cuda" where no CUDA device is usable.)doc");
 }
 
 }  // namespace pcv::python

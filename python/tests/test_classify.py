@@ -80,9 +80,22 @@ def test_same_classes_in_any_order():
     np.testing.assert_array_equal(pcv.classify(xyz[order]), classes[order])
 
 
+def test_the_gpu_gives_the_cpus_classes():
+    xyz, _ = synthetic_terrain(6, side=100.0, origin=(300000.0, 4000000.0, 50.0))
+    on_cpu = pcv.classify(xyz, device="cpu")
+    try:
+        on_gpu = pcv.classify(xyz, device="cuda")
+    except pcv.UnavailableError:
+        # No CUDA device here: auto takes the CPU.
+        np.testing.assert_array_equal(pcv.classify(xyz, device="auto"), on_cpu)
+        return
+    np.testing.assert_array_equal(on_gpu, on_cpu)
+
+
 @pytest.mark.parametrize("arguments", [
     dict(cell=0.0), dict(cell=-1.0), dict(window=0.5), dict(slope=-0.1), dict(threshold=-1.0),
     dict(noise_radius=0.0), dict(noise_neighbours=0), dict(ground=False, noise=False),
+    dict(device="tpu"),
 ])
 def test_bad_parameters_are_input_errors(arguments):
     xyz, _ = synthetic_terrain(5, side=20.0)

@@ -5,6 +5,7 @@
 #include "pcv/core/parallel.hpp"
 #include "pcv/core/point_filter.hpp"
 #include "pcv/process/point_classes.hpp"
+#include "pcv/session/classifier_choice.hpp"
 #include "pcv/session/selection_export.hpp"
 
 namespace pcv {
@@ -56,7 +57,7 @@ void classifySelected(const PointCloud& cloud, const std::vector<uint8_t>& mask,
     positions.push_back(cloud.origin + glm::dvec3(p.x, p.y, p.z));
   }
   if (indices.empty()) return;
-  const std::vector<uint8_t> found = classifyPoints(positions, settings);
+  const std::vector<uint8_t> found = choosePointClassifier("auto")->classify(positions, settings);
   for (size_t k = 0; k < indices.size(); ++k) {
     const double previous = classes.value(indices[k]);
     const uint8_t before = previous >= 0.0 && previous <= 255.0 ? uint8_t(previous) : 0;

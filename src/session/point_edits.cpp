@@ -15,6 +15,7 @@
 #include "pcv/io/point_records.hpp"
 #include "pcv/io/record_selection.hpp"
 #include "pcv/process/point_classes.hpp"
+#include "pcv/session/classifier_choice.hpp"
 
 namespace pcv {
 namespace {
@@ -311,7 +312,9 @@ FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const 
       positions.push_back(world);
     }
     // No point selected in this file: nothing to classify (and no error).
-    if (!positions.empty()) found[k].classes = classifyPoints(positions, edits[k].classify);
+    if (!positions.empty()) {
+      found[k].classes = choosePointClassifier("auto")->classify(positions, edits[k].classify);
+    }
   }
   ChangedRecords changed;
   FileEditResult result;

@@ -169,7 +169,8 @@ const std::vector<Layer>& layers() {
       {"session",
        {"include/pcv/session", "src/session"},
        false,
-       {"core", "cuda", "io", "demo", "raster", "stream", "octree", "process", "session"}},
+       {"core", "cuda", "io", "demo", "raster", "stream", "octree", "process", "process_cuda",
+        "session"}},
       // What both front ends share (option groups, --report, the render command's text, the
       // terminal's report and COPC cache conversion): the library layers, neither front end.
       {"options", {"app/options"}, false, librariesAnd({"options"})},

@@ -1,5 +1,5 @@
-/// @brief `--device auto|cuda|cpu` of the commands that classify: where the ground and noise
-/// filters run.
+/// @brief Where the ground and noise filters run, by name (`pcv classify --device`,
+/// `pcv.classify(device=)`): the GPU where CUDA is usable, else the CPU.
 #pragma once
 
 #include <memory>
@@ -8,7 +8,7 @@
 
 #include "pcv/process/point_classifier.hpp"
 
-namespace pcv::app {
+namespace pcv {
 
 /// The names --device takes.
 std::vector<std::string> classifierDeviceNames();
@@ -19,4 +19,4 @@ std::vector<std::string> classifierDeviceNames();
 std::shared_ptr<const PointClassifier> choosePointClassifier(const std::string& name,
                                                              std::string* note = nullptr);
 
-}  // namespace pcv::app
+}  // namespace pcv

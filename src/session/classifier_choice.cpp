@@ -1,4 +1,4 @@
-#include "options/classifier_choice.hpp"
+#include "pcv/session/classifier_choice.hpp"
 
 #include "pcv/core/error.hpp"
 #include "pcv/raster/renderer.hpp"
@@ -6,7 +6,7 @@
 #include "pcv/process_cuda/cuda_point_classifier.hpp"
 #endif
 
-namespace pcv::app {
+namespace pcv {
 
 std::vector<std::string> classifierDeviceNames() { return {"auto", "cuda", "cpu"}; }
 
@@ -23,7 +23,9 @@ std::shared_ptr<const PointClassifier> choosePointClassifier(const std::string& 
   if (cudaAvailable(&whyNot)) {
 #if PCV_WITH_CUDA
     if (note) *note = "ground and noise found on the GPU";
-    return makeCudaPointClassifier();
+    // One for the process: its lock shares the GPU among the threads that classify.
+    static const std::shared_ptr<const PointClassifier> gpu = makeCudaPointClassifier();
+    return gpu;
 #endif
   }
   if (name == "cuda") throw UnavailableError("cannot classify on the GPU: " + whyNot);
@@ -31,4 +33,4 @@ std::shared_ptr<const PointClassifier> choosePointClassifier(const std::string& 
   return cpuPointClassifier();
 }
 
-}  // namespace pcv::app
+}  // namespace pcv
