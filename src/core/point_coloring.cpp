@@ -57,15 +57,28 @@ std::vector<float> sampleOf(const ScalarSource& source, uint64_t count) {
   return sample;
 }
 
+/// A scalar's colour on a map over a range; t in float from offsets: the range is moved into
+/// the offsets' frame once, in double.
+struct ScalarRamp {
+  ScalarSource source;
+  ColorMap map;
+  float low, scale;
+
+  ScalarRamp(const ScalarSource& from, ColorMap colorMap, const ValueRange& range)
+      : source(from),
+        map(colorMap),
+        low(float(range.low - from.offset)),
+        scale(float(1.0 / (range.high - range.low))) {}
+  uint32_t operator()(uint64_t i) const {
+    return colorMapRgba(map, (source.localValue(i) - low) * scale);
+  }
+};
+
 void rampColors(const ScalarSource& source, uint64_t count, ColorMap map, const ValueRange& range,
                 std::span<uint32_t> rgba) {
-  // t in float from offsets: the range is moved into the offsets' frame once, in double.
-  const float low = float(range.low - source.offset);
-  const float scale = float(1.0 / (range.high - range.low));
+  const ScalarRamp ramp(source, map, range);
   parallelFor(count, [&](uint64_t begin, uint64_t end) {
-    for (uint64_t i = begin; i < end; ++i) {
-      rgba[i] = colorMapRgba(map, (source.localValue(i) - low) * scale);
-    }
+    for (uint64_t i = begin; i < end; ++i) rgba[i] = ramp(i);
   });
 }
 
@@ -201,6 +214,35 @@ Coloring colorPoints(const PointCloud& cloud, const ColoringOptions& options,
                              : percentileRange(sampleOf(source, count), 0.02, 0.98, source.offset);
   rampColors(source, count, used.map, used.range, rgba);
   return used;
+}
+
+void colorPointsAt(const PointCloud& cloud, const Coloring& used, std::span<const uint64_t> indices,
+                   std::span<uint32_t> rgba) {
+  if (rgba.size() != indices.size()) {
+    throw InputError("colorPointsAt: " + std::to_string(rgba.size()) + " colours for " +
+                     std::to_string(indices.size()) + " points");
+  }
+  const ScalarAttribute* classes = cloud.findAttribute("classification");
+  const std::optional<ScalarSource> scalar =
+      used.attribute.empty() ? std::nullopt : findScalar(cloud, used.attribute);
+  // The mode as colorPoints settled it: classes or the file's colours where it kept them, the
+  // ramp of its scalar otherwise.
+  const bool byClass = used.mode == ColorMode::Classification && classes;
+  const bool byRgb = used.mode == ColorMode::Rgb && cloud.hasColor;
+  if (!byClass && !byRgb && !scalar) {
+    throw InputError("colorPointsAt: the points lack '" + used.attribute + "' to colour by");
+  }
+  parallelFor(indices.size(), [&](uint64_t begin, uint64_t end) {
+    const std::optional<ScalarRamp> ramp =
+        scalar ? std::optional<ScalarRamp>(std::in_place, *scalar, used.map, used.range)
+               : std::nullopt;
+    for (uint64_t k = begin; k < end; ++k) {
+      const uint64_t i = indices[k];
+      rgba[k] = byClass ? classificationRgba(classOf(float(classes->value(i))))
+                : byRgb ? cloud.points[i].rgba
+                        : (*ramp)(i);
+    }
+  });
 }
 
 Coloring coloredPoints(const PointCloud& cloud, const ColoringOptions& options,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,24 @@ class RasterBackend {
   /// Replaces the colours (packed RGBA8, one per point slot of `points`, stored order) of
   /// points laid out before, positions and batches unchanged: a class recoloured in place.
   virtual void storeColors(PointRange points, const uint32_t* colors) = 0;
+  /// Some points' colours and classes changed where they lie, the rest untouched: point i of
+  /// `changes` gets colour colors[i] in pool point slot pointSlots[i] and, when `classes` is not
+  /// null and the pool holds filter words, class classes[i] in its word (the other fields kept),
+  /// its batch (pool batch slot batchSlots[i]) summarized as holding that class too (a summary
+  /// that also names a class no point has any more only costs a batch skipped less often).
+  /// `batches` are the set's batch slots, whose cached filter verdicts this makes stale. False,
+  /// with nothing changed, where the backend cannot (then storeColors and storeFilterData do it).
+  struct ClassChanges {
+    std::span<const uint32_t> pointSlots;
+    std::span<const uint32_t> batchSlots;
+    const uint32_t* colors = nullptr;
+    const uint8_t* classes = nullptr;  ///< null: the classes stay
+    PointRange batches;
+  };
+  virtual bool storeClassChanges(const ClassChanges& changes) {
+    (void)changes;
+    return false;
+  }
   /// Empties the slots of a removed set (non-finite points, batches of no points).
   virtual void releaseSlots(PointRange points, PointRange batches) = 0;
   /// The 16-byte points of the slots, in stored order; empty when the storage keeps none.

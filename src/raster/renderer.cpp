@@ -3,6 +3,7 @@
 #include "pcv/raster/renderer.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <map>
 #include <utility>
@@ -588,6 +589,59 @@ void Renderer::setColors(PointSetId set, std::span<const uint32_t> colors) {
     for (uint64_t i = begin; i < end; ++i) stored[i] = colors[order[i]];
   });
   backend_->storeColors({record.pointFirst, count}, stored.data());
+}
+
+bool Renderer::changeClasses(PointSetId set, std::span<const uint64_t> sourceIndices,
+                             std::span<const uint32_t> colors, std::span<const uint8_t> classes) {
+  const auto found = sets_.find(set);
+  if (found == sets_.end()) throw InputError("changeClasses: no set " + std::to_string(set));
+  SetRecord& record = found->second;
+  const uint64_t count = record.pointCount;
+  if (colors.size() != sourceIndices.size() ||
+      (!classes.empty() && classes.size() != sourceIndices.size())) {
+    throw InputError("changeClasses: " + std::to_string(sourceIndices.size()) + " points, " +
+                     std::to_string(colors.size()) + " colours and " +
+                     std::to_string(classes.size()) + " classes");
+  }
+  const bool keepsGivenOrder = options_.storage == PointStorage::Unsorted;
+  if (!keepsGivenOrder && record.sourceOrder.size() != count) {
+    throw InputError(
+        "changeClasses: the set must keep its source order (PointSetOptions::keepSourceOrder) "
+        "to place its points' changes");
+  }
+  if (!keepsGivenOrder && record.storedIndexOf.size() != count) {
+    requireHostMemory("the stored order of a point set", count, sizeof(uint32_t));
+    record.storedIndexOf.resize(count);
+    parallelFor(count, [&](uint64_t begin, uint64_t end) {
+      for (uint64_t i = begin; i < end; ++i) record.storedIndexOf[record.sourceOrder[i]] = uint32_t(i);
+    });
+  }
+  const uint64_t changed = sourceIndices.size();
+  std::vector<uint32_t> pointSlots(changed), batchSlots(changed);
+  std::atomic<bool> outside{false};
+  parallelFor(changed, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+      if (sourceIndices[i] >= count) {
+        outside = true;
+        continue;
+      }
+      const uint64_t stored =
+          keepsGivenOrder ? sourceIndices[i] : record.storedIndexOf[sourceIndices[i]];
+      pointSlots[i] = uint32_t(record.pointFirst + stored);
+      batchSlots[i] = keepsGivenOrder ? 0u : uint32_t(batchSlotOf(record, stored));
+    }
+  });
+  if (outside) {
+    throw InputError("changeClasses: a point index past the set's " + std::to_string(count) +
+                     " points");
+  }
+  // Classes reach the filter words of sets that hold classes there; the others keep none.
+  const bool withClasses = !classes.empty() && (record.filterFields & 1u) != 0;
+  return backend_->storeClassChanges({.pointSlots = pointSlots,
+                                      .batchSlots = batchSlots,
+                                      .colors = colors.data(),
+                                      .classes = withClasses ? classes.data() : nullptr,
+                                      .batches = {record.batchFirst, record.batchCount}});
 }
 
 void Renderer::setFilterData(PointSetId set, const std::function<FilterFields(uint64_t)>& fieldsOf,

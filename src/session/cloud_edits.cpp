@@ -67,6 +67,20 @@ void classifySelected(const PointCloud& cloud, const std::vector<uint8_t>& mask,
 
 }  // namespace
 
+namespace {
+
+/// The indices where `mask` is set, ascending.
+std::vector<uint64_t> maskIndices(const std::vector<uint8_t>& mask) {
+  std::vector<uint64_t> indices;
+  indices.reserve(uint64_t(std::count(mask.begin(), mask.end(), uint8_t(1))));
+  for (uint64_t i = 0; i < mask.size(); ++i) {
+    if (mask[i]) indices.push_back(i);
+  }
+  return indices;
+}
+
+}  // namespace
+
 void ensureEditAttributes(PointCloud& cloud) {
   attributeOrZeros(cloud, kClassification);
   attributeOrZeros(cloud, kWithheld);
@@ -82,49 +96,56 @@ std::vector<std::string> attributesForEdits(std::span<const PointEdit> edits) {
   return names;
 }
 
+namespace {
+
+/// One edit on the cloud (its edit attributes made), its selection given as `mask`.
+void applyEdit(PointCloud& cloud, const PointEdit& edit, const std::vector<uint8_t>& mask) {
+  ScalarAttribute& classes = attributeOrZeros(cloud, kClassification);
+  if (edit.action == EditAction::Classify) {
+    classifySelected(cloud, mask, edit.classify, classes);
+    return;
+  }
+  ScalarAttribute& changed =
+      edit.action == EditAction::SetClass ? classes : attributeOrZeros(cloud, kWithheld);
+  const double value = edit.action == EditAction::SetClass ? double(edit.classification)
+                       : edit.action == EditAction::Delete ? 1.0
+                                                           : 0.0;  // Restore
+  parallelFor(
+      cloud.size(),
+      [&](uint64_t begin, uint64_t end) {
+        for (uint64_t i = begin; i < end; ++i) {
+          if (mask[i]) changed.setValue(i, value);
+        }
+      },
+      1 << 14);
+}
+
+}  // namespace
+
 std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const PointEdit> edits) {
   std::vector<uint64_t> selected(edits.size(), 0);
   if (edits.empty() || cloud.size() == 0) return selected;
   // Both made before any filter looks its attributes up (a push_back would move them).
   ensureEditAttributes(cloud);
-  ScalarAttribute& classes = attributeOrZeros(cloud, kClassification);
-  ScalarAttribute& withheld = attributeOrZeros(cloud, kWithheld);
   for (size_t e = 0; e < edits.size(); ++e) {
-    const PointEdit& edit = edits[e];
     // Each edit sees what the ones before it left: the filter reads the classes as changed.
-    const std::vector<uint8_t> mask = selectionMask(cloud, edit.selection);
+    const std::vector<uint8_t> mask = selectionMask(cloud, edits[e].selection);
     selected[e] = uint64_t(std::count(mask.begin(), mask.end(), uint8_t(1)));
-    if (edit.action == EditAction::Classify) {
-      classifySelected(cloud, mask, edit.classify, classes);
-      continue;
-    }
-    ScalarAttribute& changed = edit.action == EditAction::SetClass ? classes : withheld;
-    const double value = edit.action == EditAction::SetClass ? double(edit.classification)
-                         : edit.action == EditAction::Delete ? 1.0
-                                                             : 0.0;  // Restore
-    parallelFor(
-        cloud.size(),
-        [&](uint64_t begin, uint64_t end) {
-          for (uint64_t i = begin; i < end; ++i) {
-            if (mask[i]) changed.setValue(i, value);
-          }
-        },
-        1 << 14);
+    applyEdit(cloud, edits[e], mask);
   }
   return selected;
 }
 
-void highlightSelection(const PointCloud& cloud, const PointSelection& selection,
-                        std::span<Point> colored) {
-  std::vector<uint8_t> mask;
-  try {
-    mask = selectionMask(cloud, selection);
-  } catch (const InputError&) {
-    return;  // the edit itself says why when it is applied
-  }
-  for (uint64_t i = 0; i < cloud.size(); ++i) {
-    if (mask[i]) colored[i].rgba = kSelectionHighlightRgba;
-  }
+std::vector<uint64_t> applyEditToCloud(PointCloud& cloud, const PointEdit& edit) {
+  if (cloud.size() == 0) return {};
+  ensureEditAttributes(cloud);
+  const std::vector<uint8_t> mask = selectionMask(cloud, edit.selection);
+  applyEdit(cloud, edit, mask);
+  return maskIndices(mask);
+}
+
+std::vector<uint64_t> selectedIndices(const PointCloud& cloud, const PointSelection& selection) {
+  return maskIndices(selectionMask(cloud, selection));
 }
 
 std::vector<bool> shownPoints(const PointCloud& cloud) {

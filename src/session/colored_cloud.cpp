@@ -1,5 +1,8 @@
 #include "pcv/session/colored_cloud.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include "pcv/core/error.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/session/cloud_edits.hpp"
@@ -19,11 +22,14 @@ void ColoredCloud::merge(PointCloud&& cloud, bool replace) {
     keepReadValues(before);  // the new points' values as read, then the edits on them too
     reapplyEdits();
   }
+  if (highlight_) setHighlight(highlight_);  // the new points it holds too
 }
 
 void ColoredCloud::clear() {
   hide();
   cloud_ = {};
+  highlight_.reset();
+  highlighted_.clear();
   edits_.clear();
   keepsReadValues_ = false;
   readClasses_.clear();
@@ -61,16 +67,85 @@ std::vector<uint64_t> ColoredCloud::setEdits(std::vector<PointEdit> edits) {
   return selected;
 }
 
-uint64_t ColoredCloud::pushEdit(PointEdit edit) {
+uint64_t ColoredCloud::pushEdit(PointEdit edit, std::vector<uint64_t>* selected) {
   if (!keepsReadValues_) {
     keepReadValues(0);
     keepsReadValues_ = true;
   }
-  const std::vector<PointEdit> one = {edit};
   // A filter over an attribute the points lack throws before any point changes.
-  const std::vector<uint64_t> selected = applyEditsToCloud(cloud_, one);
+  std::vector<uint64_t> indices = applyEditToCloud(cloud_, edit);
   edits_.push_back(std::move(edit));
-  return selected[0];
+  const uint64_t count = indices.size();
+  if (selected) *selected = std::move(indices);
+  return count;
+}
+
+std::vector<uint64_t> ColoredCloud::setHighlight(std::optional<PointSelection> selection) {
+  std::vector<uint64_t> now;
+  if (selection) {
+    try {
+      now = selectedIndices(cloud_, *selection);
+    } catch (const InputError&) {
+      // A filter over an attribute the points lack highlights nothing: the edit says why.
+    }
+  }
+  std::vector<uint64_t> changed;
+  std::set_union(highlighted_.begin(), highlighted_.end(), now.begin(), now.end(),
+                 std::back_inserter(changed));
+  highlight_ = std::move(selection);
+  highlighted_ = std::move(now);
+  return changed;
+}
+
+bool ColoredCloud::showChangedPoints(std::span<const uint64_t> indices) {
+  if (!set_ || !shownWithOrder_ || !shownUsed_) return false;
+  // A ramp or a range over the classes themselves depends on all of them.
+  if (shownUsed_->attribute == "classification") return false;
+  if (filterData_ && rangeAttribute_ == "classification") return false;
+  if (indices.empty()) return true;
+  // Where the set shows the points (withheld ones are not in it).
+  std::vector<uint64_t> inCloud, inSet;
+  inCloud.reserve(indices.size());
+  inSet.reserve(indices.size());
+  for (const uint64_t i : indices) {
+    if (!shownIndex_) {
+      inCloud.push_back(i), inSet.push_back(i);
+      continue;
+    }
+    const auto at = std::lower_bound(shownIndex_->begin(), shownIndex_->end(), i);
+    if (at == shownIndex_->end() || *at != i) continue;
+    inCloud.push_back(i);
+    inSet.push_back(uint64_t(at - shownIndex_->begin()));
+  }
+  std::vector<uint32_t> colors(inCloud.size());
+  colorPointsAt(cloud_, *shownUsed_, inCloud, colors);
+  const ScalarAttribute* classes = cloud_.findAttribute("classification");
+  std::vector<uint8_t> classBytes(classes ? inCloud.size() : 0);
+  for (size_t k = 0; k < inCloud.size(); ++k) {
+    if (std::binary_search(highlighted_.begin(), highlighted_.end(), inCloud[k])) {
+      colors[k] = kSelectionHighlightRgba;
+    }
+    if (classes) {
+      // As the filter data holds classes (filterFieldsAt): whole numbers clamped to a byte.
+      const float v = float(classes->value(inCloud[k]));
+      classBytes[k] = v >= 0.0f ? uint8_t(v < 255.0f ? v : 255.0f) : 0;
+    }
+  }
+  if (!renderer_.changeClasses(*set_, inSet, colors,
+                               filterData_ ? std::span<const uint8_t>(classBytes)
+                                           : std::span<const uint8_t>())) {
+    return false;
+  }
+  // The filter attributes kept for the shown points follow (a later applyFilterData reads them).
+  if (shownIndex_ && classes) {
+    for (ScalarAttribute& attribute : shownAttributes_) {
+      if (attribute.name != "classification") continue;
+      for (size_t k = 0; k < inCloud.size(); ++k) {
+        attribute.setValue(inSet[k], classes->value(inCloud[k]));
+      }
+    }
+  }
+  return true;
 }
 
 void ColoredCloud::reapplyEdits(std::vector<uint64_t>* selected) {
@@ -115,7 +190,7 @@ Coloring ColoredCloud::show(const ColoringOptions& coloring, const PointSetOptio
     *fallbackError = error.what();
     used = coloredPoints(cloud_, ColoringOptions{}, colored);
   }
-  if (highlight_) highlightSelection(cloud_, *highlight_, {colored.data(), colored.size()});
+  for (const uint64_t i : highlighted_) colored[i].rgba = kSelectionHighlightRgba;
   // Withheld (deleted) points are not drawn: the set holds the others, and shownIndex_ finds a
   // picked one in the cloud.
   shownIndex_ = shownIndices();
@@ -140,6 +215,7 @@ Coloring ColoredCloud::show(const ColoringOptions& coloring, const PointSetOptio
   setOptions.keepSourceOrder = options.keepSourceOrder || filterData_;
   set_ = renderer_.addSet(colored, setOptions);
   shownColoring_ = coloring;
+  shownUsed_ = used;
   shownOrigin_ = shownOrigin;
   shownWithOrder_ = setOptions.keepSourceOrder;
   if (filterData_) applyFilterData();
@@ -174,11 +250,11 @@ bool ColoredCloud::refreshInPlace() {
   const uint64_t setPoints = renderer_.pointCount(*set_);
   UninitializedVector<Point> colored;
   try {
-    coloredPoints(cloud_, *shownColoring_, colored);
+    shownUsed_ = coloredPoints(cloud_, *shownColoring_, colored);
   } catch (const InputError&) {
-    coloredPoints(cloud_, ColoringOptions{}, colored);  // the fallback show() took
+    shownUsed_ = coloredPoints(cloud_, ColoringOptions{}, colored);  // the fallback show() took
   }
-  if (highlight_) highlightSelection(cloud_, *highlight_, {colored.data(), colored.size()});
+  for (const uint64_t i : highlighted_) colored[i].rgba = kSelectionHighlightRgba;
   std::vector<uint32_t> colors(setPoints);
   for (uint64_t k = 0; k < setPoints; ++k) {
     colors[k] = colored[shownIndex_ ? (*shownIndex_)[k] : k].rgba;

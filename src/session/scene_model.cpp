@@ -6,7 +6,9 @@
 // offsets from it (near the data, so they stay small).
 #include "pcv/session/scene_model.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <iterator>
 
 #include "pcv/core/error.hpp"
 
@@ -261,21 +263,35 @@ void SceneModel::showFilesAsTheyAre() {
 }
 
 void SceneModel::setHighlight(std::optional<PointSelection> selection) {
-  parts_.inCore.colored().setHighlight(std::move(selection));
-  showFilesAsTheyAre();
+  ColoredCloud& colored = parts_.inCore.colored();
+  // Only the points that enter or leave the highlight are drawn again.
+  if (!colored.showChangedPoints(colored.setHighlight(std::move(selection)))) showFilesAsTheyAre();
 }
 
 void SceneModel::pushEdit(PointEdit edit) {
   ++editsVersion_;
-  parts_.inCore.colored().setHighlight(std::nullopt);  // the selection shown was acted on
+  ColoredCloud& colored = parts_.inCore.colored();
+  // The selection shown was acted on.
+  const std::vector<uint64_t> wasHighlighted = colored.setHighlight(std::nullopt);
+  std::vector<uint64_t> selected;
   try {
-    parts_.inCore.colored().pushEdit(edit);
+    colored.pushEdit(edit, &selected);
   } catch (const InputError& error) {
     report_.fail(std::string("cannot show the edit: ") + error.what());
     return;
   }
+  const bool classesOnly = edit.action == EditAction::SetClass ||
+                           edit.action == EditAction::Classify;
   edits_.push_back(std::move(edit));
   reopenStream();
+  // A class change draws its own points again, and those the highlight left; a delete or a
+  // restore changes which points the set holds: laid out again.
+  if (classesOnly) {
+    std::vector<uint64_t> changed;
+    std::set_union(selected.begin(), selected.end(), wasHighlighted.begin(), wasHighlighted.end(),
+                   std::back_inserter(changed));
+    if (colored.showChangedPoints(changed)) return;
+  }
   showFilesAsTheyAre();
 }
 

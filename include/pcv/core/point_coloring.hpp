@@ -64,6 +64,12 @@ std::vector<std::string> colorableAttributes(const PointCloud& cloud);
 Coloring colorPoints(const PointCloud& cloud, const ColoringOptions& options,
                      std::span<uint32_t> rgba);
 
+/// The colours colorPoints gave with the outcome `used` (its mode, scalar, map and range as
+/// settled), for the points `indices` only, one per index into `rgba`: what some points' colours
+/// become after their values changed, without colouring the others again.
+void colorPointsAt(const PointCloud& cloud, const Coloring& used, std::span<const uint64_t> indices,
+                   std::span<uint32_t> rgba);
+
 /// The cloud's points with the colours of `options` (positions unchanged), to hand to a
 /// renderer; the cloud itself keeps its own colours.
 Coloring coloredPoints(const PointCloud& cloud, const ColoringOptions& options,

@@ -29,14 +29,16 @@ void ensureEditAttributes(PointCloud& cloud);
 /// the cloud lacks.
 std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const PointEdit> edits);
 
+/// applyEditsToCloud for one edit; returns the indices of the points its selection held,
+/// ascending.
+std::vector<uint64_t> applyEditToCloud(PointCloud& cloud, const PointEdit& edit);
+
+/// The indices of the points of `cloud` that `selection` holds, ascending. Throws InputError
+/// when its filter reads an attribute the cloud lacks.
+std::vector<uint64_t> selectedIndices(const PointCloud& cloud, const PointSelection& selection);
+
 /// The colour selected points are drawn in while a selection is shown (before an action).
 inline constexpr uint32_t kSelectionHighlightRgba = packRgba(255, 214, 0);
-
-/// Gives the points of `cloud` that `selection` holds the highlight colour in `colored` (one
-/// entry per point of the cloud, in its order). A filter over an attribute the cloud lacks
-/// highlights nothing.
-void highlightSelection(const PointCloud& cloud, const PointSelection& selection,
-                        std::span<Point> colored);
 
 /// Which points are drawn: false for those whose "withheld" attribute is set (deleted; values
 /// above 0: a file without the flag merged in gives NaN, drawn). Empty when every point is (no

@@ -10,6 +10,7 @@
 #include "pcv/session/selection_export.hpp"
 
 #include <optional>
+#include <span>
 #include <string>
 
 #include <glm/glm.hpp>
@@ -60,16 +61,25 @@ class ColoredCloud {
   std::vector<uint64_t> setEdits(std::vector<PointEdit> edits);
   /// The edits so far and `edit` after them: the points as they are now get `edit` alone (no
   /// pass restores the values read and applies the others again). Returns the points it
-  /// selected. Throws InputError as setEdits does, with the points as they were.
-  uint64_t pushEdit(PointEdit edit);
+  /// selected; `selected` (may be null) receives their indices, ascending. Throws InputError as
+  /// setEdits does, with the points as they were.
+  uint64_t pushEdit(PointEdit edit, std::vector<uint64_t>* selected = nullptr);
   /// Gives the set shown the colours and filter data of the points as they are now (after
   /// setEdits), without laying it out again: false, with nothing changed, when it cannot (no set
   /// shown, one shown without its source order, or other points withheld than when it was
   /// laid out: show() again then).
   bool refreshInPlace();
+  /// Gives the points `indices` (the cloud's, ascending) of the set shown the colours and
+  /// classes the cloud has for them now (the highlight too), the other points untouched: a
+  /// class edit or a highlight shown at the cost of the points it changes. The same points must
+  /// be withheld as when the set was laid out. False, with nothing changed, where it cannot (no
+  /// set shown, one shown without its source order, a colouring or range filter over the
+  /// classes themselves, a backend that cannot): refreshInPlace() or show() then.
+  bool showChangedPoints(std::span<const uint64_t> indices);
   /// Draws the points `selection` holds in the highlight colour (kSelectionHighlightRgba) from
-  /// the next show() or refreshInPlace() on; empty: none.
-  void setHighlight(std::optional<PointSelection> selection) { highlight_ = std::move(selection); }
+  /// the next show(), refreshInPlace() or showChangedPoints() on; empty: none. Returns the
+  /// points whose highlight this changes (held before or now), ascending.
+  std::vector<uint64_t> setHighlight(std::optional<PointSelection> selection);
   /// The files now hold the edits (saved in place): the values shown become those read, and
   /// there are no edits.
   void commitEdits();
@@ -100,6 +110,7 @@ class ColoredCloud {
   std::optional<PointSetId> set_;
   std::vector<PointEdit> edits_;
   std::optional<PointSelection> highlight_;
+  std::vector<uint64_t> highlighted_;  ///< the points highlight_ holds, ascending
   bool keepsReadValues_ = false;
   std::vector<float> readClasses_, readWithheld_;  ///< per point, as read (0 where absent)
   /// The cloud's indices of the points the set shown holds, in order, when some are withheld;
@@ -110,6 +121,7 @@ class ColoredCloud {
   bool filterData_ = false;
   std::string rangeAttribute_;
   std::optional<ColoringOptions> shownColoring_;  ///< what show() was last asked
+  std::optional<Coloring> shownUsed_;             ///< what that colouring settled on
   std::optional<glm::dvec3> shownOrigin_;
   bool shownWithOrder_ = false;
 };

@@ -100,6 +100,29 @@ class CpuBackend final : public RasterBackend {
       for (uint64_t i = 0; i < points.count; ++i) pool_.points[points.first + i].rgba = colors[i];
     }
   }
+  bool storeClassChanges(const ClassChanges& changes) override {
+    const bool withClasses = changes.classes && !pool_.filterWords.empty();
+    // Colours and words in parallel (one point each); the summaries after, on one thread, as
+    // several points may share a batch.
+    parallelFor(changes.pointSlots.size(), [&](uint64_t begin, uint64_t end) {
+      for (uint64_t i = begin; i < end; ++i) {
+        const uint32_t slot = changes.pointSlots[i];
+        if (sorted_) pool_.colors[slot] = changes.colors[i];
+        if (keepsPoints_) pool_.points[slot].rgba = changes.colors[i];
+        if (withClasses) {
+          uint16_t& word = pool_.filterWords[slot];
+          word = uint16_t((word & 0xff00u) | changes.classes[i]);
+        }
+      }
+    });
+    if (withClasses) {
+      for (size_t i = 0; i < changes.pointSlots.size(); ++i) {
+        const uint32_t c = changes.classes[i];
+        pool_.summaries[changes.batchSlots[i]].classMask[c >> 5] |= 1u << (c & 31u);
+      }
+    }
+    return true;
+  }
   void freePool() override { pool_ = {}; }
 
   void growFilterArrays() {

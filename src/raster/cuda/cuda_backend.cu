@@ -33,6 +33,32 @@ bool cudaDeviceUsable(std::string* reason) {
 
 namespace {
 
+struct ClassChangeParams {
+  const uint32_t* pointSlots;
+  const uint32_t* batchSlots;
+  const uint32_t* colors;
+  const uint8_t* classes;  ///< null: classes stay
+  uint64_t count;
+  uint32_t* compactColors;  ///< null where the storage does not sort
+  Point* points;            ///< null where it keeps no 16-byte points
+  uint16_t* filterWords;    ///< null: the pool holds none
+  BatchSummary* summaries;
+};
+
+/// One changed point per thread: its colour, its class in its filter word, and its class in
+/// its batch's summary (atomically: the points of a batch share it).
+__global__ void classChangeKernel(ClassChangeParams p) {
+  const uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
+  if (i >= p.count) return;
+  const uint32_t slot = p.pointSlots[i];
+  if (p.compactColors) p.compactColors[slot] = p.colors[i];
+  if (p.points) p.points[slot].rgba = p.colors[i];
+  if (!p.classes || !p.filterWords) return;
+  const uint32_t c = p.classes[i];
+  p.filterWords[slot] = uint16_t((p.filterWords[slot] & 0xff00u) | c);
+  atomicOr(&p.summaries[p.batchSlots[i]].classMask[c >> 5], 1u << (c & 31u));
+}
+
 /// Grows `buffer` to `count` elements, keeping its contents; the new elements are set by `fill`.
 template <typename T, typename Fill>
 void growKeeping(DeviceBuffer<T>& buffer, uint64_t count, const char* what, cudaStream_t stream,
@@ -198,6 +224,37 @@ class CudaBackend final : public RasterBackend {
                                    colors, sizeof(uint32_t), sizeof(uint32_t), points.count,
                                    cudaMemcpyHostToDevice, stream_));
     }
+  }
+
+  bool storeClassChanges(const ClassChanges& changes) override {
+    const uint64_t count = changes.pointSlots.size();
+    if (count == 0) return true;
+    const bool withClasses = changes.classes && pool_.filterWords.size() > 0;
+    // The changes go up from pageable memory (staged before the copies return) and are applied
+    // on the draw stream after the frames in flight; the next frame sees them all.
+    DeviceBuffer<uint32_t> slots(2 * count), colors(count);
+    DeviceBuffer<uint8_t> classes(withClasses ? count : 0);
+    const auto upload = [&](void* device, const void* host, size_t bytes) {
+      CUDA_CHECK(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream_));
+    };
+    upload(slots.data(), changes.pointSlots.data(), count * sizeof(uint32_t));
+    if (withClasses) {
+      upload(slots.data() + count, changes.batchSlots.data(), count * sizeof(uint32_t));
+      upload(classes.data(), changes.classes, count);
+      clearPassStamps(changes.batches);  // their cached verdicts were of the old classes
+    }
+    upload(colors.data(), changes.colors, count * sizeof(uint32_t));
+    const unsigned blocks = unsigned((count + 255) / 256);
+    classChangeKernel<<<blocks, 256, 0, stream_>>>(
+        {slots.data(), slots.data() + count, colors.data(), withClasses ? classes.data() : nullptr,
+         count, sorted_ ? pool_.colors.data() : nullptr,
+         keepsPoints_ ? pool_.points.data() : nullptr,
+         withClasses ? pool_.filterWords.data() : nullptr,
+         withClasses ? pool_.summaries.data() : nullptr});
+    CUDA_CHECK(cudaGetLastError());
+    // The buffers are freed when this returns: the kernel must be done with them.
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return true;
   }
 
   void storeLaidOut(const LaidOutArrays& set, uint64_t pointFirst, uint64_t batchFirst) override {
