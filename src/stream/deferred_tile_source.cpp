@@ -11,6 +11,10 @@
 namespace pcv {
 namespace {
 
+/// Bytes a COPC point takes at the least (LAZ of point formats 6 to 8 rarely goes below 2): a
+/// tile of fewer points than the first request's bytes over this fits in that request.
+constexpr uint64_t kLeastBytesPerPoint = 2;
+
 /// Whether two boxes differ by more than rounding: a VPC writes its boxes from the headers,
 /// perhaps in fewer digits.
 bool differ(const Box3d& a, const Box3d& b) {
@@ -82,9 +86,18 @@ const NodeSource* DeferredTileSource::read() const {
   std::shared_ptr<const NodeSource> tile;
   Tile header;
   try {
+    if (isRemoteLocation(path_)) {
+      // The first round trip brings the header and VLRs and, unless the index says the file is
+      // small enough for the first block to hold it all, the file's end: its chunk table and
+      // hierarchy pages (every COPC writer puts them there).
+      openRemotePointFile(path_, indexPoints_ * kLeastBytesPerPoint);
+    }
     header = describeTile(path_);
     if (header.format == TileFormat::Copc) {
-      tile = std::make_shared<const CopcTileSource>(header, shared_->files, shared_->read);
+      // The root's chunk comes with the pages below the root page: the stream decodes the root
+      // next, from the cache.
+      tile = std::make_shared<const CopcTileSource>(header, shared_->files, shared_->read,
+                                                    CopcHierarchyFetch{.rootChunk = true});
     } else {
       tile = std::make_shared<const WholeTileSource>(header, shared_->read);
     }
