@@ -198,7 +198,8 @@ bool HttpTestServer::answerRequest(int connection, size_t logged, const std::str
                              "\r\nContent-Length: 0\r\n" + extra + "\r\n";
     return sendAll(connection, text.data(), text.size());
   };
-  if (take(faults_.failNext)) {
+  const bool suffix = headerValue(request, "range").rfind("bytes=-", 0) == 0;
+  if (take(faults_.failNext) || (suffix && take(faults_.failSuffixNext))) {
     const int status = faults_.failStatus;
     return sendStatus(status, status == 503 ? "Service Unavailable" : "Internal Server Error", "");
   }
@@ -215,6 +216,10 @@ bool HttpTestServer::answerRequest(int connection, size_t logged, const std::str
     if (dash == 0) {  // the last N bytes
       const uint64_t count = std::stoull(spec.substr(1));
       first = size - std::min(size, count);
+      if (faults_.shiftSuffixRanges && first > 0) {
+        --first;
+        --last;
+      }
     } else {
       first = std::stoull(spec.substr(0, dash));
       if (dash + 1 < spec.size()) last = std::min(last, uint64_t(std::stoull(spec.substr(dash + 1))));

@@ -31,6 +31,11 @@ struct HttpFaults {
   /// Header lines of this many bytes in all sent before the real ones when positive: a server
   /// whose head never ends.
   std::atomic<int> paddingHeadBytes{0};
+  /// A suffix range ("bytes=-N") answered one byte early, as a broken cache in between might:
+  /// the bytes and Content-Range of [size-N-1, size-2].
+  std::atomic<bool> shiftSuffixRanges{false};
+  /// The next suffix-range requests answered with failStatus, one each (other requests pass).
+  std::atomic<int> failSuffixNext{0};
 };
 
 class HttpTestServer {

@@ -9,6 +9,7 @@
 #include <deque>
 #include <list>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include <curl/curl.h>
@@ -137,12 +138,24 @@ class TransferEngine {
     }
     curl_multi_wakeup(multi_);
     thread_.join();
+    std::set<Batch*> unfinished;
     for (Running& r : active_) {
+      unfinished.insert(r.job.batch);
       curl_multi_remove_handle(multi_, r.easy);
       curl_easy_cleanup(r.easy);
     }
     for (CURL* easy : idle_) curl_easy_cleanup(easy);
     curl_multi_cleanup(multi_);
+    // Callers still waiting as the process ends are told so rather than left waiting; all at
+    // once under the lock, since a caller told returns and takes its batch with it.
+    for (const Job& job : waiting_) unfinished.insert(job.batch);
+    const std::lock_guard lock(mutex_);
+    for (const Job& job : handed_) unfinished.insert(job.batch);
+    for (Batch* batch : unfinished) {
+      batch->failure = std::make_exception_ptr(Error("HTTP transfers stopped: pcv is ending"));
+      batch->done = true;
+    }
+    finished_.notify_all();
   }
 
   TransferEngine(const TransferEngine&) = delete;
