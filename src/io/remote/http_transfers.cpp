@@ -167,6 +167,7 @@ class TransferEngine {
     Batch batch{.judge = &judge, .left = transfers.size()};
     {
       const std::lock_guard lock(mutex_);
+      if (stopping_) throw Error("HTTP transfers stopped: pcv is ending");
       for (Transfer* t : transfers) handed_.push_back({t, &batch});
     }
     curl_multi_wakeup(multi_);
@@ -192,8 +193,7 @@ class TransferEngine {
       curl_multi_perform(multi_, &running);
       collect();
       // Until something to do: an answer, a transfer handed over (curl_multi_wakeup), a retry's
-      // time; a second at most.
-      // Transfers waiting for a free connection wait for an answer, which wakes the poll.
+      // time; a second at most. Transfers waiting for a free connection wait for an answer.
       const Clock::time_point now = Clock::now();
       Clock::time_point next = now + std::chrono::seconds(1);
       if (active_.size() < size_t(std::max(options.connections, 1))) {
