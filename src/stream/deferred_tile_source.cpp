@@ -11,6 +11,12 @@
 namespace pcv {
 namespace {
 
+/// Bytes a COPC point takes, as LAZ of point formats 6 to 8 with colours typically compresses
+/// (5 to 10): a tile whose count times this is within the first request's 64 KiB is taken to
+/// fit in it, and its end is not asked for with it. A guess too high costs a request more in
+/// the same round trip; too low, a round trip more.
+constexpr uint64_t kTypicalBytesPerPoint = 8;
+
 /// Whether two boxes differ by more than rounding: a VPC writes its boxes from the headers,
 /// perhaps in fewer digits.
 bool differ(const Box3d& a, const Box3d& b) {
@@ -82,9 +88,21 @@ const NodeSource* DeferredTileSource::read() const {
   std::shared_ptr<const NodeSource> tile;
   Tile header;
   try {
+    if (isRemoteLocation(path_)) {
+      // The first round trip brings the header and VLRs and, unless the index says the file is
+      // small enough for the first block to hold it all, the file's end: its chunk table and
+      // hierarchy pages (every COPC writer puts them there).
+      const uint64_t likelyBytes = indexPoints_ > UINT64_MAX / kTypicalBytesPerPoint
+                                       ? 0  // unknown: any size
+                                       : indexPoints_ * kTypicalBytesPerPoint;
+      openRemotePointFile(path_, likelyBytes);
+    }
     header = describeTile(path_);
     if (header.format == TileFormat::Copc) {
-      tile = std::make_shared<const CopcTileSource>(header, shared_->files, shared_->read);
+      // The root's chunk comes with the pages below the root page: the stream decodes the root
+      // next, from the cache.
+      tile = std::make_shared<const CopcTileSource>(header, shared_->files, shared_->read,
+                                                    CopcHierarchyFetch{.rootChunk = true});
     } else {
       tile = std::make_shared<const WholeTileSource>(header, shared_->read);
     }

@@ -82,9 +82,9 @@ size_t OpenCopcFiles::openCount() const {
 }
 
 CopcTileSource::CopcTileSource(const Tile& tile, std::shared_ptr<OpenCopcFiles> files,
-                               const ReadOptions& options)
+                               const ReadOptions& options, const CopcHierarchyFetch& fetch)
     : path_(tile.path), files_(std::move(files)) {
-  const CopcHierarchy hierarchy = readCopcHierarchy(path_);
+  const CopcHierarchy hierarchy = readCopcHierarchy(path_, fetch);
   forest_ = forestOf(hierarchy);
   // The box's centre in whole units, as a plain tile's and as a tile known from a dataset's
   // index (deferred_tile_source.hpp) before it is read: a dataset draws the same offsets

@@ -10,6 +10,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -117,13 +118,18 @@ void HttpTestServer::acceptLoop() {
       if (stopping_) return;
       continue;
     }
+    // As web servers do on kept-alive connections (nginx's tcp_nodelay): a head and its body
+    // sent apart must not wait for the client's delayed ACK of the head.
+    const int yes = 1;
+    ::setsockopt(connection, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
+    const uint64_t number = ++connectionsAccepted_;
     const std::lock_guard lock(mutex_);
     connections_.push_back(connection);
-    workers_.emplace_back([this, connection] { serve(connection); });
+    workers_.emplace_back([this, connection, number] { serve(connection, number); });
   }
 }
 
-void HttpTestServer::serve(int connection) {
+void HttpTestServer::serve(int connection, uint64_t number) {
   std::string pending;
   char buffer[16384];
   while (!stopping_) {
@@ -138,7 +144,7 @@ void HttpTestServer::serve(int connection) {
     if (end != std::string::npos) {
       const std::string request = pending.substr(0, end + 4);
       pending.erase(0, end + 4);
-      if (!answer(connection, request)) break;
+      if (!answer(connection, number, request)) break;
       continue;
     }
     const ssize_t got = ::recv(connection, buffer, sizeof buffer, 0);
@@ -152,7 +158,23 @@ void HttpTestServer::serve(int connection) {
   ::close(connection);
 }
 
-bool HttpTestServer::answer(int connection, const std::string& request) {
+bool HttpTestServer::answer(int connection, uint64_t number, const std::string& request) {
+  size_t logged = 0;
+  {
+    const std::lock_guard lock(mutex_);
+    logged = log_.size();
+    log_.push_back({.name = {},
+                    .range = headerValue(request, "range"),
+                    .connection = number,
+                    .answeredBefore = answered_});
+  }
+  const bool kept = answerRequest(connection, logged, request);
+  const std::lock_guard lock(mutex_);
+  log_[logged].answerOrder = answered_++;
+  return kept;
+}
+
+bool HttpTestServer::answerRequest(int connection, size_t logged, const std::string& request) {
   ++requests_;
   if (const int delay = faults_.delayMs; delay > 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(delay));
@@ -166,6 +188,7 @@ bool HttpTestServer::answer(int connection, const std::string& request) {
   {
     const std::lock_guard lock(mutex_);
     ++requestsByName_[name];
+    log_[logged].name = name;
     const auto found = files_.find(name);
     if (found != files_.end()) file = found->second;  // a copy: put() may replace it meanwhile
     else file.status = 404;
@@ -175,7 +198,8 @@ bool HttpTestServer::answer(int connection, const std::string& request) {
                              "\r\nContent-Length: 0\r\n" + extra + "\r\n";
     return sendAll(connection, text.data(), text.size());
   };
-  if (take(faults_.failNext)) {
+  const bool suffix = headerValue(request, "range").rfind("bytes=-", 0) == 0;
+  if (take(faults_.failNext) || (suffix && take(faults_.failSuffixNext))) {
     const int status = faults_.failStatus;
     return sendStatus(status, status == 503 ? "Service Unavailable" : "Internal Server Error", "");
   }
@@ -192,6 +216,10 @@ bool HttpTestServer::answer(int connection, const std::string& request) {
     if (dash == 0) {  // the last N bytes
       const uint64_t count = std::stoull(spec.substr(1));
       first = size - std::min(size, count);
+      if (faults_.shiftSuffixRanges && first > 0) {
+        --first;
+        --last;
+      }
     } else {
       first = std::stoull(spec.substr(0, dash));
       if (dash + 1 < spec.size()) last = std::min(last, uint64_t(std::stoull(spec.substr(dash + 1))));
@@ -240,6 +268,11 @@ uint64_t HttpTestServer::requestsFor(const std::string& name) {
   const std::lock_guard lock(mutex_);
   const auto found = requestsByName_.find(name);
   return found == requestsByName_.end() ? 0 : found->second;
+}
+
+std::vector<HttpTestServer::Request> HttpTestServer::requestLog() {
+  const std::lock_guard lock(mutex_);
+  return log_;
 }
 
 }  // namespace pcv::test

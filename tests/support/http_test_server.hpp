@@ -31,6 +31,11 @@ struct HttpFaults {
   /// Header lines of this many bytes in all sent before the real ones when positive: a server
   /// whose head never ends.
   std::atomic<int> paddingHeadBytes{0};
+  /// A suffix range ("bytes=-N") answered one byte early, as a broken cache in between might:
+  /// the bytes and Content-Range of [size-N-1, size-2].
+  std::atomic<bool> shiftSuffixRanges{false};
+  /// The next suffix-range requests answered with failStatus, one each (other requests pass).
+  std::atomic<int> failSuffixNext{0};
 };
 
 class HttpTestServer {
@@ -55,6 +60,22 @@ class HttpTestServer {
   uint64_t requests() const { return requests_; }
   /// Requests for /`name` so far (query ignored).
   uint64_t requestsFor(const std::string& name);
+  /// Connections accepted so far: fewer than requests() where clients keep them alive.
+  uint64_t connectionsAccepted() const { return connectionsAccepted_; }
+
+  /// One request as it came: the file asked for (query ignored), the Range header's value
+  /// (empty for none), the connection it came on (numbered from 1 in accept order), and when it
+  /// came and went as counts of answers: a request that came before another's answer was sent
+  /// cannot have waited for that answer (with a delay, requests sent together overlap).
+  struct Request {
+    std::string name;
+    std::string range;
+    uint64_t connection = 0;
+    uint64_t answeredBefore = 0;        ///< answers sent before this request came
+    uint64_t answerOrder = UINT64_MAX;  ///< answers sent before this one's (UINT64_MAX: none)
+  };
+  /// Every request so far, in the order the server read them.
+  std::vector<Request> requestLog();
 
  private:
   struct File {
@@ -63,18 +84,23 @@ class HttpTestServer {
     int status = 0;  ///< 0: serve the file
   };
   void acceptLoop();
-  void serve(int connection);
+  void serve(int connection, uint64_t number);
   /// Answers one request; false when the connection must close.
-  bool answer(int connection, const std::string& request);
+  bool answer(int connection, uint64_t number, const std::string& request);
+  /// answer()'s work, the request logged at log_[logged].
+  bool answerRequest(int connection, size_t logged, const std::string& request);
 
   int listener_ = -1;
   int port_ = 0;
   std::atomic<bool> stopping_{false};
   std::atomic<uint64_t> requests_{0};
+  std::atomic<uint64_t> connectionsAccepted_{0};
+  uint64_t answered_ = 0;  // guarded by mutex_
   HttpFaults faults_;
   std::mutex mutex_;
   std::map<std::string, File> files_;
   std::map<std::string, uint64_t> requestsByName_;
+  std::vector<Request> log_;
   uint64_t version_ = 0;
   std::vector<int> connections_;
   std::vector<std::thread> workers_;

@@ -48,11 +48,21 @@ struct CopcHierarchy {
 
 /// True when `path` is a regular file in LAS form with a COPC info VLR; false for anything else
 /// (missing, a folder, another format, a header too broken to tell), which its reader explains.
-/// A URL is asked by range requests; one that cannot be read throws its RemoteError.
+/// A URL is asked by range requests (its header and its end in one round trip,
+/// openRemotePointFile); one that cannot be read throws its RemoteError.
 bool isCopcFile(const std::filesystem::path& path);
+
+/// What readCopcHierarchy fetches of a remote file besides its header, VLRs and pages.
+struct CopcHierarchyFetch {
+  /// The root node's chunk, in the round trip of the pages below the root page (or alone right
+  /// after it): a reader that decodes the root next finds it in the cache instead of asking
+  /// once more. Nothing is read ahead of a local file.
+  bool rootChunk = false;
+};
 
 /// Reads the hierarchy of a COPC file: the header, the VLRs and the hierarchy pages. Throws
 /// InputError (file, byte, what was expected) when it is not COPC or its hierarchy is broken.
-CopcHierarchy readCopcHierarchy(const std::filesystem::path& path);
+CopcHierarchy readCopcHierarchy(const std::filesystem::path& path,
+                                const CopcHierarchyFetch& fetch = {});
 
 }  // namespace pcv

@@ -76,6 +76,16 @@ bool isRemoteLocation(const std::string& location);
 /// (public buckets); http(s) URLs are unchanged.
 std::string requestUrlOf(const std::string& location);
 
+/// Opens the point file (LAS, LAZ or COPC) at URL `location` for a reader that reads its end
+/// next (EVLRs, the LAZ chunk table, the COPC hierarchy: every writer puts them there): unless
+/// `likelyBytes` (the size the caller expects, from an index; 0: unknown) is within the first
+/// request's 64 KiB, the file's last 128 KiB are asked for in the same round trip as its first
+/// block, so the header, VLRs, chunk table and hierarchy pages come in one round trip instead of
+/// two. The source is the one openByteSource(location) returns (one a URL); a URL open already
+/// is returned as it is. Throws as openByteSource.
+std::shared_ptr<const ByteSource> openRemotePointFile(const std::string& location,
+                                                      uint64_t likelyBytes = 0);
+
 /// Counts over every remote source of the process, for tests and benchmarks.
 struct RemoteCounters {
   uint64_t requests = 0;        ///< HTTP requests sent (retries included)

@@ -52,10 +52,11 @@ class OpenCopcFiles {
 class CopcTileSource final : public NodeSource {
  public:
   /// Reads the tile's hierarchy pages (readCopcHierarchy: no point is decoded, the file is not
-  /// kept open); `files` opens it when a node is decoded. The colours and attributes are those
-  /// the header declares (`tile`) and `options` asks for, as for files opened through `files`.
+  /// kept open; `fetch` says what else of a remote file comes with them); `files` opens it when
+  /// a node is decoded. The colours and attributes are those the header declares (`tile`) and
+  /// `options` asks for, as for files opened through `files`.
   CopcTileSource(const Tile& tile, std::shared_ptr<OpenCopcFiles> files,
-                 const ReadOptions& options = {});
+                 const ReadOptions& options = {}, const CopcHierarchyFetch& fetch = {});
 
   const NodeForest& forest() const override { return forest_; }
   const glm::dvec3& origin() const override { return origin_; }

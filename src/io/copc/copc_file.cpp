@@ -134,7 +134,9 @@ CopcFile::CopcFile(const std::filesystem::path& path, const ReadOptions& options
   s.choice = io::chooseFields(s.header, &options);
   s.records = std::make_unique<io::LazPointRecords>(*s.file, s.header, s.context);
   s.decoder = std::make_unique<io::RecordDecoder>(s.choice.layout, s.context);
-  s.hierarchy = io::parseCopcHierarchy(*s.file, s.header, s.context);
+  // A first opening decodes the root next (its colour scale, and a stream draws it first): a
+  // remote root chunk comes with the pages below the root page.
+  s.hierarchy = io::parseCopcHierarchy(*s.file, s.header, s.context, channelScale < 0.0);
   s.chunkOfNode = chunksOfNodes(s.hierarchy, *s.records, s.context);
   s.origin = originNear(s.hierarchy.center);
   s.attributeNames = s.choice.layout.attributeNames;

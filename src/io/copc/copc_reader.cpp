@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <set>
+#include <utility>
 
 #include "pcv/io/byte_source.hpp"
 #include "pcv/io/remote_source.hpp"
@@ -40,7 +41,11 @@ bool isCopcFile(const std::filesystem::path& path) {
     return false;
   }
   try {
-    const std::shared_ptr<const ByteSource> file = openSparseByteSource(path.string());
+    // A URL's end (chunk table, hierarchy) comes in the round trip of its header: the reader
+    // that follows asks for it next.
+    const std::shared_ptr<const ByteSource> file = isRemoteLocation(path.string())
+                                                       ? openRemotePointFile(path.string())
+                                                       : openSparseByteSource(path.string());
     const io::ReadContext context{.file = path.string()};
     return io::findCopcInfo(io::parseLasHeader(*file, context)) != nullptr;
   } catch (const RemoteError&) {
@@ -50,13 +55,14 @@ bool isCopcFile(const std::filesystem::path& path) {
   }
 }
 
-CopcHierarchy readCopcHierarchy(const std::filesystem::path& path) {
+CopcHierarchy readCopcHierarchy(const std::filesystem::path& path,
+                                const CopcHierarchyFetch& fetch) {
   // The header, the VLRs and the hierarchy pages only: read where they are, no mapping that
   // reads the whole file ahead (a dataset reads a thousand hierarchies at open).
   const std::shared_ptr<const ByteSource> file = openSparseByteSource(path.string());
   const io::ReadContext context{.file = path.string()};
   const io::LasHeader header = io::parseLasHeader(*file, context);
-  return io::parseCopcHierarchy(*file, header, context);
+  return io::parseCopcHierarchy(*file, header, context, fetch.rootChunk);
 }
 
 }  // namespace pcv
@@ -148,14 +154,16 @@ namespace {
 
 /// A remote file's pages fetched level by level, each level's pages in one go (several
 /// requests in flight), before they are parsed one by one from the cache. Only the pointers to
-/// child pages are read here; whatever looks wrong is left for the parse to report.
-void prefetchPages(const ByteSource& file, const PageRef& root) {
+/// child pages (and, with `withRootChunk`, the root node's chunk, fetched with the level below
+/// the root page) are read here; whatever looks wrong is left for the parse to report.
+void prefetchPages(const ByteSource& file, const PageRef& root, bool withRootChunk) {
   std::vector<PageRef> level{root};
+  std::vector<ByteRange> alongside;  // fetched with the next level
   std::set<uint64_t> seen;
   std::vector<uint8_t> storage;
   const uint64_t size = file.size();
-  while (!level.empty()) {
-    std::vector<ByteRange> ranges;
+  while (!level.empty() || !alongside.empty()) {
+    std::vector<ByteRange> ranges = std::exchange(alongside, {});
     for (const PageRef& page : level) ranges.push_back({page.offset, page.bytes});
     file.prefetch(ranges);
     std::vector<PageRef> next;
@@ -166,9 +174,16 @@ void prefetchPages(const ByteSource& file, const PageRef& root) {
       }
       const std::span<const uint8_t> bytes = file.read(page.offset, page.bytes, storage);
       for (uint64_t at = 0; at < page.bytes; at += kEntryBytes) {
-        if (loadLe<int32_t>(bytes.data() + at + 28) == -1) {
-          next.push_back({loadLe<uint64_t>(bytes.data() + at + 16),
-                          uint64_t(std::max(0, loadLe<int32_t>(bytes.data() + at + 24)))});
+        const uint8_t* entry = bytes.data() + at;
+        const auto chunk = ByteRange{loadLe<uint64_t>(entry + 16),
+                                     uint64_t(std::max(0, loadLe<int32_t>(entry + 24)))};
+        const int32_t points = loadLe<int32_t>(entry + 28);
+        if (points == -1) {
+          next.push_back({chunk.offset, chunk.length});
+        } else if (withRootChunk && points > 0 && loadLe<int32_t>(entry) == 0 &&
+                   chunk.offset <= size && chunk.length <= size - chunk.offset) {
+          alongside.push_back(chunk);
+          withRootChunk = false;  // one root
         }
       }
     }
@@ -184,14 +199,14 @@ CopcHierarchy parseCopcHierarchy(std::span<const uint8_t> file, const LasHeader&
 }
 
 CopcHierarchy parseCopcHierarchy(const ByteSource& file, const LasHeader& header,
-                                 const ReadContext& context) {
+                                 const ReadContext& context, bool withRootChunk) {
   const LasVlr* info = findCopcInfo(header);
   if (!info) context.fail("is not COPC: it has no COPC info VLR (user id 'copc', record 1)");
   CopcHierarchy h;
   PageRef root{};
   readInfo(file, *info, context, h, root);
   checkPage(root, file.size(), context, info->payloadOffset + 40);
-  if (file.whole().empty()) prefetchPages(file, root);
+  if (file.whole().empty()) prefetchPages(file, root, withRootChunk);
   std::vector<uint8_t> storage;
   // Pages are visited once each (a page listed twice would loop), so the work is bounded by
   // the file's size.

@@ -19,9 +19,10 @@ const LasVlr* findCopcInfo(const LasHeader& header);
 /// The hierarchy of a file whose header has a COPC info VLR; fails through `context`.
 CopcHierarchy parseCopcHierarchy(std::span<const uint8_t> file, const LasHeader& header,
                                  const ReadContext& context);
-/// The same from a source: a remote file's pages are fetched a level at a time.
+/// The same from a source: a remote file's pages are fetched a level at a time; with
+/// `withRootChunk`, the root node's chunk along with the level below the root page.
 CopcHierarchy parseCopcHierarchy(const ByteSource& file, const LasHeader& header,
-                                 const ReadContext& context);
+                                 const ReadContext& context, bool withRootChunk = false);
 
 /// "COPC octree: ..." lines for `pcv info`.
 std::vector<std::string> describeCopc(const CopcHierarchy& hierarchy);

@@ -1,6 +1,7 @@
-/// @brief Range requests run through libcurl: many at once on one thread (curl multi), within a
-/// process-wide number of connections in flight, each repeated with backoff when its judge says
-/// the fault is passing (5xx, timeouts, dropped connections, truncated bodies).
+/// @brief Range requests run through libcurl: every request of the process on one curl multi
+/// handle (so connections stay open between reads and HTTP/2 streams share them), within a
+/// process-wide number of requests in flight, each repeated with backoff when its judge says the
+/// fault is passing (5xx, timeouts, dropped connections, truncated bodies).
 #pragma once
 
 #include <chrono>
@@ -21,6 +22,8 @@ struct Transfer {
   std::string url;
   uint64_t first = 0;
   uint64_t length = 0;
+  /// The last `length` bytes (a suffix range, `first` unused): asked before the size is known.
+  bool fromEnd = false;
   /// Where the body goes: `target` (length bytes, the caller's) or `body` when null.
   uint8_t* target = nullptr;
   uint64_t bodyLimit = 0;  ///< bytes accepted at most; more aborts (overflowed set)
@@ -43,11 +46,12 @@ struct Transfer {
 
 enum class Verdict { Done, Retry, Fail };
 
-/// Decides what an attempt's result means; on Fail it sets `failure`. Called on the runner's
-/// thread, one transfer at a time.
+/// Decides what an attempt's result means; on Fail it sets `failure`. Called on the thread that
+/// drives the transfers, one transfer at a time, while runTransfers' caller waits.
 using Judge = std::function<Verdict(Transfer&)>;
 
-/// Runs `transfers` (at most the connections of remoteOptions() in flight over the process),
+/// Runs `transfers` (at most the connections of remoteOptions() in flight over the process, on
+/// connections kept open from earlier calls where the server allows),
 /// retrying as the judge says after remoteOptions().retryDelaySeconds doubled per attempt, never
 /// past a transfer's deadline. Rethrows the first failure, after stopping the others.
 void runTransfers(const std::vector<Transfer*>& transfers, const Judge& judge);

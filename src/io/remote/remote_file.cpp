@@ -54,7 +54,7 @@ bool passingStatus(int status) {
 
 }  // namespace
 
-RemoteFile::RemoteFile(const std::string& location)
+RemoteFile::RemoteFile(const std::string& location, bool withTail)
     : location_(location),
       shown_(locationForMessages(location)),
       url_(requestUrlOf(location)),
@@ -64,7 +64,11 @@ RemoteFile::RemoteFile(const std::string& location)
                  .first = 0,
                  .length = kBlockBytes,
                  .bodyLimit = std::max(kBlockBytes, options.wholeFileLimitBytes)};
-  runTransfers({&probe}, [this](Transfer& t) { return judgeProbe(t); });
+  Transfer tail{.url = url_, .length = kTailBytes, .fromEnd = true, .bodyLimit = kTailBytes};
+  std::vector<Transfer*> transfers{&probe};
+  if (withTail) transfers.push_back(&tail);
+  runTransfers(transfers,
+               [this, &probe](Transfer& t) { return &t == &probe ? judgeProbe(t) : judgeTail(t); });
   if (whole_.empty() && size_ > 0) {
     remoteBlockCache().insert(id_, 0, std::make_shared<const std::vector<uint8_t>>(std::move(probe.body)));
   }
@@ -73,6 +77,52 @@ RemoteFile::RemoteFile(const std::string& location)
     diskLimitBytes_ = options.diskCacheBytes;
     diskFolder_ = options.diskCacheDirectory + "/" + hex(fnv1a(url_)) + "-" +
                   hex(fnv1a(etag_ + "|" + lastModified_ + "|" + std::to_string(size_)));
+  }
+  if (withTail) keepTail(tail);
+}
+
+Verdict RemoteFile::judgeTail(Transfer& t) const {
+  const std::optional<HttpHead> head = parseHttpHead(t.head);
+  bool passing = false;
+  if (t.curlCode != 0) {
+    passing = !t.headOverflowed && !t.overflowed && !isDnsFailure(t.curlCode) &&
+              !isTlsFailure(t.curlCode) && !isTimeout(t.curlCode);
+  } else if (head) {
+    const bool truncated =
+        head->status == 206 && head->contentLength && t.received != *head->contentLength;
+    passing = passingStatus(head->status) || truncated;
+  }
+  if (passing && t.attempt < remoteOptions().retries &&
+      retryFitsDeadline(t, retryDelaySeconds(t.attempt))) {
+    return Verdict::Retry;
+  }
+  return Verdict::Done;  // keepTail decides whether its bytes are used
+}
+
+void RemoteFile::keepTail(Transfer& tail) {
+  // Only a range answer of this very file: the probe's size and validators, a range that ends
+  // at the end, every byte of it. Anything else is dropped: the reads ask again as usual.
+  if (!whole_.empty() || size_ == 0 || tail.curlCode != 0) return;
+  const std::optional<HttpHead> head = parseHttpHead(tail.head);
+  if (!head || head->status != 206 || !head->contentRange) return;
+  const auto& range = *head->contentRange;
+  if (!range.satisfied || !range.total || *range.total != size_ || range.last + 1 != size_ ||
+      range.first > range.last || tail.received != range.last - range.first + 1 ||
+      tail.body.size() != tail.received || head->etag != etag_ ||
+      head->lastModified != lastModified_) {
+    return;
+  }
+  // The blocks the answer holds whole; block 0 came with the probe.
+  const uint64_t lastBlock = (size_ - 1) / kBlockBytes;
+  for (uint64_t block = std::max<uint64_t>(1, (range.first + kBlockBytes - 1) / kBlockBytes);
+       block <= lastBlock; ++block) {
+    const uint64_t start = block * kBlockBytes - range.first;
+    const uint64_t bytes = std::min(kBlockBytes, size_ - block * kBlockBytes);
+    auto piece = std::make_shared<const std::vector<uint8_t>>(
+        tail.body.begin() + std::ptrdiff_t(start),
+        tail.body.begin() + std::ptrdiff_t(start + bytes));
+    toDisk(block, *piece);
+    remoteBlockCache().insert(id_, block, std::move(piece));
   }
 }
 

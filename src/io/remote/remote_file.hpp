@@ -22,9 +22,16 @@ class RemoteFile final : public ByteSource {
   static constexpr uint64_t kBlockBytes = 64 << 10;
   static constexpr uint64_t kMaxRequestBytes = 4 << 20;
 
+  /// Bytes of the file's end asked for with its first block when a tail is wanted: at least its
+  /// last whole block, whatever the size (blocks start at multiples of kBlockBytes).
+  static constexpr uint64_t kTailBytes = 2 * kBlockBytes;
+
   /// Asks for the first block: learns the size and validators, or reads a small file whole from
-  /// a server without ranges. Throws RemoteError naming the URL.
-  explicit RemoteFile(const std::string& location);
+  /// a server without ranges. With `withTail`, the file's last kTailBytes are asked for in the
+  /// same round trip (a suffix range: the size is not known yet) and kept in the cache where the
+  /// answer agrees with the first block's (size, validators); a tail that fails or disagrees is
+  /// dropped, never an error. Throws RemoteError naming the URL.
+  explicit RemoteFile(const std::string& location, bool withTail = false);
 
   /// For messages: the location without credentials, escaped and bounded (locationForMessages).
   const std::string& name() const override { return shown_; }
@@ -46,6 +53,11 @@ class RemoteFile final : public ByteSource {
   void fetchInto(uint64_t offset, uint64_t length, uint8_t* target) const;
   Verdict judgeRange(Transfer& t) const;
   Verdict judgeProbe(Transfer& t);
+  /// The tail asked with the probe: retried as any range while its fault passes, else left for
+  /// keepTail to drop.
+  Verdict judgeTail(Transfer& t) const;
+  /// Caches the whole blocks of a tail answer that agrees with the probe's.
+  void keepTail(Transfer& tail);
   /// A transfer that ended without an answer (curlCode set); `asked` starts the message.
   Verdict judgeTransport(Transfer& t, const std::string& asked) const;
   [[noreturn]] void fail(RemoteFailure failure, int status, const std::string& what) const;

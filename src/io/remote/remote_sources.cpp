@@ -105,6 +105,13 @@ RemoteCounters remoteCounters() {
           .diskCacheHits = v.diskCacheHits};
 }
 
+std::shared_ptr<const ByteSource> openRemotePointFile(const std::string& location,
+                                                      uint64_t likelyBytes) {
+  // A file the first block holds whole has no tail to ask for.
+  const bool withTail = likelyBytes == 0 || likelyBytes > io::RemoteFile::kBlockBytes;
+  return io::openRemoteSource(location, withTail);
+}
+
 void forgetRemoteSources() {
   OpenSources& sources = openSources();
   const std::lock_guard lock(sources.mutex);
@@ -123,7 +130,7 @@ BlockCache& remoteBlockCache() {
   return cache;
 }
 
-std::shared_ptr<const ByteSource> openRemoteSource(const std::string& location) {
+std::shared_ptr<const ByteSource> openRemoteSource(const std::string& location, bool withTail) {
   OpenSources& sources = openSources();
   {
     const std::lock_guard lock(sources.mutex);
@@ -133,7 +140,7 @@ std::shared_ptr<const ByteSource> openRemoteSource(const std::string& location) 
   }
   // Opened outside the lock (a round trip); two threads opening one URL at once both ask, and
   // the first one kept wins.
-  auto file = std::make_shared<const RemoteFile>(location);
+  auto file = std::make_shared<const RemoteFile>(location, withTail);
   const std::lock_guard lock(sources.mutex);
   return sources.byLocation.emplace(location, std::move(file)).first->second;
 }

@@ -9,6 +9,9 @@
 
 namespace pcv::io {
 
-std::shared_ptr<const ByteSource> openRemoteSource(const std::string& location);
+/// `withTail`: the file's end is asked for with its first block (RemoteFile), when the URL is
+/// not open yet.
+std::shared_ptr<const ByteSource> openRemoteSource(const std::string& location,
+                                                   bool withTail = false);
 
 }  // namespace pcv::io
