@@ -62,9 +62,11 @@ install(FILES ${PROJECT_BINARY_DIR}/pcvConfig.cmake ${PROJECT_BINARY_DIR}/pcvCon
 file(RELATIVE_PATH pcv_pc_up /pcv-prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /pcv-prefix)
 set(PCV_PC_PREFIX "\${pcfiledir}/${pcv_pc_up}")
 set(PCV_PC_CUDA_LIBS "")
+set(PCV_PC_PROCESS_CUDA_LIBS "")  # the GPU's filters, which the session's classify may choose
 set(PCV_PC_SYSTEM_LIBS "-lpthread")
 if(PCV_WITH_CUDA)
   set(PCV_PC_CUDA_LIBS "-lpcv_cuda ")
+  set(PCV_PC_PROCESS_CUDA_LIBS "-lpcv_process_cuda ")
   set(PCV_PC_SYSTEM_LIBS "-L${CUDAToolkit_LIBRARY_DIR} -lcudart -lpthread")
 endif()
 if(PCV_WITH_VULKAN)

@@ -67,7 +67,9 @@ PCV_HOST_DEVICE inline double interpolateGrid(const float* z, const GridFrame& f
   interpolationAxis(frame.rowPosition(y), frame.height, cy, ty);
   const int64_t cx1 = cx + 1 < frame.width ? cx + 1 : frame.width - 1;
   const int64_t cy1 = cy + 1 < frame.height ? cy + 1 : frame.height - 1;
-  const auto at = [&](int64_t column, int64_t row) { return double(z[row * frame.width + column]); };
+  const auto at = [&](int64_t column, int64_t row) {
+    return double(z[row * frame.width + column]);
+  };
   const double bottom = at(cx, cy) * (1.0 - tx) + at(cx1, cy) * tx;
   const double top = at(cx, cy1) * (1.0 - tx) + at(cx1, cy1) * tx;
   return bottom * (1.0 - ty) + top * ty;
@@ -99,8 +101,8 @@ PCV_HOST_DEVICE inline float slopeAtCell(const float* z, int64_t width, int64_t 
 
 /// An empty cell filled from its 8-neighbours that hold a value (not NaN), visited row by row:
 /// their mean, NaN when none does.
-PCV_HOST_DEVICE inline float neighbourMean(const float* z, int64_t width, int64_t height,
-                                           int64_t x, int64_t y) {
+PCV_HOST_DEVICE inline float neighbourMean(const float* z, int64_t width, int64_t height, int64_t x,
+                                           int64_t y) {
   double sum = 0.0;
   int count = 0;
   for (int64_t dy = -1; dy <= 1; ++dy) {
@@ -116,8 +118,8 @@ PCV_HOST_DEVICE inline float neighbourMean(const float* z, int64_t width, int64_
 
 /// One relaxation step of a filled-in cell: the mean of its 4-neighbours (left, right, below,
 /// above), or its own value with none.
-PCV_HOST_DEVICE inline float relaxedValue(const float* z, int64_t width, int64_t height,
-                                          int64_t x, int64_t y) {
+PCV_HOST_DEVICE inline float relaxedValue(const float* z, int64_t width, int64_t height, int64_t x,
+                                          int64_t y) {
   const int64_t i = y * width + x;
   double sum = 0.0;
   int count = 0;
@@ -148,8 +150,8 @@ PCV_HOST_DEVICE inline int64_t cubeOf(double v, double low, double radius) {
 }
 
 /// Squared distance between two points, summed x, y, then z.
-PCV_HOST_DEVICE inline double squaredDistance(double ax, double ay, double az, double bx,
-                                              double by, double bz) {
+PCV_HOST_DEVICE inline double squaredDistance(double ax, double ay, double az, double bx, double by,
+                                              double bz) {
   const double dx = bx - ax, dy = by - ay, dz = bz - az;
   return dx * dx + dy * dy + dz * dz;
 }

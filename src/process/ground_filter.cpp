@@ -182,9 +182,12 @@ std::vector<uint8_t> groundPoints(std::span<const glm::dvec3> points,
   GroundExtent extent;
   for (size_t i = 0; i < points.size(); ++i) {
     if (!takesPart(i)) continue;
-    extent.minX = std::min(extent.minX, points[i].x), extent.maxX = std::max(extent.maxX, points[i].x);
-    extent.minY = std::min(extent.minY, points[i].y), extent.maxY = std::max(extent.maxY, points[i].y);
-    extent.minZ = std::min(extent.minZ, points[i].z);
+    const glm::dvec3& p = points[i];
+    extent.minX = std::min(extent.minX, p.x);
+    extent.maxX = std::max(extent.maxX, p.x);
+    extent.minY = std::min(extent.minY, p.y);
+    extent.maxY = std::max(extent.maxY, p.y);
+    extent.minZ = std::min(extent.minZ, p.z);
   }
   std::vector<uint8_t> ground(points.size(), 0);
   if (extent.empty()) return ground;  // every point excluded: none is ground
@@ -230,8 +233,7 @@ std::vector<uint8_t> groundPoints(std::span<const glm::dvec3> points,
       if (!takesPart(i)) continue;
       const glm::dvec3& p = points[i];
       ground[i] = process::isGroundPoint(surface.z.data(), surfaceSlope.z.data(), frame, p.x, p.y,
-                                         p.z - plan.baseHeight, settings.threshold,
-                                         settings.scalar)
+                                         p.z - plan.baseHeight, settings.threshold, settings.scalar)
                       ? 1
                       : 0;
     }

@@ -25,7 +25,9 @@ using process_cuda::DevicePoints;
 /// Bytes of GPU memory the ground filter's grids take at most besides the points: a dozen grids
 /// of floats and flags over kGroundFilterMaxCells cells, less for smaller extents (estimated
 /// from the cells the run's grid could have, which only the GPU's extent will tell).
-uint64_t groundGridBytes(uint64_t cells) { return cells * (12 * sizeof(float) + 6); }
+uint64_t groundGridBytes(uint64_t cells) {
+  return cells * (12 * sizeof(float) + 6);
+}
 
 class CudaPointClassifier final : public PointClassifier {
  public:
@@ -62,7 +64,8 @@ class CudaPointClassifier final : public PointClassifier {
     }
     uint64_t needed = count * (sizeof(glm::dvec3) + 3);
     if (settings.noise) needed += process_cuda::noiseWorkingBytes(count);
-    if (settings.ground) needed += groundGridBytes(std::min<uint64_t>(kGroundFilterMaxCells, count));
+    if (settings.ground)
+      needed += groundGridBytes(std::min<uint64_t>(kGroundFilterMaxCells, count));
     size_t freeBytes = 0, totalBytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
     if (needed <= freeBytes) return "";

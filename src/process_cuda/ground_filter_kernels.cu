@@ -28,9 +28,13 @@ using process::GridFrame;
 
 constexpr int kBlock = 256;
 
-unsigned blocksFor(uint64_t count) { return unsigned((count + kBlock - 1) / kBlock); }
+unsigned blocksFor(uint64_t count) {
+  return unsigned((count + kBlock - 1) / kBlock);
+}
 
-__device__ uint64_t threadIndex() { return blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; }
+__device__ uint64_t threadIndex() {
+  return blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
+}
 
 /// Floats as unsigned integers in the same order, for atomicMin.
 __device__ unsigned orderedBits(float value) {
@@ -114,9 +118,9 @@ __global__ void relaxKernel(const float* z, const uint8_t* wasEmpty, float* next
                             int64_t height) {
   const uint64_t i = threadIndex();
   if (i >= uint64_t(width * height)) return;
-  next[i] = wasEmpty[i] ? process::relaxedValue(z, width, height, int64_t(i) % width,
-                                                int64_t(i) / width)
-                        : z[i];
+  next[i] = wasEmpty[i]
+                ? process::relaxedValue(z, width, height, int64_t(i) % width, int64_t(i) / width)
+                : z[i];
 }
 
 __global__ void emptyMaskKernel(const float* z, uint64_t count, uint8_t* empty) {
@@ -198,15 +202,15 @@ __global__ void diskKernel(DiskParams p) {
 __global__ void dropKernel(const float* last, const float* opened, uint64_t count, double drop,
                            uint8_t* objects) {
   const uint64_t i = threadIndex();
-  if (i < count && double(last[i]) - double(opened[i]) > drop) objects[i] = 1;
+  if (i<count&& double(last[i]) - double(opened[i])> drop) objects[i] = 1;
 }
 
 __global__ void slopeKernel(const float* surface, int64_t width, int64_t height, double cell,
                             float* slope) {
   const uint64_t i = threadIndex();
   if (i >= uint64_t(width * height)) return;
-  slope[i] = process::slopeAtCell(surface, width, height, int64_t(i) % width, int64_t(i) / width,
-                                  cell);
+  slope[i] =
+      process::slopeAtCell(surface, width, height, int64_t(i) % width, int64_t(i) / width, cell);
 }
 
 struct LabelParams {
@@ -298,8 +302,7 @@ class DeviceGrids {
   DeviceBuffer<float> withoutCells(const DeviceBuffer<float>& minimum,
                                    const DeviceBuffer<uint8_t>& removed) const {
     DeviceBuffer<float> result = grid();
-    withoutCellsKernel<<<blocks(), kBlock>>>(minimum.data(), removed.data(), cells_,
-                                             result.data());
+    withoutCellsKernel<<<blocks(), kBlock>>>(minimum.data(), removed.data(), cells_, result.data());
     CUDA_CHECK(cudaGetLastError());
     fillEmptyCells(result);
     return result;
@@ -340,8 +343,8 @@ class DeviceGrids {
     CUDA_CHECK(cudaMemcpy(pointersOnDevice.data(), pointers.data(),
                           pointers.size() * sizeof(const float*), cudaMemcpyHostToDevice));
     DeviceBuffer<float> out = grid();
-    diskKernel<<<blocks(), kBlock>>>({pointersOnDevice.data(), halfWidths.data(), radius, width_,
-                                      height_, takeMax, out.data()});
+    diskKernel<<<blocks(), kBlock>>>(
+        {pointersOnDevice.data(), halfWidths.data(), radius, width_, height_, takeMax, out.data()});
     CUDA_CHECK(cudaGetLastError());
     return out;
   }
@@ -375,8 +378,7 @@ void findGroundOnDevice(const DevicePoints& points, const uint8_t* excluded,
     minimumKernel<<<blocksFor(points.count), kBlock>>>(
         {points.xyz, points.count, excluded, frame, plan.baseHeight, lowest.data()});
     CUDA_CHECK(cudaGetLastError());
-    minimumToFloatKernel<<<grids.blocks(), kBlock>>>(lowest.data(), grids.cells(),
-                                                     minimum.data());
+    minimumToFloatKernel<<<grids.blocks(), kBlock>>>(lowest.data(), grids.cells(), minimum.data());
     CUDA_CHECK(cudaGetLastError());
   }
   DeviceBuffer<uint8_t> removed = grids.flags();

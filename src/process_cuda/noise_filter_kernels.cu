@@ -26,9 +26,13 @@ constexpr int kBlock = 256;
 /// is 0), so such points sort to the end and belong to no cube.
 constexpr uint64_t kNoCube = ~uint64_t(0);
 
-unsigned blocksFor(uint64_t count) { return unsigned((count + kBlock - 1) / kBlock); }
+unsigned blocksFor(uint64_t count) {
+  return unsigned((count + kBlock - 1) / kBlock);
+}
 
-__device__ uint64_t threadIndex() { return blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; }
+__device__ uint64_t threadIndex() {
+  return blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
+}
 
 /// Doubles as unsigned integers in the same order, for atomicMin and atomicMax.
 __device__ unsigned long long orderedBits(double value) {
@@ -50,9 +54,9 @@ __device__ bool isFinitePoint(const double* p) {
 struct ExtentParams {
   const double* xyz;
   uint64_t count;
-  const uint8_t* excluded;         ///< may be null
-  unsigned long long* low;         ///< 3 ordered minima
-  unsigned long long* high;        ///< 3 ordered maxima
+  const uint8_t* excluded;   ///< may be null
+  unsigned long long* low;   ///< 3 ordered minima
+  unsigned long long* high;  ///< 3 ordered maxima
 };
 
 __global__ void extentKernel(ExtentParams p) {
@@ -117,7 +121,7 @@ struct CubeParams {
   const uint32_t* flags;      ///< runStartKernel's
   const uint32_t* positions;  ///< their exclusive sum: each run's cube
   uint64_t* cubeKeys;
-  uint32_t* cubeStarts;       ///< cube count + 1 entries; the last is `usable`
+  uint32_t* cubeStarts;  ///< cube count + 1 entries; the last is `usable`
 };
 
 __global__ void cubeKernel(CubeParams p) {
@@ -178,10 +182,9 @@ __global__ void neighbourCountKernel(CountParams p) {
       }
       const uint64_t lastKey = process::cubeKey(x, y, zHigh);
       for (uint64_t cube = lowerBound(p.cubeKeys, p.cubeCount, process::cubeKey(x, y, zLow));
-           cube < p.cubeCount && p.cubeKeys[cube] <= lastKey && found < p.minNeighbours;
-           ++cube) {
-        for (uint32_t n = p.cubeStarts[cube];
-             n < p.cubeStarts[cube + 1] && found < p.minNeighbours; ++n) {
+           cube < p.cubeCount && p.cubeKeys[cube] <= lastKey && found < p.minNeighbours; ++cube) {
+        for (uint32_t n = p.cubeStarts[cube]; n < p.cubeStarts[cube + 1] && found < p.minNeighbours;
+             ++n) {
           const uint32_t other = p.indices[n];
           if (other == index) continue;
           const double* q = p.xyz + 3 * uint64_t(other);
@@ -245,13 +248,17 @@ void findNoiseOnDevice(const DevicePoints& points, const NoiseFilterSettings& se
   DeviceBuffer<uint32_t> indices(count), indicesAlt(count);
   DeviceBuffer<unsigned long long> unusable(1);
   CUDA_CHECK(cudaMemset(unusable.data(), 0, sizeof(unsigned long long)));
-  cubeKeyKernel<<<blocksFor(count), kBlock>>>({points.xyz, count, {low.x, low.y, low.z},
-                                               settings.radius, keys.data(), indices.data(),
+  cubeKeyKernel<<<blocksFor(count), kBlock>>>({points.xyz,
+                                               count,
+                                               {low.x, low.y, low.z},
+                                               settings.radius,
+                                               keys.data(),
+                                               indices.data(),
                                                unusable.data()});
   CUDA_CHECK(cudaGetLastError());
   unsigned long long unusableCount = 0;
-  CUDA_CHECK(cudaMemcpy(&unusableCount, unusable.data(), sizeof unusableCount,
-                        cudaMemcpyDeviceToHost));
+  CUDA_CHECK(
+      cudaMemcpy(&unusableCount, unusable.data(), sizeof unusableCount, cudaMemcpyDeviceToHost));
   cub::DoubleBuffer<uint64_t> keyBuffers(keys.data(), keysAlt.data());
   cub::DoubleBuffer<uint32_t> indexBuffers(indices.data(), indicesAlt.data());
   size_t scratchBytes = 0;
@@ -281,19 +288,19 @@ void findNoiseOnDevice(const DevicePoints& points, const NoiseFilterSettings& se
                                              positions.data(), int64_t(usable)));
   }
   uint32_t lastFlag = 0, lastPosition = 0;
-  CUDA_CHECK(cudaMemcpy(&lastFlag, flags.data() + usable - 1, sizeof lastFlag,
-                        cudaMemcpyDeviceToHost));
+  CUDA_CHECK(
+      cudaMemcpy(&lastFlag, flags.data() + usable - 1, sizeof lastFlag, cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaMemcpy(&lastPosition, positions.data() + usable - 1, sizeof lastPosition,
                         cudaMemcpyDeviceToHost));
   const uint64_t cubeCount = uint64_t(lastPosition) + lastFlag;
   DeviceBuffer<uint64_t> cubeKeys(cubeCount);
   DeviceBuffer<uint32_t> cubeStarts(cubeCount + 1);
-  cubeKernel<<<blocksFor(usable), kBlock>>>({sortedKeys, usable, flags.data(), positions.data(),
-                                             cubeKeys.data(), cubeStarts.data()});
+  cubeKernel<<<blocksFor(usable), kBlock>>>(
+      {sortedKeys, usable, flags.data(), positions.data(), cubeKeys.data(), cubeStarts.data()});
   CUDA_CHECK(cudaGetLastError());
   neighbourCountKernel<<<blocksFor(usable), kBlock>>>(
-      {points.xyz, sortedIndices, sortedKeys, usable, cubeKeys.data(), cubeStarts.data(),
-       cubeCount, settings.radius * settings.radius, settings.minNeighbours, noise});
+      {points.xyz, sortedIndices, sortedKeys, usable, cubeKeys.data(), cubeStarts.data(), cubeCount,
+       settings.radius * settings.radius, settings.minNeighbours, noise});
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
 }

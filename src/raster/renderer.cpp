@@ -613,7 +613,8 @@ bool Renderer::changeClasses(PointSetId set, std::span<const uint64_t> sourceInd
     requireHostMemory("the stored order of a point set", count, sizeof(uint32_t));
     record.storedIndexOf.resize(count);
     parallelFor(count, [&](uint64_t begin, uint64_t end) {
-      for (uint64_t i = begin; i < end; ++i) record.storedIndexOf[record.sourceOrder[i]] = uint32_t(i);
+      for (uint64_t i = begin; i < end; ++i)
+        record.storedIndexOf[record.sourceOrder[i]] = uint32_t(i);
     });
   }
   const uint64_t changed = sourceIndices.size();

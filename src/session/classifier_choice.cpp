@@ -8,7 +8,9 @@
 
 namespace pcv {
 
-std::vector<std::string> classifierDeviceNames() { return {"auto", "cuda", "cpu"}; }
+std::vector<std::string> classifierDeviceNames() {
+  return {"auto", "cuda", "cpu"};
+}
 
 std::shared_ptr<const PointClassifier> choosePointClassifier(const std::string& name,
                                                              std::string* note) {

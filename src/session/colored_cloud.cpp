@@ -131,9 +131,9 @@ bool ColoredCloud::showChangedPoints(std::span<const uint64_t> indices) {
       classBytes[k] = v >= 0.0f ? uint8_t(v < 255.0f ? v : 255.0f) : 0;
     }
   }
-  if (!renderer_.changeClasses(*set_, inSet, colors,
-                               filterData_ ? std::span<const uint8_t>(classBytes)
-                                           : std::span<const uint8_t>())) {
+  if (!renderer_.changeClasses(
+          *set_, inSet, colors,
+          filterData_ ? std::span<const uint8_t>(classBytes) : std::span<const uint8_t>())) {
     return false;
   }
   // The filter attributes kept for the shown points follow (a later applyFilterData reads them).

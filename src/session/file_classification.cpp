@@ -132,8 +132,7 @@ ClassifySettings settingsForFiles(const std::vector<std::string>& inputs,
 
 FileClassificationSummary classifyFilesTo(const std::vector<std::string>& inputs,
                                           const std::string& output,
-                                          const ClassifySettings& settings,
-                                          RecordSinkOptions sink,
+                                          const ClassifySettings& settings, RecordSinkOptions sink,
                                           std::shared_ptr<const PointClassifier> classifier) {
   checkClassifySettings(settings);
   sink.output.inputs.assign(inputs.begin(), inputs.end());
@@ -148,9 +147,9 @@ FileClassificationSummary classifyFilesTo(const std::vector<std::string>& inputs
   return summary;
 }
 
-FileClassificationSummary classifyFilesInPlace(
-    const std::vector<std::string>& inputs, const ClassifySettings& settings,
-    std::shared_ptr<const PointClassifier> classifier) {
+FileClassificationSummary classifyFilesInPlace(const std::vector<std::string>& inputs,
+                                               const ClassifySettings& settings,
+                                               std::shared_ptr<const PointClassifier> classifier) {
   checkClassifySettings(settings);
   // Each input replaces itself: the rules name no input, and replacing is the point.
   RecordSinkOptions sink{.output = {.existing = ExistingOutput::Replace}};

@@ -280,8 +280,8 @@ void SceneModel::pushEdit(PointEdit edit) {
     report_.fail(std::string("cannot show the edit: ") + error.what());
     return;
   }
-  const bool classesOnly = edit.action == EditAction::SetClass ||
-                           edit.action == EditAction::Classify;
+  const bool classesOnly =
+      edit.action == EditAction::SetClass || edit.action == EditAction::Classify;
   edits_.push_back(std::move(edit));
   reopenStream();
   // A class change draws its own points again, and those the highlight left; a delete or a

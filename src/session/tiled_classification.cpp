@@ -172,8 +172,8 @@ void classifyTile(const TiledClassificationPlan& plan, size_t index,
       outcome.bufferPoints += appendNeighbourPoints(plan.jobs[n].file.input, area, positions);
     }
     if (writing.cancel) throw ConversionCancelled("classification cancelled");
-    *classes =
-        classifier.classify(positions, settings, area.grid ? &*area.grid : nullptr, &outcome.device);
+    *classes = classifier.classify(positions, settings, area.grid ? &*area.grid : nullptr,
+                                   &outcome.device);
     classes->resize(size_t(ownCount));
     positions = {};
   }

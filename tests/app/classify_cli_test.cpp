@@ -153,7 +153,8 @@ TEST_F(ClassifyCli, LazOutputAndInPlaceGiveTheSameRecords) {
 }
 
 TEST_F(ClassifyCli, TheGpuWritesTheCpusRecordsAndTheReportSaysWhereTheFiltersRan) {
-  const auto onCpu = dir_.file("cpu.las"), onGpu = dir_.file("gpu.las"), report = dir_.file("r.json");
+  const auto onCpu = dir_.file("cpu.las"), onGpu = dir_.file("gpu.las"),
+             report = dir_.file("r.json");
   std::string text;
   ASSERT_EQ(run(input_.string() + " " + onCpu.string() +
                     " --ground --noise --device cpu --report " + report.string(),

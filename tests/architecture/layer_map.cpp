@@ -8,9 +8,9 @@
 namespace pcv::architecture {
 namespace {
 
-const std::set<std::string> kLibraries = {"core",   "cuda",    "octree",       "demo",
-                                          "io",     "io_cuda", "raster",       "stream",
-                                          "gl",     "process", "process_cuda", "session"};
+const std::set<std::string> kLibraries = {"core", "cuda",    "octree",       "demo",
+                                          "io",   "io_cuda", "raster",       "stream",
+                                          "gl",   "process", "process_cuda", "session"};
 
 std::set<std::string> librariesAnd(std::set<std::string> more) {
   more.insert(kLibraries.begin(), kLibraries.end());

@@ -53,15 +53,15 @@ TEST(GpuClassification, EverySettingGivesTheCpusClasses) {
   PCV_REQUIRE_CUDA();
   const test::SyntheticTerrain terrain = test::makeSyntheticTerrain(5);
   std::vector<ClassifySettings> variants(7);
-  variants[0].noise = false;                     // ground alone: nothing excluded
-  variants[1].ground = false;                    // noise alone
-  variants[2].groundFilter.window = 3.0;         // a small window
-  variants[3].groundFilter.window = 1000.0;      // wider than the grid: its diagonal
-  variants[4].groundFilter.cell = 0.5;           // finer cells: more empty ones to fill
+  variants[0].noise = false;                 // ground alone: nothing excluded
+  variants[1].ground = false;                // noise alone
+  variants[2].groundFilter.window = 3.0;     // a small window
+  variants[3].groundFilter.window = 1000.0;  // wider than the grid: its diagonal
+  variants[4].groundFilter.cell = 0.5;       // finer cells: more empty ones to fill
   variants[4].groundFilter.slope = 0.3;
-  variants[5].noiseFilter.radius = 0.6;          // more noise
+  variants[5].noiseFilter.radius = 0.6;  // more noise
   variants[5].noiseFilter.minNeighbours = 5;
-  variants[6].groundFilter.cell = 3.0;           // coarse cells, steep scalar
+  variants[6].groundFilter.cell = 3.0;  // coarse cells, steep scalar
   variants[6].groundFilter.scalar = 3.0;
   variants[6].groundFilter.threshold = 0.1;
   for (size_t v = 0; v < variants.size(); ++v) {
@@ -97,9 +97,9 @@ TEST(GpuClassification, ADatasetsGridWindowGivesTheCpusClasses) {
   const double cell = settings.groundFilter.cell;
   // A window over part of the points (a tile with its buffer): points outside count in its edge
   // cells.
-  const GroundGridWindow window = groundGridWindow(
-      low - glm::dvec3(3.0), high, {low.x + 30.0, low.y + 20.0}, {low.x + 120.0, low.y + 90.0},
-      cell);
+  const GroundGridWindow window =
+      groundGridWindow(low - glm::dvec3(3.0), high, {low.x + 30.0, low.y + 20.0},
+                       {low.x + 120.0, low.y + 90.0}, cell);
   EXPECT_EQ(compare(terrain.points, settings, &window).differing, 0u);
 }
 
