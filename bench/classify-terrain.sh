@@ -5,7 +5,8 @@
 # --report: where the filters ran, the points, ground and noise, and the seconds of reading,
 # classifying and writing. The outputs of the devices are compared byte for byte, then removed.
 #   classify-terrain.sh PCV WORKDIR [COLS ROWS POINTS [DEVICES]]
-#   (defaults: 40 25 100000 "cuda cpu": 1 000 tiles, 100 M points)
+#   (defaults: 40 25 100000 "cuda cpu": 1 000 tiles, 100 M points; env CLASSIFY_ARGS: more
+#   pcv classify arguments, such as --memory 100G for a billion points classified together)
 set -euo pipefail
 pcv=${1:?usage: classify-terrain.sh PCV WORKDIR [COLS ROWS POINTS [DEVICES]]}
 work=${2:?usage: classify-terrain.sh PCV WORKDIR [COLS ROWS POINTS [DEVICES]]}
@@ -20,8 +21,9 @@ for device in $devices; do
   out="$work/classified-$device.las"
   rm -f "$out"
   start=$(date +%s.%N)
+  # shellcheck disable=SC2086
   "$pcv" classify "$tiles"/*.las "$out" --ground --noise --device "$device" \
-    --report "$work/classify-$device.json" >/dev/null
+    --report "$work/classify-$device.json" ${CLASSIFY_ARGS:-} >/dev/null
   end=$(date +%s.%N)
   python3 - "$work/classify-$device.json" "$start" "$end" <<'PY'
 import json, sys

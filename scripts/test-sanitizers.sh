@@ -2,7 +2,8 @@
 # Builds the file-loader tests with clang-14 + AddressSanitizer + UndefinedBehaviorSanitizer
 # (CPU only) into ./build-asan and runs them, with the core pieces they stand on, and pcv
 # serve's tests (the messages browsers send, the connections' lifetimes across threads), and
-# the edits' selections, log and evaluation (strokes, profile lines, classify edits).
+# the edits' selections, log and evaluation (strokes, profile lines, classify edits), the ground
+# and noise filters, and the renderer's colours and classes changed in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
@@ -10,7 +11,8 @@ cmake -B build-asan -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
   -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
   -DPCV_CUDA=OFF -DPCV_VULKAN=OFF -DPCV_VIEWER=OFF
-cmake --build build-asan -j"$(nproc)" --target io_tests core_tests pcv server_tests edit_tests
+cmake --build build-asan -j"$(nproc)" --target io_tests core_tests pcv server_tests edit_tests \
+  process_tests raster_tests
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan -R '^(SharedData|LasReader|PlyReader|PcdReader|TextReader|E57[A-Za-z0-9]*|Lzf|ColorMap|CameraFraming|PartialFile|TextCase|InfoCli|RenderCli|ClientMessage|ClientViewTest|WebServer|BrushSelection|ProfileLineSelection|PolygonSelection|EditLog|EditHistory|CloudEdits|ClassifyEdit)\.' \
+  ctest --test-dir build-asan -R '^(SharedData|LasReader|PlyReader|PcdReader|TextReader|E57[A-Za-z0-9]*|Lzf|ColorMap|CameraFraming|PartialFile|TextCase|InfoCli|RenderCli|ClientMessage|ClientViewTest|WebServer|BrushSelection|ProfileLineSelection|PolygonSelection|EditLog|EditHistory|CloudEdits|ClassifyEdit|Classification|GroundGridWindow|ElevationGrid|SetColors|ChangeClasses)\.' \
   --output-on-failure -j"$(nproc)"

@@ -111,9 +111,13 @@ TEST(GpuClassification, BadInputIsTheCpusError) {
   bad.groundFilter.cell = -1.0;
   const std::vector<glm::dvec3> points{{0, 0, 0}, {1, 1, 1}};
   EXPECT_THROW(classifier->classify(points, bad), InputError);
+  // A grid too fine for the extent (the noise filter left out: it would take both points as
+  // noise, which then shape no grid, on either side).
   ClassifySettings tooFine;
+  tooFine.noise = false;
   tooFine.groundFilter.cell = 1e-6;
   const std::vector<glm::dvec3> far{{0, 0, 0}, {1000, 1000, 0}};
+  EXPECT_THROW(classifyPoints(far, tooFine), InputError);
   EXPECT_THROW(classifier->classify(far, tooFine), InputError);
 }
 

@@ -100,7 +100,7 @@ bool expectChangedClassesEqualFresh(const std::string& backend, PointStorage sto
 
   const std::unique_ptr<Renderer> edited = createRenderer(backend, {.storage = storage});
   const PointSetId set = edited->addSet(points, {.keepSourceOrder = true});
-  edited->setFilterData(set, {.classification = classes});
+  edited->setFilterData(set, FilterData{.classification = classes});
   const std::vector<Image> before = frames(*edited);
   if (!edited->changeClasses(set, changed, colors, newClasses)) {
     const std::vector<Image> after = frames(*edited);
@@ -117,7 +117,7 @@ bool expectChangedClassesEqualFresh(const std::string& backend, PointStorage sto
   }
   const std::unique_ptr<Renderer> fresh = createRenderer(backend, {.storage = storage});
   const PointSetId freshSet = fresh->addSet(points, {.keepSourceOrder = true});
-  fresh->setFilterData(freshSet, {.classification = classes});
+  fresh->setFilterData(freshSet, FilterData{.classification = classes});
   const std::vector<Image> expected = frames(*fresh);
   EXPECT_GT(test::countDifferentPixels(before[0], after[0]), 1000u);
   EXPECT_GT(test::countDifferentPixels(before[1], after[1]), 1000u);  // none were 6 before
