@@ -8,6 +8,8 @@
 #include <optional>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/host_memory.hpp"
+#include "pcv/core/parallel.hpp"
 #include "pcv/core/stopwatch.hpp"
 #include "pcv/io/record_classes.hpp"
 #include "pcv/session/copc_conversion.hpp"
@@ -26,16 +28,32 @@ struct InputPoints {
 
 InputPoints readInputPoints(const std::vector<std::string>& inputs) {
   InputPoints points;
-  for (const std::string& input : inputs) {
-    points.firsts.push_back(points.positions.size());
-    const std::unique_ptr<PointRecordStream> stream = pointFileRecords({input})();
-    std::vector<glm::dvec3> positions = recordPositions(*stream);
-    if (points.positions.empty()) {
-      points.positions = std::move(positions);  // one input: no second copy at the peak
-    } else {
-      points.positions.insert(points.positions.end(), positions.begin(), positions.end());
-    }
+  if (inputs.size() == 1) {  // the file's records decoded on all cores
+    points.firsts.push_back(0);
+    points.positions = recordPositions(*pointFileRecords(inputs)());
+    return points;
   }
+  // Several files: their counts from the headers, then each file decoded on one core into its
+  // place, the files on all cores at once (a dataset's tiles read as fast as the cores decode).
+  std::vector<uint64_t> counts;
+  uint64_t total = 0;
+  for (const std::string& input : inputs) {
+    counts.push_back(pointFileRecords({input})()->pointCount());
+    points.firsts.push_back(total);
+    total += counts.back();
+  }
+  requireHostMemory("the positions of the points to classify", total, sizeof(glm::dvec3));
+  points.positions.resize(total);
+  parallelForEachDynamic(inputs.size(), [&](size_t i) {
+    const WorkerLimit oneCore(1);
+    const std::vector<glm::dvec3> positions = recordPositions(*pointFileRecords({inputs[i]})());
+    if (positions.size() != counts[i]) {
+      throw InputError("classify: " + inputs[i] + " holds " + std::to_string(positions.size()) +
+                       " points where its header says " + std::to_string(counts[i]) +
+                       "; was it changed meanwhile?");
+    }
+    std::copy(positions.begin(), positions.end(), points.positions.begin() + points.firsts[i]);
+  });
   return points;
 }
 
