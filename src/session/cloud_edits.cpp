@@ -24,59 +24,53 @@ ScalarAttribute& attributeOrZeros(PointCloud& cloud, const char* name) {
   return cloud.attributes.back();
 }
 
-/// 1 for each point of `cloud` that `selection` holds (its regions on the points' world
-/// positions, its filters on their attributes as they are now). Throws InputError for a filter
-/// over an attribute the cloud lacks.
-std::vector<uint8_t> selectionMask(const PointCloud& cloud, const PointSelection& selection) {
+/// The indices of the points of `cloud` that `selection` holds, ascending (its regions on the
+/// points' world positions, its filters on their attributes as they are now). With `chunks`,
+/// the chunks whose bounds the selection's regions cannot meet are not tested. Throws
+/// InputError for a filter over an attribute the cloud lacks.
+std::vector<uint64_t> selectedPoints(const PointCloud& cloud, const PointSelection& selection,
+                                     const CloudChunks* chunks) {
   const CloudFilter filter(selection.filter, cloud);
   const bool filtered = selection.filter.active();
-  std::vector<uint8_t> mask(cloud.size(), 0);
-  parallelFor(
-      cloud.size(),
-      [&](uint64_t begin, uint64_t end) {
-        for (uint64_t i = begin; i < end; ++i) {
-          const Point& p = cloud.points[i];
-          const glm::dvec3 world = cloud.origin + glm::dvec3(p.x, p.y, p.z);
-          mask[i] = selectionKeepsPosition(selection, world) && (!filtered || filter.keeps(i));
-        }
-      },
-      1 << 14);
-  return mask;
+  const RegionTest region = chunks ? selectionRegionTest(selection) : RegionTest{};
+  const uint64_t chunkCount = (cloud.size() + kCloudChunkPoints - 1) / kCloudChunkPoints;
+  std::vector<std::vector<uint64_t>> found(chunkCount);
+  parallelForEachDynamic(chunkCount, [&](size_t c) {
+    if (region && !region(chunks->bounds[c])) return;
+    const uint64_t begin = c * kCloudChunkPoints;
+    const uint64_t end = std::min(cloud.size(), begin + kCloudChunkPoints);
+    for (uint64_t i = begin; i < end; ++i) {
+      const Point& p = cloud.points[i];
+      const glm::dvec3 world = cloud.origin + glm::dvec3(p.x, p.y, p.z);
+      if (selectionKeepsPosition(selection, world) && (!filtered || filter.keeps(i))) {
+        found[c].push_back(i);
+      }
+    }
+  });
+  uint64_t total = 0;
+  for (const std::vector<uint64_t>& part : found) total += part.size();
+  std::vector<uint64_t> indices;
+  indices.reserve(total);
+  for (const std::vector<uint64_t>& part : found) indices.insert(indices.end(), part.begin(), part.end());
+  return indices;
 }
 
-/// Classifies the points of `mask` together (world positions in double from the cloud's
+/// Classifies the points `indices` together (world positions in double from the cloud's
 /// offsets) and merges the classes found into `classes`.
-void classifySelected(const PointCloud& cloud, const std::vector<uint8_t>& mask,
+void classifySelected(const PointCloud& cloud, const std::vector<uint64_t>& indices,
                       const ClassifySettings& settings, ScalarAttribute& classes) {
-  std::vector<uint64_t> indices;
-  std::vector<glm::dvec3> positions;
-  for (uint64_t i = 0; i < cloud.size(); ++i) {
-    if (!mask[i]) continue;
-    const Point& p = cloud.points[i];
-    indices.push_back(i);
-    positions.push_back(cloud.origin + glm::dvec3(p.x, p.y, p.z));
-  }
   if (indices.empty()) return;
+  std::vector<glm::dvec3> positions(indices.size());
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const Point& p = cloud.points[indices[k]];
+    positions[k] = cloud.origin + glm::dvec3(p.x, p.y, p.z);
+  }
   const std::vector<uint8_t> found = choosePointClassifier("auto")->classify(positions, settings);
   for (size_t k = 0; k < indices.size(); ++k) {
     const double previous = classes.value(indices[k]);
     const uint8_t before = previous >= 0.0 && previous <= 255.0 ? uint8_t(previous) : 0;
     classes.setValue(indices[k], double(mergedClass(before, found[k], settings)));
   }
-}
-
-}  // namespace
-
-namespace {
-
-/// The indices where `mask` is set, ascending.
-std::vector<uint64_t> maskIndices(const std::vector<uint8_t>& mask) {
-  std::vector<uint64_t> indices;
-  indices.reserve(uint64_t(std::count(mask.begin(), mask.end(), uint8_t(1))));
-  for (uint64_t i = 0; i < mask.size(); ++i) {
-    if (mask[i]) indices.push_back(i);
-  }
-  return indices;
 }
 
 }  // namespace
@@ -98,11 +92,11 @@ std::vector<std::string> attributesForEdits(std::span<const PointEdit> edits) {
 
 namespace {
 
-/// One edit on the cloud (its edit attributes made), its selection given as `mask`.
-void applyEdit(PointCloud& cloud, const PointEdit& edit, const std::vector<uint8_t>& mask) {
+/// One edit on the cloud (its edit attributes made), its selection given as `indices`.
+void applyEdit(PointCloud& cloud, const PointEdit& edit, const std::vector<uint64_t>& indices) {
   ScalarAttribute& classes = attributeOrZeros(cloud, kClassification);
   if (edit.action == EditAction::Classify) {
-    classifySelected(cloud, mask, edit.classify, classes);
+    classifySelected(cloud, indices, edit.classify, classes);
     return;
   }
   ScalarAttribute& changed =
@@ -111,41 +105,57 @@ void applyEdit(PointCloud& cloud, const PointEdit& edit, const std::vector<uint8
                        : edit.action == EditAction::Delete ? 1.0
                                                            : 0.0;  // Restore
   parallelFor(
-      cloud.size(),
+      indices.size(),
       [&](uint64_t begin, uint64_t end) {
-        for (uint64_t i = begin; i < end; ++i) {
-          if (mask[i]) changed.setValue(i, value);
-        }
+        for (uint64_t k = begin; k < end; ++k) changed.setValue(indices[k], value);
       },
       1 << 14);
 }
 
 }  // namespace
 
-std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const PointEdit> edits) {
+CloudChunks cloudChunks(const PointCloud& cloud) {
+  CloudChunks chunks;
+  chunks.bounds.resize((cloud.size() + kCloudChunkPoints - 1) / kCloudChunkPoints);
+  parallelForEachDynamic(chunks.bounds.size(), [&](size_t c) {
+    const uint64_t begin = c * kCloudChunkPoints;
+    const uint64_t end = std::min(cloud.size(), begin + kCloudChunkPoints);
+    Box3d& box = chunks.bounds[c];
+    for (uint64_t i = begin; i < end; ++i) {
+      const Point& p = cloud.points[i];
+      box.extend(cloud.origin + glm::dvec3(p.x, p.y, p.z));
+    }
+  });
+  return chunks;
+}
+
+std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const PointEdit> edits,
+                                        const CloudChunks* chunks) {
   std::vector<uint64_t> selected(edits.size(), 0);
   if (edits.empty() || cloud.size() == 0) return selected;
   // Both made before any filter looks its attributes up (a push_back would move them).
   ensureEditAttributes(cloud);
   for (size_t e = 0; e < edits.size(); ++e) {
     // Each edit sees what the ones before it left: the filter reads the classes as changed.
-    const std::vector<uint8_t> mask = selectionMask(cloud, edits[e].selection);
-    selected[e] = uint64_t(std::count(mask.begin(), mask.end(), uint8_t(1)));
-    applyEdit(cloud, edits[e], mask);
+    const std::vector<uint64_t> indices = selectedPoints(cloud, edits[e].selection, chunks);
+    selected[e] = indices.size();
+    applyEdit(cloud, edits[e], indices);
   }
   return selected;
 }
 
-std::vector<uint64_t> applyEditToCloud(PointCloud& cloud, const PointEdit& edit) {
+std::vector<uint64_t> applyEditToCloud(PointCloud& cloud, const PointEdit& edit,
+                                       const CloudChunks* chunks) {
   if (cloud.size() == 0) return {};
   ensureEditAttributes(cloud);
-  const std::vector<uint8_t> mask = selectionMask(cloud, edit.selection);
-  applyEdit(cloud, edit, mask);
-  return maskIndices(mask);
+  std::vector<uint64_t> indices = selectedPoints(cloud, edit.selection, chunks);
+  applyEdit(cloud, edit, indices);
+  return indices;
 }
 
-std::vector<uint64_t> selectedIndices(const PointCloud& cloud, const PointSelection& selection) {
-  return maskIndices(selectionMask(cloud, selection));
+std::vector<uint64_t> selectedIndices(const PointCloud& cloud, const PointSelection& selection,
+                                      const CloudChunks* chunks) {
+  return selectedPoints(cloud, selection, chunks);
 }
 
 std::vector<bool> shownPoints(const PointCloud& cloud) {

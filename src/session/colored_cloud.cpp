@@ -11,6 +11,7 @@ namespace pcv {
 
 void ColoredCloud::merge(PointCloud&& cloud, bool replace) {
   const uint64_t before = replace ? 0 : cloud_.size();
+  chunks_.reset();  // the points change
   if (replace) {
     cloud_ = std::move(cloud);
     readClasses_.clear();
@@ -28,6 +29,7 @@ void ColoredCloud::merge(PointCloud&& cloud, bool replace) {
 void ColoredCloud::clear() {
   hide();
   cloud_ = {};
+  chunks_.reset();
   highlight_.reset();
   highlighted_.clear();
   edits_.clear();
@@ -73,18 +75,23 @@ uint64_t ColoredCloud::pushEdit(PointEdit edit, std::vector<uint64_t>* selected)
     keepsReadValues_ = true;
   }
   // A filter over an attribute the points lack throws before any point changes.
-  std::vector<uint64_t> indices = applyEditToCloud(cloud_, edit);
+  std::vector<uint64_t> indices = applyEditToCloud(cloud_, edit, &chunks());
   edits_.push_back(std::move(edit));
   const uint64_t count = indices.size();
   if (selected) *selected = std::move(indices);
   return count;
 }
 
+const CloudChunks& ColoredCloud::chunks() {
+  if (!chunks_) chunks_ = cloudChunks(cloud_);
+  return *chunks_;
+}
+
 std::vector<uint64_t> ColoredCloud::setHighlight(std::optional<PointSelection> selection) {
   std::vector<uint64_t> now;
   if (selection) {
     try {
-      now = selectedIndices(cloud_, *selection);
+      now = selectedIndices(cloud_, *selection, &chunks());
     } catch (const InputError&) {
       // A filter over an attribute the points lack highlights nothing: the edit says why.
     }
@@ -158,7 +165,7 @@ void ColoredCloud::reapplyEdits(std::vector<uint64_t>* selected) {
     if (!read) continue;
     for (uint64_t i = 0; i < cloud_.size(); ++i) attribute.setValue(i, (*read)[i]);
   }
-  std::vector<uint64_t> counts = applyEditsToCloud(cloud_, edits_);
+  std::vector<uint64_t> counts = applyEditsToCloud(cloud_, edits_, &chunks());
   if (selected) *selected = std::move(counts);
 }
 

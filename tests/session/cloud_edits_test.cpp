@@ -3,7 +3,9 @@
 // withheld points are dropped from what is drawn; the history undoes and redoes them.
 #include <gtest/gtest.h>
 
+#include "pcv/core/camera.hpp"
 #include "pcv/core/error.hpp"
+#include "pcv/core/point_filter.hpp"
 #include "pcv/session/cloud_edits.hpp"
 #include "pcv/session/edit_history.hpp"
 
@@ -55,6 +57,49 @@ TEST(CloudEdits, EditsApplyInOrderOnWorldPositions) {
   EXPECT_EQ(cloud.size(), 8u);
   EXPECT_EQ(cloud.findAttribute("classification")->size(), 8u);
   EXPECT_TRUE(shownPoints(cloud).empty());
+}
+
+/// A terrain-like cloud in scan order (rows of points along x, row after row), 300 000 points
+/// over 600 x 500 m far from the origin: runs of points cover strips, as files keep them.
+PointCloud scanned() {
+  PointCloud cloud;
+  cloud.origin = {500000.0, 4000000.0, 100.0};
+  ScalarAttribute classes{.name = "classification", .type = AttributeType::UInt8};
+  for (int row = 0; row < 500; ++row) {
+    for (int column = 0; column < 600; ++column) {
+      const float x = float(column), y = float(row);
+      cloud.points.push_back(Point{.x = x, .y = y, .z = 0.01f * x + 0.02f * y});
+      classes.push_back(double(1 + (row + column) % 3));
+    }
+  }
+  cloud.attributes.push_back(std::move(classes));
+  return cloud;
+}
+
+TEST(CloudEdits, RunsOfPointsOutsideASelectionsRegionsAreSkippedWithoutMissingAPoint) {
+  const PointCloud cloud = scanned();
+  const CloudChunks chunks = cloudChunks(cloud);
+  ASSERT_EQ(chunks.bounds.size(), (cloud.size() + kCloudChunkPoints - 1) / kCloudChunkPoints);
+  Camera camera;
+  camera.eye = {500300.0, 3999900.0, 400.0};
+  camera.yawRadians = 1.2f;
+  camera.pitchRadians = -0.9f;
+  std::vector<PointSelection> selections(6);
+  selections[0].clip.box = ClipBox{.min = {500100.0, 4000100.0, 0.0}, .max = {500140.0, 4000180.0, 200.0}};
+  selections[1].clip.slab = ClipSlab{.normal = {1.0, 0.3, 0.0}, .centre = {500250.0, 4000200.0, 100.0}, .thickness = 6.0};
+  selections[2].clip.polygon =
+      PolygonSelection(camera, 1280.0, 720.0, {{500.0, 300.0}, {700.0, 320.0}, {600.0, 500.0}}, true);
+  selections[3].brush = BrushSelection(camera, 1280.0, 720.0, {{640.0, 360.0}, {700.0, 380.0}}, 25.0);
+  selections[4].profileLine = ProfileLineSelection(
+      ProfileCorridor({{500050.0, 4000250.0}, {500550.0, 4000260.0}}, 4.0), {0.0, 100.0},
+      {500.0, 112.0}, true);
+  selections[5].clip.box = selections[0].clip.box;  // with a filter too
+  selections[5].filter.classes = parseClassList("2", "classes");
+  for (size_t s = 0; s < selections.size(); ++s) {
+    const std::vector<uint64_t> all = selectedIndices(cloud, selections[s]);
+    EXPECT_GT(all.size(), 0u) << "selection " << s << " holds no point: the test would see nothing";
+    EXPECT_EQ(selectedIndices(cloud, selections[s], &chunks), all) << "selection " << s;
+  }
 }
 
 TEST(CloudEdits, AFilterOverAnAttributeTheCloudLacksIsAnInputError) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "pcv/core/bounds.hpp"
 #include "pcv/core/point_cloud.hpp"
 #include "pcv/session/point_edits.hpp"
 
@@ -22,20 +23,37 @@ std::vector<std::string> attributesForEdits(std::span<const PointEdit> edits);
 /// where it lacks them.
 void ensureEditAttributes(PointCloud& cloud);
 
+/// Points of a cloud in runs of kCloudChunkPoints, in the cloud's order, and each run's bounds:
+/// a selection tests only the points of the runs its regions may meet. Files keep their points
+/// near each other in order (scan lines, tiles, octree nodes), so a region holding 1 % of the
+/// points meets few runs.
+inline constexpr uint64_t kCloudChunkPoints = uint64_t(1) << 14;
+struct CloudChunks {
+  std::vector<Box3d> bounds;  ///< world coordinates, one per run
+};
+
+/// The runs of `cloud` and their bounds (world positions from the float offsets, as selections
+/// test them). Valid while the cloud's points stay (edits change no position).
+CloudChunks cloudChunks(const PointCloud& cloud);
+
 /// Applies `edits` in order to the "classification" and "withheld" attributes of `cloud` (made,
 /// filled with 0, where the cloud lacks them: a file that declares none); a Classify edit
 /// classifies the points its selection holds together, on their world positions. Returns, per
-/// edit, the points its selection held. Throws InputError when an edit's filter reads an attribute
-/// the cloud lacks.
-std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const PointEdit> edits);
+/// edit, the points its selection held. `chunks` (may be null: every point tested) are the
+/// cloud's (cloudChunks). Throws InputError when an edit's filter reads an attribute the cloud
+/// lacks.
+std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const PointEdit> edits,
+                                        const CloudChunks* chunks = nullptr);
 
 /// applyEditsToCloud for one edit; returns the indices of the points its selection held,
 /// ascending.
-std::vector<uint64_t> applyEditToCloud(PointCloud& cloud, const PointEdit& edit);
+std::vector<uint64_t> applyEditToCloud(PointCloud& cloud, const PointEdit& edit,
+                                       const CloudChunks* chunks = nullptr);
 
 /// The indices of the points of `cloud` that `selection` holds, ascending. Throws InputError
 /// when its filter reads an attribute the cloud lacks.
-std::vector<uint64_t> selectedIndices(const PointCloud& cloud, const PointSelection& selection);
+std::vector<uint64_t> selectedIndices(const PointCloud& cloud, const PointSelection& selection,
+                                      const CloudChunks* chunks = nullptr);
 
 /// The colour selected points are drawn in while a selection is shown (before an action).
 inline constexpr uint32_t kSelectionHighlightRgba = packRgba(255, 214, 0);

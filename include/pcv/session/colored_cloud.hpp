@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "pcv/session/cloud_edits.hpp"
 #include "pcv/session/point_edits.hpp"
 #include "pcv/session/selection_export.hpp"
 
@@ -102,6 +103,8 @@ class ColoredCloud {
   std::optional<std::vector<uint64_t>> shownIndices() const;
   /// The filters' attributes of the points shown, when some are withheld.
   void keepShownAttributes();
+  /// The cloud's runs of points and their bounds (made on first use, dropped when points come).
+  const CloudChunks& chunks();
   /// Restores the values read, applies edits_ again and notes which points are shown.
   void reapplyEdits(std::vector<uint64_t>* selected = nullptr);
   /// The class and withheld values as read, once an edit was applied (else empty).
@@ -111,6 +114,7 @@ class ColoredCloud {
   std::vector<PointEdit> edits_;
   std::optional<PointSelection> highlight_;
   std::vector<uint64_t> highlighted_;  ///< the points highlight_ holds, ascending
+  std::optional<CloudChunks> chunks_;
   bool keepsReadValues_ = false;
   std::vector<float> readClasses_, readWithheld_;  ///< per point, as read (0 where absent)
   /// The cloud's indices of the points the set shown holds, in order, when some are withheld;
