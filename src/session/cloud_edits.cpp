@@ -51,7 +51,8 @@ std::vector<uint64_t> selectedPoints(const PointCloud& cloud, const PointSelecti
   for (const std::vector<uint64_t>& part : found) total += part.size();
   std::vector<uint64_t> indices;
   indices.reserve(total);
-  for (const std::vector<uint64_t>& part : found) indices.insert(indices.end(), part.begin(), part.end());
+  for (const std::vector<uint64_t>& part : found)
+    indices.insert(indices.end(), part.begin(), part.end());
   return indices;
 }
 

@@ -106,8 +106,13 @@ std::vector<uint64_t> ColoredCloud::setHighlight(std::optional<PointSelection> s
 
 bool ColoredCloud::showChangedPoints(std::span<const uint64_t> indices) {
   if (!set_ || !shownWithOrder_ || !shownUsed_) return false;
-  // A ramp or a range over the classes themselves depends on all of them.
+  // A ramp or a range over the classes themselves depends on all of them; a colouring that fell
+  // back (classes asked for where the points had none) may not fall back once an edit made them.
   if (shownUsed_->attribute == "classification") return false;
+  if (shownColoring_ && shownColoring_->mode == ColorMode::Classification &&
+      shownUsed_->mode != ColorMode::Classification) {
+    return false;
+  }
   if (filterData_ && rangeAttribute_ == "classification") return false;
   if (indices.empty()) return true;
   // Where the set shows the points (withheld ones are not in it).

@@ -278,6 +278,7 @@ void SceneModel::pushEdit(PointEdit edit) {
     colored.pushEdit(edit, &selected);
   } catch (const InputError& error) {
     report_.fail(std::string("cannot show the edit: ") + error.what());
+    if (!colored.showChangedPoints(wasHighlighted)) showFilesAsTheyAre();  // the highlight gone
     return;
   }
   const bool classesOnly =

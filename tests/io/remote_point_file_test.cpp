@@ -10,8 +10,10 @@
 #include <thread>
 
 #include "http_test_server.hpp"
+#include "io_test_util.hpp"
 #include "pcv/io/byte_source.hpp"
 #include "pcv/io/remote_source.hpp"
+#include "quick_remote_options.hpp"
 
 namespace pcv {
 namespace {
@@ -21,29 +23,9 @@ constexpr uint64_t kFileBytes = 1'000'000;
 // last 64 KiB (here the last 82 496 bytes).
 constexpr uint64_t kEndBytes = 80'000;
 
-std::vector<uint8_t> randomBytes(size_t count, uint32_t seed) {
-  std::mt19937 random(seed);
-  std::vector<uint8_t> bytes(count);
-  for (uint8_t& byte : bytes) byte = uint8_t(random());
-  return bytes;
-}
-
 class RemotePointFile : public ::testing::Test {
  protected:
-  void SetUp() override {
-    saved_ = remoteOptions();
-    RemoteOptions quick = saved_;
-    quick.retryDelaySeconds = 0.01;
-    quick.retries = 4;
-    quick.diskCacheDirectory.clear();
-    setRemoteOptions(quick);
-    forgetRemoteSources();
-    server_.put("f.copc.laz", file_);
-  }
-  void TearDown() override {
-    setRemoteOptions(saved_);
-    forgetRemoteSources();
-  }
+  void SetUp() override { server_.put("f.copc.laz", file_); }
 
   /// Whether `source` reads `range` as the file's bytes.
   bool readsTheFile(const ByteSource& source, ByteRange range) const {
@@ -53,10 +35,10 @@ class RemotePointFile : public ::testing::Test {
            std::equal(got.begin(), got.end(), file_.begin() + long(range.offset));
   }
 
-  const std::vector<uint8_t> file_ = randomBytes(kFileBytes, 7);
+  const std::vector<uint8_t> file_ = test::randomBytes(kFileBytes, 7);
   const ByteRange end_{kFileBytes - kEndBytes, kEndBytes};
   test::HttpTestServer server_;
-  RemoteOptions saved_;
+  test::QuickRemoteOptions quickOptions_{4};
 };
 
 TEST_F(RemotePointFile, TheEndComesWithTheFirstBlock) {

@@ -15,33 +15,14 @@
 #include "pcv/io/byte_source.hpp"
 #include "pcv/io/remote_source.hpp"
 #include "remote/disk_cache_bound.hpp"
+#include "quick_remote_options.hpp"
 
 namespace pcv {
 namespace {
 
-std::vector<uint8_t> randomBytes(size_t count, uint32_t seed) {
-  std::mt19937 random(seed);
-  std::vector<uint8_t> bytes(count);
-  for (uint8_t& byte : bytes) byte = uint8_t(random());
-  return bytes;
-}
-
 /// Options with quick retries, restored after each test; every test opens its sources afresh.
 class RemoteSource : public ::testing::Test {
  protected:
-  void SetUp() override {
-    saved_ = remoteOptions();
-    RemoteOptions quick = saved_;
-    quick.retryDelaySeconds = 0.01;
-    quick.retries = 4;
-    quick.diskCacheDirectory.clear();
-    setRemoteOptions(quick);
-    forgetRemoteSources();
-  }
-  void TearDown() override {
-    setRemoteOptions(saved_);
-    forgetRemoteSources();
-  }
   /// The failure a read of `location` (opening it, then `range`) ends with.
   static RemoteError failureOf(const std::string& location, ByteRange range = {0, 16}) {
     try {
@@ -56,7 +37,7 @@ class RemoteSource : public ::testing::Test {
   }
 
   test::HttpTestServer server_;
-  RemoteOptions saved_;
+  test::QuickRemoteOptions quickOptions_{4};
 };
 
 void expectSameBytes(const ByteSource& source, const std::vector<uint8_t>& file, ByteRange range) {
@@ -68,7 +49,7 @@ void expectSameBytes(const ByteSource& source, const std::vector<uint8_t>& file,
 }
 
 TEST_F(RemoteSource, ReadsTheFilesBytesByRanges) {
-  const std::vector<uint8_t> file = randomBytes(3'000'000, 1);
+  const std::vector<uint8_t> file = test::randomBytes(3'000'000, 1);
   server_.put("a.bin", file);
   const auto source = openByteSource(server_.url("a.bin"));
   EXPECT_EQ(source->size(), file.size());
@@ -83,7 +64,7 @@ TEST_F(RemoteSource, ReadsTheFilesBytesByRanges) {
 }
 
 TEST_F(RemoteSource, AdjacentRangesGoInOneRequest) {
-  const std::vector<uint8_t> file = randomBytes(2'000'000, 2);
+  const std::vector<uint8_t> file = test::randomBytes(2'000'000, 2);
   server_.put("a.bin", file);
   const auto source = openByteSource(server_.url("a.bin"));
   const uint64_t before = server_.requests();
@@ -96,7 +77,7 @@ TEST_F(RemoteSource, AdjacentRangesGoInOneRequest) {
 }
 
 TEST_F(RemoteSource, PassingFaultsAreRetried) {
-  const std::vector<uint8_t> file = randomBytes(1'000'000, 3);
+  const std::vector<uint8_t> file = test::randomBytes(1'000'000, 3);
   server_.put("a.bin", file);
   const auto source = openByteSource(server_.url("a.bin"));
   const uint64_t retriesBefore = remoteCounters().retries;
@@ -118,7 +99,7 @@ TEST_F(RemoteSource, PassingFaultsAreRetried) {
 }
 
 TEST_F(RemoteSource, LastingServerErrorsEndInTheirStatus) {
-  server_.put("a.bin", randomBytes(300'000, 4));
+  server_.put("a.bin", test::randomBytes(300'000, 4));
   const auto source = openByteSource(server_.url("a.bin"));
   server_.faults().failNext = 100;
   std::vector<uint8_t> storage;
@@ -132,7 +113,7 @@ TEST_F(RemoteSource, LastingServerErrorsEndInTheirStatus) {
 }
 
 TEST_F(RemoteSource, ATricklingServerEndsAtTheRequestDeadline) {
-  server_.put("a.bin", randomBytes(300'000, 4));
+  server_.put("a.bin", test::randomBytes(300'000, 4));
   RemoteOptions options = remoteOptions();
   options.requestTimeoutSeconds = 1.0;
   setRemoteOptions(options);
@@ -148,7 +129,7 @@ TEST_F(RemoteSource, ATricklingServerEndsAtTheRequestDeadline) {
 }
 
 TEST_F(RemoteSource, RetriesStopAtTheRequestDeadline) {
-  server_.put("a.bin", randomBytes(1000, 4));
+  server_.put("a.bin", test::randomBytes(1000, 4));
   RemoteOptions options = remoteOptions();
   options.requestTimeoutSeconds = 1.0;
   options.retries = 1000;
@@ -165,7 +146,7 @@ TEST_F(RemoteSource, RetriesStopAtTheRequestDeadline) {
 }
 
 TEST_F(RemoteSource, EndlessHeadersAreRefusedNotHeldOrRetried) {
-  server_.put("a.bin", randomBytes(1000, 4));
+  server_.put("a.bin", test::randomBytes(1000, 4));
   server_.faults().paddingHeadBytes = 8 << 20;
   const uint64_t before = remoteCounters().requests;
   const RemoteError error = failureOf(server_.url("a.bin"));
@@ -175,7 +156,7 @@ TEST_F(RemoteSource, EndlessHeadersAreRefusedNotHeldOrRetried) {
 }
 
 TEST_F(RemoteSource, RefusalsNameTheirStatus) {
-  server_.put("secret.laz", randomBytes(1000, 5));
+  server_.put("secret.laz", test::randomBytes(1000, 5));
   server_.setStatus("secret.laz", 403);
   const RemoteError forbidden = failureOf(server_.url("secret.laz"));
   EXPECT_EQ(forbidden.failure(), RemoteFailure::Forbidden);
@@ -188,14 +169,14 @@ TEST_F(RemoteSource, RefusalsNameTheirStatus) {
 TEST_F(RemoteSource, DnsAndTlsFailuresSayWhich) {
   EXPECT_EQ(failureOf("http://pcv-test-host.invalid/a.laz").failure(), RemoteFailure::Dns);
   // The test server speaks plain HTTP: a TLS handshake with it fails.
-  server_.put("a.bin", randomBytes(1000, 6));
+  server_.put("a.bin", test::randomBytes(1000, 6));
   const std::string https = "https://127.0.0.1:" + std::to_string(server_.port()) + "/a.bin";
   EXPECT_EQ(failureOf(https).failure(), RemoteFailure::Tls);
 }
 
 TEST_F(RemoteSource, WithoutRangesASmallFileIsReadWholeAndALargeOneRefused) {
   server_.faults().ignoreRanges = true;
-  const std::vector<uint8_t> small = randomBytes(200'000, 7);
+  const std::vector<uint8_t> small = test::randomBytes(200'000, 7);
   server_.put("small.bin", small);
   const auto source = openByteSource(server_.url("small.bin"));
   EXPECT_EQ(source->size(), small.size());
@@ -205,13 +186,13 @@ TEST_F(RemoteSource, WithoutRangesASmallFileIsReadWholeAndALargeOneRefused) {
   RemoteOptions options = remoteOptions();
   options.wholeFileLimitBytes = 100'000;
   setRemoteOptions(options);
-  server_.put("large.bin", randomBytes(300'000, 8));
+  server_.put("large.bin", test::randomBytes(300'000, 8));
   const RemoteError refused = failureOf(server_.url("large.bin"));
   EXPECT_EQ(refused.failure(), RemoteFailure::NoRangeSupport);
 }
 
 TEST_F(RemoteSource, AFileChangedWhileReadIsAnError) {
-  std::vector<uint8_t> file = randomBytes(1'000'000, 9);
+  std::vector<uint8_t> file = test::randomBytes(1'000'000, 9);
   server_.put("a.bin", file);
   const auto source = openByteSource(server_.url("a.bin"));
   expectSameBytes(*source, file, {100'000, 1000});
@@ -232,7 +213,7 @@ TEST_F(RemoteSource, TheDiskCacheServesASecondSession) {
   RemoteOptions options = remoteOptions();
   options.diskCacheDirectory = dir.file("http").string();
   setRemoteOptions(options);
-  const std::vector<uint8_t> file = randomBytes(600'000, 10);
+  const std::vector<uint8_t> file = test::randomBytes(600'000, 10);
   server_.put("a.bin", file);
   expectSameBytes(*openByteSource(server_.url("a.bin")), file, {0, 600'000});
   forgetRemoteSources();
@@ -250,7 +231,7 @@ TEST_F(RemoteSource, TheDiskCacheStaysWithinItsBound) {
   options.diskCacheDirectory = dir.file("http").string();
   options.diskCacheBytes = 200'000;  // three 64 KiB blocks
   setRemoteOptions(options);
-  const std::vector<uint8_t> file = randomBytes(1'000'000, 11);
+  const std::vector<uint8_t> file = test::randomBytes(1'000'000, 11);
   server_.put("big.bin", file);
   expectSameBytes(*openByteSource(server_.url("big.bin")), file, {0, 1'000'000});
   uint64_t cached = 0;

@@ -85,14 +85,17 @@ TEST(CloudEdits, RunsOfPointsOutsideASelectionsRegionsAreSkippedWithoutMissingAP
   camera.yawRadians = 1.2f;
   camera.pitchRadians = -0.9f;
   std::vector<PointSelection> selections(6);
-  selections[0].clip.box = ClipBox{.min = {500100.0, 4000100.0, 0.0}, .max = {500140.0, 4000180.0, 200.0}};
-  selections[1].clip.slab = ClipSlab{.normal = {1.0, 0.3, 0.0}, .centre = {500250.0, 4000200.0, 100.0}, .thickness = 6.0};
-  selections[2].clip.polygon =
-      PolygonSelection(camera, 1280.0, 720.0, {{500.0, 300.0}, {700.0, 320.0}, {600.0, 500.0}}, true);
-  selections[3].brush = BrushSelection(camera, 1280.0, 720.0, {{640.0, 360.0}, {700.0, 380.0}}, 25.0);
-  selections[4].profileLine = ProfileLineSelection(
-      ProfileCorridor({{500050.0, 4000250.0}, {500550.0, 4000260.0}}, 4.0), {0.0, 100.0},
-      {500.0, 112.0}, true);
+  selections[0].clip.box =
+      ClipBox{.min = {500100.0, 4000100.0, 0.0}, .max = {500140.0, 4000180.0, 200.0}};
+  selections[1].clip.slab =
+      ClipSlab{.normal = {1.0, 0.3, 0.0}, .centre = {500250.0, 4000200.0, 100.0}, .thickness = 6.0};
+  selections[2].clip.polygon = PolygonSelection(
+      camera, 1280.0, 720.0, {{500.0, 300.0}, {700.0, 320.0}, {600.0, 500.0}}, true);
+  selections[3].brush =
+      BrushSelection(camera, 1280.0, 720.0, {{640.0, 360.0}, {700.0, 380.0}}, 25.0);
+  selections[4].profileLine =
+      ProfileLineSelection(ProfileCorridor({{500050.0, 4000250.0}, {500550.0, 4000260.0}}, 4.0),
+                           {0.0, 100.0}, {500.0, 112.0}, true);
   selections[5].clip.box = selections[0].clip.box;  // with a filter too
   selections[5].filter.classes = parseClassList("2", "classes");
   for (size_t s = 0; s < selections.size(); ++s) {

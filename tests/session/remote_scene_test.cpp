@@ -18,6 +18,7 @@
 #include "session_test_files.hpp"
 #include "synthetic_tiles.hpp"
 #include "test_support.hpp"
+#include "quick_remote_options.hpp"
 
 namespace pcv {
 namespace {
@@ -41,21 +42,9 @@ Image renderFiles(const std::vector<std::string>& files) {
 
 class RemoteScene : public ::testing::Test {
  protected:
-  void SetUp() override {
-    saved_ = remoteOptions();
-    RemoteOptions quick = saved_;
-    quick.retryDelaySeconds = 0.01;
-    quick.diskCacheDirectory.clear();
-    setRemoteOptions(quick);
-    forgetRemoteSources();
-  }
-  void TearDown() override {
-    setRemoteOptions(saved_);
-    forgetRemoteSources();
-  }
   test::TempDir dir_;
   test::HttpTestServer server_;
-  RemoteOptions saved_;
+  test::QuickRemoteOptions quickOptions_;
 };
 
 TEST_F(RemoteScene, ACopcUrlRendersTheSamePixelsAsTheFile) {

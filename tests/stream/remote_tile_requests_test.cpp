@@ -21,6 +21,7 @@
 #include "synthetic_tiles.hpp"
 #include "temp_dir.hpp"
 #include "test_support.hpp"
+#include "quick_remote_options.hpp"
 
 namespace pcv {
 namespace {
@@ -72,19 +73,6 @@ std::filesystem::path writeCopc(const std::filesystem::path& path, int n, bool n
 
 class RemoteTileRequests : public ::testing::Test {
  protected:
-  void SetUp() override {
-    saved_ = remoteOptions();
-    RemoteOptions quick = saved_;
-    quick.retryDelaySeconds = 0.01;
-    quick.diskCacheDirectory.clear();
-    setRemoteOptions(quick);
-    forgetRemoteSources();
-  }
-  void TearDown() override {
-    setRemoteOptions(saved_);
-    forgetRemoteSources();
-  }
-
   /// Serves `tiles` in a VPC of their own (its items describe them: each is read only when
   /// wanted) and returns each tile's requests from the view's first wish for it to its root
   /// decoded, the tiles wanted one after the other.
@@ -134,7 +122,7 @@ class RemoteTileRequests : public ::testing::Test {
 
   test::TempDir dir_;
   test::HttpTestServer server_;
-  RemoteOptions saved_;
+  test::QuickRemoteOptions quickOptions_;
   int sets_ = 0;
 };
 
