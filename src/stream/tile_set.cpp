@@ -37,8 +37,13 @@ Tile describeTile(const std::string& path) {
             .origin = summary.origin,
             .hasColor = summary.hasColor,
             .attributes = summary.attributes,
-            .crs = summary.crs};
+            .crs = std::make_shared<const CoordinateSystem>(summary.crs)};
   return tile;
+}
+
+const CoordinateSystem& Tile::coordinateSystem() const {
+  static const CoordinateSystem none;
+  return crs ? *crs : none;
 }
 
 const std::vector<std::string>& copcPointAttributes() {
@@ -89,7 +94,8 @@ namespace {
 
 /// The tile of a VPC item from the item alone, when it states its count and box and names a
 /// COPC file: a COPC tile's header, VLRs and hierarchy are read when the stream wants it.
-std::optional<Tile> tileFromIndex(const VirtualPointCloud& vpc, const VpcTile& item) {
+std::optional<Tile> tileFromIndex(const VpcTile& item,
+                                  const std::shared_ptr<const CoordinateSystem>& crs) {
   if (!item.pointCount || !item.nativeBounds || item.nativeBounds->empty()) return std::nullopt;
   const std::string name =
       isRemoteLocation(item.location) ? splitUriReference(item.location).path : item.location;
@@ -100,7 +106,7 @@ std::optional<Tile> tileFromIndex(const VirtualPointCloud& vpc, const VpcTile& i
               .bounds = *item.nativeBounds,
               .origin = glm::round(item.nativeBounds->center()),
               .hasColor = true,  // point formats 7 and 8; a tile of format 6 says so when read
-              .crs = vpc.crsOf(item),
+              .crs = crs,
               .fromIndex = true};
 }
 
@@ -133,6 +139,11 @@ void appendVpcTiles(const std::string& path, std::vector<std::string>& files,
   if (vpc.tiles.empty()) {
     throw InputError(locationForMessages(path) + ": the virtual point cloud lists no tile");
   }
+  // The VPC's coordinate systems, each held once for every tile that states it.
+  std::vector<std::shared_ptr<const CoordinateSystem>> systems;
+  for (const CoordinateSystem& crs : vpc.coordinateSystems) {
+    systems.push_back(std::make_shared<const CoordinateSystem>(crs));
+  }
   std::unordered_map<std::string, size_t> firstItem;
   size_t duplicates = 0;
   std::string example;
@@ -141,7 +152,7 @@ void appendVpcTiles(const std::string& path, std::vector<std::string>& files,
     if (added) {
       files.push_back(vpc.tiles[i].location);
       if (!index) continue;
-      if (std::optional<Tile> tile = tileFromIndex(vpc, vpc.tiles[i])) {
+      if (std::optional<Tile> tile = tileFromIndex(vpc.tiles[i], systems.at(vpc.tiles[i].crsIndex))) {
         index->insert_or_assign(vpc.tiles[i].location, std::move(*tile));
       }
     } else if (duplicates++ == 0) {
@@ -258,7 +269,7 @@ TileSet describeTiles(const std::vector<std::string>& files, std::vector<std::st
     set.pointCount += tile.pointCount;
     set.bounds.extend(tile.bounds);
   }
-  if (!set.tiles.empty()) set.crs = set.tiles.front().crs;
+  if (!set.tiles.empty()) set.crs = set.tiles.front().coordinateSystem();
   return set;
 }
 
@@ -266,11 +277,14 @@ void requireOneCoordinateSystem(const TileSet& set) {
   if (set.tiles.empty()) return;
   const Tile& first = set.tiles.front();
   const auto says = [](const Tile& tile) {
-    return tile.crs.known() ? "is in " + tile.crs.label()
-                            : std::string("states no coordinate system");
+    return tile.coordinateSystem().known() ? "is in " + tile.coordinateSystem().label()
+                                           : std::string("states no coordinate system");
   };
   for (const Tile& tile : set.tiles) {
-    if (tile.crs.sameAs(first.crs)) continue;
+    // Tiles of one VPC share their CRS: the same object is the same CRS.
+    if (tile.crs == first.crs || tile.coordinateSystem().sameAs(first.coordinateSystem())) {
+      continue;
+    }
     throw InputError(
         "the tiles are in different coordinate systems: " + locationForMessages(first.path) + " " +
         says(first) + "; " + locationForMessages(tile.path) + " " + says(tile) +

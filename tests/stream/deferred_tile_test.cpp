@@ -104,6 +104,9 @@ TEST_F(DeferredTiles, AVpcDescribesItsCopcTilesWithoutReadingThem) {
     EXPECT_TRUE(tile.fromIndex);
     EXPECT_EQ(tile.format, TileFormat::Copc);
     EXPECT_FALSE(tile.bounds.empty());
+    // The VPC's one coordinate system, held once for all its tiles.
+    ASSERT_NE(tile.crs, nullptr);
+    EXPECT_EQ(tile.crs.get(), set.tiles.front().crs.get());
   }
   EXPECT_DOUBLE_EQ(set.bounds.size().x, 4 * test::kTileSize - test::kTileSize / kGrid);
   EXPECT_THROW(describeTiles(files), InputError) << "without the index the headers are read";
