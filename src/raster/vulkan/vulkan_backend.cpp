@@ -23,6 +23,14 @@
 namespace pcv {
 namespace {
 
+/// class_changes.comp's parameters, field for field (scalar layout).
+struct ClassChangeParams {
+  uint64_t colors[vk::kFrameSlices], filterWords[vk::kFrameSlices];
+  uint64_t summaries, pointSlots, batchSlots, newColors, newClasses;
+  uint32_t sliceShift, count, withClasses, unused;
+};
+static_assert(sizeof(ClassChangeParams) == 2 * 32 * 8 + 5 * 8 + 4 * 4);
+
 using vk::ComputeKernel;
 using vk::VulkanBuffer;
 
@@ -108,7 +116,8 @@ class VulkanBackend final : public RasterBackend {
                          "splat_accumulate"),
         fill_(context_->device(), vk::spirv::fillHoles(emulatedFma_), "fill"),
         qualityShade_(context_->device(), vk::spirv::qualityShade(emulatedFma_),
-                      "quality_shade") {}
+                      "quality_shade"),
+        classChanges_(context_->device(), vk::spirv::classChanges(), "class_changes") {}
 
   std::string name() const override { return "vulkan"; }
   std::string deviceDescription() const override {
@@ -151,6 +160,45 @@ class VulkanBackend final : public RasterBackend {
 
   void storeColors(PointRange points, const uint32_t* colors) override {
     pool_.storeColors(points, colors);
+  }
+  bool storeClassChanges(const ClassChanges& changes) override {
+    // The 16-byte points' colour words are not in the shader's reach: the set is recoloured
+    // whole (setColors) where the storage keeps them.
+    if (pool_.keepsPoints()) return false;
+    const uint64_t count = changes.pointSlots.size();
+    if (count == 0) return true;
+    const bool withClasses = changes.classes && pool_.hasFilterWords();
+    // One host-visible buffer the shader reads: the parameters, then the changes' arrays.
+    const uint64_t arrays = sizeof(ClassChangeParams);
+    VulkanBuffer buffer(*context_, arrays + count * 4 * sizeof(uint32_t),
+                        VulkanBuffer::Kind::Upload, "the class changes");
+    char* bytes = static_cast<char*>(buffer.mapped());
+    ClassChangeParams p{};
+    copySlices(pool_.colors(), p.colors);
+    copySlices(pool_.filterWords(), p.filterWords);
+    p.summaries = pool_.summaries().address();
+    const auto place = [&](int k, const void* data, size_t itemBytes) {
+      const uint64_t offset = arrays + uint64_t(k) * count * sizeof(uint32_t);
+      if (data) std::memcpy(bytes + offset, data, count * itemBytes);
+      return buffer.address() + offset;
+    };
+    p.pointSlots = place(0, changes.pointSlots.data(), sizeof(uint32_t));
+    p.batchSlots = place(1, changes.batchSlots.data(), sizeof(uint32_t));
+    p.newColors = place(2, changes.colors, sizeof(uint32_t));
+    p.newClasses = place(3, nullptr, 0);
+    if (withClasses) {
+      uint32_t* classes = reinterpret_cast<uint32_t*>(bytes + arrays + 3 * count * sizeof(uint32_t));
+      for (uint64_t i = 0; i < count; ++i) classes[i] = changes.classes[i];
+    }
+    p.sliceShift = pool_.sliceShift();
+    p.count = uint32_t(count);
+    p.withClasses = withClasses ? 1u : 0u;
+    std::memcpy(bytes, &p, sizeof p);
+    context_->run([&](VkCommandBuffer commands) {
+      classChanges_.recordPerItem(commands, buffer.address(), (count + 255) / 256);
+      vk::computeBarrier(commands);
+    });
+    return true;
   }
   void storeFilterData(PointRange points, PointRange batches, const uint16_t* words,
                        const float* values) override {
@@ -380,6 +428,7 @@ class VulkanBackend final : public RasterBackend {
   StageStamps stamps_;
   bool emulatedFma_;
   ComputeKernel compactRaster_, compactRasterPlain_, resolve_, splatDepth_, splatAccumulate_, fill_, qualityShade_;
+  ComputeKernel classChanges_;
   FrameBuffers frame_;
   VulkanBuffer pickReadback_;
   VulkanBuffer exported_;  // the frames another API imported

@@ -18,5 +18,7 @@ std::span<const uint32_t> fillHoles(bool emulatedFma);
 std::span<const uint32_t> qualityShade(bool emulatedFma);
 /// fma_probe.comp: values[3] = fma(values[0], values[1], values[2]).
 std::span<const uint32_t> fmaProbe();
+/// class_changes.comp: some points' colours and classes set where they lie (storeClassChanges).
+std::span<const uint32_t> classChanges();
 
 }  // namespace pcv::vk::spirv
