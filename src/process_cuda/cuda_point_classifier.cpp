@@ -8,6 +8,7 @@
 
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 #include "classify_kernels.hpp"
@@ -87,7 +88,10 @@ class CudaPointClassifier final : public PointClassifier {
                              const GroundGridWindow* window) const {
     const uint64_t count = points.size();
     DeviceBuffer<double> xyz(3 * count);
-    StagedCopier copier;
+    // Pinned staging made once for the classifier (calls hold the lock): tiles of a dataset
+    // classified one after the other do not pin and unpin their buffers every time.
+    if (!copier_) copier_.emplace();
+    StagedCopier& copier = *copier_;
     copier.toDevice(xyz.data(), points.data(), count * sizeof(glm::dvec3));
     const DevicePoints onDevice{xyz.data(), count};
     DeviceBuffer<uint8_t> noise, ground;
@@ -117,6 +121,7 @@ class CudaPointClassifier final : public PointClassifier {
 
   std::string name_;
   mutable std::mutex mutex_;
+  mutable std::optional<StagedCopier> copier_;  ///< under mutex_
 };
 
 }  // namespace
