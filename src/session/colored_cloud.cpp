@@ -114,6 +114,9 @@ bool ColoredCloud::showChangedPoints(std::span<const uint64_t> indices) {
     return false;
   }
   if (filterData_ && rangeAttribute_ == "classification") return false;
+  const ScalarAttribute* classes = cloud_.findAttribute("classification");
+  // Classes an edit gave points that had none reach the filters with the set's data made anew.
+  if (filterData_ && classes && !setFilterHasClasses_) return false;
   if (indices.empty()) return true;
   // Where the set shows the points (withheld ones are not in it).
   std::vector<uint64_t> inCloud, inSet;
@@ -131,7 +134,6 @@ bool ColoredCloud::showChangedPoints(std::span<const uint64_t> indices) {
   }
   std::vector<uint32_t> colors(inCloud.size());
   colorPointsAt(cloud_, *shownUsed_, inCloud, colors);
-  const ScalarAttribute* classes = cloud_.findAttribute("classification");
   std::vector<uint8_t> classBytes(classes ? inCloud.size() : 0);
   for (size_t k = 0; k < inCloud.size(); ++k) {
     if (std::binary_search(highlighted_.begin(), highlighted_.end(), inCloud[k])) {
@@ -282,9 +284,11 @@ void ColoredCloud::applyFilterData() {
       filterDataOf(!shownIndex_ ? std::span<const ScalarAttribute>(cloud_.attributes)
                                 : std::span<const ScalarAttribute>(shownAttributes_),
                    rangeAttribute_);
+  setFilterHasClasses_ = false;
   // Points with nothing a filter reads (a PLY of positions) get no arrays: filters draw none.
   if (data.classification.empty() && data.returnNumber.empty() && !data.hasRangeValues()) return;
   renderer_.setFilterData(*set_, data);
+  setFilterHasClasses_ = !data.classification.empty();
 }
 
 void ColoredCloud::setFilterData(bool keep, const std::string& rangeAttribute) {

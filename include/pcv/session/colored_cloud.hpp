@@ -123,6 +123,7 @@ class ColoredCloud {
   /// The filters' attributes of the shown points only (with shownIndex_).
   std::vector<ScalarAttribute> shownAttributes_;
   bool filterData_ = false;
+  bool setFilterHasClasses_ = false;  ///< the set shown was given classes in its filter data
   std::string rangeAttribute_;
   std::optional<ColoringOptions> shownColoring_;  ///< what show() was last asked
   std::optional<Coloring> shownUsed_;             ///< what that colouring settled on
