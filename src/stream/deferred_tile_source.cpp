@@ -41,7 +41,9 @@ std::string disagreement(uint64_t points, const Box3d& bounds, TileFormat format
                    std::to_string(header.pointCount) + " points");
   }
   if (differ(bounds, header.bounds)) what.push_back("its box differs from the header's");
-  if (format != header.format) {
+  // A ".laz" name says nothing of COPC or not: either is what it names.
+  const bool lazEither = format == TileFormat::Laz && header.format == TileFormat::Copc;
+  if (format != header.format && !lazEither) {
     what.push_back(std::string("named as ") + tileFormatName(format) + ", the file is " +
                    tileFormatName(header.format));
   }

@@ -93,15 +93,29 @@ bool hasTileExtension(const std::string& path) {
 namespace {
 
 /// The tile of a VPC item from the item alone, when it states its count and box and names a
-/// COPC file: a COPC tile's header, VLRs and hierarchy are read when the stream wants it.
+/// COPC file, or a LAZ or LAS file on the web (whose header would cost a round trip each before
+/// the first image; local ones keep the parallel header index, which samples them at once): its
+/// header (and a COPC tile's VLRs and hierarchy) are read when the stream wants it. A `.laz`
+/// name may be COPC: the header decides.
 std::optional<Tile> tileFromIndex(const VpcTile& item,
                                   const std::shared_ptr<const CoordinateSystem>& crs) {
   if (!item.pointCount || !item.nativeBounds || item.nativeBounds->empty()) return std::nullopt;
   const std::string name =
       isRemoteLocation(item.location) ? splitUriReference(item.location).path : item.location;
-  if (!lowerCase(name).ends_with(".copc.laz")) return std::nullopt;
+  const std::string lower = lowerCase(name);
+  const bool remote = isRemoteLocation(item.location);
+  TileFormat format = TileFormat::Copc;
+  if (lower.ends_with(".copc.laz")) {
+    format = TileFormat::Copc;
+  } else if (remote && lower.ends_with(".laz")) {
+    format = TileFormat::Laz;
+  } else if (remote && lower.ends_with(".las")) {
+    format = TileFormat::Las;
+  } else {
+    return std::nullopt;
+  }
   return Tile{.path = item.location,
-              .format = TileFormat::Copc,
+              .format = format,
               .pointCount = *item.pointCount,
               .bounds = *item.nativeBounds,
               .origin = glm::round(item.nativeBounds->center()),

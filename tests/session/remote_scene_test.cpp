@@ -114,6 +114,39 @@ TEST_F(RemoteScene, ARemoteVpcOpensFromItsIndexAndReadsTilesOnlyOnceTheyAreWante
       << "as the local VPC";
 }
 
+TEST_F(RemoteScene, ARemoteVpcOfLasAndLazTilesOpensFromItsIndexToo) {
+  // LAS and LAZ tiles, and a COPC tile under a plain ".laz" name (the header decides).
+  const std::filesystem::path folder = dir_.file("plain");
+  std::filesystem::create_directories(folder);
+  const std::vector<std::filesystem::path> tiles = {
+      test::writeLasTile(folder / "a.las", 0, 0, 30), test::writeLazTile(folder / "b.laz", 1, 0, 30, 400),
+      test::writeCopcTile(folder / "c.laz", 0, 1, 30), test::writeLasTile(folder / "d.las", 1, 1, 30)};
+  const std::filesystem::path vpc = folder / "set.vpc";
+  buildVirtualPointCloud(vpc, tiles);
+  for (const auto& tile : tiles) server_.putFile("survey/" + tile.filename().string(), tile.string());
+  server_.putFile("survey/set.vpc", vpc.string());
+  const SceneSources sources{.files = {server_.url("survey/set.vpc")}};
+  const ScenePlan plan = planScene(sources, {});
+  auto renderer = createRenderer("cpu", plan.rendererOptions());
+  Scene scene(plan, {}, *renderer);
+  EXPECT_EQ(server_.requests(), 1u) << "opened from the VPC alone";
+  const Camera camera =
+      startCamera(scene.kind(), scene.worldBounds(), float(kWidth) / float(kHeight), {});
+  Image image(kWidth, kHeight, test::kPoisonPixel);
+  const ConvergedRender done = renderConverged(
+      scene, camera, {}, {image.pixels.data(), kWidth, kHeight, MemorySpace::Host}, 60.0);
+  ASSERT_TRUE(done.converged);
+  EXPECT_EQ(scene.streamed()->stats().pointsDrawn, 4u * 30 * 30) << "every point";
+  // As the local VPC, whose LAS and LAZ tiles are read through their headers first, but for
+  // points a pixel apart: about 3 % of this grid's points, which lie on pixel edges, land on the
+  // other side there (each moved point makes two pixels differ). Not yet explained; the points
+  // drawn are the same.
+  const Image local = renderFiles({vpc.string()});
+  const uint64_t lit = test::countLitPixels(local, RenderSettings{}.background);
+  EXPECT_GT(lit, uint64_t(kWidth));
+  EXPECT_LT(test::countDifferentPixels(image, local), lit / 10);
+}
+
 TEST_F(RemoteScene, UnreadTilesShowAsTheirDensityUntilTheirPointsReplaceIt) {
   const std::filesystem::path folder = dir_.file("density");
   std::filesystem::create_directories(folder);
