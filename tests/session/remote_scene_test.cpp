@@ -138,9 +138,10 @@ TEST_F(RemoteScene, ARemoteVpcOfLasAndLazTilesOpensFromItsIndexToo) {
   ASSERT_TRUE(done.converged);
   EXPECT_EQ(scene.streamed()->stats().pointsDrawn, 4u * 30 * 30) << "every point";
   // As the local VPC, whose LAS and LAZ tiles are read through their headers first, but for
-  // points a pixel apart: about 3 % of this grid's points, which lie on pixel edges, land on the
-  // other side there (each moved point makes two pixels differ). Not yet explained; the points
-  // drawn are the same.
+  // points a pixel apart: there the tiles' samples (the first image, kept drawn) are one cloud
+  // of offsets from the first sample's origin, so a few of this grid's points, which lie on
+  // pixel edges, round to the other side (each makes two pixels differ). The points drawn are
+  // the same.
   const Image local = renderFiles({vpc.string()});
   const uint64_t lit = test::countLitPixels(local, RenderSettings{}.background);
   EXPECT_GT(lit, uint64_t(kWidth));
