@@ -19,8 +19,10 @@
 // the wall clock: on a machine others share, it leaves out the time spent waiting for a core.
 // Each run of each case is reported on stderr as it finishes, and each file's row as soon as its
 // runs are done, so a long run shows its progress and a cut-off one keeps what it measured.
-// Before timing, unless --no-check, every point's X, Y, Z, intensity, GPS time and RGB from both
-// decoders are compared (the first difference is printed, and the program exits 1).
+// Before timing, unless --no-check, every point's X, Y, Z, intensity, returns, class and class
+// flags (withheld among them), GPS time and RGB from both decoders are compared (the first
+// difference is printed, and the program exits 1): files pcv wrote or edited are read by LASzip
+// as pcv reads them.
 #include <laszip/laszip_api.h>
 
 #include <algorithm>
@@ -218,7 +220,8 @@ double pcvCloud(const std::string& path, unsigned threads) {
   return seconds;
 }
 
-/// Every point's X, Y, Z, intensity, GPS time and RGB, pcv against LASzip.
+/// Every point's X, Y, Z, intensity, returns, class and its flags, GPS time and RGB, pcv against
+/// LASzip.
 void check(const std::string& path, PcvFile& f) {
   const uint64_t length = f.records.recordLength();
   const int format = f.header.pointFormat;
@@ -242,8 +245,22 @@ void check(const std::string& path, PcvFile& f) {
                               std::memcpy(&intensity, r + 12, 2);
                               if (hasGps) std::memcpy(&gps, r + (extended ? 22 : 20), 8);
                               if (rgbOffset) std::memcpy(rgb, r + rgbOffset, 6);
+                              // Returns, class and flags: bytes 14 and 15 of every format,
+                              // and byte 16 (the class) of formats 6 and up.
+                              const bool sameClass =
+                                  extended
+                                      ? r[16] == p.extended_classification &&
+                                            (r[15] & 0x0F) == p.extended_classification_flags &&
+                                            (r[14] & 0x0F) == p.extended_return_number &&
+                                            (r[14] >> 4) == p.extended_number_of_returns
+                                      : (r[15] & 0x1F) == p.classification &&
+                                            ((r[15] >> 5) & 1) == p.synthetic_flag &&
+                                            ((r[15] >> 6) & 1) == p.keypoint_flag &&
+                                            ((r[15] >> 7) & 1) == p.withheld_flag &&
+                                            (r[14] & 0x07) == p.return_number &&
+                                            ((r[14] >> 3) & 0x07) == p.number_of_returns;
                               const bool same =
-                                  xyz[0] == p.X && xyz[1] == p.Y && xyz[2] == p.Z &&
+                                  sameClass && xyz[0] == p.X && xyz[1] == p.Y && xyz[2] == p.Z &&
                                   intensity == p.intensity &&
                                   (!hasGps || std::memcmp(&gps, &p.gps_time, 8) == 0) &&
                                   (!rgbOffset || (rgb[0] == p.rgb[0] && rgb[1] == p.rgb[1] &&
