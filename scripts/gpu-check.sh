@@ -4,9 +4,10 @@
 # quality modes, clipping (box, cut-away box, slab), orthographic views, a LAS file and a
 # streamed COPC file; over filtered frames (`pcv bench --filter-modes`: the pass bits one frame
 # writes and the next reads; filters on the LAS file); over `pcv convert --sort cuda` (the
-# octree keys sorted and its levels sampled on the GPU); and over the GPU LAZ decoder
-# (laz_gpu_tests' device cases, and the COPC file opened in core with `--decode cuda`), on a
-# machine with an NVIDIA GPU. Fails when any tool reports anything; prints one line per run and
+# octree keys sorted and its levels sampled on the GPU); over the GPU LAZ decoder
+# (laz_gpu_tests' device cases, and the COPC file opened in core with `--decode cuda`); and over
+# the ground and noise filters on the GPU (process_gpu_tests' cases), on a machine with an NVIDIA
+# GPU. Fails when any tool reports anything; prints one line per run and
 # the reports of failing runs.
 # Usage: scripts/gpu-check.sh BUILD_DIR [LAS_FILE [COPC_FILE]]
 #   GPU_CHECK_POINTS   cylinder points per run (default 200000)
@@ -18,6 +19,7 @@ set -uo pipefail
 build=${1:?usage: gpu-check.sh BUILD_DIR [LAS_FILE [COPC_FILE]]}
 pcv="$(cd "$build" && pwd)/app/pcv"
 laz_tests="$(cd "$build" && pwd)/tests/io/laz_gpu_tests"
+classify_tests="$(cd "$build" && pwd)/tests/process/process_gpu_tests"
 las=${2:-}
 copc=${3:-}
 points=${GPU_CHECK_POINTS:-200000}
@@ -93,6 +95,13 @@ for tool in $tools; do
       echo "$tool laz-tests $case"
     done
   fi
+  # The ground and noise filters on the GPU (each case compares with the CPU's classes).
+  if [ -x "$classify_tests" ]; then
+    for case in TerrainsGetTheCpusClassesOnTheGpu ALakeAndPointsThatAreNotFiniteGiveTheCpusClasses \
+        ADatasetsGridWindowGivesTheCpusClasses; do
+      echo "$tool classify-tests $case"
+    done
+  fi
 done >"$work/runs.txt"
 if [ -n "${GPU_CHECK_MATCH:-}" ]; then
   grep -E -- "$GPU_CHECK_MATCH" "$work/runs.txt" >"$work/matched.txt" || true
@@ -116,9 +125,13 @@ run() {  # one line of runs.txt; prints ok or FAIL with the reports
     command=(--gtest_filter="*.$2/Device")
     export PCV_LAZ_GPU_TESTS_SMALL=1
   fi
+  if [ "${1:-}" = classify-tests ]; then
+    program=$classify_tests
+    command=(--gtest_filter="GpuClassification.$2")
+  fi
   # A test run counts only when its one case ran and passed (a filter matching nothing passes).
   local ran=true
-  [ "${1:-}" = laz-tests ] && ran=false
+  [ "${1:-}" = laz-tests ] || [ "${1:-}" = classify-tests ] && ran=false
   if "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 "$program" "${command[@]}" >"$log" 2>&1 &&
       grep -qE "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)" "$log" &&
       { $ran || grep -qF "[  PASSED  ] 1 test." "$log"; }; then
@@ -131,7 +144,7 @@ run() {  # one line of runs.txt; prints ok or FAIL with the reports
   fi
 }
 export -f run
-export sanitizer pcv laz_tests work
+export sanitizer pcv laz_tests classify_tests work
 # shellcheck disable=SC2016
 xargs -d '\n' -n 1 -P "$jobs" bash -c 'run $1' _ <"$work/runs.txt" | tee "$work/results.txt"
 runs=$(grep -cE " (ok|FAIL) " "$work/results.txt")
