@@ -24,37 +24,6 @@ ScalarAttribute& attributeOrZeros(PointCloud& cloud, const char* name) {
   return cloud.attributes.back();
 }
 
-/// The indices of the points of `cloud` that `selection` holds, ascending (its regions on the
-/// points' world positions, its filters on their attributes as they are now). With `chunks`,
-/// the chunks whose bounds the selection's regions cannot meet are not tested. Throws
-/// InputError for a filter over an attribute the cloud lacks.
-std::vector<uint64_t> selectedPoints(const PointCloud& cloud, const PointSelection& selection,
-                                     const CloudChunks* chunks) {
-  const CloudFilter filter(selection.filter, cloud);
-  const bool filtered = selection.filter.active();
-  const RegionTest region = chunks ? selectionRegionTest(selection) : RegionTest{};
-  const uint64_t chunkCount = (cloud.size() + kCloudChunkPoints - 1) / kCloudChunkPoints;
-  std::vector<std::vector<uint64_t>> found(chunkCount);
-  parallelForEachDynamic(chunkCount, [&](size_t c) {
-    if (region && !region(chunks->bounds[c])) return;
-    const uint64_t begin = c * kCloudChunkPoints;
-    const uint64_t end = std::min(cloud.size(), begin + kCloudChunkPoints);
-    for (uint64_t i = begin; i < end; ++i) {
-      const Point& p = cloud.points[i];
-      const glm::dvec3 world = cloud.origin + glm::dvec3(p.x, p.y, p.z);
-      if (selectionKeepsPosition(selection, world) && (!filtered || filter.keeps(i))) {
-        found[c].push_back(i);
-      }
-    }
-  });
-  uint64_t total = 0;
-  for (const std::vector<uint64_t>& part : found) total += part.size();
-  std::vector<uint64_t> indices;
-  indices.reserve(total);
-  for (const std::vector<uint64_t>& part : found)
-    indices.insert(indices.end(), part.begin(), part.end());
-  return indices;
-}
 
 /// Classifies the points `indices` together (world positions in double from the cloud's
 /// offsets) and merges the classes found into `classes`.
@@ -138,7 +107,7 @@ std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const Point
   ensureEditAttributes(cloud);
   for (size_t e = 0; e < edits.size(); ++e) {
     // Each edit sees what the ones before it left: the filter reads the classes as changed.
-    const std::vector<uint64_t> indices = selectedPoints(cloud, edits[e].selection, chunks);
+    const std::vector<uint64_t> indices = selectedIndices(cloud, edits[e].selection, chunks);
     selected[e] = indices.size();
     applyEdit(cloud, edits[e], indices);
   }
@@ -149,14 +118,37 @@ std::vector<uint64_t> applyEditToCloud(PointCloud& cloud, const PointEdit& edit,
                                        const CloudChunks* chunks) {
   if (cloud.size() == 0) return {};
   ensureEditAttributes(cloud);
-  std::vector<uint64_t> indices = selectedPoints(cloud, edit.selection, chunks);
+  std::vector<uint64_t> indices = selectedIndices(cloud, edit.selection, chunks);
   applyEdit(cloud, edit, indices);
   return indices;
 }
 
 std::vector<uint64_t> selectedIndices(const PointCloud& cloud, const PointSelection& selection,
                                       const CloudChunks* chunks) {
-  return selectedPoints(cloud, selection, chunks);
+  const CloudFilter filter(selection.filter, cloud);
+  const bool filtered = selection.filter.active();
+  const RegionTest region = chunks ? selectionRegionTest(selection) : RegionTest{};
+  const uint64_t chunkCount = (cloud.size() + kCloudChunkPoints - 1) / kCloudChunkPoints;
+  std::vector<std::vector<uint64_t>> found(chunkCount);
+  parallelForEachDynamic(chunkCount, [&](size_t c) {
+    if (region && !region(chunks->bounds[c])) return;
+    const uint64_t begin = c * kCloudChunkPoints;
+    const uint64_t end = std::min(cloud.size(), begin + kCloudChunkPoints);
+    for (uint64_t i = begin; i < end; ++i) {
+      const Point& p = cloud.points[i];
+      const glm::dvec3 world = cloud.origin + glm::dvec3(p.x, p.y, p.z);
+      if (selectionKeepsPosition(selection, world) && (!filtered || filter.keeps(i))) {
+        found[c].push_back(i);
+      }
+    }
+  });
+  uint64_t total = 0;
+  for (const std::vector<uint64_t>& part : found) total += part.size();
+  std::vector<uint64_t> indices;
+  indices.reserve(total);
+  for (const std::vector<uint64_t>& part : found)
+    indices.insert(indices.end(), part.begin(), part.end());
+  return indices;
 }
 
 std::vector<bool> shownPoints(const PointCloud& cloud) {

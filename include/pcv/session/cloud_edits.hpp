@@ -50,7 +50,9 @@ std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const Point
 std::vector<uint64_t> applyEditToCloud(PointCloud& cloud, const PointEdit& edit,
                                        const CloudChunks* chunks = nullptr);
 
-/// The indices of the points of `cloud` that `selection` holds, ascending. Throws InputError
+/// The indices of the points of `cloud` that `selection` holds, ascending (its regions on the
+/// points' world positions, its filters on their attributes as they are now). With `chunks`,
+/// the runs whose bounds the selection's regions cannot meet are not tested. Throws InputError
 /// when its filter reads an attribute the cloud lacks.
 std::vector<uint64_t> selectedIndices(const PointCloud& cloud, const PointSelection& selection,
                                       const CloudChunks* chunks = nullptr);
