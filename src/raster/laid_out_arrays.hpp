@@ -27,6 +27,9 @@ struct LaidOutArrays {
   std::string rangeAttribute;
 };
 
+/// A field's value (a float as the readers hold it) as a filter word stores it: clamped to
+/// [0, high] (255 for classes, 15 for returns), negative values and NaN 0.
+uint8_t filterFieldValue(float value, float high);
 /// The filter word fields of point i of `data`, clamped as the words store them.
 FilterFields filterFieldsAt(const FilterData& data, uint64_t i);
 /// The bits of the fields `data` carries (1 classes, 2 return numbers, 4 numbers of returns).

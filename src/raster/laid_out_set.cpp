@@ -30,12 +30,14 @@ uint64_t LaidOutSet::hostBytes() const {
          a.sourceOrder.size() * 4 + a.filterWords.size() * 2 + a.rangeValues.size() * 4;
 }
 
-FilterFields filterFieldsAt(const FilterData& data, uint64_t i) {
+uint8_t filterFieldValue(float value, float high) {
   // Values as the readers hold them (floats of whole numbers), clamped to the word's fields.
+  return value >= 0.0f ? uint8_t(value < high ? value : high) : 0;
+}
+
+FilterFields filterFieldsAt(const FilterData& data, uint64_t i) {
   auto field = [&](std::span<const float> values, float high) -> uint8_t {
-    if (values.empty()) return 0;
-    const float v = values[i];
-    return v >= 0.0f ? uint8_t(v < high ? v : high) : 0;
+    return values.empty() ? 0 : filterFieldValue(values[i], high);
   };
   return FilterFields{.classification = field(data.classification, 255.0f),
                       .returnNumber = field(data.returnNumber, 15.0f),

@@ -592,7 +592,7 @@ void Renderer::setColors(PointSetId set, std::span<const uint32_t> colors) {
 }
 
 bool Renderer::changeClasses(PointSetId set, std::span<const uint64_t> sourceIndices,
-                             std::span<const uint32_t> colors, std::span<const uint8_t> classes) {
+                             std::span<const uint32_t> colors, std::span<const float> classes) {
   const auto found = sets_.find(set);
   if (found == sets_.end()) throw InputError("changeClasses: no set " + std::to_string(set));
   SetRecord& record = found->second;
@@ -638,10 +638,14 @@ bool Renderer::changeClasses(PointSetId set, std::span<const uint64_t> sourceInd
   }
   // Classes reach the filter words of sets that hold classes there; the others keep none.
   const bool withClasses = !classes.empty() && (record.filterFields & 1u) != 0;
+  std::vector<uint8_t> classBytes(withClasses ? changed : 0);
+  for (size_t i = 0; i < classBytes.size(); ++i) {
+    classBytes[i] = filterFieldValue(classes[i], 255.0f);
+  }
   return backend_->storeClassChanges({.pointSlots = pointSlots,
                                       .batchSlots = batchSlots,
                                       .colors = colors.data(),
-                                      .classes = withClasses ? classes.data() : nullptr,
+                                      .classes = withClasses ? classBytes.data() : nullptr,
                                       .batches = {record.batchFirst, record.batchCount}});
 }
 

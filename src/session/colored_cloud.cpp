@@ -134,20 +134,16 @@ bool ColoredCloud::showChangedPoints(std::span<const uint64_t> indices) {
   }
   std::vector<uint32_t> colors(inCloud.size());
   colorPointsAt(cloud_, *shownUsed_, inCloud, colors);
-  std::vector<uint8_t> classBytes(classes ? inCloud.size() : 0);
+  std::vector<float> classValues(classes ? inCloud.size() : 0);
   for (size_t k = 0; k < inCloud.size(); ++k) {
     if (std::binary_search(highlighted_.begin(), highlighted_.end(), inCloud[k])) {
       colors[k] = kSelectionHighlightRgba;
     }
-    if (classes) {
-      // As the filter data holds classes (filterFieldsAt): whole numbers clamped to a byte.
-      const float v = float(classes->value(inCloud[k]));
-      classBytes[k] = v >= 0.0f ? uint8_t(v < 255.0f ? v : 255.0f) : 0;
-    }
+    if (classes) classValues[k] = float(classes->value(inCloud[k]));
   }
   if (!renderer_.changeClasses(
           *set_, inSet, colors,
-          filterData_ ? std::span<const uint8_t>(classBytes) : std::span<const uint8_t>())) {
+          filterData_ ? std::span<const float>(classValues) : std::span<const float>())) {
     return false;
   }
   // The filter attributes kept for the shown points follow (a later applyFilterData reads them).

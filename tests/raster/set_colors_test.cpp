@@ -87,7 +87,7 @@ bool expectChangedClassesEqualFresh(const std::string& backend, PointStorage sto
   std::vector<uint64_t> changed;
   for (uint64_t i = 0; i < kPoints; i += 3) changed.push_back(i);
   const std::vector<uint32_t> colors(changed.size(), packRgba(0, 0, 255));
-  const std::vector<uint8_t> newClasses(changed.size(), 6);
+  const std::vector<float> newClasses(changed.size(), 6.0f);
   const ViewTransform view = test::makeView(Camera{}, 320, 200);
   RenderSettings sixes, lowClasses;
   sixes.filter.classes = parseClassList("6", "--classes");

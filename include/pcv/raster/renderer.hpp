@@ -290,12 +290,13 @@ class Renderer {
   /// to addSet), the others untouched: a class edit or a highlight shown without replacing the
   /// whole set's colours and filter data (13 bytes per changed point copied, the set's source
   /// order inverted once, 4 bytes per point, on the first call). `classes` (empty: the classes
-  /// stay) reach the filters where the set holds classes in its filter data. Same requirements
-  /// as setColors. Returns false, changing nothing, where this backend cannot do it (setColors
-  /// and setFilterData then can). Throws InputError for counts that differ, an index past the
-  /// set or an unknown set.
+  /// stay; values as FilterData holds them, stored as setFilterData stores them) reach the
+  /// filters where the set holds classes in its filter data. Same requirements as setColors.
+  /// Returns false, changing nothing, where this backend cannot do it (setColors and
+  /// setFilterData then can). Throws InputError for counts that differ, an index past the set
+  /// or an unknown set.
   bool changeClasses(PointSetId set, std::span<const uint64_t> sourceIndices,
-                     std::span<const uint32_t> colors, std::span<const uint8_t> classes);
+                     std::span<const uint32_t> colors, std::span<const float> classes);
   /// The attribute whose values the set holds for a range filter; empty when none.
   std::string rangeAttributeOf(PointSetId set) const;
   /// Copies a set's 16-byte points back to the host in stored order; empty with Compact storage.
