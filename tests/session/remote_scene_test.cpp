@@ -25,23 +25,49 @@ namespace {
 
 constexpr int kWidth = 160, kHeight = 90;
 
+/// The camera a scene opens with, framed on it.
+Camera framing(const Scene& scene) {
+  return startCamera(scene.kind(), scene.worldBounds(), float(kWidth) / float(kHeight), {});
+}
+
+/// The image of `scene` from `camera` once converged (or after 60 s), and whether it did.
+struct ConvergedImage {
+  Image image;
+  bool converged = false;
+};
+ConvergedImage converge(Scene& scene, const Camera& camera) {
+  Image image(kWidth, kHeight, test::kPoisonPixel);
+  const ConvergedRender done = renderConverged(
+      scene, camera, {}, {image.pixels.data(), kWidth, kHeight, MemorySpace::Host}, 60.0);
+  return {std::move(image), done.converged};
+}
+
 /// The converged image of `files` on the CPU backend, framed on the scene.
 Image renderFiles(const std::vector<std::string>& files) {
   const SceneSources sources{.files = files};
   const ScenePlan plan = planScene(sources, {});
   auto renderer = createRenderer("cpu", plan.rendererOptions());
   Scene scene(plan, {}, *renderer);
-  const Camera camera =
-      startCamera(scene.kind(), scene.worldBounds(), float(kWidth) / float(kHeight), {});
-  Image image(kWidth, kHeight, test::kPoisonPixel);
-  const ConvergedRender done = renderConverged(
-      scene, camera, {}, {image.pixels.data(), kWidth, kHeight, MemorySpace::Host}, 60.0);
+  ConvergedImage done = converge(scene, framing(scene));
   EXPECT_TRUE(done.converged);
-  return image;
+  return std::move(done.image);
 }
 
 class RemoteScene : public ::testing::Test {
  protected:
+  /// A VPC of `tiles` (as `pcv vpc` writes it, beside them) served with them under `folder`/;
+  /// returns the VPC's local path.
+  std::filesystem::path serveVpc(const std::vector<std::filesystem::path>& tiles,
+                                 const std::string& folder) {
+    const std::filesystem::path vpc = tiles.front().parent_path() / "set.vpc";
+    buildVirtualPointCloud(vpc, tiles);
+    for (const auto& tile : tiles) {
+      server_.putFile(folder + "/" + tile.filename().string(), tile.string());
+    }
+    server_.putFile(folder + "/set.vpc", vpc.string());
+    return vpc;
+  }
+
   test::TempDir dir_;
   test::HttpTestServer server_;
   test::QuickRemoteOptions quickOptions_;
@@ -71,10 +97,7 @@ TEST_F(RemoteScene, ARemoteVpcRendersAsTheLocalVpc) {
       test::writeLasTile(folder / "b.las", 1, 0, 50),
       test::writeLazTile(folder / "c.laz", 0, 1, 40, 500),
       test::writeCopcTile(folder / "d.copc.laz", 1, 1, 30)};
-  const std::filesystem::path vpc = folder / "set.vpc";
-  buildVirtualPointCloud(vpc, tiles);
-  for (const auto& tile : tiles) server_.putFile("survey/" + tile.filename().string(), tile.string());
-  server_.putFile("survey/set.vpc", vpc.string());
+  const std::filesystem::path vpc = serveVpc(tiles, "survey");
   const Image local = renderFiles({vpc.string()});
   const Image remote = renderFiles({server_.url("survey/set.vpc")});
   EXPECT_GT(test::countLitPixels(local, RenderSettings{}.background), uint64_t(kWidth));
@@ -89,11 +112,7 @@ TEST_F(RemoteScene, ARemoteVpcOpensFromItsIndexAndReadsTilesOnlyOnceTheyAreWante
     tiles.push_back(
         test::writeCopcTile(folder / ("t" + std::to_string(i) + ".copc.laz"), i % 6, i / 6, 20));
   }
-  const std::filesystem::path vpc = folder / "set.vpc";
-  buildVirtualPointCloud(vpc, tiles);
-  for (const auto& tile : tiles)
-    server_.putFile("survey/" + tile.filename().string(), tile.string());
-  server_.putFile("survey/set.vpc", vpc.string());
+  const std::filesystem::path vpc = serveVpc(tiles, "survey");
   const SceneSources sources{.files = {server_.url("survey/set.vpc")}};
   const ScenePlan plan = planScene(sources, {});
   auto renderer = createRenderer("cpu", plan.rendererOptions());
@@ -103,14 +122,10 @@ TEST_F(RemoteScene, ARemoteVpcOpensFromItsIndexAndReadsTilesOnlyOnceTheyAreWante
   for (const auto& tile : tiles) {
     EXPECT_EQ(server_.requestsFor("survey/" + tile.filename().string()), 0u) << tile;
   }
-  const Camera camera =
-      startCamera(scene.kind(), scene.worldBounds(), float(kWidth) / float(kHeight), {});
-  Image image(kWidth, kHeight, test::kPoisonPixel);
-  const ConvergedRender done = renderConverged(
-      scene, camera, {}, {image.pixels.data(), kWidth, kHeight, MemorySpace::Host}, 60.0);
+  const ConvergedImage done = converge(scene, framing(scene));
   ASSERT_TRUE(done.converged);
   EXPECT_EQ(scene.streamed()->stats().pointsDrawn, 24u * 20 * 20) << "every point";
-  EXPECT_EQ(test::countDifferentPixels(image, renderFiles({vpc.string()})), 0u)
+  EXPECT_EQ(test::countDifferentPixels(done.image, renderFiles({vpc.string()})), 0u)
       << "as the local VPC";
 }
 
@@ -121,20 +136,13 @@ TEST_F(RemoteScene, ARemoteVpcOfLasAndLazTilesOpensFromItsIndexToo) {
   const std::vector<std::filesystem::path> tiles = {
       test::writeLasTile(folder / "a.las", 0, 0, 30), test::writeLazTile(folder / "b.laz", 1, 0, 30, 400),
       test::writeCopcTile(folder / "c.laz", 0, 1, 30), test::writeLasTile(folder / "d.las", 1, 1, 30)};
-  const std::filesystem::path vpc = folder / "set.vpc";
-  buildVirtualPointCloud(vpc, tiles);
-  for (const auto& tile : tiles) server_.putFile("survey/" + tile.filename().string(), tile.string());
-  server_.putFile("survey/set.vpc", vpc.string());
+  const std::filesystem::path vpc = serveVpc(tiles, "survey");
   const SceneSources sources{.files = {server_.url("survey/set.vpc")}};
   const ScenePlan plan = planScene(sources, {});
   auto renderer = createRenderer("cpu", plan.rendererOptions());
   Scene scene(plan, {}, *renderer);
   EXPECT_EQ(server_.requests(), 1u) << "opened from the VPC alone";
-  const Camera camera =
-      startCamera(scene.kind(), scene.worldBounds(), float(kWidth) / float(kHeight), {});
-  Image image(kWidth, kHeight, test::kPoisonPixel);
-  const ConvergedRender done = renderConverged(
-      scene, camera, {}, {image.pixels.data(), kWidth, kHeight, MemorySpace::Host}, 60.0);
+  const ConvergedImage done = converge(scene, framing(scene));
   ASSERT_TRUE(done.converged);
   EXPECT_EQ(scene.streamed()->stats().pointsDrawn, 4u * 30 * 30) << "every point";
   // As the local VPC, whose LAS and LAZ tiles are read through their headers first, but for
@@ -145,7 +153,7 @@ TEST_F(RemoteScene, ARemoteVpcOfLasAndLazTilesOpensFromItsIndexToo) {
   const Image local = renderFiles({vpc.string()});
   const uint64_t lit = test::countLitPixels(local, RenderSettings{}.background);
   EXPECT_GT(lit, uint64_t(kWidth));
-  EXPECT_LT(test::countDifferentPixels(image, local), lit / 10);
+  EXPECT_LT(test::countDifferentPixels(done.image, local), lit / 10);
 }
 
 TEST_F(RemoteScene, UnreadTilesShowAsTheirDensityUntilTheirPointsReplaceIt) {
@@ -156,14 +164,11 @@ TEST_F(RemoteScene, UnreadTilesShowAsTheirDensityUntilTheirPointsReplaceIt) {
     tiles.push_back(
         test::writeCopcTile(folder / ("t" + std::to_string(i) + ".copc.laz"), i % 4, i / 4, 20));
   }
-  buildVirtualPointCloud(folder / "set.vpc", tiles);
-  for (const auto& tile : tiles) server_.putFile("d/" + tile.filename().string(), tile.string());
-  server_.putFile("d/set.vpc", (folder / "set.vpc").string());
+  serveVpc(tiles, "d");
   const ScenePlan plan = planScene({.files = {server_.url("d/set.vpc")}}, {});
   auto renderer = createRenderer("cpu", plan.rendererOptions());
   Scene scene(plan, {}, *renderer);
-  const Camera camera =
-      startCamera(scene.kind(), scene.worldBounds(), float(kWidth) / float(kHeight), {});
+  const Camera camera = framing(scene);
   // No tile can be read within 1 s: what is drawn meanwhile stands in for them.
   server_.faults().delayMs = 1000;
   const auto start = std::chrono::steady_clock::now();
@@ -177,10 +182,7 @@ TEST_F(RemoteScene, UnreadTilesShowAsTheirDensityUntilTheirPointsReplaceIt) {
   EXPECT_GT(standIn, 0u) << "each unread tile's density";
   EXPECT_FALSE(scene.converged()) << "stand-ins are not the tiles";
   server_.faults().delayMs = 0;
-  Image image(kWidth, kHeight, test::kPoisonPixel);
-  const ConvergedRender done = renderConverged(
-      scene, camera, {}, {image.pixels.data(), kWidth, kHeight, MemorySpace::Host}, 60.0);
-  ASSERT_TRUE(done.converged);
+  ASSERT_TRUE(converge(scene, camera).converged);
   EXPECT_EQ(scene.streamed()->stats().pointsDrawn, 8u * 20 * 20) << "the tiles' own points only";
 }
 
@@ -192,17 +194,14 @@ TEST_F(RemoteScene, AVpcSceneClosedWhileItsTilesAreReadAheadEndsAtOnce) {
     tiles.push_back(
         test::writeCopcTile(folder / ("t" + std::to_string(i) + ".copc.laz"), i % 8, i / 8, 10));
   }
-  buildVirtualPointCloud(folder / "set.vpc", tiles);
-  for (const auto& tile : tiles) server_.putFile("a/" + tile.filename().string(), tile.string());
-  server_.putFile("a/set.vpc", (folder / "set.vpc").string());
+  serveVpc(tiles, "a");
   const ScenePlan plan = planScene({.files = {server_.url("a/set.vpc")}}, {});
   const auto start = std::chrono::steady_clock::now();
   {
     auto renderer = createRenderer("cpu", plan.rendererOptions());
     Scene scene(plan, {}, *renderer);
     server_.faults().delayMs = 200;  // every tile's read still under way when the scene goes
-    const Camera camera =
-        startCamera(scene.kind(), scene.worldBounds(), float(kWidth) / float(kHeight), {});
+    const Camera camera = framing(scene);
     for (int frame = 0; frame < 3; ++frame) scene.update(camera, kWidth, kHeight);
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
