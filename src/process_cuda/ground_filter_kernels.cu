@@ -17,6 +17,7 @@
 #include "classify_math.hpp"
 #include "elevation_grid.hpp"
 #include "ground_grid_plan.hpp"
+#include "kernel_support.cuh"
 #include "pcv/core/error.hpp"
 #include "pcv/cuda/cuda_check.hpp"
 #include "pcv/cuda/device_buffer.hpp"
@@ -25,16 +26,6 @@ namespace pcv::process_cuda {
 namespace {
 
 using process::GridFrame;
-
-constexpr int kBlock = 256;
-
-unsigned blocksFor(uint64_t count) {
-  return unsigned((count + kBlock - 1) / kBlock);
-}
-
-__device__ uint64_t threadIndex() {
-  return blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
-}
 
 /// Floats as unsigned integers in the same order, for atomicMin.
 __device__ unsigned orderedBits(float value) {
@@ -57,11 +48,6 @@ struct MinimumParams {
   double baseHeight;
   unsigned* cells;
 };
-
-__device__ bool takesPart(const double* point, const uint8_t* excluded, uint64_t i) {
-  return !(excluded && excluded[i]) && isfinite(point[0]) && isfinite(point[1]) &&
-         isfinite(point[2]);
-}
 
 __global__ void minimumKernel(MinimumParams p) {
   const uint64_t i = threadIndex();

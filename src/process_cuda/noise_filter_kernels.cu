@@ -7,12 +7,12 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
-#include <cstring>
 #include <limits>
 #include <string>
 
 #include "classify_kernels.hpp"
 #include "classify_math.hpp"
+#include "kernel_support.cuh"
 #include "noise_cubes.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/cuda/cuda_check.hpp"
@@ -21,67 +21,9 @@
 namespace pcv::process_cuda {
 namespace {
 
-constexpr int kBlock = 256;
 /// The key of a point with a coordinate that is not finite: after every cube's (whose top bit
 /// is 0), so such points sort to the end and belong to no cube.
 constexpr uint64_t kNoCube = ~uint64_t(0);
-
-unsigned blocksFor(uint64_t count) {
-  return unsigned((count + kBlock - 1) / kBlock);
-}
-
-__device__ uint64_t threadIndex() {
-  return blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
-}
-
-/// Doubles as unsigned integers in the same order, for atomicMin and atomicMax.
-__device__ unsigned long long orderedBits(double value) {
-  const unsigned long long bits = __double_as_longlong(value);
-  return (bits >> 63) ? ~bits : bits | (1ull << 63);
-}
-
-__host__ double fromOrderedBits(unsigned long long ordered) {
-  const unsigned long long bits = (ordered >> 63) ? ordered & ~(1ull << 63) : ~ordered;
-  double value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
-__device__ bool isFinitePoint(const double* p) {
-  return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]);
-}
-
-struct ExtentParams {
-  const double* xyz;
-  uint64_t count;
-  const uint8_t* excluded;   ///< may be null
-  unsigned long long* low;   ///< 3 ordered minima
-  unsigned long long* high;  ///< 3 ordered maxima
-};
-
-__global__ void extentKernel(ExtentParams p) {
-  double low[3] = {INFINITY, INFINITY, INFINITY}, high[3] = {-INFINITY, -INFINITY, -INFINITY};
-  for (uint64_t i = threadIndex(); i < p.count; i += uint64_t(gridDim.x) * blockDim.x) {
-    const double* point = p.xyz + 3 * i;
-    if ((p.excluded && p.excluded[i]) || !isFinitePoint(point)) continue;
-    for (int a = 0; a < 3; ++a) {
-      low[a] = fmin(low[a], point[a]);
-      high[a] = fmax(high[a], point[a]);
-    }
-  }
-  for (int a = 0; a < 3; ++a) {
-    for (int offset = 16; offset > 0; offset /= 2) {
-      low[a] = fmin(low[a], __shfl_down_sync(0xffffffffu, low[a], offset));
-      high[a] = fmax(high[a], __shfl_down_sync(0xffffffffu, high[a], offset));
-    }
-  }
-  if ((threadIdx.x & 31) == 0) {
-    for (int a = 0; a < 3; ++a) {
-      atomicMin(&p.low[a], orderedBits(low[a]));
-      atomicMax(&p.high[a], orderedBits(high[a]));
-    }
-  }
-}
 
 struct KeyParams {
   const double* xyz;
@@ -98,7 +40,7 @@ __global__ void cubeKeyKernel(KeyParams p) {
   if (i >= p.count) return;
   const double* point = p.xyz + 3 * i;
   p.indices[i] = uint32_t(i);
-  if (!isFinitePoint(point)) {
+  if (!takesPart(point, nullptr, i)) {
     p.keys[i] = kNoCube;
     atomicAdd(p.unusable, 1ull);
     return;
@@ -200,26 +142,6 @@ __global__ void neighbourCountKernel(CountParams p) {
 }
 
 }  // namespace
-
-DeviceExtent extentOnDevice(const DevicePoints& points, const uint8_t* excluded) {
-  DeviceBuffer<unsigned long long> bounds(6);
-  const unsigned long long start[6] = {~0ull, ~0ull, ~0ull, 0ull, 0ull, 0ull};
-  CUDA_CHECK(cudaMemcpy(bounds.data(), start, sizeof start, cudaMemcpyHostToDevice));
-  DeviceExtent extent{{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
-  if (points.count == 0) return extent;
-  const unsigned blocks = std::min<unsigned>(blocksFor(points.count), 4096);
-  extentKernel<<<blocks, kBlock>>>(
-      {points.xyz, points.count, excluded, bounds.data(), bounds.data() + 3});
-  CUDA_CHECK(cudaGetLastError());
-  unsigned long long found[6];
-  CUDA_CHECK(cudaMemcpy(found, bounds.data(), sizeof found, cudaMemcpyDeviceToHost));
-  // With no finite point counted, the bounds read back as the infinities each thread began with.
-  for (int a = 0; a < 3; ++a) {
-    extent.low[a] = fromOrderedBits(found[a]);
-    extent.high[a] = fromOrderedBits(found[3 + a]);
-  }
-  return extent;
-}
 
 uint64_t noiseWorkingBytes(uint64_t count) {
   // Keys and indices twice (the sort's two buffers), then the run flags, their sums, the cubes'
