@@ -420,6 +420,7 @@ void runBench(const BenchOptions& o) {
   std::map<std::string, double> prepareSeconds;
   std::map<std::string, uint64_t> residentBytes;
   std::string device;
+  std::vector<std::string> kernels;
   printHeader();
   for (const std::string& order : orders) {
     std::unique_ptr<Renderer> renderer;
@@ -433,6 +434,7 @@ void runBench(const BenchOptions& o) {
       continue;
     }
     device = renderer->backendName() + ": " + renderer->deviceDescription();
+    kernels = renderer->kernelStatistics();
     const auto start = std::chrono::steady_clock::now();
     // The scene lives while the order is measured: its set is what every row draws.
     // With filters the set is laid out here, keeping its source order for the filter data.
@@ -462,6 +464,8 @@ void runBench(const BenchOptions& o) {
         order.c_str(), seconds,
         double(residentBytes[order]) / std::max<uint64_t>(1, o.scene.pointCount));
   }
+  // What decides how many workgroups a multiprocessor holds at once, where the driver tells.
+  for (const std::string& kernel : kernels) std::printf("kernel %s\n", kernel.c_str());
   if (!o.json.empty()) {
     writeJson(o.json, o, device, o.scene.pointCount, results, prepareSeconds, residentBytes);
   }

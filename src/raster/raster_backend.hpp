@@ -86,6 +86,9 @@ class RasterBackend {
   /// True where the pool and the frames live on a GPU (not the CPU backend, not a software
   /// Vulkan device): what the default point budget and stream memory go by.
   virtual bool onGpu() const { return false; }
+  /// One line per compiled kernel with the resources its driver reports (registers, shared
+  /// memory), where the backend can ask (Renderer::kernelStatistics).
+  virtual std::vector<std::string> kernelStatistics() const { return {}; }
 
   /// Grows the pool to at least `points` point slots and `batches` batch slots, keeping what it
   /// holds; new point slots hold non-finite points and new batch slots no points. Throws

@@ -98,6 +98,10 @@ bool Renderer::onGpu() const {
   return backend_->onGpu();
 }
 
+std::vector<std::string> Renderer::kernelStatistics() const {
+  return backend_->kernelStatistics();
+}
+
 ExportedImageMemory Renderer::exportImageMemory(int width, int height) {
   if (width <= 0 || height <= 0) throw InputError("exported frames need a positive size");
   return backend_->exportImageMemory(width, height);

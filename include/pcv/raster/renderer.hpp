@@ -219,6 +219,10 @@ class Renderer {
   std::string deviceDescription() const;
   /// True where the points and frames live on a GPU (cuda, vulkan on a hardware device).
   bool onGpu() const;
+  /// The compiled kernels' resource use as the driver reports it, one line per kernel
+  /// ("compact_raster_plain: Register Count 40, ..."); empty where the backend or driver cannot
+  /// tell (Vulkan with VK_KHR_pipeline_executable_properties can).
+  std::vector<std::string> kernelStatistics() const;
   /// Allocates memory for width x height RGBA8 frames (row 0 at the bottom) that another API
   /// can import, replacing what was exported before; frames drawn with a MemorySpace::Exported
   /// target go there, finished when render() returns. Throws UnavailableError where the backend

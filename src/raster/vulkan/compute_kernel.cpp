@@ -1,13 +1,15 @@
 #include "compute_kernel.hpp"
 
 #include <string>
+#include <vector>
 
 #include "vulkan_context.hpp"
 
 namespace pcv::vk {
 
-ComputeKernel::ComputeKernel(VkDevice device, std::span<const uint32_t> spirv, const char* name)
-    : device_(device) {
+ComputeKernel::ComputeKernel(VkDevice device, std::span<const uint32_t> spirv, const char* name,
+                             bool captureStatistics)
+    : device_(device), name_(name), statistics_(captureStatistics) {
   const std::string what = std::string("to load the shader ") + name;
   const VkShaderModuleCreateInfo moduleInfo{.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
                                             .codeSize = spirv.size_bytes(),
@@ -24,6 +26,9 @@ ComputeKernel::ComputeKernel(VkDevice device, std::span<const uint32_t> spirv, c
   if (result == VK_SUCCESS) {
     const VkComputePipelineCreateInfo pipelineInfo{
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .flags = captureStatistics
+                     ? VkPipelineCreateFlags(VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR)
+                     : 0u,
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                   .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                   .module = module_,
@@ -43,6 +48,50 @@ ComputeKernel::~ComputeKernel() {
   vkDestroyPipeline(device_, pipeline_, nullptr);
   vkDestroyPipelineLayout(device_, layout_, nullptr);
   vkDestroyShaderModule(device_, module_, nullptr);
+}
+
+std::string ComputeKernel::statistics() const {
+  if (!statistics_) return {};
+  const auto properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+      vkGetDeviceProcAddr(device_, "vkGetPipelineExecutablePropertiesKHR"));
+  const auto statistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+      vkGetDeviceProcAddr(device_, "vkGetPipelineExecutableStatisticsKHR"));
+  if (!properties || !statistics) return {};
+  const VkPipelineInfoKHR pipelineInfo{.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR,
+                                       .pipeline = pipeline_};
+  uint32_t executables = 0;
+  if (properties(device_, &pipelineInfo, &executables, nullptr) != VK_SUCCESS) return {};
+  std::string out = name_ + ":";
+  for (uint32_t e = 0; e < executables; ++e) {
+    const VkPipelineExecutableInfoKHR executable{
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR,
+        .pipeline = pipeline_,
+        .executableIndex = e};
+    uint32_t count = 0;
+    if (statistics(device_, &executable, &count, nullptr) != VK_SUCCESS) continue;
+    std::vector<VkPipelineExecutableStatisticKHR> values(
+        count, {.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    if (statistics(device_, &executable, &count, values.data()) != VK_SUCCESS) continue;
+    for (const VkPipelineExecutableStatisticKHR& v : values) {
+      std::string value;
+      switch (v.format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+          value = v.value.b32 ? "yes" : "no";
+          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+          value = std::to_string(v.value.i64);
+          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+          value = std::to_string(v.value.u64);
+          break;
+        default:
+          value = std::to_string(v.value.f64);
+          break;
+      }
+      out.append(out.back() == ':' ? " " : ", ").append(v.name).append(" ").append(value);
+    }
+  }
+  return out;
 }
 
 void ComputeKernel::bind(VkCommandBuffer commands, VkDeviceAddress params) const {

@@ -7,12 +7,17 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <vector>
 
 namespace pcv::vk {
 
 class ComputeKernel {
  public:
-  ComputeKernel(VkDevice device, std::span<const uint32_t> spirv, const char* name);
+  /// With `captureStatistics` (the device offers VK_KHR_pipeline_executable_properties) the
+  /// driver keeps the compiled pipeline's statistics for statistics().
+  ComputeKernel(VkDevice device, std::span<const uint32_t> spirv, const char* name,
+                bool captureStatistics = false);
   ~ComputeKernel();
   ComputeKernel(const ComputeKernel&) = delete;
   ComputeKernel& operator=(const ComputeKernel&) = delete;
@@ -24,10 +29,16 @@ class ComputeKernel {
   void recordPerPixel(VkCommandBuffer commands, VkDeviceAddress params, int width,
                       int height) const;
 
+  /// "NAME: STATISTIC VALUE, ..." as the driver reports the compiled pipeline (registers,
+  /// shared memory, ...); empty where it was not asked to capture them.
+  std::string statistics() const;
+
  private:
   void bind(VkCommandBuffer commands, VkDeviceAddress params) const;
 
   VkDevice device_;
+  std::string name_;
+  bool statistics_ = false;
   VkShaderModule module_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;

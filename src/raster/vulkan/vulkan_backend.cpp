@@ -34,6 +34,9 @@ static_assert(sizeof(ClassChangeParams) == 2 * 32 * 8 + 5 * 8 + 4 * 4);
 using vk::ComputeKernel;
 using vk::VulkanBuffer;
 
+/// Workgroups compact_raster.comp draws each batch with (its kGroupsPerBatch).
+constexpr uint64_t kRasterGroupsPerBatch = 2;
+
 /// Timestamps a frame writes at most: one before the first stage and one after each.
 constexpr uint32_t kMaxStamps = 8;
 
@@ -106,17 +109,19 @@ class VulkanBackend final : public RasterBackend {
         pool_(*context_, storage == PointStorage::CompactAndPoints, slicePoints),
         stamps_(*context_),
         emulatedFma_(needsEmulatedFma(*context_)),
-        compactRaster_(context_->device(), vk::spirv::compactRaster(emulatedFma_),
-                       "compact_raster"),
+        statistics_(context_->reportsPipelineStatistics()),
+        compactRaster_(context_->device(), vk::spirv::compactRaster(emulatedFma_), "compact_raster",
+                       statistics_),
         compactRasterPlain_(context_->device(), vk::spirv::compactRasterPlain(emulatedFma_),
-                            "compact_raster_plain"),
-        resolve_(context_->device(), vk::spirv::resolve(emulatedFma_), "resolve"),
-        splatDepth_(context_->device(), vk::spirv::splatDepth(emulatedFma_), "splat_depth"),
+                            "compact_raster_plain", statistics_),
+        resolve_(context_->device(), vk::spirv::resolve(emulatedFma_), "resolve", statistics_),
+        splatDepth_(context_->device(), vk::spirv::splatDepth(emulatedFma_), "splat_depth",
+                    statistics_),
         splatAccumulate_(context_->device(), vk::spirv::splatAccumulate(emulatedFma_),
-                         "splat_accumulate"),
-        fill_(context_->device(), vk::spirv::fillHoles(emulatedFma_), "fill"),
-        qualityShade_(context_->device(), vk::spirv::qualityShade(emulatedFma_),
-                      "quality_shade"),
+                         "splat_accumulate", statistics_),
+        fill_(context_->device(), vk::spirv::fillHoles(emulatedFma_), "fill", statistics_),
+        qualityShade_(context_->device(), vk::spirv::qualityShade(emulatedFma_), "quality_shade",
+                      statistics_),
         classChanges_(context_->device(), vk::spirv::classChanges(), "class_changes") {}
 
   std::string name() const override { return "vulkan"; }
@@ -125,6 +130,14 @@ class VulkanBackend final : public RasterBackend {
            (emulatedFma_ ? ", fused multiply-add emulated" : "") + ")";
   }
   bool onGpu() const override { return !context_->info().software; }
+  std::vector<std::string> kernelStatistics() const override {
+    std::vector<std::string> lines;
+    for (const ComputeKernel* kernel : {&compactRaster_, &compactRasterPlain_, &resolve_,
+                                        &splatDepth_, &splatAccumulate_, &fill_, &qualityShade_}) {
+      if (std::string line = kernel->statistics(); !line.empty()) lines.push_back(line);
+    }
+    return lines;
+  }
   bool implements(RasterMethod method) const override { return method == RasterMethod::Compact; }
   void setTimeStages(bool perStage) override { timeStages_ = perStage; }
 
@@ -408,7 +421,8 @@ class VulkanBackend final : public RasterBackend {
     if (f.pipeline != DrawPipeline::Quality) {
       // Most frames clip nothing and filter nothing: the raster without those tests.
       const bool plain = f.clip.active == 0u && f.filter.active == 0u;
-      (plain ? compactRasterPlain_ : compactRaster_).recordPerItem(commands, params, batchCount_);
+      (plain ? compactRasterPlain_ : compactRaster_)
+          .recordPerItem(commands, params, batchCount_ * kRasterGroupsPerBatch);
       vk::computeBarrier(commands);
       stamps_.mark(commands, "raster");
       return;
@@ -427,6 +441,7 @@ class VulkanBackend final : public RasterBackend {
   mutable vk::VulkanPointPool pool_;  // downloads stage through it
   StageStamps stamps_;
   bool emulatedFma_;
+  bool statistics_;  // the driver keeps the frame kernels' statistics (kernelStatistics)
   ComputeKernel compactRaster_, compactRasterPlain_, resolve_, splatDepth_, splatAccumulate_, fill_, qualityShade_;
   ComputeKernel classChanges_;
   FrameBuffers frame_;

@@ -178,6 +178,17 @@ VulkanContext::VulkanContext(const std::string& choice, bool allowSoftware) {
     // Frames the viewer's GL imports (Renderer::exportImageMemory).
     externalMemoryFd_ = deviceExtensionPresent(physical_, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
     if (externalMemoryFd_) extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+    // The compiled shaders' resource use, which `pcv bench` reports to explain their speed.
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executableInfo{
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+        .pipelineExecutableInfo = VK_TRUE};
+    pipelineStatistics_ =
+        deviceExtensionPresent(physical_, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    if (pipelineStatistics_) {
+      extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+      executableInfo.pNext = features12.pNext;
+      features12.pNext = &executableInfo;
+    }
     const VkDeviceCreateInfo deviceInfo{.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
                                         .pNext = &features,
                                         .queueCreateInfoCount = 1,

@@ -37,6 +37,10 @@ class VulkanContext {
   bool hasExternalMemoryFd() const { return externalMemoryFd_; }
   /// Whether shaders may use 64-bit floats (enabled where the device has them).
   bool hasFloat64() const { return float64_; }
+  /// Whether the driver reports its compiled pipelines' statistics (registers, shared memory:
+  /// what decides how many workgroups a multiprocessor holds),
+  /// VK_KHR_pipeline_executable_properties.
+  bool reportsPipelineStatistics() const { return pipelineStatistics_; }
   /// The largest single allocation the driver allows (maxMemoryAllocationSize).
   uint64_t maxAllocationBytes() const { return maxAllocationBytes_; }
 
@@ -71,6 +75,7 @@ class VulkanContext {
   uint64_t maxAllocationBytes_ = 0;
   bool float64_ = false;
   bool externalMemoryFd_ = false;
+  bool pipelineStatistics_ = false;
 };
 
 /// The instance a context or a device listing uses (validation as the environment asks).
