@@ -8,11 +8,41 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <iterator>
 
 #include "pcv/core/error.hpp"
+#include "pcv/session/edit_log.hpp"
+#include "pcv/session/selection_export.hpp"
 
 namespace pcv {
+namespace {
+
+/// Where showing the edits `after` instead of `before` may change points: the regions of the
+/// edits past the two lists' common start (edits told apart by their log text), or everywhere
+/// where one of them has no region.
+std::function<bool(const Box3d&)> regionOfChanges(std::span<const PointEdit> before,
+                                                  std::span<const PointEdit> after) {
+  size_t common = 0;
+  while (common < before.size() && common < after.size() &&
+         editLogText(before.subspan(common, 1)) == editLogText(after.subspan(common, 1))) {
+    ++common;
+  }
+  std::vector<RegionTest> regions;
+  for (const std::span<const PointEdit> list : {before, after}) {
+    for (const PointEdit& edit : list.subspan(common)) {
+      RegionTest region = selectionRegionTest(edit.selection);
+      if (!region) return [](const Box3d&) { return true; };
+      regions.push_back(std::move(region));
+    }
+  }
+  return [regions](const Box3d& box) {
+    return std::any_of(regions.begin(), regions.end(),
+                       [&](const RegionTest& region) { return region(box); });
+  };
+}
+
+}  // namespace
 
 SceneModel::SceneModel(Renderer& renderer, const DemoCylinders& demo,
                        const ColoringOptions& coloring, const StreamLimits& limits,
@@ -268,6 +298,15 @@ void SceneModel::setHighlight(std::optional<PointSelection> selection) {
   if (!colored.showChangedPoints(colored.setHighlight(std::move(selection)))) showFilesAsTheyAre();
 }
 
+void SceneModel::showEditsInStream(std::span<const PointEdit> before) {
+  if (!parts_.stream) return;
+  try {
+    parts_.stream->setEdits(edits_, regionOfChanges(before, edits_));
+  } catch (const InputError&) {
+    parts_.stream->setEdits(edits_, [](const Box3d&) { return true; });  // everywhere
+  }
+}
+
 void SceneModel::pushEdit(PointEdit edit) {
   ++editsVersion_;
   ColoredCloud& colored = parts_.inCore.colored();
@@ -284,7 +323,7 @@ void SceneModel::pushEdit(PointEdit edit) {
   const bool classesOnly =
       edit.action == EditAction::SetClass || edit.action == EditAction::Classify;
   edits_.push_back(std::move(edit));
-  reopenStream();
+  showEditsInStream({edits_.data(), edits_.size() - 1});
   // A class change draws its own points again, and those the highlight left; a delete or a
   // restore changes which points the set holds: laid out again.
   if (classesOnly) {
@@ -307,7 +346,7 @@ void SceneModel::editsSaved() {
 }
 
 void SceneModel::setEdits(std::vector<PointEdit> edits) {
-  edits_ = std::move(edits);
+  const std::vector<PointEdit> before = std::exchange(edits_, std::move(edits));
   ++editsVersion_;
   parts_.inCore.colored().setHighlight(std::nullopt);  // the selection shown was acted on
   try {
@@ -316,7 +355,7 @@ void SceneModel::setEdits(std::vector<PointEdit> edits) {
     report_.fail(std::string("cannot show the edits: ") + error.what());
     edits_.clear();
   }
-  reopenStream();
+  showEditsInStream(before);
   showFilesAsTheyAre();
 }
 

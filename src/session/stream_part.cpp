@@ -22,17 +22,20 @@ StreamPart::StreamPart(const ScenePlan& plan, const ReadOptions& read, Renderer&
     report.say("streaming " + std::to_string(tiles_->tiles.size()) + " tiles (" +
                countText(tiles_->pointCount) + " points) of " + path_ + " as one forest");
     if (!forest_) forest_ = openTileForest(*tiles_, {.read = read});
-    cloud_ = std::make_unique<StreamedCloud>(
-        std::make_shared<const EditedNodeSource>(forest_, edits), renderer, options);
+    unedited_ = forest_;
   } else {
     path_ = plan.files[0];
     report.say("streaming " + path_);
     file_ = std::make_shared<const CopcFile>(path_, read);
-    cloud_ =
-        std::make_unique<StreamedCloud>(std::make_shared<const EditedNodeSource>(
-                                            std::make_shared<const CopcNodeSource>(file_), edits),
-                                        renderer, options);
+    unedited_ = std::make_shared<const CopcNodeSource>(file_);
   }
+  cloud_ = std::make_unique<StreamedCloud>(
+      std::make_shared<const EditedNodeSource>(unedited_, edits), renderer, options);
+}
+
+void StreamPart::setEdits(const std::vector<PointEdit>& edits,
+                          const std::function<bool(const Box3d&)>& changed) {
+  cloud_->replaceSource(std::make_shared<const EditedNodeSource>(unedited_, edits), changed);
 }
 
 uint64_t StreamPart::pointCount() const {

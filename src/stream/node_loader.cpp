@@ -70,6 +70,18 @@ std::vector<DecodedNode> NodeLoader::take(uint64_t maxPoints) {
   return taken;
 }
 
+void NodeLoader::setSource(std::shared_ptr<const NodeSource> source) {
+  {
+    const std::lock_guard lock(mutex_);
+    source_ = std::move(source);
+    ++sourceGeneration_;
+    for (const DecodedNode& decoded : ready_) bytesHeld_ -= decoded.set.hostBytes();
+    ready_.clear();
+    readyNodes_.clear();
+  }
+  wake_.notify_all();  // room in the budget again
+}
+
 bool NodeLoader::pending(uint32_t node) const {
   const std::lock_guard lock(mutex_);
   return inFlight_.contains(node) || readyNodes_.contains(node) ||
@@ -115,12 +127,15 @@ void NodeLoader::run() {
     for (size_t i = 0; i < queue_.size() && soon.size() < kPrefetchNodes; ++i) {
       soon.push_back(queue_[i].node);
     }
+    // The source as it is now: another may be set while this node decodes (setSource).
+    const std::shared_ptr<const NodeSource> source = source_;
+    const uint64_t generation = sourceGeneration_;
     lock.unlock();
-    source_->prefetchNodes(soon);
-    DecodedNode decoded{.node = node, .standIn = source_->readsOnDemand(node)};
+    source->prefetchNodes(soon);
+    DecodedNode decoded{.node = node, .standIn = source->readsOnDemand(node)};
     std::string error;
     try {
-      const PointCloud cloud = source_->decodeNode(node);
+      const PointCloud cloud = source->decodeNode(node);
       UninitializedVector<Point> points;
       coloredPoints(cloud, coloring_, points);
       // Laid out here, not on the frame thread: the sort and the packing of a node of 100 000
@@ -136,6 +151,10 @@ void NodeLoader::run() {
     }
     lock.lock();
     inFlight_.erase(node);
+    if (generation != sourceGeneration_) {  // decoded from a source replaced meanwhile
+      bytesHeld_ -= bytes;
+      continue;
+    }
     if (!error.empty()) {
       bytesHeld_ -= bytes;
       failed_.insert(node);

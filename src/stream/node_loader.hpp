@@ -68,6 +68,10 @@ class NodeLoader {
   void want(const std::vector<WantedNode>& nodes);
   /// Laid-out nodes, at most `maxPoints` points of them (at least one node when any is ready).
   std::vector<DecodedNode> take(uint64_t maxPoints);
+  /// Decodes from `source` from now on (the same forest, other points: edits made): nodes
+  /// decoded from the old source and not yet taken are dropped, and those being decoded are
+  /// dropped when they finish, so take() never gives a node of the old source after this.
+  void setSource(std::shared_ptr<const NodeSource> source);
   /// Whether `node` is queued, being decoded or waiting to be taken.
   bool pending(uint32_t node) const;
   /// Nodes queued, being decoded or waiting.
@@ -81,7 +85,8 @@ class NodeLoader {
  private:
   void run();
 
-  const std::shared_ptr<const NodeSource> source_;
+  std::shared_ptr<const NodeSource> source_;  // guarded
+  uint64_t sourceGeneration_ = 0;             // guarded: sources set so far
   const ColoringOptions coloring_;
   const NodeLayout layout_;
   const uint64_t hostBudgetBytes_;

@@ -172,6 +172,22 @@ const std::string* StreamedCloud::nodeError(size_t node) const {
   return found == failed_.end() ? nullptr : &found->second;
 }
 
+void StreamedCloud::replaceSource(std::shared_ptr<const NodeSource> source,
+                                  const std::function<bool(const Box3d&)>& changed) {
+  source_ = std::move(source);
+  loader_->setSource(source_);
+  for (uint32_t node : std::vector<uint32_t>(residentNodes_)) {
+    Resident& resident = *resident_[node];
+    // A stand-in holds none of the source's points: its tree's growth replaces it anyway.
+    if (resident.standIn || !changed(tree_.node(node).bounds)) continue;
+    if (resident.lastFrame == frame_) {
+      resident.stale = true;  // drawn until its new points come (addDecoded)
+    } else {
+      evict(node);
+    }
+  }
+}
+
 void StreamedCloud::setPointBudget(uint64_t points) {
   options_.pointBudget = std::clamp(points, rootPoints_, maxPointBudget_);
 }
@@ -233,7 +249,12 @@ void StreamedCloud::addDecoded() {
     DecodedNode& decoded = next.front();
     const uint64_t count = decoded.set.pointCount();
     added += std::max<uint64_t>(count, 1);
-    if (resident_[decoded.node]) continue;
+    if (resident_[decoded.node]) {
+      if (!resident_[decoded.node]->stale) continue;
+      // The node's points from the source as it is now replace the stale ones, in the same
+      // frame: never a frame without the node.
+      evict(decoded.node);
+    }
     // A stand-in whose data was read meanwhile: the node's own points come next.
     if (decoded.standIn && !source_->readsOnDemand(decoded.node)) continue;
     bool repacked = false;
@@ -282,7 +303,10 @@ std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx,
   for (uint32_t node : wanted_) {
     const uint64_t points = tree_.node(node).pointCount;
     // A stand-in stays until its tree grows in (which lets it go): it is not asked for again.
-    if (!resident_[node] && points > 0) missing.push_back({.node = node, .points = points});
+    // A stale node is asked for again while it is drawn.
+    if ((!resident_[node] || resident_[node]->stale) && points > 0) {
+      missing.push_back({.node = node, .points = points});
+    }
   }
   loader_->want(missing);
   std::vector<PointSetId> sets;

@@ -1,7 +1,8 @@
 // Edits shown on a scene before they are saved: a COPC file streamed and a LAS file read whole
 // beside it lose exactly the points an edit deletes (as many as the save would withhold), the
-// stream's nodes decoded again with the edit applied; no edits give every point back; a filter
-// over an attribute the points lack is an error said, not shown.
+// stream's nodes decoded again with the edit applied and swapped in (the stream not reopened); no
+// edits give every point back; a filter over an attribute the points lack is an error said, not
+// shown.
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -52,9 +53,16 @@ TEST(SceneEdits, DeletedPointsLeaveTheStreamAndTheFilesAndComeBackWithoutEdits) 
   ASSERT_GT(streamDeleted, 1000u);
   ASSERT_GT(fileDeleted, 100u);
 
+  const StreamPart* stream = s.scene.parts().stream.get();
   s.scene.setEdits(edits);
+  // The stream is not opened again: its next frame still draws every node, each as it was
+  // until its edited points replace it.
+  EXPECT_EQ(s.scene.parts().stream.get(), stream);
+  s.scene.updateStream(s.camera, kViewPx, kViewPx);
+  EXPECT_EQ(s.streamedDrawn(), 20'000u);
   s.settle();
   EXPECT_TRUE(s.errors.take().empty());
+  EXPECT_EQ(s.scene.parts().stream.get(), stream);
   EXPECT_EQ(s.streamedDrawn(), 20'000u - streamDeleted);
   EXPECT_EQ(s.inCoreDrawn(), 40u * 40u - fileDeleted);
   EXPECT_EQ(s.scene.edits().size(), 1u);

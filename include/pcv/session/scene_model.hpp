@@ -11,6 +11,7 @@
 #include <future>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -103,8 +104,10 @@ class SceneModel {
   /// Recolours the files (a stream opens again); an attribute they lack: rgb, with an error.
   void setColoring(const ColoringOptions& coloring);
   /// Shows the points as `edits` change them (in order, from the classes and flags the files
-  /// hold): the files read whole are laid out again, a stream opens again with every node edited
-  /// as it is decoded; withheld points are never drawn. Files read later get them too; a scene
+  /// hold): the files read whole are laid out again; a stream's resident nodes that the changed
+  /// edits may reach are decoded again with every edit applied, each drawn as it was until
+  /// its new points replace it (nodes decoded later get the edits too); withheld points are
+  /// never drawn. Files read later get them too; a scene
   /// that replaces this one starts without. An edit whose filter reads an attribute the points
   /// lack is an error said through the report, and the edits are not shown. The highlight
   /// (setHighlight) is cleared.
@@ -151,6 +154,9 @@ class SceneModel {
   /// Opens the stream again from its plan (coloured, edited as asked now), the view kept; with
   /// `readAgain` its files' hierarchies are read again (they were rewritten), not reused.
   void reopenStream(bool readAgain = false);
+  /// Shows edits_ in the stream, its nodes that the edits since `before` may reach decoded
+  /// again and swapped in when ready (the view stays drawn: the stream is not opened again).
+  void showEditsInStream(std::span<const PointEdit> before);
   /// Shows the files read whole with their points' classes and flags as they are now.
   void showFilesAsTheyAre();
   void backToCylinders();  // when the viewer started on them and nothing else is shown

@@ -8,6 +8,7 @@
 #include "pcv/session/point_edits.hpp"
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,6 +43,12 @@ class StreamPart {
              const StreamingOptions& options, const SessionReport& report = {},
              std::shared_ptr<const ForestNodeSource> forest = nullptr,
              const std::vector<PointEdit>& edits = {});
+
+  /// Shows `edits` (all made so far) from now on without opening the stream again: the
+  /// resident nodes whose cube `changed` may meet are decoded again with them and replace
+  /// their old points when ready (StreamedCloud::replaceSource); the others stay.
+  void setEdits(const std::vector<PointEdit>& edits,
+                const std::function<bool(const Box3d&)>& changed);
 
   /// Chooses the nodes a width x height frame through `camera` draws, and takes what the
   /// decoders finished. Never waits for a decode.
@@ -86,6 +93,7 @@ class StreamPart {
   std::shared_ptr<const CopcFile> file_;            // a COPC file, or
   std::shared_ptr<const TileSet> tiles_;            // a dataset: its tiles
   std::shared_ptr<const ForestNodeSource> forest_;  // and their forest
+  std::shared_ptr<const NodeSource> unedited_;      // the file's or the forest's nodes
   std::unique_ptr<StreamedCloud> cloud_;
   std::vector<PointSetId> frameSets_;
   StreamRates rates_;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -86,6 +87,13 @@ class StreamedCloud {
   /// One frame's work for a width x height view through `camera`; returns the sets to draw,
   /// parents before children.
   std::vector<PointSetId> update(const Camera& camera, int widthPx, int heightPx);
+  /// Decodes from `source` from now on: the same forest with other points (edits made, as
+  /// EditedNodeSource gives them). The resident nodes whose cube `changed` says the change may
+  /// reach are decoded again: those the last frame drew stay drawn until their new points
+  /// replace them (no frame shows a hole or the stream collapsing to its roots), the others
+  /// go. Nodes it does not reach stay as they are.
+  void replaceSource(std::shared_ptr<const NodeSource> source,
+                     const std::function<bool(const Box3d&)>& changed);
   /// Every node the last frame wanted is resident (or failed), and none is pending.
   bool converged() const;
   /// Removes the resident nodes the last frame did not want, so the renderer holds exactly the
@@ -130,6 +138,9 @@ class StreamedCloud {
     /// A stand-in for data not read yet (a tile's density from a dataset's index): drawn, but
     /// the node is not done, and its tree's growth replaces it.
     bool standIn = false;
+    /// Points of a source replaced since (replaceSource): drawn until the node's new points
+    /// replace them, but the node is not done.
+    bool stale = false;
   };
   /// Takes in the trees the source grew since the last frame (tiles read on demand).
   void growTrees();
@@ -137,8 +148,10 @@ class StreamedCloud {
   /// Moves the loader's failures into errors_ and failed_.
   void takeFailures();
   void makeResident(uint32_t node, PointSetId set, uint64_t points, bool standIn = false);
-  /// Resident with its own points, not a stand-in.
-  bool drawnForReal(size_t node) const { return resident_[node] && !resident_[node]->standIn; }
+  /// Resident with its own points, not a stand-in, from the source as it is now.
+  bool drawnForReal(size_t node) const {
+    return resident_[node] && !resident_[node]->standIn && !resident_[node]->stale;
+  }
   bool evictOneNotIn(const std::vector<bool>& wanted);
   void evict(size_t node);
   void repack();
