@@ -2,10 +2,13 @@
 // a time on all cores, with the header fields and the VLRs a copy of the file should keep.
 #include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <string>
 
 #include "las_header.hpp"
 #include "laz/laz_records.hpp"
 #include "common/mapped_file.hpp"
+#include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
 #include "pcv/io/copc_hierarchy.hpp"
 #include "pcv/io/point_records.hpp"
@@ -125,6 +128,23 @@ class LasFileRecords : public PointRecordStream {
       return count;
     }
     return nextChunks(maxPoints, records);
+  }
+
+  /// Plain LAS records lie at known offsets; LAZ chunks decode only in order here.
+  bool randomAccess() const override { return !laz_; }
+
+  void readAt(uint64_t first, uint64_t count, uint8_t* into) const override {
+    if (laz_) PointRecordStream::readAt(first, count, into);
+    if (first > pointCount_ || count > pointCount_ - first) {
+      throw Error(context_.file + ": records " + std::to_string(first) + "-" +
+                  std::to_string(first + count) + " asked of " + std::to_string(pointCount_));
+    }
+    const uint64_t start = header_.pointsOffset + first * header_.recordLength;
+    const uint64_t bytes = count * header_.recordLength;
+    std::memcpy(into, file_.data() + start, bytes);
+    // Read once: this process's copies of the range's own pages go, as next() lets go of the
+    // batch before, so a file larger than memory stays readable this way too.
+    file_.dropPages(start, start + bytes);
   }
 
  private:
