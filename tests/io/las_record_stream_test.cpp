@@ -215,6 +215,25 @@ TEST(PointRecordStream, RangesReadAnywhereGiveWhatNextGives) {
   }
 }
 
+TEST(PointRecordStream, RangesReadInTurnKeepLittleOfTheFileResident) {
+  TempDir dir;
+  constexpr uint64_t kPoints = 2'000'000;  // 72 MB of LAS records
+  constexpr uint64_t kRange = 7'777;       // ranges smaller than what is given back at a time
+  constexpr uint64_t kMostGrowth = uint64_t(12) << 20;
+  const std::filesystem::path path = dir.file("ranges.las");
+  writeCylinders(path, kPoints, LasCompression::None);
+  const std::unique_ptr<PointRecordStream> stream = openLasRecords(path);
+  const uint64_t before = residentFileBytes();
+  uint64_t mostGrowth = 0;
+  std::vector<uint8_t> buffer(kRange * stream->format().recordLength);
+  for (uint64_t first = 0; first < kPoints; first += kRange) {
+    stream->readAt(first, std::min(kRange, kPoints - first), buffer.data());
+    const uint64_t now = residentFileBytes();
+    mostGrowth = std::max(mostGrowth, now > before ? now - before : 0);
+  }
+  EXPECT_LT(mostGrowth, kMostGrowth) << "of a " << std::filesystem::file_size(path) << "-byte file";
+}
+
 std::vector<uint8_t> fileBytes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

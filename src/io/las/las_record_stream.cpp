@@ -62,6 +62,9 @@ LasWriteFormat formatOf(const io::LasHeader& header, std::span<const uint8_t> fi
   return f;
 }
 
+/// Bytes of a file's mapping that readAt() gives back at a time.
+constexpr uint64_t kDropBlockBytes = uint64_t(1) << 20;
+
 class LasFileRecords : public PointRecordStream {
  public:
   LasFileRecords(const std::filesystem::path& path, const RegionTest& region)
@@ -142,9 +145,14 @@ class LasFileRecords : public PointRecordStream {
     const uint64_t start = header_.pointsOffset + first * header_.recordLength;
     const uint64_t bytes = count * header_.recordLength;
     std::memcpy(into, file_.data() + start, bytes);
-    // Read once: this process's copies of the range's own pages go, as next() lets go of the
-    // batch before, so a file larger than memory stays readable this way too.
-    file_.dropPages(start, start + bytes);
+    // Read once: this process's copies of the pages read go, as next() lets go of the batch
+    // before, so a file larger than memory stays readable this way too. Whole blocks at a
+    // time, each by the read of its last byte, so that small reads do not each cost a call (and
+    // the other threads a TLB flush); a page dropped while a neighbouring range still reads it
+    // is read again from the page cache.
+    const uint64_t dropFrom = start / kDropBlockBytes * kDropBlockBytes;
+    const uint64_t dropTo = (start + bytes) / kDropBlockBytes * kDropBlockBytes;
+    if (dropTo > dropFrom) file_.dropPages(dropFrom, dropTo);
   }
 
  private:

@@ -47,27 +47,23 @@ class ReformattedRecords : public PointRecordStream {
   bool randomAccess() const override { return source_->randomAccess(); }
 
   void readAt(uint64_t first, uint64_t count, uint8_t* into) const override {
-    // The source's records go into the front of `into` when they are no longer than the
-    // target's, and each record is re-encoded from the back, so none is overwritten before it
-    // is read; longer ones need a buffer of their own.
+    // The source's records a part at a time into a buffer small enough to stay in the cache,
+    // each part re-encoded from there: the copy costs little beside reading them in place.
+    uint8_t in[kScratchBytes];
     const uint64_t fromLength = source_->format().recordLength;
-    if (fromLength <= format_.recordLength) {
-      source_->readAt(first, count, into);
-      for (uint64_t i = count; i-- > 0;) {
-        uint8_t record[kMaxRecordBytes];
-        std::memcpy(record, into + i * fromLength, fromLength);
-        reformat(record, 1, into + i * format_.recordLength);
-      }
-      return;
+    const uint64_t perRead = kScratchBytes / fromLength;
+    for (uint64_t done = 0; done < count;) {
+      const uint64_t n = std::min(perRead, count - done);
+      source_->readAt(first + done, n, in);
+      reformat(in, n, into + done * format_.recordLength);
+      done += n;
     }
-    std::vector<uint8_t> in(count * fromLength);
-    source_->readAt(first, count, in.data());
-    reformat(in.data(), count, into);
   }
 
  private:
-  /// Longest LAS record: a 16-bit record length.
-  static constexpr size_t kMaxRecordBytes = 65535;
+  /// Bytes of the buffer readAt() reads the source's records into, on the stack: at least one
+  /// record of the longest (a 16-bit record length).
+  static constexpr uint64_t kScratchBytes = 65536;
 
   /// `count` of the source's records at `in` re-encoded into `out`; `in` and `out` do not
   /// overlap.
