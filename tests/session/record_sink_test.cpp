@@ -180,6 +180,19 @@ TEST(RecordSink, RangesMakeTheBatchesFileOfMergedReencodedAndClassifiedFiles) {
                      "classified");
 }
 
+TEST(RecordSink, RangesMakeTheBatchesFileOfAnEmptyInputAndCountTheProgress) {
+  TempDir dir;
+  const std::string empty =
+      writeRandomLas(dir.file("empty.las"), 6, 0, glm::dvec3(0.0), 1).string();
+  EXPECT_EQ(expectSameBothWays(pointFileRecords({empty}), dir, "empty").points, 0u);
+  const std::string input =
+      writeRandomLas(dir.file("in.las"), 1, kPoints, glm::dvec3(0.0), 2).string();
+  CopcWriteProgress progress;
+  writePointRecords(pointFileRecords({input}), dir.file("progress.las"), {}, &progress);
+  EXPECT_EQ(progress.pointsTotal, kPoints);
+  EXPECT_EQ(progress.pointsWritten, kPoints);
+}
+
 TEST(RecordSink, AnInputGrownSinceItsClassesWereFoundIsAnErrorAndLeavesNothing) {
   TempDir dir;
   const std::string input =
