@@ -18,6 +18,7 @@
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
 #include "pcv/io/las_writer.hpp"
+#include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/io/record_classes.hpp"
 #include "pcv/io/point_records.hpp"
 #include "pcv/demo/cylinder_producer.hpp"
@@ -179,7 +180,7 @@ TEST(PointRecordStream, RangesReadAnywhereGiveWhatNextGives) {
   writeCylinders(laz, kPoints, LasCompression::Laz);
   EXPECT_FALSE(openLasRecords(laz)->randomAccess()) << "LAZ chunks decode in order";
   // A file's records; two files one after the other; records moved to another grid, into
-  // longer and shorter records; and with their classes rewritten.
+  // longer and shorter records; with their classes rewritten; a cloud in memory made records.
   LasWriteFormat otherGrid = openLasRecords(las)->format();
   otherGrid.offset += glm::dvec3(0.5, -0.25, 1.0);
   LasWriteFormat longer = otherGrid, shorter = otherGrid;
@@ -204,6 +205,7 @@ TEST(PointRecordStream, RangesReadAnywhereGiveWhatNextGives) {
           {"longer", [&] { return reformatRecords(twoFiles(), longer); }},
           {"shorter", [&] { return reformatRecords(openLasRecords(las), shorter); }},
           {"classes", [&] { return reclassifyRecords(twoFiles(), classOf); }},
+          {"cloud", [&] { return cloudRecords(readPointCloud(las), 8); }},
       };
   for (const auto& [name, open] : streams) {
     SCOPED_TRACE(name);

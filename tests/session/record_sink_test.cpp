@@ -15,6 +15,7 @@
 #include "io_test_util.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/io/las_writer.hpp"
+#include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/io/point_records.hpp"
 #include "pcv/session/copc_conversion.hpp"
 #include "pcv/session/file_classification.hpp"
@@ -178,6 +179,8 @@ TEST(RecordSink, RangesMakeTheBatchesFileOfMergedReencodedAndClassifiedFiles) {
   for (uint64_t i = 0; i < total; ++i) (*classes)[i] = uint8_t(i % 3 == 0 ? 2 : (i % 7 ? 1 : 7));
   expectSameBothWays(classifiedRecords(pointFileRecords(inputs), classes, 0, {}), dir,
                      "classified");
+  // A cloud in memory (what pcv.write and the viewer's saves write), made records.
+  expectSameBothWays([&] { return cloudRecords(readPointCloud(inputs[1]), 7); }, dir, "cloud");
 }
 
 TEST(RecordSink, RangesMakeTheBatchesFileOfAnEmptyInputAndCountTheProgress) {

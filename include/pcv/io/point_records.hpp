@@ -39,8 +39,8 @@ class PointRecordStream {
   virtual uint64_t read(uint64_t maxPoints, uint8_t* into);
 
   /// Whether readAt() works: the stream makes any range of its records on its own, without
-  /// those before it (a LAS file's records, and streams that only re-encode such), so a writer
-  /// can prepare consecutive ranges on several threads at once.
+  /// those before it (a LAS file's records, a cloud's, and streams that only re-encode such),
+  /// so a writer can prepare consecutive ranges on several threads at once.
   virtual bool randomAccess() const { return false; }
 
   /// Records [first, first + count) of the pointCount() the stream yields, written to `into`
