@@ -15,9 +15,10 @@
 namespace pcv {
 namespace {
 
-/// Records per range of a LAS file written on several threads: a few MiB, so that ranges
-/// overlap in reading, patching and writing, and the last one leaves the others little to wait.
-constexpr uint64_t kPlacedRangePoints = 1 << 16;
+/// Bytes of records per range of a LAS file written on several threads (at least one record):
+/// a few MiB, so that ranges overlap in reading, patching and writing, each thread's buffer
+/// stays small whatever the record length, and the last range leaves the others little to wait.
+constexpr uint64_t kPlacedRangeBytes = uint64_t(2) << 20;
 
 /// LAS from a stream that makes any range of its records on its own: consecutive ranges taken
 /// by the worker threads in turn, each read (and patched, re-encoded) into the thread's buffer
@@ -25,7 +26,9 @@ constexpr uint64_t kPlacedRangePoints = 1 << 16;
 void writePlacedRecords(const PointRecordStream& stream, LasFileWriter& writer,
                         const std::filesystem::path& output, CopcWriteProgress& progress) {
   const uint64_t total = stream.pointCount();
-  const uint64_t ranges = (total + kPlacedRangePoints - 1) / kPlacedRangePoints;
+  const uint64_t rangePoints =
+      std::max<uint64_t>(1, kPlacedRangeBytes / stream.format().recordLength);
+  const uint64_t ranges = (total + rangePoints - 1) / rangePoints;
   writer.placeRecords(total);
   std::atomic<uint64_t> next{0};
   std::atomic<bool> stop{false};  // a thread failed or the write was cancelled
@@ -33,12 +36,12 @@ void writePlacedRecords(const PointRecordStream& stream, LasFileWriter& writer,
   parallelFor(
       threads,
       [&](uint64_t, uint64_t) {
-        std::vector<uint8_t> buffer(kPlacedRangePoints * stream.format().recordLength);
+        std::vector<uint8_t> buffer(rangePoints * stream.format().recordLength);
         try {
           for (uint64_t range; !stop && (range = next.fetch_add(1)) < ranges;) {
             if (progress.cancel) throw ConversionCancelled(output.string() + ": writing cancelled");
-            const uint64_t first = range * kPlacedRangePoints;
-            const uint64_t count = std::min(kPlacedRangePoints, total - first);
+            const uint64_t first = range * rangePoints;
+            const uint64_t count = std::min(rangePoints, total - first);
             stream.readAt(first, count, buffer.data());
             writer.writeAt(first, buffer.data(), count);
             progress.pointsWritten += count;

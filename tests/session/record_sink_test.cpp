@@ -24,7 +24,8 @@
 namespace pcv::test {
 namespace {
 
-/// More than one range of the sink's (65 536 records) and a last one shorter.
+/// More than one of the sink's ranges (2 MiB of records) in every point format, the last one
+/// shorter.
 constexpr uint64_t kPoints = 150'000;
 
 /// `stream`'s records through next() alone: what the sink wrote for every stream before it
@@ -67,13 +68,14 @@ RecordSinkSummary expectSameBothWays(const PointRecordSource& source, const Temp
   return summary;
 }
 
-/// A LAS file of `count` records of `pointFormat` with 3 extra bytes, a VLR (and an EVLR where
+/// A LAS file of `count` records of `pointFormat` with `extraBytes`, a VLR (and an EVLR where
 /// the format needs LAS 1.4), every byte random but the coordinates, which stay within a
 /// million steps of the offset so that files on other grids merge.
 std::filesystem::path writeRandomLas(const std::filesystem::path& path, int pointFormat,
-                                     uint64_t count, const glm::dvec3& offset, uint32_t seed) {
+                                     uint64_t count, const glm::dvec3& offset, uint32_t seed,
+                                     uint16_t extraBytes = 3) {
   LasWriteFormat format{.pointFormat = pointFormat,
-                        .recordLength = uint16_t(lasFormatRecordBytes(pointFormat) + 3),
+                        .recordLength = uint16_t(lasFormatRecordBytes(pointFormat) + extraBytes),
                         .versionMinor = minimumLasMinorVersion(pointFormat),
                         .scale = glm::dvec3(0.01, 0.01, 0.001),
                         .offset = offset};
@@ -157,6 +159,14 @@ TEST(RecordSink, RangesMakeTheBatchesFileInEveryPointFormat) {
     EXPECT_EQ(summary.points, kPoints);
     EXPECT_EQ(summary.pointFormat, format);
   }
+}
+
+TEST(RecordSink, RangesOfLongRecordsHoldFewOfThem) {
+  TempDir dir;
+  // Records of 60 000 bytes: a range of as many records as short ones would take 4 GB.
+  const std::string input =
+      writeRandomLas(dir.file("long.las"), 0, 300, glm::dvec3(0.0), 9, 60'000).string();
+  EXPECT_EQ(expectSameBothWays(pointFileRecords({input}), dir, "long").points, 300u);
 }
 
 TEST(RecordSink, RangesMakeTheBatchesFileOfMergedReencodedAndClassifiedFiles) {
