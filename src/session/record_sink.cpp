@@ -1,9 +1,13 @@
 #include "pcv/session/record_sink.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/parallel.hpp"
 #include "pcv/core/text_case.hpp"
 #include "pcv/io/las_writer.hpp"
 #include "pcv/io/point_records.hpp"
@@ -11,7 +15,47 @@
 namespace pcv {
 namespace {
 
-/// LAS or LAZ: the records copied batch by batch into the temporary file.
+/// Bytes of records per range of a LAS file written on several threads (at least one record):
+/// a few MiB, so that ranges overlap in reading, patching and writing, each thread's buffer
+/// stays small whatever the record length, and the last range leaves the others little to wait.
+constexpr uint64_t kPlacedRangeBytes = uint64_t(2) << 20;
+
+/// LAS from a stream that makes any range of its records on its own: consecutive ranges taken
+/// by the worker threads in turn, each read (and patched, re-encoded) into the thread's buffer
+/// and written at its offset. The output is the file the batches in order would make.
+void writePlacedRecords(const PointRecordStream& stream, LasFileWriter& writer,
+                        const std::filesystem::path& output, CopcWriteProgress& progress) {
+  const uint64_t total = stream.pointCount();
+  const uint64_t rangePoints =
+      std::max<uint64_t>(1, kPlacedRangeBytes / stream.format().recordLength);
+  const uint64_t ranges = (total + rangePoints - 1) / rangePoints;
+  writer.placeRecords(total);
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> stop{false};  // a thread failed or the write was cancelled
+  const uint64_t threads = std::min<uint64_t>(workerCount(), ranges);
+  parallelFor(
+      threads,
+      [&](uint64_t, uint64_t) {
+        std::vector<uint8_t> buffer(rangePoints * stream.format().recordLength);
+        try {
+          for (uint64_t range; !stop && (range = next.fetch_add(1)) < ranges;) {
+            if (progress.cancel) throw ConversionCancelled(output.string() + ": writing cancelled");
+            const uint64_t first = range * rangePoints;
+            const uint64_t count = std::min(rangePoints, total - first);
+            stream.readAt(first, count, buffer.data());
+            writer.writeAt(first, buffer.data(), count);
+            progress.pointsWritten += count;
+          }
+        } catch (...) {
+          stop = true;
+          throw;
+        }
+      },
+      1);
+}
+
+/// LAS or LAZ: the records copied batch by batch into the temporary file, or range by range on
+/// all cores where the output is LAS and the stream allows it.
 RecordSinkSummary writeLasOrLaz(const PointRecordSource& source,
                                 const std::filesystem::path& output, CloudFileKind kind,
                                 const RecordSinkOptions& options, CopcWriteProgress& progress) {
@@ -23,13 +67,18 @@ RecordSinkSummary writeLasOrLaz(const PointRecordSource& source,
   uint64_t written = 0;
   {
     LasFileWriter writer(partial.path(), stream->format(), compression, options.chunkPoints);
-    constexpr uint64_t kBatchPoints = 1 << 20;
-    const uint8_t* records = nullptr;
-    while (const uint64_t count = stream->next(kBatchPoints, records)) {
-      writer.write(records, count);
-      written += count;
-      progress.pointsWritten += count;
-      if (progress.cancel) throw ConversionCancelled(output.string() + ": writing cancelled");
+    if (compression == LasCompression::None && stream->randomAccess()) {
+      writePlacedRecords(*stream, writer, output, progress);
+      written = stream->pointCount();
+    } else {
+      constexpr uint64_t kBatchPoints = 1 << 20;
+      const uint8_t* records = nullptr;
+      while (const uint64_t count = stream->next(kBatchPoints, records)) {
+        writer.write(records, count);
+        written += count;
+        progress.pointsWritten += count;
+        if (progress.cancel) throw ConversionCancelled(output.string() + ": writing cancelled");
+      }
     }
     writer.finish();
   }

@@ -1,7 +1,8 @@
 /// @brief Writes LAS and LAZ files from LAS point records streamed in batches, so any number of
 /// points fits in bounded memory. LAZ uses LASzip's compressor 2 for point formats 0-5 and 3
 /// (layered) for 6-10, in chunks encoded on all cores; the counts, bounds and return counts of
-/// the header are computed from the records written.
+/// the header are computed from the records written. LAS records can also be written at their
+/// place in the file, from several threads at once.
 #pragma once
 
 #include <cstdint>
@@ -81,6 +82,14 @@ class LasFileWriter {
 
   /// Appends `count` records (count * recordLength bytes). Not with kLasVariableChunks.
   void write(const uint8_t* records, uint64_t count);
+  /// Uncompressed only, instead of write(): the file's records will be `count`, each written
+  /// once by writeAt. Call before any record is written.
+  void placeRecords(uint64_t count);
+  /// After placeRecords: writes `count` records as records [first, first + count) of the file,
+  /// at their offset, in any order and from several threads at once; the header's counts and
+  /// bounds come out as write() in order would make them. finish() checks that as many records
+  /// were written as placeRecords said. Throws Error on a failed write.
+  void writeAt(uint64_t first, const uint8_t* records, uint64_t count);
   /// kLasVariableChunks only: encodes each of `chunks` as one LAZ chunk, on all cores, and
   /// appends them in order; returns where each went.
   std::vector<LasChunkPlacement> writeChunks(std::span<const LasChunkRecords> chunks);

@@ -38,6 +38,17 @@ class PointRecordStream {
   /// records writes them there itself, which saves a pass when a caller gathers a whole input.
   virtual uint64_t read(uint64_t maxPoints, uint8_t* into);
 
+  /// Whether readAt() works: the stream makes any range of its records on its own, without
+  /// those before it (a LAS file's records, a cloud's, and streams that only re-encode such),
+  /// so a writer can prepare consecutive ranges on several threads at once.
+  virtual bool randomAccess() const { return false; }
+
+  /// Records [first, first + count) of the pointCount() the stream yields, written to `into`
+  /// (count * recordLength bytes), the same bytes next() gives for them. Only where
+  /// randomAccess(); safe to call from several threads at once, and independent of next() and
+  /// read(), which it leaves where they are. Throws what next() throws for those records.
+  virtual void readAt(uint64_t first, uint64_t count, uint8_t* into) const;
+
  protected:
   LasWriteFormat format_;
   uint64_t pointCount_ = 0;

@@ -42,6 +42,8 @@ CloudFileKind checkRecordOutput(const std::filesystem::path& output,
                                 const RecordSinkOptions& options);
 
 /// Writes `source`'s records to `output` (opened once for LAS and LAZ; COPC may open it twice).
+/// LAS from a stream whose randomAccess() is true is written range by range on all cores, each
+/// range at its offset: the same bytes as the stream's batches written in order.
 /// `progress` (may be null): pointsTotal, pointsWritten; its cancel flag stops the write with
 /// ConversionCancelled, leaving no file. On any failure nothing is left at `output` that was
 /// not there before. Throws InputError, OutputExistsError, OutOfMemoryError, Error.

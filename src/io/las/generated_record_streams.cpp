@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <string>
 
 #include "las_extra_bytes.hpp"
 #include "las_point_fields.hpp"
@@ -185,24 +186,42 @@ class CloudRecords : public PointRecordStream {
     const uint64_t length = format_.recordLength;
     buffer_.resize(count * length);
     parallelFor(count, [&](uint64_t begin, uint64_t end) {
-      // Fields a format has but pcv does not fill stay 0; zeroed here, not by one thread first.
-      std::memset(buffer_.data() + begin * length, 0, (end - begin) * length);
-      for (uint64_t i = begin; i < end; ++i) {
-        const uint64_t p = done_ + i;
-        uint8_t* record = buffer_.data() + i * length;
-        maker_.make(cloud_.points[p], fieldsOf(p), record);
-        if (colorFields_[0]) writeFileColors(p, record);
-        for (const ExtraField& extra : extras_) {
-          storeScalar(record + extra.offset, extra.type, extra.attribute->value(p));
-        }
-      }
+      make(done_ + begin, end - begin, buffer_.data() + begin * length);
     });
     done_ += count;
     records = buffer_.data();
     return count;
   }
 
+  /// Each record is made from its point alone.
+  bool randomAccess() const override { return true; }
+
+  void readAt(uint64_t first, uint64_t count, uint8_t* into) const override {
+    if (first > pointCount_ || count > pointCount_ - first) {
+      throw Error("records " + std::to_string(first) + "-" + std::to_string(first + count) +
+                  " asked of a cloud of " + std::to_string(pointCount_));
+    }
+    make(first, count, into);
+  }
+
  private:
+  /// The records of points [first, first + count) into `out`.
+  void make(uint64_t first, uint64_t count, uint8_t* out) const {
+    const uint64_t length = format_.recordLength;
+    // Fields a format has but pcv does not fill stay 0; zeroed here, by the thread that fills
+    // them.
+    std::memset(out, 0, count * length);
+    for (uint64_t i = 0; i < count; ++i) {
+      const uint64_t p = first + i;
+      uint8_t* record = out + i * length;
+      maker_.make(cloud_.points[p], fieldsOf(p), record);
+      if (colorFields_[0]) writeFileColors(p, record);
+      for (const ExtraField& extra : extras_) {
+        storeScalar(record + extra.offset, extra.type, extra.attribute->value(p));
+      }
+    }
+  }
+
   /// An attribute that is no LAS field, kept in the extra bytes.
   struct ExtraField {
     const ScalarAttribute* attribute;

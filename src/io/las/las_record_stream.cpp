@@ -2,10 +2,13 @@
 // a time on all cores, with the header fields and the VLRs a copy of the file should keep.
 #include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <string>
 
 #include "las_header.hpp"
 #include "laz/laz_records.hpp"
 #include "common/mapped_file.hpp"
+#include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
 #include "pcv/io/copc_hierarchy.hpp"
 #include "pcv/io/point_records.hpp"
@@ -58,6 +61,9 @@ LasWriteFormat formatOf(const io::LasHeader& header, std::span<const uint8_t> fi
   if (!f.evlrs.empty()) f.versionMinor = 4;
   return f;
 }
+
+/// Bytes of a file's mapping that readAt() gives back at a time.
+constexpr uint64_t kDropBlockBytes = uint64_t(1) << 20;
 
 class LasFileRecords : public PointRecordStream {
  public:
@@ -125,6 +131,28 @@ class LasFileRecords : public PointRecordStream {
       return count;
     }
     return nextChunks(maxPoints, records);
+  }
+
+  /// Plain LAS records lie at known offsets; LAZ chunks decode only in order here.
+  bool randomAccess() const override { return !laz_; }
+
+  void readAt(uint64_t first, uint64_t count, uint8_t* into) const override {
+    if (laz_) PointRecordStream::readAt(first, count, into);
+    if (first > pointCount_ || count > pointCount_ - first) {
+      throw Error(context_.file + ": records " + std::to_string(first) + "-" +
+                  std::to_string(first + count) + " asked of " + std::to_string(pointCount_));
+    }
+    const uint64_t start = header_.pointsOffset + first * header_.recordLength;
+    const uint64_t bytes = count * header_.recordLength;
+    std::memcpy(into, file_.data() + start, bytes);
+    // Read once: this process's copies of the pages read go, as next() lets go of the batch
+    // before, so a file larger than memory stays readable this way too. Whole blocks at a
+    // time, each by the read of its last byte, so that small reads do not each cost a call (and
+    // the other threads a TLB flush); a page dropped while a neighbouring range still reads it
+    // is read again from the page cache.
+    const uint64_t dropFrom = start / kDropBlockBytes * kDropBlockBytes;
+    const uint64_t dropTo = (start + bytes) / kDropBlockBytes * kDropBlockBytes;
+    if (dropTo > dropFrom) file_.dropPages(dropFrom, dropTo);
   }
 
  private:

@@ -3,14 +3,18 @@
 // and the EVLRs. Header layout from the LAS 1.4 R15 specification, table 3.
 #include "pcv/io/las_writer.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <future>
 #include <limits>
+#include <mutex>
 #include <numeric>
 
 #include "laz/chunk_encoder.hpp"
@@ -120,6 +124,11 @@ struct LasFileWriter::State {
   uint64_t pointsOffset = 0;
   uint64_t evlrStart = 0;  ///< file offset of the first EVLR, once written
   RecordStats stats;
+  // Records written at their place (placeRecords): how many the file holds, and the lock
+  // under which each writer adds what it wrote to `stats`.
+  bool placed = false;
+  uint64_t placedCount = 0;
+  mutable std::mutex statsLock;
   // LAZ: records waiting for a full batch of chunks, the encoders, and the chunks written.
   laz::LaszipVlr vlr;
   std::vector<uint8_t> pending;
@@ -286,6 +295,15 @@ std::vector<LasChunkPlacement> LasFileWriter::State::encodeChunkList(
 uint64_t LasFileWriter::State::finishPoints() {
   if (pointsFinished) return position();
   pointsFinished = true;
+  if (placed) {
+    if (stats.count != placedCount) {
+      throw Error(path.string() + ": " + std::to_string(stats.count) + " of the " +
+                  std::to_string(placedCount) + " records placed were written");
+    }
+    // What follows the records (the EVLRs) goes after the last of them, wherever the file
+    // position was left.
+    std::fseek(file, long(pointsOffset + placedCount * format.recordLength), SEEK_SET);
+  }
   if (compressed) {
     if (pendingPoints) encodeChunks(pending.data(), pendingPoints);
     pending.clear();
@@ -359,6 +377,7 @@ LasFileWriter::~LasFileWriter() {
 }
 
 uint64_t LasFileWriter::pointsWritten() const {
+  const std::lock_guard<std::mutex> lock(state_->statsLock);
   return state_->stats.count + state_->pendingPoints;
 }
 
@@ -373,6 +392,7 @@ void LasFileWriter::write(const uint8_t* records, uint64_t count) {
     throw Error(s.path.string() + ": a LAZ file of variable chunks is written by writeChunks");
   }
   if (s.pointsFinished) throw Error(s.path.string() + ": points written after finishPoints");
+  if (s.placed) throw Error(s.path.string() + ": placed records are written by writeAt");
   if (!s.compressed) {
     s.stats.add(records, count, uint16_t(length), s.format.pointFormat >= 6);
     s.writeBytes(records, count * length);
@@ -399,6 +419,48 @@ void LasFileWriter::write(const uint8_t* records, uint64_t count) {
       s.pendingPoints = 0;
     }
   }
+}
+
+void LasFileWriter::placeRecords(uint64_t count) {
+  State& s = *state_;
+  if (s.compressed) throw Error(s.path.string() + ": LAZ records are written in order");
+  if (s.placed || s.stats.count > 0 || s.pointsFinished) {
+    throw Error(s.path.string() + ": records placed after others were written");
+  }
+  // The header and VLRs are in the stream's buffer: on disk before the records go beside them.
+  if (std::fflush(s.file) != 0) throw Error(s.path.string() + ": writing failed (disk full?)");
+  s.placed = true;
+  s.placedCount = count;
+}
+
+void LasFileWriter::writeAt(uint64_t first, const uint8_t* records, uint64_t count) {
+  State& s = *state_;
+  if (!s.placed) throw Error(s.path.string() + ": writeAt needs placeRecords first");
+  if (first > s.placedCount || count > s.placedCount - first) {
+    throw Error(s.path.string() + ": records " + std::to_string(first) + "-" +
+                std::to_string(first + count) + " lie past the " + std::to_string(s.placedCount) +
+                " placed");
+  }
+  const uint64_t length = s.format.recordLength;
+  RecordStats written;
+  written.add(records, count, uint16_t(length), s.format.pointFormat >= 6);
+  const uint8_t* bytes = records;
+  uint64_t left = count * length;
+  uint64_t at = s.pointsOffset + first * length;
+  const int fd = ::fileno(s.file);
+  while (left > 0) {
+    const ssize_t done = ::pwrite(fd, bytes, left, off_t(at));
+    if (done < 0 && errno == EINTR) continue;
+    if (done <= 0) {
+      throw Error(s.path.string() + ": writing failed (" +
+                  (done < 0 ? std::string(std::strerror(errno)) : "nothing written") + ")");
+    }
+    bytes += done;
+    left -= uint64_t(done);
+    at += uint64_t(done);
+  }
+  const std::lock_guard<std::mutex> lock(s.statsLock);
+  s.stats.merge(written);
 }
 
 std::vector<LasChunkPlacement> LasFileWriter::writeChunks(std::span<const LasChunkRecords> chunks) {

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
 #include "pcv/io/point_records.hpp"
 
@@ -14,6 +15,10 @@ uint64_t PointRecordStream::read(uint64_t maxPoints, uint8_t* into) {
   unread_ += bytes;
   unreadCount_ -= count;
   return count;
+}
+
+void PointRecordStream::readAt(uint64_t, uint64_t, uint8_t*) const {
+  throw Error("this stream of point records is read in order only (randomAccess() is false)");
 }
 
 }  // namespace pcv

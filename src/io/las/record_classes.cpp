@@ -32,35 +32,57 @@ class ReclassifiedRecords final : public PointRecordStream {
     if (count == 0) return 0;
     const uint64_t length = format_.recordLength;
     buffer_.resize(count * length);
-    std::memcpy(buffer_.data(), batch, count * length);
-    const bool extended = io::lasFormatFields(format_.pointFormat).extended;
     std::atomic<int> tooLarge{-1};
     parallelFor(count, [&](uint64_t begin, uint64_t end) {
-      for (uint64_t i = begin; i < end; ++i) {
-        uint8_t* record = buffer_.data() + i * length;
-        if (extended) {
-          record[16] = classOf_(record[16], first_ + i);
-          continue;
-        }
-        const uint8_t cls = classOf_(record[15] & 0x1F, first_ + i);
-        if (cls > 31) {
-          tooLarge = cls;
-          continue;
-        }
-        record[15] = uint8_t((record[15] & 0xE0) | cls);
-      }
+      // Copied and patched by the same thread, on all cores.
+      std::memcpy(buffer_.data() + begin * length, batch + begin * length, (end - begin) * length);
+      const int large = patch(buffer_.data() + begin * length, end - begin, first_ + begin);
+      if (large >= 0) tooLarge = large;
     });
-    if (tooLarge >= 0) {
-      throw InputError("class " + std::to_string(tooLarge.load()) +
-                       " does not fit LAS point format " + std::to_string(format_.pointFormat) +
-                       ", which holds classes 0-31: expected a point format of 6 or more");
-    }
+    throwIfTooLarge(tooLarge);
     first_ += count;
     records = buffer_.data();
     return count;
   }
 
+  bool randomAccess() const override { return source_->randomAccess(); }
+
+  void readAt(uint64_t first, uint64_t count, uint8_t* into) const override {
+    source_->readAt(first, count, into);
+    throwIfTooLarge(patch(into, count, first));
+  }
+
  private:
+  /// Sets the class of `count` records at `records`, the first of them record `first`; returns
+  /// a class too large for a legacy format that `classOf_` gave, or -1.
+  int patch(uint8_t* records, uint64_t count, uint64_t first) const {
+    const uint64_t length = format_.recordLength;
+    const bool extended = io::lasFormatFields(format_.pointFormat).extended;
+    int tooLarge = -1;
+    for (uint64_t i = 0; i < count; ++i) {
+      uint8_t* record = records + i * length;
+      if (extended) {
+        record[16] = classOf_(record[16], first + i);
+        continue;
+      }
+      const uint8_t cls = classOf_(record[15] & 0x1F, first + i);
+      if (cls > 31) {
+        tooLarge = cls;
+        continue;
+      }
+      record[15] = uint8_t((record[15] & 0xE0) | cls);
+    }
+    return tooLarge;
+  }
+
+  void throwIfTooLarge(int tooLarge) const {
+    if (tooLarge >= 0) {
+      throw InputError("class " + std::to_string(tooLarge) + " does not fit LAS point format " +
+                       std::to_string(format_.pointFormat) +
+                       ", which holds classes 0-31: expected a point format of 6 or more");
+    }
+  }
+
   std::unique_ptr<PointRecordStream> source_;
   RecordClassRule classOf_;
   std::vector<uint8_t> buffer_;
