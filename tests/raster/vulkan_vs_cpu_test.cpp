@@ -319,6 +319,39 @@ TEST(VulkanSlices, APoolCutIntoManySlicesDrawsAndPicksAsTheCpuBackend) {
   }
 }
 
+TEST(VulkanSlices, AReservedPoolTakesItsLaterSlicesAsSetsReachThem) {
+  // A reservation of many slices of 2^16 points (as a stream makes when it opens): the first is
+  // allocated at once, the others on their own thread; sets added one after the other reach
+  // them, with filter data (filled with zeros as they are taken), and draw as on the CPU.
+  PCV_REQUIRE_VULKAN();
+  Renderer vulkan(createVulkanBackend(PointStorage::Compact, "", true, 1 << 16), kSlicedLayout);
+  std::unique_ptr<Renderer> cpu = createRenderer("cpu", kSlicedLayout);
+  const uint64_t bytes = 24ull << 20;  // about a million points: over ten slices
+  ReservedPool gpuPool = vulkan.reservePool(bytes);
+  ReservedPool cpuPool = cpu->reservePool(bytes);
+  ASSERT_GT(gpuPool.pointCapacity(), 10u << 16);
+  for (uint64_t seed : {3u, 5u, 7u, 9u}) {
+    const CylinderProducer points(makeCylinderSet(seed), 150'001);
+    const std::optional<PointSetId> gpuSet = gpuPool.tryAddSet(points, {.keepSourceOrder = true});
+    const std::optional<PointSetId> cpuSet = cpuPool.tryAddSet(points, {.keepSourceOrder = true});
+    ASSERT_TRUE(gpuSet && cpuSet) << seed;
+    vulkan.setFilterData(*gpuSet, fieldsOf, "intensity");
+    cpu->setFilterData(*cpuSet, fieldsOf, "intensity");
+  }
+  RenderSettings filtered;
+  filtered.filter.ranges = {{"intensity", 100.0, 2000.0}};
+  for (const RenderSettings& settings : {RenderSettings{}, filtered}) {
+    for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
+      const ViewTransform view = test::makeView(viewpoint.camera(), 320, 180);
+      const Image expected = test::renderToImage(*cpu, view, settings);
+      EXPECT_EQ(test::countDifferentPixels(test::renderToImage(vulkan, view, settings), expected),
+                0u)
+          << viewpoint.name;
+      EXPECT_GT(test::countLitPixels(expected, kOpaqueBlack), 100u);
+    }
+  }
+}
+
 TEST(VulkanSlices, SetsOfOddSizesWithFilterDataGrowThePoolAsTheCpuBackends) {
   // Each set with filter data, added one after the other with odd point counts, in small slices.
   PCV_REQUIRE_VULKAN();
