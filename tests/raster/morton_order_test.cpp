@@ -64,15 +64,26 @@ std::vector<uint32_t> referenceMortonOrder(const std::vector<Point>& points) {
   return stableSortedOrder(codes);
 }
 
-/// Random points, a share of them repeated (equal codes, in any order of the indices), some not
-/// finite, and with `flatZ` all at one height (a third of the code's bits constant).
-std::vector<Point> randomCloud(size_t count, uint32_t seed, bool flatZ) {
+/// How the random points lie.
+enum class Shape {
+  Box,      ///< all over a box
+  FlatZ,    ///< at one height: a third of the code's bits are constant
+  Clumped,  ///< in a tiny box but for a few far away: most codes share their high bits
+};
+
+/// Random points, a share of them repeated (equal codes, in any order of the indices) and some
+/// not finite.
+std::vector<Point> randomCloud(size_t count, uint32_t seed, Shape shape) {
   std::mt19937 random(seed);
   std::uniform_real_distribution<float> unit(-100.0f, 100.0f);
   std::vector<Point> points(count);
   for (size_t i = 0; i < count; ++i) {
     Point& p = points[i];
-    p = {unit(random), unit(random), flatZ ? 3.0f : unit(random), uint32_t(i)};
+    p = {unit(random), unit(random), unit(random), uint32_t(i)};
+    if (shape == Shape::FlatZ) p.z = 3.0f;
+    if (shape == Shape::Clumped && random() % 1000 != 0) {
+      p = {1.0f + 1e-3f * p.x, 2.0f + 1e-3f * p.y, 3.0f + 1e-3f * p.z, p.rgba};
+    }
     if (i > 0 && random() % 4 == 0) p = points[random() % i];  // an equal code, earlier index
     switch (random() % 64) {
       case 0: p.x = NAN; break;
@@ -85,7 +96,8 @@ std::vector<Point> randomCloud(size_t count, uint32_t seed, bool flatZ) {
 }
 
 // 0 and 1 point; sizes that split into one part and into several unequal ones (a part has at
-// least 2^16 points); thread counts that do and do not divide them.
+// least 2^16 points); thread counts that do and do not divide them. Clumped clouds give buckets
+// of more than a thread's share, which all threads sort again.
 constexpr size_t kSizes[] = {0, 1, 2, 3, 1000, 65'537, 131'073, 500'009};
 constexpr unsigned kThreadCounts[] = {1, 2, 3, 7, 16};
 
@@ -93,10 +105,10 @@ TEST(MortonOrder, EqualsStableSortByCode) {
   for (const unsigned threads : kThreadCounts) {
     const ThreadCount threadCount(threads);
     for (const size_t count : kSizes) {
-      for (const bool flatZ : {false, true}) {
-        const std::vector<Point> points = randomCloud(count, uint32_t(count + threads), flatZ);
+      for (const Shape shape : {Shape::Box, Shape::FlatZ, Shape::Clumped}) {
+        const std::vector<Point> points = randomCloud(count, uint32_t(count + threads), shape);
         ASSERT_EQ(mortonOrder(points), referenceMortonOrder(points))
-            << count << " points, " << threads << " threads, flat z " << flatZ;
+            << count << " points, " << threads << " threads, shape " << int(shape);
       }
     }
   }
@@ -115,7 +127,7 @@ TEST(MortonOrder, CloudsWithoutFinitePointsOrAllAlikeKeepTheirOrder) {
 }
 
 TEST(MortonOrder, WritesIntoTheCallersOrder) {
-  const std::vector<Point> points = randomCloud(200'000, 5, false);
+  const std::vector<Point> points = randomCloud(200'000, 5, Shape::Box);
   std::vector<uint32_t> order(points.size(), 0xdeadbeefu);  // poisoned: every slot is written
   mortonOrder(points, order);
   EXPECT_EQ(order, referenceMortonOrder(points));
@@ -144,6 +156,18 @@ TEST(StableRadixOrder, EqualsStableSortForKeysOfAnyBits) {
       ASSERT_EQ(order, expected) << std::hex << mask << std::dec << ", " << count << " keys";
     }
   }
+}
+
+// Most keys equal: a bucket of more than a thread's share whose keys agree on every bit.
+TEST(StableRadixOrder, EqualsStableSortWhenMostKeysAreEqual) {
+  const ThreadCount threadCount(3);
+  std::mt19937_64 random(10);
+  std::vector<uint64_t> keys(600'001);
+  for (uint64_t& key : keys) key = random() % 10 == 0 ? random() : 0x5555'5555'5555ull;
+  const std::vector<uint32_t> expected = stableSortedOrder(keys);
+  std::vector<uint32_t> order(keys.size(), 0xdeadbeefu);
+  stableRadixOrder(keys, order);
+  EXPECT_EQ(order, expected);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-/// @brief The stable order of 64-bit keys on all cores (an LSD radix sort): the host twin of the
+/// @brief The stable order of 64-bit keys on all cores (a radix sort): the host twin of the
 /// GPU's radix sort of Morton codes, so both lay points out in the same order.
 #pragma once
 
