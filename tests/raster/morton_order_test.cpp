@@ -85,12 +85,10 @@ std::vector<Point> randomCloud(size_t count, uint32_t seed, Shape shape) {
       p = {1.0f + 1e-3f * p.x, 2.0f + 1e-3f * p.y, 3.0f + 1e-3f * p.z, p.rgba};
     }
     if (i > 0 && random() % 4 == 0) p = points[random() % i];  // an equal code, earlier index
-    switch (random() % 64) {
-      case 0: p.x = NAN; break;
-      case 1: p.y = INFINITY; break;
-      case 2: p.z = -INFINITY; break;
-      default: break;
-    }
+    const uint32_t spoilt = random() % 64;                     // a few points not finite
+    if (spoilt == 0) p.x = NAN;
+    if (spoilt == 1) p.y = INFINITY;
+    if (spoilt == 2) p.z = -INFINITY;
   }
   return points;
 }
@@ -138,14 +136,9 @@ TEST(MortonOrder, WritesIntoTheCallersOrder) {
 TEST(StableRadixOrder, EqualsStableSortForKeysOfAnyBits) {
   const ThreadCount threadCount(3);
   std::mt19937_64 random(9);
-  const std::vector<uint64_t> masks = {1,
-                                       uint64_t(1) << 63,
-                                       (uint64_t(1) << 63) | 1,
-                                       0xffffull << 20,
-                                       0x7ff,
-                                       0xfff,
-                                       ~uint64_t(0),
-                                       0x8000'0000'0000'0800ull};
+  const std::vector<uint64_t> masks = {
+      1,     uint64_t(1) << 63, (uint64_t(1) << 63) | 1, 0xffffull << 20, 0x7ff,
+      0xfff, ~uint64_t(0),      0x8000'0000'0000'0800ull};
   for (const uint64_t mask : masks) {
     for (const size_t count : {size_t(1), size_t(777), size_t(200'003)}) {
       std::vector<uint64_t> keys(count);

@@ -106,8 +106,9 @@ std::span<const Point> hostSlice(const PointProducer& source, uint64_t first, ui
 
 void buildCompactPoints(std::span<const Point> sorted, HostPointPool& pool, uint64_t pointFirst,
                         uint64_t batchFirst) {
-  buildBatches(sorted.size(), pool, pointFirst, batchFirst,
-               [&](uint64_t first, uint32_t, std::vector<Point>&) { return sorted.data() + first; });
+  buildBatches(
+      sorted.size(), pool, pointFirst, batchFirst,
+      [&](uint64_t first, uint32_t, std::vector<Point>&) { return sorted.data() + first; });
 }
 
 void layOutSlice(std::span<const Point> slice, HostPointPool& pool, uint64_t pointFirst,

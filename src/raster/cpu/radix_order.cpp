@@ -214,8 +214,8 @@ class RadixSort {
       if (indexIsPosition) {
         scatterPart<true>(keysIn, nullptr, keys_[to], indices_[to], begin, end, digit, nextSlot);
       } else {
-        scatterPart<false>(keysIn, indices_[range.side], keys_[to], indices_[to], begin, end,
-                           digit, nextSlot);
+        scatterPart<false>(keysIn, indices_[range.side], keys_[to], indices_[to], begin, end, digit,
+                           nextSlot);
       }
     });
     return true;
