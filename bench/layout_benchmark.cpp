@@ -1,13 +1,16 @@
 // The host layout of one slice of points, timed: Morton order alone, then the whole layOutSlice
 // (order, gather, compact layout) as the CPU and Vulkan backends and the sets laid out ahead run
 // it, without and with the 16-byte points kept. The points are the demo cylinders (generated
-// once, not timed). Prints the median and range of the times over the runs.
+// once, not timed). Prints the median and range of the wall times over the runs, and the median
+// CPU time of the process (all threads, user and system: the page faults of fresh buffers count),
+// which other load on the machine disturbs less.
 //   pcv_layout_benchmark [--points 33554432] [--runs 5]
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 
 #include "cpu/point_layout.hpp"
 #include "pcv/core/parallel.hpp"
@@ -18,15 +21,38 @@ namespace {
 using namespace pcv;
 using Clock = std::chrono::steady_clock;
 
-double millisecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+/// The wall and CPU times of a step's runs, in milliseconds.
+struct Times {
+  std::vector<double> wall, cpu;
+};
+
+/// CPU time of the process so far, all threads, in milliseconds.
+double cpuMilliseconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return double(now.tv_sec) * 1e3 + double(now.tv_nsec) * 1e-6;
 }
 
-/// Median, min and max of the times.
-void print(const char* what, std::vector<double> times) {
-  std::sort(times.begin(), times.end());
-  std::printf("%-34s median %9.1f ms  (min %.1f, max %.1f, %zu runs)\n", what,
-              times[times.size() / 2], times.front(), times.back(), times.size());
+/// Runs step() once and adds its times.
+template <typename Step>
+void timeStep(Times& times, const Step& step) {
+  const Clock::time_point start = Clock::now();
+  const double cpuStart = cpuMilliseconds();
+  step();
+  times.cpu.push_back(cpuMilliseconds() - cpuStart);
+  times.wall.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+/// Median, min and max of the wall times, median of the CPU times.
+void print(const char* what, const Times& times) {
+  const auto [min, max] = std::minmax_element(times.wall.begin(), times.wall.end());
+  std::printf("%-26s median %8.1f ms  (min %.1f, max %.1f, %zu runs), CPU %8.1f ms\n", what,
+              median(times.wall), *min, *max, times.wall.size(), median(times.cpu));
 }
 
 /// A pool sized for one slice, as the Vulkan backend makes it for each slice it stores.
@@ -54,21 +80,13 @@ int main(int argc, char** argv) {
   std::printf("%llu points, %u threads\n", static_cast<unsigned long long>(pointCount),
               workerCount());
 
-  std::vector<double> orderTimes, layoutTimes, keptTimes;
+  Times orderTimes, layoutTimes, keptTimes;
   for (int run = 0; run < runs; ++run) {
-    Clock::time_point start = Clock::now();
-    const std::vector<uint32_t> order = mortonOrder(points);
-    orderTimes.push_back(millisecondsSince(start));
-
+    timeStep(orderTimes, [&] { mortonOrder(points); });
     HostPointPool pool = slicePool(pointCount, false);
-    start = Clock::now();
-    layOutSlice(points, pool, 0, 0, true, false, nullptr);
-    layoutTimes.push_back(millisecondsSince(start));
-
+    timeStep(layoutTimes, [&] { layOutSlice(points, pool, 0, 0, true, false, nullptr); });
     HostPointPool kept = slicePool(pointCount, true);
-    start = Clock::now();
-    layOutSlice(points, kept, 0, 0, true, true, nullptr);
-    keptTimes.push_back(millisecondsSince(start));
+    timeStep(keptTimes, [&] { layOutSlice(points, kept, 0, 0, true, true, nullptr); });
   }
   print("mortonOrder", orderTimes);
   print("layOutSlice", layoutTimes);
