@@ -144,9 +144,14 @@ TEST(StableRadixOrder, EqualsStableSortForKeysOfAnyBits) {
       std::vector<uint64_t> keys(count);
       for (uint64_t& key : keys) key = (random() & mask) | 0x0010'0000'0000'0000ull;
       const std::vector<uint32_t> expected = stableSortedOrder(keys);
-      std::vector<uint32_t> order(count, 0xdeadbeefu);
-      stableRadixOrder(keys, order);
-      ASSERT_EQ(order, expected) << std::hex << mask << std::dec << ", " << count << " keys";
+      // With a buffer of its own for the indices, and with one lent by the caller.
+      for (const bool lent : {false, true}) {
+        std::vector<uint64_t> sortedKeys = keys;
+        std::vector<uint32_t> order(count, 0xdeadbeefu), scratch(lent ? count : 0, 0xdeadbeefu);
+        stableRadixOrder(sortedKeys, order, scratch);
+        ASSERT_EQ(order, expected)
+            << std::hex << mask << std::dec << ", " << count << " keys, lent " << lent;
+      }
     }
   }
 }

@@ -75,9 +75,9 @@ void buildBatches(uint64_t count, HostPointPool& pool, uint64_t pointFirst, uint
       8);
 }
 
-}  // namespace
-
-void mortonOrder(std::span<const Point> points, std::span<uint32_t> order) {
+/// mortonOrder, with `indexScratch` (as long as `points`, or empty) for the sort's indices.
+void mortonOrder(std::span<const Point> points, std::span<uint32_t> order,
+                 std::span<uint32_t> indexScratch) {
   const FiniteBounds bounds = boundsOf(points);
   const MortonGrid grid = makeMortonGrid(bounds.min, bounds.max);
   UninitializedVector<uint64_t> codes(points.size());
@@ -85,7 +85,13 @@ void mortonOrder(std::span<const Point> points, std::span<uint32_t> order) {
     for (uint64_t i = begin; i < end; ++i)
       codes[i] = mortonCode(grid, points[i].x, points[i].y, points[i].z);
   });
-  stableRadixOrder(codes, order);
+  stableRadixOrder(codes, order, indexScratch);
+}
+
+}  // namespace
+
+void mortonOrder(std::span<const Point> points, std::span<uint32_t> order) {
+  mortonOrder(points, order, {});
 }
 
 std::vector<uint32_t> mortonOrder(std::span<const Point> points) {
@@ -118,13 +124,15 @@ void layOutSlice(std::span<const Point> slice, HostPointPool& pool, uint64_t poi
     copyInParallel(pool.points.data() + pointFirst, slice.data(), count * sizeof(Point));
     return;
   }
-  // The sort holds 8-byte codes, a second code and index buffer (12 bytes) and, unless the
-  // caller takes it, the order (4 bytes). The points are gathered batch by batch into the kept
-  // points or a batch-sized buffer, never into a sorted copy of the slice.
-  requireHostMemory("the Morton sort of a slice", count, order ? 20 : 24);
-  UninitializedVector<uint32_t> ownOrder(order ? 0 : count);
-  const std::span<uint32_t> mortonSorted(order ? order : ownOrder.data(), count);
-  mortonOrder(slice, mortonSorted);
+  // The sort holds 8-byte codes and a second buffer of them. The slice's slots of the pool,
+  // which the layout fills last, lend it the rest, so their pages are touched once: the positions
+  // hold the sort's second index buffer, and the colours the order unless the caller takes it
+  // (a batch's order is read, as its points are gathered, before its colours are written). The
+  // points are gathered batch by batch into the kept points or a batch-sized buffer, never into
+  // a sorted copy of the slice.
+  requireHostMemory("the Morton sort of a slice", count, 16);
+  const std::span<uint32_t> mortonSorted(order ? order : pool.colors.data() + pointFirst, count);
+  mortonOrder(slice, mortonSorted, {pool.positions.data() + pointFirst, count});
   Point* keptPoints = keepPoints ? pool.points.data() + pointFirst : nullptr;
   buildBatches(count, pool, pointFirst, batchFirst,
                [&](uint64_t first, uint32_t size, std::vector<Point>& scratch) {

@@ -58,7 +58,8 @@ void buildCompactPoints(std::span<const Point> sorted, HostPointPool& pool, uint
 /// batch slots from batchFirst: with `sorted`, Morton order and the compact layout, the sorted
 /// 16-byte points too with `keepPoints`, and order[i] (when `order` is not null) the slice index
 /// of the point stored at slot pointFirst + i; without, the 16-byte points as given. The CPU
-/// backend's layout, and the one sets laid out ahead of time (laid_out_set.hpp) get.
+/// backend's layout, and the one sets laid out ahead of time (laid_out_set.hpp) get. Runs on all
+/// cores; the slice's position and colour slots serve the sort as scratch before they are filled.
 void layOutSlice(std::span<const Point> slice, HostPointPool& pool, uint64_t pointFirst,
                  uint64_t batchFirst, bool sorted, bool keepPoints, uint32_t* order);
 

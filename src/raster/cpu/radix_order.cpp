@@ -116,13 +116,14 @@ void scatterPart(const uint64_t* keysIn, const uint32_t* indicesIn, uint64_t* ke
 /// Sorts the keys into `order`; one per call of stableRadixOrder.
 class RadixSort {
  public:
-  RadixSort(std::span<uint64_t> keys, std::span<uint32_t> order)
+  RadixSort(std::span<uint64_t> keys, std::span<uint32_t> order, std::span<uint32_t> indexScratch)
       : count_(keys.size()),
         threads_(unsigned(std::clamp<uint64_t>(count_ / kMinPartKeys, 1, workerCount()))),
         otherKeys_(count_),
-        otherIndices_(count_),
+        otherIndices_(indexScratch.size() == count_ ? 0 : count_),
         keys_{keys.data(), otherKeys_.data()},
-        indices_{order.data(), otherIndices_.data()} {}
+        indices_{order.data(),
+                 indexScratch.size() == count_ ? indexScratch.data() : otherIndices_.data()} {}
 
   /// Sorts keys that differ in no bit from `bitsLeft` up.
   void run(int bitsLeft) {
@@ -255,7 +256,8 @@ class RadixSort {
 
 }  // namespace
 
-void stableRadixOrder(std::span<uint64_t> keys, std::span<uint32_t> order) {
+void stableRadixOrder(std::span<uint64_t> keys, std::span<uint32_t> order,
+                      std::span<uint32_t> indexScratch) {
   const uint64_t count = keys.size();
   const Parts parts{0, count,
                     unsigned(std::clamp<uint64_t>(count / kMinPartKeys, 1, workerCount()))};
@@ -266,7 +268,7 @@ void stableRadixOrder(std::span<uint64_t> keys, std::span<uint32_t> order) {
     });
     return;
   }
-  RadixSort(keys, order).run(int(std::bit_width(varying)));
+  RadixSort(keys, order, indexScratch).run(int(std::bit_width(varying)));
 }
 
 }  // namespace pcv

@@ -10,7 +10,9 @@ namespace pcv {
 /// Writes to `order` (as long as `keys`, fewer than 2^32 of them) the permutation that sorts
 /// `keys` stably: order[i] is the index of the i-th smallest key, equal keys by index. Only the
 /// bits that differ between keys are sorted. `keys` is scratch: its contents are lost. Besides
-/// the two arguments it holds 12 bytes a key (a second key and index buffer).
-void stableRadixOrder(std::span<uint64_t> keys, std::span<uint32_t> order);
+/// the arguments it holds a second key buffer (8 bytes a key) and, unless `indexScratch` is as
+/// long as `keys` (its contents are then lost too), a second index buffer (4 bytes a key).
+void stableRadixOrder(std::span<uint64_t> keys, std::span<uint32_t> order,
+                      std::span<uint32_t> indexScratch = {});
 
 }  // namespace pcv
