@@ -90,6 +90,50 @@ double medianStep(const HostPointPool& compact) {
   return steps[steps.size() / 2];
 }
 
+TEST(CompactLayout, SliceLaidOutEqualsTheLayoutOfItsSortedCopy) {
+  // layOutSlice gathers each batch's points in Morton order where it lays them out; the batches,
+  // positions and colours are those of a sorted copy's layout, the kept points that copy, and the
+  // order written the Morton order, at slots past the pool's start.
+  std::vector<Point> points = cylinderPoints(25'000, 6);  // three batches, the last partial
+  points[7].x = NAN;
+  const std::vector<uint32_t> order = mortonOrder(points);
+  std::vector<Point> sorted(points.size());
+  for (size_t i = 0; i < points.size(); ++i) sorted[i] = points[order[i]];
+  const uint64_t pointFirst = 100, batchFirst = 2, count = points.size();
+  const uint64_t batches = (count + kBatchSize - 1) / kBatchSize;
+  auto slicePool = [&](bool keepPoints) {
+    HostPointPool pool;
+    pool.positions.resize(pointFirst + count);
+    pool.colors.resize(pointFirst + count);
+    pool.batches.resize(batchFirst + batches);
+    if (keepPoints) pool.points.resize(pointFirst + count);
+    return pool;
+  };
+  HostPointPool expected = slicePool(false);
+  pcv::buildCompactPoints(sorted, expected, pointFirst, batchFirst);
+  for (const bool keepPoints : {false, true}) {
+    for (const bool withOrder : {false, true}) {
+      HostPointPool pool = slicePool(keepPoints);
+      std::vector<uint32_t> sliceOrder(count, 0xdeadbeefu);
+      layOutSlice(points, pool, pointFirst, batchFirst, true, keepPoints,
+                  withOrder ? sliceOrder.data() : nullptr);
+      EXPECT_EQ(0, std::memcmp(pool.batches.data() + batchFirst,
+                               expected.batches.data() + batchFirst, batches * sizeof(Batch)));
+      EXPECT_TRUE(std::equal(pool.positions.begin() + pointFirst, pool.positions.end(),
+                             expected.positions.begin() + pointFirst));
+      EXPECT_TRUE(std::equal(pool.colors.begin() + pointFirst, pool.colors.end(),
+                             expected.colors.begin() + pointFirst));
+      if (withOrder) {
+        EXPECT_EQ(sliceOrder, order);
+      }
+      if (keepPoints) {
+        EXPECT_EQ(
+            0, std::memcmp(pool.points.data() + pointFirst, sorted.data(), count * sizeof(Point)));
+      }
+    }
+  }
+}
+
 TEST(CompactLayout, QuantizationErrorIsAtMostHalfAStep) {
   std::vector<Point> points = cylinderPoints(200'000, 8);
   sortPointsByMorton(points);

@@ -7,6 +7,8 @@
 #include "pcv/core/float_math.hpp"
 #include "pcv/core/host_memory.hpp"
 #include "pcv/core/parallel.hpp"
+#include "pcv/core/uninitialized_vector.hpp"
+#include "radix_order.hpp"
 #include "shared/morton.hpp"
 
 namespace pcv {
@@ -44,29 +46,57 @@ FiniteBounds boundsOf(std::span<const Point> points) {
   return total;
 }
 
-}  // namespace
+/// Lays out the batches of `count` points in Morton order into the pool (as
+/// buildCompactPoints does); pointsOfBatch(first, size, scratch) gives a batch's points, the
+/// sorted points from `first` on: in place, or gathered into `scratch` or the pool.
+template <typename PointsOfBatch>
+void buildBatches(uint64_t count, HostPointPool& pool, uint64_t pointFirst, uint64_t batchFirst,
+                  const PointsOfBatch& pointsOfBatch) {
+  const uint64_t batchCount = (count + kBatchSize - 1) / kBatchSize;
+  parallelFor(
+      batchCount,
+      [&](uint64_t beginBatch, uint64_t endBatch) {
+        std::vector<Point> scratch;
+        for (uint64_t b = beginBatch; b < endBatch; ++b) {
+          const uint64_t first = b * kBatchSize;
+          const uint32_t size = uint32_t(std::min<uint64_t>(kBatchSize, count - first));
+          const Point* sorted = pointsOfBatch(first, size, scratch);
+          FiniteBounds box;
+          for (uint32_t i = 0; i < size; ++i) box.add(sorted[i]);
+          const Batch batch = makeBatch(box.min, box.max, uint32_t(pointFirst + first), size);
+          pool.batches[batchFirst + b] = batch;
+          for (uint32_t i = 0; i < size; ++i) {
+            const Point& p = sorted[i];
+            pool.positions[pointFirst + first + i] = packQuantized(batch, p.x, p.y, p.z);
+            pool.colors[pointFirst + first + i] = p.rgba;
+          }
+        }
+      },
+      8);
+}
 
-std::vector<uint32_t> mortonOrder(std::span<const Point> points) {
+/// mortonOrder, with `indexScratch` (as long as `points`, or empty) for the sort's indices.
+void mortonOrder(std::span<const Point> points, std::span<uint32_t> order,
+                 std::span<uint32_t> indexScratch) {
   const FiniteBounds bounds = boundsOf(points);
   const MortonGrid grid = makeMortonGrid(bounds.min, bounds.max);
-  struct Keyed {
-    uint64_t code;
-    uint32_t index;
-  };
-  std::vector<Keyed> keys(points.size());
+  UninitializedVector<uint64_t> codes(points.size());
   parallelFor(points.size(), [&](uint64_t begin, uint64_t end) {
-    for (uint64_t i = begin; i < end; ++i) {
-      keys[i] = {mortonCode(grid, points[i].x, points[i].y, points[i].z), uint32_t(i)};
-    }
+    for (uint64_t i = begin; i < end; ++i)
+      codes[i] = mortonCode(grid, points[i].x, points[i].y, points[i].z);
   });
-  // Ordering by (code, index) is the stable order by code.
-  std::sort(keys.begin(), keys.end(), [](const Keyed& a, const Keyed& b) {
-    return a.code != b.code ? a.code < b.code : a.index < b.index;
-  });
+  stableRadixOrder(codes, order, indexScratch);
+}
+
+}  // namespace
+
+void mortonOrder(std::span<const Point> points, std::span<uint32_t> order) {
+  mortonOrder(points, order, {});
+}
+
+std::vector<uint32_t> mortonOrder(std::span<const Point> points) {
   std::vector<uint32_t> order(points.size());
-  parallelFor(points.size(), [&](uint64_t begin, uint64_t end) {
-    for (uint64_t i = begin; i < end; ++i) order[i] = keys[i].index;
-  });
+  mortonOrder(points, order);
   return order;
 }
 
@@ -82,49 +112,38 @@ std::span<const Point> hostSlice(const PointProducer& source, uint64_t first, ui
 
 void buildCompactPoints(std::span<const Point> sorted, HostPointPool& pool, uint64_t pointFirst,
                         uint64_t batchFirst) {
-  const uint64_t count = sorted.size();
-  const uint64_t batchCount = (count + kBatchSize - 1) / kBatchSize;
-  parallelFor(
-      batchCount,
-      [&](uint64_t beginBatch, uint64_t endBatch) {
-        for (uint64_t b = beginBatch; b < endBatch; ++b) {
-          const uint64_t first = b * kBatchSize;
-          const uint32_t size = uint32_t(std::min<uint64_t>(kBatchSize, count - first));
-          FiniteBounds box;
-          for (uint32_t i = 0; i < size; ++i) box.add(sorted[first + i]);
-          const Batch batch = makeBatch(box.min, box.max, uint32_t(pointFirst + first), size);
-          pool.batches[batchFirst + b] = batch;
-          for (uint32_t i = 0; i < size; ++i) {
-            const Point& p = sorted[first + i];
-            pool.positions[pointFirst + first + i] = packQuantized(batch, p.x, p.y, p.z);
-            pool.colors[pointFirst + first + i] = p.rgba;
-          }
-        }
-      },
-      8);
+  buildBatches(
+      sorted.size(), pool, pointFirst, batchFirst,
+      [&](uint64_t first, uint32_t, std::vector<Point>&) { return sorted.data() + first; });
 }
 
 void layOutSlice(std::span<const Point> slice, HostPointPool& pool, uint64_t pointFirst,
                  uint64_t batchFirst, bool sorted, bool keepPoints, uint32_t* order) {
   const uint64_t count = slice.size();
   if (!sorted) {
-    std::copy(slice.begin(), slice.end(), pool.points.begin() + pointFirst);
+    copyInParallel(pool.points.data() + pointFirst, slice.data(), count * sizeof(Point));
     return;
   }
-  // Sorting holds 16-byte keys and, without kept points, a sorted copy of the slice.
-  requireHostMemory("the Morton sort of a slice", count, keepPoints ? 16 : 32);
-  const std::vector<uint32_t> mortonSorted = mortonOrder(slice);
-  if (order) std::copy(mortonSorted.begin(), mortonSorted.end(), order);
-  std::vector<Point> sortedCopy;
-  Point* sortedPoints = keepPoints ? pool.points.data() + pointFirst : nullptr;
-  if (!keepPoints) {
-    sortedCopy.resize(count);
-    sortedPoints = sortedCopy.data();
-  }
-  parallelFor(count, [&](uint64_t b, uint64_t e) {
-    for (uint64_t i = b; i < e; ++i) sortedPoints[i] = slice[mortonSorted[i]];
-  });
-  buildCompactPoints({sortedPoints, count}, pool, pointFirst, batchFirst);
+  // The sort holds 8-byte codes and a second buffer of them. The slice's slots of the pool,
+  // which the layout fills last, lend it the rest, so their pages are touched once: the positions
+  // hold the sort's second index buffer, and the colours the order unless the caller takes it
+  // (a batch's order is read, as its points are gathered, before its colours are written). The
+  // points are gathered batch by batch into the kept points or a batch-sized buffer, never into
+  // a sorted copy of the slice.
+  requireHostMemory("the Morton sort of a slice", count, 16);
+  const std::span<uint32_t> mortonSorted(order ? order : pool.colors.data() + pointFirst, count);
+  mortonOrder(slice, mortonSorted, {pool.positions.data() + pointFirst, count});
+  Point* keptPoints = keepPoints ? pool.points.data() + pointFirst : nullptr;
+  buildBatches(count, pool, pointFirst, batchFirst,
+               [&](uint64_t first, uint32_t size, std::vector<Point>& scratch) {
+                 Point* gathered = keptPoints ? keptPoints + first : nullptr;
+                 if (!gathered) {
+                   scratch.resize(kBatchSize);
+                   gathered = scratch.data();
+                 }
+                 for (uint32_t i = 0; i < size; ++i) gathered[i] = slice[mortonSorted[first + i]];
+                 return static_cast<const Point*>(gathered);
+               });
 }
 
 }  // namespace pcv

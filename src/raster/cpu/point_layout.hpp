@@ -41,8 +41,12 @@ struct HostPointPool {
 std::span<const Point> hostSlice(const PointProducer& source, uint64_t first, uint64_t count,
                                  std::vector<Point>& scratch);
 
-/// The permutation that orders points by the Morton code of their position in the finite
-/// points' bounds; equal codes keep their order (a stable sort, like the GPU's radix sort).
+/// Writes to `order` (as long as `points`) the permutation that orders points by the Morton code
+/// of their position in the finite points' bounds; equal codes keep their order (a stable sort,
+/// like the GPU's radix sort). Sorts on all cores, holding 20 bytes a point besides `order`.
+void mortonOrder(std::span<const Point> points, std::span<uint32_t> order);
+
+/// The same permutation, returned.
 std::vector<uint32_t> mortonOrder(std::span<const Point> points);
 
 /// Builds the compact layout of `sorted` (points in Morton order) into the pool: positions and
@@ -54,7 +58,8 @@ void buildCompactPoints(std::span<const Point> sorted, HostPointPool& pool, uint
 /// batch slots from batchFirst: with `sorted`, Morton order and the compact layout, the sorted
 /// 16-byte points too with `keepPoints`, and order[i] (when `order` is not null) the slice index
 /// of the point stored at slot pointFirst + i; without, the 16-byte points as given. The CPU
-/// backend's layout, and the one sets laid out ahead of time (laid_out_set.hpp) get.
+/// backend's layout, and the one sets laid out ahead of time (laid_out_set.hpp) get. Runs on all
+/// cores; the slice's position and colour slots serve the sort as scratch before they are filled.
 void layOutSlice(std::span<const Point> slice, HostPointPool& pool, uint64_t pointFirst,
                  uint64_t batchFirst, bool sorted, bool keepPoints, uint32_t* order);
 
