@@ -259,8 +259,16 @@ void StreamedCloud::addDecoded() {
     if (decoded.standIn && !source_->readsOnDemand(decoded.node)) continue;
     bool repacked = false;
     for (;;) {
-      const std::optional<PointSetId> set =
-          pool_.tryAddSet(decoded.set, {.hasColor = source_->hasColor()});
+      std::optional<PointSetId> set;
+      try {
+        set = pool_.tryAddSet(decoded.set, {.hasColor = source_->hasColor()});
+      } catch (const OutOfMemoryError& error) {
+        // A backend that takes the reserved memory as nodes reach it (Vulkan) found none left
+        // (another program took it): the node fails with the reason, the stream goes on.
+        errors_.push_back(error.what());
+        failed_.emplace(decoded.node, error.what());
+        break;
+      }
       if (set) {
         makeResident(decoded.node, *set, count, decoded.standIn);
         stats_.uploadedPoints += count;

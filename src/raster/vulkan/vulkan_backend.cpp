@@ -34,9 +34,6 @@ static_assert(sizeof(ClassChangeParams) == 2 * 32 * 8 + 5 * 8 + 4 * 4);
 using vk::ComputeKernel;
 using vk::VulkanBuffer;
 
-/// Workgroups compact_raster.comp draws each batch with (its kGroupsPerBatch).
-constexpr uint64_t kRasterGroupsPerBatch = 2;
-
 /// Timestamps a frame writes at most: one before the first stage and one after each.
 constexpr uint32_t kMaxStamps = 8;
 
@@ -421,8 +418,7 @@ class VulkanBackend final : public RasterBackend {
     if (f.pipeline != DrawPipeline::Quality) {
       // Most frames clip nothing and filter nothing: the raster without those tests.
       const bool plain = f.clip.active == 0u && f.filter.active == 0u;
-      (plain ? compactRasterPlain_ : compactRaster_)
-          .recordPerItem(commands, params, batchCount_ * kRasterGroupsPerBatch);
+      (plain ? compactRasterPlain_ : compactRaster_).recordPerItem(commands, params, batchCount_);
       vk::computeBarrier(commands);
       stamps_.mark(commands, "raster");
       return;

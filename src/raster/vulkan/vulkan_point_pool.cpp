@@ -125,12 +125,20 @@ void VulkanPointPool::store(const HostPointPool& layout, uint64_t pointFirst,
   std::copy(batches.begin(), batches.end(), hostBatches_.begin() + batchFirst);
   transfer_.upload(batches_, batchFirst * sizeof(Batch), batches.data(),
                    batches.size() * sizeof(Batch));
+  allocateAlongPositions();
+}
+
+void VulkanPointPool::allocateAlongPositions() {
+  for (SlicedArray* array : {&colors_, &points_, &filterWords_, &rangeValues_}) {
+    if (*array) array->allocateLike(positions_);
+  }
 }
 
 void VulkanPointPool::growFilterArrays(bool withValues) {
   if (!filterWords_) filterWords_.grow(pointSlots_, 0u);
   if (!summaries_) grow(summaries_, batchSlots_ * sizeof(BatchSummary), 0u, "the batch summaries");
   if (withValues && !rangeValues_) rangeValues_.grow(pointSlots_, 0u);
+  allocateAlongPositions();  // zeros for the points stored before
 }
 
 void VulkanPointPool::storeFilterData(PointRange points, PointRange batches,

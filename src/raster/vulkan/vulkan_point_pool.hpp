@@ -69,6 +69,9 @@ class VulkanPointPool {
  private:
   void grow(VulkanBuffer& buffer, uint64_t bytes, std::optional<uint32_t> fill, const char* what);
   void growFilterArrays(bool withValues);
+  /// Memory in every per-point array for the slices the positions have memory in
+  /// (sliced_array.hpp).
+  void allocateAlongPositions();
 
   VulkanContext& context_;
   VulkanTransfer transfer_;

@@ -133,9 +133,9 @@ bool projectQuantizedToScreen(BatchProjection p, uint word, bool tested, bool wi
                               float marginPx, out vec3 screen) {
   screen = vec3(0.0);
   if ((word & kInvalidQuantized) != 0u) return false;
-  const float x = smallUintToFloat(word & 1023u);
-  const float y = smallUintToFloat((word >> 10) & 1023u);
-  const float z = smallUintToFloat(word >> 20);
+  const float x = float(word & 1023u);
+  const float y = float((word >> 10) & 1023u);
+  const float z = float(word >> 20);
   const float w = affine(p.w, x, y, z);
   if (tested && !(w > p.nearPlane && w < p.farPlane)) return false;
   const float sx = affine(p.sx, x, y, z), sy = affine(p.sy, x, y, z);

@@ -88,31 +88,9 @@ float divideExact(float a, float b) {
   return q;
 }
 
-// 1 / w for view distances (kMinViewDistance <= w <= kMaxViewDistance), as the CPU divides:
-// divideExact for a = 1 and b = w > 0, without its range guards, which no view distance needs
-// (the reciprocal of every one is a normal float well inside the range), so that the raster's
-// per-point math carries a few instructions fewer.
+// 1 / w for view distances (kMinViewDistance <= w <= kMaxViewDistance), as the CPU divides.
 float reciprocalInViewRange(float w) {
-  precise float inverse = 1.0 / w;
-  precise float residual = fusedMultiplyAdd(-w, inverse, 1.0);
-  precise float q = fusedMultiplyAdd(residual, inverse, inverse);
-  residual = fusedMultiplyAdd(-w, q, 1.0);  // exact: q is within an ulp of 1 / w
-  if (residual == 0.0) return q;
-  // w and q are positive: the true reciprocal lies above q when the residual is.
-  const bool above = residual > 0.0;
-  precise float limit = w * halfStepOf(q, !above);
-  if (abs(residual) > limit) {
-    const uint bits = floatBitsToUint(q);
-    q = uintBitsToFloat(above ? bits + 1u : bits - 1u);
-  }
-  return q;
-}
-
-// q as a float, exactly, for q < 2^23: built from its bits (2^23 + q) less 2^23, where the
-// integer conversion runs at a quarter of the rate of float arithmetic on some GPUs.
-float smallUintToFloat(uint q) {
-  precise float value = uintBitsToFloat(0x4b000000u | q) - 8388608.0;
-  return value;
+  return divideExact(1.0, w);
 }
 
 // log2(x) for finite x > 0 (x <= 0 gives -126), as fastLog2 in pcv/core/log_exp.hpp.
