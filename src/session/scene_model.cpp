@@ -293,6 +293,7 @@ void SceneModel::showFilesAsTheyAre() {
 }
 
 void SceneModel::setHighlight(std::optional<PointSelection> selection) {
+  if (parts_.stream) parts_.stream->setHighlight(selection);
   ColoredCloud& colored = parts_.inCore.colored();
   // Only the points that enter or leave the highlight are drawn again.
   if (!colored.showChangedPoints(colored.setHighlight(std::move(selection)))) showFilesAsTheyAre();
@@ -312,6 +313,7 @@ void SceneModel::pushEdit(PointEdit edit) {
   ColoredCloud& colored = parts_.inCore.colored();
   // The selection shown was acted on.
   const std::vector<uint64_t> wasHighlighted = colored.setHighlight(std::nullopt);
+  if (parts_.stream) parts_.stream->setHighlight(std::nullopt);
   std::vector<uint64_t> selected;
   try {
     colored.pushEdit(edit, &selected);
@@ -349,6 +351,7 @@ void SceneModel::setEdits(std::vector<PointEdit> edits) {
   const std::vector<PointEdit> before = std::exchange(edits_, std::move(edits));
   ++editsVersion_;
   parts_.inCore.colored().setHighlight(std::nullopt);  // the selection shown was acted on
+  if (parts_.stream) parts_.stream->setHighlight(std::nullopt);
   try {
     parts_.inCore.colored().setEdits(edits_);
   } catch (const InputError& error) {

@@ -1,10 +1,14 @@
 // Opening a stream: the one place a plan's COPC file or tiles become a streamed cloud.
 #include "pcv/session/stream_part.hpp"
 
+#include <algorithm>
+
 #include "pcv/core/error.hpp"
 #include "pcv/core/number_text.hpp"
 #include "pcv/io/copc_file.hpp"
+#include "pcv/session/cloud_edits.hpp"
 #include "pcv/session/edited_node_source.hpp"
+#include "pcv/session/selection_export.hpp"
 #include "pcv/stream/copc_node_source.hpp"
 
 namespace pcv {
@@ -36,6 +40,41 @@ StreamPart::StreamPart(const ScenePlan& plan, const ReadOptions& read, Renderer&
 void StreamPart::setEdits(const std::vector<PointEdit>& edits,
                           const std::function<bool(const Box3d&)>& changed) {
   cloud_->replaceSource(std::make_shared<const EditedNodeSource>(unedited_, edits), changed);
+}
+
+void StreamPart::setHighlight(std::optional<PointSelection> selection) {
+  if (!selection && !highlight_) return;
+  // The nodes to decode again: those the old highlight or the new one may reach.
+  std::vector<RegionTest> regions;
+  bool everywhere = false;
+  for (const std::optional<PointSelection>* shown : {&highlight_, &selection}) {
+    if (!*shown) continue;
+    RegionTest region;
+    try {
+      region = selectionRegionTest(**shown);
+    } catch (const InputError&) {
+    }
+    if (!region) everywhere = true;
+    regions.push_back(std::move(region));
+  }
+  highlight_ = selection;
+  std::shared_ptr<const std::function<void(const PointCloud&, std::span<Point>)>> tint;
+  if (selection) {
+    tint = std::make_shared<const std::function<void(const PointCloud&, std::span<Point>)>>(
+        [held = *selection](const PointCloud& cloud, std::span<Point> colored) {
+          std::vector<uint64_t> selected;
+          try {
+            selected = selectedIndices(cloud, held, nullptr);
+          } catch (const InputError&) {
+            return;  // a filter over an attribute the node lacks highlights nothing there
+          }
+          for (const uint64_t i : selected) colored[i].rgba = kSelectionHighlightRgba;
+        });
+  }
+  cloud_->setTint(std::move(tint), [everywhere, regions](const Box3d& box) {
+    return everywhere || std::any_of(regions.begin(), regions.end(),
+                                     [&](const RegionTest& r) { return r && r(box); });
+  });
 }
 
 uint64_t StreamPart::pointCount() const {

@@ -71,9 +71,17 @@ std::vector<DecodedNode> NodeLoader::take(uint64_t maxPoints) {
 }
 
 void NodeLoader::setSource(std::shared_ptr<const NodeSource> source) {
+  restart([&] { source_ = std::move(source); });
+}
+
+void NodeLoader::setTint(std::shared_ptr<const NodeTint> tint) {
+  restart([&] { tint_ = std::move(tint); });
+}
+
+void NodeLoader::restart(const std::function<void()>& change) {
   {
     const std::lock_guard lock(mutex_);
-    source_ = std::move(source);
+    change();
     ++sourceGeneration_;
     for (const DecodedNode& decoded : ready_) bytesHeld_ -= decoded.set.hostBytes();
     ready_.clear();
@@ -129,6 +137,7 @@ void NodeLoader::run() {
     }
     // The source as it is now: another may be set while this node decodes (setSource).
     const std::shared_ptr<const NodeSource> source = source_;
+    const std::shared_ptr<const NodeTint> tint = tint_;
     const uint64_t generation = sourceGeneration_;
     lock.unlock();
     source->prefetchNodes(soon);
@@ -138,6 +147,7 @@ void NodeLoader::run() {
       const PointCloud cloud = source->decodeNode(node);
       UninitializedVector<Point> points;
       coloredPoints(cloud, coloring_, points);
+      if (tint) (*tint)(cloud, points);
       // Laid out here, not on the frame thread: the sort and the packing of a node of 100 000
       // points take tens of milliseconds on a busy CPU.
       if (layout_.filterData) {
@@ -151,7 +161,7 @@ void NodeLoader::run() {
     }
     lock.lock();
     inFlight_.erase(node);
-    if (generation != sourceGeneration_) {  // decoded from a source replaced meanwhile
+    if (generation != sourceGeneration_) {  // from a source or tint replaced meanwhile
       bytesHeld_ -= bytes;
       continue;
     }

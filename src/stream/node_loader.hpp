@@ -7,8 +7,10 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <thread>
 #include <unordered_set>
@@ -22,6 +24,10 @@
 #include "pcv/stream/node_source.hpp"
 
 namespace pcv {
+
+/// Recolours some of a node's points after its colouring (a selection drawn highlighted):
+/// `colored[i]` is point i of `cloud`. Called on the loader's threads.
+using NodeTint = std::function<void(const PointCloud& cloud, std::span<Point> colored)>;
 
 /// A node that could not be decoded, and why.
 struct NodeFailure {
@@ -72,6 +78,9 @@ class NodeLoader {
   /// decoded from the old source and not yet taken are dropped, and those being decoded are
   /// dropped when they finish, so take() never gives a node of the old source after this.
   void setSource(std::shared_ptr<const NodeSource> source);
+  /// Recolours every node decoded from now on with `tint` (none: null), dropping what was
+  /// decoded before as setSource does.
+  void setTint(std::shared_ptr<const NodeTint> tint);
   /// Whether `node` is queued, being decoded or waiting to be taken.
   bool pending(uint32_t node) const;
   /// Nodes queued, being decoded or waiting.
@@ -84,9 +93,13 @@ class NodeLoader {
 
  private:
   void run();
+  /// Makes `change` (to the source or the tint) under the lock, and drops what was decoded
+  /// before it: nodes ready now, and those being decoded when they finish.
+  void restart(const std::function<void()>& change);
 
   std::shared_ptr<const NodeSource> source_;  // guarded
-  uint64_t sourceGeneration_ = 0;             // guarded: sources set so far
+  std::shared_ptr<const NodeTint> tint_;      // guarded
+  uint64_t sourceGeneration_ = 0;             // guarded: sources and tints set so far
   const ColoringOptions coloring_;
   const NodeLayout layout_;
   const uint64_t hostBudgetBytes_;

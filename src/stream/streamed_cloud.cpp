@@ -176,6 +176,17 @@ void StreamedCloud::replaceSource(std::shared_ptr<const NodeSource> source,
                                   const std::function<bool(const Box3d&)>& changed) {
   source_ = std::move(source);
   loader_->setSource(source_);
+  decodeAgain(changed);
+}
+
+void StreamedCloud::setTint(
+    std::shared_ptr<const std::function<void(const PointCloud&, std::span<Point>)>> tint,
+    const std::function<bool(const Box3d&)>& changed) {
+  loader_->setTint(std::move(tint));
+  decodeAgain(changed);
+}
+
+void StreamedCloud::decodeAgain(const std::function<bool(const Box3d&)>& changed) {
   for (uint32_t node : std::vector<uint32_t>(residentNodes_)) {
     Resident& resident = *resident_[node];
     // A stand-in holds none of the source's points: its tree's growth replaces it anyway.

@@ -1,6 +1,7 @@
 // Edits shown on a scene before they are saved: a COPC file streamed and a LAS file read whole
 // beside it lose exactly the points an edit deletes (as many as the save would withhold), the
-// stream's nodes decoded again with the edit applied and swapped in (the stream not reopened); no
+// stream's nodes decoded again with the edit applied and swapped in (the stream not reopened);
+// a highlight shows on the streamed nodes and goes with the edit that acts on it; no
 // edits give every point back; a filter over an attribute the points lack is an error said, not
 // shown.
 #include <algorithm>
@@ -71,6 +72,33 @@ TEST(SceneEdits, DeletedPointsLeaveTheStreamAndTheFilesAndComeBackWithoutEdits) 
   s.settle();
   EXPECT_EQ(s.streamedDrawn(), 20'000u);
   EXPECT_EQ(s.inCoreDrawn(), 40u * 40u);
+}
+
+TEST(SceneEdits, AHighlightShowsOnTheStreamedNodesAndGoesWithTheEdit) {
+  EditedScene s;
+  const auto highlighted = [&] {
+    const ViewTransform view = test::makeView(s.camera, 256, 256, s.scene.parts().origin);
+    Image image(256, 256);
+    s.renderer->render(s.scene.parts().stream->frameSets(), view, {},
+                       {image.pixels.data(), 256, 256, MemorySpace::Host});
+    return std::count(image.pixels.begin(), image.pixels.end(), kSelectionHighlightRgba);
+  };
+  ASSERT_EQ(highlighted(), 0);
+  const StreamPart* stream = s.scene.parts().stream.get();
+  s.scene.setHighlight(deleteWest()[0].selection);
+  // Drawn as before until the highlighted nodes come: every point, nothing reopened.
+  s.scene.updateStream(s.camera, kViewPx, kViewPx);
+  EXPECT_EQ(s.streamedDrawn(), 20'000u);
+  EXPECT_EQ(s.scene.parts().stream.get(), stream);
+  s.settle();
+  const long shown = highlighted();
+  EXPECT_GT(shown, 100);
+  // The edit acts on the selection: the highlight goes, and the points with it.
+  s.scene.pushEdit(deleteWest()[0]);
+  s.settle();
+  EXPECT_EQ(highlighted(), 0);
+  EXPECT_LT(s.streamedDrawn(), 20'000u);
+  EXPECT_TRUE(s.errors.take().empty());
 }
 
 TEST(SceneEdits, AClassChangeRecoloursTheSetInPlaceADeleteLaysItOutAgain) {

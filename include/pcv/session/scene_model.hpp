@@ -115,9 +115,10 @@ class SceneModel {
   const std::vector<PointEdit>& edits() const { return edits_; }
   /// setEdits(edits() and `edit`), the files read whole changing only by `edit`.
   void pushEdit(PointEdit edit);
-  /// Draws the points of the files read whole that `selection` holds highlighted (a selection
-  /// before its action; colours replaced in place); empty: none. Streamed nodes are not
-  /// highlighted.
+  /// Draws the points that `selection` holds highlighted (a selection before its action): in
+  /// the files read whole, colours replaced in place; in a stream, its nodes that the old or the
+  /// new selection may reach decoded again with the highlight and swapped in when ready (nodes
+  /// decoded later get it too). Empty: none.
   void setHighlight(std::optional<PointSelection> selection);
   /// The files now hold the edits shown (saved in place): the files read whole keep what they
   /// show, a stream opens its files again (their chunks moved), and there are no edits.

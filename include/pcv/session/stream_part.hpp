@@ -10,6 +10,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,11 @@ class StreamPart {
   /// their old points when ready (StreamedCloud::replaceSource); the others stay.
   void setEdits(const std::vector<PointEdit>& edits,
                 const std::function<bool(const Box3d&)>& changed);
+
+  /// Draws the points `selection` holds in the highlight colour (kSelectionHighlightRgba) in
+  /// every node decoded from now on (none: no highlight); the resident nodes the old or the new
+  /// selection may reach are decoded again and swapped in as setEdits does.
+  void setHighlight(std::optional<PointSelection> selection);
 
   /// Chooses the nodes a width x height frame through `camera` draws, and takes what the
   /// decoders finished. Never waits for a decode.
@@ -94,6 +100,7 @@ class StreamPart {
   std::shared_ptr<const TileSet> tiles_;            // a dataset: its tiles
   std::shared_ptr<const ForestNodeSource> forest_;  // and their forest
   std::shared_ptr<const NodeSource> unedited_;      // the file's or the forest's nodes
+  std::optional<PointSelection> highlight_;
   std::unique_ptr<StreamedCloud> cloud_;
   std::vector<PointSetId> frameSets_;
   StreamRates rates_;

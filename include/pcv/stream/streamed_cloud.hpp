@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -94,6 +95,11 @@ class StreamedCloud {
   /// go. Nodes it does not reach stay as they are.
   void replaceSource(std::shared_ptr<const NodeSource> source,
                      const std::function<bool(const Box3d&)>& changed);
+  /// Recolours the points of every node decoded from now on with `tint` (null: none), after
+  /// the stream's colouring (a selection drawn highlighted); the resident nodes whose cube
+  /// `changed` says the change may reach are decoded again as replaceSource does.
+  void setTint(std::shared_ptr<const std::function<void(const PointCloud&, std::span<Point>)>> tint,
+               const std::function<bool(const Box3d&)>& changed);
   /// Every node the last frame wanted is resident (or failed), and none is pending.
   bool converged() const;
   /// Removes the resident nodes the last frame did not want, so the renderer holds exactly the
@@ -148,6 +154,9 @@ class StreamedCloud {
   /// Moves the loader's failures into errors_ and failed_.
   void takeFailures();
   void makeResident(uint32_t node, PointSetId set, uint64_t points, bool standIn = false);
+  /// Decodes again the resident nodes whose cube `changed` may reach: those the last frame drew
+  /// stay drawn (stale) until their new points come, the others go.
+  void decodeAgain(const std::function<bool(const Box3d&)>& changed);
   /// Resident with its own points, not a stand-in, from the source as it is now.
   bool drawnForReal(size_t node) const {
     return resident_[node] && !resident_[node]->standIn && !resident_[node]->stale;
