@@ -1,7 +1,8 @@
 // Scenes opened from URLs served on loopback (tests/support/http_test_server): a COPC file, a
 // plain LAZ file and a VPC of tiles render the same pixels as the same files on disk (CPU
-// backend); faults during the stream are retried and change no pixel; a file replaced while it
-// streams fails its nodes, never draws other points.
+// backend); faults during the stream are retried and change no pixel, on COPC files and on the
+// LAS and LAZ tiles a VPC's index defers; a missing or trickling tile fails its nodes within the
+// request deadline; a file replaced while it streams fails its nodes, never draws other points.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -19,6 +20,7 @@
 #include "synthetic_tiles.hpp"
 #include "test_support.hpp"
 #include "quick_remote_options.hpp"
+#include "reported_errors.hpp"
 
 namespace pcv {
 namespace {
@@ -154,6 +156,74 @@ TEST_F(RemoteScene, ARemoteVpcOfLasAndLazTilesOpensFromItsIndexToo) {
   const uint64_t lit = test::countLitPixels(local, RenderSettings{}.background);
   EXPECT_GT(lit, uint64_t(kWidth));
   EXPECT_LT(test::countDifferentPixels(done.image, local), lit / 10);
+}
+
+/// LAS and LAZ tiles (a COPC one under a ".laz" name) served with their VPC under `folder`/.
+std::vector<std::filesystem::path> plainTiles(const std::filesystem::path& folder) {
+  std::filesystem::create_directories(folder);
+  return {test::writeLasTile(folder / "a.las", 0, 0, 30),
+          test::writeLazTile(folder / "b.laz", 1, 0, 30, 400),
+          test::writeCopcTile(folder / "c.laz", 0, 1, 30),
+          test::writeLasTile(folder / "d.las", 1, 1, 30)};
+}
+
+TEST_F(RemoteScene, FaultsOnLasAndLazTilesReadFromTheIndexAreRetriedAndChangeNoPixel) {
+  serveVpc(plainTiles(dir_.file("faults")), "f");
+  const Image clean = renderFiles({server_.url("f/set.vpc")});
+  EXPECT_GT(test::countLitPixels(clean, RenderSettings{}.background), uint64_t(kWidth));
+  RemoteOptions patient = remoteOptions();
+  patient.retries = 10;  // the faults below may all meet one request
+  setRemoteOptions(patient);
+  forgetRemoteSources();
+  const uint64_t retries = remoteCounters().retries;
+  server_.faults().failNext = 2;
+  server_.faults().dropNext = 2;
+  server_.faults().truncateNext = 2;
+  // The VPC is read first and may meet some; the others meet the tiles' reads, deferred by
+  // the index.
+  const Image faulty = renderFiles({server_.url("f/set.vpc")});
+  EXPECT_EQ(test::countDifferentPixels(clean, faulty), 0u);
+  EXPECT_GT(remoteCounters().retries - retries, 0u) << "faults were met and retried";
+}
+
+TEST_F(RemoteScene, ALasTileMissingFromTheServerFailsItsNodeNeverDrawsOtherPoints) {
+  const std::vector<std::filesystem::path> tiles = plainTiles(dir_.file("missing"));
+  const std::filesystem::path vpc = tiles.front().parent_path() / "set.vpc";
+  buildVirtualPointCloud(vpc, tiles);
+  server_.putFile("m/set.vpc", vpc.string());
+  for (size_t i = 1; i < tiles.size(); ++i) {  // a.las is not on the server
+    server_.putFile("m/" + tiles[i].filename().string(), tiles[i].string());
+  }
+  const ScenePlan plan = planScene({.files = {server_.url("m/set.vpc")}}, {});
+  auto renderer = createRenderer("cpu", plan.rendererOptions());
+  test::ReportedErrors errors;
+  Scene scene(plan, {.report = errors.report()}, *renderer);
+  ASSERT_TRUE(converge(scene, framing(scene)).converged) << "a failed tile is done too";
+  EXPECT_FALSE(errors.take().empty()) << "the missing tile is said";
+  EXPECT_EQ(scene.streamed()->stats().pointsDrawn, 3u * 30 * 30) << "the other tiles' points";
+}
+
+TEST_F(RemoteScene, ATricklingServerEndsALasTileReadWithinTheRequestDeadline) {
+  serveVpc(plainTiles(dir_.file("slow")), "s");
+  RemoteOptions quick = remoteOptions();
+  quick.retries = 0;
+  quick.requestTimeoutSeconds = 1.0;
+  setRemoteOptions(quick);
+  forgetRemoteSources();
+  const ScenePlan plan = planScene({.files = {server_.url("s/set.vpc")}}, {});
+  auto renderer = createRenderer("cpu", plan.rendererOptions());
+  test::ReportedErrors errors;
+  Scene scene(plan, {.report = errors.report()}, *renderer);
+  server_.faults().trickleBytesPerSecond =
+      2048;  // above libcurl's floor: only the deadline ends it
+  const auto start = std::chrono::steady_clock::now();
+  const ConvergedImage done = converge(scene, framing(scene));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  server_.faults().trickleBytesPerSecond = 0;
+  EXPECT_TRUE(done.converged) << "every tile read or failed";
+  EXPECT_LT(seconds, 1.0 * 4 + 6.0) << "the tiles' reads end at their deadlines";
+  EXPECT_FALSE(errors.take().empty()) << "the tiles that could not be read are said";
 }
 
 TEST_F(RemoteScene, UnreadTilesShowAsTheirDensityUntilTheirPointsReplaceIt) {
