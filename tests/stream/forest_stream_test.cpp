@@ -18,12 +18,15 @@
 #include "pcv/stream/node_selection.hpp"
 #include "pcv/stream/streamed_cloud.hpp"
 #include "pcv/stream/tile_sources.hpp"
+#include "stream_images.hpp"
 #include "synthetic_node_source.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
 namespace {
 
+using test::countColor;
+using test::render;
 using test::SyntheticNodeSource;
 
 /// Frames until the stream converges (at most ~10 s); the last frame's sets.
@@ -37,18 +40,6 @@ std::vector<PointSetId> converge(StreamedCloud& cloud, const Camera& camera, int
   ADD_FAILURE() << "no convergence: " << cloud.stats().nodesResident << " of "
                 << cloud.stats().nodesWanted << " wanted nodes resident";
   return {};
-}
-
-Image render(Renderer& renderer, std::span<const PointSetId> sets, const Camera& camera,
-             const glm::dvec3& origin) {
-  Image image(320, 180, test::kPoisonPixel);
-  renderer.render(sets, makeViewTransform(camera, 320, 180, origin), {},
-                  {image.pixels.data(), 320, 180, MemorySpace::Host});
-  return image;
-}
-
-long countColor(const Image& image, uint32_t rgba) {
-  return long(std::count(image.pixels.begin(), image.pixels.end(), rgba));
 }
 
 TEST(StreamedForest, EveryTreeConvergesToTheInCoreImageOfItsNodes) {

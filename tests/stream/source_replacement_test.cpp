@@ -12,12 +12,15 @@
 #include "pcv/core/camera_framing.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/stream/streamed_cloud.hpp"
+#include "stream_images.hpp"
 #include "synthetic_node_source.hpp"
 #include "test_support.hpp"
 
 namespace pcv {
 namespace {
 
+using test::countColor;
+using test::render;
 using test::SyntheticNodeSource;
 
 constexpr uint32_t kEdited = 0xffff00ffu;  // magenta, opaque
@@ -48,18 +51,6 @@ class RecoloredTree final : public NodeSource {
   std::shared_ptr<const SyntheticNodeSource> inner_;
   uint32_t tree_;
 };
-
-Image render(Renderer& renderer, std::span<const PointSetId> sets, const Camera& camera,
-             const glm::dvec3& origin) {
-  Image image(320, 180, test::kPoisonPixel);
-  renderer.render(sets, makeViewTransform(camera, 320, 180, origin), {},
-                  {image.pixels.data(), 320, 180, MemorySpace::Host});
-  return image;
-}
-
-long countColor(const Image& image, uint32_t rgba) {
-  return long(std::count(image.pixels.begin(), image.pixels.end(), rgba));
-}
 
 StreamingOptions everyNode() {
   return {.gpuMemoryBytes = 64ull << 20, .decodeThreads = 2, .refineSpacingPx = 0.0};
