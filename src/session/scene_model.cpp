@@ -284,6 +284,9 @@ void SceneModel::reopenStream(bool readAgain) {
     startStream(plan, read, forest);
   }
   streamFramed_ = true;  // the view stays where it is
+  // The selection shown stays shown.
+  const std::optional<PointSelection>& highlight = parts_.inCore.colored().highlight();
+  if (parts_.stream && highlight) parts_.stream->setHighlight(highlight);
 }
 
 void SceneModel::showFilesAsTheyAre() {

@@ -93,6 +93,10 @@ TEST(SceneEdits, AHighlightShowsOnTheStreamedNodesAndGoesWithTheEdit) {
   s.settle();
   const long shown = highlighted();
   EXPECT_GT(shown, 100);
+  // Coloured otherwise (the stream opened again): the selection stays shown.
+  s.scene.setColoring(ColoringOptions{.mode = ColorMode::Elevation});
+  s.settle();
+  EXPECT_GT(highlighted(), 100);
   // The edit acts on the selection: the highlight goes, and the points with it.
   s.scene.pushEdit(deleteWest()[0]);
   s.settle();

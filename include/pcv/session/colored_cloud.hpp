@@ -81,6 +81,8 @@ class ColoredCloud {
   /// the next show(), refreshInPlace() or showChangedPoints() on; empty: none. Returns the
   /// points whose highlight this changes (held before or now), ascending.
   std::vector<uint64_t> setHighlight(std::optional<PointSelection> selection);
+  /// The selection drawn highlighted (setHighlight), if any.
+  const std::optional<PointSelection>& highlight() const { return highlight_; }
   /// The files now hold the edits (saved in place): the values shown become those read, and
   /// there are no edits.
   void commitEdits();
