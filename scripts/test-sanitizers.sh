@@ -3,7 +3,8 @@
 # (CPU only) into ./build-asan and runs them, with the core pieces they stand on, and pcv
 # serve's tests (the messages browsers send, the connections' lifetimes across threads), and
 # the edits' selections, log and evaluation (strokes, profile lines, classify edits), the ground
-# and noise filters, and the renderer's colours and classes changed in place.
+# and noise filters, the renderer's colours and classes changed in place, and streams (their
+# loader threads, a source replaced while nodes decode).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
@@ -12,7 +13,7 @@ cmake -B build-asan -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
   -DPCV_CUDA=OFF -DPCV_VULKAN=OFF -DPCV_VIEWER=OFF
 cmake --build build-asan -j"$(nproc)" --target io_tests core_tests pcv server_tests edit_tests \
-  process_tests raster_tests
+  process_tests raster_tests stream_tests
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan -R '^(SharedData|LasReader|PlyReader|PcdReader|TextReader|E57[A-Za-z0-9]*|Lzf|ColorMap|CameraFraming|PartialFile|TextCase|InfoCli|RenderCli|ClientMessage|ClientViewTest|WebServer|BrushSelection|ProfileLineSelection|PolygonSelection|EditLog|EditHistory|CloudEdits|ClassifyEdit|Classification|GroundGridWindow|ElevationGrid|SetColors|ChangeClasses)\.' \
+  ctest --test-dir build-asan -R '^(SharedData|LasReader|PlyReader|PcdReader|TextReader|E57[A-Za-z0-9]*|Lzf|ColorMap|CameraFraming|PartialFile|TextCase|InfoCli|RenderCli|ClientMessage|ClientViewTest|WebServer|BrushSelection|ProfileLineSelection|PolygonSelection|EditLog|EditHistory|CloudEdits|ClassifyEdit|Classification|GroundGridWindow|ElevationGrid|SetColors|ChangeClasses|StreamedCloud|StreamedForest|StreamSourceReplaced)\.' \
   --output-on-failure -j"$(nproc)"
