@@ -322,8 +322,10 @@ std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx,
   for (uint32_t node : wanted_) {
     const uint64_t points = tree_.node(node).pointCount;
     // A stand-in stays until its tree grows in (which lets it go): it is not asked for again.
-    // A stale node is asked for again while it is drawn.
-    if ((!resident_[node] || resident_[node]->stale) && points > 0) {
+    // A stale node is asked for again while it is drawn; a failed one is not (a decode that
+    // failed is known to the loader too, a node that found no memory only here).
+    if ((!resident_[node] || resident_[node]->stale) && points > 0 &&
+        (failed_.empty() || !failed_.contains(node))) {
       missing.push_back({.node = node, .points = points});
     }
   }
