@@ -21,8 +21,7 @@ namespace {
 /// Where showing the edits `after` instead of `before` may change points: the regions of the
 /// edits past the two lists' common start (edits told apart by their log text), or everywhere
 /// where one of them has no region.
-std::function<bool(const Box3d&)> regionOfChanges(std::span<const PointEdit> before,
-                                                  std::span<const PointEdit> after) {
+RegionTest regionOfChanges(std::span<const PointEdit> before, std::span<const PointEdit> after) {
   size_t common = 0;
   while (common < before.size() && common < after.size() &&
          editLogText(before.subspan(common, 1)) == editLogText(after.subspan(common, 1))) {
@@ -31,15 +30,10 @@ std::function<bool(const Box3d&)> regionOfChanges(std::span<const PointEdit> bef
   std::vector<RegionTest> regions;
   for (const std::span<const PointEdit> list : {before, after}) {
     for (const PointEdit& edit : list.subspan(common)) {
-      RegionTest region = selectionRegionTest(edit.selection);
-      if (!region) return [](const Box3d&) { return true; };
-      regions.push_back(std::move(region));
+      regions.push_back(selectionRegionTest(edit.selection));
     }
   }
-  return [regions](const Box3d& box) {
-    return std::any_of(regions.begin(), regions.end(),
-                       [&](const RegionTest& region) { return region(box); });
-  };
+  return anyRegionTest(std::move(regions));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "pcv/session/selection_export.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -112,6 +113,16 @@ RegionTest selectionRegionTest(const PointSelection& selection) {
   return [clip, brush, line](const Box3d& bounds) {
     return (!clip || clip(bounds)) && (!brush || brush->mayMeet(bounds)) &&
            (!line || line->mayMeet(bounds));
+  };
+}
+
+RegionTest anyRegionTest(std::vector<RegionTest> regions) {
+  if (std::any_of(regions.begin(), regions.end(), [](const RegionTest& r) { return !r; })) {
+    return [](const Box3d&) { return true; };
+  }
+  return [regions = std::move(regions)](const Box3d& box) {
+    return std::any_of(regions.begin(), regions.end(),
+                       [&](const RegionTest& region) { return region(box); });
   };
 }
 

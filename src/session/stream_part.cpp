@@ -1,8 +1,6 @@
 // Opening a stream: the one place a plan's COPC file or tiles become a streamed cloud.
 #include "pcv/session/stream_part.hpp"
 
-#include <algorithm>
-
 #include "pcv/core/error.hpp"
 #include "pcv/core/number_text.hpp"
 #include "pcv/io/copc_file.hpp"
@@ -44,9 +42,9 @@ void StreamPart::setEdits(const std::vector<PointEdit>& edits,
 
 void StreamPart::setHighlight(std::optional<PointSelection> selection) {
   if (!selection && !highlight_) return;
-  // The nodes to decode again: those the old highlight or the new one may reach.
+  // The nodes to decode again: those the old highlight or the new one may reach (anywhere
+  // for a selection whose region cannot be made).
   std::vector<RegionTest> regions;
-  bool everywhere = false;
   for (const std::optional<PointSelection>* shown : {&highlight_, &selection}) {
     if (!*shown) continue;
     RegionTest region;
@@ -54,13 +52,12 @@ void StreamPart::setHighlight(std::optional<PointSelection> selection) {
       region = selectionRegionTest(**shown);
     } catch (const InputError&) {
     }
-    if (!region) everywhere = true;
     regions.push_back(std::move(region));
   }
   highlight_ = selection;
-  std::shared_ptr<const std::function<void(const PointCloud&, std::span<Point>)>> tint;
+  std::shared_ptr<const NodeTint> tint;
   if (selection) {
-    tint = std::make_shared<const std::function<void(const PointCloud&, std::span<Point>)>>(
+    tint = std::make_shared<const NodeTint>(
         [held = *selection](const PointCloud& cloud, std::span<Point> colored) {
           std::vector<uint64_t> selected;
           try {
@@ -71,10 +68,7 @@ void StreamPart::setHighlight(std::optional<PointSelection> selection) {
           for (const uint64_t i : selected) colored[i].rgba = kSelectionHighlightRgba;
         });
   }
-  cloud_->setTint(std::move(tint), [everywhere, regions](const Box3d& box) {
-    return everywhere || std::any_of(regions.begin(), regions.end(),
-                                     [&](const RegionTest& r) { return r && r(box); });
-  });
+  cloud_->setTint(std::move(tint), anyRegionTest(std::move(regions)));
 }
 
 uint64_t StreamPart::pointCount() const {

@@ -10,7 +10,6 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <span>
 #include <string>
 #include <thread>
 #include <unordered_set>
@@ -22,12 +21,9 @@
 #include "pcv/core/uninitialized_vector.hpp"
 #include "pcv/raster/laid_out_set.hpp"
 #include "pcv/stream/node_source.hpp"
+#include "pcv/stream/node_tint.hpp"
 
 namespace pcv {
-
-/// Recolours some of a node's points after its colouring (a selection drawn highlighted):
-/// `colored[i]` is point i of `cloud`. Called on the loader's threads.
-using NodeTint = std::function<void(const PointCloud& cloud, std::span<Point> colored)>;
 
 /// A node that could not be decoded, and why.
 struct NodeFailure {

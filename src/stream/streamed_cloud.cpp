@@ -179,9 +179,8 @@ void StreamedCloud::replaceSource(std::shared_ptr<const NodeSource> source,
   decodeAgain(changed);
 }
 
-void StreamedCloud::setTint(
-    std::shared_ptr<const std::function<void(const PointCloud&, std::span<Point>)>> tint,
-    const std::function<bool(const Box3d&)>& changed) {
+void StreamedCloud::setTint(std::shared_ptr<const NodeTint> tint,
+                            const std::function<bool(const Box3d&)>& changed) {
   loader_->setTint(std::move(tint));
   decodeAgain(changed);
 }

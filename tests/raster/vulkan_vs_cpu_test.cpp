@@ -279,6 +279,15 @@ TEST_F(VulkanVsCpu, PointsBeyondDeviceMemoryAreAClearErrorAndTheRendererGoesOn) 
   expectSameFrame(test::makeView(kCylinderViewpoints[0].camera(), 320, 200), {}, "after");
 }
 
+/// `vulkan`'s frame of `view` differs from `cpu`'s in no pixel; returns the CPU's image.
+Image expectSameImage(Renderer& vulkan, Renderer& cpu, const ViewTransform& view,
+                      const RenderSettings& settings, const std::string& what) {
+  Image expected = test::renderToImage(cpu, view, settings);
+  EXPECT_EQ(test::countDifferentPixels(test::renderToImage(vulkan, view, settings), expected), 0u)
+      << what;
+  return expected;
+}
+
 TEST(VulkanSlices, APoolCutIntoManySlicesDrawsAndPicksAsTheCpuBackend) {
   // The per-point arrays in slices of 2^16 points (the device's own are 2^27 or more): the
   // 400 000 points and a second set span seven slices, batches straddle their edges, and a
@@ -304,10 +313,7 @@ TEST(VulkanSlices, APoolCutIntoManySlicesDrawsAndPicksAsTheCpuBackend) {
   for (const RenderSettings& settings : {RenderSettings{}, filtered, quality}) {
     for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
       const ViewTransform view = test::makeView(viewpoint.camera(), 640, 360);
-      const Image expected = test::renderToImage(*cpu, view, settings);
-      EXPECT_EQ(test::countDifferentPixels(test::renderToImage(vulkan, view, settings), expected),
-                0u)
-          << viewpoint.name;
+      const Image expected = expectSameImage(vulkan, *cpu, view, settings, viewpoint.name);
       EXPECT_GT(test::countLitPixels(expected, kOpaqueBlack), 100u);
       const std::optional<PickedPoint> gpuPick = vulkan.pick(view, settings, 320, 180, 20);
       const std::optional<PickedPoint> cpuPick = cpu->pick(view, settings, 320, 180, 20);
@@ -320,9 +326,9 @@ TEST(VulkanSlices, APoolCutIntoManySlicesDrawsAndPicksAsTheCpuBackend) {
 }
 
 TEST(VulkanSlices, AReservedPoolTakesItsLaterSlicesAsSetsReachThem) {
-  // A reservation of many slices of 2^16 points (as a stream makes when it opens): the first is
-  // allocated at once, the others on their own thread; sets added one after the other reach
-  // them, with filter data (filled with zeros as they are taken), and draw as on the CPU.
+  // A reservation of many slices of 2^16 points (as a stream makes when it opens): a slice's
+  // memory is allocated when a set first reaches it; sets added one after the other reach
+  // them, with filter data (zeros where a set has none), and draw as on the CPU.
   PCV_REQUIRE_VULKAN();
   Renderer vulkan(createVulkanBackend(PointStorage::Compact, "", true, 1 << 16), kSlicedLayout);
   std::unique_ptr<Renderer> cpu = createRenderer("cpu", kSlicedLayout);
@@ -343,10 +349,7 @@ TEST(VulkanSlices, AReservedPoolTakesItsLaterSlicesAsSetsReachThem) {
   for (const RenderSettings& settings : {RenderSettings{}, filtered}) {
     for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
       const ViewTransform view = test::makeView(viewpoint.camera(), 320, 180);
-      const Image expected = test::renderToImage(*cpu, view, settings);
-      EXPECT_EQ(test::countDifferentPixels(test::renderToImage(vulkan, view, settings), expected),
-                0u)
-          << viewpoint.name;
+      const Image expected = expectSameImage(vulkan, *cpu, view, settings, viewpoint.name);
       EXPECT_GT(test::countLitPixels(expected, kOpaqueBlack), 100u);
     }
   }
@@ -372,10 +375,7 @@ TEST(VulkanSlices, SetsOfOddSizesWithFilterDataGrowThePoolAsTheCpuBackends) {
   for (const CylinderViewpoint& viewpoint : kCylinderViewpoints) {
     const ViewTransform view = test::makeView(viewpoint.camera(), 320, 200);
     for (const RenderSettings& settings : {RenderSettings{}, filtered}) {
-      const Image expected = test::renderToImage(*cpu, view, settings);
-      EXPECT_EQ(test::countDifferentPixels(test::renderToImage(vulkan, view, settings), expected),
-                0u)
-          << viewpoint.name;
+      expectSameImage(vulkan, *cpu, view, settings, viewpoint.name);
     }
   }
 }

@@ -70,6 +70,22 @@ class RemoteScene : public ::testing::Test {
     return vpc;
   }
 
+  /// The converged image of `url` while the server answers `failures` requests with 503 and
+  /// drops and truncates two each, retried up to ten times; `retried` gets the retries made.
+  Image renderThroughFaults(const std::string& url, int failures, uint64_t& retried) {
+    RemoteOptions patient = remoteOptions();
+    patient.retries = 10;  // the faults may all meet one request
+    setRemoteOptions(patient);
+    forgetRemoteSources();  // nothing read before is reused
+    const uint64_t before = remoteCounters().retries;
+    server_.faults().failNext = failures;
+    server_.faults().dropNext = 2;
+    server_.faults().truncateNext = 2;
+    Image image = renderFiles({url});
+    retried = remoteCounters().retries - before;
+    return image;
+  }
+
   test::TempDir dir_;
   test::HttpTestServer server_;
   test::QuickRemoteOptions quickOptions_;
@@ -171,19 +187,12 @@ TEST_F(RemoteScene, FaultsOnLasAndLazTilesReadFromTheIndexAreRetriedAndChangeNoP
   serveVpc(plainTiles(dir_.file("faults")), "f");
   const Image clean = renderFiles({server_.url("f/set.vpc")});
   EXPECT_GT(test::countLitPixels(clean, RenderSettings{}.background), uint64_t(kWidth));
-  RemoteOptions patient = remoteOptions();
-  patient.retries = 10;  // the faults below may all meet one request
-  setRemoteOptions(patient);
-  forgetRemoteSources();
-  const uint64_t retries = remoteCounters().retries;
-  server_.faults().failNext = 2;
-  server_.faults().dropNext = 2;
-  server_.faults().truncateNext = 2;
-  // The VPC is read first and may meet some; the others meet the tiles' reads, deferred by
-  // the index.
-  const Image faulty = renderFiles({server_.url("f/set.vpc")});
+  // The VPC is read first and may meet some faults; the others meet the tiles' reads,
+  // deferred by the index.
+  uint64_t retried = 0;
+  const Image faulty = renderThroughFaults(server_.url("f/set.vpc"), 2, retried);
   EXPECT_EQ(test::countDifferentPixels(clean, faulty), 0u);
-  EXPECT_GT(remoteCounters().retries - retries, 0u) << "faults were met and retried";
+  EXPECT_GT(retried, 0u) << "faults were met and retried";
 }
 
 TEST_F(RemoteScene, ALasTileMissingFromTheServerFailsItsNodeNeverDrawsOtherPoints) {
@@ -287,16 +296,10 @@ TEST_F(RemoteScene, FaultsWhileStreamingAreRetriedAndChangeNoPixel) {
   const std::string local = test::writeCopcTile(dir_.file("a.copc.laz"), 0, 0, 200).string();
   server_.putFile("a.copc.laz", local);
   const Image fromDisk = renderFiles({local});
-  RemoteOptions patient = remoteOptions();
-  patient.retries = 10;  // the seven faults below may all meet one request
-  setRemoteOptions(patient);
-  const uint64_t retries = remoteCounters().retries;
-  server_.faults().failNext = 3;
-  server_.faults().dropNext = 2;
-  server_.faults().truncateNext = 2;
-  const Image fromUrl = renderFiles({server_.url("a.copc.laz")});
+  uint64_t retried = 0;
+  const Image fromUrl = renderThroughFaults(server_.url("a.copc.laz"), 3, retried);
   EXPECT_EQ(test::countDifferentPixels(fromDisk, fromUrl), 0u);
-  EXPECT_GE(remoteCounters().retries - retries, 7u) << "every fault was met and retried";
+  EXPECT_GE(retried, 7u) << "every fault was met and retried";
 }
 
 TEST_F(RemoteScene, AFileReplacedWhileStreamingFailsItsNodesNeverDrawsOthers) {

@@ -62,6 +62,9 @@ std::optional<Box3d> selectionRegion(const ClipSettings& clip);
 RegionTest selectionRegionTest(const ClipSettings& clip);
 /// The same for a whole selection: its brush stroke and profile line too.
 RegionTest selectionRegionTest(const PointSelection& selection);
+/// Whether a box may hold points any of `regions` keeps; an empty region keeps points anywhere,
+/// no region none. Never empty itself (a test to call as it is).
+RegionTest anyRegionTest(std::vector<RegionTest> regions);
 
 /// The records of `inputs` (LAS, LAZ, COPC files; folders and .vpc stand for their tiles; other
 /// formats are read whole) that `selection` keeps, merged in order; `pointFormat` >= 0

@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,6 +19,7 @@
 #include "pcv/io/copc_file.hpp"
 #include "pcv/raster/renderer.hpp"
 #include "pcv/stream/node_source.hpp"
+#include "pcv/stream/node_tint.hpp"
 #include "pcv/stream/octree_index.hpp"
 
 namespace pcv {
@@ -98,7 +98,7 @@ class StreamedCloud {
   /// Recolours the points of every node decoded from now on with `tint` (null: none), after
   /// the stream's colouring (a selection drawn highlighted); the resident nodes whose cube
   /// `changed` says the change may reach are decoded again as replaceSource does.
-  void setTint(std::shared_ptr<const std::function<void(const PointCloud&, std::span<Point>)>> tint,
+  void setTint(std::shared_ptr<const NodeTint> tint,
                const std::function<bool(const Box3d&)>& changed);
   /// Every node the last frame wanted is resident (or failed), and none is pending.
   bool converged() const;

@@ -1,0 +1,15 @@
+/// @brief A recolouring of some of a node's points after the stream's colouring (a selection
+/// drawn highlighted): `colored[i]` is point i of `cloud`. Called on the loader's threads.
+#pragma once
+
+#include <functional>
+#include <span>
+
+#include "pcv/core/point.hpp"
+#include "pcv/core/point_cloud.hpp"
+
+namespace pcv {
+
+using NodeTint = std::function<void(const PointCloud& cloud, std::span<Point> colored)>;
+
+}  // namespace pcv
