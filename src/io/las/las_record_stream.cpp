@@ -137,7 +137,7 @@ class LasFileRecords : public PointRecordStream {
   bool randomAccess() const override { return !laz_; }
 
   void readAt(uint64_t first, uint64_t count, uint8_t* into) const override {
-    if (laz_) PointRecordStream::readAt(first, count, into);
+    if (laz_) return PointRecordStream::readAt(first, count, into);  // throws: in order only
     if (first > pointCount_ || count > pointCount_ - first) {
       throw Error(context_.file + ": records " + std::to_string(first) + "-" +
                   std::to_string(first + count) + " asked of " + std::to_string(pointCount_));
