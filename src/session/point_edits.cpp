@@ -20,8 +20,12 @@
 namespace pcv {
 namespace {
 
-/// Records read at a time.
-constexpr uint64_t kEditBatch = 1 << 18;
+/// Records read at a time: a stream of LAZ or COPC decodes a batch's whole chunks on all cores
+/// at once, so a batch holds a chunk of up to 128 Ki points for every worker (a COPC node holds
+/// up to 100 000 by default); smaller batches left most cores idle.
+uint64_t editBatch() {
+  return std::max<uint64_t>(uint64_t(1) << 18, uint64_t(workerCount()) << 17);
+}
 /// Sorts after every real index: "no change" in a batch's slot.
 constexpr uint64_t kNoChange = ~0ull;
 
@@ -171,7 +175,7 @@ class EditPass {
     size_t run = 0;
     uint64_t inRun = 0, read = 0;
     const uint8_t* batch = nullptr;
-    for (uint64_t count; (count = stream->next(kEditBatch, batch)) > 0;) {
+    for (uint64_t count; (count = stream->next(editBatch(), batch)) > 0;) {
       if (cancel_ && cancel_->load()) {
         throw ConversionCancelled("the edit of " + path_.string() + " was interrupted");
       }

@@ -16,6 +16,7 @@
 #include "laz/laz_records.hpp"
 #include "laz_record_generator.hpp"
 #include "laz_test_support.hpp"
+#include "pcv/core/parallel.hpp"
 #include "pcv/io/copc_hierarchy.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/las_writer.hpp"
@@ -157,6 +158,19 @@ class PointEditsRoundTrip : public ::testing::TestWithParam<Case> {
     return s;
   }
 
+  /// A box around the position of `target` (a record of the input) alone.
+  PointSelection around(const uint8_t* target) const {
+    glm::dvec3 p;
+    for (int a = 0; a < 3; ++a) {
+      int32_t v = 0;
+      std::memcpy(&v, target + 4 * a, 4);
+      p[a] = v * format_.scale[a] + format_.offset[a];
+    }
+    PointSelection one;
+    one.clip.box = ClipBox{.min = p - 1e-6, .max = p + 1e-6};
+    return one;
+  }
+
   /// Saves `edits` of the input to `out` and checks every record read back against `expected`,
   /// and every LAZ chunk without a change against the input's.
   FileEditResult saveAndCheck(const std::vector<PointEdit>& edits, const fs::path& out,
@@ -267,14 +281,7 @@ TEST_P(PointEditsRoundTrip, OneChangedPointReencodesOneChunk) {
   // their chunks alone), with the class flags kept and a class above 31 where it fits.
   const int f = GetParam().pointFormat;
   const uint8_t* target = record(before_, kPoints / 2 + 17);
-  glm::dvec3 p;
-  for (int a = 0; a < 3; ++a) {
-    int32_t v = 0;
-    std::memcpy(&v, target + 4 * a, 4);
-    p[a] = v * format_.scale[a] + format_.offset[a];
-  }
-  PointSelection one;
-  one.clip.box = ClipBox{.min = p - 1e-6, .max = p + 1e-6};
+  const PointSelection one = around(target);
   std::vector<uint8_t> expected = before_;
   for (uint64_t i = 0; i < kPoints; ++i) {
     uint8_t* r = expected.data() + i * format_.recordLength;
@@ -297,6 +304,25 @@ TEST_P(PointEditsRoundTrip, OneChangedPointReencodesOneChunk) {
     EXPECT_GE(saved.chunksReencoded, 1u);
     EXPECT_GT(saved.chunksCopied, 0u);
   }
+}
+
+TEST_P(PointEditsRoundTrip, ChangedChunksApartAreSavedGroupByGroup) {
+  // One worker re-encodes four changed chunks at a time: records of five chunks with unchanged
+  // ones between them change, so the save writes two groups and copies the runs between them.
+  const WorkerLimit oneWorker(1);
+  const int f = GetParam().pointFormat;
+  std::vector<PointEdit> edits;
+  std::vector<uint8_t> expected = before_;
+  for (const uint64_t chunk : {0, 2, 4, 5, 7}) {
+    const uint8_t* target = record(before_, chunk * kChunkPoints + 17);
+    edits.push_back(
+        {.selection = around(target), .action = EditAction::SetClass, .classification = 30});
+    for (uint64_t i = 0; i < kPoints; ++i) {
+      uint8_t* r = expected.data() + i * format_.recordLength;
+      if (std::memcmp(r, target, 12) == 0) setClass(r, f, 30);
+    }
+  }
+  saveAndCheck(edits, output("groups"), expected);
 }
 
 TEST_P(PointEditsRoundTrip, EditsSeeWhatTheEditsBeforeThemDid) {

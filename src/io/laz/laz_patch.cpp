@@ -6,9 +6,11 @@
 // over once the bytes are in place.
 #include "laz_patch.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -24,8 +26,10 @@
 namespace pcv::io {
 namespace {
 
-/// Chunks decoded and re-encoded together, on all cores, before they are written in order.
-constexpr size_t kChunkWindow = 64;
+/// Changed chunks decoded and re-encoded together, per worker, before they are written in order.
+constexpr size_t kChangedChunksPerWorker = 4;
+/// Unchanged bytes copied between two progress reports.
+constexpr uint64_t kCopyStep = uint64_t(256) << 20;
 /// LAS 1.3+: start of the waveform data packet record; 1.4: start and count of the EVLRs.
 constexpr uint64_t kWaveformStartAt = 227;
 constexpr uint64_t kEvlrStartAt = 235;
@@ -40,42 +44,89 @@ constexpr uint64_t kEntryBytes = 32;
 class OutputFile {
  public:
   explicit OutputFile(const std::filesystem::path& path) : path_(path) {
-    file_ = std::fopen(path.c_str(), "wb");
-    if (!file_) fail("cannot open");
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd_ < 0) fail("cannot open");
   }
   ~OutputFile() {
-    if (file_) std::fclose(file_);
+    if (fd_ >= 0) ::close(fd_);
   }
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
   uint64_t size() const { return size_; }
   void append(const uint8_t* bytes, uint64_t count) {
-    if (count > 0 && std::fwrite(bytes, 1, count, file_) != count) fail("cannot write");
+    writeAt(size_, bytes, count);
     size_ += count;
+  }
+  /// Appends bytes [offset, offset + count) of the input, open as `input` and mapped as
+  /// `mapped`. The kernel copies them file to file (sharing the blocks where the file system
+  /// can), so a save's unchanged gigabytes do not pass through this process page by page; where
+  /// it cannot (another file system, an older kernel) they are written from the mapping.
+  void appendFrom(int input, std::span<const uint8_t> mapped, uint64_t offset, uint64_t count) {
+    while (count > 0 && kernelCopies_) {
+      loff_t from = loff_t(offset), to = loff_t(size_);
+      const ssize_t copied = ::copy_file_range(input, &from, fd_, &to, count, 0);
+      if (copied > 0) {
+        offset += uint64_t(copied);
+        count -= uint64_t(copied);
+        size_ += uint64_t(copied);
+      } else if (copied < 0 && errno == EINTR) {
+        continue;
+      } else if (copied < 0 && errno != EXDEV && errno != EINVAL && errno != ENOSYS &&
+                 errno != EOPNOTSUPP && errno != EBADF) {
+        fail("cannot write");
+      } else {
+        kernelCopies_ = false;  // not offered here (or the input ended early: the mapping says)
+      }
+    }
+    if (count > 0) append(mapped.data() + offset, count);
   }
   template <typename T>
   void storeAt(uint64_t offset, T value) {
     uint8_t bytes[sizeof(T)];
     std::memcpy(bytes, &value, sizeof(T));  // little-endian hosts only, as the readers
-    if (fseeko(file_, off_t(offset), SEEK_SET) != 0 ||
-        std::fwrite(bytes, 1, sizeof(T), file_) != sizeof(T)) {
-      fail("cannot write");
-    }
+    writeAt(offset, bytes, sizeof(T));
   }
   void close() {
-    const int failed = std::fclose(file_);
-    file_ = nullptr;
+    const int failed = ::close(fd_);
+    fd_ = -1;
     if (failed != 0) fail("cannot finish");
   }
 
  private:
+  void writeAt(uint64_t offset, const uint8_t* bytes, uint64_t count) {
+    while (count > 0) {
+      const ssize_t wrote = ::pwrite(fd_, bytes, count, off_t(offset));
+      if (wrote < 0 && errno == EINTR) continue;
+      if (wrote <= 0) fail("cannot write");
+      bytes += wrote;
+      count -= uint64_t(wrote);
+      offset += uint64_t(wrote);
+    }
+  }
   [[noreturn]] void fail(const char* what) {
     throw Error(std::string(what) + " " + path_.string() + ": " + std::strerror(errno));
   }
   std::filesystem::path path_;
-  std::FILE* file_ = nullptr;
+  int fd_ = -1;
   uint64_t size_ = 0;
+  bool kernelCopies_ = true;
+};
+
+/// The input opened for the kernel's copies (closed with it).
+class InputDescriptor {
+ public:
+  explicit InputDescriptor(const std::filesystem::path& path)
+      : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
+  ~InputDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  InputDescriptor(const InputDescriptor&) = delete;
+  InputDescriptor& operator=(const InputDescriptor&) = delete;
+  int get() const { return fd_; }  ///< -1 where it could not be opened: copies use the mapping
+
+ private:
+  int fd_;
 };
 
 /// Where the old file's pieces went.
@@ -169,7 +220,8 @@ void relocateHierarchy(std::span<const uint8_t> file, const LasHeader& header,
 }  // namespace
 
 RecordPatchSummary patchLazFile(std::span<const uint8_t> file, const LasHeader& header,
-                                const ReadContext& context, const std::filesystem::path& output,
+                                const ReadContext& context, const std::filesystem::path& input,
+                                const std::filesystem::path& output,
                                 std::span<const RecordChange> changes,
                                 const PatchWritten& written) {
   LazPointRecords records(file, header, context);
@@ -208,72 +260,98 @@ RecordPatchSummary patchLazFile(std::span<const uint8_t> file, const LasHeader& 
   }
 
   RecordPatchSummary summary;
+  const InputDescriptor source(input);
   OutputFile out(output);
   out.append(file.data(), chunksStart);
   Relocation moved{.chunksStart = chunksStart, .oldTailStart = tailStart};
   std::vector<uint64_t> newBytes(chunks.size());
   std::vector<laz::ChunkTableEntry> table(chunks.size());
   const uint32_t length = uint32_t(header.recordLength);
-  for (size_t windowStart = 0; windowStart < chunks.size(); windowStart += kChunkWindow) {
-    const size_t windowEnd = std::min(chunks.size(), windowStart + kChunkWindow);
-    // The changes of each chunk of the window, as index ranges into `changes`.
-    std::vector<std::span<const RecordChange>> chunkChanges(windowEnd - windowStart);
-    for (size_t c = windowStart; c < windowEnd; ++c) {
-      const auto first = std::lower_bound(
-          changes.begin(), changes.end(), chunks[c].firstPoint,
-          [](const RecordChange& change, uint64_t index) { return change.index < index; });
-      const auto last = std::lower_bound(
-          first, changes.end(), chunks[c].firstPoint + chunks[c].pointCount,
-          [](const RecordChange& change, uint64_t index) { return change.index < index; });
-      chunkChanges[c - windowStart] = std::span<const RecordChange>(first, last);
+  const auto place = [&](size_t c, uint64_t bytes) {
+    moved.oldOffsets.push_back(chunks[c].offset);
+    moved.oldBytes.push_back(chunks[c].byteCount);
+    moved.newOffsets.push_back(out.size());
+    newBytes[c] = bytes;
+    table[c] = {.pointCount = chunks[c].pointCount, .byteCount = bytes};
+  };
+  // Chunks [from, to) unchanged: one run of bytes (they follow each other), copied as it is.
+  const auto copyChunks = [&](size_t from, size_t to) {
+    if (from >= to) return;
+    uint64_t at = chunks[from].offset;
+    const uint64_t end = chunks[to - 1].offset + chunks[to - 1].byteCount;
+    const uint64_t newStart = out.size();
+    for (size_t c = from; c < to; ++c) {
+      moved.oldOffsets.push_back(chunks[c].offset);
+      moved.oldBytes.push_back(chunks[c].byteCount);
+      moved.newOffsets.push_back(newStart + (chunks[c].offset - at));
+      newBytes[c] = chunks[c].byteCount;
+      table[c] = {.pointCount = chunks[c].pointCount, .byteCount = chunks[c].byteCount};
     }
-    std::vector<std::vector<uint8_t>> encoded(windowEnd - windowStart);
-    parallelForEachDynamic(windowEnd - windowStart, [&](size_t w) {
-      const std::span<const RecordChange> mine = chunkChanges[w];
-      if (mine.empty()) return;
-      const size_t c = windowStart + w;
+    summary.chunksCopied += to - from;
+    for (; at < end; at += std::min(kCopyStep, end - at)) {
+      out.appendFrom(source.get(), file, at, std::min(kCopyStep, end - at));
+      if (written) written(out.size());
+    }
+  };
+  // The chunks that hold changes, and the changes of each (index ranges into `changes`).
+  std::vector<size_t> changed;
+  std::vector<std::span<const RecordChange>> changesOf;
+  for (size_t c = 0; c < chunks.size(); ++c) {
+    const auto first = std::lower_bound(
+        changes.begin(), changes.end(), chunks[c].firstPoint,
+        [](const RecordChange& change, uint64_t index) { return change.index < index; });
+    const auto last = std::lower_bound(
+        first, changes.end(), chunks[c].firstPoint + chunks[c].pointCount,
+        [](const RecordChange& change, uint64_t index) { return change.index < index; });
+    if (first == last) continue;
+    changed.push_back(c);
+    changesOf.emplace_back(first, last);
+  }
+  // The changed chunks re-encoded a group at a time on all cores (however far apart they lie),
+  // then written in order with the unchanged runs between them copied.
+  const size_t group = std::max<size_t>(1, kChangedChunksPerWorker * workerCount());
+  size_t writtenTo = 0;  // chunks [0, writtenTo) are in the output
+  for (size_t groupStart = 0; groupStart < changed.size(); groupStart += group) {
+    const size_t groupEnd = std::min(changed.size(), groupStart + group);
+    std::vector<std::vector<uint8_t>> encoded(groupEnd - groupStart);
+    parallelForEachDynamic(groupEnd - groupStart, [&](size_t g) {
+      const size_t c = changed[groupStart + g];
       const laz::ChunkLocation& chunk = chunks[c];
       std::vector<uint8_t> buffer(chunk.pointCount * length);
       const std::unique_ptr<laz::ChunkDecoder> decoder = records.makeDecoder({});
       records.decodeChunk(c, *decoder, buffer.data(), chunk.pointCount,
                           [](const uint8_t*, uint64_t, uint64_t) {});
-      for (const RecordChange& change : mine) {
+      for (const RecordChange& change : changesOf[groupStart + g]) {
         applyRecordChange(buffer.data() + (change.index - chunk.firstPoint) * length,
                           header.pointFormat, change);
       }
       try {
         laz::ChunkEncoder encoder(records.vlr());
-        encoder.encode(buffer.data(), chunk.pointCount, encoded[w]);
+        encoder.encode(buffer.data(), chunk.pointCount, encoded[g]);
       } catch (const laz::LazError& e) {
         context.fail(std::string("cannot re-encode the chunk of point ") +
                      std::to_string(chunk.firstPoint) + ": " + e.what());
       }
     });
-    for (size_t c = windowStart; c < windowEnd; ++c) {
-      const std::vector<uint8_t>& mine = encoded[c - windowStart];
-      moved.oldOffsets.push_back(chunks[c].offset);
-      moved.oldBytes.push_back(chunks[c].byteCount);
-      moved.newOffsets.push_back(out.size());
-      if (chunkChanges[c - windowStart].empty()) {
-        out.append(file.data() + chunks[c].offset, chunks[c].byteCount);
-        newBytes[c] = chunks[c].byteCount;
-        ++summary.chunksCopied;
-      } else {
-        out.append(mine.data(), mine.size());
-        newBytes[c] = mine.size();
-        ++summary.chunksReencoded;
-        summary.recordsRewritten += chunks[c].pointCount;
-      }
-      table[c] = {.pointCount = chunks[c].pointCount, .byteCount = newBytes[c]};
+    for (size_t g = groupStart; g < groupEnd; ++g) {
+      const size_t c = changed[g];
+      copyChunks(writtenTo, c);
+      const std::vector<uint8_t>& mine = encoded[g - groupStart];
+      place(c, mine.size());
+      out.append(mine.data(), mine.size());
+      ++summary.chunksReencoded;
+      summary.recordsRewritten += chunks[c].pointCount;
+      writtenTo = c + 1;
     }
     if (written) written(out.size());
   }
+  copyChunks(writtenTo, chunks.size());
   const uint64_t newTableOffset = out.size();
   const std::vector<uint8_t> encodedTable =
       laz::encodeChunkTable(table, records.vlr().variableChunks());
   out.append(encodedTable.data(), encodedTable.size());
   moved.newTailStart = out.size();
-  out.append(file.data() + tailStart, file.size() - tailStart);
+  out.appendFrom(source.get(), file, tailStart, file.size() - tailStart);
 
   // Everything that points into the file, moved with what it points at.
   out.storeAt<int64_t>(header.pointsOffset, int64_t(newTableOffset));
