@@ -6,6 +6,7 @@
 // the same box (the set laid out again, for comparison). Prints the median and range of the
 // times over the runs. On a GPU backend the renderer's work is waited for by drawing a frame.
 //   pcv_edit_benchmark FILE [--backend cpu|cuda|vulkan] [--share 0.01] [--runs 9]
+//                      [--cases change,undo,frame,delete]  (the parts timed; default all)
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -46,7 +47,15 @@ int main(int argc, char** argv) {
   app.add_option("--backend", backend, "cpu, cuda or vulkan")->capture_default_str();
   app.add_option("--share", share, "Share of the points in the box edited")->capture_default_str();
   app.add_option("--runs", runs, "Class changes timed")->capture_default_str();
+  std::string cases = "change,undo,frame,delete";
+  app.add_option("--cases", cases,
+                 "The parts timed, comma-separated: change, undo, frame, delete (on a billion "
+                 "points undo and delete take seconds a run)")
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  const auto wanted = [&](const std::string& name) {
+    return ("," + cases + ",").find("," + name + ",") != std::string::npos;
+  };
 
   const std::unique_ptr<Renderer> renderer = createRenderer(backend);
   SceneModel scene(*renderer, DemoCylinders{.pointCount = 1000, .seed = 1},
@@ -82,37 +91,37 @@ int main(int argc, char** argv) {
   // A new edit (the Edit tool's action: only it applied to the points as they are) and the
   // whole list shown again (undo and redo: the values read restored, every edit applied).
   std::vector<double> changes, wholeLists;
-  for (int run = 0; run < runs; ++run) {
+  for (int run = 0; run < runs && wanted("change"); ++run) {
     edit.classification = run % 2 == 0 ? 6 : 2;
     const Clock::time_point start = Clock::now();
     scene.pushEdit(edit);
     frame();
     changes.push_back(millisecondsSince(start));
   }
-  print("class change + next frame", changes);
-  for (int run = 0; run < runs; ++run) {
+  if (wanted("change")) print("class change + next frame", changes);
+  for (int run = 0; run < runs && wanted("undo"); ++run) {
     const Clock::time_point start = Clock::now();
     scene.setEdits(scene.edits());
     frame();
     wholeLists.push_back(millisecondsSince(start));
   }
-  print("every edit again (undo) + frame", wholeLists);
+  if (wanted("undo")) print("every edit again (undo) + frame", wholeLists);
   std::vector<double> frames;
-  for (int run = 0; run < runs; ++run) {
+  for (int run = 0; run < runs && wanted("frame"); ++run) {
     const Clock::time_point start = Clock::now();
     frame();
     frames.push_back(millisecondsSince(start));
   }
-  print("a frame alone", frames);
+  if (wanted("frame")) print("a frame alone", frames);
   PointEdit remove = edit;
   remove.action = EditAction::Delete;
   std::vector<double> deletes;
-  for (int run = 0; run < 3; ++run) {
+  for (int run = 0; run < 3 && wanted("delete"); ++run) {
     const Clock::time_point start = Clock::now();
     scene.setEdits(run % 2 == 0 ? std::vector<PointEdit>{remove} : std::vector<PointEdit>{});
     frame();
     deletes.push_back(millisecondsSince(start));
   }
-  print("delete / restore (laid out again)", deletes);
+  if (wanted("delete")) print("delete / restore (laid out again)", deletes);
   return 0;
 }
