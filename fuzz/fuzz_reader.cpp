@@ -3,7 +3,9 @@
 // pcv::Error, never crash, hang, read out of bounds or allocate without bound. LAZ and COPC
 // files read whole go through the LAS reader as they do in pcv; their target differs by its seed
 // corpus of compressed files. The COPC target opens the input as the streaming viewer does (the
-// hierarchy pages, then each node's chunk on its own).
+// hierarchy pages, then each node's chunk on its own). The LAS target also reads the input as a
+// file of records, as pcv convert, edit and the record sink do: in order, and plain LAS by
+// ranges from several threads' readAt.
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -17,6 +19,7 @@
 #include "common/cloud_checks.hpp"
 #include "las/las_header.hpp"
 #include "pcv/io/copc_file.hpp"
+#include "pcv/io/point_records.hpp"
 #include "common/readers.hpp"
 #include "pcv/io/uri_reference.hpp"
 #include "pcv/io/virtual_point_cloud.hpp"
@@ -77,6 +80,36 @@ void streamCopcInput(const uint8_t* data, size_t size) {
       // A broken node is reported and the others still decode, as in the viewer.
     }
   }
+}
+
+/// A LAS file's records as the record streams hand them out: every batch in order, then, where
+/// the records lie at known offsets, ranges read at the start, middle and end, and one past the
+/// end (refused). The stream maps a path, so the input goes to a file.
+void streamLasRecords(const uint8_t* data, size_t size) {
+  static const std::string path = "/tmp/pcv-fuzz-las-" + std::to_string(::getpid()) + ".las";
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data), std::streamsize(size));
+  const std::unique_ptr<pcv::PointRecordStream> stream = pcv::openLasRecords(path);
+  if (!stream->randomAccess()) return;  // LAZ: the LAZ target's decoder
+  const uint64_t length = stream->format().recordLength;
+  uint64_t checksum = 0;
+  const uint8_t* batch = nullptr;
+  for (uint64_t count; (count = stream->next(4096, batch)) > 0;)
+    checksum += batch[count * length - 1];
+  const uint64_t points = stream->pointCount();
+  std::vector<uint8_t> range(std::max<uint64_t>(std::min<uint64_t>(points, 16), 1) * length);
+  for (const uint64_t first : {uint64_t(0), points / 2, points - std::min<uint64_t>(points, 16)}) {
+    const uint64_t count = std::min<uint64_t>(points - first, 16);
+    stream->readAt(first, count, range.data());
+    if (count > 0) checksum += range[count * length - 1];
+  }
+  try {
+    stream->readAt(points, 1, range.data());
+    std::abort();  // a range past the last record let through
+  } catch (const pcv::Error&) {
+  }
+  static volatile uint64_t sink;
+  sink = checksum;
 }
 
 /// A VPC parsed as `pcv` reads one; its tiles' fields are read so that a bad value the parser
@@ -143,5 +176,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     pcv::io::dropNonFinitePoints(cloud);
   } catch (const pcv::Error&) {
   }
+#if PCV_FUZZ_FORMAT == 1
+  try {
+    streamLasRecords(data, size);
+  } catch (const pcv::Error&) {
+  }
+#endif
   return 0;
 }
