@@ -1,5 +1,7 @@
 #include "vulkan_context.hpp"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -273,6 +275,19 @@ void VulkanContext::run(const std::function<void(VkCommandBuffer)>& record) {
   const VkCommandBufferBeginInfo begin{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
   check(vkBeginCommandBuffer(commands_, &begin), "to record commands");
+  bool queued = false;
+  for (QueuedWork* work : queued_) queued = work->record(commands_) || queued;
+  if (queued) {
+    // The queued copies land before anything recorded after them reads or writes there.
+    const VkMemoryBarrier barrier{
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+        .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+        .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+    vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
+                         1, &barrier, 0, nullptr, 0, nullptr);
+  }
   record(commands_);
   check(vkEndCommandBuffer(commands_), "to record commands");
   const VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
@@ -281,6 +296,13 @@ void VulkanContext::run(const std::function<void(VkCommandBuffer)>& record) {
   check(vkQueueSubmit(queue_, 1, &submit, fence_), "to submit work");
   check(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "while drawing");
   check(vkResetFences(device_, 1, &fence_), "to reset a fence");
+  if (queued) {
+    for (QueuedWork* work : queued_) work->completed();
+  }
+}
+
+void VulkanContext::removeQueuedWork(QueuedWork& work) {
+  queued_.erase(std::remove(queued_.begin(), queued_.end(), &work), queued_.end());
 }
 
 }  // namespace pcv::vk

@@ -53,6 +53,21 @@ class VulkanContext {
 
   /// Records commands with `record`, submits them and waits for them to finish.
   void run(const std::function<void(VkCommandBuffer)>& record);
+
+  /// Work waiting for the next submission: copies queued by a transfer, recorded at the start
+  /// of every run() (before what it records, with a barrier between), so that many small
+  /// uploads share one submission and one wait instead of taking one each.
+  class QueuedWork {
+   public:
+    virtual ~QueuedWork() = default;
+    /// Records the queued commands; false when there were none.
+    virtual bool record(VkCommandBuffer commands) = 0;
+    /// The commands recorded last have run.
+    virtual void completed() = 0;
+  };
+  /// `work` is recorded by every run() from now on, until removeQueuedWork(`work`).
+  void addQueuedWork(QueuedWork& work) { queued_.push_back(&work); }
+  void removeQueuedWork(QueuedWork& work);
   /// Nanoseconds per timestamp tick; 0 when the queue has no timestamps.
   double timestampPeriodNs() const { return timestampPeriodNs_; }
 
@@ -76,6 +91,7 @@ class VulkanContext {
   bool float64_ = false;
   bool externalMemoryFd_ = false;
   bool pipelineStatistics_ = false;
+  std::vector<QueuedWork*> queued_;
 };
 
 /// The instance a context or a device listing uses (validation as the environment asks).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "vulkan_context.hpp"
 
@@ -11,6 +12,14 @@ namespace {
 constexpr uint64_t kStagingBytes = 64ull << 20;
 
 }  // namespace
+
+VulkanTransfer::VulkanTransfer(VulkanContext& context) : context_(context) {
+  context_.addQueuedWork(*this);
+}
+
+VulkanTransfer::~VulkanTransfer() {
+  context_.removeQueuedWork(*this);
+}
 
 VulkanBuffer& VulkanTransfer::staging(VulkanBuffer& buffer, VulkanBuffer::Kind kind,
                                       uint64_t bytes) {
@@ -24,18 +33,49 @@ VulkanBuffer& VulkanTransfer::staging(VulkanBuffer& buffer, VulkanBuffer::Kind k
 
 void VulkanTransfer::upload(const VulkanBuffer& to, uint64_t offset, const void* data,
                             uint64_t bytes) {
-  if (bytes == 0) return;
-  VulkanBuffer& stage = staging(upload_, VulkanBuffer::Kind::Upload, bytes);
   const auto* from = static_cast<const unsigned char*>(data);
   for (uint64_t done = 0; done < bytes;) {
-    const uint64_t piece = std::min(bytes - done, stage.bytes());
-    std::memcpy(stage.mapped(), from + done, piece);
-    context_.run([&](VkCommandBuffer commands) {
-      const VkBufferCopy region{.srcOffset = 0, .dstOffset = offset + done, .size = piece};
-      vkCmdCopyBuffer(commands, stage.handle(), to.handle(), 1, &region);
-    });
+    const uint64_t piece = std::min(bytes - done, kStagingBytes);
+    if (!upload_ || staged_ + piece > upload_.bytes()) {
+      // The staging buffer is full (or too small): the queued copies run first.
+      if (!queued_.empty()) context_.run([](VkCommandBuffer) {});
+      staging(upload_, VulkanBuffer::Kind::Upload, std::max(piece, kStagingBytes));
+    }
+    const uint64_t begin = offset + done, end = begin + piece;
+    if (overlapsQueued(to.handle(), begin, end)) {
+      // Two copies to the same bytes in one submission would need an order between them: the
+      // first runs now (rare: slots freed and filled again before a frame).
+      context_.run([](VkCommandBuffer) {});
+    }
+    std::memcpy(static_cast<unsigned char*>(upload_.mapped()) + staged_, from + done, piece);
+    queued_.push_back(
+        {.to = to.handle(), .region = {.srcOffset = staged_, .dstOffset = begin, .size = piece}});
+    ranges_[{to.handle(), begin}] = end;
+    staged_ += (piece + 15) / 16 * 16;  // each piece's bytes start 16-byte aligned
     done += piece;
   }
+}
+
+bool VulkanTransfer::overlapsQueued(VkBuffer to, uint64_t begin, uint64_t end) const {
+  // The queued ranges of a buffer do not overlap: only the last one starting before `end` can
+  // reach into [begin, end).
+  auto after = ranges_.lower_bound({to, end});
+  if (after == ranges_.begin()) return false;
+  const auto& [key, rangeEnd] = *std::prev(after);
+  return key.first == to && rangeEnd > begin;
+}
+
+bool VulkanTransfer::record(VkCommandBuffer commands) {
+  for (const QueuedCopy& copy : queued_) {
+    vkCmdCopyBuffer(commands, upload_.handle(), copy.to, 1, &copy.region);
+  }
+  return !queued_.empty();
+}
+
+void VulkanTransfer::completed() {
+  queued_.clear();
+  ranges_.clear();
+  staged_ = 0;
 }
 
 void VulkanTransfer::download(const VulkanBuffer& from, uint64_t offset, void* data,
@@ -56,6 +96,7 @@ void VulkanTransfer::download(const VulkanBuffer& from, uint64_t offset, void* d
 }
 
 void VulkanTransfer::release() {
+  completed();
   upload_ = VulkanBuffer();
   download_ = VulkanBuffer();
 }
