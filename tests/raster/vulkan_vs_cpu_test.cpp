@@ -400,6 +400,34 @@ TEST(VulkanSlices, TwoByteArraysGrowFromOddCountsInWholeWords) {
   EXPECT_EQ(words.addresses().size(), 3u);
 }
 
+TEST(VulkanSlices, QueuedUploadsLandInTheOrderGiven) {
+  // Uploads wait for the next submission; one to bytes already queued (slots freed and filled
+  // again before a frame) lands after the first, and uploads larger than the staging buffer's
+  // room go in several submissions, each piece where it belongs.
+  PCV_REQUIRE_VULKAN();
+  vk::VulkanContext context("", true);
+  vk::VulkanTransfer transfer(context);
+  vk::SlicedArray values(context, 4, uint64_t(1) << 22, "test values");
+  const uint64_t count = (uint64_t(1) << 24) + 5;  // 64 MiB + 20 bytes: more than one staging
+  values.grow(count, 0u);
+  std::vector<uint32_t> first(count), second(100);
+  for (uint64_t i = 0; i < count; ++i) first[i] = uint32_t(i * 2654435761u);
+  for (uint32_t i = 0; i < 100; ++i) second[i] = 0xfeed0000u + i;
+  values.upload(transfer, 0, first.data(), count);
+  values.upload(transfer, 50, second.data(), second.size());               // over the first's bytes
+  values.upload(transfer, count - 60, second.data(), second.size() - 40);  // and at its end
+  std::vector<uint32_t> back(count);
+  values.download(transfer, 0, back.data(), count);
+  uint64_t wrong = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint32_t expected = first[i];
+    if (i >= 50 && i < 150) expected = second[i - 50];
+    if (i >= count - 60) expected = second[i - (count - 60)];
+    wrong += back[i] != expected;
+  }
+  EXPECT_EQ(wrong, 0u);
+}
+
 TEST(VulkanDevices, AutoNeverTakesASoftwareDevice) {
   std::string error;
   const std::vector<VulkanDeviceInfo> devices = listVulkanDevices(&error);
