@@ -15,7 +15,8 @@ namespace {
 
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
 
-/// PCV_VULKAN_VALIDATION=1 runs every Vulkan call through the validation layer, and a report
+/// PCV_VULKAN_VALIDATION=1 runs every Vulkan call through the validation layer (with its
+/// synchronization checks), and a report
 /// of a warning or an error ends the process: the test suite runs the backend so, as
 /// compute-sanitizer runs the CUDA one, and a report cannot pass unnoticed.
 bool validationAsked() {
@@ -99,14 +100,23 @@ VkInstance createInstance(bool& validation) {
                                       .pEngineName = "pcv",
                                       .apiVersion = VK_API_VERSION_1_2};
   const VkDebugUtilsMessengerCreateInfoEXT messenger = messengerInfo();
+  // The synchronization checks too: hazards between copies and shaders of one submission (the
+  // queued uploads share one with a frame), as racecheck and synccheck look for on CUDA.
+  const VkValidationFeatureEnableEXT checks[] = {
+      VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+  const VkValidationFeaturesEXT features{.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
+                                         .pNext = &messenger,
+                                         .enabledValidationFeatureCount = 1,
+                                         .pEnabledValidationFeatures = checks};
   const char* layers[] = {kValidationLayer};
-  const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME,
+                              VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME};
   const VkInstanceCreateInfo info{.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-                                  .pNext = validation ? &messenger : nullptr,
+                                  .pNext = validation ? &features : nullptr,
                                   .pApplicationInfo = &application,
                                   .enabledLayerCount = validation ? 1u : 0u,
                                   .ppEnabledLayerNames = layers,
-                                  .enabledExtensionCount = validation ? 1u : 0u,
+                                  .enabledExtensionCount = validation ? 2u : 0u,
                                   .ppEnabledExtensionNames = extensions};
   VkInstance instance = VK_NULL_HANDLE;
   check(vkCreateInstance(&info, nullptr, &instance), "to start");
