@@ -400,6 +400,37 @@ TEST(VulkanSlices, TwoByteArraysGrowFromOddCountsInWholeWords) {
   EXPECT_EQ(words.addresses().size(), 3u);
 }
 
+TEST(VulkanSlices, ASlicesMemoryFollowsTheElementsReached) {
+  // A slice of 64 MiB takes 32 MiB when its first element is written, all of it when an element
+  // past that is, keeping what was written and the fill between; the next slice takes only its
+  // planned bytes.
+  PCV_REQUIRE_VULKAN();
+  vk::VulkanContext context("", true);
+  vk::VulkanTransfer transfer(context);
+  const uint64_t perSlice = uint64_t(1) << 24;  // 4-byte elements: 64 MiB a slice
+  vk::SlicedArray values(context, 4, perSlice, "test values");
+  values.grow(perSlice + 100, 7u);
+  EXPECT_EQ(values.allocatedBytes(), 0u);
+  const std::vector<uint32_t> head = {11, 12, 13}, far = {21, 22}, next = {31};
+  values.upload(transfer, 0, head.data(), head.size());
+  EXPECT_EQ(values.allocatedBytes(), uint64_t(32) << 20);
+  values.upload(transfer, perSlice / 2 + 5, far.data(), far.size());
+  EXPECT_EQ(values.allocatedBytes(), uint64_t(64) << 20);
+  values.upload(transfer, perSlice + 3, next.data(), next.size());
+  EXPECT_EQ(values.allocatedBytes(), (uint64_t(64) << 20) + 400);
+  std::vector<uint32_t> back(perSlice + 100);
+  values.download(transfer, 0, back.data(), back.size());
+  uint64_t wrong = 0;
+  for (uint64_t i = 0; i < back.size(); ++i) {
+    uint32_t expected = 7;
+    if (i < 3) expected = head[i];
+    if (i >= perSlice / 2 + 5 && i < perSlice / 2 + 7) expected = far[i - perSlice / 2 - 5];
+    if (i == perSlice + 3) expected = next[0];
+    wrong += back[i] != expected;
+  }
+  EXPECT_EQ(wrong, 0u);
+}
+
 TEST(VulkanSlices, QueuedUploadsLandInTheOrderGiven) {
   // Uploads wait for the next submission; one to bytes already queued (slots freed and filled
   // again before a frame) lands after the first, and uploads larger than the staging buffer's

@@ -5,6 +5,13 @@
 #include "vulkan_context.hpp"
 
 namespace pcv::vk {
+namespace {
+
+/// What a slice's memory starts with: little to allocate when a stream's first node arrives
+/// (a device may take tens of milliseconds per GiB), doubling as points fill it.
+constexpr uint64_t kFirstSliceBytes = uint64_t(32) << 20;
+
+}  // namespace
 
 SlicedArray::SlicedArray(VulkanContext& context, uint32_t elementBytes, uint64_t sliceElements,
                          const char* what)
@@ -19,7 +26,17 @@ void SlicedArray::free() {
 
 void SlicedArray::grow(uint64_t elements, std::optional<uint32_t> fill) {
   if (elements <= elements_) return;
+  if (fill && fill != fill_) {
+    // The elements grown before hold the old fill: the slices with memory get it for all of
+    // them now, before the memory that comes later takes the new one.
+    for (uint64_t s = 0; s < slices_.size(); ++s) {
+      if (slices_[s])
+        allocateReached(s * sliceElements_,
+                        std::min(sliceElements_, elements_ - s * sliceElements_));
+    }
+  }
   const uint64_t sliceCount = (elements + sliceElements_ - 1) / sliceElements_;
+  const std::vector<uint64_t> before = planned_;
   // Slices take whole 4-byte words (an odd count of 2-byte filter words is padded), since fills
   // and the shaders work in words.
   planned_.resize(sliceCount);
@@ -29,16 +46,14 @@ void SlicedArray::grow(uint64_t elements, std::optional<uint32_t> fill) {
     const uint64_t begin = s * sliceElements_;
     planned_[s] = (std::min(sliceElements_, elements - begin) * elementBytes_ + 3) / 4 * 4;
     bytes_ += planned_[s];
-    // A slice that holds elements and grows: a bigger buffer now, the contents copied over.
-    const uint64_t old = slices_[s].bytes();
-    if (!slices_[s] || old >= planned_[s]) continue;
-    VulkanBuffer bigger(context_, planned_[s], VulkanBuffer::Kind::Device, what_);
-    context_.run([&](VkCommandBuffer commands) {
-      const VkBufferCopy region{.srcOffset = 0, .dstOffset = 0, .size = old};
-      vkCmdCopyBuffer(commands, slices_[s].handle(), bigger.handle(), 1, &region);
-      if (fill) vkCmdFillBuffer(commands, bigger.handle(), old, planned_[s] - old, *fill);
-    });
-    slices_[s] = std::move(bigger);
+    // Memory a slice already has past its old elements takes the new elements' fill.
+    const uint64_t from = s < before.size() ? before[s] : 0;
+    const uint64_t to = std::min(planned_[s], slices_[s].bytes());
+    if (fill && fill != fill_ && to > from) {
+      context_.run([&](VkCommandBuffer commands) {
+        vkCmdFillBuffer(commands, slices_[s].handle(), from, to - from, *fill);
+      });
+    }
   }
   fill_ = fill;
   elements_ = elements;
@@ -46,13 +61,27 @@ void SlicedArray::grow(uint64_t elements, std::optional<uint32_t> fill) {
 
 void SlicedArray::allocateReached(uint64_t first, uint64_t count) {
   if (count == 0) return;
-  const uint64_t lastSlice = (first + count - 1) / sliceElements_;
+  const uint64_t end = first + count;
+  const uint64_t lastSlice = (end - 1) / sliceElements_;
   for (uint64_t s = first / sliceElements_; s <= lastSlice && s < slices_.size(); ++s) {
-    if (slices_[s]) continue;
-    VulkanBuffer slice(context_, planned_[s], VulkanBuffer::Kind::Device, what_);
-    if (fill_) {
+    const uint64_t reached = std::min(end - s * sliceElements_, sliceElements_);
+    const uint64_t needed = std::min(planned_[s], (reached * elementBytes_ + 3) / 4 * 4);
+    const uint64_t old = slices_[s].bytes();
+    if (old >= needed) continue;
+    // Doubling from kFirstSliceBytes: the pool's first fit fills slots from the start, so a
+    // slice's memory follows the points stored in it, and each element is copied a few times
+    // at most as its slice grows.
+    uint64_t bytes = std::max(kFirstSliceBytes, 2 * old);
+    while (bytes < needed) bytes *= 2;
+    bytes = std::min(bytes, planned_[s]);
+    VulkanBuffer slice(context_, bytes, VulkanBuffer::Kind::Device, what_);
+    if (old > 0 || fill_) {
       context_.run([&](VkCommandBuffer commands) {
-        vkCmdFillBuffer(commands, slice.handle(), 0, planned_[s], *fill_);
+        if (old > 0) {
+          const VkBufferCopy region{.srcOffset = 0, .dstOffset = 0, .size = old};
+          vkCmdCopyBuffer(commands, slices_[s].handle(), slice.handle(), 1, &region);
+        }
+        if (fill_) vkCmdFillBuffer(commands, slice.handle(), old, bytes - old, *fill_);
       });
     }
     slices_[s] = std::move(slice);
@@ -61,7 +90,8 @@ void SlicedArray::allocateReached(uint64_t first, uint64_t count) {
 
 void SlicedArray::allocateLike(const SlicedArray& other) {
   for (size_t s = 0; s < other.slices_.size() && s < slices_.size(); ++s) {
-    if (other.slices_[s] && !slices_[s]) allocateReached(s * sliceElements_, 1);
+    const uint64_t held = std::min(other.slices_[s].bytes() / other.elementBytes_, sliceElements_);
+    if (held > 0) allocateReached(s * sliceElements_, held);
   }
 }
 
@@ -72,7 +102,11 @@ void SlicedArray::forPieces(uint64_t first, uint64_t count, Visit&& visit) const
     const uint64_t slice = element / sliceElements_;
     const uint64_t offset = element % sliceElements_;
     const uint64_t piece = std::min(count - done, sliceElements_ - offset);
-    if (slices_[slice]) visit(slices_[slice], offset * elementBytes_, done, piece);
+    // Only the elements the slice has memory for (its first ones: it grows from its start).
+    const uint64_t held = slices_[slice].bytes() / elementBytes_;
+    if (offset < held) {
+      visit(slices_[slice], offset * elementBytes_, done, std::min(piece, held - offset));
+    }
     done += piece;
   }
 }
@@ -102,6 +136,12 @@ void SlicedArray::recordFill(VkCommandBuffer commands, uint64_t first, uint64_t 
                               uint64_t piece) {
     vkCmdFillBuffer(commands, slice.handle(), offset, piece * elementBytes_, pattern);
   });
+}
+
+uint64_t SlicedArray::allocatedBytes() const {
+  uint64_t bytes = 0;
+  for (const VulkanBuffer& slice : slices_) bytes += slice.bytes();
+  return bytes;
 }
 
 std::vector<VkDeviceAddress> SlicedArray::addresses() const {
