@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/parallel.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
 #include "pcv/session/cloud_edits.hpp"
 
@@ -43,12 +44,18 @@ void ColoredCloud::clear() {
 void ColoredCloud::keepReadValues(uint64_t from) {
   const ScalarAttribute* classes = cloud_.findAttribute("classification");
   const ScalarAttribute* withheld = cloud_.findAttribute("withheld");
-  readClasses_.resize(from);
-  readWithheld_.resize(from);
-  for (uint64_t i = from; i < cloud_.size(); ++i) {
-    readClasses_.push_back(classes ? float(classes->value(i)) : 0.0f);
-    readWithheld_.push_back(withheld ? float(withheld->value(i)) : 0.0f);
-  }
+  // On all cores: the first edit of a billion points read waits for these copies.
+  readClasses_.resize(cloud_.size());
+  readWithheld_.resize(cloud_.size());
+  parallelFor(
+      cloud_.size() - std::min(from, cloud_.size()),
+      [&](uint64_t begin, uint64_t end) {
+        for (uint64_t i = from + begin; i < from + end; ++i) {
+          readClasses_[i] = classes ? float(classes->value(i)) : 0.0f;
+          readWithheld_[i] = withheld ? float(withheld->value(i)) : 0.0f;
+        }
+      },
+      1 << 16);
 }
 
 std::vector<uint64_t> ColoredCloud::setEdits(std::vector<PointEdit> edits) {
