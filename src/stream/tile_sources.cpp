@@ -65,11 +65,15 @@ std::shared_ptr<const CopcFile> OpenCopcFiles::get(const std::string& path) {
   // once both succeed; the second keeps the first's entry.
   auto file = std::make_shared<const CopcFile>(path, options_, channelScale);
   const std::lock_guard lock(mutex_);
-  channelScales_.emplace(path, file->channelScale());
   if (const auto found = byPath_.find(path); found != byPath_.end()) return found->second->second;
   recent_.emplace_front(path, file);
   byPath_[path] = recent_.begin();
   while (recent_.size() > std::max<size_t>(capacity_, 1)) {
+    // The scale as the file decided it (its root's first decode, usually): kept for its next
+    // opening. One not decided yet is decided by that opening.
+    if (const auto scale = recent_.back().second->knownChannelScale()) {
+      channelScales_.emplace(recent_.back().first, *scale);
+    }
     byPath_.erase(recent_.back().first);
     recent_.pop_back();
   }

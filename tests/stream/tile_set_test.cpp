@@ -230,6 +230,54 @@ TEST_F(TileSetTest, AReopenedCopcTileKeepsTheColorScaleOfItsFirstOpening) {
   EXPECT_EQ(reopened->decodeNode(0).points[0].rgba, first.decodeNode(0).points[0].rgba);
 }
 
+TEST_F(TileSetTest, ACopcRootIsDecodedOnceForItsPointsAndItsColorScale) {
+  const std::string a = writeCopcTile(dir_ / "a.copc.laz", 0, 0, 30);
+  // The scale asked for first: the root is decoded for it, then again for its points.
+  const CopcFile scaledFirst(a);
+  const double scale = scaledFirst.channelScale();
+  EXPECT_LT(scale, 1.0) << "16-bit colours";
+  const PointCloud expected = scaledFirst.decodeNode(0);
+  EXPECT_EQ(scaledFirst.chunksDecoded(), 2u);
+  // The root decoded first decides the scale with the same decode, and to the same value.
+  const CopcFile decodedFirst(a);
+  EXPECT_FALSE(decodedFirst.knownChannelScale());
+  const PointCloud root = decodedFirst.decodeNode(0);
+  EXPECT_EQ(decodedFirst.chunksDecoded(), 1u);
+  ASSERT_TRUE(decodedFirst.knownChannelScale());
+  EXPECT_EQ(*decodedFirst.knownChannelScale(), scale);
+  EXPECT_EQ(decodedFirst.channelScale(), scale);
+  ASSERT_EQ(root.size(), expected.size());
+  for (size_t i = 0; i < root.size(); ++i) {
+    ASSERT_EQ(root.points[i].rgba, expected.points[i].rgba) << i;
+    ASSERT_EQ(root.points[i].x, expected.points[i].x) << i;
+  }
+  // A scale given at the opening is known at once.
+  EXPECT_EQ(CopcFile(a, {}, scale).knownChannelScale(), scale);
+}
+
+TEST_F(TileSetTest, StreamedCopcTilesDecodeEachChunkOnce) {
+  std::vector<std::string> files;
+  for (int i = 0; i < 4; ++i) {
+    files.push_back(writeCopcTile(dir_ / ("c" + std::to_string(i) + ".copc.laz"), i, 0, 30));
+  }
+  const TileSet set = readTileSet(files);
+  const auto open = std::make_shared<OpenCopcFiles>(files.size());
+  std::vector<std::shared_ptr<const NodeSource>> tiles;
+  for (const Tile& tile : set.tiles) {
+    tiles.push_back(std::make_shared<const CopcTileSource>(tile, open));
+  }
+  const ForestNodeSource forest(tiles);
+  uint64_t nodes = 0;
+  for (size_t node = 0; node < forest.forest().nodes.size(); ++node) {
+    if (forest.forest().nodes[node].pointCount == 0) continue;
+    EXPECT_EQ(forest.decodeNode(node).size(), forest.forest().nodes[node].pointCount);
+    ++nodes;
+  }
+  uint64_t chunks = 0;
+  for (const std::string& file : files) chunks += open->get(file)->chunksDecoded();
+  EXPECT_EQ(chunks, nodes) << "no chunk decoded for a colour scale alone";
+}
+
 /// Every point's world position (to the millimetre), sorted: what two reads must agree on.
 std::vector<std::array<int64_t, 3>> worldPoints(const PointCloud& cloud) {
   std::vector<std::array<int64_t, 3>> points;
