@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/parallel.hpp"
 
 namespace pcv {
 namespace {
@@ -153,6 +154,11 @@ void NodeLoader::run() {
     const uint64_t bytes = queue_.front().points * sizeof(Point);
     queue_.pop_front();
     inFlight_.insert(node);
+    // The cores shared among the nodes decoding now: a node decoded alone (a large tile, say)
+    // spreads over all of them, as the readers do; nodes decoded by every loader thread at once
+    // take one core each instead of each starting threads on all of them (15 loaders times 16
+    // threads on 16 cores).
+    const unsigned share = std::max<size_t>(1, workerCount() / inFlight_.size());
     bytesHeld_ += bytes;
     // This node and the next ones wanted, for a remote source to fetch together (many requests
     // in flight instead of one round trip per node and thread); a local source ignores it.
@@ -165,6 +171,7 @@ void NodeLoader::run() {
     const std::shared_ptr<const NodeTint> tint = tint_;
     const uint64_t generation = sourceGeneration_;
     lock.unlock();
+    const WorkerLimit coresForThisNode(share);
     const Clock::time_point decodeStart = Clock::now();
     Clock::time_point layoutStart = decodeStart;
     source->prefetchNodes(soon);
