@@ -200,13 +200,14 @@ void run(const Options& o) {
               static_cast<unsigned long long>(converged.decodedPoints));
   // Where the loader threads' time went: decodes at the rate the cores allow leave little idle
   // and little besides the decode.
-  std::printf("converge: %u loader threads: decode %.2f s, colour and layout %.2f s, idle %.2f s "
-              "(thread-seconds); %.2f M points/s per thread in decodes\n",
-              converged.loaderThreads, converged.decodeSeconds, converged.layoutSeconds,
-              converged.loaderIdleSeconds,
-              converged.decodeSeconds > 0.0
-                  ? double(converged.decodedPoints) / converged.decodeSeconds / 1e6
-                  : 0.0);
+  std::printf(
+      "converge: %u loader threads: decode %.2f s, colour and layout %.2f s, idle %.2f s "
+      "(thread-seconds); %.2f M points/s per thread in decodes\n",
+      converged.loaderThreads, converged.decodeSeconds, converged.layoutSeconds,
+      converged.loaderIdleSeconds,
+      converged.decodeSeconds > 0.0
+          ? double(converged.decodedPoints) / converged.decodeSeconds / 1e6
+          : 0.0);
   std::printf("converge: last decode seen at %.1f ms (then %.1f ms handing nodes to the frame)\n",
               lastDecodeMs, convergeMs - lastDecodeMs);
 
@@ -267,13 +268,13 @@ void run(const Options& o) {
     out << "{\"file\": \"" << name << "\", \"backend\": \"" << renderer->backendName()
         << "\", \"points\": " << pointCount << ", \"point_budget\": " << cloud.pointBudget()
         << ", \"header_index_ms\": " << indexMs << ", \"first_image_ms\": " << firstImageMs
-        << ", \"converge_ms\": " << convergeMs
-        << ", \"converge_last_decode_ms\": " << lastDecodeMs
+        << ", \"converge_ms\": " << convergeMs << ", \"converge_last_decode_ms\": " << lastDecodeMs
         << ", \"converge_loader_threads\": " << converged.loaderThreads
         << ", \"converge_decode_s\": " << converged.decodeSeconds
         << ", \"converge_layout_s\": " << converged.layoutSeconds
-        << ", \"converge_loader_idle_s\": " << converged.loaderIdleSeconds << ", \"static_gpu_ms\": " << staticSpread.median
-        << ", \"fly_update_ms\": [" << update.median << ", " << update.p99 << ", " << update.max
+        << ", \"converge_loader_idle_s\": " << converged.loaderIdleSeconds
+        << ", \"static_gpu_ms\": " << staticSpread.median << ", \"fly_update_ms\": ["
+        << update.median << ", " << update.p99 << ", " << update.max
         << "], \"fly_whole_frame_ms\": [" << wall.median << ", " << wall.p99 << ", " << wall.max
         << "], \"fly_gpu_ms\": [" << gpu.median << ", " << gpu.p99 << ", " << gpu.max
         << "], \"fly_decode_points_per_s\": " << decodeRate << ", \"renderer_bytes\": " << resident

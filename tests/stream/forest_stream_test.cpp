@@ -299,12 +299,13 @@ class CoreNotingSource final : public NodeSource {
 };
 
 TEST(StreamedForest, NodesDecodedTogetherShareTheCores) {
-  const auto source =
-      std::make_shared<const CoreNotingSource>(std::make_shared<const SyntheticNodeSource>(2, 3, 200));
+  const auto source = std::make_shared<const CoreNotingSource>(
+      std::make_shared<const SyntheticNodeSource>(2, 3, 200));
   auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
   {
-    StreamedCloud cloud(source, *renderer,
-                        {.gpuMemoryBytes = 64ull << 20, .decodeThreads = 4, .refineSpacingPx = 0.0});
+    StreamedCloud cloud(
+        source, *renderer,
+        {.gpuMemoryBytes = 64ull << 20, .decodeThreads = 4, .refineSpacingPx = 0.0});
     converge(cloud, frameBounds(cloud.bounds(), 1.0f), 128, 128);
   }
   const unsigned all = workerCount();
