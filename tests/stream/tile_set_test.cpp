@@ -278,6 +278,33 @@ TEST_F(TileSetTest, StreamedCopcTilesDecodeEachChunkOnce) {
   EXPECT_EQ(chunks, nodes) << "no chunk decoded for a colour scale alone";
 }
 
+TEST_F(TileSetTest, AWholeTileLeavesOutExactlyTheRecordsShownElsewhere) {
+  const std::string path = writeLazTile(dir_ / "t.laz", 0, 0, 20, 150).string();
+  const Tile tile = readTileSet({path}).tiles.front();
+  ASSERT_EQ(tile.pointCount, 400u);
+  // Runs of every length: the first record, two together, a lone one, the last.
+  const std::vector<uint64_t> shown{0, 150, 151, 300, 399};
+  const PointCloud all = WholeTileSource(tile, {}).decodeNode(0);
+  const PointCloud rest = WholeTileSource(tile, {}, shown).decodeNode(0);
+  ASSERT_FALSE(all.attributes.empty());
+  ASSERT_EQ(rest.size(), all.size() - shown.size());
+  size_t from = 0, skip = 0;
+  for (size_t i = 0; i < rest.size(); ++i, ++from) {
+    while (skip < shown.size() && shown[skip] == from) {
+      ++skip;
+      ++from;
+    }
+    ASSERT_EQ(rest.points[i].x, all.points[from].x) << i;
+    ASSERT_EQ(rest.points[i].y, all.points[from].y) << i;
+    ASSERT_EQ(rest.points[i].rgba, all.points[from].rgba) << i;
+    for (size_t a = 0; a < all.attributes.size(); ++a) {
+      ASSERT_EQ(rest.attributes[a].value(i), all.attributes[a].value(from))
+          << all.attributes[a].name;
+    }
+  }
+  for (const ScalarAttribute& attribute : rest.attributes) EXPECT_EQ(attribute.size(), rest.size());
+}
+
 /// Every point's world position (to the millimetre), sorted: what two reads must agree on.
 std::vector<std::array<int64_t, 3>> worldPoints(const PointCloud& cloud) {
   std::vector<std::array<int64_t, 3>> points;
