@@ -3,7 +3,8 @@
 //   open          the hierarchy read and the root decoded and resident (what a viewer waits for
 //                 before its first image), then the first image drawn; for a dataset, first the
 //                 header index (every tile's header) and the forest (hierarchies, overview)
-//   converge      wall time until every node the overview wants is resident
+//   converge      wall time until every node the overview wants is resident, and the loader
+//                 threads' seconds till then: in decodes, in colouring and layout, idle
 //   static        the converged overview's GPU frame time (the renderer's own CUDA-event or
 //                 host timings), median of --frames after --warmup
 //   fly           a path from the overview down into the cloud and across it, one step a frame,
@@ -178,8 +179,16 @@ void run(const Options& o) {
 
   // Converge on the overview, drawing every frame as a viewer would.
   int convergeFrames = 0;
+  // When a frame last saw more points decoded: after it, the stream waits only for the frame
+  // loop to take the decoded nodes in.
+  uint64_t decodedSeen = cloud.stats().decodedPoints;
+  double lastDecodeMs = firstImageMs;
   while (!cloud.converged() && msSince(start) < 600'000.0) {
     sets = cloud.update(overview, size.width, size.height);
+    if (cloud.stats().decodedPoints != decodedSeen) {
+      decodedSeen = cloud.stats().decodedPoints;
+      lastDecodeMs = msSince(start);
+    }
     renderer->render(sets, view, {}, target);
     ++convergeFrames;
   }
@@ -189,6 +198,18 @@ void run(const Options& o) {
               convergeMs, convergeFrames, converged.nodesResident,
               static_cast<unsigned long long>(converged.pointsDrawn),
               static_cast<unsigned long long>(converged.decodedPoints));
+  // Where the loader threads' time went: decodes at the rate the cores allow leave little idle
+  // and little besides the decode.
+  std::printf(
+      "converge: %u loader threads: decode %.2f s, colour and layout %.2f s, idle %.2f s "
+      "(thread-seconds); %.2f M points/s per thread in decodes\n",
+      converged.loaderThreads, converged.decodeSeconds, converged.layoutSeconds,
+      converged.loaderIdleSeconds,
+      converged.decodeSeconds > 0.0
+          ? double(converged.decodedPoints) / converged.decodeSeconds / 1e6
+          : 0.0);
+  std::printf("converge: last decode seen at %.1f ms (then %.1f ms handing nodes to the frame)\n",
+              lastDecodeMs, convergeMs - lastDecodeMs);
 
   std::vector<double> staticMs;
   for (int frame = 0; frame < o.warmup + o.frames; ++frame) {
@@ -247,8 +268,13 @@ void run(const Options& o) {
     out << "{\"file\": \"" << name << "\", \"backend\": \"" << renderer->backendName()
         << "\", \"points\": " << pointCount << ", \"point_budget\": " << cloud.pointBudget()
         << ", \"header_index_ms\": " << indexMs << ", \"first_image_ms\": " << firstImageMs
-        << ", \"converge_ms\": " << convergeMs << ", \"static_gpu_ms\": " << staticSpread.median
-        << ", \"fly_update_ms\": [" << update.median << ", " << update.p99 << ", " << update.max
+        << ", \"converge_ms\": " << convergeMs << ", \"converge_last_decode_ms\": " << lastDecodeMs
+        << ", \"converge_loader_threads\": " << converged.loaderThreads
+        << ", \"converge_decode_s\": " << converged.decodeSeconds
+        << ", \"converge_layout_s\": " << converged.layoutSeconds
+        << ", \"converge_loader_idle_s\": " << converged.loaderIdleSeconds
+        << ", \"static_gpu_ms\": " << staticSpread.median << ", \"fly_update_ms\": ["
+        << update.median << ", " << update.p99 << ", " << update.max
         << "], \"fly_whole_frame_ms\": [" << wall.median << ", " << wall.p99 << ", " << wall.max
         << "], \"fly_gpu_ms\": [" << gpu.median << ", " << gpu.p99 << ", " << gpu.max
         << "], \"fly_decode_points_per_s\": " << decodeRate << ", \"renderer_bytes\": " << resident

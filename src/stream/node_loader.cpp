@@ -1,11 +1,23 @@
 #include "node_loader.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/parallel.hpp"
 
 namespace pcv {
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsBetween(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+double sinceEpoch(Clock::time_point at) {
+  return std::chrono::duration<double>(at.time_since_epoch()).count();
+}
 
 /// Nodes handed to a source's prefetch at once: as many as requests may be in flight.
 constexpr size_t kPrefetchNodes = 16;
@@ -112,22 +124,41 @@ uint64_t NodeLoader::decodedPoints() const {
   return decodedPoints_;
 }
 
+NodeLoader::Seconds NodeLoader::seconds() const {
+  const std::lock_guard lock(mutex_);
+  Seconds now = seconds_;
+  // The threads waiting now have waited this long so far.
+  now.idle += double(waiting_) * sinceEpoch(Clock::now()) - waitStartsSum_;
+  return now;
+}
+
 void NodeLoader::run() {
   std::unique_lock lock(mutex_);
   for (;;) {
     // A node starts when it fits the host budget next to what is held (or nothing is held: a
     // node larger than the whole budget still loads, alone).
+    const Clock::time_point waitStart = Clock::now();
+    ++waiting_;
+    waitStartsSum_ += sinceEpoch(waitStart);
     wake_.wait(lock, [&] {
       if (stopping_) return true;
       if (queue_.empty()) return false;
       const uint64_t bytes = queue_.front().points * sizeof(Point);
       return bytesHeld_ == 0 || bytesHeld_ + bytes <= hostBudgetBytes_;
     });
+    --waiting_;
+    waitStartsSum_ -= sinceEpoch(waitStart);
     if (stopping_) return;
+    seconds_.idle += secondsBetween(waitStart, Clock::now());
     const uint32_t node = queue_.front().node;
     const uint64_t bytes = queue_.front().points * sizeof(Point);
     queue_.pop_front();
     inFlight_.insert(node);
+    // The cores shared among the nodes decoding now: a node decoded alone (a large tile, say)
+    // spreads over all of them, as the readers do; nodes decoded by every loader thread at once
+    // take one core each instead of each starting threads on all of them (15 loaders times 16
+    // threads on 16 cores).
+    const unsigned share = std::max<size_t>(1, workerCount() / inFlight_.size());
     bytesHeld_ += bytes;
     // This node and the next ones wanted, for a remote source to fetch together (many requests
     // in flight instead of one round trip per node and thread); a local source ignores it.
@@ -140,11 +171,15 @@ void NodeLoader::run() {
     const std::shared_ptr<const NodeTint> tint = tint_;
     const uint64_t generation = sourceGeneration_;
     lock.unlock();
+    const WorkerLimit coresForThisNode(share);
+    const Clock::time_point decodeStart = Clock::now();
+    Clock::time_point layoutStart = decodeStart;
     source->prefetchNodes(soon);
     DecodedNode decoded{.node = node, .standIn = source->readsOnDemand(node)};
     std::string error;
     try {
       const PointCloud cloud = source->decodeNode(node);
+      layoutStart = Clock::now();
       UninitializedVector<Point> points;
       coloredPoints(cloud, coloring_, points);
       if (tint) (*tint)(cloud, points);
@@ -159,7 +194,11 @@ void NodeLoader::run() {
     } catch (const Error& e) {
       error = e.what();
     }
+    const Clock::time_point done = Clock::now();
     lock.lock();
+    if (layoutStart == decodeStart) layoutStart = done;  // the decode failed
+    seconds_.decode += secondsBetween(decodeStart, layoutStart);
+    seconds_.layout += secondsBetween(layoutStart, done);
     inFlight_.erase(node);
     if (generation != sourceGeneration_) {  // from a source or tint replaced meanwhile
       bytesHeld_ -= bytes;

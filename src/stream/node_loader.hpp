@@ -86,6 +86,14 @@ class NodeLoader {
   std::vector<NodeFailure> takeFailures();
   /// Points decoded since the start, and the threads' seconds spent on them.
   uint64_t decodedPoints() const;
+  /// The threads' seconds since the start, all threads together (StreamingStats says which).
+  struct Seconds {
+    double decode = 0.0;
+    double layout = 0.0;
+    double idle = 0.0;
+  };
+  Seconds seconds() const;
+  unsigned threadCount() const { return unsigned(threads_.size()); }
 
  private:
   void run();
@@ -110,6 +118,9 @@ class NodeLoader {
   std::vector<NodeFailure> failures_;        // guarded
   uint64_t bytesHeld_ = 0;                   // guarded: ready and in flight
   uint64_t decodedPoints_ = 0;               // guarded
+  Seconds seconds_;                          // guarded: of waits and decodes done
+  unsigned waiting_ = 0;                     // guarded: threads waiting for a node now
+  double waitStartsSum_ = 0.0;               // guarded: their waits' starts, seconds
   bool stopping_ = false;                    // guarded
   std::vector<std::thread> threads_;         // last: start once everything above exists
 };

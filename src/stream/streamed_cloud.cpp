@@ -343,6 +343,11 @@ std::vector<PointSetId> StreamedCloud::update(const Camera& camera, int widthPx,
   stats_.nodesPending = loader_->pendingCount();
   stats_.nodesCached = residentNodes_.size();
   stats_.decodedPoints = loader_->decodedPoints();
+  const NodeLoader::Seconds seconds = loader_->seconds();
+  stats_.decodeSeconds = seconds.decode;
+  stats_.layoutSeconds = seconds.layout;
+  stats_.loaderIdleSeconds = seconds.idle;
+  stats_.loaderThreads = loader_->threadCount();
   return sets;
 }
 

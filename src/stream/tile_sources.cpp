@@ -65,11 +65,15 @@ std::shared_ptr<const CopcFile> OpenCopcFiles::get(const std::string& path) {
   // once both succeed; the second keeps the first's entry.
   auto file = std::make_shared<const CopcFile>(path, options_, channelScale);
   const std::lock_guard lock(mutex_);
-  channelScales_.emplace(path, file->channelScale());
   if (const auto found = byPath_.find(path); found != byPath_.end()) return found->second->second;
   recent_.emplace_front(path, file);
   byPath_[path] = recent_.begin();
   while (recent_.size() > std::max<size_t>(capacity_, 1)) {
+    // The scale as the file decided it (its root's first decode, usually): kept for its next
+    // opening. One not decided yet is decided by that opening.
+    if (const auto scale = recent_.back().second->knownChannelScale()) {
+      channelScales_.emplace(recent_.back().first, *scale);
+    }
     byPath_.erase(recent_.back().first);
     recent_.pop_back();
   }
@@ -154,16 +158,36 @@ PointCloud WholeTileSource::decodeNode(size_t node) const {
   // The points come in record order unless some were dropped (non-finite): then the indices no
   // longer hold and the overview's few points are drawn twice, which shows the same pixels.
   if (!shownElsewhere_.empty() && cloud.size() == declaredPoints_) {
-    size_t out = 0, skip = 0;
-    for (size_t i = 0; i < cloud.size(); ++i) {
-      if (skip < shownElsewhere_.size() && shownElsewhere_[skip] == i) {
-        ++skip;
-        continue;
+    // The records between two left out move down as one block (a tile's overview leaves out a
+    // few records, so the blocks are long), not value by value.
+    uint64_t out = 0;
+    const auto keep = [&](uint64_t begin, uint64_t end) {
+      if (begin < end && begin != out) {
+        std::copy(cloud.points.begin() + std::ptrdiff_t(begin),
+                  cloud.points.begin() + std::ptrdiff_t(end),
+                  cloud.points.begin() + std::ptrdiff_t(out));
+        for (ScalarAttribute& attribute : cloud.attributes) {
+          if (attribute.wide()) {
+            std::copy(attribute.wideValues.begin() + std::ptrdiff_t(begin),
+                      attribute.wideValues.begin() + std::ptrdiff_t(end),
+                      attribute.wideValues.begin() + std::ptrdiff_t(out));
+          } else {
+            std::copy(attribute.values.begin() + std::ptrdiff_t(begin),
+                      attribute.values.begin() + std::ptrdiff_t(end),
+                      attribute.values.begin() + std::ptrdiff_t(out));
+          }
+        }
       }
-      cloud.points[out] = cloud.points[i];
-      for (auto& attribute : cloud.attributes) attribute.moveValue(out, i);
-      ++out;
+      out += end - begin;
+    };
+    uint64_t next = 0;  // the first record not yet kept or left out
+    for (const uint64_t skipped : shownElsewhere_) {
+      if (skipped < next) continue;
+      if (skipped >= cloud.size()) break;
+      keep(next, skipped);
+      next = skipped + 1;
     }
+    keep(next, cloud.size());
     cloud.points.resize(out);
     for (auto& attribute : cloud.attributes) attribute.resize(out);
   }

@@ -3,15 +3,19 @@
 // a budget smaller than the forest is shared by its trees, an in-core set is drawn and picked
 // beside the stream (and one added mid-stream grows the renderer without touching the stream's
 // nodes), a forest made of several sources moves their points to one origin, and an overview
-// that stands in for the trees is drawn exactly while a visible root of theirs is not.
+// that stands in for the trees is drawn exactly while a visible root of theirs is not, and the
+// loader threads' seconds add up to their time, spent decoding, laying out or waiting, and nodes
+// decoded at once share the cores.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <random>
 #include <thread>
 
 #include "pcv/core/camera_framing.hpp"
+#include "pcv/core/parallel.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/stream/copc_node_source.hpp"
 #include "pcv/stream/forest_node_source.hpp"
@@ -216,6 +220,105 @@ TEST(StreamedForest, AnOverviewStaysWhereAVisibleTileRootDoesNotFitTheBudget) {
                       {.pointBudget = 1500, .gpuMemoryBytes = 1ull << 20, .decodeThreads = 2});
   converge(cloud, frameBounds(cloud.bounds(), 16.0f / 9.0f), 320, 180);
   EXPECT_EQ(cloud.stats().pointsDrawn, 1300u) << "the overview and one tile's root";
+}
+
+/// A source whose every decode takes `delay` longer: the loader's time is mostly decodes.
+class SlowSource final : public NodeSource {
+ public:
+  SlowSource(std::shared_ptr<const NodeSource> inner, std::chrono::milliseconds delay)
+      : inner_(std::move(inner)), delay_(delay) {}
+  const NodeForest& forest() const override { return inner_->forest(); }
+  const glm::dvec3& origin() const override { return inner_->origin(); }
+  bool hasColor() const override { return inner_->hasColor(); }
+  const std::vector<std::string>& attributeNames() const override {
+    return inner_->attributeNames();
+  }
+  PointCloud decodeNode(size_t node) const override {
+    std::this_thread::sleep_for(delay_);
+    return inner_->decodeNode(node);
+  }
+
+ private:
+  std::shared_ptr<const NodeSource> inner_;
+  std::chrono::milliseconds delay_;
+};
+
+TEST(StreamedForest, TheLoaderThreadsSecondsSayWhereTheirTimeWent) {
+  constexpr uint64_t kPointsPerNode = 500;
+  constexpr auto kDelay = std::chrono::milliseconds(20);
+  const auto source = std::make_shared<const SlowSource>(
+      std::make_shared<const SyntheticNodeSource>(2, 3, kPointsPerNode), kDelay);
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
+  const auto start = std::chrono::steady_clock::now();
+  StreamedCloud cloud(source, *renderer,
+                      {.gpuMemoryBytes = 64ull << 20, .decodeThreads = 3, .refineSpacingPx = 0.0});
+  const Camera camera = frameBounds(cloud.bounds(), 1.0f);
+  converge(cloud, camera, 128, 128);
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const StreamingStats stats = cloud.stats();
+  EXPECT_EQ(stats.loaderThreads, 3u);
+  const uint64_t decodedNodes = stats.decodedPoints / kPointsPerNode;
+  EXPECT_GE(decodedNodes, 2u * (1 + 8 + 64) - 1) << "every node but the first root";
+  EXPECT_GE(stats.decodeSeconds, 0.9 * double(decodedNodes) * 0.020);
+  EXPECT_GT(stats.layoutSeconds, 0.0);
+  EXPECT_LT(stats.layoutSeconds, stats.decodeSeconds);
+  // Every thread-second is one of the three: decoding, laying out or waiting.
+  const double accounted = stats.decodeSeconds + stats.layoutSeconds + stats.loaderIdleSeconds;
+  EXPECT_LE(accounted, 3.0 * elapsed + 0.01);
+  EXPECT_GE(accounted, 0.8 * 3.0 * elapsed);
+}
+
+/// A source that notes, for each decode, the cores its thread may use (workerCount()).
+class CoreNotingSource final : public NodeSource {
+ public:
+  explicit CoreNotingSource(std::shared_ptr<const NodeSource> inner) : inner_(std::move(inner)) {}
+  const NodeForest& forest() const override { return inner_->forest(); }
+  const glm::dvec3& origin() const override { return inner_->origin(); }
+  bool hasColor() const override { return inner_->hasColor(); }
+  const std::vector<std::string>& attributeNames() const override {
+    return inner_->attributeNames();
+  }
+  PointCloud decodeNode(size_t node) const override {
+    {
+      const std::lock_guard lock(mutex_);
+      cores_.push_back(workerCount());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return inner_->decodeNode(node);
+  }
+  std::vector<unsigned> cores() const {
+    const std::lock_guard lock(mutex_);
+    return cores_;
+  }
+
+ private:
+  std::shared_ptr<const NodeSource> inner_;
+  mutable std::mutex mutex_;
+  mutable std::vector<unsigned> cores_;
+};
+
+TEST(StreamedForest, NodesDecodedTogetherShareTheCores) {
+  const auto source = std::make_shared<const CoreNotingSource>(
+      std::make_shared<const SyntheticNodeSource>(2, 3, 200));
+  auto renderer = createRenderer("cpu", {.storage = PointStorage::Compact});
+  {
+    StreamedCloud cloud(
+        source, *renderer,
+        {.gpuMemoryBytes = 64ull << 20, .decodeThreads = 4, .refineSpacingPx = 0.0});
+    converge(cloud, frameBounds(cloud.bounds(), 1.0f), 128, 128);
+  }
+  const unsigned all = workerCount();
+  const unsigned quarter = std::max(1u, all / 4);
+  const std::vector<unsigned> cores = source->cores();
+  ASSERT_GT(cores.size(), 100u);
+  EXPECT_EQ(cores.front(), all) << "the first root, decoded by the stream's constructor";
+  for (const unsigned count : cores) {
+    EXPECT_GE(count, quarter);
+    EXPECT_LE(count, all);
+  }
+  EXPECT_EQ(*std::min_element(cores.begin(), cores.end()), quarter)
+      << "four nodes decoding at once take a quarter of the cores each";
 }
 
 TEST(ForestNodeSource, MovesEachMembersPointsToTheForestsOrigin) {

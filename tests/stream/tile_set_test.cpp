@@ -230,6 +230,81 @@ TEST_F(TileSetTest, AReopenedCopcTileKeepsTheColorScaleOfItsFirstOpening) {
   EXPECT_EQ(reopened->decodeNode(0).points[0].rgba, first.decodeNode(0).points[0].rgba);
 }
 
+TEST_F(TileSetTest, ACopcRootIsDecodedOnceForItsPointsAndItsColorScale) {
+  const std::string a = writeCopcTile(dir_ / "a.copc.laz", 0, 0, 30);
+  // The scale asked for first: the root is decoded for it, then again for its points.
+  const CopcFile scaledFirst(a);
+  const double scale = scaledFirst.channelScale();
+  EXPECT_LT(scale, 1.0) << "16-bit colours";
+  const PointCloud expected = scaledFirst.decodeNode(0);
+  EXPECT_EQ(scaledFirst.chunksDecoded(), 2u);
+  // The root decoded first decides the scale with the same decode, and to the same value.
+  const CopcFile decodedFirst(a);
+  EXPECT_FALSE(decodedFirst.knownChannelScale());
+  const PointCloud root = decodedFirst.decodeNode(0);
+  EXPECT_EQ(decodedFirst.chunksDecoded(), 1u);
+  ASSERT_TRUE(decodedFirst.knownChannelScale());
+  EXPECT_EQ(*decodedFirst.knownChannelScale(), scale);
+  EXPECT_EQ(decodedFirst.channelScale(), scale);
+  ASSERT_EQ(root.size(), expected.size());
+  for (size_t i = 0; i < root.size(); ++i) {
+    ASSERT_EQ(root.points[i].rgba, expected.points[i].rgba) << i;
+    ASSERT_EQ(root.points[i].x, expected.points[i].x) << i;
+  }
+  // A scale given at the opening is known at once.
+  EXPECT_EQ(CopcFile(a, {}, scale).knownChannelScale(), scale);
+}
+
+TEST_F(TileSetTest, StreamedCopcTilesDecodeEachChunkOnce) {
+  std::vector<std::string> files;
+  for (int i = 0; i < 4; ++i) {
+    files.push_back(writeCopcTile(dir_ / ("c" + std::to_string(i) + ".copc.laz"), i, 0, 30));
+  }
+  const TileSet set = readTileSet(files);
+  const auto open = std::make_shared<OpenCopcFiles>(files.size());
+  std::vector<std::shared_ptr<const NodeSource>> tiles;
+  for (const Tile& tile : set.tiles) {
+    tiles.push_back(std::make_shared<const CopcTileSource>(tile, open));
+  }
+  const ForestNodeSource forest(tiles);
+  uint64_t nodes = 0;
+  for (size_t node = 0; node < forest.forest().nodes.size(); ++node) {
+    if (forest.forest().nodes[node].pointCount == 0) continue;
+    EXPECT_EQ(forest.decodeNode(node).size(), forest.forest().nodes[node].pointCount);
+    ++nodes;
+  }
+  uint64_t chunks = 0;
+  for (const std::string& file : files) chunks += open->get(file)->chunksDecoded();
+  EXPECT_EQ(chunks, nodes) << "no chunk decoded for a colour scale alone";
+}
+
+TEST_F(TileSetTest, AWholeTileLeavesOutExactlyTheRecordsShownElsewhere) {
+  const std::string path = writeLazTile(dir_ / "t.laz", 0, 0, 20, 150).string();
+  const Tile tile = readTileSet({path}).tiles.front();
+  ASSERT_EQ(tile.pointCount, 400u);
+  // Runs of every length: the first record, two together, a lone one, the last.
+  const std::vector<uint64_t> shown{0, 150, 151, 300, 399};
+  const PointCloud all = WholeTileSource(tile, {}).decodeNode(0);
+  const PointCloud rest = WholeTileSource(tile, {}, shown).decodeNode(0);
+  ASSERT_FALSE(all.attributes.empty());
+  ASSERT_EQ(rest.size(), all.size() - shown.size());
+  size_t from = 0, skip = 0;
+  for (size_t i = 0; i < rest.size(); ++i, ++from) {
+    while (skip < shown.size() && shown[skip] == from) {
+      ++skip;
+      ++from;
+    }
+    ASSERT_EQ(rest.points[i].x, all.points[from].x) << i;
+    ASSERT_EQ(rest.points[i].y, all.points[from].y) << i;
+    ASSERT_EQ(rest.points[i].rgba, all.points[from].rgba) << i;
+    for (size_t a = 0; a < all.attributes.size(); ++a) {
+      ASSERT_EQ(rest.attributes[a].value(i), all.attributes[a].value(from))
+          << all.attributes[a].name;
+    }
+  }
+  for (const ScalarAttribute& attribute : rest.attributes) EXPECT_EQ(attribute.size(), rest.size());
+}
+
 /// Every point's world position (to the millimetre), sorted: what two reads must agree on.
 std::vector<std::array<int64_t, 3>> worldPoints(const PointCloud& cloud) {
   std::vector<std::array<int64_t, 3>> points;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,7 @@ class CopcFile {
   explicit CopcFile(const std::filesystem::path& path, const ReadOptions& options = {});
   /// The same, with the colour scale known from an earlier opening (channelScale()): the root
   /// node is not decoded again to find it, which a cache of open files that reopens a file
-  /// would otherwise pay each time.
+  /// would otherwise pay each time. A negative scale: none known.
   CopcFile(const std::filesystem::path& path, const ReadOptions& options, double channelScale);
   ~CopcFile();
   CopcFile(const CopcFile&) = delete;
@@ -45,9 +46,17 @@ class CopcFile {
   /// The points' world bounds as the header states them, or the octree's root cube where the
   /// header's make no box (for framing a view before any point is decoded).
   Box3d statedBounds() const;
-  /// What 16-bit colour channels are multiplied by to make 8-bit ones, decided at the first
-  /// opening from the root node's largest channel value.
+  /// What 16-bit colour channels are multiplied by to make 8-bit ones, decided once from the
+  /// root node's largest channel value: by the root's first decode (which then decodes its chunk
+  /// once, not once for the scale and again for the points), or here, or by the first decode of
+  /// another node, whichever comes first (those two decode the root's chunk for it).
   double channelScale() const;
+  /// channelScale() when it is decided already (given at the opening, or decided since), else
+  /// none: for a cache of open files to keep it without deciding it.
+  std::optional<double> knownChannelScale() const;
+  /// LAZ chunks decoded so far (points or a colour scale), all threads together: what a node
+  /// costs to decode, for tests and benchmarks.
+  uint64_t chunksDecoded() const;
 
   /// The points of hierarchy().nodes[node]: positions as offsets from origin(), the file's
   /// colours (16-bit colours scaled as the root node's maximum says, like a LAS file's), and

@@ -56,6 +56,15 @@ struct StreamingStats {
   uint64_t uploadedPoints = 0;  ///< since the start
   uint64_t evictedNodes = 0;    ///< since the start
   uint64_t repacks = 0;         ///< times the pool was emptied but for the roots (see .cpp)
+  /// The loader threads' seconds since the start, all threads together: in the source's decodes
+  /// (reading, decompressing, converting records to points), in colouring and laying out the
+  /// decoded points, and waiting for a node to decode (none wanted, or no room in the host
+  /// budget). Their sum is the threads' count times the stream's age: where decodes fall behind
+  /// what the cores can do, these say whether setup, layout or waiting takes the rest.
+  double decodeSeconds = 0.0;
+  double layoutSeconds = 0.0;
+  double loaderIdleSeconds = 0.0;
+  unsigned loaderThreads = 0;
 };
 
 /// Where one node stands, for a list of what streams (the viewer's tiles).

@@ -26,8 +26,8 @@ PointCloud pointsMovedTo(PointCloud cloud, const glm::dvec3& origin);
 std::vector<std::string> attributesRead(const Tile& tile, const ReadOptions& options);
 
 /// The COPC files open now, the least recently used closed past `capacity`, so a dataset of any
-/// number of tiles maps only a few at a time. A file reopened keeps the colour scale of its
-/// first opening (its root is decoded once). Safe to use from several threads.
+/// number of tiles maps only a few at a time. A file reopened keeps the colour scale its first
+/// opening decided (its root is not decoded again for it). Safe to use from several threads.
 class OpenCopcFiles {
  public:
   explicit OpenCopcFiles(size_t capacity, ReadOptions options = {})

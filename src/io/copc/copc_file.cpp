@@ -3,7 +3,10 @@
 #include "pcv/io/copc_file.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <mutex>
+#include <optional>
 
 #include "common/color_values.hpp"
 #include "copc_reader.hpp"
@@ -27,19 +30,39 @@ struct CopcFile::State {
   std::vector<size_t> chunkOfNode;  // hierarchy node -> chunk of the chunk table
   glm::dvec3 origin{0.0};
   std::vector<std::string> attributeNames;
-  double channelScale = 1.0;  // 16-bit colours to 8 bits, decided once from the root's records
+  /// 16-bit colours to 8 bits, decided once from the root's records: given at the opening, or by
+  /// the root's first decode, or by a scan of the root when another node is decoded first.
+  mutable double channelScale = 1.0;
+  mutable std::once_flag scaleDecided;
+  mutable std::atomic<bool> scaleKnown{false};
+  mutable std::atomic<uint64_t> chunksDecoded{0};
 
-  /// Decodes chunk `chunk`, handing its records to `sink` piece by piece.
-  void decodeRecords(size_t chunk, const io::LazPointRecords::RecordSink& sink) const;
+  /// Decodes chunk `chunk`, handing its records to `sink` in pieces of `pieceRecords` at most.
+  void decodeRecords(size_t chunk, const io::LazPointRecords::RecordSink& sink,
+                     uint64_t pieceRecords = kPiecePoints) const;
   PointCloud decode(size_t node) const;
+  /// The root's points while the colour scale is not known: its records decoded whole, their
+  /// largest channel the scale, then made points; one decode where a scan and a decode were two.
+  PointCloud decodeRootDecidingScale(size_t chunk) const;
+  /// The points of `node`, whose records are chunk `chunk`, with the colour scale `scale`.
+  PointCloud pointsOf(size_t node, size_t chunk, double scale) const;
+  /// The scale, decided now (rootChannelScale) when no decode of the root decided it.
+  double decidedChannelScale() const;
+  void decide(double scale) const;
   /// 16-bit channels written as 0..255 exist: the root, an even sample of the whole cloud, says
   /// which the file holds, so every node is scaled alike (as a LAS file by its maximum).
   double rootChannelScale() const;
+  /// The largest colour channel of `count` records at `data` (16-bit channels).
+  uint32_t channelMaximum(const uint8_t* data, uint64_t count) const;
+  /// The scale the largest channel of `count` records at `data` asks for.
+  double scaleOfRecords(const uint8_t* data, uint64_t count) const;
+  /// Whether the root must be read for the scale: 16-bit channels are decoded, none given.
+  bool scaleNeedsRoot() const;
+
+  static constexpr uint64_t kPiecePoints = 1 << 14;  // records decoded per call
 };
 
 namespace {
-
-constexpr uint64_t kPiecePoints = 1 << 14;  // records decoded per call
 
 /// Chunk of the chunk table that holds each node, by the nodes' chunk offsets.
 std::vector<size_t> chunksOfNodes(const CopcHierarchy& hierarchy,
@@ -68,15 +91,16 @@ std::vector<size_t> chunksOfNodes(const CopcHierarchy& hierarchy,
 
 }  // namespace
 
-void CopcFile::State::decodeRecords(size_t chunk,
-                                    const io::LazPointRecords::RecordSink& sink) const {
+void CopcFile::State::decodeRecords(size_t chunk, const io::LazPointRecords::RecordSink& sink,
+                                    uint64_t pieceRecords) const {
   std::unique_ptr<laz::ChunkDecoder> chunkDecoder = records->makeDecoder(choice.fields);
   const uint64_t count = records->layout().chunks[chunk].pointCount;
-  std::vector<uint8_t> buffer(std::min(count, kPiecePoints) * records->recordLength());
+  std::vector<uint8_t> buffer(std::min(count, pieceRecords) * records->recordLength());
+  chunksDecoded.fetch_add(1, std::memory_order_relaxed);
   // decodeChunk changes nothing of a file with a chunk table (COPC always has one), so threads
   // may share the records.
   const_cast<io::LazPointRecords&>(*records).decodeChunk(chunk, *chunkDecoder, buffer.data(),
-                                                         kPiecePoints, sink);
+                                                         pieceRecords, sink);
 }
 
 PointCloud CopcFile::State::decode(size_t node) const {
@@ -86,8 +110,15 @@ PointCloud CopcFile::State::decode(size_t node) const {
     none.lasPointFormat = header.pointFormat;
     return none;
   }
+  if (node == 0 && !scaleKnown.load(std::memory_order_acquire)) {
+    return decodeRootDecidingScale(chunk);
+  }
+  return pointsOf(node, chunk, decidedChannelScale());
+}
+
+PointCloud CopcFile::State::pointsOf(size_t node, size_t chunk, double scale) const {
   io::RecordDecoder points = *decoder;
-  points.setChannelScale(channelScale);
+  points.setChannelScale(scale);
   PointCloud cloud = points.allocateCloud(hierarchy.nodes[node].pointCount, origin, context);
   cloud.lasPointFormat = header.pointFormat;
   const uint64_t firstOfChunk = records->layout().chunks[chunk].firstPoint;
@@ -101,21 +132,75 @@ PointCloud CopcFile::State::decode(size_t node) const {
   return cloud;
 }
 
-double CopcFile::State::rootChannelScale() const {
-  const int64_t red = io::redOffset(choice.layout);
-  if (red < 0 || !decoder->needsChannelScale() || hierarchy.nodes.empty() ||
-      chunkOfNode[0] == SIZE_MAX) {
-    return 1.0;
+PointCloud CopcFile::State::decodeRootDecidingScale(size_t chunk) const {
+  io::RecordDecoder points = *decoder;
+  PointCloud cloud = points.allocateCloud(hierarchy.nodes[0].pointCount, origin, context);
+  cloud.lasPointFormat = header.pointFormat;
+  // The whole chunk in one piece (a few bytes per point more than the cloud it makes, for as
+  // long as the decode lasts): its records are all seen before any point's colour is made.
+  const uint64_t count = records->layout().chunks[chunk].pointCount;
+  double scale = 1.0;
+  decodeRecords(
+      chunk,
+      [&](const uint8_t* piece, uint64_t, uint64_t pieceCount) {
+        scale = scaleOfRecords(piece, pieceCount);
+        points.setChannelScale(scale);
+        points.decode(piece, 0, pieceCount, cloud, 0);
+      },
+      std::max<uint64_t>(count, 1));
+  // Decided once the chunk proved whole. Another thread may have decided meanwhile, from the
+  // same records: the same scale.
+  decide(scale);
+  const laz::ChunkLocation& location = records->layout().chunks[chunk];
+  file->release(location.offset, location.byteCount);
+  return cloud;
+}
+
+void CopcFile::State::decide(double scale) const {
+  std::call_once(scaleDecided, [&] {
+    channelScale = scale;
+    scaleKnown.store(true, std::memory_order_release);
+  });
+}
+
+double CopcFile::State::decidedChannelScale() const {
+  if (!scaleKnown.load(std::memory_order_acquire)) {
+    // call_once, not decide(): the scan runs once, whichever thread asks first.
+    std::call_once(scaleDecided, [&] {
+      channelScale = rootChannelScale();
+      scaleKnown.store(true, std::memory_order_release);
+    });
   }
-  uint32_t maximum = 0;
+  return channelScale;
+}
+
+bool CopcFile::State::scaleNeedsRoot() const {
+  return io::redOffset(choice.layout) >= 0 && decoder->needsChannelScale() &&
+         !hierarchy.nodes.empty() && chunkOfNode[0] != SIZE_MAX;
+}
+
+uint32_t CopcFile::State::channelMaximum(const uint8_t* data, uint64_t count) const {
+  const int64_t red = io::redOffset(choice.layout);
   const uint64_t length = records->recordLength();
-  decodeRecords(chunkOfNode[0], [&](const uint8_t* piece, uint64_t, uint64_t count) {
-    for (uint64_t i = 0; i < count; ++i) {
-      for (int c = 0; c < 3; ++c) {
-        maximum =
-            std::max<uint32_t>(maximum, io::loadLe<uint16_t>(piece + i * length + red + 2 * c));
-      }
+  uint32_t maximum = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    for (int c = 0; c < 3; ++c) {
+      maximum = std::max<uint32_t>(maximum, io::loadLe<uint16_t>(data + i * length + red + 2 * c));
     }
+  }
+  return maximum;
+}
+
+double CopcFile::State::scaleOfRecords(const uint8_t* data, uint64_t count) const {
+  if (!scaleNeedsRoot()) return 1.0;
+  return io::colorScaleFor(io::ScalarType::UInt16, double(channelMaximum(data, count)));
+}
+
+double CopcFile::State::rootChannelScale() const {
+  if (!scaleNeedsRoot()) return 1.0;
+  uint32_t maximum = 0;
+  decodeRecords(chunkOfNode[0], [&](const uint8_t* piece, uint64_t, uint64_t count) {
+    maximum = std::max(maximum, channelMaximum(piece, count));
   });
   return io::colorScaleFor(io::ScalarType::UInt16, double(maximum));
 }
@@ -125,10 +210,11 @@ CopcFile::CopcFile(const std::filesystem::path& path, const ReadOptions& options
 
 CopcFile::CopcFile(const std::filesystem::path& path, const ReadOptions& options,
                    double channelScale)
-    : state_(std::make_unique<State>(State{.path = path,
-                                           .file = openByteSource(path.string()),
-                                           .context = {path.string(), nullptr, nullptr}})) {
+    : state_(std::make_unique<State>()) {
   State& s = *state_;
+  s.path = path;
+  s.file = openByteSource(path.string());
+  s.context = {path.string(), nullptr, nullptr};
   s.header = io::parseLasHeader(*s.file, s.context);
   if (!io::findCopcInfo(s.header)) s.context.fail("is not COPC: it has no COPC info VLR");
   s.choice = io::chooseFields(s.header, &options);
@@ -140,12 +226,26 @@ CopcFile::CopcFile(const std::filesystem::path& path, const ReadOptions& options
   s.chunkOfNode = chunksOfNodes(s.hierarchy, *s.records, s.context);
   s.origin = originNear(s.hierarchy.center);
   s.attributeNames = s.choice.layout.attributeNames;
-  // A negative scale: none known yet, the root decides.
-  s.channelScale = channelScale >= 0.0 ? channelScale : s.rootChannelScale();
+  // A negative scale: none known yet. The root decides, when it is first decoded (which a
+  // stream does first) or when a node or channelScale() needs it before.
+  if (channelScale >= 0.0) {
+    s.decide(channelScale);
+  } else if (!s.scaleNeedsRoot()) {
+    s.decide(1.0);
+  }
 }
 
 double CopcFile::channelScale() const {
+  return state_->decidedChannelScale();
+}
+
+std::optional<double> CopcFile::knownChannelScale() const {
+  if (!state_->scaleKnown.load(std::memory_order_acquire)) return std::nullopt;
   return state_->channelScale;
+}
+
+uint64_t CopcFile::chunksDecoded() const {
+  return state_->chunksDecoded.load(std::memory_order_relaxed);
 }
 
 CopcFile::~CopcFile() = default;
