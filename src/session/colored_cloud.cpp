@@ -169,11 +169,13 @@ void ColoredCloud::reapplyEdits(std::vector<uint64_t>* selected) {
   // Made where missing by the first edit, then written back as read.
   ensureEditAttributes(cloud_);
   for (ScalarAttribute& attribute : cloud_.attributes) {
-    const std::vector<float>* read = attribute.name == "classification" ? &readClasses_
-                                     : attribute.name == "withheld"     ? &readWithheld_
-                                                                        : nullptr;
+    const auto* read = attribute.name == "classification" ? &readClasses_
+                       : attribute.name == "withheld"     ? &readWithheld_
+                                                          : nullptr;
     if (!read) continue;
-    for (uint64_t i = 0; i < cloud_.size(); ++i) attribute.setValue(i, (*read)[i]);
+    parallelFor(cloud_.size(), [&](uint64_t begin, uint64_t end) {
+      for (uint64_t i = begin; i < end; ++i) attribute.setValue(i, (*read)[i]);
+    });
   }
   std::vector<uint64_t> counts = applyEditsToCloud(cloud_, edits_, &chunks());
   if (selected) *selected = std::move(counts);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "pcv/core/uninitialized_vector.hpp"
 #include "pcv/session/cloud_edits.hpp"
 #include "pcv/session/point_edits.hpp"
 #include "pcv/session/selection_export.hpp"
@@ -118,7 +119,8 @@ class ColoredCloud {
   std::vector<uint64_t> highlighted_;  ///< the points highlight_ holds, ascending
   std::optional<CloudChunks> chunks_;
   bool keepsReadValues_ = false;
-  std::vector<float> readClasses_, readWithheld_;  ///< per point, as read (0 where absent)
+  /// Per point, as read (0 where absent); filled on all cores, not zeroed first.
+  std::vector<float, DefaultInitAllocator<float>> readClasses_, readWithheld_;
   /// The cloud's indices of the points the set shown holds, in order, when some are withheld;
   /// empty: every point.
   std::optional<std::vector<uint64_t>> shownIndex_;
