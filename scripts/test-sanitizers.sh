@@ -3,8 +3,9 @@
 # (CPU only) into ./build-asan and runs them, with the core pieces they stand on, and pcv
 # serve's tests (the messages browsers send, the connections' lifetimes across threads), and
 # the edits' selections, log and evaluation (strokes, profile lines, classify edits), the ground
-# and noise filters, the renderer's colours and classes changed in place, and streams (their
-# loader threads, a source replaced while nodes decode).
+# and noise filters, the renderer's colours and classes changed in place, streams (their
+# loader threads, a source replaced while nodes decode, tiles whose COPC roots decide their
+# colour scale as they decode) and edits saved into LAS, LAZ and COPC files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
@@ -15,5 +16,5 @@ cmake -B build-asan -DCMAKE_BUILD_TYPE=Debug \
 cmake --build build-asan -j"$(nproc)" --target io_tests core_tests pcv server_tests edit_tests \
   process_tests raster_tests stream_tests
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan -R '^(SharedData|LasReader|PlyReader|PcdReader|TextReader|E57[A-Za-z0-9]*|Lzf|ColorMap|CameraFraming|PartialFile|TextCase|InfoCli|RenderCli|ClientMessage|ClientViewTest|WebServer|BrushSelection|ProfileLineSelection|PolygonSelection|EditLog|EditHistory|CloudEdits|ClassifyEdit|Classification|GroundGridWindow|ElevationGrid|SetColors|ChangeClasses|StreamedCloud|StreamedForest|StreamSourceReplaced)\.' \
+  ctest --test-dir build-asan -R '^(SharedData|LasReader|PlyReader|PcdReader|TextReader|E57[A-Za-z0-9]*|Lzf|ColorMap|CameraFraming|PartialFile|TextCase|InfoCli|RenderCli|ClientMessage|ClientViewTest|WebServer|BrushSelection|ProfileLineSelection|PolygonSelection|EditLog|EditHistory|CloudEdits|ClassifyEdit|Classification|GroundGridWindow|ElevationGrid|SetColors|ChangeClasses|StreamedCloud|StreamedForest|StreamSourceReplaced|TileSetTest|Formats/PointEditsRoundTrip)\.' \
   --output-on-failure -j"$(nproc)"
