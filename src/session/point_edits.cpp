@@ -11,6 +11,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
+#include "pcv/core/uninitialized_vector.hpp"
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_records.hpp"
 #include "pcv/io/record_selection.hpp"
@@ -171,7 +172,7 @@ class EditPass {
     const bool extended = pointFormat >= 6;
     const uint64_t length = format.recordLength;
     std::vector<std::atomic<uint64_t>> counts(editCount);
-    std::vector<uint64_t> indices;
+    UninitializedVector<uint64_t> indices;
     size_t run = 0;
     uint64_t inRun = 0, read = 0;
     const uint8_t* batch = nullptr;
@@ -179,15 +180,31 @@ class EditPass {
       if (cancel_ && cancel_->load()) {
         throw ConversionCancelled("the edit of " + path_.string() + " was interrupted");
       }
-      indices.resize(count);
-      for (uint64_t i = 0; i < count; ++i) {
+      // The batch's records as pieces of the runs ({first in the batch, first in the file}),
+      // then each record's index in the file, on all cores.
+      std::vector<std::pair<uint64_t, uint64_t>> pieces;
+      for (uint64_t placed = 0; placed < count;) {
         while (run < runs.runs.size() && inRun == runs.runs[run].second) {
           ++run;
           inRun = 0;
         }
         if (run == runs.runs.size()) throw Error(path_.string() + ": more records than its runs");
-        indices[i] = runs.runs[run].first + inRun++;
+        const uint64_t taken = std::min(count - placed, runs.runs[run].second - inRun);
+        pieces.emplace_back(placed, runs.runs[run].first + inRun);
+        placed += taken;
+        inRun += taken;
       }
+      indices.resize(count);
+      parallelFor(count, [&](uint64_t begin, uint64_t end) {
+        size_t piece =
+            size_t(std::upper_bound(pieces.begin(), pieces.end(), std::pair{begin, ~uint64_t(0)}) -
+                   pieces.begin()) -
+            1;
+        for (uint64_t i = begin; i < end; ++i) {
+          if (piece + 1 < pieces.size() && i == pieces[piece + 1].first) ++piece;
+          indices[i] = pieces[piece].second + (i - pieces[piece].first);
+        }
+      });
       const LasWriteFormat& f = format;
       visitor.beginBatch(count);
       parallelFor(
@@ -263,7 +280,7 @@ class SelectedPositions {
 /// Gathers the records whose class or withheld flag the edits changed.
 class ChangedRecords {
  public:
-  void beginBatch(uint64_t count) { batch_.assign(count, RecordChange{.index = kNoChange}); }
+  void beginBatch(uint64_t count) { batch_.resize(count); }  // record() writes every slot
   void record(uint64_t i, uint64_t index, const uint8_t* record, const uint8_t* original,
               const LasWriteFormat& format) {
     const bool extended = format.pointFormat >= 6;
@@ -274,22 +291,42 @@ class ChangedRecords {
     if (withheldOf(record, extended) != withheldOf(original, extended)) {
       change.withheld = int8_t(withheldOf(record, extended));
     }
-    if (change.classification >= 0 || change.withheld >= 0) batch_[i] = change;
+    if (change.classification < 0 && change.withheld < 0) change.index = kNoChange;
+    batch_[i] = change;
   }
   void endBatch() {
-    batchChanges_.clear();
-    for (const RecordChange& change : batch_) {
-      if (change.index != kNoChange) batchChanges_.push_back(change);
+    // The changes kept in batch order, on all cores: each part counts its own, then copies
+    // them to where the parts before it end.
+    const size_t parts = std::max<size_t>(1, std::min<size_t>(workerCount(), batch_.size() >> 12));
+    const uint64_t partSize = (batch_.size() + parts - 1) / parts;
+    std::vector<uint64_t> starts(parts + 1, 0);
+    parallelForEachDynamic(parts, [&](size_t p) {
+      const uint64_t end = std::min<uint64_t>(batch_.size(), (p + 1) * partSize);
+      for (uint64_t i = p * partSize; i < end; ++i) starts[p + 1] += batch_[i].index != kNoChange;
+    });
+    for (size_t p = 0; p < parts; ++p) starts[p + 1] += starts[p];
+    batchChanges_.resize(starts[parts]);
+    parallelForEachDynamic(parts, [&](size_t p) {
+      const uint64_t end = std::min<uint64_t>(batch_.size(), (p + 1) * partSize);
+      uint64_t to = starts[p];
+      for (uint64_t i = p * partSize; i < end; ++i) {
+        if (batch_[i].index != kNoChange) batchChanges_[to++] = batch_[i];
+      }
+    });
+    // In file order already where the stream reads its chunks in file order (it does); sorted
+    // where not.
+    const auto byIndex = [](const RecordChange& a, const RecordChange& b) {
+      return a.index < b.index;
+    };
+    if (!std::is_sorted(batchChanges_.begin(), batchChanges_.end(), byIndex)) {
+      std::sort(batchChanges_.begin(), batchChanges_.end(), byIndex);
     }
-    // Sorted within the batch; batches of a COPC file's nodes may come in any order.
-    std::sort(batchChanges_.begin(), batchChanges_.end(),
-              [](const RecordChange& a, const RecordChange& b) { return a.index < b.index; });
     changes.merge(batchChanges_);
   }
   FileChanges changes;
 
  private:
-  std::vector<RecordChange> batch_, batchChanges_;
+  UninitializedVector<RecordChange> batch_, batchChanges_;
 };
 
 }  // namespace
