@@ -11,9 +11,6 @@
 #include <fstream>
 #include <map>
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "common/mapped_file.hpp"
 #include "las/las_header.hpp"
 #include "laz/laz_records.hpp"
@@ -353,31 +350,6 @@ TEST_P(PointEditsRoundTrip, EditsSeeWhatTheEditsBeforeThemDid) {
                 {.selection = classFour, .action = EditAction::Delete},
                 {.selection = eastHalf, .action = EditAction::Restore}},
                output("chained"), expected);
-}
-
-TEST_P(PointEditsRoundTrip, ASaveToAnotherFileSystemWritesTheSameFile) {
-  // Unchanged chunks are copied by the kernel from file to file; into another file system
-  // (tmpfs under /dev/shm), where the kernel may refuse, they are written from the mapping:
-  // either way the same bytes.
-  const fs::path shm = "/dev/shm";
-  struct stat here {
-  }, there{};
-  if (::stat(shm.c_str(), &there) != 0 || !S_ISDIR(there.st_mode) ||
-      ::access(shm.c_str(), W_OK) != 0 || ::stat(input_.c_str(), &here) != 0 ||
-      here.st_dev == there.st_dev) {
-    GTEST_SKIP() << "no writable /dev/shm on another file system than the test's files";
-  }
-  const FileEditResult result = evaluateEdits(
-      input_, std::vector<PointEdit>{
-                  {.selection = westHalf(), .action = EditAction::SetClass, .classification = 5}});
-  const fs::path near = output("near");
-  const fs::path far =
-      shm / ("pcv-edit-test-" + std::to_string(::getpid()) + "-" + near.filename().string());
-  saveFileChanges(input_, near, result.changes, {.inputs = {input_}});
-  saveFileChanges(input_, far, result.changes, {.inputs = {input_}});
-  EXPECT_EQ(readBytes(far), readBytes(near));
-  std::error_code ignored;
-  fs::remove(far, ignored);
 }
 
 TEST_P(PointEditsRoundTrip, DeleteThenRestoreGivesTheRecordsBack) {

@@ -117,7 +117,7 @@ RecordPatchSummary patchRecordFile(const std::filesystem::path& input,
     return summary;
   }
   if (header.compressed() || header.findVlr(laz::kLaszipUserId, laz::kLaszipRecordId)) {
-    return io::patchLazFile(file.bytes(), header, context, input, output, changes, written);
+    return io::patchLazFile(file.bytes(), header, context, output, changes, written);
   }
   if (header.pointCount > (file.size() - header.pointsOffset) / header.recordLength) {
     context.failAt(header.pointsOffset, "header declares " + std::to_string(header.pointCount) +

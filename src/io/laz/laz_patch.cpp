@@ -58,29 +58,6 @@ class OutputFile {
     writeAt(size_, bytes, count);
     size_ += count;
   }
-  /// Appends bytes [offset, offset + count) of the input, open as `input` and mapped as
-  /// `mapped`. The kernel copies them file to file (sharing the blocks where the file system
-  /// can), so a save's unchanged gigabytes do not pass through this process page by page; where
-  /// it cannot (another file system, an older kernel) they are written from the mapping.
-  void appendFrom(int input, std::span<const uint8_t> mapped, uint64_t offset, uint64_t count) {
-    while (count > 0 && kernelCopies_) {
-      loff_t from = loff_t(offset), to = loff_t(size_);
-      const ssize_t copied = ::copy_file_range(input, &from, fd_, &to, count, 0);
-      if (copied > 0) {
-        offset += uint64_t(copied);
-        count -= uint64_t(copied);
-        size_ += uint64_t(copied);
-      } else if (copied < 0 && errno == EINTR) {
-        continue;
-      } else if (copied < 0 && errno != EXDEV && errno != EINVAL && errno != ENOSYS &&
-                 errno != EOPNOTSUPP && errno != EBADF) {
-        fail("cannot write");
-      } else {
-        kernelCopies_ = false;  // not offered here (or the input ended early: the mapping says)
-      }
-    }
-    if (count > 0) append(mapped.data() + offset, count);
-  }
   template <typename T>
   void storeAt(uint64_t offset, T value) {
     uint8_t bytes[sizeof(T)];
@@ -110,23 +87,6 @@ class OutputFile {
   std::filesystem::path path_;
   int fd_ = -1;
   uint64_t size_ = 0;
-  bool kernelCopies_ = true;
-};
-
-/// The input opened for the kernel's copies (closed with it).
-class InputDescriptor {
- public:
-  explicit InputDescriptor(const std::filesystem::path& path)
-      : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
-  ~InputDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  InputDescriptor(const InputDescriptor&) = delete;
-  InputDescriptor& operator=(const InputDescriptor&) = delete;
-  int get() const { return fd_; }  ///< -1 where it could not be opened: copies use the mapping
-
- private:
-  int fd_;
 };
 
 /// Where the old file's pieces went.
@@ -220,8 +180,7 @@ void relocateHierarchy(std::span<const uint8_t> file, const LasHeader& header,
 }  // namespace
 
 RecordPatchSummary patchLazFile(std::span<const uint8_t> file, const LasHeader& header,
-                                const ReadContext& context, const std::filesystem::path& input,
-                                const std::filesystem::path& output,
+                                const ReadContext& context, const std::filesystem::path& output,
                                 std::span<const RecordChange> changes,
                                 const PatchWritten& written) {
   LazPointRecords records(file, header, context);
@@ -260,7 +219,6 @@ RecordPatchSummary patchLazFile(std::span<const uint8_t> file, const LasHeader& 
   }
 
   RecordPatchSummary summary;
-  const InputDescriptor source(input);
   OutputFile out(output);
   out.append(file.data(), chunksStart);
   Relocation moved{.chunksStart = chunksStart, .oldTailStart = tailStart};
@@ -289,7 +247,7 @@ RecordPatchSummary patchLazFile(std::span<const uint8_t> file, const LasHeader& 
     }
     summary.chunksCopied += to - from;
     for (; at < end; at += std::min(kCopyStep, end - at)) {
-      out.appendFrom(source.get(), file, at, std::min(kCopyStep, end - at));
+      out.append(file.data() + at, std::min(kCopyStep, end - at));
       if (written) written(out.size());
     }
   };
@@ -351,7 +309,7 @@ RecordPatchSummary patchLazFile(std::span<const uint8_t> file, const LasHeader& 
       laz::encodeChunkTable(table, records.vlr().variableChunks());
   out.append(encodedTable.data(), encodedTable.size());
   moved.newTailStart = out.size();
-  out.appendFrom(source.get(), file, tailStart, file.size() - tailStart);
+  out.append(file.data() + tailStart, file.size() - tailStart);
 
   // Everything that points into the file, moved with what it points at.
   out.storeAt<int64_t>(header.pointsOffset, int64_t(newTableOffset));

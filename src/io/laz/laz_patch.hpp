@@ -14,13 +14,10 @@
 
 namespace pcv::io {
 
-/// patchRecordFile for a compressed file `input` already mapped as `file` with its parsed
-/// `header` (the unchanged chunks are copied from `input` by the kernel where it can, else from
-/// the mapping). Fails through `context` (InputError naming the file) for a layout it cannot
-/// save.
+/// patchRecordFile for a compressed file already mapped as `file` with its parsed `header`.
+/// Fails through `context` (InputError naming the file) for a layout it cannot save.
 RecordPatchSummary patchLazFile(std::span<const uint8_t> file, const LasHeader& header,
-                                const ReadContext& context, const std::filesystem::path& input,
-                                const std::filesystem::path& output,
+                                const ReadContext& context, const std::filesystem::path& output,
                                 std::span<const RecordChange> changes, const PatchWritten& written);
 
 }  // namespace pcv::io
