@@ -222,24 +222,33 @@ TEST(StreamedForest, AnOverviewStaysWhereAVisibleTileRootDoesNotFitTheBudget) {
   EXPECT_EQ(cloud.stats().pointsDrawn, 1300u) << "the overview and one tile's root";
 }
 
-/// A source whose every decode takes `delay` longer: the loader's time is mostly decodes.
-class SlowSource final : public NodeSource {
+/// Another source's nodes as they are: what the sources below change of it is their decode.
+class WrappedSource : public NodeSource {
  public:
-  SlowSource(std::shared_ptr<const NodeSource> inner, std::chrono::milliseconds delay)
-      : inner_(std::move(inner)), delay_(delay) {}
+  explicit WrappedSource(std::shared_ptr<const NodeSource> inner) : inner_(std::move(inner)) {}
   const NodeForest& forest() const override { return inner_->forest(); }
   const glm::dvec3& origin() const override { return inner_->origin(); }
   bool hasColor() const override { return inner_->hasColor(); }
   const std::vector<std::string>& attributeNames() const override {
     return inner_->attributeNames();
   }
-  PointCloud decodeNode(size_t node) const override {
-    std::this_thread::sleep_for(delay_);
-    return inner_->decodeNode(node);
-  }
+  PointCloud decodeNode(size_t node) const override { return inner_->decodeNode(node); }
 
  private:
   std::shared_ptr<const NodeSource> inner_;
+};
+
+/// A source whose every decode takes `delay` longer: the loader's time is mostly decodes.
+class SlowSource final : public WrappedSource {
+ public:
+  SlowSource(std::shared_ptr<const NodeSource> inner, std::chrono::milliseconds delay)
+      : WrappedSource(std::move(inner)), delay_(delay) {}
+  PointCloud decodeNode(size_t node) const override {
+    std::this_thread::sleep_for(delay_);
+    return WrappedSource::decodeNode(node);
+  }
+
+ private:
   std::chrono::milliseconds delay_;
 };
 
@@ -270,22 +279,16 @@ TEST(StreamedForest, TheLoaderThreadsSecondsSayWhereTheirTimeWent) {
 }
 
 /// A source that notes, for each decode, the cores its thread may use (workerCount()).
-class CoreNotingSource final : public NodeSource {
+class CoreNotingSource final : public WrappedSource {
  public:
-  explicit CoreNotingSource(std::shared_ptr<const NodeSource> inner) : inner_(std::move(inner)) {}
-  const NodeForest& forest() const override { return inner_->forest(); }
-  const glm::dvec3& origin() const override { return inner_->origin(); }
-  bool hasColor() const override { return inner_->hasColor(); }
-  const std::vector<std::string>& attributeNames() const override {
-    return inner_->attributeNames();
-  }
+  using WrappedSource::WrappedSource;
   PointCloud decodeNode(size_t node) const override {
     {
       const std::lock_guard lock(mutex_);
       cores_.push_back(workerCount());
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    return inner_->decodeNode(node);
+    return WrappedSource::decodeNode(node);
   }
   std::vector<unsigned> cores() const {
     const std::lock_guard lock(mutex_);
@@ -293,7 +296,6 @@ class CoreNotingSource final : public NodeSource {
   }
 
  private:
-  std::shared_ptr<const NodeSource> inner_;
   mutable std::mutex mutex_;
   mutable std::vector<unsigned> cores_;
 };
