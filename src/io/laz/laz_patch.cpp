@@ -6,11 +6,9 @@
 // over once the bytes are in place.
 #include "laz_patch.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -44,48 +42,41 @@ constexpr uint64_t kEntryBytes = 32;
 class OutputFile {
  public:
   explicit OutputFile(const std::filesystem::path& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd_ < 0) fail("cannot open");
+    file_ = std::fopen(path.c_str(), "wb");
+    if (!file_) fail("cannot open");
   }
   ~OutputFile() {
-    if (fd_ >= 0) ::close(fd_);
+    if (file_) std::fclose(file_);
   }
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
   uint64_t size() const { return size_; }
   void append(const uint8_t* bytes, uint64_t count) {
-    writeAt(size_, bytes, count);
+    if (count > 0 && std::fwrite(bytes, 1, count, file_) != count) fail("cannot write");
     size_ += count;
   }
   template <typename T>
   void storeAt(uint64_t offset, T value) {
     uint8_t bytes[sizeof(T)];
     std::memcpy(bytes, &value, sizeof(T));  // little-endian hosts only, as the readers
-    writeAt(offset, bytes, sizeof(T));
+    if (fseeko(file_, off_t(offset), SEEK_SET) != 0 ||
+        std::fwrite(bytes, 1, sizeof(T), file_) != sizeof(T)) {
+      fail("cannot write");
+    }
   }
   void close() {
-    const int failed = ::close(fd_);
-    fd_ = -1;
+    const int failed = std::fclose(file_);
+    file_ = nullptr;
     if (failed != 0) fail("cannot finish");
   }
 
  private:
-  void writeAt(uint64_t offset, const uint8_t* bytes, uint64_t count) {
-    while (count > 0) {
-      const ssize_t wrote = ::pwrite(fd_, bytes, count, off_t(offset));
-      if (wrote < 0 && errno == EINTR) continue;
-      if (wrote <= 0) fail("cannot write");
-      bytes += wrote;
-      count -= uint64_t(wrote);
-      offset += uint64_t(wrote);
-    }
-  }
   [[noreturn]] void fail(const char* what) {
     throw Error(std::string(what) + " " + path_.string() + ": " + std::strerror(errno));
   }
   std::filesystem::path path_;
-  int fd_ = -1;
+  std::FILE* file_ = nullptr;
   uint64_t size_ = 0;
 };
 
@@ -225,10 +216,11 @@ RecordPatchSummary patchLazFile(std::span<const uint8_t> file, const LasHeader& 
   std::vector<uint64_t> newBytes(chunks.size());
   std::vector<laz::ChunkTableEntry> table(chunks.size());
   const uint32_t length = uint32_t(header.recordLength);
-  const auto place = [&](size_t c, uint64_t bytes) {
+  // Chunk c goes to `newOffset` of the output, `bytes` long.
+  const auto place = [&](size_t c, uint64_t newOffset, uint64_t bytes) {
     moved.oldOffsets.push_back(chunks[c].offset);
     moved.oldBytes.push_back(chunks[c].byteCount);
-    moved.newOffsets.push_back(out.size());
+    moved.newOffsets.push_back(newOffset);
     newBytes[c] = bytes;
     table[c] = {.pointCount = chunks[c].pointCount, .byteCount = bytes};
   };
@@ -237,13 +229,8 @@ RecordPatchSummary patchLazFile(std::span<const uint8_t> file, const LasHeader& 
     if (from >= to) return;
     uint64_t at = chunks[from].offset;
     const uint64_t end = chunks[to - 1].offset + chunks[to - 1].byteCount;
-    const uint64_t newStart = out.size();
     for (size_t c = from; c < to; ++c) {
-      moved.oldOffsets.push_back(chunks[c].offset);
-      moved.oldBytes.push_back(chunks[c].byteCount);
-      moved.newOffsets.push_back(newStart + (chunks[c].offset - at));
-      newBytes[c] = chunks[c].byteCount;
-      table[c] = {.pointCount = chunks[c].pointCount, .byteCount = chunks[c].byteCount};
+      place(c, out.size() + (chunks[c].offset - at), chunks[c].byteCount);
     }
     summary.chunksCopied += to - from;
     for (; at < end; at += std::min(kCopyStep, end - at)) {
@@ -295,7 +282,7 @@ RecordPatchSummary patchLazFile(std::span<const uint8_t> file, const LasHeader& 
       const size_t c = changed[g];
       copyChunks(writtenTo, c);
       const std::vector<uint8_t>& mine = encoded[g - groupStart];
-      place(c, mine.size());
+      place(c, out.size(), mine.size());
       out.append(mine.data(), mine.size());
       ++summary.chunksReencoded;
       summary.recordsRewritten += chunks[c].pointCount;
