@@ -37,20 +37,18 @@ void VulkanTransfer::upload(const VulkanBuffer& to, uint64_t offset, const void*
   for (uint64_t done = 0; done < bytes;) {
     const uint64_t piece = std::min(bytes - done, kStagingBytes);
     if (!upload_ || staged_ + piece > upload_.bytes()) {
-      // The staging buffer is full (or too small): the queued copies run first.
-      if (!queued_.empty()) context_.run([](VkCommandBuffer) {});
-      staging(upload_, VulkanBuffer::Kind::Upload, std::max(piece, kStagingBytes));
+      // The staging buffer is full (or not made yet): the queued copies run first.
+      if (!queued_.empty()) runQueued();
+      staging(upload_, VulkanBuffer::Kind::Upload, kStagingBytes);
     }
-    const uint64_t begin = offset + done, end = begin + piece;
-    if (overlapsQueued(to.handle(), begin, end)) {
+    const uint64_t begin = offset + done;
+    if (overlapsQueued(to.handle(), begin, begin + piece)) {
       // Two copies to the same bytes in one submission would need an order between them: the
       // first runs now (rare: slots freed and filled again before a frame).
-      context_.run([](VkCommandBuffer) {});
+      runQueued();
     }
     std::memcpy(static_cast<unsigned char*>(upload_.mapped()) + staged_, from + done, piece);
-    queued_.push_back(
-        {.to = to.handle(), .region = {.srcOffset = staged_, .dstOffset = begin, .size = piece}});
-    ranges_[{to.handle(), begin}] = end;
+    queued_[{to.handle(), begin}] = {.srcOffset = staged_, .dstOffset = begin, .size = piece};
     staged_ += (piece + 15) / 16 * 16;  // each piece's bytes start 16-byte aligned
     done += piece;
   }
@@ -59,22 +57,21 @@ void VulkanTransfer::upload(const VulkanBuffer& to, uint64_t offset, const void*
 bool VulkanTransfer::overlapsQueued(VkBuffer to, uint64_t begin, uint64_t end) const {
   // The queued ranges of a buffer do not overlap: only the last one starting before `end` can
   // reach into [begin, end).
-  auto after = ranges_.lower_bound({to, end});
-  if (after == ranges_.begin()) return false;
-  const auto& [key, rangeEnd] = *std::prev(after);
-  return key.first == to && rangeEnd > begin;
+  auto after = queued_.lower_bound({to, end});
+  if (after == queued_.begin()) return false;
+  const auto& [key, region] = *std::prev(after);
+  return key.first == to && region.dstOffset + region.size > begin;
 }
 
 bool VulkanTransfer::record(VkCommandBuffer commands) {
-  for (const QueuedCopy& copy : queued_) {
-    vkCmdCopyBuffer(commands, upload_.handle(), copy.to, 1, &copy.region);
+  for (const auto& [key, region] : queued_) {
+    vkCmdCopyBuffer(commands, upload_.handle(), key.first, 1, &region);
   }
   return !queued_.empty();
 }
 
 void VulkanTransfer::completed() {
   queued_.clear();
-  ranges_.clear();
   staged_ = 0;
 }
 

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <map>
 #include <utility>
-#include <vector>
 
 #include "vulkan_buffer.hpp"
 #include "vulkan_context.hpp"
@@ -32,11 +31,11 @@ class VulkanTransfer : private VulkanContext::QueuedWork {
   void release();
 
  private:
-  struct QueuedCopy {
-    VkBuffer to;
-    VkBufferCopy region;
-  };
   bool overlapsQueued(VkBuffer to, uint64_t begin, uint64_t end) const;
+  /// Runs the queued copies now (an empty submission records them).
+  void runQueued() {
+    context_.run([](VkCommandBuffer) {});
+  }
   bool record(VkCommandBuffer commands) override;
   void completed() override;
   VulkanBuffer& staging(VulkanBuffer& buffer, VulkanBuffer::Kind kind, uint64_t bytes);
@@ -44,8 +43,9 @@ class VulkanTransfer : private VulkanContext::QueuedWork {
   VulkanContext& context_;
   VulkanBuffer upload_;
   VulkanBuffer download_;
-  std::vector<QueuedCopy> queued_;
-  std::map<std::pair<VkBuffer, uint64_t>, uint64_t> ranges_;  ///< queued: {buffer, begin} -> end
+  /// The queued copies from upload_, by destination and offset there: the copies to one
+  /// buffer do not overlap (see upload), so they go in any order.
+  std::map<std::pair<VkBuffer, uint64_t>, VkBufferCopy> queued_;
   uint64_t staged_ = 0;  ///< bytes of upload_ the queued copies read
 };
 
