@@ -41,11 +41,11 @@ struct CopcFile::State {
   void decodeRecords(size_t chunk, const io::LazPointRecords::RecordSink& sink,
                      uint64_t pieceRecords = kPiecePoints) const;
   PointCloud decode(size_t node) const;
-  /// The root's points while the colour scale is not known: its records decoded whole, their
-  /// largest channel the scale, then made points; one decode where a scan and a decode were two.
-  PointCloud decodeRootDecidingScale(size_t chunk) const;
-  /// The points of `node`, whose records are chunk `chunk`, with the colour scale `scale`.
-  PointCloud pointsOf(size_t node, size_t chunk, double scale) const;
+  /// The points of `node`, whose records are chunk `chunk`, with the colour scale `scale`; with
+  /// none (the root while the scale is not known), the chunk's records decoded in one piece
+  /// decide it (their largest channel) before its points are made: one decode where a scan and
+  /// a decode were two.
+  PointCloud pointsOf(size_t node, size_t chunk, std::optional<double> scale) const;
   /// The scale, decided now (rootChannelScale) when no decode of the root decided it.
   double decidedChannelScale() const;
   void decide(double scale) const;
@@ -111,47 +111,36 @@ PointCloud CopcFile::State::decode(size_t node) const {
     return none;
   }
   if (node == 0 && !scaleKnown.load(std::memory_order_acquire)) {
-    return decodeRootDecidingScale(chunk);
+    return pointsOf(node, chunk, std::nullopt);
   }
   return pointsOf(node, chunk, decidedChannelScale());
 }
 
-PointCloud CopcFile::State::pointsOf(size_t node, size_t chunk, double scale) const {
+PointCloud CopcFile::State::pointsOf(size_t node, size_t chunk, std::optional<double> scale) const {
   io::RecordDecoder points = *decoder;
-  points.setChannelScale(scale);
+  if (scale) points.setChannelScale(*scale);
   PointCloud cloud = points.allocateCloud(hierarchy.nodes[node].pointCount, origin, context);
   cloud.lasPointFormat = header.pointFormat;
-  const uint64_t firstOfChunk = records->layout().chunks[chunk].firstPoint;
-  decodeRecords(chunk, [&](const uint8_t* piece, uint64_t firstPoint, uint64_t count) {
-    points.decode(piece, 0, count, cloud, firstPoint - firstOfChunk);
-  });
-  // The chunk's pages are not needed again soon: a streamed file larger than memory must not
-  // fill it with pages it has read.
   const laz::ChunkLocation& location = records->layout().chunks[chunk];
-  file->release(location.offset, location.byteCount);
-  return cloud;
-}
-
-PointCloud CopcFile::State::decodeRootDecidingScale(size_t chunk) const {
-  io::RecordDecoder points = *decoder;
-  PointCloud cloud = points.allocateCloud(hierarchy.nodes[0].pointCount, origin, context);
-  cloud.lasPointFormat = header.pointFormat;
-  // The whole chunk in one piece (a few bytes per point more than the cloud it makes, for as
-  // long as the decode lasts): its records are all seen before any point's colour is made.
-  const uint64_t count = records->layout().chunks[chunk].pointCount;
-  double scale = 1.0;
+  // Deciding the scale, the whole chunk comes in one piece (a few bytes per point more than the
+  // cloud it makes, for as long as the decode lasts): its records are all seen before any
+  // point's colour is made.
+  const bool deciding = !scale;
   decodeRecords(
       chunk,
-      [&](const uint8_t* piece, uint64_t, uint64_t pieceCount) {
-        scale = scaleOfRecords(piece, pieceCount);
-        points.setChannelScale(scale);
-        points.decode(piece, 0, pieceCount, cloud, 0);
+      [&](const uint8_t* piece, uint64_t firstPoint, uint64_t count) {
+        if (!scale) {
+          scale = scaleOfRecords(piece, count);
+          points.setChannelScale(*scale);
+        }
+        points.decode(piece, 0, count, cloud, firstPoint - location.firstPoint);
       },
-      std::max<uint64_t>(count, 1));
+      deciding ? std::max<uint64_t>(location.pointCount, 1) : kPiecePoints);
   // Decided once the chunk proved whole. Another thread may have decided meanwhile, from the
   // same records: the same scale.
-  decide(scale);
-  const laz::ChunkLocation& location = records->layout().chunks[chunk];
+  if (deciding) decide(scale.value_or(1.0));
+  // The chunk's pages are not needed again soon: a streamed file larger than memory must not
+  // fill it with pages it has read.
   file->release(location.offset, location.byteCount);
   return cloud;
 }
