@@ -18,8 +18,12 @@ ScalarAttribute& attributeOrZeros(PointCloud& cloud, const char* name) {
   for (ScalarAttribute& attribute : cloud.attributes) {
     if (attribute.name == name) return attribute;
   }
+  // Filled on all cores: the first edit of a billion points waits for it.
   ScalarAttribute made{.name = name, .type = AttributeType::UInt8};
-  made.resize(cloud.size(), 0.0);
+  made.resize(cloud.size());
+  parallelFor(cloud.size(), [&](uint64_t begin, uint64_t end) {
+    std::fill(made.values.begin() + begin, made.values.begin() + end, 0.0f);
+  });
   cloud.attributes.push_back(std::move(made));
   return cloud.attributes.back();
 }
@@ -62,9 +66,12 @@ std::vector<std::string> attributesForEdits(std::span<const PointEdit> edits) {
 
 namespace {
 
-/// One edit on the cloud (its edit attributes made), its selection given as `indices`.
-void applyEdit(PointCloud& cloud, const PointEdit& edit, const std::vector<uint64_t>& indices) {
+/// One edit on the cloud (its edit attributes made), its selection given as `indices`; the
+/// values before it kept in `journal` where one is given.
+void applyEdit(PointCloud& cloud, const PointEdit& edit, const std::vector<uint64_t>& indices,
+               ReadValuesJournal* journal) {
   ScalarAttribute& classes = attributeOrZeros(cloud, kClassification);
+  if (journal) journal->keep(indices, classes, attributeOrZeros(cloud, kWithheld));
   if (edit.action == EditAction::Classify) {
     classifySelected(cloud, indices, edit.classify, classes);
     return;
@@ -100,7 +107,7 @@ CloudChunks cloudChunks(const PointCloud& cloud) {
 }
 
 std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const PointEdit> edits,
-                                        const CloudChunks* chunks) {
+                                        const CloudChunks* chunks, ReadValuesJournal* journal) {
   std::vector<uint64_t> selected(edits.size(), 0);
   if (edits.empty() || cloud.size() == 0) return selected;
   // Both made before any filter looks its attributes up (a push_back would move them).
@@ -109,17 +116,17 @@ std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const Point
     // Each edit sees what the ones before it left: the filter reads the classes as changed.
     const std::vector<uint64_t> indices = selectedIndices(cloud, edits[e].selection, chunks);
     selected[e] = indices.size();
-    applyEdit(cloud, edits[e], indices);
+    applyEdit(cloud, edits[e], indices, journal);
   }
   return selected;
 }
 
 std::vector<uint64_t> applyEditToCloud(PointCloud& cloud, const PointEdit& edit,
-                                       const CloudChunks* chunks) {
+                                       const CloudChunks* chunks, ReadValuesJournal* journal) {
   if (cloud.size() == 0) return {};
   ensureEditAttributes(cloud);
   std::vector<uint64_t> indices = selectedIndices(cloud, edit.selection, chunks);
-  applyEdit(cloud, edit, indices);
+  applyEdit(cloud, edit, indices, journal);
   return indices;
 }
 

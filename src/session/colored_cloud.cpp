@@ -11,19 +11,15 @@
 namespace pcv {
 
 void ColoredCloud::merge(PointCloud&& cloud, bool replace) {
-  const uint64_t before = replace ? 0 : cloud_.size();
   chunks_.reset();  // the points change
   if (replace) {
     cloud_ = std::move(cloud);
-    readClasses_.clear();
-    readWithheld_.clear();
+    readValues_.reset(cloud_.size());
   } else {
     appendPointCloud(cloud_, cloud);
+    readValues_.grow(cloud_.size());
   }
-  if (keepsReadValues_) {
-    keepReadValues(before);  // the new points' values as read, then the edits on them too
-    reapplyEdits();
-  }
+  if (keepsReadValues_) reapplyEdits();      // the edits on the new points too
   if (highlight_) setHighlight(highlight_);  // the new points it holds too
 }
 
@@ -35,33 +31,15 @@ void ColoredCloud::clear() {
   highlighted_.clear();
   edits_.clear();
   keepsReadValues_ = false;
-  readClasses_.clear();
-  readWithheld_.clear();
+  readValues_.clear();
   shownIndex_.reset();
   shownAttributes_.clear();
-}
-
-void ColoredCloud::keepReadValues(uint64_t from) {
-  const ScalarAttribute* classes = cloud_.findAttribute("classification");
-  const ScalarAttribute* withheld = cloud_.findAttribute("withheld");
-  // On all cores: the first edit of a billion points read waits for these copies.
-  readClasses_.resize(cloud_.size());
-  readWithheld_.resize(cloud_.size());
-  parallelFor(
-      cloud_.size() - std::min(from, cloud_.size()),
-      [&](uint64_t begin, uint64_t end) {
-        for (uint64_t i = from + begin; i < from + end; ++i) {
-          readClasses_[i] = classes ? float(classes->value(i)) : 0.0f;
-          readWithheld_[i] = withheld ? float(withheld->value(i)) : 0.0f;
-        }
-      },
-      1 << 16);
 }
 
 std::vector<uint64_t> ColoredCloud::setEdits(std::vector<PointEdit> edits) {
   if (!keepsReadValues_) {
     if (edits.empty()) return {};
-    keepReadValues(0);
+    readValues_.reset(cloud_.size());
     keepsReadValues_ = true;
   }
   edits_ = std::move(edits);
@@ -78,11 +56,11 @@ std::vector<uint64_t> ColoredCloud::setEdits(std::vector<PointEdit> edits) {
 
 uint64_t ColoredCloud::pushEdit(PointEdit edit, std::vector<uint64_t>* selected) {
   if (!keepsReadValues_) {
-    keepReadValues(0);
+    readValues_.reset(cloud_.size());
     keepsReadValues_ = true;
   }
   // A filter over an attribute the points lack throws before any point changes.
-  std::vector<uint64_t> indices = applyEditToCloud(cloud_, edit, &chunks());
+  std::vector<uint64_t> indices = applyEditToCloud(cloud_, edit, &chunks(), &readValues_);
   edits_.push_back(std::move(edit));
   const uint64_t count = indices.size();
   if (selected) *selected = std::move(indices);
@@ -166,26 +144,22 @@ bool ColoredCloud::showChangedPoints(std::span<const uint64_t> indices) {
 }
 
 void ColoredCloud::reapplyEdits(std::vector<uint64_t>* selected) {
-  // Made where missing by the first edit, then written back as read.
+  // Made where missing by the first edit; the points edits changed get their values as read.
   ensureEditAttributes(cloud_);
+  ScalarAttribute *classes = nullptr, *withheld = nullptr;
   for (ScalarAttribute& attribute : cloud_.attributes) {
-    const auto* read = attribute.name == "classification" ? &readClasses_
-                       : attribute.name == "withheld"     ? &readWithheld_
-                                                          : nullptr;
-    if (!read) continue;
-    parallelFor(cloud_.size(), [&](uint64_t begin, uint64_t end) {
-      for (uint64_t i = begin; i < end; ++i) attribute.setValue(i, (*read)[i]);
-    });
+    if (attribute.name == "classification") classes = &attribute;
+    if (attribute.name == "withheld") withheld = &attribute;
   }
-  std::vector<uint64_t> counts = applyEditsToCloud(cloud_, edits_, &chunks());
+  readValues_.restore(*classes, *withheld);
+  std::vector<uint64_t> counts = applyEditsToCloud(cloud_, edits_, &chunks(), &readValues_);
   if (selected) *selected = std::move(counts);
 }
 
 void ColoredCloud::commitEdits() {
   edits_.clear();
   keepsReadValues_ = false;
-  readClasses_.clear();
-  readWithheld_.clear();
+  readValues_.clear();
 }
 
 std::optional<uint64_t> ColoredCloud::cloudIndex(uint64_t sourceIndex) const {

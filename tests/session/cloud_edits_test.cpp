@@ -139,5 +139,67 @@ TEST(EditHistory, UndoRedoAndANewEditDropsWhatWasUndone) {
   EXPECT_FALSE(history.canUndo());
 }
 
+TEST(ReadValuesJournal, KeepsEachPointsFirstValuesOnlyAndGivesThemBack) {
+  PointCloud cloud = line();
+  ReadValuesJournal journal;
+  journal.reset(cloud.size());
+  // Three edits, the second over points of the first: each point is kept once, as read.
+  const std::vector<PointEdit> edits = {inBox(2.0, 4.0, EditAction::SetClass, 2),
+                                        inBox(3.0, 5.0, EditAction::SetClass, 6),
+                                        inBox(8.0, 8.0, EditAction::Delete)};
+  applyEditsToCloud(cloud, edits, nullptr, &journal);
+  EXPECT_EQ(journal.size(), 5u);  // points 2-5 and 8; the other five are not copied
+  ScalarAttribute& classes = cloud.attributes[0];
+  ScalarAttribute& withheld = cloud.attributes[1];
+  ASSERT_EQ(withheld.name, "withheld");
+  EXPECT_EQ(classes.value(3), 6.0);
+  EXPECT_EQ(withheld.value(8), 1.0);
+  journal.restore(classes, withheld);
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(classes.value(i), 1.0) << i;
+    EXPECT_EQ(withheld.value(i), 0.0) << i;
+  }
+  // Indices in any order and repeated, and points added later.
+  cloud.points.push_back(Point{.x = 10.0f});
+  classes.push_back(4.0);
+  withheld.push_back(0.0);
+  journal.grow(cloud.size());
+  const std::vector<uint64_t> again = {10, 8, 10, 0, 5};
+  journal.keep(again, classes, withheld);
+  EXPECT_EQ(journal.size(), 7u);  // 10 and 0 are new
+  classes.setValue(10, 9.0);
+  classes.setValue(0, 9.0);
+  journal.restore(classes, withheld);
+  EXPECT_EQ(classes.value(10), 4.0);
+  EXPECT_EQ(classes.value(0), 1.0);
+}
+
+TEST(ReadValuesJournal, KeepsTheIndicesOfManyBlocksOnceAcrossThreads) {
+  // More indices than one block of the journal's passes, the same points given twice over.
+  constexpr uint64_t kPoints = 300000;
+  ScalarAttribute classes{.name = "classification", .type = AttributeType::UInt8};
+  ScalarAttribute withheld{.name = "withheld", .type = AttributeType::UInt8};
+  for (uint64_t i = 0; i < kPoints; ++i) {
+    classes.push_back(double(i % 200));
+    withheld.push_back(double(i % 2));
+  }
+  std::vector<uint64_t> indices;
+  for (uint64_t i = 0; i < kPoints; i += 3) indices.push_back(i);
+  for (uint64_t i = 0; i < kPoints; i += 6) indices.push_back(i);
+  ReadValuesJournal journal;
+  journal.reset(kPoints);
+  journal.keep(indices, classes, withheld);
+  EXPECT_EQ(journal.size(), kPoints / 3);
+  for (uint64_t i = 0; i < kPoints; ++i) {
+    classes.setValue(i, 255.0);
+    withheld.setValue(i, 1.0);
+  }
+  journal.restore(classes, withheld);
+  for (uint64_t i = 0; i < kPoints; ++i) {
+    ASSERT_EQ(classes.value(i), i % 3 == 0 ? double(i % 200) : 255.0) << i;
+    ASSERT_EQ(withheld.value(i), i % 3 == 0 ? double(i % 2) : 1.0) << i;
+  }
+}
+
 }  // namespace
 }  // namespace pcv

@@ -19,6 +19,7 @@
 #include "pcv/core/point_cloud.hpp"
 #include "pcv/core/point_producer.hpp"
 #include "pcv/core/stage_timings.hpp"
+#include "pcv/core/uninitialized_vector.hpp"
 #include "pcv/raster/backend_choice.hpp"
 #include "pcv/raster/projection.hpp"
 #include "pcv/raster/raster_method.hpp"
@@ -357,8 +358,9 @@ class Renderer {
     uint32_t filterFields = 0;   ///< bits: 1 classes, 2 return numbers, 4 numbers of returns
     std::string rangeAttribute;  ///< the attribute of its range values; empty: none
     std::vector<uint32_t> sourceOrder;  ///< stored index -> source index, when kept
-    /// source index -> stored index, made from sourceOrder by the first changeClasses.
-    std::vector<uint32_t> storedIndexOf;
+    /// source index -> stored index, made from sourceOrder by the first changeClasses (every
+    /// entry written on all cores, none zeroed first: 4 GB at a billion points).
+    UninitializedVector<uint32_t> storedIndexOf;
   };
   /// Finds slots for the record in the shared rest of the pool, growing it (by half again when
   /// `headroom`, else by what is needed). Throws OutOfMemoryError.

@@ -12,6 +12,7 @@
 #include "pcv/core/bounds.hpp"
 #include "pcv/core/point_cloud.hpp"
 #include "pcv/session/point_edits.hpp"
+#include "pcv/session/read_values_journal.hpp"
 
 namespace pcv {
 
@@ -40,15 +41,18 @@ CloudChunks cloudChunks(const PointCloud& cloud);
 /// filled with 0, where the cloud lacks them: a file that declares none); a Classify edit
 /// classifies the points its selection holds together, on their world positions. Returns, per
 /// edit, the points its selection held. `chunks` (may be null: every point tested) are the
-/// cloud's (cloudChunks). Throws InputError when an edit's filter reads an attribute the cloud
-/// lacks.
+/// cloud's (cloudChunks); `journal` (may be null) keeps the values of every point an edit
+/// changes from before it changes them. Throws InputError when an edit's filter reads an
+/// attribute the cloud lacks.
 std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const PointEdit> edits,
-                                        const CloudChunks* chunks = nullptr);
+                                        const CloudChunks* chunks = nullptr,
+                                        ReadValuesJournal* journal = nullptr);
 
 /// applyEditsToCloud for one edit; returns the indices of the points its selection held,
 /// ascending.
 std::vector<uint64_t> applyEditToCloud(PointCloud& cloud, const PointEdit& edit,
-                                       const CloudChunks* chunks = nullptr);
+                                       const CloudChunks* chunks = nullptr,
+                                       ReadValuesJournal* journal = nullptr);
 
 /// The indices of the points of `cloud` that `selection` holds, ascending (its regions on the
 /// points' world positions, its filters on their attributes as they are now). With `chunks`,

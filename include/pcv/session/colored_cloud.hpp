@@ -110,17 +110,15 @@ class ColoredCloud {
   const CloudChunks& chunks();
   /// Restores the values read, applies edits_ again and notes which points are shown.
   void reapplyEdits(std::vector<uint64_t>* selected = nullptr);
-  /// The class and withheld values as read, once an edit was applied (else empty).
-  void keepReadValues(uint64_t from);
 
   std::optional<PointSetId> set_;
   std::vector<PointEdit> edits_;
   std::optional<PointSelection> highlight_;
   std::vector<uint64_t> highlighted_;  ///< the points highlight_ holds, ascending
   std::optional<CloudChunks> chunks_;
-  bool keepsReadValues_ = false;
-  /// Per point, as read (0 where absent); filled on all cores, not zeroed first.
-  std::vector<float, DefaultInitAllocator<float>> readClasses_, readWithheld_;
+  bool keepsReadValues_ = false;  ///< an edit was applied since the points were read or saved
+  /// The class and withheld values as read (0 where absent) of the points edits changed.
+  ReadValuesJournal readValues_;
   /// The cloud's indices of the points the set shown holds, in order, when some are withheld;
   /// empty: every point.
   std::optional<std::vector<uint64_t>> shownIndex_;
