@@ -1,5 +1,7 @@
 #include "compute_kernel.hpp"
 
+#include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -26,9 +28,13 @@ ComputeKernel::ComputeKernel(VkDevice device, std::span<const uint32_t> spirv, c
   if (result == VK_SUCCESS) {
     const VkComputePipelineCreateInfo pipelineInfo{
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .flags = captureStatistics
-                     ? VkPipelineCreateFlags(VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR)
-                     : 0u,
+        .flags =
+            captureStatistics
+                ? VkPipelineCreateFlags(
+                      VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR |
+                      (dumpDirectory() ? VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR
+                                       : 0u))
+                : 0u,
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                   .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                   .module = module_,
@@ -41,6 +47,49 @@ ComputeKernel::ComputeKernel(VkDevice device, std::span<const uint32_t> spirv, c
     if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
     vkDestroyShaderModule(device_, module_, nullptr);
     check(result, what.c_str());
+  }
+  if (captureStatistics && dumpDirectory()) dumpInternalRepresentations(dumpDirectory());
+}
+
+const char* ComputeKernel::dumpDirectory() {
+  const char* directory = std::getenv("PCV_VULKAN_SHADER_DUMP");
+  return directory && *directory ? directory : nullptr;
+}
+
+void ComputeKernel::dumpInternalRepresentations(const std::string& directory) const {
+  const auto properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+      vkGetDeviceProcAddr(device_, "vkGetPipelineExecutablePropertiesKHR"));
+  const auto representations =
+      reinterpret_cast<PFN_vkGetPipelineExecutableInternalRepresentationsKHR>(
+          vkGetDeviceProcAddr(device_, "vkGetPipelineExecutableInternalRepresentationsKHR"));
+  if (!properties || !representations) return;
+  const VkPipelineInfoKHR pipelineInfo{.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR,
+                                       .pipeline = pipeline_};
+  uint32_t executables = 0;
+  if (properties(device_, &pipelineInfo, &executables, nullptr) != VK_SUCCESS) return;
+  for (uint32_t e = 0; e < executables; ++e) {
+    const VkPipelineExecutableInfoKHR executable{
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR,
+        .pipeline = pipeline_,
+        .executableIndex = e};
+    uint32_t count = 0;
+    if (representations(device_, &executable, &count, nullptr) != VK_SUCCESS) continue;
+    std::vector<VkPipelineExecutableInternalRepresentationKHR> found(
+        count, {.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INTERNAL_REPRESENTATION_KHR});
+    if (representations(device_, &executable, &count, found.data()) != VK_SUCCESS) continue;
+    // The second call fills in the data once the sizes are known.
+    std::vector<std::vector<char>> data(count);
+    for (uint32_t r = 0; r < count; ++r) {
+      data[r].resize(found[r].dataSize);
+      found[r].pData = data[r].data();
+    }
+    if (representations(device_, &executable, &count, found.data()) != VK_SUCCESS) continue;
+    for (uint32_t r = 0; r < count; ++r) {
+      std::string file = directory + "/" + name_ + "." + std::to_string(e) + "." +
+                         std::to_string(r) + (found[r].isText ? ".txt" : ".bin");
+      std::ofstream out(file, std::ios::binary);
+      out.write(data[r].data(), std::streamsize(found[r].dataSize));
+    }
   }
 }
 

@@ -15,7 +15,9 @@ namespace pcv::vk {
 class ComputeKernel {
  public:
   /// With `captureStatistics` (the device offers VK_KHR_pipeline_executable_properties) the
-  /// driver keeps the compiled pipeline's statistics for statistics().
+  /// driver keeps the compiled pipeline's statistics for statistics(), and where the
+  /// environment names a folder in PCV_VULKAN_SHADER_DUMP, the compiled code the driver shows
+  /// is written there (NAME.EXECUTABLE.N.txt), to see what a shader became on a device.
   ComputeKernel(VkDevice device, std::span<const uint32_t> spirv, const char* name,
                 bool captureStatistics = false);
   ~ComputeKernel();
@@ -35,6 +37,8 @@ class ComputeKernel {
 
  private:
   void bind(VkCommandBuffer commands, VkDeviceAddress params) const;
+  static const char* dumpDirectory();
+  void dumpInternalRepresentations(const std::string& directory) const;
 
   VkDevice device_;
   std::string name_;
