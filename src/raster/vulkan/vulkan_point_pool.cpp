@@ -90,8 +90,7 @@ void VulkanPointPool::reserve(uint64_t points, uint64_t batches) {
     // Free batch slots hold no points (count 0): drawing them costs little and draws nothing.
     grow(batches_, batches * sizeof(Batch), 0u, "the point batches");
     if (summaries_) grow(summaries_, batches * sizeof(BatchSummary), 0u, "the batch summaries");
-    hostBatches_.resize(batches, Batch{});
-    batchSlots_ = batches;
+    batchSlots_ = batches;  // hostBatches_ grows as batches are stored
   }
 }
 
@@ -122,10 +121,19 @@ void VulkanPointPool::store(const HostPointPool& layout, uint64_t pointFirst,
   colors_.upload(transfer_, pointFirst, layout.colors.data(), layout.colors.size());
   std::vector<Batch> batches(layout.batches.begin(), layout.batches.end());
   for (Batch& batch : batches) batch.first += uint32_t(pointFirst);  // laid out from slot 0
+  // The host copy covers the slots stored so far: a stream reserves millions of batch slots
+  // (tens of megabytes, zeroed page by page) and fills them as nodes come.
+  if (hostBatches_.size() < batchFirst + batches.size()) {
+    hostBatches_.resize(batchFirst + batches.size(), Batch{});
+  }
   std::copy(batches.begin(), batches.end(), hostBatches_.begin() + batchFirst);
   transfer_.upload(batches_, batchFirst * sizeof(Batch), batches.data(),
                    batches.size() * sizeof(Batch));
   allocateAlongPositions();
+}
+
+Batch VulkanPointPool::storedBatch(uint64_t slot) const {
+  return slot < hostBatches_.size() ? hostBatches_[slot] : Batch{};  // past them: free slots
 }
 
 void VulkanPointPool::allocateAlongPositions() {
@@ -145,7 +153,7 @@ void VulkanPointPool::storeFilterData(PointRange points, PointRange batches,
                                       const uint16_t* words, const float* values) {
   std::vector<BatchSummary> summaries(batches.count);
   for (uint64_t b = 0; b < batches.count; ++b) {
-    const Batch& batch = hostBatches_[batches.first + b];
+    const Batch batch = storedBatch(batches.first + b);
     const uint64_t offset = batch.first - points.first;
     summaries[b] = summarizeBatch(words + offset, values ? values + offset : nullptr, batch.count);
   }
@@ -165,7 +173,10 @@ void VulkanPointPool::storeFilterData(PointRange points, PointRange batches,
 }
 
 void VulkanPointPool::release(PointRange points, PointRange batches) {
-  std::fill_n(hostBatches_.begin() + batches.first, batches.count, Batch{});
+  if (batches.first < hostBatches_.size()) {
+    std::fill_n(hostBatches_.begin() + batches.first,
+                std::min<uint64_t>(batches.count, hostBatches_.size() - batches.first), Batch{});
+  }
   context_.run([&](VkCommandBuffer commands) {
     if (batches.count > 0)
       vkCmdFillBuffer(commands, batches_.handle(), batches.first * sizeof(Batch),
@@ -198,7 +209,7 @@ StoredPoint VulkanPointPool::storedPoint(uint64_t pointSlot, uint64_t batchSlot)
     points_.download(transfer_, pointSlot, &stored.point, 1);
   }
   positions_.download(transfer_, pointSlot, &stored.position, 1);
-  stored.batch = hostBatches_[batchSlot];
+  stored.batch = storedBatch(batchSlot);
   return stored;
 }
 

@@ -72,13 +72,15 @@ class VulkanPointPool {
   /// Memory in every per-point array for the slices the positions have memory in
   /// (sliced_array.hpp).
   void allocateAlongPositions();
+  /// The batch stored in `slot`, as the host copy has it (a free slot's: empty).
+  Batch storedBatch(uint64_t slot) const;
 
   VulkanContext& context_;
   VulkanTransfer transfer_;
   bool keepsPoints_;
   uint32_t sliceShift_;
   uint64_t pointSlots_ = 0, batchSlots_ = 0;
-  std::vector<Batch> hostBatches_;
+  std::vector<Batch> hostBatches_;  ///< the batch slots up to the last stored one
   SlicedArray positions_, colors_, points_, filterWords_, rangeValues_;
   VulkanBuffer batches_, summaries_;
 };

@@ -10,6 +10,10 @@ namespace pcv::vk {
 namespace {
 
 constexpr uint64_t kStagingBytes = 64ull << 20;
+/// The upload buffer's first size, doubling to kStagingBytes as uploads fill it: NVIDIA's driver
+/// takes about 16 ms to make 64 MiB of host-visible memory, which a stream's first node (a few
+/// hundred kilobytes) would wait for.
+constexpr uint64_t kFirstUploadBytes = 2ull << 20;
 
 }  // namespace
 
@@ -37,9 +41,11 @@ void VulkanTransfer::upload(const VulkanBuffer& to, uint64_t offset, const void*
   for (uint64_t done = 0; done < bytes;) {
     const uint64_t piece = std::min(bytes - done, kStagingBytes);
     if (!upload_ || staged_ + piece > upload_.bytes()) {
-      // The staging buffer is full (or not made yet): the queued copies run first.
+      // The staging buffer is full (or not made yet): the queued copies run first, and a full
+      // buffer is replaced by one twice its size.
       if (!queued_.empty()) runQueued();
-      staging(upload_, VulkanBuffer::Kind::Upload, kStagingBytes);
+      staging(upload_, VulkanBuffer::Kind::Upload,
+              std::max({kFirstUploadBytes, 2 * upload_.bytes(), piece}));
     }
     const uint64_t begin = offset + done;
     if (overlapsQueued(to.handle(), begin, begin + piece)) {
