@@ -11,14 +11,17 @@
 namespace pcv {
 
 void ColoredCloud::merge(PointCloud&& cloud, bool replace) {
-  chunks_.reset();  // the points change
   if (replace) {
     cloud_ = std::move(cloud);
     readValues_.reset(cloud_.size());
+    chunks_ = {};
   } else {
     appendPointCloud(cloud_, cloud);
     readValues_.grow(cloud_.size());
   }
+  // Made as points come (the new ones only), so that the first selection does not wait for a
+  // pass over every point read.
+  extendCloudChunks(cloud_, chunks_);
   if (keepsReadValues_) reapplyEdits();      // the edits on the new points too
   if (highlight_) setHighlight(highlight_);  // the new points it holds too
 }
@@ -26,7 +29,7 @@ void ColoredCloud::merge(PointCloud&& cloud, bool replace) {
 void ColoredCloud::clear() {
   hide();
   cloud_ = {};
-  chunks_.reset();
+  chunks_ = {};
   highlight_.reset();
   highlighted_.clear();
   edits_.clear();
@@ -60,23 +63,18 @@ uint64_t ColoredCloud::pushEdit(PointEdit edit, std::vector<uint64_t>* selected)
     keepsReadValues_ = true;
   }
   // A filter over an attribute the points lack throws before any point changes.
-  std::vector<uint64_t> indices = applyEditToCloud(cloud_, edit, &chunks(), &readValues_);
+  std::vector<uint64_t> indices = applyEditToCloud(cloud_, edit, &chunks_, &readValues_);
   edits_.push_back(std::move(edit));
   const uint64_t count = indices.size();
   if (selected) *selected = std::move(indices);
   return count;
 }
 
-const CloudChunks& ColoredCloud::chunks() {
-  if (!chunks_) chunks_ = cloudChunks(cloud_);
-  return *chunks_;
-}
-
 std::vector<uint64_t> ColoredCloud::setHighlight(std::optional<PointSelection> selection) {
   std::vector<uint64_t> now;
   if (selection) {
     try {
-      now = selectedIndices(cloud_, *selection, &chunks());
+      now = selectedIndices(cloud_, *selection, &chunks_);
     } catch (const InputError&) {
       // A filter over an attribute the points lack highlights nothing: the edit says why.
     }
@@ -152,7 +150,7 @@ void ColoredCloud::reapplyEdits(std::vector<uint64_t>* selected) {
     if (attribute.name == "withheld") withheld = &attribute;
   }
   readValues_.restore(*classes, *withheld);
-  std::vector<uint64_t> counts = applyEditsToCloud(cloud_, edits_, &chunks(), &readValues_);
+  std::vector<uint64_t> counts = applyEditsToCloud(cloud_, edits_, &chunks_, &readValues_);
   if (selected) *selected = std::move(counts);
 }
 

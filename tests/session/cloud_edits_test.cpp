@@ -3,6 +3,9 @@
 // withheld points are dropped from what is drawn; the history undoes and redoes them.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "pcv/core/camera.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/point_filter.hpp"
@@ -103,6 +106,51 @@ TEST(CloudEdits, RunsOfPointsOutsideASelectionsRegionsAreSkippedWithoutMissingAP
     EXPECT_GT(all.size(), 0u) << "selection " << s << " holds no point: the test would see nothing";
     EXPECT_EQ(selectedIndices(cloud, selections[s], &chunks), all) << "selection " << s;
   }
+}
+
+TEST(CloudEdits, RunBoundsAreTheWorldPositionsBoundsAndFollowPointsAppended) {
+  // Offsets that round when the origin is added, a point that is not a number, and a run whose
+  // every x is not a number: each run's bounds equal those of its points' world positions.
+  PointCloud cloud;
+  cloud.origin = {500000.3, 4000000.7, 100.1};
+  const uint64_t count = 2 * kCloudChunkPoints + 1000;
+  for (uint64_t i = 0; i < count; ++i) {
+    const float t = float(i) * 0.37f;
+    Point p{.x = std::sin(t) * 900.123f, .y = std::cos(t) * 700.77f, .z = float(i % 97) * 0.013f};
+    if (i % 1009 == 5) p.y = std::numeric_limits<float>::quiet_NaN();
+    if (i >= kCloudChunkPoints && i < 2 * kCloudChunkPoints) p.x = std::nanf("");
+    cloud.points.push_back(p);
+  }
+  const auto worldBounds = [&](uint64_t begin, uint64_t end) {
+    Box3d box;
+    for (uint64_t i = begin; i < std::min(end, cloud.size()); ++i) {
+      const Point& p = cloud.points[i];
+      box.extend(cloud.origin + glm::dvec3(p.x, p.y, p.z));
+    }
+    return box;
+  };
+  const auto expectRunsOf = [&](const CloudChunks& chunks) {
+    ASSERT_EQ(chunks.bounds.size(), (cloud.size() + kCloudChunkPoints - 1) / kCloudChunkPoints);
+    for (size_t c = 0; c < chunks.bounds.size(); ++c) {
+      const Box3d expected = worldBounds(c * kCloudChunkPoints, (c + 1) * kCloudChunkPoints);
+      for (int axis = 0; axis < 3; ++axis) {
+        if (expected.min[axis] > expected.max[axis]) {  // no value on this axis
+          EXPECT_GT(chunks.bounds[c].min[axis], chunks.bounds[c].max[axis]) << c << " " << axis;
+          continue;
+        }
+        EXPECT_EQ(chunks.bounds[c].min[axis], expected.min[axis]) << c << " " << axis;
+        EXPECT_EQ(chunks.bounds[c].max[axis], expected.max[axis]) << c << " " << axis;
+      }
+    }
+  };
+  expectRunsOf(cloudChunks(cloud));
+  // Made for the first points, then extended: the partial last run is made again.
+  const UninitializedVector<Point> all = cloud.points;
+  cloud.points.assign(all.begin(), all.begin() + kCloudChunkPoints / 2);
+  CloudChunks chunks = cloudChunks(cloud);
+  cloud.points.assign(all.begin(), all.end());
+  extendCloudChunks(cloud, chunks);
+  expectRunsOf(chunks);
 }
 
 TEST(CloudEdits, AFilterOverAnAttributeTheCloudLacksIsAnInputError) {

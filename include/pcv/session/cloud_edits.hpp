@@ -36,6 +36,8 @@ struct CloudChunks {
 /// The runs of `cloud` and their bounds (world positions from the float offsets, as selections
 /// test them). Valid while the cloud's points stay (edits change no position).
 CloudChunks cloudChunks(const PointCloud& cloud);
+/// `chunks`, the runs of the cloud's first points, extended to the points appended since.
+void extendCloudChunks(const PointCloud& cloud, CloudChunks& chunks);
 
 /// Applies `edits` in order to the "classification" and "withheld" attributes of `cloud` (made,
 /// filled with 0, where the cloud lacks them: a file that declares none); a Classify edit

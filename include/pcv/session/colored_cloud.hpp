@@ -106,8 +106,6 @@ class ColoredCloud {
   std::optional<std::vector<uint64_t>> shownIndices() const;
   /// The filters' attributes of the points shown, when some are withheld.
   void keepShownAttributes();
-  /// The cloud's runs of points and their bounds (made on first use, dropped when points come).
-  const CloudChunks& chunks();
   /// Restores the values read, applies edits_ again and notes which points are shown.
   void reapplyEdits(std::vector<uint64_t>* selected = nullptr);
 
@@ -115,7 +113,7 @@ class ColoredCloud {
   std::vector<PointEdit> edits_;
   std::optional<PointSelection> highlight_;
   std::vector<uint64_t> highlighted_;  ///< the points highlight_ holds, ascending
-  std::optional<CloudChunks> chunks_;
+  CloudChunks chunks_;  ///< the cloud's runs of points and their bounds, extended as points come
   bool keepsReadValues_ = false;  ///< an edit was applied since the points were read or saved
   /// The class and withheld values as read (0 where absent) of the points edits changed.
   ReadValuesJournal readValues_;
