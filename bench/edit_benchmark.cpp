@@ -1,12 +1,13 @@
 // A class change in the viewer, timed: a file read whole as the viewer reads it (coloured by
 // class, with its filter data), then edits that set the class of the points in a box holding a
 // given share of them, alternately 6 and 2, each shown with SceneModel::pushEdit (the class
-// applied on the host, the set's colours and filter words replaced in place), the whole list
-// shown again (as undo does), and one delete of
-// the same box (the set laid out again, for comparison). Prints the median and range of the
+// applied on the host, the set's colours and filter words replaced in place), the last edit
+// undone and redone (as the Edit tool does: its points alone changed back), the whole list
+// shown again (setEdits), and one delete of the same box (the set laid out again, for
+// comparison). Prints the median and range of the
 // times over the runs. On a GPU backend the renderer's work is waited for by drawing a frame.
 //   pcv_edit_benchmark FILE [--backend cpu|cuda|vulkan] [--share 0.01] [--runs 9]
-//                      [--cases change,undo,frame,delete]  (the parts timed; default all)
+//                      [--cases change,undo,replay,frame,delete]  (the parts timed; default all)
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -47,10 +48,10 @@ int main(int argc, char** argv) {
   app.add_option("--backend", backend, "cpu, cuda or vulkan")->capture_default_str();
   app.add_option("--share", share, "Share of the points in the box edited")->capture_default_str();
   app.add_option("--runs", runs, "Class changes timed")->capture_default_str();
-  std::string cases = "change,undo,frame,delete";
+  std::string cases = "change,undo,replay,frame,delete";
   app.add_option("--cases", cases,
-                 "The parts timed, comma-separated: change, undo, frame, delete (on a billion "
-                 "points undo and delete take seconds a run)")
+                 "The parts timed, comma-separated: change, undo, replay, frame, delete (on a "
+                 "billion points replay and delete take seconds a run)")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   const auto wanted = [&](const std::string& name) {
@@ -104,13 +105,31 @@ int main(int argc, char** argv) {
     std::printf("%-34s %9.2f ms\n", "first class change + next frame", changes.front());
     print("class change + next frame", changes);
   }
-  for (int run = 0; run < runs && wanted("undo"); ++run) {
+  // Undo as the viewer's Edit tool does it (the last edit taken back at the cost of its points),
+  // and redo (the edit pushed again).
+  std::vector<double> undos, redos;
+  for (int run = 0; run < runs && wanted("undo") && !scene.edits().empty(); ++run) {
+    const PointEdit last = scene.edits().back();
+    Clock::time_point start = Clock::now();
+    scene.undoLastEdit();
+    frame();
+    undos.push_back(millisecondsSince(start));
+    start = Clock::now();
+    scene.pushEdit(last);
+    frame();
+    redos.push_back(millisecondsSince(start));
+  }
+  if (!undos.empty()) {
+    print("undo + next frame", undos);
+    print("redo + next frame", redos);
+  }
+  for (int run = 0; run < runs && wanted("replay"); ++run) {
     const Clock::time_point start = Clock::now();
     scene.setEdits(scene.edits());
     frame();
     wholeLists.push_back(millisecondsSince(start));
   }
-  if (wanted("undo")) print("every edit again (undo) + frame", wholeLists);
+  if (wanted("replay")) print("every edit again + frame", wholeLists);
   std::vector<double> frames;
   for (int run = 0; run < runs && wanted("frame"); ++run) {
     const Clock::time_point start = Clock::now();

@@ -49,9 +49,25 @@ void classifySelected(const PointCloud& cloud, const std::vector<uint64_t>& indi
 
 }  // namespace
 
-void ensureEditAttributes(PointCloud& cloud) {
+namespace {
+
+bool changesWithheld(const PointEdit& edit) {
+  return edit.action == EditAction::Delete || edit.action == EditAction::Restore;
+}
+
+/// The cloud's attribute `name`, or null.
+ScalarAttribute* attributeOf(PointCloud& cloud, const char* name) {
+  for (ScalarAttribute& attribute : cloud.attributes) {
+    if (attribute.name == name) return &attribute;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void ensureEditAttributes(PointCloud& cloud, std::span<const PointEdit> edits) {
   attributeOrZeros(cloud, kClassification);
-  attributeOrZeros(cloud, kWithheld);
+  if (std::any_of(edits.begin(), edits.end(), changesWithheld)) attributeOrZeros(cloud, kWithheld);
 }
 
 std::vector<std::string> attributesForEdits(std::span<const PointEdit> edits) {
@@ -66,27 +82,42 @@ std::vector<std::string> attributesForEdits(std::span<const PointEdit> edits) {
 
 namespace {
 
-/// One edit on the cloud (its edit attributes made), its selection given as `indices`; the
-/// values before it kept in `journal` where one is given.
+/// One edit on the cloud (its edit attributes made), its selection given as `indices`. Where
+/// `journal` or `undo` is given, the values the edit changes are read as it writes them (one
+/// visit of each point's value), kept in `undo` and given to the journal.
 void applyEdit(PointCloud& cloud, const PointEdit& edit, const std::vector<uint64_t>& indices,
-               ReadValuesJournal* journal) {
-  ScalarAttribute& classes = attributeOrZeros(cloud, kClassification);
-  if (journal) journal->keep(indices, classes, attributeOrZeros(cloud, kWithheld));
+               ReadValues* journal, EditUndo* undo) {
+  // Made before (ensureEditAttributes): no push_back here moves an attribute held.
+  ScalarAttribute& classes = *attributeOf(cloud, kClassification);
+  const bool setsWithheld = changesWithheld(edit);
+  ScalarAttribute& changed = setsWithheld ? *attributeOf(cloud, kWithheld) : classes;
+  const bool keepBefore = journal || undo;
+  std::vector<float> kept;
+  std::vector<float>& before = undo ? undo->before : kept;
+  if (undo) undo->withheld = setsWithheld;
+  if (keepBefore) before.resize(indices.size());
   if (edit.action == EditAction::Classify) {
+    if (keepBefore) {
+      parallelFor(indices.size(), [&](uint64_t begin, uint64_t end) {
+        for (uint64_t k = begin; k < end; ++k) before[k] = float(classes.value(indices[k]));
+      });
+    }
     classifySelected(cloud, indices, edit.classify, classes);
-    return;
+  } else {
+    const double value = edit.action == EditAction::SetClass ? double(edit.classification)
+                         : edit.action == EditAction::Delete ? 1.0
+                                                             : 0.0;  // Restore
+    parallelFor(
+        indices.size(),
+        [&](uint64_t begin, uint64_t end) {
+          for (uint64_t k = begin; k < end; ++k) {
+            if (keepBefore) before[k] = float(changed.value(indices[k]));
+            changed.setValue(indices[k], value);
+          }
+        },
+        1 << 14);
   }
-  ScalarAttribute& changed =
-      edit.action == EditAction::SetClass ? classes : attributeOrZeros(cloud, kWithheld);
-  const double value = edit.action == EditAction::SetClass ? double(edit.classification)
-                       : edit.action == EditAction::Delete ? 1.0
-                                                           : 0.0;  // Restore
-  parallelFor(
-      indices.size(),
-      [&](uint64_t begin, uint64_t end) {
-        for (uint64_t k = begin; k < end; ++k) changed.setValue(indices[k], value);
-      },
-      1 << 14);
+  if (journal) (setsWithheld ? journal->withheld : journal->classes).keep(indices, before);
 }
 
 }  // namespace
@@ -125,27 +156,36 @@ void extendCloudChunks(const PointCloud& cloud, CloudChunks& chunks) {
 }
 
 std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const PointEdit> edits,
-                                        const CloudChunks* chunks, ReadValuesJournal* journal) {
+                                        const CloudChunks* chunks, ReadValues* journal) {
   std::vector<uint64_t> selected(edits.size(), 0);
   if (edits.empty() || cloud.size() == 0) return selected;
-  // Both made before any filter looks its attributes up (a push_back would move them).
-  ensureEditAttributes(cloud);
+  // Made before any filter looks its attributes up (a push_back would move them).
+  ensureEditAttributes(cloud, edits);
   for (size_t e = 0; e < edits.size(); ++e) {
     // Each edit sees what the ones before it left: the filter reads the classes as changed.
     const std::vector<uint64_t> indices = selectedIndices(cloud, edits[e].selection, chunks);
     selected[e] = indices.size();
-    applyEdit(cloud, edits[e], indices, journal);
+    applyEdit(cloud, edits[e], indices, journal, nullptr);
   }
   return selected;
 }
 
 std::vector<uint64_t> applyEditToCloud(PointCloud& cloud, const PointEdit& edit,
-                                       const CloudChunks* chunks, ReadValuesJournal* journal) {
+                                       const CloudChunks* chunks, ReadValues* journal,
+                                       EditUndo* undo) {
   if (cloud.size() == 0) return {};
-  ensureEditAttributes(cloud);
+  ensureEditAttributes(cloud, {&edit, 1});
   std::vector<uint64_t> indices = selectedIndices(cloud, edit.selection, chunks);
-  applyEdit(cloud, edit, indices, journal);
+  applyEdit(cloud, edit, indices, journal, undo);
   return indices;
+}
+
+void undoEdit(PointCloud& cloud, std::span<const uint64_t> indices, const EditUndo& undo) {
+  ScalarAttribute* changed = attributeOf(cloud, undo.withheld ? kWithheld : kClassification);
+  if (!changed) return;
+  parallelFor(indices.size(), [&](uint64_t begin, uint64_t end) {
+    for (uint64_t k = begin; k < end; ++k) changed->setValue(indices[k], undo.before[k]);
+  });
 }
 
 std::vector<uint64_t> selectedIndices(const PointCloud& cloud, const PointSelection& selection,

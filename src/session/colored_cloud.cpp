@@ -19,6 +19,7 @@ void ColoredCloud::merge(PointCloud&& cloud, bool replace) {
     appendPointCloud(cloud_, cloud);
     readValues_.grow(cloud_.size());
   }
+  forgetUndos();  // the edits reach the new points too, which no record holds
   // Made as points come (the new ones only), so that the first selection does not wait for a
   // pass over every point read.
   extendCloudChunks(cloud_, chunks_);
@@ -33,6 +34,7 @@ void ColoredCloud::clear() {
   highlight_.reset();
   highlighted_.clear();
   edits_.clear();
+  forgetUndos();
   keepsReadValues_ = false;
   readValues_.clear();
   shownIndex_.reset();
@@ -46,6 +48,7 @@ std::vector<uint64_t> ColoredCloud::setEdits(std::vector<PointEdit> edits) {
     keepsReadValues_ = true;
   }
   edits_ = std::move(edits);
+  forgetUndos();
   std::vector<uint64_t> selected;
   try {
     reapplyEdits(&selected);
@@ -57,17 +60,44 @@ std::vector<uint64_t> ColoredCloud::setEdits(std::vector<PointEdit> edits) {
   return selected;
 }
 
-uint64_t ColoredCloud::pushEdit(PointEdit edit, std::vector<uint64_t>* selected) {
+uint64_t ColoredCloud::pushEdit(PointEdit edit) {
   if (!keepsReadValues_) {
     readValues_.reset(cloud_.size());
     keepsReadValues_ = true;
   }
   // A filter over an attribute the points lack throws before any point changes.
-  std::vector<uint64_t> indices = applyEditToCloud(cloud_, edit, &chunks_, &readValues_);
+  PushedEdit pushed;
+  pushed.indices = applyEditToCloud(cloud_, edit, &chunks_, &readValues_, &pushed.undo);
   edits_.push_back(std::move(edit));
-  const uint64_t count = indices.size();
-  if (selected) *selected = std::move(indices);
-  return count;
+  undoBytes_ += pushed.bytes();
+  undos_.push_back(std::move(pushed));
+  // The oldest go past the budget; the newest stays, for lastEditPoints() and one undo.
+  while (undos_.size() > 1 && undoBytes_ > kUndoBudgetBytes) {
+    undoBytes_ -= undos_.front().bytes();
+    undos_.pop_front();
+  }
+  return undos_.back().indices.size();
+}
+
+std::span<const uint64_t> ColoredCloud::lastEditPoints() const {
+  if (undos_.empty()) return {};
+  return undos_.back().indices;
+}
+
+bool ColoredCloud::undoLastEdit(std::vector<uint64_t>* changed) {
+  if (undos_.empty() || edits_.empty()) return false;
+  PushedEdit& last = undos_.back();
+  undoEdit(cloud_, last.indices, last.undo);
+  undoBytes_ -= last.bytes();
+  if (changed) *changed = std::move(last.indices);
+  undos_.pop_back();
+  edits_.pop_back();
+  return true;
+}
+
+void ColoredCloud::forgetUndos() {
+  undos_.clear();
+  undoBytes_ = 0;
 }
 
 std::vector<uint64_t> ColoredCloud::setHighlight(std::optional<PointSelection> selection) {
@@ -143,19 +173,21 @@ bool ColoredCloud::showChangedPoints(std::span<const uint64_t> indices) {
 
 void ColoredCloud::reapplyEdits(std::vector<uint64_t>* selected) {
   // Made where missing by the first edit; the points edits changed get their values as read.
-  ensureEditAttributes(cloud_);
+  ensureEditAttributes(cloud_, edits_);
   ScalarAttribute *classes = nullptr, *withheld = nullptr;
   for (ScalarAttribute& attribute : cloud_.attributes) {
     if (attribute.name == "classification") classes = &attribute;
     if (attribute.name == "withheld") withheld = &attribute;
   }
-  readValues_.restore(*classes, *withheld);
+  readValues_.classes.restore(*classes);
+  if (withheld) readValues_.withheld.restore(*withheld);
   std::vector<uint64_t> counts = applyEditsToCloud(cloud_, edits_, &chunks_, &readValues_);
   if (selected) *selected = std::move(counts);
 }
 
 void ColoredCloud::commitEdits() {
   edits_.clear();
+  forgetUndos();
   keepsReadValues_ = false;
   readValues_.clear();
 }

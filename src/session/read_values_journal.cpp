@@ -16,8 +16,7 @@ void ReadValuesJournal::reset(uint64_t points) {
   touched_.shrink_to_fit();
   points_ = 0;
   indices_.clear();
-  classes_.clear();
-  withheld_.clear();
+  values_.clear();
   grow(points);
 }
 
@@ -32,8 +31,7 @@ void ReadValuesJournal::grow(uint64_t points) {
   points_ = points;
 }
 
-void ReadValuesJournal::keep(std::span<const uint64_t> indices, const ScalarAttribute& classes,
-                             const ScalarAttribute& withheld) {
+void ReadValuesJournal::keep(std::span<const uint64_t> indices, std::span<const float> values) {
   // Pass 1 marks the points (several blocks may share a word: the bit is set atomically) and
   // notes which were new; pass 2 appends those, in the order given, from per-block offsets.
   std::vector<uint8_t> fresh(indices.size());
@@ -55,27 +53,22 @@ void ReadValuesJournal::keep(std::span<const uint64_t> indices, const ScalarAttr
   for (uint64_t b = 0; b < blocks; ++b) freshInBlock[b + 1] += freshInBlock[b];
   const uint64_t at = indices_.size();
   indices_.resize(at + freshInBlock[blocks]);
-  classes_.resize(indices_.size());
-  withheld_.resize(indices_.size());
+  values_.resize(indices_.size());
   parallelForEachDynamic(blocks, [&](size_t b) {
     const uint64_t end = std::min<uint64_t>(indices.size(), (b + 1) * kBlock);
     uint64_t to = at + freshInBlock[b];
     for (uint64_t k = b * kBlock; k < end; ++k) {
       if (!fresh[k]) continue;
       indices_[to] = indices[k];
-      classes_[to] = float(classes.value(indices[k]));
-      withheld_[to] = float(withheld.value(indices[k]));
+      values_[to] = values[k];
       ++to;
     }
   });
 }
 
-void ReadValuesJournal::restore(ScalarAttribute& classes, ScalarAttribute& withheld) const {
+void ReadValuesJournal::restore(ScalarAttribute& attribute) const {
   parallelFor(indices_.size(), [&](uint64_t begin, uint64_t end) {
-    for (uint64_t k = begin; k < end; ++k) {
-      classes.setValue(indices_[k], classes_[k]);
-      withheld.setValue(indices_[k], withheld_[k]);
-    }
+    for (uint64_t k = begin; k < end; ++k) attribute.setValue(indices_[k], values_[k]);
   });
 }
 

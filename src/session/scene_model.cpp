@@ -311,9 +311,8 @@ void SceneModel::pushEdit(PointEdit edit) {
   // The selection shown was acted on.
   const std::vector<uint64_t> wasHighlighted = colored.setHighlight(std::nullopt);
   if (parts_.stream) parts_.stream->setHighlight(std::nullopt);
-  std::vector<uint64_t> selected;
   try {
-    colored.pushEdit(edit, &selected);
+    colored.pushEdit(edit);
   } catch (const InputError& error) {
     report_.fail(std::string("cannot show the edit: ") + error.what());
     if (!colored.showChangedPoints(wasHighlighted)) showFilesAsTheyAre();  // the highlight gone
@@ -326,10 +325,44 @@ void SceneModel::pushEdit(PointEdit edit) {
   // A class change draws its own points again, and those the highlight left; a delete or a
   // restore changes which points the set holds: laid out again.
   if (classesOnly) {
-    std::vector<uint64_t> changed;
-    std::set_union(selected.begin(), selected.end(), wasHighlighted.begin(), wasHighlighted.end(),
-                   std::back_inserter(changed));
-    if (colored.showChangedPoints(changed)) return;
+    const std::span<const uint64_t> selected = colored.lastEditPoints();
+    if (wasHighlighted.empty()) {
+      if (colored.showChangedPoints(selected)) return;  // not copied: 80 MB for 10 M points
+    } else {
+      std::vector<uint64_t> changed;
+      std::set_union(selected.begin(), selected.end(), wasHighlighted.begin(), wasHighlighted.end(),
+                     std::back_inserter(changed));
+      if (colored.showChangedPoints(changed)) return;
+    }
+  }
+  showFilesAsTheyAre();
+}
+
+void SceneModel::undoLastEdit() {
+  if (edits_.empty()) return;
+  ColoredCloud& colored = parts_.inCore.colored();
+  const std::vector<uint64_t> wasHighlighted = colored.setHighlight(std::nullopt);
+  if (parts_.stream) parts_.stream->setHighlight(std::nullopt);
+  std::vector<uint64_t> changed;
+  if (!colored.undoLastEdit(&changed)) {
+    setEdits({edits_.begin(), edits_.end() - 1});  // every edit but the last applied again
+    return;
+  }
+  ++editsVersion_;
+  const bool classesOnly =
+      edits_.back().action == EditAction::SetClass || edits_.back().action == EditAction::Classify;
+  const std::vector<PointEdit> before = edits_;
+  edits_.pop_back();
+  showEditsInStream(before);
+  // A class change taken back draws its own points again, as it drew them; a delete or a
+  // restore changes which points the set holds: laid out again.
+  if (classesOnly) {
+    std::vector<uint64_t> redrawn;
+    if (!wasHighlighted.empty()) {
+      std::set_union(changed.begin(), changed.end(), wasHighlighted.begin(), wasHighlighted.end(),
+                     std::back_inserter(redrawn));
+    }
+    if (colored.showChangedPoints(wasHighlighted.empty() ? changed : redrawn)) return;
   }
   showFilesAsTheyAre();
 }

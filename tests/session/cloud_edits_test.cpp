@@ -153,6 +153,47 @@ TEST(CloudEdits, RunBoundsAreTheWorldPositionsBoundsAndFollowPointsAppended) {
   expectRunsOf(chunks);
 }
 
+TEST(CloudEdits, OnlyADeleteOrRestoreMakesTheWithheldFlags) {
+  PointCloud cloud = line();
+  applyEditsToCloud(cloud, std::vector<PointEdit>{inBox(2.0, 4.0, EditAction::SetClass, 2)});
+  EXPECT_EQ(cloud.findAttribute("withheld"), nullptr);  // a class change leaves them all 0
+  EXPECT_TRUE(shownPoints(cloud).empty());              // every point shown
+  applyEditsToCloud(cloud, std::vector<PointEdit>{inBox(6.0, 7.0, EditAction::Delete)});
+  const ScalarAttribute* withheld = cloud.findAttribute("withheld");
+  ASSERT_NE(withheld, nullptr);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(withheld->value(i), i == 6 || i == 7 ? 1.0 : 0.0) << i;
+}
+
+TEST(CloudEdits, AnEditIsUndoneFromWhatItsPointsHeldBeforeIt) {
+  PointCloud cloud = line();
+  const std::vector<PointEdit> edits = {inBox(2.0, 6.0, EditAction::SetClass, 2),
+                                        inBox(4.0, 8.0, EditAction::SetClass, 6),
+                                        inBox(5.0, 9.0, EditAction::Delete)};
+  std::vector<std::vector<uint64_t>> indices;
+  std::vector<EditUndo> undos(edits.size());
+  using State = std::pair<std::vector<double>, std::vector<double>>;
+  std::vector<State> states;
+  const auto state = [&] {
+    State now;
+    for (uint64_t i = 0; i < cloud.size(); ++i) {
+      now.first.push_back(cloud.findAttribute("classification")->value(i));
+      const ScalarAttribute* flags = cloud.findAttribute("withheld");
+      now.second.push_back(flags ? flags->value(i) : 0.0);
+    }
+    return now;
+  };
+  for (size_t e = 0; e < edits.size(); ++e) {
+    states.push_back(state());
+    indices.push_back(applyEditToCloud(cloud, edits[e], nullptr, nullptr, &undos[e]));
+  }
+  EXPECT_TRUE(undos[2].withheld);
+  EXPECT_EQ(undos[1].before, (std::vector<float>{2.0f, 2.0f, 2.0f, 1.0f, 1.0f}));  // 4..8
+  for (size_t e = edits.size(); e-- > 0;) {
+    undoEdit(cloud, indices[e], undos[e]);
+    EXPECT_EQ(state(), states[e]) << "after undoing edit " << e;
+  }
+}
+
 TEST(CloudEdits, AFilterOverAnAttributeTheCloudLacksIsAnInputError) {
   PointCloud cloud = line();
   PointEdit edit = inBox(0.0, 9.0, EditAction::Delete);
@@ -189,63 +230,61 @@ TEST(EditHistory, UndoRedoAndANewEditDropsWhatWasUndone) {
 
 TEST(ReadValuesJournal, KeepsEachPointsFirstValuesOnlyAndGivesThemBack) {
   PointCloud cloud = line();
-  ReadValuesJournal journal;
+  ReadValues journal;
   journal.reset(cloud.size());
-  // Three edits, the second over points of the first: each point is kept once, as read.
+  // Three edits, the second over points of the first: each point is kept once, as read, in the
+  // journal of the attribute its edit changed.
   const std::vector<PointEdit> edits = {inBox(2.0, 4.0, EditAction::SetClass, 2),
                                         inBox(3.0, 5.0, EditAction::SetClass, 6),
                                         inBox(8.0, 8.0, EditAction::Delete)};
   applyEditsToCloud(cloud, edits, nullptr, &journal);
-  EXPECT_EQ(journal.size(), 5u);  // points 2-5 and 8; the other five are not copied
+  EXPECT_EQ(journal.classes.size(), 4u);   // points 2-5; the other six are not copied
+  EXPECT_EQ(journal.withheld.size(), 1u);  // point 8
   ScalarAttribute& classes = cloud.attributes[0];
   ScalarAttribute& withheld = cloud.attributes[1];
   ASSERT_EQ(withheld.name, "withheld");
   EXPECT_EQ(classes.value(3), 6.0);
   EXPECT_EQ(withheld.value(8), 1.0);
-  journal.restore(classes, withheld);
+  journal.classes.restore(classes);
+  journal.withheld.restore(withheld);
   for (int i = 0; i < 10; ++i) {
     EXPECT_EQ(classes.value(i), 1.0) << i;
     EXPECT_EQ(withheld.value(i), 0.0) << i;
   }
-  // Indices in any order and repeated, and points added later.
+  // Indices in any order, points kept before among them, and points added later.
+  journal.classes.grow(11);
+  const std::vector<uint64_t> again = {10, 8, 0, 5};
+  journal.classes.keep(again, std::vector<float>{4.0f, 7.0f, 1.0f, 7.0f});
+  EXPECT_EQ(journal.classes.size(), 7u);  // 10, 8 and 0 are new; 5 keeps its first value
   cloud.points.push_back(Point{.x = 10.0f});
-  classes.push_back(4.0);
-  withheld.push_back(0.0);
-  journal.grow(cloud.size());
-  const std::vector<uint64_t> again = {10, 8, 10, 0, 5};
-  journal.keep(again, classes, withheld);
-  EXPECT_EQ(journal.size(), 7u);  // 10 and 0 are new
-  classes.setValue(10, 9.0);
+  classes.push_back(9.0);
   classes.setValue(0, 9.0);
-  journal.restore(classes, withheld);
+  journal.classes.restore(classes);
   EXPECT_EQ(classes.value(10), 4.0);
   EXPECT_EQ(classes.value(0), 1.0);
 }
 
 TEST(ReadValuesJournal, KeepsTheIndicesOfManyBlocksOnceAcrossThreads) {
-  // More indices than one block of the journal's passes, the same points given twice over.
+  // More indices than one block of the journal's passes, from the end backwards (blocks on
+  // several threads share words of the bits), then half of them again with other values.
   constexpr uint64_t kPoints = 300000;
   ScalarAttribute classes{.name = "classification", .type = AttributeType::UInt8};
-  ScalarAttribute withheld{.name = "withheld", .type = AttributeType::UInt8};
-  for (uint64_t i = 0; i < kPoints; ++i) {
-    classes.push_back(double(i % 200));
-    withheld.push_back(double(i % 2));
+  for (uint64_t i = 0; i < kPoints; ++i) classes.push_back(255.0);
+  std::vector<uint64_t> indices, again;
+  std::vector<float> values, otherValues;
+  for (uint64_t i = kPoints; i-- > 0;) {
+    if (i % 3 != 0) continue;
+    indices.push_back(i), values.push_back(float(i % 200));
+    if (i % 6 == 0) again.push_back(i), otherValues.push_back(254.0f);
   }
-  std::vector<uint64_t> indices;
-  for (uint64_t i = 0; i < kPoints; i += 3) indices.push_back(i);
-  for (uint64_t i = 0; i < kPoints; i += 6) indices.push_back(i);
   ReadValuesJournal journal;
   journal.reset(kPoints);
-  journal.keep(indices, classes, withheld);
+  journal.keep(indices, values);
+  journal.keep(again, otherValues);
   EXPECT_EQ(journal.size(), kPoints / 3);
-  for (uint64_t i = 0; i < kPoints; ++i) {
-    classes.setValue(i, 255.0);
-    withheld.setValue(i, 1.0);
-  }
-  journal.restore(classes, withheld);
+  journal.restore(classes);
   for (uint64_t i = 0; i < kPoints; ++i) {
     ASSERT_EQ(classes.value(i), i % 3 == 0 ? double(i % 200) : 255.0) << i;
-    ASSERT_EQ(withheld.value(i), i % 3 == 0 ? double(i % 2) : 1.0) << i;
   }
 }
 

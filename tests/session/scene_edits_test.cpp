@@ -187,6 +187,78 @@ TEST(SceneEdits, APushedEditShowsAsTheWholeListDoes) {
   EXPECT_GT(std::count(whole.begin(), whole.end(), 6.0), 0);
 }
 
+TEST(SceneEdits, AnEditUndoneShowsAsTheShorterListDoes) {
+  test::TempDir dir;
+  const std::string las = test::writeGridLas(dir.file("grid.las")).string();
+  // West set to 6; what is 6 in a box across the middle set to 9 (its filter reads the first
+  // edit's classes); the east deleted.
+  std::vector<PointEdit> edits = deleteWest();
+  edits[0].action = EditAction::SetClass;
+  edits[0].classification = 6;
+  PointEdit second;
+  second.selection.clip.box =
+      ClipBox{.min = {500025.0, 4999000.0, -1000.0}, .max = {500075.0, 5001000.0, 1000.0}};
+  second.selection.filter.classes = parseClassList("6", "classes");
+  second.action = EditAction::SetClass;
+  second.classification = 9;
+  edits.push_back(second);
+  PointEdit east;
+  east.selection.clip.box =
+      ClipBox{.min = {500060.0, 4999000.0, -1000.0}, .max = {501000.0, 5001000.0, 1000.0}};
+  east.action = EditAction::Delete;
+  edits.push_back(east);
+  struct Shown {
+    std::vector<double> classes, withheld;
+    uint64_t drawn = 0;
+    std::vector<uint32_t> pixels;
+  };
+  // The scene after `pushed` edits pushed and `undone` of them undone, or after setEdits of the
+  // first `pushed - undone`.
+  const auto shownAfter = [&](size_t pushed, size_t undone, bool byUndo) {
+    std::unique_ptr<Renderer> renderer = createRenderer("cpu");
+    SceneModel scene(*renderer, DemoCylinders{.pointCount = 1000, .seed = 1},
+                     ColoringOptions{.mode = ColorMode::Classification});
+    scene.open({las}, true);
+    for (int i = 0; i < 2000 && (scene.loading() || !scene.parts().inCore.colored().set()); ++i) {
+      scene.poll();
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (byUndo) {
+      for (size_t e = 0; e < pushed; ++e) scene.pushEdit(edits[e]);
+      for (size_t e = 0; e < undone; ++e) scene.undoLastEdit();
+    } else {
+      scene.setEdits({edits.begin(), edits.begin() + (pushed - undone)});
+    }
+    EXPECT_EQ(scene.edits().size(), pushed - undone);
+    Shown shown;
+    const PointCloud& cloud = scene.parts().inCore.cloud();
+    for (const char* name : {"classification", "withheld"}) {
+      const ScalarAttribute* values = cloud.findAttribute(name);
+      std::vector<double>& out = std::string(name) == "withheld" ? shown.withheld : shown.classes;
+      for (uint64_t i = 0; i < cloud.size(); ++i) out.push_back(values ? values->value(i) : 0.0);
+    }
+    const std::optional<PointSetId>& set = scene.parts().inCore.colored().set();
+    shown.drawn = set ? renderer->pointCount(*set) : 0;
+    const Camera camera = frameBounds(scene.shownBounds(), 1.0f);
+    const ViewTransform view = test::makeView(camera, 200, 120, scene.parts().origin);
+    const Image image = test::renderToImage(*renderer, view, {});
+    shown.pixels.assign(image.pixels.begin(), image.pixels.end());
+    return shown;
+  };
+  const std::vector<std::pair<size_t, size_t>> cases = {{3, 1}, {3, 2}, {2, 1}, {3, 3}};
+  for (const auto& [pushed, undone] : cases) {
+    const Shown byUndo = shownAfter(pushed, undone, true);
+    const Shown bySet = shownAfter(pushed, undone, false);
+    EXPECT_EQ(byUndo.classes, bySet.classes) << pushed << " pushed, " << undone << " undone";
+    EXPECT_EQ(byUndo.withheld, bySet.withheld) << pushed << " pushed, " << undone << " undone";
+    EXPECT_EQ(byUndo.drawn, bySet.drawn) << pushed << " pushed, " << undone << " undone";
+    EXPECT_EQ(byUndo.pixels, bySet.pixels) << pushed << " pushed, " << undone << " undone";
+  }
+  // The edits did change something the undo had to take back.
+  EXPECT_NE(shownAfter(3, 0, true).drawn, shownAfter(3, 1, true).drawn);
+  EXPECT_NE(shownAfter(2, 0, true).classes, shownAfter(2, 1, true).classes);
+}
+
 TEST(SceneEdits, EditsTheFilesCannotShowAreSaidAndDropped) {
   EditedScene s;
   std::vector<PointEdit> edits = deleteWest();

@@ -20,9 +20,10 @@ namespace pcv {
 /// what their filters read.
 std::vector<std::string> attributesForEdits(std::span<const PointEdit> edits);
 
-/// Gives `cloud` the attributes edits write, "classification" and "withheld", filled with 0
-/// where it lacks them.
-void ensureEditAttributes(PointCloud& cloud);
+/// Gives `cloud` the attributes `edits` write, filled with 0 where it lacks them:
+/// "classification", and "withheld" where an edit deletes or restores (a class change of a
+/// billion points does not wait for a flag array it leaves at 0).
+void ensureEditAttributes(PointCloud& cloud, std::span<const PointEdit> edits);
 
 /// Points of a cloud in runs of kCloudChunkPoints, in the cloud's order, and each run's bounds:
 /// a selection tests only the points of the runs its regions may meet. Files keep their points
@@ -40,21 +41,33 @@ CloudChunks cloudChunks(const PointCloud& cloud);
 void extendCloudChunks(const PointCloud& cloud, CloudChunks& chunks);
 
 /// Applies `edits` in order to the "classification" and "withheld" attributes of `cloud` (made,
-/// filled with 0, where the cloud lacks them: a file that declares none); a Classify edit
-/// classifies the points its selection holds together, on their world positions. Returns, per
-/// edit, the points its selection held. `chunks` (may be null: every point tested) are the
-/// cloud's (cloudChunks); `journal` (may be null) keeps the values of every point an edit
+/// filled with 0, where the cloud lacks them and an edit writes them: ensureEditAttributes); a
+/// Classify edit classifies the points its selection holds together, on their world positions.
+/// Returns, per edit, the points its selection held. `chunks` (may be null: every point tested) are
+/// the cloud's (cloudChunks); `journal` (may be null) keeps the values of every point an edit
 /// changes from before it changes them. Throws InputError when an edit's filter reads an
 /// attribute the cloud lacks.
 std::vector<uint64_t> applyEditsToCloud(PointCloud& cloud, std::span<const PointEdit> edits,
                                         const CloudChunks* chunks = nullptr,
-                                        ReadValuesJournal* journal = nullptr);
+                                        ReadValues* journal = nullptr);
+
+/// What one edit changed: the values its points had before it, of the one attribute it
+/// writes, enough to undo it at the cost of its points alone (with the points' indices, which
+/// applyEditToCloud returns).
+struct EditUndo {
+  std::vector<float> before;  ///< per point of the edit's selection, in its order
+  bool withheld = false;      ///< the withheld flags (a delete or restore), else the classes
+};
 
 /// applyEditsToCloud for one edit; returns the indices of the points its selection held,
-/// ascending.
+/// ascending. `undo` (may be null) receives what undoEdit needs to take the edit back.
 std::vector<uint64_t> applyEditToCloud(PointCloud& cloud, const PointEdit& edit,
                                        const CloudChunks* chunks = nullptr,
-                                       ReadValuesJournal* journal = nullptr);
+                                       ReadValues* journal = nullptr, EditUndo* undo = nullptr);
+
+/// Gives the points `indices` (applyEditToCloud's) back the values `undo` kept from before its
+/// edit; the edits after it must have been undone first.
+void undoEdit(PointCloud& cloud, std::span<const uint64_t> indices, const EditUndo& undo);
 
 /// The indices of the points of `cloud` that `selection` holds, ascending (its regions on the
 /// points' world positions, its filters on their attributes as they are now). With `chunks`,

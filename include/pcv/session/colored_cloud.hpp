@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "pcv/core/uninitialized_vector.hpp"
@@ -63,9 +64,18 @@ class ColoredCloud {
   std::vector<uint64_t> setEdits(std::vector<PointEdit> edits);
   /// The edits so far and `edit` after them: the points as they are now get `edit` alone (no
   /// pass restores the values read and applies the others again). Returns the points it
-  /// selected; `selected` (may be null) receives their indices, ascending. Throws InputError as
-  /// setEdits does, with the points as they were.
-  uint64_t pushEdit(PointEdit edit, std::vector<uint64_t>* selected = nullptr);
+  /// selected (lastEditPoints()). Throws InputError as setEdits does, with the points as they
+  /// were.
+  uint64_t pushEdit(PointEdit edit);
+  /// The points the last pushEdit selected, ascending, until the next edit or undo.
+  std::span<const uint64_t> lastEditPoints() const;
+  /// Takes the last edit back at the cost of its points alone, from what pushEdit kept of them
+  /// (the edits pushed last, up to kUndoBudgetBytes of them): true, with `changed` (may be null)
+  /// receiving the points it had selected, ascending; false, with nothing changed, where nothing
+  /// was kept for it (an edit given by setEdits, or too large): setEdits then.
+  bool undoLastEdit(std::vector<uint64_t>* changed = nullptr);
+  /// What pushEdit keeps for undoLastEdit at most.
+  static constexpr uint64_t kUndoBudgetBytes = uint64_t(2) << 30;
   /// Gives the set shown the colours and filter data of the points as they are now (after
   /// setEdits), without laying it out again: false, with nothing changed, when it cannot (no set
   /// shown, one shown without its source order, or other points withheld than when it was
@@ -106,17 +116,28 @@ class ColoredCloud {
   std::optional<std::vector<uint64_t>> shownIndices() const;
   /// The filters' attributes of the points shown, when some are withheld.
   void keepShownAttributes();
+  /// Drops what undoLastEdit would use (the edits were replaced, or points came).
+  void forgetUndos();
   /// Restores the values read, applies edits_ again and notes which points are shown.
   void reapplyEdits(std::vector<uint64_t>* selected = nullptr);
 
   std::optional<PointSetId> set_;
   std::vector<PointEdit> edits_;
+  /// A pushed edit's points and what they held before it.
+  struct PushedEdit {
+    std::vector<uint64_t> indices;
+    EditUndo undo;
+    uint64_t bytes() const { return indices.size() * (sizeof(uint64_t) + sizeof(float)); }
+  };
+  /// The last pushed edits, oldest first, the last for the last of edits_.
+  std::deque<PushedEdit> undos_;
+  uint64_t undoBytes_ = 0;
   std::optional<PointSelection> highlight_;
   std::vector<uint64_t> highlighted_;  ///< the points highlight_ holds, ascending
   CloudChunks chunks_;  ///< the cloud's runs of points and their bounds, extended as points come
   bool keepsReadValues_ = false;  ///< an edit was applied since the points were read or saved
   /// The class and withheld values as read (0 where absent) of the points edits changed.
-  ReadValuesJournal readValues_;
+  ReadValues readValues_;
   /// The cloud's indices of the points the set shown holds, in order, when some are withheld;
   /// empty: every point.
   std::optional<std::vector<uint64_t>> shownIndex_;

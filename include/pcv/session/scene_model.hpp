@@ -115,6 +115,10 @@ class SceneModel {
   const std::vector<PointEdit>& edits() const { return edits_; }
   /// setEdits(edits() and `edit`), the files read whole changing only by `edit`.
   void pushEdit(PointEdit edit);
+  /// setEdits(edits() without the last), the files read whole changing back only where the
+  /// last edit changed them when they kept what it changed (ColoredCloud::undoLastEdit). The
+  /// highlight is cleared.
+  void undoLastEdit();
   /// Draws the points that `selection` holds highlighted (a selection before its action): in
   /// the files read whole, colours replaced in place; in a stream, its nodes that the old or the
   /// new selection may reach decoded again with the highlight and swapped in when ready (nodes

@@ -190,14 +190,27 @@ void EditTool::undo() {
   followScene();
   if (!history_.undo()) return;
   std::fprintf(stderr, "pcv: edit undone (%zu applied)\n", history_.applied().size());
-  showEdits();
+  // The scene takes its last edit back at the cost of that edit's points where it shows the
+  // same edits as the history did; else the whole list is shown again.
+  if (host_.scene().edits().size() == history_.applied().size() + 1) {
+    host_.scene().undoLastEdit();
+    sceneGeneration_ = host_.scene().generation();
+  } else {
+    showEdits();
+  }
 }
 
 void EditTool::redo() {
   followScene();
   if (!history_.redo()) return;
   std::fprintf(stderr, "pcv: edit redone (%zu applied)\n", history_.applied().size());
-  showEdits();
+  if (host_.scene().edits().size() + 1 == history_.applied().size()) {
+    host_.scene().pushEdit(history_.applied().back());  // only the edit redone changes points
+    sceneGeneration_ = host_.scene().generation();
+    if (host_.scene().edits().size() != history_.applied().size()) history_.undo();
+  } else {
+    showEdits();
+  }
 }
 
 void EditTool::showEdits() {
