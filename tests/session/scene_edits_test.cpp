@@ -147,6 +147,31 @@ TEST(SceneEdits, AClassChangeRecoloursTheSetInPlaceADeleteLaysItOutAgain) {
   EXPECT_TRUE(errors.take().empty());
 }
 
+/// West set to 6, then what is 6 in a box across the middle set to 9 (the second edit's filter
+/// reads the first's classes).
+std::vector<PointEdit> westThenMiddleClasses() {
+  std::vector<PointEdit> edits = deleteWest();
+  edits[0].action = EditAction::SetClass;
+  edits[0].classification = 6;
+  PointEdit second;
+  second.selection.clip.box =
+      ClipBox{.min = {500025.0, 4999000.0, -1000.0}, .max = {500075.0, 5001000.0, 1000.0}};
+  second.selection.filter.classes = parseClassList("6", "classes");
+  second.action = EditAction::SetClass;
+  second.classification = 9;
+  edits.push_back(second);
+  return edits;
+}
+
+/// Opens `las` read whole in `scene` and waits until it is shown.
+void openShown(SceneModel& scene, const std::string& las) {
+  scene.open({las}, true);
+  for (int i = 0; i < 2000 && (scene.loading() || !scene.parts().inCore.colored().set()); ++i) {
+    scene.poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
 TEST(SceneEdits, APushedEditShowsAsTheWholeListDoes) {
   test::TempDir dir;
   const std::string las = test::writeGridLas(dir.file("grid.las")).string();
@@ -154,22 +179,8 @@ TEST(SceneEdits, APushedEditShowsAsTheWholeListDoes) {
     std::unique_ptr<Renderer> renderer = createRenderer("cpu");
     SceneModel scene(*renderer, DemoCylinders{.pointCount = 1000, .seed = 1},
                      ColoringOptions{.mode = ColorMode::Classification});
-    scene.open({las}, true);
-    for (int i = 0; i < 2000 && (scene.loading() || !scene.parts().inCore.colored().set()); ++i) {
-      scene.poll();
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    // West set to 6, then what is 6 in a box across the middle set to 9.
-    std::vector<PointEdit> edits = deleteWest();
-    edits[0].action = EditAction::SetClass;
-    edits[0].classification = 6;
-    PointEdit second;
-    second.selection.clip.box =
-        ClipBox{.min = {500025.0, 4999000.0, -1000.0}, .max = {500075.0, 5001000.0, 1000.0}};
-    second.selection.filter.classes = parseClassList("6", "classes");
-    second.action = EditAction::SetClass;
-    second.classification = 9;
-    edits.push_back(second);
+    openShown(scene, las);
+    const std::vector<PointEdit> edits = westThenMiddleClasses();
     if (pushed) {
       for (const PointEdit& edit : edits) scene.pushEdit(edit);
     } else {
@@ -190,18 +201,8 @@ TEST(SceneEdits, APushedEditShowsAsTheWholeListDoes) {
 TEST(SceneEdits, AnEditUndoneShowsAsTheShorterListDoes) {
   test::TempDir dir;
   const std::string las = test::writeGridLas(dir.file("grid.las")).string();
-  // West set to 6; what is 6 in a box across the middle set to 9 (its filter reads the first
-  // edit's classes); the east deleted.
-  std::vector<PointEdit> edits = deleteWest();
-  edits[0].action = EditAction::SetClass;
-  edits[0].classification = 6;
-  PointEdit second;
-  second.selection.clip.box =
-      ClipBox{.min = {500025.0, 4999000.0, -1000.0}, .max = {500075.0, 5001000.0, 1000.0}};
-  second.selection.filter.classes = parseClassList("6", "classes");
-  second.action = EditAction::SetClass;
-  second.classification = 9;
-  edits.push_back(second);
+  // Two class changes, the second's filter reading the first's classes, then the east deleted.
+  std::vector<PointEdit> edits = westThenMiddleClasses();
   PointEdit east;
   east.selection.clip.box =
       ClipBox{.min = {500060.0, 4999000.0, -1000.0}, .max = {501000.0, 5001000.0, 1000.0}};
@@ -218,11 +219,7 @@ TEST(SceneEdits, AnEditUndoneShowsAsTheShorterListDoes) {
     std::unique_ptr<Renderer> renderer = createRenderer("cpu");
     SceneModel scene(*renderer, DemoCylinders{.pointCount = 1000, .seed = 1},
                      ColoringOptions{.mode = ColorMode::Classification});
-    scene.open({las}, true);
-    for (int i = 0; i < 2000 && (scene.loading() || !scene.parts().inCore.colored().set()); ++i) {
-      scene.poll();
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+    openShown(scene, las);
     if (byUndo) {
       for (size_t e = 0; e < pushed; ++e) scene.pushEdit(edits[e]);
       for (size_t e = 0; e < undone; ++e) scene.undoLastEdit();

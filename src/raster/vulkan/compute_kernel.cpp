@@ -57,21 +57,12 @@ const char* ComputeKernel::dumpDirectory() {
 }
 
 void ComputeKernel::dumpInternalRepresentations(const std::string& directory) const {
-  const auto properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
-      vkGetDeviceProcAddr(device_, "vkGetPipelineExecutablePropertiesKHR"));
   const auto representations =
       reinterpret_cast<PFN_vkGetPipelineExecutableInternalRepresentationsKHR>(
           vkGetDeviceProcAddr(device_, "vkGetPipelineExecutableInternalRepresentationsKHR"));
-  if (!properties || !representations) return;
-  const VkPipelineInfoKHR pipelineInfo{.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR,
-                                       .pipeline = pipeline_};
-  uint32_t executables = 0;
-  if (properties(device_, &pipelineInfo, &executables, nullptr) != VK_SUCCESS) return;
-  for (uint32_t e = 0; e < executables; ++e) {
-    const VkPipelineExecutableInfoKHR executable{
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR,
-        .pipeline = pipeline_,
-        .executableIndex = e};
+  if (!representations) return;
+  for (const VkPipelineExecutableInfoKHR& executable : executables()) {
+    const uint32_t e = executable.executableIndex;
     uint32_t count = 0;
     if (representations(device_, &executable, &count, nullptr) != VK_SUCCESS) continue;
     std::vector<VkPipelineExecutableInternalRepresentationKHR> found(
@@ -101,21 +92,11 @@ ComputeKernel::~ComputeKernel() {
 
 std::string ComputeKernel::statistics() const {
   if (!statistics_) return {};
-  const auto properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
-      vkGetDeviceProcAddr(device_, "vkGetPipelineExecutablePropertiesKHR"));
   const auto statistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
       vkGetDeviceProcAddr(device_, "vkGetPipelineExecutableStatisticsKHR"));
-  if (!properties || !statistics) return {};
-  const VkPipelineInfoKHR pipelineInfo{.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR,
-                                       .pipeline = pipeline_};
-  uint32_t executables = 0;
-  if (properties(device_, &pipelineInfo, &executables, nullptr) != VK_SUCCESS) return {};
+  if (!statistics) return {};
   std::string out = name_ + ":";
-  for (uint32_t e = 0; e < executables; ++e) {
-    const VkPipelineExecutableInfoKHR executable{
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR,
-        .pipeline = pipeline_,
-        .executableIndex = e};
+  for (const VkPipelineExecutableInfoKHR& executable : executables()) {
     uint32_t count = 0;
     if (statistics(device_, &executable, &count, nullptr) != VK_SUCCESS) continue;
     std::vector<VkPipelineExecutableStatisticKHR> values(
@@ -139,6 +120,23 @@ std::string ComputeKernel::statistics() const {
       }
       out.append(out.back() == ':' ? " " : ", ").append(v.name).append(" ").append(value);
     }
+  }
+  return out;
+}
+
+std::vector<VkPipelineExecutableInfoKHR> ComputeKernel::executables() const {
+  const auto properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+      vkGetDeviceProcAddr(device_, "vkGetPipelineExecutablePropertiesKHR"));
+  if (!properties) return {};
+  const VkPipelineInfoKHR pipelineInfo{.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR,
+                                       .pipeline = pipeline_};
+  uint32_t count = 0;
+  if (properties(device_, &pipelineInfo, &count, nullptr) != VK_SUCCESS) return {};
+  std::vector<VkPipelineExecutableInfoKHR> out;
+  for (uint32_t e = 0; e < count; ++e) {
+    out.push_back({.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR,
+                   .pipeline = pipeline_,
+                   .executableIndex = e});
   }
   return out;
 }

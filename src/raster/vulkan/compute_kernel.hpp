@@ -37,6 +37,8 @@ class ComputeKernel {
 
  private:
   void bind(VkCommandBuffer commands, VkDeviceAddress params) const;
+  /// The compiled pipeline's executables, as VK_KHR_pipeline_executable_properties lists them.
+  std::vector<VkPipelineExecutableInfoKHR> executables() const;
   static const char* dumpDirectory();
   void dumpInternalRepresentations(const std::string& directory) const;
 
