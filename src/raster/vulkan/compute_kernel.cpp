@@ -94,9 +94,10 @@ std::string ComputeKernel::statistics() const {
   if (!statistics_) return {};
   const auto statistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
       vkGetDeviceProcAddr(device_, "vkGetPipelineExecutableStatisticsKHR"));
-  if (!statistics) return {};
+  const std::vector<VkPipelineExecutableInfoKHR> listed = executables();
+  if (!statistics || listed.empty()) return {};
   std::string out = name_ + ":";
-  for (const VkPipelineExecutableInfoKHR& executable : executables()) {
+  for (const VkPipelineExecutableInfoKHR& executable : listed) {
     uint32_t count = 0;
     if (statistics(device_, &executable, &count, nullptr) != VK_SUCCESS) continue;
     std::vector<VkPipelineExecutableStatisticKHR> values(
