@@ -295,24 +295,11 @@ class ChangedRecords {
     batch_[i] = change;
   }
   void endBatch() {
-    // The changes kept in batch order, on all cores: each part counts its own, then copies
-    // them to where the parts before it end.
-    const size_t parts = std::max<size_t>(1, std::min<size_t>(workerCount(), batch_.size() >> 12));
-    const uint64_t partSize = (batch_.size() + parts - 1) / parts;
-    std::vector<uint64_t> starts(parts + 1, 0);
-    parallelForEachDynamic(parts, [&](size_t p) {
-      const uint64_t end = std::min<uint64_t>(batch_.size(), (p + 1) * partSize);
-      for (uint64_t i = p * partSize; i < end; ++i) starts[p + 1] += batch_[i].index != kNoChange;
-    });
-    for (size_t p = 0; p < parts; ++p) starts[p + 1] += starts[p];
-    batchChanges_.resize(starts[parts]);
-    parallelForEachDynamic(parts, [&](size_t p) {
-      const uint64_t end = std::min<uint64_t>(batch_.size(), (p + 1) * partSize);
-      uint64_t to = starts[p];
-      for (uint64_t i = p * partSize; i < end; ++i) {
-        if (batch_[i].index != kNoChange) batchChanges_[to++] = batch_[i];
-      }
-    });
+    // The changes kept in batch order, on all cores.
+    parallelKeepInOrder(
+        batch_.size(), [&](uint64_t i) { return batch_[i].index != kNoChange; },
+        [&](uint64_t total) { batchChanges_.resize(total); },
+        [&](uint64_t i, uint64_t rank) { batchChanges_[rank] = batch_[i]; });
     // In file order already where the stream reads its chunks in file order (it does); sorted
     // where not.
     const auto byIndex = [](const RecordChange& a, const RecordChange& b) {

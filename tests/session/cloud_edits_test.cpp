@@ -265,7 +265,7 @@ TEST(ReadValuesJournal, KeepsEachPointsFirstValuesOnlyAndGivesThemBack) {
 }
 
 TEST(ReadValuesJournal, KeepsTheIndicesOfManyBlocksOnceAcrossThreads) {
-  // More indices than one block of the journal's passes, from the end backwards (blocks on
+  // More indices than one thread's part of the journal's passes, from the end backwards (parts on
   // several threads share words of the bits), then half of them again with other values.
   constexpr uint64_t kPoints = 300000;
   ScalarAttribute classes{.name = "classification", .type = AttributeType::UInt8};

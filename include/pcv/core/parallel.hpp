@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace pcv {
 
@@ -56,6 +57,30 @@ void parallelForEachDynamic(size_t count, const Body& body) {
         for (size_t i; (i = next.fetch_add(1)) < count;) body(i);
       },
       1);
+}
+
+/// Keeps in order, on all cores, the i in [0, count) for which kept(i): each thread's part of the
+/// range counts its own, sized(total) is told how many there are, then place(i, rank) gets each
+/// with its rank among them (0, 1, ...), every part writing after the parts before it. kept(i)
+/// is called twice for each i, so it must give the same answer both times.
+template <typename Kept, typename Sized, typename Place>
+void parallelKeepInOrder(uint64_t count, const Kept& kept, const Sized& sized, const Place& place) {
+  const uint64_t parts = std::max<uint64_t>(1, std::min<uint64_t>(workerCount(), count >> 12));
+  const uint64_t partSize = (count + parts - 1) / parts;
+  std::vector<uint64_t> starts(parts + 1, 0);
+  parallelForEachDynamic(parts, [&](size_t p) {
+    const uint64_t end = std::min(count, (p + 1) * partSize);
+    for (uint64_t i = p * partSize; i < end; ++i) starts[p + 1] += kept(i) ? 1 : 0;
+  });
+  for (uint64_t p = 0; p < parts; ++p) starts[p + 1] += starts[p];
+  sized(starts[parts]);
+  parallelForEachDynamic(parts, [&](size_t p) {
+    const uint64_t end = std::min(count, (p + 1) * partSize);
+    uint64_t rank = starts[p];
+    for (uint64_t i = p * partSize; i < end; ++i) {
+      if (kept(i)) place(i, rank++);
+    }
+  });
 }
 
 }  // namespace pcv
