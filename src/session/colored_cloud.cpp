@@ -19,7 +19,7 @@ void ColoredCloud::merge(PointCloud&& cloud, bool replace) {
     appendPointCloud(cloud_, cloud);
     readValues_.grow(cloud_.size());
   }
-  forgetUndos();  // the edits reach the new points too, which no record holds
+  undos_.clear();  // the edits reach the new points too, which no record holds
   // Made as points come (the new ones only), so that the first selection does not wait for a
   // pass over every point read.
   extendCloudChunks(cloud_, chunks_);
@@ -34,7 +34,7 @@ void ColoredCloud::clear() {
   highlight_.reset();
   highlighted_.clear();
   edits_.clear();
-  forgetUndos();
+  undos_.clear();
   keepsReadValues_ = false;
   readValues_.clear();
   shownIndex_.reset();
@@ -48,7 +48,7 @@ std::vector<uint64_t> ColoredCloud::setEdits(std::vector<PointEdit> edits) {
     keepsReadValues_ = true;
   }
   edits_ = std::move(edits);
-  forgetUndos();
+  undos_.clear();
   std::vector<uint64_t> selected;
   try {
     reapplyEdits(&selected);
@@ -69,12 +69,12 @@ uint64_t ColoredCloud::pushEdit(PointEdit edit) {
   PushedEdit pushed;
   pushed.indices = applyEditToCloud(cloud_, edit, &chunks_, &readValues_, &pushed.undo);
   edits_.push_back(std::move(edit));
-  undoBytes_ += pushed.bytes();
   undos_.push_back(std::move(pushed));
   // The oldest go past the budget; the newest stays, for lastEditPoints() and one undo.
-  while (undos_.size() > 1 && undoBytes_ > kUndoBudgetBytes) {
-    undoBytes_ -= undos_.front().bytes();
-    undos_.pop_front();
+  uint64_t bytes = 0;
+  for (const PushedEdit& kept : undos_) bytes += kept.bytes();
+  for (; undos_.size() > 1 && bytes > kUndoBudgetBytes; undos_.pop_front()) {
+    bytes -= undos_.front().bytes();
   }
   return undos_.back().indices.size();
 }
@@ -88,16 +88,10 @@ bool ColoredCloud::undoLastEdit(std::vector<uint64_t>* changed) {
   if (undos_.empty() || edits_.empty()) return false;
   PushedEdit& last = undos_.back();
   undoEdit(cloud_, last.indices, last.undo);
-  undoBytes_ -= last.bytes();
   if (changed) *changed = std::move(last.indices);
   undos_.pop_back();
   edits_.pop_back();
   return true;
-}
-
-void ColoredCloud::forgetUndos() {
-  undos_.clear();
-  undoBytes_ = 0;
 }
 
 std::vector<uint64_t> ColoredCloud::setHighlight(std::optional<PointSelection> selection) {
@@ -187,7 +181,7 @@ void ColoredCloud::reapplyEdits(std::vector<uint64_t>* selected) {
 
 void ColoredCloud::commitEdits() {
   edits_.clear();
-  forgetUndos();
+  undos_.clear();
   keepsReadValues_ = false;
   readValues_.clear();
 }

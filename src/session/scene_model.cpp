@@ -305,66 +305,70 @@ void SceneModel::showEditsInStream(std::span<const PointEdit> before) {
   }
 }
 
-void SceneModel::pushEdit(PointEdit edit) {
-  ++editsVersion_;
-  ColoredCloud& colored = parts_.inCore.colored();
-  // The selection shown was acted on.
-  const std::vector<uint64_t> wasHighlighted = colored.setHighlight(std::nullopt);
+namespace {
+
+/// Whether an edit with `action` changes classes alone (the points shown stay the same).
+bool changesClassesOnly(EditAction action) {
+  return action == EditAction::SetClass || action == EditAction::Classify;
+}
+
+}  // namespace
+
+std::vector<uint64_t> SceneModel::dropHighlight() {
   if (parts_.stream) parts_.stream->setHighlight(std::nullopt);
-  try {
-    colored.pushEdit(edit);
-  } catch (const InputError& error) {
-    report_.fail(std::string("cannot show the edit: ") + error.what());
-    if (!colored.showChangedPoints(wasHighlighted)) showFilesAsTheyAre();  // the highlight gone
-    return;
-  }
-  const bool classesOnly =
-      edit.action == EditAction::SetClass || edit.action == EditAction::Classify;
-  edits_.push_back(std::move(edit));
-  showEditsInStream({edits_.data(), edits_.size() - 1});
+  return parts_.inCore.colored().setHighlight(std::nullopt);
+}
+
+void SceneModel::showEditedPoints(bool classesOnly, std::span<const uint64_t> changed,
+                                  const std::vector<uint64_t>& wasHighlighted) {
   // A class change draws its own points again, and those the highlight left; a delete or a
   // restore changes which points the set holds: laid out again.
+  ColoredCloud& colored = parts_.inCore.colored();
   if (classesOnly) {
-    const std::span<const uint64_t> selected = colored.lastEditPoints();
     if (wasHighlighted.empty()) {
-      if (colored.showChangedPoints(selected)) return;  // not copied: 80 MB for 10 M points
+      if (colored.showChangedPoints(changed)) return;  // not copied: 80 MB for 10 M points
     } else {
-      std::vector<uint64_t> changed;
-      std::set_union(selected.begin(), selected.end(), wasHighlighted.begin(), wasHighlighted.end(),
-                     std::back_inserter(changed));
-      if (colored.showChangedPoints(changed)) return;
+      std::vector<uint64_t> redrawn;
+      std::set_union(changed.begin(), changed.end(), wasHighlighted.begin(), wasHighlighted.end(),
+                     std::back_inserter(redrawn));
+      if (colored.showChangedPoints(redrawn)) return;
     }
   }
   showFilesAsTheyAre();
 }
 
+void SceneModel::pushEdit(PointEdit edit) {
+  ++editsVersion_;
+  ColoredCloud& colored = parts_.inCore.colored();
+  const std::vector<uint64_t> wasHighlighted = dropHighlight();
+  try {
+    colored.pushEdit(edit);
+  } catch (const InputError& error) {
+    report_.fail(std::string("cannot show the edit: ") + error.what());
+    showEditedPoints(true, {}, wasHighlighted);  // the highlight gone
+    return;
+  }
+  const bool classesOnly = changesClassesOnly(edit.action);
+  edits_.push_back(std::move(edit));
+  showEditsInStream({edits_.data(), edits_.size() - 1});
+  showEditedPoints(classesOnly, colored.lastEditPoints(), wasHighlighted);
+}
+
 void SceneModel::undoLastEdit() {
   if (edits_.empty()) return;
   ColoredCloud& colored = parts_.inCore.colored();
-  const std::vector<uint64_t> wasHighlighted = colored.setHighlight(std::nullopt);
-  if (parts_.stream) parts_.stream->setHighlight(std::nullopt);
+  const std::vector<uint64_t> wasHighlighted = dropHighlight();
   std::vector<uint64_t> changed;
   if (!colored.undoLastEdit(&changed)) {
     setEdits({edits_.begin(), edits_.end() - 1});  // every edit but the last applied again
     return;
   }
   ++editsVersion_;
-  const bool classesOnly =
-      edits_.back().action == EditAction::SetClass || edits_.back().action == EditAction::Classify;
+  const bool classesOnly = changesClassesOnly(edits_.back().action);
   const std::vector<PointEdit> before = edits_;
   edits_.pop_back();
   showEditsInStream(before);
-  // A class change taken back draws its own points again, as it drew them; a delete or a
-  // restore changes which points the set holds: laid out again.
-  if (classesOnly) {
-    std::vector<uint64_t> redrawn;
-    if (!wasHighlighted.empty()) {
-      std::set_union(changed.begin(), changed.end(), wasHighlighted.begin(), wasHighlighted.end(),
-                     std::back_inserter(redrawn));
-    }
-    if (colored.showChangedPoints(wasHighlighted.empty() ? changed : redrawn)) return;
-  }
-  showFilesAsTheyAre();
+  showEditedPoints(classesOnly, changed, wasHighlighted);  // drawn again as the edit drew them
 }
 
 void SceneModel::editsSaved() {
@@ -380,8 +384,7 @@ void SceneModel::editsSaved() {
 void SceneModel::setEdits(std::vector<PointEdit> edits) {
   const std::vector<PointEdit> before = std::exchange(edits_, std::move(edits));
   ++editsVersion_;
-  parts_.inCore.colored().setHighlight(std::nullopt);  // the selection shown was acted on
-  if (parts_.stream) parts_.stream->setHighlight(std::nullopt);
+  dropHighlight();  // the selection shown was acted on
   try {
     parts_.inCore.colored().setEdits(edits_);
   } catch (const InputError& error) {

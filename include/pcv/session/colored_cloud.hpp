@@ -116,8 +116,6 @@ class ColoredCloud {
   std::optional<std::vector<uint64_t>> shownIndices() const;
   /// The filters' attributes of the points shown, when some are withheld.
   void keepShownAttributes();
-  /// Drops what undoLastEdit would use (the edits were replaced, or points came).
-  void forgetUndos();
   /// Restores the values read, applies edits_ again and notes which points are shown.
   void reapplyEdits(std::vector<uint64_t>* selected = nullptr);
 
@@ -129,9 +127,9 @@ class ColoredCloud {
     EditUndo undo;
     uint64_t bytes() const { return indices.size() * (sizeof(uint64_t) + sizeof(float)); }
   };
-  /// The last pushed edits, oldest first, the last for the last of edits_.
+  /// The last pushed edits, oldest first, the last for the last of edits_; cleared whenever
+  /// edits_ is replaced or points come.
   std::deque<PushedEdit> undos_;
-  uint64_t undoBytes_ = 0;
   std::optional<PointSelection> highlight_;
   std::vector<uint64_t> highlighted_;  ///< the points highlight_ holds, ascending
   CloudChunks chunks_;  ///< the cloud's runs of points and their bounds, extended as points come

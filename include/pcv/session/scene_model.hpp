@@ -164,6 +164,14 @@ class SceneModel {
   void showEditsInStream(std::span<const PointEdit> before);
   /// Shows the files read whole with their points' classes and flags as they are now.
   void showFilesAsTheyAre();
+  /// Drops the highlight (the selection shown was acted on); returns the points of the files
+  /// read whole it held, ascending.
+  std::vector<uint64_t> dropHighlight();
+  /// Shows the files read whole after an edit was made or taken back that changed the points
+  /// `changed` (ascending), with the points `wasHighlighted` no longer highlighted: only those
+  /// drawn again for a change of classes alone, the set laid out again otherwise.
+  void showEditedPoints(bool classesOnly, std::span<const uint64_t> changed,
+                        const std::vector<uint64_t>& wasHighlighted);
   void backToCylinders();  // when the viewer started on them and nothing else is shown
 
   Renderer& renderer_;
