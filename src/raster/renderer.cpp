@@ -261,6 +261,7 @@ PointSetId Renderer::storeLaidOut(const LaidOutSet& set, SetRecord record) {
       throw;
     }
     record.sourceOrder = arrays.sourceOrder;
+    indexSourceOrder(record);
     record.filterFields = arrays.filterFields;
     record.rangeAttribute = arrays.rangeAttribute;
   }
@@ -330,7 +331,8 @@ PointSetId Renderer::storeSet(const PointProducer& points, SetRecord record,
   }
   try {
     if (keepsOrder) {
-      requireHostMemory("the source order of a point set", count, sizeof(uint32_t));
+      requireHostMemory("the source order of a point set and its index", count,
+                        2 * sizeof(uint32_t));
       record.sourceOrder.resize(count);
     }
     uint64_t batch = record.batchFirst;
@@ -343,6 +345,7 @@ PointSetId Renderer::storeSet(const PointProducer& points, SetRecord record,
       batch += batchesForPoints(slice);
       if (options.progress) options.progress->pointsDone = first + slice;
     }
+    if (keepsOrder) indexSourceOrder(record);
   } catch (...) {
     // Its slots go back where they came from: the shared rest or its reserved pool.
     releaseSlotsOf(record);
@@ -486,6 +489,18 @@ std::optional<uint64_t> Renderer::sourceIndex(const PointLocation& location) con
   return order[location.index];
 }
 
+void Renderer::indexSourceOrder(SetRecord& record) {
+  const uint64_t count = record.sourceOrder.size();
+  if (count == 0) return;
+  requireHostMemory("the index of a point set's source order", count, sizeof(uint32_t));
+  record.storedIndexOf.resize(count);
+  // Every entry is written once (the order is a permutation), so none is zeroed first.
+  parallelFor(count, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i)
+      record.storedIndexOf[record.sourceOrder[i]] = uint32_t(i);
+  });
+}
+
 uint64_t Renderer::batchSlotOf(const SetRecord& record, uint64_t index) const {
   const uint64_t slice = slicePoints();
   return record.batchFirst + index / slice * batchesForPoints(slice) + index % slice / kBatchSize;
@@ -612,14 +627,6 @@ bool Renderer::changeClasses(PointSetId set, std::span<const uint64_t> sourceInd
     throw InputError(
         "changeClasses: the set must keep its source order (PointSetOptions::keepSourceOrder) "
         "to place its points' changes");
-  }
-  if (!keepsGivenOrder && record.storedIndexOf.size() != count) {
-    requireHostMemory("the stored order of a point set", count, sizeof(uint32_t));
-    record.storedIndexOf.resize(count);
-    parallelFor(count, [&](uint64_t begin, uint64_t end) {
-      for (uint64_t i = begin; i < end; ++i)
-        record.storedIndexOf[record.sourceOrder[i]] = uint32_t(i);
-    });
   }
   const uint64_t changed = sourceIndices.size();
   std::vector<uint32_t> pointSlots(changed), batchSlots(changed);

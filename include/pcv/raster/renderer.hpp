@@ -80,8 +80,9 @@ struct PointSetOptions {
   /// The colours are the data's own (not a colour map): EdlMode::Auto shades sets without.
   bool hasColor = true;
   /// Keep on the host, for sourceIndex(), which of the given points each stored one is (the
-  /// layout reorders them by Morton code): 4 bytes per point. A viewer that holds the points'
-  /// attributes and double coordinates asks for this to find a picked point among them.
+  /// layout reorders them by Morton code), and where each given point is stored, for
+  /// changeClasses: 8 bytes per point. A viewer that holds the points' attributes and double
+  /// coordinates asks for this to find a picked point among them and to edit their classes.
   bool keepSourceOrder = false;
   /// Where addSet reports how far it is (slice by slice); may be null.
   LayoutProgress* progress = nullptr;
@@ -293,9 +294,8 @@ class Renderer {
   void setColors(PointSetId set, std::span<const uint32_t> colors);
   /// Changes the colours and classes of some of the set's points only (`sourceIndices`, as given
   /// to addSet), the others untouched: a class edit or a highlight shown without replacing the
-  /// whole set's colours and filter data (13 bytes per changed point copied, the set's source
-  /// order inverted once, 4 bytes per point, on the first call). `classes` (empty: the classes
-  /// stay; values as FilterData holds them, stored as setFilterData stores them) reach the
+  /// whole set's colours and filter data (13 bytes per changed point copied). `classes` (empty: the
+  /// classes stay; values as FilterData holds them, stored as setFilterData stores them) reach the
   /// filters where the set holds classes in its filter data. Same requirements as setColors.
   /// Returns false, changing nothing, where this backend cannot do it (setColors and
   /// setFilterData then can). Throws InputError for counts that differ, an index past the set
@@ -358,8 +358,8 @@ class Renderer {
     uint32_t filterFields = 0;   ///< bits: 1 classes, 2 return numbers, 4 numbers of returns
     std::string rangeAttribute;  ///< the attribute of its range values; empty: none
     std::vector<uint32_t> sourceOrder;  ///< stored index -> source index, when kept
-    /// source index -> stored index, made from sourceOrder by the first changeClasses (every
-    /// entry written on all cores, none zeroed first: 4 GB at a billion points).
+    /// source index -> stored index, made with sourceOrder (indexSourceOrder) so that the first
+    /// changeClasses of a billion points finds them at once instead of spending ~170 ms on it.
     UninitializedVector<uint32_t> storedIndexOf;
   };
   /// Finds slots for the record in the shared rest of the pool, growing it (by half again when
@@ -367,6 +367,8 @@ class Renderer {
   void placeInPool(SetRecord& record, bool headroom);
   /// Finds slots for the record in reserved pool `reservation`; false when they are full.
   bool placeInReservation(SetRecord& record, uint32_t reservation);
+  /// Makes record.storedIndexOf, the inverse of its sourceOrder, on all cores.
+  void indexSourceOrder(SetRecord& record);
   /// Gives a removed set's slots back to where they came from.
   void releaseSlotsOf(const SetRecord& record);
   std::optional<PointSetId> tryAddSetIn(uint32_t reservation, const PointProducer& points,
