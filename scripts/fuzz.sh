@@ -20,9 +20,10 @@
 #   FUZZ_HTTP_SECONDS  the HTTP answer heads' budget (default 20): a small pure parser
 #   FUZZ_FILTER_SECONDS  the filter flags' budget (default 10): short texts
 #   FUZZ_EDIT_LOG_SECONDS  the edit log's budget (default 20): small JSON files, parsed fast
+#   FUZZ_JOURNAL_SECONDS  the in-place save journal's budget (default 10): a small binary parser
 #   FUZZ_CLIENT_SECONDS  the budget of pcv serve's client messages (default 20): short JSON
 #   FUZZ_FORMATS  the targets to run (default: laz copc pcd e57 ply las text vpc path http_head
-#                 edit_log client_message filter: the longest first)
+#                 edit_log client_message save_journal filter: the longest first)
 #   FUZZ_JOBS     fuzzers run at once (default: the cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +38,7 @@ cmake -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="$sanitize -fsanitize=fuzzer-no-link -fno-omit-frame-pointer" \
   -DCMAKE_EXE_LINKER_FLAGS="$sanitize" \
   -DPCV_CUDA=OFF -DPCV_VULKAN=OFF -DPCV_VIEWER=OFF -DPCV_TESTS=OFF -DPCV_FUZZ=ON
-formats="${FUZZ_FORMATS:-laz copc pcd e57 ply las text vpc path http_head edit_log client_message filter}"
+formats="${FUZZ_FORMATS:-laz copc pcd e57 ply las text vpc path http_head edit_log client_message save_journal filter}"
 targets=""
 for format in $formats; do targets="$targets fuzz_$format"; done
 # shellcheck disable=SC2086  # one target per word
@@ -65,6 +66,9 @@ run_target() {
   if [ "$format" = client_message ]; then
     [ -z "${FUZZ_SECONDS:-}" ] && format_limit="-runs=$runs -max_total_time=${FUZZ_CLIENT_SECONDS:-20}"
     extra="-dict=../fuzz/client_message.dict"  # the messages' types, fields and words
+  fi
+  if [ "$format" = save_journal ]; then
+    [ -z "${FUZZ_SECONDS:-}" ] && format_limit="-runs=$runs -max_total_time=${FUZZ_JOURNAL_SECONDS:-10}"
   fi
   if [ "$format" = filter ]; then  # short texts: seconds cover them
     [ -z "${FUZZ_SECONDS:-}" ] && format_limit="-runs=$runs -max_total_time=${FUZZ_FILTER_SECONDS:-10}"

@@ -90,6 +90,8 @@ nlohmann::json editFile(const EditFileJob& job, const EditSavePlan& plan,
     file["chunksReencoded"] = saved.patch.chunksReencoded;
     file["chunksCopied"] = saved.patch.chunksCopied;
     file["bytesWritten"] = saved.patch.bytesWritten;
+    file["writtenInPlace"] = saved.patch.inPlace;
+    file["chunksMoved"] = saved.patch.chunksMoved;
     file["saveSeconds"] = saved.saveSeconds;
   }
   if (!reportGoesToStdout()) {

@@ -36,6 +36,7 @@ EditSavePlan planEditSave(const std::vector<std::string>& inputs, const EditSave
   }
   EditSavePlan plan;
   plan.inPlace = target.inPlace;
+  plan.writing = target.writing;
   const bool toFolder = files.size() > 1 || dataset || fs::is_directory(target.out);
   if (!target.inPlace && toFolder) {
     std::error_code error;
@@ -81,7 +82,8 @@ FileEditSaved saveEditedFile(const EditFileJob& job, const EditSavePlan& plan,
   saved.saved = !(plan.inPlace && saved.result.changes.empty());
   if (saved.saved) {
     const SteadyClock::time_point saveStart = SteadyClock::now();
-    saved.patch = saveFileChanges(local, job.output, saved.result.changes, plan.rules, &stop);
+    saved.patch =
+        saveFileChanges(local, job.output, saved.result.changes, plan.rules, &stop, plan.writing);
     saved.saveSeconds = secondsSince(saveStart);
   }
   return saved;

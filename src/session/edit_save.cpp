@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,9 +45,9 @@ CloudFileKind checkEditOutput(const std::filesystem::path& input,
 
 RecordPatchSummary saveFileChanges(const std::filesystem::path& input,
                                    const std::filesystem::path& output, const FileChanges& changes,
-                                   const OutputRules& rules, const std::atomic<bool>* cancel) {
+                                   const OutputRules& rules, const std::atomic<bool>* cancel,
+                                   InPlaceWriting writing) {
   checkEditOutput(input, output);
-  PartialFile partial(output, rules);
   const uint64_t killAt = killSaveAtBytes();
   const PatchWritten written = [&](uint64_t bytes) {
     if (killAt > 0 && bytes >= killAt) std::raise(SIGKILL);
@@ -54,6 +55,16 @@ RecordPatchSummary saveFileChanges(const std::filesystem::path& input,
       throw ConversionCancelled("the save of " + output.string() + " was interrupted");
     }
   };
+  std::error_code ignored;
+  if (writing == InPlaceWriting::ChangedParts &&
+      std::filesystem::equivalent(input, output, ignored)) {
+    checkOutput(output, rules);  // replacing allowed; the folder takes the journal
+    if (std::optional<RecordPatchSummary> saved =
+            patchRecordFileInPlace(input, changes.all(), written)) {
+      return *saved;
+    }
+  }
+  PartialFile partial(output, rules);
   const RecordPatchSummary summary = patchRecordFile(input, partial.path(), changes.all(), written);
   partial.commit();
   return summary;

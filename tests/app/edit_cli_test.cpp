@@ -131,7 +131,9 @@ TEST_F(EditCli, SetClassInPlaceChangesTheSelectedPointsOnly) {
     EXPECT_EQ(r["edit"]["files"][0]["selected"][0], 15);
     EXPECT_EQ(r["edit"]["files"][0]["saved"], true);
     if (file == las_) {
+      // 15 records of 400: written where they are, nothing else.
       EXPECT_EQ(r["edit"]["files"][0]["recordsRewritten"], 15);
+      EXPECT_EQ(r["edit"]["files"][0]["writtenInPlace"], true);
     }
     if (file == laz_) {
       // 50-point chunks: rows 0-1 hold no point of the box; rows 4-9 do.
@@ -248,6 +250,22 @@ TEST_F(EditCli, KilledSaveLeavesTheOriginal) {
     }
     EXPECT_TRUE(partial);
   }
+}
+
+TEST_F(EditCli, KilledInPlaceSaveIsPutBackByTheNextOpen) {
+  // A few records: saved into the file itself under a journal, which the kill leaves behind.
+  const std::vector<uint8_t> original = readBytes(las_);
+  const int status =
+      run(las_.string() + " --clip-box 4.5,4.5,-1,7.5,9.5,10 --set-class 4 --in-place", "edit",
+          "PCV_TEST_KILL_SAVE_AT_BYTES=1 ");
+  EXPECT_NE(status, 0);
+  const fs::path journal = las_.string() + ".pcv-journal";
+  ASSERT_TRUE(fs::exists(journal));
+  EXPECT_NE(readBytes(las_), original);
+  // Any pcv command that opens the file puts it back first.
+  ASSERT_EQ(run(las_.string(), "info"), 0) << output_;
+  EXPECT_EQ(readBytes(las_), original);
+  EXPECT_FALSE(fs::exists(journal));
 }
 
 TEST_F(EditCli, BadParametersFailWithAReport) {

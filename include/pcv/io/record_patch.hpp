@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <span>
 
 namespace pcv {
@@ -38,6 +39,12 @@ struct RecordPatchSummary {
   uint64_t chunksReencoded = 0;   ///< LAZ and COPC: chunks holding a changed record
   uint64_t chunksCopied = 0;      ///< LAZ and COPC: chunks copied byte for byte
   uint64_t bytesWritten = 0;      ///< bytes the save wrote (a LAS copy's are the patched spans)
+  /// Saved into the file itself (patchRecordFileInPlace): the chunks or records changed were
+  /// written over their old bytes, nothing else was written.
+  bool inPlace = false;
+  /// In place in a COPC file: chunks moved to the end (where a re-encoded chunk came out
+  /// longer, it took their place).
+  uint64_t chunksMoved = 0;
 };
 
 /// Called as the output grows, with the bytes written so far: progress, and the place where a
@@ -54,6 +61,20 @@ using PatchWritten = std::function<void(uint64_t bytesWritten)>;
 /// Throws InputError for a file it cannot save this way (pointwise LAZ, a chunk table that
 /// cannot be read, chunks that do not follow each other), naming the file; Error on a failed
 /// write.
+/// Saves `changes` into `path` itself, writing only what changed: a LAS file's changed records,
+/// a LAZ or COPC file's changed chunks re-encoded to their old sizes (a layered chunk that comes
+/// out smaller is padded inside a layer; the chunk table and COPC hierarchy stay as they are).
+/// What is overwritten is journaled first ("<path>.pcv-journal", made durable), so a save cut
+/// short is rolled back by the next open of the file; the journal goes when the save is durable.
+/// Empty, with the file as it was, where this cannot be done or would write more than a copy: a
+/// chunk that comes out larger, a pointwise chunk of another size, changes in more than half
+/// the file's bytes, a LAZ file that cannot be saved by chunks; patchRecordFile then saves it.
+/// Same requirements on `changes` as patchRecordFile. Throws InputError naming the file, Error
+/// on a failed write (the file rolled back).
+std::optional<RecordPatchSummary> patchRecordFileInPlace(const std::filesystem::path& path,
+                                                         std::span<const RecordChange> changes,
+                                                         const PatchWritten& written = {});
+
 RecordPatchSummary patchRecordFile(const std::filesystem::path& input,
                                    const std::filesystem::path& output,
                                    std::span<const RecordChange> changes,

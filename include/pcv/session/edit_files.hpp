@@ -12,6 +12,7 @@
 
 #include "pcv/core/partial_file.hpp"
 #include "pcv/io/record_patch.hpp"
+#include "pcv/session/edit_save.hpp"
 #include "pcv/session/point_edits.hpp"
 
 namespace pcv {
@@ -21,6 +22,8 @@ struct EditSaveTarget {
   bool inPlace = false;
   std::string out;
   bool overwrite = false;  ///< an output file that exists is replaced (an input never is)
+  /// In place: how each file is written (a viewer streaming the files asks for WholeCopy).
+  InPlaceWriting writing = InPlaceWriting::ChangedParts;
 };
 
 /// One file to save: where it is read and where it goes.
@@ -37,6 +40,7 @@ struct EditSavePlan {
   std::vector<EditFileJob> jobs;
   OutputRules rules;
   bool inPlace = false;
+  InPlaceWriting writing = InPlaceWriting::ChangedParts;
 };
 EditSavePlan planEditSave(const std::vector<std::string>& inputs, const EditSaveTarget& target,
                           std::span<const PointEdit> edits);

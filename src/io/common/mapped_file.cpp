@@ -14,6 +14,7 @@
 
 #include "pcv/core/error.hpp"
 #include "pcv/io/uri_reference.hpp"
+#include "save_journal.hpp"
 
 namespace pcv::io {
 namespace {
@@ -29,6 +30,8 @@ struct FileDescriptor {
 }  // namespace
 
 MappedFile::MappedFile(const std::filesystem::path& path, bool readAhead) : path_(path) {
+  // A file whose in-place save was cut short is put back as it was before it is read.
+  recoverInterruptedSave(path);
   // O_NONBLOCK: a FIFO (or a device) named as a file is refused below instead of blocking the
   // open until a writer comes; on a regular file the flag changes nothing.
   FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};

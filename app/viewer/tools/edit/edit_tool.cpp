@@ -238,8 +238,12 @@ bool EditTool::startSave(const EditSaveTarget& target) {
     return false;
   }
   const auto applied = history_.applied();
+  EditSaveTarget how = target;
+  // A stream goes on reading its files while they are saved: they are replaced whole, so it
+  // reads the old files to the end, never a chunk halfway written.
+  if (host_.scene().parts().stream) how.writing = InPlaceWriting::WholeCopy;
   try {
-    saver_.start(view.files, target, {applied.begin(), applied.end()});
+    saver_.start(view.files, how, {applied.begin(), applied.end()});
   } catch (const Error& error) {
     host_.showError(std::string("cannot save: ") + error.what());
     return false;
