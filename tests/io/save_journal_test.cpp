@@ -45,9 +45,9 @@ class SaveJournal : public ::testing::Test {
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
-      const MappedFile mapped(file_);
+      const MappedFile mapped(file_, true, FileSharing::NoLock);
       const std::vector<ByteRange> ranges{{100, bytes.size()}};
-      auto* save = new InPlaceSave(file_, mapped.bytes(), ranges);
+      InPlaceSave* save = InPlaceSave::begin(file_, mapped.bytes(), ranges).release();
       save->write(100, bytes);
       save->write(original_.size(), std::vector<uint8_t>(5, 0xAB));
       ::_exit(0);
@@ -65,12 +65,13 @@ class SaveJournal : public ::testing::Test {
 TEST_F(SaveJournal, ACommittedSaveKeepsTheNewBytesAndNoJournal) {
   const std::vector<uint8_t> bytes(64, 0x5A);
   {
-    const MappedFile mapped(file_);
+    const MappedFile mapped(file_, true, FileSharing::NoLock);
     const std::vector<ByteRange> ranges{{1000, 64}};
-    InPlaceSave save(file_, mapped.bytes(), ranges);
+    const auto save = InPlaceSave::begin(file_, mapped.bytes(), ranges);
+    ASSERT_TRUE(save);
     EXPECT_TRUE(fs::exists(saveJournalPath(file_)));
-    save.write(1000, bytes);
-    save.commit();
+    save->write(1000, bytes);
+    save->commit();
   }
   EXPECT_EQ(readBytes(file_), with(1000, bytes));
   EXPECT_FALSE(fs::exists(saveJournalPath(file_)));
@@ -78,13 +79,14 @@ TEST_F(SaveJournal, ACommittedSaveKeepsTheNewBytesAndNoJournal) {
 
 TEST_F(SaveJournal, ASaveGivenUpPutsTheOldBytesBackAndCutsWhatItAppended) {
   {
-    const MappedFile mapped(file_);
+    const MappedFile mapped(file_, true, FileSharing::NoLock);
     const std::vector<ByteRange> ranges{{10, 20}, {3000, 100}};
-    InPlaceSave save(file_, mapped.bytes(), ranges);
-    save.write(3000, std::vector<uint8_t>(100, 1));
-    save.write(original_.size() + 10, std::vector<uint8_t>(50, 2));
+    const auto save = InPlaceSave::begin(file_, mapped.bytes(), ranges);
+    ASSERT_TRUE(save);
+    save->write(3000, std::vector<uint8_t>(100, 1));
+    save->write(original_.size() + 10, std::vector<uint8_t>(50, 2));
     // Outside every journaled range below the old end: refused.
-    EXPECT_THROW(save.write(500, std::vector<uint8_t>(4, 3)), Error);
+    EXPECT_THROW(save->write(500, std::vector<uint8_t>(4, 3)), Error);
   }
   EXPECT_EQ(readBytes(file_), original_);
   EXPECT_FALSE(fs::exists(saveJournalPath(file_)));
@@ -100,15 +102,27 @@ TEST_F(SaveJournal, ASaveCutShortIsRolledBackByTheNextOpen) {
 }
 
 TEST_F(SaveJournal, ASaveStillRunningIsNotRolledBack) {
-  const MappedFile mapped(file_);
+  const MappedFile mapped(file_, true, FileSharing::NoLock);
   const std::vector<ByteRange> ranges{{0, 16}};
-  InPlaceSave save(file_, mapped.bytes(), ranges);
-  save.write(0, std::vector<uint8_t>(16, 9));
+  const auto save = InPlaceSave::begin(file_, mapped.bytes(), ranges);
+  ASSERT_TRUE(save);
+  save->write(0, std::vector<uint8_t>(16, 9));
   // Another reader of the file while the save holds its journal: told, nothing put back.
   EXPECT_THROW(MappedFile{file_}, InputError);
   EXPECT_EQ(readBytes(file_), with(0, std::vector<uint8_t>(16, 9)));
-  save.commit();
+  save->commit();
   EXPECT_NO_THROW(MappedFile{file_});
+}
+
+TEST_F(SaveJournal, NoSaveStartsWhileAReaderHasTheFileMapped) {
+  const MappedFile mapped(file_, true, FileSharing::NoLock);
+  const std::vector<ByteRange> ranges{{0, 16}};
+  {
+    const MappedFile reader(file_);  // a stream of the file, say
+    EXPECT_FALSE(InPlaceSave::begin(file_, mapped.bytes(), ranges));
+    EXPECT_FALSE(fs::exists(saveJournalPath(file_)));
+  }
+  EXPECT_TRUE(InPlaceSave::begin(file_, mapped.bytes(), ranges));
 }
 
 TEST_F(SaveJournal, ADamagedJournalOrOneOfAnotherFileIsAnErrorThatLeavesBoth) {

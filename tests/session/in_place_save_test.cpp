@@ -208,6 +208,20 @@ TEST_F(InPlaceSave, ALongerLazChunkIsLeftToACopy) {
   EXPECT_FALSE(fs::exists(io::saveJournalPath(input)));
 }
 
+TEST_F(InPlaceSave, AFileAReaderHasOpenIsLeftToACopy) {
+  // A stream of the file would read chunks moved under it: no save starts while it is mapped.
+  const fs::path input = make(Kind::Copc);
+  const std::vector<laz::ChunkLocation> was = chunksOf(input);
+  const std::vector<RecordChange> changes =
+      changesOver(was[1].firstPoint, was[1].pointCount, 3, false);
+  {
+    const io::MappedFile reader(input);
+    EXPECT_FALSE(patchRecordFileInPlace(input, changes));
+    EXPECT_EQ(readBytes(input), original_);
+  }
+  EXPECT_TRUE(patchRecordFileInPlace(input, changes));
+}
+
 TEST_F(InPlaceSave, LasRecordsAreWrittenWhereTheyAreUnlessMostChange) {
   const fs::path input = make(Kind::Las);
   const std::vector<RecordChange> few = changesOver(100, 50, 7, false);

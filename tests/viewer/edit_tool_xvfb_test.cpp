@@ -146,6 +146,9 @@ TEST_F(EditToolXvfb, DeletedPointsHideAtOnceSaveInPlaceAndStayHidden) {
   EXPECT_EQ(report["edit"]["applied"], 0) << report.dump();  // the file holds them now
   EXPECT_EQ(report["edit"]["unsaved"], false) << report.dump();
   EXPECT_EQ(report["edit"]["lastSave"]["inPlace"], true) << report.dump();
+  // A disc of the file read whole: its records written where they are (nothing holds the file
+  // open, and they are less than half of it).
+  EXPECT_EQ(report["edit"]["lastSave"]["filesWrittenInPlace"], 1) << report.dump();
 
   const RecordCounts saved = countRecords(grid);
   EXPECT_EQ(saved.points, 64u * 64u);  // withheld, not removed

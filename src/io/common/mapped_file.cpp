@@ -8,6 +8,7 @@
 #include <utility>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,7 +30,8 @@ struct FileDescriptor {
 
 }  // namespace
 
-MappedFile::MappedFile(const std::filesystem::path& path, bool readAhead) : path_(path) {
+MappedFile::MappedFile(const std::filesystem::path& path, bool readAhead, FileSharing sharing)
+    : path_(path) {
   // A file whose in-place save was cut short is put back as it was before it is read.
   recoverInterruptedSave(path);
   // O_NONBLOCK: a FIFO (or a device) named as a file is refused below instead of blocking the
@@ -37,6 +39,15 @@ MappedFile::MappedFile(const std::filesystem::path& path, bool readAhead) : path
   FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
   if (file.fd < 0) {
     throw InputError(locationForMessages(path.string()) + ": cannot open: " + std::strerror(errno));
+  }
+  // A shared lock while mapped: an in-place save (which takes an exclusive one) does not write
+  // under a reader, and a reader does not start under a save. File systems without flock
+  // simply go without.
+  if (sharing == FileSharing::LockWhileMapped) {
+    if (::flock(file.fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+      throw InputError(locationForMessages(path.string()) +
+                       ": is being saved in place; open it once that save has ended");
+    }
   }
   struct stat info {};
   if (::fstat(file.fd, &info) != 0) {
@@ -58,6 +69,7 @@ MappedFile::MappedFile(const std::filesystem::path& path, bool readAhead) : path
   // Start read-ahead where threads read it all; a header or a sample touches a few pages only.
   if (readAhead) ::madvise(mapping, size_, MADV_WILLNEED);
   data_ = static_cast<const uint8_t*>(mapping);
+  if (sharing == FileSharing::LockWhileMapped) lockFd_ = std::exchange(file.fd, -1);
 }
 
 MappedFile::~MappedFile() {
@@ -67,7 +79,8 @@ MappedFile::~MappedFile() {
 MappedFile::MappedFile(MappedFile&& other) noexcept
     : path_(std::move(other.path_)),
       data_(std::exchange(other.data_, nullptr)),
-      size_(std::exchange(other.size_, 0)) {}
+      size_(std::exchange(other.size_, 0)),
+      lockFd_(std::exchange(other.lockFd_, -1)) {}
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
@@ -75,6 +88,7 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
     path_ = std::move(other.path_);
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
+    lockFd_ = std::exchange(other.lockFd_, -1);
   }
   return *this;
 }
@@ -97,6 +111,8 @@ void MappedFile::release() noexcept {
   }
   data_ = nullptr;
   size_ = 0;
+  if (lockFd_ >= 0) ::close(lockFd_);  // the shared lock goes with it
+  lockFd_ = -1;
 }
 
 }  // namespace pcv::io

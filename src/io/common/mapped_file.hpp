@@ -10,13 +10,21 @@
 
 namespace pcv::io {
 
+/// Whether a mapping holds a shared lock (flock) on its file while it lives.
+enum class FileSharing {
+  LockWhileMapped,  ///< readers: an in-place save waits for them to go (patchRecordFileInPlace)
+  NoLock,           ///< the in-place save's own view of the file it writes
+};
+
 class MappedFile {
  public:
   /// Maps `path`; throws InputError naming the path when it is missing, a directory, unreadable
   /// or cannot be mapped. An empty file maps to an empty span. With `readAhead` the kernel is
   /// asked to read the whole file ahead (readers that go through all of it); without, only the
-  /// pages touched are read (a header).
-  explicit MappedFile(const std::filesystem::path& path, bool readAhead = true);
+  /// pages touched are read (a header). An interrupted in-place save of the file is rolled back
+  /// first (recoverInterruptedSave); one running now is an InputError.
+  explicit MappedFile(const std::filesystem::path& path, bool readAhead = true,
+                      FileSharing sharing = FileSharing::LockWhileMapped);
   ~MappedFile();
   MappedFile(MappedFile&& other) noexcept;
   MappedFile& operator=(MappedFile&& other) noexcept;
@@ -39,6 +47,7 @@ class MappedFile {
   std::filesystem::path path_;
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
+  int lockFd_ = -1;  ///< holds the shared lock; -1: none
 };
 
 }  // namespace pcv::io

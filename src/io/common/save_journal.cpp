@@ -203,24 +203,41 @@ void recoverInterruptedSave(const std::filesystem::path& file) {
   syncFolderOf(journalPath);
 }
 
-InPlaceSave::InPlaceSave(const std::filesystem::path& file, std::span<const uint8_t> current,
-                         std::span<const ByteRange> ranges)
-    : file_(file), journal_(saveJournalPath(file)), ranges_(ranges.begin(), ranges.end()) {
-  recoverInterruptedSave(file_);
+std::unique_ptr<InPlaceSave> InPlaceSave::begin(const std::filesystem::path& file,
+                                                std::span<const uint8_t> current,
+                                                std::span<const ByteRange> ranges) {
+  recoverInterruptedSave(file);
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) failSystem("cannot open for writing", file);
+  // Readers hold shared locks (MappedFile): none may be reading while chunks move. File systems
+  // without flock go without.
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    ::close(fd);
+    return nullptr;
+  }
+  return std::unique_ptr<InPlaceSave>(new InPlaceSave(file, fd, current, ranges));
+}
+
+InPlaceSave::InPlaceSave(const std::filesystem::path& file, int fileFd,
+                         std::span<const uint8_t> current, std::span<const ByteRange> ranges)
+    : file_(file),
+      journal_(saveJournalPath(file)),
+      ranges_(ranges.begin(), ranges.end()),
+      fileFd_(fileFd) {
   std::sort(ranges_.begin(), ranges_.end(),
             [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
   for (size_t r = 0; r < ranges_.size(); ++r) {
     const ByteRange& range = ranges_[r];
     if (range.offset > current.size() || range.bytes > current.size() - range.offset ||
         (r > 0 && ranges_[r - 1].offset + ranges_[r - 1].bytes > range.offset)) {
+      ::close(fileFd_);
       throw Error("an in-place save of " + file_.string() +
                   " names ranges that overlap or lie past its end");
     }
   }
-  fileFd_ = ::open(file_.c_str(), O_WRONLY | O_CLOEXEC);
   struct stat info {};
-  if (fileFd_ < 0 || ::fstat(fileFd_, &info) != 0) failSystem("cannot open for writing", file_);
-  if (uint64_t(info.st_size) != current.size()) {
+  if (::fstat(fileFd_, &info) != 0 || uint64_t(info.st_size) != current.size()) {
+    ::close(fileFd_);
     throw Error(file_.string() + " changed size while it was being saved");
   }
   originalSize_ = current.size();
@@ -228,7 +245,10 @@ InPlaceSave::InPlaceSave(const std::filesystem::path& file, std::span<const uint
   std::filesystem::path temporary = journal_;
   temporary += ".tmp-" + std::to_string(::getpid());
   journalFd_ = ::open(temporary.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (journalFd_ < 0) failSystem("cannot create", temporary);
+  if (journalFd_ < 0) {
+    ::close(fileFd_);
+    failSystem("cannot create", temporary);
+  }
   try {
     if (::flock(journalFd_, LOCK_EX) != 0) failSystem("cannot lock", temporary);
     uint8_t head[kHeadBytes];
@@ -276,8 +296,7 @@ InPlaceSave::~InPlaceSave() {
       // The journal stays: the next open of the file puts the old bytes back.
     }
   }
-  if (fileFd_ >= 0) ::close(fileFd_);
-  if (journalFd_ >= 0) ::close(journalFd_);  // the lock goes with it
+  release();
 }
 
 void InPlaceSave::write(uint64_t offset, std::span<const uint8_t> bytes) {
@@ -301,6 +320,14 @@ void InPlaceSave::commit() {
   if (::unlink(journal_.c_str()) != 0) failSystem("cannot remove", journal_);
   done_ = true;
   syncFolderOf(journal_);
+  release();
+}
+
+void InPlaceSave::release() noexcept {
+  // Closing the descriptors drops the locks: readers may come.
+  if (fileFd_ >= 0) ::close(fileFd_);
+  if (journalFd_ >= 0) ::close(journalFd_);
+  fileFd_ = journalFd_ = -1;
 }
 
 void InPlaceSave::rollBack() {
@@ -312,6 +339,7 @@ void InPlaceSave::rollBack() {
   if (::unlink(journal_.c_str()) != 0) failSystem("cannot remove", journal_);
   done_ = true;
   syncFolderOf(journal_);
+  release();
 }
 
 }  // namespace pcv::io

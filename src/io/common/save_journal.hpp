@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -49,11 +50,15 @@ void recoverInterruptedSave(const std::filesystem::path& file);
 /// without commit() (an exception, a save given up), it puts the old bytes back itself.
 class InPlaceSave {
  public:
-  /// Journals what `ranges` of `file` hold now (`current`: the file's bytes, mapped) and makes
-  /// the journal durable before returning. Throws Error where the journal cannot be written or
-  /// the file opened for writing; InputError where another journal is there (recovered first).
-  InPlaceSave(const std::filesystem::path& file, std::span<const uint8_t> current,
-              std::span<const ByteRange> ranges);
+  /// Starts a save of `file` (`current`: its bytes, mapped with FileSharing::NoLock): takes an
+  /// exclusive lock on it, journals what `ranges` hold now and makes the journal durable. Null,
+  /// with nothing written, where a reader has the file mapped (its shared lock: a stream of it),
+  /// which would read chunks moved under it: save through a copy then. Throws Error where the
+  /// journal cannot be written or the file opened for writing; InputError where an earlier
+  /// save's journal cannot be rolled back.
+  static std::unique_ptr<InPlaceSave> begin(const std::filesystem::path& file,
+                                            std::span<const uint8_t> current,
+                                            std::span<const ByteRange> ranges);
   ~InPlaceSave();
   InPlaceSave(const InPlaceSave&) = delete;
   InPlaceSave& operator=(const InPlaceSave&) = delete;
@@ -61,14 +66,17 @@ class InPlaceSave {
   /// Writes `bytes` at `offset`: inside one journaled range, or past the file's old end (what
   /// lies past it may be written freely). Throws Error.
   void write(uint64_t offset, std::span<const uint8_t> bytes);
-  /// Makes the new bytes durable and removes the journal. Throws Error (the destructor then
-  /// rolls back).
+  /// Makes the new bytes durable, removes the journal and lets readers in. Throws Error (the
+  /// destructor then rolls back).
   void commit();
   /// Puts the journaled bytes back, durable, and removes the journal. Throws Error (the
   /// journal then stays for the next open to recover).
   void rollBack();
 
  private:
+  InPlaceSave(const std::filesystem::path& file, int fileFd, std::span<const uint8_t> current,
+              std::span<const ByteRange> ranges);
+  void release() noexcept;
   std::filesystem::path file_, journal_;
   std::vector<ByteRange> ranges_;  ///< sorted by offset
   uint64_t originalSize_ = 0;

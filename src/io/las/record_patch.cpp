@@ -104,17 +104,18 @@ std::optional<RecordPatchSummary> patchLasInPlace(std::span<const uint8_t> file,
     changedBytes += ranges.back().bytes;
   });
   if (changedBytes > file.size() / 2) return std::nullopt;  // journal + write: more than a copy
-  io::InPlaceSave save(path, file, ranges);
+  const std::unique_ptr<io::InPlaceSave> save = io::InPlaceSave::begin(path, file, ranges);
+  if (!save) return std::nullopt;  // a reader has the file open
   RecordPatchSummary summary{.inPlace = true};
   std::vector<uint8_t> run;
   forEachRun(changes, [&](size_t first, size_t end) {
     const uint64_t at = changedRun(file, header, changes, first, end, run);
-    save.write(at, run);
+    save->write(at, run);
     summary.recordsRewritten += end - first;
     summary.bytesWritten += run.size();
     if (written) written(summary.bytesWritten);
   });
-  save.commit();
+  save->commit();
   return summary;
 }
 
@@ -149,7 +150,8 @@ bool applyRecordChange(uint8_t* record, int pointFormat, const RecordChange& cha
 std::optional<RecordPatchSummary> patchRecordFileInPlace(const std::filesystem::path& path,
                                                          std::span<const RecordChange> changes,
                                                          const PatchWritten& written) {
-  const io::MappedFile file(path, /*readAhead=*/false);  // only the changed parts are read
+  // Only the changed parts are read; no shared lock, the save takes the exclusive one.
+  const io::MappedFile file(path, /*readAhead=*/false, io::FileSharing::NoLock);
   const io::ReadContext context{.file = path.string()};
   const io::LasHeader header = io::parseLasHeader(file.bytes(), context);
   if (!changes.empty() && changes.back().index >= header.pointCount) {

@@ -577,13 +577,15 @@ std::optional<RecordPatchSummary> patchLazFileInPlace(std::span<const uint8_t> f
       ranges.push_back({layout->movedStart, file.size() - layout->movedStart});
     }
   }
-  InPlaceSave save(path, file, mergedRanges(std::move(ranges)));
+  const std::unique_ptr<InPlaceSave> save =
+      InPlaceSave::begin(path, file, mergedRanges(std::move(ranges)));
+  if (!save) return std::nullopt;  // a reader has the file open
   for (const auto& [offset, bytes] : writes) {
-    save.write(offset, bytes);
+    save->write(offset, bytes);
     summary.bytesWritten += bytes.size();
     if (written) written(summary.bytesWritten);
   }
-  save.commit();
+  save->commit();
   summary.chunksReencoded = changedChunks.chunks.size();
   for (const size_t c : changedChunks.chunks) summary.recordsRewritten += chunks[c].pointCount;
   summary.chunksCopied = chunks.size() - changedChunks.chunks.size();

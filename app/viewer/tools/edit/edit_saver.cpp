@@ -24,6 +24,7 @@ bool EditSaver::start(const std::vector<std::string>& inputs, const EditSaveTarg
         outcome.changed += saved.result.changed;
         if (saved.saved) {
           ++outcome.filesSaved;
+          outcome.filesWrittenInPlace += saved.patch.inPlace ? 1 : 0;
           outcome.outputs.push_back(file.output.string());
         }
       }

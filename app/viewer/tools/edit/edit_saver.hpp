@@ -22,6 +22,7 @@ struct EditSaveOutcome {
   bool succeeded = false;
   std::string message;  ///< for the section and stderr
   uint64_t files = 0, filesSaved = 0, changed = 0;
+  uint64_t filesWrittenInPlace = 0;  ///< of filesSaved: only their changed parts written
   std::vector<std::string> outputs;
 };
 

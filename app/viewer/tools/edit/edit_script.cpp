@@ -104,9 +104,13 @@ void EditTool::addToReport(nlohmann::json& report) const {
                          {"painting", painting_},
                          {"stroke", stroke_ ? stroke_->dabs().size() : 0}};
   if (lastSave_) {
-    edit["lastSave"] = {{"succeeded", lastSave_->succeeded}, {"inPlace", lastSave_->inPlace},
-                        {"files", lastSave_->files},         {"filesSaved", lastSave_->filesSaved},
-                        {"changed", lastSave_->changed},     {"outputs", lastSave_->outputs}};
+    edit["lastSave"] = {{"succeeded", lastSave_->succeeded},
+                        {"inPlace", lastSave_->inPlace},
+                        {"files", lastSave_->files},
+                        {"filesSaved", lastSave_->filesSaved},
+                        {"changed", lastSave_->changed},
+                        {"outputs", lastSave_->outputs},
+                        {"filesWrittenInPlace", lastSave_->filesWrittenInPlace}};
   }
   report["edit"] = std::move(edit);
 }
