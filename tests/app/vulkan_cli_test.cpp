@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "json_report.hpp"
 #include "pcv/io/png_writer.hpp"
@@ -70,6 +71,35 @@ TEST_F(VulkanCli, DevicesAreListedWithWhatAutoTakes) {
   if (!gpu && !devices["cuda"].value("usable", false)) {
     EXPECT_EQ(chosen, "cpu");
   }
+}
+
+TEST_F(VulkanCli, AShaderFromTheLoadFolderIsUsedAndOneThatIsNoSpirvRefused) {
+  PCV_REQUIRE_VULKAN();
+  const auto folder = output("shaders");
+  std::filesystem::create_directories(folder);
+  const std::string render = "PCV_VULKAN_SHADER_LOAD=" + folder.string() + " " +
+                             test::pcvExecutable().string() +
+                             " render --backend vulkan --points 300000 --size 320x180 --out " +
+                             output("loaded.png").string() + " 2>&1";
+  std::string text;
+  { std::ofstream(folder / "compact_raster_plain.spv") << "not a shader"; }
+  EXPECT_NE(test::runCommand(render, &text), 0) << text;
+  // A raster that draws nothing, in place of the built-in one: the frame stays empty.
+  {
+    std::ofstream(folder / "empty.comp") << "#version 460\nlayout(local_size_x = 256) in;\n"
+                                            "void main() {}\n";
+  }
+  if (test::runCommand("glslangValidator -V --target-env vulkan1.2 -o " +
+                           (folder / "compact_raster_plain.spv").string() + " " +
+                           (folder / "empty.comp").string() + " > /dev/null 2>&1",
+                       &text) != 0) {
+    std::filesystem::remove_all(folder);
+    GTEST_SKIP() << "glslangValidator is not installed";
+  }
+  ASSERT_EQ(test::runCommand(render, &text), 0) << text;
+  EXPECT_EQ(test::countLitPixels(readPng(output("loaded.png")), kOpaqueBlack), 0u);
+  std::filesystem::remove(output("loaded.png"));
+  std::filesystem::remove_all(folder);
 }
 
 TEST_F(VulkanCli, TheCylindersAndTheirQualityPassesMatchTheCpuBackend) {

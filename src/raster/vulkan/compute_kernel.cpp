@@ -1,18 +1,50 @@
 #include "compute_kernel.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "pcv/core/error.hpp"
 #include "vulkan_context.hpp"
 
 namespace pcv::vk {
 
-ComputeKernel::ComputeKernel(VkDevice device, std::span<const uint32_t> spirv, const char* name,
+namespace {
+
+constexpr uint32_t kSpirvMagic = 0x07230203u;
+
+/// The SPIR-V of shader `name` from $PCV_VULKAN_SHADER_LOAD/NAME.spv where that file exists (a
+/// changed shader tried without building pcv again), else empty. Throws Error for a file that
+/// is no SPIR-V module.
+std::vector<uint32_t> spirvFromFolder(const std::string& name) {
+  const char* folder = std::getenv("PCV_VULKAN_SHADER_LOAD");
+  if (!folder || !*folder) return {};
+  const std::string path = std::string(folder) + "/" + name + ".spv";
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return {};
+  const std::streamoff bytes = in.tellg();
+  std::vector<uint32_t> words(size_t(bytes > 0 ? bytes : 0) / 4);
+  in.seekg(0);
+  in.read(reinterpret_cast<char*>(words.data()), std::streamsize(words.size() * 4));
+  if (!in || bytes % 4 != 0 || words.empty() || words[0] != kSpirvMagic) {
+    throw Error(path +
+                ": not a SPIR-V module (expected a whole number of 32-bit words, the "
+                "first 0x07230203)");
+  }
+  std::fprintf(stderr, "pcv: the Vulkan shader %s from %s\n", name.c_str(), path.c_str());
+  return words;
+}
+
+}  // namespace
+
+ComputeKernel::ComputeKernel(VkDevice device, std::span<const uint32_t> builtIn, const char* name,
                              bool captureStatistics)
     : device_(device), name_(name), statistics_(captureStatistics) {
   const std::string what = std::string("to load the shader ") + name;
+  const std::vector<uint32_t> loaded = spirvFromFolder(name_);
+  const std::span<const uint32_t> spirv = loaded.empty() ? builtIn : std::span(loaded);
   const VkShaderModuleCreateInfo moduleInfo{.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
                                             .codeSize = spirv.size_bytes(),
                                             .pCode = spirv.data()};

@@ -17,8 +17,10 @@ class ComputeKernel {
   /// With `captureStatistics` (the device offers VK_KHR_pipeline_executable_properties) the
   /// driver keeps the compiled pipeline's statistics for statistics(), and where the
   /// environment names a folder in PCV_VULKAN_SHADER_DUMP, the compiled code the driver shows
-  /// is written there (NAME.EXECUTABLE.N.txt), to see what a shader became on a device.
-  ComputeKernel(VkDevice device, std::span<const uint32_t> spirv, const char* name,
+  /// is written there (NAME.EXECUTABLE.N.txt), to see what a shader became on a device. Where
+  /// PCV_VULKAN_SHADER_LOAD names a folder holding NAME.spv, that SPIR-V is used instead of the
+  /// built-in one (a changed shader timed without building pcv again; said on stderr).
+  ComputeKernel(VkDevice device, std::span<const uint32_t> builtIn, const char* name,
                 bool captureStatistics = false);
   ~ComputeKernel();
   ComputeKernel(const ComputeKernel&) = delete;
