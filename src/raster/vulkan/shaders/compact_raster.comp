@@ -20,6 +20,22 @@ layout(buffer_reference, buffer_reference_align = 16, scalar) readonly buffer Qu
   uvec4 at[];
 };
 
+// Where a batch's positions lie: in one slice of the pool, or across into the next.
+struct BatchSlices {
+  bool inTwo;  // both slices' addresses known; else each point's from the frame
+  uint shift, first, mask;
+  uint64_t firstBase, lastBase;
+};
+
+// The four positions from slot i on (a multiple of four) in one 16-byte load.
+uvec4 quadAt(uint i, BatchSlices s) {
+  if (s.inTwo) {
+    const uint64_t base = (i >> s.shift) == s.first ? s.firstBase : s.lastBase;
+    return QuadArray(base + 4ul * uint64_t(i & s.mask)).at[0];
+  }
+  return uvec4(positionAt(i), positionAt(i + 1u), positionAt(i + 2u), positionAt(i + 3u));
+}
+
 // One point: the clip and filter tests as the batch needs them, the projection, the early-z read
 // of the pixel's depth and the 64-bit minimum of depth | slot.
 void drawPoint(BatchProjection projection, uint word, uint i, bool clipTested, uint filterTests,
@@ -78,30 +94,32 @@ void main() {
   // far more points than a batch): the two slices' addresses, the point's chosen by its slice.
   // Slices smaller than a batch (tests make them) take each point's slice from the frame.
   const uint shift = pc.frame.sliceShift;
-  const uint firstSlice = sFirst >> shift;
+  BatchSlices slices;
+  slices.shift = shift;
+  slices.first = sFirst >> shift;
   const uint lastSlice = (end - 1u) >> shift;
-  const uint64_t firstBase = uint64_t(pc.frame.positions[firstSlice]);
-  const uint64_t lastBase = uint64_t(pc.frame.positions[lastSlice]);
-  const uint inSliceMask = (1u << shift) - 1u;
-  const bool inTwoSlices = lastSlice - firstSlice <= 1u;
+  slices.firstBase = uint64_t(pc.frame.positions[slices.first]);
+  slices.lastBase = uint64_t(pc.frame.positions[lastSlice]);
+  slices.mask = (1u << shift) - 1u;
+  slices.inTwo = lastSlice - slices.first <= 1u;
   // Four points per invocation and iteration, from one 16-byte load (batches start at multiples
   // of four slots, slices are whole multiples of four): four independent early-z reads in
-  // flight instead of one, as the CUDA raster reads them. The last partial four one by one.
+  // flight instead of one, as the CUDA raster reads them. The next four are loaded before these
+  // are drawn, so a load is in flight while the previous points are projected (8 % faster on an
+  // H100 at 100 M points than loading each four where they are drawn). The last partial four
+  // one by one.
   const uint quadEnd = sFirst + (sCount & ~3u);
-  for (uint i = sFirst + 4u * gl_LocalInvocationIndex; i < quadEnd; i += 4u * 256u) {
-    uvec4 quad;
-    if (inTwoSlices) {
-      const uint64_t base = (i >> shift) == firstSlice ? firstBase : lastBase;
-      quad = QuadArray(base + 4ul * uint64_t(i & inSliceMask)).at[0];
-    } else {
-      quad = uvec4(positionAt(i), positionAt(i + 1u), positionAt(i + 2u), positionAt(i + 3u));
-    }
-    drawPoint(projection, quad.x, i, clipTested, filterTests, tested, width, words, depthHalves);
-    drawPoint(projection, quad.y, i + 1u, clipTested, filterTests, tested, width, words,
+  uint at = sFirst + 4u * gl_LocalInvocationIndex;
+  uvec4 next = at < quadEnd ? quadAt(at, slices) : uvec4(kInvalidQuantized);
+  for (; at < quadEnd; at += 4u * 256u) {
+    const uvec4 quad = next;
+    if (at + 4u * 256u < quadEnd) next = quadAt(at + 4u * 256u, slices);
+    drawPoint(projection, quad.x, at, clipTested, filterTests, tested, width, words, depthHalves);
+    drawPoint(projection, quad.y, at + 1u, clipTested, filterTests, tested, width, words,
               depthHalves);
-    drawPoint(projection, quad.z, i + 2u, clipTested, filterTests, tested, width, words,
+    drawPoint(projection, quad.z, at + 2u, clipTested, filterTests, tested, width, words,
               depthHalves);
-    drawPoint(projection, quad.w, i + 3u, clipTested, filterTests, tested, width, words,
+    drawPoint(projection, quad.w, at + 3u, clipTested, filterTests, tested, width, words,
               depthHalves);
   }
   for (uint i = quadEnd + gl_LocalInvocationIndex; i < end; i += 256u) {
