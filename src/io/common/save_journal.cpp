@@ -244,7 +244,8 @@ InPlaceSave::InPlaceSave(const std::filesystem::path& file, int fileFd,
   // Written whole under a temporary name, then renamed: under its own name a journal is whole.
   std::filesystem::path temporary = journal_;
   temporary += ".tmp-" + std::to_string(::getpid());
-  journalFd_ = ::open(temporary.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // Readable by the owner alone: it holds a copy of the file's bytes, whatever their mode.
+  journalFd_ = ::open(temporary.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (journalFd_ < 0) {
     ::close(fileFd_);
     failSystem("cannot create", temporary);
