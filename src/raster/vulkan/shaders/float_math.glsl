@@ -59,6 +59,22 @@ float halfStepOf(float q, bool towardsZero) {
   return uintBitsToFloat((exponent - 24u) << 23);
 }
 
+// The quotient rounded to nearest, from q within one ulp of it and the exact residual of
+// a - b * q: q, or its neighbour on the quotient's side when the residual says that is nearer
+// (an exact quotient never lies on a midpoint).
+float nearestQuotient(float q, float residual, float b) {
+  if (residual == 0.0) return q;
+  // The true quotient lies above q when residual and b have the same sign.
+  const bool above = (residual > 0.0) == (b > 0.0);
+  const bool towardsZero = above == (q < 0.0);
+  precise float limit = abs(b) * halfStepOf(q, towardsZero);
+  if (abs(residual) > limit) {
+    const uint bits = floatBitsToUint(q);
+    return uintBitsToFloat(towardsZero ? bits - 1u : bits + 1u);
+  }
+  return q;
+}
+
 // a / b rounded to nearest as IEEE division rounds it. The hardware quotient a * (1 / b) (within
 // a few ulp)
 // is refined once through the exact residual of a fused multiply-add, which puts it within one
@@ -76,16 +92,7 @@ float divideExact(float a, float b) {
   precise float refined = fusedMultiplyAdd(residual, inverse, q);
   q = refined;
   residual = fusedMultiplyAdd(-b, q, a);  // exact: q is within an ulp of a / b
-  // The true quotient lies above q when residual and b have the same sign.
-  const bool above = (residual > 0.0) == (b > 0.0);
-  if (residual == 0.0) return q;
-  const bool towardsZero = above == (q < 0.0);
-  precise float limit = abs(b) * halfStepOf(q, towardsZero);
-  if (abs(residual) > limit) {
-    const uint bits = floatBitsToUint(q);
-    q = uintBitsToFloat(towardsZero ? bits - 1u : bits + 1u);
-  }
-  return q;
+  return nearestQuotient(q, residual, b);
 }
 
 // 1 / w for view distances (kMinViewDistance <= w <= kMaxViewDistance), as the CPU divides:
@@ -98,16 +105,7 @@ float reciprocalInViewRange(float w) {
   precise float error = fusedMultiplyAdd(w, estimate, -1.0);
   precise float r = fusedMultiplyAdd(estimate, -error, estimate);
   precise float residual = fusedMultiplyAdd(-w, r, 1.0);  // exact: r is within an ulp of 1 / w
-  if (residual == 0.0) return r;
-  // The true reciprocal lies above r when the residual and w have the same sign.
-  const bool above = (residual > 0.0) == (w > 0.0);
-  const bool towardsZero = above == (r < 0.0);
-  precise float limit = abs(w) * halfStepOf(r, towardsZero);
-  if (abs(residual) > limit) {
-    const uint bits = floatBitsToUint(r);
-    r = uintBitsToFloat(towardsZero ? bits - 1u : bits + 1u);
-  }
-  return r;
+  return nearestQuotient(r, residual, w);
 }
 
 // log2(x) for finite x > 0 (x <= 0 gives -126), as fastLog2 in pcv/core/log_exp.hpp.
