@@ -25,32 +25,12 @@ namespace pcv {
 namespace {
 
 namespace fs = std::filesystem;
+using test::expectHierarchyNamesTheChunks;
 using test::fileRecords;
 using test::readBytes;
 
 uint32_t classOf(const uint8_t* r, int format) {
   return format >= 6 ? r[16] : r[15] & 0x1F;
-}
-
-/// Every node of a COPC file's hierarchy names a chunk of its chunk table, with its size and
-/// point count, and every chunk is named once.
-void expectHierarchyNamesTheChunks(const fs::path& path) {
-  const io::MappedFile file(path);
-  const io::ReadContext context{.file = path.string()};
-  const io::LasHeader header = io::parseLasHeader(file.bytes(), context);
-  const io::LazPointRecords records(file.bytes(), header, context);
-  std::map<uint64_t, const laz::ChunkLocation*> chunkAt;
-  for (const laz::ChunkLocation& chunk : records.layout().chunks) chunkAt[chunk.offset] = &chunk;
-  size_t named = 0;
-  for (const CopcNode& node : readCopcHierarchy(path).nodes) {
-    if (node.pointCount == 0) continue;
-    const auto chunk = chunkAt.find(node.chunkOffset);
-    ASSERT_NE(chunk, chunkAt.end()) << "a node points at no chunk";
-    EXPECT_EQ(node.chunkBytes, chunk->second->byteCount);
-    EXPECT_EQ(node.pointCount, chunk->second->pointCount);
-    ++named;
-  }
-  EXPECT_EQ(named, chunkAt.size());
 }
 
 class EditCli : public ::testing::Test {

@@ -18,6 +18,7 @@
 #include "las/las_header.hpp"
 #include "laz/laz_records.hpp"
 #include "common/mapped_file.hpp"
+#include "pcv/io/copc_hierarchy.hpp"
 #include "pcv/io/point_records.hpp"
 #include "test_support.hpp"
 
@@ -130,6 +131,33 @@ inline std::vector<uint8_t> fileRecords(const std::filesystem::path& path,
     all.insert(all.end(), batch, batch + count * stream->format().recordLength);
   }
   return all;
+}
+
+/// Where each chunk of a LAZ or COPC file lies, by its chunk table.
+inline std::vector<laz::ChunkLocation> lazChunks(const std::filesystem::path& path) {
+  const io::MappedFile file(path);
+  const io::ReadContext context{.file = path.string()};
+  const io::LasHeader header = io::parseLasHeader(file.bytes(), context);
+  const io::LazPointRecords records(file.bytes(), header, context);
+  return records.layout().chunks;
+}
+
+/// Every node of a COPC file's hierarchy names a chunk of its chunk table, with its size and
+/// point count, and every chunk is named once.
+inline void expectHierarchyNamesTheChunks(const std::filesystem::path& path) {
+  const std::vector<laz::ChunkLocation> chunks = lazChunks(path);
+  std::map<uint64_t, const laz::ChunkLocation*> chunkAt;
+  for (const laz::ChunkLocation& chunk : chunks) chunkAt[chunk.offset] = &chunk;
+  size_t named = 0;
+  for (const CopcNode& node : readCopcHierarchy(path).nodes) {
+    if (node.pointCount == 0) continue;
+    const auto chunk = chunkAt.find(node.chunkOffset);
+    ASSERT_NE(chunk, chunkAt.end()) << "a node points at no chunk";
+    EXPECT_EQ(node.chunkBytes, chunk->second->byteCount);
+    EXPECT_EQ(node.pointCount, chunk->second->pointCount);
+    ++named;
+  }
+  EXPECT_EQ(named, chunkAt.size());
 }
 
 }  // namespace pcv::test

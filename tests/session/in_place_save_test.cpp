@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <map>
 
 #include "common/mapped_file.hpp"
 #include "common/save_journal.hpp"
@@ -37,15 +36,6 @@ constexpr uint64_t kPoints = 24000;
 constexpr uint32_t kChunkPoints = 3000;
 
 enum class Kind { Las, Laz, Copc };
-
-/// Where each chunk of a LAZ file lies, by its chunk table.
-std::vector<laz::ChunkLocation> chunksOf(const fs::path& path) {
-  const io::MappedFile file(path);
-  const io::ReadContext context{.file = path.string()};
-  const io::LasHeader header = io::parseLasHeader(file.bytes(), context);
-  const io::LazPointRecords records(file.bytes(), header, context);
-  return records.layout().chunks;
-}
 
 /// The first chunk with at least half a node's points (a COPC root may hold few).
 size_t fullChunkOf(const std::vector<laz::ChunkLocation>& chunks) {
@@ -125,7 +115,7 @@ TEST_F(InPlaceSave, AShorterLazChunkIsPaddedWhereItWas) {
   for (const Kind kind : {Kind::Laz, Kind::Copc}) {
     SCOPED_TRACE(kind == Kind::Laz ? "LAZ" : "COPC");
     const fs::path input = make(kind);
-    const std::vector<laz::ChunkLocation> was = chunksOf(input);
+    const std::vector<laz::ChunkLocation> was = test::lazChunks(input);
     ASSERT_GE(was.size(), 4u);
     // One class for a whole chunk: its class layer goes from some bytes to none.
     const std::vector<RecordChange> changes =
@@ -145,7 +135,7 @@ TEST_F(InPlaceSave, AShorterLazChunkIsPaddedWhereItWas) {
         ASSERT_TRUE(at >= was[1].offset && at < was[1].offset + was[1].byteCount) << at;
       }
     }
-    const std::vector<laz::ChunkLocation> is = chunksOf(input);
+    const std::vector<laz::ChunkLocation> is = test::lazChunks(input);
     ASSERT_EQ(is.size(), was.size());
     for (size_t c = 0; c < is.size(); ++c) {
       EXPECT_EQ(is[c].offset, was[c].offset);
@@ -157,7 +147,7 @@ TEST_F(InPlaceSave, AShorterLazChunkIsPaddedWhereItWas) {
 
 TEST_F(InPlaceSave, ALongerCopcChunkTakesThePlaceOfTheNextWhichMovesToTheEnd) {
   const fs::path input = make(Kind::Copc);
-  const std::vector<laz::ChunkLocation> was = chunksOf(input);
+  const std::vector<laz::ChunkLocation> was = test::lazChunks(input);
   ASSERT_GE(was.size(), 4u);
   // A chunk of many points grows: a class of its own for every other point, where they held 0-9.
   const size_t c = fullChunkOf(was);
@@ -176,23 +166,13 @@ TEST_F(InPlaceSave, ALongerCopcChunkTakesThePlaceOfTheNextWhichMovesToTheEnd) {
   EXPECT_GT(readBytes(input).size(), original_.size());
   // Chunk c grew over the chunk after it; each hierarchy node names a chunk of the new table,
   // with its size and points, once.
-  const std::vector<laz::ChunkLocation> is = chunksOf(input);
+  const std::vector<laz::ChunkLocation> is = test::lazChunks(input);
   ASSERT_EQ(is.size(), was.size());
   EXPECT_EQ(is[c].offset, was[c].offset);
   EXPECT_GT(is[c].byteCount, was[c].byteCount);
-  std::map<uint64_t, const laz::ChunkLocation*> chunkAt;
-  for (const laz::ChunkLocation& chunk : is) chunkAt[chunk.offset] = &chunk;
-  uint64_t points = 0, named = 0;
-  for (const CopcNode& node : readCopcHierarchy(input).nodes) {
-    if (node.pointCount == 0) continue;
-    const auto chunk = chunkAt.find(node.chunkOffset);
-    ASSERT_NE(chunk, chunkAt.end()) << "a node points at no chunk";
-    EXPECT_EQ(node.chunkBytes, chunk->second->byteCount);
-    EXPECT_EQ(node.pointCount, chunk->second->pointCount);
-    points += node.pointCount;
-    ++named;
-  }
-  EXPECT_EQ(named, is.size());
+  test::expectHierarchyNamesTheChunks(input);
+  uint64_t points = 0;
+  for (const laz::ChunkLocation& chunk : is) points += chunk.pointCount;
   EXPECT_EQ(points, kPoints);
   EXPECT_FALSE(fs::exists(io::saveJournalPath(input)));
 }
@@ -200,7 +180,7 @@ TEST_F(InPlaceSave, ALongerCopcChunkTakesThePlaceOfTheNextWhichMovesToTheEnd) {
 TEST_F(InPlaceSave, ALongerLazChunkIsLeftToACopy) {
   // A LAZ file's point order is its own: no chunk moves, and the file stays as it was.
   const fs::path input = make(Kind::Laz);
-  const std::vector<laz::ChunkLocation> was = chunksOf(input);
+  const std::vector<laz::ChunkLocation> was = test::lazChunks(input);
   const std::vector<RecordChange> changes =
       changesOver(was[0].firstPoint, was[0].pointCount, 0, true);
   EXPECT_FALSE(patchRecordFileInPlace(input, changes));
@@ -211,7 +191,7 @@ TEST_F(InPlaceSave, ALongerLazChunkIsLeftToACopy) {
 TEST_F(InPlaceSave, AFileAReaderHasOpenIsLeftToACopy) {
   // A stream of the file would read chunks moved under it: no save starts while it is mapped.
   const fs::path input = make(Kind::Copc);
-  const std::vector<laz::ChunkLocation> was = chunksOf(input);
+  const std::vector<laz::ChunkLocation> was = test::lazChunks(input);
   const std::vector<RecordChange> changes =
       changesOver(was[1].firstPoint, was[1].pointCount, 3, false);
   {
@@ -239,7 +219,7 @@ TEST_F(InPlaceSave, LasRecordsAreWrittenWhereTheyAreUnlessMostChange) {
 TEST_F(InPlaceSave, ASaveThatFailsPutsTheFileBack) {
   // A save that moves chunks (and so appends to the file) given up after its first write.
   const fs::path input = make(Kind::Copc);
-  const std::vector<laz::ChunkLocation> was = chunksOf(input);
+  const std::vector<laz::ChunkLocation> was = test::lazChunks(input);
   const size_t c = fullChunkOf(was);
   const std::vector<RecordChange> changes =
       changesOver(was[c].firstPoint, was[c].pointCount, 0, true);

@@ -44,11 +44,8 @@ struct Chunks {
 };
 Chunks fileChunks(const fs::path& path) {
   const io::MappedFile file(path);
-  const io::ReadContext context{.file = path.string()};
-  const io::LasHeader header = io::parseLasHeader(file.bytes(), context);
-  const io::LazPointRecords records(file.bytes(), header, context);
   Chunks chunks;
-  for (const laz::ChunkLocation& c : records.layout().chunks) {
+  for (const laz::ChunkLocation& c : test::lazChunks(path)) {
     chunks.bytes.emplace_back(file.data() + c.offset, file.data() + c.offset + c.byteCount);
     chunks.offsets.push_back(c.offset);
     chunks.firstPoints.push_back(c.firstPoint);

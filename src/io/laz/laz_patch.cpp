@@ -311,7 +311,6 @@ struct InPlaceLayout {
   std::vector<uint8_t> movedAt;          ///< per chunk: 1 where it moves to the end
   std::vector<size_t> fileOrder;         ///< the chunks in the order they lie in the file
   uint64_t movedStart = 0;  ///< where the moved chunks, the new chunk table and the EVLRs go
-  size_t movedCount = 0;
   bool relocates = false;  ///< a chunk grew: chunks moved, the table and EVLRs rewritten
 };
 
@@ -369,7 +368,6 @@ std::optional<InPlaceLayout> planInPlace(const std::vector<laz::ChunkLocation>& 
     at += layout.bytes[c];
     layout.fileOrder.push_back(c);
   }
-  layout.movedCount = moved.size();
   return layout;
 }
 
@@ -538,7 +536,7 @@ std::optional<RecordPatchSummary> patchLazFileInPlace(std::span<const uint8_t> f
     ranges.push_back(
         {chunks[c].offset, std::min<uint64_t>(layout->bytes[c], file.size() - chunks[c].offset)});
   }
-  std::vector<uint8_t> moved;  // [layout->tableOffset ... ) : moved chunks, table, EVLRs
+  std::vector<uint8_t> moved;  // [layout->movedStart, ...): moved chunks, table, EVLRs
   std::vector<uint8_t> head;   // [0, chunksStart): header and VLRs with offsets moved
   if (layout->relocates) {
     const uint64_t chunksStart = header.pointsOffset + 8;
@@ -589,7 +587,7 @@ std::optional<RecordPatchSummary> patchLazFileInPlace(std::span<const uint8_t> f
   summary.chunksReencoded = changedChunks.chunks.size();
   for (const size_t c : changedChunks.chunks) summary.recordsRewritten += chunks[c].pointCount;
   summary.chunksCopied = chunks.size() - changedChunks.chunks.size();
-  summary.chunksMoved = layout->movedCount;
+  summary.chunksMoved = uint64_t(std::count(layout->movedAt.begin(), layout->movedAt.end(), 1));
   return summary;
 }
 
