@@ -128,20 +128,6 @@ RegionTest editsRegion(std::span<const PointEdit> edits) {
 
 namespace {
 
-/// The classes a Classify edit found: for the records its selection held, sorted by index.
-struct FoundClasses {
-  std::vector<uint64_t> indices;
-  std::vector<uint8_t> classes;
-
-  /// The class found for record `index`; empty for a record the selection did not hold when
-  /// the classes were found (the file changed between the passes).
-  std::optional<uint8_t> of(uint64_t index) const {
-    const auto at = std::lower_bound(indices.begin(), indices.end(), index);
-    if (at == indices.end() || *at != index) return std::nullopt;
-    return classes[size_t(at - indices.begin())];
-  }
-};
-
 /// One pass over a file's records with the first `editCount` edits applied to a copy of each, in
 /// order. The visitor hears each batch begin (beginBatch(count)), every record of it on several
 /// threads at once (record(position in the batch, index in the file, edited, original, format)),
@@ -149,7 +135,7 @@ struct FoundClasses {
 class EditPass {
  public:
   EditPass(const std::filesystem::path& path, std::span<const PointEdit> edits,
-           const std::vector<FoundClasses>& found, const std::atomic<bool>* cancel)
+           std::span<const FoundClasses* const> found, const std::atomic<bool>* cancel)
       : path_(path), edits_(edits), found_(found), cancel_(cancel) {
     for (const PointEdit& edit : edits) {
       selects_.push_back(edit.selection.active() ? selectionPredicate(edit.selection)
@@ -219,7 +205,7 @@ class EditPass {
                 if (selects_[e] && !selects_[e](decodeRecordPoint(record.data(), f))) continue;
                 ++mine[e];
                 if (edits_[e].action == EditAction::Classify) {
-                  const std::optional<uint8_t> found = found_[e].of(indices[i]);
+                  const std::optional<uint8_t> found = found_[e]->of(indices[i]);
                   if (!found) {
                     throw Error(path_.string() +
                                 ": the file changed while its edits were evaluated");
@@ -247,7 +233,7 @@ class EditPass {
  private:
   std::filesystem::path path_;
   std::span<const PointEdit> edits_;
-  const std::vector<FoundClasses>& found_;
+  std::span<const FoundClasses* const> found_;  ///< by edit: a Classify edit's
   const std::atomic<bool>* cancel_;
   std::vector<RecordPredicate> selects_;
   std::vector<RecordChange> actions_;
@@ -318,32 +304,98 @@ class ChangedRecords {
 
 }  // namespace
 
-FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const PointEdit> edits,
-                             const std::atomic<bool>* cancel) {
-  std::vector<FoundClasses> found(edits.size());
-  const EditPass pass(path, edits, found, cancel);
+namespace {
+
+/// Classifies the points edits[k] selects with the edits before it applied (`pass` runs them).
+FoundClasses findClasses(const EditPass& pass, std::span<const PointEdit> edits, size_t k) {
   LasWriteFormat format;
   RecordRuns runs;
   std::vector<uint64_t> selected;
+  SelectedPositions gathered(edits[k]);
+  pass.run(k, gathered, format, runs, selected);
+  std::sort(gathered.points.begin(), gathered.points.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  FoundClasses found;
+  std::vector<glm::dvec3> positions;
+  positions.reserve(gathered.points.size());
+  found.indices.reserve(gathered.points.size());
+  for (const auto& [index, world] : gathered.points) {
+    found.indices.push_back(index);
+    positions.push_back(world);
+  }
+  // No point selected in this file: nothing to classify (and no error).
+  if (!positions.empty()) {
+    found.classes = choosePointClassifier("auto")->classify(positions, edits[k].classify);
+  }
+  return found;
+}
+
+std::string fileKey(const std::string& file) {
+  return std::filesystem::absolute(file).lexically_normal().string();
+}
+
+}  // namespace
+
+std::optional<uint8_t> FoundClasses::of(uint64_t index) const {
+  const auto at = std::lower_bound(indices.begin(), indices.end(), index);
+  if (at == indices.end() || *at != index) return std::nullopt;
+  return classes[size_t(at - indices.begin())];
+}
+
+void FoundFileClasses::add(const std::string& file, FoundClasses found) {
+  byFile_[fileKey(file)] = std::move(found);
+}
+
+const FoundClasses* FoundFileClasses::of(const std::string& file) const {
+  const auto at = byFile_.find(fileKey(file));
+  return at == byFile_.end() ? nullptr : &at->second;
+}
+
+uint64_t FoundFileClasses::bytes() const {
+  uint64_t total = 0;
+  for (const auto& [file, found] : byFile_) total += found.bytes();
+  return total;
+}
+
+FoundClasses findEditClasses(const std::filesystem::path& path, std::span<const PointEdit> edits,
+                             size_t k, const std::atomic<bool>* cancel) {
+  if (k >= edits.size() || edits[k].action != EditAction::Classify) {
+    throw Error("findEditClasses: edit " + std::to_string(k) + " is not a Classify edit");
+  }
+  // The edits before k meet no Classify edit without its classes: those are found first.
+  std::vector<FoundClasses> earlier(k);
+  std::vector<const FoundClasses*> found(k + 1, nullptr);
+  const EditPass pass(path, edits.first(k + 1), found, cancel);
+  for (size_t e = 0; e < k; ++e) {
+    if (edits[e].action != EditAction::Classify) continue;
+    const FoundClasses* ahead = edits[e].found ? edits[e].found->of(path.string()) : nullptr;
+    if (!ahead) {
+      earlier[e] = findClasses(pass, edits, e);
+      ahead = &earlier[e];
+    }
+    found[e] = ahead;
+  }
+  return findClasses(pass, edits, k);
+}
+
+FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const PointEdit> edits,
+                             const std::atomic<bool>* cancel) {
   // A Classify edit classifies the points its selection holds as the edits before it left
-  // them: a pass of those edits gathers their positions first.
+  // them: a pass of those edits gathers their positions first, unless they were found ahead.
+  std::vector<FoundClasses> owned(edits.size());
+  std::vector<const FoundClasses*> found(edits.size(), nullptr);
+  const EditPass pass(path, edits, found, cancel);
   for (size_t k = 0; k < edits.size(); ++k) {
     if (edits[k].action != EditAction::Classify) continue;
-    SelectedPositions gathered(edits[k]);
-    pass.run(k, gathered, format, runs, selected);
-    std::sort(gathered.points.begin(), gathered.points.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<glm::dvec3> positions;
-    positions.reserve(gathered.points.size());
-    for (const auto& [index, world] : gathered.points) {
-      found[k].indices.push_back(index);
-      positions.push_back(world);
-    }
-    // No point selected in this file: nothing to classify (and no error).
-    if (!positions.empty()) {
-      found[k].classes = choosePointClassifier("auto")->classify(positions, edits[k].classify);
+    found[k] = edits[k].found ? edits[k].found->of(path.string()) : nullptr;
+    if (!found[k]) {
+      owned[k] = findClasses(pass, edits, k);
+      found[k] = &owned[k];
     }
   }
+  LasWriteFormat format;
+  RecordRuns runs;
+  std::vector<uint64_t> selected;
   ChangedRecords changed;
   FileEditResult result;
   result.pointsRead = pass.run(edits.size(), changed, format, runs, selected);

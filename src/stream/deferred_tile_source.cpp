@@ -199,6 +199,15 @@ PointCloud DeferredTileSource::standIn() const {
   return cloud;
 }
 
+std::optional<NodeRecords> DeferredTileSource::recordsOf(size_t node) const {
+  if (state_.load(std::memory_order_acquire) != ReadState::Read) return std::nullopt;
+  const std::lock_guard lock(mutex_);
+  if (!tile_ || node >= tileNode_.size()) return std::nullopt;  // skipped, failed
+  const size_t tileNode = tileNode_[node];
+  if (tileNode >= tile_->forest().nodes.size()) return std::nullopt;
+  return tile_->recordsOf(tileNode);
+}
+
 PointCloud DeferredTileSource::decodeNode(size_t node) const {
   if (node == 0 && state_.load(std::memory_order_acquire) != ReadState::Read) {
     readAhead();

@@ -131,6 +131,11 @@ bool ForestNodeSource::readsOnDemand(size_t node) const {
   return members_[member]->readsOnDemand(local);
 }
 
+std::optional<NodeRecords> ForestNodeSource::recordsOf(size_t node) const {
+  const auto [member, local] = memberNode(node);
+  return members_[member]->recordsOf(local);
+}
+
 std::vector<TreeGrowth> ForestNodeSource::growthSince(size_t known) const {
   const std::lock_guard lock(growthMutex_);
   if (deferred_) {

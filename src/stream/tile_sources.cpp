@@ -111,6 +111,16 @@ PointCloud CopcTileSource::decodeNode(size_t node) const {
   return pointsMovedTo(files_->get(path_)->decodeNode(node), origin_);
 }
 
+std::optional<NodeRecords> CopcTileSource::recordsOf(size_t node) const {
+  if (isRemoteLocation(path_) || node >= forest_.nodes.size() ||
+      (rootHidden_ && node == rootNode())) {
+    return std::nullopt;
+  }
+  const std::optional<uint64_t> first = files_->get(path_)->firstRecordOf(node);
+  if (!first) return std::nullopt;
+  return NodeRecords{.file = path_, .first = *first, .count = forest_.nodes[node].pointCount};
+}
+
 void CopcTileSource::prefetchNodes(const std::vector<size_t>& nodes) const noexcept {
   // Local tiles have nothing to fetch: they are not opened for a hint.
   if (!isRemoteLocation(path_)) return;
@@ -150,6 +160,12 @@ WholeTileSource::WholeTileSource(const Tile& tile, ReadOptions options,
   origin_ = tile.bounds.empty() ? tile.origin : glm::round(tile.bounds.center());
   hasColor_ = tile.hasColor && options_.colors;
   attributes_ = attributesRead(tile, options_);
+}
+
+std::optional<NodeRecords> WholeTileSource::recordsOf(size_t node) const {
+  if (node != 0 || !shownElsewhere_.empty() || isRemoteLocation(path_)) return std::nullopt;
+  // A decode that dropped records (non-finite positions) has another count, and does not map.
+  return NodeRecords{.file = path_, .first = 0, .count = declaredPoints_};
 }
 
 PointCloud WholeTileSource::decodeNode(size_t node) const {

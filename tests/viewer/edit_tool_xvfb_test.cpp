@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json_report.hpp"
+#include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_records.hpp"
 #include "pcv/io/record_selection.hpp"
 #include "pcv/io/png_writer.hpp"
@@ -45,6 +46,21 @@ RecordCounts countRecords(const std::string& path) {
   return counts;
 }
 
+/// Every record's class, in file order.
+std::vector<int> recordClasses(const std::string& path) {
+  const std::unique_ptr<PointRecordStream> stream = openLasRecords(path);
+  std::vector<int> classes;
+  const uint8_t* batch = nullptr;
+  for (uint64_t n; (n = stream->next(4096, batch)) > 0;) {
+    for (uint64_t i = 0; i < n; ++i) {
+      classes.push_back(
+          decodeRecordPoint(batch + i * stream->format().recordLength, stream->format())
+              .classification);
+    }
+  }
+  return classes;
+}
+
 class EditToolXvfb : public test::ViewerXvfb {
  protected:
   /// 64 x 64 points of class 2 in the plane x = 0 seen face on from x = -3.
@@ -63,6 +79,36 @@ class EditToolXvfb : public test::ViewerXvfb {
     }
     test::writeBytes(path(name), test::makeLas(points, {.pointFormat = 3, .scale = 0.0001}));
     return path(name);
+  }
+  /// The terrain of the classification tests, 2 points per square metre, of class 5 before, as
+  /// LAS; returns its points.
+  uint64_t writeTerrain(const std::string& name) {
+    const test::SyntheticTerrain terrain =
+        test::makeSyntheticTerrain(21, {300000.0, 4000000.0, 120.0}, 120.0);
+    std::vector<test::SyntheticPoint> points;
+    for (const glm::dvec3& p : terrain.points) {
+      points.push_back({.x = p.x, .y = p.y, .z = p.z, .classification = 5});
+    }
+    test::writeBytes(
+        path(name),
+        test::makeLas(points, {.pointFormat = 3, .scale = 0.001, .offset = {300000, 4000000, 0}}));
+    return points.size();
+  }
+  /// The edit log the script wrote (classify.json) holds one Classify edit, and `copy` holds the
+  /// classes it gives `original`'s `points` records, record for record.
+  void expectTheCopyHoldsTheLoggedClasses(const std::string& original, const std::string& copy,
+                                          uint64_t points) {
+    const std::vector<PointEdit> edits = readEditLog(path("classify.json"));
+    ASSERT_EQ(edits.size(), 1u);
+    EXPECT_EQ(edits[0].action, EditAction::Classify);
+    const FileEditResult replayed = evaluateEdits(original, edits);
+    EXPECT_GT(replayed.changed, points / 3);
+    std::vector<int> expected = recordClasses(original);
+    ASSERT_EQ(expected.size(), points);
+    for (const RecordChange& change : replayed.changes.all()) {
+      expected.at(change.index) = change.classification;
+    }
+    EXPECT_EQ(recordClasses(copy), expected);
   }
   uint64_t lit(const std::string& png) {
     return test::countLitPixels(readPng(path(png)), kOpaqueBlack);
@@ -162,16 +208,7 @@ TEST_F(EditToolXvfb, DeletedPointsHideAtOnceSaveInPlaceAndStayHidden) {
 }
 
 TEST_F(EditToolXvfb, ClassifyingWhatIsShownSavesWhatTheLogReplays) {
-  // The terrain of the classification tests, 2 points per square metre, of class 5 before.
-  const test::SyntheticTerrain terrain =
-      test::makeSyntheticTerrain(21, {300000.0, 4000000.0, 120.0}, 120.0);
-  std::vector<test::SyntheticPoint> points;
-  for (const glm::dvec3& p : terrain.points) {
-    points.push_back({.x = p.x, .y = p.y, .z = p.z, .classification = 5});
-  }
-  test::writeBytes(
-      path("terrain.las"),
-      test::makeLas(points, {.pointFormat = 3, .scale = 0.001, .offset = {300000, 4000000, 0}}));
+  const uint64_t points = writeTerrain("terrain.las");
   std::string output;
   const json report = runWithReport(
       "0.02 wait_load\n0.1 edit_select shown\n0.12 edit_classify both\n0.14 filter_classes 2\n"
@@ -182,24 +219,27 @@ TEST_F(EditToolXvfb, ClassifyingWhatIsShownSavesWhatTheLogReplays) {
   ASSERT_TRUE(report.contains("edit")) << output;
   EXPECT_EQ(report["edit"]["applied"], 1) << report.dump();
   EXPECT_GT(lit("ground.png"), 1000u) << output;  // the ground shows at once
-  const std::vector<PointEdit> edits = readEditLog(path("classify.json"));
-  ASSERT_EQ(edits.size(), 1u);
-  EXPECT_EQ(edits[0].action, EditAction::Classify);
-  // The copy holds the classes the log gives the original.
-  const FileEditResult replayed = evaluateEdits(path("terrain.las"), edits);
-  const FileEditResult again = evaluateEdits(path("classified.las"), {});
-  EXPECT_GT(replayed.changed, points.size() / 3);
-  const std::unique_ptr<PointRecordStream> stream = openLasRecords(path("classified.las"));
-  uint64_t changed = 0;
-  const uint8_t* batch = nullptr;
-  for (uint64_t n; (n = stream->next(4096, batch)) > 0;) {
-    for (uint64_t i = 0; i < n; ++i) {
-      changed += decodeRecordPoint(batch + i * stream->format().recordLength, stream->format())
-                     .classification != 5;
-    }
-  }
-  EXPECT_EQ(changed, replayed.changed);
-  EXPECT_EQ(again.points, points.size());
+  expectTheCopyHoldsTheLoggedClasses(path("terrain.las"), path("classified.las"), points);
+}
+
+TEST_F(EditToolXvfb, ClassifyingAStreamedFileShowsTheClassesAndSavesThem) {
+  // The same terrain as a COPC file, which the viewer streams: its classes are found in the
+  // file on a thread (the script waits), shown on the nodes, and saved.
+  const uint64_t points = writeTerrain("terrain.las");
+  const std::string las = path("terrain.las"), copc = path("terrain.copc.laz");
+  writeCopcFile([las] { return openLasRecords(las); }, copc, {.maxPointsPerNode = 2000});
+  std::string output;
+  const json report = runWithReport(
+      "0.02 wait_load\n0.1 edit_select shown\n0.12 edit_classify both\n0.13 wait_load\n"
+      "0.14 filter_classes 2\n0.15 wait_load\n0.16 screenshot " +
+          path("ground.png") + "\n0.18 edit_log " + path("classify.json") + "\n0.2 edit_save_as " +
+          path("classified.copc.laz") + "\n0.3 quit\n",
+      &output, copc + " --color classification");
+  ASSERT_TRUE(report.contains("edit")) << output;
+  EXPECT_EQ(report["edit"]["applied"], 1) << report.dump() << output;
+  EXPECT_TRUE(report["errors"].empty()) << report.dump();
+  EXPECT_GT(lit("ground.png"), 1000u) << output;  // the streamed nodes show the ground
+  expectTheCopyHoldsTheLoggedClasses(copc, path("classified.copc.laz"), points);
 }
 
 TEST_F(EditToolXvfb, PointsBelowAProfileLineGetTheirClass) {

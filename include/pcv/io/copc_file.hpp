@@ -63,6 +63,9 @@ class CopcFile {
   /// the attributes. Safe to call from several threads. Throws InputError naming the file, the
   /// node and the byte when its chunk is broken.
   PointCloud decodeNode(size_t node) const;
+  /// The index in the file of the first record of hierarchy().nodes[node]'s chunk: the node's
+  /// decoded point i is record firstRecordOf(node) + i. Empty for a node without a chunk.
+  std::optional<uint64_t> firstRecordOf(size_t node) const;
 
   /// Hint: these nodes are decoded soon. A remote file fetches their chunks together (merged
   /// where adjacent, several requests in flight); a local one does nothing. Throws as decodeNode.

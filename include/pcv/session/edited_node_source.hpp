@@ -15,8 +15,10 @@ namespace pcv {
 class EditedNodeSource final : public NodeSource {
  public:
   /// `edits` must be valid (validateEdit). The inner source must decode the attributes
-  /// attributesForEdits(edits) names where its files hold them. Classify edits are left out:
-  /// a node alone has not the points around it that classifying needs.
+  /// attributesForEdits(edits) names where its files hold them. A node alone has not the
+  /// points around it that classifying needs: a Classify edit shows the classes it found ahead
+  /// (PointEdit::found) on the nodes whose points are records of those files
+  /// (NodeSource::recordsOf), and one without them is left out.
   EditedNodeSource(std::shared_ptr<const NodeSource> inner, std::vector<PointEdit> edits);
 
   const NodeForest& forest() const override { return inner_->forest(); }
@@ -32,6 +34,9 @@ class EditedNodeSource final : public NodeSource {
   /// The inner source's tiles read on demand and the trees they grow (a dataset opened from
   /// its index), as they are: edits apply to their nodes once decoded.
   bool readsOnDemand(size_t node) const override { return inner_->readsOnDemand(node); }
+  std::optional<NodeRecords> recordsOf(size_t node) const override {
+    return inner_->recordsOf(node);
+  }
   std::vector<TreeGrowth> growthSince(size_t known) const override {
     return inner_->growthSince(known);
   }
@@ -40,6 +45,7 @@ class EditedNodeSource final : public NodeSource {
   std::shared_ptr<const NodeSource> inner_;
   std::vector<PointEdit> edits_;
   std::vector<std::string> attributes_;  ///< the inner's, and the edits' class and flag
+  bool showsFoundClasses_ = false;       ///< some edit is Classify (with its classes found)
 };
 
 }  // namespace pcv

@@ -7,6 +7,9 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -29,11 +32,41 @@ enum class EditAction : uint8_t {
 /// "set-class", "delete", "restore", "classify" (edit_log.cpp: the log's words).
 const char* editActionName(EditAction action);
 
+/// The classes a Classify edit found in one file: the records its selection held, by ascending
+/// index, and the class found for each.
+struct FoundClasses {
+  std::vector<uint64_t> indices;
+  std::vector<uint8_t> classes;
+
+  /// The class found for record `index`; empty for a record the selection did not hold.
+  std::optional<uint8_t> of(uint64_t index) const;
+  /// Host memory held.
+  uint64_t bytes() const { return indices.size() * (sizeof(uint64_t) + sizeof(uint8_t)); }
+};
+
+/// A Classify edit's classes found ahead, file by file: a streamed scene's nodes show them as
+/// they decode (a node alone has not the points around it that classifying needs), and a save
+/// writes them rather than finding them again.
+class FoundFileClasses {
+ public:
+  void add(const std::string& file, FoundClasses found);
+  /// The classes found in `file` (a path as the scene, a source or a save names it), or null.
+  const FoundClasses* of(const std::string& file) const;
+  uint64_t bytes() const;
+
+ private:
+  std::map<std::string, FoundClasses> byFile_;  ///< keyed by the absolute, normal path
+};
+
 struct PointEdit {
   PointSelection selection;  ///< the points it changes (an inactive one: every point)
   EditAction action = EditAction::SetClass;
   uint32_t classification = 0;  ///< SetClass only: 0-255 (point formats 0-5 hold 0-31)
   ClassifySettings classify;    ///< Classify only: the filters run, lengths in map units
+  /// Classify only: the classes found ahead with the edits before this one applied
+  /// (findEditClasses), or null: found when the edit is evaluated. Not logged: a replay finds
+  /// them.
+  std::shared_ptr<const FoundFileClasses> found;
 };
 
 /// Throws InputError naming the value when an edit cannot be applied to any file: a class
@@ -79,6 +112,11 @@ struct FileEditResult {
 /// ConversionCancelled.
 FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const PointEdit> edits,
                              const std::atomic<bool>* cancel = nullptr);
+
+/// The classes edits[k] (a Classify edit) finds in the file `path`, with the edits before it
+/// applied: what evaluateEdits finds for it. Throws as evaluateEdits.
+FoundClasses findEditClasses(const std::filesystem::path& path, std::span<const PointEdit> edits,
+                             size_t k, const std::atomic<bool>* cancel = nullptr);
 
 /// Throws InputError naming the file when one of `edits` sets a class `pointFormat` cannot hold.
 void checkEditsFit(const std::string& file, int pointFormat, std::span<const PointEdit> edits);

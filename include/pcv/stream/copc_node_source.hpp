@@ -25,6 +25,8 @@ class CopcNodeSource final : public NodeSource {
   }
   PointCloud decodeNode(size_t node) const override { return file_->decodeNode(node); }
   void prefetchNodes(const std::vector<size_t>& nodes) const noexcept override;
+  /// The node's chunk's records (none for a URL: its records are not the local disk's).
+  std::optional<NodeRecords> recordsOf(size_t node) const override;
 
   const CopcFile& file() const { return *file_; }
 

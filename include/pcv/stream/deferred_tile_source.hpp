@@ -68,6 +68,8 @@ class DeferredTileSource final : public NodeSource,
   /// hierarchy, while the loader decodes other tiles); a read one fetches its nodes' chunks.
   void prefetchNodes(const std::vector<size_t>& nodes) const noexcept override;
   std::vector<TreeGrowth> growthSince(size_t known) const override;
+  /// The tile's answer once it is read; none before.
+  std::optional<NodeRecords> recordsOf(size_t node) const override;
   /// The root, until the tile is read.
   bool readsOnDemand(size_t node) const override { return node == 0 && !isRead(); }
 

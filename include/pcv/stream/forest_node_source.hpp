@@ -72,6 +72,8 @@ class ForestNodeSource final : public NodeSource {
   /// Each member's nodes passed on to it.
   void prefetchNodes(const std::vector<size_t>& nodes) const noexcept override;
   bool readsOnDemand(size_t node) const override;
+  /// The member's answer for its node.
+  std::optional<NodeRecords> recordsOf(size_t node) const override;
   /// The members' growths, their nodes numbered in the forest in the order the members grew.
   std::vector<TreeGrowth> growthSince(size_t known) const override;
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,13 @@ struct TreeGrowth {
   std::string warning;  ///< where the data disagrees with what stood for it (empty: it agrees)
 };
 
+/// Which records of which file a decoded node's points are: point i is record first + i.
+struct NodeRecords {
+  std::string file;    ///< the path the source opened
+  uint64_t first = 0;  ///< the record of the node's first point
+  uint64_t count = 0;  ///< the node's points as decoded; a decode of another count does not map
+};
+
 /// The interface every streamable source implements. Implementations live in stream/ (adapters
 /// over io/ readers such as CopcFile), so io/ stays below stream/ and knows nothing of it.
 class NodeSource {
@@ -83,6 +91,14 @@ class NodeSource {
   virtual bool readsOnDemand(size_t node) const {
     (void)node;
     return false;
+  }
+  /// Where `node`'s decoded points are consecutive records of one local file in record order (a
+  /// COPC node's chunk, a whole LAS tile), which; else none (an overview's points gathered from
+  /// several tiles, a tile some of whose points are drawn elsewhere, a tile not read yet). What
+  /// lets work done on files (a ground filter's classes, per record) show on streamed nodes.
+  virtual std::optional<NodeRecords> recordsOf(size_t node) const {
+    (void)node;
+    return std::nullopt;
   }
   /// The trees grown since the first `known` (in order; none for a source whose forest is whole
   /// from the start). Node indices past forest().nodes.size() are those the growths give, and

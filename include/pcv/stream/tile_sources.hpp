@@ -65,6 +65,9 @@ class CopcTileSource final : public NodeSource {
   PointCloud decodeNode(size_t node) const override;
   /// A remote tile's chunks fetched together (the file opened through `files` when it is not).
   void prefetchNodes(const std::vector<size_t>& nodes) const noexcept override;
+  /// The node's chunk's records, for a local tile (its file opened through `files` when it is
+  /// not); none for a hidden root.
+  std::optional<NodeRecords> recordsOf(size_t node) const override;
 
   const std::string& path() const { return path_; }
   /// Its root's index in forest().nodes; forest().nodes.size() when the hierarchy has none.
@@ -97,6 +100,8 @@ class WholeTileSource final : public NodeSource {
   /// The whole tile but the points shown elsewhere, read through readPointCloud (LAZ chunks on
   /// all cores).
   PointCloud decodeNode(size_t node) const override;
+  /// Every record of a local tile, where none is drawn elsewhere.
+  std::optional<NodeRecords> recordsOf(size_t node) const override;
 
  private:
   std::string path_;

@@ -272,6 +272,13 @@ PointCloud CopcFile::decodeNode(size_t node) const {
   return state_->decode(node);
 }
 
+std::optional<uint64_t> CopcFile::firstRecordOf(size_t node) const {
+  if (node >= state_->chunkOfNode.size() || state_->chunkOfNode[node] == SIZE_MAX) {
+    return std::nullopt;
+  }
+  return state_->records->layout().chunks[state_->chunkOfNode[node]].firstPoint;
+}
+
 void CopcFile::prefetchNodes(const std::vector<size_t>& nodes) const {
   std::vector<ByteRange> ranges;
   for (const size_t node : nodes) {

@@ -3,16 +3,13 @@
 /// save did is kept for the section, stderr and the run report.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "pcv/session/edit_files.hpp"
+#include "viewer/tools/edit/background_job.hpp"
 
 namespace pcv::app {
 
@@ -28,30 +25,19 @@ struct EditSaveOutcome {
 
 class EditSaver {
  public:
-  EditSaver() = default;
-  /// Cancels a running save and waits for it (the file being written is left as it was).
-  ~EditSaver();
-  EditSaver(const EditSaver&) = delete;
-  EditSaver& operator=(const EditSaver&) = delete;
-
   /// Starts saving `edits` of the files `inputs` to `target`. Throws InputError (what
   /// planEditSave throws) with nothing started; false when a save runs.
   bool start(const std::vector<std::string>& inputs, const EditSaveTarget& target,
              std::vector<PointEdit> edits);
   /// The outcome of the save that ended since the last call; empty while one runs or none did.
-  std::optional<EditSaveOutcome> takeFinished();
-  void cancel();
-  bool running() const { return job_ != nullptr; }
+  std::optional<EditSaveOutcome> takeFinished() { return job_.takeFinished(); }
+  /// Stops the save (the file being written is left as it was); a save running when the saver
+  /// goes is stopped so and waited for.
+  void cancel() { job_.cancel(); }
+  bool running() const { return job_.running(); }
 
  private:
-  struct Job {
-    std::thread thread;
-    std::atomic<bool> stop{false};
-    std::mutex mutex;
-    bool finished = false;    ///< guarded
-    EditSaveOutcome outcome;  ///< guarded
-  };
-  std::unique_ptr<Job> job_;
+  BackgroundJob<EditSaveOutcome> job_;
 };
 
 }  // namespace pcv::app

@@ -72,7 +72,16 @@ void EditTool::addScriptCommands(ScriptCommands& commands) {
                [this](ScriptLine&) { return stepOf([this] { act(EditAction::Restore); }); });
   commands.add("edit_classify", [this](ScriptLine& line) {
     const std::string which = line.oneOf({"ground", "noise", "both"}, "ground, noise or both");
-    return stepOf([this, which] { classify(which != "noise", which != "ground"); });
+    // A streamed scene's classification is awaited: the next line sees its classes.
+    auto started = std::make_shared<bool>(false);
+    return ScriptStep([this, which, started] {
+      if (!*started) {
+        *started = true;
+        if (!classify(which != "noise", which != "ground")) return true;
+      }
+      finishClassify();
+      return !classifier_.running();
+    });
   });
   commands.add("edit_undo", [this](ScriptLine&) { return stepOf([this] { undo(); }); });
   commands.add("edit_redo", [this](ScriptLine&) { return stepOf([this] { redo(); }); });

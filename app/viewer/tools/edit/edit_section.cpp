@@ -69,6 +69,12 @@ void EditTool::drawSection() {
   ImGui::BeginDisabled(!classifyGround_ && !classifyNoise_);
   if (ImGui::Button("Classify")) classify(classifyGround_, classifyNoise_);
   ImGui::EndDisabled();
+  if (classifier_.running()) {
+    ImGui::Text("Classifying: %llu of %zu files...",
+                static_cast<unsigned long long>(classifier_.progress()), classifyingFiles_);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Cancel##classify")) classifier_.cancel();
+  }
   ImGui::BeginDisabled(!history_.canUndo());
   if (ImGui::Button("Undo")) undo();
   ImGui::EndDisabled();

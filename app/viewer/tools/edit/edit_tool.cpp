@@ -6,10 +6,13 @@
 #include <GLFW/glfw3.h>  // key and button codes only
 #include <imgui.h>       // the modifier keys
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 
 #include "pcv/core/error.hpp"
+#include "pcv/io/copc_writer.hpp"  // ConversionCancelled
+#include "pcv/session/classes_ahead.hpp"
 #include "pcv/session/edit_log.hpp"
 #include "pcv/session/file_classification.hpp"
 
@@ -115,13 +118,20 @@ void EditTool::endStroke() {
   }
 }
 
-bool EditTool::classify(bool ground, bool noise) {
-  if (host_.scene().parts().stream) {
-    host_.showError(
-        "a streamed scene is classified by pcv classify (tile by tile, with its neighbours); "
-        "the Edit tool classifies files read whole");
+bool EditTool::idle() {
+  if (saver_.running()) {
+    host_.showError("a save is running: wait for it or cancel it");
     return false;
   }
+  if (classifier_.running()) {
+    host_.showError("a classification is running: wait for it or cancel it");
+    return false;
+  }
+  return true;
+}
+
+bool EditTool::classify(bool ground, bool noise) {
+  if (!idle()) return false;
   const ViewDescription view = host_.describeView();
   if (view.files.empty()) {
     host_.showError("the cylinder scene has no file to classify");
@@ -135,10 +145,71 @@ bool EditTool::classify(bool ground, bool noise) {
     host_.showError(error.what());
     return false;
   }
-  return act(EditAction::Classify);
+  if (!host_.scene().parts().stream) return act(EditAction::Classify);
+  // A streamed scene holds only some of its points: each file's selected points are read and
+  // classified on a thread, as a save of the edit would classify them, and the nodes show the
+  // classes found once the edit is applied.
+  std::optional<PointEdit> edit = selectionEdit(EditAction::Classify);
+  if (!edit) return false;
+  std::vector<std::string> files;
+  try {
+    files = checkClassesAhead(view.files, edit->classify);
+  } catch (const Error& error) {
+    host_.showError(std::string("cannot classify: ") + error.what());
+    return false;
+  }
+  const auto applied = history_.applied();
+  std::vector<PointEdit> edits(applied.begin(), applied.end());
+  edits.push_back(std::move(*edit));
+  classifyingFiles_ = files.size();
+  classifyingGeneration_ = host_.scene().generation();
+  std::fprintf(stderr, "pcv: classifying the selection in %zu files\n", files.size());
+  classifier_.start([files = std::move(files), edits = std::move(edits)](
+                        const std::atomic<bool>& stop, std::atomic<uint64_t>& filesDone) {
+    ClassifyOutcome outcome{.files = files.size()};
+    const auto started = std::chrono::steady_clock::now();
+    try {
+      PointEdit edit = edits.back();
+      edit.found = findClassesAhead(files, edits, &stop, [&](size_t done) { filesDone = done; });
+      outcome.edit = std::move(edit);
+    } catch (const ConversionCancelled&) {
+      // Cancelled: no edit, nothing to say.
+    } catch (const std::exception& error) {
+      outcome.error = std::string("the classification failed: ") + error.what();
+    }
+    outcome.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return outcome;
+  });
+  return true;
+}
+
+void EditTool::finishClassify() {
+  std::optional<ClassifyOutcome> outcome = classifier_.takeFinished();
+  if (!outcome) return;
+  if (!outcome->error.empty()) {
+    std::fprintf(stderr, "pcv: %s\n", outcome->error.c_str());
+    host_.showError(outcome->error);
+    return;
+  }
+  if (!outcome->edit) {
+    std::fprintf(stderr, "pcv: the classification was cancelled\n");
+    return;
+  }
+  // The scene the classes were found for is gone: so is the edit.
+  if (host_.scene().generation() != classifyingGeneration_) return;
+  std::fprintf(stderr, "pcv: classes found in %zu files in %.2f s\n", outcome->files,
+               outcome->seconds);
+  apply(std::move(*outcome->edit));
 }
 
 bool EditTool::act(EditAction action, uint32_t classification) {
+  if (!idle()) return false;
+  std::optional<PointEdit> edit = selectionEdit(action, classification);
+  return edit && apply(std::move(*edit));
+}
+
+std::optional<PointEdit> EditTool::selectionEdit(EditAction action, uint32_t classification) {
   followScene();
   PointEdit edit;
   edit.selection.clip = host_.settings().clip;
@@ -148,7 +219,7 @@ bool EditTool::act(EditAction action, uint32_t classification) {
       host_.showError(
           "paint a stroke first (K, then drag over the points), or select what is "
           "shown");
-      return false;
+      return std::nullopt;
     }
     edit.selection.brush = stroke_;
   } else if (target_ == EditTarget::ProfileLine) {
@@ -156,7 +227,7 @@ bool EditTool::act(EditAction action, uint32_t classification) {
       host_.showError(
           "draw a line in the Profile window first: cut a profile, click two points "
           "in it, then Select above or Select below");
-      return false;
+      return std::nullopt;
     }
     edit.selection.profileLine = host_.profileLine();
   }
@@ -167,8 +238,15 @@ bool EditTool::act(EditAction action, uint32_t classification) {
     validateEdit(edit);
   } catch (const Error& error) {
     host_.showError(error.what());
-    return false;
+    return std::nullopt;
   }
+  return edit;
+}
+
+bool EditTool::apply(PointEdit edit) {
+  followScene();
+  const EditAction action = edit.action;
+  const uint32_t classification = edit.classification;
   history_.push(edit);
   stroke_.reset();
   dabs_.clear();
@@ -187,6 +265,7 @@ bool EditTool::act(EditAction action, uint32_t classification) {
 }
 
 void EditTool::undo() {
+  if (!idle()) return;
   followScene();
   if (!history_.undo()) return;
   std::fprintf(stderr, "pcv: edit undone (%zu applied)\n", history_.applied().size());
@@ -201,6 +280,7 @@ void EditTool::undo() {
 }
 
 void EditTool::redo() {
+  if (!idle()) return;
   followScene();
   if (!history_.redo()) return;
   std::fprintf(stderr, "pcv: edit redone (%zu applied)\n", history_.applied().size());
@@ -228,10 +308,7 @@ void EditTool::followScene() {
 
 bool EditTool::startSave(const EditSaveTarget& target) {
   followScene();
-  if (saver_.running()) {
-    host_.showError("a save is running: wait for it or cancel it");
-    return false;
-  }
+  if (!idle()) return false;
   const ViewDescription view = host_.describeView();
   if (view.files.empty()) {
     host_.showError("the cylinder scene has no file to save edits into");
@@ -277,6 +354,7 @@ void EditTool::writeLog(const std::string& path) {
 void EditTool::onFrame(double) {
   followScene();
   finishSave();
+  finishClassify();
   followSelection();
 }
 

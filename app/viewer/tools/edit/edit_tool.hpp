@@ -5,10 +5,11 @@
 /// filters draw), everything the clip region and filters draw, or the points of a profile's
 /// corridor above or below a line drawn in the Profile window. The scene shows the edits at
 /// once (files read whole laid out again, a stream's nodes edited as they decode). Classify runs
-/// pcv classify's ground and noise filters on the selection (files read whole; a streamed
-/// scene is classified by `pcv classify`), with the airborne defaults in the files' unit. The
-/// edit log
-/// replays them with `pcv edit --apply`. Script commands:
+/// pcv classify's ground and noise filters on the selection, with the airborne defaults in the
+/// files' unit: on the points in memory of files read whole, and for a streamed scene on each
+/// file's selected points, read and classified on a thread of their own (Cancel stops it) and
+/// shown on the nodes once found. The edit log replays them with `pcv edit --apply`. Script
+/// commands:
 ///   <seconds> edit_brush on|off                 (painting: a left drag paints a stroke)
 ///   <seconds> edit_radius <pixels>
 ///   <seconds> edit_stroke x0,y0 [x1,y1 ...]     (a stroke of dabs at window pixels)
@@ -16,7 +17,8 @@
 ///   <seconds> edit_set_class <0-255>
 ///   <seconds> edit_delete
 ///   <seconds> edit_restore
-///   <seconds> edit_classify ground|noise|both  (the selection classified together)
+///   <seconds> edit_classify ground|noise|both  (the selection classified together; the script
+///                                               waits for a streamed scene's)
 ///   <seconds> edit_undo
 ///   <seconds> edit_redo
 ///   <seconds> edit_save                         (in place; the script waits for it)
@@ -34,6 +36,7 @@
 #include "pcv/core/brush_selection.hpp"
 #include "pcv/core/camera.hpp"
 #include "pcv/session/edit_history.hpp"
+#include "viewer/tools/edit/background_job.hpp"
 #include "viewer/tools/edit/edit_saver.hpp"
 #include "viewer/tools/tool_host.hpp"
 #include "viewer/tools/viewer_tool.hpp"
@@ -59,7 +62,7 @@ class EditTool final : public ViewerTool {
   const char* sectionTitle() const override { return "Edit"; }
   bool inUse() const override {
     return painting_ || stroke_.has_value() || history_.unsaved() || history_.canRedo() ||
-           saver_.running();
+           saver_.running() || classifier_.running();
   }
   void drawSection() override;
   void drawOverlay(const ScreenProjector& projector) override;
@@ -77,8 +80,18 @@ class EditTool final : public ViewerTool {
   /// Applies `action` (with `classification` for SetClass) to the selection; false, said in
   /// the error window, when there is nothing to select.
   bool act(EditAction action, uint32_t classification = 0);
-  /// Classifies the selection (ground and/or noise); false, said, where it cannot.
+  /// The edit `action` makes of the selection, checked; empty, said, when there is nothing to
+  /// select or the edit is bad.
+  std::optional<PointEdit> selectionEdit(EditAction action, uint32_t classification = 0);
+  /// Adds `edit` to the history and shows it; false when the scene could not (said).
+  bool apply(PointEdit edit);
+  /// Classifies the selection (ground and/or noise); false, said, where it cannot. A streamed
+  /// scene's classes are found on a thread (classifier_), and applied when found.
   bool classify(bool ground, bool noise);
+  /// Takes a classification that ended: applies its edit, or says why there is none.
+  void finishClassify();
+  /// False, said, while a save or a classification runs (the history must stay as they saw it).
+  bool idle();
   void undo();
   void redo();
   /// Shows the history's edits on the scene.
@@ -111,6 +124,16 @@ class EditTool final : public ViewerTool {
   std::optional<BrushSelection> stroke_;
   uint64_t strokeNumber_ = 0;  ///< counts the strokes made: a new one is highlighted anew
   EditSaver saver_;
+  /// A streamed scene's Classify edit with its classes found, or why there is none.
+  struct ClassifyOutcome {
+    std::optional<PointEdit> edit;
+    std::string error;  ///< empty when found (or cancelled)
+    size_t files = 0;
+    double seconds = 0.0;
+  };
+  BackgroundJob<ClassifyOutcome> classifier_;
+  size_t classifyingFiles_ = 0;         ///< the running classification's
+  uint64_t classifyingGeneration_ = 0;  ///< the scene it classifies
   std::optional<EditSaveOutcome> lastSave_;
   std::string saveAsPath_ = "edited.laz";
   std::string logPath_ = "edits.json";
