@@ -35,8 +35,18 @@ std::string gib(uint64_t bytes) {
 }  // namespace
 
 uint64_t classesAheadBytes(const std::vector<std::string>& files,
-                           const ClassifySettings& settings) {
+                           std::span<const PointEdit> edits) {
+  const ClassifySettings& settings = edits.back().classify;
   uint64_t kept = 0, largestRun = 0;
+  if (const std::optional<TiledClassificationPlan> dataset = classificationDataset(files, edits)) {
+    // Each tile's run holds its neighbours' points within the buffer too.
+    for (const TileClassificationJob& job : dataset->jobs) {
+      kept += job.pointCount * (sizeof(uint64_t) + sizeof(uint8_t));
+      largestRun = std::max(largestRun, tileClassificationBytes(job, settings, dataset->buffer) +
+                                            job.windowPoints * kGatheredBytesPerPoint);
+    }
+    return kept + largestRun;
+  }
   for (const Tile& tile : describeTiles(files).tiles) {
     kept += tile.pointCount * (sizeof(uint64_t) + sizeof(uint8_t));
     largestRun = std::max(largestRun, classificationBytes(tile.pointCount, tile.bounds, settings) +
@@ -46,8 +56,11 @@ uint64_t classesAheadBytes(const std::vector<std::string>& files,
 }
 
 std::vector<std::string> checkClassesAhead(const std::vector<std::string>& files,
-                                           const ClassifySettings& settings, uint64_t memoryBytes) {
-  checkClassifySettings(settings);
+                                           std::span<const PointEdit> edits, uint64_t memoryBytes) {
+  if (edits.empty() || edits.back().action != EditAction::Classify) {
+    throw Error("checkClassesAhead: the last edit is not a Classify edit");
+  }
+  checkClassifySettings(edits.back().classify);
   std::vector<std::string> tiles = expandTilePaths(files);
   for (const std::string& tile : tiles) {
     if (isRemoteLocation(tile)) {
@@ -57,7 +70,7 @@ std::vector<std::string> checkClassesAhead(const std::vector<std::string>& files
     }
   }
   const uint64_t budget = memoryBytes ? memoryBytes : halfTheMachine();
-  const uint64_t needed = classesAheadBytes(tiles, settings);
+  const uint64_t needed = classesAheadBytes(tiles, edits);
   if (needed > budget) {
     throw InputError("classifying these " + std::to_string(tiles.size()) +
                      " files here would hold " + gib(needed) + ", more than the " + gib(budget) +
@@ -72,9 +85,12 @@ std::shared_ptr<const FoundFileClasses> findClassesAhead(
   if (edits.empty() || edits.back().action != EditAction::Classify) {
     throw Error("findClassesAhead: the last edit is not a Classify edit");
   }
+  // A save of the edit plans the same dataset (planEditSave), so it would find the same classes.
+  const std::optional<TiledClassificationPlan> dataset = classificationDataset(files, edits);
   auto found = std::make_shared<FoundFileClasses>();
   for (size_t f = 0; f < files.size(); ++f) {
-    found->add(files[f], findEditClasses(files[f], edits, edits.size() - 1, cancel));
+    found->add(files[f], findEditClasses(files[f], edits, edits.size() - 1, cancel,
+                                         dataset ? &*dataset : nullptr));
     if (filesDone) filesDone(f + 1);
   }
   return found;

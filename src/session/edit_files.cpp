@@ -66,6 +66,7 @@ EditSavePlan planEditSave(const std::vector<std::string>& inputs, const EditSave
       checkEditsFit(job.input, openLasRecords(job.input)->format().pointFormat, edits);
     }
   }
+  plan.classificationDataset = classificationDataset(files, edits);
   return plan;
 }
 
@@ -76,7 +77,8 @@ FileEditSaved saveEditedFile(const EditFileJob& job, const EditSavePlan& plan,
   const fs::path local = download ? download->path() : fs::path(job.input);
   FileEditSaved saved;
   const SteadyClock::time_point evaluateStart = SteadyClock::now();
-  saved.result = evaluateEdits(local, edits, &stop);
+  saved.result = evaluateEdits(local, edits, &stop,
+                               plan.classificationDataset ? &*plan.classificationDataset : nullptr);
   saved.evaluateSeconds = secondsSince(evaluateStart);
   // In place, a file nothing changed in is left alone.
   saved.saved = !(plan.inPlace && saved.result.changes.empty());

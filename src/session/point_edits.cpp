@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <numeric>
 #include <optional>
 
 #include "pcv/core/error.hpp"
@@ -15,6 +16,7 @@
 #include "pcv/io/copc_writer.hpp"
 #include "pcv/io/point_records.hpp"
 #include "pcv/io/record_selection.hpp"
+#include "pcv/io/remote_source.hpp"
 #include "pcv/process/point_classes.hpp"
 #include "pcv/session/classifier_choice.hpp"
 
@@ -306,8 +308,23 @@ class ChangedRecords {
 
 namespace {
 
-/// Classifies the points edits[k] selects with the edits before it applied (`pass` runs them).
-FoundClasses findClasses(const EditPass& pass, std::span<const PointEdit> edits, size_t k) {
+/// Classifies the points edits[k] selects with the edits before it applied (`pass` runs them);
+/// every point of a tile of `dataset` (may be null) with its neighbours' points.
+FoundClasses findClasses(const EditPass& pass, std::span<const PointEdit> edits, size_t k,
+                         const std::filesystem::path& path, const std::atomic<bool>* cancel,
+                         const TiledClassificationPlan* dataset) {
+  if (dataset && !edits[k].selection.active()) {
+    // Every record, whatever the edits before left (a selection of every point holds all).
+    std::optional<std::vector<uint8_t>> classes = classifyDatasetTile(
+        *dataset, path.string(), edits[k].classify, *choosePointClassifier("auto"), cancel);
+    if (classes) {
+      FoundClasses found;
+      found.indices.resize(classes->size());
+      std::iota(found.indices.begin(), found.indices.end(), uint64_t(0));
+      found.classes = std::move(*classes);
+      return found;
+    }
+  }
   LasWriteFormat format;
   RecordRuns runs;
   std::vector<uint64_t> selected;
@@ -358,7 +375,8 @@ uint64_t FoundFileClasses::bytes() const {
 }
 
 FoundClasses findEditClasses(const std::filesystem::path& path, std::span<const PointEdit> edits,
-                             size_t k, const std::atomic<bool>* cancel) {
+                             size_t k, const std::atomic<bool>* cancel,
+                             const TiledClassificationPlan* dataset) {
   if (k >= edits.size() || edits[k].action != EditAction::Classify) {
     throw Error("findEditClasses: edit " + std::to_string(k) + " is not a Classify edit");
   }
@@ -370,16 +388,38 @@ FoundClasses findEditClasses(const std::filesystem::path& path, std::span<const 
     if (edits[e].action != EditAction::Classify) continue;
     const FoundClasses* ahead = edits[e].found ? edits[e].found->of(path.string()) : nullptr;
     if (!ahead) {
-      earlier[e] = findClasses(pass, edits, e);
+      earlier[e] = findClasses(pass, edits, e, path, cancel, dataset);
       ahead = &earlier[e];
     }
     found[e] = ahead;
   }
-  return findClasses(pass, edits, k);
+  return findClasses(pass, edits, k, path, cancel, dataset);
+}
+
+std::optional<TiledClassificationPlan> classificationDataset(const std::vector<std::string>& files,
+                                                             std::span<const PointEdit> edits) {
+  double buffer = -1.0;
+  for (const PointEdit& edit : edits) {
+    if (edit.action == EditAction::Classify && !edit.selection.active()) {
+      buffer = std::max(buffer, defaultClassificationBuffer(edit.classify));
+    }
+  }
+  if (buffer < 0.0 || files.size() < 2) return std::nullopt;
+  for (const std::string& file : files) {
+    if (isRemoteLocation(file)) return std::nullopt;
+  }
+  try {
+    return planTiledClassification(files, {}, buffer, false);
+  } catch (const InputError&) {
+    // Not one dataset (coordinate systems differ, a header declares no bounds): each file is
+    // classified on its own, as files are.
+    return std::nullopt;
+  }
 }
 
 FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const PointEdit> edits,
-                             const std::atomic<bool>* cancel) {
+                             const std::atomic<bool>* cancel,
+                             const TiledClassificationPlan* dataset) {
   // A Classify edit classifies the points its selection holds as the edits before it left
   // them: a pass of those edits gathers their positions first, unless they were found ahead.
   std::vector<FoundClasses> owned(edits.size());
@@ -389,7 +429,7 @@ FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const 
     if (edits[k].action != EditAction::Classify) continue;
     found[k] = edits[k].found ? edits[k].found->of(path.string()) : nullptr;
     if (!found[k]) {
-      owned[k] = findClasses(pass, edits, k);
+      owned[k] = findClasses(pass, edits, k, path, cancel, dataset);
       found[k] = &owned[k];
     }
   }

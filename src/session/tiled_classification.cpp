@@ -153,33 +153,46 @@ uint64_t appendNeighbourPoints(const std::string& path, const RunArea& area,
   return added;
 }
 
+/// The classes of job `index`'s own records, found with its neighbours' points within the
+/// buffer on the dataset's grid.
+std::vector<uint8_t> classifyOwnRecords(const TiledClassificationPlan& plan, size_t index,
+                                        const ClassifySettings& settings,
+                                        const PointClassifier& classifier,
+                                        const std::atomic<bool>* cancel,
+                                        TileClassificationOutcome& outcome) {
+  const TileClassificationJob& job = plan.jobs[index];
+  std::vector<glm::dvec3> positions;
+  {
+    const std::unique_ptr<PointRecordStream> stream = pointFileRecords({job.file.input})();
+    positions = recordPositions(*stream);
+  }
+  const uint64_t ownCount = positions.size();
+  std::vector<uint8_t> classes;
+  if (ownCount > 0) {
+    const RunArea area = runArea(plan, job, settings);
+    for (const size_t n : job.neighbours) {
+      if (cancel && cancel->load()) throw ConversionCancelled("classification cancelled");
+      outcome.bufferPoints += appendNeighbourPoints(plan.jobs[n].file.input, area, positions);
+    }
+    if (cancel && cancel->load()) throw ConversionCancelled("classification cancelled");
+    classes = classifier.classify(positions, settings, area.grid ? &*area.grid : nullptr,
+                                  &outcome.device);
+    classes.resize(size_t(ownCount));
+  }
+  outcome.points = ownCount;
+  outcome.ground = uint64_t(std::count(classes.begin(), classes.end(), kClassGround));
+  outcome.noise = uint64_t(std::count(classes.begin(), classes.end(), kClassNoise));
+  return classes;
+}
+
 void classifyTile(const TiledClassificationPlan& plan, size_t index,
                   const ClassifySettings& settings, const PointClassifier& classifier,
                   uint64_t laneBytes, CopcWriteProgress& writing,
                   TileClassificationOutcome& outcome) {
   const TileClassificationJob& job = plan.jobs[index];
   const PointRecordSource own = pointFileRecords({job.file.input});
-  std::vector<glm::dvec3> positions;
-  {
-    const std::unique_ptr<PointRecordStream> stream = own();
-    positions = recordPositions(*stream);
-  }
-  const uint64_t ownCount = positions.size();
-  auto classes = std::make_shared<std::vector<uint8_t>>();
-  if (ownCount > 0) {
-    const RunArea area = runArea(plan, job, settings);
-    for (const size_t n : job.neighbours) {
-      outcome.bufferPoints += appendNeighbourPoints(plan.jobs[n].file.input, area, positions);
-    }
-    if (writing.cancel) throw ConversionCancelled("classification cancelled");
-    *classes = classifier.classify(positions, settings, area.grid ? &*area.grid : nullptr,
-                                   &outcome.device);
-    classes->resize(size_t(ownCount));
-    positions = {};
-  }
-  outcome.points = ownCount;
-  outcome.ground = uint64_t(std::count(classes->begin(), classes->end(), kClassGround));
-  outcome.noise = uint64_t(std::count(classes->begin(), classes->end(), kClassNoise));
+  auto classes = std::make_shared<std::vector<uint8_t>>(
+      classifyOwnRecords(plan, index, settings, classifier, &writing.cancel, outcome));
 
   const bool inPlace = job.file.output == std::filesystem::path(job.file.input);
   // In place the tile replaces itself; else the outputs were checked when planning (--overwrite
@@ -316,6 +329,22 @@ uint64_t classificationBytes(uint64_t points, const Box3d& bounds,
 uint64_t tileClassificationBytes(const TileClassificationJob& job, const ClassifySettings& settings,
                                  double buffer) {
   return classificationBytes(job.windowPoints, buffered(job.bounds, buffer), settings);
+}
+
+std::optional<std::vector<uint8_t>> classifyDatasetTile(const TiledClassificationPlan& plan,
+                                                        const std::string& tile,
+                                                        const ClassifySettings& settings,
+                                                        const PointClassifier& classifier,
+                                                        const std::atomic<bool>* cancel) {
+  checkClassifySettings(settings);
+  const std::string wanted = std::filesystem::absolute(tile).lexically_normal().string();
+  for (size_t index = 0; index < plan.jobs.size(); ++index) {
+    const std::string& input = plan.jobs[index].file.input;
+    if (std::filesystem::absolute(input).lexically_normal().string() != wanted) continue;
+    TileClassificationOutcome outcome;
+    return classifyOwnRecords(plan, index, settings, classifier, cancel, outcome);
+  }
+  return std::nullopt;
 }
 
 std::vector<TileClassificationOutcome> classifyTiles(const TiledClassificationPlan& plan,

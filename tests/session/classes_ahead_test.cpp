@@ -1,10 +1,12 @@
 // A Classify edit on a streamed scene: its classes are found ahead in the files, the nodes of a
 // COPC file, of COPC tiles and of LAS tiles show them as they decode (each node's points are
 // the records NodeSource::recordsOf names), exactly as a save writes them, and the save writes
-// the classes found ahead rather than finding them again; what the run would hold is checked
-// against memory first.
+// the classes found ahead rather than finding them again; a dataset's tiles are classified with
+// their neighbours' points, to the classes `pcv classify` gives them; what the run would hold
+// is checked against memory first.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 
 #include "pcv/io/copc_file.hpp"
@@ -12,8 +14,10 @@
 #include "pcv/io/point_records.hpp"
 #include "pcv/io/record_selection.hpp"
 #include "pcv/session/classes_ahead.hpp"
+#include "pcv/session/edit_files.hpp"
 #include "pcv/session/edited_node_source.hpp"
 #include "pcv/session/point_edits.hpp"
+#include "pcv/session/tiled_classification.hpp"
 #include "pcv/stream/copc_node_source.hpp"
 #include "pcv/stream/forest_node_source.hpp"
 #include "pcv/stream/tile_sources.hpp"
@@ -49,18 +53,30 @@ std::string writeCopc(const std::string& las, const std::string& copc) {
   return copc;
 }
 
-/// Every record's world position, in file order.
-std::vector<glm::dvec3> recordPositions(const std::string& path) {
-  std::vector<glm::dvec3> positions;
+/// Every record of `path`, decoded, in file order.
+std::vector<RecordPoint> recordPoints(const std::string& path) {
+  std::vector<RecordPoint> points;
   const std::unique_ptr<PointRecordStream> stream = openLasRecords(path);
   const uint8_t* batch = nullptr;
   for (uint64_t n; (n = stream->next(4096, batch)) > 0;) {
     for (uint64_t i = 0; i < n; ++i) {
-      positions.push_back(
-          decodeRecordPoint(batch + i * stream->format().recordLength, stream->format()).world);
+      points.push_back(
+          decodeRecordPoint(batch + i * stream->format().recordLength, stream->format()));
     }
   }
+  return points;
+}
+
+std::vector<glm::dvec3> recordPositions(const std::string& path) {
+  std::vector<glm::dvec3> positions;
+  for (const RecordPoint& point : recordPoints(path)) positions.push_back(point.world);
   return positions;
+}
+
+std::vector<int> recordClasses(const std::string& path) {
+  std::vector<int> classes;
+  for (const RecordPoint& point : recordPoints(path)) classes.push_back(point.classification);
+  return classes;
 }
 
 std::vector<PointEdit> classifyEdits() {
@@ -103,9 +119,11 @@ std::map<std::string, std::vector<int>> shownClasses(const NodeSource& source,
   return shown;
 }
 
-/// The classes the save of `edits` writes into each record of `file` (all were 5).
-std::vector<int> savedClasses(const std::string& file, const std::vector<PointEdit>& edits) {
-  const FileEditResult result = evaluateEdits(file, edits);
+/// The classes the save of `edits` writes into each record of `file` (all were 5), a tile of
+/// `dataset` where given.
+std::vector<int> savedClasses(const std::string& file, const std::vector<PointEdit>& edits,
+                              const TiledClassificationPlan* dataset = nullptr) {
+  const FileEditResult result = evaluateEdits(file, edits, nullptr, dataset);
   std::vector<int> classes(result.points, 5);
   for (const RecordChange& change : result.changes.all()) {
     if (change.classification >= 0) classes[change.index] = change.classification;
@@ -135,12 +153,14 @@ TEST(ClassesAhead, AStreamedCopcFileShowsTheClassesItsSaveWrites) {
   EXPECT_EQ(std::count(kept.begin(), kept.end(), 5), int(kept.size()));
 }
 
-TEST(ClassesAhead, TilesShowTheClassesFoundInEachTile) {
+TEST(ClassesAhead, TilesShowTheClassesFoundInEachTileWithItsNeighbours) {
   // The terrain's west half as a COPC tile, its east half as a LAS tile, streamed as a forest.
   test::TempDir dir;
   const std::string copc = writeCopc(writeTerrain(dir, "west.las", 0), dir.file("west.copc.laz"));
   const std::string las = writeTerrain(dir, "east.las", 1);
   std::vector<PointEdit> edits = classifyEdits();
+  const std::optional<TiledClassificationPlan> dataset = classificationDataset({copc, las}, edits);
+  ASSERT_TRUE(dataset.has_value());
   edits[0].found = findClassesAhead({copc, las}, edits);
   const auto forest =
       std::make_shared<ForestNodeSource>(std::vector<std::shared_ptr<const NodeSource>>{
@@ -148,11 +168,50 @@ TEST(ClassesAhead, TilesShowTheClassesFoundInEachTile) {
           std::make_shared<WholeTileSource>(describeTile(las), ReadOptions{})});
   std::map<std::string, std::vector<int>> shown =
       shownClasses(EditedNodeSource(forest, edits), {copc, las});
+  edits[0].found.reset();
+  uint64_t differAlone = 0;
   for (const std::string& tile : {copc, las}) {
-    const std::vector<int> expected = savedClasses(tile, edits);
+    // What the save of the edit finds: each tile with its neighbour's points.
+    const std::vector<int> expected = savedClasses(tile, edits, &*dataset);
     EXPECT_EQ(shown[tile], expected) << tile;
     EXPECT_GT(std::count(expected.begin(), expected.end(), 2), int(expected.size() / 4)) << tile;
+    const std::vector<int> alone = savedClasses(tile, edits);
+    for (size_t i = 0; i < alone.size(); ++i) differAlone += alone[i] != expected[i];
   }
+  // Tiles alone are classified otherwise near the edge they share: the neighbours count.
+  EXPECT_GT(differAlone, 0u);
+}
+
+TEST(ClassesAhead, ADatasetsTilesGetTheClassesPcvClassifyGivesThem) {
+  test::TempDir dir;
+  const std::vector<std::string> tiles = {writeTerrain(dir, "west.las", 0),
+                                          writeTerrain(dir, "east.las", 1)};
+  const std::vector<PointEdit> edits = classifyEdits();
+  const std::optional<TiledClassificationPlan> dataset = classificationDataset(tiles, edits);
+  ASSERT_TRUE(dataset.has_value());
+  std::filesystem::create_directories(dir.file("classified"));
+  const TiledClassificationPlan plan = planTiledClassification(
+      tiles, dir.file("classified"), defaultClassificationBuffer(ClassifySettings{}), false);
+  const std::vector<size_t> which = {0, 1};
+  for (const TileClassificationOutcome& outcome : classifyTiles(plan, which, ClassifySettings{})) {
+    ASSERT_TRUE(outcome.done) << outcome.error;
+  }
+  // Saved as `pcv edit` and the viewer save them: planned as one dataset.
+  const EditSavePlan save = planEditSave(tiles, {.out = dir.file("edited")}, edits);
+  ASSERT_TRUE(save.classificationDataset.has_value());
+  const std::atomic<bool> stop{false};
+  for (const EditFileJob& job : save.jobs) saveEditedFile(job, save, edits, stop);
+  for (const std::string& tile : tiles) {
+    const std::string name = std::filesystem::path(tile).filename().string();
+    const std::vector<int> classified = recordClasses(dir.file("classified/" + name));
+    EXPECT_EQ(savedClasses(tile, edits, &*dataset), classified) << tile;
+    EXPECT_EQ(recordClasses(dir.file("edited/" + name)), classified) << tile;
+  }
+  // One file, or a selection of some points, is no dataset.
+  EXPECT_FALSE(classificationDataset({tiles[0]}, edits).has_value());
+  std::vector<PointEdit> part = edits;
+  part[0].selection.clip.box = ClipBox{{300000, 4000000, 0}, {300100, 4000100, 1000}};
+  EXPECT_FALSE(classificationDataset(tiles, part).has_value());
 }
 
 TEST(ClassesAhead, TheSaveWritesTheClassesFoundAheadNotFoundAgain) {
@@ -182,12 +241,13 @@ TEST(ClassesAhead, TheSaveWritesTheClassesFoundAheadNotFoundAgain) {
 TEST(ClassesAhead, ARunLargerThanTheMemoryAllowedIsRefusedBeforeAnyPointIsRead) {
   test::TempDir dir;
   const std::string las = writeTerrain(dir, "terrain.las");
-  const uint64_t needed = classesAheadBytes({las}, ClassifySettings{});
+  const std::vector<PointEdit> edits = classifyEdits();
+  const uint64_t needed = classesAheadBytes({las}, edits);
   EXPECT_GT(needed, recordPositions(las).size() * 9);
-  EXPECT_THROW(checkClassesAhead({las}, ClassifySettings{}, needed - 1), InputError);
-  EXPECT_EQ(checkClassesAhead({las}, ClassifySettings{}, needed), std::vector<std::string>{las});
-  ClassifySettings neither;
-  neither.ground = neither.noise = false;
+  EXPECT_THROW(checkClassesAhead({las}, edits, needed - 1), InputError);
+  EXPECT_EQ(checkClassesAhead({las}, edits, needed), std::vector<std::string>{las});
+  std::vector<PointEdit> neither = edits;
+  neither[0].classify.ground = neither[0].classify.noise = false;
   EXPECT_THROW(checkClassesAhead({las}, neither, needed), InputError);
 }
 

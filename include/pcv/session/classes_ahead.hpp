@@ -1,7 +1,8 @@
 /// @brief A Classify edit on a streamed scene: its classes found ahead in the scene's files, one
-/// file at a time (each file's selected points classified together, as a save of the edit
-/// classifies them), so that the stream's nodes show them as they decode and the save writes
-/// them. What the run would hold is checked against memory before any point is read.
+/// file at a time (each file's selected points classified together, a dataset's tiles with
+/// their neighbours' points, as a save of the edit classifies them), so that the stream's nodes
+/// show them as they decode and the save writes them. What the run would hold is checked against
+/// memory before any point is read.
 #pragma once
 
 #include <atomic>
@@ -16,21 +17,24 @@
 
 namespace pcv {
 
-/// What finding the classes of a Classify edit in `files` holds at its peak, in bytes: the
-/// classes found in every file (kept with the edit), and the largest file's run (positions and
-/// the filters' working arrays), from the files' headers.
-uint64_t classesAheadBytes(const std::vector<std::string>& files, const ClassifySettings& settings);
+/// What finding the classes of edits.back() (a Classify edit) in `files` holds at its peak, in
+/// bytes: the classes found in every file (kept with the edit), and the largest file's run
+/// (positions and the filters' working arrays; a dataset's tile with its neighbours' points
+/// within the buffer), from the files' headers.
+uint64_t classesAheadBytes(const std::vector<std::string>& files, std::span<const PointEdit> edits);
 
-/// Throws InputError naming the file or the sizes, before any point is read, when `files` (LAS,
-/// LAZ or COPC files, folders and VPCs expanded) cannot have a Classify edit's classes found
-/// here: a URL (read-only, and its points are not the disk's), or more memory than
-/// `memoryBytes` (0: half the machine's) would hold. Returns the files.
+/// Throws InputError naming the file or the sizes, before any point is read, when the
+/// classes of edits.back() (a Classify edit) cannot be found here in `files` (LAS, LAZ or COPC
+/// files; folders and VPCs are expanded): a URL (read-only, and its points are not the
+/// disk's), or more memory than `memoryBytes` (0: half the machine's) would hold. Returns the
+/// files.
 std::vector<std::string> checkClassesAhead(const std::vector<std::string>& files,
-                                           const ClassifySettings& settings,
+                                           std::span<const PointEdit> edits,
                                            uint64_t memoryBytes = 0);
 
 /// The classes edits.back() (a Classify edit) finds in each of `files` with the edits before it
-/// applied (findEditClasses), file after file; `filesDone` (may be empty) hears the count after
+/// applied (findEditClasses; several tiles as one dataset where classificationDataset makes
+/// one, as a save does), file after file; `filesDone` (may be empty) hears the count after
 /// each. `cancel` (may be null) set stops it with ConversionCancelled. Throws as evaluateEdits.
 std::shared_ptr<const FoundFileClasses> findClassesAhead(
     const std::vector<std::string>& files, std::span<const PointEdit> edits,

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -41,6 +42,8 @@ struct EditSavePlan {
   OutputRules rules;
   bool inPlace = false;
   InPlaceWriting writing = InPlaceWriting::ChangedParts;
+  /// The files as one dataset for the Classify edits of every point (classificationDataset).
+  std::optional<TiledClassificationPlan> classificationDataset;
 };
 EditSavePlan planEditSave(const std::vector<std::string>& inputs, const EditSaveTarget& target,
                           std::span<const PointEdit> edits);

@@ -17,6 +17,7 @@
 #include "pcv/io/record_patch.hpp"
 #include "pcv/process/point_classes.hpp"
 #include "pcv/session/selection_export.hpp"
+#include "pcv/session/tiled_classification.hpp"
 
 namespace pcv {
 
@@ -110,13 +111,26 @@ struct FileEditResult {
 /// Throws InputError (an unreadable file, a class the file's point format cannot hold).
 /// `cancel` (may be null) is polled between batches of records: set, the evaluation stops with
 /// ConversionCancelled.
+/// With `dataset` (classificationDataset: `path` one of its tiles), a Classify edit whose
+/// selection holds every point classifies the file's points with its neighbours' within the
+/// buffer, as `pcv classify` classifies a dataset's tile, so that no seam shows at tile edges.
 FileEditResult evaluateEdits(const std::filesystem::path& path, std::span<const PointEdit> edits,
-                             const std::atomic<bool>* cancel = nullptr);
+                             const std::atomic<bool>* cancel = nullptr,
+                             const TiledClassificationPlan* dataset = nullptr);
+
+/// The tiles `files` as one dataset for the Classify edits among `edits` whose selections hold
+/// every point (each tile seen with its neighbours' points within the largest of their
+/// defaultClassificationBuffer): a plan when there are several local files of one coordinate
+/// system whose headers declare their bounds and some such edit, else none (each file is then
+/// classified on its own). Reads the files' headers.
+std::optional<TiledClassificationPlan> classificationDataset(const std::vector<std::string>& files,
+                                                             std::span<const PointEdit> edits);
 
 /// The classes edits[k] (a Classify edit) finds in the file `path`, with the edits before it
 /// applied: what evaluateEdits finds for it. Throws as evaluateEdits.
 FoundClasses findEditClasses(const std::filesystem::path& path, std::span<const PointEdit> edits,
-                             size_t k, const std::atomic<bool>* cancel = nullptr);
+                             size_t k, const std::atomic<bool>* cancel = nullptr,
+                             const TiledClassificationPlan* dataset = nullptr);
 
 /// Throws InputError naming the file when one of `edits` sets a class `pointFormat` cannot hold.
 void checkEditsFit(const std::string& file, int pointFormat, std::span<const PointEdit> edits);

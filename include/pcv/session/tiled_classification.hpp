@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -95,6 +96,16 @@ uint64_t classificationBytes(uint64_t points, const Box3d& bounds,
 /// The same for one tile's run: its points and its buffer's, over the buffered tile.
 uint64_t tileClassificationBytes(const TileClassificationJob& job, const ClassifySettings& settings,
                                  double buffer);
+
+/// The classes of every record of `tile`, one of the plan's tiles (a path naming the same
+/// file), in record order, found as classifyTiles finds them (its neighbours' points within the
+/// buffer, the dataset's grid) without writing anything; empty when `tile` is none of the
+/// plan's. `cancel` (may be null) set stops it with ConversionCancelled. Throws InputError.
+std::optional<std::vector<uint8_t>> classifyDatasetTile(const TiledClassificationPlan& plan,
+                                                        const std::string& tile,
+                                                        const ClassifySettings& settings,
+                                                        const PointClassifier& classifier,
+                                                        const std::atomic<bool>* cancel = nullptr);
 
 /// Classifies the jobs `which` (indices into plan.jobs) on all cores: as many tiles at once as
 /// cores and memory allow, each with its share of the cores. A tile's run holds its own points

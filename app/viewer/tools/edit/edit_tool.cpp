@@ -151,16 +151,16 @@ bool EditTool::classify(bool ground, bool noise) {
   // classes found once the edit is applied.
   std::optional<PointEdit> edit = selectionEdit(EditAction::Classify);
   if (!edit) return false;
+  const auto applied = history_.applied();
+  std::vector<PointEdit> edits(applied.begin(), applied.end());
+  edits.push_back(std::move(*edit));
   std::vector<std::string> files;
   try {
-    files = checkClassesAhead(view.files, edit->classify);
+    files = checkClassesAhead(view.files, edits);
   } catch (const Error& error) {
     host_.showError(std::string("cannot classify: ") + error.what());
     return false;
   }
-  const auto applied = history_.applied();
-  std::vector<PointEdit> edits(applied.begin(), applied.end());
-  edits.push_back(std::move(*edit));
   classifyingFiles_ = files.size();
   classifyingGeneration_ = host_.scene().generation();
   std::fprintf(stderr, "pcv: classifying the selection in %zu files\n", files.size());
