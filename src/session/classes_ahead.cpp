@@ -56,7 +56,8 @@ uint64_t classesAheadBytes(const std::vector<std::string>& files,
 }
 
 std::vector<std::string> checkClassesAhead(const std::vector<std::string>& files,
-                                           std::span<const PointEdit> edits, uint64_t memoryBytes) {
+                                           std::span<const PointEdit> edits, uint64_t memoryBytes,
+                                           uint64_t heldBytes) {
   if (edits.empty() || edits.back().action != EditAction::Classify) {
     throw Error("checkClassesAhead: the last edit is not a Classify edit");
   }
@@ -71,10 +72,13 @@ std::vector<std::string> checkClassesAhead(const std::vector<std::string>& files
   }
   const uint64_t budget = memoryBytes ? memoryBytes : halfTheMachine();
   const uint64_t needed = classesAheadBytes(tiles, edits);
-  if (needed > budget) {
-    throw InputError("classifying these " + std::to_string(tiles.size()) +
-                     " files here would hold " + gib(needed) + ", more than the " + gib(budget) +
-                     " allowed; pcv classify classifies them tile by tile in bounded memory");
+  if (needed + heldBytes > budget) {
+    throw InputError(
+        "classifying these " + std::to_string(tiles.size()) + " files here would hold " +
+        gib(needed) +
+        (heldBytes ? " beside the " + gib(heldBytes) + " of classes found before" : "") +
+        ", more than the " + gib(budget) +
+        " allowed; pcv classify classifies them tile by tile in bounded memory");
   }
   return tiles;
 }

@@ -29,4 +29,10 @@ void EditHistory::committed() {
   ++version_;
 }
 
+uint64_t EditHistory::foundClassesBytes() const {
+  uint64_t bytes = 0;
+  for (const PointEdit& edit : edits_) bytes += edit.found ? edit.found->bytes() : 0;
+  return bytes;
+}
+
 }  // namespace pcv

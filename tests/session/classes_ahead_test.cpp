@@ -249,6 +249,8 @@ TEST(ClassesAhead, ARunLargerThanTheMemoryAllowedIsRefusedBeforeAnyPointIsRead) 
   std::vector<PointEdit> neither = edits;
   neither[0].classify.ground = neither[0].classify.noise = false;
   EXPECT_THROW(checkClassesAhead({las}, neither, needed), InputError);
+  // Classes found before count against the same memory.
+  EXPECT_THROW(checkClassesAhead({las}, edits, needed, 1), InputError);
 }
 
 }  // namespace

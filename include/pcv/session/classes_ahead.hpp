@@ -26,11 +26,11 @@ uint64_t classesAheadBytes(const std::vector<std::string>& files, std::span<cons
 /// Throws InputError naming the file or the sizes, before any point is read, when the
 /// classes of edits.back() (a Classify edit) cannot be found here in `files` (LAS, LAZ or COPC
 /// files; folders and VPCs are expanded): a URL (read-only, and its points are not the
-/// disk's), or more memory than `memoryBytes` (0: half the machine's) would hold. Returns the
-/// files.
+/// disk's), or more memory than `memoryBytes` (0: half the machine's) would hold beside the
+/// `heldBytes` that classes found before hold. Returns the files.
 std::vector<std::string> checkClassesAhead(const std::vector<std::string>& files,
                                            std::span<const PointEdit> edits,
-                                           uint64_t memoryBytes = 0);
+                                           uint64_t memoryBytes = 0, uint64_t heldBytes = 0);
 
 /// The classes edits.back() (a Classify edit) finds in each of `files` with the edits before it
 /// applied (findEditClasses; several tiles as one dataset where classificationDataset makes

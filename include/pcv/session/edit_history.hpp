@@ -35,6 +35,8 @@ class EditHistory {
   void committed();
   /// Whether edits are applied that the files do not hold.
   bool unsaved() const { return applied_ > 0; }
+  /// Host memory the Classify edits' classes found ahead hold, undone edits' included.
+  uint64_t foundClassesBytes() const;
 
  private:
   std::vector<PointEdit> edits_;

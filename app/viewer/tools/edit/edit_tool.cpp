@@ -156,7 +156,7 @@ bool EditTool::classify(bool ground, bool noise) {
   edits.push_back(std::move(*edit));
   std::vector<std::string> files;
   try {
-    files = checkClassesAhead(view.files, edits);
+    files = checkClassesAhead(view.files, edits, 0, history_.foundClassesBytes());
   } catch (const Error& error) {
     host_.showError(std::string("cannot classify: ") + error.what());
     return false;
