@@ -86,6 +86,22 @@ TEST_F(VulkanVsCpu, CompactFramesArePixelIdenticalAtFourViewsAndTwoSizes) {
   }
 }
 
+TEST_F(VulkanVsCpu, AFrameAfterAPickOrAQualityFrameStartsFromAClearFramebuffer) {
+  // The compact resolve clears the pixels it reads, so the next compact frame skips its clear;
+  // a pick and the quality pipeline leave their pixels drawn, and the frame after them clears.
+  RenderSettings compact;
+  compact.background = packRgba(7, 8, 9);
+  RenderSettings wide = compact;
+  wide.quality.pointSizePx = 3;
+  const ViewTransform a = test::makeView(kCylinderViewpoints[0].camera(), 640, 360);
+  const ViewTransform b = test::makeView(kCylinderViewpoints[1].camera(), 640, 360);
+  expectSameFrame(a, compact, "compact");
+  ASSERT_TRUE(vulkan_->pick(a, compact, 320, 180, 40).has_value());
+  expectSameFrame(b, compact, "compact after a pick of another view");
+  expectSameFrame(a, wide, "quality");
+  expectSameFrame(b, compact, "compact after a quality frame of another view");
+}
+
 TEST_F(VulkanVsCpu, EveryQualityModeIsPixelIdentical) {
   for (const QualityPreset& mode : qualityPresets()) {
     RenderSettings settings;

@@ -1,6 +1,7 @@
 #include "vulkan_backend.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <chrono>
 #include <cstring>
 #include <string>
@@ -252,9 +253,11 @@ class VulkanBackend final : public RasterBackend {
     const auto start = std::chrono::steady_clock::now();
     const bool readBack = f.target.memory == MemorySpace::Host && f.target.rgba != nullptr;
     prepareFrame(f, readBack);
+    // Unknown until the frame is done (a failed submit leaves the words as they may be).
+    const uint64_t clearWords = std::exchange(clearWords_, 0);
     context_->run([&](VkCommandBuffer commands) {
       stamps_.begin(commands, timeStages_);
-      recordDepthPass(commands, f);
+      recordDepthPass(commands, f, clearWords);
       const VkDeviceAddress params = frame_.params.address();
       if (f.pipeline == DrawPipeline::Quality) {
         if (f.settings->quality.highQuality) {
@@ -289,6 +292,8 @@ class VulkanBackend final : public RasterBackend {
     }
     if (timings_.empty()) timings_.push_back({"frame", wallMs});  // no timestamps
     if (readBack) std::memcpy(f.target.rgba, frame_.readback.mapped(), pixels * 4);
+    // The compact resolve cleared the frame's pixels; the quality pipeline leaves them drawn.
+    if (f.pipeline != DrawPipeline::Quality) clearWords_ = std::max(clearWords, pixels);
   }
 
   std::vector<uint64_t> pickWords(const FrameDraw& f, PixelRect rect) override {
@@ -298,9 +303,11 @@ class VulkanBackend final : public RasterBackend {
     const uint64_t rowBytes = uint64_t(rect.width) * 8;
     ensure(pickReadback_, rowBytes * uint64_t(rect.height), VulkanBuffer::Kind::Readback,
            "the picked pixels");
+    // The picked frame's words stay drawn: the next frame clears them.
+    const uint64_t clearWords = std::exchange(clearWords_, 0);
     context_->run([&](VkCommandBuffer commands) {
       stamps_.begin(commands, false);
-      recordDepthPass(commands, f);
+      recordDepthPass(commands, f, clearWords);
       std::vector<VkBufferCopy> rows;
       for (int row = 0; row < rect.height; ++row) {
         rows.push_back({.srcOffset = (uint64_t(rect.y + row) * uint64_t(f.view.width) +
@@ -331,10 +338,12 @@ class VulkanBackend final : public RasterBackend {
     return true;
   }
 
-  void ensure(VulkanBuffer& buffer, uint64_t bytes, VulkanBuffer::Kind kind, const char* what) {
-    if (buffer && buffer.bytes() >= bytes) return;
+  /// Makes `buffer` hold `bytes` at least; true when it was made anew (its contents unknown).
+  bool ensure(VulkanBuffer& buffer, uint64_t bytes, VulkanBuffer::Kind kind, const char* what) {
+    if (buffer && buffer.bytes() >= bytes) return false;
     buffer = VulkanBuffer();  // the old one first: frame buffers can be large
     buffer = VulkanBuffer(*context_, bytes, kind, what);
+    return true;
   }
 
   /// Sizes the frame's buffers and writes its parameters.
@@ -342,7 +351,9 @@ class VulkanBackend final : public RasterBackend {
     const uint64_t pixels = uint64_t(f.view.width) * uint64_t(f.view.height);
     const QualitySettings& quality = f.settings->quality;
     const bool qualityPipeline = f.pipeline == DrawPipeline::Quality;
-    ensure(frame_.words, pixels * 8, VulkanBuffer::Kind::Device, "the framebuffer");
+    if (ensure(frame_.words, pixels * 8, VulkanBuffer::Kind::Device, "the framebuffer")) {
+      clearWords_ = 0;
+    }
     if (f.target.memory != MemorySpace::Exported)
       ensure(frame_.image, pixels * 4, VulkanBuffer::Kind::Device, "the image");
     if (readBack) ensure(frame_.readback, pixels * 4, VulkanBuffer::Kind::Readback, "the image");
@@ -408,13 +419,17 @@ class VulkanBackend final : public RasterBackend {
     std::copy_n(addresses.begin(), std::min<size_t>(addresses.size(), vk::kFrameSlices), table);
   }
 
-  /// Clear and the depth pass: the compact raster, or the footprints and hole filling.
-  void recordDepthPass(VkCommandBuffer commands, const FrameDraw& f) {
+  /// Clear and the depth pass: the compact raster, or the footprints and hole filling. The
+  /// first `clearWords` words are known to be clear (a compact resolve cleared them): a frame
+  /// within them needs no clear.
+  void recordDepthPass(VkCommandBuffer commands, const FrameDraw& f, uint64_t clearWords) {
     const uint64_t pixels = uint64_t(f.view.width) * uint64_t(f.view.height);
     const VkDeviceAddress params = frame_.params.address();
-    vkCmdFillBuffer(commands, frame_.words.handle(), 0, pixels * 8, 0xffffffffu);  // kEmptyPixel
-    vk::computeBarrier(commands);
-    stamps_.mark(commands, "clear");
+    if (pixels > clearWords) {
+      vkCmdFillBuffer(commands, frame_.words.handle(), 0, pixels * 8, 0xffffffffu);  // kEmptyPixel
+      vk::computeBarrier(commands);
+      stamps_.mark(commands, "clear");
+    }
     if (f.pipeline != DrawPipeline::Quality) {
       // Most frames clip nothing and filter nothing: the raster without those tests.
       const bool plain = f.clip.active == 0u && f.filter.active == 0u;
@@ -439,6 +454,9 @@ class VulkanBackend final : public RasterBackend {
   bool emulatedFma_;
   bool statistics_;  // the driver keeps the frame kernels' statistics (kernelStatistics)
   ComputeKernel compactRaster_, compactRasterPlain_, resolve_, splatDepth_, splatAccumulate_, fill_, qualityShade_;
+  /// Leading framebuffer words known to hold kEmptyPixel (the compact resolve clears what it
+  /// reads): only a first, larger or picked frame, or one after the quality pipeline, clears.
+  uint64_t clearWords_ = 0;
   ComputeKernel classChanges_;
   FrameBuffers frame_;
   VulkanBuffer pickReadback_;
