@@ -6,6 +6,8 @@
 #include <cstdio>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/parallel.hpp"
+#include "pcv/io/copc_writer.hpp"  // ConversionCancelled
 #include "pcv/io/remote_source.hpp"
 #include "pcv/io/uri_reference.hpp"
 #include "pcv/session/tiled_classification.hpp"
@@ -32,27 +34,42 @@ std::string gib(uint64_t bytes) {
   return text;
 }
 
+/// What finding a Classify edit's classes in files holds: the classes found in all of them,
+/// and one file's run at most.
+struct RunBytes {
+  uint64_t kept = 0;
+  uint64_t largestRun = 0;
+};
+
+RunBytes runBytes(const std::vector<std::string>& files, std::span<const PointEdit> edits,
+                  const std::optional<TiledClassificationPlan>& dataset) {
+  const ClassifySettings& settings = edits.back().classify;
+  RunBytes bytes;
+  if (dataset) {
+    // Each tile's run holds its neighbours' points within the buffer too.
+    for (const TileClassificationJob& job : dataset->jobs) {
+      bytes.kept += job.pointCount * (sizeof(uint64_t) + sizeof(uint8_t));
+      bytes.largestRun =
+          std::max(bytes.largestRun, tileClassificationBytes(job, settings, dataset->buffer) +
+                                         job.windowPoints * kGatheredBytesPerPoint);
+    }
+    return bytes;
+  }
+  for (const Tile& tile : describeTiles(files).tiles) {
+    bytes.kept += tile.pointCount * (sizeof(uint64_t) + sizeof(uint8_t));
+    bytes.largestRun =
+        std::max(bytes.largestRun, classificationBytes(tile.pointCount, tile.bounds, settings) +
+                                       tile.pointCount * kGatheredBytesPerPoint);
+  }
+  return bytes;
+}
+
 }  // namespace
 
 uint64_t classesAheadBytes(const std::vector<std::string>& files,
                            std::span<const PointEdit> edits) {
-  const ClassifySettings& settings = edits.back().classify;
-  uint64_t kept = 0, largestRun = 0;
-  if (const std::optional<TiledClassificationPlan> dataset = classificationDataset(files, edits)) {
-    // Each tile's run holds its neighbours' points within the buffer too.
-    for (const TileClassificationJob& job : dataset->jobs) {
-      kept += job.pointCount * (sizeof(uint64_t) + sizeof(uint8_t));
-      largestRun = std::max(largestRun, tileClassificationBytes(job, settings, dataset->buffer) +
-                                            job.windowPoints * kGatheredBytesPerPoint);
-    }
-    return kept + largestRun;
-  }
-  for (const Tile& tile : describeTiles(files).tiles) {
-    kept += tile.pointCount * (sizeof(uint64_t) + sizeof(uint8_t));
-    largestRun = std::max(largestRun, classificationBytes(tile.pointCount, tile.bounds, settings) +
-                                          tile.pointCount * kGatheredBytesPerPoint);
-  }
-  return kept + largestRun;
+  const RunBytes bytes = runBytes(files, edits, classificationDataset(files, edits));
+  return bytes.kept + bytes.largestRun;
 }
 
 std::vector<std::string> checkClassesAhead(const std::vector<std::string>& files,
@@ -85,19 +102,38 @@ std::vector<std::string> checkClassesAhead(const std::vector<std::string>& files
 
 std::shared_ptr<const FoundFileClasses> findClassesAhead(
     const std::vector<std::string>& files, std::span<const PointEdit> edits,
-    const std::atomic<bool>* cancel, const std::function<void(size_t)>& filesDone) {
+    const std::atomic<bool>* cancel, const std::function<void(size_t)>& filesDone,
+    uint64_t memoryBytes) {
   if (edits.empty() || edits.back().action != EditAction::Classify) {
     throw Error("findClassesAhead: the last edit is not a Classify edit");
   }
   // A save of the edit plans the same dataset (planEditSave), so it would find the same classes.
   const std::optional<TiledClassificationPlan> dataset = classificationDataset(files, edits);
-  auto found = std::make_shared<FoundFileClasses>();
-  for (size_t f = 0; f < files.size(); ++f) {
-    found->add(files[f], findEditClasses(files[f], edits, edits.size() - 1, cancel,
-                                         dataset ? &*dataset : nullptr));
-    if (filesDone) filesDone(f + 1);
+  // Files at once, as many as the cores and the memory beside the classes kept allow (one at
+  // least), each with its share of the cores, as pcv classify shares them among tiles.
+  const RunBytes bytes = runBytes(files, edits, dataset);
+  const uint64_t budget = memoryBytes ? memoryBytes : halfTheMachine();
+  const uint64_t room = budget > bytes.kept ? budget - bytes.kept : 0;
+  const unsigned cores = workerCount();
+  const unsigned lanes = unsigned(std::max<uint64_t>(
+      1,
+      std::min<uint64_t>({cores, files.size(), room / std::max<uint64_t>(1, bytes.largestRun)})));
+  std::vector<FoundClasses> found(files.size());
+  std::atomic<size_t> done{0};
+  {
+    const WorkerLimit fileThreads(lanes);
+    parallelForEachDynamic(files.size(), [&](size_t f) {
+      if (cancel && cancel->load()) throw ConversionCancelled("classification cancelled");
+      const WorkerLimit share(std::max(1u, cores / lanes));
+      found[f] =
+          findEditClasses(files[f], edits, edits.size() - 1, cancel, dataset ? &*dataset : nullptr);
+      const size_t count = ++done;
+      if (filesDone) filesDone(count);
+    });
   }
-  return found;
+  auto byFile = std::make_shared<FoundFileClasses>();
+  for (size_t f = 0; f < files.size(); ++f) byFile->add(files[f], std::move(found[f]));
+  return byFile;
 }
 
 }  // namespace pcv

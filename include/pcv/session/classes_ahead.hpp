@@ -34,11 +34,14 @@ std::vector<std::string> checkClassesAhead(const std::vector<std::string>& files
 
 /// The classes edits.back() (a Classify edit) finds in each of `files` with the edits before it
 /// applied (findEditClasses; several tiles as one dataset where classificationDataset makes
-/// one, as a save does), file after file; `filesDone` (may be empty) hears the count after
-/// each. `cancel` (may be null) set stops it with ConversionCancelled. Throws as evaluateEdits.
+/// one, as a save does): several files at once, as many as the cores and `memoryBytes` (0: half
+/// the machine's) allow beside the classes kept, each with its share of the cores. `filesDone`
+/// (may be empty; called from those threads) hears the count of files done after each.
+/// `cancel` (may be null) set stops it with ConversionCancelled. Throws as evaluateEdits (the
+/// first failure).
 std::shared_ptr<const FoundFileClasses> findClassesAhead(
     const std::vector<std::string>& files, std::span<const PointEdit> edits,
     const std::atomic<bool>* cancel = nullptr,
-    const std::function<void(size_t filesDone)>& filesDone = {});
+    const std::function<void(size_t filesDone)>& filesDone = {}, uint64_t memoryBytes = 0);
 
 }  // namespace pcv
