@@ -6,12 +6,11 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
 #include "classify_tiles.hpp"
 #include "options/run_report.hpp"
+#include "pcv/core/host_memory.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/length_unit.hpp"
 #include "pcv/session/file_classification.hpp"
@@ -34,12 +33,6 @@ struct ClassifyOptions {
   std::string device = "auto";  ///< where the filters run: auto, cuda or cpu
 };
 
-/// Machine memory, for the default budget.
-uint64_t halfOfMemory() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES), pageBytes = ::sysconf(_SC_PAGESIZE);
-  return pages > 0 && pageBytes > 0 ? uint64_t(pages) * uint64_t(pageBytes) / 2 : uint64_t(4) << 30;
-}
-
 /// Whether the inputs are classified tile by tile: a dataset (folder, VPC), --buffer, or files
 /// whose points would not fit the memory budget classified together. The last rewrites each
 /// input alike either way, so it is taken for --in-place; a single output would be a folder
@@ -50,7 +43,7 @@ bool classifiesTileByTile(const ClassifyOptions& options, const std::vector<std:
   const TileSet set = describeTiles(inputs);
   // Headers of all zeros leave the grid out of the estimate (the points' extent is unknown).
   const uint64_t needed = classificationBytes(set.pointCount, declaredBounds(set), settings);
-  const uint64_t budget = options.memoryBytes ? options.memoryBytes : halfOfMemory();
+  const uint64_t budget = options.memoryBytes ? options.memoryBytes : machineMemoryBytes() / 2;
   if (needed <= budget) return false;
   if (options.inPlace) return true;
   throw InputError("classify: the " + std::to_string(set.pointCount) +

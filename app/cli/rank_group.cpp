@@ -6,8 +6,7 @@
 #include <string>
 #include <thread>
 
-#include <unistd.h>
-
+#include "pcv/core/host_memory.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
 
@@ -85,11 +84,7 @@ void shareCoresWithLocalRanks(int localRanks, const std::string& who) {
 // ranks on one machine split it.
 uint64_t memoryOfRank(uint64_t memoryBytes, int localRanks) {
   if (localRanks <= 1) return memoryBytes;
-  if (memoryBytes == 0) {
-    const long pages = ::sysconf(_SC_PHYS_PAGES), pageBytes = ::sysconf(_SC_PAGESIZE);
-    memoryBytes =
-        pages > 0 && pageBytes > 0 ? uint64_t(pages) * uint64_t(pageBytes) / 2 : uint64_t(4) << 30;
-  }
+  if (memoryBytes == 0) memoryBytes = machineMemoryBytes() / 2;
   return memoryBytes / uint64_t(localRanks);
 }
 

@@ -1,5 +1,7 @@
 #include "pcv/core/host_memory.hpp"
 
+#include <unistd.h>
+
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -8,6 +10,12 @@
 #include "pcv/core/error.hpp"
 
 namespace pcv {
+
+uint64_t machineMemoryBytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long pageBytes = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && pageBytes > 0 ? uint64_t(pages) * uint64_t(pageBytes) : uint64_t(8) << 30;
+}
 
 uint64_t availableHostMemoryBytes() {
   std::ifstream meminfo("/proc/meminfo");

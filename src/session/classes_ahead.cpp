@@ -1,11 +1,10 @@
 #include "pcv/session/classes_ahead.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/host_memory.hpp"
 #include "pcv/core/parallel.hpp"
 #include "pcv/io/copc_writer.hpp"  // ConversionCancelled
 #include "pcv/io/remote_source.hpp"
@@ -19,14 +18,6 @@ namespace {
 /// Bytes a selected point costs a file's run besides the filters: its index and position as
 /// gathered, then its position again for the classifier.
 constexpr uint64_t kGatheredBytesPerPoint = 2 * sizeof(uint64_t) + 2 * 3 * sizeof(double);
-
-uint64_t halfTheMachine() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES);
-  const long pageBytes = ::sysconf(_SC_PAGESIZE);
-  const uint64_t machine =
-      pages > 0 && pageBytes > 0 ? uint64_t(pages) * uint64_t(pageBytes) : uint64_t(8) << 30;
-  return machine / 2;
-}
 
 std::string gib(uint64_t bytes) {
   char text[32];
@@ -87,7 +78,7 @@ std::vector<std::string> checkClassesAhead(const std::vector<std::string>& files
                        "a copy (Save as) and classify that");
     }
   }
-  const uint64_t budget = memoryBytes ? memoryBytes : halfTheMachine();
+  const uint64_t budget = memoryBytes ? memoryBytes : machineMemoryBytes() / 2;
   const uint64_t needed = classesAheadBytes(tiles, edits);
   if (needed + heldBytes > budget) {
     throw InputError(
@@ -112,7 +103,7 @@ std::shared_ptr<const FoundFileClasses> findClassesAhead(
   // Files at once, as many as the cores and the memory beside the classes kept allow (one at
   // least), each with its share of the cores, as pcv classify shares them among tiles.
   const RunBytes bytes = runBytes(files, edits, dataset);
-  const uint64_t budget = memoryBytes ? memoryBytes : halfTheMachine();
+  const uint64_t budget = memoryBytes ? memoryBytes : machineMemoryBytes() / 2;
   const uint64_t room = budget > bytes.kept ? budget - bytes.kept : 0;
   const unsigned cores = workerCount();
   const unsigned lanes = unsigned(std::max<uint64_t>(

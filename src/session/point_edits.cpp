@@ -304,10 +304,6 @@ class ChangedRecords {
   UninitializedVector<RecordChange> batch_, batchChanges_;
 };
 
-}  // namespace
-
-namespace {
-
 /// Classifies the points edits[k] selects with the edits before it applied (`pass` runs them);
 /// every point of a tile of `dataset` (may be null) with its neighbours' points.
 FoundClasses findClasses(const EditPass& pass, std::span<const PointEdit> edits, size_t k,

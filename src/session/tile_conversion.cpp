@@ -6,6 +6,7 @@
 // evenly between the lanes: the COPC writer builds a tile larger than its share through temporary
 // files, and its output does not depend on the budget or the thread count, which is what makes a
 // tile's bytes the same whoever converts it.
+#include "pcv/core/host_memory.hpp"
 #include "pcv/core/text_case.hpp"
 #include "pcv/session/tile_conversion.hpp"
 
@@ -17,8 +18,6 @@
 #include <mutex>
 #include <thread>
 
-#include <unistd.h>
-
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
 #include "pcv/io/point_cloud_reader.hpp"
@@ -27,12 +26,6 @@
 
 namespace pcv {
 namespace {
-
-uint64_t machineMemoryBytes() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES);
-  const long pageBytes = ::sysconf(_SC_PAGESIZE);
-  return pages > 0 && pageBytes > 0 ? uint64_t(pages) * uint64_t(pageBytes) : uint64_t(8) << 30;
-}
 
 /// The least memory worth giving one conversion: the COPC writer wants room for four full nodes
 /// of its longest records (67 bytes, format 8 with extra bytes, and 21 of working memory each)

@@ -11,6 +11,7 @@
 //
 // Lanes as in convertTiles: threads that each take the next tile with their share of the cores
 // and of the memory; as many as cores, tiles and the memory (one tile's run each) allow.
+#include "pcv/core/host_memory.hpp"
 #include "pcv/session/tiled_classification.hpp"
 
 #include <algorithm>
@@ -23,8 +24,6 @@
 #include <optional>
 #include <sstream>
 #include <thread>
-
-#include <unistd.h>
 
 #include "pcv/core/error.hpp"
 #include "pcv/core/parallel.hpp"
@@ -53,12 +52,6 @@ constexpr uint64_t kBytesPerCell = 60;
 
 /// Records read at a time from a neighbour.
 constexpr uint64_t kRecordBatch = 1 << 16;
-
-uint64_t machineMemoryBytes() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES);
-  const long pageBytes = ::sysconf(_SC_PAGESIZE);
-  return pages > 0 && pageBytes > 0 ? uint64_t(pages) * uint64_t(pageBytes) : uint64_t(8) << 30;
-}
 
 std::string text(double value) {
   std::ostringstream out;

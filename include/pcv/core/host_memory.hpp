@@ -7,6 +7,10 @@
 
 namespace pcv {
 
+/// The machine's physical memory in bytes (8 GiB when the system does not say): what memory
+/// budgets default to a share of.
+uint64_t machineMemoryBytes();
+
 /// Bytes the kernel reports as available (MemAvailable), or UINT64_MAX when unknown.
 uint64_t availableHostMemoryBytes();
 

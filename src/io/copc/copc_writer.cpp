@@ -4,6 +4,7 @@
 // above that is sampled from its children, and a single cell too large is split again, three
 // levels further down, from its file. Only the part being built, and what the roots of finished
 // parts hold (a node's worth of points each), are in memory at a time.
+#include "pcv/core/host_memory.hpp"
 #include "pcv/io/copc_writer.hpp"
 
 #include <algorithm>
@@ -12,8 +13,6 @@
 #include <cstring>
 #include <mutex>
 #include <string>
-
-#include <unistd.h>
 
 #include "cell_partitioner.hpp"
 #include "copc_file_writer.hpp"
@@ -35,12 +34,6 @@ constexpr uint64_t kPartBytesPerPoint = 21;
 
 bool hasRgb(int format) {
   return format == 2 || format == 3 || format == 5 || format == 7 || format == 8 || format == 10;
-}
-
-uint64_t machineMemoryBytes() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES);
-  const long pageBytes = ::sysconf(_SC_PAGESIZE);
-  return pages > 0 && pageBytes > 0 ? uint64_t(pages) * uint64_t(pageBytes) : uint64_t(8) << 30;
 }
 
 /// How the memory budget is spent.
