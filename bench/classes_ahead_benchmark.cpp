@@ -1,6 +1,6 @@
 // The Edit tool's Classify on a streamed scene, timed without the window: the classes of a
 // Classify edit of every point found ahead in the files as the viewer finds them
-// (checkClassesAhead, then findClassesAhead: several files at once, a dataset's tiles with their
+// (planClassesAhead, then findClassesAhead: several files at once, a dataset's tiles with their
 // neighbours' points), the median of several runs, then one decode of every node of the files
 // with the edit shown (EditedNodeSource over the COPC files' nodes), as a stream decodes them
 // after the classification.
@@ -43,16 +43,16 @@ int main(int argc, char** argv) {
   choosePointClassifier("auto", &device);
   try {
     const Clock::time_point checkStart = Clock::now();
-    const std::vector<std::string> files = checkClassesAhead(inputs, edits);
+    const ClassesAheadPlan plan = planClassesAhead(inputs, edits);
     const double checkSeconds = secondsSince(checkStart);
-    std::printf("%zu files, %.1f MiB held at most; checked in %.3f s; %s\n", files.size(),
-                double(classesAheadBytes(files, edits)) / double(1 << 20), checkSeconds,
-                device.c_str());
+    const std::vector<std::string>& files = plan.files;
+    std::printf("%zu files, %.1f MiB held at most; planned in %.3f s; %s\n", files.size(),
+                double(plan.bytes()) / double(1 << 20), checkSeconds, device.c_str());
     std::vector<double> times;
     std::shared_ptr<const FoundFileClasses> found;
     for (int run = 0; run < runs; ++run) {
       const Clock::time_point start = Clock::now();
-      found = findClassesAhead(files, edits);
+      found = findClassesAhead(plan, edits);
       times.push_back(secondsSince(start));
     }
     std::sort(times.begin(), times.end());

@@ -330,14 +330,23 @@ std::optional<std::vector<uint8_t>> classifyDatasetTile(const TiledClassificatio
                                                         const PointClassifier& classifier,
                                                         const std::atomic<bool>* cancel) {
   checkClassifySettings(settings);
-  const std::string wanted = std::filesystem::absolute(tile).lexically_normal().string();
-  for (size_t index = 0; index < plan.jobs.size(); ++index) {
-    const std::string& input = plan.jobs[index].file.input;
-    if (std::filesystem::absolute(input).lexically_normal().string() != wanted) continue;
-    TileClassificationOutcome outcome;
-    return classifyOwnRecords(plan, index, settings, classifier, cancel, outcome);
+  // The plan's inputs are usually the very strings its callers name tiles by: those compare
+  // as they are, and a file named otherwise (relative, with "..") by its absolute normal path.
+  const auto& jobs = plan.jobs;
+  auto at = std::find_if(jobs.begin(), jobs.end(),
+                         [&](const TileClassificationJob& job) { return job.file.input == tile; });
+  if (at == jobs.end()) {
+    const auto normal = [](const std::string& path) {
+      return std::filesystem::absolute(path).lexically_normal();
+    };
+    const std::filesystem::path wanted = normal(tile);
+    at = std::find_if(jobs.begin(), jobs.end(), [&](const TileClassificationJob& job) {
+      return normal(job.file.input) == wanted;
+    });
   }
-  return std::nullopt;
+  if (at == jobs.end()) return std::nullopt;
+  TileClassificationOutcome outcome;
+  return classifyOwnRecords(plan, size_t(at - jobs.begin()), settings, classifier, cancel, outcome);
 }
 
 std::vector<TileClassificationOutcome> classifyTiles(const TiledClassificationPlan& plan,

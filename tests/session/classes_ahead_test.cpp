@@ -139,7 +139,7 @@ TEST(ClassesAhead, AStreamedCopcFileShowsTheClassesItsSaveWrites) {
   const std::vector<int> expected = savedClasses(copc, edits);  // found as the save finds them
   ASSERT_GT(std::count(expected.begin(), expected.end(), 2), int(expected.size() / 3));
 
-  edits[0].found = findClassesAhead({copc}, edits);
+  edits[0].found = findClassesAhead(planClassesAhead({copc}, edits), edits);
   const auto file = std::make_shared<const CopcFile>(copc);
   ASSERT_GT(file->hierarchy().nodes.size(), 8u);
   const EditedNodeSource edited(std::make_shared<CopcNodeSource>(file), edits);
@@ -161,7 +161,7 @@ TEST(ClassesAhead, TilesShowTheClassesFoundInEachTileWithItsNeighbours) {
   std::vector<PointEdit> edits = classifyEdits();
   const std::optional<TiledClassificationPlan> dataset = classificationDataset({copc, las}, edits);
   ASSERT_TRUE(dataset.has_value());
-  edits[0].found = findClassesAhead({copc, las}, edits);
+  edits[0].found = findClassesAhead(planClassesAhead({copc, las}, edits), edits);
   const auto forest =
       std::make_shared<ForestNodeSource>(std::vector<std::shared_ptr<const NodeSource>>{
           std::make_shared<CopcTileSource>(describeTile(copc), std::make_shared<OpenCopcFiles>(2)),
@@ -242,15 +242,15 @@ TEST(ClassesAhead, ARunLargerThanTheMemoryAllowedIsRefusedBeforeAnyPointIsRead) 
   test::TempDir dir;
   const std::string las = writeTerrain(dir, "terrain.las");
   const std::vector<PointEdit> edits = classifyEdits();
-  const uint64_t needed = classesAheadBytes({las}, edits);
+  const uint64_t needed = planClassesAhead({las}, edits, UINT64_MAX).bytes();
   EXPECT_GT(needed, recordPositions(las).size() * 9);
-  EXPECT_THROW(checkClassesAhead({las}, edits, needed - 1), InputError);
-  EXPECT_EQ(checkClassesAhead({las}, edits, needed), std::vector<std::string>{las});
+  EXPECT_THROW(planClassesAhead({las}, edits, needed - 1), InputError);
+  EXPECT_EQ(planClassesAhead({las}, edits, needed).files, std::vector<std::string>{las});
   std::vector<PointEdit> neither = edits;
   neither[0].classify.ground = neither[0].classify.noise = false;
-  EXPECT_THROW(checkClassesAhead({las}, neither, needed), InputError);
+  EXPECT_THROW(planClassesAhead({las}, neither, needed), InputError);
   // Classes found before count against the same memory.
-  EXPECT_THROW(checkClassesAhead({las}, edits, needed, 1), InputError);
+  EXPECT_THROW(planClassesAhead({las}, edits, needed, 1), InputError);
 }
 
 }  // namespace

@@ -154,23 +154,23 @@ bool EditTool::classify(bool ground, bool noise) {
   const auto applied = history_.applied();
   std::vector<PointEdit> edits(applied.begin(), applied.end());
   edits.push_back(std::move(*edit));
-  std::vector<std::string> files;
+  ClassesAheadPlan plan;
   try {
-    files = checkClassesAhead(view.files, edits, 0, history_.foundClassesBytes());
+    plan = planClassesAhead(view.files, edits, 0, history_.foundClassesBytes());
   } catch (const Error& error) {
     host_.showError(std::string("cannot classify: ") + error.what());
     return false;
   }
-  classifyingFiles_ = files.size();
+  classifyingFiles_ = plan.files.size();
   classifyingGeneration_ = host_.scene().generation();
-  std::fprintf(stderr, "pcv: classifying the selection in %zu files\n", files.size());
-  classifier_.start([files = std::move(files), edits = std::move(edits)](
+  std::fprintf(stderr, "pcv: classifying the selection in %zu files\n", plan.files.size());
+  classifier_.start([plan = std::move(plan), edits = std::move(edits)](
                         const std::atomic<bool>& stop, std::atomic<uint64_t>& filesDone) {
-    ClassifyOutcome outcome{.files = files.size()};
+    ClassifyOutcome outcome{.files = plan.files.size()};
     const auto started = std::chrono::steady_clock::now();
     try {
       PointEdit edit = edits.back();
-      edit.found = findClassesAhead(files, edits, &stop, [&](size_t done) { filesDone = done; });
+      edit.found = findClassesAhead(plan, edits, &stop, [&](size_t done) { filesDone = done; });
       outcome.edit = std::move(edit);
     } catch (const ConversionCancelled&) {
       // Cancelled: no edit, nothing to say.
