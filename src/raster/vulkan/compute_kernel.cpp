@@ -40,7 +40,7 @@ std::vector<uint32_t> spirvFromFolder(const std::string& name) {
 }  // namespace
 
 ComputeKernel::ComputeKernel(VkDevice device, std::span<const uint32_t> builtIn, const char* name,
-                             bool captureStatistics)
+                             bool captureStatistics, ShaderConstants constants)
     : device_(device), name_(name), statistics_(captureStatistics) {
   const std::string what = std::string("to load the shader ") + name;
   const std::vector<uint32_t> loaded = spirvFromFolder(name_);
@@ -58,6 +58,12 @@ ComputeKernel::ComputeKernel(VkDevice device, std::span<const uint32_t> builtIn,
       .pPushConstantRanges = &push};
   VkResult result = vkCreatePipelineLayout(device_, &layoutInfo, nullptr, &layout_);
   if (result == VK_SUCCESS) {
+    const VkBool32 newtonReciprocalExact = constants.newtonReciprocalExact ? VK_TRUE : VK_FALSE;
+    const VkSpecializationMapEntry entry{.constantID = 0, .offset = 0, .size = sizeof(VkBool32)};
+    const VkSpecializationInfo specialization{.mapEntryCount = 1,
+                                              .pMapEntries = &entry,
+                                              .dataSize = sizeof newtonReciprocalExact,
+                                              .pData = &newtonReciprocalExact};
     const VkComputePipelineCreateInfo pipelineInfo{
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .flags =
@@ -70,7 +76,8 @@ ComputeKernel::ComputeKernel(VkDevice device, std::span<const uint32_t> builtIn,
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                   .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                   .module = module_,
-                  .pName = "main"},
+                  .pName = "main",
+                  .pSpecializationInfo = &specialization},
         .layout = layout_};
     result = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr,
                                       &pipeline_);

@@ -12,6 +12,14 @@
 
 namespace pcv::vk {
 
+/// The specialization constants a kernel's pipeline is made with (the shaders that include
+/// shaders/float_math.glsl declare them; the others ignore them).
+struct ShaderConstants {
+  /// kNewtonReciprocalExact: the reciprocal probe found one Newton step from the device's
+  /// quotient exact over the view range (reciprocal_probe.hpp).
+  bool newtonReciprocalExact = false;
+};
+
 class ComputeKernel {
  public:
   /// With `captureStatistics` (the device offers VK_KHR_pipeline_executable_properties) the
@@ -21,7 +29,7 @@ class ComputeKernel {
   /// PCV_VULKAN_SHADER_LOAD names a folder holding NAME.spv, that SPIR-V is used instead of the
   /// built-in one (a changed shader timed without building pcv again; said on stderr).
   ComputeKernel(VkDevice device, std::span<const uint32_t> builtIn, const char* name,
-                bool captureStatistics = false);
+                bool captureStatistics = false, ShaderConstants constants = {});
   ~ComputeKernel();
   ComputeKernel(const ComputeKernel&) = delete;
   ComputeKernel& operator=(const ComputeKernel&) = delete;

@@ -11,6 +11,7 @@
 #include "../laid_out_arrays.hpp"
 #include "compute_kernel.hpp"
 #include "fma_probe.hpp"
+#include "reciprocal_probe.hpp"
 #include "frame_params.hpp"
 #include "pcv/core/error.hpp"
 #include "pcv/core/host_memory.hpp"
@@ -108,24 +109,28 @@ class VulkanBackend final : public RasterBackend {
         stamps_(*context_),
         emulatedFma_(needsEmulatedFma(*context_)),
         statistics_(context_->reportsPipelineStatistics()),
+        constants_(shaderConstants(*context_, emulatedFma_)),
         compactRaster_(context_->device(), vk::spirv::compactRaster(emulatedFma_), "compact_raster",
-                       statistics_),
+                       statistics_, constants_),
         compactRasterPlain_(context_->device(), vk::spirv::compactRasterPlain(emulatedFma_),
-                            "compact_raster_plain", statistics_),
-        resolve_(context_->device(), vk::spirv::resolve(emulatedFma_), "resolve", statistics_),
+                            "compact_raster_plain", statistics_, constants_),
+        resolve_(context_->device(), vk::spirv::resolve(emulatedFma_), "resolve", statistics_,
+                 constants_),
         splatDepth_(context_->device(), vk::spirv::splatDepth(emulatedFma_), "splat_depth",
-                    statistics_),
+                    statistics_, constants_),
         splatAccumulate_(context_->device(), vk::spirv::splatAccumulate(emulatedFma_),
-                         "splat_accumulate", statistics_),
-        fill_(context_->device(), vk::spirv::fillHoles(emulatedFma_), "fill", statistics_),
+                         "splat_accumulate", statistics_, constants_),
+        fill_(context_->device(), vk::spirv::fillHoles(emulatedFma_), "fill", statistics_,
+              constants_),
         qualityShade_(context_->device(), vk::spirv::qualityShade(emulatedFma_), "quality_shade",
-                      statistics_),
+                      statistics_, constants_),
         classChanges_(context_->device(), vk::spirv::classChanges(), "class_changes") {}
 
   std::string name() const override { return "vulkan"; }
   std::string deviceDescription() const override {
     return context_->info().name + " (" + context_->info().type + ", Vulkan" +
-           (emulatedFma_ ? ", fused multiply-add emulated" : "") + ")";
+           (emulatedFma_ ? ", fused multiply-add emulated" : "") +
+           (constants_.newtonReciprocalExact ? ", Newton-step reciprocal" : "") + ")";
   }
   bool onGpu() const override { return !context_->info().software; }
   std::vector<std::string> kernelStatistics() const override {
@@ -338,6 +343,15 @@ class VulkanBackend final : public RasterBackend {
     return true;
   }
 
+  /// The kernels' specialization: 1 / w without its residual check where the probe finds one
+  /// Newton step from the device's quotient exact over the view range. Software devices keep
+  /// the check unprobed: the probe's 1.7 billion floats would take seconds of a CPU at every
+  /// start, for a device that draws interactively only small clouds anyway.
+  static vk::ShaderConstants shaderConstants(vk::VulkanContext& context, bool emulatedFma) {
+    if (context.info().software) return {};
+    return {.newtonReciprocalExact = vk::newtonReciprocalExact(context, emulatedFma)};
+  }
+
   /// Makes `buffer` hold `bytes` at least; true when it was made anew (its contents unknown).
   bool ensure(VulkanBuffer& buffer, uint64_t bytes, VulkanBuffer::Kind kind, const char* what) {
     if (buffer && buffer.bytes() >= bytes) return false;
@@ -453,6 +467,7 @@ class VulkanBackend final : public RasterBackend {
   StageStamps stamps_;
   bool emulatedFma_;
   bool statistics_;  // the driver keeps the frame kernels' statistics (kernelStatistics)
+  vk::ShaderConstants constants_;
   ComputeKernel compactRaster_, compactRasterPlain_, resolve_, splatDepth_, splatAccumulate_, fill_, qualityShade_;
   /// Leading framebuffer words known to hold kEmptyPixel (the compact resolve clears what it
   /// reads): only a first, larger or picked frame, or one after the quality pipeline, clears.

@@ -10,6 +10,8 @@
 #include "fill_emulated.spv.h"
 #include "fma_probe.spv.h"
 #include "quality_shade.spv.h"
+#include "reciprocal_probe.spv.h"
+#include "reciprocal_probe_emulated.spv.h"
 #include "quality_shade_emulated.spv.h"
 #include "resolve.spv.h"
 #include "resolve_emulated.spv.h"
@@ -51,6 +53,11 @@ std::span<const uint32_t> qualityShade(bool emulatedFma) {
 
 std::span<const uint32_t> fmaProbe() {
   return kFmaProbeSpirv;
+}
+
+std::span<const uint32_t> reciprocalProbe(bool emulatedFma) {
+  return emulatedFma ? std::span<const uint32_t>(kReciprocalProbeEmulatedFmaSpirv)
+                     : kReciprocalProbeSpirv;
 }
 
 std::span<const uint32_t> classChanges() {

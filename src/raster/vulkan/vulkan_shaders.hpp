@@ -18,6 +18,9 @@ std::span<const uint32_t> fillHoles(bool emulatedFma);
 std::span<const uint32_t> qualityShade(bool emulatedFma);
 /// fma_probe.comp: values[3] = fma(values[0], values[1], values[2]).
 std::span<const uint32_t> fmaProbe();
+/// reciprocal_probe.comp: where one Newton step from the device's quotient differs from 1 / w
+/// rounded to nearest (reciprocal_probe.hpp).
+std::span<const uint32_t> reciprocalProbe(bool emulatedFma);
 /// class_changes.comp: some points' colours and classes set where they lie (storeClassChanges).
 std::span<const uint32_t> classChanges();
 

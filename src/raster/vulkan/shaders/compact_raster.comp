@@ -50,6 +50,39 @@ void drawPoint(BatchProjection projection, uint word, uint i, bool clipTested, u
   atomicMin(words.at[pixel], packDepthWord(screen.z, i));
 }
 
+// The batch's points [first, end), each invocation a stride of them. Called with `tested` a
+// literal, so that the loop is compiled twice: batches inside the view draw without the view's
+// range tests instead of asking a flag at every point (6-11 % of the raster at 100 M points on
+// an H100).
+void drawPoints(const bool tested, BatchProjection projection, uint first, uint end,
+                bool clipTested, uint filterTests, uint width, WordArray words,
+                UintArray depthHalves, BatchSlices slices) {
+  // Four points per invocation and iteration, from one 16-byte load (batches start at multiples
+  // of four slots, slices are whole multiples of four): four independent early-z reads in
+  // flight instead of one, as the CUDA raster reads them. The next four are loaded before these
+  // are drawn, so a load is in flight while the previous points are projected (8 % faster on an
+  // H100 at 100 M points than loading each four where they are drawn). The last partial four
+  // one by one.
+  const uint quadEnd = first + ((end - first) & ~3u);
+  uint at = first + 4u * gl_LocalInvocationIndex;
+  uvec4 next = at < quadEnd ? quadAt(at, slices) : uvec4(kInvalidQuantized);
+  for (; at < quadEnd; at += 4u * 256u) {
+    const uvec4 quad = next;
+    if (at + 4u * 256u < quadEnd) next = quadAt(at + 4u * 256u, slices);
+    drawPoint(projection, quad.x, at, clipTested, filterTests, tested, width, words, depthHalves);
+    drawPoint(projection, quad.y, at + 1u, clipTested, filterTests, tested, width, words,
+              depthHalves);
+    drawPoint(projection, quad.z, at + 2u, clipTested, filterTests, tested, width, words,
+              depthHalves);
+    drawPoint(projection, quad.w, at + 3u, clipTested, filterTests, tested, width, words,
+              depthHalves);
+  }
+  for (uint i = quadEnd + gl_LocalInvocationIndex; i < end; i += 256u) {
+    drawPoint(projection, positionAt(i), i, clipTested, filterTests, tested, width, words,
+              depthHalves);
+  }
+}
+
 void main() {
   const uint b = linearGroupIndex();
   if (b >= pc.frame.batchCount) return;
@@ -102,28 +135,11 @@ void main() {
   slices.lastBase = uint64_t(pc.frame.positions[lastSlice]);
   slices.mask = (1u << shift) - 1u;
   slices.inTwo = lastSlice - slices.first <= 1u;
-  // Four points per invocation and iteration, from one 16-byte load (batches start at multiples
-  // of four slots, slices are whole multiples of four): four independent early-z reads in
-  // flight instead of one, as the CUDA raster reads them. The next four are loaded before these
-  // are drawn, so a load is in flight while the previous points are projected (8 % faster on an
-  // H100 at 100 M points than loading each four where they are drawn). The last partial four
-  // one by one.
-  const uint quadEnd = sFirst + (sCount & ~3u);
-  uint at = sFirst + 4u * gl_LocalInvocationIndex;
-  uvec4 next = at < quadEnd ? quadAt(at, slices) : uvec4(kInvalidQuantized);
-  for (; at < quadEnd; at += 4u * 256u) {
-    const uvec4 quad = next;
-    if (at + 4u * 256u < quadEnd) next = quadAt(at + 4u * 256u, slices);
-    drawPoint(projection, quad.x, at, clipTested, filterTests, tested, width, words, depthHalves);
-    drawPoint(projection, quad.y, at + 1u, clipTested, filterTests, tested, width, words,
-              depthHalves);
-    drawPoint(projection, quad.z, at + 2u, clipTested, filterTests, tested, width, words,
-              depthHalves);
-    drawPoint(projection, quad.w, at + 3u, clipTested, filterTests, tested, width, words,
-              depthHalves);
-  }
-  for (uint i = quadEnd + gl_LocalInvocationIndex; i < end; i += 256u) {
-    drawPoint(projection, positionAt(i), i, clipTested, filterTests, tested, width, words,
-              depthHalves);
+  if (tested) {
+    drawPoints(true, projection, sFirst, end, clipTested, filterTests, width, words, depthHalves,
+               slices);
+  } else {
+    drawPoints(false, projection, sFirst, end, clipTested, filterTests, width, words, depthHalves,
+               slices);
   }
 }

@@ -95,17 +95,37 @@ float divideExact(float a, float b) {
   return nearestQuotient(q, residual, b);
 }
 
-// 1 / w for view distances (kMinViewDistance <= w <= kMaxViewDistance), as the CPU divides:
-// the device's quotient (within a few ulp), one Newton step, which puts it within one ulp, and
-// the exact residual's verdict on its neighbour, as divideExact ends. Cheaper than divideExact
-// (no second quotient, no exponent guards: view distances are far from the ends of the float
-// range): 4-5 % of the raster's frame at 100 M points on an H100.
-float reciprocalInViewRange(float w) {
-  const float estimate = 1.0 / w;
+// Set where the device's quotient and one Newton step already give 1 / w rounded to nearest
+// for every view distance (kMinViewDistance <= w <= kMaxViewDistance): the reciprocal probe
+// (reciprocal_probe.cpp) checks every float of that range on the device before any pipeline is
+// made with it. The residual check it saves is 9-18 % of the raster's frame at 100 M points on
+// an H100.
+layout(constant_id = 0) const bool kNewtonReciprocalExact = false;
+
+// One Newton step from `estimate`, an approximation of 1 / w (the device's quotient): within one
+// ulp of 1 / w for view distances.
+float newtonReciprocal(float w, float estimate) {
   precise float error = fusedMultiplyAdd(w, estimate, -1.0);
   precise float r = fusedMultiplyAdd(estimate, -error, estimate);
+  return r;
+}
+
+// r (within one ulp of 1 / w) moved to its neighbour where the exact residual says that is
+// nearer, as divideExact ends: 1 / w rounded to nearest.
+float checkedReciprocal(float w, float r) {
   precise float residual = fusedMultiplyAdd(-w, r, 1.0);  // exact: r is within an ulp of 1 / w
   return nearestQuotient(r, residual, w);
+}
+
+// 1 / w for view distances (kMinViewDistance <= w <= kMaxViewDistance), as the CPU divides:
+// the device's quotient (within a few ulp), one Newton step, which puts it within one ulp, and,
+// unless the probe found the step exact on this device, the exact residual's verdict on its
+// neighbour. Cheaper than divideExact (no second quotient, no exponent guards: view distances
+// are far from the ends of the float range): 4-5 % of the raster's frame at 100 M points on an
+// H100.
+float reciprocalInViewRange(float w) {
+  const float r = newtonReciprocal(w, 1.0 / w);
+  return kNewtonReciprocalExact ? r : checkedReciprocal(w, r);
 }
 
 // log2(x) for finite x > 0 (x <= 0 gives -126), as fastLog2 in pcv/core/log_exp.hpp.
