@@ -109,14 +109,8 @@ uvec2 classifyCorner(BatchProjection p, int corner, float marginPx) {
   return uvec2(outside, inside ? 1u : 0u);
 }
 
-uint classifyBatch(BatchProjection p) {
-  uint outsideAll = 0x3fu;
-  bool insideAll = true;
-  for (int corner = 0; corner < 8; ++corner) {
-    const uvec2 c = classifyCorner(p, corner, 0.0);
-    outsideAll &= c.x;
-    insideAll = insideAll && c.y != 0u;
-  }
+// A batch's visibility from its eight corners' classes (classifyCorner), ANDed.
+uint combineCorners(uint outsideAll, bool insideAll) {
   if (outsideAll != 0u) return kBatchOutside;
   return insideAll ? kBatchInside : kBatchPartial;
 }
