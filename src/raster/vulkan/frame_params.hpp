@@ -42,7 +42,7 @@ constexpr uint32_t kFrameSlices = 32;
 struct VulkanFrameParams {
   uint64_t positions[kFrameSlices], colors[kFrameSlices], filterWords[kFrameSlices],
       rangeValues[kFrameSlices];
-  uint64_t batches, summaries, drawn, words, filled, accumulators, image;
+  uint64_t batches, summaries, drawn, visibility, words, filled, accumulators, image;
   uint32_t sliceShift;  ///< log2 of the points per slice
   uint32_t batchCount;
   uint32_t drawnListed;
@@ -61,7 +61,7 @@ static_assert(sizeof(ShaderSplat) == 36);
 static_assert(sizeof(ShaderShade) == 40);
 static_assert(sizeof(FilterFrame) == 96);
 static_assert(offsetof(VulkanFrameParams, batches) == 4 * kFrameSlices * 8);
-static_assert(offsetof(VulkanFrameParams, view) == 4 * kFrameSlices * 8 + 7 * 8 + 6 * 4);
+static_assert(offsetof(VulkanFrameParams, view) == 4 * kFrameSlices * 8 + 8 * 8 + 6 * 4);
 static_assert(offsetof(VulkanFrameParams, clip) == offsetof(VulkanFrameParams, view) + 100 + 36 +
                                                          40 + 96);
 

@@ -38,12 +38,15 @@ using vk::VulkanBuffer;
 
 /// Timestamps a frame writes at most: one before the first stage and one after each.
 constexpr uint32_t kMaxStamps = 8;
+/// Batches a workgroup of shaders/compact_cull.comp culls: 256 invocations, eight a batch.
+constexpr uint64_t kCulledPerWorkgroup = 32;
 
 /// Buffers of one frame size, kept between frames and grown as needed.
 struct FrameBuffers {
   VulkanBuffer words, filled, accumulators, image, readback;
   VulkanBuffer params;  // host-visible: VulkanFrameParams
   VulkanBuffer drawn;   // host-visible: the frame's batch list
+  VulkanBuffer visibility;  // the compact cull's verdict per drawn batch
 };
 
 /// The stage marks of a frame: timestamps where the queue has them, else the whole frame's
@@ -110,6 +113,8 @@ class VulkanBackend final : public RasterBackend {
         emulatedFma_(needsEmulatedFma(*context_)),
         statistics_(context_->reportsPipelineStatistics()),
         constants_(shaderConstants(*context_, emulatedFma_)),
+        compactCull_(context_->device(), vk::spirv::compactCull(emulatedFma_), "compact_cull",
+                     statistics_, constants_),
         compactRaster_(context_->device(), vk::spirv::compactRaster(emulatedFma_), "compact_raster",
                        statistics_, constants_),
         compactRasterPlain_(context_->device(), vk::spirv::compactRasterPlain(emulatedFma_),
@@ -135,8 +140,9 @@ class VulkanBackend final : public RasterBackend {
   bool onGpu() const override { return !context_->info().software; }
   std::vector<std::string> kernelStatistics() const override {
     std::vector<std::string> lines;
-    for (const ComputeKernel* kernel : {&compactRaster_, &compactRasterPlain_, &resolve_,
-                                        &splatDepth_, &splatAccumulate_, &fill_, &qualityShade_}) {
+    for (const ComputeKernel* kernel :
+         {&compactCull_, &compactRaster_, &compactRasterPlain_, &resolve_, &splatDepth_,
+          &splatAccumulate_, &fill_, &qualityShade_}) {
       if (std::string line = kernel->statistics(); !line.empty()) lines.push_back(line);
     }
     return lines;
@@ -384,6 +390,10 @@ class VulkanBackend final : public RasterBackend {
       ensure(frame_.drawn, list.batches.size() * 4, VulkanBuffer::Kind::Upload, "the batch list");
       std::memcpy(frame_.drawn.mapped(), list.batches.data(), list.batches.size() * 4);
     }
+    if (!qualityPipeline && batchCount_ > 0) {
+      ensure(frame_.visibility, batchCount_ * 4, VulkanBuffer::Kind::Device,
+             "the batches' visibility");
+    }
 
     vk::VulkanFrameParams p{};
     copySlices(pool_.positions(), p.positions);
@@ -394,6 +404,7 @@ class VulkanBackend final : public RasterBackend {
     p.batches = pool_.batches().address();
     p.summaries = pool_.summaries().address();
     p.drawn = frame_.drawn.address();
+    p.visibility = frame_.visibility.address();
     p.words = frame_.words.address();
     p.filled = frame_.filled.address();
     p.accumulators = frame_.accumulators.address();
@@ -447,6 +458,13 @@ class VulkanBackend final : public RasterBackend {
     if (f.pipeline != DrawPipeline::Quality) {
       // Most frames clip nothing and filter nothing: the raster without those tests.
       const bool plain = f.clip.active == 0u && f.filter.active == 0u;
+      // The cull first, eight invocations a batch, so that the raster's workgroups of batches
+      // out of view end after one read (the cull in each workgroup kept them for a load chain
+      // and a barrier).
+      compactCull_.recordPerItem(commands, params,
+                                 (batchCount_ + kCulledPerWorkgroup - 1) / kCulledPerWorkgroup);
+      vk::computeBarrier(commands);
+      stamps_.mark(commands, "cull");
       (plain ? compactRasterPlain_ : compactRaster_).recordPerItem(commands, params, batchCount_);
       vk::computeBarrier(commands);
       stamps_.mark(commands, "raster");
@@ -468,7 +486,8 @@ class VulkanBackend final : public RasterBackend {
   bool emulatedFma_;
   bool statistics_;  // the driver keeps the frame kernels' statistics (kernelStatistics)
   vk::ShaderConstants constants_;
-  ComputeKernel compactRaster_, compactRasterPlain_, resolve_, splatDepth_, splatAccumulate_, fill_, qualityShade_;
+  ComputeKernel compactCull_, compactRaster_, compactRasterPlain_, resolve_, splatDepth_,
+      splatAccumulate_, fill_, qualityShade_;
   /// Leading framebuffer words known to hold kEmptyPixel (the compact resolve clears what it
   /// reads): only a first, larger or picked frame, or one after the quality pipeline, clears.
   uint64_t clearWords_ = 0;

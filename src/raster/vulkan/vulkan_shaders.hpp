@@ -8,6 +8,8 @@
 
 namespace pcv::vk::spirv {
 
+/// The compact method's cull: each drawn batch's visibility, eight invocations a batch.
+std::span<const uint32_t> compactCull(bool emulatedFma);
 std::span<const uint32_t> compactRaster(bool emulatedFma);
 /// The compact raster for frames with no clip region and no filter (their tests compiled out).
 std::span<const uint32_t> compactRasterPlain(bool emulatedFma);

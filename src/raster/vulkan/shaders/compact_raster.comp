@@ -1,9 +1,10 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// The compact method's raster: one workgroup per drawn batch. Eight invocations cull the batch
-// (its box against the view, the clip region and the filter's summary), one corner of the box
-// each, into shared memory; every invocation then draws a stride of the batch's points: clip and filter tests as
-// the batch needs them, the projection, a plain read of the pixel's depth (early-z: most points
+// The compact method's raster: one workgroup per drawn batch, after the cull stage
+// (compact_cull.comp) has judged the batches against the view, the clip region and the filter's
+// summary. For a batch in view the first invocation reads the batch and makes its projection,
+// clip test and filter tests in shared memory; every invocation then draws a stride of its
+// points: clip and filter tests as the batch needs them, the projection, a plain read of the pixel's depth (early-z: most points
 // of a dense cloud are hidden, and a read is far cheaper than an atomic), and the 64-bit minimum
 // of depth | slot, which keeps the closest point and, on equal depths, the lowest slot.
 // Built twice: as it is, and with PCV_PLAIN_POINTS for frames with no clip region and no filter.
@@ -14,7 +15,6 @@ layout(local_size_x = 256) in;
 
 shared BatchProjection sProjection;
 shared BatchClip sClip;
-shared uint sCornerOutside[8], sCornerInside[8];
 shared uint sFirst, sCount, sFilterTests, sClipTested;
 
 layout(buffer_reference, buffer_reference_align = 16, scalar) readonly buffer QuadArray {
@@ -87,47 +87,23 @@ void drawPoints(const bool tested, BatchProjection projection, uint first, uint 
 void main() {
   const uint b = linearGroupIndex();
   if (b >= pc.frame.batchCount) return;
-  // The cull, one corner of the batch's box per invocation: the other seven wait at the barrier
-  // for one corner's arithmetic instead of eight in a row (1-4 % of the frame at 10 M and 100 M
-  // points on an H100). Each reads the batch and makes its projection; the first keeps them.
-  if (gl_LocalInvocationIndex < 8u) {
-    const uint corner = gl_LocalInvocationIndex;
+  // The cull stage's verdict (compact_cull.comp): a batch out of view ends here, after one read.
+  const uint visibility = pc.frame.visibility.at[b];
+  if (visibility == kBatchOutside) return;
+  if (gl_LocalInvocationIndex == 0u) {
     const uint slot = drawnBatchSlot(b);
     const Batch batch = pc.frame.batches.at[slot];
-    const uint filterTests = batchFilterTests(slot);
-    uint outside = 0x3fu, inside = 0u;
-    if (batch.count != 0u && (filterTests & kFilterDropsAll) == 0u) {
-      const BatchProjection projection = makeBatchProjection(pc.frame.view, batch);
-      BatchClip clip;
-      const uint clipClass = classifyBatchClip(batch, clip);
-      if (clipClass != kClipNone) {
-        const uvec2 c = classifyCorner(projection, int(corner), 0.0);
-        outside = c.x;
-        inside = c.y;
-      }
-      if (corner == 0u) {
-        sProjection = projection;
-        sClip = clip;
-        sClipTested = clipClass == kClipTested ? 1u : 0u;
-      }
-    }
-    if (corner == 0u) {
-      sFirst = batch.first;
-      sCount = batch.count;
-      sFilterTests = filterTests;
-    }
-    sCornerOutside[corner] = outside;
-    sCornerInside[corner] = inside;
+    sFirst = batch.first;
+    sCount = batch.count;
+    sProjection = makeBatchProjection(pc.frame.view, batch);
+#ifndef PCV_PLAIN_POINTS
+    sFilterTests = batchFilterTests(slot);
+    BatchClip clip;
+    sClipTested = classifyBatchClip(batch, clip) == kClipTested ? 1u : 0u;
+    sClip = clip;
+#endif
   }
   barrier();
-  uint outsideAll = 0x3fu;
-  bool insideAll = true;
-  for (int c = 0; c < 8; ++c) {
-    outsideAll &= sCornerOutside[c];
-    insideAll = insideAll && sCornerInside[c] != 0u;
-  }
-  const uint visibility = combineCorners(outsideAll, insideAll);
-  if (visibility == kBatchOutside) return;
   const BatchProjection projection = sProjection;
 #ifdef PCV_PLAIN_POINTS
   // A frame without a clip region or a filter: their tests compiled out, so the loop keeps

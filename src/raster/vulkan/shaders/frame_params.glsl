@@ -88,6 +88,7 @@ layout(buffer_reference, scalar) readonly buffer FrameParams {
   BatchArray batches;       // the pool's batch slots
   SummaryArray summaries;   // per batch slot
   UintArray drawn;          // the batch slots drawn, when listed
+  UintArray visibility;     // per drawn batch: the compact cull's kBatch* verdict
   WordArray words;          // framebuffer
   WordArray filled;         // framebuffer after hole filling
   UintArray accumulators;   // four per pixel (high quality)
