@@ -350,11 +350,12 @@ class VulkanBackend final : public RasterBackend {
   }
 
   /// The kernels' specialization: 1 / w without its residual check where the probe finds one
-  /// Newton step from the device's quotient exact over the view range. Software devices keep
-  /// the check unprobed: the probe's 1.7 billion floats would take seconds of a CPU at every
-  /// start, for a device that draws interactively only small clouds anyway.
+  /// Newton step from the device's quotient exact over the view range. Software devices and
+  /// those whose fma() is emulated keep the check unprobed: the probe's 1.7 billion floats would
+  /// take seconds of a CPU, or of a GPU's slow doubles, at every start, for devices that are
+  /// not the fast path anyway.
   static vk::ShaderConstants shaderConstants(vk::VulkanContext& context, bool emulatedFma) {
-    if (context.info().software) return {};
+    if (context.info().software || emulatedFma) return {};
     return {.newtonReciprocalExact = vk::newtonReciprocalExact(context, emulatedFma)};
   }
 
