@@ -2,7 +2,9 @@
 // included: it must find a quotient that one Newton step cannot make exact, and count the same
 // floats however the range is cut among its invocations. Whether a device's own quotient passes
 // is the device's business; the Vulkan-vs-CPU tests check the pixels of the path it chooses.
+#include <algorithm>
 #include <bit>
+#include <memory>
 
 #include "test_support.hpp"
 #include "vulkan/fma_probe.hpp"

@@ -3,8 +3,8 @@
 // The compact method's cull: each drawn batch's visibility (kBatchOutside, kBatchPartial,
 // kBatchInside) into the frame's visibility array, before the raster. Eight invocations a batch,
 // one corner of its box each; a batch with no points, one the filter leaves nothing of or one
-// the clip region cuts away is outside. The raster's workgroups of batches outside end after
-// reading it, where each used to read and project its batch and wait at a barrier first.
+// the clip region cuts away is outside. The raster's workgroups of batches outside then end
+// after reading it, instead of each reading and projecting its batch and waiting at a barrier.
 #include "clip_region.glsl"
 #include "point_filter.glsl"
 
