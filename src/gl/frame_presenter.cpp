@@ -1,6 +1,7 @@
 #include "pcv/gl/frame_presenter.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <optional>
 
 #include "pcv/gl/gl_check.hpp"
@@ -48,8 +49,28 @@ struct FramePresenter::CudaResources {
 struct FramePresenter::CudaResources {};
 #endif
 
-FramePresenter::FramePresenter(Renderer& renderer, InteropPath requested)
-    : renderer_(renderer), path_(requested) {
+namespace {
+
+/// Mesa's CPU rasterizers: a fragment shader reading texels runs there many times slower than
+/// the copy and blit, which they do with memcpy-like loops.
+bool glRendersInSoftware() {
+  const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  if (!renderer) return false;
+  for (const char* name : {"llvmpipe", "softpipe", "swrast"}) {
+    if (std::strstr(renderer, name)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+FramePresenter::FramePresenter(Renderer& renderer, InteropPath requested,
+                               ImportedFrameDrawing drawing)
+    : renderer_(renderer), path_(requested), drawing_(drawing) {
+  if (drawing_ == ImportedFrameDrawing::Auto) {
+    drawing_ = glRendersInSoftware() ? ImportedFrameDrawing::CopiedToTexture
+                                     : ImportedFrameDrawing::FromBuffer;
+  }
   const bool usesCuda = renderer.cudaStream() != nullptr;
   const bool usesVulkan = renderer.backendName() == "vulkan";
   if (path_ == InteropPath::Auto) {
@@ -73,6 +94,7 @@ FramePresenter::~FramePresenter() {
   // Registrations go before the GL objects they name.
   cuda_.reset();
   imported_.reset();
+  bufferBlit_.reset();
   screen_.reset();
 }
 
@@ -105,6 +127,15 @@ void FramePresenter::resize(int widthPx, int heightPx) {
     } catch (const Error& error) {
       fallBack(InteropPath::HostUpload,
                std::string("GL cannot draw Vulkan's frames: ") + error.what());
+    }
+  }
+  if (imported_ && drawing_ == ImportedFrameDrawing::FromBuffer && !bufferBlit_) {
+    try {
+      bufferBlit_ = std::make_unique<BufferBlit>();
+    } catch (const GlError& error) {
+      // The copy to the texture works wherever the import did.
+      std::fprintf(stderr, "pcv: frames copied to a texture (%s)\n", error.what());
+      drawing_ = ImportedFrameDrawing::CopiedToTexture;
     }
   }
 #if PCV_WITH_CUDA
@@ -171,8 +202,10 @@ void FramePresenter::render(const ViewTransform& view, const RenderSettings& set
     imported_->waitUntilRead();  // GL's copy of the last frame, before this one overwrites it
     renderer_.render(selection, view, settings,
                      RenderTarget{nullptr, view.width, view.height, MemorySpace::Exported});
-    screen_->copyBufferToTexture(imported_->buffer());
-    imported_->readIssued();
+    if (!drawsFromBuffer()) {
+      screen_->copyBufferToTexture(imported_->buffer());
+      imported_->readIssued();
+    }
     return;
   }
   if (hostImage_.width != view.width || hostImage_.height != view.height) {
@@ -185,12 +218,33 @@ void FramePresenter::render(const ViewTransform& view, const RenderSettings& set
   screen_->copyPixelBufferToTexture();
 }
 
+bool FramePresenter::drawsFromBuffer() const {
+  return bufferBlit_ && imported_ && screen_ &&
+         int64_t(screen_->width()) * screen_->height() <= bufferBlit_->maxPixels();
+}
+
 void FramePresenter::blitTo(GLuint drawFramebuffer, int widthPx, int heightPx) const {
-  if (screen_) screen_->blitTo(drawFramebuffer, widthPx, heightPx);
+  if (!screen_) return;
+  if (drawsFromBuffer()) {
+    bufferBlit_->draw(imported_->buffer(), screen_->width(), screen_->height(), drawFramebuffer,
+                      widthPx, heightPx);
+    imported_->readIssued();
+    return;
+  }
+  screen_->blitTo(drawFramebuffer, widthPx, heightPx);
 }
 
 Image FramePresenter::readImage() const {
   if (!screen_) throw Error("FramePresenter::readImage before the first render");
+  if (drawsFromBuffer()) {
+    // Rows bottom first, as the texture's would be read.
+    Image image(screen_->width(), screen_->height());
+    GL_CHECK(glBindBuffer(GL_COPY_READ_BUFFER, imported_->buffer()));
+    GL_CHECK(glGetBufferSubData(GL_COPY_READ_BUFFER, 0, GLsizeiptr(image.pixels.size() * 4),
+                                image.pixels.data()));
+    GL_CHECK(glBindBuffer(GL_COPY_READ_BUFFER, 0));
+    return image;
+  }
   return screen_->readTexture();
 }
 

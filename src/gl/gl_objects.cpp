@@ -11,6 +11,7 @@ GlObject<Kind> GlObject<Kind>::create() {
   if constexpr (Kind == GlObjectKind::Texture) GL_CHECK(glGenTextures(1, &object.id_));
   if constexpr (Kind == GlObjectKind::Framebuffer) GL_CHECK(glGenFramebuffers(1, &object.id_));
   if constexpr (Kind == GlObjectKind::Query) GL_CHECK(glGenQueries(1, &object.id_));
+  if constexpr (Kind == GlObjectKind::VertexArray) GL_CHECK(glGenVertexArrays(1, &object.id_));
   if (object.id_ == 0) throw GlError("glGen* returned no name (is a GL context current?)");
   return object;
 }
@@ -22,6 +23,7 @@ void GlObject<Kind>::reset() noexcept {
   if constexpr (Kind == GlObjectKind::Texture) GL_CHECK_PRINT(glDeleteTextures(1, &id_));
   if constexpr (Kind == GlObjectKind::Framebuffer) GL_CHECK_PRINT(glDeleteFramebuffers(1, &id_));
   if constexpr (Kind == GlObjectKind::Query) GL_CHECK_PRINT(glDeleteQueries(1, &id_));
+  if constexpr (Kind == GlObjectKind::VertexArray) GL_CHECK_PRINT(glDeleteVertexArrays(1, &id_));
   id_ = 0;
 }
 
@@ -29,5 +31,6 @@ template class GlObject<GlObjectKind::Buffer>;
 template class GlObject<GlObjectKind::Texture>;
 template class GlObject<GlObjectKind::Framebuffer>;
 template class GlObject<GlObjectKind::Query>;
+template class GlObject<GlObjectKind::VertexArray>;
 
 }  // namespace pcv

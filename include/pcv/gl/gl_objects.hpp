@@ -1,4 +1,5 @@
-/// @brief Move-only owners of OpenGL object names (buffers, textures, framebuffers, queries):
+/// @brief Move-only owners of OpenGL object names (buffers, textures, framebuffers, queries,
+/// vertex arrays):
 /// created with a current context, deleted in a noexcept destructor that logs GL errors. The
 /// context must outlive them.
 #pragma once
@@ -9,7 +10,7 @@
 
 namespace pcv {
 
-enum class GlObjectKind { Buffer, Texture, Framebuffer, Query };
+enum class GlObjectKind { Buffer, Texture, Framebuffer, Query, VertexArray };
 
 template <GlObjectKind Kind>
 class GlObject {
@@ -44,5 +45,6 @@ using GlBuffer = GlObject<GlObjectKind::Buffer>;
 using GlTexture = GlObject<GlObjectKind::Texture>;
 using GlFramebuffer = GlObject<GlObjectKind::Framebuffer>;
 using GlQuery = GlObject<GlObjectKind::Query>;
+using GlVertexArray = GlObject<GlObjectKind::VertexArray>;
 
 }  // namespace pcv

@@ -66,13 +66,14 @@ ComputeKernel::ComputeKernel(VkDevice device, std::span<const uint32_t> builtIn,
                                               .pData = &newtonReciprocalExact};
     const VkComputePipelineCreateInfo pipelineInfo{
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .flags =
-            captureStatistics
-                ? VkPipelineCreateFlags(
-                      VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR |
-                      (dumpDirectory() ? VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR
-                                       : 0u))
-                : 0u,
+        .flags = captureStatistics
+                     ? VkPipelineCreateFlags(
+                           VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR |
+                           (dumpDirectory()
+                                ? VkPipelineCreateFlags(
+                                      VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR)
+                                : VkPipelineCreateFlags(0)))
+                     : 0u,
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                   .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                   .module = module_,

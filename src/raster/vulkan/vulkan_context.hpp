@@ -6,6 +6,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -72,6 +73,11 @@ class VulkanContext {
   double timestampPeriodNs() const { return timestampPeriodNs_; }
 
  private:
+  /// Waits for the fence of the work run() submitted.
+  void waitForWork();
+  /// How long waitForWork() polls before it sleeps: longer than most frames, short enough that
+  /// a long upload costs a core no more than this.
+  static constexpr std::chrono::microseconds kFencePoll{2000};
   void release();  // what the constructor made so far, or everything
 
   VkInstance instance_ = VK_NULL_HANDLE;
