@@ -68,8 +68,9 @@ TEST(BufferBlit, ScaledAsGlBlitsTheSameFrameFromATexture) {
     ScreenBuffer fromBuffer(width, height), fromTexture(width, height);
     blit.draw(pixels.id(), 64, 40, fromBuffer.framebuffer(), width, height);
     source.blitTo(fromTexture.framebuffer(), width, height);
-    // GL's linear filter weighs with fewer bits than a shader's floats: one step at most.
-    EXPECT_LE(largestChannelDifference(fromBuffer.readTexture(), fromTexture.readTexture()), 1);
+    // GL's linear filter weighs with fewer bits than a shader's floats (8 on NVIDIA, whose
+    // blit differs by two steps at most; Mesa's by one).
+    EXPECT_LE(largestChannelDifference(fromBuffer.readTexture(), fromTexture.readTexture()), 2);
   }
 }
 

@@ -1,13 +1,29 @@
 // The Vulkan backend's frames handed to GL through memory GL imports, in a headless EGL context
 // (Mesa's EGL with lavapipe here; NVIDIA's on a machine with an NVIDIA GPU): drawn from the
 // imported buffer or copied to the texture first, GL shows the pixels the backend drew.
+#include <epoxy/egl.h>
+
 #include "gl_test_support.hpp"
 #include "pcv/demo/cylinder_producer.hpp"
 #include "pcv/gl/frame_presenter.hpp"
 #include "pcv/gl/screen_buffer.hpp"
+#include "pcv/raster/vulkan_devices.hpp"
 
 namespace pcv {
 namespace {
+
+// NVIDIA's driver ends the process's EGL displays with its last Vulkan instance: the GL context
+// must outlive device listings and renderers that come and go.
+TEST(VulkanBesideGl, DeviceListsAndRenderersEndingLeaveTheGlContext) {
+  PCV_REQUIRE_EGL();
+  PCV_REQUIRE_VULKAN();  // lists the devices: an instance made and destroyed
+  std::string error;
+  EXPECT_FALSE(listVulkanDevices(&error).empty()) << error;
+  createRenderer("vulkan").reset();
+  EXPECT_NE(eglGetCurrentContext(), EGL_NO_CONTEXT);
+  EXPECT_NO_THROW(test::sharedEglContext(nullptr)->makeCurrent());
+  EXPECT_NO_THROW(ScreenBuffer(16, 16));
+}
 
 class ImportedFrame : public ::testing::TestWithParam<ImportedFrameDrawing> {};
 
