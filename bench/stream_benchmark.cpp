@@ -79,6 +79,7 @@ struct Options {
   int flyFrames = 600;
   std::string json;
   bool jump = false;
+  unsigned loaderThreads = 0;
 };
 
 /// The camera of fly frame `i` of `n`: from the overview (frame 0) down to a tenth of the
@@ -111,7 +112,8 @@ void run(const Options& o) {
   std::printf("file: %s\nbackend: %s (%s)\n", name.c_str(), renderer->backendName().c_str(),
               renderer->deviceDescription().c_str());
   std::vector<std::string> notes;
-  const pcv::StreamingOptions options = pcv::streamingOptionsFor(o.stream, *renderer, notes);
+  pcv::StreamingOptions options = pcv::streamingOptionsFor(o.stream, *renderer, notes);
+  if (o.loaderThreads > 0) options.decodeThreads = o.loaderThreads;
   for (const std::string& note : notes) std::printf("%s\n", note.c_str());
 
   const Clock::time_point start = Clock::now();
@@ -298,6 +300,9 @@ int main(int argc, char** argv) {
   app.add_option("--warmup", o.warmup, "Untimed frames before those")->capture_default_str();
   app.add_option("--fly-frames", o.flyFrames, "Frames of the fly-through")->capture_default_str();
   app.add_option("--json", o.json, "Also write the results as JSON to this file");
+  app.add_option("--loader-threads", o.loaderThreads,
+                 "Threads decoding and laying out nodes (default: pcv's, 0)")
+      ->capture_default_str();
   app.add_flag("--jump", o.jump,
                "First open the stream straight at the close-up view and time its convergence");
   CLI11_PARSE(app, argc, argv);

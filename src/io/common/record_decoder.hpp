@@ -49,8 +49,13 @@ class RecordDecoder {
                uint64_t firstPoint) const;
 
  private:
+  /// Records decode() converts field by field at a time.
+  static constexpr uint64_t kBlockRecords = 256;
+
   bool hasChannels() const { return channelsSeen_ == 7u; }
   uint32_t colorOf(const uint8_t* data, uint64_t i) const;
+  /// colorOf for records [first, first + n), n <= kBlockRecords.
+  void colorColumn(const uint8_t* data, uint64_t first, uint64_t n, uint32_t* out) const;
 
   FieldLayout axis_[3];
   bool hasAxis_[3] = {false, false, false};
