@@ -160,6 +160,9 @@ void BufferBlit::draw(GLuint pixels, int widthPx, int heightPx, GLuint drawFrame
   GL_CHECK(glBindFramebuffer(GL_DRAW_FRAMEBUFFER, drawFramebuffer));
   GL_CHECK(glViewport(0, 0, dstWidthPx, dstHeightPx));
   GL_CHECK(glDrawArrays(GL_TRIANGLES, 0, 3));
+  // Detached, so that the buffer (and the memory it was imported from) can go whenever its
+  // owner lets it, without this texture still naming it.
+  GL_CHECK(glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA8, 0));
 }
 
 }  // namespace pcv

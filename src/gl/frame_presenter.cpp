@@ -93,8 +93,8 @@ FramePresenter::FramePresenter(Renderer& renderer, InteropPath requested,
 FramePresenter::~FramePresenter() {
   // Registrations go before the GL objects they name.
   cuda_.reset();
-  imported_.reset();
   bufferBlit_.reset();
+  imported_.reset();
   screen_.reset();
 }
 
