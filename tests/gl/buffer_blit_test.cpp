@@ -12,16 +12,6 @@
 namespace pcv {
 namespace {
 
-Image randomImage(int width, int height, uint32_t seed) {
-  Image image(width, height);
-  uint32_t state = seed * 2654435761u + 1u;
-  for (uint32_t& pixel : image.pixels) {
-    state = state * 1664525u + 1013904223u;
-    pixel = state | 0xff000000u;
-  }
-  return image;
-}
-
 /// The largest difference of one channel between two images of one size.
 int largestChannelDifference(const Image& a, const Image& b) {
   int largest = 0;
@@ -47,7 +37,7 @@ GlBuffer bufferOf(const Image& image) {
 
 TEST(BufferBlit, SameSizeShowsEveryPixelAsItIs) {
   PCV_REQUIRE_EGL();
-  const Image frame = randomImage(37, 23, 7);  // odd sizes: rows must not be padded
+  const Image frame = test::randomImage(37, 23, 7);  // odd sizes: rows must not be padded
   const GlBuffer pixels = bufferOf(frame);
   ScreenBuffer target(37, 23);
   BufferBlit blit;
@@ -57,7 +47,7 @@ TEST(BufferBlit, SameSizeShowsEveryPixelAsItIs) {
 
 TEST(BufferBlit, ScaledAsGlBlitsTheSameFrameFromATexture) {
   PCV_REQUIRE_EGL();
-  const Image frame = randomImage(64, 40, 3);
+  const Image frame = test::randomImage(64, 40, 3);
   const GlBuffer pixels = bufferOf(frame);
   ScreenBuffer source(64, 40);
   source.uploadToPixelBuffer(frame.pixels.data());
@@ -76,7 +66,7 @@ TEST(BufferBlit, ScaledAsGlBlitsTheSameFrameFromATexture) {
 
 TEST(BufferBlit, GivesBackTheStateItBorrows) {
   PCV_REQUIRE_EGL();
-  const Image frame = randomImage(16, 8, 5);
+  const Image frame = test::randomImage(16, 8, 5);
   const GlBuffer pixels = bufferOf(frame);
   ScreenBuffer target(16, 8), other(4, 4);
   BufferBlit blit;
@@ -109,7 +99,7 @@ TEST(BufferBlit, RefusesAFrameLargerThanTheBuffersGlCanRead) {
   PCV_REQUIRE_EGL();
   BufferBlit blit;
   ASSERT_GT(blit.maxPixels(), 0);
-  const GlBuffer pixels = bufferOf(randomImage(4, 4, 1));
+  const GlBuffer pixels = bufferOf(test::randomImage(4, 4, 1));
   ScreenBuffer target(4, 4);
   EXPECT_THROW(blit.draw(pixels.id(), int(blit.maxPixels()), 2, target.framebuffer(), 4, 4),
                GlError);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "pcv/core/error.hpp"
+#include "pcv/core/image.hpp"
 #include "pcv/gl/egl_context.hpp"
 #include "test_support.hpp"
 
@@ -25,6 +26,17 @@ inline EglContext* sharedEglContext(std::string* whyNot) {
   }();
   if (whyNot) *whyNot = failure;
   return context;
+}
+
+/// Opaque pixels of a fixed pseudo-random pattern, for uploads and blits to reproduce exactly.
+inline Image randomImage(int width, int height, uint32_t seed) {
+  Image image(width, height);
+  uint32_t state = seed * 2654435761u + 1u;
+  for (uint32_t& pixel : image.pixels) {
+    state = state * 1664525u + 1013904223u;
+    pixel = state | 0xff000000u;
+  }
+  return image;
 }
 
 #define PCV_REQUIRE_EGL()                                                            \

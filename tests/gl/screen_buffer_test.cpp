@@ -13,19 +13,9 @@
 namespace pcv {
 namespace {
 
-Image randomImage(int width, int height, uint32_t seed) {
-  Image image(width, height);
-  uint32_t state = seed * 2654435761u + 1u;
-  for (uint32_t& pixel : image.pixels) {
-    state = state * 1664525u + 1013904223u;
-    pixel = state | 0xff000000u;
-  }
-  return image;
-}
-
 TEST(ScreenBuffer, Rgba8UploadThroughThePboReadsBackBitExact) {
   PCV_REQUIRE_EGL();
-  const Image input = randomImage(37, 23, 1);  // odd sizes: no accidental alignment
+  const Image input = test::randomImage(37, 23, 1);  // odd sizes: no accidental alignment
   ScreenBuffer screen(37, 23, PixelFormat::RGBA8);
   EXPECT_EQ(screen.byteSize(), 37u * 23u * 4u);
   screen.uploadToPixelBuffer(input.pixels.data());
@@ -35,7 +25,7 @@ TEST(ScreenBuffer, Rgba8UploadThroughThePboReadsBackBitExact) {
 
 TEST(ScreenBuffer, EveryFormatUploadsAndConverts) {
   PCV_REQUIRE_EGL();
-  const Image input = randomImage(13, 7, 2);
+  const Image input = test::randomImage(13, 7, 2);
   for (PixelFormat format :
        {PixelFormat::RGB8, PixelFormat::RGBA8, PixelFormat::RGB32F, PixelFormat::RGBA32F}) {
     SCOPED_TRACE(pixelFormatName(format));
