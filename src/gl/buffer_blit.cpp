@@ -1,6 +1,7 @@
 #include "pcv/gl/buffer_blit.hpp"
 
 #include <string>
+#include <utility>
 
 #include "pcv/gl/gl_check.hpp"
 
@@ -100,44 +101,26 @@ class SavedDrawState {
 
 }  // namespace
 
-BufferBlit::BufferBlit() {
+BufferBlit::BufferBlit()
+    : program_(GlProgram::create()),
+      vertices_(GlVertexArray::create()),
+      view_(GlTexture::create()) {
   GLint maxTexels = 0;
   GL_CHECK(glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &maxTexels));
   maxPixels_ = maxTexels;
-  const GLuint vertex = compile(GL_VERTEX_SHADER, kVertexShader);
-  GLuint fragment = 0;
-  try {
-    fragment = compile(GL_FRAGMENT_SHADER, kFragmentShader);
-  } catch (...) {
-    glDeleteShader(vertex);
-    throw;
+  for (const auto& [stage, source] : {std::pair{GL_VERTEX_SHADER, kVertexShader},
+                                      std::pair{GL_FRAGMENT_SHADER, kFragmentShader}}) {
+    const GLuint shader = compile(stage, source);
+    glAttachShader(program_.id(), shader);
+    glDeleteShader(shader);  // the program keeps it while it is attached
   }
-  program_ = glCreateProgram();
-  glAttachShader(program_, vertex);
-  glAttachShader(program_, fragment);
-  glLinkProgram(program_);
-  glDeleteShader(vertex);  // the program keeps them while it lives
-  glDeleteShader(fragment);
+  glLinkProgram(program_.id());
   GLint linked = GL_FALSE;
-  glGetProgramiv(program_, GL_LINK_STATUS, &linked);
-  if (linked != GL_TRUE) {
-    glDeleteProgram(program_);
-    throw GlError("the buffer blit's program does not link");
-  }
-  sourceSize_ = glGetUniformLocation(program_, "sourceSize");
-  sourcePerTarget_ = glGetUniformLocation(program_, "sourcePerTarget");
-  linear_ = glGetUniformLocation(program_, "linear");
-  try {
-    vertices_ = GlVertexArray::create();
-    view_ = GlTexture::create();
-  } catch (...) {
-    glDeleteProgram(program_);
-    throw;
-  }
-}
-
-BufferBlit::~BufferBlit() {
-  GL_CHECK_PRINT(glDeleteProgram(program_));
+  glGetProgramiv(program_.id(), GL_LINK_STATUS, &linked);
+  if (linked != GL_TRUE) throw GlError("the buffer blit's program does not link");
+  sourceSize_ = glGetUniformLocation(program_.id(), "sourceSize");
+  sourcePerTarget_ = glGetUniformLocation(program_.id(), "sourcePerTarget");
+  linear_ = glGetUniformLocation(program_.id(), "linear");
 }
 
 void BufferBlit::draw(GLuint pixels, int widthPx, int heightPx, GLuint drawFramebuffer,
@@ -151,7 +134,7 @@ void BufferBlit::draw(GLuint pixels, int widthPx, int heightPx, GLuint drawFrame
   SavedDrawState::disableAll();
   GL_CHECK(glBindTexture(GL_TEXTURE_BUFFER, view_.id()));
   GL_CHECK(glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA8, pixels));
-  GL_CHECK(glUseProgram(program_));
+  GL_CHECK(glUseProgram(program_.id()));
   GL_CHECK(glUniform2i(sourceSize_, widthPx, heightPx));
   GL_CHECK(glUniform2f(sourcePerTarget_, float(widthPx) / float(dstWidthPx),
                        float(heightPx) / float(dstHeightPx)));

@@ -12,6 +12,7 @@ GlObject<Kind> GlObject<Kind>::create() {
   if constexpr (Kind == GlObjectKind::Framebuffer) GL_CHECK(glGenFramebuffers(1, &object.id_));
   if constexpr (Kind == GlObjectKind::Query) GL_CHECK(glGenQueries(1, &object.id_));
   if constexpr (Kind == GlObjectKind::VertexArray) GL_CHECK(glGenVertexArrays(1, &object.id_));
+  if constexpr (Kind == GlObjectKind::Program) GL_CHECK(object.id_ = glCreateProgram());
   if (object.id_ == 0) throw GlError("glGen* returned no name (is a GL context current?)");
   return object;
 }
@@ -24,6 +25,7 @@ void GlObject<Kind>::reset() noexcept {
   if constexpr (Kind == GlObjectKind::Framebuffer) GL_CHECK_PRINT(glDeleteFramebuffers(1, &id_));
   if constexpr (Kind == GlObjectKind::Query) GL_CHECK_PRINT(glDeleteQueries(1, &id_));
   if constexpr (Kind == GlObjectKind::VertexArray) GL_CHECK_PRINT(glDeleteVertexArrays(1, &id_));
+  if constexpr (Kind == GlObjectKind::Program) GL_CHECK_PRINT(glDeleteProgram(id_));
   id_ = 0;
 }
 
@@ -32,5 +34,6 @@ template class GlObject<GlObjectKind::Texture>;
 template class GlObject<GlObjectKind::Framebuffer>;
 template class GlObject<GlObjectKind::Query>;
 template class GlObject<GlObjectKind::VertexArray>;
+template class GlObject<GlObjectKind::Program>;
 
 }  // namespace pcv

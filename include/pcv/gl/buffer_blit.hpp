@@ -14,7 +14,6 @@ class BufferBlit {
  public:
   /// Compiles the program; needs a current GL 3.3 context. Throws GlError where it fails.
   BufferBlit();
-  ~BufferBlit();
   BufferBlit(const BufferBlit&) = delete;
   BufferBlit& operator=(const BufferBlit&) = delete;
 
@@ -27,7 +26,7 @@ class BufferBlit {
             int dstHeightPx) const;
 
  private:
-  GLuint program_ = 0;
+  GlProgram program_;
   GlVertexArray vertices_;  // none are read; core profiles draw only with one bound
   GlTexture view_;          // the buffer seen as texels
   GLint sourceSize_ = -1, sourcePerTarget_ = -1, linear_ = -1;

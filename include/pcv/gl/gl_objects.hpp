@@ -1,5 +1,5 @@
 /// @brief Move-only owners of OpenGL object names (buffers, textures, framebuffers, queries,
-/// vertex arrays):
+/// vertex arrays, programs):
 /// created with a current context, deleted in a noexcept destructor that logs GL errors. The
 /// context must outlive them.
 #pragma once
@@ -10,14 +10,14 @@
 
 namespace pcv {
 
-enum class GlObjectKind { Buffer, Texture, Framebuffer, Query, VertexArray };
+enum class GlObjectKind { Buffer, Texture, Framebuffer, Query, VertexArray, Program };
 
 template <GlObjectKind Kind>
 class GlObject {
  public:
   /// An empty handle (name 0); create() makes a real one.
   GlObject() = default;
-  /// Generates a name with glGen*; throws GlError on failure.
+  /// Generates a name with glGen* (glCreateProgram); throws GlError on failure.
   static GlObject create();
 
   ~GlObject() { reset(); }
@@ -46,5 +46,6 @@ using GlTexture = GlObject<GlObjectKind::Texture>;
 using GlFramebuffer = GlObject<GlObjectKind::Framebuffer>;
 using GlQuery = GlObject<GlObjectKind::Query>;
 using GlVertexArray = GlObject<GlObjectKind::VertexArray>;
+using GlProgram = GlObject<GlObjectKind::Program>;
 
 }  // namespace pcv

@@ -90,31 +90,7 @@ void check(VkResult result, const char* what) {
 
 namespace {
 
-/// NVIDIA's driver terminates the process's EGL displays when its last Vulkan instance is
-/// destroyed (eglMakeCurrent then fails with EGL_NOT_INITIALIZED), so listing the devices, or a
-/// renderer ending, would end the GL context that a headless render or a viewer made before.
-/// One instance made at the first need and never destroyed keeps any other from being the last.
-/// (It is reachable through this static until exit, so leak checkers do not count it.)
-void keepAnInstanceForTheProcess() {
-  static const VkInstance kept = [] {
-    const VkApplicationInfo application{.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-                                        .pApplicationName = "pcv",
-                                        .apiVersion = VK_API_VERSION_1_2};
-    const VkInstanceCreateInfo info{.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-                                    .pApplicationInfo = &application};
-    VkInstance instance = VK_NULL_HANDLE;
-    // Where it cannot be made, neither can the one asked for, which then says why.
-    if (vkCreateInstance(&info, nullptr, &instance) != VK_SUCCESS)
-      return VkInstance(VK_NULL_HANDLE);
-    return instance;
-  }();
-  (void)kept;
-}
-
-}  // namespace
-
-VkInstance createInstance(bool& validation) {
-  keepAnInstanceForTheProcess();
+VkInstance makeInstance(bool& validation) {
   validation = validationAsked();
   if (validation && !layerPresent(kValidationLayer)) {
     throw UnavailableError(
@@ -147,6 +123,26 @@ VkInstance createInstance(bool& validation) {
   VkInstance instance = VK_NULL_HANDLE;
   check(vkCreateInstance(&info, nullptr, &instance), "to start");
   return instance;
+}
+
+}  // namespace
+
+VkInstance processInstance() {
+  // Made once and never destroyed: NVIDIA's driver terminates the process's EGL displays when
+  // its last Vulkan instance is destroyed (eglMakeCurrent then fails with EGL_NOT_INITIALIZED),
+  // so a renderer ending would end a GL context made before it. It stays reachable through this
+  // static until exit, so leak checkers do not count it; where it cannot be made, each call
+  // tries again and throws why.
+  static const VkInstance kept = [] {
+    bool validation = false;
+    return makeInstance(validation);
+  }();
+  return kept;
+}
+
+VkInstance createInstance(bool& validation) {
+  processInstance();  // so that the one made here is never the last
+  return makeInstance(validation);
 }
 
 VulkanContext::VulkanContext(const std::string& choice, bool allowSoftware) {

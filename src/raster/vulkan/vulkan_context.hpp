@@ -100,7 +100,10 @@ class VulkanContext {
   std::vector<QueuedWork*> queued_;
 };
 
-/// The instance a context or a device listing uses (validation as the environment asks).
+/// The process's instance, made at the first call and never destroyed (validation as the
+/// environment asks): device listings use it, and while it lives no other instance is the last.
+VkInstance processInstance();
+/// An instance of the caller's own, for a context (validation as the environment asks).
 VkInstance createInstance(bool& validation);
 /// The instance's physical devices, in the driver's order (vulkan_devices.cpp).
 std::vector<VkPhysicalDevice> physicalDevices(VkInstance instance);

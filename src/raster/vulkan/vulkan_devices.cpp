@@ -91,13 +91,10 @@ std::vector<VkPhysicalDevice> physicalDevices(VkInstance instance) {
 
 std::vector<VulkanDeviceInfo> listVulkanDevices(std::string* error) {
   try {
-    bool validation = false;
-    VkInstance instance = vk::createInstance(validation);
     std::vector<VulkanDeviceInfo> devices;
-    const std::vector<VkPhysicalDevice> physical = vk::physicalDevices(instance);
+    const std::vector<VkPhysicalDevice> physical = vk::physicalDevices(vk::processInstance());
     for (uint32_t i = 0; i < physical.size(); ++i)
       devices.push_back(vk::describeDevice(physical[i], i));
-    vkDestroyInstance(instance, nullptr);
     if (devices.empty() && error) *error = "the Vulkan driver lists no device";
     return devices;
   } catch (const std::exception& e) {

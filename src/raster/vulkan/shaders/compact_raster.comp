@@ -4,9 +4,10 @@
 // (compact_cull.comp) has judged the batches against the view, the clip region and the filter's
 // summary. For a batch in view the first invocation reads the batch and makes its projection,
 // clip test and filter tests in shared memory; every invocation then draws a stride of its
-// points: clip and filter tests as the batch needs them, the projection, a plain read of the pixel's depth (early-z: most points
-// of a dense cloud are hidden, and a read is far cheaper than an atomic), and the 64-bit minimum
-// of depth | slot, which keeps the closest point and, on equal depths, the lowest slot.
+// points: clip and filter tests as the batch needs them, the projection, a plain read of the
+// pixel's depth (early-z: most points of a dense cloud are hidden, and a read is far cheaper than
+// an atomic), and the 64-bit minimum of depth | slot, which keeps the closest point and, on equal
+// depths, the lowest slot.
 // Built twice: as it is, and with PCV_PLAIN_POINTS for frames with no clip region and no filter.
 #include "clip_region.glsl"
 #include "point_filter.glsl"
