@@ -5,6 +5,10 @@
 // CPU time of the process (all threads, user and system: the page faults of fresh buffers count),
 // which other load on the machine disturbs less.
 //   pcv_layout_benchmark [--points 33554432] [--runs 5]
+// With --file, the points of a file instead, and --node-points N lays them out as a stream's node
+// loader does: sets of N points (compact storage), one after another on one core, each from
+// fresh buffers; --node-points alone does the same with the cylinders.
+//   pcv_layout_benchmark --file tile.copc.laz --node-points 100000 [--runs 5]
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -14,7 +18,10 @@
 
 #include "cpu/point_layout.hpp"
 #include "pcv/core/parallel.hpp"
+#include "pcv/core/point_coloring.hpp"
 #include "pcv/demo/cylinders.hpp"
+#include "pcv/io/point_cloud_reader.hpp"
+#include "pcv/raster/laid_out_set.hpp"
 
 namespace {
 
@@ -73,10 +80,47 @@ int main(int argc, char** argv) {
   int runs = 5;
   app.add_option("--points", pointCount, "Points in the slice")->capture_default_str();
   app.add_option("--runs", runs, "Runs of each step timed")->capture_default_str();
+  std::string file;
+  app.add_option("--file", file, "Points of this file instead of the cylinders");
+  uint64_t nodePoints = 0;
+  app.add_option("--node-points", nodePoints,
+                 "Lay out sets of this many points on one core, as a stream's node loader does");
   CLI11_PARSE(app, argc, argv);
 
-  std::vector<Point> points(pointCount);
-  generateCylinderPoints(makeCylinderSet(1), points);
+  std::vector<Point> points;
+  if (file.empty()) {
+    points.resize(pointCount);
+    generateCylinderPoints(makeCylinderSet(1), points);
+  } else {
+    const PointCloud cloud = readPointCloud(file);
+    UninitializedVector<Point> colored;
+    Times colorTimes;
+    for (int run = 0; run < runs; ++run) {
+      const WorkerLimit oneCore(1);
+      timeStep(colorTimes, [&] { coloredPoints(cloud, ColoringOptions{}, colored); });
+    }
+    print("coloredPoints, one core", colorTimes);
+    points.assign(colored.begin(), colored.end());
+    pointCount = points.size();
+  }
+  if (nodePoints > 0) {
+    std::printf("%llu points in sets of %llu, one core\n",
+                static_cast<unsigned long long>(pointCount),
+                static_cast<unsigned long long>(nodePoints));
+    const LayoutSpec spec{.storage = PointStorage::Compact, .slicePoints = uint64_t(1) << 26};
+    Times setTimes;
+    for (int run = 0; run < runs; ++run) {
+      timeStep(setTimes, [&] {
+        for (uint64_t first = 0; first < pointCount; first += nodePoints) {
+          const uint64_t count = std::min(nodePoints, pointCount - first);
+          const LaidOutSet set = layOutSet(std::span(points).subspan(first, count), spec);
+        }
+      });
+    }
+    print("layOutSet, all sets", setTimes);
+    std::printf("layOutSet: %.1f ns a point\n", median(setTimes.wall) * 1e6 / double(pointCount));
+    return 0;
+  }
   std::printf("%llu points, %u threads\n", static_cast<unsigned long long>(pointCount),
               workerCount());
 

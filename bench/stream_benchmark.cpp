@@ -26,6 +26,8 @@
 #include <thread>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include <CLI/CLI.hpp>
 
 #include "options/cli_options.hpp"
@@ -46,6 +48,24 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// The process's CPU times and kernel events (getrusage), all threads.
+struct ProcessUsage {
+  double userSeconds = 0.0, systemSeconds = 0.0;
+  uint64_t pageFaults = 0, involuntarySwitches = 0;
+  ProcessUsage operator-(const ProcessUsage& earlier) const {
+    return {userSeconds - earlier.userSeconds, systemSeconds - earlier.systemSeconds,
+            pageFaults - earlier.pageFaults, involuntarySwitches - earlier.involuntarySwitches};
+  }
+};
+
+ProcessUsage processUsage() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+  return {seconds(usage.ru_utime), seconds(usage.ru_stime),
+          uint64_t(usage.ru_minflt) + uint64_t(usage.ru_majflt), uint64_t(usage.ru_nivcsw)};
 }
 
 struct Spread {
@@ -116,6 +136,7 @@ void run(const Options& o) {
   if (o.loaderThreads > 0) options.decodeThreads = o.loaderThreads;
   for (const std::string& note : notes) std::printf("%s\n", note.c_str());
 
+  const ProcessUsage usageAtStart = processUsage();
   const Clock::time_point start = Clock::now();
   const bool dataset = pcv::namesDataset(o.files) || o.files.size() > 1;
   std::shared_ptr<const pcv::NodeSource> source;
@@ -212,6 +233,14 @@ void run(const Options& o) {
           : 0.0);
   std::printf("converge: last decode seen at %.1f ms (then %.1f ms handing nodes to the frame)\n",
               lastDecodeMs, convergeMs - lastDecodeMs);
+  // The process's CPU from the start to convergence: system time and page faults beyond the
+  // decode's own work show threads waiting on the kernel (fresh buffers' pages, their locks).
+  const ProcessUsage usage = processUsage() - usageAtStart;
+  std::printf(
+      "converge: process CPU user %.2f s, system %.2f s; %llu page faults, %llu involuntary "
+      "context switches\n",
+      usage.userSeconds, usage.systemSeconds, static_cast<unsigned long long>(usage.pageFaults),
+      static_cast<unsigned long long>(usage.involuntarySwitches));
 
   std::vector<double> staticMs;
   for (int frame = 0; frame < o.warmup + o.frames; ++frame) {
