@@ -249,12 +249,23 @@ Coloring coloredPoints(const PointCloud& cloud, const ColoringOptions& options,
                        UninitializedVector<Point>& out) {
   // The colours, then the coloured copy: refused with the sizes rather than killed.
   requireHostMemory("the coloured points", cloud.size(), sizeof(uint32_t) + sizeof(Point));
-  std::vector<uint32_t> rgba(cloud.size());
+  UninitializedVector<uint32_t> rgba(cloud.size());
   const Coloring used = colorPoints(cloud, options, rgba);
   out.resize(cloud.size());
   parallelFor(cloud.size(), [&](uint64_t begin, uint64_t end) {
     for (uint64_t i = begin; i < end; ++i)
       out[i] = {cloud.points[i].x, cloud.points[i].y, cloud.points[i].z, rgba[i]};
+  });
+  return used;
+}
+
+Coloring recolorPoints(PointCloud& cloud, const ColoringOptions& options) {
+  // All colours first: colorPoints may read the points' own (Rgb) while it works.
+  requireHostMemory("the points' new colours", cloud.size(), sizeof(uint32_t));
+  UninitializedVector<uint32_t> rgba(cloud.size());
+  const Coloring used = colorPoints(cloud, options, rgba);
+  parallelFor(cloud.size(), [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) cloud.points[i].rgba = rgba[i];
   });
   return used;
 }
@@ -265,10 +276,7 @@ ColorMode colorize(PointCloud& cloud, ColorMode mode, ColorMap map) {
   if (mode == ColorMode::Elevation || mode == ColorMode::Rgb || mode == ColorMode::Classification) {
     options.map = map;  // the map of the elevation fallback too
   }
-  std::vector<uint32_t> rgba(cloud.size());
-  const Coloring used = colorPoints(cloud, options, rgba);
-  for (uint64_t i = 0; i < cloud.size(); ++i) cloud.points[i].rgba = rgba[i];
-  return used.mode;
+  return recolorPoints(cloud, options).mode;
 }
 
 }  // namespace pcv

@@ -194,10 +194,11 @@ void NodeLoader::run() {
     DecodedNode decoded{.node = node, .standIn = source->readsOnDemand(node)};
     std::string error;
     try {
-      const PointCloud cloud = source->decodeNode(node);
+      PointCloud cloud = source->decodeNode(node);
       layoutStart = Clock::now();
-      UninitializedVector<Point> points;
-      coloredPoints(cloud, coloring_, points);
+      // Coloured in place: the node's own colours are not needed once it is laid out.
+      recolorPoints(cloud, coloring_);
+      const std::span<Point> points = cloud.points;
       if (tint) (*tint)(cloud, points);
       // Laid out here, not on the frame thread: the sort and the packing of a node of 100 000
       // points take tens of milliseconds on a busy CPU.

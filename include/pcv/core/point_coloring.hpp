@@ -75,6 +75,10 @@ void colorPointsAt(const PointCloud& cloud, const Coloring& used, std::span<cons
 Coloring coloredPoints(const PointCloud& cloud, const ColoringOptions& options,
                        UninitializedVector<Point>& out);
 
+/// Rewrites every point's colour with those of `options`, in place: coloredPoints without the
+/// copy, for a cloud whose own colours are not needed again (a streamed node once decoded).
+Coloring recolorPoints(PointCloud& cloud, const ColoringOptions& options);
+
 /// Rewrites every point's colour in place (for one-shot renders, where the file's colours are
 /// not needed again): colorPoints with `mode`, `map` for elevation, grey for intensity. Returns
 /// the mode actually used.

@@ -1,5 +1,7 @@
 /// @brief A recolouring of some of a node's points after the stream's colouring (a selection
-/// drawn highlighted): `colored[i]` is point i of `cloud`. Called on the loader's threads.
+/// drawn highlighted): `colored[i]` is point i of `cloud`, and may be the cloud's own points
+/// (coloured in place), so a tint reads positions and attributes, not the file's colours.
+/// Called on the loader's threads.
 #pragma once
 
 #include <functional>
