@@ -53,6 +53,27 @@ TEST(Morton, SortKeepsEveryPointOnce) {
   EXPECT_EQ(0, std::memcmp(points.data(), resorted.data(), points.size() * sizeof(Point)));
 }
 
+TEST(Morton, HostCodesAreTheSharedCodesInEveryCell) {
+  // Every one of the 2^21 cells on each axis, at its centre and at its edges, and values off
+  // the grid on both sides and NaN (clamped): the host's table-driven code is mortonCode's.
+  const float min[3] = {-3.0f, 10.0f, 0.0f}, max[3] = {5.0f, 10.5f, 1.0f};
+  const MortonGrid grid = makeMortonGrid(min, max);
+  for (int axis = 0; axis < 3; ++axis) {
+    const float extent = max[axis] - min[axis];
+    std::vector<float> values = {min[axis] - extent, max[axis] + extent, NAN, min[axis], max[axis]};
+    for (uint32_t cell = 0; cell < (1u << 21); ++cell) {
+      values.push_back(min[axis] + (float(cell) + 0.5f) / grid.cellsPerUnit[axis]);
+    }
+    for (const float v : values) {
+      float p[3] = {min[0], min[1], max[2]};
+      p[axis] = v;
+      const Point point{p[0], p[1], p[2], 0u};
+      ASSERT_EQ(hostMortonCode(grid, point), mortonCode(grid, p[0], p[1], p[2]))
+          << "axis " << axis << " value " << v;
+    }
+  }
+}
+
 TEST(Morton, OrderIsByCodeThenByIndex) {
   // Small and large clouds (the codes are computed on all cores); few distinct positions, so
   // many codes are equal and their order must stay the points' order.

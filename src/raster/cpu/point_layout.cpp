@@ -75,26 +75,22 @@ void buildBatches(uint64_t count, HostPointPool& pool, uint64_t pointFirst, uint
       8);
 }
 
-/// spreadBits3 of every byte value.
+/// spreadBits3 of every byte value: bit i of the byte moves to bit 3i.
 struct ByteSpreads {
-  uint64_t of[256];
-  ByteSpreads() {
-    for (uint32_t i = 0; i < 256; ++i) of[i] = spreadBits3(i);
+  uint64_t of[256] = {};
+  constexpr ByteSpreads() {
+    for (uint32_t value = 0; value < 256; ++value) {
+      for (uint32_t bit = 0; bit < 8; ++bit) of[value] |= uint64_t((value >> bit) & 1) << (3 * bit);
+    }
   }
 };
-const ByteSpreads kByteSpreads;
+constexpr ByteSpreads kByteSpreads;
 
 /// spreadBits3 of a 21-bit cell by three table lookups instead of five shift-and-mask steps per
 /// axis (the codes were a quarter of a node's layout on the host).
 uint64_t spreadCell(uint32_t cell) {
   return kByteSpreads.of[cell & 255] | kByteSpreads.of[(cell >> 8) & 255] << 24 |
          kByteSpreads.of[cell >> 16] << 48;
-}
-
-/// mortonCode, through spreadCell.
-uint64_t hostMortonCode(const MortonGrid& grid, const Point& p) {
-  return spreadCell(mortonCell(grid, 0, p.x)) | spreadCell(mortonCell(grid, 1, p.y)) << 1 |
-         spreadCell(mortonCell(grid, 2, p.z)) << 2;
 }
 
 /// mortonOrder, with `indexScratch` (as long as `points`, or empty) for the sort's indices.
@@ -110,6 +106,11 @@ void mortonOrder(std::span<const Point> points, std::span<uint32_t> order,
 }
 
 }  // namespace
+
+uint64_t hostMortonCode(const MortonGrid& grid, const Point& p) {
+  return spreadCell(mortonCell(grid, 0, p.x)) | spreadCell(mortonCell(grid, 1, p.y)) << 1 |
+         spreadCell(mortonCell(grid, 2, p.z)) << 2;
+}
 
 void mortonOrder(std::span<const Point> points, std::span<uint32_t> order) {
   mortonOrder(points, order, {});

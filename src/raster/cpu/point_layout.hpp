@@ -11,6 +11,7 @@
 #include "pcv/core/point_producer.hpp"
 #include "pcv/core/uninitialized_vector.hpp"
 #include "shared/compact_points.hpp"
+#include "shared/morton.hpp"
 #include "shared/point_filter_frame.hpp"
 
 namespace pcv {
@@ -40,6 +41,10 @@ struct HostPointPool {
 /// produced into `scratch` for a generator.
 std::span<const Point> hostSlice(const PointProducer& source, uint64_t first, uint64_t count,
                                  std::vector<Point>& scratch);
+
+/// mortonCode of a point as the host computes it (each axis's cell spread by byte tables): the
+/// same code as the GPU's.
+uint64_t hostMortonCode(const MortonGrid& grid, const Point& p);
 
 /// Writes to `order` (as long as `points`) the permutation that orders points by the Morton code
 /// of their position in the finite points' bounds; equal codes keep their order (a stable sort,
