@@ -4,12 +4,15 @@
 //                 before its first image), then the first image drawn; for a dataset, first the
 //                 header index (every tile's header) and the forest (hierarchies, overview)
 //   converge      wall time until every node the overview wants is resident, and the loader
-//                 threads' seconds till then: in decodes, in colouring and layout, idle
+//                 threads' seconds till then: in decodes, in colouring and layout, idle; the
+//                 process's CPU and page faults. Where the renderer lays points out on its
+//                 device (CUDA) the nodes go to it unsorted; --host-layout lays them out on the
+//                 loader threads instead, to compare
 //   static        the converged overview's GPU frame time (the renderer's own CUDA-event or
 //                 host timings), median of --frames after --warmup
 //   fly           a path from the overview down into the cloud and across it, one step a frame,
 //                 never waiting for a node: per frame the frame thread's time besides drawing
-//                 (the node choice and the copies of laid-out nodes: StreamedCloud::update), the
+//                 (the node choice and the copies of the nodes: StreamedCloud::update), the
 //                 whole frame (that, the draw and the copy of the image to the host), the GPU
 //                 frame time, the points drawn and the nodes still missing; median, 99th
 //                 percentile and maximum, and the frames over 16 ms
@@ -100,6 +103,7 @@ struct Options {
   std::string json;
   bool jump = false;
   unsigned loaderThreads = 0;
+  bool hostLayout = false;
 };
 
 /// The camera of fly frame `i` of `n`: from the overview (frame 0) down to a tenth of the
@@ -134,6 +138,10 @@ void run(const Options& o) {
   std::vector<std::string> notes;
   pcv::StreamingOptions options = pcv::streamingOptionsFor(o.stream, *renderer, notes);
   if (o.loaderThreads > 0) options.decodeThreads = o.loaderThreads;
+  options.layoutOnDevice = !o.hostLayout;
+  std::printf("layout: nodes %s\n", options.layoutOnDevice && renderer->laysOutOnDevice()
+                                        ? "unsorted, laid out on the device"
+                                        : "laid out on the loader threads");
   for (const std::string& note : notes) std::printf("%s\n", note.c_str());
 
   const ProcessUsage usageAtStart = processUsage();
@@ -332,6 +340,9 @@ int main(int argc, char** argv) {
   app.add_option("--loader-threads", o.loaderThreads,
                  "Threads decoding and laying out nodes (default: pcv's, 0)")
       ->capture_default_str();
+  app.add_flag("--host-layout", o.hostLayout,
+               "Lay nodes out on the loader threads even where the renderer lays points out on "
+               "its device (to compare)");
   app.add_flag("--jump", o.jump,
                "First open the stream straight at the close-up view and time its convergence");
   CLI11_PARSE(app, argc, argv);

@@ -86,6 +86,9 @@ class RasterBackend {
   /// True where the pool and the frames live on a GPU (not the CPU backend, not a software
   /// Vulkan device): what the default point budget and stream memory go by.
   virtual bool onGpu() const { return false; }
+  /// True where storeSlice sorts and lays the points out on the device itself (CUDA's radix
+  /// sort), so a set handed over unsorted costs the host nothing but the copy.
+  virtual bool laysOutOnDevice() const { return false; }
   /// One line per compiled kernel with the resources its driver reports (registers, shared
   /// memory), where the backend can ask (Renderer::kernelStatistics).
   virtual std::vector<std::string> kernelStatistics() const { return {}; }

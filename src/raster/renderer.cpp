@@ -98,6 +98,10 @@ bool Renderer::onGpu() const {
   return backend_->onGpu();
 }
 
+bool Renderer::laysOutOnDevice() const {
+  return backend_->laysOutOnDevice();
+}
+
 std::vector<std::string> Renderer::kernelStatistics() const {
   return backend_->kernelStatistics();
 }

@@ -39,6 +39,14 @@ void runBehindTheFrame() {
 
 }  // namespace
 
+uint64_t DecodedNode::hostBytes() const {
+  uint64_t bytes = set.hostBytes() + unsorted.points.size() * sizeof(Point);
+  for (const ScalarAttribute& attribute : unsorted.attributes) {
+    bytes += attribute.values.size() * sizeof(float) + attribute.wideValues.size() * sizeof(double);
+  }
+  return bytes;
+}
+
 NodeLoader::NodeLoader(std::shared_ptr<const NodeSource> source, const ColoringOptions& coloring,
                        unsigned threads, uint64_t hostBudgetBytes, NodeLayout layout)
     : source_(std::move(source)),
@@ -80,14 +88,14 @@ std::vector<DecodedNode> NodeLoader::take(uint64_t maxPoints) {
     uint64_t points = 0;
     size_t kept = 0;
     for (DecodedNode& decoded : ready_) {
-      const uint64_t count = decoded.set.pointCount();
+      const uint64_t count = decoded.pointCount();
       const bool fits = taken.empty() || points + count <= maxPoints;
       if (!fits) {
         ready_[kept++] = std::move(decoded);
         continue;
       }
       points += count;
-      bytesHeld_ -= decoded.set.hostBytes();
+      bytesHeld_ -= decoded.hostBytes();
       readyNodes_.erase(decoded.node);
       taken.push_back(std::move(decoded));
     }
@@ -110,7 +118,7 @@ void NodeLoader::restart(const std::function<void()>& change) {
     const std::lock_guard lock(mutex_);
     change();
     ++sourceGeneration_;
-    for (const DecodedNode& decoded : ready_) bytesHeld_ -= decoded.set.hostBytes();
+    for (const DecodedNode& decoded : ready_) bytesHeld_ -= decoded.hostBytes();
     ready_.clear();
     readyNodes_.clear();
   }
@@ -201,8 +209,12 @@ void NodeLoader::run() {
       const std::span<Point> points = cloud.points;
       if (tint) (*tint)(cloud, points);
       // Laid out here, not on the frame thread: the sort and the packing of a node of 100 000
-      // points take tens of milliseconds on a busy CPU.
-      if (layout_.filterData) {
+      // points take tens of milliseconds on a busy CPU. A renderer that sorts on its device
+      // takes the points as they are.
+      if (layout_.onDevice) {
+        if (!layout_.filterData) cloud.attributes.clear();
+        decoded.unsorted = std::move(cloud);
+      } else if (layout_.filterData) {
         const FilterData filter = filterDataOf(cloud.attributes, layout_.rangeAttribute);
         decoded.set = layOutSet(points, layout_.spec, true, &filter);
       } else {
@@ -227,9 +239,9 @@ void NodeLoader::run() {
       failures_.push_back({.node = node, .error = std::move(error)});
       continue;
     }
-    bytesHeld_ += decoded.set.hostBytes();
+    bytesHeld_ += decoded.hostBytes();
     bytesHeld_ -= bytes;
-    decodedPoints_ += decoded.set.pointCount();
+    decodedPoints_ += decoded.pointCount();
     readyNodes_.insert(node);
     ready_.push_back(std::move(decoded));
   }

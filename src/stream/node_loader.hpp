@@ -1,7 +1,10 @@
 /// @brief Decodes octree nodes on a pool of threads, most wanted first, and lays each out for
 /// drawing there (laid_out_set.hpp), so the frame loop never waits for a disk read or a decode
-/// and never sorts: the loop says each frame which nodes it wants, and takes the ones that are
-/// done as sets to copy in. Laid-out nodes wait for the loop within a host memory budget.
+/// and never sorts on the CPU: the loop says each frame which nodes it wants, and takes the ones
+/// that are done as sets to copy in. Where the renderer sorts on its device (CUDA), the loader
+/// hands the coloured points over unsorted instead, and the device lays them out: the host's
+/// sort would only repeat work the GPU does in microseconds. Decoded nodes wait for the loop
+/// within a host memory budget.
 #pragma once
 
 #include <condition_variable>
@@ -31,13 +34,21 @@ struct NodeFailure {
   std::string error;
 };
 
-/// A node's points, coloured, as offsets from the source's origin, laid out for the renderer.
+/// A node's points, coloured, as offsets from the source's origin: laid out for the renderer,
+/// or (NodeLayout::onDevice) as decoded, for the renderer to lay out on its device.
 struct DecodedNode {
   uint32_t node = 0;
   LaidOutSet set;
+  /// Instead of `set`: the coloured points, with the attributes filters read where the layout
+  /// asks for filter data (none otherwise).
+  PointCloud unsorted;
   /// The node read on demand when its decode began (NodeSource::readsOnDemand): its points
   /// may be a stand-in for data not read yet.
   bool standIn = false;
+
+  uint64_t pointCount() const { return set.pointCount() + unsorted.size(); }
+  /// Host memory the node holds while it waits.
+  uint64_t hostBytes() const;
 };
 
 /// A node to decode and its point count (what it will hold in memory), as the caller's forest
@@ -53,6 +64,9 @@ struct NodeLayout {
   LayoutSpec spec;
   bool filterData = false;
   std::string rangeAttribute;  ///< with filterData, the attribute range filters test (or none)
+  /// The renderer lays points out on its device (Renderer::laysOutOnDevice): nodes are handed
+  /// over unsorted (DecodedNode::unsorted).
+  bool onDevice = false;
 };
 
 class NodeLoader {

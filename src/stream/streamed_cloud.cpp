@@ -109,11 +109,12 @@ StreamedCloud::StreamedCloud(std::shared_ptr<const NodeSource> source, Renderer&
       stats_.residentPoints += colored.size();
     }
   }
-  loader_ = std::make_unique<NodeLoader>(
-      source_, fixed, decodeThreads(options_.decodeThreads), options_.hostMemoryBytes,
-      NodeLayout{.spec = renderer_.layoutSpec(),
-                 .filterData = options_.filterData,
-                 .rangeAttribute = options_.rangeAttribute});
+  loader_ = std::make_unique<NodeLoader>(source_, fixed, decodeThreads(options_.decodeThreads),
+                                         options_.hostMemoryBytes,
+                                         NodeLayout{.spec = renderer_.layoutSpec(),
+                                                    .filterData = options_.filterData,
+                                                    .rangeAttribute = options_.rangeAttribute,
+                                                    .onDevice = nodesLaidOutOnDevice()});
 }
 
 StreamedCloud::~StreamedCloud() {
@@ -240,9 +241,26 @@ void StreamedCloud::repack() {
   ++stats_.repacks;
 }
 
+std::optional<PointSetId> StreamedCloud::addToPool(const DecodedNode& decoded) {
+  if (!nodesLaidOutOnDevice()) {
+    return pool_.tryAddSet(decoded.set, {.hasColor = source_->hasColor()});
+  }
+  // Sorted and laid out on the device, as the first root was; a set with filter data keeps its
+  // order for them.
+  const std::optional<PointSetId> set =
+      pool_.tryAddSet(HostPoints(decoded.unsorted.points),
+                      {.hasColor = source_->hasColor(), .keepSourceOrder = options_.filterData});
+  if (set && options_.filterData) {
+    renderer_.setFilterData(*set,
+                            filterDataOf(decoded.unsorted.attributes, options_.rangeAttribute));
+  }
+  return set;
+}
+
 void StreamedCloud::addDecoded() {
   // The loader threads laid the nodes out; adding one here is a copy of its arrays (a kernel-free
-  // upload on the GPU), and still gets only a slice of the frame: nodes are added one at a time
+  // upload on the GPU), or, where the device lays points out, a copy of the points and the
+  // device's sort; it still gets only a slice of the frame: nodes are added one at a time
   // until the time or point budget is spent (at least one a frame, so a slow backend still
   // converges).
   const auto start = std::chrono::steady_clock::now();
@@ -257,7 +275,7 @@ void StreamedCloud::addDecoded() {
     std::vector<DecodedNode> next = loader_->take(1);  // the oldest decoded node
     if (next.empty()) break;
     DecodedNode& decoded = next.front();
-    const uint64_t count = decoded.set.pointCount();
+    const uint64_t count = decoded.pointCount();
     added += std::max<uint64_t>(count, 1);
     if (resident_[decoded.node]) {
       if (!resident_[decoded.node]->stale) continue;
@@ -271,7 +289,7 @@ void StreamedCloud::addDecoded() {
     for (;;) {
       std::optional<PointSetId> set;
       try {
-        set = pool_.tryAddSet(decoded.set, {.hasColor = source_->hasColor()});
+        set = addToPool(decoded);
       } catch (const OutOfMemoryError& error) {
         // A backend that takes the reserved memory as nodes reach it (Vulkan) found none left
         // (another program took it): the node fails with the reason, the stream goes on.

@@ -13,7 +13,9 @@
 #include "pcv/core/point_filter.hpp"
 #include "pcv/raster/view_setup.hpp"
 #include "pcv/stream/streamed_cloud.hpp"
+#include "node_loader.hpp"
 #include "synthetic_node_source.hpp"
+#include "test_support.hpp"
 
 namespace pcv {
 namespace {
@@ -87,6 +89,88 @@ TEST(LoaderLayout, NodesAppearAfterTheLoadersWorkAndNoFrameLaysOneOut) {
   };
   EXPECT_GT(lit(filtered), 0) << "node 4's points pass";
   EXPECT_LT(lit(filtered), lit(all) / 2) << "most points are of other classes";
+}
+
+/// Converges the gated forest's stream on `backend` (its filter data too) and returns the image
+/// of all its points and of class 4's, with the points the renderer laid out itself.
+struct ConvergedStream {
+  Image all{kWidth, kHeight}, class4{kWidth, kHeight};
+  AddedPoints added;
+  uint64_t uploaded = 0;
+};
+
+ConvergedStream convergeOn(const char* backend) {
+  auto renderer = createRenderer(backend, {.storage = PointStorage::Compact});
+  auto source = std::make_shared<GatedSource>();
+  source->open();
+  StreamedCloud cloud(source, *renderer,
+                      {.pointBudget = 1'000'000, .gpuMemoryBytes = 32 << 20, .filterData = true});
+  const Camera camera = frameBounds(cloud.bounds(), float(kWidth) / float(kHeight));
+  std::vector<PointSetId> sets;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!cloud.converged() && std::chrono::steady_clock::now() < deadline) {
+    sets = cloud.update(camera, kWidth, kHeight);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_TRUE(cloud.converged()) << backend;
+  ConvergedStream result;
+  RenderSettings onlyClass4;
+  onlyClass4.filter.classes = parseClassList("4", "--classes");
+  const ViewTransform view = makeViewTransform(camera, kWidth, kHeight, cloud.origin());
+  renderer->render(sets, view, {}, {result.all.pixels.data(), kWidth, kHeight, MemorySpace::Host});
+  renderer->render(sets, view, onlyClass4,
+                   {result.class4.pixels.data(), kWidth, kHeight, MemorySpace::Host});
+  result.added = renderer->addedPoints();
+  result.uploaded = cloud.stats().uploadedPoints;
+  return result;
+}
+
+TEST(LoaderLayout, NodesGoUnsortedToADeviceThatLaysOutAndDrawAsTheHostsLayout) {
+  std::string whyNot;
+  if (!cudaAvailable(&whyNot)) GTEST_SKIP() << whyNot;
+  const ConvergedStream host = convergeOn("cpu");
+  const ConvergedStream device = convergeOn("cuda");
+  EXPECT_GT(host.added.laidOutAhead, 0u) << "the CPU backend's nodes come laid out";
+  EXPECT_EQ(device.added.laidOutAhead, 0u) << "CUDA's come unsorted";
+  EXPECT_EQ(device.added.laidOutHere, device.uploaded);
+  EXPECT_EQ(device.uploaded, host.uploaded);
+  EXPECT_GT(test::countLitPixels(host.all, kOpaqueBlack), 1000u);
+  EXPECT_GT(test::countLitPixels(host.class4, kOpaqueBlack), 0u);
+  EXPECT_EQ(test::countDifferentPixels(host.all, device.all), 0u);
+  EXPECT_EQ(test::countDifferentPixels(host.class4, device.class4), 0u);
+}
+
+TEST(LoaderLayout, ForADeviceLayoutNodesKeepTheirColouredPointsAndWhatFiltersRead) {
+  auto source = std::make_shared<GatedSource>();
+  source->open();
+  for (const bool filterData : {false, true}) {
+    NodeLoader loader(source, ColoringOptions{}, 2, 64 << 20,
+                      NodeLayout{.spec = {.storage = PointStorage::Compact, .slicePoints = 1 << 20},
+                                 .filterData = filterData,
+                                 .onDevice = true});
+    loader.want({{.node = 1, .points = 3000}});
+    std::vector<DecodedNode> taken;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (taken.empty() && std::chrono::steady_clock::now() < deadline) {
+      taken = loader.take(1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ASSERT_EQ(taken.size(), 1u);
+    const DecodedNode& node = taken.front();
+    EXPECT_EQ(node.set.pointCount(), 0u) << "not laid out on the host";
+    EXPECT_EQ(node.pointCount(), 3000u);
+    // The points as decoded, in their order, coloured by the loader's colouring.
+    const PointCloud decoded = source->decodeNode(1);
+    UninitializedVector<Point> colored;
+    coloredPoints(decoded, ColoringOptions{}, colored);
+    ASSERT_EQ(node.unsorted.points.size(), colored.size());
+    for (size_t i = 0; i < colored.size(); ++i) {
+      ASSERT_EQ(node.unsorted.points[i].x, colored[i].x) << i;
+      ASSERT_EQ(node.unsorted.points[i].rgba, colored[i].rgba) << i;
+    }
+    EXPECT_EQ(node.unsorted.attributes.size(), filterData ? 1u : 0u) << "classification";
+    EXPECT_GE(node.hostBytes(), 3000u * sizeof(Point));
+  }
 }
 
 }  // namespace

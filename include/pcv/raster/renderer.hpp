@@ -248,6 +248,10 @@ class Renderer {
   PointSetId addSet(const LaidOutSet& set, const PointSetOptions& options = {});
   /// What this renderer's layout depends on, for layOutSet on other threads.
   LayoutSpec layoutSpec() const;
+  /// True where addSet(points) sorts and lays the points out on the device (cuda), so points
+  /// handed over unsorted cost the host only their copy; false where the layout runs on the
+  /// host (cpu, vulkan), which a set laid out ahead (layOutSet) takes off the caller's thread.
+  bool laysOutOnDevice() const;
   /// Points taken into sets so far, by where they were laid out.
   const AddedPoints& addedPoints() const { return added_; }
   /// Reserves about `bytes` of point memory (point and batch slots), allocated now, for the

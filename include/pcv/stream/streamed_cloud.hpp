@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -25,6 +26,7 @@
 namespace pcv {
 
 class NodeLoader;
+struct DecodedNode;
 class StandInCover;
 
 struct StreamingOptions {
@@ -42,6 +44,10 @@ struct StreamingOptions {
   bool filterData = false;
   /// With filterData, the attribute whose values range filters test (empty: none).
   std::string rangeAttribute;
+  /// Hand nodes unsorted to a renderer that lays points out on its device
+  /// (Renderer::laysOutOnDevice); false sorts them on the loader threads whatever the renderer
+  /// (to compare the two).
+  bool layoutOnDevice = true;
 };
 
 /// What the panel shows.
@@ -160,6 +166,13 @@ class StreamedCloud {
   /// Takes in the trees the source grew since the last frame (tiles read on demand).
   void growTrees();
   void addDecoded();
+  /// Adds a decoded node to the pool: its laid-out arrays copied in, or its points laid out on
+  /// the device (NodeLayout::onDevice). Empty when the pool has no room.
+  std::optional<PointSetId> addToPool(const DecodedNode& decoded);
+  /// Whether nodes come unsorted, for the renderer to lay out on its device.
+  bool nodesLaidOutOnDevice() const {
+    return options_.layoutOnDevice && renderer_.laysOutOnDevice();
+  }
   /// Moves the loader's failures into errors_ and failed_.
   void takeFailures();
   void makeResident(uint32_t node, PointSetId set, uint64_t points, bool standIn = false);

@@ -104,6 +104,7 @@ class CudaBackend final : public RasterBackend {
   void setTimeStages(bool perStage) override { recorder_.setPerStage(perStage); }
   void* cudaStream() const override { return stream_; }
   bool onGpu() const override { return true; }
+  bool laysOutOnDevice() const override { return sorted_; }
 
   void reservePool(uint64_t points, uint64_t batches) override {
     // Checked as a whole first, so a pool that cannot fit fails before anything moves.
@@ -188,6 +189,7 @@ class CudaBackend final : public RasterBackend {
   void freePool() override {
     CUDA_CHECK(cudaStreamSynchronize(stream_));
     pool_ = {};
+    workspace_ = {};
   }
   uint64_t poolBytes() const override { return pool_.bytes(); }
   uint64_t freeMemoryBytes() const override {
@@ -204,11 +206,14 @@ class CudaBackend final : public RasterBackend {
       CUDA_CHECK(cudaStreamSynchronize(stream_));
       return;
     }
-    requireDeviceMemory("a slice of points to lay out", count, sizeof(Point));
-    DeviceBuffer<Point> slice(count);
-    producePoints(source, sourceFirst, count, slice.data());
-    cuda::layoutSlice(slice.data(), count, pool_, pointFirst, batchFirst, keepsPoints_, order,
-                      stream_);
+    if (workspace_.slice.size() < count) {
+      requireDeviceMemory("a slice of points to lay out", count, sizeof(Point));
+      workspace_.slice.reserve(count);
+    }
+    producePoints(source, sourceFirst, count, workspace_.slice.data());
+    cuda::layoutSlice(workspace_.slice.data(), count, pool_, pointFirst, batchFirst, keepsPoints_,
+                      order, workspace_, stream_);
+    workspace_.trim();
   }
 
   void storeColors(PointRange points, const uint32_t* colors) override {
@@ -481,6 +486,7 @@ class CudaBackend final : public RasterBackend {
   bool keepsPoints_;  // the 16-byte points too
   cudaStream_t stream_ = nullptr;
   cuda::DevicePointPool pool_;
+  cuda::SliceWorkspace workspace_;       // where slices are laid out (storeSlice)
   DeviceBuffer<uint32_t> drawnBatches_;  // the frame's batch slots when not all are drawn
   FilterFrame lastFilter_{};             // the filter of filterGeneration_
   uint32_t filterGeneration_ = 0;

@@ -123,65 +123,70 @@ __global__ void emptySlotsKernel(EmptySlotsParams p) {
   if (p.batches && i < p.batchCount) p.batches[p.batchFirst + i] = Batch{};
 }
 
-/// The finite bounds of `count` points, reduced on the GPU.
+static_assert(sizeof(FiniteBounds) == 6 * sizeof(float), "the workspace holds a box as 6 floats");
+
+/// The finite bounds of `count` points, reduced on the GPU into `bounds`.
 void finiteBoundsOf(const Point* points, uint64_t count, FiniteBounds* bounds,
-                    cudaStream_t stream) {
+                    DeviceBuffer<uint8_t>& scratch, cudaStream_t stream) {
   size_t reduceBytes = 0;
   const auto input = thrust::make_transform_iterator(points, BoundsOfPoint());
   CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, reduceBytes, input, bounds, int64_t(count),
                                        MergeBounds(), FiniteBounds::empty(), stream));
-  DeviceBuffer<uint8_t> scratch(std::max<size_t>(reduceBytes, 1));  // null asks CUB for the size
+  scratch.reserve(std::max<size_t>(reduceBytes, 1));  // null asks CUB for the size
   CUDA_CHECK(cub::DeviceReduce::Reduce(scratch.data(), reduceBytes, input, bounds, int64_t(count),
                                        MergeBounds(), FiniteBounds::empty(), stream));
-  CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-/// The stable Morton order of `count` points as a permutation of their indices.
-DeviceBuffer<uint32_t> mortonOrder(const Point* points, uint64_t count, cudaStream_t stream) {
-  DeviceBuffer<FiniteBounds> bounds(1);
-  finiteBoundsOf(points, count, bounds.data(), stream);
-  DeviceBuffer<uint64_t> codes(count), sortedCodes(count);
-  DeviceBuffer<uint32_t> indices(count), order(count);
+/// The stable Morton order of `count` points as a permutation of their indices, into
+/// workspace.order.
+void mortonOrder(const Point* points, uint64_t count, SliceWorkspace& w, cudaStream_t stream) {
+  w.bounds.reserve(6);
+  auto* bounds = reinterpret_cast<FiniteBounds*>(w.bounds.data());
+  finiteBoundsOf(points, count, bounds, w.reduceScratch, stream);
+  w.codes.reserve(count);
+  w.sortedCodes.reserve(count);
+  w.indices.reserve(count);
+  w.order.reserve(count);
   mortonKeysKernel<<<blocksFor(count), kBlock, 0, stream>>>(
-      {points, count, bounds.data(), codes.data(), indices.data()});
+      {points, count, bounds, w.codes.data(), w.indices.data()});
   CUDA_CHECK(cudaGetLastError());
   size_t sortBytes = 0;
   // 63 bits hold the code; radix sort is stable, so equal codes keep their order.
-  CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sortBytes, codes.data(), sortedCodes.data(),
-                                             indices.data(), order.data(), int64_t(count), 0, 63,
-                                             stream));
-  DeviceBuffer<uint8_t> sortScratch(std::max<size_t>(sortBytes, 1));
-  CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sortScratch.data(), sortBytes, codes.data(),
-                                             sortedCodes.data(), indices.data(), order.data(),
+  CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sortBytes, w.codes.data(),
+                                             w.sortedCodes.data(), w.indices.data(), w.order.data(),
                                              int64_t(count), 0, 63, stream));
-  CUDA_CHECK(cudaStreamSynchronize(stream));
-  return order;
+  w.sortScratch.reserve(std::max<size_t>(sortBytes, 1));
+  CUDA_CHECK(cub::DeviceRadixSort::SortPairs(w.sortScratch.data(), sortBytes, w.codes.data(),
+                                             w.sortedCodes.data(), w.indices.data(), w.order.data(),
+                                             int64_t(count), 0, 63, stream));
 }
 
 }  // namespace
 
 void layoutSlice(const Point* slice, uint64_t count, DevicePointPool& pool, uint64_t pointFirst,
-                 uint64_t batchFirst, bool keepPoints, uint32_t* hostOrder, cudaStream_t stream) {
+                 uint64_t batchFirst, bool keepPoints, uint32_t* hostOrder,
+                 SliceWorkspace& workspace, cudaStream_t stream) {
   if (count == 0) return;
   // The sort's keys and indices (twice), then the sorted copy where the pool keeps no points.
-  requireDeviceMemory("the Morton sort of a slice of points", count, 24);
-  DeviceBuffer<Point> sortedCopy;
-  Point* sorted = keepPoints ? pool.points.data() + pointFirst : nullptr;
-  {
-    const DeviceBuffer<uint32_t> order = mortonOrder(slice, count, stream);
-    if (hostOrder) {
-      CUDA_CHECK(cudaMemcpyAsync(hostOrder, order.data(), count * sizeof(uint32_t),
-                                 cudaMemcpyDeviceToHost, stream));
-    }
-    if (!keepPoints) {
-      sortedCopy.resize(count);
-      sorted = sortedCopy.data();
-    }
-    gatherPointsKernel<<<blocksFor(count), kBlock, 0, stream>>>(
-        {slice, order.data(), sorted, count});
-    CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (workspace.codes.size() < count) {
+    requireDeviceMemory("the Morton sort of a slice of points", count,
+                        24 + (keepPoints ? 0 : sizeof(Point)));
   }
+  // Everything below is queued on the stream in order, each step reading what the one before
+  // wrote; the host waits once, at the end.
+  mortonOrder(slice, count, workspace, stream);
+  if (hostOrder) {
+    CUDA_CHECK(cudaMemcpyAsync(hostOrder, workspace.order.data(), count * sizeof(uint32_t),
+                               cudaMemcpyDeviceToHost, stream));
+  }
+  Point* sorted = keepPoints ? pool.points.data() + pointFirst : nullptr;
+  if (!keepPoints) {
+    workspace.sorted.reserve(count);
+    sorted = workspace.sorted.data();
+  }
+  gatherPointsKernel<<<blocksFor(count), kBlock, 0, stream>>>(
+      {slice, workspace.order.data(), sorted, count});
+  CUDA_CHECK(cudaGetLastError());
   const uint64_t batchCount = (count + kBatchSize - 1) / kBatchSize;
   buildCompactKernel<<<unsigned(batchCount), kBlock, 0, stream>>>(
       {sorted, count, uint32_t(pointFirst), pool.positions.data() + pointFirst,

@@ -51,14 +51,38 @@ struct DevicePointPool {
 /// sorted copy); what a slice's layout costs, whatever the set's size.
 constexpr uint64_t kSliceLayoutBytesPerPoint = sizeof(Point) + 24 + sizeof(Point);
 
+/// The device buffers a slice's layout works in: the slice itself, the sort's keys and indices
+/// (twice), CUB's scratch, the box and the sorted copy. Kept from slice to slice, so the many
+/// small slices of a stream's nodes allocate nothing (and never free: a cudaFree waits for the
+/// whole device, frames in flight included); after a slice of more than kKeptPoints they are
+/// freed (trim), so a whole cloud's layout does not hold its workspace for good.
+struct SliceWorkspace {
+  static constexpr uint64_t kKeptPoints = uint64_t(1) << 20;  ///< 56 MiB of workspace
+
+  DeviceBuffer<Point> slice;  ///< the caller fills it, then calls layoutSlice on it
+  DeviceBuffer<Point> sorted;
+  DeviceBuffer<uint64_t> codes, sortedCodes;
+  DeviceBuffer<uint32_t> indices, order;
+  DeviceBuffer<uint8_t> reduceScratch, sortScratch;
+  DeviceBuffer<float> bounds;  ///< the slice's finite box: min x, y, z, then max
+
+  /// Frees the buffers when they grew past kKeptPoints; the device must be done with them (a
+  /// layoutSlice that returned is).
+  void trim() {
+    if (slice.size() > kKeptPoints || codes.size() > kKeptPoints) *this = SliceWorkspace();
+  }
+};
+
 /// Orders the `count` points at `slice` (device memory) by Morton code, stably, and lays them
 /// out into the pool: the compact layout at point slots [pointFirst, pointFirst + count) and
 /// batch slots from batchFirst on, and the sorted 16-byte points there too when `keepPoints`.
 /// With `hostOrder` (host memory, `count` entries), hostOrder[i] is set to the slice index of the
-/// point stored at slot pointFirst + i. Throws OutOfMemoryError naming the sizes when the
-/// workspace does not fit.
+/// point stored at slot pointFirst + i. Works in `workspace` (growing it as needed; `slice` may
+/// be its slice buffer) and returns once the layout is done. Throws OutOfMemoryError naming the
+/// sizes when the workspace does not fit.
 void layoutSlice(const Point* slice, uint64_t count, DevicePointPool& pool, uint64_t pointFirst,
-                 uint64_t batchFirst, bool keepPoints, uint32_t* hostOrder, cudaStream_t stream);
+                 uint64_t batchFirst, bool keepPoints, uint32_t* hostOrder,
+                 SliceWorkspace& workspace, cudaStream_t stream);
 
 /// Writes non-finite points into point slots and empty batches into batch slots (of the pool's
 /// buffers that exist).
