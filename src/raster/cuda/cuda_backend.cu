@@ -59,7 +59,9 @@ __global__ void classChangeKernel(ClassChangeParams p) {
   atomicOr(&p.summaries[p.batchSlots[i]].classMask[c >> 5], 1u << (c & 31u));
 }
 
-/// Grows `buffer` to `count` elements, keeping its contents; the new elements are set by `fill`.
+/// Grows `buffer` to `count` elements, keeping its contents; the new elements are zero bytes,
+/// then whatever `fill` sets. Never left undefined: a later growth copies every element, and
+/// the cull reads the summary of free batch slots too (it drops them by their empty batch).
 template <typename T, typename Fill>
 void growKeeping(DeviceBuffer<T>& buffer, uint64_t count, const char* what, cudaStream_t stream,
                  Fill fill) {
@@ -70,6 +72,8 @@ void growKeeping(DeviceBuffer<T>& buffer, uint64_t count, const char* what, cuda
     CUDA_CHECK(cudaMemcpyAsync(grown.data(), buffer.data(), buffer.bytes(),
                                cudaMemcpyDeviceToDevice, stream));
   }
+  CUDA_CHECK(cudaMemsetAsync(grown.data() + buffer.size(), 0, (count - buffer.size()) * sizeof(T),
+                             stream));
   const uint64_t old = buffer.size();
   buffer = std::move(grown);
   fill(old, count - old);
@@ -119,15 +123,15 @@ class CudaBackend final : public RasterBackend {
     auto emptyBatches = [&](uint64_t first, uint64_t count) {
       cuda::emptySlots(pool_, {0, 0}, {first, count}, stream_);
     };
-    auto none = [](uint64_t, uint64_t) {};  // slots of no batch never read these
+    auto none = [](uint64_t, uint64_t) {};  // zero bytes do: slots of no batch draw nothing
     if (sorted_) {
       growKeeping(pool_.positions, points, "the compact positions", stream_, none);
       growKeeping(pool_.colors, points, "the compact colours", stream_, none);
       growKeeping(pool_.batches, batches, "the point batches", stream_, emptyBatches);
     }
     if (keepsPoints_) growKeeping(pool_.points, points, "the points", stream_, emptyPoints);
-    // Filter arrays grow with the pool once a set has stored filter data; slots of no set's
-    // data are never read (their sets are not drawn while a filter is on).
+    // Filter arrays grow with the pool once a set has stored filter data; the words and values
+    // of slots of no set's data are never read (their sets are not drawn while a filter is on).
     if (pool_.filterWords.size() > 0) growFilterArrays();
   }
 
