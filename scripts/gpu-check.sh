@@ -6,9 +6,10 @@
 # writes and the next reads; filters on the LAS file); over `pcv convert --sort cuda` (the
 # octree keys sorted and its levels sampled on the GPU); over the GPU LAZ decoder
 # (laz_gpu_tests' device cases, and the COPC file opened in core with `--decode cuda`); and over
-# the ground and noise filters on the GPU (process_gpu_tests' cases), on a machine with an NVIDIA
-# GPU. Fails when any tool reports anything; prints one line per run and
-# the reports of failing runs.
+# the ground and noise filters on the GPU (process_gpu_tests' cases); and over the CUDA cases of
+# raster_tests and stream_tests that grow, lay out and filter the pool (sets laid out ahead and
+# on the device, streamed nodes sorted by the GPU), on a machine with an NVIDIA GPU. Fails when
+# any tool reports anything; prints one line per run and the reports of failing runs.
 # Usage: scripts/gpu-check.sh BUILD_DIR [LAS_FILE [COPC_FILE]]
 #   GPU_CHECK_POINTS   cylinder points per run (default 200000)
 #   GPU_CHECK_TOOLS    the tools to run (default "memcheck racecheck initcheck synccheck")
@@ -20,6 +21,8 @@ build=${1:?usage: gpu-check.sh BUILD_DIR [LAS_FILE [COPC_FILE]]}
 pcv="$(cd "$build" && pwd)/app/pcv"
 laz_tests="$(cd "$build" && pwd)/tests/io/laz_gpu_tests"
 classify_tests="$(cd "$build" && pwd)/tests/process/process_gpu_tests"
+raster_tests="$(cd "$build" && pwd)/tests/raster/raster_tests"
+stream_tests="$(cd "$build" && pwd)/tests/stream_tests"
 las=${2:-}
 copc=${3:-}
 points=${GPU_CHECK_POINTS:-200000}
@@ -102,6 +105,18 @@ for tool in $tools; do
       echo "$tool classify-tests $case"
     done
   fi
+  # The pool's layouts and filters, each case comparing with the CPU backend.
+  if [ -x "$raster_tests" ]; then
+    for case in LaidOutSet.DrawsPicksAndFiltersAsTheSetGivenWholeOnCuda \
+        FilterCudaVsCpu.FilteredFramesArePixelIdentical FilterCudaVsCpu.KeptVerdictsFollowNewFilterData \
+        CudaVsCpu.SetsThatComeAndGoDrawTheSameOnBothBackends SetColors.InPlaceEqualsAFreshSetWithCuda \
+        ChangeClasses.SomePointsChangedEqualAFreshSetWithCuda; do
+      echo "$tool raster-tests $case"
+    done
+  fi
+  if [ -x "$stream_tests" ]; then
+    echo "$tool stream-tests LoaderLayout.NodesGoUnsortedToADeviceThatLaysOutAndDrawAsTheHostsLayout"
+  fi
 done >"$work/runs.txt"
 if [ -n "${GPU_CHECK_MATCH:-}" ]; then
   grep -E -- "$GPU_CHECK_MATCH" "$work/runs.txt" >"$work/matched.txt" || true
@@ -129,9 +144,14 @@ run() {  # one line of runs.txt; prints ok or FAIL with the reports
     program=$classify_tests
     command=(--gtest_filter="GpuClassification.$2")
   fi
+  if [ "${1:-}" = raster-tests ] || [ "${1:-}" = stream-tests ]; then
+    program=$raster_tests
+    [ "$1" = stream-tests ] && program=$stream_tests
+    command=(--gtest_filter="$2")
+  fi
   # A test run counts only when its one case ran and passed (a filter matching nothing passes).
   local ran=true
-  [ "${1:-}" = laz-tests ] || [ "${1:-}" = classify-tests ] && ran=false
+  case "${1:-}" in laz-tests | classify-tests | raster-tests | stream-tests) ran=false ;; esac
   if "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 "$program" "${command[@]}" >"$log" 2>&1 &&
       grep -qE "(ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards)" "$log" &&
       { $ran || grep -qF "[  PASSED  ] 1 test." "$log"; }; then
@@ -144,7 +164,7 @@ run() {  # one line of runs.txt; prints ok or FAIL with the reports
   fi
 }
 export -f run
-export sanitizer pcv laz_tests classify_tests work
+export sanitizer pcv laz_tests classify_tests raster_tests stream_tests work
 # shellcheck disable=SC2016
 xargs -d '\n' -n 1 -P "$jobs" bash -c 'run $1' _ <"$work/runs.txt" | tee "$work/results.txt"
 runs=$(grep -cE " (ok|FAIL) " "$work/results.txt")

@@ -107,7 +107,9 @@ ConvergedStream convergeOn(const char* backend) {
                       {.pointBudget = 1'000'000, .gpuMemoryBytes = 32 << 20, .filterData = true});
   const Camera camera = frameBounds(cloud.bounds(), float(kWidth) / float(kHeight));
   std::vector<PointSetId> sets;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  // A bound against a hang, generous: under compute-sanitizer's racecheck, beside other checked
+  // runs, the device's layouts take tens of seconds (scripts/gpu-check.sh).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(180);
   while (!cloud.converged() && std::chrono::steady_clock::now() < deadline) {
     sets = cloud.update(camera, kWidth, kHeight);
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
