@@ -98,12 +98,7 @@ StreamedCloud::StreamedCloud(std::shared_ptr<const NodeSource> source, Renderer&
     UninitializedVector<Point> colored;
     coloring_ = coloredPoints(root, options_.coloring, colored);
     fixed = fixedColoring(coloring_, options_.coloring);
-    if (const auto set = pool_.tryAddSet(HostPoints(colored),
-                                         {.hasColor = source_->hasColor(),
-                                          .keepSourceOrder = options_.filterData})) {
-      if (options_.filterData) {
-        renderer_.setFilterData(*set, filterDataOf(root.attributes, options_.rangeAttribute));
-      }
+    if (const auto set = addUnsorted(colored, root.attributes)) {
       makeResident(uint32_t(first), *set, colored.size());
       stats_.uploadedPoints += colored.size();
       stats_.residentPoints += colored.size();
@@ -241,20 +236,23 @@ void StreamedCloud::repack() {
   ++stats_.repacks;
 }
 
+std::optional<PointSetId> StreamedCloud::addUnsorted(std::span<const Point> points,
+                                                     std::span<const ScalarAttribute> attributes) {
+  // Laid out by the renderer; a set with filter data keeps its order for them.
+  const std::optional<PointSetId> set =
+      pool_.tryAddSet(HostPoints(points),
+                      {.hasColor = source_->hasColor(), .keepSourceOrder = options_.filterData});
+  if (set && options_.filterData) {
+    renderer_.setFilterData(*set, filterDataOf(attributes, options_.rangeAttribute));
+  }
+  return set;
+}
+
 std::optional<PointSetId> StreamedCloud::addToPool(const DecodedNode& decoded) {
   if (!nodesLaidOutOnDevice()) {
     return pool_.tryAddSet(decoded.set, {.hasColor = source_->hasColor()});
   }
-  // Sorted and laid out on the device, as the first root was; a set with filter data keeps its
-  // order for them.
-  const std::optional<PointSetId> set =
-      pool_.tryAddSet(HostPoints(decoded.unsorted.points),
-                      {.hasColor = source_->hasColor(), .keepSourceOrder = options_.filterData});
-  if (set && options_.filterData) {
-    renderer_.setFilterData(*set,
-                            filterDataOf(decoded.unsorted.attributes, options_.rangeAttribute));
-  }
-  return set;
+  return addUnsorted(decoded.unsorted.points, decoded.unsorted.attributes);  // as the first root
 }
 
 void StreamedCloud::addDecoded() {

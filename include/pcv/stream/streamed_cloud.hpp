@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -169,6 +170,11 @@ class StreamedCloud {
   /// Adds a decoded node to the pool: its laid-out arrays copied in, or its points laid out on
   /// the device (NodeLayout::onDevice). Empty when the pool has no room.
   std::optional<PointSetId> addToPool(const DecodedNode& decoded);
+  /// Adds coloured points for the renderer to lay out (the first root, and nodes where the
+  /// device lays points out), with the data filters read from `attributes` when the stream
+  /// carries it. Empty when the pool has no room.
+  std::optional<PointSetId> addUnsorted(std::span<const Point> points,
+                                        std::span<const ScalarAttribute> attributes);
   /// Whether nodes come unsorted, for the renderer to lay out on its device.
   bool nodesLaidOutOnDevice() const {
     return options_.layoutOnDevice && renderer_.laysOutOnDevice();
